@@ -1,0 +1,1 @@
+// SluiceBatch: overview and entry points of this module.

@@ -1,0 +1,1 @@
+// SluiceBench: overview and entry points of this module.

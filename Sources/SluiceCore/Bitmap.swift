@@ -1,0 +1,58 @@
+/// A fixed-length sequence of bits, packed 64 to a word; used for column validity.
+package struct Bitmap: Hashable, Sendable {
+    @usableFromInline package var words: [UInt64]
+    package private(set) var count: Int
+
+    /// A bitmap of `count` bits, all set to `value`.
+    package init(count: Int, value: Bool) {
+        self.count = count
+        let wordCount = (count + 63) >> 6
+        self.words = Array(repeating: value ? ~0 : 0, count: wordCount)
+        if value { clearTail() }
+    }
+
+    package init() {
+        self.words = []
+        self.count = 0
+    }
+
+    @inlinable
+    package subscript(index: Int) -> Bool {
+        get { (words[index >> 6] >> UInt64(index & 63)) & 1 == 1 }
+        set {
+            let bit: UInt64 = 1 << UInt64(index & 63)
+            if newValue { words[index >> 6] |= bit } else { words[index >> 6] &= ~bit }
+        }
+    }
+
+    package mutating func append(_ value: Bool) {
+        if count & 63 == 0 { words.append(0) }
+        count += 1
+        self[count - 1] = value
+    }
+
+    package mutating func reserveCapacity(_ capacity: Int) {
+        words.reserveCapacity((capacity + 63) >> 6)
+    }
+
+    /// The number of set bits.
+    package var setCount: Int {
+        words.reduce(0) { $0 + $1.nonzeroBitCount }
+    }
+
+    /// True when every bit is set.
+    package var isAllSet: Bool { setCount == count }
+
+    private mutating func clearTail() {
+        let tailBits = count & 63
+        if tailBits != 0 { words[words.count - 1] &= (1 << UInt64(tailBits)) - 1 }
+    }
+
+    /// Bitwise AND of two bitmaps of the same length.
+    package static func & (lhs: Bitmap, rhs: Bitmap) -> Bitmap {
+        precondition(lhs.count == rhs.count, "bitmaps of different lengths")
+        var result = lhs
+        for wordIndex in result.words.indices { result.words[wordIndex] &= rhs.words[wordIndex] }
+        return result
+    }
+}

@@ -1,0 +1,59 @@
+/// About a thousand rows held as columns: the unit of data everywhere in the engine.
+///
+/// Invariant: every column has `count` rows.
+package struct Chunk: Sendable {
+    package var columns: [Column]
+    package private(set) var count: Int
+
+    /// The preferred number of rows per chunk.
+    package static let preferredSize = 1024
+
+    package init(columns: [Column], count: Int) {
+        precondition(columns.allSatisfy { $0.count == count }, "chunk columns differ in length")
+        self.columns = columns
+        self.count = count
+    }
+
+    /// A chunk with the given columns; the row count is taken from the first (0 if none).
+    package init(columns: [Column]) {
+        self.init(columns: columns, count: columns.first?.count ?? 0)
+    }
+
+    /// An empty chunk with columns of the given types.
+    package init(emptyOf types: [DataType]) {
+        self.columns = types.map { Column(type: $0, storage: .empty(for: $0)) }
+        self.count = 0
+    }
+
+    package var columnCount: Int { columns.count }
+    package var isEmpty: Bool { count == 0 }
+    package var types: [DataType] { columns.map(\.type) }
+}
+
+/// The kind of change a row of a ``StreamChunk`` carries.
+///
+/// Invariant: an `updateDelete` row is immediately followed by its `updateInsert` row, and the
+/// two share the stream key.
+package enum ChangeOp: UInt8, Hashable, Sendable {
+    case insert
+    case delete
+    case updateDelete
+    case updateInsert
+
+    /// True for ops that add a row (`insert`, `updateInsert`).
+    package var isInsertion: Bool { self == .insert || self == .updateInsert }
+}
+
+/// A chunk of changes: each row is an insert, a delete, or half of an update.
+package struct StreamChunk: Sendable {
+    package var ops: [ChangeOp]
+    package var data: Chunk
+
+    package init(ops: [ChangeOp], data: Chunk) {
+        precondition(ops.count == data.count, "ops and rows differ in length")
+        self.ops = ops
+        self.data = data
+    }
+
+    package var count: Int { data.count }
+}

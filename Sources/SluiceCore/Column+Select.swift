@@ -1,0 +1,159 @@
+/// Selecting and combining rows of columns and chunks: gather, filter, slice, concatenate.
+extension Column {
+    /// The rows at `indices`, in that order.
+    /// - Complexity: O(indices.count) plus the bytes of gathered strings.
+    package func gather(_ indices: [Int]) -> Column {
+        let newStorage: ColumnStorage
+        switch storage {
+        case .bool(let values): newStorage = .bool(indices.map { values[$0] })
+        case .int16(let values): newStorage = .int16(indices.map { values[$0] })
+        case .int32(let values): newStorage = .int32(indices.map { values[$0] })
+        case .int64(let values): newStorage = .int64(indices.map { values[$0] })
+        case .float32(let values): newStorage = .float32(indices.map { values[$0] })
+        case .float64(let values): newStorage = .float64(indices.map { values[$0] })
+        case .decimal(let values): newStorage = .decimal(indices.map { values[$0] })
+        case .interval(let values): newStorage = .interval(indices.map { values[$0] })
+        case .bytes(let values):
+            var result = VarBytes()
+            result.offsets.reserveCapacity(indices.count + 1)
+            values.data.withUnsafeBufferPointer { data in
+                for index in indices {
+                    result.data.append(contentsOf: UnsafeBufferPointer(rebasing: data[values.byteRange(at: index)]))
+                    result.offsets.append(Int32(result.data.count))
+                }
+            }
+            newStorage = .bytes(result)
+        case .structure(let children, _):
+            newStorage = .structure(children.map { $0.gather(indices) }, count: indices.count)
+        case .list:
+            var builder = ColumnBuilder(type: type, capacity: indices.count)
+            for index in indices { builder.append(value(at: index)) }
+            return builder.finish()
+        }
+        var newValidity: Bitmap?
+        if let validity {
+            var bits = Bitmap(count: indices.count, value: true)
+            for (position, index) in indices.enumerated() where !validity[index] { bits[position] = false }
+            newValidity = bits
+        }
+        return Column(type: type, storage: newStorage, validity: newValidity)
+    }
+
+    /// The rows where `mask` is set.
+    package func filter(_ mask: Bitmap) -> Column {
+        var indices: [Int] = []
+        indices.reserveCapacity(mask.setCount)
+        for index in 0 ..< mask.count where mask[index] { indices.append(index) }
+        return gather(indices)
+    }
+
+    /// Rows `range` of this column.
+    package func slice(_ range: Range<Int>) -> Column {
+        gather(Array(range))
+    }
+
+    /// This column's rows followed by `other`'s; both must have the same physical layout.
+    package func appending(_ other: Column) -> Column {
+        Column.concatenate([self, other], type: type)
+    }
+
+    /// The rows of `columns`, one after another; all must have `type`'s physical layout.
+    package static func concatenate(_ columns: [Column], type: DataType) -> Column {
+        let total = columns.reduce(0) { $0 + $1.count }
+        var storage = ColumnStorage.empty(for: type, capacity: total)
+        var validity: Bitmap?
+        if columns.contains(where: { $0.validity != nil }) {
+            var bits = Bitmap()
+            bits.reserveCapacity(total)
+            for column in columns {
+                for row in 0 ..< column.count { bits.append(!column.isNull(row)) }
+            }
+            validity = bits
+        }
+        switch storage {
+        case .bool(var values):
+            for column in columns { if case .bool(let part) = column.storage { values += part } }
+            storage = .bool(values)
+        case .int16(var values):
+            for column in columns { if case .int16(let part) = column.storage { values += part } }
+            storage = .int16(values)
+        case .int32(var values):
+            for column in columns { if case .int32(let part) = column.storage { values += part } }
+            storage = .int32(values)
+        case .int64(var values):
+            for column in columns { if case .int64(let part) = column.storage { values += part } }
+            storage = .int64(values)
+        case .float32(var values):
+            for column in columns { if case .float32(let part) = column.storage { values += part } }
+            storage = .float32(values)
+        case .float64(var values):
+            for column in columns { if case .float64(let part) = column.storage { values += part } }
+            storage = .float64(values)
+        case .decimal(var values):
+            for column in columns { if case .decimal(let part) = column.storage { values += part } }
+            storage = .decimal(values)
+        case .interval(var values):
+            for column in columns { if case .interval(let part) = column.storage { values += part } }
+            storage = .interval(values)
+        case .bytes(var values):
+            for column in columns {
+                guard case .bytes(let part) = column.storage else { continue }
+                let base = Int32(values.data.count)
+                values.data += part.data
+                values.offsets += part.offsets.dropFirst().map { $0 + base }
+            }
+            storage = .bytes(values)
+        case .structure(let emptyChildren, _):
+            var children: [Column] = []
+            for childIndex in emptyChildren.indices {
+                let parts = columns.compactMap { column -> Column? in
+                    if case .structure(let c, _) = column.storage { return c[childIndex] }
+                    return nil
+                }
+                children.append(concatenate(parts, type: emptyChildren[childIndex].type))
+            }
+            storage = .structure(children, count: total)
+        case .list:
+            var builder = ColumnBuilder(type: type, capacity: total)
+            for column in columns { for row in 0 ..< column.count { builder.append(column.value(at: row)) } }
+            return builder.finish()
+        }
+        return Column(type: type, storage: storage, validity: validity)
+    }
+}
+
+extension Chunk {
+    /// The rows at `indices`, in that order.
+    package func gather(_ indices: [Int]) -> Chunk {
+        Chunk(columns: columns.map { $0.gather(indices) }, count: indices.count)
+    }
+
+    /// The rows where `mask` is set.
+    package func filter(_ mask: Bitmap) -> Chunk {
+        var indices: [Int] = []
+        indices.reserveCapacity(mask.setCount)
+        for index in 0 ..< mask.count where mask[index] { indices.append(index) }
+        return gather(indices)
+    }
+
+    /// Rows `range` of this chunk.
+    package func slice(_ range: Range<Int>) -> Chunk {
+        gather(Array(range))
+    }
+
+    /// The rows of `chunks`, one after another; all must have the same column types.
+    package static func concatenate(_ chunks: [Chunk], types: [DataType]) -> Chunk {
+        let columns = types.indices.map { columnIndex in
+            Column.concatenate(chunks.map { $0.columns[columnIndex] }, type: types[columnIndex])
+        }
+        return Chunk(columns: columns, count: chunks.reduce(0) { $0 + $1.count })
+    }
+
+    /// The values of row `rowIndex`, for tests and the edges.
+    package func row(_ rowIndex: Int) -> [Value] {
+        columns.map { $0.value(at: rowIndex) }
+    }
+
+    /// All rows as values, for tests and the edges.
+    package var rows: [[Value]] { (0 ..< count).map { row($0) } }
+}

@@ -1,0 +1,71 @@
+/// An exact decimal number: `mantissa × 10^-scale`.
+///
+/// The scale is kept per value so results display as Postgres shows them (`1.50` stays `1.50`).
+/// Values with different scales compare by numeric value; ``Hashable`` is numeric too, so
+/// `1.5` and `1.50` hash alike. At most 38 significant digits fit; operations that need more
+/// raise `numericValueOutOfRange`.
+package struct Decimal: Sendable {
+    package var mantissa: Int128
+    package var scale: Int16
+
+    package init(mantissa: Int128, scale: Int16) {
+        self.mantissa = mantissa
+        self.scale = scale
+    }
+
+    package init(_ integer: Int64) {
+        self.mantissa = Int128(integer)
+        self.scale = 0
+    }
+
+    package static let zero = Decimal(mantissa: 0, scale: 0)
+}
+
+extension Decimal: Hashable, Comparable {
+    /// The same number with trailing fractional zeros removed (`1.50` → `1.5`, `2.00` → `2`).
+    package var normalized: Decimal {
+        var result = self
+        while result.scale > 0, result.mantissa % 10 == 0 {
+            result.mantissa /= 10
+            result.scale -= 1
+        }
+        return result
+    }
+
+    package static func == (lhs: Decimal, rhs: Decimal) -> Bool {
+        compare(lhs, rhs) == 0
+    }
+
+    package static func < (lhs: Decimal, rhs: Decimal) -> Bool {
+        compare(lhs, rhs) < 0
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        let canonical = normalized
+        hasher.combine(canonical.mantissa)
+        hasher.combine(canonical.mantissa == 0 ? 0 : canonical.scale)
+    }
+
+    /// -1, 0 or 1 as `lhs` is less than, equal to or greater than `rhs` numerically.
+    package static func compare(_ lhs: Decimal, _ rhs: Decimal) -> Int {
+        if lhs.scale == rhs.scale { return lhs.mantissa < rhs.mantissa ? -1 : (lhs.mantissa == rhs.mantissa ? 0 : 1) }
+        // Bring the value with the smaller scale up to the larger; if that overflows, its
+        // magnitude exceeds anything the other can hold, so its sign decides.
+        let (small, large, flipped) = lhs.scale < rhs.scale ? (lhs, rhs, false) : (rhs, lhs, true)
+        var scaled = small.mantissa
+        var overflowed = false
+        for _ in 0 ..< Int(large.scale - small.scale) {
+            let (product, overflow) = scaled.multipliedReportingOverflow(by: 10)
+            if overflow { overflowed = true; break }
+            scaled = product
+        }
+        var result: Int
+        if overflowed {
+            result = small.mantissa < 0 ? -1 : 1
+        } else {
+            result = scaled < large.mantissa ? -1 : (scaled == large.mantissa ? 0 : 1)
+        }
+        if flipped { result = -result }
+        return result
+    }
+}

@@ -1,0 +1,1 @@
+// SluiceExpr: overview and entry points of this module.

@@ -1,0 +1,1 @@
+// SluicePGWire: overview and entry points of this module.

@@ -1,0 +1,1 @@
+// SluicePlan: overview and entry points of this module.

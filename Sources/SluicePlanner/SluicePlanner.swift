@@ -1,0 +1,1 @@
+// SluicePlanner: overview and entry points of this module.

@@ -1,0 +1,1 @@
+// SluiceSQL: overview and entry points of this module.

@@ -1,0 +1,1 @@
+// SluiceServer: overview and entry points of this module.

@@ -1,0 +1,1 @@
+// SluiceState: overview and entry points of this module.
