@@ -1,6 +1,6 @@
 /// A fixed-length sequence of bits, packed 64 to a word; used for column validity.
 package struct Bitmap: Hashable, Sendable {
-    @usableFromInline package var words: [UInt64]
+    package var words: [UInt64]
     package private(set) var count: Int
 
     /// A bitmap of `count` bits, all set to `value`.
@@ -16,7 +16,6 @@ package struct Bitmap: Hashable, Sendable {
         self.count = 0
     }
 
-    @inlinable
     package subscript(index: Int) -> Bool {
         get { (words[index >> 6] >> UInt64(index & 63)) & 1 == 1 }
         set {

@@ -17,7 +17,6 @@ package struct Column: Sendable {
     /// The number of rows.
     package var count: Int { storage.count }
 
-    @inlinable
     package func isNull(_ rowIndex: Int) -> Bool {
         guard let validity else { return false }
         return !validity[rowIndex]

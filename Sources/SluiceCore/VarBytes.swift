@@ -3,8 +3,8 @@
 /// Invariant: `offsets.count == count + 1`, `offsets[0] == 0`, offsets never decrease, and
 /// `offsets.last == data.count`. String `i` is `data[offsets[i] ..< offsets[i + 1]]`.
 package struct VarBytes: Hashable, Sendable {
-    @usableFromInline package var offsets: [Int32]
-    @usableFromInline package var data: [UInt8]
+    package var offsets: [Int32]
+    package var data: [UInt8]
 
     package init() {
         offsets = [0]
@@ -16,20 +16,18 @@ package struct VarBytes: Hashable, Sendable {
         self.data = data
     }
 
-    @inlinable package var count: Int { offsets.count - 1 }
+    package var count: Int { offsets.count - 1 }
 
     package mutating func reserveCapacity(rows: Int, bytes: Int) {
         offsets.reserveCapacity(rows + 1)
         data.reserveCapacity(bytes)
     }
 
-    @inlinable
     package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         data.append(contentsOf: bytes)
         offsets.append(Int32(data.count))
     }
 
-    @inlinable
     package mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { data.append(contentsOf: $0) }
@@ -37,17 +35,14 @@ package struct VarBytes: Hashable, Sendable {
     }
 
     /// Appends an empty string (the slot of a null).
-    @inlinable
     package mutating func appendEmpty() {
         offsets.append(Int32(data.count))
     }
 
-    @inlinable
     package func byteRange(at index: Int) -> Range<Int> {
         Int(offsets[index]) ..< Int(offsets[index + 1])
     }
 
-    @inlinable
     package func length(at index: Int) -> Int {
         Int(offsets[index + 1] - offsets[index])
     }
@@ -65,7 +60,6 @@ package struct VarBytes: Hashable, Sendable {
     }
 
     /// Calls `body` with a pointer to the bytes of string `index`.
-    @inlinable
     package func withBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try data.withUnsafeBufferPointer { buffer in
             try body(UnsafeBufferPointer(rebasing: buffer[byteRange(at: index)]))

@@ -1,0 +1,128 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceState
+
+/// Finds the stored rows of tables and views by catalog id.
+package protocol TableProvider: Sendable {
+    func store(for tableID: Int) -> TableStore?
+}
+
+/// Runs batch plans to completion over columnar chunks.
+///
+/// Each operator consumes its inputs' chunks and produces chunks of about
+/// ``Chunk/preferredSize`` rows; expressions are evaluated a chunk at a time.
+package struct BatchExecutor: Sendable {
+    package var tables: any TableProvider
+    package var context: EvaluationContext
+    /// Polled between chunks; returning true stops the query with 57014.
+    package var isCancelled: @Sendable () -> Bool
+
+    package init(tables: any TableProvider, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool = { false }) {
+        self.tables = tables
+        self.context = context
+        self.isCancelled = isCancelled
+    }
+
+    /// All result rows of `plan`.
+    package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
+        if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+        switch plan {
+        case .scan(let scan):
+            guard let store = tables.store(for: scan.tableID) else {
+                throw SluiceError(.undefinedTable, "relation \"\(scan.tableName)\" does not exist")
+            }
+            return store.snapshot().chunks.map { chunk in
+                Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
+            }
+        case .values(let rows, let types):
+            return [try values(rows, types: types)]
+        case .filter(let input, let predicate):
+            var output: [Chunk] = []
+            for chunk in try run(input) {
+                let kept = try ExpressionEvaluator.filter(chunk, by: predicate, context: context)
+                if !kept.isEmpty { output.append(kept) }
+            }
+            return output
+        case .project(let input, let expressions):
+            var output: [Chunk] = []
+            for chunk in try run(input) {
+                var columns: [Column] = []
+                columns.reserveCapacity(expressions.count)
+                for expression in expressions {
+                    columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context))
+                }
+                output.append(Chunk(columns: columns, count: chunk.count))
+            }
+            return output
+        case .hashAggregate(let input, let groupCount, let aggregates):
+            var aggregator = HashAggregator(
+                inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
+            for chunk in try run(input) {
+                if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+                try aggregator.consume(chunk)
+            }
+            return try aggregator.finish()
+        case .hashJoin(let join):
+            return try JoinExecutor(context: context).hashJoin(
+                left: try run(join.left), right: try run(join.right), join: join,
+                leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes)
+        case .nestedLoopJoin(let left, let right, let kind, let predicate):
+            return try JoinExecutor(context: context).nestedLoopJoin(
+                left: try run(left), right: try run(right), kind: kind, predicate: predicate,
+                leftTypes: left.outputTypes, rightTypes: right.outputTypes)
+        case .sort(let input, let keys):
+            return Sorter.sort(try run(input), types: input.outputTypes, keys: keys)
+        case .limit(let input, let limit, let offset):
+            return Self.limit(try run(input), limit: limit, offset: offset)
+        case .union(let inputs, let distinct):
+            var chunks: [Chunk] = []
+            for input in inputs { chunks += try run(input) }
+            return distinct ? SetOperations.distinct(chunks, types: plan.outputTypes) : chunks
+        case .setOperation(let left, let right, let kind, let all):
+            return SetOperations.apply(
+                kind, all: all, left: try run(left), right: try run(right), types: plan.outputTypes)
+        }
+    }
+
+    /// The rows of `plan` gathered into one chunk.
+    package func runToChunk(_ plan: BatchPlan) throws(SluiceError) -> Chunk {
+        Chunk.concatenate(try run(plan), types: plan.outputTypes)
+    }
+
+    private func values(_ rows: [[ScalarExpr]], types: [DataType]) throws(SluiceError) -> Chunk {
+        let single = Chunk(columns: [], count: 1)
+        var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
+        for row in rows {
+            for (columnIndex, expression) in row.enumerated() {
+                var column = try ExpressionEvaluator.evaluate(expression, on: single, context: context)
+                if column.type != types[columnIndex] {
+                    column = try CastKernels.cast(column, to: types[columnIndex], context: context)
+                }
+                builders[columnIndex].append(column.value(at: 0))
+            }
+        }
+        return Chunk(columns: builders.map { $0.finish() }, count: rows.count)
+    }
+
+    static func limit(_ chunks: [Chunk], limit: Int?, offset: Int) -> [Chunk] {
+        var toSkip = offset
+        var remaining = limit ?? Int.max
+        var output: [Chunk] = []
+        for chunk in chunks {
+            if remaining == 0 { break }
+            var start = 0
+            if toSkip > 0 {
+                let skipped = min(toSkip, chunk.count)
+                toSkip -= skipped
+                start = skipped
+            }
+            let end = min(chunk.count, start + remaining)
+            if end > start {
+                output.append(start == 0 && end == chunk.count ? chunk : chunk.slice(start ..< end))
+                remaining -= end - start
+            }
+        }
+        return output
+    }
+}

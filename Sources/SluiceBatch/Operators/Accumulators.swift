@@ -1,0 +1,227 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// Per-group state of one aggregate, updated a chunk at a time.
+///
+/// One dynamic call per chunk, then a tight loop over the rows; `rows` lists the rows to feed
+/// (after FILTER and DISTINCT), or is nil for all rows.
+protocol Accumulator: AnyObject {
+    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) throws(SluiceError)
+    func finish(groupCount: Int) throws(SluiceError) -> Column
+}
+
+enum Accumulators {
+    static func make(for call: AggregateCall, argumentType: DataType?) -> any Accumulator {
+        switch (call.kind, argumentType) {
+        case (.countStar, _): return CountAccumulator(countsRows: true)
+        case (.count, _): return CountAccumulator(countsRows: false)
+        case (.sum, .int64?): return WideSumAccumulator(average: false, resultType: call.resultType)
+        case (.avg, .int64?): return WideSumAccumulator(average: true, resultType: call.resultType)
+        case (.min, .int64?): return Int64ExtremeAccumulator(isMax: false, resultType: call.resultType)
+        case (.max, .int64?): return Int64ExtremeAccumulator(isMax: true, resultType: call.resultType)
+        default: return GenericAccumulator(kind: call.kind, resultType: call.resultType)
+        }
+    }
+}
+
+final class CountAccumulator: Accumulator {
+    let countsRows: Bool
+    var counts: [Int64] = []
+
+    init(countsRows: Bool) { self.countsRows = countsRows }
+
+    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
+        if counts.count < groupCount { counts += [Int64](repeating: 0, count: groupCount - counts.count) }
+        let validity = countsRows ? nil : argument?.validity
+        counts.withUnsafeMutableBufferPointer { counts in
+            if let rows {
+                for rowIndex in rows where validity?[rowIndex] ?? true { counts[Int(groups[rowIndex])] += 1 }
+            } else if let validity {
+                for rowIndex in groups.indices where validity[rowIndex] { counts[Int(groups[rowIndex])] += 1 }
+            } else {
+                for group in groups { counts[Int(group)] += 1 }
+            }
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        if counts.count < groupCount { counts += [Int64](repeating: 0, count: groupCount - counts.count) }
+        return Column(type: .int64, storage: .int64(counts))
+    }
+}
+
+/// `sum` and `avg` of bigint: 128-bit sums, numeric results as Postgres types them.
+final class WideSumAccumulator: Accumulator {
+    let average: Bool
+    let resultType: DataType
+    var sums: [Int128] = []
+    var counts: [Int64] = []
+
+    init(average: Bool, resultType: DataType) {
+        self.average = average
+        self.resultType = resultType
+    }
+
+    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
+        if sums.count < groupCount {
+            sums += [Int128](repeating: 0, count: groupCount - sums.count)
+            counts += [Int64](repeating: 0, count: groupCount - counts.count)
+        }
+        guard let argument, case .int64(let values) = argument.storage else { return }
+        let validity = argument.validity
+        sums.withUnsafeMutableBufferPointer { sums in
+            counts.withUnsafeMutableBufferPointer { counts in
+                values.withUnsafeBufferPointer { values in
+                    if rows == nil && validity == nil {
+                        for rowIndex in 0 ..< values.count {
+                            let group = Int(groups[rowIndex])
+                            sums[group] &+= Int128(values[rowIndex])
+                            counts[group] &+= 1
+                        }
+                    } else {
+                        for rowIndex in rows ?? Array(0 ..< values.count) where validity?[rowIndex] ?? true {
+                            let group = Int(groups[rowIndex])
+                            sums[group] &+= Int128(values[rowIndex])
+                            counts[group] &+= 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func finish(groupCount: Int) throws(SluiceError) -> Column {
+        update(groups: [], groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
+        var output: [Decimal] = []
+        output.reserveCapacity(groupCount)
+        var validity = Bitmap(count: groupCount, value: true)
+        for group in 0 ..< groupCount {
+            if counts[group] == 0 {
+                validity[group] = false
+                output.append(.zero)
+            } else if average {
+                output.append(try NumericDivision.divide(Decimal(mantissa: sums[group], scale: 0), Decimal(counts[group])))
+            } else {
+                output.append(Decimal(mantissa: sums[group], scale: 0))
+            }
+        }
+        return Column(type: resultType, storage: .decimal(output), validity: validity)
+    }
+}
+
+/// `min` and `max` of bigint.
+final class Int64ExtremeAccumulator: Accumulator {
+    let isMax: Bool
+    let resultType: DataType
+    var values: [Int64] = []
+    var seen: [Bool] = []
+
+    init(isMax: Bool, resultType: DataType) {
+        self.isMax = isMax
+        self.resultType = resultType
+    }
+
+    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
+        if values.count < groupCount {
+            values += [Int64](repeating: isMax ? .min : .max, count: groupCount - values.count)
+            seen += [Bool](repeating: false, count: groupCount - seen.count)
+        }
+        guard let argument, case .int64(let input) = argument.storage else { return }
+        let validity = argument.validity
+        let isMax = isMax
+        values.withUnsafeMutableBufferPointer { values in
+            seen.withUnsafeMutableBufferPointer { seen in
+                input.withUnsafeBufferPointer { input in
+                    if rows == nil && validity == nil {
+                        for rowIndex in 0 ..< input.count {
+                            let group = Int(groups[rowIndex])
+                            let value = input[rowIndex]
+                            seen[group] = true
+                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                        }
+                    } else {
+                        for rowIndex in rows ?? Array(0 ..< input.count) where validity?[rowIndex] ?? true {
+                            let group = Int(groups[rowIndex])
+                            let value = input[rowIndex]
+                            seen[group] = true
+                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        update(groups: [], groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
+        let validity = Bitmap(bits: seen)
+        let output = values.enumerated().map { seen[$0.offset] ? $0.element : 0 }
+        return Column(type: resultType, storage: .int64(output), validity: validity)
+    }
+}
+
+/// Every other aggregate, over scalar values: correct for all types, not the fastest.
+final class GenericAccumulator: Accumulator {
+    let kind: AggregateKind
+    let resultType: DataType
+    var states: [Value] = []
+    var counts: [Int64] = []
+
+    init(kind: AggregateKind, resultType: DataType) {
+        self.kind = kind
+        self.resultType = resultType
+    }
+
+    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) throws(SluiceError) {
+        if states.count < groupCount {
+            states += [Value](repeating: .null, count: groupCount - states.count)
+            counts += [Int64](repeating: 0, count: groupCount - counts.count)
+        }
+        guard let argument else { return }
+        for rowIndex in rows ?? Array(0 ..< groups.count) where !argument.isNull(rowIndex) {
+            let group = Int(groups[rowIndex])
+            let value = argument.value(at: rowIndex)
+            counts[group] += 1
+            let current = states[group]
+            switch kind {
+            case .min, .max:
+                if current.isNull {
+                    states[group] = value
+                } else {
+                    let order = ScalarOrdering.compare(value, current)
+                    if kind == .max ? order > 0 : order < 0 { states[group] = value }
+                }
+            case .sum, .avg:
+                states[group] = current.isNull ? try ScalarArithmetic.widenForSum(value) : try ScalarArithmetic.add(current, value)
+            case .boolAnd:
+                if case .bool(let b) = value { states[group] = .bool((current.isNull ? true : current == .bool(true)) && b) }
+            case .boolOr:
+                if case .bool(let b) = value { states[group] = .bool((current.isNull ? false : current == .bool(true)) || b) }
+            case .stringAgg:
+                guard case .string(let text) = value else { continue }
+                if case .string(let sofar) = current {
+                    let separator = delimiter.map { $0.isNull(rowIndex) ? "" : $0.value(at: rowIndex).textForm } ?? ""
+                    states[group] = .string(sofar + separator + text)
+                } else {
+                    states[group] = .string(text)
+                }
+            case .count, .countStar:
+                break
+            }
+        }
+    }
+
+    func finish(groupCount: Int) throws(SluiceError) -> Column {
+        try update(groups: [], groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
+        var builder = ColumnBuilder(type: resultType, capacity: groupCount)
+        for group in 0 ..< groupCount {
+            var value = states[group]
+            if kind == .avg, !value.isNull {
+                value = try ScalarArithmetic.average(value, count: counts[group])
+            }
+            builder.append(try ScalarArithmetic.convert(value, to: resultType))
+        }
+        return builder.finish()
+    }
+}

@@ -1,0 +1,82 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceState
+
+/// GROUP BY: groups input rows by their first `groupCount` columns and folds each aggregate.
+///
+/// State: a ``GroupTable`` plus one ``Accumulator`` per aggregate, and for DISTINCT aggregates
+/// the set of (group, value) pairs already seen.
+/// - Complexity: O(rows) per chunk with one hash probe per row.
+struct HashAggregator {
+    let inputTypes: [DataType]
+    let groupCount: Int
+    let aggregates: [AggregateCall]
+    let context: EvaluationContext
+    private var groups: GroupTable
+    private var accumulators: [any Accumulator]
+    private var distinctSeen: [Set<KeyBytes>]
+    /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end.
+    private var orderedInput: [Chunk] = []
+    private let needsOrdering: Bool
+
+    init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], context: EvaluationContext) {
+        self.inputTypes = inputTypes
+        self.groupCount = groupCount
+        self.aggregates = aggregates
+        self.context = context
+        self.groups = GroupTable(keyTypes: Array(inputTypes.prefix(groupCount)))
+        self.accumulators = aggregates.map { Accumulators.make(for: $0, argumentType: $0.argument.map { inputTypes[$0] }) }
+        self.distinctSeen = aggregates.map { _ in [] }
+        self.needsOrdering = aggregates.contains { !$0.orderBy.isEmpty }
+    }
+
+    mutating func consume(_ chunk: Chunk) throws(SluiceError) {
+        if needsOrdering {
+            orderedInput.append(chunk)
+            return
+        }
+        try feed(chunk)
+    }
+
+    private mutating func feed(_ chunk: Chunk) throws(SluiceError) {
+        let ids = groups.groupIDs(for: chunk)
+        for (index, call) in aggregates.enumerated() {
+            var rows: [Int]? = nil
+            if let filter = call.filter {
+                let mask = ExpressionEvaluator.mask(of: chunk.columns[filter])
+                rows = (0 ..< chunk.count).filter { mask[$0] }
+            }
+            if call.distinct, let argument = call.argument {
+                var kept: [Int] = []
+                for rowIndex in rows ?? Array(0 ..< chunk.count) where !chunk.columns[argument].isNull(rowIndex) {
+                    var key = KeyBytes(chunk, row: rowIndex, columns: [argument])
+                    withUnsafeBytes(of: ids[rowIndex]) { key.bytes.append(contentsOf: $0) }
+                    if distinctSeen[index].insert(key).inserted { kept.append(rowIndex) }
+                }
+                rows = kept
+            }
+            try accumulators[index].update(
+                groups: ids, groupCount: groups.groupCount, argument: call.argument.map { chunk.columns[$0] },
+                delimiter: call.delimiter.map { chunk.columns[$0] }, rows: rows)
+        }
+    }
+
+    mutating func finish() throws(SluiceError) -> [Chunk] {
+        if needsOrdering {
+            let keys = aggregates.first { !$0.orderBy.isEmpty }!.orderBy
+            if aggregates.contains(where: { !$0.orderBy.isEmpty && $0.orderBy != keys }) {
+                throw SluiceError(.featureNotSupported, "aggregates with different ORDER BY clauses in one query are not supported yet")
+            }
+            let sorted = Sorter.sort(orderedInput, types: inputTypes, keys: keys)
+            orderedInput = []
+            for chunk in sorted { try feed(chunk) }
+        }
+        let count = groups.groupCount
+        var columns = groups.keyColumnsOutput(types: Array(inputTypes.prefix(groupCount)))
+        for accumulator in accumulators { columns.append(try accumulator.finish(groupCount: count)) }
+        let all = Chunk(columns: columns, count: count)
+        if count <= Chunk.preferredSize { return count == 0 ? [] : [all] }
+        return stride(from: 0, to: count, by: Chunk.preferredSize).map { all.slice($0 ..< min(count, $0 + Chunk.preferredSize)) }
+    }
+}

@@ -1,0 +1,100 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceState
+
+/// Hash and nested-loop joins, with inner, outer, semi and anti variants.
+///
+/// The right input is the build side, gathered into one chunk; left chunks are probed one at a
+/// time.
+struct JoinExecutor {
+    var context: EvaluationContext
+
+    func hashJoin(
+        left: [Chunk], right: [Chunk], join: HashJoin, leftTypes: [DataType], rightTypes: [DataType]
+    ) throws(SluiceError) -> [Chunk] {
+        let build = Chunk.concatenate(right, types: rightTypes)
+        var table: [KeyBytes: [Int]] = [:]
+        for rowIndex in 0 ..< build.count where !join.rightKeys.contains(where: { build.columns[$0].isNull(rowIndex) }) {
+            table[KeyBytes(build, row: rowIndex, columns: join.rightKeys), default: []].append(rowIndex)
+        }
+        return try joinPairs(left: left, build: build, kind: join.kind, residual: join.residual, leftTypes: leftTypes) {
+            chunk, rowIndex in
+            if join.leftKeys.contains(where: { chunk.columns[$0].isNull(rowIndex) }) { return [] }
+            return table[KeyBytes(chunk, row: rowIndex, columns: join.leftKeys)] ?? []
+        }
+    }
+
+    func nestedLoopJoin(
+        left: [Chunk], right: [Chunk], kind: JoinKind, predicate: ScalarExpr?, leftTypes: [DataType],
+        rightTypes: [DataType]
+    ) throws(SluiceError) -> [Chunk] {
+        let build = Chunk.concatenate(right, types: rightTypes)
+        let everyRow = Array(0 ..< build.count)
+        return try joinPairs(left: left, build: build, kind: kind, residual: predicate, leftTypes: leftTypes) { _, _ in everyRow }
+    }
+
+    /// Joins each probe row with the build rows `candidates` names, keeps the pairs where
+    /// `residual` holds, and pads unmatched rows as the join kind asks.
+    private func joinPairs(
+        left: [Chunk], build: Chunk, kind: JoinKind, residual: ScalarExpr?, leftTypes: [DataType],
+        candidates: (Chunk, Int) -> [Int]
+    ) throws(SluiceError) -> [Chunk] {
+        var output: [Chunk] = []
+        var buildMatched = [Bool](repeating: false, count: build.count)
+        for chunk in left {
+            var probeRows: [Int] = []
+            var buildRows: [Int] = []
+            for rowIndex in 0 ..< chunk.count {
+                for match in candidates(chunk, rowIndex) {
+                    probeRows.append(rowIndex)
+                    buildRows.append(match)
+                }
+            }
+            var joined = Chunk(
+                columns: chunk.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
+            if let residual, !joined.isEmpty {
+                let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(residual, on: joined, context: context))
+                if !mask.isAllSet {
+                    var keptProbe: [Int] = []
+                    var keptBuild: [Int] = []
+                    for pairIndex in 0 ..< mask.count where mask[pairIndex] {
+                        keptProbe.append(probeRows[pairIndex])
+                        keptBuild.append(buildRows[pairIndex])
+                    }
+                    joined = joined.filter(mask)
+                    probeRows = keptProbe
+                    buildRows = keptBuild
+                }
+            }
+            var probeMatched = [Bool](repeating: false, count: chunk.count)
+            for rowIndex in probeRows { probeMatched[rowIndex] = true }
+            for rowIndex in buildRows { buildMatched[rowIndex] = true }
+            switch kind {
+            case .semi:
+                let rows = (0 ..< chunk.count).filter { probeMatched[$0] }
+                if !rows.isEmpty { output.append(chunk.gather(rows)) }
+            case .anti:
+                let rows = (0 ..< chunk.count).filter { !probeMatched[$0] }
+                if !rows.isEmpty { output.append(chunk.gather(rows)) }
+            case .inner, .right:
+                if !joined.isEmpty { output.append(joined) }
+            case .left, .full:
+                if !joined.isEmpty { output.append(joined) }
+                let unmatched = (0 ..< chunk.count).filter { !probeMatched[$0] }
+                if !unmatched.isEmpty {
+                    let rightNulls = build.types.map { Column(type: $0, repeating: .null, count: unmatched.count) }
+                    output.append(Chunk(columns: chunk.gather(unmatched).columns + rightNulls, count: unmatched.count))
+                }
+            }
+        }
+        if kind == .right || kind == .full {
+            let unmatched = (0 ..< build.count).filter { !buildMatched[$0] }
+            if !unmatched.isEmpty {
+                let leftNulls = leftTypes.map { Column(type: $0, repeating: .null, count: unmatched.count) }
+                output.append(Chunk(columns: leftNulls + build.gather(unmatched).columns, count: unmatched.count))
+            }
+        }
+        return output
+    }
+}

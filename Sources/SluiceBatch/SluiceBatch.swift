@@ -1,1 +1,0 @@
-// SluiceBatch: overview and entry points of this module.

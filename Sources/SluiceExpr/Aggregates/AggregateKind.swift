@@ -1,0 +1,61 @@
+import SluiceCore
+
+/// The built-in aggregate functions.
+package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
+    case count
+    /// `count(*)`: counts rows, takes no argument.
+    case countStar = "count(*)"
+    case sum
+    case avg
+    case min
+    case max
+    case boolAnd = "bool_and"
+    case boolOr = "bool_or"
+    case stringAgg = "string_agg"
+
+    /// The aggregate named `name` (lower case), if any. `every` is `bool_and`.
+    package init?(name: String) {
+        switch name {
+        case "count": self = .count
+        case "sum": self = .sum
+        case "avg": self = .avg
+        case "min": self = .min
+        case "max": self = .max
+        case "bool_and", "every": self = .boolAnd
+        case "bool_or": self = .boolOr
+        case "string_agg": self = .stringAgg
+        default: return nil
+        }
+    }
+
+    /// The result type for an argument of `argumentType`, as Postgres types it, or nil if the
+    /// aggregate does not accept that type.
+    package func resultType(for argumentType: DataType) -> DataType? {
+        switch self {
+        case .count, .countStar: return .int64
+        case .sum:
+            switch argumentType {
+            case .int16, .int32: return .int64
+            case .int64, .decimal: return .numeric
+            case .float32: return .float32
+            case .float64: return .float64
+            case .interval: return .interval
+            default: return nil
+            }
+        case .avg:
+            switch argumentType {
+            case .int16, .int32, .int64, .decimal: return .numeric
+            case .float32, .float64: return .float64
+            case .interval: return .interval
+            default: return nil
+            }
+        case .min, .max:
+            switch argumentType {
+            case .jsonb, .structure, .list, .unknown: return nil
+            default: return argumentType
+            }
+        case .boolAnd, .boolOr: return argumentType == .boolean ? .boolean : nil
+        case .stringAgg: return argumentType == .varchar ? .varchar : nil
+        }
+    }
+}

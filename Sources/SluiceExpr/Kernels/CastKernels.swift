@@ -1,0 +1,123 @@
+import SluiceCore
+
+/// Conversions between types, vectorized where the layouts allow and through the Postgres text
+/// forms otherwise.
+package enum CastKernels {
+    /// Whether a value of `source` can be cast to `target` (explicitly).
+    package static func canCast(from source: DataType, to target: DataType) -> Bool {
+        if source == target || source == .unknown || target == .varchar || source == .varchar { return true }
+        switch (source, target) {
+        case (let a, let b) where a.isNumeric && b.isNumeric: return true
+        case (.boolean, .int32), (.int32, .boolean), (.int64, .boolean), (.boolean, .int64): return true
+        case (.date, .timestamp), (.date, .timestamptz), (.timestamp, .date), (.timestamptz, .date),
+            (.timestamp, .timestamptz), (.timestamptz, .timestamp), (.timestamp, .time), (.timestamptz, .time),
+            (.time, .interval), (.interval, .time):
+            return true
+        case (.jsonb, _), (_, .jsonb): return source == .varchar || target == .varchar || source == target
+        case (.decimal, .decimal): return true
+        case (.structure(let a), .structure(let b)): return a.count == b.count
+        case (.list(let a), .list(let b)): return canCast(from: a, to: b)
+        default: return false
+        }
+    }
+
+    /// Converts every row of `column` to `type`.
+    package static func cast(_ column: Column, to type: DataType, context: EvaluationContext) throws(SluiceError) -> Column {
+        let source = column.type
+        if source == type { return column }
+        switch (source, type) {
+        case (.int16, .int32): return try Kernels.unary(column, resultType: type) { (v: Int16) in Int32(v) }
+        case (.int16, .int64): return try Kernels.unary(column, resultType: type) { (v: Int16) in Int64(v) }
+        case (.int32, .int64): return try Kernels.unary(column, resultType: type) { (v: Int32) in Int64(v) }
+        case (.int32, .int16): return try narrow(column, Int32.self, Int16.self, type)
+        case (.int64, .int16): return try narrow(column, Int64.self, Int16.self, type)
+        case (.int64, .int32): return try narrow(column, Int64.self, Int32.self, type)
+        case (.int16, .float64): return try Kernels.unary(column, resultType: type) { (v: Int16) in Double(v) }
+        case (.int32, .float64): return try Kernels.unary(column, resultType: type) { (v: Int32) in Double(v) }
+        case (.int64, .float64): return try Kernels.unary(column, resultType: type) { (v: Int64) in Double(v) }
+        case (.int16, .float32): return try Kernels.unary(column, resultType: type) { (v: Int16) in Float(v) }
+        case (.int32, .float32): return try Kernels.unary(column, resultType: type) { (v: Int32) in Float(v) }
+        case (.int64, .float32): return try Kernels.unary(column, resultType: type) { (v: Int64) in Float(v) }
+        case (.float32, .float64): return try Kernels.unary(column, resultType: type) { (v: Float) in Double(v) }
+        case (.float64, .float32):
+            return try Kernels.unary(column, resultType: type) { (v: Double) throws(SluiceError) -> Float in
+                let result = Float(v)
+                if result.isInfinite && v.isFinite { throw SluiceError(.numericValueOutOfRange, "value out of range: overflow") }
+                return result
+            }
+        case (.float64, .int16): return try floatToInteger(column, Double.self, Int16.self, type)
+        case (.float64, .int32): return try floatToInteger(column, Double.self, Int32.self, type)
+        case (.float64, .int64): return try floatToInteger(column, Double.self, Int64.self, type)
+        case (.float32, .int16): return try floatToInteger(column, Float.self, Int16.self, type)
+        case (.float32, .int32): return try floatToInteger(column, Float.self, Int32.self, type)
+        case (.float32, .int64): return try floatToInteger(column, Float.self, Int64.self, type)
+        case (.int16, .decimal): return try Kernels.unary(column, resultType: type) { (v: Int16) in Decimal(Int64(v)) }
+        case (.int32, .decimal): return try Kernels.unary(column, resultType: type) { (v: Int32) in Decimal(Int64(v)) }
+        case (.int64, .decimal): return try Kernels.unary(column, resultType: type) { (v: Int64) in Decimal(v) }
+        case (.boolean, .int32): return try Kernels.unary(column, resultType: type) { (v: Bool) in Int32(v ? 1 : 0) }
+        case (.boolean, .int64): return try Kernels.unary(column, resultType: type) { (v: Bool) in Int64(v ? 1 : 0) }
+        case (.int32, .boolean): return try Kernels.unary(column, resultType: type) { (v: Int32) in v != 0 }
+        case (.int64, .boolean): return try Kernels.unary(column, resultType: type) { (v: Int64) in v != 0 }
+        case (.date, .timestamp), (.date, .timestamptz):
+            return try Kernels.unary(column, resultType: type) { (days: Int32) in Int64(days) * 86_400_000_000 }
+        case (.timestamp, .date), (.timestamptz, .date):
+            return try Kernels.unary(column, resultType: type) { (micros: Int64) in
+                Int32(floorDivide(micros, 86_400_000_000))
+            }
+        case (.timestamp, .timestamptz), (.timestamptz, .timestamp):
+            return column.retyped(as: type)
+        case (.timestamp, .time), (.timestamptz, .time):
+            return try Kernels.unary(column, resultType: type) { (micros: Int64) in
+                micros - floorDivide(micros, 86_400_000_000) * 86_400_000_000
+            }
+        case (.varchar, .varchar), (.jsonb, .varchar), (.bytea, .varchar) where source != .bytea:
+            return column.retyped(as: type)
+        case (_, .varchar):
+            return try Kernels.buildBytes(rowCount: column.count) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                if column.isNull(rowIndex) { return false }
+                column.appendText(at: rowIndex, to: &out)
+                return true
+            }
+        case (.unknown, _) where column.nullCount == column.count:
+            return Column(type: type, repeating: .null, count: column.count)
+        default:
+            // Through the text form: exact for every pair Postgres allows, if not the fastest.
+            return try Kernels.buildValues(rowCount: column.count, type: type) { (rowIndex: Int) throws(SluiceError) -> Value in
+                if column.isNull(rowIndex) { return .null }
+                var text: [UInt8] = []
+                column.appendText(at: rowIndex, to: &text)
+                let value = try Value(parsingText: String(decoding: text, as: UTF8.self), as: type)
+                return value
+            }
+        }
+    }
+
+    private static func narrow<A: FixedWidthInteger & PrimitiveElement, B: FixedWidthInteger & PrimitiveElement>(
+        _ column: Column, _: A.Type, _: B.Type, _ type: DataType
+    ) throws(SluiceError) -> Column {
+        try Kernels.unary(column, resultType: type) { (value: A) throws(SluiceError) -> B in
+            guard let result = B(exactly: value) else {
+                throw SluiceError(.numericValueOutOfRange, "\(type.sqlName) out of range")
+            }
+            return result
+        }
+    }
+
+    private static func floatToInteger<A: BinaryFloatingPoint & PrimitiveElement, B: FixedWidthInteger & PrimitiveElement>(
+        _ column: Column, _: A.Type, _: B.Type, _ type: DataType
+    ) throws(SluiceError) -> Column {
+        try Kernels.unary(column, resultType: type) { (value: A) throws(SluiceError) -> B in
+            // Postgres rounds half to even (rint) before range checking.
+            let rounded = value.rounded(.toNearestOrEven)
+            guard rounded.isFinite, let result = B(exactly: rounded) else {
+                throw SluiceError(.numericValueOutOfRange, "\(type.sqlName) out of range")
+            }
+            return result
+        }
+    }
+
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,49 @@
+import SluiceCore
+
+/// A vectorized implementation of a scalar function: takes argument columns of equal length
+/// and returns the result column. Null handling is the kernel's business (most use
+/// ``Kernels`` helpers that propagate nulls).
+package typealias ScalarKernel = @Sendable (_ arguments: [Column], _ rowCount: Int, _ context: EvaluationContext) throws(SluiceError) -> Column
+
+/// A resolved built-in function: its name, the argument types it was bound for, its result
+/// type and its kernel. Two functions are equal when name and types are equal.
+package struct ScalarFunction: Sendable, Equatable, CustomStringConvertible {
+    package var name: String
+    package var argumentTypes: [DataType]
+    package var resultType: DataType
+    /// False for functions like `now()` or `random()` whose result is not fixed by the arguments.
+    package var isDeterministic: Bool
+    package var kernel: ScalarKernel
+
+    package init(
+        name: String, argumentTypes: [DataType], resultType: DataType, isDeterministic: Bool = true,
+        kernel: @escaping ScalarKernel
+    ) {
+        self.name = name
+        self.argumentTypes = argumentTypes
+        self.resultType = resultType
+        self.isDeterministic = isDeterministic
+        self.kernel = kernel
+    }
+
+    package static func == (lhs: ScalarFunction, rhs: ScalarFunction) -> Bool {
+        lhs.name == rhs.name && lhs.argumentTypes == rhs.argumentTypes && lhs.resultType == rhs.resultType
+    }
+
+    package var description: String {
+        "\(name)(\(argumentTypes.map(\.sqlName).joined(separator: ", "))) -> \(resultType.sqlName)"
+    }
+}
+
+/// What evaluation may depend on besides its input: the statement's start time and the session.
+package struct EvaluationContext: Sendable {
+    /// `now()`: microseconds since 1970-01-01 UTC, fixed for the statement.
+    package var statementTimestamp: Int64
+    /// The session's `TimeZone` setting; only UTC offsets are applied for now.
+    package var timeZone: String
+
+    package init(statementTimestamp: Int64 = 0, timeZone: String = "UTC") {
+        self.statementTimestamp = statementTimestamp
+        self.timeZone = timeZone
+    }
+}

@@ -1,1 +1,0 @@
-// SluiceExpr: overview and entry points of this module.

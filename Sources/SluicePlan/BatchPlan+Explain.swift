@@ -1,0 +1,53 @@
+import SluiceCore
+import SluiceExpr
+
+extension BatchPlan: CustomStringConvertible {
+    /// The plan as an indented tree, one operator a line (EXPLAIN output).
+    package var description: String {
+        var lines: [String] = []
+        render(into: &lines, depth: 0)
+        return lines.joined(separator: "\n")
+    }
+
+    private func render(into lines: inout [String], depth: Int) {
+        let indent = String(repeating: "  ", count: depth) + (depth > 0 ? "└─" : "")
+        switch self {
+        case .scan(let scan):
+            lines.append("\(indent)BatchScan { table: \(scan.tableName), columns: \(scan.columns) }")
+        case .values(let rows, _):
+            lines.append("\(indent)BatchValues { rows: \(rows.count) }")
+        case .filter(let input, let predicate):
+            lines.append("\(indent)BatchFilter { predicate: \(predicate) }")
+            input.render(into: &lines, depth: depth + 1)
+        case .project(let input, let expressions):
+            lines.append("\(indent)BatchProject { exprs: [\(expressions.map(\.description).joined(separator: ", "))] }")
+            input.render(into: &lines, depth: depth + 1)
+        case .hashAggregate(let input, let groupCount, let aggregates):
+            let calls = aggregates.map { "\($0.kind.rawValue)(\($0.distinct ? "DISTINCT " : "")\($0.argument.map { "$\($0)" } ?? "*"))" }
+            lines.append("\(indent)BatchHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(calls.joined(separator: ", "))] }")
+            input.render(into: &lines, depth: depth + 1)
+        case .hashJoin(let join):
+            lines.append("\(indent)BatchHashJoin { type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "") }")
+            join.left.render(into: &lines, depth: depth + 1)
+            join.right.render(into: &lines, depth: depth + 1)
+        case .nestedLoopJoin(let left, let right, let kind, let predicate):
+            lines.append("\(indent)BatchNestedLoopJoin { type: \(kind.rawValue)\(predicate.map { ", condition: \($0)" } ?? "") }")
+            left.render(into: &lines, depth: depth + 1)
+            right.render(into: &lines, depth: depth + 1)
+        case .sort(let input, let keys):
+            let text = keys.map { "$\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+            lines.append("\(indent)BatchSort { order: [\(text)] }")
+            input.render(into: &lines, depth: depth + 1)
+        case .limit(let input, let limit, let offset):
+            lines.append("\(indent)BatchLimit { limit: \(limit.map(String.init) ?? "all"), offset: \(offset) }")
+            input.render(into: &lines, depth: depth + 1)
+        case .union(let inputs, let distinct):
+            lines.append("\(indent)BatchUnion { all: \(!distinct) }")
+            for input in inputs { input.render(into: &lines, depth: depth + 1) }
+        case .setOperation(let left, let right, let kind, let all):
+            lines.append("\(indent)Batch\(kind == .intersect ? "Intersect" : "Except") { all: \(all) }")
+            left.render(into: &lines, depth: depth + 1)
+            right.render(into: &lines, depth: depth + 1)
+        }
+    }
+}

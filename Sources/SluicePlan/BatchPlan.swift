@@ -1,0 +1,147 @@
+import SluiceCore
+import SluiceExpr
+
+/// A physical plan for a batch query, as a plain value: the planner builds it, the batch
+/// executor runs it, EXPLAIN prints it.
+package indirect enum BatchPlan: Sendable, Equatable {
+    /// All rows of a stored table or view, projected to `columns` (indexes into its schema).
+    case scan(TableScan)
+    /// Literal rows; each row's expressions see an empty input.
+    case values(rows: [[ScalarExpr]], types: [DataType])
+    /// Rows of `input` where `predicate` is true.
+    case filter(input: BatchPlan, predicate: ScalarExpr)
+    /// One output column per expression over `input`'s columns.
+    case project(input: BatchPlan, expressions: [ScalarExpr])
+    /// Groups `input` by its first `groupCount` columns; outputs the group columns then one
+    /// column per aggregate. With `groupCount == 0`, outputs exactly one row.
+    case hashAggregate(input: BatchPlan, groupCount: Int, aggregates: [AggregateCall])
+    /// Equi-join on key columns, with an optional residual predicate over the joined row
+    /// (left columns then right columns).
+    case hashJoin(HashJoin)
+    /// Join of every left row with every right row where `predicate` holds (nil: all pairs).
+    case nestedLoopJoin(left: BatchPlan, right: BatchPlan, kind: JoinKind, predicate: ScalarExpr?)
+    case sort(input: BatchPlan, keys: [SortKey])
+    /// Rows `offset ..< offset + limit` of `input` (all after `offset` when `limit` is nil).
+    case limit(input: BatchPlan, limit: Int?, offset: Int)
+    /// The rows of all inputs, one after another; `distinct` removes duplicate rows.
+    case union(inputs: [BatchPlan], distinct: Bool)
+    /// Rows of `left` that are (or, for EXCEPT, are not) in `right`.
+    case setOperation(left: BatchPlan, right: BatchPlan, kind: SetOperationKind, all: Bool)
+
+    /// The types of the columns this plan produces.
+    package var outputTypes: [DataType] {
+        switch self {
+        case .scan(let scan): scan.columnTypes
+        case .values(_, let types): types
+        case .filter(let input, _), .limit(let input, _, _), .sort(let input, _): input.outputTypes
+        case .project(_, let expressions): expressions.map(\.type)
+        case .hashAggregate(let input, let groupCount, let aggregates):
+            Array(input.outputTypes.prefix(groupCount)) + aggregates.map(\.resultType)
+        case .hashJoin(let join): join.kind.outputTypes(left: join.left.outputTypes, right: join.right.outputTypes)
+        case .nestedLoopJoin(let left, let right, let kind, _):
+            kind.outputTypes(left: left.outputTypes, right: right.outputTypes)
+        case .union(let inputs, _): inputs.first?.outputTypes ?? []
+        case .setOperation(let left, _, _, _): left.outputTypes
+        }
+    }
+}
+
+/// A scan of one stored relation.
+package struct TableScan: Sendable, Equatable {
+    /// The catalog id of the table or view.
+    package var tableID: Int
+    package var tableName: String
+    /// Which columns of the stored schema to produce, in order.
+    package var columns: [Int]
+    package var columnTypes: [DataType]
+
+    package init(tableID: Int, tableName: String, columns: [Int], columnTypes: [DataType]) {
+        self.tableID = tableID
+        self.tableName = tableName
+        self.columns = columns
+        self.columnTypes = columnTypes
+    }
+}
+
+/// An equi-join of two inputs.
+package struct HashJoin: Sendable, Equatable {
+    package var left: BatchPlan
+    package var right: BatchPlan
+    package var kind: JoinKind
+    package var leftKeys: [Int]
+    package var rightKeys: [Int]
+    /// Extra condition over the concatenated row (left columns, then right columns).
+    package var residual: ScalarExpr?
+
+    package init(left: BatchPlan, right: BatchPlan, kind: JoinKind, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?) {
+        self.left = left
+        self.right = right
+        self.kind = kind
+        self.leftKeys = leftKeys
+        self.rightKeys = rightKeys
+        self.residual = residual
+    }
+}
+
+/// How unmatched rows of a join are treated.
+package enum JoinKind: String, Sendable, Equatable {
+    case inner, left, right, full
+    /// Left rows with at least one match, once each; outputs left columns only.
+    case semi
+    /// Left rows with no match; outputs left columns only.
+    case anti
+
+    package func outputTypes(left: [DataType], right: [DataType]) -> [DataType] {
+        switch self {
+        case .semi, .anti: left
+        default: left + right
+        }
+    }
+}
+
+/// INTERSECT or EXCEPT.
+package enum SetOperationKind: String, Sendable, Equatable {
+    case intersect, except
+}
+
+/// One ORDER BY key over an input column.
+package struct SortKey: Sendable, Equatable {
+    package var column: Int
+    package var descending: Bool
+    /// Postgres's default: nulls sort as if larger than every value (last ascending, first descending).
+    package var nullsFirst: Bool
+
+    package init(column: Int, descending: Bool = false, nullsFirst: Bool? = nil) {
+        self.column = column
+        self.descending = descending
+        self.nullsFirst = nullsFirst ?? descending
+    }
+}
+
+/// One aggregate computed by a hash aggregate, over columns of its input.
+package struct AggregateCall: Sendable, Equatable {
+    package var kind: AggregateKind
+    /// The input column aggregated (nil for `count(*)`).
+    package var argument: Int?
+    /// For `string_agg`: the input column holding the delimiter.
+    package var delimiter: Int?
+    package var distinct: Bool
+    /// A boolean input column; rows where it is not true are ignored (`FILTER (WHERE …)`).
+    package var filter: Int?
+    /// For order-sensitive aggregates (`string_agg(x, ',' ORDER BY y)`): keys over input columns.
+    package var orderBy: [SortKey]
+    package var resultType: DataType
+
+    package init(
+        kind: AggregateKind, argument: Int?, delimiter: Int? = nil, distinct: Bool = false, filter: Int? = nil,
+        orderBy: [SortKey] = [], resultType: DataType
+    ) {
+        self.kind = kind
+        self.argument = argument
+        self.delimiter = delimiter
+        self.distinct = distinct
+        self.filter = filter
+        self.orderBy = orderBy
+        self.resultType = resultType
+    }
+}

@@ -1,1 +1,0 @@
-// SluicePlan: overview and entry points of this module.

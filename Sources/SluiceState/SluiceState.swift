@@ -1,1 +1,0 @@
-// SluiceState: overview and entry points of this module.

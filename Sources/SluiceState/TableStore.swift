@@ -1,0 +1,197 @@
+import Synchronization
+import SluiceCore
+
+/// The rows of one table, held as immutable columnar chunks, safe to share between sessions.
+///
+/// Readers take a ``Snapshot`` (an array of chunks, copied by reference) and scan it without a
+/// lock. Writers replace chunks under the lock. With a primary key, inserting a row whose key
+/// exists replaces the old row (RisingWave's upsert semantics for tables).
+package final class TableStore: Sendable {
+    /// The column types of every row.
+    package let types: [DataType]
+    /// Indexes of the primary-key columns (empty: no key, duplicates allowed).
+    package let primaryKey: [Int]
+
+    private struct State {
+        var chunks: [Chunk] = []
+        /// Encoded primary key → (chunk, row). Kept only when there is a primary key.
+        var keyIndex: [KeyBytes: RowLocation] = [:]
+        var rowCount = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init(types: [DataType], primaryKey: [Int]) {
+        self.types = types
+        self.primaryKey = primaryKey
+    }
+
+    /// A consistent view of the table's rows at one moment.
+    package struct Snapshot: Sendable {
+        package var chunks: [Chunk]
+        package var rowCount: Int
+    }
+
+    package func snapshot() -> Snapshot {
+        state.withLock { Snapshot(chunks: $0.chunks, rowCount: $0.rowCount) }
+    }
+
+    package var rowCount: Int { state.withLock { $0.rowCount } }
+
+    /// Appends the rows of `chunk` (whose columns have this table's types). With a primary key,
+    /// existing rows with the same key are replaced; within `chunk`, the last row for a key wins.
+    /// Rows with a null key column are rejected with 23502.
+    package func insert(_ chunk: Chunk) throws(SluiceError) {
+        if chunk.isEmpty { return }
+        if primaryKey.isEmpty {
+            state.withLock { state in
+                Self.append(chunk, to: &state)
+            }
+            return
+        }
+        for keyColumn in primaryKey where chunk.columns[keyColumn].hasNulls {
+            throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
+        }
+        let keys = (0 ..< chunk.count).map { KeyBytes(chunk, row: $0, columns: primaryKey) }
+        // Keep only the last occurrence of each key within the chunk.
+        var lastRow: [KeyBytes: Int] = [:]
+        for (rowIndex, key) in keys.enumerated() { lastRow[key] = rowIndex }
+        let keptRows = (0 ..< chunk.count).filter { lastRow[keys[$0]] == $0 }
+        let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
+        state.withLock { state in
+            var doomed: [Int: [Int]] = [:]
+            for rowIndex in keptRows {
+                if let location = state.keyIndex[keys[rowIndex]] {
+                    doomed[location.chunk, default: []].append(location.row)
+                }
+            }
+            if !doomed.isEmpty { Self.removeRows(doomed, from: &state, primaryKey: primaryKey) }
+            let chunkIndex = state.chunks.count
+            Self.append(kept, to: &state, mergeTail: false)
+            for (position, rowIndex) in keptRows.enumerated() {
+                state.keyIndex[keys[rowIndex]] = RowLocation(chunk: chunkIndex, row: position)
+            }
+        }
+    }
+
+    /// Replaces the table's rows by those for which `transform` returns a chunk: `transform` is
+    /// called once per stored chunk under the write lock and returns the chunk to keep (rows
+    /// removed or changed) plus rows to add back through ``insert(_:)`` afterwards (updates that
+    /// may move a primary key). Returns the number of rows `transform` reports as affected.
+    package func rewrite(
+        _ transform: (Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?)
+    ) throws(SluiceError) -> Int {
+        var affected = 0
+        var reinserted: [Chunk] = []
+        try state.withLock { (state: inout State) throws(SluiceError) in
+            var newChunks: [Chunk] = []
+            for chunk in state.chunks {
+                let result = try transform(chunk)
+                affected += result.affected
+                if !result.kept.isEmpty { newChunks.append(result.kept) }
+                if let extra = result.reinserted, !extra.isEmpty { reinserted.append(extra) }
+            }
+            state.chunks = newChunks
+            state.rowCount = newChunks.reduce(0) { $0 + $1.count }
+            Self.rebuildIndex(&state, primaryKey: primaryKey)
+        }
+        for chunk in reinserted { try insert(chunk) }
+        return affected
+    }
+
+    /// Removes every row.
+    package func truncate() {
+        state.withLock { $0 = State() }
+    }
+
+    private static func append(_ chunk: Chunk, to state: inout State, mergeTail: Bool = true) {
+        if mergeTail, let last = state.chunks.last, last.count + chunk.count <= Chunk.preferredSize {
+            state.chunks[state.chunks.count - 1] = Chunk.concatenate([last, chunk], types: last.types)
+        } else {
+            state.chunks.append(chunk)
+        }
+        state.rowCount += chunk.count
+    }
+
+    private static func removeRows(_ doomed: [Int: [Int]], from state: inout State, primaryKey: [Int]) {
+        for (chunkIndex, rows) in doomed {
+            let chunk = state.chunks[chunkIndex]
+            let removed = Set(rows)
+            let keep = (0 ..< chunk.count).filter { !removed.contains($0) }
+            state.chunks[chunkIndex] = chunk.gather(keep)
+            state.rowCount -= removed.count
+        }
+        // Row positions moved: drop empty chunks and rebuild the index.
+        state.chunks.removeAll { $0.isEmpty }
+        rebuildIndex(&state, primaryKey: primaryKey)
+    }
+
+    private static func rebuildIndex(_ state: inout State, primaryKey: [Int]) {
+        guard !primaryKey.isEmpty else { return }
+        state.keyIndex.removeAll(keepingCapacity: true)
+        for (chunkIndex, chunk) in state.chunks.enumerated() {
+            for rowIndex in 0 ..< chunk.count {
+                state.keyIndex[KeyBytes(chunk, row: rowIndex, columns: primaryKey)] = RowLocation(chunk: chunkIndex, row: rowIndex)
+            }
+        }
+    }
+}
+
+/// Where a row lives in a ``TableStore``.
+struct RowLocation: Sendable {
+    var chunk: Int
+    var row: Int
+}
+
+/// The key columns of one row encoded as bytes, for hashing and equality.
+package struct KeyBytes: Hashable, Sendable {
+    package var bytes: [UInt8]
+
+    package init(_ chunk: Chunk, row: Int, columns: [Int]) {
+        var bytes: [UInt8] = []
+        for columnIndex in columns {
+            KeyEncoding.append(chunk.columns[columnIndex], row: row, to: &bytes)
+        }
+        self.bytes = bytes
+    }
+}
+
+/// Encodes column values as bytes that are equal exactly when the values are equal (not
+/// order-preserving; the memcomparable encoding for state tables comes with them).
+package enum KeyEncoding {
+    package static func append(_ column: Column, row: Int, to bytes: inout [UInt8]) {
+        if column.isNull(row) {
+            bytes.append(0)
+            return
+        }
+        bytes.append(1)
+        func fixed<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        switch column.storage {
+        case .bool(let values): bytes.append(values[row] ? 1 : 0)
+        case .int16(let values): fixed(values[row])
+        case .int32(let values): fixed(values[row])
+        case .int64(let values): fixed(values[row])
+        case .float32(let values): fixed((values[row] == 0 ? 0 : values[row]).bitPattern)
+        case .float64(let values): fixed((values[row] == 0 ? 0 : values[row]).bitPattern)
+        case .decimal(let values):
+            let normalized = values[row].normalized
+            fixed(normalized.mantissa)
+            fixed(normalized.mantissa == 0 ? 0 : normalized.scale)
+        case .interval(let values):
+            fixed(values[row].months)
+            fixed(values[row].days)
+            fixed(values[row].microseconds)
+        case .bytes(let values):
+            fixed(UInt32(values.length(at: row)))
+            bytes.append(contentsOf: values.data[values.byteRange(at: row)])
+        case .structure(let children, _):
+            for child in children { append(child, row: row, to: &bytes) }
+        case .list:
+            let text = column.value(at: row).textForm
+            fixed(UInt32(text.utf8.count))
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+}
