@@ -79,6 +79,12 @@ package struct BatchExecutor: Sendable {
             var chunks: [Chunk] = []
             for input in inputs { chunks += try run(input) }
             return distinct ? SetOperations.distinct(chunks, types: plan.outputTypes) : chunks
+        case .maxOneRow(let input):
+            let chunks = try run(input)
+            if chunks.reduce(0, { $0 + $1.count }) > 1 {
+                throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
+            }
+            return chunks
         case .setOperation(let left, let right, let kind, let all):
             return SetOperations.apply(
                 kind, all: all, left: try run(left), right: try run(right), types: plan.outputTypes)

@@ -44,6 +44,9 @@ extension BatchPlan: CustomStringConvertible {
         case .union(let inputs, let distinct):
             lines.append("\(indent)BatchUnion { all: \(!distinct) }")
             for input in inputs { input.render(into: &lines, depth: depth + 1) }
+        case .maxOneRow(let input):
+            lines.append("\(indent)BatchMaxOneRow")
+            input.render(into: &lines, depth: depth + 1)
         case .setOperation(let left, let right, let kind, let all):
             lines.append("\(indent)Batch\(kind == .intersect ? "Intersect" : "Except") { all: \(all) }")
             left.render(into: &lines, depth: depth + 1)

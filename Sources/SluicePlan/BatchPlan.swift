@@ -27,13 +27,15 @@ package indirect enum BatchPlan: Sendable, Equatable {
     case union(inputs: [BatchPlan], distinct: Bool)
     /// Rows of `left` that are (or, for EXCEPT, are not) in `right`.
     case setOperation(left: BatchPlan, right: BatchPlan, kind: SetOperationKind, all: Bool)
+    /// The rows of `input`, failing with 21000 if there is more than one (scalar subqueries).
+    case maxOneRow(input: BatchPlan)
 
     /// The types of the columns this plan produces.
     package var outputTypes: [DataType] {
         switch self {
         case .scan(let scan): scan.columnTypes
         case .values(_, let types): types
-        case .filter(let input, _), .limit(let input, _, _), .sort(let input, _): input.outputTypes
+        case .filter(let input, _), .limit(let input, _, _), .sort(let input, _), .maxOneRow(let input): input.outputTypes
         case .project(_, let expressions): expressions.map(\.type)
         case .hashAggregate(let input, let groupCount, let aggregates):
             Array(input.outputTypes.prefix(groupCount)) + aggregates.map(\.resultType)

@@ -1,0 +1,154 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+extension Binder {
+    mutating func bindCreateTable(_ create: CreateTable, sourceText: String) throws(SluiceError) -> PlannedStatement {
+        let schema = create.name.qualifier.last ?? session.schema
+        if catalog.relation(named: create.name.name, schema: schema) != nil {
+            if create.ifNotExists {
+                return .nothing(tag: "CREATE_TABLE", notice: "relation \"\(create.name.name)\" already exists, skipping")
+            }
+            throw SluiceError(.duplicateTable, "relation \"\(create.name.name)\" already exists")
+        }
+        if !create.options.isEmpty || create.format != nil {
+            throw SluiceError(.featureNotSupported, "CREATE TABLE with a connector is not supported yet")
+        }
+        var columns: [CatalogColumn] = []
+        var primaryKey: [Int] = []
+        var populate: BatchPlan?
+        if let query = create.query {
+            let bound = try bindQuery(query)
+            columns = bound.scope.entries.map { CatalogColumn(name: $0.name, type: $0.type == .unknown ? .varchar : $0.type) }
+            for (index, column) in create.columns.enumerated() where index < columns.count { columns[index].name = column.name }
+            populate = bound.plan
+        } else {
+            for definition in create.columns {
+                guard let typeName = definition.type else {
+                    throw SluiceError(.syntaxError, "column \"\(definition.name)\" needs a type", position: definition.position.errorPosition)
+                }
+                if columns.contains(where: { $0.name == definition.name }) {
+                    throw SluiceError(.duplicateColumn, "column \"\(definition.name)\" specified more than once", position: definition.position.errorPosition)
+                }
+                var column = CatalogColumn(name: definition.name, type: try typeName.resolvedDataType())
+                for constraint in definition.constraints {
+                    switch constraint {
+                    case .notNull: column.isNullable = false
+                    case .null: column.isNullable = true
+                    case .primaryKey:
+                        if !primaryKey.isEmpty {
+                            throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(create.name.name)\" are not allowed", position: definition.position.errorPosition)
+                        }
+                        primaryKey = [columns.count]
+                        column.isNullable = false
+                    case .unique, .defaultValue, .generated:
+                        throw SluiceError(.featureNotSupported, "column constraint is not supported yet", position: definition.position.errorPosition)
+                    }
+                }
+                columns.append(column)
+            }
+            for constraint in create.constraints {
+                switch constraint {
+                case .primaryKey(let names, _):
+                    if !primaryKey.isEmpty {
+                        throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(create.name.name)\" are not allowed")
+                    }
+                    for name in names {
+                        guard let index = columns.firstIndex(where: { $0.name == name }) else {
+                            throw SluiceError(.undefinedColumn, "column \"\(name)\" named in key does not exist")
+                        }
+                        primaryKey.append(index)
+                        columns[index].isNullable = false
+                    }
+                case .unique:
+                    throw SluiceError(.featureNotSupported, "UNIQUE constraints are not supported yet")
+                }
+            }
+            if !create.watermarks.isEmpty {
+                throw SluiceError(.featureNotSupported, "watermarks on tables are not supported yet")
+            }
+        }
+        if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
+        let relation = RelationDefinition(
+            id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
+            definition: sourceText)
+        return .createTable(relation, populate: populate)
+    }
+
+    mutating func bindDrop(_ drop: Drop) throws(SluiceError) -> PlannedStatement {
+        let kind: RelationKind
+        switch drop.objectType {
+        case .table: kind = .table
+        case .view: kind = .view
+        case .materializedView: kind = .materializedView
+        case .source: kind = .source
+        case .sink: kind = .sink
+        case .index, .schema, .database, .column, .function:
+            if drop.ifExists { return .nothing(tag: "DROP_\(drop.objectType.rawValue.replacing(" ", with: "_"))", notice: nil) }
+            throw SluiceError(.featureNotSupported, "DROP \(drop.objectType.rawValue) is not supported yet")
+        }
+        var doomed: [RelationDefinition] = []
+        var notices: [String] = []
+        for name in drop.names {
+            let schema = name.qualifier.last ?? session.schema
+            guard let relation = catalog.relation(named: name.name, schema: schema) else {
+                if drop.ifExists {
+                    notices.append("\(kind.rawValue) \"\(name.name)\" does not exist, skipping")
+                    continue
+                }
+                throw SluiceError(.undefinedTable, "\(kind.rawValue) \"\(name.name)\" does not exist")
+            }
+            guard relation.kind == kind else {
+                throw SluiceError(
+                    .wrongObjectType, "\"\(relation.name)\" is not a \(kind.rawValue)",
+                    hint: "Use DROP \(relation.kind.rawValue.uppercased()) to remove a \(relation.kind.rawValue).")
+            }
+            let dependents = allDependents(of: relation.id)
+            if !dependents.isEmpty && !drop.cascade {
+                let names = dependents.map { "\($0.kind.rawValue) \($0.name) depends on \(kind.rawValue) \(relation.name)" }
+                throw SluiceError(
+                    .dependentObjectsStillExist, "cannot drop \(kind.rawValue) \(relation.name) because other objects depend on it",
+                    detail: names.joined(separator: "\n"), hint: "Use DROP ... CASCADE to drop the dependent objects too.")
+            }
+            for dependent in dependents.reversed() where !doomed.contains(where: { $0.id == dependent.id }) { doomed.append(dependent) }
+            if !doomed.contains(where: { $0.id == relation.id }) { doomed.append(relation) }
+        }
+        if doomed.isEmpty {
+            return .nothing(tag: "DROP_\(drop.objectType.rawValue.replacing(" ", with: "_"))", notice: notices.first)
+        }
+        return .drop(doomed)
+    }
+
+    /// Every relation that depends on `id`, directly or not, nearest first.
+    private func allDependents(of id: Int) -> [RelationDefinition] {
+        var result: [RelationDefinition] = []
+        var queue = [id]
+        while let next = queue.first {
+            queue.removeFirst()
+            for dependent in catalog.dependents(of: next) where !result.contains(where: { $0.id == dependent.id }) {
+                result.append(dependent)
+                queue.append(dependent.id)
+            }
+        }
+        return result
+    }
+
+    mutating func bindShow(_ show: Show) throws(SluiceError) -> PlannedStatement {
+        switch show {
+        case .list(let listing, _, _):
+            return .utility(.showList(kind: listing.rawValue.lowercased()))
+        case .columns(let name):
+            return .utility(.describe(try relation(named: name, position: nil)))
+        case .create(_, let name):
+            let relation = try relation(named: name, position: nil)
+            let plan = BatchPlan.values(
+                rows: [[.literal(.string(relation.name), .varchar), .literal(.string(relation.definition), .varchar)]], types: [.varchar, .varchar])
+            return .query(plan, columns: [OutputColumn(name: "Name", type: .varchar), OutputColumn(name: "Create Sql", type: .varchar)])
+        case .all:
+            return .utility(.showAll)
+        case .variable(let name):
+            return .utility(.show(name: name.lowercased()))
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+extension Binder {
+    mutating func bindInsert(_ insert: Insert) throws(SluiceError) -> PlannedStatement {
+        let table = try writableTable(insert.table)
+        if !insert.returning.isEmpty { throw SluiceError(.featureNotSupported, "INSERT … RETURNING is not supported yet") }
+        // Target columns: named ones in order, or all.
+        var targets: [Int] = []
+        if insert.columns.isEmpty {
+            targets = Array(table.columns.indices)
+        } else {
+            for name in insert.columns {
+                guard let index = table.columnIndex(named: name) else {
+                    throw SluiceError(.undefinedColumn, "column \"\(name)\" of relation \"\(table.name)\" does not exist")
+                }
+                if targets.contains(index) { throw SluiceError(.duplicateColumn, "column \"\(name)\" specified more than once") }
+                targets.append(index)
+            }
+        }
+        guard let sourceQuery = insert.source else {
+            // DEFAULT VALUES: one row of nulls.
+            let row = table.columns.map { ScalarExpr.literal(.null, $0.type) }
+            return .insert(table: table, source: .values(rows: [row], types: table.columns.map(\.type)))
+        }
+        var source: BoundQuery
+        var rowsForTypes: [[ScalarExpr]]? = nil
+        if case .values(let rows) = sourceQuery.body, sourceQuery.orderBy.isEmpty, sourceQuery.limit == nil {
+            // VALUES rows take the target columns' types directly, so '2024-01-01' becomes a date.
+            var boundRows: [[ScalarExpr]] = []
+            for row in rows {
+                guard row.count <= targets.count else {
+                    throw SluiceError(.syntaxError, "INSERT has more expressions than target columns", position: row[targets.count].position.errorPosition)
+                }
+                guard row.count == targets.count else {
+                    throw SluiceError(.syntaxError, "INSERT has more target columns than expressions", position: row.last?.position.errorPosition)
+                }
+                var context = ExpressionContext(scope: Scope(), clause: "VALUES")
+                var bound: [ScalarExpr] = []
+                for (position, expression) in row.enumerated() {
+                    let column = table.columns[targets[position]]
+                    if case .defaultValue = expression.node {
+                        bound.append(.literal(.null, column.type))
+                        continue
+                    }
+                    let value = try bindExpression(expression, &context)
+                    bound.append(try assign(value, to: column, position: expression.position.errorPosition))
+                }
+                boundRows.append(bound)
+            }
+            rowsForTypes = boundRows
+            source = BoundQuery(
+                plan: .values(rows: boundRows, types: targets.map { table.columns[$0].type }),
+                scope: Scope(entries: targets.map { Scope.Entry(qualifier: nil, name: table.columns[$0].name, type: table.columns[$0].type) }))
+        } else {
+            source = try bindQuery(sourceQuery)
+            guard source.scope.entries.count <= targets.count else {
+                throw SluiceError(.syntaxError, "INSERT has more expressions than target columns")
+            }
+            guard source.scope.entries.count == targets.count else {
+                throw SluiceError(.syntaxError, "INSERT has more target columns than expressions")
+            }
+            var casts: [ScalarExpr] = []
+            for (position, target) in targets.enumerated() {
+                casts.append(try assign(.column(position, source.scope.types[position]), to: table.columns[target], position: nil))
+            }
+            source.plan = .project(input: source.plan, expressions: casts)
+        }
+        _ = rowsForTypes
+        // Reorder into the table's column order, filling unnamed columns with NULL.
+        if targets != Array(table.columns.indices) {
+            let expressions = table.columns.indices.map { index -> ScalarExpr in
+                if let position = targets.firstIndex(of: index) { return .column(position, table.columns[index].type) }
+                return .literal(.null, table.columns[index].type)
+            }
+            source.plan = .project(input: source.plan, expressions: expressions)
+        }
+        return .insert(table: table, source: source.plan)
+    }
+
+    /// `value` converted for storing into `column` (assignment cast), or 42804.
+    mutating func assign(_ value: ScalarExpr, to column: CatalogColumn, position: Int?) throws(SluiceError) -> ScalarExpr {
+        if value.type == column.type { return value }
+        if value.type == .unknown || Self.isImplicitlyCastable(value.type, to: column.type) {
+            if case .literal = value, value.type != .unknown { return try explicitCast(value, to: column.type, position: position) }
+            return try coerce(value, to: column.type, position: position)
+        }
+        throw SluiceError(
+            .datatypeMismatch, "column \"\(column.name)\" is of type \(column.type.sqlName) but expression is of type \(value.type.sqlName)",
+            hint: "You will need to rewrite or cast the expression.", position: position)
+    }
+
+    mutating func bindUpdate(_ update: Update) throws(SluiceError) -> PlannedStatement {
+        let table = try writableTable(update.table)
+        if !update.from.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … FROM is not supported yet") }
+        if !update.returning.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … RETURNING is not supported yet") }
+        let scope = tableScope(table, alias: update.alias)
+        var assignments: [Int: ScalarExpr] = [:]
+        for assignment in update.assignments {
+            guard let index = table.columnIndex(named: assignment.column) else {
+                throw SluiceError(
+                    .undefinedColumn, "column \"\(assignment.column)\" of relation \"\(table.name)\" does not exist",
+                    position: assignment.position.errorPosition)
+            }
+            if assignments[index] != nil {
+                throw SluiceError(.syntaxError, "multiple assignments to same column \"\(assignment.column)\"", position: assignment.position.errorPosition)
+            }
+            var context = ExpressionContext(scope: scope, clause: "UPDATE")
+            context.allowsSubqueries = false
+            try checkNoAggregates(assignment.value, clause: "UPDATE")
+            let value: ScalarExpr
+            if case .defaultValue = assignment.value.node {
+                value = .literal(.null, table.columns[index].type)
+            } else {
+                value = try assign(try bindExpression(assignment.value, &context), to: table.columns[index], position: assignment.value.position.errorPosition)
+            }
+            assignments[index] = value
+        }
+        return .update(table: table, filter: try bindDMLFilter(update.filter, scope: scope), assignments: assignments)
+    }
+
+    mutating func bindDelete(_ delete: Delete) throws(SluiceError) -> PlannedStatement {
+        let table = try writableTable(delete.table)
+        if !delete.using.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … USING is not supported yet") }
+        if !delete.returning.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … RETURNING is not supported yet") }
+        return .delete(table: table, filter: try bindDMLFilter(delete.filter, scope: tableScope(table, alias: delete.alias)))
+    }
+
+    private mutating func bindDMLFilter(_ filter: Expression?, scope: Scope) throws(SluiceError) -> ScalarExpr? {
+        guard let filter else { return nil }
+        try checkNoAggregates(filter, clause: "WHERE")
+        var context = ExpressionContext(scope: scope, clause: "WHERE")
+        context.allowsSubqueries = false
+        return try coerce(try bindExpression(filter, &context), to: .boolean, position: filter.position.errorPosition, clause: "WHERE")
+    }
+
+    private func tableScope(_ table: RelationDefinition, alias: String?) -> Scope {
+        Scope(entries: table.columns.map { Scope.Entry(qualifier: alias ?? table.name, name: $0.name, type: $0.type) })
+    }
+
+    private func writableTable(_ name: ObjectName) throws(SluiceError) -> RelationDefinition {
+        let table = try relation(named: name, position: nil)
+        guard table.kind == .table else {
+            throw SluiceError(.wrongObjectType, "cannot change \(table.kind.rawValue) \"\(table.name)\"")
+        }
+        return table
+    }
+}

@@ -1,0 +1,397 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+extension Binder {
+    /// Binds `expression` in `context`, typing it; `unknown` types remain for untyped literals.
+    mutating func bindExpression(_ expression: Expression, _ context: inout ExpressionContext) throws(SluiceError) -> ScalarExpr {
+        let position = expression.position.errorPosition
+        if let mapping = context.aggregates {
+            if case .function(let call) = expression.node, let index = mapping.calls.firstIndex(of: call) {
+                return .column(mapping.groupExpressions.count + index, mapping.callTypes[index])
+            }
+            if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression) {
+                var below = ExpressionContext(scope: mapping.fromScope, clause: context.clause)
+                let candidate = try bindExpression(expression, &below)
+                if let index = mapping.groupExpressions.firstIndex(of: candidate) {
+                    return .column(index, candidate.type)
+                }
+                if candidate.referencedColumns.isEmpty { return candidate }
+                if case .column(let parts) = expression.node {
+                    let name = parts.joined(separator: ".")
+                    throw SluiceError(
+                        .groupingError, "column \"\(name)\" must appear in the GROUP BY clause or be used in an aggregate function",
+                        position: position)
+                }
+            }
+        }
+        switch expression.node {
+        case .column(let parts):
+            return try bindColumn(parts, context: context, position: position)
+        case .literal(let literal):
+            return try bindLiteral(literal, position: position)
+        case .typedLiteral(let typeName, let text):
+            let type = try typeName.resolvedDataType()
+            return .literal(try parseLiteral(text, as: type, position: position), type)
+        case .interval(let text, let qualifier):
+            var input = text
+            if let qualifier, !text.contains(where: { $0.isLetter }) { input += " " + qualifier.leading }
+            return .literal(try parseLiteral(input, as: .interval, position: position), .interval)
+        case .parameter(let number):
+            return try bindParameter(number, position: position)
+        case .unary(let op, let operand):
+            let bound = try bindExpression(operand, &context)
+            switch op {
+            case .not:
+                return .not(try coerce(bound, to: .boolean, position: operand.position.errorPosition, clause: "NOT"))
+            case .plus:
+                return bound
+            case .minus:
+                if case .literal(let value, let type) = bound, type.isNumeric {
+                    if let negated = try? ExpressionEvaluator.evaluate(
+                        .call(try FunctionRegistry.resolveUnary("-", type), [bound]), on: Chunk(columns: [], count: 1), context: EvaluationContext()
+                    ).value(at: 0) {
+                        _ = value
+                        return .literal(negated, type)
+                    }
+                }
+                return try callOperator(unary: "-", bound, position: position)
+            default:
+                return try callOperator(unary: op.rawValue, bound, position: position)
+            }
+        case .binary(let left, let op, let right):
+            switch op {
+            case .and, .or:
+                let lhs = try coerce(try bindExpression(left, &context), to: .boolean, position: left.position.errorPosition, clause: op == .and ? "AND" : "OR")
+                let rhs = try coerce(try bindExpression(right, &context), to: .boolean, position: right.position.errorPosition, clause: op == .and ? "AND" : "OR")
+                var operands: [ScalarExpr] = []
+                for operand in [lhs, rhs] {
+                    if op == .and, case .and(let inner) = operand { operands += inner } else if op == .or, case .or(let inner) = operand { operands += inner } else { operands.append(operand) }
+                }
+                return op == .and ? .and(operands) : .or(operands)
+            default:
+                let lhs = try bindExpression(left, &context)
+                let rhs = try bindExpression(right, &context)
+                return try callOperator(op.symbol, lhs, rhs, position: position)
+            }
+        case .quantified(let left, let op, let quantifier, let right):
+            // x op ANY (ARRAY[...]) / (list): expanded to OR/AND of comparisons.
+            let lhs = try bindExpression(left, &context)
+            guard case .array(let elements) = right.node else {
+                throw SluiceError(.featureNotSupported, "\(quantifier.rawValue) over a subquery or array value is not supported yet", position: position)
+            }
+            var comparisons: [ScalarExpr] = []
+            for element in elements {
+                comparisons.append(try callOperator(op.symbol, lhs, try bindExpression(element, &context), position: position))
+            }
+            if comparisons.isEmpty { return .literal(.bool(quantifier == .all), .boolean) }
+            return quantifier == .any ? .or(comparisons) : .and(comparisons)
+        case .isNull(let operand, let negated):
+            let bound = try bindExpression(operand, &context)
+            return .isNull(bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound, negated: negated)
+        case .isBoolean(let operand, let value, let negated):
+            let bound = try coerce(try bindExpression(operand, &context), to: .boolean, position: operand.position.errorPosition, clause: "IS")
+            guard let value else { return .isNull(bound, negated: negated) }
+            // IS TRUE: true, not null; IS NOT TRUE: false or null.
+            let test = ScalarExpr.call(.distinctFrom(.boolean, negated: true), [bound, .literal(.bool(value), .boolean)])
+            return negated ? .not(test) : test
+        case .isDistinctFrom(let left, let right, let negated):
+            let (lhs, rhs, type) = try unify(try bindExpression(left, &context), try bindExpression(right, &context), context: "IS DISTINCT FROM", position: position)
+            return .call(.distinctFrom(type, negated: negated), [lhs, rhs])
+        case .between(let operand, let low, let high, let negated, let symmetric):
+            let value = try bindExpression(operand, &context)
+            let lower = try bindExpression(low, &context)
+            let upper = try bindExpression(high, &context)
+            var test = ScalarExpr.and([
+                try callOperator(">=", value, lower, position: position), try callOperator("<=", value, upper, position: position),
+            ])
+            if symmetric {
+                test = .or([test, .and([try callOperator(">=", value, upper, position: position), try callOperator("<=", value, lower, position: position)])])
+            }
+            return negated ? .not(test) : test
+        case .inList(let operand, let list, let negated):
+            let value = try bindExpression(operand, &context)
+            var comparisons: [ScalarExpr] = []
+            for item in list { comparisons.append(try callOperator("=", value, try bindExpression(item, &context), position: position)) }
+            let test = comparisons.count == 1 ? comparisons[0] : ScalarExpr.or(comparisons)
+            return negated ? .not(test) : test
+        case .like(let operand, let pattern, let escape, let caseInsensitive, let negated):
+            var arguments = [try bindExpression(operand, &context), try bindExpression(pattern, &context)]
+            if let escape { arguments.append(try bindExpression(escape, &context)) }
+            let name = (negated ? "not " : "") + (caseInsensitive ? "ilike" : "like")
+            if arguments.count == 3 { return try callFunction(name, arguments, position: position) }
+            return try callOperator(name, arguments[0], arguments[1], position: position)
+        case .similarTo:
+            throw SluiceError(.featureNotSupported, "SIMILAR TO is not supported yet", position: position)
+        case .caseWhen(let operand, let branches, let otherwise):
+            return try bindCase(operand: operand, branches: branches, otherwise: otherwise, &context, position: position)
+        case .cast(let operand, let typeName, _):
+            let type = try typeName.resolvedDataType()
+            let bound = try bindExpression(operand, &context)
+            return try explicitCast(bound, to: type, position: position)
+        case .collate(let operand, _):
+            return try bindExpression(operand, &context)
+        case .atTimeZone:
+            throw SluiceError(.featureNotSupported, "AT TIME ZONE is not supported yet", position: position)
+        case .function(let call):
+            return try bindFunctionCall(call, &context, position: position)
+        case .extract(let field, let source):
+            return try callFunction("extract", [.literal(.string(field.lowercased()), .varchar), try bindExpression(source, &context)], position: position)
+        case .substring(let operand, let from, let length):
+            var arguments = [try bindExpression(operand, &context)]
+            arguments.append(try from.map { (e) throws(SluiceError) -> ScalarExpr in try bindExpression(e, &context) } ?? .literal(.int32(1), .int32))
+            if let length { arguments.append(try bindExpression(length, &context)) }
+            return try callFunction("substr", arguments, position: position)
+        case .position(let needle, let haystack):
+            return try callFunction("strpos", [try bindExpression(haystack, &context), try bindExpression(needle, &context)], position: position)
+        case .trim(let operand, let side, let characters):
+            var arguments = [try bindExpression(operand, &context)]
+            if let characters { arguments.append(try bindExpression(characters, &context)) }
+            let name = side == .both ? "btrim" : (side == .leading ? "ltrim" : "rtrim")
+            return try callFunction(name, arguments, position: position)
+        case .overlay:
+            throw SluiceError(.featureNotSupported, "OVERLAY is not supported yet", position: position)
+        case .exists, .inSubquery:
+            throw SluiceError(
+                .featureNotSupported, "subqueries with EXISTS or IN are only supported as conditions of WHERE joined by AND",
+                position: position)
+        case .subquery(let query):
+            guard context.allowsSubqueries else {
+                throw SluiceError(.featureNotSupported, "scalar subqueries are not supported in this position yet", position: position)
+            }
+            var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
+            inner.commonTables = commonTables
+            let bound = try inner.bindQuery(query)
+            parameterTypes = inner.parameterTypes
+            guard bound.scope.entries.count == 1 else {
+                throw SluiceError(.syntaxError, "subquery must return only one column", position: position)
+            }
+            let index = context.scope.entries.count + context.scalarSubqueries.count
+            context.scalarSubqueries.append(bound)
+            return .column(index, bound.scope.types[0])
+        case .array, .arraySubquery, .subscript, .slice:
+            throw SluiceError(.featureNotSupported, "arrays are not supported yet", position: position)
+        case .fieldAccess(let base, let field):
+            let bound = try bindExpression(base, &context)
+            guard case .structure(let fields) = bound.type, let index = fields.firstIndex(where: { $0.name == field }) else {
+                throw SluiceError(.undefinedColumn, "column \"\(field)\" not found in data type \(bound.type.sqlName)", position: position)
+            }
+            return .call(StructFunctions.field(index, of: bound.type), [bound])
+        case .row:
+            throw SluiceError(.featureNotSupported, "row constructors are not supported yet", position: position)
+        case .valueFunction(let function):
+            return try bindValueFunction(function, position: position)
+        case .defaultValue:
+            throw SluiceError(.featureNotSupported, "DEFAULT is not supported here", position: position)
+        }
+    }
+
+    private func bindColumn(_ parts: [String], context: ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
+        let name = parts.last!
+        let qualifier = parts.count >= 2 ? parts[parts.count - 2] : nil
+        if let index = try context.scope.resolve(qualifier, name, position: position) {
+            return .column(index, context.scope.entries[index].type)
+        }
+        // Struct field access written as table.column.field or column.field.
+        if parts.count >= 2, let index = try context.scope.resolve(parts.count >= 3 ? parts[parts.count - 3] : nil, parts[parts.count - 2], position: position),
+            case .structure(let fields) = context.scope.entries[index].type, let field = fields.firstIndex(where: { $0.name == name })
+        {
+            let base = ScalarExpr.column(index, context.scope.entries[index].type)
+            return .call(StructFunctions.field(field, of: base.type), [base])
+        }
+        if let qualifier, !context.scope.hasQualifier(qualifier) {
+            throw SluiceError(.undefinedTable, "missing FROM-clause entry for table \"\(qualifier)\"", position: position)
+        }
+        let shown = parts.joined(separator: ".")
+        throw SluiceError(.undefinedColumn, "column \"\(shown)\" does not exist", position: position)
+    }
+
+    private func bindLiteral(_ literal: Literal, position: Int?) throws(SluiceError) -> ScalarExpr {
+        switch literal {
+        case .integer(let value):
+            if let small = Int32(exactly: value) { return .literal(.int32(small), .int32) }
+            return .literal(.int64(value), .int64)
+        case .numeric(let text):
+            return .literal(try parseLiteral(text, as: .numeric, position: position), .numeric)
+        case .string(let text):
+            return .literal(.string(text), .unknown)
+        case .boolean(let value):
+            return .literal(.bool(value), .boolean)
+        case .null:
+            return .literal(.null, .unknown)
+        }
+    }
+
+    private mutating func bindParameter(_ number: Int, position: Int?) throws(SluiceError) -> ScalarExpr {
+        guard number >= 1 else { throw SluiceError(.undefinedParameter, "there is no parameter $\(number)", position: position) }
+        while parameterTypes.count < number { parameterTypes.append(.unknown) }
+        let type = parameterTypes[number - 1]
+        if let parameterValues {
+            guard number <= parameterValues.count else {
+                throw SluiceError(.undefinedParameter, "there is no parameter $\(number)", position: position)
+            }
+            let value = parameterValues[number - 1]
+            if type == .unknown {
+                if case .string = value { return .literal(value, .unknown) }
+                return value.isNull ? .literal(.null, .unknown) : .literal(value, .varchar)
+            }
+            return .literal(value, type)
+        }
+        return .call(ParameterPlaceholder.function(number, type: type), [])
+    }
+
+    private func bindValueFunction(_ function: SQLValueFunction, position: Int?) throws(SluiceError) -> ScalarExpr {
+        switch function {
+        case .currentDate:
+            return .cast(try callFunction("now", [], position: position), .date)
+        case .currentTimestamp, .localTimestamp, .currentTime, .localTime:
+            return try callFunction("now", [], position: position)
+        case .currentUser, .currentRole, .sessionUser, .user:
+            return .literal(.string(session.user), .varchar)
+        case .currentSchema:
+            return .literal(.string(session.schema), .varchar)
+        case .currentCatalog:
+            return .literal(.string(session.database), .varchar)
+        }
+    }
+
+    private mutating func bindCase(
+        operand: Expression?, branches: [SluiceSQL.CaseBranch], otherwise: Expression?, _ context: inout ExpressionContext, position: Int?
+    ) throws(SluiceError) -> ScalarExpr {
+        let subject = try operand.map { (e) throws(SluiceError) -> ScalarExpr in try bindExpression(e, &context) }
+        var conditions: [ScalarExpr] = []
+        var results: [ScalarExpr] = []
+        for branch in branches {
+            let condition = try bindExpression(branch.condition, &context)
+            if let subject {
+                conditions.append(try callOperator("=", subject, condition, position: branch.condition.position.errorPosition))
+            } else {
+                conditions.append(try coerce(condition, to: .boolean, position: branch.condition.position.errorPosition, clause: "CASE/WHEN"))
+            }
+            results.append(try bindExpression(branch.result, &context))
+        }
+        let elseResult = try otherwise.map { (e) throws(SluiceError) -> ScalarExpr in try bindExpression(e, &context) }
+        var type = DataType.unknown
+        for result in results + (elseResult.map { [$0] } ?? []) {
+            type = try FunctionRegistry.commonType(type, result.type, context: "CASE")
+        }
+        if type == .unknown { type = .varchar }
+        var bound: [SluiceExpr.CaseBranch] = []
+        for (condition, result) in zip(conditions, results) {
+            bound.append(SluiceExpr.CaseBranch(condition: condition, result: try coerce(result, to: type, position: position)))
+        }
+        return .caseWhen(bound, otherwise: try elseResult.map { (e) throws(SluiceError) -> ScalarExpr in try coerce(e, to: type, position: position) }, type)
+    }
+
+    static func walk(_ expression: Expression, _ visit: (Expression) -> Bool) {
+        guard visit(expression) else { return }
+        for child in children(of: expression) { walk(child, visit) }
+    }
+
+    static func containsSubquery(_ expression: Expression) -> Bool {
+        var found = false
+        walk(expression) { node in
+            switch node.node {
+            case .subquery, .exists, .inSubquery, .arraySubquery: found = true
+            default: break
+            }
+            return !found
+        }
+        return found
+    }
+
+    /// The direct subexpressions of `expression` (subqueries are not entered).
+    static func children(of expression: Expression) -> [Expression] {
+        switch expression.node {
+        case .column, .literal, .typedLiteral, .interval, .parameter, .valueFunction, .defaultValue, .exists, .subquery, .arraySubquery:
+            return []
+        case .unary(_, let operand), .isNull(let operand, _), .isBoolean(let operand, _, _), .cast(let operand, _, _),
+            .collate(let operand, _), .extract(_, let operand), .fieldAccess(let operand, _), .inSubquery(let operand, _, _):
+            return [operand]
+        case .binary(let left, _, let right), .quantified(let left, _, _, let right), .isDistinctFrom(let left, let right, _),
+            .atTimeZone(let left, let right), .position(let left, let right), .subscript(let left, let right):
+            return [left, right]
+        case .between(let operand, let low, let high, _, _):
+            return [operand, low, high]
+        case .inList(let operand, let list, _):
+            return [operand] + list
+        case .like(let operand, let pattern, let escape, _, _), .similarTo(let operand, let pattern, let escape, _):
+            return [operand, pattern] + (escape.map { [$0] } ?? [])
+        case .caseWhen(let operand, let branches, let otherwise):
+            return (operand.map { [$0] } ?? []) + branches.flatMap { [$0.condition, $0.result] } + (otherwise.map { [$0] } ?? [])
+        case .function(let call):
+            return call.arguments + (call.filter.map { [$0] } ?? []) + call.orderBy.map(\.expression)
+        case .substring(let operand, let from, let length):
+            return [operand] + (from.map { [$0] } ?? []) + (length.map { [$0] } ?? [])
+        case .trim(let operand, _, let characters):
+            return [operand] + (characters.map { [$0] } ?? [])
+        case .overlay(let operand, let placing, let from, let length):
+            return [operand, placing, from] + (length.map { [$0] } ?? [])
+        case .array(let elements), .row(let elements, _):
+            return elements
+        case .slice(let operand, let lower, let upper):
+            return [operand] + (lower.map { [$0] } ?? []) + (upper.map { [$0] } ?? [])
+        }
+    }
+
+    /// The column name Postgres gives an unaliased select item.
+    static func outputName(of expression: Expression) -> String {
+        switch expression.node {
+        case .column(let parts): return parts.last ?? "?column?"
+        case .function(let call): return call.name.name
+        case .cast(let operand, let typeName, _):
+            let inner = outputName(of: operand)
+            if inner != "?column?" { return inner }
+            return (try? typeName.resolvedDataType()).map(Self.internalTypeName) ?? typeName.simpleName
+        case .typedLiteral(let typeName, _): return (try? typeName.resolvedDataType()).map(Self.internalTypeName) ?? typeName.simpleName
+        case .interval: return "interval"
+        case .caseWhen: return "case"
+        case .extract: return "extract"
+        case .substring: return "substring"
+        case .position: return "position"
+        case .trim: return "btrim"
+        case .exists: return "exists"
+        case .collate(let operand, _): return outputName(of: operand)
+        case .fieldAccess(_, let field): return field
+        case .valueFunction(let function):
+            switch function {
+            case .currentDate: return "current_date"
+            case .currentTimestamp: return "current_timestamp"
+            case .currentUser: return "current_user"
+            case .sessionUser: return "session_user"
+            case .currentSchema: return "current_schema"
+            default: return function.rawValue.lowercased()
+            }
+        case .subquery(let query):
+            if case .select(let select) = query.body, select.projection.count == 1, case .expression(let inner, let alias) = select.projection[0] {
+                return alias ?? outputName(of: inner)
+            }
+            return "?column?"
+        default: return "?column?"
+        }
+    }
+
+    /// Postgres's internal type names, used for the names of cast columns (`'1'::int` is "int4").
+    static func internalTypeName(_ type: DataType) -> String {
+        switch type {
+        case .boolean: "bool"
+        case .int16: "int2"
+        case .int32: "int4"
+        case .int64: "int8"
+        case .float32: "float4"
+        case .float64: "float8"
+        case .decimal: "numeric"
+        case .varchar: "varchar"
+        case .date: "date"
+        case .time: "time"
+        case .timestamp: "timestamp"
+        case .timestamptz: "timestamptz"
+        case .interval: "interval"
+        case .jsonb: "jsonb"
+        case .bytea: "bytea"
+        default: type.sqlName
+        }
+    }
+}
+

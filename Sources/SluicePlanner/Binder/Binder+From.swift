@@ -1,0 +1,177 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+extension Binder {
+    /// The FROM clause: several items are cross-joined; no items give one empty row.
+    mutating func bindFrom(_ references: [TableReference]) throws(SluiceError) -> BoundQuery {
+        guard var result = try references.first.map({ (reference) throws(SluiceError) -> BoundQuery in try bindTableReference(reference) }) else {
+            return BoundQuery(plan: .values(rows: [[]], types: []), scope: Scope())
+        }
+        for reference in references.dropFirst() {
+            let right = try bindTableReference(reference)
+            try checkDuplicateAliases(result.scope, right.scope)
+            result = BoundQuery(
+                plan: .nestedLoopJoin(left: result.plan, right: right.plan, kind: .inner, predicate: nil),
+                scope: result.scope + right.scope)
+        }
+        return result
+    }
+
+    private func checkDuplicateAliases(_ left: Scope, _ right: Scope) throws(SluiceError) {
+        let leftNames = Set(left.entries.compactMap(\.qualifier))
+        if let clash = Set(right.entries.compactMap(\.qualifier)).first(where: { leftNames.contains($0) }) {
+            throw SluiceError(.duplicateAlias, "table name \"\(clash)\" specified more than once")
+        }
+    }
+
+    mutating func bindTableReference(_ reference: TableReference) throws(SluiceError) -> BoundQuery {
+        switch reference {
+        case .table(let name, let alias, let position):
+            var bound = try bindNamedRelation(name, position: position.errorPosition)
+            applyAlias(alias, defaultQualifier: name.name, to: &bound.scope)
+            return bound
+        case .subquery(let query, let alias, let isLateral, let position):
+            if isLateral { throw SluiceError(.featureNotSupported, "LATERAL is not supported yet", position: position.errorPosition) }
+            var bound = try bindQuery(query)
+            applyAlias(alias, defaultQualifier: nil, to: &bound.scope)
+            return bound
+        case .function(let call, _, _, _, let position):
+            throw SluiceError(
+                .featureNotSupported, "table function \(call.name.description) is not supported yet", position: position.errorPosition)
+        case .join(let join):
+            return try bindJoin(join)
+        }
+    }
+
+    private func applyAlias(_ alias: TableAlias?, defaultQualifier: String?, to scope: inout Scope) {
+        let qualifier = alias?.name ?? defaultQualifier
+        for index in scope.entries.indices {
+            scope.entries[index].qualifier = qualifier
+            if let alias, index < alias.columns.count { scope.entries[index].name = alias.columns[index] }
+        }
+    }
+
+    private mutating func bindNamedRelation(_ name: ObjectName, position: Int?) throws(SluiceError) -> BoundQuery {
+        if name.qualifier.isEmpty {
+            for level in commonTables.reversed() {
+                if let table = level[name.name] { return BoundQuery(plan: table.plan, scope: table.scope) }
+            }
+        }
+        if let system = try SystemCatalog.relation(named: name, catalog: catalog, session: session) {
+            return system
+        }
+        let relation = try relation(named: name, position: position)
+        if relation.kind == .source {
+            throw SluiceError(
+                .featureNotSupported, "cannot read source \"\(relation.name)\" directly",
+                hint: "Create a materialized view or a table over the source and query that instead.", position: position)
+        }
+        if relation.kind == .sink {
+            throw SluiceError(.wrongObjectType, "\"\(relation.name)\" is a sink, not a relation that can be queried", position: position)
+        }
+        let scan = TableScan(
+            tableID: relation.id, tableName: relation.name, columns: Array(relation.columns.indices),
+            columnTypes: relation.columns.map(\.type))
+        let entries = relation.columns.enumerated().map { index, column in
+            Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)
+        }
+        return BoundQuery(plan: .scan(scan), scope: Scope(entries: entries))
+    }
+
+    private mutating func bindJoin(_ join: Join) throws(SluiceError) -> BoundQuery {
+        let left = try bindTableReference(join.left)
+        let right = try bindTableReference(join.right)
+        try checkDuplicateAliases(left.scope, right.scope)
+        var scope = left.scope + right.scope
+        let leftWidth = left.scope.entries.count
+        let kind: SluicePlan.JoinKind
+        switch join.kind {
+        case .inner, .cross: kind = .inner
+        case .left: kind = .left
+        case .right: kind = .right
+        case .full: kind = .full
+        }
+        var conjuncts: [ScalarExpr] = []
+        switch join.condition {
+        case .none:
+            break
+        case .on(let condition):
+            var context = ExpressionContext(scope: scope, clause: "JOIN/ON")
+            let bound = try coerce(try bindExpression(condition, &context), to: .boolean, position: condition.position.errorPosition, clause: "JOIN/ON")
+            conjuncts = Self.conjuncts(of: bound)
+        case .using(let names):
+            for name in names {
+                conjuncts.append(try usingCondition(name, left: left.scope, right: right.scope, leftWidth: leftWidth))
+                if let rightIndex = right.scope.entries.firstIndex(where: { $0.name == name }) {
+                    scope.entries[leftWidth + rightIndex].isHidden = true
+                    scope.entries[leftWidth + rightIndex].name = "\u{0}using.\(name)"
+                }
+            }
+        case .natural:
+            let common = left.scope.entries.map(\.name).filter { name in right.scope.entries.contains { $0.name == name } }
+            for name in common {
+                conjuncts.append(try usingCondition(name, left: left.scope, right: right.scope, leftWidth: leftWidth))
+                if let rightIndex = right.scope.entries.firstIndex(where: { $0.name == name }) {
+                    scope.entries[leftWidth + rightIndex].isHidden = true
+                    scope.entries[leftWidth + rightIndex].name = "\u{0}using.\(name)"
+                }
+            }
+        }
+        let plan = Self.joinPlan(left: left.plan, right: right.plan, kind: kind, leftWidth: leftWidth, conjuncts: conjuncts)
+        return BoundQuery(plan: plan, scope: scope)
+    }
+
+    private func usingCondition(_ name: String, left: Scope, right: Scope, leftWidth: Int) throws(SluiceError) -> ScalarExpr {
+        guard let leftIndex = left.entries.firstIndex(where: { $0.name == name }),
+            let rightIndex = right.entries.firstIndex(where: { $0.name == name })
+        else {
+            throw SluiceError(.undefinedColumn, "column \"\(name)\" specified in USING clause does not exist in both tables")
+        }
+        let type = try FunctionRegistry.commonType(left.entries[leftIndex].type, right.entries[rightIndex].type, context: "JOIN/USING")
+        let lhs = castIfNeeded(.column(leftIndex, left.entries[leftIndex].type), to: type)
+        let rhs = castIfNeeded(.column(leftWidth + rightIndex, right.entries[rightIndex].type), to: type)
+        return .call(.comparison(.equal, type), [lhs, rhs])
+    }
+
+    /// A join plan: equalities between a left and a right column become hash keys; the rest is
+    /// a residual predicate; without keys, a nested-loop join.
+    static func joinPlan(left: BatchPlan, right: BatchPlan, kind: SluicePlan.JoinKind, leftWidth: Int, conjuncts: [ScalarExpr]) -> BatchPlan {
+        var leftKeys: [Int] = []
+        var rightKeys: [Int] = []
+        var residual: [ScalarExpr] = []
+        for conjunct in conjuncts {
+            if case .call(let function, let arguments) = conjunct, function.name == "=", arguments.count == 2,
+                case .column(let a, let typeA) = arguments[0], case .column(let b, let typeB) = arguments[1], typeA == typeB
+            {
+                if a < leftWidth && b >= leftWidth {
+                    leftKeys.append(a)
+                    rightKeys.append(b - leftWidth)
+                    continue
+                }
+                if b < leftWidth && a >= leftWidth {
+                    leftKeys.append(b)
+                    rightKeys.append(a - leftWidth)
+                    continue
+                }
+            }
+            residual.append(conjunct)
+        }
+        let predicate: ScalarExpr? = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual))
+        if leftKeys.isEmpty {
+            return .nestedLoopJoin(left: left, right: right, kind: kind, predicate: predicate)
+        }
+        return .hashJoin(HashJoin(left: left, right: right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, residual: predicate))
+    }
+
+    /// The operands of a top-level AND.
+    static func conjuncts(of expression: ScalarExpr) -> [ScalarExpr] {
+        if case .and(let operands) = expression { return operands.flatMap { conjuncts(of: $0) } }
+        return [expression]
+    }
+
+    func castIfNeeded(_ expression: ScalarExpr, to type: DataType) -> ScalarExpr {
+        expression.type == type ? expression : .cast(expression, type)
+    }
+}

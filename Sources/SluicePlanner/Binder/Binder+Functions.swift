@@ -1,0 +1,198 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+extension Binder {
+    /// Parses a literal's text as `type`, pointing errors at `position`.
+    func parseLiteral(_ text: String, as type: DataType, position: Int?) throws(SluiceError) -> Value {
+        do {
+            return try Value(parsingText: text, as: type)
+        } catch {
+            throw error.at(position: position)
+        }
+    }
+
+    /// `expression` as a value of `type`: untyped literals and parameters take the type; other
+    /// expressions are cast where Postgres casts implicitly, else 42804.
+    mutating func coerce(_ expression: ScalarExpr, to type: DataType, position: Int?, clause: String? = nil) throws(SluiceError) -> ScalarExpr {
+        if expression.type == type { return expression }
+        switch expression {
+        case .literal(let value, .unknown):
+            if case .string(let text) = value { return .literal(try parseLiteral(text, as: type, position: position), type) }
+            return .literal(value.isNull ? .null : value, type)
+        case .call(let function, []) where ParameterPlaceholder.number(of: function) != nil && function.resultType == .unknown:
+            let number = ParameterPlaceholder.number(of: function)!
+            parameterTypes[number - 1] = type
+            return .call(ParameterPlaceholder.function(number, type: type), [])
+        default:
+            break
+        }
+        if expression.type == .unknown {
+            return .cast(expression, type)
+        }
+        if Self.isImplicitlyCastable(expression.type, to: type) { return .cast(expression, type) }
+        if let clause {
+            throw SluiceError(
+                .datatypeMismatch, "argument of \(clause) must be type \(type.sqlName), not type \(expression.type.sqlName)", position: position)
+        }
+        throw SluiceError(.datatypeMismatch, "expression is of type \(expression.type.sqlName) but \(type.sqlName) is expected", position: position)
+    }
+
+    /// Casts Postgres applies on assignment and in operator resolution without being asked.
+    static func isImplicitlyCastable(_ source: DataType, to target: DataType) -> Bool {
+        if source == target { return true }
+        switch (source, target) {
+        case (let a, let b) where a.isNumeric && b.isNumeric: return true
+        case (.date, .timestamp), (.date, .timestamptz), (.timestamp, .timestamptz), (.timestamptz, .timestamp), (.timestamp, .date), (.timestamptz, .date), (.time, .interval): return true
+        case (.decimal, .decimal): return true
+        case (_, .varchar) where source != .jsonb: return true
+        case (.varchar, .jsonb), (.jsonb, .varchar): return false
+        default: return false
+        }
+    }
+
+    /// The two operands cast to their common type.
+    mutating func unify(_ lhs: ScalarExpr, _ rhs: ScalarExpr, context: String, position: Int?) throws(SluiceError) -> (ScalarExpr, ScalarExpr, DataType) {
+        var type = try FunctionRegistry.commonType(lhs.type, rhs.type, context: context)
+        if type == .unknown { type = .varchar }
+        return (try coerce(lhs, to: type, position: position), try coerce(rhs, to: type, position: position), type)
+    }
+
+    mutating func explicitCast(_ expression: ScalarExpr, to type: DataType, position: Int?) throws(SluiceError) -> ScalarExpr {
+        if case .literal(let value, .unknown) = expression, case .string(let text) = value {
+            return .literal(try parseLiteral(text, as: type, position: position), type)
+        }
+        if expression.type == .unknown { return try coerce(expression, to: type, position: position) }
+        if expression.type == type {
+            return expression
+        }
+        guard CastKernels.canCast(from: expression.type, to: type) else {
+            throw SluiceError(.cannotCoerce, "cannot cast type \(expression.type.sqlName) to \(type.sqlName)", position: position)
+        }
+        if expression.isConstant, case .literal = expression {
+            // Fold casts of literals now so errors point at the literal.
+            do {
+                let column = try CastKernels.cast(
+                    try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext()), to: type,
+                    context: EvaluationContext())
+                return .literal(column.value(at: 0), type)
+            } catch {
+                throw error.at(position: position)
+            }
+        }
+        return .cast(expression, type)
+    }
+
+    mutating func callOperator(_ symbol: String, _ lhs: ScalarExpr, _ rhs: ScalarExpr, position: Int?) throws(SluiceError) -> ScalarExpr {
+        var left = lhs
+        var right = rhs
+        // An untyped literal meeting a typed operand takes its type (Postgres's unknown rule).
+        if left.type == .unknown && right.type != .unknown && symbol != "||" { left = try coerce(left, to: right.type, position: position) }
+        if right.type == .unknown && left.type != .unknown && symbol != "||" { right = try coerce(right, to: left.type, position: position) }
+        if left.type == .unknown { left = try coerce(left, to: .varchar, position: position) }
+        if right.type == .unknown { right = try coerce(right, to: .varchar, position: position) }
+        let function: ScalarFunction
+        do {
+            function = try FunctionRegistry.resolveOperator(symbol, left.type, right.type)
+        } catch {
+            throw error.at(position: position)
+        }
+        return .call(function, [try coerce(left, to: function.argumentTypes[0], position: position), try coerce(right, to: function.argumentTypes[1], position: position)])
+    }
+
+    mutating func callOperator(unary symbol: String, _ operand: ScalarExpr, position: Int?) throws(SluiceError) -> ScalarExpr {
+        let typed = operand.type == .unknown ? try coerce(operand, to: .numeric, position: position) : operand
+        do {
+            let function = try FunctionRegistry.resolveUnary(symbol, typed.type)
+            return .call(function, [try coerce(typed, to: function.argumentTypes[0], position: position)])
+        } catch {
+            throw error.at(position: position)
+        }
+    }
+
+    mutating func callFunction(_ name: String, _ arguments: [ScalarExpr], position: Int?) throws(SluiceError) -> ScalarExpr {
+        let function: ScalarFunction
+        do {
+            function = try FunctionRegistry.resolve(name: name, argumentTypes: arguments.map(\.type))
+        } catch {
+            throw error.at(position: position)
+        }
+        var bound: [ScalarExpr] = []
+        for (argument, type) in zip(arguments, function.argumentTypes) { bound.append(try coerce(argument, to: type, position: position)) }
+        return .call(function, bound)
+    }
+
+    mutating func bindFunctionCall(_ call: FunctionCall, _ context: inout ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
+        let name = call.name.name
+        if call.over != nil {
+            throw SluiceError(.featureNotSupported, "window functions are not supported yet", position: position)
+        }
+        if AggregateKind(name: name) != nil {
+            throw SluiceError(.groupingError, "aggregate functions are not allowed in \(context.clause)", position: position)
+        }
+        if call.isStar || call.isDistinct || call.filter != nil || !call.orderBy.isEmpty {
+            throw SluiceError(.wrongObjectType, "\(call.isStar ? "*" : "DISTINCT/FILTER/ORDER BY") specified, but \(name) is not an aggregate function", position: position)
+        }
+        var arguments: [ScalarExpr] = []
+        for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
+        switch name {
+        case "coalesce":
+            guard !arguments.isEmpty else { throw SluiceError(.syntaxError, "syntax error at or near \")\"", position: position) }
+            var type = DataType.unknown
+            for argument in arguments { type = try FunctionRegistry.commonType(type, argument.type, context: "COALESCE") }
+            if type == .unknown { type = .varchar }
+            var coerced: [ScalarExpr] = []
+            for argument in arguments { coerced.append(try coerce(argument, to: type, position: position)) }
+            return .coalesce(coerced, type)
+        case "nullif":
+            guard arguments.count == 2 else { throw SluiceError(.undefinedFunction, "function nullif with \(arguments.count) arguments does not exist", position: position) }
+            let (lhs, rhs, type) = try unify(arguments[0], arguments[1], context: "NULLIF", position: position)
+            return .caseWhen([SluiceExpr.CaseBranch(condition: .call(.comparison(.equal, type), [lhs, rhs]), result: .literal(.null, type))], otherwise: lhs, type)
+        case "greatest", "least":
+            var type = DataType.unknown
+            for argument in arguments { type = try FunctionRegistry.commonType(type, argument.type, context: name.uppercased()) }
+            if type == .unknown { type = .varchar }
+            var coerced: [ScalarExpr] = []
+            for argument in arguments { coerced.append(try coerce(argument, to: type, position: position)) }
+            return .call(try FunctionRegistry.resolve(name: name, argumentTypes: coerced.map(\.type)), coerced)
+        default:
+            if let special = try SystemFunctions.bind(name, arguments, catalog: catalog, session: session) {
+                return special
+            }
+            return try callFunction(name, arguments, position: position)
+        }
+    }
+}
+
+/// `$n` before its value is known: typed for planning, never evaluated.
+enum ParameterPlaceholder {
+    static func function(_ number: Int, type: DataType) -> ScalarFunction {
+        ScalarFunction(name: "$\(number)", argumentTypes: [], resultType: type, isDeterministic: false) {
+            (_: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            Column(type: type, repeating: .null, count: rowCount)
+        }
+    }
+
+    static func number(of function: ScalarFunction) -> Int? {
+        guard function.name.hasPrefix("$"), function.argumentTypes.isEmpty else { return nil }
+        return Int(function.name.dropFirst())
+    }
+}
+
+/// Reading a field of a struct column.
+enum StructFunctions {
+    static func field(_ index: Int, of type: DataType) -> ScalarFunction {
+        guard case .structure(let fields) = type else { preconditionFailure("not a struct type") }
+        return ScalarFunction(name: "field_\(index)", argumentTypes: [type], resultType: fields[index].type) {
+            (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            guard case .structure(let children, _) = arguments[0].storage else { throw SluiceError.internalError("struct column without children") }
+            var child = children[index]
+            if let parentValidity = arguments[0].validity {
+                let childValidity = child.validity ?? Bitmap(count: child.count, value: true)
+                child.validity = childValidity & parentValidity
+            }
+            return child
+        }
+    }
+}

@@ -1,0 +1,331 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+/// How a query's aggregates map onto the aggregate operator's output.
+struct AggregateMapping {
+    /// GROUP BY expressions, bound over the FROM scope; output columns 0 ..< count.
+    var groupExpressions: [ScalarExpr]
+    /// Aggregate calls by their syntax; output column `groupExpressions.count + index`.
+    var calls: [FunctionCall]
+    var callTypes: [DataType]
+    /// The scope below the aggregate, for binding the candidates of group expressions.
+    var fromScope: Scope
+}
+
+/// Context for binding one expression: what is visible and what is allowed.
+struct ExpressionContext {
+    var scope: Scope
+    var clause: String
+    /// Set after GROUP BY: references must be group expressions or aggregates.
+    var aggregates: AggregateMapping?
+    /// Scalar subqueries met while binding; the caller left-joins them after the scope's columns.
+    var scalarSubqueries: [BoundQuery] = []
+    var allowsSubqueries = true
+
+    init(scope: Scope, clause: String, aggregates: AggregateMapping? = nil) {
+        self.scope = scope
+        self.clause = clause
+        self.aggregates = aggregates
+    }
+}
+
+extension Binder {
+    mutating func bindSelect(_ select: Select, orderBy: [OrderByItem]) throws(SluiceError) -> BoundQuery {
+        var input = try bindFrom(select.from)
+        if let filter = select.filter {
+            try checkNoAggregates(filter, clause: "WHERE")
+            input = try bindWhere(filter, input: input)
+        }
+
+        // Aggregation.
+        let aggregateCalls = collectAggregates(select.projection.compactMap {
+            if case .expression(let expression, _) = $0 { return expression } else { return nil }
+        } + (select.having.map { [$0] } ?? []) + orderBy.map(\.expression))
+        var mapping: AggregateMapping?
+        if !select.groupBy.isEmpty || !aggregateCalls.isEmpty || select.having != nil {
+            let aggregated = try bindAggregation(select, calls: aggregateCalls, input: input)
+            input = aggregated.query
+            mapping = aggregated.mapping
+        }
+        if let having = select.having {
+            var context = ExpressionContext(scope: input.scope, clause: "HAVING", aggregates: mapping)
+            context.allowsSubqueries = false
+            let predicate = try coerce(try bindExpression(having, &context), to: .boolean, position: having.position.errorPosition, clause: "HAVING")
+            input.plan = .filter(input: input.plan, predicate: predicate)
+        }
+
+        // Projection.
+        var context = ExpressionContext(scope: input.scope, clause: "SELECT", aggregates: mapping)
+        if mapping != nil { context.allowsSubqueries = false }
+        var expressions: [ScalarExpr] = []
+        var entries: [Scope.Entry] = []
+        for item in select.projection {
+            switch item {
+            case .wildcard(let qualifier, let position):
+                if mapping != nil {
+                    throw SluiceError(.groupingError, "SELECT * is not allowed with GROUP BY or aggregates here", position: position.errorPosition)
+                }
+                let visible = input.scope.entries.enumerated().filter { !$0.element.isHidden }
+                let matching = visible.filter { qualifier.isEmpty || $0.element.qualifier == qualifier.last }
+                if matching.isEmpty {
+                    if qualifier.isEmpty {
+                        throw SluiceError(.syntaxError, "SELECT * with no tables specified is not valid", position: position.errorPosition)
+                    }
+                    throw SluiceError(.undefinedTable, "missing FROM-clause entry for table \"\(qualifier.joined(separator: "."))\"", position: position.errorPosition)
+                }
+                for (index, entry) in matching {
+                    expressions.append(.column(index, entry.type))
+                    entries.append(Scope.Entry(qualifier: nil, name: entry.name, type: entry.type, tableID: entry.tableID, columnNumber: entry.columnNumber))
+                }
+            case .expression(let expression, let alias):
+                let bound = try bindExpression(expression, &context)
+                let resolved = bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound
+                expressions.append(resolved)
+                var entry = Scope.Entry(qualifier: nil, name: alias ?? Self.outputName(of: expression), type: resolved.type)
+                if alias == nil, case .column(let index, _) = resolved, mapping == nil {
+                    entry.tableID = input.scope.entries[index].tableID
+                    entry.columnNumber = input.scope.entries[index].columnNumber
+                }
+                entries.append(entry)
+            }
+        }
+
+        // ORDER BY: output names and positions first, then expressions over the input.
+        var keys: [SortKey] = []
+        var hiddenCount = 0
+        for item in orderBy {
+            var index: Int?
+            switch item.expression.node {
+            case .literal(.integer(let ordinal)):
+                guard ordinal >= 1, ordinal <= entries.count else {
+                    throw SluiceError(.invalidColumnReference, "ORDER BY position \(ordinal) is not in select list", position: item.expression.position.errorPosition)
+                }
+                index = Int(ordinal) - 1
+            case .column(let parts) where parts.count == 1:
+                let matches = entries.indices.filter { entries[$0].name == parts[0] }
+                if matches.count == 1 || (matches.count > 1 && Set(matches.map { expressions[$0] }).count == 1) {
+                    index = matches.first
+                } else if matches.count > 1 {
+                    throw SluiceError(.ambiguousColumn, "ORDER BY \"\(parts[0])\" is ambiguous", position: item.expression.position.errorPosition)
+                }
+            default:
+                break
+            }
+            if index == nil {
+                let bound = try bindExpression(item.expression, &context)
+                if let existing = expressions.firstIndex(of: bound) {
+                    index = existing
+                } else {
+                    if select.distinct != nil {
+                        throw SluiceError(
+                            .invalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                            position: item.expression.position.errorPosition)
+                    }
+                    expressions.append(bound)
+                    entries.append(Scope.Entry(qualifier: nil, name: "?order?", type: bound.type, isHidden: true))
+                    hiddenCount += 1
+                    index = expressions.count - 1
+                }
+            }
+            keys.append(SortKey(column: index!, descending: item.ascending == false, nullsFirst: item.nullsFirst))
+        }
+
+        var plan = try attachScalarSubqueries(input.plan, context.scalarSubqueries, width: input.scope.entries.count)
+        plan = .project(input: plan, expressions: expressions)
+        switch select.distinct {
+        case .distinct?:
+            plan = .union(inputs: [plan], distinct: true)
+        case .on?:
+            throw SluiceError(.featureNotSupported, "DISTINCT ON is not supported yet", position: select.position.errorPosition)
+        case nil:
+            break
+        }
+        if !keys.isEmpty { plan = .sort(input: plan, keys: keys) }
+        if hiddenCount > 0 {
+            let visible = entries.count - hiddenCount
+            plan = .project(input: plan, expressions: (0 ..< visible).map { .column($0, entries[$0].type) })
+            entries.removeLast(hiddenCount)
+        }
+        return BoundQuery(plan: plan, scope: Scope(entries: entries))
+    }
+
+    /// Left-joins each scalar subquery (checked to yield at most one row) after `plan`'s columns.
+    func attachScalarSubqueries(_ plan: BatchPlan, _ subqueries: [BoundQuery], width: Int) throws(SluiceError) -> BatchPlan {
+        var result = plan
+        for subquery in subqueries {
+            result = .nestedLoopJoin(left: result, right: .maxOneRow(input: subquery.plan), kind: .left, predicate: nil)
+        }
+        return result
+    }
+
+    /// WHERE: IN/EXISTS subqueries among the top-level conjuncts become semi and anti joins;
+    /// everything else is a filter.
+    private mutating func bindWhere(_ filter: Expression, input: BoundQuery) throws(SluiceError) -> BoundQuery {
+        var result = input
+        var predicates: [Expression] = []
+        for conjunct in Self.astConjuncts(filter) {
+            switch conjunct.node {
+            case .inSubquery(let operand, let query, let negated):
+                var context = ExpressionContext(scope: result.scope, clause: "WHERE")
+                let left = try bindExpression(operand, &context)
+                let subquery = try bindQuery(query)
+                guard subquery.scope.entries.count == 1 else {
+                    throw SluiceError(.syntaxError, "subquery has too many columns", position: conjunct.position.errorPosition)
+                }
+                let type = try FunctionRegistry.commonType(left.type, subquery.scope.types[0], context: "IN")
+                let width = result.scope.entries.count
+                let probe = BatchPlan.project(
+                    input: result.plan,
+                    expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) } + [try coerce(left, to: type, position: nil)])
+                let build = castPlan(subquery.plan, from: subquery.scope.types, to: [type])
+                let join = BatchPlan.hashJoin(HashJoin(left: probe, right: build, kind: negated ? .anti : .semi, leftKeys: [width], rightKeys: [0], residual: nil))
+                result.plan = .project(input: join, expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) })
+            case .exists(let query):
+                let subquery = try bindQuery(query)
+                result.plan = .nestedLoopJoin(left: result.plan, right: .limit(input: subquery.plan, limit: 1, offset: 0), kind: .semi, predicate: nil)
+            case .unary(.not, let inner):
+                if case .exists(let query) = inner.node {
+                    let subquery = try bindQuery(query)
+                    result.plan = .nestedLoopJoin(left: result.plan, right: .limit(input: subquery.plan, limit: 1, offset: 0), kind: .anti, predicate: nil)
+                } else {
+                    predicates.append(conjunct)
+                }
+            default:
+                predicates.append(conjunct)
+            }
+        }
+        if predicates.isEmpty { return result }
+        var context = ExpressionContext(scope: result.scope, clause: "WHERE")
+        var bound: [ScalarExpr] = []
+        for predicate in predicates {
+            bound.append(try coerce(try bindExpression(predicate, &context), to: .boolean, position: predicate.position.errorPosition, clause: "WHERE"))
+        }
+        let width = result.scope.entries.count
+        var plan = try attachScalarSubqueries(result.plan, context.scalarSubqueries, width: width)
+        plan = .filter(input: plan, predicate: bound.count == 1 ? bound[0] : .and(bound))
+        if !context.scalarSubqueries.isEmpty {
+            plan = .project(input: plan, expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) })
+        }
+        result.plan = plan
+        return result
+    }
+
+    static func astConjuncts(_ expression: Expression) -> [Expression] {
+        if case .binary(let left, .and, let right) = expression.node { return astConjuncts(left) + astConjuncts(right) }
+        return [expression]
+    }
+
+    private mutating func bindAggregation(
+        _ select: Select, calls: [FunctionCall], input: BoundQuery
+    ) throws(SluiceError) -> (query: BoundQuery, mapping: AggregateMapping) {
+        var fromContext = ExpressionContext(scope: input.scope, clause: "GROUP BY")
+        fromContext.allowsSubqueries = false
+        var groupExpressions: [ScalarExpr] = []
+        var groupNames: [Scope.Entry] = []
+        for item in select.groupBy {
+            var expression = item
+            // GROUP BY 1 and GROUP BY output-alias refer to select items.
+            if case .literal(.integer(let ordinal)) = item.node {
+                guard ordinal >= 1, ordinal <= select.projection.count, case .expression(let target, _) = select.projection[Int(ordinal) - 1] else {
+                    throw SluiceError(.invalidColumnReference, "GROUP BY position \(ordinal) is not in select list", position: item.position.errorPosition)
+                }
+                expression = target
+            } else if case .column(let parts) = item.node, parts.count == 1,
+                (try? input.scope.resolve(nil, parts[0], position: nil)) ?? nil == nil
+            {
+                for case .expression(let target, let alias?) in select.projection where alias == parts[0] { expression = target }
+            }
+            try checkNoAggregates(expression, clause: "GROUP BY")
+            let bound = try bindExpression(expression, &fromContext)
+            if !groupExpressions.contains(bound) {
+                groupExpressions.append(bound)
+                var entry = Scope.Entry(qualifier: nil, name: Self.outputName(of: expression), type: bound.type)
+                if case .column(let index, _) = bound { entry = input.scope.entries[index] }
+                groupNames.append(entry)
+            }
+        }
+
+        var projected = groupExpressions
+        var aggregateCalls: [AggregateCall] = []
+        var callTypes: [DataType] = []
+        for call in calls {
+            let name = call.name.name
+            guard let kind = AggregateKind(name: name) else { throw SluiceError.internalError("not an aggregate: \(name)") }
+            var argumentContext = ExpressionContext(scope: input.scope, clause: "aggregate function calls")
+            argumentContext.allowsSubqueries = false
+            for argument in call.arguments { try checkNoAggregates(argument, clause: "aggregate function calls") }
+            var aggregate: AggregateCall
+            if call.isStar || (kind == .count && call.arguments.isEmpty) {
+                aggregate = AggregateCall(kind: .countStar, argument: nil, resultType: .int64)
+            } else {
+                let expectedArguments = kind == .stringAgg ? 2 : 1
+                guard call.arguments.count == expectedArguments else {
+                    throw SluiceError(.undefinedFunction, "function \(name) with \(call.arguments.count) arguments does not exist", position: nil)
+                }
+                var argument = try bindExpression(call.arguments[0], &argumentContext)
+                if argument.type == .unknown { argument = try coerce(argument, to: kind == .count ? .varchar : (kind == .boolAnd || kind == .boolOr ? .boolean : .varchar), position: nil) }
+                if kind == .sum || kind == .avg, argument.type == .varchar {
+                    throw SluiceError(.undefinedFunction, "function \(name)(text) does not exist", hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
+                }
+                guard let resultType = kind.resultType(for: argument.type) else {
+                    throw SluiceError(
+                        .undefinedFunction, "function \(name)(\(argument.type.sqlName)) does not exist",
+                        hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
+                }
+                projected.append(argument)
+                aggregate = AggregateCall(kind: kind, argument: projected.count - 1, distinct: call.isDistinct, resultType: resultType)
+                if kind == .stringAgg {
+                    projected.append(try coerce(try bindExpression(call.arguments[1], &argumentContext), to: .varchar, position: nil))
+                    aggregate.delimiter = projected.count - 1
+                }
+            }
+            if let filter = call.filter {
+                try checkNoAggregates(filter, clause: "FILTER")
+                projected.append(try coerce(try bindExpression(filter, &argumentContext), to: .boolean, position: filter.position.errorPosition, clause: "FILTER"))
+                aggregate.filter = projected.count - 1
+            }
+            for item in call.orderBy {
+                projected.append(try bindExpression(item.expression, &argumentContext))
+                aggregate.orderBy.append(SortKey(column: projected.count - 1, descending: item.ascending == false, nullsFirst: item.nullsFirst))
+            }
+            if aggregate.kind == .countStar, call.isDistinct {
+                throw SluiceError(.syntaxError, "count(DISTINCT *) is not valid")
+            }
+            aggregateCalls.append(aggregate)
+            callTypes.append(aggregate.resultType)
+        }
+        let plan = BatchPlan.hashAggregate(
+            input: .project(input: input.plan, expressions: projected), groupCount: groupExpressions.count, aggregates: aggregateCalls)
+        var entries = groupNames
+        for (index, call) in calls.enumerated() {
+            entries.append(Scope.Entry(qualifier: nil, name: call.name.name, type: callTypes[index]))
+        }
+        let mapping = AggregateMapping(groupExpressions: groupExpressions, calls: calls, callTypes: callTypes, fromScope: input.scope)
+        return (BoundQuery(plan: plan, scope: Scope(entries: entries)), mapping)
+    }
+
+    /// The aggregate calls in `expressions` (not looking inside subqueries), without duplicates.
+    func collectAggregates(_ expressions: [Expression]) -> [FunctionCall] {
+        var calls: [FunctionCall] = []
+        for expression in expressions {
+            Self.walk(expression) { node in
+                if case .function(let call) = node.node, call.over == nil, AggregateKind(name: call.name.name) != nil,
+                    call.name.qualifier.isEmpty || call.name.qualifier == ["pg_catalog"]
+                {
+                    if !calls.contains(call) { calls.append(call) }
+                    return false
+                }
+                return true
+            }
+        }
+        return calls
+    }
+
+    func checkNoAggregates(_ expression: Expression, clause: String) throws(SluiceError) {
+        if let call = collectAggregates([expression]).first {
+            throw SluiceError(.groupingError, "aggregate functions are not allowed in \(clause)", position: call.name.parts.isEmpty ? nil : expression.position.errorPosition)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+/// What binding needs to know about the session.
+package struct SessionInfo: Sendable {
+    package var user: String
+    package var database: String
+    package var schema: String = "public"
+
+    package init(user: String, database: String) {
+        self.user = user
+        self.database = database
+    }
+}
+
+/// Turns parsed statements into plans: resolves names against the catalog, types every
+/// expression, chooses functions and inserts casts.
+///
+/// A binder is used for one statement. Parameters `$n` are typed from their context (their
+/// inferred types are left in ``parameterTypes``); when ``parameterValues`` is given, they bind
+/// as literals.
+package struct Binder {
+    package let catalog: Catalog
+    package let session: SessionInfo
+    /// Types of `$1 …`: declared by the client, or inferred during binding (`.unknown` until then).
+    package var parameterTypes: [DataType]
+    package let parameterValues: [Value]?
+    /// Common table expressions in scope, innermost last.
+    var commonTables: [[String: (plan: BatchPlan, scope: Scope)]] = []
+
+    package init(catalog: Catalog, session: SessionInfo, parameterTypes: [DataType] = [], parameterValues: [Value]? = nil) {
+        self.catalog = catalog
+        self.session = session
+        self.parameterTypes = parameterTypes
+        self.parameterValues = parameterValues
+    }
+
+    /// Binds one statement.
+    package mutating func bind(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
+        switch statement.kind {
+        case .query(let query):
+            let bound = try bindQuery(query)
+            return .query(bound.plan, columns: bound.outputColumns)
+        case .insert(let insert):
+            return try bindInsert(insert)
+        case .update(let update):
+            return try bindUpdate(update)
+        case .delete(let delete):
+            return try bindDelete(delete)
+        case .createTable(let create):
+            return try bindCreateTable(create, sourceText: statement.sourceText)
+        case .drop(let drop):
+            return try bindDrop(drop)
+        case .show(let show):
+            return try bindShow(show)
+        case .setVariable(let set):
+            switch set.value {
+            case .default: return .utility(.reset(name: set.name.lowercased()))
+            case .values(let values): return .utility(.set(name: set.name.lowercased(), value: values.joined(separator: ", ")))
+            }
+        case .setTransaction:
+            return .nothing(tag: "SET", notice: nil)
+        case .reset(let name):
+            return .utility(.reset(name: name.lowercased()))
+        case .describe(let name):
+            return .utility(.describe(try relation(named: name, position: statement.position.errorPosition)))
+        case .explain(let explain):
+            var inner = self
+            let planned = try inner.bind(explain.statement)
+            switch planned {
+            case .query(let plan, _): return .explain(lines: plan.description.split(separator: "\n").map(String.init))
+            case .insert(_, let source): return .explain(lines: ["BatchInsert"] + source.description.split(separator: "\n").map { "  " + $0 })
+            default: throw SluiceError(.featureNotSupported, "EXPLAIN is not supported for this statement yet")
+            }
+        case .flush:
+            return .utility(.flush)
+        case .begin:
+            return .utility(.begin)
+        case .commit:
+            return .utility(.commit)
+        case .rollback:
+            return .utility(.rollback)
+        case .discard:
+            return .utility(.discard)
+        case .deallocate(let name):
+            return .utility(.deallocate(name))
+        case .comment:
+            return .nothing(tag: "COMMENT", notice: nil)
+        case .createSchema(_, _):
+            return .nothing(tag: "CREATE_SCHEMA", notice: nil)
+        case .createDatabase(_, _):
+            throw SluiceError(.featureNotSupported, "CREATE DATABASE is not supported yet; use database \"dev\"")
+        case .createIndex:
+            return .nothing(tag: "CREATE_INDEX", notice: "indexes are not needed in Sluice; the statement was ignored")
+        case .createView(let view):
+            if view.isMaterialized {
+                throw SluiceError(.featureNotSupported, "CREATE MATERIALIZED VIEW is not supported yet", position: statement.position.errorPosition)
+            }
+            throw SluiceError(.featureNotSupported, "CREATE VIEW is not supported yet", position: statement.position.errorPosition)
+        case .createSource:
+            throw SluiceError(.featureNotSupported, "CREATE SOURCE is not supported yet", position: statement.position.errorPosition)
+        case .createSink:
+            throw SluiceError(.featureNotSupported, "CREATE SINK is not supported yet", position: statement.position.errorPosition)
+        case .alter(let objectType, _):
+            throw SluiceError(.featureNotSupported, "ALTER \(objectType) is not supported yet", position: statement.position.errorPosition)
+        }
+    }
+
+    /// The user relation `name`, or 42P01.
+    func relation(named name: ObjectName, position: Int?) throws(SluiceError) -> RelationDefinition {
+        let schema = name.qualifier.last ?? session.schema
+        guard let relation = catalog.relation(named: name.name, schema: schema) else {
+            throw SluiceError(.undefinedTable, "relation \"\(name.description)\" does not exist", position: position)
+        }
+        return relation
+    }
+}

@@ -1,0 +1,55 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// A column of a query result, as RowDescription shows it.
+package struct OutputColumn: Sendable, Equatable {
+    package var name: String
+    package var type: DataType
+    /// The relation and column it comes from, when it is a plain column reference.
+    package var tableID: Int = 0
+    package var columnNumber: Int = 0
+
+    package init(name: String, type: DataType, tableID: Int = 0, columnNumber: Int = 0) {
+        self.name = name
+        self.type = type
+        self.tableID = tableID
+        self.columnNumber = columnNumber
+    }
+}
+
+/// What a statement does, after binding: plans for the executor, or catalog and session changes
+/// for the server to carry out.
+package enum PlannedStatement: Sendable {
+    case query(BatchPlan, columns: [OutputColumn])
+    /// Rows of `source` (in the table's column order and types) go into the table.
+    case insert(table: RelationDefinition, source: BatchPlan)
+    /// Rows matching `filter` get `assignments` (column index → new value over the old row).
+    case update(table: RelationDefinition, filter: ScalarExpr?, assignments: [Int: ScalarExpr])
+    case delete(table: RelationDefinition, filter: ScalarExpr?)
+    /// A new table; with `populate`, filled from that plan (CREATE TABLE AS).
+    case createTable(RelationDefinition, populate: BatchPlan?)
+    /// Relations to drop, dependents first.
+    case drop([RelationDefinition])
+    /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).
+    case nothing(tag: String, notice: String?)
+    /// Session and utility statements the server answers itself.
+    case utility(UtilityStatement)
+    case explain(lines: [String])
+}
+
+/// Statements about the session or the catalog that the server executes directly.
+package enum UtilityStatement: Sendable, Equatable {
+    case set(name: String, value: String?)
+    case reset(name: String)
+    case show(name: String)
+    case showAll
+    case showList(kind: String)
+    case describe(RelationDefinition)
+    case begin
+    case commit
+    case rollback
+    case flush
+    case discard
+    case deallocate(String?)
+}

@@ -1,0 +1,40 @@
+import SluiceCore
+
+/// The columns visible at one point of a query: each with the relation alias that qualifies it.
+struct Scope {
+    struct Entry {
+        var qualifier: String?
+        var name: String
+        var type: DataType
+        /// Hidden columns (e.g. added for ORDER BY) are not expanded by `*`.
+        var isHidden = false
+        var tableID = 0
+        var columnNumber = 0
+    }
+
+    var entries: [Entry] = []
+
+    var types: [DataType] { entries.map(\.type) }
+
+    /// The index of the column `name` (qualified by `qualifier` if given). Throws 42703 when
+    /// absent and 42702 when ambiguous.
+    func resolve(_ qualifier: String?, _ name: String, position: Int?) throws(SluiceError) -> Int? {
+        var found: Int?
+        for (index, entry) in entries.enumerated() where entry.name == name {
+            if let qualifier, entry.qualifier != qualifier { continue }
+            if found != nil {
+                throw SluiceError(.ambiguousColumn, "column reference \"\(name)\" is ambiguous", position: position)
+            }
+            found = index
+        }
+        return found
+    }
+
+    func hasQualifier(_ qualifier: String) -> Bool {
+        entries.contains { $0.qualifier == qualifier }
+    }
+
+    static func + (lhs: Scope, rhs: Scope) -> Scope {
+        Scope(entries: lhs.entries + rhs.entries)
+    }
+}

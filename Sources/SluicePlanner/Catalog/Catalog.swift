@@ -1,0 +1,61 @@
+import Synchronization
+import SluiceCore
+
+/// The database's relations, shared by all sessions.
+///
+/// Names are unique per schema across relation kinds, as in Postgres. Ids start at 16384, the
+/// first oid Postgres gives to user objects, so they never collide with system catalog oids.
+package final class Catalog: Sendable {
+    private struct State {
+        var relations: [Int: RelationDefinition] = [:]
+        var nextID = 16384
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// The relation `name` in `schema`, if any.
+    package func relation(named name: String, schema: String = "public") -> RelationDefinition? {
+        state.withLock { state in state.relations.values.first { $0.name == name && $0.schema == schema } }
+    }
+
+    package func relation(id: Int) -> RelationDefinition? {
+        state.withLock { $0.relations[id] }
+    }
+
+    /// Every relation, in creation order.
+    package var relations: [RelationDefinition] {
+        state.withLock { $0.relations.values.sorted { $0.id < $1.id } }
+    }
+
+    /// Reserves a new relation id.
+    package func allocateID() -> Int {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+    }
+
+    /// Adds `relation`; fails with 42P07 if its name is taken.
+    package func add(_ relation: RelationDefinition) throws(SluiceError) {
+        try state.withLock { (state: inout State) throws(SluiceError) in
+            if state.relations.values.contains(where: { $0.name == relation.name && $0.schema == relation.schema }) {
+                throw SluiceError(.duplicateTable, "relation \"\(relation.name)\" already exists")
+            }
+            state.relations[relation.id] = relation
+            state.nextID = max(state.nextID, relation.id + 1)
+        }
+    }
+
+    /// Relations that read relation `id`, directly.
+    package func dependents(of id: Int) -> [RelationDefinition] {
+        state.withLock { state in state.relations.values.filter { $0.dependencies.contains(id) }.sorted { $0.id < $1.id } }
+    }
+
+    /// Removes relation `id` and returns it.
+    @discardableResult
+    package func remove(id: Int) -> RelationDefinition? {
+        state.withLock { $0.relations.removeValue(forKey: id) }
+    }
+}

@@ -1,0 +1,67 @@
+import SluiceCore
+
+/// The kinds of relation the catalog holds, with the names SHOW and `pg_class.relkind` use.
+package enum RelationKind: String, Sendable, Equatable {
+    case table
+    case materializedView = "materialized view"
+    case view
+    case source
+    case sink
+
+    /// `pg_class.relkind`: r table, m materialized view, v view; sources show as tables.
+    package var relkind: String {
+        switch self {
+        case .table, .source, .sink: "r"
+        case .materializedView: "m"
+        case .view: "v"
+        }
+    }
+}
+
+/// One column of a relation.
+package struct CatalogColumn: Sendable, Equatable {
+    package var name: String
+    package var type: DataType
+    package var isNullable: Bool
+
+    package init(name: String, type: DataType, isNullable: Bool = true) {
+        self.name = name
+        self.type = type
+        self.isNullable = isNullable
+    }
+}
+
+/// A relation in the catalog: a table, view, materialized view, source or sink.
+package struct RelationDefinition: Sendable, Equatable {
+    /// Unique for the life of the data directory; also the relation's `pg_class.oid`.
+    package var id: Int
+    package var schema: String
+    package var name: String
+    package var kind: RelationKind
+    package var columns: [CatalogColumn]
+    /// Indexes of the primary-key columns.
+    package var primaryKey: [Int]
+    /// The statement that created it, replayed at startup.
+    package var definition: String
+    /// Ids of the relations this one reads.
+    package var dependencies: [Int]
+
+    package init(
+        id: Int, schema: String = "public", name: String, kind: RelationKind, columns: [CatalogColumn],
+        primaryKey: [Int] = [], definition: String, dependencies: [Int] = []
+    ) {
+        self.id = id
+        self.schema = schema
+        self.name = name
+        self.kind = kind
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.definition = definition
+        self.dependencies = dependencies
+    }
+
+    /// The index of the column named `name`, if any.
+    package func columnIndex(named name: String) -> Int? {
+        columns.firstIndex { $0.name == name }
+    }
+}

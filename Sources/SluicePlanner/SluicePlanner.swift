@@ -1,1 +1,0 @@
-// SluicePlanner: overview and entry points of this module.

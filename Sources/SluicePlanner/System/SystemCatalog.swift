@@ -1,0 +1,307 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceSQL
+
+/// The Postgres system catalogs clients query (`pg_catalog.*`, `information_schema.*`),
+/// generated from our catalog when a query names them.
+///
+/// Only the columns that `psql`, drivers and SQLAlchemy read are present. `oid` columns are
+/// `integer` (our relation ids start at 16384, inside the positive range).
+enum SystemCatalog {
+    static let publicNamespaceOID: Int32 = 2200
+    static let catalogNamespaceOID: Int32 = 11
+    static let informationSchemaOID: Int32 = 13000
+
+    private struct Table {
+        var columns: [(String, DataType)]
+        var rows: [[Value]]
+    }
+
+    static func relation(named name: ObjectName, catalog: Catalog, session: SessionInfo) throws(SluiceError) -> BoundQuery? {
+        let schema = name.qualifier.last
+        guard schema == nil || schema == "pg_catalog" || schema == "information_schema" else { return nil }
+        let table: Table?
+        if schema == "information_schema" {
+            table = informationSchema(name.name, catalog: catalog, session: session)
+        } else {
+            table = pgCatalog(name.name, catalog: catalog, session: session)
+            if table == nil, schema == nil { return nil }
+        }
+        guard let table else {
+            throw SluiceError(.undefinedTable, "relation \"\(name.description)\" does not exist")
+        }
+        let types = table.columns.map(\.1)
+        let plan: BatchPlan = .values(
+            rows: table.rows.map { row in zip(row, types).map { ScalarExpr.literal($0.0, $0.1) } }, types: types)
+        let scope = Scope(entries: table.columns.map { Scope.Entry(qualifier: name.name, name: $0.0, type: $0.1) })
+        if table.rows.isEmpty {
+            // An empty VALUES is not allowed; filter a one-row NULL VALUES away instead.
+            let nullRow = types.map { ScalarExpr.literal(.null, $0) }
+            return BoundQuery(plan: .filter(input: .values(rows: [nullRow], types: types), predicate: .literal(.bool(false), .boolean)), scope: scope)
+        }
+        return BoundQuery(plan: plan, scope: scope)
+    }
+
+    private static func pgCatalog(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
+        let relations = catalog.relations
+        switch name {
+        case "pg_namespace":
+            return Table(
+                columns: [("oid", .int32), ("nspname", .varchar), ("nspowner", .int32), ("nspacl", .varchar)],
+                rows: [
+                    [.int32(catalogNamespaceOID), .string("pg_catalog"), .int32(10), .null],
+                    [.int32(publicNamespaceOID), .string("public"), .int32(10), .null],
+                    [.int32(informationSchemaOID), .string("information_schema"), .int32(10), .null],
+                ])
+        case "pg_class":
+            return Table(
+                columns: [
+                    ("oid", .int32), ("relname", .varchar), ("relnamespace", .int32), ("reltype", .int32), ("relowner", .int32),
+                    ("relam", .int32), ("relkind", .varchar), ("relnatts", .int16), ("relchecks", .int16), ("relhasindex", .boolean),
+                    ("relhasrules", .boolean), ("relhastriggers", .boolean), ("relrowsecurity", .boolean),
+                    ("relforcerowsecurity", .boolean), ("relispartition", .boolean), ("reltablespace", .int32),
+                    ("reloftype", .int32), ("relpersistence", .varchar), ("relreplident", .varchar), ("reltoastrelid", .int32),
+                    ("reloptions", .varchar), ("relacl", .varchar), ("relpartbound", .varchar), ("reltuples", .float32),
+                    ("relpages", .int32), ("relhassubclass", .boolean), ("relisshared", .boolean),
+                ],
+                rows: relations.map { relation in
+                    [
+                        .int32(Int32(relation.id)), .string(relation.name), .int32(publicNamespaceOID), .int32(0), .int32(10),
+                        .int32(relation.kind == .table ? 2 : 0), .string(relation.kind.relkind), .int16(Int16(relation.columns.count)),
+                        .int16(0), .bool(!relation.primaryKey.isEmpty), .bool(false), .bool(false), .bool(false), .bool(false),
+                        .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, .null, .null, .float32(-1),
+                        .int32(0), .bool(false), .bool(false),
+                    ]
+                } + relations.filter { !$0.primaryKey.isEmpty }.map { relation in
+                    [
+                        .int32(Int32(primaryKeyIndexOID(relation))), .string("\(relation.name)_pkey"), .int32(publicNamespaceOID), .int32(0),
+                        .int32(10), .int32(403), .string("i"), .int16(Int16(relation.primaryKey.count)), .int16(0), .bool(false),
+                        .bool(false), .bool(false), .bool(false), .bool(false), .bool(false), .int32(0), .int32(0), .string("p"),
+                        .string("n"), .int32(0), .null, .null, .null, .float32(-1), .int32(0), .bool(false), .bool(false),
+                    ]
+                })
+        case "pg_attribute":
+            var rows: [[Value]] = []
+            for relation in relations {
+                for (index, column) in relation.columns.enumerated() {
+                    rows.append([
+                        .int32(Int32(relation.id)), .string(column.name), .int32(column.type.oid), .int32(typeModifier(column.type)),
+                        .int16(Int16(index + 1)), .bool(!column.isNullable), .bool(false), .bool(false), .string(""), .string(""),
+                        .int32(0), .int16(column.type.typeLength), .int32(0), .bool(true), .null,
+                    ])
+                }
+            }
+            return Table(
+                columns: [
+                    ("attrelid", .int32), ("attname", .varchar), ("atttypid", .int32), ("atttypmod", .int32), ("attnum", .int16),
+                    ("attnotnull", .boolean), ("attisdropped", .boolean), ("atthasdef", .boolean), ("attidentity", .varchar),
+                    ("attgenerated", .varchar), ("attcollation", .int32), ("attlen", .int16), ("attndims", .int32),
+                    ("attislocal", .boolean), ("attoptions", .varchar),
+                ], rows: rows)
+        case "pg_type":
+            return Table(
+                columns: [
+                    ("oid", .int32), ("typname", .varchar), ("typnamespace", .int32), ("typowner", .int32), ("typlen", .int16),
+                    ("typtype", .varchar), ("typcategory", .varchar), ("typbasetype", .int32), ("typrelid", .int32),
+                    ("typelem", .int32), ("typarray", .int32), ("typnotnull", .boolean), ("typtypmod", .int32),
+                    ("typdefault", .varchar), ("typcollation", .int32), ("typinput", .varchar), ("typoutput", .varchar),
+                ],
+                rows: builtinTypes.map { type in
+                    [
+                        .int32(type.oid), .string(type.name), .int32(catalogNamespaceOID), .int32(10), .int16(type.length),
+                        .string("b"), .string(type.category), .int32(0), .int32(0), .int32(type.element), .int32(type.array),
+                        .bool(false), .int32(-1), .null, .int32(0), .string("\(type.name)in"), .string("\(type.name)out"),
+                    ]
+                })
+        case "pg_am":
+            return Table(columns: [("oid", .int32), ("amname", .varchar), ("amtype", .varchar)], rows: [[.int32(2), .string("heap"), .string("t")], [.int32(403), .string("btree"), .string("i")]])
+        case "pg_database":
+            return Table(
+                columns: [("oid", .int32), ("datname", .varchar), ("datdba", .int32), ("encoding", .int32), ("datcollate", .varchar), ("datctype", .varchar), ("datallowconn", .boolean), ("datistemplate", .boolean), ("datacl", .varchar)],
+                rows: [[.int32(1), .string(session.database), .int32(10), .int32(6), .string("C"), .string("C"), .bool(true), .bool(false), .null]])
+        case "pg_index":
+            return Table(
+                columns: [
+                    ("indexrelid", .int32), ("indrelid", .int32), ("indnatts", .int16), ("indnkeyatts", .int16), ("indisunique", .boolean),
+                    ("indisprimary", .boolean), ("indisexclusion", .boolean), ("indimmediate", .boolean), ("indisclustered", .boolean),
+                    ("indisvalid", .boolean), ("indisreplident", .boolean), ("indkey", .varchar), ("indoption", .varchar),
+                    ("indexprs", .varchar), ("indpred", .varchar),
+                ],
+                rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
+                    [
+                        .int32(Int32(primaryKeyIndexOID(relation))), .int32(Int32(relation.id)), .int16(Int16(relation.primaryKey.count)),
+                        .int16(Int16(relation.primaryKey.count)), .bool(true), .bool(true), .bool(false), .bool(true), .bool(false),
+                        .bool(true), .bool(false), .string(relation.primaryKey.map { String($0 + 1) }.joined(separator: " ")),
+                        .string(relation.primaryKey.map { _ in "0" }.joined(separator: " ")), .null, .null,
+                    ]
+                })
+        case "pg_constraint":
+            return Table(
+                columns: [
+                    ("oid", .int32), ("conname", .varchar), ("connamespace", .int32), ("contype", .varchar), ("conrelid", .int32),
+                    ("conindid", .int32), ("confrelid", .int32), ("conkey", .varchar), ("condeferrable", .boolean),
+                    ("condeferred", .boolean), ("convalidated", .boolean), ("conislocal", .boolean),
+                ],
+                rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
+                    [
+                        .int32(Int32(primaryKeyIndexOID(relation)) + 1), .string("\(relation.name)_pkey"), .int32(publicNamespaceOID),
+                        .string("p"), .int32(Int32(relation.id)), .int32(Int32(primaryKeyIndexOID(relation))), .int32(0),
+                        .string("{" + relation.primaryKey.map { String($0 + 1) }.joined(separator: ",") + "}"), .bool(false),
+                        .bool(false), .bool(true), .bool(true),
+                    ]
+                })
+        case "pg_attrdef", "pg_description", "pg_inherits", "pg_trigger", "pg_rewrite", "pg_policy", "pg_statistic_ext",
+            "pg_publication", "pg_publication_rel", "pg_foreign_table", "pg_partitioned_table", "pg_sequence", "pg_event_trigger",
+            "pg_extension", "pg_enum", "pg_collation", "pg_proc", "pg_opclass", "pg_depend", "pg_shdescription", "pg_tablespace":
+            return emptyTable(name)
+        case "pg_roles", "pg_user":
+            return Table(
+                columns: [("oid", .int32), ("rolname", .varchar), ("usename", .varchar), ("rolsuper", .boolean), ("usesuper", .boolean), ("rolcanlogin", .boolean)],
+                rows: [[.int32(10), .string(session.user), .string(session.user), .bool(true), .bool(true), .bool(true)]])
+        case "pg_tables":
+            return Table(
+                columns: [("schemaname", .varchar), ("tablename", .varchar), ("tableowner", .varchar), ("tablespace", .varchar), ("hasindexes", .boolean)],
+                rows: relations.filter { $0.kind == .table }.map { [.string($0.schema), .string($0.name), .string(session.user), .null, .bool(!$0.primaryKey.isEmpty)] })
+        case "pg_matviews":
+            return Table(
+                columns: [("schemaname", .varchar), ("matviewname", .varchar), ("matviewowner", .varchar), ("definition", .varchar)],
+                rows: relations.filter { $0.kind == .materializedView }.map { [.string($0.schema), .string($0.name), .string(session.user), .string($0.definition)] })
+        case "pg_views":
+            return Table(
+                columns: [("schemaname", .varchar), ("viewname", .varchar), ("viewowner", .varchar), ("definition", .varchar)],
+                rows: relations.filter { $0.kind == .view }.map { [.string($0.schema), .string($0.name), .string(session.user), .string($0.definition)] })
+        default:
+            return nil
+        }
+    }
+
+    private static func emptyTable(_ name: String) -> Table {
+        let columns: [(String, DataType)]
+        switch name {
+        case "pg_attrdef": columns = [("oid", .int32), ("adrelid", .int32), ("adnum", .int16), ("adbin", .varchar)]
+        case "pg_description": columns = [("objoid", .int32), ("classoid", .int32), ("objsubid", .int32), ("description", .varchar)]
+        case "pg_inherits": columns = [("inhrelid", .int32), ("inhparent", .int32), ("inhseqno", .int32), ("inhdetachpending", .boolean)]
+        case "pg_collation": columns = [("oid", .int32), ("collname", .varchar), ("collnamespace", .int32)]
+        case "pg_proc": columns = [("oid", .int32), ("proname", .varchar), ("pronamespace", .int32), ("prorettype", .int32), ("prokind", .varchar)]
+        case "pg_enum": columns = [("oid", .int32), ("enumtypid", .int32), ("enumsortorder", .float32), ("enumlabel", .varchar)]
+        case "pg_sequence": columns = [("seqrelid", .int32), ("seqtypid", .int32)]
+        case "pg_depend": columns = [("classid", .int32), ("objid", .int32), ("objsubid", .int32), ("refclassid", .int32), ("refobjid", .int32), ("refobjsubid", .int32), ("deptype", .varchar)]
+        case "pg_trigger": columns = [("oid", .int32), ("tgrelid", .int32), ("tgname", .varchar), ("tgisinternal", .boolean), ("tgenabled", .varchar)]
+        case "pg_partitioned_table": columns = [("partrelid", .int32), ("partstrat", .varchar)]
+        default: columns = [("oid", .int32), ("objoid", .int32)]
+        }
+        return Table(columns: columns, rows: [])
+    }
+
+    private static func informationSchema(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
+        let relations = catalog.relations
+        switch name {
+        case "tables":
+            return Table(
+                columns: [("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("table_type", .varchar), ("is_insertable_into", .varchar)],
+                rows: relations.filter { $0.kind != .sink }.map { relation in
+                    [.string(session.database), .string(relation.schema), .string(relation.name), .string(relation.kind == .table ? "BASE TABLE" : (relation.kind == .source ? "SOURCE" : "VIEW")), .string(relation.kind == .table ? "YES" : "NO")]
+                })
+        case "columns":
+            var rows: [[Value]] = []
+            for relation in relations where relation.kind != .sink {
+                for (index, column) in relation.columns.enumerated() {
+                    rows.append([
+                        .string(session.database), .string(relation.schema), .string(relation.name), .string(column.name),
+                        .int32(Int32(index + 1)), .null, .string(column.isNullable ? "YES" : "NO"), .string(column.type.sqlName.split(separator: "(").first.map(String.init) ?? ""),
+                        .string(udtName(column.type)),
+                    ])
+                }
+            }
+            return Table(
+                columns: [
+                    ("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("column_name", .varchar),
+                    ("ordinal_position", .int32), ("column_default", .varchar), ("is_nullable", .varchar), ("data_type", .varchar),
+                    ("udt_name", .varchar),
+                ], rows: rows)
+        case "schemata":
+            return Table(
+                columns: [("catalog_name", .varchar), ("schema_name", .varchar), ("schema_owner", .varchar)],
+                rows: ["pg_catalog", "public", "information_schema"].map { [.string(session.database), .string($0), .string(session.user)] })
+        default:
+            return nil
+        }
+    }
+
+    static func primaryKeyIndexOID(_ relation: RelationDefinition) -> Int { 1_000_000 + relation.id * 2 }
+
+    /// `atttypmod`: numeric(p,s) packs ((p << 16) | s) + 4, as Postgres does; -1 otherwise.
+    static func typeModifier(_ type: DataType) -> Int32 {
+        if case .decimal(let precision?, let scale) = type { return Int32((precision << 16) | (scale ?? 0)) + 4 }
+        return -1
+    }
+
+    static func udtName(_ type: DataType) -> String {
+        builtinTypes.first { $0.oid == type.oid }?.name ?? "unknown"
+    }
+
+    struct BuiltinType {
+        var oid: Int32
+        var name: String
+        var length: Int16
+        var category: String
+        var element: Int32 = 0
+        var array: Int32 = 0
+    }
+
+    static let builtinTypes: [BuiltinType] = [
+        BuiltinType(oid: 16, name: "bool", length: 1, category: "B", array: 1000),
+        BuiltinType(oid: 17, name: "bytea", length: -1, category: "U", array: 1001),
+        BuiltinType(oid: 18, name: "char", length: 1, category: "S"),
+        BuiltinType(oid: 19, name: "name", length: 64, category: "S"),
+        BuiltinType(oid: 20, name: "int8", length: 8, category: "N", array: 1016),
+        BuiltinType(oid: 21, name: "int2", length: 2, category: "N", array: 1005),
+        BuiltinType(oid: 23, name: "int4", length: 4, category: "N", array: 1007),
+        BuiltinType(oid: 25, name: "text", length: -1, category: "S", array: 1009),
+        BuiltinType(oid: 26, name: "oid", length: 4, category: "N"),
+        BuiltinType(oid: 114, name: "json", length: -1, category: "U"),
+        BuiltinType(oid: 700, name: "float4", length: 4, category: "N", array: 1021),
+        BuiltinType(oid: 701, name: "float8", length: 8, category: "N", array: 1022),
+        BuiltinType(oid: 1043, name: "varchar", length: -1, category: "S", array: 1015),
+        BuiltinType(oid: 1082, name: "date", length: 4, category: "D", array: 1182),
+        BuiltinType(oid: 1083, name: "time", length: 8, category: "D", array: 1183),
+        BuiltinType(oid: 1114, name: "timestamp", length: 8, category: "D", array: 1115),
+        BuiltinType(oid: 1184, name: "timestamptz", length: 8, category: "D", array: 1185),
+        BuiltinType(oid: 1186, name: "interval", length: 16, category: "T", array: 1187),
+        BuiltinType(oid: 1700, name: "numeric", length: -1, category: "N", array: 1231),
+        BuiltinType(oid: 3802, name: "jsonb", length: -1, category: "U", array: 3807),
+        BuiltinType(oid: 2249, name: "record", length: -1, category: "P"),
+    ]
+
+    /// The name `format_type` gives a type OID and modifier.
+    static func formatType(oid: Int32, modifier: Int32) -> String? {
+        switch oid {
+        case 16: return "boolean"
+        case 17: return "bytea"
+        case 20: return "bigint"
+        case 21: return "smallint"
+        case 23: return "integer"
+        case 25: return "text"
+        case 26: return "oid"
+        case 700: return "real"
+        case 701: return "double precision"
+        case 1043: return "character varying"
+        case 1082: return "date"
+        case 1083: return "time without time zone"
+        case 1114: return "timestamp without time zone"
+        case 1184: return "timestamp with time zone"
+        case 1186: return "interval"
+        case 1700:
+            if modifier >= 4 {
+                let packed = modifier - 4
+                return "numeric(\(packed >> 16),\(packed & 0xFFFF))"
+            }
+            return "numeric"
+        case 3802: return "jsonb"
+        case 114: return "json"
+        case 2249: return "record"
+        default: return builtinTypes.first { $0.oid == oid }?.name
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import SluiceCore
+import SluiceExpr
+import SluiceSQL
+
+/// Functions about the session and the catalog that clients call (`version()`,
+/// `pg_table_is_visible`, `format_type`, …), answered from what the binder knows.
+enum SystemFunctions {
+    static let serverVersion = "PostgreSQL 13.14.0-Sluice-0.1.0 on x86_64-unknown-linux-gnu"
+
+    static func bind(_ name: String, _ arguments: [ScalarExpr], catalog: Catalog, session: SessionInfo) throws(SluiceError) -> ScalarExpr? {
+        func text(_ value: String?) -> ScalarExpr { .literal(value.map(Value.string) ?? .null, .varchar) }
+        switch (name, arguments.count) {
+        case ("version", 0): return text(serverVersion)
+        case ("current_schema", 0): return text(session.schema)
+        case ("current_database", 0), ("current_catalog", 0): return text(session.database)
+        case ("current_user", 0), ("session_user", 0), ("user", 0): return text(session.user)
+        case ("pg_backend_pid", 0): return .literal(.int32(1), .int32)
+        case ("pg_table_is_visible", 1), ("pg_type_is_visible", 1), ("pg_function_is_visible", 1),
+            ("has_table_privilege", 2), ("has_schema_privilege", 2), ("has_database_privilege", 2), ("has_table_privilege", 3):
+            return .literal(.bool(true), .boolean)
+        case ("pg_get_userbyid", 1): return text(session.user)
+        case ("pg_encoding_to_char", 1): return text("UTF8")
+        case ("obj_description", _), ("col_description", _), ("shobj_description", _), ("pg_get_expr", _),
+            ("pg_get_partkeydef", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
+            return text(nil)
+        case ("current_schemas", 1): return text("{public}")
+        case ("pg_is_in_recovery", 0): return .literal(.bool(false), .boolean)
+        case ("current_setting", 1):
+            if case .literal(.string(let setting), _) = arguments[0] {
+                return text(SessionDefaults.value(of: setting.lowercased()) ?? "")
+            }
+            return nil
+        case ("pg_get_indexdef", _), ("pg_get_constraintdef", _):
+            return .call(constraintDefinition(catalog: catalog), [.cast(arguments[0], .int32)])
+        case ("format_type", 2):
+            return .call(formatType, [.cast(arguments[0], .int32), .cast(arguments[1], .int32)])
+        default:
+            return nil
+        }
+    }
+
+    static let formatType = ScalarFunction(name: "format_type", argumentTypes: [.int32, .int32], resultType: .varchar) {
+        (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        try Kernels.buildBytes(rowCount: rowCount) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+            guard case .int32(let oids) = arguments[0].storage, case .int32(let modifiers) = arguments[1].storage,
+                !arguments[0].isNull(rowIndex)
+            else { return false }
+            let modifier = arguments[1].isNull(rowIndex) ? -1 : modifiers[rowIndex]
+            out += (SystemCatalog.formatType(oid: oids[rowIndex], modifier: modifier) ?? "???").utf8
+            return true
+        }
+    }
+
+    static func constraintDefinition(catalog: Catalog) -> ScalarFunction {
+        ScalarFunction(name: "pg_get_constraintdef", argumentTypes: [.int32], resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildBytes(rowCount: rowCount) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                guard case .int32(let oids) = arguments[0].storage, !arguments[0].isNull(rowIndex) else { return false }
+                for relation in catalog.relations where !relation.primaryKey.isEmpty {
+                    let index = Int32(SystemCatalog.primaryKeyIndexOID(relation))
+                    if oids[rowIndex] == index || oids[rowIndex] == index + 1 {
+                        let columns = relation.primaryKey.map { relation.columns[$0].name }.joined(separator: ", ")
+                        out += (oids[rowIndex] == index
+                            ? "CREATE UNIQUE INDEX \(relation.name)_pkey ON public.\(relation.name) USING btree (\(columns))"
+                            : "PRIMARY KEY (\(columns))").utf8
+                        return true
+                    }
+                }
+                return false
+            }
+        }
+    }
+}
+
+/// Settings every session starts with, as `SHOW` and `current_setting` report them.
+package enum SessionDefaults {
+    package static let values: [(String, String)] = [
+        ("application_name", ""),
+        ("client_encoding", "UTF8"),
+        ("datestyle", "ISO, MDY"),
+        ("intervalstyle", "postgres"),
+        ("timezone", "UTC"),
+        ("server_version", "13.14.0"),
+        ("server_version_num", "130014"),
+        ("server_encoding", "UTF8"),
+        ("standard_conforming_strings", "on"),
+        ("integer_datetimes", "on"),
+        ("extra_float_digits", "1"),
+        ("search_path", "\"$user\", public"),
+        ("transaction_isolation", "read committed"),
+        ("default_transaction_isolation", "read committed"),
+        ("transaction_read_only", "off"),
+        ("max_identifier_length", "63"),
+        ("lc_collate", "C"),
+        ("lc_ctype", "C"),
+        ("is_superuser", "on"),
+        ("rw_implicit_flush", "false"),
+        ("barrier_interval_ms", "1000"),
+        ("statement_timeout", "0"),
+    ]
+
+    package static func value(of name: String) -> String? {
+        values.first { $0.0 == name }?.1
+    }
+}

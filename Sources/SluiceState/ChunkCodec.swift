@@ -1,0 +1,146 @@
+import SluiceCore
+
+/// A compact binary form of chunks, for table files and (later) checkpoints.
+///
+/// Layout per chunk: row count (u32), column count (u32), then per column: a validity flag
+/// byte (and the bitmap's words when set) followed by the storage buffers. Integers are
+/// little-endian. The column types are not stored: the reader supplies them.
+package enum ChunkCodec {
+    package static func encode(_ chunk: Chunk, into out: inout [UInt8]) {
+        append(UInt32(chunk.count), to: &out)
+        append(UInt32(chunk.columnCount), to: &out)
+        for column in chunk.columns { encode(column, into: &out) }
+    }
+
+    private static func encode(_ column: Column, into out: inout [UInt8]) {
+        if let validity = column.validity {
+            out.append(1)
+            for word in validity.words { append(word, to: &out) }
+        } else {
+            out.append(0)
+        }
+        switch column.storage {
+        case .bool(let values): out += values.map { $0 ? 1 : 0 }
+        case .int16(let values): values.forEach { append($0, to: &out) }
+        case .int32(let values): values.forEach { append($0, to: &out) }
+        case .int64(let values): values.forEach { append($0, to: &out) }
+        case .float32(let values): values.forEach { append($0.bitPattern, to: &out) }
+        case .float64(let values): values.forEach { append($0.bitPattern, to: &out) }
+        case .decimal(let values):
+            for value in values {
+                append(UInt128(bitPattern: value.mantissa), to: &out)
+                append(value.scale, to: &out)
+            }
+        case .interval(let values):
+            for value in values {
+                append(value.months, to: &out)
+                append(value.days, to: &out)
+                append(value.microseconds, to: &out)
+            }
+        case .bytes(let values):
+            values.offsets.dropFirst().forEach { append($0, to: &out) }
+            out += values.data
+        case .structure(let children, _):
+            for child in children { encode(child, into: &out) }
+        case .list(let offsets, let elements):
+            offsets.dropFirst().forEach { append($0, to: &out) }
+            append(UInt32(elements.count), to: &out)
+            encode(elements, into: &out)
+        }
+    }
+
+    /// Decodes one chunk of columns of `types` starting at `offset`, advancing it.
+    package static func decode(_ bytes: [UInt8], offset: inout Int, types: [DataType]) throws(SluiceError) -> Chunk {
+        var reader = ByteReader(bytes: bytes, offset: offset)
+        let rowCount = Int(try reader.read(UInt32.self))
+        let columnCount = Int(try reader.read(UInt32.self))
+        guard columnCount == types.count else { throw SluiceError(.ioError, "stored chunk has \(columnCount) columns, expected \(types.count)") }
+        var columns: [Column] = []
+        for type in types { columns.append(try decodeColumn(&reader, type: type, count: rowCount)) }
+        offset = reader.offset
+        return Chunk(columns: columns, count: rowCount)
+    }
+
+    private static func decodeColumn(_ reader: inout ByteReader, type: DataType, count: Int) throws(SluiceError) -> Column {
+        var validity: Bitmap?
+        if try reader.read(UInt8.self) == 1 {
+            var bitmap = Bitmap(count: count, value: false)
+            for wordIndex in bitmap.words.indices { bitmap.words[wordIndex] = try reader.read(UInt64.self) }
+            validity = bitmap
+        }
+        let storage: ColumnStorage
+        switch ColumnStorage.empty(for: type) {
+        case .bool:
+            var values: [Bool] = []
+            for _ in 0 ..< count { values.append(try reader.read(UInt8.self) != 0) }
+            storage = .bool(values)
+        case .int16: storage = .int16(try reader.readArray(Int16.self, count: count))
+        case .int32: storage = .int32(try reader.readArray(Int32.self, count: count))
+        case .int64: storage = .int64(try reader.readArray(Int64.self, count: count))
+        case .float32: storage = .float32(try reader.readArray(UInt32.self, count: count).map(Float.init(bitPattern:)))
+        case .float64: storage = .float64(try reader.readArray(UInt64.self, count: count).map(Double.init(bitPattern:)))
+        case .decimal:
+            var values: [Decimal] = []
+            for _ in 0 ..< count {
+                let mantissa = Int128(bitPattern: try reader.read(UInt128.self))
+                values.append(Decimal(mantissa: mantissa, scale: try reader.read(Int16.self)))
+            }
+            storage = .decimal(values)
+        case .interval:
+            var values: [Interval] = []
+            for _ in 0 ..< count {
+                let months = try reader.read(Int32.self)
+                let days = try reader.read(Int32.self)
+                values.append(Interval(months: months, days: days, microseconds: try reader.read(Int64.self)))
+            }
+            storage = .interval(values)
+        case .bytes:
+            let offsets = [Int32(0)] + (try reader.readArray(Int32.self, count: count))
+            let length = Int(offsets.last ?? 0)
+            storage = .bytes(VarBytes(offsets: offsets, data: try reader.readBytes(length)))
+        case .structure:
+            guard case .structure(let fields) = type else { throw SluiceError.internalError("struct storage without struct type") }
+            var children: [Column] = []
+            for field in fields { children.append(try decodeColumn(&reader, type: field.type, count: count)) }
+            storage = .structure(children, count: count)
+        case .list:
+            guard case .list(let element) = type else { throw SluiceError.internalError("list storage without list type") }
+            let offsets = [Int32(0)] + (try reader.readArray(Int32.self, count: count))
+            let elementCount = Int(try reader.read(UInt32.self))
+            storage = .list(offsets: offsets, elements: try decodeColumn(&reader, type: element, count: elementCount))
+        }
+        return Column(type: type, storage: storage, validity: validity)
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+}
+
+/// Reads little-endian values from a byte array, failing cleanly at the end.
+struct ByteReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    mutating func read<T: FixedWidthInteger>(_: T.Type) throws(SluiceError) -> T {
+        let size = MemoryLayout<T>.size
+        guard offset + size <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
+        var value = T.zero
+        for index in 0 ..< size { value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index) }
+        offset += size
+        return value
+    }
+
+    mutating func readArray<T: FixedWidthInteger>(_: T.Type, count: Int) throws(SluiceError) -> [T] {
+        var values: [T] = []
+        values.reserveCapacity(count)
+        for _ in 0 ..< count { values.append(try read(T.self)) }
+        return values
+    }
+
+    mutating func readBytes(_ count: Int) throws(SluiceError) -> [UInt8] {
+        guard count >= 0, offset + count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
+        defer { offset += count }
+        return Array(bytes[offset ..< offset + count])
+    }
+}
