@@ -1,0 +1,251 @@
+import SluiceCore
+
+extension Parser {
+    /// `CREATE …`: tables, views, sources, sinks, indexes, schemas and databases.
+    mutating func parseCreate() throws(SluiceError) -> Statement.Kind {
+        advance()
+        let orReplace = consumeKeywords("or", "replace")
+        if consumeKeywords("materialized", "view") { return .createView(try parseCreateView(materialized: true, orReplace: orReplace)) }
+        if consumeKeyword("view") { return .createView(try parseCreateView(materialized: false, orReplace: orReplace)) }
+        if orReplace { throw syntaxError() }
+        if consumeKeyword("table") { return .createTable(try parseCreateTable()) }
+        if consumeKeyword("source") { return .createSource(try parseCreateSource()) }
+        if consumeKeyword("sink") { return .createSink(try parseCreateSink()) }
+        if consumeKeyword("index") { return .createIndex(try parseCreateIndex(unique: false)) }
+        if consumeKeywords("unique", "index") { return .createIndex(try parseCreateIndex(unique: true)) }
+        if consumeKeyword("schema") {
+            let ifNotExists = consumeKeywords("if", "not", "exists")
+            return .createSchema(try parseObjectName(), ifNotExists: ifNotExists)
+        }
+        if consumeKeyword("database") {
+            let ifNotExists = consumeKeywords("if", "not", "exists")
+            return .createDatabase(try parseObjectName(), ifNotExists: ifNotExists)
+        }
+        throw syntaxError()
+    }
+
+    private mutating func parseCreateTable() throws(SluiceError) -> CreateTable {
+        let ifNotExists = consumeKeywords("if", "not", "exists")
+        var table = CreateTable(name: try parseObjectName(), ifNotExists: ifNotExists)
+        if isSymbol("(") {
+            let elements = try parseTableElements()
+            table.columns = elements.columns
+            table.constraints = elements.constraints
+            table.watermarks = elements.watermarks
+        }
+        if consumeKeywords("append", "only") { table.isAppendOnly = true }
+        if isKeyword("with"), isSymbol("(", at: 1) { table.options = try parseWithOptions() }
+        table.format = try parseFormatEncode()
+        if consumeKeyword("as") {
+            table.query = try parseQuery()
+        } else if table.columns.contains(where: { $0.type == nil && !$0.constraints.contains(where: Self.isGenerated) }) {
+            throw syntaxError()
+        } else if table.columns.isEmpty && table.constraints.isEmpty && table.format == nil && table.options.isEmpty {
+            throw syntaxError()
+        }
+        return table
+    }
+
+    private static func isGenerated(_ constraint: ColumnConstraint) -> Bool {
+        if case .generated = constraint { return true }
+        return false
+    }
+
+    private mutating func parseCreateSource() throws(SluiceError) -> CreateSource {
+        let ifNotExists = consumeKeywords("if", "not", "exists")
+        var source = CreateSource(name: try parseObjectName(), ifNotExists: ifNotExists)
+        if isSymbol("(") {
+            let elements = try parseTableElements()
+            source.columns = elements.columns
+            source.constraints = elements.constraints
+            source.watermarks = elements.watermarks
+        }
+        guard isKeyword("with") else { throw syntaxError() }
+        source.options = try parseWithOptions()
+        source.format = try parseFormatEncode()
+        return source
+    }
+
+    private mutating func parseCreateSink() throws(SluiceError) -> CreateSink {
+        let ifNotExists = consumeKeywords("if", "not", "exists")
+        let name = try parseObjectName()
+        let input: CreateSink.Input
+        if consumeKeyword("from") {
+            input = .relation(try parseObjectName())
+        } else if consumeKeyword("as") {
+            input = .query(try parseQuery())
+        } else {
+            throw syntaxError()
+        }
+        var sink = CreateSink(name: name, ifNotExists: ifNotExists, input: input)
+        if isKeyword("with") { sink.options = try parseWithOptions() }
+        sink.format = try parseFormatEncode()
+        return sink
+    }
+
+    private mutating func parseCreateView(materialized: Bool, orReplace: Bool) throws(SluiceError) -> CreateView {
+        let ifNotExists = consumeKeywords("if", "not", "exists")
+        let name = try parseObjectName()
+        let columns = isSymbol("(") ? try parseParenthesizedIdentifiers() : []
+        let options = isKeyword("with") ? try parseWithOptions() : []
+        try expectKeyword("as")
+        let first = current
+        let query = try parseQuery()
+        let queryText = sourceText(from: first.start, to: tokens[max(index - 1, 0)].end)
+        let emitOnWindowClose = consumeKeywords("emit", "on", "window", "close")
+        return CreateView(
+            name: name, isMaterialized: materialized, ifNotExists: ifNotExists, orReplace: orReplace, columns: columns,
+            options: options, query: query, queryText: queryText, emitOnWindowClose: emitOnWindowClose)
+    }
+
+    private mutating func parseCreateIndex(unique: Bool) throws(SluiceError) -> CreateIndex {
+        let ifNotExists = consumeKeywords("if", "not", "exists")
+        let name: ObjectName? = isKeyword("on") ? nil : try parseObjectName()
+        try expectKeyword("on")
+        let table = try parseObjectName()
+        if consumeKeyword("using") { _ = try parseIdentifier() }
+        try expectSymbol("(")
+        let keys = try parseOrderByList()
+        try expectSymbol(")")
+        var index = CreateIndex(name: name, table: table, isUnique: unique, ifNotExists: ifNotExists, keys: keys)
+        if consumeKeyword("include") { index.include = try parseParenthesizedIdentifiers() }
+        if consumeKeywords("distributed", "by") {
+            try expectSymbol("(")
+            index.distributedBy = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseExpression() }
+            try expectSymbol(")")
+        }
+        return index
+    }
+
+    // MARK: Table elements
+
+    struct TableElements {
+        var columns: [ColumnDefinition] = []
+        var constraints: [TableConstraint] = []
+        var watermarks: [WatermarkDefinition] = []
+    }
+
+    /// `(column definitions, table constraints, watermarks)`.
+    mutating func parseTableElements() throws(SluiceError) -> TableElements {
+        try expectSymbol("(")
+        var elements = TableElements()
+        if consumeSymbol(")") { return elements }
+        repeat {
+            if isKeyword("watermark"), isKeyword("for", at: 1) {
+                index += 2
+                let column = try parseColumnIdentifier()
+                try expectKeyword("as")
+                elements.watermarks.append(WatermarkDefinition(column: column, expression: try parseExpression()))
+            } else if isKeyword("primary") || isKeyword("unique") || isKeyword("constraint") {
+                elements.constraints.append(try parseTableConstraint())
+            } else {
+                elements.columns.append(try parseColumnDefinition())
+            }
+        } while consumeSymbol(",")
+        try expectSymbol(")")
+        return elements
+    }
+
+    private mutating func parseTableConstraint() throws(SluiceError) -> TableConstraint {
+        let name: String? = consumeKeyword("constraint") ? try parseIdentifier() : nil
+        if consumeKeywords("primary", "key") {
+            let columns = try parseParenthesizedIdentifiers()
+            _ = consumeKeywords("not", "enforced")
+            return .primaryKey(columns, name: name)
+        }
+        try expectKeyword("unique")
+        return .unique(try parseParenthesizedIdentifiers(), name: name)
+    }
+
+    private mutating func parseColumnDefinition() throws(SluiceError) -> ColumnDefinition {
+        let start = position
+        let name = try parseColumnIdentifier()
+        var type: TypeName?
+        if !isSymbol(","), !isSymbol(")"), !isKeyword("as") { type = try parseTypeName() }
+        var column = ColumnDefinition(name: name, type: type, at: start)
+        while true {
+            if consumeKeywords("not", "null") {
+                column.constraints.append(.notNull)
+            } else if consumeKeyword("null") {
+                column.constraints.append(.null)
+            } else if consumeKeywords("primary", "key") {
+                _ = consumeKeywords("not", "enforced")
+                column.constraints.append(.primaryKey)
+            } else if consumeKeyword("unique") {
+                column.constraints.append(.unique)
+            } else if consumeKeyword("default") {
+                column.constraints.append(.defaultValue(try parseSubexpression(above: Precedence.isTest)))
+            } else if consumeKeyword("as") {
+                column.constraints.append(.generated(try parseExpression()))
+            } else if consumeKeywords("generated", "always", "as") {
+                try expectSymbol("(")
+                column.constraints.append(.generated(try parseExpression()))
+                try expectSymbol(")")
+                _ = consumeKeyword("stored")
+            } else if consumeKeyword("constraint") {
+                _ = try parseIdentifier()
+            } else {
+                return column
+            }
+        }
+    }
+
+    // MARK: Options
+
+    /// `WITH (key = value, …)`.
+    mutating func parseWithOptions() throws(SluiceError) -> [WithOption] {
+        try expectKeyword("with")
+        return try parseOptionList()
+    }
+
+    /// `(key = value, …)`; keys are dotted words or quoted strings.
+    mutating func parseOptionList() throws(SluiceError) -> [WithOption] {
+        try expectSymbol("(")
+        if consumeSymbol(")") { return [] }
+        let options = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseOption() }
+        try expectSymbol(")")
+        return options
+    }
+
+    private mutating func parseOption() throws(SluiceError) -> WithOption {
+        let start = position
+        var key: String
+        if current.kind == .string {
+            key = advance().text
+        } else {
+            key = try parseLabel()
+            while consumeSymbol(".") { key += "." + (try parseLabel()) }
+        }
+        try expectSymbol("=")
+        let value: OptionValue
+        switch current.kind {
+        case .string:
+            value = .string(advance().text)
+        case .integer, .decimal:
+            value = .number(advance().text)
+        case .symbol where (isSymbol("-") || isSymbol("+")) && (peek().kind == .integer || peek().kind == .decimal):
+            let sign = advance().text == "-" ? "-" : ""
+            value = .number(sign + advance().text)
+        case .word where current.text == "secret" && (peek().kind == .word || peek().kind == .quotedIdentifier):
+            advance()
+            value = .secret(try parseObjectName())
+        case .word, .quotedIdentifier:
+            var word = advance().text
+            while consumeSymbol(".") { word += "." + (try parseLabel()) }
+            value = .word(word)
+        default:
+            throw syntaxError()
+        }
+        return WithOption(key: key, value: value, at: start)
+    }
+
+    /// `FORMAT x ENCODE y [(options)]`, or nil when absent.
+    mutating func parseFormatEncode() throws(SluiceError) -> FormatEncode? {
+        guard consumeKeyword("format") else { return nil }
+        let format = try parseLabel().uppercased()
+        try expectKeyword("encode")
+        var formatEncode = FormatEncode(format: format, encode: try parseLabel().uppercased())
+        if isSymbol("(") { formatEncode.options = try parseOptionList() }
+        return formatEncode
+    }
+}

@@ -1,0 +1,215 @@
+extension Statement: CustomStringConvertible {
+    /// The statement as SQL that parses back to an equal statement.
+    package var description: String { kind.description }
+}
+
+extension Statement.Kind: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case .query(let query):
+            return query.description
+        case .insert(let insert):
+            var text = "INSERT INTO \(insert.table)"
+            if !insert.columns.isEmpty { text += " (" + insert.columns.map(quoteIdentifierIfNeeded).joined(separator: ", ") + ")" }
+            text += insert.source.map { " \($0)" } ?? " DEFAULT VALUES"
+            return text + returningText(insert.returning)
+        case .update(let update):
+            var text = "UPDATE \(update.table)" + (update.alias.map { " AS \(quoteIdentifierIfNeeded($0))" } ?? "")
+            text += " SET " + update.assignments.map { "\(quoteIdentifierIfNeeded($0.column)) = \($0.value)" }.joined(separator: ", ")
+            if !update.from.isEmpty { text += " FROM " + update.from.map(\.description).joined(separator: ", ") }
+            if let filter = update.filter { text += " WHERE \(filter)" }
+            return text + returningText(update.returning)
+        case .delete(let delete):
+            var text = "DELETE FROM \(delete.table)" + (delete.alias.map { " AS \(quoteIdentifierIfNeeded($0))" } ?? "")
+            if !delete.using.isEmpty { text += " USING " + delete.using.map(\.description).joined(separator: ", ") }
+            if let filter = delete.filter { text += " WHERE \(filter)" }
+            return text + returningText(delete.returning)
+        case .createTable(let table):
+            var text = "CREATE TABLE " + (table.ifNotExists ? "IF NOT EXISTS " : "") + table.name.description
+            let elements = elementsText(table.columns, table.constraints, table.watermarks)
+            if !elements.isEmpty || table.query == nil { text += " (\(elements))" }
+            if table.isAppendOnly { text += " APPEND ONLY" }
+            text += optionsText(table.options, prefix: " WITH ")
+            if let format = table.format { text += " \(format)" }
+            if let query = table.query { text += " AS \(query)" }
+            return text
+        case .createView(let view):
+            var text = "CREATE " + (view.orReplace ? "OR REPLACE " : "") + (view.isMaterialized ? "MATERIALIZED " : "") + "VIEW "
+            text += (view.ifNotExists ? "IF NOT EXISTS " : "") + view.name.description
+            if !view.columns.isEmpty { text += " (" + view.columns.map(quoteIdentifierIfNeeded).joined(separator: ", ") + ")" }
+            text += optionsText(view.options, prefix: " WITH ")
+            text += " AS \(view.query)"
+            if view.emitOnWindowClose { text += " EMIT ON WINDOW CLOSE" }
+            return text
+        case .createSource(let source):
+            var text = "CREATE SOURCE " + (source.ifNotExists ? "IF NOT EXISTS " : "") + source.name.description
+            let elements = elementsText(source.columns, source.constraints, source.watermarks)
+            if !elements.isEmpty { text += " (\(elements))" }
+            text += optionsText(source.options, prefix: " WITH ", always: true)
+            if let format = source.format { text += " \(format)" }
+            return text
+        case .createSink(let sink):
+            var text = "CREATE SINK " + (sink.ifNotExists ? "IF NOT EXISTS " : "") + sink.name.description
+            switch sink.input {
+            case .relation(let name): text += " FROM \(name)"
+            case .query(let query): text += " AS \(query)"
+            }
+            text += optionsText(sink.options, prefix: " WITH ")
+            if let format = sink.format { text += " \(format)" }
+            return text
+        case .createIndex(let index):
+            var text = "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + (index.ifNotExists ? "IF NOT EXISTS " : "")
+            if let name = index.name { text += "\(name) " }
+            text += "ON \(index.table) (" + index.keys.map(\.description).joined(separator: ", ") + ")"
+            if !index.include.isEmpty { text += " INCLUDE (" + index.include.map(quoteIdentifierIfNeeded).joined(separator: ", ") + ")" }
+            if !index.distributedBy.isEmpty {
+                text += " DISTRIBUTED BY (" + index.distributedBy.map(\.description).joined(separator: ", ") + ")"
+            }
+            return text
+        case .createSchema(let name, let ifNotExists):
+            return "CREATE SCHEMA " + (ifNotExists ? "IF NOT EXISTS " : "") + name.description
+        case .createDatabase(let name, let ifNotExists):
+            return "CREATE DATABASE " + (ifNotExists ? "IF NOT EXISTS " : "") + name.description
+        case .drop(let drop):
+            return "DROP \(drop.objectType.rawValue) " + (drop.ifExists ? "IF EXISTS " : "")
+                + drop.names.map(\.description).joined(separator: ", ") + (drop.cascade ? " CASCADE" : "")
+        case .show(let show):
+            return "SHOW " + show.description
+        case .setVariable(let set):
+            let value: String
+            switch set.value {
+            case .default: value = "DEFAULT"
+            case .values(let values): value = values.map(quoteStringLiteral).joined(separator: ", ")
+            }
+            return "SET " + (set.isLocal ? "LOCAL " : "") + quoteVariableName(set.name) + " = " + value
+        case .setTransaction(let modes):
+            return "SET TRANSACTION " + modes.map { $0.uppercased() }.joined(separator: ", ")
+        case .reset(let name):
+            return "RESET " + (name == "timezone" ? "TIME ZONE" : quoteVariableName(name))
+        case .describe(let name):
+            return "DESCRIBE \(name)"
+        case .explain(let explain):
+            var text = "EXPLAIN "
+            if !explain.options.isEmpty {
+                text += "(" + explain.options.map { option in
+                    option.value.map { "\(option.name) \(quoteStringLiteral($0))" } ?? option.name
+                }.joined(separator: ", ") + ") "
+            }
+            if explain.isAnalyze { text += "ANALYZE " }
+            if explain.isVerbose { text += "VERBOSE " }
+            return text + explain.statement.description
+        case .flush:
+            return "FLUSH"
+        case .begin(let modes):
+            return "BEGIN" + (modes.isEmpty ? "" : " " + modes.map { $0.uppercased() }.joined(separator: ", "))
+        case .commit:
+            return "COMMIT"
+        case .rollback:
+            return "ROLLBACK"
+        case .discard(let target):
+            return "DISCARD \(target.uppercased())"
+        case .deallocate(let name):
+            return "DEALLOCATE " + (name.map(quoteIdentifierIfNeeded) ?? "ALL")
+        case .comment(let comment):
+            return "COMMENT ON \(comment.objectType.rawValue) \(comment.name) IS " + (comment.text.map(quoteStringLiteral) ?? "NULL")
+        case .alter(let objectType, let name):
+            return "ALTER \(objectType)" + (name.map { " \($0)" } ?? "")
+        }
+    }
+}
+
+private func quoteVariableName(_ name: String) -> String {
+    name.split(separator: ".", omittingEmptySubsequences: false).map { quoteIdentifierIfNeeded(String($0)) }.joined(separator: ".")
+}
+
+private func returningText(_ items: [SelectItem]) -> String {
+    items.isEmpty ? "" : " RETURNING " + items.map(\.description).joined(separator: ", ")
+}
+
+private func optionsText(_ options: [WithOption], prefix: String, always: Bool = false) -> String {
+    if options.isEmpty && !always { return "" }
+    return prefix + "(" + options.map(\.description).joined(separator: ", ") + ")"
+}
+
+private func elementsText(_ columns: [ColumnDefinition], _ constraints: [TableConstraint], _ watermarks: [WatermarkDefinition]) -> String {
+    var elements = columns.map(\.description)
+    for constraint in constraints {
+        switch constraint {
+        case .primaryKey(let columns, let name):
+            elements.append((name.map { "CONSTRAINT \(quoteIdentifierIfNeeded($0)) " } ?? "") + "PRIMARY KEY ("
+                + columns.map(quoteIdentifierIfNeeded).joined(separator: ", ") + ")")
+        case .unique(let columns, let name):
+            elements.append((name.map { "CONSTRAINT \(quoteIdentifierIfNeeded($0)) " } ?? "") + "UNIQUE ("
+                + columns.map(quoteIdentifierIfNeeded).joined(separator: ", ") + ")")
+        }
+    }
+    for watermark in watermarks {
+        elements.append("WATERMARK FOR \(quoteIdentifierIfNeeded(watermark.column)) AS \(watermark.expression)")
+    }
+    return elements.joined(separator: ", ")
+}
+
+extension ColumnDefinition: CustomStringConvertible {
+    package var description: String {
+        var text = quoteIdentifierIfNeeded(name) + (type.map { " \($0)" } ?? "")
+        for constraint in constraints {
+            switch constraint {
+            case .notNull: text += " NOT NULL"
+            case .null: text += " NULL"
+            case .primaryKey: text += " PRIMARY KEY"
+            case .unique: text += " UNIQUE"
+            case .defaultValue(let value): text += " DEFAULT \(value.operandText)"
+            case .generated(let expression): text += " AS \(expression.operandText)"
+            }
+        }
+        return text
+    }
+}
+
+extension WithOption: CustomStringConvertible {
+    package var description: String {
+        let keyText = key.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && quoteIdentifierIfNeeded(String(part)) == String(part)
+        } ? key : quoteStringLiteral(key)
+        return "\(keyText) = \(value)"
+    }
+}
+
+extension OptionValue: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case .string(let text): quoteStringLiteral(text)
+        case .number(let text): text
+        case .word(let word): word.split(separator: ".").map { quoteIdentifierIfNeeded(String($0)) }.joined(separator: ".")
+        case .secret(let name): "SECRET \(name)"
+        }
+    }
+}
+
+extension FormatEncode: CustomStringConvertible {
+    package var description: String {
+        "FORMAT \(format) ENCODE \(encode)" + (options.isEmpty ? "" : " (" + options.map(\.description).joined(separator: ", ") + ")")
+    }
+}
+
+extension Show: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case .list(let listing, let schema, let like):
+            return listing.rawValue + (schema.map { " FROM \($0)" } ?? "") + (like.map { " LIKE \(quoteStringLiteral($0))" } ?? "")
+        case .columns(let name):
+            return "COLUMNS FROM \(name)"
+        case .create(let objectType, let name):
+            return "CREATE \(objectType.rawValue) \(name)"
+        case .all:
+            return "ALL"
+        case .variable(let name):
+            switch name {
+            case "transaction_isolation": return "TRANSACTION ISOLATION LEVEL"
+            case "timezone": return "TIME ZONE"
+            case "session_authorization": return "SESSION AUTHORIZATION"
+            default: return quoteVariableName(name)
+            }
+        }
+    }
+}
