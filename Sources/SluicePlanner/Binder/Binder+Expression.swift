@@ -170,7 +170,7 @@ extension Binder {
             let index = context.scope.entries.count + context.scalarSubqueries.count
             context.scalarSubqueries.append(bound)
             return .column(index, bound.scope.types[0])
-        case .array, .arraySubquery, .subscript, .slice:
+        case .array, .arraySubquery, .element, .slice:
             throw SluiceError(.featureNotSupported, "arrays are not supported yet", position: position)
         case .fieldAccess(let base, let field):
             let bound = try bindExpression(base, &context)
@@ -241,7 +241,7 @@ extension Binder {
         return .call(ParameterPlaceholder.function(number, type: type), [])
     }
 
-    private func bindValueFunction(_ function: SQLValueFunction, position: Int?) throws(SluiceError) -> ScalarExpr {
+    private mutating func bindValueFunction(_ function: SQLValueFunction, position: Int?) throws(SluiceError) -> ScalarExpr {
         switch function {
         case .currentDate:
             return .cast(try callFunction("now", [], position: position), .date)
@@ -310,7 +310,7 @@ extension Binder {
             .collate(let operand, _), .extract(_, let operand), .fieldAccess(let operand, _), .inSubquery(let operand, _, _):
             return [operand]
         case .binary(let left, _, let right), .quantified(let left, _, _, let right), .isDistinctFrom(let left, let right, _),
-            .atTimeZone(let left, let right), .position(let left, let right), .subscript(let left, let right):
+            .atTimeZone(let left, let right), .position(let left, let right), .element(let left, let right):
             return [left, right]
         case .between(let operand, let low, let high, _, _):
             return [operand, low, high]

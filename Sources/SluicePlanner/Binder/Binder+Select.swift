@@ -105,7 +105,7 @@ extension Binder {
                 index = Int(ordinal) - 1
             case .column(let parts) where parts.count == 1:
                 let matches = entries.indices.filter { entries[$0].name == parts[0] }
-                if matches.count == 1 || (matches.count > 1 && Set(matches.map { expressions[$0] }).count == 1) {
+                if matches.count == 1 || (matches.count > 1 && matches.allSatisfy { expressions[$0] == expressions[matches[0]] }) {
                     index = matches.first
                 } else if matches.count > 1 {
                     throw SluiceError(.ambiguousColumn, "ORDER BY \"\(parts[0])\" is ambiguous", position: item.expression.position.errorPosition)
