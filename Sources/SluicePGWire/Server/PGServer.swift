@@ -20,9 +20,11 @@ package final class PGServer: Sendable {
 
     /// Binds `configuration.host:port` and starts accepting connections.
     ///
-    /// SCRAM verifiers are derived here, once per user.
+    /// SCRAM verifiers are derived here, once per user. `group` defaults to NIO's shared
+    /// multi-threaded group (one loop per core).
     package static func start(
-        configuration: PGServerConfiguration, backend: any PGBackend, group: any EventLoopGroup
+        configuration: PGServerConfiguration, backend: any PGBackend,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> PGServer {
         let registry = PGConnectionRegistry()
         let connectionConfiguration = ConnectionStateMachine.Configuration(
