@@ -1,0 +1,41 @@
+import SluiceCore
+
+/// What the connection handler must do after the state machine took an event: send `messages`,
+/// call `PGSession.close` for `closedStatements`, then perform `effect`.
+package struct ConnectionAction: Sendable, Equatable {
+    package var messages: [PGBackendMessage]
+    package var closedStatements: [PGPreparedStatement]
+    package var effect: Effect
+
+    /// The step after sending: carry on, or one call whose outcome comes back as an event.
+    package enum Effect: Sendable, Equatable {
+        /// Go on with the next client message.
+        case readNextMessage
+        /// Call `PGBackend.startSession`; report `sessionStarted()` or `sessionFailed(_:)`.
+        case startSession(PGStartup)
+        /// Call `PGSession.prepare`; report `prepareSucceeded(_:)` or `prepareFailed(_:)`.
+        case prepare(String, parameterTypes: [DataType?])
+        /// Call `PGSession.execute`; report `executeSucceeded(_:)` or `executeFailed(_:)`.
+        case execute(PGPreparedStatement, parameters: [Value])
+        /// Cancel the session with this key, if any, then close without a reply.
+        case cancel(processID: Int32, secretKey: Int32)
+        /// Close the connection.
+        case close
+    }
+
+    package init(messages: [PGBackendMessage] = [], closedStatements: [PGPreparedStatement] = [], effect: Effect = .readNextMessage) {
+        self.messages = messages
+        self.closedStatements = closedStatements
+        self.effect = effect
+    }
+
+    /// Sends `messages` and carries on.
+    package static func send(_ messages: PGBackendMessage...) -> ConnectionAction {
+        ConnectionAction(messages: messages)
+    }
+
+    /// Sends a FATAL error and closes, as Postgres does for protocol and authentication failures.
+    package static func fail(_ error: SluiceError) -> ConnectionAction {
+        ConnectionAction(messages: [.errorResponse(PGErrorFields(.fatal, error))], effect: .close)
+    }
+}

@@ -1,0 +1,140 @@
+import SluiceCore
+
+// "Start-up" in "Message Flow": StartupMessage, authentication, then ParameterStatus,
+// BackendKeyData and ReadyForQuery.
+extension ConnectionStateMachine {
+    /// The mechanisms advertised in AuthenticationSASL; no channel binding (no `-PLUS`).
+    static let saslMechanism = "SCRAM-SHA-256"
+
+    mutating func startupPacketReceived(_ message: PGFrontendMessage) -> ConnectionAction {
+        switch message {
+        case .sslRequest, .gssEncryptionRequest:
+            return .send(.encryptionRefused)
+        case .cancelRequest(let processID, let secretKey):
+            enter(.closed)
+            return ConnectionAction(effect: .cancel(processID: processID, secretKey: secretKey))
+        case .startup(let startupMessage):
+            return startupReceived(startupMessage)
+        case .authenticationResponse, .query, .parse, .bind, .describe, .execute, .close, .sync, .flush, .terminate:
+            return closed(with: .fail(SluiceError(.protocolViolation, "expected a startup packet")))
+        }
+    }
+
+    private mutating func startupReceived(_ message: PGStartupMessage) -> ConnectionAction {
+        var parameters = message.parameters
+        // Protocol options (`_pq_.*`) are not supported; NegotiateProtocolVersion names them.
+        let protocolOptions = parameters.keys.filter { $0.hasPrefix("_pq_.") }.sorted()
+        for option in protocolOptions { parameters[option] = nil }
+        guard let user = parameters["user"], !user.isEmpty else {
+            return closed(with: .fail(SluiceError(.invalidAuthorizationSpecification, "no PostgreSQL user name specified in startup packet")))
+        }
+        let database = parameters["database"].flatMap { $0.isEmpty ? nil : $0 } ?? user
+        let startup = PGStartup(user: user, database: database, parameters: parameters, processID: processID)
+        var messages: [PGBackendMessage] = []
+        if message.protocolVersion & 0xFFFF != 0 || !protocolOptions.isEmpty {
+            messages.append(.negotiateProtocolVersion(newestMinorVersion: 0, unrecognizedOptions: protocolOptions))
+        }
+        switch configuration.authenticator {
+        case .trust:
+            return authenticated(startup, messages: messages)
+        case .cleartext(let users):
+            enter(.authenticating(.awaitingPassword(startup, expected: users[user])))
+            messages.append(.authentication(.cleartextPassword))
+        case .scramSHA256(let verifiers):
+            let exchange = SCRAMServerExchange(user: user, verifier: verifiers[user], serverNonce: configuration.makeNonce())
+            enter(.authenticating(.awaitingSASLInitialResponse(startup, exchange)))
+            messages.append(.authentication(.sasl(mechanisms: [Self.saslMechanism])))
+        }
+        return ConnectionAction(messages: messages)
+    }
+
+    mutating func authenticationMessageReceived(_ message: PGFrontendMessage, step: AuthenticationStep) -> ConnectionAction {
+        let body: [UInt8]
+        switch message {
+        case .authenticationResponse(let bytes):
+            body = bytes
+        case .terminate:
+            return closed(with: ConnectionAction(effect: .close))
+        case .startup, .sslRequest, .gssEncryptionRequest, .cancelRequest, .query, .parse, .bind, .describe,
+             .execute, .close, .sync, .flush:
+            return closed(with: .fail(SluiceError(.protocolViolation, "expected password response")))
+        }
+        do throws(SluiceError) {
+            switch step {
+            case .awaitingPassword(let startup, let expected):
+                let password = try PGAuthenticationResponse.password(from: body)
+                guard let expected, password == expected else { throw Self.passwordFailed(startup.user) }
+                return authenticated(startup, messages: [])
+            case .awaitingSASLInitialResponse(let startup, var exchange):
+                let (mechanism, data) = try PGAuthenticationResponse.saslInitialResponse(from: body)
+                guard mechanism == Self.saslMechanism else {
+                    throw SluiceError(.protocolViolation, "client selected an invalid SASL authentication mechanism")
+                }
+                guard let data else { throw SluiceError(.protocolViolation, "malformed SCRAM message", detail: "The message is empty.") }
+                let serverFirst = try exchange.receiveClientFirst(data)
+                enter(.authenticating(.awaitingSASLResponse(startup, exchange)))
+                return .send(.authentication(.saslContinue(serverFirst)))
+            case .awaitingSASLResponse(let startup, var exchange):
+                let serverFinal = try exchange.receiveClientFinal(body)
+                return authenticated(startup, messages: [.authentication(.saslFinal(serverFinal))])
+            }
+        } catch {
+            return closed(with: .fail(error))
+        }
+    }
+
+    private mutating func authenticated(_ startup: PGStartup, messages: [PGBackendMessage]) -> ConnectionAction {
+        self.startup = startup
+        enter(.startingSession)
+        return ConnectionAction(messages: messages + [.authentication(.ok)], effect: .startSession(startup))
+    }
+
+    static func passwordFailed(_ user: String) -> SluiceError {
+        SluiceError(.invalidPassword, "password authentication failed for user \"\(user)\"")
+    }
+
+    /// `PGBackend.startSession` returned a session.
+    package mutating func sessionStarted() -> ConnectionAction {
+        switch state {
+        case .startingSession:
+            enter(.ready)
+            var messages = initialParameterStatus().map { PGBackendMessage.parameterStatus(name: $0.0, value: $0.1) }
+            messages.append(.backendKeyData(processID: processID, secretKey: secretKey))
+            messages.append(.readyForQuery(transactionStatus))
+            return ConnectionAction(messages: messages)
+        case .closed:
+            return ConnectionAction(effect: .close)
+        case .awaitingStartup, .authenticating, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+            return closed(with: .fail(.internalError("a session started while none was being started")))
+        }
+    }
+
+    /// `PGBackend.startSession` threw, e.g. 3D000 for an unknown database.
+    package mutating func sessionFailed(_ error: SluiceError) -> ConnectionAction {
+        switch state {
+        case .startingSession:
+            return closed(with: .fail(error))
+        case .closed:
+            return ConnectionAction(effect: .close)
+        case .awaitingStartup, .authenticating, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+            return closed(with: .fail(.internalError("a session failed while none was being started")))
+        }
+    }
+
+    /// The ParameterStatus values Postgres reports at startup (`GUC_REPORT` settings).
+    func initialParameterStatus() -> [(String, String)] {
+        [
+            ("server_version", configuration.serverVersion),
+            ("server_encoding", "UTF8"),
+            ("client_encoding", "UTF8"),
+            ("DateStyle", "ISO, MDY"),
+            ("IntervalStyle", "postgres"),
+            ("TimeZone", "UTC"),
+            ("integer_datetimes", "on"),
+            ("standard_conforming_strings", "on"),
+            ("is_superuser", "on"),
+            ("session_authorization", startup?.user ?? ""),
+            ("application_name", startup?.parameters["application_name"] ?? ""),
+        ]
+    }
+}

@@ -1,0 +1,205 @@
+import NIOCore
+import SluiceCore
+
+/// The NIO side of one connection: feeds decoded messages to a ``ConnectionStateMachine`` one
+/// at a time and performs its actions — writes, backend calls, closing.
+///
+/// Backend calls run off the event loop (`makeFutureWithTask`). While one runs, further client
+/// messages wait in a queue and reads are held back, which keeps per-connection order and
+/// applies backpressure to a client that pipelines faster than queries complete.
+package final class PGConnectionHandler: ChannelDuplexHandler {
+    package typealias InboundIn = PGFrontendMessage
+    package typealias OutboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
+
+    private enum Event {
+        case message(PGFrontendMessage)
+        case decodingFailed(SluiceError)
+    }
+
+    private var machine: ConnectionStateMachine
+    private let backend: any PGBackend
+    private let registry: PGConnectionRegistry
+    private var session: (any PGSession)?
+    private var events = CircularBuffer<Event>()
+    private var isReadHeld = false
+    private var isInactive = false
+    private var context: ChannelHandlerContext?
+
+    package init(
+        configuration: ConnectionStateMachine.Configuration, backend: any PGBackend,
+        registry: PGConnectionRegistry, processID: Int32, secretKey: Int32
+    ) {
+        machine = ConnectionStateMachine(configuration: configuration, processID: processID, secretKey: secretKey)
+        self.backend = backend
+        self.registry = registry
+    }
+
+    package func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        events.append(.message(unwrapInboundIn(data)))
+        processEvents()
+    }
+
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? SluiceError else {
+            // I/O errors: nobody is left to tell.
+            context.close(promise: nil)
+            return
+        }
+        events.append(.decodingFailed(error))
+        processEvents()
+    }
+
+    package func channelInactive(context: ChannelHandlerContext) {
+        isInactive = true
+        events.removeAll()
+        let wasAwaitingBackend = machine.isAwaitingBackend
+        machine.connectionClosed()
+        if wasAwaitingBackend {
+            // The call's completion terminates the session; meanwhile stop it early.
+            session?.cancel()
+        } else {
+            terminateSession()
+        }
+        context.fireChannelInactive()
+    }
+
+    package func read(context: ChannelHandlerContext) {
+        if machine.isAwaitingBackend || !events.isEmpty {
+            isReadHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    // MARK: - Driving the state machine
+
+    private func processEvents() {
+        guard let context else { return }
+        while !machine.isAwaitingBackend, !isInactive, let event = events.popFirst() {
+            refreshTransactionStatus()
+            switch event {
+            case .message(let message): perform(machine.messageReceived(message))
+            case .decodingFailed(let error): perform(machine.decodingFailed(error))
+            }
+        }
+        guard !machine.isAwaitingBackend, !isInactive else { return }
+        context.flush()
+        if isReadHeld {
+            isReadHeld = false
+            context.read()
+        }
+    }
+
+    private func refreshTransactionStatus() {
+        if let session { machine.transactionStatus = session.transactionStatus }
+    }
+
+    private func perform(_ action: ConnectionAction) {
+        guard let context else { return }
+        var writeFuture: EventLoopFuture<Void>?
+        if !action.messages.isEmpty {
+            var buffer = context.channel.allocator.buffer(capacity: 256)
+            for message in action.messages { message.encode(into: &buffer) }
+            writeFuture = context.write(wrapOutboundOut(buffer))
+        }
+        for statement in action.closedStatements { session?.close(statement) }
+
+        switch action.effect {
+        case .readNextMessage:
+            break
+        case .startSession(let startup):
+            context.flush()
+            let backend = self.backend
+            runOffLoop { () throws(SluiceError) in try backend.startSession(startup) } completion: { handler, result in
+                handler.sessionStartCompleted(result)
+            }
+        case .prepare(let sql, let parameterTypes):
+            guard let session else { return perform(machine.prepareFailed(.internalError("prepare without a session"))) }
+            context.flush()
+            runOffLoop { () async throws(SluiceError) in try await session.prepare(sql, parameterTypes: parameterTypes) } completion: { handler, result in
+                handler.refreshTransactionStatus()
+                switch result {
+                case .success(let statements): handler.perform(handler.machine.prepareSucceeded(statements))
+                case .failure(let error): handler.perform(handler.machine.prepareFailed(error))
+                }
+                handler.afterBackendCall()
+            }
+        case .execute(let statement, let parameters):
+            guard let session else { return perform(machine.executeFailed(.internalError("execute without a session"))) }
+            context.flush()
+            runOffLoop { () async throws(SluiceError) in try await session.execute(statement, parameters: parameters) } completion: { handler, result in
+                handler.refreshTransactionStatus()
+                switch result {
+                case .success(let result): handler.perform(handler.machine.executeSucceeded(result))
+                case .failure(let error): handler.perform(handler.machine.executeFailed(error))
+                }
+                handler.afterBackendCall()
+            }
+        case .cancel(let processID, let secretKey):
+            registry.cancel(processID: processID, secretKey: secretKey)
+            context.close(promise: nil)
+        case .close:
+            context.flush()
+            if let writeFuture {
+                writeFuture.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            } else {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func sessionStartCompleted(_ result: Result<any PGSession, SluiceError>) {
+        switch result {
+        case .success(let session):
+            self.session = session
+            registry.register(session, processID: machine.processID, secretKey: machine.secretKey)
+            refreshTransactionStatus()
+            perform(machine.sessionStarted())
+        case .failure(let error):
+            perform(machine.sessionFailed(error))
+        }
+        afterBackendCall()
+    }
+
+    private func afterBackendCall() {
+        if isInactive {
+            terminateSession()
+        } else {
+            processEvents()
+        }
+    }
+
+    private func terminateSession() {
+        guard let session else { return }
+        self.session = nil
+        registry.unregister(processID: machine.processID)
+        session.terminate()
+    }
+
+    /// Runs `work` on the cooperative pool and hands its result back on the event loop.
+    private func runOffLoop<Success: Sendable>(
+        _ work: @escaping @Sendable () async throws(SluiceError) -> Success,
+        completion: @escaping (PGConnectionHandler, Result<Success, SluiceError>) -> Void
+    ) {
+        guard let context else { return }
+        let future = context.eventLoop.makeFutureWithTask { () async -> Result<Success, SluiceError> in
+            do throws(SluiceError) {
+                return .success(try await work())
+            } catch {
+                return .failure(error)
+            }
+        }
+        future.assumeIsolated().whenSuccess { result in
+            completion(self, result)
+        }
+    }
+}

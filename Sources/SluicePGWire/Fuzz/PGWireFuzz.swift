@@ -1,0 +1,77 @@
+import NIOCore
+import SluiceCore
+
+/// An entry point for fuzzers: runs arbitrary client bytes through the decoder and the
+/// connection state machine, answering backend calls with a fixed fake backend.
+///
+/// No input may crash it. A libFuzzer or CLI driver calls ``run(_:)`` with each input.
+package enum PGWireFuzz {
+    /// How a run ended.
+    package enum Outcome: Equatable, Sendable {
+        /// The input ran out with the connection still open.
+        case awaitingInput
+        /// The machine closed the connection; `lastMessage` is what it sent last, if anything.
+        case closed(lastMessage: PGBackendMessage?)
+    }
+
+    /// Feeds `bytes` as one connection's input stream and returns how it ended.
+    @discardableResult
+    package static func run(_ bytes: [UInt8]) -> Outcome {
+        var decoder = PGFrontendMessageDecoder(maxMessageLength: 1 << 16)
+        var machine = ConnectionStateMachine(configuration: .init(makeNonce: { "fuzznonce" }), processID: 1, secretKey: 2)
+        var buffer = ByteBuffer(bytes: bytes)
+        var lastMessage: PGBackendMessage?
+        while true {
+            var action: ConnectionAction
+            do throws(SluiceError) {
+                guard let message = try decoder.decodeMessage(from: &buffer) else { return .awaitingInput }
+                action = machine.messageReceived(message)
+            } catch {
+                action = machine.decodingFailed(error)
+            }
+            // Answer backend calls until the machine waits for the client again.
+            while true {
+                lastMessage = action.messages.last ?? lastMessage
+                switch action.effect {
+                case .readNextMessage:
+                    break
+                case .startSession:
+                    action = machine.sessionStarted()
+                    continue
+                case .prepare(let sql, let parameterTypes):
+                    action = sql.contains("fail")
+                        ? machine.prepareFailed(SluiceError(.syntaxError, "syntax error at or near \"fail\"", position: 1))
+                        : machine.prepareSucceeded(fakeStatements(sql, parameterTypes: parameterTypes))
+                    continue
+                case .execute(let statement, _):
+                    action = statement.sql.contains("boom")
+                        ? machine.executeFailed(SluiceError(.divisionByZero, "division by zero"))
+                        : machine.executeSucceeded(fakeResult(rowCount: statement.sql.count % 5))
+                    continue
+                case .cancel, .close:
+                    return .closed(lastMessage: lastMessage)
+                }
+                break
+            }
+        }
+    }
+
+    private static func fakeStatements(_ sql: String, parameterTypes: [DataType?]) -> [PGPreparedStatement] {
+        sql.split(separator: ";").enumerated().compactMap { index, piece -> PGPreparedStatement? in
+            let text = String(piece).trimmingSpaces
+            guard !text.isEmpty else { return nil }
+            return PGPreparedStatement(
+                id: index, sql: text, parameterTypes: parameterTypes.map { $0 ?? .varchar },
+                resultColumns: [PGColumn(name: "n", type: .int32)]
+            )
+        }
+    }
+
+    private static func fakeResult(rowCount: Int) -> PGStatementResult {
+        let column = Column(type: .int32, values: (0 ..< rowCount).map { .int32(Int32($0)) })
+        return PGStatementResult(
+            commandTag: "SELECT \(rowCount)", columns: [PGColumn(name: "n", type: .int32)],
+            chunks: [Chunk(columns: [column])]
+        )
+    }
+}

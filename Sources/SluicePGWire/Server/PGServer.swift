@@ -1,0 +1,71 @@
+import NIOCore
+import NIOPosix
+
+/// A Postgres wire-protocol server: accepts connections and runs each through a
+/// ``PGConnectionHandler`` against `backend`.
+package final class PGServer: Sendable {
+    /// The address the server listens on.
+    package let localAddress: SocketAddress
+    private let channel: any Channel
+    private let registry: PGConnectionRegistry
+
+    /// The port the server listens on; useful after binding port 0.
+    package var port: Int { localAddress.port ?? 0 }
+
+    private init(channel: any Channel, localAddress: SocketAddress, registry: PGConnectionRegistry) {
+        self.channel = channel
+        self.localAddress = localAddress
+        self.registry = registry
+    }
+
+    /// Binds `configuration.host:port` and starts accepting connections.
+    ///
+    /// SCRAM verifiers are derived here, once per user. `group` defaults to NIO's shared
+    /// multi-threaded group (one loop per core).
+    package static func start(
+        configuration: PGServerConfiguration, backend: any PGBackend,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> PGServer {
+        let registry = PGConnectionRegistry()
+        let connectionConfiguration = ConnectionStateMachine.Configuration(
+            authenticator: PGAuthenticator(configuration.authentication),
+            serverVersion: configuration.serverVersion
+        )
+        let maxMessageLength = configuration.maxMessageLength
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: configuration.backlog)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                guard registry.track(channel) else {
+                    return channel.close()
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    let key = registry.makeCancelKey()
+                    try channel.pipeline.syncOperations.addHandlers([
+                        ByteToMessageHandler(PGFrontendDecodingHandler(maxMessageLength: maxMessageLength)),
+                        PGConnectionHandler(
+                            configuration: connectionConfiguration, backend: backend, registry: registry,
+                            processID: key.processID, secretKey: key.secretKey
+                        ),
+                    ])
+                }
+            }
+            .bind(host: configuration.host, port: configuration.port)
+            .get()
+        guard let localAddress = channel.localAddress else {
+            try? await channel.close()
+            throw ChannelError.unknownLocalAddress
+        }
+        return PGServer(channel: channel, localAddress: localAddress, registry: registry)
+    }
+
+    /// Stops accepting connections and closes the open ones; their sessions are cancelled and terminated.
+    package func shutdown() async throws {
+        try? await channel.close()
+        for connection in registry.shutDown() {
+            try? await connection.close()
+        }
+    }
+}
