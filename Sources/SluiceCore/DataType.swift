@@ -5,7 +5,7 @@
 /// days since 1970-01-01 in `Int32`; `time` as microseconds since midnight, `timestamp` and
 /// `timestamptz` as microseconds since 1970-01-01 00:00:00 (UTC for `timestamptz`) in `Int64`;
 /// `interval` as ``Interval``; `varchar` and `jsonb` as UTF-8 bytes; structs as child columns.
-package indirect enum DataType: Hashable, Sendable {
+package indirect enum DataType: Hashable, Sendable, Codable {
     case boolean
     case int16
     case int32
@@ -160,7 +160,7 @@ package indirect enum DataType: Hashable, Sendable {
 }
 
 /// One named field of a struct type.
-package struct StructField: Hashable, Sendable {
+package struct StructField: Hashable, Sendable, Codable {
     package var name: String
     package var type: DataType
 

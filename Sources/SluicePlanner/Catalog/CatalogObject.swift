@@ -1,7 +1,7 @@
 import SluiceCore
 
 /// The kinds of relation the catalog holds, with the names SHOW and `pg_class.relkind` use.
-package enum RelationKind: String, Sendable, Equatable {
+package enum RelationKind: String, Sendable, Equatable, Codable {
     case table
     case materializedView = "materialized view"
     case view
@@ -19,7 +19,7 @@ package enum RelationKind: String, Sendable, Equatable {
 }
 
 /// One column of a relation.
-package struct CatalogColumn: Sendable, Equatable {
+package struct CatalogColumn: Sendable, Equatable, Codable {
     package var name: String
     package var type: DataType
     package var isNullable: Bool
@@ -32,7 +32,7 @@ package struct CatalogColumn: Sendable, Equatable {
 }
 
 /// A relation in the catalog: a table, view, materialized view, source or sink.
-package struct RelationDefinition: Sendable, Equatable {
+package struct RelationDefinition: Sendable, Equatable, Codable {
     /// Unique for the life of the data directory; also the relation's `pg_class.oid`.
     package var id: Int
     package var schema: String

@@ -1,1 +1,0 @@
-// SluiceBench: overview and entry points of this module.

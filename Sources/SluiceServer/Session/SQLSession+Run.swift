@@ -1,0 +1,183 @@
+import SluiceBatch
+import SluiceCore
+import SluiceExpr
+import SluicePGWire
+import SluicePlan
+import SluicePlanner
+import SluiceState
+
+extension SQLSession {
+    /// Carries out a bound statement.
+    func run(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
+        let context = EvaluationContext(statementTimestamp: Self.currentTimestamp(), timeZone: setting("timezone") ?? "UTC")
+        let executor = BatchExecutor(tables: database, context: context, isCancelled: isCancelled)
+        switch planned {
+        case .query(let plan, let columns):
+            let chunks = try executor.run(plan)
+            let count = chunks.reduce(0) { $0 + $1.count }
+            return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
+        case .insert(let table, let source):
+            guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+            var count = 0
+            for chunk in try executor.run(source) {
+                try checkNotNull(chunk, table: table)
+                try store.insert(chunk)
+                count += chunk.count
+            }
+            return PGStatementResult(commandTag: "INSERT 0 \(count)")
+        case .update(let table, let filter, let assignments):
+            guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+            let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+                let mask = try Self.matching(filter, chunk, context)
+                let matched = mask.setCount
+                if matched == 0 { return (chunk, 0, nil) }
+                let old = chunk.filter(mask)
+                var columns = old.columns
+                for (index, expression) in assignments {
+                    columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
+                }
+                let updated = Chunk(columns: columns, count: old.count)
+                try self.checkNotNull(updated, table: table)
+                return (chunk.filter(Self.inverted(mask)), matched, updated)
+            }
+            return PGStatementResult(commandTag: "UPDATE \(affected)")
+        case .delete(let table, let filter):
+            guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+            let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+                let mask = try Self.matching(filter, chunk, context)
+                let matched = mask.setCount
+                if matched == 0 { return (chunk, 0, nil) }
+                return (chunk.filter(Self.inverted(mask)), matched, nil)
+            }
+            return PGStatementResult(commandTag: "DELETE \(affected)")
+        case .createTable(let relation, let populate):
+            var rows: [Chunk] = []
+            if let populate { rows = try executor.run(populate) }
+            let store = try database.create(relation)
+            for chunk in rows { try store.insert(chunk) }
+            return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
+        case .drop(let relations):
+            for relation in relations { try database.drop(relation) }
+            let kind = relations.last!.kind.rawValue.uppercased().replacing(" ", with: "_")
+            return PGStatementResult(commandTag: "DROP_\(kind)")
+        case .nothing(let tag, let notice):
+            return PGStatementResult(commandTag: tag, notices: notice.map { [SluiceError(.successfulCompletion, $0)] } ?? [])
+        case .explain(let lines):
+            let column = Column(type: .varchar, values: lines.map { .string($0) })
+            return PGStatementResult(
+                commandTag: "EXPLAIN", columns: [PGColumn(name: "QUERY PLAN", type: .varchar)], chunks: [Chunk(columns: [column])])
+        case .utility(let utility):
+            return try runUtility(utility)
+        }
+    }
+
+    func checkNotNull(_ chunk: Chunk, table: RelationDefinition) throws(SluiceError) {
+        for (index, column) in table.columns.enumerated() where !column.isNullable && chunk.columns[index].hasNulls {
+            throw SluiceError(.notNullViolation, "null value in column \"\(column.name)\" of relation \"\(table.name)\" violates not-null constraint")
+        }
+    }
+
+    static func matching(_ filter: ScalarExpr?, _ chunk: Chunk, _ context: EvaluationContext) throws(SluiceError) -> Bitmap {
+        guard let filter else { return Bitmap(count: chunk.count, value: true) }
+        return ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(filter, on: chunk, context: context))
+    }
+
+    static func inverted(_ mask: Bitmap) -> Bitmap {
+        var result = Bitmap(count: mask.count, value: true)
+        for index in 0 ..< mask.count where mask[index] { result[index] = false }
+        return result
+    }
+
+    private func runUtility(_ utility: UtilityStatement) throws(SluiceError) -> PGStatementResult {
+        switch utility {
+        case .set(let name, let value):
+            var text = value ?? ""
+            if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+            let settingName = name == "time zone" ? "timezone" : name
+            updateSettings { $0[settingName] = text }
+            let reported: Set<String> = ["timezone", "application_name", "datestyle", "intervalstyle", "client_encoding", "standard_conforming_strings"]
+            let displayName = ["timezone": "TimeZone", "datestyle": "DateStyle", "intervalstyle": "IntervalStyle"][settingName] ?? settingName
+            return PGStatementResult(commandTag: "SET", parameterChanges: reported.contains(settingName) ? [(displayName, text)] : [])
+        case .reset(let name):
+            let value = SessionDefaults.value(of: name)
+            updateSettings { $0[name] = value }
+            return PGStatementResult(commandTag: "RESET")
+        case .show(let name):
+            let key = name == "time zone" ? "timezone" : (name == "transaction isolation level" ? "transaction_isolation" : name)
+            guard let value = setting(key) else {
+                throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
+            }
+            return PGStatementResult(
+                commandTag: "SHOW", columns: [PGColumn(name: name, type: .varchar)],
+                chunks: [Chunk(columns: [Column(type: .varchar, values: [.string(value)])])])
+        case .showAll:
+            let settings = SessionDefaults.values.map { ($0.0, setting($0.0) ?? $0.1) }
+            let columns = [
+                Column(type: .varchar, values: settings.map { .string($0.0) }),
+                Column(type: .varchar, values: settings.map { .string($0.1) }),
+                Column(type: .varchar, values: settings.map { _ in .string("") }),
+            ]
+            return PGStatementResult(commandTag: "SHOW", columns: Self.resultColumns(of: .utility(.showAll)), chunks: [Chunk(columns: columns)])
+        case .showList(let kind):
+            let wanted: RelationKind?
+            switch kind {
+            case "tables": wanted = .table
+            case "materialized views": wanted = .materializedView
+            case "views": wanted = .view
+            case "sources": wanted = .source
+            case "sinks": wanted = .sink
+            default: wanted = nil
+            }
+            var names: [String]
+            switch kind {
+            case "databases": names = [info.database]
+            case "schemas": names = ["information_schema", "pg_catalog", "public"]
+            default: names = database.catalog.relations.filter { $0.kind == wanted }.map(\.name).sorted()
+            }
+            if wanted == nil && kind != "databases" && kind != "schemas" { names = [] }
+            let chunks = names.isEmpty ? [] : [Chunk(columns: [Column(type: .varchar, values: names.map { .string($0) })])]
+            return PGStatementResult(commandTag: "SHOW", columns: [PGColumn(name: "Name", type: .varchar)], chunks: chunks)
+        case .describe(let relation):
+            return DescribeOutput.result(for: relation)
+        case .begin:
+            if transactionStatus == .inBlock {
+                return PGStatementResult(commandTag: "BEGIN", notices: [SluiceError(.warning, "there is already a transaction in progress")])
+            }
+            setTransactionStatus(.inBlock)
+            return PGStatementResult(
+                commandTag: "BEGIN",
+                notices: [SluiceError(.successfulCompletion, "transactions are not supported: each statement takes effect when it completes")])
+        case .commit, .rollback:
+            let tag = utility == .commit ? "COMMIT" : "ROLLBACK"
+            if transactionStatus == .idle {
+                return PGStatementResult(commandTag: tag, notices: [SluiceError(.noActiveSQLTransaction, "there is no transaction in progress")])
+            }
+            setTransactionStatus(.idle)
+            return PGStatementResult(commandTag: tag)
+        case .flush:
+            return PGStatementResult(commandTag: "FLUSH")
+        case .discard:
+            deallocateAll()
+            return PGStatementResult(commandTag: "DISCARD ALL")
+        case .deallocate:
+            return PGStatementResult(commandTag: "DEALLOCATE")
+        }
+    }
+}
+
+/// `DESCRIBE t`, as RisingWave shows it: one row per column, then the primary key.
+enum DescribeOutput {
+    static let columns = [
+        PGColumn(name: "Name", type: .varchar), PGColumn(name: "Type", type: .varchar),
+        PGColumn(name: "Is Hidden", type: .varchar), PGColumn(name: "Description", type: .varchar),
+    ]
+
+    static func result(for relation: RelationDefinition) -> PGStatementResult {
+        var rows: [[Value]] = relation.columns.map { [.string($0.name), .string($0.type.sqlName), .string("false"), .null] }
+        if !relation.primaryKey.isEmpty {
+            rows.append([.string("primary key"), .string(relation.primaryKey.map { relation.columns[$0].name }.joined(separator: ", ")), .null, .null])
+        }
+        let chunk = Chunk(columns: (0 ..< 4).map { index in Column(type: .varchar, values: rows.map { $0[index] }) })
+        return PGStatementResult(commandTag: "DESCRIBE", columns: columns, chunks: [chunk])
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+import SluiceBatch
+import SluiceCore
+import SluiceExpr
+import SluicePGWire
+import SluicePlan
+import SluicePlanner
+import SluiceSQL
+
+/// Starts a ``SQLSession`` per connection.
+package struct SQLBackend: PGBackend {
+    package let database: Database
+
+    package init(database: Database) {
+        self.database = database
+    }
+
+    package func startSession(_ startup: PGStartup) throws(SluiceError) -> any PGSession {
+        guard startup.database == "dev" else {
+            throw SluiceError(.invalidCatalogName, "database \"\(startup.database)\" does not exist")
+        }
+        return SQLSession(database: database, user: startup.user, databaseName: startup.database, parameters: startup.parameters)
+    }
+}
+
+/// One client session: parses, binds and runs statements against the shared ``Database``.
+package final class SQLSession: PGSession {
+    private struct State {
+        var statements: [Int: Statement] = [:]
+        var nextStatementID = 1
+        var settings: [String: String]
+        var transactionStatus = PGTransactionStatus.idle
+    }
+
+    let database: Database
+    let info: SessionInfo
+    private let state: Mutex<State>
+    private let cancelled = CancelFlag()
+
+    package init(database: Database, user: String, databaseName: String, parameters: [String: String]) {
+        self.database = database
+        self.info = SessionInfo(user: user, database: databaseName)
+        var settings = Dictionary(uniqueKeysWithValues: SessionDefaults.values)
+        for (key, value) in parameters { settings[key.lowercased()] = value }
+        self.state = Mutex(State(settings: settings))
+    }
+
+    package var transactionStatus: PGTransactionStatus { state.withLock { $0.transactionStatus } }
+
+    package func prepare(_ sql: String, parameterTypes: [DataType?]) async throws(SluiceError) -> [PGPreparedStatement] {
+        let statements = try SQLParser.parse(sql)
+        var prepared: [PGPreparedStatement] = []
+        for statement in statements {
+            var types = parameterTypes.map { $0 ?? .unknown }
+            var columns: [PGColumn]? = nil
+            // A lone statement is bound now so Describe can report parameter and result types;
+            // in a multi-statement string, later statements may depend on earlier ones, so they
+            // are bound only when they run.
+            if statements.count == 1 {
+                var binder = Binder(catalog: database.catalog, session: info, parameterTypes: types)
+                let planned = try binder.bind(statement)
+                types = binder.parameterTypes.map { $0 == .unknown ? .varchar : $0 }
+                columns = Self.resultColumns(of: planned)
+            }
+            let id = state.withLock { state in
+                defer { state.nextStatementID += 1 }
+                state.statements[state.nextStatementID] = statement
+                return state.nextStatementID
+            }
+            prepared.append(PGPreparedStatement(id: id, sql: statement.sourceText, parameterTypes: types, resultColumns: columns))
+        }
+        return prepared
+    }
+
+    package func execute(_ prepared: PGPreparedStatement, parameters: [Value]) async throws(SluiceError) -> PGStatementResult {
+        cancelled.value.store(false, ordering: .relaxed)
+        guard let statement = state.withLock({ $0.statements[prepared.id] }) else {
+            throw SluiceError(.invalidSQLStatementName, "prepared statement does not exist")
+        }
+        var binder = Binder(
+            catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
+            parameterValues: parameters)
+        let planned = try binder.bind(statement)
+        return try run(planned)
+    }
+
+    package func close(_ statement: PGPreparedStatement) {
+        state.withLock { _ = $0.statements.removeValue(forKey: statement.id) }
+    }
+
+    package func cancel() {
+        cancelled.value.store(true, ordering: .relaxed)
+    }
+
+    package func terminate() {
+        state.withLock { $0.statements.removeAll() }
+    }
+
+    var isCancelled: @Sendable () -> Bool {
+        { [cancelled] in cancelled.value.load(ordering: .relaxed) }
+    }
+
+    func setting(_ name: String) -> String? {
+        state.withLock { $0.settings[name] }
+    }
+
+    func updateSettings(_ body: (inout [String: String]) -> Void) {
+        state.withLock { body(&$0.settings) }
+    }
+
+    func setTransactionStatus(_ status: PGTransactionStatus) {
+        state.withLock { $0.transactionStatus = status }
+    }
+
+    func deallocateAll() {
+        state.withLock { $0.statements.removeAll() }
+    }
+
+    static func resultColumns(of planned: PlannedStatement) -> [PGColumn]? {
+        switch planned {
+        case .query(_, let columns):
+            return columns.map(Self.pgColumn)
+        case .explain:
+            return [PGColumn(name: "QUERY PLAN", type: .varchar)]
+        case .utility(let utility):
+            switch utility {
+            case .show(let name): return [PGColumn(name: name, type: .varchar)]
+            case .showAll: return [PGColumn(name: "Name", type: .varchar), PGColumn(name: "Setting", type: .varchar), PGColumn(name: "Description", type: .varchar)]
+            case .showList: return [PGColumn(name: "Name", type: .varchar)]
+            case .describe: return DescribeOutput.columns
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    static func pgColumn(_ column: OutputColumn) -> PGColumn {
+        var typeModifier: Int32 = -1
+        if case .decimal(let precision?, let scale) = column.type { typeModifier = Int32((precision << 16) | (scale ?? 0)) + 4 }
+        return PGColumn(
+            name: column.name, type: column.type, tableOID: Int32(column.tableID), columnNumber: Int16(column.columnNumber),
+            typeModifier: typeModifier)
+    }
+
+    /// Microseconds since 1970 now, for `now()`.
+    static func currentTimestamp() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+    }
+}
+
+/// A cancellation request shared between a session and the query it runs.
+final class CancelFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import SluiceBench
+
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self])
+}
+
+struct ScanAgg: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan-agg", abstract: "GROUP BY and filtered count over N rows, with DuckDB's figures beside ours.")
+
+    @Option(help: "Rows to load.")
+    var rows = 10_000_000
+
+    @Flag(help: "Skip the DuckDB comparison.")
+    var noDuckdb = false
+
+    func run() async throws {
+        try await ScanAggBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import SluiceBench
+import SluiceCore
+import SluiceServer
+
+@main
+struct Sluice: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A streaming SQL database in one binary.",
+        subcommands: [Serve.self, Bench.self])
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve SQL over the Postgres wire protocol (psql -h localhost -p 4566 -d dev -U root).")
+
+    @Option(help: "Address for the SQL (Postgres protocol) endpoint.")
+    var listen = "127.0.0.1:4566"
+
+    @Option(help: "Directory for durable state.")
+    var dataDir = "./sluice-data"
+
+    func run() async throws {
+        var configuration = ServerConfiguration()
+        let (host, port) = try parseAddress(listen)
+        configuration.sqlHost = host
+        configuration.sqlPort = port
+        configuration.dataDirectory = dataDir
+        let server: SluiceServer
+        do {
+            server = try await SluiceServer.start(configuration)
+        } catch let error as SluiceError {
+            FileHandle.standardError.write(Data("sluice: \(error.message)\n".utf8))
+            throw ExitCode(1)
+        }
+        FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port) (data in \(dataDir))\n".utf8))
+        await waitForTerminationSignal()
+        FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))
+        try await server.shutdown()
+    }
+}
+
+/// Parses `host:port`.
+func parseAddress(_ text: String) throws -> (String, Int) {
+    guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0 ... 65535).contains(port) else {
+        throw ValidationError("expected HOST:PORT, got \(text)")
+    }
+    return (String(text[..<colon]), port)
+}
+
+/// Returns when the process receives SIGINT or SIGTERM.
+func waitForTerminationSignal() async {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let resumed = LockedFlag()
+        for source in sources {
+            source.setEventHandler {
+                if resumed.set() { continuation.resume() }
+            }
+            source.resume()
+        }
+    }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// Sets the flag; true the first time only.
+    func set() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet { return false }
+        isSet = true
+        return true
+    }
+}
