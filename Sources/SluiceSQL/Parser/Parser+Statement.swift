@@ -107,7 +107,8 @@ extension Parser {
     private mutating func parseUpdate() throws(SluiceError) -> Update {
         advance()
         let table = try parseObjectName()
-        let alias = try parseTableAlias()?.name
+        // SET is not a reserved word, so it would otherwise be read as the alias.
+        let alias = isKeyword("set") ? nil : try parseTableAlias()?.name
         try expectKeyword("set")
         let assignments = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in
             let start = parser.position

@@ -1,0 +1,52 @@
+import SluiceCore
+import SluiceState
+import Testing
+
+@Suite struct TableStoreTests {
+    @Test func insertWithPrimaryKeyReplacesTheOldRow() throws {
+        let store = TableStore(types: [.int64, .varchar], primaryKey: [0])
+        try store.insert(Chunk(columns: [int64s([1, 2]), strings(["a", "b"])]))
+        try store.insert(Chunk(columns: [int64s([2, 3, 3]), strings(["B", "c", "C"])]))
+        let rows = Set(Chunk.concatenate(store.snapshot().chunks, types: store.types).rows)
+        #expect(rows == [[.int64(1), .string("a")], [.int64(2), .string("B")], [.int64(3), .string("C")]])
+        #expect(store.rowCount == 3)
+    }
+
+    @Test func nullPrimaryKeyIsRejected() {
+        let store = TableStore(types: [.int64], primaryKey: [0])
+        #expect(throws: SluiceError.self) { try store.insert(Chunk(columns: [int64s([nil])])) }
+    }
+
+    @Test func rewriteRemovesAndReinsertsRows() throws {
+        let store = TableStore(types: [.int64], primaryKey: [])
+        try store.insert(Chunk(columns: [int64s([1, 2, 3])]))
+        let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+            (chunk.gather([0]), 2, Chunk(columns: [int64s([20, 30])]))
+        }
+        #expect(affected == 2)
+        #expect(Set(Chunk.concatenate(store.snapshot().chunks, types: [.int64]).rows) == [[.int64(1)], [.int64(20)], [.int64(30)]])
+    }
+
+    @Test func chunkCodecRoundTripsEveryLayout() throws {
+        let structType = DataType.structure([StructField(name: "a", type: .int32), StructField(name: "b", type: .varchar)])
+        let types: [DataType] = [.boolean, .int16, .int32, .int64, .float32, .float64, .numeric, .varchar, .date, .timestamp, .interval, structType]
+        let rows: [[Value]] = [
+            [.bool(true), .int16(-2), .int32(3), .int64(-4), .float32(1.5), .float64(-2.25), .decimal(Decimal(mantissa: 12345, scale: 2)),
+             .string("héllo"), .date(19000), .timestamp(1_700_000_000_000_000), .interval(Interval(months: 1, days: 2, microseconds: 3)),
+             .structure([.int32(7), .string("x")])],
+            types.map { _ in .null },
+        ]
+        let chunk = Chunk(columns: types.indices.map { index in Column(type: types[index], values: rows.map { $0[index] }) })
+        var bytes: [UInt8] = []
+        ChunkCodec.encode(chunk, into: &bytes)
+        ChunkCodec.encode(chunk, into: &bytes)
+        var offset = 0
+        let first = try ChunkCodec.decode(bytes, offset: &offset, types: types)
+        let second = try ChunkCodec.decode(bytes, offset: &offset, types: types)
+        #expect(first.rows == rows)
+        #expect(second.rows == rows)
+        #expect(offset == bytes.count)
+        var truncatedOffset = 0
+        #expect(throws: SluiceError.self) { try ChunkCodec.decode(Array(bytes.prefix(20)), offset: &truncatedOffset, types: types) }
+    }
+}
