@@ -107,7 +107,7 @@ extension Parser {
     private mutating func parseUpdate() throws(SluiceError) -> Update {
         advance()
         let table = try parseObjectName()
-        let alias = try parseTableAlias()?.name
+        let alias = isKeyword("set") ? nil : try parseTableAlias()?.name
         try expectKeyword("set")
         let assignments = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in
             let start = parser.position
@@ -249,7 +249,8 @@ extension Parser {
         switch current.kind {
         case .integer, .decimal:
             return sign + advance().text
-        case .string, .word, .quotedIdentifier where sign.isEmpty:
+        case .string, .word, .quotedIdentifier:
+            guard sign.isEmpty else { throw syntaxError() }
             var value = advance().text
             // `SET search_path = "$user", public` and dotted words such as `rw.x`.
             while current.kind != .string, consumeSymbol(".") { value += "." + (try parseLabel()) }
