@@ -30,14 +30,48 @@ package enum SQLParser {
     }
 }
 
-/// A fuzzing entry point: parses arbitrary bytes and checks the parser either returns or throws a
-/// `SluiceError`, and that what it returns prints to SQL that parses again.
+/// A fuzzing entry point for a libFuzzer driver: parses arbitrary bytes, which must return or
+/// throw a `SluiceError`; what parses is printed and parsed again, and must still parse.
 package enum SQLFuzz {
+    /// Printing recurses without a stack guard, so only modestly nested input is reprinted.
+    static let maximumReprintedNesting = 100
+
     package static func run(_ bytes: [UInt8]) {
         let sql = String(decoding: bytes, as: UTF8.self)
         guard let statements = try? SQLParser.parse(sql) else { return }
+        guard nesting(of: bytes) <= maximumReprintedNesting else { return }
         for statement in statements {
-            _ = try? SQLParser.parse(statement.description)
+            let printed = statement.description
+            do {
+                let reparsed = try SQLParser.parse(printed)
+                precondition(reparsed == [statement], "reprinted statement differs: \(printed)")
+            } catch {
+                preconditionFailure("reprinted statement does not parse: \(printed): \(error)")
+            }
         }
+    }
+
+    /// The deepest nesting of brackets and prefix operators, roughly.
+    private static func nesting(of bytes: [UInt8]) -> Int {
+        var depth = 0
+        var deepest = 0
+        var prefixRun = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "("), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: ")"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "~"), UInt8(ascii: "@"):
+                prefixRun += 1
+                deepest = max(deepest, depth + prefixRun)
+                continue
+            default:
+                break
+            }
+            if byte != UInt8(ascii: " ") { prefixRun = 0 }
+        }
+        return deepest
     }
 }

@@ -57,7 +57,7 @@ extension Parser {
             return Expression(.defaultValue, at: start)
         case "case":
             return try parseCase()
-        case "cast", "try_cast" where followedByParenthesis:
+        case "cast" where followedByParenthesis, "try_cast" where followedByParenthesis:
             advance()
             advance()
             let operand = try parseExpression()
@@ -90,7 +90,8 @@ extension Parser {
             advance()
             let text = advance().text
             return Expression(.interval(text, try parseIntervalQualifier()), at: start)
-        case "extract", "substring", "position", "trim", "overlay" where followedByParenthesis:
+        case "extract" where followedByParenthesis, "substring" where followedByParenthesis,
+            "position" where followedByParenthesis, "trim" where followedByParenthesis, "overlay" where followedByParenthesis:
             if let special = try parseSpecialFunction(word) { return special }
             return try parseNameOrCall()
         default:
@@ -122,8 +123,8 @@ extension Parser {
         if isSymbol("(") {
             return Expression(.function(try parseFunctionCall(ObjectName(parts))), at: start)
         }
-        if current.kind == .string && parts.count > 1 {
-            // `pg_catalog.timestamptz '…'`
+        if current.kind == .string {
+            // `pg_catalog.timestamptz '…'`, `"int4" '1'`
             let type = TypeName(.named(ObjectName(parts)), at: start)
             return Expression(.typedLiteral(type, advance().text), at: start)
         }

@@ -250,7 +250,8 @@ extension Parser {
         switch current.kind {
         case .integer, .decimal:
             return sign + advance().text
-        case .string, .word, .quotedIdentifier where sign.isEmpty:
+        case .string, .word, .quotedIdentifier:
+            guard sign.isEmpty else { throw syntaxError() }
             var value = advance().text
             // `SET search_path = "$user", public` and dotted words such as `rw.x`.
             while current.kind != .string, consumeSymbol(".") { value += "." + (try parseLabel()) }

@@ -17,6 +17,7 @@ struct Parser {
     var opensQuery: [Bool]
     /// `(` tokens at which parsing a subquery failed once, so it is not retried (keeps backtracking linear).
     var failedQueryStarts: Set<Int> = []
+    let stackGuard = StackGuard()
 
     init(_ sql: String) throws(SluiceError) {
         var lexer = Lexer(sql)
@@ -40,7 +41,7 @@ struct Parser {
 
     // MARK: Cursor
 
-    var current: Token { tokens[index] }
+    var current: Token { tokens[min(index, tokens.count - 1)] }
 
     func peek(_ offset: Int = 1) -> Token {
         tokens[min(index + offset, tokens.count - 1)]
@@ -180,10 +181,11 @@ struct Parser {
         String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
     }
 
-    /// Enters one level of nesting; pair with `depth -= 1` in a `defer`.
+    /// Enters one level of nesting; pair with `depth -= 1` in a `defer`. Fails when the nesting
+    /// passes ``maximumDepth`` or the thread's stack runs low, whichever comes first.
     mutating func descend() throws(SluiceError) {
         depth += 1
-        if depth > Self.maximumDepth {
+        if depth > Self.maximumDepth || !stackGuard.hasRoom() {
             throw SluiceError(
                 .statementTooComplex, "stack depth limit exceeded",
                 hint: "Nesting deeper than \(Self.maximumDepth) levels is not supported.", position: current.position)

@@ -1,0 +1,70 @@
+import SluiceCore
+import Testing
+
+@testable import SluiceSQL
+
+/// Feeds the parser random and mutated input: it must return or throw a `SluiceError`, never
+/// crash or hang.
+@Suite struct FuzzTests {
+    /// A small deterministic generator (SplitMix64) so failures reproduce.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let vocabulary: [String] = [
+        "SELECT", "FROM", "WHERE", "GROUP", "BY", "ORDER", "HAVING", "LIMIT", "OFFSET", "JOIN", "LEFT", "ON", "USING", "AS",
+        "CREATE", "TABLE", "MATERIALIZED", "VIEW", "SOURCE", "SINK", "WITH", "FORMAT", "ENCODE", "WATERMARK", "FOR", "INSERT",
+        "INTO", "VALUES", "UPDATE", "SET", "DELETE", "DROP", "SHOW", "EXPLAIN", "CASE", "WHEN", "THEN", "ELSE", "END", "CAST",
+        "INTERVAL", "NOT", "AND", "OR", "IS", "NULL", "IN", "BETWEEN", "LIKE", "ARRAY", "ROW", "STRUCT", "EXISTS", "OVER",
+        "PARTITION", "UNION", "ALL", "DISTINCT", "TUMBLE", "count", "a", "b", "t", "1", "2.5", "'x'", "$1", "(", ")", "[", "]",
+        ",", ";", ".", "*", "+", "-", "/", "=", "<", ">", "<>", "::", "->>", "||", "~", "<", ">>", "int", "varchar", "SECOND",
+        "OPERATOR", "COLLATE", "EXTRACT", "TRIM", "SUBSTRING", "POSITION",
+    ]
+
+    @Test func randomTokenSequences() {
+        var generator = SeededGenerator(state: 42)
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 1...30, using: &generator)
+            let sql = (0..<length).map { _ in Self.vocabulary.randomElement(using: &generator)! }.joined(separator: " ")
+            SQLFuzz.run(Array(sql.utf8))
+        }
+    }
+
+    @Test func mutatedCorpus() {
+        var generator = SeededGenerator(state: 7)
+        let corpus = Corpus.all.map { Array($0.utf8) }
+        for _ in 0..<5_000 {
+            var bytes = corpus.randomElement(using: &generator)!
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                guard !bytes.isEmpty else { break }
+                let offset = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 0: bytes[offset] = UInt8.random(in: 0...255, using: &generator)
+                case 1: bytes.removeSubrange(offset...)
+                case 2:
+                    let end = min(bytes.count, offset + Int.random(in: 1...20, using: &generator))
+                    bytes.insert(contentsOf: bytes[offset..<end], at: offset)
+                case 3: bytes.remove(at: offset)
+                default: bytes[offset] = Array("()'\"$;-/*[]<>:".utf8).randomElement(using: &generator)!
+                }
+            }
+            SQLFuzz.run(bytes)
+        }
+    }
+
+    @Test func truncationsOfEveryCorpusEntry() {
+        for sql in Corpus.all {
+            let bytes = Array(sql.utf8)
+            for end in stride(from: 0, to: bytes.count, by: 3) {
+                SQLFuzz.run(Array(bytes[..<end]))
+            }
+        }
+    }
+}
