@@ -4,7 +4,7 @@ package enum DateTrunc {
     /// The timestamp truncated to the start of its `field` (`microseconds` … `millennium`;
     /// `week` starts on the ISO Monday). Infinite timestamps stay infinite.
     package static func truncate(_ timestamp: Int64, to fieldName: String, typeName: String = "timestamp without time zone") throws(SluiceError) -> Int64 {
-        let field = try TemporalField.named(fieldName, forType: typeName)
+        let field = try TemporalField.named(fieldName, forType: typeName, unitsOnly: true)
         if timestamp == Int64.max || timestamp == Int64.min { return timestamp }
         let (days, timeOfDay) = TemporalUnits.split(timestamp)
         var civil = CivilDate(daysSinceUnixEpoch: Int(days))
@@ -52,7 +52,7 @@ package enum DateTrunc {
     /// `date_trunc(field, interval)` (`interval_trunc`): fields below `field` become zero;
     /// `week` is not supported because months have no whole number of weeks.
     package static func truncate(_ interval: Interval, to fieldName: String) throws(SluiceError) -> Interval {
-        let field = try TemporalField.named(fieldName, forType: "interval")
+        let field = try TemporalField.named(fieldName, forType: "interval", unitsOnly: true)
         var years = interval.months / 12
         var months = interval.months % 12
         var days = interval.days

@@ -35,9 +35,18 @@ package enum TemporalField: Hashable, Sendable {
         }
     }
 
+    /// Whether Postgres lists the word as a unit (`UNITS` in datetime.c) rather than a
+    /// reserved word such as `epoch` or `dow`; `date_trunc` accepts only units.
+    package var isUnit: Bool {
+        switch self {
+        case .epoch, .dayOfWeek, .isoDayOfWeek, .dayOfYear, .isoYear, .julian: false
+        default: true
+        }
+    }
+
     /// Parses `name` or throws Postgres's `unit "…" not recognized for type …` (22023).
-    package static func named(_ name: String, forType typeName: String) throws(SluiceError) -> TemporalField {
-        guard let field = TemporalField(name: name) else {
+    package static func named(_ name: String, forType typeName: String, unitsOnly: Bool = false) throws(SluiceError) -> TemporalField {
+        guard let field = TemporalField(name: name), field.isUnit || !unitsOnly else {
             throw SluiceError(.invalidParameterValue, "unit \"\(name.lowercased())\" not recognized for type \(typeName)")
         }
         return field

@@ -77,7 +77,7 @@ package enum TimestampArithmetic {
         let limit = Double(TemporalUnits.timestampEnd - TemporalUnits.postgresEpochMicroseconds)
         let lower = Double(TemporalUnits.minimumTimestamp - TemporalUnits.postgresEpochMicroseconds)
         guard shifted >= lower, shifted < limit else {
-            throw SluiceError(.datetimeFieldOverflow, "timestamp out of range: \"\(seconds.postgresText)\"")
+            throw SluiceError(.datetimeFieldOverflow, "timestamp out of range: \"\(seconds.cFormatG)\"")
         }
         return Int64(shifted) + TemporalUnits.postgresEpochMicroseconds
     }

@@ -54,6 +54,18 @@ extension FloatingDigits {
     }
 }
 
+extension Double {
+    /// The value as C's `printf("%g")` prints it: six significant digits, exponent form
+    /// below 1e-4 or from 1e6 on (Postgres uses it in some error messages).
+    package var cFormatG: String {
+        if isNaN { return "nan" }
+        if isInfinite { return self < 0 ? "-inf" : "inf" }
+        var digits = FloatingDigits(self)
+        digits.round(toSignificantDigits: 6, exact: self)
+        return digits.postgresText(fixedLimit: 6)
+    }
+}
+
 /// A minimal arbitrary-size natural number (little-endian 32-bit limbs), enough for exact
 /// comparisons of float values with decimal strings.
 struct BigNatural {
