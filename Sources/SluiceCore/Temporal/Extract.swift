@@ -17,9 +17,10 @@ package enum Extract {
         case .microseconds: return Decimal(timeOfDay % TemporalUnits.microsecondsPerMinute)
         case .epoch: return Decimal(mantissa: Int128(timestamp), scale: 6)
         case .julian:
-            let julianDay = Int128(days) + 2_440_588
-            return Decimal(mantissa: julianDay * Int128(TemporalUnits.microsecondsPerDay) + Int128(timeOfDay), scale: 0)
-                .dividedExactly(byMicrosecondsPerDay: ())
+            // The Julian day number plus the numeric quotient of the time by a day, at the
+            // ordinary division scale (so midnight prints 28 zeros, as in Postgres).
+            let fraction = try Decimal.dividing(Decimal(timeOfDay), Decimal(TemporalUnits.microsecondsPerDay))
+            return try Decimal.adding(Decimal(days + 2_440_588), fraction)
         case .timezone, .timezoneHour, .timezoneMinute:
             guard withZone else { throw TemporalField.unsupported(fieldName, typeName) }
             return .zero
@@ -105,13 +106,5 @@ package enum Extract {
         default:
             throw TemporalField.unsupported(fieldName, "interval")
         }
-    }
-}
-
-private extension Decimal {
-    /// For `julian` from a timestamp: the day number plus the day's fraction, as Postgres
-    /// prints it (`numeric` division of microseconds by a day, at its division scale).
-    func dividedExactly(byMicrosecondsPerDay _: Void) -> Decimal {
-        (try? Decimal.dividing(self, Decimal(TemporalUnits.microsecondsPerDay))) ?? .zero
     }
 }

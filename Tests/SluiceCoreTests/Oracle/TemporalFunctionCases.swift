@@ -411,6 +411,8 @@ date_trunc	year	7461-11-07 08:01:32.630606	ok:7461-01-01 00:00:00
 date_trunc	decade	7461-11-07 08:01:32.630606	ok:7460-01-01 00:00:00
 date_trunc	century	7461-11-07 08:01:32.630606	ok:7401-01-01 00:00:00
 date_trunc	millennium	7461-11-07 08:01:32.630606	ok:7001-01-01 00:00:00
+extract_timestamp	julian	2024-01-15 10:30:01.5	ok:2460325.43751736111111111111
+extract_date	julian	2024-01-15	ok:2460325
 extract_timestamp	year	2024-01-15 10:30:01.5	ok:2024
 extract_date	year	2024-01-15	ok:2024
 extract_timestamp	month	2024-01-15 10:30:01.5	ok:1
@@ -447,6 +449,8 @@ extract_timestamp	century	2024-01-15 10:30:01.5	ok:21
 extract_date	century	2024-01-15	ok:21
 extract_timestamp	millennium	2024-01-15 10:30:01.5	ok:3
 extract_date	millennium	2024-01-15	ok:3
+extract_timestamp	julian	2024-12-30 00:00:00	ok:2460675.0000000000000000000000000000
+extract_date	julian	2024-12-30	ok:2460675
 extract_timestamp	year	2024-12-30 00:00:00	ok:2024
 extract_date	year	2024-12-30	ok:2024
 extract_timestamp	month	2024-12-30 00:00:00	ok:12
@@ -483,6 +487,8 @@ extract_timestamp	century	2024-12-30 00:00:00	ok:21
 extract_date	century	2024-12-30	ok:21
 extract_timestamp	millennium	2024-12-30 00:00:00	ok:3
 extract_date	millennium	2024-12-30	ok:3
+extract_timestamp	julian	2021-01-03 23:59:59.999999	ok:2459218.99999999998842592593
+extract_date	julian	2021-01-03	ok:2459218
 extract_timestamp	year	2021-01-03 23:59:59.999999	ok:2021
 extract_date	year	2021-01-03	ok:2021
 extract_timestamp	month	2021-01-03 23:59:59.999999	ok:1
@@ -519,6 +525,8 @@ extract_timestamp	century	2021-01-03 23:59:59.999999	ok:21
 extract_date	century	2021-01-03	ok:21
 extract_timestamp	millennium	2021-01-03 23:59:59.999999	ok:3
 extract_date	millennium	2021-01-03	ok:3
+extract_timestamp	julian	0044-03-15 10:30:01.5 BC	ok:1705428.43751736111111111111
+extract_date	julian	0044-03-15 BC	ok:1705428
 extract_timestamp	year	0044-03-15 10:30:01.5 BC	ok:-44
 extract_date	year	0044-03-15 BC	ok:-44
 extract_timestamp	month	0044-03-15 10:30:01.5 BC	ok:3
@@ -555,6 +563,8 @@ extract_timestamp	century	0044-03-15 10:30:01.5 BC	ok:-1
 extract_date	century	0044-03-15 BC	ok:-1
 extract_timestamp	millennium	0044-03-15 10:30:01.5 BC	ok:-1
 extract_date	millennium	0044-03-15 BC	ok:-1
+extract_timestamp	julian	2000-02-29 12:00:00	ok:2451604.50000000000000000000
+extract_date	julian	2000-02-29	ok:2451604
 extract_timestamp	year	2000-02-29 12:00:00	ok:2000
 extract_date	year	2000-02-29	ok:2000
 extract_timestamp	month	2000-02-29 12:00:00	ok:2
@@ -591,6 +601,8 @@ extract_timestamp	century	2000-02-29 12:00:00	ok:20
 extract_date	century	2000-02-29	ok:20
 extract_timestamp	millennium	2000-02-29 12:00:00	ok:2
 extract_date	millennium	2000-02-29	ok:2
+extract_timestamp	julian	1999-12-31 23:59:59	ok:2451544.99998842592592592593
+extract_date	julian	1999-12-31	ok:2451544
 extract_timestamp	year	1999-12-31 23:59:59	ok:1999
 extract_date	year	1999-12-31	ok:1999
 extract_timestamp	month	1999-12-31 23:59:59	ok:12
@@ -627,6 +639,8 @@ extract_timestamp	century	1999-12-31 23:59:59	ok:20
 extract_date	century	1999-12-31	ok:20
 extract_timestamp	millennium	1999-12-31 23:59:59	ok:2
 extract_date	millennium	1999-12-31	ok:2
+extract_timestamp	julian	0001-01-01 00:00:00	ok:1721426.0000000000000000000000000000
+extract_date	julian	0001-01-01	ok:1721426
 extract_timestamp	year	0001-01-01 00:00:00	ok:1
 extract_date	year	0001-01-01	ok:1
 extract_timestamp	month	0001-01-01 00:00:00	ok:1
@@ -663,6 +677,8 @@ extract_timestamp	century	0001-01-01 00:00:00	ok:1
 extract_date	century	0001-01-01	ok:1
 extract_timestamp	millennium	0001-01-01 00:00:00	ok:1
 extract_date	millennium	0001-01-01	ok:1
+extract_timestamp	julian	0001-01-01 00:00:00 BC	ok:1721060.0000000000000000000000000000
+extract_date	julian	0001-01-01 BC	ok:1721060
 extract_timestamp	year	0001-01-01 00:00:00 BC	ok:-1
 extract_date	year	0001-01-01 BC	ok:-1
 extract_timestamp	month	0001-01-01 00:00:00 BC	ok:1
@@ -699,6 +715,8 @@ extract_timestamp	century	0001-01-01 00:00:00 BC	ok:-1
 extract_date	century	0001-01-01 BC	ok:-1
 extract_timestamp	millennium	0001-01-01 00:00:00 BC	ok:-1
 extract_date	millennium	0001-01-01 BC	ok:-1
+extract_timestamp	julian	0010-06-15 00:00:00 BC	ok:1717938.0000000000000000000000000000
+extract_date	julian	0010-06-15 BC	ok:1717938
 extract_timestamp	year	0010-06-15 00:00:00 BC	ok:-10
 extract_date	year	0010-06-15 BC	ok:-10
 extract_timestamp	month	0010-06-15 00:00:00 BC	ok:6
@@ -735,6 +753,8 @@ extract_timestamp	century	0010-06-15 00:00:00 BC	ok:-1
 extract_date	century	0010-06-15 BC	ok:-1
 extract_timestamp	millennium	0010-06-15 00:00:00 BC	ok:-1
 extract_date	millennium	0010-06-15 BC	ok:-1
+extract_timestamp	julian	2001-01-01 00:00:00	ok:2451911.0000000000000000000000000000
+extract_date	julian	2001-01-01	ok:2451911
 extract_timestamp	year	2001-01-01 00:00:00	ok:2001
 extract_date	year	2001-01-01	ok:2001
 extract_timestamp	month	2001-01-01 00:00:00	ok:1
@@ -771,6 +791,8 @@ extract_timestamp	century	2001-01-01 00:00:00	ok:21
 extract_date	century	2001-01-01	ok:21
 extract_timestamp	millennium	2001-01-01 00:00:00	ok:3
 extract_date	millennium	2001-01-01	ok:3
+extract_timestamp	julian	1970-01-01 00:00:00	ok:2440588.0000000000000000000000000000
+extract_date	julian	1970-01-01	ok:2440588
 extract_timestamp	year	1970-01-01 00:00:00	ok:1970
 extract_date	year	1970-01-01	ok:1970
 extract_timestamp	month	1970-01-01 00:00:00	ok:1
@@ -807,6 +829,8 @@ extract_timestamp	century	1970-01-01 00:00:00	ok:20
 extract_date	century	1970-01-01	ok:20
 extract_timestamp	millennium	1970-01-01 00:00:00	ok:2
 extract_date	millennium	1970-01-01	ok:2
+extract_timestamp	julian	2237-07-09 15:49:33.000000	ok:2538297.65940972222222222222
+extract_date	julian	2237-07-09	ok:2538297
 extract_timestamp	year	2237-07-09 15:49:33.000000	ok:2237
 extract_date	year	2237-07-09	ok:2237
 extract_timestamp	month	2237-07-09 15:49:33.000000	ok:7
@@ -843,6 +867,8 @@ extract_timestamp	century	2237-07-09 15:49:33.000000	ok:23
 extract_date	century	2237-07-09	ok:23
 extract_timestamp	millennium	2237-07-09 15:49:33.000000	ok:3
 extract_date	millennium	2237-07-09	ok:3
+extract_timestamp	julian	4660-12-24 15:22:29.000000	ok:3423448.64061342592592592593
+extract_date	julian	4660-12-24	ok:3423448
 extract_timestamp	year	4660-12-24 15:22:29.000000	ok:4660
 extract_date	year	4660-12-24	ok:4660
 extract_timestamp	month	4660-12-24 15:22:29.000000	ok:12
@@ -879,6 +905,8 @@ extract_timestamp	century	4660-12-24 15:22:29.000000	ok:47
 extract_date	century	4660-12-24	ok:47
 extract_timestamp	millennium	4660-12-24 15:22:29.000000	ok:5
 extract_date	millennium	4660-12-24	ok:5
+extract_timestamp	julian	7668-03-05 03:23:54.000000	ok:4521804.14159722222222222222
+extract_date	julian	7668-03-05	ok:4521804
 extract_timestamp	year	7668-03-05 03:23:54.000000	ok:7668
 extract_date	year	7668-03-05	ok:7668
 extract_timestamp	month	7668-03-05 03:23:54.000000	ok:3
@@ -915,6 +943,8 @@ extract_timestamp	century	7668-03-05 03:23:54.000000	ok:77
 extract_date	century	7668-03-05	ok:77
 extract_timestamp	millennium	7668-03-05 03:23:54.000000	ok:8
 extract_date	millennium	7668-03-05	ok:8
+extract_timestamp	julian	4246-12-04 23:09:45.000000	ok:3272217.96510416666666666667
+extract_date	julian	4246-12-04	ok:3272217
 extract_timestamp	year	4246-12-04 23:09:45.000000	ok:4246
 extract_date	year	4246-12-04	ok:4246
 extract_timestamp	month	4246-12-04 23:09:45.000000	ok:12
@@ -951,6 +981,8 @@ extract_timestamp	century	4246-12-04 23:09:45.000000	ok:43
 extract_date	century	4246-12-04	ok:43
 extract_timestamp	millennium	4246-12-04 23:09:45.000000	ok:5
 extract_date	millennium	4246-12-04	ok:5
+extract_timestamp	julian	8159-04-20 10:05:28.372265	ok:4701183.42046727158564814815
+extract_date	julian	8159-04-20	ok:4701183
 extract_timestamp	year	8159-04-20 10:05:28.372265	ok:8159
 extract_date	year	8159-04-20	ok:8159
 extract_timestamp	month	8159-04-20 10:05:28.372265	ok:4
@@ -987,6 +1019,8 @@ extract_timestamp	century	8159-04-20 10:05:28.372265	ok:82
 extract_date	century	8159-04-20	ok:82
 extract_timestamp	millennium	8159-04-20 10:05:28.372265	ok:9
 extract_date	millennium	8159-04-20	ok:9
+extract_timestamp	julian	0294-06-23 15:06:53.000000	ok:1828615.62978009259259259259
+extract_date	julian	0294-06-23	ok:1828615
 extract_timestamp	year	0294-06-23 15:06:53.000000	ok:294
 extract_date	year	0294-06-23	ok:294
 extract_timestamp	month	0294-06-23 15:06:53.000000	ok:6
@@ -1023,6 +1057,8 @@ extract_timestamp	century	0294-06-23 15:06:53.000000	ok:3
 extract_date	century	0294-06-23	ok:3
 extract_timestamp	millennium	0294-06-23 15:06:53.000000	ok:1
 extract_date	millennium	0294-06-23	ok:1
+extract_timestamp	julian	4633-08-18 12:37:29.851684	ok:3413458.52603995004629629630
+extract_date	julian	4633-08-18	ok:3413458
 extract_timestamp	year	4633-08-18 12:37:29.851684	ok:4633
 extract_date	year	4633-08-18	ok:4633
 extract_timestamp	month	4633-08-18 12:37:29.851684	ok:8
@@ -1059,6 +1095,8 @@ extract_timestamp	century	4633-08-18 12:37:29.851684	ok:47
 extract_date	century	4633-08-18	ok:47
 extract_timestamp	millennium	4633-08-18 12:37:29.851684	ok:5
 extract_date	millennium	4633-08-18	ok:5
+extract_timestamp	julian	3657-08-05 03:47:34.000000	ok:3056969.15803240740740740741
+extract_date	julian	3657-08-05	ok:3056969
 extract_timestamp	year	3657-08-05 03:47:34.000000	ok:3657
 extract_date	year	3657-08-05	ok:3657
 extract_timestamp	month	3657-08-05 03:47:34.000000	ok:8
@@ -1095,6 +1133,8 @@ extract_timestamp	century	3657-08-05 03:47:34.000000	ok:37
 extract_date	century	3657-08-05	ok:37
 extract_timestamp	millennium	3657-08-05 03:47:34.000000	ok:4
 extract_date	millennium	3657-08-05	ok:4
+extract_timestamp	julian	8775-08-22 11:08:27.000000	ok:4926296.46420138888888888889
+extract_date	julian	8775-08-22	ok:4926296
 extract_timestamp	year	8775-08-22 11:08:27.000000	ok:8775
 extract_date	year	8775-08-22	ok:8775
 extract_timestamp	month	8775-08-22 11:08:27.000000	ok:8
@@ -1131,6 +1171,8 @@ extract_timestamp	century	8775-08-22 11:08:27.000000	ok:88
 extract_date	century	8775-08-22	ok:88
 extract_timestamp	millennium	8775-08-22 11:08:27.000000	ok:9
 extract_date	millennium	8775-08-22	ok:9
+extract_timestamp	julian	5140-06-15 21:22:42.500000	ok:3598572.89076967592592592593
+extract_date	julian	5140-06-15	ok:3598572
 extract_timestamp	year	5140-06-15 21:22:42.500000	ok:5140
 extract_date	year	5140-06-15	ok:5140
 extract_timestamp	month	5140-06-15 21:22:42.500000	ok:6
@@ -1167,6 +1209,8 @@ extract_timestamp	century	5140-06-15 21:22:42.500000	ok:52
 extract_date	century	5140-06-15	ok:52
 extract_timestamp	millennium	5140-06-15 21:22:42.500000	ok:6
 extract_date	millennium	5140-06-15	ok:6
+extract_timestamp	julian	4354-07-18 08:25:41.616590	ok:3311524.35117611793981481481
+extract_date	julian	4354-07-18	ok:3311524
 extract_timestamp	year	4354-07-18 08:25:41.616590	ok:4354
 extract_date	year	4354-07-18	ok:4354
 extract_timestamp	month	4354-07-18 08:25:41.616590	ok:7
@@ -1203,6 +1247,8 @@ extract_timestamp	century	4354-07-18 08:25:41.616590	ok:44
 extract_date	century	4354-07-18	ok:44
 extract_timestamp	millennium	4354-07-18 08:25:41.616590	ok:5
 extract_date	millennium	4354-07-18	ok:5
+extract_timestamp	julian	1272-03-09 12:43:11.128067	ok:2185717.52998990818287037037
+extract_date	julian	1272-03-09	ok:2185717
 extract_timestamp	year	1272-03-09 12:43:11.128067	ok:1272
 extract_date	year	1272-03-09	ok:1272
 extract_timestamp	month	1272-03-09 12:43:11.128067	ok:3
@@ -1246,6 +1292,7 @@ extract_time	milliseconds	10:30:01.5	ok:1500.000
 extract_time	microseconds	10:30:01.5	ok:1500000
 extract_time	epoch	10:30:01.5	ok:37801.500000
 extract_time	day	10:30:01.5	err:0A000:unit "day" not supported for type time without time zone
+extract_time	julian	10:30:01.5	err:0A000:unit "julian" not supported for type time without time zone
 extract_time	hour	00:00:00	ok:0
 extract_time	minute	00:00:00	ok:0
 extract_time	second	00:00:00	ok:0.000000
@@ -1253,6 +1300,7 @@ extract_time	milliseconds	00:00:00	ok:0.000
 extract_time	microseconds	00:00:00	ok:0
 extract_time	epoch	00:00:00	ok:0.000000
 extract_time	day	00:00:00	err:0A000:unit "day" not supported for type time without time zone
+extract_time	julian	00:00:00	err:0A000:unit "julian" not supported for type time without time zone
 extract_time	hour	23:59:59.999999	ok:23
 extract_time	minute	23:59:59.999999	ok:59
 extract_time	second	23:59:59.999999	ok:59.999999
@@ -1260,6 +1308,7 @@ extract_time	milliseconds	23:59:59.999999	ok:59999.999
 extract_time	microseconds	23:59:59.999999	ok:59999999
 extract_time	epoch	23:59:59.999999	ok:86399.999999
 extract_time	day	23:59:59.999999	err:0A000:unit "day" not supported for type time without time zone
+extract_time	julian	23:59:59.999999	err:0A000:unit "julian" not supported for type time without time zone
 extract_time	hour	24:00:00	ok:24
 extract_time	minute	24:00:00	ok:0
 extract_time	second	24:00:00	ok:0.000000
@@ -1267,6 +1316,7 @@ extract_time	milliseconds	24:00:00	ok:0.000
 extract_time	microseconds	24:00:00	ok:0
 extract_time	epoch	24:00:00	ok:86400.000000
 extract_time	day	24:00:00	err:0A000:unit "day" not supported for type time without time zone
+extract_time	julian	24:00:00	err:0A000:unit "julian" not supported for type time without time zone
 extract_time	hour	12:34:56.789	ok:12
 extract_time	minute	12:34:56.789	ok:34
 extract_time	second	12:34:56.789	ok:56.789000
@@ -1274,6 +1324,7 @@ extract_time	milliseconds	12:34:56.789	ok:56789.000
 extract_time	microseconds	12:34:56.789	ok:56789000
 extract_time	epoch	12:34:56.789	ok:45296.789000
 extract_time	day	12:34:56.789	err:0A000:unit "day" not supported for type time without time zone
+extract_time	julian	12:34:56.789	err:0A000:unit "julian" not supported for type time without time zone
 extract_interval	millennium	1 year 2 mons 3 days 04:05:06.5	ok:0
 extract_interval	century	1 year 2 mons 3 days 04:05:06.5	ok:0
 extract_interval	decade	1 year 2 mons 3 days 04:05:06.5	ok:0

@@ -732,6 +732,21 @@ interval	3 mons 2 weeks	ok:3 mons 14 days
 interval	5	ok:00:00:05
 interval	1.5	ok:00:00:01.5
 interval	-5	ok:-00:00:05
+interval	1:30.5	ok:00:01:30.5
+interval	1 day 1:30.5	ok:1 day 00:01:30.5
+interval	-1 day -1:30:00.25	ok:-1 days -01:30:00.25
+interval	+1 2:00	ok:1 day 02:00:00
+interval	1 2:00:00	ok:1 day 02:00:00
+interval	2147483647 days	ok:2147483647 days
+interval	2147483648 days	err:22015:interval field value out of range: "2147483648 days"
+interval	178956970 years	ok:178956970 years
+interval	178956971 years	err:22008:interval out of range
+interval	9223372036854 seconds	ok:2562047788:00:54
+interval	0.5 ms	ok:00:00:00.0005
+interval	0.0000005 s	ok:00:00:00
+interval	1 week 2 days	ok:9 days
+interval	10 decades	ok:100 years
+interval	1.5 centuries	ok:150 years
 jsonb	{"a": 1, "b": [1, 2]}	ok:{"a": 1, "b": [1, 2]}
 jsonb	{"b":1,"a":2}	ok:{"a": 2, "b": 1}
 jsonb	{"aa":1,"b":2,"a":3}	ok:{"a": 3, "b": 2, "aa": 1}
