@@ -69,7 +69,8 @@ extension Decimal {
         try self.init(checkedMantissa: mantissa, scale: fractionDigits)
     }
 
-    /// The exact value of `double` if it has one with at most 38 digits, else nil.
+    /// The shortest decimal that reads back as `double` (its round-trip digits, as `float8out`
+    /// prints them), or nil for non-finite values and values needing more than 38 digits.
     package init?(exactly double: Double) {
         guard double.isFinite else { return nil }
         let digits = FloatingDigits(double)
