@@ -53,7 +53,7 @@ extension Decimal {
         if double.isNaN { throw SluiceError(.featureNotSupported, "cannot convert NaN to numeric") }
         if double.isInfinite { throw SluiceError(.featureNotSupported, "cannot convert infinity to numeric") }
         var digits = shortest ?? FloatingDigits(double)
-        digits.round(toSignificantDigits: significantDigits)
+        digits.round(toSignificantDigits: significantDigits, exact: double)
         // value = 0.d1d2… × 10^exponent
         let fractionDigits = max(digits.digits.count - digits.exponent, 0)
         var mantissa: Int128 = 0
@@ -69,7 +69,8 @@ extension Decimal {
         try self.init(checkedMantissa: mantissa, scale: fractionDigits)
     }
 
-    /// The exact value of `double` if it has one with at most 38 digits, else nil.
+    /// The shortest decimal that reads back as `double` (its round-trip digits, as `float8out`
+    /// prints them), or nil for non-finite values and values needing more than 38 digits.
     package init?(exactly double: Double) {
         guard double.isFinite else { return nil }
         let digits = FloatingDigits(double)

@@ -112,11 +112,9 @@ struct BinaryReader {
         _ = try read(Int32.self)  // has-null flag
         let oid = try read(Int32.self)
         var scalarType = element
+        // Extra dimensions become nested lists whatever the declared element type.
         for _ in 1 ..< max(Int(dimensionCount), 1) {
-            guard case .list(let inner) = scalarType else {
-                throw SluiceError(.invalidParameterValue, "invalid number of dimensions: \(dimensionCount)")
-            }
-            scalarType = inner
+            if case .list(let inner) = scalarType { scalarType = inner }
         }
         guard oid == scalarType.oid || DataType(oid: oid) == scalarType else {
             throw SluiceError(.datatypeMismatch, "binary data has array element type \(oid) instead of expected \(scalarType.oid)")
@@ -159,19 +157,26 @@ struct BinaryReader {
         default: throw SluiceError(.invalidParameterValue, "invalid sign in external \"numeric\" value")
         }
         guard digitCount >= 0, displayScale >= 0 else { throw formatError }
-        var mantissa: Int128 = 0
+        // Spell the base-10000 digits out in decimal, so the zeros that pad the last group
+        // do not count against the 38-digit limit.
+        var decimalDigits: [UInt8] = []
         for _ in 0 ..< digitCount {
             let digit = try read(Int16.self)
             guard (0 ..< 10000).contains(digit) else {
                 throw SluiceError(.invalidParameterValue, "invalid digit in external \"numeric\" value")
             }
-            let (shifted, overflow1) = mantissa.multipliedReportingOverflow(by: 10000)
-            let (next, overflow2) = shifted.addingReportingOverflow(Int128(digit))
-            guard !overflow1, !overflow2 else { throw Decimal.overflowError }
-            mantissa = next
+            decimalDigits.append(contentsOf: [UInt8(digit / 1000), UInt8(digit / 100 % 10), UInt8(digit / 10 % 10), UInt8(digit % 10)])
         }
-        // value = mantissa × 10000^(weight - digitCount + 1)
-        let exponent = 4 * (weight - digitCount + 1)
+        // value = digits × 10^exponent
+        var exponent = 4 * (weight - digitCount + 1)
+        while let last = decimalDigits.last, last == 0 {
+            decimalDigits.removeLast()
+            exponent += 1
+        }
+        let significant = decimalDigits.drop(while: { $0 == 0 })
+        guard significant.count <= Decimal.maximumDigits else { throw Decimal.overflowError }
+        var mantissa: Int128 = 0
+        for digit in significant { mantissa = mantissa * 10 + Int128(digit) }
         var value: Decimal
         if mantissa == 0 {
             value = Decimal(mantissa: 0, scale: 0)

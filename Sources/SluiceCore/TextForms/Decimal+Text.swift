@@ -83,5 +83,6 @@ extension Decimal {
 }
 
 extension Decimal: CustomStringConvertible {
+    /// The Postgres text form, as ``textForm``.
     package var description: String { textForm }
 }

@@ -169,6 +169,8 @@ private struct IntervalParser {
                 if index < tokens.count, tokens[index].first?.isLetter == true {
                     unit = tokens[index]
                     index += 1
+                } else if index < tokens.count, tokens[index].contains(":") {
+                    unit = "day"  // `1 02:00:00`: a number before a time of day counts days
                 } else {
                     unit = "second"  // a bare number counts seconds
                 }
@@ -191,24 +193,32 @@ private struct IntervalParser {
         }
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3 else { throw syntaxError }
-        var values: [Double] = []
         for (partIndex, part) in parts.enumerated() {
-            guard !part.isEmpty, part.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(part) else { throw syntaxError }
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { throw syntaxError }
             if partIndex < parts.count - 1, part.contains(".") { throw syntaxError }
-            values.append(value)
         }
-        var total: Double
+        // Whole hours and minutes stay exact integers; only the seconds may carry a fraction.
+        let secondsText = parts.count == 3 || parts[1].contains(".") ? parts[parts.count - 1] : "0"
+        guard let first = Int64(parts[0]), let seconds = Double(secondsText) else { throw fieldOverflow }
+        var hours: Int64 = 0, minutes: Int64 = 0
         if parts.count == 2, parts[1].contains(".") {
-            total = values[0] * 6e7 + values[1] * 1e6
+            minutes = first
         } else {
-            guard values[1] < 60, values.count < 3 || values[2] < 60 else { throw fieldOverflow }
-            total = values[0] * 3.6e9 + values[1] * 6e7 + (values.count == 3 ? values[2] * 1e6 : 0)
+            hours = first
+            guard let parsedMinutes = Int64(parts[1]), parsedMinutes < 60, seconds < 60 else { throw fieldOverflow }
+            minutes = parsedMinutes
         }
-        if negative { total = -total }
-        let whole = total.rounded(.towardZero)
-        guard whole.magnitude < 9.2e18 else { throw fieldOverflow }
-        wholeMicroseconds += Int64(whole)
-        microseconds += total - whole
+        let wholeSeconds = seconds.rounded(.towardZero)
+        let (hourMicros, o1) = hours.multipliedReportingOverflow(by: TemporalUnits.microsecondsPerHour)
+        let (minuteMicros, o2) = minutes.multipliedReportingOverflow(by: TemporalUnits.microsecondsPerMinute)
+        let (partial, o3) = hourMicros.addingReportingOverflow(minuteMicros)
+        let (total, o4) = partial.addingReportingOverflow(Int64(wholeSeconds) * TemporalUnits.microsecondsPerSecond)
+        guard !o1, !o2, !o3, !o4 else { throw fieldOverflow }
+        let (sum, o5) = wholeMicroseconds.addingReportingOverflow(negative ? -total : total)
+        guard !o5 else { throw fieldOverflow }
+        wholeMicroseconds = sum
+        let fraction = (seconds - wholeSeconds) * 1e6
+        microseconds += negative ? -fraction : fraction
     }
 
     /// ISO 8601 designators after the `P`: `1Y2M3W4DT5H6M7.5S`.
@@ -250,13 +260,15 @@ private struct IntervalParser {
     func finish() throws(SluiceError) -> Interval {
         let monthsTotal = Double(wholeMonths) + months
         let daysWhole = days.rounded(.towardZero)
-        let microsTotal = (Double(wholeMicroseconds) + microseconds + (days - daysWhole) * 8.64e10)
         let dayCount = wholeDays + Int64(daysWhole)
         // Keep the integer part exact and round only the fractional rest (rint, half to even).
-        let micros = wholeMicroseconds &+ Int64((microsTotal - Double(wholeMicroseconds)).rounded(.toNearestOrEven))
-        guard monthsTotal.magnitude <= Double(Int32.max), let monthValue = Int32(exactly: monthsTotal.rounded(.towardZero)),
-              let dayValue = Int32(exactly: dayCount) else {
-            throw fieldOverflow
+        let rest = (microseconds + (days - daysWhole) * 8.64e10).rounded(.toNearestOrEven)
+        guard rest.magnitude < 9.2e18 else { throw fieldOverflow }
+        let (micros, overflow) = wholeMicroseconds.addingReportingOverflow(Int64(rest))
+        guard !overflow else { throw fieldOverflow }
+        guard let dayValue = Int32(exactly: dayCount) else { throw fieldOverflow }
+        guard monthsTotal.magnitude <= Double(Int32.max), let monthValue = Int32(exactly: monthsTotal.rounded(.towardZero)) else {
+            throw SluiceError(.datetimeFieldOverflow, "interval out of range")
         }
         return Interval(months: monthValue, days: dayValue, microseconds: micros)
     }
