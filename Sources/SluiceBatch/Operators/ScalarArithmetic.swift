@@ -72,94 +72,13 @@ enum ScalarOrdering {
     }
 }
 
-/// Exact decimal addition and division with Postgres's result scales.
+/// Exact decimal sums and averages, with Postgres's result scales.
 enum NumericDivision {
-    static let outOfRange = SluiceError(.numericValueOutOfRange, "value overflows numeric format")
-
-    static func scaled(_ value: Decimal, to scale: Int16) throws(SluiceError) -> Int128 {
-        var mantissa = value.mantissa
-        for _ in 0 ..< Int(scale - value.scale) {
-            let (product, overflow) = mantissa.multipliedReportingOverflow(by: 10)
-            if overflow { throw outOfRange }
-            mantissa = product
-        }
-        return mantissa
-    }
-
     static func add(_ a: Decimal, _ b: Decimal) throws(SluiceError) -> Decimal {
-        let scale = max(a.scale, b.scale)
-        let (sum, overflow) = try scaled(a, to: scale).addingReportingOverflow(try scaled(b, to: scale))
-        if overflow { throw outOfRange }
-        return Decimal(mantissa: sum, scale: scale)
+        try Decimal.adding(a, b)
     }
 
-    /// `a / b` with Postgres's `select_div_scale`: at least 16 significant digits, never fewer
-    /// fractional digits than either operand; rounded half away from zero.
     static func divide(_ a: Decimal, _ b: Decimal) throws(SluiceError) -> Decimal {
-        if b.mantissa == 0 { throw SluiceError(.divisionByZero, "division by zero") }
-        let (weightA, firstA) = baseTenThousandWeight(a)
-        let (weightB, firstB) = baseTenThousandWeight(b)
-        var quotientWeight = weightA - weightB
-        if firstA < firstB { quotientWeight -= 1 }
-        var scale = 16 - quotientWeight * 4
-        scale = max(scale, Int(a.scale), Int(b.scale), 0)
-        scale = min(scale, 1000)
-        // a / b at `scale`: (a.m × 10^(scale + b.s − a.s)) / b.m, rounded.
-        let shift = scale + Int(b.scale) - Int(a.scale)
-        var numerator = a.mantissa
-        var denominator = b.mantissa
-        if shift >= 0 {
-            for _ in 0 ..< shift {
-                let (product, overflow) = numerator.multipliedReportingOverflow(by: 10)
-                if overflow { throw outOfRange }
-                numerator = product
-            }
-        } else {
-            for _ in 0 ..< -shift {
-                let (product, overflow) = denominator.multipliedReportingOverflow(by: 10)
-                if overflow { throw outOfRange }
-                denominator = product
-            }
-        }
-        var quotient = numerator / denominator
-        let remainder = numerator % denominator
-        if remainder.magnitude * 2 >= denominator.magnitude {
-            quotient += (numerator < 0) != (denominator < 0) ? -1 : 1
-        }
-        return Decimal(mantissa: quotient, scale: Int16(scale))
-    }
-
-    /// The base-10000 weight of the leading digit group and that group's value.
-    private static func baseTenThousandWeight(_ value: Decimal) -> (Int, Int128) {
-        let magnitude = value.mantissa.magnitude
-        if magnitude == 0 { return (0, 0) }
-        // Digits before the decimal point group into 4s from the point; after it likewise.
-        var digits = String(magnitude)
-        let scale = Int(value.scale)
-        var integerDigits = digits.count - scale
-        if integerDigits <= 0 {
-            digits = String(repeating: "0", count: -integerDigits + 1) + digits
-            integerDigits = 1
-        }
-        let integerPart = String(digits.prefix(integerDigits))
-        let fractionPart = String(digits.dropFirst(integerDigits))
-        if let integer = UInt128(integerPart), integer > 0 {
-            let groups = (integerPart.drop { $0 == "0" }.count + 3) / 4
-            let leadingLength = integerPart.drop { $0 == "0" }.count - (groups - 1) * 4
-            let leading = Int128(String(integerPart.drop { $0 == "0" }.prefix(leadingLength))) ?? 0
-            return (groups - 1, leading)
-        }
-        // Purely fractional: find the first non-zero group of four digits after the point.
-        let padded = fractionPart + String(repeating: "0", count: (4 - fractionPart.count % 4) % 4)
-        var weight = -1
-        var index = padded.startIndex
-        while index < padded.endIndex {
-            let end = padded.index(index, offsetBy: 4)
-            let group = Int128(padded[index ..< end]) ?? 0
-            if group != 0 { return (weight, group) }
-            weight -= 1
-            index = end
-        }
-        return (0, 0)
+        try Decimal.dividing(a, b)
     }
 }
