@@ -127,6 +127,9 @@ extension Binder {
         case .caseWhen(let operand, let branches, let otherwise):
             return try bindCase(operand: operand, branches: branches, otherwise: otherwise, &context, position: position)
         case .cast(let operand, let typeName, _):
+            if typeName.arrayDimensions == 0, let objectIdentifier = ObjectIdentifierType(rawValue: typeName.simpleName) {
+                return try bindObjectIdentifierCast(try bindExpression(operand, &context), to: objectIdentifier, position: position)
+            }
             let type = try typeName.resolvedDataType()
             let bound = try bindExpression(operand, &context)
             return try explicitCast(bound, to: type, position: position)

@@ -1,0 +1,49 @@
+import SluiceCore
+import SluiceExpr
+import SluiceSQL
+
+/// Postgres's object identifier types, which clients use to look up catalog rows by name
+/// (`'t'::regclass`) or to write OID literals (`'16384'::oid`). Sluice represents all of them
+/// as `integer`.
+enum ObjectIdentifierType: String {
+    case oid, regclass, regtype, regproc, regprocedure, regnamespace, regrole, regoper, regconfig
+}
+
+extension Binder {
+    mutating func bindObjectIdentifierCast(
+        _ operand: ScalarExpr, to target: ObjectIdentifierType, position: Int?
+    ) throws(SluiceError) -> ScalarExpr {
+        if case .literal(let value, let type) = operand, type == .unknown || type == .varchar, case .string(let text) = value {
+            if let number = Int32(text.trimmingSpaces) { return .literal(.int32(number), .int32) }
+            switch target {
+            case .regclass:
+                let parts = text.split(separator: ".").map { String($0).trimmingCharacters(in: "\"") }
+                let name = ObjectName(parts.map { $0.hasPrefix("\"") ? $0 : $0.lowercased() })
+                let relation = try relation(named: name, position: position)
+                return .literal(.int32(Int32(relation.id)), .int32)
+            case .regtype:
+                let dataType = try SQLParser.parseTypeName(text).resolvedDataType()
+                return .literal(.int32(dataType.oid), .int32)
+            case .regnamespace:
+                switch text {
+                case "pg_catalog": return .literal(.int32(11), .int32)
+                case "public": return .literal(.int32(2200), .int32)
+                default: throw SluiceError(.invalidSchemaName, "schema \"\(text)\" does not exist", position: position)
+                }
+            default:
+                throw SluiceError(.invalidTextRepresentation, "invalid input syntax for type \(target.rawValue): \"\(text)\"", position: position)
+            }
+        }
+        if operand.type.isInteger || operand.type == .unknown { return try coerce(operand, to: .int32, position: position) }
+        throw SluiceError(.cannotCoerce, "cannot cast type \(operand.type.sqlName) to \(target.rawValue)", position: position)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        var result = Substring(self)
+        while result.first == character { result = result.dropFirst() }
+        while result.last == character { result = result.dropLast() }
+        return String(result)
+    }
+}
