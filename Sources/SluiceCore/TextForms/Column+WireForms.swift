@@ -1,17 +1,21 @@
 /// Postgres text and binary forms of column values, as `typoutput`/`typsend` produce them.
+///
+/// Text output assumes the session settings Sluice reports: `DateStyle = ISO, MDY`,
+/// `IntervalStyle = postgres`, `TimeZone = UTC`, `extra_float_digits = 1`,
+/// `bytea_output = hex`.
 extension Column {
     /// Appends the Postgres text form of row `rowIndex`, which must not be null.
     package func appendText(at rowIndex: Int, to out: inout [UInt8]) {
-        switch storage {
-        case .bool(let values):
+        switch (storage, type) {
+        case (.bool(let values), _):
             out.append(values[rowIndex] ? UInt8(ascii: "t") : UInt8(ascii: "f"))
-        case .int16(let values):
+        case (.int16(let values), _):
             out.append(contentsOf: String(values[rowIndex]).utf8)
-        case .int32(let values):
+        case (.int32(let values), .int32):
             out.append(contentsOf: String(values[rowIndex]).utf8)
-        case .int64(let values):
+        case (.int64(let values), .int64):
             out.append(contentsOf: String(values[rowIndex]).utf8)
-        case .bytes(let values):
+        case (.bytes(let values), .varchar), (.bytes(let values), .jsonb), (.bytes(let values), .unknown):
             out.append(contentsOf: values.data[values.byteRange(at: rowIndex)])
         default:
             out.append(contentsOf: value(at: rowIndex).textForm.utf8)
@@ -20,7 +24,7 @@ extension Column {
 
     /// Appends the Postgres binary form (`typsend`) of row `rowIndex`, which must not be null.
     package func appendBinary(at rowIndex: Int, to out: inout [UInt8]) {
-        value(at: rowIndex).appendBinary(to: &out)
+        value(at: rowIndex).appendBinary(to: &out, as: type)
     }
 }
 
@@ -33,101 +37,89 @@ extension Value {
         case .int16(let value): String(value)
         case .int32(let value): String(value)
         case .int64(let value): String(value)
-        case .float32(let value): String(value)
-        case .float64(let value): String(value)
-        case .decimal(let value): "\(value.mantissa)e-\(value.scale)"
+        case .float32(let value): value.postgresText
+        case .float64(let value): value.postgresText
+        case .decimal(let value): value.textForm
         case .string(let value), .jsonb(let value): value
-        case .date(let value): String(value)
-        case .time(let value), .timestamp(let value), .timestamptz(let value): String(value)
-        case .interval(let value): "\(value.months) \(value.days) \(value.microseconds)"
-        case .bytea(let value): "\\x" + value.map { String($0, radix: 16) }.joined()
-        case .structure(let values): "(" + values.map(\.textForm).joined(separator: ",") + ")"
-        case .list(let values): "{" + values.map(\.textForm).joined(separator: ",") + "}"
-        }
-    }
-
-    /// Appends the Postgres binary form (`typsend`) of this value; nothing for `NULL`.
-    package func appendBinary(to out: inout [UInt8]) {
-        func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
-        }
-        switch self {
-        case .null: break
-        case .bool(let value): out.append(value ? 1 : 0)
-        case .int16(let value): appendBigEndian(value)
-        case .int32(let value): appendBigEndian(value)
-        case .int64(let value): appendBigEndian(value)
-        case .float32(let value): appendBigEndian(value.bitPattern)
-        case .float64(let value): appendBigEndian(value.bitPattern)
-        default: out.append(contentsOf: textForm.utf8)
+        case .date(let value): TemporalText.date(value)
+        case .time(let value): TemporalText.time(value)
+        case .timestamp(let value): TemporalText.timestamp(value, withZone: false)
+        case .timestamptz(let value): TemporalText.timestamp(value, withZone: true)
+        case .interval(let value): value.textForm
+        case .bytea(let value): CompositeText.bytea(value)
+        case .structure(let values): CompositeText.record(values)
+        case .list(let values): CompositeText.array(values)
         }
     }
 
     /// Parses the Postgres text form of a value of `type` (`typinput`).
+    ///
+    /// A `numeric(p, s)` type rounds and range-checks the value (``Decimal/coerced(precision:scale:)``).
     package init(parsingText text: String, as type: DataType) throws(SluiceError) {
-        func invalid() -> SluiceError {
-            SluiceError(.invalidTextRepresentation, "invalid input syntax for type \(type.sqlName): \"\(text)\"")
-        }
-        let trimmed = text.trimmingSpaces
         switch type {
         case .boolean:
-            switch trimmed.lowercased() {
-            case "t", "true", "yes", "y", "on", "1": self = .bool(true)
-            case "f", "false", "no", "n", "off", "0": self = .bool(false)
-            default: throw invalid()
-            }
+            self = .bool(try ScalarText.parseBool(text))
         case .int16:
-            guard let value = Int16(trimmed) else { throw invalid() }
-            self = .int16(value)
+            self = .int16(Int16(try ScalarText.parseInteger(text, typeName: "smallint", range: Int64(Int16.min) ... Int64(Int16.max))))
         case .int32:
-            guard let value = Int32(trimmed) else { throw invalid() }
-            self = .int32(value)
+            self = .int32(Int32(try ScalarText.parseInteger(text, typeName: "integer", range: Int64(Int32.min) ... Int64(Int32.max))))
         case .int64:
-            guard let value = Int64(trimmed) else { throw invalid() }
-            self = .int64(value)
+            self = .int64(try ScalarText.parseInteger(text, typeName: "bigint", range: Int64.min ... Int64.max))
         case .float32:
-            guard let value = Float(trimmed) else { throw invalid() }
-            self = .float32(value)
+            self = .float32(try ScalarText.parseFloat(text))
         case .float64:
-            guard let value = Double(trimmed) else { throw invalid() }
-            self = .float64(value)
+            self = .float64(try ScalarText.parseDouble(text))
+        case .decimal(let precision, let scale):
+            var value = try Decimal(parsingText: text)
+            if let precision { value = try value.coerced(precision: precision, scale: scale ?? 0) }
+            self = .decimal(value)
         case .varchar, .unknown:
             self = .string(text)
+        case .date:
+            self = .date(try TemporalText.parseDate(text))
+        case .time:
+            self = .time(try TemporalText.parseTime(text))
+        case .timestamp:
+            self = .timestamp(try TemporalText.parseTimestamp(text, withZone: false))
+        case .timestamptz:
+            self = .timestamptz(try TemporalText.parseTimestamp(text, withZone: true))
+        case .interval:
+            self = .interval(try Interval(parsingText: text))
         case .jsonb:
-            self = .jsonb(text)
-        default:
-            throw SluiceError(.featureNotSupported, "text input for type \(type.sqlName) is not supported yet")
-        }
-    }
-
-    /// Parses the Postgres binary form (`typreceive`) of a value of `type`.
-    package init(parsingBinary bytes: [UInt8], as type: DataType) throws(SluiceError) {
-        func bigEndian<T: FixedWidthInteger>(_: T.Type) throws(SluiceError) -> T {
-            guard bytes.count == MemoryLayout<T>.size else {
-                throw SluiceError(.invalidParameterValue, "incorrect binary data format for type \(type.sqlName)")
+            self = .jsonb(try JSONText.normalize(text))
+        case .bytea:
+            self = .bytea(try CompositeText.parseBytea(text))
+        case .structure(let fields):
+            let parts = try CompositeText.splitRecord(text)
+            guard parts.count == fields.count else {
+                throw SluiceError(.invalidTextRepresentation, "malformed record literal: \"\(text)\"",
+                                  detail: parts.count < fields.count ? "Too few columns." : "Too many columns.")
             }
-            return bytes.reduce(T.zero) { ($0 << 8) | T(truncatingIfNeeded: $1) }
-        }
-        switch type {
-        case .boolean: self = .bool(try bigEndian(UInt8.self) != 0)
-        case .int16: self = .int16(try bigEndian(Int16.self))
-        case .int32: self = .int32(try bigEndian(Int32.self))
-        case .int64: self = .int64(try bigEndian(Int64.self))
-        case .float32: self = .float32(Float(bitPattern: try bigEndian(UInt32.self)))
-        case .float64: self = .float64(Double(bitPattern: try bigEndian(UInt64.self)))
-        case .varchar, .unknown: self = .string(String(decoding: bytes, as: UTF8.self))
-        default:
-            throw SluiceError(.featureNotSupported, "binary input for type \(type.sqlName) is not supported yet")
+            var values: [Value] = []
+            for (part, field) in zip(parts, fields) {
+                values.append(try part.map { (part) throws(SluiceError) in try Value(parsingText: part, as: field.type) } ?? .null)
+            }
+            self = .structure(values)
+        case .list(let element):
+            self = .list(try Value.arrayElements(CompositeText.splitArray(text), as: element, text: text))
         }
     }
-}
 
-extension String {
-    /// This string without leading and trailing ASCII whitespace.
-    package var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = lastIndex(where: { !isSpace($0) })!
-        return String(self[first ... last])
+    private static func arrayElements(_ elements: [CompositeText.ArrayElement], as type: DataType, text: String) throws(SluiceError) -> [Value] {
+        var values: [Value] = []
+        for element in elements {
+            switch element {
+            case .null:
+                values.append(.null)
+            case .text(let item):
+                values.append(try Value(parsingText: item, as: type))
+            case .nested(let nested):
+                guard case .list(let inner) = type else {
+                    throw SluiceError(.invalidTextRepresentation, "malformed array literal: \"\(text)\"")
+                }
+                values.append(.list(try arrayElements(nested, as: inner, text: text)))
+            }
+        }
+        return values
     }
 }
