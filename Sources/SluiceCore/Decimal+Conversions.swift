@@ -53,7 +53,7 @@ extension Decimal {
         if double.isNaN { throw SluiceError(.featureNotSupported, "cannot convert NaN to numeric") }
         if double.isInfinite { throw SluiceError(.featureNotSupported, "cannot convert infinity to numeric") }
         var digits = shortest ?? FloatingDigits(double)
-        digits.round(toSignificantDigits: significantDigits)
+        digits.round(toSignificantDigits: significantDigits, exact: double)
         // value = 0.d1d2… × 10^exponent
         let fractionDigits = max(digits.digits.count - digits.exponent, 0)
         var mantissa: Int128 = 0

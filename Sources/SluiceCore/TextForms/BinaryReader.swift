@@ -112,11 +112,9 @@ struct BinaryReader {
         _ = try read(Int32.self)  // has-null flag
         let oid = try read(Int32.self)
         var scalarType = element
+        // Extra dimensions become nested lists whatever the declared element type.
         for _ in 1 ..< max(Int(dimensionCount), 1) {
-            guard case .list(let inner) = scalarType else {
-                throw SluiceError(.invalidParameterValue, "invalid number of dimensions: \(dimensionCount)")
-            }
-            scalarType = inner
+            if case .list(let inner) = scalarType { scalarType = inner }
         }
         guard oid == scalarType.oid || DataType(oid: oid) == scalarType else {
             throw SluiceError(.datatypeMismatch, "binary data has array element type \(oid) instead of expected \(scalarType.oid)")

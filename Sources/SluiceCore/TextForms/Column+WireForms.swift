@@ -101,7 +101,12 @@ extension Value {
             }
             self = .structure(values)
         case .list(let element):
-            self = .list(try Value.arrayElements(CompositeText.splitArray(text), as: element, text: text))
+            let elements = try CompositeText.splitArray(text)
+            guard CompositeText.isRectangular(elements) else {
+                throw SluiceError(.invalidTextRepresentation, "malformed array literal: \"\(text)\"",
+                                  detail: "Multidimensional arrays must have sub-arrays with matching dimensions.")
+            }
+            self = .list(try Value.arrayElements(elements, as: element, text: text))
         }
     }
 
@@ -114,9 +119,8 @@ extension Value {
             case .text(let item):
                 values.append(try Value(parsingText: item, as: type))
             case .nested(let nested):
-                guard case .list(let inner) = type else {
-                    throw SluiceError(.invalidTextRepresentation, "malformed array literal: \"\(text)\"")
-                }
+                // Postgres arrays are multidimensional whatever the declared element type.
+                let inner: DataType = if case .list(let inner) = type { inner } else { type }
                 values.append(.list(try arrayElements(nested, as: inner, text: text)))
             }
         }

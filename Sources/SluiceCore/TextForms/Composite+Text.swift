@@ -84,7 +84,7 @@ package enum CompositeText {
                 case UInt8(ascii: "a") ... UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
                 case UInt8(ascii: "A") ... UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
                 default:
-                    throw SluiceError(.invalidTextRepresentation, "invalid hexadecimal digit: \"\(String(decoding: [byte], as: UTF8.self))\"")
+                    throw SluiceError(.invalidParameterValue, "invalid hexadecimal digit: \"\(String(decoding: [byte], as: UTF8.self))\"")
                 }
             }
             while index < bytes.count {
@@ -94,7 +94,7 @@ package enum CompositeText {
                 }
                 let high = try hexValue(bytes[index])
                 guard index + 1 < bytes.count else {
-                    throw SluiceError(.invalidTextRepresentation, "invalid hexadecimal data: odd number of digits")
+                    throw SluiceError(.invalidParameterValue, "invalid hexadecimal data: odd number of digits")
                 }
                 let low = try hexValue(bytes[index + 1])
                 out.append(high << 4 | low)
@@ -250,6 +250,30 @@ package enum CompositeText {
         skipSpaces()
         guard index == bytes.count else { throw malformed }
         return elements
+    }
+
+    /// Whether nested elements form a proper multidimensional array: at each level all
+    /// elements are sub-arrays of one shape, or none are.
+    package static func isRectangular(_ elements: [ArrayElement]) -> Bool {
+        func shape(_ elements: [ArrayElement]) -> [Int]? {
+            var inner: [Int]?? = .none
+            for element in elements {
+                let elementShape: [Int]?
+                if case .nested(let nested) = element {
+                    guard let nestedShape = shape(nested) else { return nil }
+                    elementShape = nestedShape
+                } else {
+                    elementShape = nil
+                }
+                if let seen = inner {
+                    guard seen == elementShape else { return nil }
+                } else {
+                    inner = .some(elementShape)
+                }
+            }
+            return [elements.count] + ((inner ?? nil) ?? [])
+        }
+        return shape(elements) != nil
     }
 
     static func isSpace(_ byte: UInt8) -> Bool {

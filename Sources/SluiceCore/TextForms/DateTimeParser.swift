@@ -121,7 +121,7 @@ struct DateTimeFields {
             scanner.position += 1
             fraction = scanner.readFraction()
         }
-        guard minute < 60, second < 60, hour <= 24 else { throw .fieldOutOfRange }
+        guard minute < 60, second <= 60, hour <= 24 else { throw .fieldOutOfRange }
         let total = Int64(hour) * TemporalUnits.microsecondsPerHour + Int64(minute) * TemporalUnits.microsecondsPerMinute
             + Int64(second) * TemporalUnits.microsecondsPerSecond + fraction
         guard total <= TemporalUnits.microsecondsPerDay else { throw .fieldOutOfRange }

@@ -47,31 +47,6 @@ package struct FloatingDigits: Sendable, Hashable {
         self.exponent = digits.isEmpty ? 0 : exponent
     }
 
-    /// Rounds to at most `count` significant digits, half away from zero on the digits (as
-    /// `printf("%.*g")` does on these round-trip digits).
-    package mutating func round(toSignificantDigits count: Int) {
-        guard digits.count > count else { return }
-        let roundUp = digits[count] >= 5
-        digits.removeSubrange(count...)
-        if roundUp {
-            var index = count - 1
-            while index >= 0 {
-                if digits[index] == 9 {
-                    digits[index] = 0
-                    index -= 1
-                } else {
-                    digits[index] += 1
-                    break
-                }
-            }
-            if index < 0 {
-                digits.insert(1, at: 0)
-                exponent += 1
-            }
-        }
-        while let last = digits.last, last == 0 { digits.removeLast() }
-    }
-
     /// Postgres's text: plain notation for decimal exponents in `-4 ..< fixedLimit`
     /// (15 for `float8`, 6 for `float4`), else `d.ddde±XX` with at least two exponent digits.
     package func postgresText(fixedLimit: Int) -> String {

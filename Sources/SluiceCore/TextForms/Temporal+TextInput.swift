@@ -21,16 +21,16 @@ extension TemporalText {
 
     /// Parses a `time` (microseconds since midnight); a date or zone in the text is ignored.
     package static func parseTime(_ text: String) throws(SluiceError) -> Int64 {
-        let fields = try decode(text, typeName: "time without time zone")
+        let fields = try decode(text, typeName: "time")
         if fields.special == .allBalls { return 0 }
-        guard fields.special == nil, let time = fields.time else { throw syntaxError(text, typeName: "time without time zone") }
+        guard fields.special == nil, let time = fields.time else { throw syntaxError(text, typeName: "time") }
         return time
     }
 
     /// Parses a `timestamp` or `timestamptz` (microseconds since 1970). For `timestamptz`
     /// a zone offset converts the value to UTC; without one, UTC is assumed (the session zone).
     package static func parseTimestamp(_ text: String, withZone: Bool) throws(SluiceError) -> Int64 {
-        let typeName = withZone ? "timestamp with time zone" : "timestamp without time zone"
+        let typeName = withZone ? "timestamp with time zone" : "timestamp"
         let fields = try decode(text, typeName: typeName)
         switch fields.special {
         case .infinity: return Int64.max
@@ -63,7 +63,7 @@ extension TemporalText {
             case .fieldOutOfRange:
                 throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"")
             case .zoneOutOfRange:
-                throw SluiceError(.invalidDatetimeFormat, "time zone displacement out of range: \"\(text)\"")
+                throw SluiceError(SQLState("22009"), "time zone displacement out of range: \"\(text)\"")
             }
         }
     }

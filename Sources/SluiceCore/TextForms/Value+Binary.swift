@@ -78,12 +78,14 @@ extension Value {
     /// `array_send`: ndim, has-null flag, element OID, (length, lower bound 1) per dimension,
     /// then each element length-prefixed (-1 for NULL). Nested lists form further dimensions.
     private func appendArray(_ values: [Value], elementType: DataType, to out: inout [UInt8]) {
+        // Nested lists are further dimensions (Postgres arrays are rectangular), whether or
+        // not the declared element type says so.
         var dimensions: [Int32] = [Int32(values.count)]
         var scalarType = elementType
         var level = values
-        while case .list(let inner) = scalarType, let first = level.first, case .list(let items) = first {
+        while let first = level.first, case .list(let items) = first {
             dimensions.append(Int32(items.count))
-            scalarType = inner
+            if case .list(let inner) = scalarType { scalarType = inner }
             level = items
         }
         if values.isEmpty { dimensions = [] }
