@@ -9,6 +9,10 @@ enum TemporalFunctions {
         case "current_date": return [Overload([], currentDate())]
         case "to_timestamp": return [Overload([.float64], toTimestamp())]
         case "make_date": return [Overload([.int32, .int32, .int32], makeDate())]
+        case "date_trunc":
+            return [DataType.timestamp, .timestamptz, .interval].map { type in Overload([.varchar, type], dateTrunc(type)) }
+        case "extract", "date_part":
+            return [DataType.date, .time, .timestamp, .timestamptz, .interval].map { type in Overload([.varchar, type], extract(name, type)) }
         default: return nil
         }
     }
@@ -33,14 +37,7 @@ enum TemporalFunctions {
     static func toTimestamp() -> ScalarFunction {
         ScalarFunction(name: "to_timestamp", argumentTypes: [.float64], resultType: .timestamptz) { (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.unary(arguments[0], resultType: .timestamptz) { (seconds: Double) throws(SluiceError) -> Int64 in
-                if seconds.isNaN { throw SluiceError(.datetimeFieldOverflow, "timestamp cannot be NaN") }
-                if seconds == .infinity { return Int64.max }
-                if seconds == -.infinity { return Int64.min }
-                let micros = (seconds * 1_000_000).rounded(.toNearestOrEven)
-                guard micros >= Double(TemporalUnits.minimumTimestamp), micros < 9.2e18 else {
-                    throw SluiceError(.datetimeFieldOverflow, "timestamp out of range: \"\(seconds)\"")
-                }
-                return Int64(micros)
+                try TimestampArithmetic.toTimestamp(seconds)
             }
         }
     }
@@ -52,24 +49,57 @@ enum TemporalFunctions {
             let months = arguments[1].integerElements()
             let days = arguments[2].integerElements()
             return try Kernels.values(arguments, rowCount: rowCount, type: .date) { (rowIndex: Int) throws(SluiceError) -> Int32 in
-                let (year, month, day) = (Int(years[rowIndex]), Int(months[rowIndex]), Int(days[rowIndex]))
-                let outOfRange = SluiceError(.datetimeFieldOverflow, "date field value out of range: \(year)-\(String(format2: month))-\(String(format2: day))")
-                guard year != 0 else { throw outOfRange }
-                let date = CivilDate(year: year < 0 ? year + 1 : year, month: month, day: day)
-                guard date.isValid else { throw outOfRange }
-                let result = date.daysSinceUnixEpoch
-                guard result >= TemporalUnits.minimumDate, result < TemporalUnits.dateEnd else {
-                    throw SluiceError(.datetimeFieldOverflow, "date out of range: \"\(year)-\(String(format2: month))-\(String(format2: day))\"")
-                }
-                return Int32(result)
+                try TimestampArithmetic.makeDate(year: Int(years[rowIndex]), month: Int(months[rowIndex]), day: Int(days[rowIndex]))
             }
         }
     }
-}
 
-extension String {
-    /// A number with at least two digits (`%02d`).
-    init(format2 value: Int) {
-        self = value >= 0 && value < 10 ? "0\(value)" : String(value)
+    /// `date_trunc(unit, timestamp | timestamptz | interval)`.
+    static func dateTrunc(_ type: DataType) -> ScalarFunction {
+        ScalarFunction(name: "date_trunc", argumentTypes: [.varchar, type], resultType: type) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let units = StringArgument(arguments[0])
+            if type == .interval {
+                let values = Interval.elements(of: arguments[1].storage)
+                return try Kernels.values(arguments, rowCount: rowCount, type: type) { (rowIndex: Int) throws(SluiceError) -> Interval in
+                    try DateTrunc.truncate(values[rowIndex], to: units.string(rowIndex).lowercased())
+                }
+            }
+            let typeName = type.sqlName
+            let values = Int64.elements(of: arguments[1].storage)
+            return try Kernels.values(arguments, rowCount: rowCount, type: type) { (rowIndex: Int) throws(SluiceError) -> Int64 in
+                try DateTrunc.truncate(values[rowIndex], to: units.string(rowIndex).lowercased(), typeName: typeName)
+            }
+        }
+    }
+
+    /// `extract(field FROM x)` (as `extract('field', x)`, numeric) and `date_part('field', x)`
+    /// (double precision) for dates, times, timestamps and intervals.
+    static func extract(_ name: String, _ type: DataType) -> ScalarFunction {
+        let asDouble = name == "date_part"
+        let resultType: DataType = asDouble ? .float64 : .numeric
+        return ScalarFunction(name: name, argumentTypes: [.varchar, type], resultType: resultType) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let fields = StringArgument(arguments[0])
+            let source = arguments[1]
+            let validity = Kernels.combinedValidity(arguments)
+            var output = [Decimal]()
+            output.reserveCapacity(rowCount)
+            for rowIndex in 0 ..< rowCount {
+                if let validity, !validity[rowIndex] {
+                    output.append(.zero)
+                    continue
+                }
+                let field = fields.string(rowIndex).lowercased()
+                switch source.storage {
+                case .int32(let days): output.append(try Extract.field(field, fromDate: days[rowIndex]))
+                case .int64(let micros) where type == .time: output.append(try Extract.field(field, fromTime: micros[rowIndex]))
+                case .int64(let micros): output.append(try Extract.field(field, fromTimestamp: micros[rowIndex], withZone: type == .timestamptz))
+                case .interval(let intervals): output.append(try Extract.field(field, fromInterval: intervals[rowIndex]))
+                default: throw SluiceError.internalError("extract from \(type.sqlName)")
+                }
+            }
+            let column = Column(type: .numeric, storage: .decimal(output), validity: validity)
+            guard asDouble else { return column }
+            return try Kernels.unary(column, resultType: .float64) { (value: Decimal) in value.doubleValue }
+        }
     }
 }
