@@ -1,0 +1,120 @@
+import SluiceCore
+
+/// The built-in operators: arithmetic and comparison on every pair of numeric types, string
+/// concatenation and matching, jsonb access and date/time arithmetic.
+enum OperatorCatalog {
+    static func notUnique(_ symbol: String, _ left: DataType, _ right: DataType) -> SluiceError {
+        SluiceError(
+            SQLState("42725"), "operator is not unique: \(left.sqlName) \(symbol) \(right.sqlName)",
+            hint: "Could not choose a best candidate operator. You might need to add explicit type casts.")
+    }
+
+    /// The operator `left symbol right`, nil when there is none.
+    static func binary(_ symbol: String, _ left: DataType, _ right: DataType) throws(SluiceError) -> ScalarFunction? {
+        switch symbol {
+        case "+", "-", "*", "/", "%":
+            if let temporal = TemporalOperators.binary(symbol, left, right) { return temporal }
+            return try arithmetic(ArithmeticOperator(rawValue: symbol)!, left, right)
+        case "^":
+            guard isNumericOrUnknown(left), isNumericOrUnknown(right) else { return nil }
+            return withArguments(MathFunctions.power("^"), [.float64, .float64])
+        case "=", "<>", "!=", "<", "<=", ">", ">=":
+            let op = ComparisonOperator(rawValue: symbol == "!=" ? "<>" : symbol)!
+            if left == .unknown && right == .unknown { return ScalarFunction.comparison(op, .varchar) }
+            guard let common = TypeCoercion.commonType(left, right) else { return nil }
+            var function = ScalarFunction.comparison(op, common)
+            function.argumentTypes = [castType(left, to: common), castType(right, to: common)]
+            return function
+        case "||":
+            return concatenation(left, right)
+        case "like", "~~", "not like", "!~~", "ilike", "~~*", "not ilike", "!~~*":
+            guard isStringOrUnknown(left), isStringOrUnknown(right) else { return nil }
+            let negated = symbol.hasPrefix("not") || symbol.hasPrefix("!")
+            let caseInsensitive = symbol.hasSuffix("ilike") || symbol.hasSuffix("*")
+            return PatternMatching.like(negated: negated, caseInsensitive: caseInsensitive)
+        case "~", "~*", "!~", "!~*":
+            guard isStringOrUnknown(left), isStringOrUnknown(right) else { return nil }
+            return RegexFunctions.matchOperator(symbol)
+        case "->", "->>":
+            guard left == .jsonb || left == .unknown else { return nil }
+            let asText = symbol == "->>"
+            switch right {
+            case .varchar, .unknown: return withArguments(JSONAccess.access(byIndex: false, asText: asText), [.jsonb, .varchar])
+            case .int16, .int32: return withArguments(JSONAccess.access(byIndex: true, asText: asText), [.jsonb, .int32])
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The prefix operator `symbol operand`, nil when there is none.
+    static func unary(_ symbol: String, _ operand: DataType) throws(SluiceError) -> ScalarFunction? {
+        if operand == .unknown && ["-", "+", "@"].contains(symbol) {
+            throw SluiceError(
+                SQLState("42725"), "operator is not unique: \(symbol) unknown",
+                hint: "Could not choose a best candidate operator. You might need to add an explicit type cast.")
+        }
+        switch symbol {
+        case "-":
+            if case .decimal = operand { return MathFunctions.numericNegate(operand) }
+            return ScalarFunction.negate(operand)
+        case "+":
+            guard operand.isNumeric || operand == .interval else { return nil }
+            return ScalarFunction(name: "+", argumentTypes: [operand], resultType: operand) { (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+                arguments[0]
+            }
+        case "@":
+            return MathFunctions.abs(operand)
+        case "|/", "||/":
+            guard isNumericOrUnknown(operand) else { return nil }
+            let function = symbol == "|/" ? MathFunctions.sqrtFunction() : MathFunctions.cbrtFunction()
+            return withArguments(function, [.float64])
+        default:
+            return nil
+        }
+    }
+
+    /// `+ - * / %` on two numeric operands, computed in their common type: integer division
+    /// truncates, `numeric` is exact, and `%` does not exist for floating point (as in Postgres).
+    static func arithmetic(_ op: ArithmeticOperator, _ left: DataType, _ right: DataType) throws(SluiceError) -> ScalarFunction? {
+        guard isNumericOrUnknown(left), isNumericOrUnknown(right) else { return nil }
+        if left == .unknown && right == .unknown { throw notUnique(op.rawValue, left, right) }
+        guard let common = TypeCoercion.commonType(left, right) else { return nil }
+        switch common {
+        case .decimal:
+            let types = [castType(left, to: .numeric), castType(right, to: .numeric)]
+            return MathFunctions.numericArithmetic(op.rawValue, op, types[0], types[1])
+        case .float32, .float64 where op == .modulo:
+            return nil
+        default:
+            guard let function = ScalarFunction.arithmetic(op, common) else { return nil }
+            return withArguments(function, [common, common])
+        }
+    }
+
+    /// `text || anything` and `anything || text`: the other operand is cast to text.
+    static func concatenation(_ left: DataType, _ right: DataType) -> ScalarFunction? {
+        let leftIsText = left == .varchar || left == .unknown
+        let rightIsText = right == .varchar || right == .unknown
+        guard leftIsText || rightIsText else { return nil }
+        if case .list = left { return nil }
+        if case .list = right { return nil }
+        return withArguments(StringFunctions.concatOperator(), [.varchar, .varchar])
+    }
+
+    /// The type to cast an operand of `type` to for a parameter of `target`: itself when they
+    /// are the same type up to numeric precision and scale.
+    static func castType(_ type: DataType, to target: DataType) -> DataType {
+        TypeCoercion.isSameType(type, target) ? type : target
+    }
+
+    static func withArguments(_ function: ScalarFunction, _ types: [DataType]) -> ScalarFunction {
+        var copy = function
+        copy.argumentTypes = types
+        return copy
+    }
+
+    static func isNumericOrUnknown(_ type: DataType) -> Bool { type.isNumeric || type == .unknown }
+    static func isStringOrUnknown(_ type: DataType) -> Bool { type == .varchar || type == .unknown }
+}

@@ -1,0 +1,105 @@
+import SluiceCore
+
+/// Date and time functions: the statement clock, conversions and constructors.
+enum TemporalFunctions {
+    static func overloads(named name: String) -> [Overload]? {
+        switch name {
+        case "now", "current_timestamp", "transaction_timestamp", "statement_timestamp":
+            return [Overload([], statementTimestamp(name))]
+        case "current_date": return [Overload([], currentDate())]
+        case "to_timestamp": return [Overload([.float64], toTimestamp())]
+        case "make_date": return [Overload([.int32, .int32, .int32], makeDate())]
+        case "date_trunc":
+            return [DataType.timestamp, .timestamptz, .interval].map { type in Overload([.varchar, type], dateTrunc(type)) }
+        case "extract", "date_part":
+            return [DataType.date, .time, .timestamp, .timestamptz, .interval].map { type in Overload([.varchar, type], extract(name, type)) }
+        default: return nil
+        }
+    }
+
+    /// `now()` and its synonyms: the statement's start time (fixed within a statement, so not
+    /// deterministic across statements).
+    static func statementTimestamp(_ name: String) -> ScalarFunction {
+        ScalarFunction(name: name, argumentTypes: [], resultType: .timestamptz, isDeterministic: false) { (_: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            Column(type: .timestamptz, storage: .int64([Int64](repeating: context.statementTimestamp, count: rowCount)))
+        }
+    }
+
+    /// `current_date`: the statement's start date (in UTC; session zones are not applied yet).
+    static func currentDate() -> ScalarFunction {
+        ScalarFunction(name: "current_date", argumentTypes: [], resultType: .date, isDeterministic: false) { (_: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            let days = Int32(TemporalUnits.split(context.statementTimestamp).days)
+            return Column(type: .date, storage: .int32([Int32](repeating: days, count: rowCount)))
+        }
+    }
+
+    /// `to_timestamp(double precision)`: Unix seconds to timestamptz, rounded to microseconds.
+    static func toTimestamp() -> ScalarFunction {
+        ScalarFunction(name: "to_timestamp", argumentTypes: [.float64], resultType: .timestamptz) { (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.unary(arguments[0], resultType: .timestamptz) { (seconds: Double) throws(SluiceError) -> Int64 in
+                try TimestampArithmetic.toTimestamp(seconds)
+            }
+        }
+    }
+
+    /// `make_date(year, month, day)`; negative years are BC (there is no year 0).
+    static func makeDate() -> ScalarFunction {
+        ScalarFunction(name: "make_date", argumentTypes: [.int32, .int32, .int32], resultType: .date) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let years = arguments[0].integerElements()
+            let months = arguments[1].integerElements()
+            let days = arguments[2].integerElements()
+            return try Kernels.values(arguments, rowCount: rowCount, type: .date) { (rowIndex: Int) throws(SluiceError) -> Int32 in
+                try TimestampArithmetic.makeDate(year: Int(years[rowIndex]), month: Int(months[rowIndex]), day: Int(days[rowIndex]))
+            }
+        }
+    }
+
+    /// `date_trunc(unit, timestamp | timestamptz | interval)`.
+    static func dateTrunc(_ type: DataType) -> ScalarFunction {
+        ScalarFunction(name: "date_trunc", argumentTypes: [.varchar, type], resultType: type) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let units = StringArgument(arguments[0])
+            if type == .interval {
+                let values = Interval.elements(of: arguments[1].storage)
+                return try Kernels.values(arguments, rowCount: rowCount, type: type) { (rowIndex: Int) throws(SluiceError) -> Interval in
+                    try DateTrunc.truncate(values[rowIndex], to: units.string(rowIndex).lowercased())
+                }
+            }
+            let typeName = type.sqlName
+            let values = Int64.elements(of: arguments[1].storage)
+            return try Kernels.values(arguments, rowCount: rowCount, type: type) { (rowIndex: Int) throws(SluiceError) -> Int64 in
+                try DateTrunc.truncate(values[rowIndex], to: units.string(rowIndex).lowercased(), typeName: typeName)
+            }
+        }
+    }
+
+    /// `extract(field FROM x)` (as `extract('field', x)`, numeric) and `date_part('field', x)`
+    /// (double precision) for dates, times, timestamps and intervals.
+    static func extract(_ name: String, _ type: DataType) -> ScalarFunction {
+        let asDouble = name == "date_part"
+        let resultType: DataType = asDouble ? .float64 : .numeric
+        return ScalarFunction(name: name, argumentTypes: [.varchar, type], resultType: resultType) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let fields = StringArgument(arguments[0])
+            let source = arguments[1]
+            let validity = Kernels.combinedValidity(arguments)
+            var output = [Decimal]()
+            output.reserveCapacity(rowCount)
+            for rowIndex in 0 ..< rowCount {
+                if let validity, !validity[rowIndex] {
+                    output.append(.zero)
+                    continue
+                }
+                let field = fields.string(rowIndex).lowercased()
+                switch source.storage {
+                case .int32(let days): output.append(try Extract.field(field, fromDate: days[rowIndex]))
+                case .int64(let micros) where type == .time: output.append(try Extract.field(field, fromTime: micros[rowIndex]))
+                case .int64(let micros): output.append(try Extract.field(field, fromTimestamp: micros[rowIndex], withZone: type == .timestamptz))
+                case .interval(let intervals): output.append(try Extract.field(field, fromInterval: intervals[rowIndex]))
+                default: throw SluiceError.internalError("extract from \(type.sqlName)")
+                }
+            }
+            let column = Column(type: .numeric, storage: .decimal(output), validity: validity)
+            guard asDouble else { return column }
+            return try Kernels.unary(column, resultType: .float64) { (value: Decimal) in value.doubleValue }
+        }
+    }
+}
