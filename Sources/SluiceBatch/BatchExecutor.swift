@@ -79,6 +79,10 @@ package struct BatchExecutor: Sendable {
             var chunks: [Chunk] = []
             for input in inputs { chunks += try run(input) }
             return distinct ? SetOperations.distinct(chunks, types: plan.outputTypes) : chunks
+        case .apply(let input, let subquery, let kind):
+            return try apply(input: input, subquery: subquery, kind: kind)
+        case .tableFunction(let function, let arguments, let types):
+            return try TableFunctions.run(function, arguments: arguments, types: types, context: context)
         case .maxOneRow(let input):
             let chunks = try run(input)
             if chunks.reduce(0, { $0 + $1.count }) > 1 {
@@ -94,6 +98,36 @@ package struct BatchExecutor: Sendable {
     /// The rows of `plan` gathered into one chunk.
     package func runToChunk(_ plan: BatchPlan) throws(SluiceError) -> Chunk {
         Chunk.concatenate(try run(plan), types: plan.outputTypes)
+    }
+
+    /// Runs a correlated subquery once per input row (no decorrelation yet: fine for the
+    /// catalog queries clients send, slow for large inputs).
+    private func apply(input: BatchPlan, subquery: BatchPlan, kind: ApplyKind) throws(SluiceError) -> [Chunk] {
+        let inputTypes = input.outputTypes
+        let resultType = kind.resultType(subquery.outputTypes.first ?? .unknown)
+        var output: [Chunk] = []
+        for chunk in try run(input) {
+            var builder = ColumnBuilder(type: resultType, capacity: chunk.count)
+            for rowIndex in 0 ..< chunk.count {
+                let bound = subquery.bindingOuterReferences(to: chunk.row(rowIndex), types: inputTypes)
+                switch kind {
+                case .exists:
+                    let rows = try run(.limit(input: bound, limit: 1, offset: 0))
+                    builder.append(.bool(rows.contains { !$0.isEmpty }))
+                case .array:
+                    let result = try runToChunk(bound)
+                    builder.append(.list(result.count == 0 ? [] : result.columns[0].values))
+                case .scalar:
+                    let result = try runToChunk(bound)
+                    if result.count > 1 {
+                        throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
+                    }
+                    builder.append(result.count == 0 ? .null : result.columns[0].value(at: 0))
+                }
+            }
+            output.append(Chunk(columns: chunk.columns + [builder.finish()], count: chunk.count))
+        }
+        return output
     }
 
     private func values(_ rows: [[ScalarExpr]], types: [DataType]) throws(SluiceError) -> Chunk {

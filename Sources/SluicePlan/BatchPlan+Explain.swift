@@ -44,6 +44,12 @@ extension BatchPlan: CustomStringConvertible {
         case .union(let inputs, let distinct):
             lines.append("\(indent)BatchUnion { all: \(!distinct) }")
             for input in inputs { input.render(into: &lines, depth: depth + 1) }
+        case .apply(let input, let subquery, let kind):
+            lines.append("\(indent)BatchApply { kind: \(kind.rawValue) }")
+            input.render(into: &lines, depth: depth + 1)
+            subquery.render(into: &lines, depth: depth + 1)
+        case .tableFunction(let function, let arguments, _):
+            lines.append("\(indent)BatchTableFunction { \(function.rawValue)(\(arguments.map(\.description).joined(separator: ", "))) }")
         case .maxOneRow(let input):
             lines.append("\(indent)BatchMaxOneRow")
             input.render(into: &lines, depth: depth + 1)

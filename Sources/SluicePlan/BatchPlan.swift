@@ -27,14 +27,20 @@ package indirect enum BatchPlan: Sendable, Equatable {
     case union(inputs: [BatchPlan], distinct: Bool)
     /// Rows of `left` that are (or, for EXCEPT, are not) in `right`.
     case setOperation(left: BatchPlan, right: BatchPlan, kind: SetOperationKind, all: Bool)
+    /// The rows a set-returning function produces from constant arguments.
+    case tableFunction(TableFunction, arguments: [ScalarExpr], types: [DataType])
     /// The rows of `input`, failing with 21000 if there is more than one (scalar subqueries).
     case maxOneRow(input: BatchPlan)
+    /// For each row of `input`, runs `subquery` with its outer references bound to that row's
+    /// columns and appends one column: the subquery's single value (scalar) or whether it
+    /// returned any row (exists).
+    case apply(input: BatchPlan, subquery: BatchPlan, kind: ApplyKind)
 
     /// The types of the columns this plan produces.
     package var outputTypes: [DataType] {
         switch self {
         case .scan(let scan): scan.columnTypes
-        case .values(_, let types): types
+        case .values(_, let types), .tableFunction(_, _, let types): types
         case .filter(let input, _), .limit(let input, _, _), .sort(let input, _), .maxOneRow(let input): input.outputTypes
         case .project(_, let expressions): expressions.map(\.type)
         case .hashAggregate(let input, let groupCount, let aggregates):
@@ -43,6 +49,8 @@ package indirect enum BatchPlan: Sendable, Equatable {
         case .nestedLoopJoin(let left, let right, let kind, _):
             kind.outputTypes(left: left.outputTypes, right: right.outputTypes)
         case .union(let inputs, _): inputs.first?.outputTypes ?? []
+        case .apply(let input, let subquery, let kind):
+            input.outputTypes + [kind.resultType(subquery.outputTypes.first ?? .unknown)]
         case .setOperation(let left, _, _, _): left.outputTypes
         }
     }
@@ -146,4 +154,47 @@ package struct AggregateCall: Sendable, Equatable {
         self.orderBy = orderBy
         self.resultType = resultType
     }
+}
+
+/// What an ``BatchPlan/apply(input:subquery:kind:)`` appends for each row.
+package enum ApplyKind: String, Sendable, Equatable {
+    case scalar
+    case exists
+    /// The subquery's first column collected into an array (`ARRAY(SELECT …)`).
+    case array
+}
+
+/// A reference from a correlated subquery to column `index` of the row it runs for.
+package enum OuterReference {
+    package static func function(_ index: Int, type: DataType) -> ScalarFunction {
+        ScalarFunction(name: "outer$\(index)", argumentTypes: [], resultType: type, isDeterministic: false) {
+            (_: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            throw SluiceError.internalError("outer reference evaluated without a row")
+        }
+    }
+
+    /// The outer column a call refers to, if it is an outer reference.
+    package static func index(of function: ScalarFunction) -> Int? {
+        guard function.name.hasPrefix("outer$"), function.argumentTypes.isEmpty else { return nil }
+        return Int(function.name.dropFirst(6))
+    }
+}
+
+extension ApplyKind {
+    /// The type of the column an apply appends, given the subquery's first column type.
+    package func resultType(_ firstColumn: DataType) -> DataType {
+        switch self {
+        case .scalar: firstColumn
+        case .exists: .boolean
+        case .array: .list(firstColumn)
+        }
+    }
+}
+
+/// Set-returning functions usable in FROM.
+package enum TableFunction: String, Sendable, Equatable {
+    /// One row per element of an array.
+    case unnest
+    /// `generate_series(start, stop[, step])` over integers.
+    case generateSeries = "generate_series"
 }

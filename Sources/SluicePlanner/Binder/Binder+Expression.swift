@@ -76,17 +76,26 @@ extension Binder {
                 return try callOperator(op.symbol, lhs, rhs, position: position)
             }
         case .quantified(let left, let op, let quantifier, let right):
-            // x op ANY (ARRAY[...]) / (list): expanded to OR/AND of comparisons.
             let lhs = try bindExpression(left, &context)
-            guard case .array(let elements) = right.node else {
-                throw SluiceError(.featureNotSupported, "\(quantifier.rawValue) over a subquery or array value is not supported yet", position: position)
+            if case .array(let elements) = right.node {
+                // x op ANY (ARRAY[...]): expanded to OR/AND of comparisons.
+                var comparisons: [ScalarExpr] = []
+                for element in elements {
+                    comparisons.append(try callOperator(op.symbol, lhs, try bindExpression(element, &context), position: position))
+                }
+                if comparisons.isEmpty { return .literal(.bool(quantifier == .all), .boolean) }
+                return quantifier == .any ? .or(comparisons) : .and(comparisons)
             }
-            var comparisons: [ScalarExpr] = []
-            for element in elements {
-                comparisons.append(try callOperator(op.symbol, lhs, try bindExpression(element, &context), position: position))
+            guard let comparison = ComparisonOperator(rawValue: op.symbol == "!=" ? "<>" : op.symbol) else {
+                throw SluiceError(.featureNotSupported, "\(op.symbol) \(quantifier.rawValue) is not supported yet", position: position)
             }
-            if comparisons.isEmpty { return .literal(.bool(quantifier == .all), .boolean) }
-            return quantifier == .any ? .or(comparisons) : .and(comparisons)
+            var array = try bindExpression(right, &context)
+            var element = lhs.type == .unknown ? DataType.varchar : lhs.type
+            if case .list(let arrayElement) = array.type {
+                element = try FunctionRegistry.commonType(element, arrayElement, context: quantifier.rawValue)
+            }
+            array = try coerce(array, to: .list(element), position: right.position.errorPosition)
+            return .call(ArrayFunctions.quantified(comparison, all: quantifier == .all, elementType: element), [try coerce(lhs, to: element, position: position), array])
         case .isNull(let operand, let negated):
             let bound = try bindExpression(operand, &context)
             return .isNull(bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound, negated: negated)
@@ -155,26 +164,51 @@ extension Binder {
             return try callFunction(name, arguments, position: position)
         case .overlay:
             throw SluiceError(.featureNotSupported, "OVERLAY is not supported yet", position: position)
-        case .exists, .inSubquery:
+        case .exists(let query):
+            guard context.allowsSubqueries else {
+                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
+            }
+            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
+            let index = context.scope.entries.count + context.scalarSubqueries.count
+            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .exists, isCorrelated: isCorrelated))
+            return .column(index, .boolean)
+        case .inSubquery:
             throw SluiceError(
                 .featureNotSupported, "subqueries with EXISTS or IN are only supported as conditions of WHERE joined by AND",
                 position: position)
         case .subquery(let query):
             guard context.allowsSubqueries else {
-                throw SluiceError(.featureNotSupported, "scalar subqueries are not supported in this position yet", position: position)
+                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
             }
-            var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
-            inner.commonTables = commonTables
-            let bound = try inner.bindQuery(query)
-            parameterTypes = inner.parameterTypes
+            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
             guard bound.scope.entries.count == 1 else {
                 throw SluiceError(.syntaxError, "subquery must return only one column", position: position)
             }
             let index = context.scope.entries.count + context.scalarSubqueries.count
-            context.scalarSubqueries.append(bound)
+            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .scalar, isCorrelated: isCorrelated))
             return .column(index, bound.scope.types[0])
-        case .array, .arraySubquery, .element, .slice:
-            throw SluiceError(.featureNotSupported, "arrays are not supported yet", position: position)
+        case .array(let elements):
+            var bound: [ScalarExpr] = []
+            for element in elements { bound.append(try bindExpression(element, &context)) }
+            var type = DataType.unknown
+            for element in bound { type = try FunctionRegistry.commonType(type, element.type, context: "ARRAY") }
+            if type == .unknown { type = .varchar }
+            var coerced: [ScalarExpr] = []
+            for element in bound { coerced.append(try coerce(element, to: type, position: position)) }
+            return .call(ArrayFunctions.constructor(elementType: type, count: coerced.count), coerced)
+        case .arraySubquery(let query):
+            guard context.allowsSubqueries else {
+                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
+            }
+            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
+            guard bound.scope.entries.count == 1 else {
+                throw SluiceError(.syntaxError, "subquery must return only one column", position: position)
+            }
+            let index = context.scope.entries.count + context.scalarSubqueries.count
+            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .array, isCorrelated: isCorrelated))
+            return .column(index, .list(bound.scope.types[0]))
+        case .element, .slice:
+            throw SluiceError(.featureNotSupported, "array subscripts are not supported yet", position: position)
         case .fieldAccess(let base, let field):
             let bound = try bindExpression(base, &context)
             guard case .structure(let fields) = bound.type, let index = fields.firstIndex(where: { $0.name == field }) else {
@@ -190,7 +224,7 @@ extension Binder {
         }
     }
 
-    private func bindColumn(_ parts: [String], context: ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
+    private mutating func bindColumn(_ parts: [String], context: ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
         let name = parts.last!
         let qualifier = parts.count >= 2 ? parts[parts.count - 2] : nil
         if let index = try context.scope.resolve(qualifier, name, position: position) {
@@ -203,7 +237,11 @@ extension Binder {
             let base = ScalarExpr.column(index, context.scope.entries[index].type)
             return .call(StructFunctions.field(field, of: base.type), [base])
         }
-        if let qualifier, !context.scope.hasQualifier(qualifier) {
+        if let outerScope, let index = try outerScope.resolve(qualifier, name, position: position) {
+            usesOuterReferences = true
+            return .call(OuterReference.function(index, type: outerScope.entries[index].type), [])
+        }
+        if let qualifier, !context.scope.hasQualifier(qualifier), !(outerScope?.hasQualifier(qualifier) ?? false) {
             throw SluiceError(.undefinedTable, "missing FROM-clause entry for table \"\(qualifier)\"", position: position)
         }
         let shown = parts.joined(separator: ".")

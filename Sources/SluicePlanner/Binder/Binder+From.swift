@@ -37,11 +37,40 @@ extension Binder {
             var bound = try bindQuery(query)
             applyAlias(alias, defaultQualifier: nil, to: &bound.scope)
             return bound
-        case .function(let call, _, _, _, let position):
-            throw SluiceError(
-                .featureNotSupported, "table function \(call.name.description) is not supported yet", position: position.errorPosition)
+        case .function(let call, let alias, _, _, let position):
+            var bound = try bindTableFunction(call, position: position.errorPosition)
+            applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
+            return bound
         case .join(let join):
             return try bindJoin(join)
+        }
+    }
+
+    /// `unnest(array)` and `generate_series(start, stop[, step])`; arguments may use outer
+    /// references (a correlated subquery) but not other FROM items.
+    private mutating func bindTableFunction(_ call: FunctionCall, position: Int?) throws(SluiceError) -> BoundQuery {
+        var context = ExpressionContext(scope: Scope(), clause: "FROM")
+        context.allowsSubqueries = false
+        var arguments: [ScalarExpr] = []
+        for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
+        switch (call.name.name, arguments.count) {
+        case ("unnest", 1):
+            guard case .list(let element) = arguments[0].type else {
+                throw SluiceError(.undefinedFunction, "function unnest(\(arguments[0].type.sqlName)) does not exist", position: position)
+            }
+            return BoundQuery(
+                plan: .tableFunction(.unnest, arguments: arguments, types: [element]),
+                scope: Scope(entries: [Scope.Entry(qualifier: nil, name: "unnest", type: element)]))
+        case ("generate_series", 2), ("generate_series", 3):
+            let allSmall = arguments.allSatisfy { $0.type == .int32 || $0.type == .int16 || $0.type == .unknown }
+            var coerced: [ScalarExpr] = []
+            for argument in arguments { coerced.append(try coerce(argument, to: .int64, position: position)) }
+            let type: DataType = allSmall ? .int32 : .int64
+            return BoundQuery(
+                plan: .tableFunction(.generateSeries, arguments: coerced, types: [type]),
+                scope: Scope(entries: [Scope.Entry(qualifier: nil, name: "generate_series", type: type)]))
+        default:
+            throw SluiceError(.featureNotSupported, "table function \(call.name.description) is not supported yet", position: position)
         }
     }
 

@@ -20,8 +20,9 @@ struct ExpressionContext {
     var clause: String
     /// Set after GROUP BY: references must be group expressions or aggregates.
     var aggregates: AggregateMapping?
-    /// Scalar subqueries met while binding; the caller left-joins them after the scope's columns.
-    var scalarSubqueries: [BoundQuery] = []
+    /// Scalar and EXISTS subqueries met while binding; the caller attaches each as one more
+    /// column after the scope's columns (see ``Binder/attachScalarSubqueries``).
+    var scalarSubqueries: [PendingSubquery] = []
     var allowsSubqueries = true
 
     init(scope: Scope, clause: String, aggregates: AggregateMapping? = nil) {
@@ -29,6 +30,13 @@ struct ExpressionContext {
         self.clause = clause
         self.aggregates = aggregates
     }
+}
+
+/// A subquery used as a value, waiting to be attached to the plan of its enclosing query.
+struct PendingSubquery {
+    var query: BoundQuery
+    var kind: ApplyKind
+    var isCorrelated: Bool
 }
 
 extension Binder {
@@ -84,7 +92,7 @@ extension Binder {
                 let resolved = bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound
                 expressions.append(resolved)
                 var entry = Scope.Entry(qualifier: nil, name: alias ?? Self.outputName(of: expression), type: resolved.type)
-                if alias == nil, case .column(let index, _) = resolved, mapping == nil {
+                if alias == nil, case .column(let index, _) = resolved, mapping == nil, index < input.scope.entries.count {
                     entry.tableID = input.scope.entries[index].tableID
                     entry.columnNumber = input.scope.entries[index].columnNumber
                 }
@@ -151,13 +159,35 @@ extension Binder {
         return BoundQuery(plan: plan, scope: Scope(entries: entries))
     }
 
-    /// Left-joins each scalar subquery (checked to yield at most one row) after `plan`'s columns.
-    func attachScalarSubqueries(_ plan: BatchPlan, _ subqueries: [BoundQuery], width: Int) throws(SluiceError) -> BatchPlan {
+    /// Appends one column per subquery after `plan`'s columns: an uncorrelated scalar subquery
+    /// is left-joined once (checked to yield at most one row); a correlated one, or EXISTS, runs
+    /// per row through an apply.
+    func attachScalarSubqueries(_ plan: BatchPlan, _ subqueries: [PendingSubquery], width: Int) throws(SluiceError) -> BatchPlan {
         var result = plan
         for subquery in subqueries {
-            result = .nestedLoopJoin(left: result, right: .maxOneRow(input: subquery.plan), kind: .left, predicate: nil)
+            if subquery.isCorrelated {
+                result = .apply(input: result, subquery: subquery.query.plan, kind: subquery.kind)
+            } else if subquery.kind == .scalar {
+                result = .nestedLoopJoin(left: result, right: .maxOneRow(input: subquery.query.plan), kind: .left, predicate: nil)
+            } else {
+                let type = subquery.kind.resultType(subquery.query.scope.types.first ?? .unknown)
+                let once = BatchPlan.project(
+                    input: .apply(input: .values(rows: [[]], types: []), subquery: subquery.query.plan, kind: subquery.kind),
+                    expressions: [.column(0, type)])
+                result = .nestedLoopJoin(left: result, right: once, kind: .inner, predicate: nil)
+            }
         }
         return result
+    }
+
+    /// Binds a subquery that may refer to the columns of `outer`.
+    mutating func bindSubquery(_ query: Query, outer: Scope) throws(SluiceError) -> (query: BoundQuery, isCorrelated: Bool) {
+        var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
+        inner.commonTables = commonTables
+        inner.outerScope = outer
+        let bound = try inner.bindQuery(query)
+        parameterTypes = inner.parameterTypes
+        return (bound, inner.usesOuterReferences)
     }
 
     /// WHERE: IN/EXISTS subqueries among the top-level conjuncts become semi and anti joins;
@@ -170,7 +200,10 @@ extension Binder {
             case .inSubquery(let operand, let query, let negated):
                 var context = ExpressionContext(scope: result.scope, clause: "WHERE")
                 let left = try bindExpression(operand, &context)
-                let subquery = try bindQuery(query)
+                let (subquery, isCorrelated) = try bindSubquery(query, outer: result.scope)
+                if isCorrelated {
+                    throw SluiceError(.featureNotSupported, "correlated IN subqueries are not supported yet; use EXISTS", position: conjunct.position.errorPosition)
+                }
                 guard subquery.scope.entries.count == 1 else {
                     throw SluiceError(.syntaxError, "subquery has too many columns", position: conjunct.position.errorPosition)
                 }
@@ -183,10 +216,14 @@ extension Binder {
                 let join = BatchPlan.hashJoin(HashJoin(left: probe, right: build, kind: negated ? .anti : .semi, leftKeys: [width], rightKeys: [0], residual: nil))
                 result.plan = .project(input: join, expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) })
             case .exists(let query):
-                let subquery = try bindQuery(query)
-                result.plan = .nestedLoopJoin(left: result.plan, right: .limit(input: subquery.plan, limit: 1, offset: 0), kind: .semi, predicate: nil)
+                let subquery = try bindSubquery(query, outer: result.scope)
+                if subquery.isCorrelated {
+                    predicates.append(conjunct)
+                } else {
+                    result.plan = .nestedLoopJoin(left: result.plan, right: .limit(input: subquery.query.plan, limit: 1, offset: 0), kind: .semi, predicate: nil)
+                }
             case .unary(.not, let inner):
-                if case .exists(let query) = inner.node {
+                if case .exists(let query) = inner.node, !(try bindSubquery(query, outer: result.scope).isCorrelated) {
                     let subquery = try bindQuery(query)
                     result.plan = .nestedLoopJoin(left: result.plan, right: .limit(input: subquery.plan, limit: 1, offset: 0), kind: .anti, predicate: nil)
                 } else {

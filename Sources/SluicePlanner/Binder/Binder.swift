@@ -29,6 +29,10 @@ package struct Binder {
     package let parameterValues: [Value]?
     /// Common table expressions in scope, innermost last.
     var commonTables: [[String: (plan: BatchPlan, scope: Scope)]] = []
+    /// For a correlated subquery: the columns of the row it runs for.
+    var outerScope: Scope?
+    /// Set when binding resolved a name through ``outerScope``.
+    var usesOuterReferences = false
 
     package init(catalog: Catalog, session: SessionInfo, parameterTypes: [DataType] = [], parameterValues: [Value]? = nil) {
         self.catalog = catalog

@@ -24,7 +24,9 @@ enum SystemFunctions {
             ("pg_get_partkeydef", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
             return text(nil)
         case ("current_schemas", 1): return text("{public}")
-        case ("pg_is_in_recovery", 0): return .literal(.bool(false), .boolean)
+        case ("pg_is_in_recovery", 0), ("pg_relation_is_publishable", 1): return .literal(.bool(false), .boolean)
+        case ("pg_relation_size", _), ("pg_total_relation_size", _), ("pg_table_size", _), ("pg_indexes_size", _):
+            return .literal(.int64(0), .int64)
         case ("current_setting", 1):
             if case .literal(.string(let setting), _) = arguments[0] {
                 return text(SessionDefaults.value(of: setting.lowercased()) ?? "")
@@ -32,6 +34,11 @@ enum SystemFunctions {
             return nil
         case ("pg_get_indexdef", _), ("pg_get_constraintdef", _):
             return .call(constraintDefinition(catalog: catalog), [.cast(arguments[0], .int32)])
+        case ("quote_ident", 1):
+            return .cast(arguments[0], .varchar)
+        case ("array_to_string", 2):
+            guard case .list(let element) = arguments[0].type else { return nil }
+            return .call(ArrayFunctions.toString(elementType: element), [arguments[0], .cast(arguments[1], .varchar)])
         case ("format_type", 2):
             return .call(formatType, [.cast(arguments[0], .int32), .cast(arguments[1], .int32)])
         default:

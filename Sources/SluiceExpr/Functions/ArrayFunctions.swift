@@ -1,0 +1,56 @@
+import SluiceCore
+
+/// Arrays (Sluice's `list` type): construction, quantified comparison and joining to text.
+///
+/// These kernels go through scalar values per row; arrays are rare on the data path.
+package enum ArrayFunctions {
+    /// `ARRAY[a, b, …]` over arguments of `elementType`.
+    package static func constructor(elementType: DataType, count: Int) -> ScalarFunction {
+        ScalarFunction(name: "array", argumentTypes: Array(repeating: elementType, count: count), resultType: .list(elementType)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .list(elementType)) { (rowIndex: Int) throws(SluiceError) -> Value in
+                .list(arguments.map { $0.value(at: rowIndex) })
+            }
+        }
+    }
+
+    /// `value op ANY (array)` (or ALL): SQL's three-valued result over the elements.
+    package static func quantified(_ op: ComparisonOperator, all: Bool, elementType: DataType) -> ScalarFunction {
+        ScalarFunction(
+            name: "\(op.rawValue) \(all ? "all" : "any")", argumentTypes: [elementType, .list(elementType)], resultType: .boolean
+        ) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .boolean) { (rowIndex: Int) throws(SluiceError) -> Value in
+                let value = arguments[0]
+                guard !arguments[1].isNull(rowIndex), case .list(let elements) = arguments[1].value(at: rowIndex) else { return .null }
+                if elements.isEmpty { return .bool(all) }
+                if value.isNull(rowIndex) { return .null }
+                var sawNull = false
+                let probe = Column(type: elementType, values: [value.value(at: rowIndex)])
+                for element in elements {
+                    if element.isNull {
+                        sawNull = true
+                        continue
+                    }
+                    let holds = op.holds(ValueOrdering.compare(probe, 0, Column(type: elementType, values: [element]), 0))
+                    if holds != all { return .bool(!all) }
+                }
+                return sawNull ? .null : .bool(all)
+            }
+        }
+    }
+
+    /// `array_to_string(array, delimiter)`: the non-null elements' text joined by the delimiter.
+    package static func toString(elementType: DataType) -> ScalarFunction {
+        ScalarFunction(name: "array_to_string", argumentTypes: [.list(elementType), .varchar], resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildBytes(rowCount: rowCount) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                guard !arguments[0].isNull(rowIndex), !arguments[1].isNull(rowIndex),
+                    case .list(let elements) = arguments[0].value(at: rowIndex)
+                else { return false }
+                let delimiter = arguments[1].value(at: rowIndex).textForm
+                out += elements.filter { !$0.isNull }.map(\.textForm).joined(separator: delimiter).utf8
+                return true
+            }
+        }
+    }
+}
