@@ -157,7 +157,7 @@ package struct BatchExecutor: Sendable {
                 toSkip -= skipped
                 start = skipped
             }
-            let end = min(chunk.count, start + remaining)
+            let end = start + min(chunk.count - start, remaining)
             if end > start {
                 output.append(start == 0 && end == chunk.count ? chunk : chunk.slice(start ..< end))
                 remaining -= end - start

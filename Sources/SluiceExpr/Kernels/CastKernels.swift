@@ -25,7 +25,46 @@ package enum CastKernels {
     package static func cast(_ column: Column, to type: DataType, context: EvaluationContext) throws(SluiceError) -> Column {
         let source = column.type
         if source == type { return column }
+        // numeric(p,s): convert to numeric first, then round to the scale and check the precision.
+        if case .decimal(let precision?, let scale) = type {
+            let unconstrained = try cast(column, to: .numeric, context: context)
+            return try Kernels.unary(unconstrained, resultType: type) { (value: Decimal) throws(SluiceError) -> Decimal in
+                try value.coerced(precision: precision, scale: scale ?? 0)
+            }
+        }
         switch (source, type) {
+        case (.decimal, .decimal):
+            return column.retyped(as: type)
+        case (.decimal, .int16), (.decimal, .int32), (.decimal, .int64):
+            return try Kernels.buildValues(rowCount: column.count, type: type) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .decimal(let value) = column.value(at: rowIndex) else { return .null }
+                let rounded = try value.rounded(scale: 0, rule: .halfAwayFromZero)
+                switch type {
+                case .int16: return .int16(try rounded.int16Value())
+                case .int32: return .int32(try rounded.int32Value())
+                default: return .int64(try rounded.int64Value())
+                }
+            }
+        case (.decimal, .float64):
+            return try Kernels.unary(column, resultType: type) { (value: Decimal) in value.doubleValue }
+        case (.decimal, .float32):
+            return try Kernels.unary(column, resultType: type) { (value: Decimal) in value.floatValue }
+        case (.float64, .decimal):
+            return try Kernels.unary(column, resultType: type) { (value: Double) throws(SluiceError) -> Decimal in try Decimal(value) }
+        case (.float32, .decimal):
+            return try Kernels.unary(column, resultType: type) { (value: Float) throws(SluiceError) -> Decimal in try Decimal(value) }
+        case (.boolean, .varchar):
+            // The boolean cast to text spells the words out, unlike its output form t/f.
+            return try Kernels.buildBytes(rowCount: column.count) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                guard case .bool(let value) = column.value(at: rowIndex) else { return false }
+                out += (value ? "true" : "false").utf8
+                return true
+            }
+        case (.structure(let sourceFields), .structure(let targetFields)) where sourceFields.count == targetFields.count:
+            guard case .structure(let children, let count) = column.storage else { throw SluiceError.internalError("struct column without children") }
+            var cast: [Column] = []
+            for (child, field) in zip(children, targetFields) { cast.append(try self.cast(child, to: field.type, context: context)) }
+            return Column(type: type, storage: .structure(cast, count: count), validity: column.validity)
         case (.int16, .int32): return try Kernels.unary(column, resultType: type) { (v: Int16) in Int32(v) }
         case (.int16, .int64): return try Kernels.unary(column, resultType: type) { (v: Int16) in Int64(v) }
         case (.int32, .int64): return try Kernels.unary(column, resultType: type) { (v: Int32) in Int64(v) }

@@ -97,6 +97,7 @@ extension Binder {
         if !update.from.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … FROM is not supported yet") }
         if !update.returning.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … RETURNING is not supported yet") }
         let scope = tableScope(table, alias: update.alias)
+        var context = ExpressionContext(scope: scope, clause: "UPDATE")
         var assignments: [Int: ScalarExpr] = [:]
         for assignment in update.assignments {
             guard let index = table.columnIndex(named: assignment.column) else {
@@ -107,8 +108,6 @@ extension Binder {
             if assignments[index] != nil {
                 throw SluiceError(.syntaxError, "multiple assignments to same column \"\(assignment.column)\"", position: assignment.position.errorPosition)
             }
-            var context = ExpressionContext(scope: scope, clause: "UPDATE")
-            context.allowsSubqueries = false
             try checkNoAggregates(assignment.value, clause: "UPDATE")
             let value: ScalarExpr
             if case .defaultValue = assignment.value.node {
@@ -118,21 +117,36 @@ extension Binder {
             }
             assignments[index] = value
         }
-        return .update(table: table, filter: try bindDMLFilter(update.filter, scope: scope), assignments: assignments)
+        let filter = try bindDMLFilter(update.filter, &context)
+        return .update(table: table, filter: filter, assignments: assignments, subqueries: try dmlSubqueries(context))
+    }
+
+    /// The subqueries of an UPDATE or DELETE; they may not refer to the row being changed.
+    private func dmlSubqueries(_ context: ExpressionContext) throws(SluiceError) -> [DMLSubquery] {
+        var result: [DMLSubquery] = []
+        for pending in context.scalarSubqueries {
+            if pending.isCorrelated {
+                throw SluiceError(.featureNotSupported, "correlated subqueries in UPDATE and DELETE are not supported yet")
+            }
+            let plan = pending.kind == .scalar ? BatchPlan.maxOneRow(input: pending.query.plan) : pending.query.plan
+            result.append(DMLSubquery(plan: plan, kind: pending.kind, type: pending.kind.resultType(pending.query.scope.types.first ?? .unknown)))
+        }
+        return result
     }
 
     mutating func bindDelete(_ delete: Delete) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(delete.table)
         if !delete.using.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … USING is not supported yet") }
         if !delete.returning.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … RETURNING is not supported yet") }
-        return .delete(table: table, filter: try bindDMLFilter(delete.filter, scope: tableScope(table, alias: delete.alias)))
+        var context = ExpressionContext(scope: tableScope(table, alias: delete.alias), clause: "WHERE")
+        let filter = try bindDMLFilter(delete.filter, &context)
+        return .delete(table: table, filter: filter, subqueries: try dmlSubqueries(context))
     }
 
-    private mutating func bindDMLFilter(_ filter: Expression?, scope: Scope) throws(SluiceError) -> ScalarExpr? {
+    private mutating func bindDMLFilter(_ filter: Expression?, _ context: inout ExpressionContext) throws(SluiceError) -> ScalarExpr? {
         guard let filter else { return nil }
         try checkNoAggregates(filter, clause: "WHERE")
-        var context = ExpressionContext(scope: scope, clause: "WHERE")
-        context.allowsSubqueries = false
+        context.clause = "WHERE"
         return try coerce(try bindExpression(filter, &context), to: .boolean, position: filter.position.errorPosition, clause: "WHERE")
     }
 

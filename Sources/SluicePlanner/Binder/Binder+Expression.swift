@@ -172,10 +172,25 @@ extension Binder {
             let index = context.scope.entries.count + context.scalarSubqueries.count
             context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .exists, isCorrelated: isCorrelated))
             return .column(index, .boolean)
-        case .inSubquery:
-            throw SluiceError(
-                .featureNotSupported, "subqueries with EXISTS or IN are only supported as conditions of WHERE joined by AND",
-                position: position)
+        case .inSubquery(let operand, let query, let negated):
+            // x IN (SELECT y …) is x = ANY (ARRAY(SELECT y …)), which also gives NOT IN its
+            // SQL meaning when the subquery yields a NULL.
+            guard context.allowsSubqueries else {
+                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
+            }
+            let value = try bindExpression(operand, &context)
+            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
+            guard bound.scope.entries.count == 1 else {
+                throw SluiceError(.syntaxError, "subquery has too many columns", position: position)
+            }
+            let index = context.scope.entries.count + context.scalarSubqueries.count
+            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .array, isCorrelated: isCorrelated))
+            let elementType = bound.scope.types[0]
+            let type = try FunctionRegistry.commonType(value.type == .unknown ? elementType : value.type, elementType, context: "IN")
+            var array = ScalarExpr.column(index, .list(elementType))
+            if type != elementType { array = .cast(array, .list(type)) }
+            let test = ScalarExpr.call(ArrayFunctions.quantified(.equal, all: false, elementType: type), [try coerce(value, to: type, position: position), array])
+            return negated ? .not(test) : test
         case .subquery(let query):
             guard context.allowsSubqueries else {
                 throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
@@ -190,9 +205,7 @@ extension Binder {
         case .array(let elements):
             var bound: [ScalarExpr] = []
             for element in elements { bound.append(try bindExpression(element, &context)) }
-            var type = DataType.unknown
-            for element in bound { type = try FunctionRegistry.commonType(type, element.type, context: "ARRAY") }
-            if type == .unknown { type = .varchar }
+            let type = try commonType(of: bound, context: "ARRAY")
             var coerced: [ScalarExpr] = []
             for element in bound { coerced.append(try coerce(element, to: type, position: position)) }
             return .call(ArrayFunctions.constructor(elementType: type, count: coerced.count), coerced)
@@ -215,8 +228,13 @@ extension Binder {
                 throw SluiceError(.undefinedColumn, "column \"\(field)\" not found in data type \(bound.type.sqlName)", position: position)
             }
             return .call(StructFunctions.field(index, of: bound.type), [bound])
-        case .row:
-            throw SluiceError(.featureNotSupported, "row constructors are not supported yet", position: position)
+        case .row(let elements, _):
+            var fields: [ScalarExpr] = []
+            for element in elements {
+                let bound = try bindExpression(element, &context)
+                fields.append(bound.type == .unknown ? try coerce(bound, to: .varchar, position: element.position.errorPosition) : bound)
+            }
+            return .call(StructFunctions.constructor(fields.map(\.type)), fields)
         case .valueFunction(let function):
             return try bindValueFunction(function, position: position)
         case .defaultValue:
@@ -313,11 +331,7 @@ extension Binder {
             results.append(try bindExpression(branch.result, &context))
         }
         let elseResult = try otherwise.map { (e) throws(SluiceError) -> ScalarExpr in try bindExpression(e, &context) }
-        var type = DataType.unknown
-        for result in results + (elseResult.map { [$0] } ?? []) {
-            type = try FunctionRegistry.commonType(type, result.type, context: "CASE")
-        }
-        if type == .unknown { type = .varchar }
+        let type = try commonType(of: results + (elseResult.map { [$0] } ?? []), context: "CASE")
         var bound: [SluiceExpr.CaseBranch] = []
         for (condition, result) in zip(conditions, results) {
             bound.append(SluiceExpr.CaseBranch(condition: condition, result: try coerce(result, to: type, position: position)))

@@ -148,7 +148,22 @@ extension Binder {
                 }
             }
         }
-        let plan = Self.joinPlan(left: left.plan, right: right.plan, kind: kind, leftWidth: leftWidth, conjuncts: conjuncts)
+        var plan = Self.joinPlan(left: left.plan, right: right.plan, kind: kind, leftWidth: leftWidth, conjuncts: conjuncts)
+        // A USING column is one column: in a right join it comes from the right side, in a full
+        // join from whichever side has the row.
+        if kind == .right || kind == .full {
+            var expressions = scope.types.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+            var merged = false
+            for (leftIndex, entry) in left.scope.entries.enumerated() {
+                guard let rightIndex = scope.entries.firstIndex(where: { $0.name == "\u{0}using.\(entry.name)" }) else { continue }
+                let rightColumn = ScalarExpr.column(rightIndex, scope.types[rightIndex])
+                let leftColumn = ScalarExpr.column(leftIndex, entry.type)
+                let type = scope.types[leftIndex]
+                expressions[leftIndex] = kind == .right ? castIfNeeded(rightColumn, to: type) : .coalesce([leftColumn, castIfNeeded(rightColumn, to: type)], type)
+                merged = true
+            }
+            if merged { plan = .project(input: plan, expressions: expressions) }
+        }
         return BoundQuery(plan: plan, scope: scope)
     }
 

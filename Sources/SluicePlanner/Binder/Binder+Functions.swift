@@ -46,6 +46,7 @@ extension Binder {
         case (let a, let b) where a.isNumeric && b.isNumeric: return true
         case (.date, .timestamp), (.date, .timestamptz), (.timestamp, .timestamptz), (.timestamptz, .timestamp), (.timestamp, .date), (.timestamptz, .date), (.time, .interval): return true
         case (.decimal, .decimal): return true
+        case (.structure(let a), .structure(let b)): return a.count == b.count
         case (_, .varchar) where source != .jsonb: return true
         case (.varchar, .jsonb), (.jsonb, .varchar): return false
         default: return false
@@ -57,6 +58,16 @@ extension Binder {
         var type = try FunctionRegistry.commonType(lhs.type, rhs.type, context: context)
         if type == .unknown { type = .varchar }
         return (try coerce(lhs, to: type, position: position), try coerce(rhs, to: type, position: position), type)
+    }
+
+    /// The type a list of expressions is unified to (CASE, COALESCE, VALUES, ARRAY, …):
+    /// untyped literals and NULLs do not vote; with no typed expression it is `varchar`.
+    func commonType(of expressions: [ScalarExpr], context: String) throws(SluiceError) -> DataType {
+        var type = DataType.unknown
+        for expression in expressions where expression.type != .unknown {
+            type = try FunctionRegistry.commonType(type, expression.type, context: context)
+        }
+        return type == .unknown ? .varchar : type
     }
 
     mutating func explicitCast(_ expression: ScalarExpr, to type: DataType, position: Int?) throws(SluiceError) -> ScalarExpr {
@@ -139,9 +150,7 @@ extension Binder {
         switch name {
         case "coalesce":
             guard !arguments.isEmpty else { throw SluiceError(.syntaxError, "syntax error at or near \")\"", position: position) }
-            var type = DataType.unknown
-            for argument in arguments { type = try FunctionRegistry.commonType(type, argument.type, context: "COALESCE") }
-            if type == .unknown { type = .varchar }
+            let type = try commonType(of: arguments, context: "COALESCE")
             var coerced: [ScalarExpr] = []
             for argument in arguments { coerced.append(try coerce(argument, to: type, position: position)) }
             return .coalesce(coerced, type)
@@ -150,9 +159,7 @@ extension Binder {
             let (lhs, rhs, type) = try unify(arguments[0], arguments[1], context: "NULLIF", position: position)
             return .caseWhen([SluiceExpr.CaseBranch(condition: .call(.comparison(.equal, type), [lhs, rhs]), result: .literal(.null, type))], otherwise: lhs, type)
         case "greatest", "least":
-            var type = DataType.unknown
-            for argument in arguments { type = try FunctionRegistry.commonType(type, argument.type, context: name.uppercased()) }
-            if type == .unknown { type = .varchar }
+            let type = try commonType(of: arguments, context: name.uppercased())
             var coerced: [ScalarExpr] = []
             for argument in arguments { coerced.append(try coerce(argument, to: type, position: position)) }
             return .call(try FunctionRegistry.resolve(name: name, argumentTypes: coerced.map(\.type)), coerced)
@@ -180,8 +187,17 @@ enum ParameterPlaceholder {
     }
 }
 
-/// Reading a field of a struct column.
+/// Building and reading struct values.
 enum StructFunctions {
+    /// `ROW(a, b, …)`: a struct with fields named f1, f2, … as Postgres names them.
+    static func constructor(_ types: [DataType]) -> ScalarFunction {
+        let type = DataType.structure(types.enumerated().map { StructField(name: "f\($0.offset + 1)", type: $0.element) })
+        return ScalarFunction(name: "row", argumentTypes: types, resultType: type) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            Column(type: type, storage: .structure(arguments, count: rowCount))
+        }
+    }
+
     static func field(_ index: Int, of type: DataType) -> ScalarFunction {
         guard case .structure(let fields) = type else { preconditionFailure("not a struct type") }
         return ScalarFunction(name: "field_\(index)", argumentTypes: [type], resultType: fields[index].type) {

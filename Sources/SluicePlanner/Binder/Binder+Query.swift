@@ -144,9 +144,7 @@ extension Binder {
         }
         var types: [DataType] = []
         for column in 0 ..< width {
-            var type = DataType.unknown
-            for row in boundRows { type = try FunctionRegistry.commonType(type, row[column].type, context: "VALUES") }
-            types.append(type == .unknown ? .varchar : type)
+            types.append(try commonType(of: boundRows.map { $0[column] }, context: "VALUES"))
         }
         for rowIndex in boundRows.indices {
             for column in 0 ..< width {

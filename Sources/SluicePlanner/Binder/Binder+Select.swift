@@ -197,7 +197,8 @@ extension Binder {
         var predicates: [Expression] = []
         for conjunct in Self.astConjuncts(filter) {
             switch conjunct.node {
-            case .inSubquery(let operand, let query, let negated):
+            case .inSubquery(let operand, let query, false):
+                let negated = false
                 var context = ExpressionContext(scope: result.scope, clause: "WHERE")
                 let left = try bindExpression(operand, &context)
                 let (subquery, isCorrelated) = try bindSubquery(query, outer: result.scope)

@@ -25,8 +25,10 @@ package enum PlannedStatement: Sendable {
     /// Rows of `source` (in the table's column order and types) go into the table.
     case insert(table: RelationDefinition, source: BatchPlan)
     /// Rows matching `filter` get `assignments` (column index → new value over the old row).
-    case update(table: RelationDefinition, filter: ScalarExpr?, assignments: [Int: ScalarExpr])
-    case delete(table: RelationDefinition, filter: ScalarExpr?)
+    /// Column `table.columns.count + i` of those expressions is the value of `subqueries[i]`,
+    /// computed once before the rows are changed.
+    case update(table: RelationDefinition, filter: ScalarExpr?, assignments: [Int: ScalarExpr], subqueries: [DMLSubquery])
+    case delete(table: RelationDefinition, filter: ScalarExpr?, subqueries: [DMLSubquery])
     /// A new table; with `populate`, filled from that plan (CREATE TABLE AS).
     case createTable(RelationDefinition, populate: BatchPlan?)
     /// Relations to drop, dependents first.
@@ -52,4 +54,11 @@ package enum UtilityStatement: Sendable, Equatable {
     case flush
     case discard
     case deallocate(String?)
+}
+
+/// An uncorrelated subquery inside UPDATE or DELETE, run once before the rows change.
+package struct DMLSubquery: Sendable {
+    package var plan: BatchPlan
+    package var kind: ApplyKind
+    package var type: DataType
 }

@@ -106,6 +106,19 @@ package enum SessionDefaults {
         ("statement_timeout", "0"),
     ]
 
+    /// Settings that clients set and Sluice accepts without acting on them.
+    package static let accepted: Set<String> = [
+        "client_min_messages", "lock_timeout", "idle_in_transaction_session_timeout", "bytea_output", "row_security",
+        "default_transaction_read_only", "synchronous_commit", "jit", "geqo", "work_mem", "streaming_parallelism",
+        "query_mode", "search_path", "application_name", "timezone", "datestyle", "intervalstyle", "extra_float_digits",
+        "statement_timeout", "client_encoding", "standard_conforming_strings",
+    ]
+
+    /// Whether `SET name` is accepted: a known setting, or a custom one with a dot (`app.x`).
+    package static func isKnown(_ name: String) -> Bool {
+        value(of: name) != nil || accepted.contains(name) || name.contains(".")
+    }
+
     package static func value(of name: String) -> String? {
         values.first { $0.0 == name }?.1
     }

@@ -25,7 +25,10 @@ extension SQLSession {
                 count += chunk.count
             }
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
-        case .update(let table, let filter, let assignments):
+        case .update(let table, var filter, var assignments, let subqueries):
+            let values = try subqueryValues(subqueries, executor: executor)
+            filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
+            assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
             guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
             let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
                 let mask = try Self.matching(filter, chunk, context)
@@ -41,7 +44,9 @@ extension SQLSession {
                 return (chunk.filter(Self.inverted(mask)), matched, updated)
             }
             return PGStatementResult(commandTag: "UPDATE \(affected)")
-        case .delete(let table, let filter):
+        case .delete(let table, var filter, let subqueries):
+            let values = try subqueryValues(subqueries, executor: executor)
+            filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
             let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
                 let mask = try Self.matching(filter, chunk, context)
@@ -71,6 +76,31 @@ extension SQLSession {
         }
     }
 
+    /// The value of each DML subquery.
+    func subqueryValues(_ subqueries: [DMLSubquery], executor: BatchExecutor) throws(SluiceError) -> [(Value, DataType)] {
+        var values: [(Value, DataType)] = []
+        for subquery in subqueries {
+            let result = try executor.runToChunk(subquery.plan)
+            switch subquery.kind {
+            case .scalar: values.append((result.count == 0 ? .null : result.columns[0].value(at: 0), subquery.type))
+            case .exists: values.append((.bool(result.count > 0), .boolean))
+            case .array: values.append((.list(result.count == 0 ? [] : result.columns[0].values), subquery.type))
+            }
+        }
+        return values
+    }
+
+    /// `expression` with columns `width + i` replaced by `values[i]`.
+    static func substitute(_ values: [(Value, DataType)], after width: Int, in expression: ScalarExpr) -> ScalarExpr {
+        if values.isEmpty { return expression }
+        return expression.rewritten { node in
+            if case .column(let index, _) = node, index >= width, index - width < values.count {
+                return .literal(values[index - width].0, values[index - width].1)
+            }
+            return node
+        }
+    }
+
     func checkNotNull(_ chunk: Chunk, table: RelationDefinition) throws(SluiceError) {
         for (index, column) in table.columns.enumerated() where !column.isNullable && chunk.columns[index].hasNulls {
             throw SluiceError(.notNullViolation, "null value in column \"\(column.name)\" of relation \"\(table.name)\" violates not-null constraint")
@@ -94,6 +124,9 @@ extension SQLSession {
             var text = value ?? ""
             if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
             let settingName = name == "time zone" ? "timezone" : name
+            guard SessionDefaults.isKnown(settingName) else {
+                throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
+            }
             updateSettings { $0[settingName] = text }
             let reported: Set<String> = ["timezone", "application_name", "datestyle", "intervalstyle", "client_encoding", "standard_conforming_strings"]
             let displayName = ["timezone": "TimeZone", "datestyle": "DateStyle", "intervalstyle": "IntervalStyle"][settingName] ?? settingName
@@ -175,8 +208,11 @@ enum DescribeOutput {
     static func result(for relation: RelationDefinition) -> PGStatementResult {
         var rows: [[Value]] = relation.columns.map { [.string($0.name), .string($0.type.sqlName), .string("false"), .null] }
         if !relation.primaryKey.isEmpty {
-            rows.append([.string("primary key"), .string(relation.primaryKey.map { relation.columns[$0].name }.joined(separator: ", ")), .null, .null])
+            let key = Value.string(relation.primaryKey.map { relation.columns[$0].name }.joined(separator: ", "))
+            rows.append([.string("primary key"), key, .null, .null])
+            rows.append([.string("distribution key"), key, .null, .null])
         }
+        rows.append([.string("table description"), .string(relation.name), .null, .null])
         let chunk = Chunk(columns: (0 ..< 4).map { index in Column(type: .varchar, values: rows.map { $0[index] }) })
         return PGStatementResult(commandTag: "DESCRIBE", columns: columns, chunks: [chunk])
     }

@@ -85,7 +85,7 @@ enum OperatorCatalog {
         case .decimal:
             let types = [castType(left, to: .numeric), castType(right, to: .numeric)]
             return MathFunctions.numericArithmetic(op.rawValue, op, types[0], types[1])
-        case .float32, .float64 where op == .modulo:
+        case .float32 where op == .modulo, .float64 where op == .modulo:
             return nil
         default:
             guard let function = ScalarFunction.arithmetic(op, common) else { return nil }
