@@ -134,6 +134,7 @@ package struct BatchExecutor: Sendable {
         let single = Chunk(columns: [], count: 1)
         var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
         for row in rows {
+            guard row.count == types.count else { throw SluiceError.internalError("VALUES row has \(row.count) columns, expected \(types.count)") }
             for (columnIndex, expression) in row.enumerated() {
                 var column = try ExpressionEvaluator.evaluate(expression, on: single, context: context)
                 if column.type != types[columnIndex] {

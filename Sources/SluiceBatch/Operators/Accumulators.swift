@@ -179,6 +179,17 @@ final class GenericAccumulator: Accumulator {
             counts += [Int64](repeating: 0, count: groupCount - counts.count)
         }
         guard let argument else { return }
+        if kind == .arrayAgg {
+            for rowIndex in rows ?? Array(0 ..< groups.count) {
+                let group = Int(groups[rowIndex])
+                if case .list(let sofar) = states[group] {
+                    states[group] = .list(sofar + [argument.value(at: rowIndex)])
+                } else {
+                    states[group] = .list([argument.value(at: rowIndex)])
+                }
+            }
+            return
+        }
         for rowIndex in rows ?? Array(0 ..< groups.count) where !argument.isNull(rowIndex) {
             let group = Int(groups[rowIndex])
             let value = argument.value(at: rowIndex)
@@ -206,7 +217,7 @@ final class GenericAccumulator: Accumulator {
                 } else {
                     states[group] = .string(text)
                 }
-            case .count, .countStar:
+            case .count, .countStar, .arrayAgg:
                 break
             }
         }

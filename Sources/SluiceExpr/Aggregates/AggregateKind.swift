@@ -12,6 +12,8 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
     case boolAnd = "bool_and"
     case boolOr = "bool_or"
     case stringAgg = "string_agg"
+    /// `array_agg(x)`: every value, NULLs included, as an array.
+    case arrayAgg = "array_agg"
 
     /// The aggregate named `name` (lower case), if any. `every` is `bool_and`.
     package init?(name: String) {
@@ -24,6 +26,7 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
         case "bool_and", "every": self = .boolAnd
         case "bool_or": self = .boolOr
         case "string_agg": self = .stringAgg
+        case "array_agg": self = .arrayAgg
         default: return nil
         }
     }
@@ -56,6 +59,7 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
             }
         case .boolAnd, .boolOr: return argumentType == .boolean ? .boolean : nil
         case .stringAgg: return argumentType == .varchar ? .varchar : nil
+        case .arrayAgg: return .list(argumentType)
         }
     }
 }

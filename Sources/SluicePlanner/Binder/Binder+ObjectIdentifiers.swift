@@ -35,6 +35,14 @@ extension Binder {
             }
         }
         if operand.type.isInteger || operand.type == .unknown { return try coerce(operand, to: .int32, position: position) }
+        if operand.type == .varchar {
+            // A name known only at run time: looked up per row.
+            switch target {
+            case .regclass: return .call(SystemFunctions.toRegClass(catalog: catalog, session: session), [operand])
+            case .regtype: return .call(SystemFunctions.toRegType, [operand])
+            default: return .cast(operand, .int32)
+            }
+        }
         throw SluiceError(.cannotCoerce, "cannot cast type \(operand.type.sqlName) to \(target.rawValue)", position: position)
     }
 }

@@ -86,6 +86,8 @@ package struct Binder {
             return .utility(.commit)
         case .rollback:
             return .utility(.rollback)
+        case .savepoint(let action, _):
+            return .utility(.savepoint(action.rawValue))
         case .discard:
             return .utility(.discard)
         case .deallocate(let name):

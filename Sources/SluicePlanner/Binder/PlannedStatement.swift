@@ -51,6 +51,8 @@ package enum UtilityStatement: Sendable, Equatable {
     case begin
     case commit
     case rollback
+    /// SAVEPOINT, RELEASE SAVEPOINT or ROLLBACK TO SAVEPOINT (its command tag).
+    case savepoint(String)
     case flush
     case discard
     case deallocate(String?)

@@ -32,6 +32,9 @@ enum SystemCatalog {
             throw SluiceError(.undefinedTable, "relation \"\(name.description)\" does not exist")
         }
         let types = table.columns.map(\.1)
+        guard table.rows.allSatisfy({ $0.count == types.count }) else {
+            throw SluiceError.internalError("system table \(name.name) has rows of the wrong width")
+        }
         let plan: BatchPlan = .values(
             rows: table.rows.map { row in zip(row, types).map { ScalarExpr.literal($0.0, $0.1) } }, types: types)
         let scope = Scope(entries: table.columns.map { Scope.Entry(qualifier: name.name, name: $0.0, type: $0.1) })
@@ -106,12 +109,13 @@ enum SystemCatalog {
                     ("typtype", .varchar), ("typcategory", .varchar), ("typbasetype", .int32), ("typrelid", .int32),
                     ("typelem", .int32), ("typarray", .int32), ("typnotnull", .boolean), ("typtypmod", .int32),
                     ("typdefault", .varchar), ("typcollation", .int32), ("typinput", .varchar), ("typoutput", .varchar),
+                    ("typdelim", .varchar),
                 ],
                 rows: builtinTypes.map { type in
                     [
                         .int32(type.oid), .string(type.name), .int32(catalogNamespaceOID), .int32(10), .int16(type.length),
                         .string("b"), .string(type.category), .int32(0), .int32(0), .int32(type.element), .int32(type.array),
-                        .bool(false), .int32(-1), .null, .int32(0), .string("\(type.name)in"), .string("\(type.name)out"),
+                        .bool(false), .int32(-1), .null, .int32(0), .string("\(type.name)in"), .string("\(type.name)out"), .string(","),
                     ]
                 })
         case "pg_am":
@@ -140,15 +144,16 @@ enum SystemCatalog {
             return Table(
                 columns: [
                     ("oid", .int32), ("conname", .varchar), ("connamespace", .int32), ("contype", .varchar), ("conrelid", .int32),
-                    ("conindid", .int32), ("confrelid", .int32), ("conkey", .varchar), ("condeferrable", .boolean),
-                    ("condeferred", .boolean), ("convalidated", .boolean), ("conislocal", .boolean),
+                    ("conindid", .int32), ("confrelid", .int32), ("conkey", .list(.int16)), ("condeferrable", .boolean),
+                    ("condeferred", .boolean), ("convalidated", .boolean), ("conislocal", .boolean), ("contypid", .int32),
+                    ("conparentid", .int32), ("confkey", .list(.int16)),
                 ],
                 rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
                     [
                         .int32(Int32(primaryKeyIndexOID(relation)) + 1), .string("\(relation.name)_pkey"), .int32(publicNamespaceOID),
                         .string("p"), .int32(Int32(relation.id)), .int32(Int32(primaryKeyIndexOID(relation))), .int32(0),
-                        .string("{" + relation.primaryKey.map { String($0 + 1) }.joined(separator: ",") + "}"), .bool(false),
-                        .bool(false), .bool(true), .bool(true),
+                        .list(relation.primaryKey.map { .int16(Int16($0 + 1)) }), .bool(false),
+                        .bool(false), .bool(true), .bool(true), .int32(0), .int32(0), .null,
                     ]
                 })
         case "pg_attrdef", "pg_description", "pg_inherits", "pg_trigger", "pg_rewrite", "pg_policy", "pg_statistic_ext",
@@ -185,7 +190,11 @@ enum SystemCatalog {
         case "pg_collation": columns = [("oid", .int32), ("collname", .varchar), ("collnamespace", .int32)]
         case "pg_proc": columns = [("oid", .int32), ("proname", .varchar), ("pronamespace", .int32), ("prorettype", .int32), ("prokind", .varchar)]
         case "pg_enum": columns = [("oid", .int32), ("enumtypid", .int32), ("enumsortorder", .float32), ("enumlabel", .varchar)]
-        case "pg_sequence": columns = [("seqrelid", .int32), ("seqtypid", .int32)]
+        case "pg_sequence":
+            columns = [
+                ("seqrelid", .int32), ("seqtypid", .int32), ("seqstart", .int64), ("seqincrement", .int64), ("seqmax", .int64),
+                ("seqmin", .int64), ("seqcache", .int64), ("seqcycle", .boolean),
+            ]
         case "pg_depend": columns = [("classid", .int32), ("objid", .int32), ("objsubid", .int32), ("refclassid", .int32), ("refobjid", .int32), ("refobjsubid", .int32), ("deptype", .varchar)]
         case "pg_trigger": columns = [("oid", .int32), ("tgrelid", .int32), ("tgparentid", .int32), ("tgname", .varchar), ("tgfoid", .int32), ("tgtype", .int16), ("tgisinternal", .boolean), ("tgenabled", .varchar), ("tgconstraint", .int32)]
         case "pg_partitioned_table": columns = [("partrelid", .int32), ("partstrat", .varchar)]

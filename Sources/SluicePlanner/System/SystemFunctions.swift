@@ -21,7 +21,7 @@ enum SystemFunctions {
         case ("pg_get_userbyid", 1): return text(session.user)
         case ("pg_encoding_to_char", 1): return text("UTF8")
         case ("obj_description", _), ("col_description", _), ("shobj_description", _), ("pg_get_expr", _),
-            ("pg_get_partkeydef", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
+            ("pg_get_partkeydef", _), ("pg_get_serial_sequence", _), ("pg_get_viewdef", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
             return text(nil)
         case ("current_schemas", 1): return text("{public}")
         case ("pg_is_in_recovery", 0), ("pg_relation_is_publishable", 1): return .literal(.bool(false), .boolean)
@@ -39,6 +39,12 @@ enum SystemFunctions {
         case ("array_to_string", 2):
             guard case .list(let element) = arguments[0].type else { return nil }
             return .call(ArrayFunctions.toString(elementType: element), [arguments[0], .cast(arguments[1], .varchar)])
+        case ("json_build_object", let count) where count % 2 == 0, ("jsonb_build_object", let count) where count % 2 == 0:
+            return .call(buildObject(arguments.map { $0.type == .unknown ? .varchar : $0.type }), arguments.map { $0.type == .unknown ? .cast($0, .varchar) : $0 })
+        case ("to_regtype", 1):
+            return .call(toRegType, [.cast(arguments[0], .varchar)])
+        case ("to_regclass", 1):
+            return .call(toRegClass(catalog: catalog, session: session), [.cast(arguments[0], .varchar)])
         case ("format_type", 2):
             return .call(formatType, [.cast(arguments[0], .int32), .cast(arguments[1], .int32)])
         default:
@@ -55,6 +61,80 @@ enum SystemFunctions {
             let modifier = arguments[1].isNull(rowIndex) ? -1 : modifiers[rowIndex]
             out += (SystemCatalog.formatType(oid: oids[rowIndex], modifier: modifier) ?? "???").utf8
             return true
+        }
+    }
+
+    /// `json_build_object(k1, v1, …)`: a JSON object from alternating keys and values.
+    static func buildObject(_ types: [DataType]) -> ScalarFunction {
+        ScalarFunction(name: "json_build_object", argumentTypes: types, resultType: .jsonb) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildBytes(rowCount: rowCount, type: .jsonb) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                var text = "{"
+                for pair in stride(from: 0, to: arguments.count, by: 2) {
+                    if pair > 0 { text += ", " }
+                    text += jsonText(.string(arguments[pair].value(at: rowIndex).textForm)) + ": " + jsonText(arguments[pair + 1].value(at: rowIndex))
+                }
+                out += try JSONText.normalize(text + "}").utf8
+                return true
+            }
+        }
+    }
+
+    /// A scalar as JSON text.
+    static func jsonText(_ value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int16, .int32, .int64, .decimal: return value.textForm
+        case .float32, .float64:
+            let text = value.textForm
+            return text.contains(where: { $0.isLetter && $0 != "e" }) ? "\"\(text)\"" : text
+        case .jsonb(let text): return text
+        default:
+            var escaped = "\""
+            for scalar in value.textForm.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\t": escaped += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        escaped.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return escaped + "\""
+        }
+    }
+
+    /// `to_regtype(name)`: the OID of the named type, or NULL.
+    static let toRegType = ScalarFunction(name: "to_regtype", argumentTypes: [.varchar], resultType: .int32) {
+        (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        try Kernels.buildValues(rowCount: rowCount, type: .int32) { (rowIndex: Int) throws(SluiceError) -> Value in
+            guard case .string(let name) = arguments[0].value(at: rowIndex),
+                let type = try? SQLParser.parseTypeName(name).resolvedDataType()
+            else { return .null }
+            return .int32(type.oid)
+        }
+    }
+
+    /// `to_regclass(name)`: the OID of the named relation, or NULL.
+    static func toRegClass(catalog: Catalog, session: SessionInfo) -> ScalarFunction {
+        ScalarFunction(name: "to_regclass", argumentTypes: [.varchar], resultType: .int32) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .int32) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .string(let name) = arguments[0].value(at: rowIndex) else { return .null }
+                let parts = name.split(separator: ".").map(String.init)
+                guard let relation = catalog.relation(named: parts.last ?? name, schema: parts.count > 1 ? parts[0] : session.schema) else {
+                    return .null
+                }
+                return .int32(Int32(relation.id))
+            }
         }
     }
 

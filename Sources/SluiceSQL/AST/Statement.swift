@@ -50,6 +50,8 @@ package struct Statement: Hashable, Sendable {
         case commit
         /// `ROLLBACK` / `ABORT`.
         case rollback
+        /// `SAVEPOINT name`, `RELEASE [SAVEPOINT] name`, `ROLLBACK TO [SAVEPOINT] name`.
+        case savepoint(SavepointAction, name: String)
         /// `DISCARD ALL|PLANS|SEQUENCES|TEMP`: the word, lower case.
         case discard(String)
         /// `DEALLOCATE [PREPARE] name`; nil for `ALL`.
@@ -130,4 +132,11 @@ package struct Delete: Hashable, Sendable {
         self.filter = filter
         self.returning = returning
     }
+}
+
+/// What a savepoint statement does.
+package enum SavepointAction: String, Hashable, Sendable {
+    case define = "SAVEPOINT"
+    case release = "RELEASE SAVEPOINT"
+    case rollbackTo = "ROLLBACK TO SAVEPOINT"
 }

@@ -61,9 +61,20 @@ extension Parser {
             _ = consumeKeyword("transaction") || consumeKeyword("work")
             _ = consumeKeywords("and", "no", "chain")
             return .commit
+        case "savepoint":
+            advance()
+            return .savepoint(.define, name: try parseColumnIdentifier())
+        case "release":
+            advance()
+            _ = consumeKeyword("savepoint")
+            return .savepoint(.release, name: try parseColumnIdentifier())
         case "rollback", "abort":
             advance()
             _ = consumeKeyword("transaction") || consumeKeyword("work")
+            if consumeKeyword("to") {
+                _ = consumeKeyword("savepoint")
+                return .savepoint(.rollbackTo, name: try parseColumnIdentifier())
+            }
             _ = consumeKeywords("and", "no", "chain")
             return .rollback
         case "discard":

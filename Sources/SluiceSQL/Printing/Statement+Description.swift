@@ -106,6 +106,8 @@ extension Statement.Kind: CustomStringConvertible {
             return "COMMIT"
         case .rollback:
             return "ROLLBACK"
+        case .savepoint(let action, let name):
+            return "\(action.rawValue) \(quoteIdentifierIfNeeded(name))"
         case .discard(let target):
             return "DISCARD \(target.uppercased())"
         case .deallocate(let name):

@@ -187,6 +187,9 @@ extension SQLSession {
             }
             setTransactionStatus(.idle)
             return PGStatementResult(commandTag: tag)
+        case .savepoint(let tag):
+            // Statements take effect as they complete, so savepoints only need to be accepted.
+            return PGStatementResult(commandTag: tag == "ROLLBACK TO SAVEPOINT" ? "ROLLBACK" : (tag == "RELEASE SAVEPOINT" ? "RELEASE" : "SAVEPOINT"))
         case .flush:
             return PGStatementResult(commandTag: "FLUSH")
         case .discard:

@@ -78,11 +78,34 @@ package final class SQLSession: PGSession {
         guard let statement = state.withLock({ $0.statements[prepared.id] }) else {
             throw SluiceError(.invalidSQLStatementName, "prepared statement does not exist")
         }
-        var binder = Binder(
-            catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
-            parameterValues: parameters)
-        let planned = try binder.bind(statement)
-        return try run(planned)
+        if transactionStatus == .failed {
+            switch statement.kind {
+            case .rollback:
+                setTransactionStatus(.idle)
+                return PGStatementResult(commandTag: "ROLLBACK")
+            case .savepoint(.rollbackTo, _):
+                // Nothing was applied inside the failed part, so the block may go on.
+                setTransactionStatus(.inBlock)
+                return PGStatementResult(commandTag: "ROLLBACK")
+            case .commit:
+                // COMMIT of a failed transaction block rolls it back, as in Postgres.
+                setTransactionStatus(.idle)
+                return PGStatementResult(commandTag: "ROLLBACK")
+            default:
+                throw SluiceError(
+                    SQLState("25P02"), "current transaction is aborted, commands ignored until end of transaction block")
+            }
+        }
+        do {
+            var binder = Binder(
+                catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
+                parameterValues: parameters)
+            let planned = try binder.bind(statement)
+            return try run(planned)
+        } catch {
+            if transactionStatus == .inBlock { setTransactionStatus(.failed) }
+            throw error
+        }
     }
 
     package func close(_ statement: PGPreparedStatement) {
