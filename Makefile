@@ -1,7 +1,15 @@
 # Sluice: `make run` serves SQL on 127.0.0.1:4566; `make test` runs every test.
+#
+# make test = deps (system packages, .venv) → swift test (unit) → swift build (debug binary for the
+#             end-to-end suites) → pytest: e2e clients and the sqllogictest suite, in one run.
 SWIFT ?= swift
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
 
-.PHONY: run build release test unit
+.PHONY: run build release test unit deps system-deps venv pytest clean-venv
+
 build:
 	$(SWIFT) build
 
@@ -14,4 +22,25 @@ run: release
 unit:
 	$(SWIFT) test
 
-test: unit
+# Everything: unit tests, then the debug binary, then the end-to-end and sqllogictest suites.
+test: deps unit build pytest
+
+# The Python suites alone, against the already built .build/debug/sluice (or $SLUICE_BIN).
+pytest: deps
+	$(VENV)/bin/pytest tests $(PYTEST_ARGS)
+
+deps: system-deps venv
+
+system-deps:
+	@tests/install-system-deps.sh
+
+venv: $(STAMP)
+
+# Re-created only when tests/requirements.txt changes (the stamp records that it was installed).
+$(STAMP): tests/requirements.txt
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input -r tests/requirements.txt
+	@touch $@
+
+clean-venv:
+	rm -rf $(VENV)
