@@ -6,8 +6,6 @@ PostgreSQL oracle instead of at Sluice: that is how the tests themselves are che
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -17,11 +15,12 @@ import pytest
 TESTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS_DIR))
 
-from harness import Endpoint, PostgresServer, SluiceServer  # noqa: E402
+from harness import Endpoint, PostgresServer, fresh_target, target_kind  # noqa: E402
 
-TARGET_KIND = os.environ.get("SLUICE_E2E_TARGET", "sluice")
-if TARGET_KIND not in ("sluice", "postgres"):
-    raise pytest.UsageError(f"SLUICE_E2E_TARGET must be 'sluice' or 'postgres', not {TARGET_KIND!r}")
+try:
+    target_kind()
+except ValueError as error:
+    raise pytest.UsageError(str(error)) from None
 
 
 @pytest.fixture(scope="session")
@@ -34,26 +33,10 @@ def pg_oracle() -> Iterator[PostgresServer]:
         server.stop()
 
 
-@contextlib.contextmanager
-def fresh_target(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
-    """A fresh server to test: a new `sluice serve`, or a new database on the oracle when
-    SLUICE_E2E_TARGET=postgres."""
-    if TARGET_KIND == "postgres":
-        oracle: PostgresServer = request.getfixturevalue("pg_oracle")
-        endpoint = oracle.create_database("e2e")
-        try:
-            yield endpoint
-        finally:
-            oracle.drop_database(endpoint)
-    else:
-        with SluiceServer() as server:
-            yield server.endpoint()
-
-
 @pytest.fixture(scope="module")
 def target(request: pytest.FixtureRequest) -> Iterator[Endpoint]:
     """The server under test, one per test module, so that at most one Sluice runs at a time."""
-    with fresh_target(request) as endpoint:
+    with fresh_target(lambda: request.getfixturevalue("pg_oracle")) as endpoint:
         yield endpoint
 
 

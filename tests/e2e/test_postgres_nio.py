@@ -13,7 +13,9 @@ import pytest
 from harness import Endpoint
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = REPO_ROOT / "tests" / "clients" / "postgres-nio"
+# The package sits one level down: SwiftPM names a root package after its directory, and
+# "postgres-nio" would clash with the dependency of that name.
+PACKAGE = REPO_ROOT / "tests" / "clients" / "postgres-nio" / "pgnio-check"
 SCRATCH = REPO_ROOT / ".build-pgnio"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_psql
+from psql_client import run_psql
 
 from harness import Endpoint
 

@@ -9,6 +9,7 @@ from .endpoint import Endpoint
 from .ports import free_port, wait_for_port
 from .postgres_server import PostgresServer, find_postgres_bindir
 from .sluice_server import SluiceServer, sluice_binary
+from .targets import fresh_target, target_kind
 
 __all__ = [
     "Endpoint",
@@ -16,6 +17,8 @@ __all__ = [
     "SluiceServer",
     "find_postgres_bindir",
     "free_port",
+    "fresh_target",
     "sluice_binary",
+    "target_kind",
     "wait_for_port",
 ]

@@ -12,9 +12,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import fresh_target
 
 import runner as slt
+from harness import fresh_target
 
 SLT_DIR = Path(__file__).resolve().parent
 FILES = sorted(SLT_DIR.rglob("*.slt"))
@@ -48,7 +48,7 @@ def _run(endpoint, path: Path, engine: str) -> slt.FileResult:
 
 @pytest.mark.parametrize("path", FILES, ids=_id)
 def test_sluice(path: Path, request: pytest.FixtureRequest) -> None:
-    with fresh_target(request) as endpoint:
+    with fresh_target(lambda: request.getfixturevalue("pg_oracle")) as endpoint:
         result = _run(endpoint, path, "sluice")
         assert result.executed > 0, f"{_id(path)} ran no records"
         assert result.ok, _report(result, endpoint.log())
