@@ -7,8 +7,11 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+SLUICE_ARGS ?=
 
 .PHONY: run build release test unit deps system-deps venv pytest clean-venv
+# The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
+.NOTPARALLEL:
 
 build:
 	$(SWIFT) build
@@ -17,7 +20,7 @@ release:
 	$(SWIFT) build -c release
 
 run: release
-	.build/release/sluice serve
+	.build/release/sluice serve $(SLUICE_ARGS)
 
 unit:
 	$(SWIFT) test
@@ -36,9 +39,10 @@ system-deps:
 
 venv: $(STAMP)
 
-# Re-created only when tests/requirements.txt changes (the stamp records that it was installed).
+# Installed once, and again when tests/requirements.txt changes (the stamp records the install).
+# A .venv whose interpreter is missing (copied from another machine, say) is made anew.
 $(STAMP): tests/requirements.txt
-	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	@$(VENV)/bin/python -c '' 2>/dev/null || $(PYTHON) -m venv --clear $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input -r tests/requirements.txt
 	@touch $@
 

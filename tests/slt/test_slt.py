@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -66,7 +67,8 @@ def test_postgres_oracle(path: Path, pg_oracle) -> None:
 
 
 def test_suite_shape() -> None:
-    """Each file parses and has `# name:` / `# description:`; the areas exist; enough records."""
+    """Each file parses and has `# name:` / `# description:`; unordered results are sorted; the
+    areas exist; enough records; most files are checked by the oracle."""
     assert FILES, "no .slt files found"
     total = 0
     problems = []
@@ -77,9 +79,16 @@ def test_suite_shape() -> None:
         if head and head[0].startswith("# name: ") and head[0][len("# name: "):].strip() != _id(path):
             problems.append(f"{_id(path)}: '# name:' should be {_id(path)}")
         try:
-            total += slt.count_records(slt.parse_file(path))
+            records = slt.parse_file(path)
         except slt.SLTSyntaxError as error:
             problems.append(str(error))
+            continue
+        total += slt.count_records(records)
+        for record in records:
+            # Row order is only defined by ORDER BY (or by DESCRIBE's column order).
+            unordered = record.kind == "query" and not record.expect_error and record.sort_mode == "nosort"
+            if unordered and len(record.expected) > 1 and not re.search(r"\bORDER\s+BY\b|^\s*DESCRIBE\b", record.sql, re.I):
+                problems.append(f"{record.location}: several rows without ORDER BY need rowsort or valuesort")
     assert not problems, "\n".join(problems)
     missing = [area for area in AREAS if not any(p.relative_to(SLT_DIR).parts[0] == area for p in FILES)]
     assert not missing, f"no .slt files in areas {missing}"
