@@ -36,7 +36,7 @@ def pgnio_check() -> Path:
 
 @pytest.mark.slow
 @pytest.mark.timeout(1800)
-def test_postgres_nio_client(pgnio_check: Path, target: Endpoint) -> None:
+def test_postgres_nio_client(target: Endpoint, pgnio_check: Path) -> None:  # server first: no build if it cannot start
     result = subprocess.run(
         [str(pgnio_check), target.host, str(target.port), target.user, target.dbname],
         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,

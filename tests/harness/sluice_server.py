@@ -30,11 +30,12 @@ class SluiceServer:
     Extra arguments come from `$SLUICE_SERVE_ARGS` (shell words).
     """
 
-    def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None):
+    def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0):
         self.binary = Path(binary) if binary else sluice_binary()
         self.host = host
         self.port = 0
         self.start_timeout = start_timeout or float(os.environ.get("SLUICE_START_TIMEOUT", "30"))
+        self.stop_timeout = stop_timeout
         self.workdir: Path | None = None
         self.process: subprocess.Popen | None = None
         self._log_text = ""
@@ -77,10 +78,10 @@ class SluiceServer:
         return self
 
     def stop(self) -> int | None:
-        """Stops the server (SIGTERM, then SIGKILL after 10 s), keeps its log, removes its files."""
+        """Stops the server (SIGTERM, then SIGKILL after `stop_timeout` s), keeps its log, removes its files."""
         code = None
         if self.process is not None:
-            code = processes.stop_process(self.process, signal.SIGTERM, timeout=10.0)
+            code = processes.stop_process(self.process, signal.SIGTERM, timeout=self.stop_timeout)
         processes.unregister(self)
         if self.workdir is not None and self.workdir.exists():
             self._log_text = self._read_log()
