@@ -13,7 +13,8 @@ _running: "weakref.WeakSet" = weakref.WeakSet()
 
 def stop_process(process: subprocess.Popen, first_signal: int = signal.SIGTERM, timeout: float = 10.0, pid: int | None = None) -> int | None:
     """Sends `first_signal` to `pid` (default: the process's own), waits up to `timeout`
-    seconds for `process` to exit, then SIGKILLs it. Returns the exit code."""
+    seconds for `process` to exit, then SIGKILLs it and its process group (servers are started
+    with `start_new_session=True`, so the group is theirs alone). Returns the exit code."""
     if process.poll() is not None:
         return process.returncode
     try:
@@ -28,6 +29,11 @@ def stop_process(process: subprocess.Popen, first_signal: int = signal.SIGTERM, 
                 os.kill(target, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        try:
+            if os.getpgid(process.pid) == process.pid:
+                os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         return process.wait(timeout=timeout)
 
 
