@@ -1,0 +1,114 @@
+"""`SluiceServer`: the real `sluice serve` process on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import processes
+from .endpoint import Endpoint
+from .ports import free_port, wait_for_port
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def sluice_binary() -> Path:
+    """The binary under test: `$SLUICE_BIN`, else the debug build `make test` makes."""
+    return Path(os.environ.get("SLUICE_BIN") or REPO_ROOT / ".build" / "debug" / "sluice")
+
+
+class SluiceServer:
+    """Runs `sluice serve --listen 127.0.0.1:PORT --data-dir DIR` and stops it by PID.
+
+    Usable as a context manager. The server's stdout and stderr go to `server.log` in its
+    work directory; `log()` returns them, so that a failing test can show what the server said.
+    Extra arguments come from `$SLUICE_SERVE_ARGS` (shell words).
+    """
+
+    def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0):
+        self.binary = Path(binary) if binary else sluice_binary()
+        self.host = host
+        self.port = 0
+        self.start_timeout = start_timeout or float(os.environ.get("SLUICE_START_TIMEOUT", "30"))
+        self.stop_timeout = stop_timeout
+        self.workdir: Path | None = None
+        self.process: subprocess.Popen | None = None
+        self._log_text = ""
+
+    @property
+    def data_dir(self) -> Path:
+        assert self.workdir is not None
+        return self.workdir / "data"
+
+    @property
+    def log_path(self) -> Path:
+        assert self.workdir is not None
+        return self.workdir / "server.log"
+
+    def start(self) -> "SluiceServer":
+        if not self.binary.is_file():
+            raise RuntimeError(f"no Sluice binary at {self.binary}: run `swift build` (make test does) or set SLUICE_BIN")
+        self.workdir = Path(tempfile.mkdtemp(prefix="sluice-test-"))
+        self.data_dir.mkdir()
+        self.port = free_port(self.host)
+        args = [
+            str(self.binary), "serve",
+            "--listen", f"{self.host}:{self.port}",
+            "--data-dir", str(self.data_dir),
+            *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
+        ]
+        with open(self.log_path, "wb") as log:
+            log.write(("$ " + shlex.join(args) + "\n").encode())
+            log.flush()
+            self.process = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                cwd=self.workdir, start_new_session=True,
+            )
+        processes.register(self)
+        try:
+            wait_for_port(self.host, self.port, self.start_timeout, self.process, what=f"sluice serve (pid {self.process.pid})")
+        except Exception as error:
+            self.stop()
+            raise RuntimeError(f"{error}\n--- sluice server log ---\n{self._log_text}") from None
+        return self
+
+    def stop(self) -> int | None:
+        """Stops the server (SIGTERM, then SIGKILL after `stop_timeout` s), keeps its log, removes its files."""
+        code = None
+        if self.process is not None:
+            code = processes.stop_process(self.process, signal.SIGTERM, timeout=self.stop_timeout)
+        processes.unregister(self)
+        if self.workdir is not None and self.workdir.exists():
+            self._log_text = self._read_log()
+            if not os.environ.get("SLUICE_KEEP_WORKDIR"):
+                shutil.rmtree(self.workdir, ignore_errors=True)
+        return code
+
+    def log(self) -> str:
+        """Everything the server printed so far."""
+        if self.workdir is not None and self.log_path.exists():
+            return self._read_log()
+        return self._log_text
+
+    def _read_log(self) -> str:
+        text = self.log_path.read_bytes().decode("utf-8", "replace")
+        return text if len(text) <= 20000 else "…(earlier lines cut)…\n" + text[-20000:]
+
+    def endpoint(self) -> Endpoint:
+        return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)
+
+    def kill(self) -> None:
+        """SIGKILLs the server at once (its clients see the connection close)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+
+    def __enter__(self) -> "SluiceServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

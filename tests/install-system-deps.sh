@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system packages the test suites need, only when something is missing, so that a
+# machine that has them (or a second `make test`) needs no network. Run as root (CI is root).
+set -euo pipefail
+
+missing=()
+command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
+command -v flock >/dev/null 2>&1 || missing+=(util-linux)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+# De-duplicate.
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+echo "installing system packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "error: not root; install these packages first: ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# policy-rc.d-free containers may fail to start the packaged cluster; we never use it (the
+# harness runs its own server), so a failing service start is not an error here.
+apt-get install -y -q --no-install-recommends "${missing[@]}"
