@@ -55,6 +55,8 @@ package struct BatchExecutor: Sendable {
                 output.append(Chunk(columns: columns, count: chunk.count))
             }
             return output
+        case .projectSet(let input, let expressions, let expands):
+            return try projectSet(try run(input), expressions: expressions, expands: expands, types: plan.outputTypes)
         case .hashAggregate(let input, let groupCount, let aggregates):
             var aggregator = HashAggregator(
                 inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
@@ -126,6 +128,39 @@ package struct BatchExecutor: Sendable {
                 }
             }
             output.append(Chunk(columns: chunk.columns + [builder.finish()], count: chunk.count))
+        }
+        return output
+    }
+
+    private func projectSet(_ chunks: [Chunk], expressions: [ScalarExpr], expands: [Bool], types: [DataType]) throws(SluiceError) -> [Chunk] {
+        var output: [Chunk] = []
+        for chunk in chunks {
+            var columns: [Column] = []
+            for expression in expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
+            var builders = types.map { ColumnBuilder(type: $0, capacity: chunk.count) }
+            for rowIndex in 0 ..< chunk.count {
+                var lists: [[Value]?] = []
+                var length = 0
+                for (columnIndex, column) in columns.enumerated() {
+                    if expands[columnIndex], case .list(let elements) = column.value(at: rowIndex) {
+                        lists.append(elements)
+                        length = max(length, elements.count)
+                    } else {
+                        lists.append(expands[columnIndex] ? [] : nil)
+                    }
+                }
+                for position in 0 ..< length {
+                    for (columnIndex, column) in columns.enumerated() {
+                        if let list = lists[columnIndex] {
+                            builders[columnIndex].append(position < list.count ? list[position] : .null)
+                        } else {
+                            builders[columnIndex].append(column.value(at: rowIndex))
+                        }
+                    }
+                }
+            }
+            let result = Chunk(columns: builders.map { $0.finish() })
+            if !result.isEmpty { output.append(result) }
         }
         return output
     }

@@ -22,6 +22,9 @@ extension BatchPlan: CustomStringConvertible {
         case .project(let input, let expressions):
             lines.append("\(indent)BatchProject { exprs: [\(expressions.map(\.description).joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
+        case .projectSet(let input, let expressions, _):
+            lines.append("\(indent)BatchProjectSet { exprs: [\(expressions.map(\.description).joined(separator: ", "))] }")
+            input.render(into: &lines, depth: depth + 1)
         case .hashAggregate(let input, let groupCount, let aggregates):
             let calls = aggregates.map { "\($0.kind.rawValue)(\($0.distinct ? "DISTINCT " : "")\($0.argument.map { "$\($0)" } ?? "*"))" }
             lines.append("\(indent)BatchHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(calls.joined(separator: ", "))] }")

@@ -34,6 +34,8 @@ extension BatchPlan {
             return .filter(input: input.rewritingExpressions(transform), predicate: expression(predicate))
         case .project(let input, let expressions):
             return .project(input: input.rewritingExpressions(transform), expressions: expressions.map(expression))
+        case .projectSet(let input, let expressions, let expands):
+            return .projectSet(input: input.rewritingExpressions(transform), expressions: expressions.map(expression), expands: expands)
         case .hashAggregate(let input, let groupCount, let aggregates):
             return .hashAggregate(input: input.rewritingExpressions(transform), groupCount: groupCount, aggregates: aggregates)
         case .hashJoin(var join):

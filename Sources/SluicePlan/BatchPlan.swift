@@ -12,6 +12,10 @@ package indirect enum BatchPlan: Sendable, Equatable {
     case filter(input: BatchPlan, predicate: ScalarExpr)
     /// One output column per expression over `input`'s columns.
     case project(input: BatchPlan, expressions: [ScalarExpr])
+    /// A projection with set-returning functions: the expressions flagged in `expands` yield
+    /// arrays, and each input row becomes as many rows as its longest array (shorter ones
+    /// padded with NULL; other columns repeated), as Postgres's ProjectSet does.
+    case projectSet(input: BatchPlan, expressions: [ScalarExpr], expands: [Bool])
     /// Groups `input` by its first `groupCount` columns; outputs the group columns then one
     /// column per aggregate. With `groupCount == 0`, outputs exactly one row.
     case hashAggregate(input: BatchPlan, groupCount: Int, aggregates: [AggregateCall])
@@ -43,6 +47,11 @@ package indirect enum BatchPlan: Sendable, Equatable {
         case .values(_, let types), .tableFunction(_, _, let types): types
         case .filter(let input, _), .limit(let input, _, _), .sort(let input, _), .maxOneRow(let input): input.outputTypes
         case .project(_, let expressions): expressions.map(\.type)
+        case .projectSet(_, let expressions, let expands):
+            zip(expressions, expands).map { expression, expands in
+                if expands, case .list(let element) = expression.type { return element }
+                return expression.type
+            }
         case .hashAggregate(let input, let groupCount, let aggregates):
             Array(input.outputTypes.prefix(groupCount)) + aggregates.map(\.resultType)
         case .hashJoin(let join): join.kind.outputTypes(left: join.left.outputTypes, right: join.right.outputTypes)

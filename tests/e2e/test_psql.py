@@ -11,6 +11,7 @@ from pathlib import Path
 from psql_client import run_psql
 
 from harness import Endpoint
+from harness.endpoint import command_tag
 
 
 def test_command_aligned_output(target: Endpoint) -> None:
@@ -58,8 +59,8 @@ DROP TABLE {table_name}_dept;
     )
     result = run_psql(target, "-A", "-t", "-F", ",", "-f", str(script))
     assert result.stdout.split("\n") == [
-        "CREATE TABLE",
-        "CREATE TABLE",
+        command_tag(target, "CREATE TABLE"),
+        command_tag(target, "CREATE TABLE"),
         "INSERT 0 3",
         "INSERT 0 4",
         "empty,0,",
@@ -70,8 +71,8 @@ DROP TABLE {table_name}_dept;
         "10,100",
         "11,120",
         "12,100",
-        "DROP TABLE",
-        "DROP TABLE",
+        command_tag(target, "DROP TABLE"),
+        command_tag(target, "DROP TABLE"),
         "",
     ], result.stdout
     assert result.stderr == ""

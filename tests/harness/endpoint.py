@@ -36,3 +36,11 @@ class Endpoint:
     def psql_args(self) -> list[str]:
         """`psql` arguments that connect here without reading ~/.psqlrc or prompting."""
         return ["psql", "-X", "-w", "-h", self.host, "-p", str(self.port), "-U", self.user, "-d", self.dbname]
+
+
+def command_tag(endpoint: "Endpoint", postgres_tag: str) -> str:
+    """The command tag the endpoint sends: Sluice uses RisingWave's spelling for DDL
+    (`CREATE_TABLE`, `DROP_TABLE`), PostgreSQL separates the words with a space."""
+    if endpoint.kind == "sluice" and postgres_tag.startswith(("CREATE ", "DROP ")):
+        return postgres_tag.replace(" ", "_")
+    return postgres_tag

@@ -19,6 +19,9 @@ extension Binder {
             case .regclass:
                 let parts = text.split(separator: ".").map { String($0).trimmingCharacters(in: "\"") }
                 let name = ObjectName(parts.map { $0.hasPrefix("\"") ? $0 : $0.lowercased() })
+                if name.qualifier.isEmpty || name.qualifier == ["pg_catalog"], let oid = SystemCatalog.catalogTableOIDs[name.name] {
+                    return .literal(.int32(oid), .int32)
+                }
                 let relation = try relation(named: name, position: position)
                 return .literal(.int32(Int32(relation.id)), .int32)
             case .regtype:
@@ -34,7 +37,16 @@ extension Binder {
                 throw SluiceError(.invalidTextRepresentation, "invalid input syntax for type \(target.rawValue): \"\(text)\"", position: position)
             }
         }
-        if operand.type.isInteger || operand.type == .unknown { return try coerce(operand, to: .int32, position: position) }
+        var operand = operand
+        if operand.type == .unknown {
+            // A parameter or NULL: a name for the name-resolving types, a number for oid.
+            if target == .regclass || target == .regtype {
+                operand = try coerce(operand, to: .varchar, position: position)
+            } else {
+                return try coerce(operand, to: .int32, position: position)
+            }
+        }
+        if operand.type.isInteger { return try coerce(operand, to: .int32, position: position) }
         if operand.type == .varchar {
             // A name known only at run time: looked up per row.
             switch target {

@@ -68,6 +68,7 @@ extension Binder {
         var context = ExpressionContext(scope: input.scope, clause: "SELECT", aggregates: mapping)
         if mapping != nil { context.allowsSubqueries = false }
         var expressions: [ScalarExpr] = []
+        var expands: [Bool] = []
         var entries: [Scope.Entry] = []
         for item in select.projection {
             switch item {
@@ -85,12 +86,20 @@ extension Binder {
                 }
                 for (index, entry) in matching {
                     expressions.append(.column(index, entry.type))
+                    expands.append(false)
                     entries.append(Scope.Entry(qualifier: nil, name: entry.name, type: entry.type, tableID: entry.tableID, columnNumber: entry.columnNumber))
                 }
             case .expression(let expression, let alias):
+                if case .function(let call) = expression.node, call.over == nil, let set = try bindSetReturning(call, &context) {
+                    expressions.append(set.array)
+                    expands.append(true)
+                    entries.append(Scope.Entry(qualifier: nil, name: alias ?? call.name.name, type: set.element))
+                    continue
+                }
                 let bound = try bindExpression(expression, &context)
                 let resolved = bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound
                 expressions.append(resolved)
+                expands.append(false)
                 var entry = Scope.Entry(qualifier: nil, name: alias ?? Self.outputName(of: expression), type: resolved.type)
                 if alias == nil, case .column(let index, _) = resolved, mapping == nil, index < input.scope.entries.count {
                     entry.tableID = input.scope.entries[index].tableID
@@ -132,6 +141,7 @@ extension Binder {
                             position: item.expression.position.errorPosition)
                     }
                     expressions.append(bound)
+                    expands.append(false)
                     entries.append(Scope.Entry(qualifier: nil, name: "?order?", type: bound.type, isHidden: true))
                     hiddenCount += 1
                     index = expressions.count - 1
@@ -141,7 +151,14 @@ extension Binder {
         }
 
         var plan = try attachScalarSubqueries(input.plan, context.scalarSubqueries, width: input.scope.entries.count)
-        plan = .project(input: plan, expressions: expressions)
+        if expands.contains(true) {
+            if mapping != nil {
+                throw SluiceError(.featureNotSupported, "set-returning functions with GROUP BY or aggregates are not supported yet", position: select.position.errorPosition)
+            }
+            plan = .projectSet(input: plan, expressions: expressions, expands: expands)
+        } else {
+            plan = .project(input: plan, expressions: expressions)
+        }
         switch select.distinct {
         case .distinct?:
             plan = .union(inputs: [plan], distinct: true)
@@ -250,6 +267,33 @@ extension Binder {
         return result
     }
 
+    /// A set-returning function at the top of a select item, bound to the array whose elements
+    /// become rows: `unnest(array)`, `generate_subscripts(array, 1)`, `generate_series(a, b[, step])`.
+    mutating func bindSetReturning(_ call: FunctionCall, _ context: inout ExpressionContext) throws(SluiceError) -> (array: ScalarExpr, element: DataType)? {
+        let name = call.name.name
+        guard ["unnest", "generate_subscripts", "generate_series"].contains(name) else { return nil }
+        var arguments: [ScalarExpr] = []
+        for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
+        switch (name, arguments.count) {
+        case ("unnest", 1):
+            guard case .list(let element) = arguments[0].type else {
+                throw SluiceError(.undefinedFunction, "function unnest(\(arguments[0].type.sqlName)) does not exist")
+            }
+            return (arguments[0], element)
+        case ("generate_subscripts", 2):
+            guard case .list = arguments[0].type else {
+                throw SluiceError(.undefinedFunction, "function generate_subscripts(\(arguments[0].type.sqlName), integer) does not exist")
+            }
+            return (.call(SetReturningFunctions.subscripts(of: arguments[0].type), [arguments[0]]), .int32)
+        case ("generate_series", 2), ("generate_series", 3):
+            var coerced: [ScalarExpr] = []
+            for argument in arguments { coerced.append(try coerce(argument, to: .int64, position: nil)) }
+            return (.call(SetReturningFunctions.series(count: coerced.count), coerced), .int64)
+        default:
+            return nil
+        }
+    }
+
     static func astConjuncts(_ expression: Expression) -> [Expression] {
         if case .binary(let left, .and, let right) = expression.node { return astConjuncts(left) + astConjuncts(right) }
         return [expression]
@@ -285,7 +329,13 @@ extension Binder {
             }
         }
 
+        // The aggregate's input: group keys, then each distinct argument, filter and sort key once.
         var projected = groupExpressions
+        func project(_ expression: ScalarExpr) -> Int {
+            if let index = projected[groupExpressions.count...].firstIndex(of: expression) { return index }
+            projected.append(expression)
+            return projected.count - 1
+        }
         var aggregateCalls: [AggregateCall] = []
         var callTypes: [DataType] = []
         for call in calls {
@@ -312,21 +362,18 @@ extension Binder {
                         .undefinedFunction, "function \(name)(\(argument.type.sqlName)) does not exist",
                         hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
                 }
-                projected.append(argument)
-                aggregate = AggregateCall(kind: kind, argument: projected.count - 1, distinct: call.isDistinct, resultType: resultType)
+                aggregate = AggregateCall(kind: kind, argument: project(argument), distinct: call.isDistinct, resultType: resultType)
                 if kind == .stringAgg {
-                    projected.append(try coerce(try bindExpression(call.arguments[1], &argumentContext), to: .varchar, position: nil))
-                    aggregate.delimiter = projected.count - 1
+                    aggregate.delimiter = project(try coerce(try bindExpression(call.arguments[1], &argumentContext), to: .varchar, position: nil))
                 }
             }
             if let filter = call.filter {
                 try checkNoAggregates(filter, clause: "FILTER")
-                projected.append(try coerce(try bindExpression(filter, &argumentContext), to: .boolean, position: filter.position.errorPosition, clause: "FILTER"))
-                aggregate.filter = projected.count - 1
+                aggregate.filter = project(try coerce(try bindExpression(filter, &argumentContext), to: .boolean, position: filter.position.errorPosition, clause: "FILTER"))
             }
             for item in call.orderBy {
-                projected.append(try bindExpression(item.expression, &argumentContext))
-                aggregate.orderBy.append(SortKey(column: projected.count - 1, descending: item.ascending == false, nullsFirst: item.nullsFirst))
+                let key = project(try bindExpression(item.expression, &argumentContext))
+                aggregate.orderBy.append(SortKey(column: key, descending: item.ascending == false, nullsFirst: item.nullsFirst))
             }
             if aggregate.kind == .countStar, call.isDistinct {
                 throw SluiceError(.syntaxError, "count(DISTINCT *) is not valid")

@@ -129,15 +129,17 @@ enum SystemCatalog {
                 columns: [
                     ("indexrelid", .int32), ("indrelid", .int32), ("indnatts", .int16), ("indnkeyatts", .int16), ("indisunique", .boolean),
                     ("indisprimary", .boolean), ("indisexclusion", .boolean), ("indimmediate", .boolean), ("indisclustered", .boolean),
-                    ("indisvalid", .boolean), ("indisreplident", .boolean), ("indkey", .varchar), ("indoption", .varchar),
-                    ("indexprs", .varchar), ("indpred", .varchar),
+                    ("indisvalid", .boolean), ("indisreplident", .boolean), ("indkey", .list(.int16)), ("indoption", .list(.int16)),
+                    ("indexprs", .varchar), ("indpred", .varchar), ("indclass", .list(.int32)), ("indcollation", .list(.int32)),
+                    ("indnullsnotdistinct", .boolean),
                 ],
                 rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
                     [
                         .int32(Int32(primaryKeyIndexOID(relation))), .int32(Int32(relation.id)), .int16(Int16(relation.primaryKey.count)),
                         .int16(Int16(relation.primaryKey.count)), .bool(true), .bool(true), .bool(false), .bool(true), .bool(false),
-                        .bool(true), .bool(false), .string(relation.primaryKey.map { String($0 + 1) }.joined(separator: " ")),
-                        .string(relation.primaryKey.map { _ in "0" }.joined(separator: " ")), .null, .null,
+                        .bool(true), .bool(false), .list(relation.primaryKey.map { .int16(Int16($0 + 1)) }),
+                        .list(relation.primaryKey.map { _ in .int16(0) }), .null, .null,
+                        .list(relation.primaryKey.map { _ in .int32(1978) }), .list(relation.primaryKey.map { _ in .int32(0) }), .bool(false),
                     ]
                 })
         case "pg_constraint":
@@ -206,7 +208,7 @@ enum SystemCatalog {
         case "pg_foreign_table": columns = [("ftrelid", .int32), ("ftserver", .int32), ("ftoptions", .varchar)]
         case "pg_event_trigger": columns = [("oid", .int32), ("evtname", .varchar), ("evtevent", .varchar), ("evtowner", .int32), ("evtfoid", .int32), ("evtenabled", .varchar)]
         case "pg_extension": columns = [("oid", .int32), ("extname", .varchar), ("extowner", .int32), ("extnamespace", .int32), ("extversion", .varchar)]
-        case "pg_opclass": columns = [("oid", .int32), ("opcname", .varchar), ("opcnamespace", .int32), ("opcmethod", .int32)]
+        case "pg_opclass": columns = [("oid", .int32), ("opcname", .varchar), ("opcnamespace", .int32), ("opcmethod", .int32), ("opcdefault", .boolean)]
         case "pg_tablespace": columns = [("oid", .int32), ("spcname", .varchar), ("spcowner", .int32)]
         case "pg_shdescription": columns = [("objoid", .int32), ("classoid", .int32), ("description", .varchar)]
         default: columns = [("oid", .int32), ("objoid", .int32)]
@@ -248,6 +250,13 @@ enum SystemCatalog {
             return nil
         }
     }
+
+    /// The OIDs Postgres gives its catalog tables, for `'pg_catalog.pg_class'::regclass`.
+    static let catalogTableOIDs: [String: Int32] = [
+        "pg_type": 1247, "pg_attribute": 1249, "pg_proc": 1255, "pg_class": 1259, "pg_database": 1262, "pg_attrdef": 2604,
+        "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_namespace": 2615, "pg_description": 2609,
+        "pg_am": 2601, "pg_trigger": 2620, "pg_sequence": 2224, "pg_collation": 3456, "pg_enum": 3501,
+    ]
 
     static func primaryKeyIndexOID(_ relation: RelationDefinition) -> Int { 1_000_000 + relation.id * 2 }
 

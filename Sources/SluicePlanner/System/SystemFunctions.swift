@@ -130,6 +130,9 @@ enum SystemFunctions {
             try Kernels.buildValues(rowCount: rowCount, type: .int32) { (rowIndex: Int) throws(SluiceError) -> Value in
                 guard case .string(let name) = arguments[0].value(at: rowIndex) else { return .null }
                 let parts = name.split(separator: ".").map(String.init)
+                if parts.count == 1 || parts[0] == "pg_catalog", let oid = SystemCatalog.catalogTableOIDs[parts.last ?? name] {
+                    return .int32(oid)
+                }
                 guard let relation = catalog.relation(named: parts.last ?? name, schema: parts.count > 1 ? parts[0] : session.schema) else {
                     return .null
                 }

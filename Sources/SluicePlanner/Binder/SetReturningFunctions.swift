@@ -1,0 +1,45 @@
+import SluiceCore
+import SluiceExpr
+
+/// Set-returning functions in the select list, as functions that return the array of their
+/// rows; ``SluicePlan/BatchPlan/projectSet(input:expressions:expands:)`` expands them.
+enum SetReturningFunctions {
+    /// `generate_subscripts(array, 1)`: 1 … length.
+    static func subscripts(of arrayType: DataType) -> ScalarFunction {
+        ScalarFunction(name: "generate_subscripts", argumentTypes: [arrayType], resultType: .list(.int32)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .list(.int32)) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .list(let elements) = arguments[0].value(at: rowIndex) else { return .null }
+                return .list((0 ..< elements.count).map { .int32(Int32($0 + 1)) })
+            }
+        }
+    }
+
+    /// `generate_series(start, stop[, step])` over bigints.
+    static func series(count: Int) -> ScalarFunction {
+        ScalarFunction(name: "generate_series", argumentTypes: Array(repeating: .int64, count: count), resultType: .list(.int64)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .list(.int64)) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .int64(let start) = arguments[0].value(at: rowIndex), case .int64(let stop) = arguments[1].value(at: rowIndex) else {
+                    return .null
+                }
+                var step: Int64 = 1
+                if arguments.count > 2 {
+                    guard case .int64(let given) = arguments[2].value(at: rowIndex) else { return .null }
+                    step = given
+                }
+                if step == 0 { throw SluiceError(.invalidParameterValue, "step size cannot equal zero") }
+                var values: [Value] = []
+                var value = start
+                while step > 0 ? value <= stop : value >= stop {
+                    values.append(.int64(value))
+                    if values.count > 10_000_000 { throw SluiceError(.programLimitExceeded, "generate_series produces too many rows") }
+                    let (next, overflow) = value.addingReportingOverflow(step)
+                    if overflow { break }
+                    value = next
+                }
+                return .list(values)
+            }
+        }
+    }
+}
