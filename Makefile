@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 SLUICE_ARGS ?=
 
-.PHONY: run build release test unit deps system-deps venv pytest clean-venv
+.PHONY: run build release test unit deps system-deps venv pytest clean-venv bench
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
@@ -24,6 +24,10 @@ run: release
 
 unit:
 	$(SWIFT) test
+
+# The benchmarks, with DuckDB (from .venv) as the reference.
+bench: release deps
+	.build/release/sluice bench scan-agg
 
 # Everything: unit tests, then the debug binary, then the end-to-end and sqllogictest suites.
 test: deps unit build pytest

@@ -35,6 +35,21 @@ extension Column {
 
     /// A column of `count` copies of `value`.
     package init(type: DataType, repeating value: Value, count: Int) {
+        switch value {
+        case .null:
+            self.init(type: type, storage: ColumnStorage.empty(for: type).repeatingZero(count), validity: Bitmap(count: count, value: false))
+            return
+        case .bool(let v): self.init(type: type, storage: .bool(Array(repeating: v, count: count))); return
+        case .int16(let v): self.init(type: type, storage: .int16(Array(repeating: v, count: count))); return
+        case .int32(let v), .date(let v): self.init(type: type, storage: .int32(Array(repeating: v, count: count))); return
+        case .int64(let v), .time(let v), .timestamp(let v), .timestamptz(let v):
+            self.init(type: type, storage: .int64(Array(repeating: v, count: count)))
+            return
+        case .float32(let v): self.init(type: type, storage: .float32(Array(repeating: v, count: count))); return
+        case .float64(let v): self.init(type: type, storage: .float64(Array(repeating: v, count: count))); return
+        case .decimal(let v): self.init(type: type, storage: .decimal(Array(repeating: v, count: count))); return
+        default: break
+        }
         var builder = ColumnBuilder(type: type, capacity: count)
         for _ in 0 ..< count { builder.append(value) }
         self = builder.finish()
@@ -144,5 +159,25 @@ package struct ColumnBuilder {
     /// The finished column.
     package func finish() -> Column {
         Column(type: type, storage: storage, validity: hasNull ? validity : nil)
+    }
+}
+
+extension ColumnStorage {
+    /// Storage of the same layout holding `count` zero values (the slots of null rows).
+    func repeatingZero(_ count: Int) -> ColumnStorage {
+        switch self {
+        case .bool: .bool(Array(repeating: false, count: count))
+        case .int16: .int16(Array(repeating: 0, count: count))
+        case .int32: .int32(Array(repeating: 0, count: count))
+        case .int64: .int64(Array(repeating: 0, count: count))
+        case .float32: .float32(Array(repeating: 0, count: count))
+        case .float64: .float64(Array(repeating: 0, count: count))
+        case .decimal: .decimal(Array(repeating: .zero, count: count))
+        case .interval: .interval(Array(repeating: Interval(), count: count))
+        case .bytes: .bytes(VarBytes(offsets: Array(repeating: 0, count: count + 1), data: []))
+        case .structure(let children, _):
+            .structure(children.map { Column(type: $0.type, storage: $0.storage.repeatingZero(count), validity: Bitmap(count: count, value: false)) }, count: count)
+        case .list(_, let elements): .list(offsets: Array(repeating: 0, count: count + 1), elements: elements)
+        }
     }
 }

@@ -13,13 +13,13 @@ extension SQLSession {
         let executor = BatchExecutor(tables: database, context: context, isCancelled: isCancelled)
         switch planned {
         case .query(let plan, let columns):
-            let chunks = try executor.run(plan)
+            let chunks = try executor.run(ColumnPruning.optimize(plan))
             let count = chunks.reduce(0) { $0 + $1.count }
             return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
         case .insert(let table, let source):
             guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
             var count = 0
-            for chunk in try executor.run(source) {
+            for chunk in try executor.run(ColumnPruning.optimize(source)) {
                 try checkNotNull(chunk, table: table)
                 try store.insert(chunk)
                 count += chunk.count
