@@ -8,7 +8,7 @@ import SluiceServer
 struct Sluice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A streaming SQL database in one binary.",
-        subcommands: [Serve.self, Bench.self])
+        subcommands: [Serve.self, Bench.self, Fuzz.self])
 }
 
 struct Serve: AsyncParsableCommand {

@@ -68,3 +68,20 @@ import Testing
         }
     }
 }
+
+@Suite struct FuzzRegressionTests {
+    /// Found by `sluice fuzz sql`: negating the smallest bigint literal overflowed.
+    @Test func negatingTheSmallestBigintLiteralGivesNumeric() throws {
+        let expression = try SQLParser.parseExpression("- -9223372036854775808")
+        #expect(expression.node == .literal(.numeric("9223372036854775808")))
+    }
+}
+
+extension FuzzRegressionTests {
+    /// Found by `sluice fuzz sql`: a quoted type name with a space printed without its quotes.
+    @Test func quotedTypeNamesKeepTheirQuotesWhenPrinted() throws {
+        let statement = try SQLParser.parse("SELECT \"Quoted Col\" ''")[0]
+        #expect(statement.description.contains("\"Quoted Col\" ''"))
+        #expect(try SQLParser.parse(statement.description) == [statement])
+    }
+}

@@ -4,7 +4,7 @@ import SluicePlan
 
 /// Set-returning functions in FROM, over arguments that do not depend on other FROM items.
 enum TableFunctions {
-    static let maximumRows = 100_000_000
+    static let maximumRows = 10_000_000
 
     static func run(_ function: TableFunction, arguments: [ScalarExpr], types: [DataType], context: EvaluationContext) throws(SluiceError) -> [Chunk] {
         let single = Chunk(columns: [], count: 1)

@@ -66,7 +66,10 @@ extension Parser {
 
     static func negate(_ literal: Literal) -> Literal? {
         switch literal {
-        case .integer(let value): return .integer(-value)
+        case .integer(let value):
+            // -(-9223372036854775808) does not fit in Int64: keep it as numeric text.
+            if value == .min { return .numeric("9223372036854775808") }
+            return .integer(-value)
         case .numeric(let text):
             if text.hasPrefix("-") { return nil }
             if let value = Int64("-" + text) { return .integer(value) }

@@ -219,9 +219,9 @@ extension TypeName: CustomStringConvertible {
             text = "STRUCT<" + fields.map { "\(quoteIdentifierIfNeeded($0.name)) \($0.type)" }.joined(separator: ", ") + ">"
         case .named(let name):
             let modifierText = modifiers.isEmpty ? "" : "(" + modifiers.map(String.init).joined(separator: ", ") + ")"
-            if name.parts.count == 1, name.name.hasSuffix(" with time zone") {
+            if name.parts.count == 1, name.name == "timestamp with time zone" || name.name == "time with time zone" {
                 text = String(name.name.dropLast(" with time zone".count)) + modifierText + " with time zone"
-            } else if name.parts.count == 1, name.name.contains(" ") {
+            } else if name.parts.count == 1, TypeName.multiWordNames.contains(name.name) {
                 text = name.name + modifierText
             } else {
                 text = name.parts.map(printedTypeNamePart).joined(separator: ".") + modifierText
@@ -240,4 +240,13 @@ private func printedTypeNamePart(_ part: String) -> String {
             || (offset > 0 && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
     return isPlain && !Keywords.reserved.contains(part) ? part : quoteIdentifierIfNeeded(part)
+}
+
+extension TypeName {
+    /// The canonical multi-word type names, printed as words; any other name with a space is
+    /// a quoted identifier and printed quoted.
+    static let multiWordNames: Set<String> = [
+        "double precision", "character varying", "time without time zone", "timestamp without time zone", "bit varying",
+        "national character", "national character varying", "char varying",
+    ]
 }

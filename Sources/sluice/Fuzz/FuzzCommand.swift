@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+
+struct Fuzz: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Feed random and mutated input to the SQL parser, the wire decoder or the whole engine.",
+        discussion: """
+            Inputs come from a seeded generator, so a run is reproducible from its seed. A crash is a bug: \
+            rerun with --trace to see the input that caused it.
+            """)
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case sql, wire, engine
+    }
+
+    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine) or engine (parse, bind and run).")
+    var target: Target
+
+    @Option(help: "Stop after this many seconds.")
+    var seconds: Double?
+
+    @Option(help: "Stop after this many inputs.")
+    var iterations: Int?
+
+    @Option(help: "Seed of the input generator.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Also read seed SQL statements from the .slt files under this directory.")
+    var corpus: String?
+
+    @Flag(help: "Print every input to standard error before running it.")
+    var trace = false
+
+    func validate() throws {
+        if seconds == nil && iterations == nil { throw ValidationError("give --seconds or --iterations") }
+    }
+
+    func run() async throws {
+        var random = SplitMix64(seed: seed)
+        let sqlSeeds = FuzzCorpus.sqlStatements + (corpus.map(FuzzCorpus.statements(fromSLTUnder:)) ?? [])
+        let deadline = seconds.map { Date().addingTimeInterval($0) }
+        let limit = iterations ?? Int.max
+        var engine = target == .engine ? try EngineFuzzer() : nil
+        var count = 0
+        var lastReport = Date()
+        let start = Date()
+        while count < limit {
+            if let deadline, count % 64 == 0, Date() >= deadline { break }
+            count += 1
+            switch target {
+            case .sql:
+                let input = Mutator.mutate(Array(sqlSeeds[random.next(below: sqlSeeds.count)].utf8), seeds: sqlSeeds, random: &random)
+                if trace { FileHandle.standardError.write(Data(input + [10])) }
+                SQLFuzzEntry.run(input)
+            case .wire:
+                let input = WireInputs.make(random: &random, sqlSeeds: sqlSeeds)
+                if trace { FileHandle.standardError.write(Data((input.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
+                WireFuzzEntry.run(input)
+            case .engine:
+                let sql = FuzzCorpus.engineStatement(random: &random, seeds: sqlSeeds)
+                if trace { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
+                try await engine!.run(sql, iteration: count)
+            }
+            if Date().timeIntervalSince(lastReport) >= 10 {
+                lastReport = Date()
+                FileHandle.standardError.write(Data("sluice fuzz \(target.rawValue): \(count) inputs in \(Int(Date().timeIntervalSince(start))) s\n".utf8))
+            }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        let extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
+        print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
+        _ = engine
+        engine = nil
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(max(bound, 1)))
+    }
+}
