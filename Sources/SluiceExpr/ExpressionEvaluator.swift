@@ -13,6 +13,13 @@ package enum ExpressionEvaluator {
         case .literal(let value, let type):
             return Column(type: type, repeating: value, count: chunk.count)
         case .call(let function, let arguments):
+            if arguments.count == 2, case .literal(let constant, _) = arguments[1], let op = ComparisonOperator(rawValue: function.name),
+                function.argumentTypes.count == 2, function.argumentTypes[0] == function.argumentTypes[1],
+                arguments[0].type == function.argumentTypes[0],
+                let result = ConstantComparison.compare(try evaluate(arguments[0], on: chunk, context: context), op, constant)
+            {
+                return result
+            }
             var columns: [Column] = []
             columns.reserveCapacity(arguments.count)
             for argument in arguments { columns.append(try evaluate(argument, on: chunk, context: context)) }
@@ -48,9 +55,18 @@ package enum ExpressionEvaluator {
     /// Evaluates `predicate` and returns the rows of `chunk` where it is true.
     package static func filter(_ chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> Chunk {
         let column = try evaluate(predicate, on: chunk, context: context)
-        let selection = mask(of: column)
-        if selection.isAllSet { return chunk }
-        return chunk.filter(selection)
+        guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
+        var selected: [Int] = []
+        selected.reserveCapacity(values.count)
+        values.withUnsafeBufferPointer { values in
+            if let validity = column.validity {
+                for rowIndex in 0 ..< values.count where values[rowIndex] && validity[rowIndex] { selected.append(rowIndex) }
+            } else {
+                for rowIndex in 0 ..< values.count where values[rowIndex] { selected.append(rowIndex) }
+            }
+        }
+        if selected.count == chunk.count { return chunk }
+        return chunk.gather(selected)
     }
 
     // Three-valued logic: false dominates AND, true dominates OR, otherwise null wins over the

@@ -5,9 +5,10 @@ import SluicePlan
 /// Per-group state of one aggregate, updated a chunk at a time.
 ///
 /// One dynamic call per chunk, then a tight loop over the rows; `rows` lists the rows to feed
-/// (after FILTER and DISTINCT), or is nil for all rows.
+/// (after FILTER and DISTINCT), or is nil for all `rowCount` rows. An empty `groups` means every
+/// row is in group 0 (an aggregate without GROUP BY).
 protocol Accumulator: AnyObject {
-    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) throws(SluiceError)
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) throws(SluiceError)
     func finish(groupCount: Int) throws(SluiceError) -> Column
 }
 
@@ -31,16 +32,29 @@ final class CountAccumulator: Accumulator {
 
     init(countsRows: Bool) { self.countsRows = countsRows }
 
-    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
         if counts.count < groupCount { counts += [Int64](repeating: 0, count: groupCount - counts.count) }
         let validity = countsRows ? nil : argument?.validity
-        counts.withUnsafeMutableBufferPointer { counts in
+        if groups.isEmpty {
+            if rowCount == 0 { return }
             if let rows {
-                for rowIndex in rows where validity?[rowIndex] ?? true { counts[Int(groups[rowIndex])] += 1 }
+                counts[0] += Int64(rows.count(where: { validity?[$0] ?? true }))
             } else if let validity {
-                for rowIndex in groups.indices where validity[rowIndex] { counts[Int(groups[rowIndex])] += 1 }
+                counts[0] += Int64((0 ..< rowCount).count(where: { validity[$0] }))
             } else {
-                for group in groups { counts[Int(group)] += 1 }
+                counts[0] += Int64(rowCount)
+            }
+            return
+        }
+        counts.withUnsafeMutableBufferPointer { counts in
+            groups.withUnsafeBufferPointer { groups in
+                if let rows {
+                    for rowIndex in rows where validity?[rowIndex] ?? true { counts[Int(groups[rowIndex])] += 1 }
+                } else if let validity {
+                    for rowIndex in 0 ..< groups.count where validity[rowIndex] { counts[Int(groups[rowIndex])] += 1 }
+                } else {
+                    for group in groups { counts[Int(group)] += 1 }
+                }
             }
         }
     }
@@ -63,7 +77,7 @@ final class WideSumAccumulator: Accumulator {
         self.resultType = resultType
     }
 
-    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
         if sums.count < groupCount {
             sums += [Int128](repeating: 0, count: groupCount - sums.count)
             counts += [Int64](repeating: 0, count: groupCount - counts.count)
@@ -73,17 +87,27 @@ final class WideSumAccumulator: Accumulator {
         sums.withUnsafeMutableBufferPointer { sums in
             counts.withUnsafeMutableBufferPointer { counts in
                 values.withUnsafeBufferPointer { values in
-                    if rows == nil && validity == nil {
-                        for rowIndex in 0 ..< values.count {
-                            let group = Int(groups[rowIndex])
-                            sums[group] &+= Int128(values[rowIndex])
-                            counts[group] &+= 1
-                        }
-                    } else {
-                        for rowIndex in rows ?? Array(0 ..< values.count) where validity?[rowIndex] ?? true {
-                            let group = Int(groups[rowIndex])
-                            sums[group] &+= Int128(values[rowIndex])
-                            counts[group] &+= 1
+                    groups.withUnsafeBufferPointer { groups in
+                        let global = groups.isEmpty
+                        if rows == nil && validity == nil {
+                            if global {
+                                var total: Int128 = 0
+                                for value in values { total &+= Int128(value) }
+                                sums[0] &+= total
+                                counts[0] &+= Int64(values.count)
+                                return
+                            }
+                            for rowIndex in 0 ..< values.count {
+                                let group = Int(groups[rowIndex])
+                                sums[group] &+= Int128(values[rowIndex])
+                                counts[group] &+= 1
+                            }
+                        } else {
+                            for rowIndex in rows ?? Array(0 ..< values.count) where validity?[rowIndex] ?? true {
+                                let group = global ? 0 : Int(groups[rowIndex])
+                                sums[group] &+= Int128(values[rowIndex])
+                                counts[group] &+= 1
+                            }
                         }
                     }
                 }
@@ -92,7 +116,7 @@ final class WideSumAccumulator: Accumulator {
     }
 
     func finish(groupCount: Int) throws(SluiceError) -> Column {
-        update(groups: [], groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
+        update(groups: [], rowCount: 0, groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
         var output: [Decimal] = []
         output.reserveCapacity(groupCount)
         var validity = Bitmap(count: groupCount, value: true)
@@ -122,7 +146,7 @@ final class Int64ExtremeAccumulator: Accumulator {
         self.resultType = resultType
     }
 
-    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
         if values.count < groupCount {
             values += [Int64](repeating: isMax ? .min : .max, count: groupCount - values.count)
             seen += [Bool](repeating: false, count: groupCount - seen.count)
@@ -133,19 +157,23 @@ final class Int64ExtremeAccumulator: Accumulator {
         values.withUnsafeMutableBufferPointer { values in
             seen.withUnsafeMutableBufferPointer { seen in
                 input.withUnsafeBufferPointer { input in
-                    if rows == nil && validity == nil {
-                        for rowIndex in 0 ..< input.count {
-                            let group = Int(groups[rowIndex])
-                            let value = input[rowIndex]
-                            seen[group] = true
-                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
-                        }
-                    } else {
-                        for rowIndex in rows ?? Array(0 ..< input.count) where validity?[rowIndex] ?? true {
-                            let group = Int(groups[rowIndex])
-                            let value = input[rowIndex]
-                            seen[group] = true
-                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                    groups.withUnsafeBufferPointer { groups in
+                        let global = groups.isEmpty
+                        if rows == nil && validity == nil && !global {
+                            if input.isEmpty { return }
+                            for rowIndex in 0 ..< input.count {
+                                let group = Int(groups[rowIndex])
+                                let value = input[rowIndex]
+                                seen[group] = true
+                                if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                            }
+                        } else {
+                            for rowIndex in rows ?? Array(0 ..< input.count) where validity?[rowIndex] ?? true {
+                                let group = global ? 0 : Int(groups[rowIndex])
+                                let value = input[rowIndex]
+                                seen[group] = true
+                                if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                            }
                         }
                     }
                 }
@@ -154,7 +182,7 @@ final class Int64ExtremeAccumulator: Accumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        update(groups: [], groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
+        update(groups: [], rowCount: 0, groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
         let validity = Bitmap(bits: seen)
         let output = values.enumerated().map { seen[$0.offset] ? $0.element : 0 }
         return Column(type: resultType, storage: .int64(output), validity: validity)
@@ -173,15 +201,15 @@ final class GenericAccumulator: Accumulator {
         self.resultType = resultType
     }
 
-    func update(groups: [Int32], groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) throws(SluiceError) {
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) throws(SluiceError) {
         if states.count < groupCount {
             states += [Value](repeating: .null, count: groupCount - states.count)
             counts += [Int64](repeating: 0, count: groupCount - counts.count)
         }
         guard let argument else { return }
         if kind == .arrayAgg {
-            for rowIndex in rows ?? Array(0 ..< groups.count) {
-                let group = Int(groups[rowIndex])
+            for rowIndex in rows ?? Array(0 ..< rowCount) {
+                let group = groups.isEmpty ? 0 : Int(groups[rowIndex])
                 if case .list(let sofar) = states[group] {
                     states[group] = .list(sofar + [argument.value(at: rowIndex)])
                 } else {
@@ -190,8 +218,8 @@ final class GenericAccumulator: Accumulator {
             }
             return
         }
-        for rowIndex in rows ?? Array(0 ..< groups.count) where !argument.isNull(rowIndex) {
-            let group = Int(groups[rowIndex])
+        for rowIndex in rows ?? Array(0 ..< rowCount) where !argument.isNull(rowIndex) {
+            let group = groups.isEmpty ? 0 : Int(groups[rowIndex])
             let value = argument.value(at: rowIndex)
             counts[group] += 1
             let current = states[group]
@@ -224,7 +252,7 @@ final class GenericAccumulator: Accumulator {
     }
 
     func finish(groupCount: Int) throws(SluiceError) -> Column {
-        try update(groups: [], groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
+        try update(groups: [], rowCount: 0, groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
         var builder = ColumnBuilder(type: resultType, capacity: groupCount)
         for group in 0 ..< groupCount {
             var value = states[group]

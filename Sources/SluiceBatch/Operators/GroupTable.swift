@@ -46,7 +46,8 @@ struct GroupTable {
     mutating func groupIDs(for chunk: Chunk) -> [Int32] {
         switch mode {
         case .global:
-            return [Int32](repeating: 0, count: chunk.count)
+            // Every row is in group 0: accumulators take an empty array to mean that.
+            return []
         case .int64:
             return int64GroupIDs(chunk.columns[0])
         case .bytes:
@@ -96,7 +97,8 @@ struct GroupTable {
                             if groupCount * 2 > slotMask { grow() }
                             break
                         }
-                        if int64Keys[Int(entry - 1)] == key && !int64KeyNulls[Int(entry - 1)] {
+                        // The table holds only non-null keys; the null group is kept apart.
+                        if int64Keys[Int(entry - 1)] == key {
                             ids[rowIndex] = entry - 1
                             break
                         }

@@ -51,13 +51,13 @@ struct HashAggregator {
                 var kept: [Int] = []
                 for rowIndex in rows ?? Array(0 ..< chunk.count) where !chunk.columns[argument].isNull(rowIndex) {
                     var key = KeyBytes(chunk, row: rowIndex, columns: [argument])
-                    withUnsafeBytes(of: ids[rowIndex]) { key.bytes.append(contentsOf: $0) }
+                    withUnsafeBytes(of: ids.isEmpty ? Int32(0) : ids[rowIndex]) { key.bytes.append(contentsOf: $0) }
                     if distinctSeen[index].insert(key).inserted { kept.append(rowIndex) }
                 }
                 rows = kept
             }
             try accumulators[index].update(
-                groups: ids, groupCount: groups.groupCount, argument: call.argument.map { chunk.columns[$0] },
+                groups: ids, rowCount: chunk.count, groupCount: groups.groupCount, argument: call.argument.map { chunk.columns[$0] },
                 delimiter: call.delimiter.map { chunk.columns[$0] }, rows: rows)
         }
     }
