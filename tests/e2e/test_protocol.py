@@ -169,3 +169,21 @@ def test_execute_with_row_limit_suspends_portal(client: WireClient) -> None:
     assert [m.type for m in rest] == [b"D", b"C", b"Z"], [m.type for m in rest]
     assert _data_row_values(rest[0]) == ["5"]
     assert rest[1].body == cstring("SELECT 1")  # the tag counts the rows of this Execute only
+
+
+def test_bind_with_wrong_parameter_count(client: WireClient) -> None:
+    """Bind supplying one value to a statement with two parameters: 08P01, then the session
+    goes on after Sync."""
+    client.login()
+    parse = message(b"P", cstring("two") + cstring("SELECT $1::int + $2::int") + struct.pack("!h", 0))
+    one_value = struct.pack("!hh", 0, 1) + struct.pack("!i", 1) + b"7" + struct.pack("!h", 0)
+    bind = message(b"B", cstring("") + cstring("two") + one_value)
+    client.send(parse + bind + message(b"S"))
+    messages = client.read_until(b"Z")
+    errors = [m for m in messages if m.type == b"E"]
+    assert len(errors) == 1, [m.type for m in messages]
+    fields = errors[0].error_fields()
+    assert fields["C"] == PROTOCOL_VIOLATION, fields
+    assert "requires 2" in fields["M"], fields
+    client.send(message(b"Q", cstring("SELECT 1")))
+    assert [m.type for m in client.read_until(b"Z")][-1:] == [b"Z"]

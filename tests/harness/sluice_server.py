@@ -30,7 +30,11 @@ class SluiceServer:
     Extra arguments come from `$SLUICE_SERVE_ARGS` (shell words).
     """
 
-    def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0):
+    def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0,
+                 data_dir: Path | None = None):
+        # `data_dir`, when given, outlives the server (to test restarts); otherwise the data
+        # directory is made inside the work directory and removed with it.
+        self._data_dir = Path(data_dir) if data_dir else None
         self.binary = Path(binary) if binary else sluice_binary()
         self.host = host
         self.port = 0
@@ -42,6 +46,8 @@ class SluiceServer:
 
     @property
     def data_dir(self) -> Path:
+        if self._data_dir is not None:
+            return self._data_dir
         assert self.workdir is not None
         return self.workdir / "data"
 
@@ -54,7 +60,7 @@ class SluiceServer:
         if not self.binary.is_file():
             raise RuntimeError(f"no Sluice binary at {self.binary}: run `swift build` (make test does) or set SLUICE_BIN")
         self.workdir = Path(tempfile.mkdtemp(prefix="sluice-test-"))
-        self.data_dir.mkdir()
+        self.data_dir.mkdir(exist_ok=True)
         self.port = free_port(self.host)
         args = [
             str(self.binary), "serve",

@@ -319,6 +319,8 @@ extension Binder {
         operand: Expression?, branches: [SluiceSQL.CaseBranch], otherwise: Expression?, _ context: inout ExpressionContext, position: Int?
     ) throws(SluiceError) -> ScalarExpr {
         let subject = try operand.map { (e) throws(SluiceError) -> ScalarExpr in try bindExpression(e, &context) }
+        foldingDeferrals += 1
+        defer { foldingDeferrals -= 1 }
         var conditions: [ScalarExpr] = []
         var results: [ScalarExpr] = []
         for branch in branches {

@@ -109,14 +109,29 @@ extension Binder {
         } catch {
             throw error.at(position: position)
         }
-        return .call(function, [try coerce(left, to: function.argumentTypes[0], position: position), try coerce(right, to: function.argumentTypes[1], position: position)])
+        return try folded(.call(function, [try coerce(left, to: function.argumentTypes[0], position: position), try coerce(right, to: function.argumentTypes[1], position: position)]), position: position)
+    }
+
+    /// `expression` evaluated now when it is a deterministic call on literals, as Postgres folds
+    /// constants while planning (so `SELECT 1 / 0` fails before any row is sent).
+    func folded(_ expression: ScalarExpr, position: Int?) throws(SluiceError) -> ScalarExpr {
+        guard case .call(let function, let arguments) = expression, function.isDeterministic,
+            arguments.allSatisfy({ if case .literal = $0 { return true } else { return false } })
+        else { return expression }
+        do {
+            let value = try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext()).value(at: 0)
+            return .literal(value, expression.type)
+        } catch {
+            if foldingDeferrals > 0 { return expression }
+            throw error.at(position: position)
+        }
     }
 
     mutating func callOperator(unary symbol: String, _ operand: ScalarExpr, position: Int?) throws(SluiceError) -> ScalarExpr {
         let typed = operand.type == .unknown ? try coerce(operand, to: .numeric, position: position) : operand
         do {
             let function = try FunctionRegistry.resolveUnary(symbol, typed.type)
-            return .call(function, [try coerce(typed, to: function.argumentTypes[0], position: position)])
+            return try folded(.call(function, [try coerce(typed, to: function.argumentTypes[0], position: position)]), position: position)
         } catch {
             throw error.at(position: position)
         }
@@ -131,7 +146,7 @@ extension Binder {
         }
         var bound: [ScalarExpr] = []
         for (argument, type) in zip(arguments, function.argumentTypes) { bound.append(try coerce(argument, to: type, position: position)) }
-        return .call(function, bound)
+        return try folded(.call(function, bound), position: position)
     }
 
     mutating func bindFunctionCall(_ call: FunctionCall, _ context: inout ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
@@ -146,7 +161,9 @@ extension Binder {
             throw SluiceError(.wrongObjectType, "\(call.isStar ? "*" : "DISTINCT/FILTER/ORDER BY") specified, but \(name) is not an aggregate function", position: position)
         }
         var arguments: [ScalarExpr] = []
+        if name == "coalesce" { foldingDeferrals += 1 }
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
+        if name == "coalesce" { foldingDeferrals -= 1 }
         switch name {
         case "coalesce":
             guard !arguments.isEmpty else { throw SluiceError(.syntaxError, "syntax error at or near \")\"", position: position) }

@@ -33,6 +33,9 @@ package struct Binder {
     var outerScope: Scope?
     /// Set when binding resolved a name through ``outerScope``.
     var usesOuterReferences = false
+    /// Inside CASE arms and COALESCE arguments, a constant that fails to fold is left for run
+    /// time (where only rows reaching it evaluate it), as Postgres simplifies those first.
+    var foldingDeferrals = 0
 
     package init(catalog: Catalog, session: SessionInfo, parameterTypes: [DataType] = [], parameterValues: [Value]? = nil) {
         self.catalog = catalog

@@ -49,6 +49,16 @@ package final class SQLSession: PGSession {
     package var transactionStatus: PGTransactionStatus { state.withLock { $0.transactionStatus } }
 
     package func prepare(_ sql: String, parameterTypes: [DataType?]) async throws(SluiceError) -> [PGPreparedStatement] {
+        do {
+            return try prepareStatements(sql, parameterTypes: parameterTypes)
+        } catch {
+            // As in Postgres, an error while planning fails an open transaction block too.
+            if transactionStatus == .inBlock { setTransactionStatus(.failed) }
+            throw error
+        }
+    }
+
+    private func prepareStatements(_ sql: String, parameterTypes: [DataType?]) throws(SluiceError) -> [PGPreparedStatement] {
         let statements = try SQLParser.parse(sql)
         var prepared: [PGPreparedStatement] = []
         for statement in statements {
@@ -57,7 +67,7 @@ package final class SQLSession: PGSession {
             // A lone statement is bound now so Describe can report parameter and result types;
             // in a multi-statement string, later statements may depend on earlier ones, so they
             // are bound only when they run.
-            if statements.count == 1 {
+            if statements.count == 1 && transactionStatus != .failed {
                 var binder = Binder(catalog: database.catalog, session: info, parameterTypes: types)
                 let planned = try binder.bind(statement)
                 types = binder.parameterTypes.map { $0 == .unknown ? .varchar : $0 }
