@@ -44,6 +44,24 @@ package struct BatchExecutor: Sendable {
                 if !kept.isEmpty { output.append(kept) }
             }
             return output
+        case .project(.filter(let input, let predicate), let expressions):
+            // Fused filter and projection: only the columns the projection reads are gathered.
+            let read = expressions.reduce(into: Set<Int>()) { $0.formUnion($1.referencedColumns) }.sorted()
+            var position: [Int: Int] = [:]
+            for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
+            let remapped = expressions.map { $0.remappingColumns { position[$0]! } }
+            var output: [Chunk] = []
+            for chunk in try run(input) {
+                let selected = try ExpressionEvaluator.selection(of: chunk, by: predicate, context: context)
+                if selected.isEmpty { continue }
+                let all = selected.count == chunk.count
+                let kept = Chunk(columns: read.map { all ? chunk.columns[$0] : chunk.columns[$0].gather(selected) }, count: selected.count)
+                var columns: [Column] = []
+                columns.reserveCapacity(remapped.count)
+                for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: kept, context: context)) }
+                output.append(Chunk(columns: columns, count: kept.count))
+            }
+            return output
         case .project(let input, let expressions):
             var output: [Chunk] = []
             for chunk in try run(input) {

@@ -54,19 +54,33 @@ package enum ExpressionEvaluator {
 
     /// Evaluates `predicate` and returns the rows of `chunk` where it is true.
     package static func filter(_ chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> Chunk {
-        let column = try evaluate(predicate, on: chunk, context: context)
-        guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
-        var selected: [Int] = []
-        selected.reserveCapacity(values.count)
-        values.withUnsafeBufferPointer { values in
-            if let validity = column.validity {
-                for rowIndex in 0 ..< values.count where values[rowIndex] && validity[rowIndex] { selected.append(rowIndex) }
-            } else {
-                for rowIndex in 0 ..< values.count where values[rowIndex] { selected.append(rowIndex) }
-            }
-        }
+        let selected = try selection(of: chunk, by: predicate, context: context)
         if selected.count == chunk.count { return chunk }
         return chunk.gather(selected)
+    }
+
+    /// The indexes of the rows of `chunk` where `predicate` is true, in order.
+    package static func selection(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
+        let column = try evaluate(predicate, on: chunk, context: context)
+        guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
+        if let validity = column.validity {
+            var selected: [Int] = []
+            selected.reserveCapacity(values.count)
+            for rowIndex in 0 ..< values.count where values[rowIndex] && validity[rowIndex] { selected.append(rowIndex) }
+            return selected
+        }
+        // Branch-free: write every index, advance only past the selected ones.
+        var count = 0
+        let selected = [Int](unsafeUninitializedCapacity: values.count + 1) { buffer, initialized in
+            values.withUnsafeBufferPointer { values in
+                for rowIndex in 0 ..< values.count {
+                    buffer[count] = rowIndex
+                    count &+= Int(unsafeBitCast(values[rowIndex], to: UInt8.self))
+                }
+            }
+            initialized = count
+        }
+        return selected
     }
 
     // Three-valued logic: false dominates AND, true dominates OR, otherwise null wins over the

@@ -167,3 +167,16 @@ func values(_ rows: [[Value]], _ types: [DataType]) -> BatchPlan {
         #expect(throws: SluiceError.self) { try run(.maxOneRow(input: values([[.int64(1)], [.int64(2)]], [.int64]))) }
     }
 }
+
+@Suite struct GroupTableTests {
+    @Test func nullGroupFirstSeenInALaterChunkAndTheSmallestKeyStayApart() throws {
+        // UNION ALL keeps its inputs' chunks apart, so the aggregate sees three chunks.
+        let chunks = [[Value.int64(1), .int64(2)], [.null, .int64(1), .int64(.min), .null], [.null, .int64(.min), .int64(2)]]
+        let input = BatchPlan.union(inputs: chunks.map { values($0.map { [$0] }, [.int64]) }, distinct: false)
+        let plan = BatchPlan.hashAggregate(
+            input: input, groupCount: 1, aggregates: [AggregateCall(kind: .countStar, argument: nil, resultType: .int64)])
+        #expect(try run(plan) == [
+            [.int64(1), .int64(2)], [.int64(2), .int64(2)], [.null, .int64(3)], [.int64(.min), .int64(2)],
+        ])
+    }
+}

@@ -16,8 +16,11 @@ struct GroupTable {
     private let keyColumns: [Int]
     private(set) var groupCount = 0
 
-    // Open addressing for one bigint key: slot → group + 1 (0 empty); keys by group.
+    // Open addressing for one bigint key: slot → group + 1 (0 empty), with the slot's key beside
+    // it so a probe touches one cache line; keys by group for the output. The null group is
+    // kept apart and never enters the table.
     private var slots: [Int32] = []
+    private var slotKeys: [Int64] = []
     private var slotMask = 0
     private(set) var int64Keys: [Int64] = []
     private var nullGroup: Int32 = -1
@@ -35,6 +38,7 @@ struct GroupTable {
         } else if keyTypes == [.int64] {
             mode = .int64
             slots = [Int32](repeating: 0, count: 1024)
+            slotKeys = [Int64](repeating: 0, count: 1024)
             slotMask = 1023
         } else {
             mode = .bytes
@@ -72,58 +76,75 @@ struct GroupTable {
 
     private mutating func int64GroupIDs(_ column: Column) -> [Int32] {
         guard case .int64(let keys) = column.storage else { preconditionFailure("group key is not bigint") }
-        var ids = [Int32](repeating: 0, count: keys.count)
+        // Grow first, so the table keeps at most half its slots full through this chunk and the
+        // probe loop can run over raw buffers.
+        while (groupCount + keys.count) * 2 > slotMask + 1 { grow() }
         let validity = column.validity
-        ids.withUnsafeMutableBufferPointer { ids in
-            keys.withUnsafeBufferPointer { keys in
-                for rowIndex in 0 ..< keys.count {
-                    if let validity, !validity[rowIndex] {
-                        if nullGroup < 0 {
-                            nullGroup = Int32(groupCount)
-                            appendInt64Group(0, isNull: true)
+        var newKeys: [Int64] = []
+        var ids = [Int32](repeating: 0, count: keys.count)
+        var nextGroup = Int32(groupCount)
+        var nullGroup = self.nullGroup
+        let mask = slotMask
+        slots.withUnsafeMutableBufferPointer { slots in
+            slotKeys.withUnsafeMutableBufferPointer { slotKeys in
+                ids.withUnsafeMutableBufferPointer { ids in
+                    keys.withUnsafeBufferPointer { keys in
+                        for rowIndex in 0 ..< keys.count {
+                            if let validity, !validity[rowIndex] {
+                                if nullGroup < 0 {
+                                    nullGroup = nextGroup
+                                    nextGroup += 1
+                                    newKeys.append(.min)  // marks the null group's position
+                                }
+                                ids[rowIndex] = nullGroup
+                                continue
+                            }
+                            let key = keys[rowIndex]
+                            var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+                            while true {
+                                let entry = slots[slot]
+                                if entry == 0 {
+                                    slots[slot] = nextGroup + 1
+                                    slotKeys[slot] = key
+                                    ids[rowIndex] = nextGroup
+                                    nextGroup += 1
+                                    newKeys.append(key)
+                                    break
+                                }
+                                if slotKeys[slot] == key {
+                                    ids[rowIndex] = entry - 1
+                                    break
+                                }
+                                slot = (slot + 1) & mask
+                            }
                         }
-                        ids[rowIndex] = nullGroup
-                        continue
-                    }
-                    let key = keys[rowIndex]
-                    var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & slotMask
-                    while true {
-                        let entry = slots[slot]
-                        if entry == 0 {
-                            let id = Int32(groupCount)
-                            appendInt64Group(key, isNull: false)
-                            slots[slot] = id + 1
-                            ids[rowIndex] = id
-                            if groupCount * 2 > slotMask { grow() }
-                            break
-                        }
-                        // The table holds only non-null keys; the null group is kept apart.
-                        if int64Keys[Int(entry - 1)] == key {
-                            ids[rowIndex] = entry - 1
-                            break
-                        }
-                        slot = (slot + 1) & slotMask
                     }
                 }
             }
         }
+        // Record the new groups in order; the null group (if it appeared in this chunk) is the
+        // one whose id is nullGroup.
+        for (offset, key) in newKeys.enumerated() {
+            let group = groupCount + offset
+            let isNull = group == Int(nullGroup) && self.nullGroup < 0
+            int64Keys.append(isNull ? 0 : key)
+            int64KeyNulls.append(isNull)
+        }
+        groupCount = Int(nextGroup)
+        self.nullGroup = nullGroup
         return ids
-    }
-
-    private mutating func appendInt64Group(_ key: Int64, isNull: Bool) {
-        int64Keys.append(key)
-        int64KeyNulls.append(isNull)
-        groupCount += 1
     }
 
     private mutating func grow() {
         let capacity = (slotMask + 1) * 2
         slots = [Int32](repeating: 0, count: capacity)
+        slotKeys = [Int64](repeating: 0, count: capacity)
         slotMask = capacity - 1
         for (group, key) in int64Keys.enumerated() where !int64KeyNulls[group] {
             var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & slotMask
             while slots[slot] != 0 { slot = (slot + 1) & slotMask }
             slots[slot] = Int32(group + 1)
+            slotKeys[slot] = key
         }
     }
 
