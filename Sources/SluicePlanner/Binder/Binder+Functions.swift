@@ -31,7 +31,11 @@ extension Binder {
         if expression.type == .unknown {
             return .cast(expression, type)
         }
-        if Self.isImplicitlyCastable(expression.type, to: type) { return .cast(expression, type) }
+        if Self.isImplicitlyCastable(expression.type, to: type) {
+            // A literal is converted now rather than once per chunk.
+            if case .literal = expression { return try explicitCast(expression, to: type, position: position) }
+            return .cast(expression, type)
+        }
         if let clause {
             throw SluiceError(
                 .datatypeMismatch, "argument of \(clause) must be type \(type.sqlName), not type \(expression.type.sqlName)", position: position)
