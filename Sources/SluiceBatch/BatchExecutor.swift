@@ -52,6 +52,17 @@ package struct BatchExecutor: Sendable {
             let remapped = expressions.map { $0.remappingColumns { position[$0]! } }
             var output: [Chunk] = []
             for chunk in try run(input) {
+                if read.isEmpty {
+                    // Nothing is read but the row count (count(*) over a filter).
+                    let count = try ExpressionEvaluator.selectionCount(of: chunk, by: predicate, context: context)
+                    if count > 0 {
+                        var columns: [Column] = []
+                        let empty = Chunk(columns: [], count: count)
+                        for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: empty, context: context)) }
+                        output.append(Chunk(columns: columns, count: count))
+                    }
+                    continue
+                }
                 let selected = try ExpressionEvaluator.selection(of: chunk, by: predicate, context: context)
                 if selected.isEmpty { continue }
                 let all = selected.count == chunk.count

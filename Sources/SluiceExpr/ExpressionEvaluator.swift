@@ -59,6 +59,20 @@ package enum ExpressionEvaluator {
         return chunk.gather(selected)
     }
 
+    /// The number of rows of `chunk` where `predicate` is true.
+    package static func selectionCount(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> Int {
+        let column = try evaluate(predicate, on: chunk, context: context)
+        guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
+        if let validity = column.validity {
+            return (0 ..< values.count).count(where: { values[$0] && validity[$0] })
+        }
+        return values.withUnsafeBufferPointer { values in
+            var count = 0
+            for value in values { count &+= Int(unsafeBitCast(value, to: UInt8.self)) }
+            return count
+        }
+    }
+
     /// The indexes of the rows of `chunk` where `predicate` is true, in order.
     package static func selection(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
         let column = try evaluate(predicate, on: chunk, context: context)

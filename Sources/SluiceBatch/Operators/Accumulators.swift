@@ -135,11 +135,16 @@ final class WideSumAccumulator: Accumulator {
 }
 
 /// `min` and `max` of bigint.
+///
+/// Whether a group has seen a value is only tracked once some chunk had NULLs or a FILTER:
+/// until then every group was created by a row with a value.
 final class Int64ExtremeAccumulator: Accumulator {
     let isMax: Bool
     let resultType: DataType
     var values: [Int64] = []
-    var seen: [Bool] = []
+    /// nil while groups `0 ..< coveredCount` all have a value and there are no others.
+    var seen: [Bool]? = nil
+    var coveredCount = 0
 
     init(isMax: Bool, resultType: DataType) {
         self.isMax = isMax
@@ -149,31 +154,42 @@ final class Int64ExtremeAccumulator: Accumulator {
     func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, rows: [Int]?) {
         if values.count < groupCount {
             values += [Int64](repeating: isMax ? .min : .max, count: groupCount - values.count)
-            seen += [Bool](repeating: false, count: groupCount - seen.count)
         }
-        guard let argument, case .int64(let input) = argument.storage else { return }
-        let validity = argument.validity
+        let input: [Int64]
+        if let argument, case .int64(let elements) = argument.storage { input = elements } else { input = [] }
+        let validity = argument?.validity
         let isMax = isMax
+        // Fast: every row feeds the aggregate, so every group this chunk created has a value.
+        let fast = argument != nil && rows == nil && validity == nil && !groups.isEmpty
+        if fast && seen == nil {
+            coveredCount = groupCount
+        } else {
+            if seen == nil {
+                seen = [Bool](repeating: true, count: coveredCount) + [Bool](repeating: false, count: groupCount - coveredCount)
+            } else if seen!.count < groupCount {
+                seen! += [Bool](repeating: fast, count: groupCount - seen!.count)
+            }
+        }
+        guard argument != nil else { return }
         values.withUnsafeMutableBufferPointer { values in
-            seen.withUnsafeMutableBufferPointer { seen in
-                input.withUnsafeBufferPointer { input in
-                    groups.withUnsafeBufferPointer { groups in
+            input.withUnsafeBufferPointer { input in
+                groups.withUnsafeBufferPointer { groups in
+                    if fast {
+                        for rowIndex in 0 ..< input.count {
+                            let group = Int(groups[rowIndex])
+                            let value = input[rowIndex]
+                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                        }
+                        if seen != nil {
+                            for group in groups { seen![Int(group)] = true }
+                        }
+                    } else {
                         let global = groups.isEmpty
-                        if rows == nil && validity == nil && !global {
-                            if input.isEmpty { return }
-                            for rowIndex in 0 ..< input.count {
-                                let group = Int(groups[rowIndex])
-                                let value = input[rowIndex]
-                                seen[group] = true
-                                if isMax ? value > values[group] : value < values[group] { values[group] = value }
-                            }
-                        } else {
-                            for rowIndex in rows ?? Array(0 ..< input.count) where validity?[rowIndex] ?? true {
-                                let group = global ? 0 : Int(groups[rowIndex])
-                                let value = input[rowIndex]
-                                seen[group] = true
-                                if isMax ? value > values[group] : value < values[group] { values[group] = value }
-                            }
+                        for rowIndex in rows ?? Array(0 ..< input.count) where validity?[rowIndex] ?? true {
+                            let group = global ? 0 : Int(groups[rowIndex])
+                            let value = input[rowIndex]
+                            seen![group] = true
+                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
                         }
                     }
                 }
@@ -183,9 +199,9 @@ final class Int64ExtremeAccumulator: Accumulator {
 
     func finish(groupCount: Int) -> Column {
         update(groups: [], rowCount: 0, groupCount: groupCount, argument: nil, delimiter: nil, rows: nil)
-        let validity = Bitmap(bits: seen)
+        guard let seen else { return Column(type: resultType, storage: .int64(values)) }
         let output = values.enumerated().map { seen[$0.offset] ? $0.element : 0 }
-        return Column(type: resultType, storage: .int64(output), validity: validity)
+        return Column(type: resultType, storage: .int64(output), validity: Bitmap(bits: seen))
     }
 }
 
