@@ -175,10 +175,17 @@ final class Int64ExtremeAccumulator: Accumulator {
             input.withUnsafeBufferPointer { input in
                 groups.withUnsafeBufferPointer { groups in
                     if fast {
-                        for rowIndex in 0 ..< input.count {
-                            let group = Int(groups[rowIndex])
-                            let value = input[rowIndex]
-                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                        // Separate loops, each a branch-free compare-and-select per row.
+                        if isMax {
+                            for rowIndex in 0 ..< input.count {
+                                let group = Int(groups[rowIndex])
+                                values[group] = Swift.max(values[group], input[rowIndex])
+                            }
+                        } else {
+                            for rowIndex in 0 ..< input.count {
+                                let group = Int(groups[rowIndex])
+                                values[group] = Swift.min(values[group], input[rowIndex])
+                            }
                         }
                         if seen != nil {
                             for group in groups { seen![Int(group)] = true }
