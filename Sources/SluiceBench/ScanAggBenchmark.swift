@@ -6,7 +6,7 @@ import SluiceServer
 /// `sluice bench scan-agg`: N rows (a bigint key with 1,000 distinct values, a bigint value, a
 /// short string) in a table; times `SELECT k, count(*), sum(v), min(v), max(v) FROM t GROUP BY k`
 /// and a filtered `count(*)` through the SQL path (parse, bind, execute), and the same data and
-/// queries in DuckDB with one and two threads.
+/// queries in DuckDB with one and two threads. Times are medians of seven runs.
 package struct ScanAggBenchmark {
     package var rows: Int
     package var compareWithDuckDB: Bool
@@ -15,6 +15,10 @@ package struct ScanAggBenchmark {
         self.rows = rows
         self.compareWithDuckDB = compareWithDuckDB
     }
+
+    /// Each query runs this many times; the median is reported (this machine's timings vary by
+    /// a third from run to run).
+    static let repetitions = 7
 
     static let groupQuery = "SELECT k, count(*), sum(v), min(v), max(v) FROM t GROUP BY k"
     static let filterQuery = "SELECT count(*) FROM t WHERE v > 500000"
@@ -39,14 +43,15 @@ package struct ScanAggBenchmark {
 
         var ours: [String: Double] = [:]
         for (label, query) in [("group-by", Self.groupQuery), ("filtered count", Self.filterQuery)] {
-            var best = Double.infinity
+            var times: [Double] = []
             var resultRows = 0
-            for _ in 0 ..< 3 {
+            for _ in 0 ..< Self.repetitions {
                 let clock = ContinuousClock.now
                 let result = try await execute(session, query)
-                best = min(best, seconds(ContinuousClock.now - clock))
+                times.append(seconds(ContinuousClock.now - clock))
                 resultRows = result.rowCount
             }
+            let best = times.sorted()[times.count / 2]
             ours[label] = Double(rows) / best
             print(String(format: "  sluice %-16@ %8.3f s  %12.0f rows/s  (%d result rows)", label as NSString, best, Double(rows) / best, resultRows))
         }
@@ -93,7 +98,7 @@ package struct ScanAggBenchmark {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// Runs DuckDB (Python package) over the same rows; returns best-of-3 seconds per query and thread count.
+    /// Runs DuckDB (Python package) over the same rows; returns median seconds per query and thread count.
     private func duckDBFigures() throws -> [String: Double] {
         let script = """
             import duckdb, time, sys
@@ -103,10 +108,10 @@ package struct ScanAggBenchmark {
             for threads in (1, 2):
                 con.execute(f"SET threads = {threads}")
                 for label, q in (("group-by", "\(Self.groupQuery)"), ("filtered count", "\(Self.filterQuery)")):
-                    best = float("inf")
-                    for _ in range(3):
-                        t = time.perf_counter(); con.execute(q).fetchall(); best = min(best, time.perf_counter() - t)
-                    print(f"{label}/{threads}={best}")
+                    times = []
+                    for _ in range(\(Self.repetitions)):
+                        t = time.perf_counter(); con.execute(q).fetchall(); times.append(time.perf_counter() - t)
+                    print(f"{label}/{threads}={sorted(times)[len(times) // 2]}")
             """
         let python = FileManager.default.isExecutableFile(atPath: ".venv/bin/python") ? ".venv/bin/python" : "/usr/bin/env"
         let process = Process()
