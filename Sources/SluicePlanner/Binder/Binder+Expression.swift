@@ -165,43 +165,19 @@ extension Binder {
         case .overlay:
             throw SluiceError(.featureNotSupported, "OVERLAY is not supported yet", position: position)
         case .exists(let query):
-            guard context.allowsSubqueries else {
-                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
-            }
-            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
-            let index = context.scope.entries.count + context.scalarSubqueries.count
-            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .exists, isCorrelated: isCorrelated))
-            return .column(index, .boolean)
+            return try pendSubquery(query, kind: .exists, &context, position: position).column
         case .inSubquery(let operand, let query, let negated):
             // x IN (SELECT y …) is x = ANY (ARRAY(SELECT y …)), which also gives NOT IN its
             // SQL meaning when the subquery yields a NULL.
-            guard context.allowsSubqueries else {
-                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
-            }
             let value = try bindExpression(operand, &context)
-            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
-            guard bound.scope.entries.count == 1 else {
-                throw SluiceError(.syntaxError, "subquery has too many columns", position: position)
-            }
-            let index = context.scope.entries.count + context.scalarSubqueries.count
-            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .array, isCorrelated: isCorrelated))
+            let (array, bound) = try pendSubquery(query, kind: .array, &context, position: position)
             let elementType = bound.scope.types[0]
             let type = try FunctionRegistry.commonType(value.type == .unknown ? elementType : value.type, elementType, context: "IN")
-            var array = ScalarExpr.column(index, .list(elementType))
-            if type != elementType { array = .cast(array, .list(type)) }
-            let test = ScalarExpr.call(ArrayFunctions.quantified(.equal, all: false, elementType: type), [try coerce(value, to: type, position: position), array])
+            let coercedArray = type == elementType ? array : .cast(array, .list(type))
+            let test = ScalarExpr.call(ArrayFunctions.quantified(.equal, all: false, elementType: type), [try coerce(value, to: type, position: position), coercedArray])
             return negated ? .not(test) : test
         case .subquery(let query):
-            guard context.allowsSubqueries else {
-                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
-            }
-            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
-            guard bound.scope.entries.count == 1 else {
-                throw SluiceError(.syntaxError, "subquery must return only one column", position: position)
-            }
-            let index = context.scope.entries.count + context.scalarSubqueries.count
-            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .scalar, isCorrelated: isCorrelated))
-            return .column(index, bound.scope.types[0])
+            return try pendSubquery(query, kind: .scalar, &context, position: position).column
         case .array(let elements):
             var bound: [ScalarExpr] = []
             for element in elements { bound.append(try bindExpression(element, &context)) }
@@ -210,16 +186,7 @@ extension Binder {
             for element in bound { coerced.append(try coerce(element, to: type, position: position)) }
             return .call(ArrayFunctions.constructor(elementType: type, count: coerced.count), coerced)
         case .arraySubquery(let query):
-            guard context.allowsSubqueries else {
-                throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
-            }
-            let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
-            guard bound.scope.entries.count == 1 else {
-                throw SluiceError(.syntaxError, "subquery must return only one column", position: position)
-            }
-            let index = context.scope.entries.count + context.scalarSubqueries.count
-            context.scalarSubqueries.append(PendingSubquery(query: bound, kind: .array, isCorrelated: isCorrelated))
-            return .column(index, .list(bound.scope.types[0]))
+            return try pendSubquery(query, kind: .array, &context, position: position).column
         case .element, .slice:
             throw SluiceError(.featureNotSupported, "array subscripts are not supported yet", position: position)
         case .fieldAccess(let base, let field):
@@ -240,6 +207,23 @@ extension Binder {
         case .defaultValue:
             throw SluiceError(.featureNotSupported, "DEFAULT is not supported here", position: position)
         }
+    }
+
+    /// Binds a subquery used as a value and queues it on `context`; returns the column it will
+    /// occupy after the scope's columns (see ``attachScalarSubqueries``) and the bound query.
+    private mutating func pendSubquery(
+        _ query: Query, kind: ApplyKind, _ context: inout ExpressionContext, position: Int?
+    ) throws(SluiceError) -> (column: ScalarExpr, query: BoundQuery) {
+        guard context.allowsSubqueries else {
+            throw SluiceError(.featureNotSupported, "subqueries are not supported in this position yet", position: position)
+        }
+        let (bound, isCorrelated) = try bindSubquery(query, outer: context.scope)
+        if kind != .exists, bound.scope.entries.count != 1 {
+            throw SluiceError(.syntaxError, "subquery must return only one column", position: position)
+        }
+        let index = context.scope.entries.count + context.scalarSubqueries.count
+        context.scalarSubqueries.append(PendingSubquery(query: bound, kind: kind, isCorrelated: isCorrelated))
+        return (.column(index, kind.resultType(bound.scope.types.first ?? .unknown)), bound)
     }
 
     private mutating func bindColumn(_ parts: [String], context: ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
