@@ -85,3 +85,12 @@ extension FuzzRegressionTests {
         #expect(try SQLParser.parse(statement.description) == [statement])
     }
 }
+
+extension FuzzRegressionTests {
+    /// Found by `sluice fuzz sql`: `values(…)` read as a function call, which printed back as
+    /// something that does not parse. VALUES is a column-name keyword, never a function.
+    @Test func valuesIsNotAFunctionName() {
+        #expect(throws: SluiceError.self) { try SQLParser.parse("SELECT CAST('2024-05-06' AS date) + VALUES (9, 'x') ::int") }
+        #expect(throws: SluiceError.self) { try SQLParser.parse("SELECT values(1)") }
+    }
+}

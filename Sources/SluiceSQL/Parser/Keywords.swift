@@ -23,6 +23,10 @@ enum Keywords {
         "emit", "filter", "over", "escape", "within", "format", "at", "between", "nulls", "rows", "range", "groups",
     ])
 
+    /// Column-name keywords (`col_name_keyword`) the parser does not read as special forms, so a
+    /// following parenthesis would otherwise make them a function call.
+    static let notFunctionName: Set<String> = ["values", "none", "setof", "inout", "out", "between"]
+
     /// Words that may not be a column reference or bare name in an expression.
     static let notColumnName: Set<String> = reserved.union(typeOrFunctionOnly)
 

@@ -109,6 +109,10 @@ extension Parser {
         if Keywords.notColumnName.contains(word) && !(followedByParenthesis && Keywords.typeOrFunctionOnly.contains(word)) {
             throw syntaxError()
         }
+        // Column-name keywords such as VALUES may name a column but never a function.
+        if followedByParenthesis && Keywords.notFunctionName.contains(word) {
+            throw syntaxError()
+        }
         return try parseNameOrCall()
     }
 

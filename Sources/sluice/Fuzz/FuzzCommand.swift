@@ -31,6 +31,9 @@ struct Fuzz: AsyncParsableCommand {
     @Flag(help: "Print every input to standard error before running it.")
     var trace = false
 
+    @Option(help: "Generate but do not run the first N inputs (to replay the inputs near a crash with --trace).")
+    var skip = 0
+
     func validate() throws {
         if seconds == nil && iterations == nil { throw ValidationError("give --seconds or --iterations") }
     }
@@ -47,17 +50,21 @@ struct Fuzz: AsyncParsableCommand {
         while count < limit {
             if let deadline, count % 64 == 0, Date() >= deadline { break }
             count += 1
+            let skipping = count <= skip
             switch target {
             case .sql:
                 let input = Mutator.mutate(Array(sqlSeeds[random.next(below: sqlSeeds.count)].utf8), seeds: sqlSeeds, random: &random)
+                if skipping { continue }
                 if trace { FileHandle.standardError.write(Data(input + [10])) }
                 SQLFuzzEntry.run(input)
             case .wire:
                 let input = WireInputs.make(random: &random, sqlSeeds: sqlSeeds)
+                if skipping { continue }
                 if trace { FileHandle.standardError.write(Data((input.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
                 WireFuzzEntry.run(input)
             case .engine:
                 let sql = FuzzCorpus.engineStatement(random: &random, seeds: sqlSeeds)
+                if skipping { continue }
                 if trace { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
                 try await engine!.run(sql, iteration: count)
             }
