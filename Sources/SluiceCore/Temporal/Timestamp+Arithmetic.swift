@@ -52,7 +52,12 @@ package enum TimestampArithmetic {
     package static func timestamp(fromDate days: Int32) throws(SluiceError) -> Int64 {
         if days == Int32.max { return Int64.max }
         if days == Int32.min { return Int64.min }
-        return Int64(days) * TemporalUnits.microsecondsPerDay
+        // Dates reach further than timestamps (Postgres: "date out of range for timestamp").
+        let (micros, overflow) = Int64(days).multipliedReportingOverflow(by: TemporalUnits.microsecondsPerDay)
+        if overflow || micros == Int64.max || micros == Int64.min {
+            throw SluiceError(.datetimeFieldOverflow, "date out of range for timestamp")
+        }
+        return micros
     }
 
     /// `timestamp - timestamp`: the difference in days and time, no months, with whole days

@@ -98,7 +98,9 @@ package enum CastKernels {
         case (.int32, .boolean): return try Kernels.unary(column, resultType: type) { (v: Int32) in v != 0 }
         case (.int64, .boolean): return try Kernels.unary(column, resultType: type) { (v: Int64) in v != 0 }
         case (.date, .timestamp), (.date, .timestamptz):
-            return try Kernels.unary(column, resultType: type) { (days: Int32) in Int64(days) * 86_400_000_000 }
+            return try Kernels.unary(column, resultType: type) { (days: Int32) throws(SluiceError) -> Int64 in
+                try TimestampArithmetic.timestamp(fromDate: days)
+            }
         case (.timestamp, .date), (.timestamptz, .date):
             return try Kernels.unary(column, resultType: type) { (micros: Int64) in
                 Int32(floorDivide(micros, 86_400_000_000))

@@ -20,3 +20,13 @@ struct TextInputOracleTests {
         #expect(reparsed == value, "\(row[0]) \(value.textForm)")
     }
 }
+
+@Suite struct DateToTimestampRangeTests {
+    /// Found by `sluice fuzz engine`: the last dates overflowed when converted to microseconds.
+    /// PostgreSQL: SELECT '5874897-12-31'::date::timestamp → ERROR: date out of range for timestamp (22008).
+    @Test func datesBeyondTheTimestampRangeAreAnError() throws {
+        #expect(throws: SluiceError.self) { try TimestampArithmetic.timestamp(fromDate: Int32(TemporalUnits.dateEnd) - 1) }
+        #expect(try TimestampArithmetic.timestamp(fromDate: 1) == 86_400_000_000)
+        #expect(try TimestampArithmetic.timestamp(fromDate: Int32.max) == Int64.max)
+    }
+}

@@ -59,7 +59,9 @@ enum TemporalOperators {
             return make(symbol, [left, right], .timestamp) { (arguments: [Column]) throws(SluiceError) -> Column in
                 let (dates, times) = dateFirst ? (arguments[0], arguments[1]) : (arguments[1], arguments[0])
                 return try Kernels.binary(dates, times, resultType: .timestamp) { (days: Int32, time: Int64) throws(SluiceError) -> Int64 in
-                    try TimestampArithmetic.timestamp(fromDate: days) + time
+                    let (sum, overflow) = try TimestampArithmetic.timestamp(fromDate: days).addingReportingOverflow(time)
+                    if overflow { throw SluiceError(.datetimeFieldOverflow, "timestamp out of range") }
+                    return sum
                 }
             }
         case ("+", .timestamp, .interval), ("-", .timestamp, .interval), ("+", .timestamptz, .interval), ("-", .timestamptz, .interval):
