@@ -95,11 +95,11 @@ package struct BatchExecutor: Sendable {
             }
             return try aggregator.finish()
         case .hashJoin(let join):
-            return try JoinExecutor(context: context).hashJoin(
+            return try JoinExecutor(context: context, isCancelled: isCancelled).hashJoin(
                 left: try run(join.left), right: try run(join.right), join: join,
                 leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
-            return try JoinExecutor(context: context).nestedLoopJoin(
+            return try JoinExecutor(context: context, isCancelled: isCancelled).nestedLoopJoin(
                 left: try run(left), right: try run(right), kind: kind, predicate: predicate,
                 leftTypes: left.outputTypes, rightTypes: right.outputTypes)
         case .sort(let input, let keys):

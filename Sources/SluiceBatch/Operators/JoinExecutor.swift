@@ -9,6 +9,8 @@ import SluiceState
 /// time.
 struct JoinExecutor {
     var context: EvaluationContext
+    /// Polled once per probe chunk, so a long join can be cancelled.
+    var isCancelled: @Sendable () -> Bool = { false }
 
     func hashJoin(
         left: [Chunk], right: [Chunk], join: HashJoin, leftTypes: [DataType], rightTypes: [DataType]
@@ -43,6 +45,7 @@ struct JoinExecutor {
         var output: [Chunk] = []
         var buildMatched = [Bool](repeating: false, count: build.count)
         for chunk in left {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
             var probeRows: [Int] = []
             var buildRows: [Int] = []
             for rowIndex in 0 ..< chunk.count {
