@@ -53,6 +53,9 @@ func waitForTerminationSignal() async {
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
+    // The sources must outlive the wait: an optimized build would otherwise release them (and
+    // the continuation their handlers hold) as soon as they are set up, leaving both signals
+    // ignored.
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let resumed = LockedFlag()
         for source in sources {
@@ -62,6 +65,7 @@ func waitForTerminationSignal() async {
             source.resume()
         }
     }
+    withExtendedLifetime(sources) {}
 }
 
 final class LockedFlag: @unchecked Sendable {
