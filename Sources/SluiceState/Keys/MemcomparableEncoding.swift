@@ -1,0 +1,105 @@
+import SluiceCore
+
+/// An order-preserving byte encoding of SQL values: comparing two encodings byte by byte
+/// (shorter first on a common prefix) orders them as SQL orders the values, so ordered state
+/// (min/max under deletes, top-N, range windows) is a plain range scan over encoded keys.
+///
+/// Each field starts with a tag byte: `0x00` for NULL (NULLs sort first), `0x01` otherwise.
+/// Integers are big-endian with the sign bit flipped; doubles use the IEEE total-order trick;
+/// strings escape `0x00` as `0x00 0xFF` and end with `0x00 0x01`, so a prefix sorts first;
+/// decimals are normalized to sign, exponent and digits. A descending field has every byte of
+/// its encoding inverted. Decoding needs the field types.
+package enum MemcomparableEncoding {
+    /// Appends the encoding of `value` (of `type`) to `out`.
+    package static func append(_ value: Value, as type: DataType, descending: Bool = false, to out: inout [UInt8]) {
+        let start = out.count
+        appendAscending(value, as: type, to: &out)
+        if descending {
+            for index in start ..< out.count { out[index] = ~out[index] }
+        }
+    }
+
+    /// The encoding of row `row` of `columns`, field by field.
+    package static func encode(_ columns: [Column], row: Int, descending: [Bool] = []) -> [UInt8] {
+        var out: [UInt8] = []
+        for (index, column) in columns.enumerated() {
+            append(column.value(at: row), as: column.type, descending: index < descending.count && descending[index], to: &out)
+        }
+        return out
+    }
+
+    private static func appendAscending(_ value: Value, as type: DataType, to out: inout [UInt8]) {
+        if value.isNull {
+            out.append(0x00)
+            return
+        }
+        out.append(0x01)
+        switch value {
+        case .null: break
+        case .bool(let v): out.append(v ? 1 : 0)
+        case .int16(let v): appendBigEndian(UInt16(bitPattern: v) ^ 0x8000, to: &out)
+        case .int32(let v), .date(let v): appendBigEndian(UInt32(bitPattern: v) ^ 0x8000_0000, to: &out)
+        case .int64(let v), .time(let v), .timestamp(let v), .timestamptz(let v):
+            appendBigEndian(UInt64(bitPattern: v) ^ 0x8000_0000_0000_0000, to: &out)
+        case .float32(let v): appendBigEndian(orderedBits(Double(v)), to: &out)
+        case .float64(let v): appendBigEndian(orderedBits(v), to: &out)
+        case .decimal(let v): appendDecimal(v, to: &out)
+        case .interval(let v):
+            // Postgres orders (and equates) intervals by their length with 30-day months.
+            let key = (Int128(v.months) * 30 + Int128(v.days)) * 86_400_000_000 + Int128(v.microseconds)
+            appendBigEndian(UInt128(bitPattern: key) ^ (UInt128(1) << 127), to: &out)
+        case .string(let v), .jsonb(let v): appendBytes(Array(v.utf8), to: &out)
+        case .bytea(let v): appendBytes(v, to: &out)
+        case .structure(let fields):
+            guard case .structure(let types) = type else { return }
+            for (field, fieldType) in zip(fields, types) { appendAscending(field, as: fieldType.type, to: &out) }
+        case .list(let elements):
+            guard case .list(let element) = type else { return }
+            for item in elements {
+                out.append(0x01)
+                appendAscending(item, as: element, to: &out)
+            }
+            out.append(0x00)
+        }
+    }
+
+    /// Doubles ordered as Postgres orders them: -Inf < … < -0 = 0 < … < Inf < NaN.
+    static func orderedBits(_ value: Double) -> UInt64 {
+        if value.isNaN { return UInt64.max }
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+
+    static func appendBytes(_ bytes: [UInt8], to out: inout [UInt8]) {
+        for byte in bytes {
+            out.append(byte)
+            if byte == 0x00 { out.append(0xFF) }
+        }
+        out.append(0x00)
+        out.append(0x01)
+    }
+
+    /// Sign byte (0 negative, 1 zero, 2 positive), then for non-zero values the decimal exponent
+    /// (position of the first significant digit, biased) and the significant digits ended by a
+    /// terminator; negative values invert the exponent and digits so larger magnitudes sort first.
+    static func appendDecimal(_ value: Decimal, to out: inout [UInt8]) {
+        let normalized = value.normalized
+        if normalized.mantissa == 0 {
+            out.append(1)
+            return
+        }
+        let negative = normalized.mantissa < 0
+        let digits = Array(String(normalized.mantissa.magnitude).utf8).map { $0 - UInt8(ascii: "0") }
+        let exponent = Int32(digits.count) - Int32(normalized.scale)
+        var body: [UInt8] = []
+        appendBigEndian(UInt32(bitPattern: exponent) ^ 0x8000_0000, to: &body)
+        for digit in digits { body.append(digit + 1) }  // 1...10, so 0 can terminate
+        body.append(0)
+        out.append(negative ? 0 : 2)
+        out += negative ? body.map { ~$0 } : body
+    }
+
+    static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
+    }
+}
