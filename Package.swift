@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "SluiceState", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
+        .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),
         .testTarget(name: "SluiceStateTests", dependencies: ["SluiceCore", "SluiceState"]),
+        .testTarget(name: "SluiceDataflowTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceDataflow"]),
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
         .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluicePlanner"]),

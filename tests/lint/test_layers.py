@@ -23,6 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceState": {"SluiceCore"},
     "SluicePlanner": {"SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"},
     "SluiceBatch": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
+    "SluiceDataflow": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
     "SluicePGWire": {"SluiceCore", "NIOCore", "NIOPosix"},
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",

@@ -1,0 +1,61 @@
+import SluiceCore
+import SluiceExpr
+
+/// Filter then project, on change chunks.
+///
+/// An update pair whose old row passes the filter and new row does not becomes a delete of the
+/// old row; the reverse becomes an insert; a pair where neither passes disappears.
+/// - Complexity: O(rows) per chunk plus the expressions; no state.
+package struct MapFilterProject: StreamOperator {
+    package let predicate: ScalarExpr?
+    package let projections: [ScalarExpr]
+    package let context: EvaluationContext
+
+    package init(predicate: ScalarExpr?, projections: [ScalarExpr], context: EvaluationContext = EvaluationContext()) {
+        self.predicate = predicate
+        self.projections = projections
+        self.context = context
+    }
+
+    package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        let data = chunk.data
+        var passes = [Bool](repeating: true, count: data.count)
+        if let predicate {
+            let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(predicate, on: data, context: context))
+            for rowIndex in 0 ..< data.count { passes[rowIndex] = mask[rowIndex] }
+        }
+        var rows: [Int] = []
+        var ops: [ChangeOp] = []
+        var rowIndex = 0
+        while rowIndex < data.count {
+            let op = chunk.ops[rowIndex]
+            if op == .updateDelete, rowIndex + 1 < data.count, chunk.ops[rowIndex + 1] == .updateInsert {
+                switch (passes[rowIndex], passes[rowIndex + 1]) {
+                case (true, true):
+                    rows += [rowIndex, rowIndex + 1]
+                    ops += [.updateDelete, .updateInsert]
+                case (true, false):
+                    rows.append(rowIndex)
+                    ops.append(.delete)
+                case (false, true):
+                    rows.append(rowIndex + 1)
+                    ops.append(.insert)
+                case (false, false):
+                    break
+                }
+                rowIndex += 2
+                continue
+            }
+            if passes[rowIndex] {
+                rows.append(rowIndex)
+                ops.append(op)
+            }
+            rowIndex += 1
+        }
+        if rows.isEmpty { return }
+        let kept = rows.count == data.count ? data : data.gather(rows)
+        var columns: [Column] = []
+        for projection in projections { columns.append(try ExpressionEvaluator.evaluate(projection, on: kept, context: context)) }
+        output.append(StreamChunk(ops: ops, data: Chunk(columns: columns, count: kept.count)))
+    }
+}
