@@ -6,17 +6,8 @@ import Testing
 /// Feeds the parser random and mutated input: it must return or throw a `SluiceError`, never
 /// crash or hang.
 @Suite struct FuzzTests {
-    /// A small deterministic generator (SplitMix64) so failures reproduce.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The project's seeded generator (SplitMix64), so failures reproduce.
+    typealias SeededGenerator = SplitMix64
 
     static let vocabulary: [String] = [
         "SELECT", "FROM", "WHERE", "GROUP", "BY", "ORDER", "HAVING", "LIMIT", "OFFSET", "JOIN", "LEFT", "ON", "USING", "AS",
@@ -29,7 +20,7 @@ import Testing
     ]
 
     @Test func randomTokenSequences() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<5_000 {
             let length = Int.random(in: 1...30, using: &generator)
             let sql = (0..<length).map { _ in Self.vocabulary.randomElement(using: &generator)! }.joined(separator: " ")
@@ -38,7 +29,7 @@ import Testing
     }
 
     @Test func mutatedCorpus() {
-        var generator = SeededGenerator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         let corpus = Corpus.all.map { Array($0.utf8) }
         for _ in 0..<5_000 {
             var bytes = corpus.randomElement(using: &generator)!

@@ -48,7 +48,7 @@ func key(_ value: Int64) -> [UInt8] { encoded(.int64(value), .int64) }
     /// min and max stay right when the current extreme is deleted: they are the ends of an
     /// ordered scan, checked here against a plain sorted array over a seeded history.
     @Test func orderedScansMatchASortedModelThroughRandomEpochs() {
-        var random = SeededRandom(state: 42)
+        var random = SeededRandom(seed: 42)
         let table = StateTable(id: 1)
         var model: [Int64: Int64] = [:]
         for epoch in 1 ... 200 {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SluiceCore
 
 struct Fuzz: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,24 +79,5 @@ struct Fuzz: AsyncParsableCommand {
         print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
         _ = engine
         engine = nil
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(max(bound, 1)))
     }
 }

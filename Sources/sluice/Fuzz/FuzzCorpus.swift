@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 
 /// Seed inputs for the fuzzers: statements of every kind the SQL core accepts, plus any
 /// sqllogictest files given with `--corpus`.

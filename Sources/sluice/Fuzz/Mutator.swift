@@ -1,3 +1,4 @@
+import SluiceCore
 /// Byte- and token-level mutations of seed inputs.
 enum Mutator {
     static let dictionary: [String] = [

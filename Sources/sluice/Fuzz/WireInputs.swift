@@ -1,3 +1,4 @@
+import SluiceCore
 import SluicePGWire
 import SluiceSQL
 

@@ -1,17 +1,6 @@
-/// SplitMix64: a small seeded generator so fuzz-style tests are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import SluiceCore
+/// The project's seeded generator, under the name these tests use.
+typealias SeededRandom = SplitMix64
 
 enum Mutator {
     /// A valid client transcript exercising most message kinds.
