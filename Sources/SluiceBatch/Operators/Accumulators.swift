@@ -125,7 +125,7 @@ final class WideSumAccumulator: Accumulator {
                 validity[group] = false
                 output.append(.zero)
             } else if average {
-                output.append(try NumericDivision.divide(Decimal(mantissa: sums[group], scale: 0), Decimal(counts[group])))
+                output.append(try Decimal.dividing(Decimal(mantissa: sums[group], scale: 0), Decimal(counts[group])))
             } else {
                 output.append(Decimal(mantissa: sums[group], scale: 0))
             }
@@ -251,11 +251,11 @@ final class GenericAccumulator: Accumulator {
                 if current.isNull {
                     states[group] = value
                 } else {
-                    let order = ScalarOrdering.compare(value, current)
+                    let order = ValueOrdering.compare(value, current)
                     if kind == .max ? order > 0 : order < 0 { states[group] = value }
                 }
             case .sum, .avg:
-                states[group] = current.isNull ? try ScalarArithmetic.widenForSum(value) : try ScalarArithmetic.add(current, value)
+                states[group] = try AggregateArithmetic.add(current, value)
             case .boolAnd:
                 if case .bool(let b) = value { states[group] = .bool((current.isNull ? true : current == .bool(true)) && b) }
             case .boolOr:
@@ -280,9 +280,9 @@ final class GenericAccumulator: Accumulator {
         for group in 0 ..< groupCount {
             var value = states[group]
             if kind == .avg, !value.isNull {
-                value = try ScalarArithmetic.average(value, count: counts[group])
+                value = try AggregateArithmetic.average(value, count: counts[group])
             }
-            builder.append(try ScalarArithmetic.convert(value, to: resultType))
+            builder.append(try AggregateArithmetic.finish(value, as: resultType))
         }
         return builder.finish()
     }

@@ -140,7 +140,7 @@ package struct StreamHashAggregate: StreamOperator {
             default:
                 let value = data.columns[call.argument!].value(at: rowIndex)
                 if !value.isNull {
-                    state[slot] = try Self.add(state[slot], value, sign: sign)
+                    state[slot] = try AggregateArithmetic.add(state[slot], value, sign: sign)
                     state[slot + 1] = .int64((state[slot + 1].int64 ?? 0) + sign)
                 }
                 slot += 2
@@ -159,50 +159,15 @@ package struct StreamHashAggregate: StreamOperator {
                 slot += 1
             case .sum:
                 let nonNull = state[slot + 1].int64 ?? 0
-                row.append(nonNull == 0 ? .null : try Self.converted(state[slot], to: call.resultType))
+                row.append(nonNull == 0 ? .null : try AggregateArithmetic.finish(state[slot], as: call.resultType))
                 slot += 2
             default:
                 let nonNull = state[slot + 1].int64 ?? 0
-                row.append(nonNull == 0 ? .null : try Self.average(state[slot], count: nonNull, resultType: call.resultType))
+                row.append(nonNull == 0 ? .null : try AggregateArithmetic.average(state[slot], count: nonNull))
                 slot += 2
             }
         }
         return row
-    }
-
-    /// `sum ± value`, exact for integers and numeric (integers sum as numeric to avoid overflow).
-    static func add(_ sum: Value, _ value: Value, sign: Int64) throws(SluiceError) -> Value {
-        let addend: Value
-        switch value {
-        case .int16(let v): addend = .decimal(Decimal(Int64(v)))
-        case .int32(let v): addend = .decimal(Decimal(Int64(v)))
-        case .int64(let v): addend = .decimal(Decimal(v))
-        case .float32(let v): addend = .float64(Double(v))
-        default: addend = value
-        }
-        switch (sum, addend) {
-        case (.null, .decimal(let v)): return .decimal(sign > 0 ? v : v.negated)
-        case (.null, .float64(let v)): return .float64(sign > 0 ? v : -v)
-        case (.decimal(let total), .decimal(let v)): return .decimal(sign > 0 ? try Decimal.adding(total, v) : try Decimal.subtracting(total, v))
-        case (.float64(let total), .float64(let v)): return .float64(sign > 0 ? total + v : total - v)
-        default: throw SluiceError(.featureNotSupported, "sum over \(value) is not supported in materialized views yet")
-        }
-    }
-
-    static func converted(_ sum: Value, to type: DataType) throws(SluiceError) -> Value {
-        switch (sum, type) {
-        case (.decimal(let v), .int64): return .int64(try v.int64Value())
-        case (.float64(let v), .float32): return .float32(Float(v))
-        default: return sum
-        }
-    }
-
-    static func average(_ sum: Value, count: Int64, resultType: DataType) throws(SluiceError) -> Value {
-        switch sum {
-        case .decimal(let v): return .decimal(try Decimal.dividing(v, Decimal(count)))
-        case .float64(let v): return .float64(v / Double(count))
-        default: return .null
-        }
     }
 }
 

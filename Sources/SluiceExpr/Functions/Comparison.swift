@@ -71,6 +71,25 @@ package enum ValueOrdering {
         a < b ? -1 : (a == b ? 0 : 1)
     }
 
+    /// -1, 0 or 1 comparing two non-null scalar values of the same type (for the edges and the
+    /// generic aggregate path; columns use the overload above).
+    package static func compare(_ a: Value, _ b: Value) -> Int {
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): order(x ? 1 : 0, y ? 1 : 0)
+        case (.int16(let x), .int16(let y)): order(x, y)
+        case (.int32(let x), .int32(let y)), (.date(let x), .date(let y)): order(x, y)
+        case (.int64(let x), .int64(let y)), (.time(let x), .time(let y)), (.timestamp(let x), .timestamp(let y)),
+            (.timestamptz(let x), .timestamptz(let y)):
+            order(x, y)
+        case (.float32(let x), .float32(let y)): floatOrder(Double(x), Double(y))
+        case (.float64(let x), .float64(let y)): floatOrder(x, y)
+        case (.decimal(let x), .decimal(let y)): Decimal.compare(x, y)
+        case (.interval(let x), .interval(let y)): intervalOrder(x, y)
+        case (.string(let x), .string(let y)): x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : (x == y ? 0 : 1)
+        default: a.textForm.utf8.lexicographicallyPrecedes(b.textForm.utf8) ? -1 : (a == b ? 0 : 1)
+        }
+    }
+
     /// Postgres orders NaN above every other float and equal to itself.
     package static func floatOrder(_ a: Double, _ b: Double) -> Int {
         if a.isNaN || b.isNaN { return a.isNaN ? (b.isNaN ? 0 : 1) : -1 }
