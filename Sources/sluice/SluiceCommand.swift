@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import SluiceBench
 import SluiceCore
 import SluiceServer
@@ -68,16 +69,12 @@ func waitForTerminationSignal() async {
     withExtendedLifetime(sources) {}
 }
 
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
+/// A flag that can be set once, from any thread.
+final class LockedFlag: Sendable {
+    private let isSet = Atomic<Bool>(false)
 
     /// Sets the flag; true the first time only.
     func set() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if isSet { return false }
-        isSet = true
-        return true
+        isSet.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
     }
 }

@@ -3,6 +3,13 @@
 /// duplicate keys wins; `": "` and `", "` separators; numbers in `numeric` text form.
 package enum JSONText {
     /// The normalized `jsonb` text of `text`, or `22P02 invalid input syntax for type json`.
+    /// `text` as a JSON string literal, escaped as Postgres's `escape_json` does.
+    package static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        JSONValue.writeString(Array(text.utf8), to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     package static func normalize(_ text: String) throws(SluiceError) -> String {
         var parser = JSONParser(bytes: Array(text.utf8), text: text)
         let value = try parser.parseDocument()

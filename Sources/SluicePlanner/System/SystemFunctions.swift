@@ -91,24 +91,7 @@ enum SystemFunctions {
             return text.contains(where: { $0.isLetter && $0 != "e" }) ? "\"\(text)\"" : text
         case .jsonb(let text): return text
         default:
-            var escaped = "\""
-            for scalar in value.textForm.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        escaped.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return escaped + "\""
+            return JSONText.quoted(value.textForm)
         }
     }
 

@@ -44,7 +44,7 @@ struct Fuzz: AsyncParsableCommand {
         let sqlSeeds = FuzzCorpus.sqlStatements + (corpus.map(FuzzCorpus.statements(fromSLTUnder:)) ?? [])
         let deadline = seconds.map { Date().addingTimeInterval($0) }
         let limit = iterations ?? Int.max
-        var engine = target == .engine ? try EngineFuzzer() : nil
+        let engine = target == .engine ? try EngineFuzzer() : nil
         var count = 0
         var lastReport = Date()
         let start = Date()
@@ -77,7 +77,5 @@ struct Fuzz: AsyncParsableCommand {
         let elapsed = Date().timeIntervalSince(start)
         let extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
         print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
-        _ = engine
-        engine = nil
     }
 }
