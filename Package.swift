@@ -31,7 +31,7 @@ let package = Package(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluicePGWire", nioCore, nioPosix,
+                "SluiceBatch", "SluiceDataflow", "SluicePGWire", nioCore, nioPosix,
             ]
         ),
         .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer"]),

@@ -36,6 +36,7 @@ package final class SluiceServer: Sendable {
     /// Stops accepting connections and writes every table to the data directory.
     package func shutdown() async throws {
         try await sqlServer.shutdown()
+        database.stop()
         try database.saveTables()
     }
 }

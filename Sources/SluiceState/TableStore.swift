@@ -40,14 +40,16 @@ package final class TableStore: Sendable {
 
     /// Appends the rows of `chunk` (whose columns have this table's types). With a primary key,
     /// existing rows with the same key are replaced; within `chunk`, the last row for a key wins.
-    /// Rows with a null key column are rejected with 23502.
-    package func insert(_ chunk: Chunk) throws(SluiceError) {
-        if chunk.isEmpty { return }
+    /// Rows with a null key column are rejected with 23502. Returns the rows stored and the
+    /// rows they replaced (RisingWave's upsert), which is what the table's change stream shows.
+    @discardableResult
+    package func insert(_ chunk: Chunk) throws(SluiceError) -> InsertResult {
+        if chunk.isEmpty { return InsertResult(inserted: chunk, replaced: nil) }
         if primaryKey.isEmpty {
             state.withLock { state in
                 Self.append(chunk, to: &state)
             }
-            return
+            return InsertResult(inserted: chunk, replaced: nil)
         }
         for keyColumn in primaryKey where chunk.columns[keyColumn].hasNulls {
             throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
@@ -58,45 +60,87 @@ package final class TableStore: Sendable {
         for (rowIndex, key) in keys.enumerated() { lastRow[key] = rowIndex }
         let keptRows = (0 ..< chunk.count).filter { lastRow[keys[$0]] == $0 }
         let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
-        state.withLock { state in
+        let replaced = state.withLock { state -> Chunk? in
             var doomed: [Int: [Int]] = [:]
+            var replaced: [Chunk] = []
             for rowIndex in keptRows {
                 if let location = state.keyIndex[keys[rowIndex]] {
                     doomed[location.chunk, default: []].append(location.row)
                 }
             }
+            for (chunkIndex, rows) in doomed { replaced.append(state.chunks[chunkIndex].gather(rows)) }
             if !doomed.isEmpty { Self.removeRows(doomed, from: &state, primaryKey: primaryKey) }
             let chunkIndex = state.chunks.count
             Self.append(kept, to: &state, mergeTail: false)
             for (position, rowIndex) in keptRows.enumerated() {
                 state.keyIndex[keys[rowIndex]] = RowLocation(chunk: chunkIndex, row: position)
             }
+            return replaced.isEmpty ? nil : Chunk.concatenate(replaced, types: types)
+        }
+        return InsertResult(inserted: kept, replaced: replaced)
+    }
+
+    /// What ``insert(_:)`` stored and what it replaced.
+    package struct InsertResult {
+        package var inserted: Chunk
+        package var replaced: Chunk?
+    }
+
+    /// Makes `chunks` the table's rows (a materialized view publishing an epoch). Keeps no key
+    /// index: views are written only this way.
+    package func replaceAll(with chunks: [Chunk]) {
+        let kept = chunks.filter { !$0.isEmpty }
+        state.withLock { state in
+            state.chunks = kept
+            state.rowCount = kept.reduce(0) { $0 + $1.count }
+            state.keyIndex = [:]
         }
     }
 
     /// Replaces the table's rows by those for which `transform` returns a chunk: `transform` is
     /// called once per stored chunk under the write lock and returns the chunk to keep (rows
     /// removed or changed) plus rows to add back through ``insert(_:)`` afterwards (updates that
-    /// may move a primary key). Returns the number of rows `transform` reports as affected.
+    /// may move a primary key). Returns the number of rows `transform` reports as affected, and
+    /// what the inserts stored and replaced.
     package func rewrite(
         _ transform: (Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?)
-    ) throws(SluiceError) -> Int {
-        var affected = 0
+    ) throws(SluiceError) -> RewriteResult {
+        var result = RewriteResult()
         var reinserted: [Chunk] = []
         try state.withLock { (state: inout State) throws(SluiceError) in
             var newChunks: [Chunk] = []
             for chunk in state.chunks {
-                let result = try transform(chunk)
-                affected += result.affected
-                if !result.kept.isEmpty { newChunks.append(result.kept) }
-                if let extra = result.reinserted, !extra.isEmpty { reinserted.append(extra) }
+                let outcome = try transform(chunk)
+                result.affected += outcome.affected
+                if !outcome.kept.isEmpty { newChunks.append(outcome.kept) }
+                if let extra = outcome.reinserted, !extra.isEmpty { reinserted.append(extra) }
             }
             state.chunks = newChunks
             state.rowCount = newChunks.reduce(0) { $0 + $1.count }
             Self.rebuildIndex(&state, primaryKey: primaryKey)
         }
-        for chunk in reinserted { try insert(chunk) }
-        return affected
+        for chunk in reinserted {
+            let outcome = try insert(chunk)
+            result.inserted.append(outcome.inserted)
+            if let replaced = outcome.replaced { result.replaced.append(replaced) }
+        }
+        return result
+    }
+
+    /// What ``rewrite(_:)`` did.
+    package struct RewriteResult {
+        package var affected = 0
+        /// Rows added back by insert.
+        package var inserted: [Chunk] = []
+        /// Rows those inserts replaced.
+        package var replaced: [Chunk] = []
+    }
+
+    /// A read-only copy of the rows as they are now (no key index).
+    package func frozenCopy() -> TableStore {
+        let copy = TableStore(types: types, primaryKey: [])
+        copy.replaceAll(with: snapshot().chunks)
+        return copy
     }
 
     /// Removes every row.

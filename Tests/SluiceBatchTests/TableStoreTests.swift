@@ -12,6 +12,14 @@ import Testing
         #expect(store.rowCount == 3)
     }
 
+    @Test func upsertReportsTheRowsItReplaced() throws {
+        let store = TableStore(types: [.int64, .int64], primaryKey: [0])
+        try store.insert(Chunk(columns: [int64s([1, 2]), int64s([10, 20])]))
+        let result = try store.insert(Chunk(columns: [int64s([2, 3, 3]), int64s([21, 30, 31])]))
+        #expect(result.inserted.rows == [[.int64(2), .int64(21)], [.int64(3), .int64(31)]])
+        #expect(result.replaced?.rows == [[.int64(2), .int64(20)]])
+    }
+
     @Test func nullPrimaryKeyIsRejected() {
         let store = TableStore(types: [.int64], primaryKey: [0])
         #expect(throws: SluiceError.self) { try store.insert(Chunk(columns: [int64s([nil])])) }
@@ -20,10 +28,12 @@ import Testing
     @Test func rewriteRemovesAndReinsertsRows() throws {
         let store = TableStore(types: [.int64], primaryKey: [])
         try store.insert(Chunk(columns: [int64s([1, 2, 3])]))
-        let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+        let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
             (chunk.gather([0]), 2, Chunk(columns: [int64s([20, 30])]))
         }
-        #expect(affected == 2)
+        #expect(result.affected == 2)
+        #expect(result.inserted.map(\.count) == [2])
+        #expect(result.replaced.isEmpty)
         #expect(Set(Chunk.concatenate(store.snapshot().chunks, types: [.int64]).rows) == [[.int64(1)], [.int64(20)], [.int64(30)]])
     }
 

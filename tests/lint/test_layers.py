@@ -27,7 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "SluicePGWire": {"SluiceCore", "NIOCore", "NIOPosix"},
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
-        "SluicePGWire", "NIOCore", "NIOPosix",
+        "SluiceDataflow", "SluicePGWire", "NIOCore", "NIOPosix",
     },
     "SluiceBench": {"SluiceCore", "SluiceServer", "SluicePGWire"},
     # The command line sits on top and may reach any layer (its fuzz drivers call the parser and

@@ -152,3 +152,44 @@ extension Binder {
         }
     }
 }
+
+extension Binder {
+    mutating func bindCreateMaterializedView(_ view: CreateView, sourceText: String) throws(SluiceError) -> PlannedStatement {
+        let schema = view.name.qualifier.last ?? session.schema
+        if catalog.relation(named: view.name.name, schema: schema) != nil {
+            if view.ifNotExists {
+                return .nothing(tag: "CREATE_MATERIALIZED_VIEW", notice: "relation \"\(view.name.name)\" already exists, skipping")
+            }
+            throw SluiceError(.duplicateTable, "relation \"\(view.name.name)\" already exists")
+        }
+        if view.orReplace { throw SluiceError(.featureNotSupported, "CREATE OR REPLACE MATERIALIZED VIEW is not supported") }
+        if view.emitOnWindowClose { throw SluiceError(.featureNotSupported, "EMIT ON WINDOW CLOSE is not supported yet") }
+        if !view.options.isEmpty { throw SluiceError(.featureNotSupported, "WITH options on materialized views are not supported yet") }
+        let bound = try bindQuery(view.query)
+        var columns = bound.scope.entries.map { CatalogColumn(name: $0.name, type: $0.type == .unknown ? .varchar : $0.type) }
+        if view.columns.count > columns.count {
+            throw SluiceError(.syntaxError, "CREATE MATERIALIZED VIEW specifies more column names than columns")
+        }
+        for (index, name) in view.columns.enumerated() { columns[index].name = name }
+        var seen = Set<String>()
+        for column in columns where !seen.insert(column.name).inserted {
+            throw SluiceError(
+                .duplicateColumn, "column \"\(column.name)\" specified more than once",
+                hint: "Give the columns distinct names with AS.")
+        }
+        var plan = bound.plan
+        // Unknown-typed literals become text, as the catalog column says.
+        if bound.scope.entries.contains(where: { $0.type == .unknown }) {
+            plan = .project(
+                input: plan,
+                expressions: bound.scope.entries.enumerated().map { index, entry in
+                    entry.type == .unknown ? .cast(.column(index, .unknown), .varchar) : .column(index, entry.type)
+                })
+        }
+        let streamPlan = try StreamPlanner.plan(plan)
+        let relation = RelationDefinition(
+            id: catalog.allocateID(), schema: schema, name: view.name.name, kind: .materializedView, columns: columns,
+            definition: sourceText, dependencies: streamPlan.scannedRelations)
+        return .createMaterializedView(relation, plan: streamPlan)
+    }
+}

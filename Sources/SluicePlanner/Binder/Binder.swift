@@ -79,6 +79,8 @@ package struct Binder {
             switch planned {
             case .query(let plan, _): return .explain(lines: plan.description.split(separator: "\n").map(String.init))
             case .insert(_, let source): return .explain(lines: ["BatchInsert"] + source.description.split(separator: "\n").map { "  " + $0 })
+            case .createMaterializedView(let relation, let plan):
+                return .explain(lines: plan.explainLines(viewName: relation.name, columns: relation.columns.map(\.name)))
             default: throw SluiceError(.featureNotSupported, "EXPLAIN is not supported for this statement yet")
             }
         case .flush:
@@ -104,9 +106,7 @@ package struct Binder {
         case .createIndex:
             return .nothing(tag: "CREATE_INDEX", notice: "indexes are not needed in Sluice; the statement was ignored")
         case .createView(let view):
-            if view.isMaterialized {
-                throw SluiceError(.featureNotSupported, "CREATE MATERIALIZED VIEW is not supported yet", position: statement.position.errorPosition)
-            }
+            if view.isMaterialized { return try bindCreateMaterializedView(view, sourceText: statement.sourceText) }
             throw SluiceError(.featureNotSupported, "CREATE VIEW is not supported yet", position: statement.position.errorPosition)
         case .createSource:
             throw SluiceError(.featureNotSupported, "CREATE SOURCE is not supported yet", position: statement.position.errorPosition)

@@ -31,6 +31,9 @@ package enum PlannedStatement: Sendable {
     case delete(table: RelationDefinition, filter: ScalarExpr?, subqueries: [DMLSubquery])
     /// A new table; with `populate`, filled from that plan (CREATE TABLE AS).
     case createTable(RelationDefinition, populate: BatchPlan?)
+    /// A new materialized view, maintained by `plan` (its dependencies are the relations the
+    /// plan scans).
+    case createMaterializedView(RelationDefinition, plan: StreamPlan)
     /// Relations to drop, dependents first.
     case drop([RelationDefinition])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).

@@ -1,5 +1,6 @@
 import SluiceBatch
 import SluiceCore
+import SluiceDataflow
 import SluiceExpr
 import SluicePGWire
 import SluicePlan
@@ -8,9 +9,28 @@ import SluiceState
 
 extension SQLSession {
     /// Carries out a bound statement.
-    func run(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
+    func run(_ planned: PlannedStatement) async throws(SluiceError) -> PGStatementResult {
+        if case .createMaterializedView(let relation, let plan) = planned {
+            // The statement completes once the view shows the rows it started from.
+            await database.runtime.waitForCommit(try database.createMaterializedView(relation, plan: plan))
+            return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW")
+        }
+        let result = try runStatement(planned)
+        switch planned {
+        case .insert, .update, .delete:
+            // RisingWave's session setting: DML returns once every view shows its effects.
+            if ["true", "on", "1"].contains(setting("rw_implicit_flush")?.lowercased() ?? "") { await database.runtime.flush() }
+        case .utility(.flush):
+            await database.runtime.flush()
+        default:
+            break
+        }
+        return result
+    }
+
+    private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
         let context = EvaluationContext(statementTimestamp: Self.currentTimestamp(), timeZone: setting("timezone") ?? "UTC")
-        let executor = BatchExecutor(tables: database, context: context, isCancelled: isCancelled)
+        let executor = BatchExecutor(tables: database.reader(), context: context, isCancelled: isCancelled)
         switch planned {
         case .query(let plan, let columns):
             let chunks = try executor.run(ColumnPruning.optimize(plan))
@@ -18,11 +38,18 @@ extension SQLSession {
             return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
         case .insert(let table, let source):
             guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+            let chunks = try executor.run(ColumnPruning.optimize(source))
+            for chunk in chunks { try checkNotNull(chunk, table: table) }
             var count = 0
-            for chunk in try executor.run(ColumnPruning.optimize(source)) {
-                try checkNotNull(chunk, table: table)
-                try store.insert(chunk)
-                count += chunk.count
+            try database.runtime.withSources { (writer) throws(SluiceError) in
+                for chunk in chunks {
+                    let result = try store.insert(chunk)
+                    count += chunk.count
+                    if writer.isRead(table.id) {
+                        if let replaced = result.replaced { writer.emit(Self.changes(replaced, .delete), table: table.id) }
+                        writer.emit(Self.changes(result.inserted, .insert), table: table.id)
+                    }
+                }
             }
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
         case .update(let table, var filter, var assignments, let subqueries):
@@ -30,29 +57,46 @@ extension SQLSession {
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
             guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-            let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
-                let mask = try Self.matching(filter, chunk, context)
-                let matched = mask.setCount
-                if matched == 0 { return (chunk, 0, nil) }
-                let old = chunk.filter(mask)
-                var columns = old.columns
-                for (index, expression) in assignments {
-                    columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
+            let affected = try database.runtime.withSources { (writer) throws(SluiceError) -> Int in
+                var removed: [Chunk] = []
+                let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+                    let mask = try Self.matching(filter, chunk, context)
+                    let matched = mask.setCount
+                    if matched == 0 { return (chunk, 0, nil) }
+                    let old = chunk.filter(mask)
+                    var columns = old.columns
+                    for (index, expression) in assignments {
+                        columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
+                    }
+                    let updated = Chunk(columns: columns, count: old.count)
+                    try self.checkNotNull(updated, table: table)
+                    removed.append(old)
+                    return (chunk.filter(Self.inverted(mask)), matched, updated)
                 }
-                let updated = Chunk(columns: columns, count: old.count)
-                try self.checkNotNull(updated, table: table)
-                return (chunk.filter(Self.inverted(mask)), matched, updated)
+                if writer.isRead(table.id) {
+                    for chunk in removed + result.replaced { writer.emit(Self.changes(chunk, .delete), table: table.id) }
+                    for chunk in result.inserted { writer.emit(Self.changes(chunk, .insert), table: table.id) }
+                }
+                return result.affected
             }
             return PGStatementResult(commandTag: "UPDATE \(affected)")
         case .delete(let table, var filter, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-            let affected = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
-                let mask = try Self.matching(filter, chunk, context)
-                let matched = mask.setCount
-                if matched == 0 { return (chunk, 0, nil) }
-                return (chunk.filter(Self.inverted(mask)), matched, nil)
+            let affected = try database.runtime.withSources { (writer) throws(SluiceError) -> Int in
+                var removed: [Chunk] = []
+                let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+                    let mask = try Self.matching(filter, chunk, context)
+                    let matched = mask.setCount
+                    if matched == 0 { return (chunk, 0, nil) }
+                    removed.append(chunk.filter(mask))
+                    return (chunk.filter(Self.inverted(mask)), matched, nil)
+                }
+                if writer.isRead(table.id) {
+                    for chunk in removed { writer.emit(Self.changes(chunk, .delete), table: table.id) }
+                }
+                return result.affected
             }
             return PGStatementResult(commandTag: "DELETE \(affected)")
         case .createTable(let relation, let populate):
@@ -61,6 +105,8 @@ extension SQLSession {
             let store = try database.create(relation)
             for chunk in rows { try store.insert(chunk) }
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
+        case .createMaterializedView:
+            throw SluiceError.internalError("materialized views are created by run(_:)")
         case .drop(let relations):
             for relation in relations { try database.drop(relation) }
             let kind = relations.last!.kind.rawValue.uppercased().replacing(" ", with: "_")
@@ -74,6 +120,11 @@ extension SQLSession {
         case .utility(let utility):
             return try runUtility(utility)
         }
+    }
+
+    /// `chunk`'s rows, all with change op `op`.
+    static func changes(_ chunk: Chunk, _ op: ChangeOp) -> StreamChunk {
+        StreamChunk(ops: [ChangeOp](repeating: op, count: chunk.count), data: chunk)
     }
 
     /// The value of each DML subquery.
@@ -126,6 +177,12 @@ extension SQLSession {
             let settingName = name == "time zone" ? "timezone" : name
             guard SessionDefaults.isKnown(settingName) else {
                 throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
+            }
+            if settingName == "barrier_interval_ms" {
+                guard let milliseconds = Int(text), milliseconds > 0 else {
+                    throw SluiceError(.invalidParameterValue, "barrier_interval_ms must be a positive number of milliseconds")
+                }
+                database.runtime.barrierIntervalMilliseconds = milliseconds
             }
             updateSettings { $0[settingName] = text }
             let reported: Set<String> = ["timezone", "application_name", "datestyle", "intervalstyle", "client_encoding", "standard_conforming_strings"]

@@ -111,7 +111,7 @@ package final class SQLSession: PGSession {
                 catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
                 parameterValues: parameters)
             let planned = try binder.bind(statement)
-            return try run(planned)
+            return try await run(planned)
         } catch {
             if transactionStatus == .inBlock { setTransactionStatus(.failed) }
             throw error

@@ -1,0 +1,126 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// The operators of one materialized view's stream plan, wired as a tree and run on one thread.
+///
+/// Nodes are stored children first, so finishing an epoch in index order finishes every
+/// operator after all its inputs have emitted what the epoch completes. Leaves read upstream
+/// relations (by their position in ``upstreams``) or hold constant rows.
+package struct OperatorGraph {
+    private struct Node {
+        var op: any StreamOperator
+        /// The node this one feeds, and as which of its inputs; nil for the root.
+        var parent: Int?
+        var parentInput: InputIndex
+    }
+
+    private var nodes: [Node] = []
+    /// Relation ids this graph reads, in input order.
+    package private(set) var upstreams: [Int] = []
+    /// For each upstream, the leaves that read it (a self-join reads one relation twice).
+    private var leaves: [[Int]] = []
+    /// Constant rows to emit once at the start, per leaf.
+    private var constants: [(node: Int, chunk: Chunk)] = []
+    package let outputTypes: [DataType]
+
+    /// Builds the operators; fails with 0A000 for an aggregate or join the operators refuse.
+    /// State table ids are `stateTableBase + 100 * node + k`.
+    package init(plan: StreamPlan, stateTableBase: Int, context: EvaluationContext) throws(SluiceError) {
+        outputTypes = plan.outputTypes
+        _ = try add(plan, stateTableBase: stateTableBase, context: context)
+    }
+
+    /// Appends the nodes of `plan` (children first) and returns the index of its root.
+    private mutating func add(_ plan: StreamPlan, stateTableBase: Int, context: EvaluationContext) throws(SluiceError) -> Int {
+        var children: [Int] = []
+        for input in plan.inputs { children.append(try add(input, stateTableBase: stateTableBase, context: context)) }
+        let index = nodes.count
+        let stateTableID = stateTableBase + 100 * index
+        let op: any StreamOperator
+        switch plan {
+        case .scan(let scan):
+            op = ColumnSelection(columns: scan.columns)
+            let upstream: Int
+            if let existing = upstreams.firstIndex(of: scan.tableID) {
+                upstream = existing
+            } else {
+                upstream = upstreams.count
+                upstreams.append(scan.tableID)
+                leaves.append([])
+            }
+            leaves[upstream].append(index)
+        case .values(let rows, let types):
+            op = PassThrough()
+            var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
+            let empty = Chunk(columns: [], count: 1)
+            for row in rows {
+                for (column, expression) in row.enumerated() {
+                    builders[column].append(try ExpressionEvaluator.evaluate(expression, on: empty, context: context).value(at: 0))
+                }
+            }
+            if !rows.isEmpty { constants.append((index, Chunk(columns: builders.map { $0.finish() }, count: rows.count))) }
+        case .project(_, let predicate, let expressions):
+            op = MapFilterProject(predicate: predicate, projections: expressions, context: context)
+        case .hashAggregate(let input, let groupCount, let aggregates):
+            op = try StreamHashAggregate(
+                inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
+        case .hashJoin(let join):
+            op = try StreamHashJoin(
+                leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,
+                rightKeys: join.rightKeys, residual: join.residual, stateTableID: stateTableID, context: context)
+        case .union:
+            op = PassThrough()
+        }
+        nodes.append(Node(op: op, parent: nil, parentInput: 0))
+        for (position, child) in children.enumerated() {
+            nodes[child].parent = index
+            nodes[child].parentInput = plan.isUnion ? 0 : position
+        }
+        return index
+    }
+
+    /// Emits the constant rows, once, before anything else.
+    package mutating func start(into sink: (StreamChunk) -> Void) throws(SluiceError) {
+        for (node, chunk) in constants {
+            try push(StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), into: node, input: 0, sink: sink)
+        }
+        constants = []
+    }
+
+    /// Runs a chunk of upstream `upstream`'s changes through the graph.
+    package mutating func process(_ chunk: StreamChunk, upstream: Int, into sink: (StreamChunk) -> Void) throws(SluiceError) {
+        for leaf in leaves[upstream] { try push(chunk, into: leaf, input: 0, sink: sink) }
+    }
+
+    /// Ends the epoch in every operator, inputs first.
+    package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into sink: (StreamChunk) -> Void) throws(SluiceError) {
+        for index in nodes.indices {
+            var output = OutputBuffer()
+            try nodes[index].op.finishEpoch(barrier, state: &state, into: &output)
+            try forward(output.drain(), from: index, sink: sink)
+        }
+    }
+
+    private mutating func push(_ chunk: StreamChunk, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void) throws(SluiceError) {
+        var output = OutputBuffer()
+        try nodes[node].op.process(chunk, from: input, into: &output)
+        try forward(output.drain(), from: node, sink: sink)
+    }
+
+    private mutating func forward(_ chunks: [StreamChunk], from node: Int, sink: (StreamChunk) -> Void) throws(SluiceError) {
+        guard let parent = nodes[node].parent else {
+            for chunk in chunks { sink(chunk) }
+            return
+        }
+        let input = nodes[node].parentInput
+        for chunk in chunks { try push(chunk, into: parent, input: input, sink: sink) }
+    }
+}
+
+extension StreamPlan {
+    fileprivate var isUnion: Bool {
+        if case .union = self { return true }
+        return false
+    }
+}

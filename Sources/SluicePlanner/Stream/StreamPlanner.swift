@@ -1,0 +1,109 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// Turns the batch plan of a materialized view's query into the stream plan that maintains it.
+///
+/// What cannot be maintained incrementally yet is refused here, at CREATE time, with 0A000 and a
+/// message naming the construct, so a view is never accepted and then wrong.
+package enum StreamPlanner {
+    package static func plan(_ batch: BatchPlan) throws(SluiceError) -> StreamPlan {
+        var root = batch
+        // A view has no order: a top-level ORDER BY without LIMIT is dropped, as RisingWave does.
+        while case .sort(let input, _) = root { root = input }
+        return try convert(ColumnPruning.optimize(root))
+    }
+
+    private static func convert(_ plan: BatchPlan) throws(SluiceError) -> StreamPlan {
+        switch plan {
+        case .scan(let scan):
+            return .scan(scan)
+        case .values(let rows, let types):
+            for row in rows { for expression in row { try checkDeterministic(expression) } }
+            return .values(rows: rows, types: types)
+        case .filter(let input, let predicate):
+            try checkDeterministic(predicate)
+            let converted = try convert(input)
+            // Fuse with a projection below only when it has no filter of its own and is a plain
+            // selection of columns; otherwise keep the nodes apart.
+            let identity = converted.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+            return .project(input: converted, predicate: predicate, expressions: identity)
+        case .project(let input, let expressions):
+            for expression in expressions { try checkDeterministic(expression) }
+            let converted = try convert(input)
+            if case .project(let inner, let predicate, let innerExpressions) = converted,
+                innerExpressions.enumerated().allSatisfy({ $0.element == .column($0.offset, $0.element.type) })
+            {
+                return .project(input: inner, predicate: predicate, expressions: expressions)
+            }
+            return .project(input: converted, predicate: nil, expressions: expressions)
+        case .hashAggregate(let input, let groupCount, let aggregates):
+            return .hashAggregate(input: try convert(input), groupCount: groupCount, aggregates: aggregates)
+        case .hashJoin(let join):
+            if let residual = join.residual { try checkDeterministic(residual) }
+            switch join.kind {
+            case .inner, .left:
+                return .hashJoin(
+                    StreamHashJoinPlan(
+                        left: try convert(join.left), right: try convert(join.right), kind: join.kind, leftKeys: join.leftKeys,
+                        rightKeys: join.rightKeys, residual: join.residual))
+            case .right:
+                // A right join is the left join with its inputs swapped, columns put back in order.
+                let left = try convert(join.left)
+                let right = try convert(join.right)
+                let leftWidth = left.outputTypes.count
+                let rightWidth = right.outputTypes.count
+                let residual = join.residual?.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth }
+                let swapped = StreamPlan.hashJoin(
+                    StreamHashJoinPlan(
+                        left: right, right: left, kind: .left, leftKeys: join.rightKeys, rightKeys: join.leftKeys, residual: residual))
+                let types = swapped.outputTypes
+                let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
+                    + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
+                return .project(input: swapped, predicate: nil, expressions: reorder)
+            case .full:
+                throw refusal("FULL OUTER JOIN")
+            case .semi, .anti:
+                throw refusal("IN, EXISTS and NOT EXISTS subqueries")
+            }
+        case .nestedLoopJoin(_, _, let kind, _):
+            throw refusal(kind == .inner ? "joins without an equality condition" : "\(kind.rawValue) joins without an equality condition")
+        case .union(let inputs, let distinct):
+            let converted = try inputs.map { (input) throws(SluiceError) -> StreamPlan in try convert(input) }
+            let merged = StreamPlan.union(inputs: converted)
+            if !distinct { return merged }
+            // UNION: group by every column, then drop the count.
+            let width = merged.outputTypes.count
+            return .hashAggregate(input: merged, groupCount: width, aggregates: [])
+        case .sort:
+            throw refusal("ORDER BY inside a subquery")
+        case .limit(let input, _, _):
+            if case .sort = input { throw refusal("ORDER BY … LIMIT (top-N)") }
+            throw refusal("LIMIT and OFFSET")
+        case .projectSet:
+            throw refusal("set-returning functions in the select list")
+        case .tableFunction(let function, _, _):
+            throw refusal("the table function \(function.rawValue)")
+        case .setOperation(_, _, let kind, _):
+            throw refusal(kind.rawValue.uppercased())
+        case .maxOneRow, .apply:
+            throw refusal("correlated and scalar subqueries")
+        }
+    }
+
+    private static func checkDeterministic(_ expression: ScalarExpr) throws(SluiceError) {
+        var offending: String?
+        expression.visit { node in
+            if case .call(let function, _) = node, !function.isDeterministic, offending == nil { offending = function.name }
+        }
+        if let offending {
+            throw SluiceError(
+                .featureNotSupported, "materialized views cannot use the non-deterministic function \(offending)()",
+                hint: "The view would change without any change to its inputs; compute the value when querying the view instead.")
+        }
+    }
+
+    private static func refusal(_ construct: String) -> SluiceError {
+        SluiceError(.featureNotSupported, "\(construct) is not supported in materialized views yet")
+    }
+}
