@@ -7,8 +7,18 @@ package typealias InputIndex = Int
 /// Where an operator puts its output chunks.
 package struct OutputBuffer {
     package private(set) var chunks: [StreamChunk] = []
+    /// Rows that failed in an expression and became NULL (RisingWave's behaviour: the view keeps
+    /// running), and the last such error.
+    package private(set) var warningCount = 0
+    package private(set) var lastWarning: SluiceError?
 
     package init() {}
+
+    /// Counts a row-level error that did not stop the operator.
+    package mutating func warn(_ error: SluiceError) {
+        warningCount += 1
+        lastWarning = error
+    }
 
     package mutating func append(_ chunk: StreamChunk) {
         if !chunk.data.isEmpty { chunks.append(chunk) }

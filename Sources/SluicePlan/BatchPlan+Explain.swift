@@ -26,7 +26,7 @@ extension BatchPlan: CustomStringConvertible {
             lines.append("\(indent)BatchProjectSet { exprs: [\(expressions.map(\.description).joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
         case .hashAggregate(let input, let groupCount, let aggregates):
-            let calls = aggregates.map { "\($0.kind.rawValue)(\($0.distinct ? "DISTINCT " : "")\($0.argument.map { "$\($0)" } ?? "*"))" }
+            let calls = aggregates.map { $0.kind == .countStar ? "count(*)" : "\($0.kind.rawValue)(\($0.distinct ? "DISTINCT " : "")\($0.argument.map { "$\($0)" } ?? "*"))" }
             lines.append("\(indent)BatchHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(calls.joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
         case .hashJoin(let join):

@@ -21,7 +21,7 @@ package struct MapFilterProject: StreamOperator {
         let data = chunk.data
         var passes = [Bool](repeating: true, count: data.count)
         if let predicate {
-            let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(predicate, on: data, context: context))
+            let mask = ExpressionEvaluator.mask(of: Self.evaluate(predicate, on: data, context: context, output: &output))
             for rowIndex in 0 ..< data.count { passes[rowIndex] = mask[rowIndex] }
         }
         var rows: [Int] = []
@@ -55,7 +55,28 @@ package struct MapFilterProject: StreamOperator {
         if rows.isEmpty { return }
         let kept = rows.count == data.count ? data : data.gather(rows)
         var columns: [Column] = []
-        for projection in projections { columns.append(try ExpressionEvaluator.evaluate(projection, on: kept, context: context)) }
+        for projection in projections { columns.append(Self.evaluate(projection, on: kept, context: context, output: &output)) }
         output.append(StreamChunk(ops: ops, data: Chunk(columns: columns, count: kept.count)))
+    }
+
+    /// Evaluates `expression` over `data`; if that fails, evaluates it row by row and makes the
+    /// rows that fail NULL, counting each as a warning. A view must not stop for one bad row
+    /// (a division by zero, an overflow, a bad cast), and the same row must always give the same
+    /// result, on insert and on delete alike.
+    static func evaluate(_ expression: ScalarExpr, on data: Chunk, context: EvaluationContext, output: inout OutputBuffer) -> Column {
+        do {
+            return try ExpressionEvaluator.evaluate(expression, on: data, context: context)
+        } catch {
+            var builder = ColumnBuilder(type: expression.type, capacity: data.count)
+            for rowIndex in 0 ..< data.count {
+                do {
+                    builder.append(try ExpressionEvaluator.evaluate(expression, on: data.gather([rowIndex]), context: context).value(at: 0))
+                } catch {
+                    output.warn(error)
+                    builder.append(.null)
+                }
+            }
+            return builder.finish()
+        }
     }
 }

@@ -21,8 +21,8 @@ package final class FragmentStatistics: Sendable {
 
     package var lastError: String? { lastErrorText.withLock { $0 } }
 
-    func record(_ error: SluiceError) {
-        errors.add(1, ordering: .relaxed)
+    func record(_ error: SluiceError, count: Int = 1) {
+        errors.add(count, ordering: .relaxed)
         lastErrorText.withLock { $0 = error.message }
     }
 }
@@ -139,6 +139,8 @@ package final class Fragment: @unchecked Sendable {
         } catch {
             statistics.record(error)
         }
+        let warnings = graph.takeWarnings()
+        if let last = warnings.last { statistics.record(last, count: warnings.count) }
         let rows = materializer.publish()
         statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
         output.send(.barrier(barrier))

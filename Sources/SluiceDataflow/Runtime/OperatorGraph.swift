@@ -23,6 +23,9 @@ package struct OperatorGraph {
     /// Constant rows to emit once at the start, per leaf.
     private var constants: [(node: Int, chunk: Chunk)] = []
     package let outputTypes: [DataType]
+    /// Row-level errors operators reported since the last ``takeWarnings()``.
+    private var warningCount = 0
+    private var lastWarning: SluiceError?
 
     /// Builds the operators; fails with 0A000 for an aggregate or join the operators refuse.
     /// State table ids are `stateTableBase + 100 * node + k`.
@@ -98,6 +101,7 @@ package struct OperatorGraph {
         for index in nodes.indices {
             var output = OutputBuffer()
             try nodes[index].op.finishEpoch(barrier, state: &state, into: &output)
+            collectWarnings(output)
             try forward(output.drain(), from: index, sink: sink)
         }
     }
@@ -105,7 +109,24 @@ package struct OperatorGraph {
     private mutating func push(_ chunk: StreamChunk, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void) throws(SluiceError) {
         var output = OutputBuffer()
         try nodes[node].op.process(chunk, from: input, into: &output)
+        collectWarnings(output)
         try forward(output.drain(), from: node, sink: sink)
+    }
+
+    /// The row-level errors since the last call, and the last of them.
+    package mutating func takeWarnings() -> (count: Int, last: SluiceError?) {
+        defer {
+            warningCount = 0
+            lastWarning = nil
+        }
+        return (warningCount, lastWarning)
+    }
+
+    private mutating func collectWarnings(_ output: OutputBuffer) {
+        if output.warningCount > 0 {
+            warningCount += output.warningCount
+            lastWarning = output.lastWarning
+        }
     }
 
     private mutating func forward(_ chunks: [StreamChunk], from node: Int, sink: (StreamChunk) -> Void) throws(SluiceError) {

@@ -106,7 +106,13 @@ extension Binder {
             }
             let dependents = allDependents(of: relation.id)
             if !dependents.isEmpty && !drop.cascade {
-                let names = dependents.map { "\($0.kind.rawValue) \($0.name) depends on \(kind.rawValue) \(relation.name)" }
+                // Name each dependent with the object it reads directly, as Postgres does.
+                let names = dependents.map { dependent in
+                    let direct = dependent.dependencies.compactMap { id in
+                        id == relation.id ? relation : dependents.first { $0.id == id }
+                    }.first ?? relation
+                    return "\(dependent.kind.rawValue) \(dependent.name) depends on \(direct.kind.rawValue) \(direct.name)"
+                }
                 throw SluiceError(
                     .dependentObjectsStillExist, "cannot drop \(kind.rawValue) \(relation.name) because other objects depend on it",
                     detail: names.joined(separator: "\n"), hint: "Use DROP ... CASCADE to drop the dependent objects too.")

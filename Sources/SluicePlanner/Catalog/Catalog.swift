@@ -12,8 +12,19 @@ package final class Catalog: Sendable {
     }
 
     private let state = Mutex(State())
+    private let statusSource = Mutex<(@Sendable () -> [StreamingJobStatus])?>(nil)
 
     package init() {}
+
+    /// Where the system views read the running state of materialized views from.
+    package func setStreamingStatusSource(_ source: @escaping @Sendable () -> [StreamingJobStatus]) {
+        statusSource.withLock { $0 = source }
+    }
+
+    /// The running state of every materialized view.
+    package var streamingStatus: [StreamingJobStatus] {
+        statusSource.withLock { $0 }?() ?? []
+    }
 
     /// The relation `name` in `schema`, if any.
     package func relation(named name: String, schema: String = "public") -> RelationDefinition? {
@@ -57,5 +68,27 @@ package final class Catalog: Sendable {
     @discardableResult
     package func remove(id: Int) -> RelationDefinition? {
         state.withLock { $0.relations.removeValue(forKey: id) }
+    }
+}
+
+/// What the stream runtime reports about one materialized view, for `rw_catalog.rw_fragments`.
+package struct StreamingJobStatus: Sendable {
+    package var viewID: Int
+    package var upstreams: [Int]
+    package var rowCount: Int
+    package var rowsIn: Int
+    /// Rows that failed in an expression (their value became NULL) or in an operator.
+    package var errors: Int
+    package var lastError: String?
+    package var plan: String
+
+    package init(viewID: Int, upstreams: [Int], rowCount: Int, rowsIn: Int, errors: Int, lastError: String?, plan: String) {
+        self.viewID = viewID
+        self.upstreams = upstreams
+        self.rowCount = rowCount
+        self.rowsIn = rowsIn
+        self.errors = errors
+        self.lastError = lastError
+        self.plan = plan
     }
 }

@@ -31,6 +31,10 @@ package enum StreamPlanner {
         case .project(let input, let expressions):
             for expression in expressions { try checkDeterministic(expression) }
             let converted = try convert(input)
+            let inputTypes = converted.outputTypes
+            if expressions.count == inputTypes.count, expressions.enumerated().allSatisfy({ $0.element == .column($0.offset, inputTypes[$0.offset]) }) {
+                return converted
+            }
             if case .project(let inner, let predicate, let innerExpressions) = converted,
                 innerExpressions.enumerated().allSatisfy({ $0.element == .column($0.offset, $0.element.type) })
             {

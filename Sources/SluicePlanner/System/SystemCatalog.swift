@@ -20,9 +20,12 @@ enum SystemCatalog {
 
     static func relation(named name: ObjectName, catalog: Catalog, session: SessionInfo) throws(SluiceError) -> BoundQuery? {
         let schema = name.qualifier.last
-        guard schema == nil || schema == "pg_catalog" || schema == "information_schema" else { return nil }
+        guard schema == nil || schema == "pg_catalog" || schema == "information_schema" || schema == "rw_catalog" else { return nil }
         let table: Table?
-        if schema == "information_schema" {
+        if schema == "rw_catalog" || (schema == nil && name.name.hasPrefix("rw_")) {
+            table = rwCatalog(name.name, catalog: catalog, session: session)
+            if table == nil, schema == nil { return nil }
+        } else if schema == "information_schema" {
             table = informationSchema(name.name, catalog: catalog, session: session)
         } else {
             table = pgCatalog(name.name, catalog: catalog, session: session)
@@ -178,6 +181,35 @@ enum SystemCatalog {
             return Table(
                 columns: [("schemaname", .varchar), ("viewname", .varchar), ("viewowner", .varchar), ("definition", .varchar)],
                 rows: relations.filter { $0.kind == .view }.map { [.string($0.schema), .string($0.name), .string(session.user), .string($0.definition)] })
+        default:
+            return nil
+        }
+    }
+
+    /// RisingWave's `rw_catalog` views that describe streaming jobs.
+    private static func rwCatalog(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
+        switch name {
+        case "rw_materialized_views":
+            return Table(
+                columns: [("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("definition", .varchar)],
+                rows: catalog.relations.filter { $0.kind == .materializedView }.map {
+                    [.int32(Int32($0.id)), .string($0.name), .int32(publicNamespaceOID), .int32(10), .string($0.definition)]
+                })
+        case "rw_fragments":
+            // One fragment per view for now: its whole operator graph runs on one thread.
+            return Table(
+                columns: [
+                    ("fragment_id", .int32), ("table_id", .int32), ("name", .varchar), ("upstream_table_ids", .list(.int32)),
+                    ("row_count", .int64), ("rows_in", .int64), ("errors", .int64), ("last_error", .varchar), ("plan", .varchar),
+                ],
+                rows: catalog.streamingStatus.map { status in
+                    [
+                        .int32(Int32(status.viewID)), .int32(Int32(status.viewID)),
+                        .string(catalog.relation(id: status.viewID)?.name ?? ""),
+                        .list(status.upstreams.map { .int32(Int32($0)) }), .int64(Int64(status.rowCount)), .int64(Int64(status.rowsIn)),
+                        .int64(Int64(status.errors)), status.lastError.map { .string($0) } ?? .null, .string(status.plan),
+                    ]
+                })
         default:
             return nil
         }

@@ -33,6 +33,15 @@ package final class Database: TableProvider, Sendable {
         self.runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds) { rows, _ in
             stores.publish(rows)
         }
+        let runtime = self.runtime
+        catalog.setStreamingStatusSource {
+            runtime.views.map { fragment in
+                StreamingJobStatus(
+                    viewID: fragment.id, upstreams: fragment.upstreams, rowCount: fragment.statistics.rowCount.load(ordering: .relaxed),
+                    rowsIn: fragment.statistics.rowsIn.load(ordering: .relaxed), errors: fragment.statistics.errors.load(ordering: .relaxed),
+                    lastError: fragment.statistics.lastError, plan: fragment.planText)
+            }
+        }
         if let dataDirectory { try load(from: dataDirectory) }
         runtime.start()
     }
