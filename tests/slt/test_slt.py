@@ -20,7 +20,7 @@ from harness import fresh_target
 SLT_DIR = Path(__file__).resolve().parent
 FILES = sorted(SLT_DIR.rglob("*.slt"))
 PGCOMPAT_FILES = [path for path in FILES if path.name.startswith("pgcompat_")]
-AREAS = ("types", "expr", "query", "dml", "ddl", "errors", "session")
+AREAS = ("types", "expr", "query", "dml", "ddl", "errors", "session", "mv")
 FILE_TIMEOUT = 180.0  # seconds for one file; a hung server fails the file instead of the run
 
 
