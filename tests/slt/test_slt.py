@@ -85,9 +85,9 @@ def test_suite_shape() -> None:
             continue
         total += slt.count_records(records)
         for record in records:
-            # Row order is only defined by ORDER BY (or by DESCRIBE's column order).
+            # Row order is only defined by ORDER BY (or by DESCRIBE's column order, or EXPLAIN's tree).
             unordered = record.kind == "query" and not record.expect_error and record.sort_mode == "nosort"
-            if unordered and len(record.expected) > 1 and not re.search(r"\bORDER\s+BY\b|^\s*DESCRIBE\b", record.sql, re.I):
+            if unordered and len(record.expected) > 1 and not re.search(r"\bORDER\s+BY\b|^\s*(DESCRIBE|EXPLAIN)\b", record.sql, re.I):
                 problems.append(f"{record.location}: several rows without ORDER BY need rowsort or valuesort")
     assert not problems, "\n".join(problems)
     missing = [area for area in AREAS if not any(p.relative_to(SLT_DIR).parts[0] == area for p in FILES)]
