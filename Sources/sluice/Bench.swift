@@ -2,7 +2,7 @@ import ArgumentParser
 import SluiceBench
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -17,5 +17,21 @@ struct ScanAgg: AsyncParsableCommand {
 
     func run() async throws {
         try await ScanAggBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
+    }
+}
+
+struct MaterializedView: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mv",
+        abstract: "Rows through an incrementally maintained GROUP BY view, end to end and in the aggregate operator, beside DuckDB's batch GROUP BY.")
+
+    @Option(help: "Rows to insert per scenario.")
+    var rows = 10_000_000
+
+    @Flag(help: "Skip the DuckDB comparison.")
+    var noDuckdb = false
+
+    func run() async throws {
+        try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
     }
 }

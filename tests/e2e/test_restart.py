@@ -31,3 +31,27 @@ def test_tables_survive_a_clean_restart() -> None:
                 assert tables == ["kept"]
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def test_materialized_views_are_rebuilt_after_a_restart() -> None:
+    data_dir = Path(tempfile.mkdtemp(prefix="sluice-restart-mv-"))
+    try:
+        with SluiceServer(data_dir=data_dir) as server:
+            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+                conn.execute("CREATE TABLE sales (region varchar, amount int)")
+                conn.execute("INSERT INTO sales VALUES ('n', 1), ('n', 2), ('s', 5)")
+                conn.execute("CREATE MATERIALIZED VIEW by_region AS SELECT region, sum(amount) AS total FROM sales GROUP BY region")
+                conn.execute("CREATE MATERIALIZED VIEW overall AS SELECT sum(total) AS total FROM by_region")
+        with SluiceServer(data_dir=data_dir) as server:
+            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+                # Views are rebuilt from the tables at start, and are kept up to date again.
+                conn.execute("FLUSH")
+                assert conn.execute("SELECT region, total FROM by_region ORDER BY region").fetchall() == [("n", 3), ("s", 5)]
+                assert conn.execute("SELECT total FROM overall").fetchone() == (8,)
+                conn.execute("INSERT INTO sales VALUES ('s', 10)")
+                conn.execute("FLUSH")
+                assert conn.execute("SELECT total FROM overall").fetchone() == (18,)
+                views = [row[0] for row in conn.execute("SHOW MATERIALIZED VIEWS").fetchall()]
+                assert views == ["by_region", "overall"]
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)

@@ -16,8 +16,16 @@ package final class FragmentStatistics: Sendable {
     package let rowCount = Atomic<Int>(0)
     package let errors = Atomic<Int>(0)
     private let lastErrorText = Mutex<String?>(nil)
+    private let operatorProfile = Mutex<[OperatorProfile]>([])
 
     package init() {}
+
+    /// Time and rows per operator, as of the last finished epoch.
+    package var profile: [OperatorProfile] { operatorProfile.withLock { $0 } }
+
+    func record(_ profile: [OperatorProfile]) {
+        operatorProfile.withLock { $0 = profile }
+    }
 
     package var lastError: String? { lastErrorText.withLock { $0 } }
 
@@ -143,6 +151,7 @@ package final class Fragment: @unchecked Sendable {
         if let last = warnings.last { statistics.record(last, count: warnings.count) }
         let rows = materializer.publish()
         statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
+        statistics.record(graph.profile)
         output.send(.barrier(barrier))
         collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows)
     }

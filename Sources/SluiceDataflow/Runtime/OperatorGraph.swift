@@ -1,6 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SluiceCore
 import SluiceExpr
 import SluicePlan
+
+/// Time spent in one operator and the rows it was given, for profiles and benchmarks.
+package struct OperatorProfile: Sendable, Equatable {
+    package var name: String
+    package var nanoseconds: UInt64 = 0
+    package var rowsIn = 0
+}
 
 /// The operators of one materialized view's stream plan, wired as a tree and run on one thread.
 ///
@@ -10,6 +20,7 @@ import SluicePlan
 package struct OperatorGraph {
     private struct Node {
         var op: any StreamOperator
+        var profile: OperatorProfile
         /// The node this one feeds, and as which of its inputs; nil for the root.
         var parent: Int?
         var parentInput: InputIndex
@@ -41,6 +52,15 @@ package struct OperatorGraph {
         let index = nodes.count
         let stateTableID = stateTableBase + 100 * index
         let op: any StreamOperator
+        let name: String
+        switch plan {
+        case .scan: name = "StreamTableScan"
+        case .values: name = "StreamValues"
+        case .project: name = "StreamProject"
+        case .hashAggregate: name = "StreamHashAgg"
+        case .hashJoin: name = "StreamHashJoin"
+        case .union: name = "StreamUnion"
+        }
         switch plan {
         case .scan(let scan):
             op = ColumnSelection(columns: scan.columns)
@@ -75,7 +95,7 @@ package struct OperatorGraph {
         case .union:
             op = PassThrough()
         }
-        nodes.append(Node(op: op, parent: nil, parentInput: 0))
+        nodes.append(Node(op: op, profile: OperatorProfile(name: name), parent: nil, parentInput: 0))
         for (position, child) in children.enumerated() {
             nodes[child].parent = index
             nodes[child].parentInput = plan.isUnion ? 0 : position
@@ -100,7 +120,9 @@ package struct OperatorGraph {
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into sink: (StreamChunk) -> Void) throws(SluiceError) {
         for index in nodes.indices {
             var output = OutputBuffer()
+            let started = Self.now()
             try nodes[index].op.finishEpoch(barrier, state: &state, into: &output)
+            nodes[index].profile.nanoseconds += Self.now() - started
             collectWarnings(output)
             try forward(output.drain(), from: index, sink: sink)
         }
@@ -108,9 +130,21 @@ package struct OperatorGraph {
 
     private mutating func push(_ chunk: StreamChunk, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void) throws(SluiceError) {
         var output = OutputBuffer()
+        let started = Self.now()
         try nodes[node].op.process(chunk, from: input, into: &output)
+        nodes[node].profile.nanoseconds += Self.now() - started
+        nodes[node].profile.rowsIn += chunk.count
         collectWarnings(output)
         try forward(output.drain(), from: node, sink: sink)
+    }
+
+    /// Time and rows per operator so far, inputs first.
+    package var profile: [OperatorProfile] { nodes.map(\.profile) }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// The row-level errors since the last call, and the last of them.

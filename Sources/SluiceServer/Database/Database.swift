@@ -55,6 +55,42 @@ package final class Database: TableProvider, Sendable {
         stores.reader()
     }
 
+    /// Inserts `chunks` (in the table's column order and types) into table `table` and sends
+    /// the changes (upserted rows as deletes of the rows they replace) to the views reading it.
+    /// Returns the number of rows given.
+    @discardableResult
+    package func insert(_ chunks: [Chunk], into table: RelationDefinition) throws(SluiceError) -> Int {
+        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        return try runtime.withSources { (writer) throws(SluiceError) -> Int in
+            var count = 0
+            let isRead = writer.isRead(table.id)
+            for chunk in chunks {
+                let result = try store.insert(chunk)
+                count += chunk.count
+                if isRead {
+                    if let replaced = result.replaced { writer.emit(Self.changes(replaced, .delete), table: table.id) }
+                    writer.emit(Self.changes(result.inserted, .insert), table: table.id)
+                }
+            }
+            return count
+        }
+    }
+
+    /// `chunk`'s rows, all with change op `op`.
+    package static func changes(_ chunk: Chunk, _ op: ChangeOp) -> StreamChunk {
+        StreamChunk(ops: [ChangeOp](repeating: op, count: chunk.count), data: chunk)
+    }
+
+    /// Returns once every write made before the call is visible in every view.
+    package func flush() async {
+        await runtime.flush()
+    }
+
+    /// Time and rows per operator of view `id` (inputs first), as of its last finished epoch.
+    package func operatorProfile(view id: Int) -> [(name: String, nanoseconds: UInt64, rowsIn: Int)] {
+        runtime.views.first { $0.id == id }?.statistics.profile.map { ($0.name, $0.nanoseconds, $0.rowsIn) } ?? []
+    }
+
     /// Stops the stream runtime's threads.
     package func stop() {
         runtime.stop()

@@ -37,20 +37,9 @@ extension SQLSession {
             let count = chunks.reduce(0) { $0 + $1.count }
             return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
         case .insert(let table, let source):
-            guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
             let chunks = try executor.run(ColumnPruning.optimize(source))
             for chunk in chunks { try checkNotNull(chunk, table: table) }
-            var count = 0
-            try database.runtime.withSources { (writer) throws(SluiceError) in
-                for chunk in chunks {
-                    let result = try store.insert(chunk)
-                    count += chunk.count
-                    if writer.isRead(table.id) {
-                        if let replaced = result.replaced { writer.emit(Self.changes(replaced, .delete), table: table.id) }
-                        writer.emit(Self.changes(result.inserted, .insert), table: table.id)
-                    }
-                }
-            }
+            let count = try database.insert(chunks, into: table)
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
         case .update(let table, var filter, var assignments, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
@@ -74,8 +63,8 @@ extension SQLSession {
                     return (chunk.filter(Self.inverted(mask)), matched, updated)
                 }
                 if writer.isRead(table.id) {
-                    for chunk in removed + result.replaced { writer.emit(Self.changes(chunk, .delete), table: table.id) }
-                    for chunk in result.inserted { writer.emit(Self.changes(chunk, .insert), table: table.id) }
+                    for chunk in removed + result.replaced { writer.emit(Database.changes(chunk, .delete), table: table.id) }
+                    for chunk in result.inserted { writer.emit(Database.changes(chunk, .insert), table: table.id) }
                 }
                 return result.affected
             }
@@ -94,7 +83,7 @@ extension SQLSession {
                     return (chunk.filter(Self.inverted(mask)), matched, nil)
                 }
                 if writer.isRead(table.id) {
-                    for chunk in removed { writer.emit(Self.changes(chunk, .delete), table: table.id) }
+                    for chunk in removed { writer.emit(Database.changes(chunk, .delete), table: table.id) }
                 }
                 return result.affected
             }
@@ -120,11 +109,6 @@ extension SQLSession {
         case .utility(let utility):
             return try runUtility(utility)
         }
-    }
-
-    /// `chunk`'s rows, all with change op `op`.
-    static func changes(_ chunk: Chunk, _ op: ChangeOp) -> StreamChunk {
-        StreamChunk(ops: [ChangeOp](repeating: op, count: chunk.count), data: chunk)
     }
 
     /// The value of each DML subquery.

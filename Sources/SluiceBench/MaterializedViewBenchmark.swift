@@ -1,0 +1,177 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SluiceCore
+import SluicePGWire
+import SluiceServer
+
+/// `sluice bench mv`: N rows inserted in batches into a table feeding the materialized view
+/// `SELECT k, count(*), sum(v), max(v) FROM t GROUP BY k`, timed end to end (from the first
+/// insert until FLUSH returns with every row in the view) and inside the aggregate operator
+/// alone; with 1,000 keys, with 1,000,000 keys, and with 1,000 keys and 10% of the rows deleted
+/// again. DuckDB (one thread) runs the same GROUP BY over the same rows as a batch query for
+/// scale. Memory per group is the growth of resident memory over the run, less the table's own
+/// rows, over the number of groups (a rough upper bound).
+package struct MaterializedViewBenchmark {
+    package var rows: Int
+    package var compareWithDuckDB: Bool
+
+    package init(rows: Int, compareWithDuckDB: Bool) {
+        self.rows = rows
+        self.compareWithDuckDB = compareWithDuckDB
+    }
+
+    static let viewQuery = "SELECT k, count(*), sum(v), max(v) FROM t GROUP BY k"
+    /// Rows per insert call (one barrier interval usually spans many).
+    static let batchRows = 64 * Chunk.preferredSize
+
+    struct Figures {
+        var label: String
+        var keys: Int
+        var endToEndSeconds: Double
+        var aggregateSeconds: Double
+        var aggregateRows: Int
+        var groups: Int
+        var bytesPerGroup: Double
+    }
+
+    package func run() async throws {
+        print("sluice bench mv: \(rows) rows into t(id, k, v) feeding \(Self.viewQuery)")
+        var results: [Figures] = []
+        for (label, keys, deleteTenth) in [("1k keys", 1000, false), ("1M keys", 1_000_000, false), ("1k keys, 10% deleted", 1000, true)] {
+            let figures = try await scenario(label: label, keys: keys, deleteTenth: deleteTenth)
+            results.append(figures)
+            print(String(
+                format: "  %-22@ end-to-end %6.2f s %12.0f rows/s | aggregate operator %12.0f rows/s | %d groups, %.0f bytes/group",
+                label as NSString, figures.endToEndSeconds, Double(figures.aggregateRows) / figures.endToEndSeconds,
+                Double(figures.aggregateRows) / figures.aggregateSeconds, figures.groups, figures.bytesPerGroup))
+        }
+        guard compareWithDuckDB else { return }
+        let duck = try duckDBSeconds(keys: [1000, 1_000_000])
+        for figures in results where !figures.label.contains("deleted") {
+            guard let seconds = duck[figures.keys] else { continue }
+            let duckRate = Double(rows) / seconds
+            let aggregateRate = Double(figures.aggregateRows) / figures.aggregateSeconds
+            print(String(
+                format: "  duckdb %-15@ batch GROUP BY %6.3f s %12.0f rows/s (1 thread) | aggregate operator / duckdb = %.2f",
+                figures.label as NSString, seconds, duckRate, aggregateRate / duckRate))
+        }
+    }
+
+    private func scenario(label: String, keys: Int, deleteTenth: Bool) async throws -> Figures {
+        let database = try Database(dataDirectory: nil)
+        defer { database.stop() }
+        let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+        _ = try await execute(session, "CREATE TABLE t (id bigint, k bigint, v bigint)")
+        _ = try await execute(session, "CREATE MATERIALIZED VIEW agg AS \(Self.viewQuery)")
+        guard let table = database.catalog.relation(named: "t"), let view = database.catalog.relation(named: "agg") else {
+            throw SluiceError.internalError("benchmark relations missing")
+        }
+        let heapBefore = Self.heapBytes()
+        let clock = ContinuousClock.now
+        var start = 0
+        while start < rows {
+            var chunks: [Chunk] = []
+            var batchEnd = min(rows, start + Self.batchRows)
+            while start < batchEnd {
+                let end = min(batchEnd, start + Chunk.preferredSize)
+                chunks.append(Self.chunk(start ..< end, keys: keys))
+                start = end
+            }
+            try database.insert(chunks, into: table)
+            batchEnd = start
+        }
+        if deleteTenth { _ = try await execute(session, "DELETE FROM t WHERE id % 10 = 0") }
+        await database.flush()
+        let elapsed = Self.seconds(ContinuousClock.now - clock)
+        let tableBytes = Double(rows) * 3 * 8 * (deleteTenth ? 0.9 : 1.0)
+        let heapGrowth = Double(Self.heapBytes() - heapBefore) - tableBytes
+        let groups = try await execute(session, "SELECT count(*) FROM agg").chunks.first.map { chunk -> Int in
+            if case .int64(let count) = chunk.columns[0].value(at: 0) { return Int(count) }
+            return 0
+        } ?? 0
+        let profile = database.operatorProfile(view: view.id)
+        guard let aggregate = profile.first(where: { $0.name == "StreamHashAgg" }) else {
+            throw SluiceError.internalError("the view has no aggregate operator")
+        }
+        return Figures(
+            label: label, keys: keys, endToEndSeconds: elapsed, aggregateSeconds: Double(aggregate.nanoseconds) / 1e9,
+            aggregateRows: aggregate.rowsIn, groups: groups, bytesPerGroup: max(0, heapGrowth) / Double(max(groups, 1)))
+    }
+
+    /// Rows `range`: id = i, k = a scrambled i mod `keys`, v = a scrambled i; the same formulas
+    /// feed DuckDB.
+    static func chunk(_ range: Range<Int>, keys: Int) -> Chunk {
+        var ids = [Int64]()
+        var keyValues = [Int64]()
+        var values = [Int64]()
+        ids.reserveCapacity(range.count)
+        keyValues.reserveCapacity(range.count)
+        values.reserveCapacity(range.count)
+        for i in range {
+            let row = Int64(i)
+            ids.append(row)
+            keyValues.append((row &* 2_654_435_761) % Int64(keys))
+            values.append((row &* 40503) % 1_000_003)
+        }
+        return Chunk(columns: [
+            Column(type: .int64, storage: .int64(ids)), Column(type: .int64, storage: .int64(keyValues)),
+            Column(type: .int64, storage: .int64(values)),
+        ])
+    }
+
+    private func execute(_ session: SQLSession, _ sql: String) async throws -> PGStatementResult {
+        let statements = try await session.prepare(sql, parameterTypes: [])
+        var last = PGStatementResult(commandTag: "")
+        for statement in statements { last = try await session.execute(statement, parameters: []) }
+        return last
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The process's resident memory in bytes (from /proc/self/statm; 0 where there is none).
+    static func heapBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// DuckDB's median time for the view's GROUP BY over the same rows, by key count.
+    private func duckDBSeconds(keys: [Int]) throws -> [Int: Double] {
+        let script = """
+            import duckdb, time, sys
+            n = int(sys.argv[1])
+            con = duckdb.connect()
+            con.execute("SET threads = 1")
+            for keys in (\(keys.map(String.init).joined(separator: ", ")),):
+                con.execute(f"CREATE OR REPLACE TABLE t AS SELECT i AS id, (i * 2654435761) % {keys} AS k, (i * 40503) % 1000003 AS v FROM range({n}) r(i)")
+                times = []
+                for _ in range(5):
+                    t = time.perf_counter(); con.execute("\(Self.viewQuery)").fetchall(); times.append(time.perf_counter() - t)
+                print(f"{keys}={sorted(times)[len(times) // 2]}")
+            """
+        let python = FileManager.default.isExecutableFile(atPath: ".venv/bin/python") ? ".venv/bin/python" : "/usr/bin/env"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = (python == "/usr/bin/env" ? ["python3"] : []) + ["-c", script, String(rows)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("  duckdb: not available (install the test environment with `make test` first)")
+            return [:]
+        }
+        var figures: [Int: Double] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2, let key = Int(parts[0]), let value = Double(parts[1]) { figures[key] = value }
+        }
+        return figures
+    }
+}
