@@ -6,9 +6,9 @@ import Testing
 
 @testable import SluiceDataflow
 
-func run<Operator: StreamOperator>(_ op: inout Operator, _ chunk: StreamChunk) throws -> [[String]] {
+func run<Operator: StreamOperator>(_ op: inout Operator, _ chunk: StreamChunk, from input: InputIndex = 0) throws -> [[String]] {
     var output = OutputBuffer()
-    try op.process(chunk, from: 0, into: &output)
+    try op.process(chunk, from: input, into: &output)
     return output.drain().flatMap(\.changes)
 }
 
