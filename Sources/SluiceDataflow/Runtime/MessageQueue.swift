@@ -20,6 +20,7 @@ package final class MessageQueue: @unchecked Sendable {
     private var head = 0
     private var chunkCount = 0
     private var closed = false
+    private var waiting = 0
     package let capacity: Int
 
     /// - Parameter capacity: the most chunks held at once.
@@ -33,7 +34,11 @@ package final class MessageQueue: @unchecked Sendable {
         defer { condition.unlock() }
         let isChunk: Bool
         if case .chunk = message { isChunk = true } else { isChunk = false }
-        while isChunk && chunkCount >= capacity && !closed { condition.wait() }
+        while isChunk && chunkCount >= capacity && !closed {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
         if closed { return }
         if isChunk { chunkCount += 1 }
         entries.append(Entry(input: input, message: message))
@@ -57,6 +62,13 @@ package final class MessageQueue: @unchecked Sendable {
             condition.broadcast()
         }
         return entry
+    }
+
+    /// Producers waiting for room (for tests and statistics).
+    package var waitingProducers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
     }
 
     /// Stops the queue: waiting producers and the consumer return.

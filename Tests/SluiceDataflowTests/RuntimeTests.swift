@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import Testing
+
+@testable import SluiceDataflow
+
+/// Published view contents, as the runtime hands them over at each commit.
+private final class Published: Sendable {
+    let rows = Mutex<[Int: [Chunk]]>([:])
+    let commits = Mutex<[UInt64]>([])
+
+    func record(_ views: [Int: [Chunk]], _ epoch: UInt64) {
+        rows.withLock { $0.merge(views) { $1 } }
+        commits.withLock { $0.append(epoch) }
+    }
+
+    /// View `id`'s rows, sorted, as text.
+    func view(_ id: Int) -> [[String]] {
+        let chunks = rows.withLock { $0[id] } ?? []
+        var result: [[String]] = []
+        for chunk in chunks {
+            for row in 0 ..< chunk.count { result.append(chunk.columns.map { $0.value(at: row).textForm }) }
+        }
+        return result.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+private func scan(_ id: Int, _ types: [DataType]) -> StreamPlan {
+    .scan(TableScan(tableID: id, tableName: "t\(id)", columns: Array(types.indices), columnTypes: types))
+}
+
+private func inserts(_ rows: [[Int64]]) -> StreamChunk {
+    let columns = (0 ..< rows[0].count).map { index in Column(type: .int64, values: rows.map { .int64($0[index]) }) }
+    return StreamChunk(ops: [ChangeOp](repeating: .insert, count: rows.count), data: Chunk(columns: columns))
+}
+
+private final class Flag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
+@Suite struct MessageQueueTests {
+    @Test func aFullQueueHoldsItsProducerUntilTheConsumerTakesAChunk() async throws {
+        let queue = MessageQueue(capacity: 2)
+        let chunk = inserts([[1]])
+        queue.push(.chunk(chunk), input: 0)
+        queue.push(.chunk(chunk), input: 0)
+        let pushed = Flag()
+        let producer = Thread {
+            queue.push(.chunk(chunk), input: 0)
+            pushed.value.store(true, ordering: .sequentiallyConsistent)
+        }
+        producer.start()
+        while queue.waitingProducers == 0 { await Task.yield() }
+        let pushedEarly = pushed.value.load(ordering: .sequentiallyConsistent)
+        #expect(!pushedEarly)
+        // Barriers are never held back by a full queue.
+        queue.push(.barrier(Barrier(epoch: 1)), input: 0)
+        #expect(queue.pop() != nil)
+        while !pushed.value.load(ordering: .sequentiallyConsistent) { await Task.yield() }
+        var kinds: [String] = []
+        for _ in 0 ..< 3 {
+            switch queue.pop()?.message {
+            case .chunk: kinds.append("chunk")
+            case .barrier: kinds.append("barrier")
+            default: kinds.append("other")
+            }
+        }
+        #expect(kinds == ["chunk", "barrier", "chunk"])
+        queue.close()
+        #expect(queue.pop() == nil)
+    }
+}
+
+@Suite struct StreamRuntimeTests {
+    @Test func aViewStartsFromTheTableAndFollowsItsChanges() async throws {
+        let published = Published()
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: 60_000) { published.record($0, $1) }
+        defer { runtime.stop() }
+        let plan = StreamPlan.hashAggregate(
+            input: scan(1, [.int64, .int64]), groupCount: 1,
+            aggregates: [AggregateCall(kind: .sum, argument: 1, resultType: .numeric)])
+        let epoch = try runtime.createView(id: 10, name: "v", plan: plan, context: EvaluationContext()) { _ in
+            [inserts([[1, 5], [2, 7], [1, 1]]).data]
+        }
+        await runtime.waitForCommit(epoch)
+        #expect(published.view(10) == [["1", "6"], ["2", "7"]])
+
+        runtime.withSources { writer in
+            #expect(writer.isRead(1))
+            #expect(!writer.isRead(2))
+            writer.emit(inserts([[2, 3], [3, 4]]), table: 1)
+            writer.emit(StreamChunk(ops: [.delete], data: inserts([[1, 5]]).data), table: 1)
+        }
+        await runtime.flush()
+        #expect(published.view(10) == [["1", "1"], ["2", "10"], ["3", "4"]])
+        // Commits are announced in epoch order.
+        let commits = published.commits.withLock { $0 }
+        #expect(commits == commits.sorted())
+    }
+
+    @Test func aJoinAlignsBarriersFromBothTablesAndAViewOverAViewFollows() async throws {
+        let published = Published()
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: 60_000) { published.record($0, $1) }
+        defer { runtime.stop() }
+        let join = StreamPlan.hashJoin(
+            StreamHashJoinPlan(
+                left: scan(1, [.int64, .int64]), right: scan(2, [.int64, .int64]), kind: .inner, leftKeys: [0], rightKeys: [0],
+                residual: nil))
+        await runtime.waitForCommit(try runtime.createView(id: 10, name: "j", plan: join, context: EvaluationContext()) { _ in [] })
+        let count = StreamPlan.hashAggregate(
+            input: scan(10, [.int64, .int64, .int64, .int64]), groupCount: 0, aggregates: [AggregateCall(kind: .countStar, argument: nil, resultType: .int64)])
+        await runtime.waitForCommit(try runtime.createView(id: 11, name: "n", plan: count, context: EvaluationContext()) { _ in [] })
+        #expect(published.view(11) == [["0"]])
+        for round in 0 ..< 20 {
+            runtime.withSources { writer in
+                writer.emit(inserts([[Int64(round % 3), Int64(round)]]), table: 1)
+                writer.emit(inserts([[Int64(round % 3), Int64(100 + round)]]), table: 2)
+            }
+            if round % 4 == 0 { runtime.injectBarrier() }
+        }
+        await runtime.flush()
+        // Keys 0, 1, 2 got 7, 7 and 6 rows on each side: 49 + 49 + 36 joined rows.
+        #expect(published.view(10).count == 134)
+        #expect(published.view(11) == [["134"]])
+
+        runtime.dropView(id: 11)
+        runtime.dropView(id: 10)
+        runtime.withSources { writer in #expect(!writer.isRead(1)) }
+        await runtime.flush()
+    }
+
+    @Test func viewOfConstantsGetsBarriersFromTheTicker() async throws {
+        let published = Published()
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: 60_000) { published.record($0, $1) }
+        defer { runtime.stop() }
+        let plan = StreamPlan.values(rows: [[.literal(.int64(7), .int64)]], types: [.int64])
+        await runtime.waitForCommit(try runtime.createView(id: 5, name: "c", plan: plan, context: EvaluationContext()) { _ in [] })
+        #expect(published.view(5) == [["7"]])
+    }
+}
