@@ -35,12 +35,13 @@ package final class FragmentStatistics: Sendable {
     }
 }
 
-/// One materialized view's operators, run on a thread of their own: the fragment reads its
-/// upstreams' messages from one bounded queue, aligns their barriers, runs the operator graph,
-/// keeps the view's rows and passes its changes on to the views that read it.
+/// One materialized view's operators: the fragment reads its upstreams' messages from one
+/// bounded queue, aligns their barriers, runs the operator graph, keeps the view's rows and
+/// passes its changes on to the views that read it. It runs on the ``WorkerPool``, a slice of
+/// messages at a time.
 ///
-/// Everything but ``queue``, ``output`` and ``statistics`` is touched only by the fragment's
-/// thread once it has started.
+/// Everything but ``queue``, ``output``, ``statistics`` and the run state is touched only inside
+/// ``runSlice()``, which the run state keeps to one thread at a time.
 package final class Fragment: @unchecked Sendable {
     package let id: Int
     package let name: String
@@ -53,15 +54,32 @@ package final class Fragment: @unchecked Sendable {
     package let upstreams: [Int]
     package let planText: String
 
+    private enum RunState {
+        case idle
+        case queued
+        case running
+        /// Woken while running: runs again when the current slice ends.
+        case runningAgain
+    }
+
+    /// Messages one slice handles at most before the worker moves on.
+    static let sliceMessages = 32
+
+    private let runState = Mutex(RunState.idle)
+    private let pool: WorkerPool
     private var graph: OperatorGraph
     private var materializer: Materializer
     private var backfill: [(upstream: Int, chunk: Chunk)]
+    private var started = false
     private weak var collector: (any EpochCollector)?
-    private let finished = Atomic<Bool>(false)
+    private var blocked: [Bool]
+    private var blockedCount = 0
+    /// Messages from inputs whose barrier came early, kept until the others catch up.
+    private var held: [[StreamMessage]]
 
     package init(
         id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, chunk: Chunk)],
-        collector: any EpochCollector, queueCapacity: Int = 64
+        collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64
     ) {
         self.id = id
         self.name = name
@@ -71,72 +89,115 @@ package final class Fragment: @unchecked Sendable {
         self.materializer = Materializer(types: graph.outputTypes)
         self.backfill = backfill
         self.collector = collector
+        self.pool = pool
         self.queue = MessageQueue(capacity: queueCapacity)
+        let inputCount = max(graph.upstreams.count, 1)
+        self.blocked = [Bool](repeating: false, count: inputCount)
+        self.held = [[StreamMessage]](repeating: [], count: inputCount)
+        queue.schedule = { [weak self] in self?.wake() }
     }
 
-    /// Starts the fragment's thread.
+    /// Starts the fragment: it backfills, then handles messages as they come.
     package func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "sluice-mv-\(id)"
-        thread.start()
+        wake()
     }
 
-    /// Stops the thread after the message it is working on.
+    /// Stops the fragment after the slice it is running.
     package func stop() {
         queue.close()
     }
 
-    private func run() {
-        let inputCount = max(upstreams.count, 1)
-        var blocked = [Bool](repeating: false, count: inputCount)
-        var blockedCount = 0
-        var held = [[StreamMessage]](repeating: [], count: inputCount)
-        do {
-            try graph.start(into: emit)
-            for (upstream, chunk) in backfill {
-                statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-                try graph.process(
-                    StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
+    /// Puts the fragment in the pool's line unless it is there or running already.
+    func wake() {
+        let enqueue = runState.withLock { state -> Bool in
+            switch state {
+            case .idle:
+                state = .queued
+                return true
+            case .running:
+                state = .runningAgain
+                return false
+            case .queued, .runningAgain:
+                return false
             }
-        } catch {
-            statistics.record(error)
         }
-        backfill = []
-        while true {
+        if enqueue { pool.enqueue(self) }
+    }
+
+    /// Handles up to ``sliceMessages`` messages on the calling worker.
+    func runSlice() {
+        runState.withLock { $0 = .running }
+        let more = handleMessages()
+        let again = runState.withLock { state -> Bool in
+            if more || state == .runningAgain {
+                state = .queued
+                return true
+            }
+            state = .idle
+            return false
+        }
+        if again { pool.enqueue(self) }
+    }
+
+    /// Returns true when there may be more to do right away.
+    private func handleMessages() -> Bool {
+        if queue.isClosed { return false }
+        if !started {
+            started = true
+            do {
+                try graph.start(into: emit)
+                for (upstream, chunk) in backfill {
+                    statistics.rowsIn.add(chunk.count, ordering: .relaxed)
+                    try graph.process(
+                        StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
+                }
+            } catch {
+                statistics.record(error)
+            }
+            backfill = []
+        }
+        for _ in 0 ..< Self.sliceMessages {
+            // A full reader: give the worker back; its room wakes us.
+            if !output.hasRoom(orCall: { [weak self] in self?.wake() }) { return false }
             let input: Int
             let message: StreamMessage
             if let ready = held.indices.first(where: { !blocked[$0] && !held[$0].isEmpty }) {
                 input = ready
                 message = held[ready].removeFirst()
-            } else if let entry = queue.pop() {
+            } else if let entry = queue.popOrIdle() {
                 input = entry.input
                 message = entry.message
             } else {
-                return
+                return false
             }
-            if blocked[input] {
-                held[input].append(message)
-                continue
+            handle(message, from: input)
+        }
+        return true
+    }
+
+    private func handle(_ message: StreamMessage, from input: Int) {
+        if blocked[input] {
+            held[input].append(message)
+            return
+        }
+        switch message {
+        case .chunk(let chunk):
+            statistics.rowsIn.add(chunk.count, ordering: .relaxed)
+            do {
+                try graph.process(chunk, upstream: input, into: emit)
+            } catch {
+                statistics.record(error)
             }
-            switch message {
-            case .chunk(let chunk):
-                statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-                do {
-                    try graph.process(chunk, upstream: input, into: emit)
-                } catch {
-                    statistics.record(error)
-                }
-            case .barrier(let barrier):
-                blocked[input] = true
-                blockedCount += 1
-                if blockedCount == inputCount {
-                    finishEpoch(barrier)
-                    blocked = [Bool](repeating: false, count: inputCount)
-                    blockedCount = 0
-                }
-            case .watermark:
-                break
+        case .barrier(let barrier):
+            blocked[input] = true
+            blockedCount += 1
+            if blockedCount == blocked.count {
+                finishEpoch(barrier)
+                blocked = [Bool](repeating: false, count: blocked.count)
+                blockedCount = 0
             }
+        case .watermark:
+            break
         }
     }
 
@@ -152,12 +213,12 @@ package final class Fragment: @unchecked Sendable {
         let rows = materializer.publish()
         statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
         statistics.record(graph.profile)
-        output.send(.barrier(barrier))
+        output.sendWithoutWaiting(.barrier(barrier))
         collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows)
     }
 
     private func emit(_ chunk: StreamChunk) {
         materializer.apply(chunk)
-        output.send(.chunk(chunk))
+        output.sendWithoutWaiting(.chunk(chunk))
     }
 }

@@ -1,13 +1,19 @@
 import Foundation
 import SluiceCore
 
-/// A bounded, blocking, many-producer one-consumer queue of stream messages: the channel between
-/// fragments. A producer that finds it full waits, so a slow consumer slows its producers
-/// instead of letting memory grow.
+/// The channel into a fragment: a bounded many-producer one-consumer queue of stream messages.
 ///
 /// Chunks count against the capacity; barriers and watermarks always fit, so control messages
-/// never wait behind data they are meant to close. Closing wakes everyone: pushes after
-/// `close()` are dropped and `pop()` returns nil once the queue is empty.
+/// never wait behind data they are meant to close.
+///
+/// - Threads outside the worker pool (table writes) push with ``push(_:input:)``, which waits
+///   while the queue is full: a slow view slows the writers instead of letting memory grow.
+/// - Fragments on the pool never wait: they check ``hasRoom(orCall:)`` before taking a message
+///   and give their worker back while a reader's queue is full; the callback reschedules them
+///   when the reader makes room. So a queue can exceed its capacity only by the output of the one
+///   message its producer was handling.
+/// - The queue also tracks whether its fragment is scheduled: the first message into an idle
+///   queue calls `schedule`, and ``popOrIdle()`` marks it idle only when there is nothing left.
 package final class MessageQueue: @unchecked Sendable {
     package struct Entry: Sendable {
         /// Which upstream of the consuming fragment sent the message.
@@ -21,64 +27,127 @@ package final class MessageQueue: @unchecked Sendable {
     private var chunkCount = 0
     private var closed = false
     private var waiting = 0
+    private var scheduled = false
+    private var roomWaiters: [@Sendable () -> Void] = []
     package let capacity: Int
+    /// Called (without the queue's lock) when a message arrives for an idle consumer.
+    package var schedule: @Sendable () -> Void = {}
 
     /// - Parameter capacity: the most chunks held at once.
     package init(capacity: Int = 64) {
         self.capacity = capacity
     }
 
-    /// Appends `message`, waiting while the queue holds `capacity` chunks.
+    /// Appends `message`; a chunk waits while the queue is full. For threads outside the pool.
     package func push(_ message: StreamMessage, input: Int) {
+        append(message, input: input, waitForRoom: true)
+    }
+
+    /// Appends `message` without waiting (a fragment's output; see ``hasRoom(orCall:)``).
+    package func pushWithoutWaiting(_ message: StreamMessage, input: Int) {
+        append(message, input: input, waitForRoom: false)
+    }
+
+    private func append(_ message: StreamMessage, input: Int, waitForRoom: Bool) {
         condition.lock()
-        defer { condition.unlock() }
         let isChunk: Bool
         if case .chunk = message { isChunk = true } else { isChunk = false }
-        while isChunk && chunkCount >= capacity && !closed {
+        while waitForRoom && isChunk && chunkCount >= capacity && !closed {
             waiting += 1
             condition.wait()
             waiting -= 1
         }
-        if closed { return }
+        if closed {
+            condition.unlock()
+            return
+        }
         if isChunk { chunkCount += 1 }
         entries.append(Entry(input: input, message: message))
         condition.broadcast()
+        let wake = !scheduled
+        scheduled = true
+        condition.unlock()
+        if wake { schedule() }
     }
 
-    /// The oldest message, waiting for one; nil when the queue is closed and empty.
-    package func pop() -> Entry? {
+    /// The oldest message, or nil — and then the consumer is marked idle, so the next push
+    /// schedules it again. Never waits.
+    package func popOrIdle() -> Entry? {
         condition.lock()
-        defer { condition.unlock() }
-        while head == entries.count && !closed { condition.wait() }
-        if head == entries.count { return nil }
+        if head == entries.count || closed {
+            scheduled = false
+            condition.unlock()
+            return nil
+        }
         let entry = entries[head]
         head += 1
         if head > 1024 && head * 2 > entries.count {
             entries.removeFirst(head)
             head = 0
         }
+        var woken: [@Sendable () -> Void] = []
         if case .chunk = entry.message {
             chunkCount -= 1
-            condition.broadcast()
+            if chunkCount < capacity {
+                condition.broadcast()
+                woken = roomWaiters
+                roomWaiters = []
+            }
         }
+        condition.unlock()
+        for callback in woken { callback() }
         return entry
+    }
+
+    /// The oldest message, waiting for one; nil once the queue is closed. For a consumer on a
+    /// thread of its own (tests).
+    package func pop() -> Entry? {
+        while true {
+            if let entry = popOrIdle() { return entry }
+            condition.lock()
+            if closed {
+                condition.unlock()
+                return nil
+            }
+            while head == entries.count && !closed { condition.wait() }
+            condition.unlock()
+        }
+    }
+
+    /// True when the queue can take a chunk now; otherwise false, and `callback` runs once it can.
+    package func hasRoom(orCall callback: @escaping @Sendable () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if chunkCount < capacity || closed { return true }
+        roomWaiters.append(callback)
+        return false
     }
 
     /// Producers waiting for room (for tests and statistics).
     package var waitingProducers: Int {
         condition.lock()
         defer { condition.unlock() }
-        return waiting
+        return waiting + roomWaiters.count
     }
 
-    /// Stops the queue: waiting producers and the consumer return.
+    package var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
+    /// Stops the queue: waiting producers return, later pushes are dropped, and the consumer
+    /// finds nothing more.
     package func close() {
         condition.lock()
         closed = true
         entries.removeAll()
         head = 0
+        let woken = roomWaiters
+        roomWaiters = []
         condition.broadcast()
         condition.unlock()
+        for callback in woken { callback() }
     }
 }
 
@@ -113,11 +182,26 @@ package final class ChangeDispatcher: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Delivers `message` to every subscriber, waiting on full queues.
-    package func send(_ message: StreamMessage) {
+    private var targets: [Subscriber] {
         lock.lock()
-        let targets = subscribers
-        lock.unlock()
+        defer { lock.unlock() }
+        return subscribers
+    }
+
+    /// Delivers `message` to every subscriber, waiting on full queues (table writes).
+    package func send(_ message: StreamMessage) {
         for target in targets { target.queue.push(message, input: target.input) }
+    }
+
+    /// Delivers `message` to every subscriber without waiting (a fragment's output).
+    package func sendWithoutWaiting(_ message: StreamMessage) {
+        for target in targets { target.queue.pushWithoutWaiting(message, input: target.input) }
+    }
+
+    /// True when every subscriber's queue can take a chunk; otherwise false, and `callback` runs
+    /// when the first full one has room.
+    package func hasRoom(orCall callback: @escaping @Sendable () -> Void) -> Bool {
+        for target in targets where !target.queue.hasRoom(orCall: callback) { return false }
+        return true
     }
 }

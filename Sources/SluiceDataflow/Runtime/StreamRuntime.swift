@@ -37,10 +37,16 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var stopped = false
     private var intervalMilliseconds: Int
     private let publish: Publish
+    private let pool: WorkerPool
 
-    package init(barrierIntervalMilliseconds: Int = 1000, publish: @escaping Publish) {
+    /// - Parameter workerThreads: threads that run the views' operators (default: one per core).
+    package init(
+        barrierIntervalMilliseconds: Int = 1000, workerThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        publish: @escaping Publish
+    ) {
         self.intervalMilliseconds = max(1, barrierIntervalMilliseconds)
         self.publish = publish
+        self.pool = WorkerPool(threads: workerThreads)
     }
 
     // MARK: Sources
@@ -184,7 +190,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             for chunk in try snapshot(relation) { backfill.append((upstream, chunk)) }
         }
         let fragment = Fragment(
-            id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self)
+            id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self, pool: pool)
         condition.withLock {
             if graph.upstreams.isEmpty { ticker.subscribe(fragmentID: id, queue: fragment.queue, input: 0) }
             for (upstream, relation) in graph.upstreams.enumerated() {
@@ -234,8 +240,9 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         condition.withLock { fragments.values.sorted { $0.id < $1.id } }
     }
 
-    /// Stops every fragment and the barrier thread; wakes all waiters.
+    /// Stops every fragment, the workers and the barrier thread; wakes all waiters.
     package func stop() {
+        pool.stop()
         condition.withLock {
             stopped = true
             for fragment in fragments.values { fragment.stop() }
