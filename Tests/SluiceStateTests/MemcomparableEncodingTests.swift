@@ -75,4 +75,44 @@ func expectOrderPreserved<T>(_ values: [T], type: DataType, value: (T) -> Value,
         }
         #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
     }
+
+    @Test func orderByKeysPlaceNullsAsAskedInEitherDirection() {
+        let values: [Int64?] = [nil, -3, 0, 7, nil, 2]
+        for descending in [false, true] {
+            for nullsFirst in [false, true] {
+                let expected = values.sorted { a, b in
+                    switch (a, b) {
+                    case (nil, nil): return false
+                    case (nil, _): return nullsFirst
+                    case (_, nil): return !nullsFirst
+                    case (let x?, let y?): return descending ? x > y : x < y
+                    }
+                }
+                func sortKey(_ value: Int64?) -> [UInt8] {
+                    var out: [UInt8] = []
+                    MemcomparableEncoding.append(value.map(Value.int64) ?? .null, as: .int64, descending: descending, nullsFirst: nullsFirst, to: &out)
+                    return out
+                }
+                #expect(values.map(sortKey).sorted { $0.lexicographicallyPrecedes($1) } == expected.map(sortKey), "descending \(descending), nulls first \(nullsFirst)")
+            }
+        }
+    }
+
+    @Test func exactFormsTellApartEqualValuesThatDisplayDifferently() {
+        func exact(_ value: Value, _ type: DataType) -> [UInt8] {
+            var out = encoded(value, type)
+            MemcomparableEncoding.appendExactForm(value, to: &out)
+            return out
+        }
+        #expect(encoded(.decimal(Decimal(mantissa: 150, scale: 2)), .numeric) == encoded(.decimal(Decimal(mantissa: 15, scale: 1)), .numeric))
+        #expect(exact(.decimal(Decimal(mantissa: 150, scale: 2)), .numeric) != exact(.decimal(Decimal(mantissa: 15, scale: 1)), .numeric))
+        #expect(exact(.float64(-0.0), .float64) != exact(.float64(0), .float64))
+        #expect(exact(.interval(Interval(months: 1)), .interval) != exact(.interval(Interval(days: 30)), .interval))
+        #expect(exact(.list([.decimal(Decimal(mantissa: 10, scale: 1))]), .list(.numeric)) != exact(.list([.decimal(Decimal(Int64(1)))]), .list(.numeric)))
+        #expect(exact(.int64(5), .int64) == encoded(.int64(5), .int64))
+        // The order between different values is the encoding's.
+        let decimals = [Decimal(mantissa: -1, scale: 0), Decimal(mantissa: 150, scale: 2), Decimal(mantissa: 2, scale: 0), Decimal(mantissa: 15, scale: 1)]
+        let byExact = decimals.sorted { exact(.decimal($0), .numeric).lexicographicallyPrecedes(exact(.decimal($1), .numeric)) }
+        #expect(byExact.map(\.mantissa) == [-1, 15, 150, 2])
+    }
 }

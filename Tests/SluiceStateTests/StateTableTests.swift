@@ -77,3 +77,150 @@ func key(_ value: Int64) -> [UInt8] { encoded(.int64(value), .int64) }
         }
     }
 }
+
+/// A plain model of a state table: a dictionary, sorted on every read.
+private struct ReferenceTable {
+    var committed: [[UInt8]: [Value]] = [:]
+    var current: [[UInt8]: [Value]] = [:]
+
+    var sorted: [(key: [UInt8], row: [Value])] {
+        current.sorted { ByteOrder.compare($0.key, $1.key) < 0 }.map { ($0.key, $0.value) }
+    }
+
+    func inRange(_ key: [UInt8], _ lower: [UInt8]?, _ upper: [UInt8]?) -> Bool {
+        if let lower, ByteOrder.compare(key, lower) < 0 { return false }
+        if let upper, ByteOrder.compare(key, upper) >= 0 { return false }
+        return true
+    }
+
+    /// The delta committing the epoch must produce: puts of every key written this epoch that
+    /// has a row, deletes of every key that had one at the start and has none now.
+    func expectedDelta(written: Set<[UInt8]>) -> (puts: [[UInt8]], deletes: [[UInt8]]) {
+        let keys = written.sorted { ByteOrder.compare($0, $1) < 0 }
+        return (keys.filter { current[$0] != nil }, keys.filter { current[$0] == nil && committed[$0] != nil })
+    }
+}
+
+@Suite struct StateTableRandomizedTests {
+    /// Thousands of puts and deletes over enough keys to split and merge blocks many times,
+    /// cut into epochs of which some are discarded; every read is checked against the model
+    /// inside the epoch, and every commit's delta too.
+    @Test func matchesAReferenceModelThroughCommitsAndDiscards() {
+        var random = SeededRandom(seed: 2024)
+        let table = StateTable(id: 3)
+        var model = ReferenceTable()
+        var mostBlocks = 0
+        func randomKey() -> [UInt8] { key(Int64(random.next(below: 4_000)) - 2_000) }
+        for epoch in 1 ... 40 {
+            var written = Set<[UInt8]>()
+            // Epochs alternate between growing and shrinking, so blocks split and then merge.
+            let deleteShare = epoch % 4 < 2 ? 4 : 1
+            for _ in 0 ..< random.next(below: 2_000) {
+                let k = randomKey()
+                if random.next(below: 5) < deleteShare {
+                    table.delete(k)
+                    model.current[k] = nil
+                } else {
+                    let row: [Value] = [.int64(Int64(random.next(below: 1_000)))]
+                    table.put(k, row)
+                    model.current[k] = row
+                }
+                written.insert(k)
+                if random.next(below: 500) == 0 { checkReads(table, model, &random) }
+            }
+            checkReads(table, model, &random)
+            let blocks = table.blockSizes
+            #expect(blocks.isWellFormed, "epoch \(epoch)")
+            mostBlocks = max(mostBlocks, blocks.sizes.count)
+            if random.next(below: 5) == 0 {
+                table.discardEpoch()
+                model.current = model.committed
+                checkReads(table, model, &random)
+                continue
+            }
+            let expected = model.expectedDelta(written: written)
+            let delta = table.commitEpoch(UInt64(epoch))
+            #expect(delta.epoch == UInt64(epoch) && delta.tableID == 3)
+            #expect(delta.puts.map(\.key) == expected.puts, "epoch \(epoch)")
+            #expect(delta.puts.allSatisfy { model.current[$0.key] == $0.row })
+            #expect(delta.deletes == expected.deletes, "epoch \(epoch)")
+            model.committed = model.current
+            checkReads(table, model, &random)
+        }
+        // The history did split blocks (and so, shrinking again, merged them).
+        #expect(mostBlocks > 3)
+    }
+
+    /// Keys of varied length over the bytes next to the ends of the range (0x00, 0x01, 0xFE,
+    /// 0xFF), so prefix bounds have to carry and to give up.
+    @Test func prefixReadsMatchAReferenceModel() {
+        var random = SeededRandom(seed: 99)
+        let alphabet: [UInt8] = [0x00, 0x01, 0x7F, 0xFE, 0xFF]
+        func randomBytes() -> [UInt8] { (0 ..< random.next(below: 5)).map { _ in alphabet[random.next(below: alphabet.count)] } }
+        let table = StateTable(id: 1)
+        var model = ReferenceTable()
+        for epoch in 1 ... 10 {
+            for _ in 0 ..< 300 {
+                let k = randomBytes()
+                if random.next(below: 3) == 0 {
+                    table.delete(k)
+                    model.current[k] = nil
+                } else {
+                    table.put(k, [.int64(Int64(k.count))])
+                    model.current[k] = [.int64(Int64(k.count))]
+                }
+            }
+            for _ in 0 ..< 50 {
+                let prefix = randomBytes()
+                let expected = model.sorted.filter { $0.key.starts(with: prefix) }.map(\.key)
+                #expect(table.scan(withPrefix: prefix).map(\.key) == expected, "prefix \(prefix)")
+                #expect(table.first(withPrefix: prefix)?.key == expected.first)
+                #expect(table.last(withPrefix: prefix)?.key == expected.last)
+            }
+            table.commitEpoch(UInt64(epoch))
+        }
+    }
+
+    @Test func prefixUpperBoundsCarryPastTrailingFFBytes() {
+        #expect(StateTable.upperBound(ofPrefix: [0x01, 0x02]) == [0x01, 0x03])
+        #expect(StateTable.upperBound(ofPrefix: [0x01, 0xFF, 0xFF]) == [0x02])
+        #expect(StateTable.upperBound(ofPrefix: [0xFF]) == nil)
+        #expect(StateTable.upperBound(ofPrefix: []) == nil)
+    }
+
+    @Test func minimumAndMaximumFollowDeletesOfTheExtremes() {
+        let table = StateTable(id: 1)
+        for value in Int64(0) ..< 2_000 { table.put(key(value), [.int64(value)]) }
+        table.commitEpoch(1)
+        for value in Int64(0) ..< 1_000 {
+            table.delete(key(value))
+            table.delete(key(1_999 - value))
+            #expect(table.first()?.row == (value < 999 ? [.int64(value + 1)] : nil))
+            #expect(table.last()?.row == (value < 999 ? [.int64(1_998 - value)] : nil))
+        }
+        #expect(table.count == 0)
+        table.discardEpoch()
+        #expect(table.count == 2_000)
+        #expect(table.first()?.row == [.int64(0)] && table.last()?.row == [.int64(1_999)])
+    }
+
+    private func checkReads(_ table: StateTable, _ model: ReferenceTable, _ random: inout SeededRandom) {
+        let sorted = model.sorted
+        #expect(table.count == sorted.count)
+        let scanned = table.scan()
+        #expect(scanned.map(\.key) == sorted.map(\.key))
+        #expect(scanned.map(\.row) == sorted.map(\.row))
+        #expect(table.first()?.key == sorted.first?.key)
+        #expect(table.last()?.key == sorted.last?.key)
+        for _ in 0 ..< 20 {
+            let lower: [UInt8]? = random.next(below: 4) == 0 ? nil : key(Int64(random.next(below: 4_400)) - 2_200)
+            let upper: [UInt8]? = random.next(below: 4) == 0 ? nil : key(Int64(random.next(below: 4_400)) - 2_200)
+            let expected = sorted.filter { model.inRange($0.key, lower, upper) }.map(\.key)
+            #expect(table.scan(from: lower, to: upper).map(\.key) == expected)
+            #expect(table.first(from: lower, to: upper)?.key == expected.first)
+            #expect(table.last(from: lower, to: upper)?.key == expected.last)
+            let probe = key(Int64(random.next(below: 4_400)) - 2_200)
+            #expect(table.get(probe) == model.current[probe])
+        }
+    }
+}

@@ -19,6 +19,38 @@ package enum MemcomparableEncoding {
         }
     }
 
+    /// Appends `value` as an ORDER BY key: like ``append(_:as:descending:to:)``, but NULL goes
+    /// first or last as `nullsFirst` says, whatever the direction (SQL's `NULLS FIRST/LAST`).
+    /// A NULL is one byte, `0x00` or `0x02`; any other value is `0x01` and its encoding.
+    package static func append(_ value: Value, as type: DataType, descending: Bool, nullsFirst: Bool, to out: inout [UInt8]) {
+        if value.isNull {
+            out.append(nullsFirst ? 0x00 : 0x02)
+            return
+        }
+        out.append(0x01)
+        append(value, as: type, descending: descending, to: &out)
+    }
+
+    /// Appends bytes that tell apart values that encode alike but are not the same — `1.5` and
+    /// `1.50`, `0` and `-0`, `1 mon` and `30 days` — so a key made of a value's encoding and
+    /// then these bytes is equal only for identical values. Empty for most values; fixed-width
+    /// per type otherwise, so whatever follows stays aligned between keys whose encodings match.
+    package static func appendExactForm(_ value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .decimal(let v): appendBigEndian(UInt16(bitPattern: v.scale), to: &out)
+        case .float32(let v): if v == 0 { out.append(v.sign == .minus ? 1 : 0) }
+        case .float64(let v): if v == 0 { out.append(v.sign == .minus ? 1 : 0) }
+        case .interval(let v):
+            appendBigEndian(UInt32(bitPattern: v.months), to: &out)
+            appendBigEndian(UInt32(bitPattern: v.days), to: &out)
+            appendBigEndian(UInt64(bitPattern: v.microseconds), to: &out)
+        case .structure(let elements), .list(let elements):
+            for element in elements { appendExactForm(element, to: &out) }
+        case .null, .bool, .int16, .int32, .int64, .string, .date, .time, .timestamp, .timestamptz, .jsonb, .bytea:
+            break
+        }
+    }
+
     /// The encoding of row `row` of `columns`, field by field.
     package static func encode(_ columns: [Column], row: Int, descending: [Bool] = []) -> [UInt8] {
         var out: [UInt8] = []

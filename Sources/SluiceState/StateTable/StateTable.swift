@@ -1,21 +1,26 @@
 import SluiceCore
 
 /// The state of one stateful operator: rows keyed by memcomparable bytes, kept in key order,
-/// with the current epoch's writes buffered apart until the epoch ends.
+/// with a record of what the current epoch changed.
 ///
-/// Reads see committed rows overlaid with the epoch's writes. ``commitEpoch(_:)`` folds the
-/// buffer into the committed rows in one merge and returns the epoch's changes as a
-/// ``StateDelta``, the unit a checkpoint will write. Owned by one operator on one thread; not
-/// `Sendable`.
-/// - Complexity: point reads O(log n); writes O(1) amortized; commit O(n + m log m) for m
-///   buffered writes; an ordered scan O(log n + rows returned + m log m).
+/// Writes go straight into an ordered map (``SortedBlockMap``), so reads — point lookups,
+/// bounds and range scans — see the epoch's writes at no extra cost. Beside it, the epoch log
+/// keeps each changed key's row from the start of the epoch and its row now: ``commitEpoch(_:)``
+/// turns the log into the epoch's ``StateDelta`` (the unit a checkpoint writes) without
+/// touching the rest of the table, and ``discardEpoch()`` puts the old rows back.
+/// Owned by one operator on one thread; not `Sendable`.
+/// - Complexity: `get`, `put`, `delete`, `first`, `last` O(log n); a scan O(log n + rows
+///   returned); commit O(m log m) and discard O(m log n) for m keys changed in the epoch.
 package final class StateTable {
     package let id: Int
-    /// Committed rows, sorted by key.
-    private var keys: [[UInt8]] = []
-    private var rows: [[Value]] = []
-    /// The epoch's writes: a row, or nil for a delete.
-    private var pending: [[UInt8]: [Value]?] = [:]
+    private var map = SortedBlockMap()
+    /// The epoch's changed keys: the row at the start of the epoch and the row now (nil: none).
+    private var changes: [[UInt8]: Change] = [:]
+
+    private struct Change {
+        var old: [Value]?
+        var new: [Value]?
+    }
 
     package init(id: Int) {
         self.id = id
@@ -23,134 +28,121 @@ package final class StateTable {
 
     /// The row stored under `key`, including this epoch's writes.
     package func get(_ key: [UInt8]) -> [Value]? {
-        if let change = pending[key] { return change }
-        guard let index = committedIndex(of: key) else { return nil }
-        return rows[index]
+        map.get(key)
     }
 
     /// Stores `row` under `key`, replacing any row there.
     package func put(_ key: [UInt8], _ row: [Value]) {
-        pending[key] = .some(row)
+        let old = map.put(key, row)
+        if let index = changes.index(forKey: key) {
+            changes.values[index].new = row
+        } else {
+            changes[key] = Change(old: old, new: row)
+        }
     }
 
     /// Removes the row under `key`, if any.
     package func delete(_ key: [UInt8]) {
-        pending[key] = .some(nil)
+        guard let old = map.remove(key) else { return }
+        if let index = changes.index(forKey: key) {
+            changes.values[index].new = nil
+        } else {
+            changes[key] = Change(old: old, new: nil)
+        }
     }
 
     /// The number of rows, including this epoch's writes.
-    package var count: Int {
-        var total = keys.count
-        for (key, change) in pending {
-            let committed = committedIndex(of: key) != nil
-            if change != nil && !committed { total += 1 }
-            if change == nil && committed { total -= 1 }
-        }
-        return total
-    }
+    package var count: Int { map.count }
+
+    /// The number of entries in each block of the ordered map, and whether the map's
+    /// invariants hold (for tests).
+    var blockSizes: (sizes: [Int], isWellFormed: Bool) { (map.blocks.map(\.keys.count), map.isWellFormed) }
 
     /// Rows with `lower <= key < upper` (either bound may be nil), in key order, including this
     /// epoch's writes.
     package func scan(from lower: [UInt8]? = nil, to upper: [UInt8]? = nil) -> [(key: [UInt8], row: [Value])] {
-        func inRange(_ key: [UInt8]) -> Bool {
-            if let lower, key.lexicographicallyPrecedes(lower) { return false }
-            if let upper, !key.lexicographicallyPrecedes(upper) { return false }
-            return true
-        }
-        let changes = pending.filter { inRange($0.key) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         var result: [(key: [UInt8], row: [Value])] = []
-        var committed = lower.map(lowerBound) ?? 0
-        var changeIndex = 0
-        while true {
-            let committedKey = committed < keys.count && inRange(keys[committed]) ? keys[committed] : nil
-            let change = changeIndex < changes.count ? changes[changeIndex] : nil
-            switch (committedKey, change) {
-            case (nil, nil):
-                return result
-            case (let key?, nil):
-                result.append((key, rows[committed]))
-                committed += 1
-            case (nil, let change?):
-                if let row = change.value { result.append((change.key, row)) }
-                changeIndex += 1
-            case (let key?, let change?):
-                if key == change.key {
-                    if let row = change.value { result.append((key, row)) }
-                    committed += 1
-                    changeIndex += 1
-                } else if key.lexicographicallyPrecedes(change.key) {
-                    result.append((key, rows[committed]))
-                    committed += 1
-                } else {
-                    if let row = change.value { result.append((change.key, row)) }
-                    changeIndex += 1
-                }
-            }
+        var position = lower.map(map.lowerBound) ?? SortedBlockMap.Position(block: 0, entry: 0)
+        let end = map.endPosition
+        while position != end {
+            let entry = map.entry(at: position)
+            if let upper, ByteOrder.compare(entry.key, upper) >= 0 { break }
+            result.append(entry)
+            position = map.position(after: position)
         }
+        return result
     }
 
     /// The first row in key order within the bounds (the minimum for an ordered key).
     package func first(from lower: [UInt8]? = nil, to upper: [UInt8]? = nil) -> (key: [UInt8], row: [Value])? {
-        scan(from: lower, to: upper).first
+        let position = lower.map(map.lowerBound) ?? SortedBlockMap.Position(block: 0, entry: 0)
+        guard position != map.endPosition else { return nil }
+        let entry = map.entry(at: position)
+        if let upper, ByteOrder.compare(entry.key, upper) >= 0 { return nil }
+        return entry
     }
 
     /// The last row in key order within the bounds (the maximum for an ordered key).
     package func last(from lower: [UInt8]? = nil, to upper: [UInt8]? = nil) -> (key: [UInt8], row: [Value])? {
-        scan(from: lower, to: upper).last
+        let end = upper.map(map.lowerBound) ?? map.endPosition
+        guard let position = map.position(before: end) else { return nil }
+        let entry = map.entry(at: position)
+        if let lower, ByteOrder.compare(entry.key, lower) < 0 { return nil }
+        return entry
     }
 
-    /// Ends the epoch: applies its writes and returns them.
+    /// Rows whose key starts with `prefix`, in key order.
+    package func scan(withPrefix prefix: [UInt8]) -> [(key: [UInt8], row: [Value])] {
+        scan(from: prefix, to: Self.upperBound(ofPrefix: prefix))
+    }
+
+    /// The first row whose key starts with `prefix` (with a prefix-free encoding of group
+    /// keys in front, the group's minimum).
+    package func first(withPrefix prefix: [UInt8]) -> (key: [UInt8], row: [Value])? {
+        first(from: prefix, to: Self.upperBound(ofPrefix: prefix))
+    }
+
+    /// The last row whose key starts with `prefix` (the group's maximum).
+    package func last(withPrefix prefix: [UInt8]) -> (key: [UInt8], row: [Value])? {
+        last(from: prefix, to: Self.upperBound(ofPrefix: prefix))
+    }
+
+    /// The smallest key after every key that starts with `prefix`, or nil if there is none
+    /// (an empty prefix, or one of only `0xFF` bytes).
+    package static func upperBound(ofPrefix prefix: [UInt8]) -> [UInt8]? {
+        var bound = prefix
+        while let last = bound.last {
+            if last < 0xFF {
+                bound[bound.count - 1] = last + 1
+                return bound
+            }
+            bound.removeLast()
+        }
+        return nil
+    }
+
+    /// Ends the epoch: keeps its writes and returns them — rows written, in key order, and
+    /// keys removed that had a row when the epoch began.
     @discardableResult
     package func commitEpoch(_ epoch: UInt64) -> StateDelta {
-        let changes = pending.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        pending.removeAll(keepingCapacity: true)
         var delta = StateDelta(tableID: id, epoch: epoch)
-        var mergedKeys: [[UInt8]] = []
-        var mergedRows: [[Value]] = []
-        mergedKeys.reserveCapacity(keys.count + changes.count)
-        mergedRows.reserveCapacity(keys.count + changes.count)
-        var committed = 0
-        for change in changes {
-            while committed < keys.count && keys[committed].lexicographicallyPrecedes(change.key) {
-                mergedKeys.append(keys[committed])
-                mergedRows.append(rows[committed])
-                committed += 1
-            }
-            let replacesCommitted = committed < keys.count && keys[committed] == change.key
-            if replacesCommitted { committed += 1 }
-            if let row = change.value {
-                mergedKeys.append(change.key)
-                mergedRows.append(row)
-                delta.puts.append((change.key, row))
-            } else if replacesCommitted {
-                delta.deletes.append(change.key)
+        for (key, change) in changes.sorted(by: { ByteOrder.compare($0.key, $1.key) < 0 }) {
+            if let row = change.new {
+                delta.puts.append((key, row))
+            } else if change.old != nil {
+                delta.deletes.append(key)
             }
         }
-        mergedKeys += keys[committed...]
-        mergedRows += rows[committed...]
-        keys = mergedKeys
-        rows = mergedRows
+        changes.removeAll(keepingCapacity: true)
         return delta
     }
 
-    /// Drops the epoch's writes.
+    /// Undoes the epoch's writes: the table is as it was when the epoch began.
     package func discardEpoch() {
-        pending.removeAll()
-    }
-
-    private func lowerBound(_ key: [UInt8]) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle].lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+        for (key, change) in changes {
+            if let old = change.old { map.put(key, old) } else { map.remove(key) }
         }
-        return low
-    }
-
-    private func committedIndex(of key: [UInt8]) -> Int? {
-        let index = lowerBound(key)
-        return index < keys.count && keys[index] == key ? index : nil
+        changes.removeAll(keepingCapacity: true)
     }
 }
 

@@ -8,31 +8,37 @@ import SluiceState
 /// a new group, an update pair for a changed one, a delete for a group whose row count reached
 /// zero. A global aggregate (no group keys) always has its one row, from the first barrier on.
 ///
-/// State: one ``StateTable`` row per group — the group's key values, its row count, then each
-/// aggregate's accumulator — keyed by the memcomparable encoding of the key values.
-/// Supports count(*), count, sum and avg; min, max and the rest need ordered per-group state and
-/// are refused at construction.
-/// - Complexity: O(rows) per chunk plus one state lookup per group per epoch.
+/// Every aggregate is exact under any mix of inserts and deletes: count(*), count, sum, avg,
+/// bool_and and bool_or keep counters; min and max, the DISTINCT forms of count, sum and avg, and
+/// string_agg and array_agg (with or without ORDER BY) keep a multiset per group in ordered
+/// state, so deleting the current minimum finds the next one with one ordered lookup. FILTER
+/// applies to all of them. Results and NULLs are those of the batch executor's aggregates.
+///
+/// State: one table with a row per group — the group's key values, its row count, then each
+/// aggregate's counters (``AggregateLayout``) — keyed by the memcomparable encoding of the key
+/// values, with id `stateTableID`; and one table per ``OrderedAggregateState``, with ids
+/// `stateTableID + 1`, `stateTableID + 2`, … in the order of the aggregates that first need
+/// them (``stateTableIDs`` lists them all).
+/// - Complexity: per input row, one group-key encoding and one dictionary probe, plus per
+///   ordered state one entry-key encoding and O(log n) state-table work; per epoch, per changed
+///   group, one state lookup, an O(log n) lookup per min or max, and a scan of the group's
+///   entries per string_agg or array_agg (twice: the row before and after).
 package struct StreamHashAggregate: StreamOperator {
     package let groupCount: Int
     package let aggregates: [AggregateCall]
     package let inputTypes: [DataType]
     private let table: StateTable
-    /// Groups changed this epoch: their accumulator now and the output row they had before it.
+    let layouts: [AggregateLayout]
+    let orderedStates: [OrderedAggregateState]
+    /// Groups changed this epoch: their state row now and the output row they had before it.
     private var dirty: [[UInt8]: (state: [Value], before: [Value]?)] = [:]
     private var emittedGlobalRow = false
 
+    /// Refuses only string_agg and array_agg with DISTINCT and an ORDER BY over other columns
+    /// than their arguments (which Postgres rejects too).
     package init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], stateTableID: Int) throws(SluiceError) {
-        for call in aggregates {
-            switch call.kind {
-            case .count, .countStar, .sum, .avg:
-                if call.distinct || !call.orderBy.isEmpty {
-                    throw SluiceError(.featureNotSupported, "\(call.kind.rawValue) with DISTINCT or ORDER BY is not supported in materialized views yet")
-                }
-            default:
-                throw SluiceError(.featureNotSupported, "\(call.kind.rawValue) is not supported in materialized views yet")
-            }
-        }
+        (layouts, orderedStates) = try Self.layOut(
+            aggregates, inputTypes: inputTypes, groupCount: groupCount, stateTableID: stateTableID)
         self.inputTypes = inputTypes
         self.groupCount = groupCount
         self.aggregates = aggregates
@@ -41,6 +47,9 @@ package struct StreamHashAggregate: StreamOperator {
 
     /// The types of the output rows: the group keys, then one column per aggregate.
     package var outputTypes: [DataType] { Array(inputTypes.prefix(groupCount)) + aggregates.map(\.resultType) }
+
+    /// The ids of the state tables this operator owns: `stateTableID` and the ordered states'.
+    package var stateTableIDs: [Int] { [table.id] + orderedStates.map(\.table.id) }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = chunk.data
@@ -52,11 +61,12 @@ package struct StreamHashAggregate: StreamOperator {
             if let current = dirty[key] {
                 entry = current
             } else if let stored = table.get(key) {
-                entry = (stored, try outputRow(stored))
+                // Read before this row touches the group's ordered state: the row as emitted.
+                entry = (stored, try outputRow(stored, groupKey: key))
             } else {
                 entry = (initialState(keyColumns.map { $0.value(at: rowIndex) }), nil)
             }
-            try accumulate(&entry.state, data, rowIndex, sign: sign)
+            try accumulate(&entry.state, groupKey: key, data, rowIndex, sign: sign)
             dirty[key] = entry
         }
     }
@@ -68,11 +78,14 @@ package struct StreamHashAggregate: StreamOperator {
             // The global row exists before any input, as in a batch aggregate over no rows.
             dirty[[]] = (initialState([]), nil)
         }
-        for key in dirty.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for key in dirty.keys.sorted(by: { ByteOrder.compare($0, $1) < 0 }) {
             let (groupState, before) = dirty[key]!
             let rowCount = groupState[groupCount].int64 ?? 0
             if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
             if rowCount == 0 && groupCount > 0 {
+                for ordered in orderedStates where ordered.table.first(withPrefix: key) != nil {
+                    throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
+                }
                 table.delete(key)
                 if let before {
                     ops.append(.delete)
@@ -81,9 +94,9 @@ package struct StreamHashAggregate: StreamOperator {
                 continue
             }
             table.put(key, groupState)
-            let after = try outputRow(groupState)
+            let after = try outputRow(groupState, groupKey: key)
             if let before {
-                if before != after {
+                if !Self.isIdentical(before, after) {
                     ops += [.updateDelete, .updateInsert]
                     rows += [before, after]
                 }
@@ -95,6 +108,7 @@ package struct StreamHashAggregate: StreamOperator {
         dirty.removeAll(keepingCapacity: true)
         if groupCount == 0 { emittedGlobalRow = true }
         state.record(table.commitEpoch(barrier.epoch))
+        for ordered in orderedStates { state.record(ordered.table.commitEpoch(barrier.epoch)) }
         if rows.isEmpty { return }
         let types = outputTypes
         var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
@@ -104,76 +118,38 @@ package struct StreamHashAggregate: StreamOperator {
         output.append(StreamChunk(ops: ops, data: Chunk(columns: builders.map { $0.finish() })))
     }
 
-    // MARK: Accumulators
+    /// Whether two output rows are the same down to how they display: `1.5` and `1.50` are equal
+    /// values but not identical, and a change between them is emitted.
+    static func isIdentical(_ lhs: [Value], _ rhs: [Value]) -> Bool {
+        guard lhs == rhs else { return false }
+        var (left, right): ([UInt8], [UInt8]) = ([], [])
+        for (a, b) in zip(lhs, rhs) {
+            MemcomparableEncoding.appendExactForm(a, to: &left)
+            MemcomparableEncoding.appendExactForm(b, to: &right)
+        }
+        return left == right
+    }
 
-    /// A group's state: its key values, its row count, then per aggregate
-    /// count → [non-null count]; sum → [sum, non-null count]; avg → [sum, non-null count].
+    /// A new group's state: its key values, a row count of zero, then each aggregate's counters
+    /// at their start (counts 0, sums NULL).
     private func initialState(_ keys: [Value]) -> [Value] {
         var state = keys
         state.append(.int64(0))
         for call in aggregates {
             switch call.kind {
             case .count, .countStar: state.append(.int64(0))
-            default:
-                state.append(.null)
-                state.append(.int64(0))
+            case .sum, .avg: state += [.null, .int64(0)]
+            case .boolAnd, .boolOr: state += [.int64(0), .int64(0)]
+            case .min, .max, .stringAgg, .arrayAgg: break
             }
         }
         return state
-    }
-
-    private func accumulate(_ state: inout [Value], _ data: Chunk, _ rowIndex: Int, sign: Int64) throws(SluiceError) {
-        state[groupCount] = .int64((state[groupCount].int64 ?? 0) + sign)
-        var slot = groupCount + 1
-        for call in aggregates {
-            if let filter = call.filter, data.columns[filter].value(at: rowIndex) != .bool(true) {
-                slot += call.kind == .count || call.kind == .countStar ? 1 : 2
-                continue
-            }
-            switch call.kind {
-            case .countStar:
-                state[slot] = .int64((state[slot].int64 ?? 0) + sign)
-                slot += 1
-            case .count:
-                if !data.columns[call.argument!].isNull(rowIndex) { state[slot] = .int64((state[slot].int64 ?? 0) + sign) }
-                slot += 1
-            default:
-                let value = data.columns[call.argument!].value(at: rowIndex)
-                if !value.isNull {
-                    state[slot] = try AggregateArithmetic.add(state[slot], value, sign: sign)
-                    state[slot + 1] = .int64((state[slot + 1].int64 ?? 0) + sign)
-                }
-                slot += 2
-            }
-        }
-    }
-
-    /// The output row for a group state: keys, then each aggregate's value.
-    private func outputRow(_ state: [Value]) throws(SluiceError) -> [Value] {
-        var row = Array(state.prefix(groupCount))
-        var slot = groupCount + 1
-        for call in aggregates {
-            switch call.kind {
-            case .count, .countStar:
-                row.append(state[slot])
-                slot += 1
-            case .sum:
-                let nonNull = state[slot + 1].int64 ?? 0
-                row.append(nonNull == 0 ? .null : try AggregateArithmetic.finish(state[slot], as: call.resultType))
-                slot += 2
-            default:
-                let nonNull = state[slot + 1].int64 ?? 0
-                row.append(nonNull == 0 ? .null : try AggregateArithmetic.average(state[slot], count: nonNull))
-                slot += 2
-            }
-        }
-        return row
     }
 }
 
 extension Value {
     /// The integer of an `.int64` value.
-    fileprivate var int64: Int64? {
+    var int64: Int64? {
         if case .int64(let value) = self { return value }
         return nil
     }

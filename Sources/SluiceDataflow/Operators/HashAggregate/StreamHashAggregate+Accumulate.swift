@@ -1,0 +1,188 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceState
+
+extension StreamHashAggregate {
+    /// Adds row `rowIndex` of `data` to its group (`sign` 1) or takes it away (`sign` -1): the
+    /// row count and the counters in `state`, and the entries of every ordered state.
+    func accumulate(_ state: inout [Value], groupKey: [UInt8], _ data: Chunk, _ rowIndex: Int, sign: Int64) throws(SluiceError) {
+        state[groupCount] = .int64((state[groupCount].int64 ?? 0) + sign)
+        for (index, call) in aggregates.enumerated() where layouts[index].foldsEveryRow {
+            if let filter = call.filter, !Self.isTrue(data.columns[filter], rowIndex) { continue }
+            let slot = layouts[index].slot
+            switch call.kind {
+            case .countStar:
+                state[slot] = .int64((state[slot].int64 ?? 0) + sign)
+            case .count:
+                if !data.columns[call.argument!].isNull(rowIndex) { state[slot] = .int64((state[slot].int64 ?? 0) + sign) }
+            default:
+                let value = data.columns[call.argument!].value(at: rowIndex)
+                if !value.isNull { try Self.fold(value, into: &state, kind: call.kind, slot: slot, sign: sign) }
+            }
+        }
+        for ordered in orderedStates {
+            if let filter = ordered.shape.filter, !Self.isTrue(data.columns[filter], rowIndex) { continue }
+            switch ordered.shape {
+            case .extremes(let argument, _):
+                let value = data.columns[argument].value(at: rowIndex)
+                if value.isNull { continue }
+                var entryKey = groupKey
+                MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
+                MemcomparableEncoding.appendExactForm(value, to: &entryKey)
+                _ = try Self.adjust(ordered.table, entryKey, by: sign, payload: [value])
+            case .distinctValues(let argument, _):
+                let value = data.columns[argument].value(at: rowIndex)
+                if value.isNull { continue }
+                var entryKey = groupKey
+                MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
+                let change = try Self.adjust(ordered.table, entryKey, by: sign, payload: [value])
+                // The first equal value in, or the last one out: the set of distinct values changed.
+                guard (change.before == 0) != (change.after == 0) else { continue }
+                for consumer in ordered.distinctConsumers {
+                    try Self.fold(change.row[1], into: &state, kind: aggregates[consumer].kind, slot: layouts[consumer].slot, sign: sign)
+                }
+            case .elements(let elements):
+                let value = data.columns[elements.argument].value(at: rowIndex)
+                if value.isNull && elements.kind == .stringAgg { continue }
+                var entryKey = groupKey
+                for sortKey in elements.orderBy {
+                    MemcomparableEncoding.append(
+                        data.columns[sortKey.column].value(at: rowIndex), as: inputTypes[sortKey.column],
+                        descending: sortKey.descending, nullsFirst: sortKey.nullsFirst, to: &entryKey)
+                }
+                MemcomparableEncoding.append(value, as: inputTypes[elements.argument], descending: false, nullsFirst: false, to: &entryKey)
+                if !elements.distinct { MemcomparableEncoding.appendExactForm(value, to: &entryKey) }
+                var payload = [value]
+                if elements.kind == .stringAgg {
+                    let delimiter = elements.delimiter.map { data.columns[$0].value(at: rowIndex) } ?? .null
+                    MemcomparableEncoding.append(delimiter, as: elements.delimiter.map { inputTypes[$0] } ?? .varchar, to: &entryKey)
+                    if !elements.distinct { MemcomparableEncoding.appendExactForm(delimiter, to: &entryKey) }
+                    payload.append(delimiter)
+                }
+                _ = try Self.adjust(ordered.table, entryKey, by: sign, payload: payload)
+            }
+        }
+    }
+
+    /// The output row for a group: its keys, then each aggregate's value, from the group's
+    /// counters in `state` and the group's entries (under `groupKey`) in the ordered states.
+    func outputRow(_ state: [Value], groupKey: [UInt8]) throws(SluiceError) -> [Value] {
+        var row = Array(state.prefix(groupCount))
+        row.reserveCapacity(groupCount + aggregates.count)
+        for (index, call) in aggregates.enumerated() {
+            let slot = layouts[index].slot
+            switch call.kind {
+            case .count, .countStar:
+                row.append(state[slot])
+            case .sum:
+                let summed = state[slot + 1].int64 ?? 0
+                row.append(summed == 0 ? .null : try AggregateArithmetic.finish(state[slot], as: call.resultType))
+            case .avg:
+                let summed = state[slot + 1].int64 ?? 0
+                row.append(summed == 0 ? .null : try AggregateArithmetic.average(state[slot], count: summed))
+            case .boolAnd, .boolOr:
+                let (trues, falses) = (state[slot].int64 ?? 0, state[slot + 1].int64 ?? 0)
+                if trues == 0 && falses == 0 {
+                    row.append(.null)
+                } else {
+                    row.append(.bool(call.kind == .boolAnd ? falses == 0 : trues > 0))
+                }
+            case .min, .max:
+                let entries = orderedStates[layouts[index].orderedState!].table
+                let extreme = call.kind == .min ? entries.first(withPrefix: groupKey) : entries.last(withPrefix: groupKey)
+                row.append(extreme?.row[1] ?? .null)
+            case .stringAgg, .arrayAgg:
+                let ordered = orderedStates[layouts[index].orderedState!]
+                guard case .elements(let elements) = ordered.shape else {
+                    throw SluiceError.internalError("\(call.kind.rawValue) reads the wrong kind of ordered state")
+                }
+                row.append(Self.collect(ordered.table.scan(withPrefix: groupKey), elements))
+            }
+        }
+        return row
+    }
+
+    /// string_agg's text or array_agg's array from a group's entries in order, each repeated
+    /// by its multiplicity (once under DISTINCT); NULL when there are none. Each element after
+    /// the first is preceded by its own delimiter, a NULL delimiter counting as empty.
+    private static func collect(_ entries: [(key: [UInt8], row: [Value])], _ elements: OrderedAggregateState.Elements) -> Value {
+        if entries.isEmpty { return .null }
+        if elements.kind == .arrayAgg {
+            var values: [Value] = []
+            for entry in entries {
+                let repeats = elements.distinct ? 1 : Int(entry.row[0].int64 ?? 0)
+                for _ in 0 ..< repeats { values.append(entry.row[1]) }
+            }
+            return .list(values)
+        }
+        var text = ""
+        var isFirst = true
+        for entry in entries {
+            guard case .string(let value) = entry.row[1] else { continue }
+            let delimiter: String
+            switch entry.row[2] {
+            case .null: delimiter = ""
+            case .string(let string): delimiter = string
+            case let other: delimiter = other.textForm
+            }
+            let repeats = elements.distinct ? 1 : Int(entry.row[0].int64 ?? 0)
+            for _ in 0 ..< repeats {
+                if !isFirst { text += delimiter }
+                text += value
+                isFirst = false
+            }
+        }
+        return isFirst ? .null : .string(text)
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) a non-null `value` in the counters of an aggregate of
+    /// `kind` at `slot` (see ``AggregateLayout``).
+    static func fold(_ value: Value, into state: inout [Value], kind: AggregateKind, slot: Int, sign: Int64) throws(SluiceError) {
+        switch kind {
+        case .count, .countStar:
+            state[slot] = .int64((state[slot].int64 ?? 0) + sign)
+        case .sum, .avg:
+            state[slot] = try AggregateArithmetic.add(state[slot], value, sign: sign)
+            state[slot + 1] = .int64((state[slot + 1].int64 ?? 0) + sign)
+        case .boolAnd, .boolOr:
+            guard case .bool(let truth) = value else { return }
+            let counter = truth ? slot : slot + 1
+            state[counter] = .int64((state[counter].int64 ?? 0) + sign)
+        case .min, .max, .stringAgg, .arrayAgg:
+            break
+        }
+    }
+
+    /// Changes the multiplicity of the entry under `key` by `sign`, creating it as
+    /// `[1] + payload` or removing it at zero. Returns the multiplicities before and after and
+    /// the entry's row (as stored before a removal: its value is the one that went in).
+    static func adjust(_ table: StateTable, _ key: [UInt8], by sign: Int64, payload: [Value]) throws(SluiceError)
+        -> (before: Int64, after: Int64, row: [Value])
+    {
+        if var row = table.get(key) {
+            let before = row[0].int64 ?? 0
+            let after = before + sign
+            if after == 0 {
+                table.delete(key)
+                return (before, after, row)
+            }
+            row[0] = .int64(after)
+            table.put(key, row)
+            return (before, after, row)
+        }
+        guard sign > 0 else {
+            throw SluiceError.internalError("aggregate state has no entry for a deleted row: a delete without its insert")
+        }
+        let row = [Value.int64(sign)] + payload
+        table.put(key, row)
+        return (0, sign, row)
+    }
+
+    /// Whether row `rowIndex` of a boolean column is true (FILTER keeps only those).
+    static func isTrue(_ column: Column, _ rowIndex: Int) -> Bool {
+        if column.isNull(rowIndex) { return false }
+        if case .bool(let values) = column.storage { return values[rowIndex] }
+        return column.value(at: rowIndex) == .bool(true)
+    }
+}

@@ -1,0 +1,137 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceState
+
+/// Where one aggregate call of a ``StreamHashAggregate`` keeps its state.
+///
+/// Counters live in the group's row of the group table, at `slot`:
+/// - `count(*)`, `count(x)`, `count(DISTINCT x)`: one slot, the count;
+/// - `sum` and `avg` (also DISTINCT): two slots, the sum (NULL before any value) and the number
+///   of values summed;
+/// - `bool_and` and `bool_or`: two slots, the numbers of true and of false inputs;
+/// - `min`, `max`, `string_agg`, `array_agg`: no slot; they read their ordered state.
+struct AggregateLayout {
+    /// The index of the aggregate's first slot in a group's state row.
+    var slot: Int
+    /// The ordered state the aggregate reads (min, max, string_agg, array_agg), or that decides
+    /// when its counters change (a DISTINCT count, sum or avg: when a value enters or leaves).
+    var orderedState: Int?
+    /// Whether the counters take every input row (false for DISTINCT, and for aggregates
+    /// without counters).
+    var foldsEveryRow: Bool
+
+    /// The number of slots an aggregate of `kind` takes.
+    static func slotCount(_ kind: AggregateKind) -> Int {
+        switch kind {
+        case .count, .countStar: 1
+        case .sum, .avg, .boolAnd, .boolOr: 2
+        case .min, .max, .stringAgg, .arrayAgg: 0
+        }
+    }
+}
+
+/// A multiset per group kept in key order, in a state table of its own: each row's key is the
+/// memcomparable encoding of the group's key values followed by the entry's own key, and its
+/// row is `[multiplicity, value]` (string_agg adds the delimiter). The group-key encoding is
+/// prefix-free, so a group's entries are exactly the keys starting with it.
+struct OrderedAggregateState {
+    enum Shape: Equatable {
+        /// Non-null values, each under its encoding and its exact form (so `1.5` and `1.50` are
+        /// kept apart): the first is the minimum, the last the maximum.
+        case extremes(argument: Int, filter: Int?)
+        /// Non-null values under their encoding alone (equal values are one entry): DISTINCT
+        /// count, sum and avg change their counters when an entry appears or disappears.
+        case distinctValues(argument: Int, filter: Int?)
+        /// The elements of a string_agg or array_agg in output order.
+        case elements(Elements)
+
+        var filter: Int? {
+            switch self {
+            case .extremes(_, let filter), .distinctValues(_, let filter): filter
+            case .elements(let elements): elements.filter
+            }
+        }
+    }
+
+    /// The entries of `string_agg(value, delimiter)` or `array_agg(value)`, keyed by the ORDER
+    /// BY keys, then the value (ascending, NULLs last: the order without ORDER BY), then the
+    /// delimiter. Without DISTINCT the exact forms follow, so every distinct input is its own
+    /// entry and equal ones share an entry's multiplicity; with DISTINCT an entry is a distinct
+    /// (value, delimiter) pair, output once, as Postgres dedups the whole argument list.
+    struct Elements: Equatable {
+        var kind: AggregateKind
+        var argument: Int
+        var delimiter: Int?
+        var filter: Int?
+        var orderBy: [SortKey]
+        var distinct: Bool
+    }
+
+    let shape: Shape
+    let table: StateTable
+    /// For ``Shape/distinctValues(argument:filter:)``: the aggregates whose counters change
+    /// when a value enters or leaves.
+    var distinctConsumers: [Int] = []
+}
+
+extension StreamHashAggregate {
+    /// Lays out the counters of every aggregate and the ordered states they need, sharing one
+    /// ordered state between aggregates that need the same one (min(x) and max(x)). Ordered
+    /// state `k` gets table id `stateTableID + 1 + k`.
+    static func layOut(
+        _ aggregates: [AggregateCall], inputTypes: [DataType], groupCount: Int, stateTableID: Int
+    ) throws(SluiceError) -> (layouts: [AggregateLayout], orderedStates: [OrderedAggregateState]) {
+        var layouts: [AggregateLayout] = []
+        var states: [OrderedAggregateState] = []
+        func stateIndex(for shape: OrderedAggregateState.Shape) -> Int {
+            if let index = states.firstIndex(where: { $0.shape == shape }) { return index }
+            states.append(OrderedAggregateState(shape: shape, table: StateTable(id: stateTableID + 1 + states.count)))
+            return states.count - 1
+        }
+        var slot = groupCount + 1
+        for (index, call) in aggregates.enumerated() {
+            for column in [call.argument, call.delimiter, call.filter].compactMap({ $0 }) + call.orderBy.map(\.column)
+            where !inputTypes.indices.contains(column) {
+                throw SluiceError.internalError("\(call.kind.rawValue) refers to input column \(column) of \(inputTypes.count)")
+            }
+            var layout = AggregateLayout(slot: slot, orderedState: nil, foldsEveryRow: true)
+            if call.kind != .countStar {
+                guard let argument = call.argument else {
+                    throw SluiceError.internalError("\(call.kind.rawValue) has no argument")
+                }
+                switch call.kind {
+                case .count, .sum, .avg:
+                    if call.distinct {
+                        let state = stateIndex(for: .distinctValues(argument: argument, filter: call.filter))
+                        states[state].distinctConsumers.append(index)
+                        layout.orderedState = state
+                        layout.foldsEveryRow = false
+                    }
+                case .min, .max:
+                    // DISTINCT changes nothing for an extreme.
+                    layout.orderedState = stateIndex(for: .extremes(argument: argument, filter: call.filter))
+                    layout.foldsEveryRow = false
+                case .stringAgg, .arrayAgg:
+                    let delimiter = call.kind == .stringAgg ? call.delimiter : nil
+                    if call.distinct && call.orderBy.contains(where: { $0.column != argument && $0.column != delimiter }) {
+                        throw SluiceError(
+                            .featureNotSupported,
+                            "\(call.kind.rawValue) with DISTINCT and ORDER BY over other columns than its arguments is not supported in materialized views")
+                    }
+                    let elements = OrderedAggregateState.Elements(
+                        kind: call.kind, argument: argument, delimiter: delimiter, filter: call.filter, orderBy: call.orderBy,
+                        distinct: call.distinct)
+                    layout.orderedState = stateIndex(for: .elements(elements))
+                    layout.foldsEveryRow = false
+                case .boolAnd, .boolOr, .countStar:
+                    // DISTINCT changes nothing for bool_and and bool_or either.
+                    break
+                }
+            }
+            layouts.append(layout)
+            slot += AggregateLayout.slotCount(call.kind)
+        }
+        return (layouts, states)
+    }
+}
