@@ -60,17 +60,72 @@ extension Column {
 }
 
 /// Appends values to a column of one type, then hands the column over with ``finish()``.
+///
+/// Values go into a typed buffer of the column's physical layout, grown in place (the
+/// ``ColumnStorage`` enum is indirect, so appending through it would copy its buffer each time).
 package struct ColumnBuilder {
     package let type: DataType
-    private var storage: ColumnStorage
+    private enum Layout {
+        case bool, int16, int32, int64, float32, float64, decimal, interval, bytes, structure, list
+    }
+
+    private let layout: Layout
+    private var bools: [Bool] = []
+    private var int16s: [Int16] = []
+    private var int32s: [Int32] = []
+    private var int64s: [Int64] = []
+    private var float32s: [Float] = []
+    private var float64s: [Double] = []
+    private var decimals: [Decimal] = []
+    private var intervals: [Interval] = []
+    private var bytes = VarBytes()
+    /// Struct fields, or the one element builder of a list.
+    private var children: [ColumnBuilder] = []
+    private var offsets: [Int32] = []
     private var validity: Bitmap
     private var hasNull = false
 
     package init(type: DataType, capacity: Int = Chunk.preferredSize) {
         self.type = type
-        self.storage = .empty(for: type, capacity: capacity)
         self.validity = Bitmap()
         self.validity.reserveCapacity(capacity)
+        switch type {
+        case .boolean:
+            layout = .bool
+            bools.reserveCapacity(capacity)
+        case .int16:
+            layout = .int16
+            int16s.reserveCapacity(capacity)
+        case .int32, .date:
+            layout = .int32
+            int32s.reserveCapacity(capacity)
+        case .int64, .time, .timestamp, .timestamptz:
+            layout = .int64
+            int64s.reserveCapacity(capacity)
+        case .float32:
+            layout = .float32
+            float32s.reserveCapacity(capacity)
+        case .float64:
+            layout = .float64
+            float64s.reserveCapacity(capacity)
+        case .decimal:
+            layout = .decimal
+            decimals.reserveCapacity(capacity)
+        case .interval:
+            layout = .interval
+            intervals.reserveCapacity(capacity)
+        case .varchar, .jsonb, .bytea, .unknown:
+            layout = .bytes
+            bytes.reserveCapacity(rows: capacity, bytes: capacity * 8)
+        case .structure(let fields):
+            layout = .structure
+            children = fields.map { ColumnBuilder(type: $0.type, capacity: capacity) }
+        case .list(let element):
+            layout = .list
+            children = [ColumnBuilder(type: element, capacity: capacity)]
+            offsets = [0]
+            offsets.reserveCapacity(capacity + 1)
+        }
     }
 
     package var count: Int { validity.count }
@@ -80,85 +135,64 @@ package struct ColumnBuilder {
         let isNull = value.isNull
         validity.append(!isNull)
         if isNull { hasNull = true }
-        switch storage {
-        case .bool(var values):
-            storage = .bool([])
-            if case .bool(let v) = value { values.append(v) } else { values.append(false) }
-            storage = .bool(values)
-        case .int16(var values):
-            storage = .int16([])
-            if case .int16(let v) = value { values.append(v) } else { values.append(0) }
-            storage = .int16(values)
-        case .int32(var values):
-            storage = .int32([])
+        switch layout {
+        case .bool:
+            if case .bool(let v) = value { bools.append(v) } else { bools.append(false) }
+        case .int16:
+            if case .int16(let v) = value { int16s.append(v) } else { int16s.append(0) }
+        case .int32:
             switch value {
-            case .int32(let v), .date(let v): values.append(v)
-            default: values.append(0)
+            case .int32(let v), .date(let v): int32s.append(v)
+            default: int32s.append(0)
             }
-            storage = .int32(values)
-        case .int64(var values):
-            storage = .int64([])
+        case .int64:
             switch value {
-            case .int64(let v), .time(let v), .timestamp(let v), .timestamptz(let v): values.append(v)
-            default: values.append(0)
+            case .int64(let v), .time(let v), .timestamp(let v), .timestamptz(let v): int64s.append(v)
+            default: int64s.append(0)
             }
-            storage = .int64(values)
-        case .float32(var values):
-            storage = .float32([])
-            if case .float32(let v) = value { values.append(v) } else { values.append(0) }
-            storage = .float32(values)
-        case .float64(var values):
-            storage = .float64([])
-            if case .float64(let v) = value { values.append(v) } else { values.append(0) }
-            storage = .float64(values)
-        case .decimal(var values):
-            storage = .decimal([])
-            if case .decimal(let v) = value { values.append(v) } else { values.append(.zero) }
-            storage = .decimal(values)
-        case .interval(var values):
-            storage = .interval([])
-            if case .interval(let v) = value { values.append(v) } else { values.append(Interval()) }
-            storage = .interval(values)
-        case .bytes(var values):
-            storage = .bytes(VarBytes())
+        case .float32:
+            if case .float32(let v) = value { float32s.append(v) } else { float32s.append(0) }
+        case .float64:
+            if case .float64(let v) = value { float64s.append(v) } else { float64s.append(0) }
+        case .decimal:
+            if case .decimal(let v) = value { decimals.append(v) } else { decimals.append(.zero) }
+        case .interval:
+            if case .interval(let v) = value { intervals.append(v) } else { intervals.append(Interval()) }
+        case .bytes:
             switch value {
-            case .string(let v), .jsonb(let v): values.append(v)
-            case .bytea(let v): values.append(v)
-            default: values.appendEmpty()
+            case .string(let v), .jsonb(let v): bytes.append(v)
+            case .bytea(let v): bytes.append(v)
+            default: bytes.appendEmpty()
             }
-            storage = .bytes(values)
-        case .structure(var children, let count):
-            storage = .structure([], count: 0)
+        case .structure:
             let fieldValues: [Value]
             if case .structure(let v) = value { fieldValues = v } else { fieldValues = [] }
-            for childIndex in children.indices {
-                var childBuilder = ColumnBuilder(reusing: children[childIndex])
-                childBuilder.append(childIndex < fieldValues.count ? fieldValues[childIndex] : .null)
-                children[childIndex] = childBuilder.finish()
-            }
-            storage = .structure(children, count: count + 1)
-        case .list(var offsets, let elements):
-            storage = .bool([])
-            var elementBuilder = ColumnBuilder(reusing: elements)
+            for index in children.indices { children[index].append(index < fieldValues.count ? fieldValues[index] : .null) }
+        case .list:
             if case .list(let items) = value {
-                for item in items { elementBuilder.append(item) }
+                for item in items { children[0].append(item) }
             }
-            offsets.append(Int32(elementBuilder.count))
-            storage = .list(offsets: offsets, elements: elementBuilder.finish())
+            offsets.append(Int32(children[0].count))
         }
-    }
-
-    /// A builder that continues `column` (used for nested columns).
-    package init(reusing column: Column) {
-        self.type = column.type
-        self.storage = column.storage
-        self.validity = column.validity ?? Bitmap(count: column.count, value: true)
-        self.hasNull = column.validity != nil
     }
 
     /// The finished column.
     package func finish() -> Column {
-        Column(type: type, storage: storage, validity: hasNull ? validity : nil)
+        let storage: ColumnStorage
+        switch layout {
+        case .bool: storage = .bool(bools)
+        case .int16: storage = .int16(int16s)
+        case .int32: storage = .int32(int32s)
+        case .int64: storage = .int64(int64s)
+        case .float32: storage = .float32(float32s)
+        case .float64: storage = .float64(float64s)
+        case .decimal: storage = .decimal(decimals)
+        case .interval: storage = .interval(intervals)
+        case .bytes: storage = .bytes(bytes)
+        case .structure: storage = .structure(children.map { $0.finish() }, count: count)
+        case .list: storage = .list(offsets: offsets, elements: children[0].finish())
+        }
+        return Column(type: type, storage: storage, validity: hasNull ? validity : nil)
     }
 }
 
