@@ -37,21 +37,6 @@ package struct MaterializedViewBenchmark {
     }
 
     package func run() async throws {
-        if ProcessInfo.processInfo.environment["PROBE"] != nil {
-            for type in [DataType.int64, .numeric, .varchar] {
-                let c = ContinuousClock.now
-                var b = ColumnBuilder(type: type, capacity: 200_000)
-                for i in 0 ..< 200_000 {
-                    switch type {
-                    case .int64: b.append(.int64(Int64(i)))
-                    case .varchar: b.append(.string("x"))
-                    default: b.append(.decimal(Decimal(mantissa: Int128(i), scale: 0)))
-                    }
-                }
-                print(type, Self.seconds(ContinuousClock.now - c), b.count)
-            }
-            return
-        }
         print("sluice bench mv: \(rows) rows into t(id, k, v) feeding \(Self.viewQuery)")
         var results: [Figures] = []
         for (label, keys, deleteTenth) in [("1k keys", 1000, false), ("1M keys", 1_000_000, false), ("1k keys, 10% deleted", 1000, true)] {

@@ -198,6 +198,11 @@ package struct KeyBytes: Hashable, Sendable {
         }
         self.bytes = bytes
     }
+
+    /// Hashes the bytes as one block (the synthesized hash feeds the hasher a byte at a time).
+    package func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
 
 /// Encodes column values as bytes that are equal exactly when the values are equal (not

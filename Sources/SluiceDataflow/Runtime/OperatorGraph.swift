@@ -86,8 +86,12 @@ package struct OperatorGraph {
         case .project(_, let predicate, let expressions):
             op = MapFilterProject(predicate: predicate, projections: expressions, context: context)
         case .hashAggregate(let input, let groupCount, let aggregates):
-            op = try StreamHashAggregate(
-                inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
+            let types = input.outputTypes
+            if IntegerHashAggregate.supports(inputTypes: types, groupCount: groupCount, aggregates: aggregates) {
+                op = try IntegerHashAggregate(inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
+            } else {
+                op = try StreamHashAggregate(inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
+            }
         case .hashJoin(let join):
             op = try StreamHashJoin(
                 leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,

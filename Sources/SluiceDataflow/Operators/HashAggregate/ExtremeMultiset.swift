@@ -1,0 +1,144 @@
+/// The integer values of one group, kept for an exact min or max under inserts and deletes.
+///
+/// A log-structured ordered multiset: `base` holds distinct values in ascending order with their
+/// counts; changes since the last compaction sit unsorted in `tail`. The current extreme and its
+/// count are kept exactly, so inserts cost an append and a comparison, and a delete of anything
+/// but the last copy of the extreme costs a binary search or an append. When the last copy of the
+/// extreme goes, the tail is sorted and merged into `base`, and the next extreme is read from the
+/// end of `base`: an ordered lookup, never a pass over the group's input. The tail is also merged
+/// when more than half of what it holds cancels out, which bounds memory by the live values.
+/// - Complexity: O(1) amortized per insert; O(log n) per delete, plus a merge O(n + t log t)
+///   when the extreme's last copy is deleted while t changes are pending.
+struct ExtremeMultiset {
+    private var base: [Int64] = []
+    private var baseCounts: [Int64] = []
+    private var tail: [Int64] = []
+    private var tailDeltas: [Int64] = []
+    /// Base entries whose count fell to zero (removed at the next merge).
+    private var zeros = 0
+    /// Live values (with multiplicity).
+    private(set) var total: Int64 = 0
+    private(set) var extreme: Int64 = 0
+    private var extremeCount: Int64 = 0
+
+    /// Whether this keeps a maximum (else a minimum).
+    let isMax: Bool
+
+    init(isMax: Bool) {
+        self.isMax = isMax
+    }
+
+    /// The current minimum or maximum, or nil when the multiset is empty.
+    var value: Int64? { total > 0 ? extreme : nil }
+
+    /// Approximate heap bytes held.
+    var bytes: Int { (base.capacity + baseCounts.capacity + tail.capacity + tailDeltas.capacity) * 8 }
+
+    private func isBetter(_ candidate: Int64, than current: Int64) -> Bool {
+        isMax ? candidate > current : candidate < current
+    }
+
+    mutating func insert(_ value: Int64) {
+        tail.append(value)
+        tailDeltas.append(1)
+        total += 1
+        if total == 1 || isBetter(value, than: extreme) {
+            extreme = value
+            extremeCount = 1
+        } else if value == extreme {
+            extremeCount += 1
+        }
+    }
+
+    mutating func delete(_ value: Int64) {
+        total -= 1
+        if total <= 0 {
+            self = ExtremeMultiset(isMax: isMax)
+            return
+        }
+        if let index = baseIndex(of: value), baseCounts[index] > 0 {
+            baseCounts[index] -= 1
+            if baseCounts[index] == 0 { zeros += 1 }
+        } else {
+            tail.append(value)
+            tailDeltas.append(-1)
+        }
+        if value == extreme {
+            extremeCount -= 1
+            if extremeCount == 0 { findExtreme() }
+        }
+        if tail.count > 1024 && (tail.count > 2 * Int(total) || zeros > base.count / 2) { merge() }
+    }
+
+    /// Sorts the tail into `base`, drops zero counts, and reads the extreme off the end.
+    private mutating func findExtreme() {
+        merge()
+        guard let index = isMax ? baseCounts.lastIndex(where: { $0 > 0 }) : baseCounts.firstIndex(where: { $0 > 0 }) else {
+            extremeCount = 0
+            return
+        }
+        extreme = base[index]
+        extremeCount = baseCounts[index]
+    }
+
+    private mutating func merge() {
+        if tail.isEmpty && zeros == 0 { return }
+        // Net the tail per value.
+        let order = tail.indices.sorted { tail[$0] < tail[$1] }
+        var values: [Int64] = []
+        var deltas: [Int64] = []
+        values.reserveCapacity(order.count)
+        deltas.reserveCapacity(order.count)
+        for index in order {
+            if let last = values.last, last == tail[index] {
+                deltas[deltas.count - 1] += tailDeltas[index]
+            } else {
+                values.append(tail[index])
+                deltas.append(tailDeltas[index])
+            }
+        }
+        var mergedValues: [Int64] = []
+        var mergedCounts: [Int64] = []
+        mergedValues.reserveCapacity(base.count + values.count)
+        mergedCounts.reserveCapacity(base.count + values.count)
+        var left = 0
+        var right = 0
+        while left < base.count || right < values.count {
+            let value: Int64
+            var count: Int64 = 0
+            if right == values.count || (left < base.count && base[left] < values[right]) {
+                value = base[left]
+                count = baseCounts[left]
+                left += 1
+            } else if left == base.count || values[right] < base[left] {
+                value = values[right]
+                count = deltas[right]
+                right += 1
+            } else {
+                value = base[left]
+                count = baseCounts[left] + deltas[right]
+                left += 1
+                right += 1
+            }
+            if count > 0 {
+                mergedValues.append(value)
+                mergedCounts.append(count)
+            }
+        }
+        base = mergedValues
+        baseCounts = mergedCounts
+        tail.removeAll(keepingCapacity: false)
+        tailDeltas.removeAll(keepingCapacity: false)
+        zeros = 0
+    }
+
+    private func baseIndex(of value: Int64) -> Int? {
+        var low = 0
+        var high = base.count
+        while low < high {
+            let middle = (low + high) / 2
+            if base[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < base.count && base[low] == value ? low : nil
+    }
+}
