@@ -1,7 +1,8 @@
 /// The integer values of one group, kept for an exact min or max under inserts and deletes.
 ///
 /// A log-structured ordered multiset: `base` holds distinct values in ascending order with their
-/// counts; changes since the last compaction sit unsorted in `tail`. The current extreme and its
+/// counts; values inserted since the last merge sit unsorted in `inserted`, deletes that did not
+/// find their value in `base` in `deleted`. The current extreme and its
 /// count are kept exactly, so inserts cost an append and a comparison, and a delete of anything
 /// but the last copy of the extreme costs a binary search or an append. When the last copy of the
 /// extreme goes, the tail is sorted and merged into `base`, and the next extreme is read from the
@@ -12,8 +13,8 @@
 struct ExtremeMultiset {
     private var base: [Int64] = []
     private var baseCounts: [Int64] = []
-    private var tail: [Int64] = []
-    private var tailDeltas: [Int64] = []
+    private var inserted: [Int64] = []
+    private var deleted: [Int64] = []
     /// Base entries whose count fell to zero (removed at the next merge).
     private var zeros = 0
     /// Live values (with multiplicity).
@@ -32,15 +33,14 @@ struct ExtremeMultiset {
     var value: Int64? { total > 0 ? extreme : nil }
 
     /// Approximate heap bytes held.
-    var bytes: Int { (base.capacity + baseCounts.capacity + tail.capacity + tailDeltas.capacity) * 8 }
+    var bytes: Int { (base.capacity + baseCounts.capacity + inserted.capacity + deleted.capacity) * 8 }
 
     private func isBetter(_ candidate: Int64, than current: Int64) -> Bool {
         isMax ? candidate > current : candidate < current
     }
 
     mutating func insert(_ value: Int64) {
-        tail.append(value)
-        tailDeltas.append(1)
+        inserted.append(value)
         total += 1
         if total == 1 || isBetter(value, than: extreme) {
             extreme = value
@@ -60,14 +60,14 @@ struct ExtremeMultiset {
             baseCounts[index] -= 1
             if baseCounts[index] == 0 { zeros += 1 }
         } else {
-            tail.append(value)
-            tailDeltas.append(-1)
+            deleted.append(value)
         }
         if value == extreme {
             extremeCount -= 1
             if extremeCount == 0 { findExtreme() }
         }
-        if tail.count > 1024 && (tail.count > 2 * Int(total) || zeros > base.count / 2) { merge() }
+        let pending = inserted.count + deleted.count
+        if pending > 1024 && (pending > 2 * Int(total) || zeros > base.count / 2) { merge() }
     }
 
     /// Sorts the tail into `base`, drops zero counts, and reads the extreme off the end.
@@ -82,19 +82,26 @@ struct ExtremeMultiset {
     }
 
     private mutating func merge() {
-        if tail.isEmpty && zeros == 0 { return }
-        // Net the tail per value.
-        let order = tail.indices.sorted { tail[$0] < tail[$1] }
+        if inserted.isEmpty && deleted.isEmpty && zeros == 0 { return }
+        // Net the pending changes per value: sorted inserts and deletes, walked together.
+        inserted.sort()
+        deleted.sort()
         var values: [Int64] = []
         var deltas: [Int64] = []
-        values.reserveCapacity(order.count)
-        deltas.reserveCapacity(order.count)
-        for index in order {
-            if let last = values.last, last == tail[index] {
-                deltas[deltas.count - 1] += tailDeltas[index]
+        values.reserveCapacity(inserted.count + deleted.count)
+        deltas.reserveCapacity(inserted.count + deleted.count)
+        var insertIndex = 0
+        var deleteIndex = 0
+        while insertIndex < inserted.count || deleteIndex < deleted.count {
+            let takeInsert = deleteIndex == deleted.count || (insertIndex < inserted.count && inserted[insertIndex] <= deleted[deleteIndex])
+            let value = takeInsert ? inserted[insertIndex] : deleted[deleteIndex]
+            let delta: Int64 = takeInsert ? 1 : -1
+            if takeInsert { insertIndex += 1 } else { deleteIndex += 1 }
+            if let last = values.last, last == value {
+                deltas[deltas.count - 1] += delta
             } else {
-                values.append(tail[index])
-                deltas.append(tailDeltas[index])
+                values.append(value)
+                deltas.append(delta)
             }
         }
         var mergedValues: [Int64] = []
@@ -127,8 +134,8 @@ struct ExtremeMultiset {
         }
         base = mergedValues
         baseCounts = mergedCounts
-        tail.removeAll(keepingCapacity: false)
-        tailDeltas.removeAll(keepingCapacity: false)
+        inserted = []
+        deleted = []
         zeros = 0
     }
 

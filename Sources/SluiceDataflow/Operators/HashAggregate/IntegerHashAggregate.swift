@@ -105,26 +105,29 @@ package struct IntegerHashAggregate: StreamOperator {
         }
         for (index, call) in aggregates.enumerated() {
             guard let argument = call.argument else {
-                for row in 0 ..< rowCount { counts[index][Int(slots[row])] += signs[row] }
+                counts[index].withUnsafeMutableBufferPointer { counts in
+                    for row in 0 ..< rowCount { counts[Int(slots[row])] += signs[row] }
+                }
                 continue
             }
             let column = data.columns[argument]
             let values = Self.integers(column)
-            let hasNulls = column.hasNulls
+            let valid = column.hasNulls ? (0 ..< rowCount).map { !column.isNull($0) } : [Bool](repeating: true, count: rowCount)
+            counts[index].withUnsafeMutableBufferPointer { counts in
+                for row in 0 ..< rowCount where valid[row] { counts[Int(slots[row])] += signs[row] }
+            }
             switch call.kind {
             case .count:
-                for row in 0 ..< rowCount where !hasNulls || !column.isNull(row) { counts[index][Int(slots[row])] += signs[row] }
+                break
             case .sum:
-                for row in 0 ..< rowCount where !hasNulls || !column.isNull(row) {
-                    let slot = Int(slots[row])
-                    counts[index][slot] += signs[row]
-                    sums[index][slot] += Int128(values[row]) * Int128(signs[row])
+                sums[index].withUnsafeMutableBufferPointer { sums in
+                    for row in 0 ..< rowCount where valid[row] { sums[Int(slots[row])] += Int128(values[row]) * Int128(signs[row]) }
                 }
             default:
-                for row in 0 ..< rowCount where !hasNulls || !column.isNull(row) {
-                    let slot = Int(slots[row])
-                    counts[index][slot] += signs[row]
-                    if signs[row] > 0 { extremes[index][slot].insert(values[row]) } else { extremes[index][slot].delete(values[row]) }
+                extremes[index].withUnsafeMutableBufferPointer { extremes in
+                    for row in 0 ..< rowCount where valid[row] {
+                        if signs[row] > 0 { extremes[Int(slots[row])].insert(values[row]) } else { extremes[Int(slots[row])].delete(values[row]) }
+                    }
                 }
             }
         }
