@@ -10,6 +10,8 @@ package struct ServerConfiguration: Sendable {
     package var sqlPort = 4566
     package var dataDirectory: String? = "./sluice-data"
     package var authentication: PGAuthentication = .trust
+    /// Milliseconds between barriers (RisingWave's `barrier_interval_ms`).
+    package var barrierIntervalMilliseconds = 1000
 
     package init() {}
 }
@@ -25,7 +27,8 @@ package final class SluiceServer: Sendable {
     }
 
     package static func start(_ configuration: ServerConfiguration) async throws -> SluiceServer {
-        let database = try Database(dataDirectory: configuration.dataDirectory)
+        let database = try Database(
+            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds)
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),

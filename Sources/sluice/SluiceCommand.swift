@@ -18,6 +18,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address for the SQL (Postgres protocol) endpoint.")
     var listen = "127.0.0.1:4566"
 
+    @Option(help: "Milliseconds between barriers: how often materialized views show new writes.")
+    var barrierIntervalMs = 1000
+
     @Option(help: "Directory for durable state.")
     var dataDir = "./sluice-data"
 
@@ -27,6 +30,8 @@ struct Serve: AsyncParsableCommand {
         configuration.sqlHost = host
         configuration.sqlPort = port
         configuration.dataDirectory = dataDir
+        guard barrierIntervalMs > 0 else { throw ValidationError("--barrier-interval-ms must be positive") }
+        configuration.barrierIntervalMilliseconds = barrierIntervalMs
         let server: SluiceServer
         do {
             server = try await SluiceServer.start(configuration)

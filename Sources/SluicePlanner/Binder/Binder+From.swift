@@ -40,6 +40,9 @@ extension Binder {
         case .function(let call, let alias, _, _, let position):
             var bound = try bindTableFunction(call, position: position.errorPosition)
             applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
+            // A function returning one column takes the alias as the column's name too
+            // (`FROM generate_series(1, 3) AS g` has a column `g`), as in Postgres.
+            if let alias, alias.columns.isEmpty, bound.scope.entries.count == 1 { bound.scope.entries[0].name = alias.name }
             return bound
         case .join(let join):
             return try bindJoin(join)

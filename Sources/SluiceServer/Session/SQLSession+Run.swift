@@ -178,7 +178,9 @@ extension SQLSession {
             return PGStatementResult(commandTag: "RESET")
         case .show(let name):
             let key = name == "time zone" ? "timezone" : (name == "transaction isolation level" ? "transaction_isolation" : name)
-            guard let value = setting(key) else {
+            // The barrier interval is the server's, whichever session set it.
+            let current = key == "barrier_interval_ms" ? String(database.runtime.barrierIntervalMilliseconds) : setting(key)
+            guard let value = current else {
                 throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
             }
             return PGStatementResult(
