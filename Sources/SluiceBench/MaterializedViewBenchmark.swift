@@ -154,23 +154,9 @@ package struct MaterializedViewBenchmark {
                     t = time.perf_counter(); con.execute("SELECT count(*), sum(c), sum(s), sum(m) FROM (SELECT k, count(*) AS c, sum(v) AS s, max(v) AS m FROM t GROUP BY k)").fetchall(); times.append(time.perf_counter() - t)
                 print(f"{keys}={sorted(times)[len(times) // 2]}")
             """
-        let python = FileManager.default.isExecutableFile(atPath: ".venv/bin/python") ? ".venv/bin/python" : "/usr/bin/env"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = (python == "/usr/bin/env" ? ["python3"] : []) + ["-c", script, String(rows)]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            print("  duckdb: not available (install the test environment with `make test` first)")
-            return [:]
-        }
         var figures: [Int: Double] = [:]
-        for line in output.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2, let key = Int(parts[0]), let value = Double(parts[1]) { figures[key] = value }
+        for (label, seconds) in try DuckDBReference.figures(script: script, arguments: [String(rows)]) ?? [:] {
+            if let key = Int(label) { figures[key] = seconds }
         }
         return figures
     }

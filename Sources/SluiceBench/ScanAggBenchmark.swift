@@ -113,24 +113,6 @@ package struct ScanAggBenchmark {
                         t = time.perf_counter(); con.execute(q).fetchall(); times.append(time.perf_counter() - t)
                     print(f"{label}/{threads}={sorted(times)[len(times) // 2]}")
             """
-        let python = FileManager.default.isExecutableFile(atPath: ".venv/bin/python") ? ".venv/bin/python" : "/usr/bin/env"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = (python == "/usr/bin/env" ? ["python3"] : []) + ["-c", script, String(rows)]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            print("  duckdb: not available (install the test environment with `make test` first)")
-            return [:]
-        }
-        var figures: [String: Double] = [:]
-        for line in output.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2, let value = Double(parts[1]) { figures[String(parts[0])] = value }
-        }
-        return figures
+        return try DuckDBReference.figures(script: script, arguments: [String(rows)]) ?? [:]
     }
 }

@@ -26,8 +26,7 @@ extension BatchPlan: CustomStringConvertible {
             lines.append("\(indent)BatchProjectSet { exprs: [\(expressions.map(\.description).joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
         case .hashAggregate(let input, let groupCount, let aggregates):
-            let calls = aggregates.map { $0.kind == .countStar ? "count(*)" : "\($0.kind.rawValue)(\($0.distinct ? "DISTINCT " : "")\($0.argument.map { "$\($0)" } ?? "*"))" }
-            lines.append("\(indent)BatchHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(calls.joined(separator: ", "))] }")
+            lines.append("\(indent)BatchHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(aggregates.map(\.explainText).joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
         case .hashJoin(let join):
             lines.append("\(indent)BatchHashJoin { type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "") }")
@@ -61,5 +60,13 @@ extension BatchPlan: CustomStringConvertible {
             left.render(into: &lines, depth: depth + 1)
             right.render(into: &lines, depth: depth + 1)
         }
+    }
+}
+
+extension AggregateCall {
+    /// The call as EXPLAIN shows it: `sum($1)`, `count(DISTINCT $0)`, `count(*)`.
+    package var explainText: String {
+        if kind == .countStar { return "count(*)" }
+        return "\(kind.rawValue)(\(distinct ? "DISTINCT " : "")\(argument.map { "$\($0)" } ?? "*"))"
     }
 }

@@ -82,17 +82,17 @@ package struct TableScan: Sendable, Equatable {
     }
 }
 
-/// An equi-join of two inputs.
-package struct HashJoin: Sendable, Equatable {
-    package var left: BatchPlan
-    package var right: BatchPlan
+/// An equi-join of two inputs, batch or stream.
+package struct EquiJoin<Input: Sendable & Equatable>: Sendable, Equatable {
+    package var left: Input
+    package var right: Input
     package var kind: JoinKind
     package var leftKeys: [Int]
     package var rightKeys: [Int]
     /// Extra condition over the concatenated row (left columns, then right columns).
     package var residual: ScalarExpr?
 
-    package init(left: BatchPlan, right: BatchPlan, kind: JoinKind, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?) {
+    package init(left: Input, right: Input, kind: JoinKind, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?) {
         self.left = left
         self.right = right
         self.kind = kind
@@ -101,6 +101,9 @@ package struct HashJoin: Sendable, Equatable {
         self.residual = residual
     }
 }
+
+/// A batch equi-join.
+package typealias HashJoin = EquiJoin<BatchPlan>
 
 /// How unmatched rows of a join are treated.
 package enum JoinKind: String, Sendable, Equatable {

@@ -58,26 +58,8 @@ package indirect enum StreamPlan: Sendable, Equatable {
     }
 }
 
-/// An incremental equi-join of two change streams.
-package struct StreamHashJoinPlan: Sendable, Equatable {
-    package var left: StreamPlan
-    package var right: StreamPlan
-    /// `.inner` or `.left`.
-    package var kind: JoinKind
-    package var leftKeys: [Int]
-    package var rightKeys: [Int]
-    /// Extra condition over the joined row (left columns, then right columns).
-    package var residual: ScalarExpr?
-
-    package init(left: StreamPlan, right: StreamPlan, kind: JoinKind, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?) {
-        self.left = left
-        self.right = right
-        self.kind = kind
-        self.leftKeys = leftKeys
-        self.rightKeys = rightKeys
-        self.residual = residual
-    }
-}
+/// An incremental equi-join of two change streams (`.inner` or `.left`), bag semantics.
+package typealias StreamHashJoinPlan = EquiJoin<StreamPlan>
 
 extension StreamPlan: CustomStringConvertible {
     /// The plan as an indented tree, one operator a line, materialize not included.
@@ -108,8 +90,7 @@ extension StreamPlan: CustomStringConvertible {
             lines.append(text)
             input.render(into: &lines, depth: depth + 1)
         case .hashAggregate(let input, let groupCount, let aggregates):
-            let calls = aggregates.map { $0.kind == .countStar ? "count(*)" : "\($0.kind.rawValue)(\($0.distinct ? "DISTINCT " : "")\($0.argument.map { "$\($0)" } ?? "*"))" }
-            lines.append("\(indent)StreamHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(calls.joined(separator: ", "))] }")
+            lines.append("\(indent)StreamHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(aggregates.map(\.explainText).joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
         case .hashJoin(let join):
             lines.append("\(indent)StreamHashJoin { type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "") }")

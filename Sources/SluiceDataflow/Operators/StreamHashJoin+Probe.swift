@@ -49,7 +49,7 @@ struct ProbeBatch {
         } else {
             // The key encoding is self-delimiting, so exactly the rows of this key start with it.
             let start = candidates.count
-            candidates += other.scan(from: prefix, to: JoinStateRow.upperBound(ofPrefix: prefix))
+            candidates += other.scan(from: prefix, to: StateTable.upperBound(ofPrefix: prefix))
             range = start ..< candidates.count
             candidatesByJoinKey[prefix] = range
         }

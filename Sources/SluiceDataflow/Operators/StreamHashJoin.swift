@@ -151,17 +151,4 @@ enum JoinStateRow {
         for (value, type) in zip(values, types) { MemcomparableEncoding.append(value, as: type, to: &key) }
         return key
     }
-
-    /// The smallest byte string above every string starting with `prefix` (nil: none).
-    static func upperBound(ofPrefix prefix: [UInt8]) -> [UInt8]? {
-        var bound = prefix
-        while let last = bound.last {
-            if last < 0xFF {
-                bound[bound.count - 1] = last + 1
-                return bound
-            }
-            bound.removeLast()
-        }
-        return nil
-    }
 }

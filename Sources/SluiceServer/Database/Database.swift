@@ -76,6 +76,36 @@ package final class Database: TableProvider, Sendable {
         }
     }
 
+    /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
+    /// of them by what `update` makes of it, and sends the changes (old rows deleted, new rows
+    /// inserted, rows an updated primary key replaced deleted) to the views reading the table.
+    /// Returns the number of rows matched.
+    package func modify(
+        _ table: RelationDefinition, matching: (Chunk) throws(SluiceError) -> Bitmap,
+        update: ((Chunk) throws(SluiceError) -> Chunk)? = nil
+    ) throws(SluiceError) -> Int {
+        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        return try runtime.withSources { (writer) throws(SluiceError) -> Int in
+            var removed: [Chunk] = []
+            let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+                let mask = try matching(chunk)
+                let matched = mask.setCount
+                if matched == 0 { return (chunk, 0, nil) }
+                let old = chunk.filter(mask)
+                let replacement = try update?(old)
+                removed.append(old)
+                var kept = Bitmap(count: mask.count, value: true)
+                for index in 0 ..< mask.count where mask[index] { kept[index] = false }
+                return (chunk.filter(kept), matched, replacement)
+            }
+            if writer.isRead(table.id) {
+                for chunk in removed + result.replaced { writer.emit(Self.changes(chunk, .delete), table: table.id) }
+                for chunk in result.inserted { writer.emit(Self.changes(chunk, .insert), table: table.id) }
+            }
+            return result.affected
+        }
+    }
+
     /// `chunk`'s rows, all with change op `op`.
     package static func changes(_ chunk: Chunk, _ op: ChangeOp) -> StreamChunk {
         StreamChunk(ops: [ChangeOp](repeating: op, count: chunk.count), data: chunk)

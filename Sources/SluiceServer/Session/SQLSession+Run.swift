@@ -45,48 +45,21 @@ extension SQLSession {
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
-            guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-            let affected = try database.runtime.withSources { (writer) throws(SluiceError) -> Int in
-                var removed: [Chunk] = []
-                let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
-                    let mask = try Self.matching(filter, chunk, context)
-                    let matched = mask.setCount
-                    if matched == 0 { return (chunk, 0, nil) }
-                    let old = chunk.filter(mask)
-                    var columns = old.columns
-                    for (index, expression) in assignments {
-                        columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
-                    }
-                    let updated = Chunk(columns: columns, count: old.count)
-                    try self.checkNotNull(updated, table: table)
-                    removed.append(old)
-                    return (chunk.filter(Self.inverted(mask)), matched, updated)
+            let affected = try database.modify(table, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }) {
+                (old: Chunk) throws(SluiceError) -> Chunk in
+                var columns = old.columns
+                for (index, expression) in assignments {
+                    columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
                 }
-                if writer.isRead(table.id) {
-                    for chunk in removed + result.replaced { writer.emit(Database.changes(chunk, .delete), table: table.id) }
-                    for chunk in result.inserted { writer.emit(Database.changes(chunk, .insert), table: table.id) }
-                }
-                return result.affected
+                let updated = Chunk(columns: columns, count: old.count)
+                try self.checkNotNull(updated, table: table)
+                return updated
             }
             return PGStatementResult(commandTag: "UPDATE \(affected)")
         case .delete(let table, var filter, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
-            guard let store = database.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-            let affected = try database.runtime.withSources { (writer) throws(SluiceError) -> Int in
-                var removed: [Chunk] = []
-                let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
-                    let mask = try Self.matching(filter, chunk, context)
-                    let matched = mask.setCount
-                    if matched == 0 { return (chunk, 0, nil) }
-                    removed.append(chunk.filter(mask))
-                    return (chunk.filter(Self.inverted(mask)), matched, nil)
-                }
-                if writer.isRead(table.id) {
-                    for chunk in removed { writer.emit(Database.changes(chunk, .delete), table: table.id) }
-                }
-                return result.affected
-            }
+            let affected = try database.modify(table, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
             return PGStatementResult(commandTag: "DELETE \(affected)")
         case .createTable(let relation, let populate):
             var rows: [Chunk] = []
@@ -145,12 +118,6 @@ extension SQLSession {
     static func matching(_ filter: ScalarExpr?, _ chunk: Chunk, _ context: EvaluationContext) throws(SluiceError) -> Bitmap {
         guard let filter else { return Bitmap(count: chunk.count, value: true) }
         return ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(filter, on: chunk, context: context))
-    }
-
-    static func inverted(_ mask: Bitmap) -> Bitmap {
-        var result = Bitmap(count: mask.count, value: true)
-        for index in 0 ..< mask.count where mask[index] { result[index] = false }
-        return result
     }
 
     private func runUtility(_ utility: UtilityStatement) throws(SluiceError) -> PGStatementResult {

@@ -135,8 +135,7 @@ package struct IntegerHashAggregate: StreamOperator {
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty { touch(globalSlot()) }
-        var ops: [ChangeOp] = []
-        var rows: [[Value]] = []
+        var changes = GroupChanges()
         var delta = StateDelta(tableID: stateTableID, epoch: barrier.epoch)
         // In key order (NULL first, as the memcomparable encoding sorts), so the delta is sorted.
         let order = dirty.indices.sorted { left, right in
@@ -152,42 +151,20 @@ package struct IntegerHashAggregate: StreamOperator {
             let previous = dirtyBefore[position]
             if rowCounts[index] < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
             if rowCounts[index] == 0 && groupCount > 0 {
-                if let previous {
-                    ops.append(.delete)
-                    rows.append(previous)
-                    delta.deletes.append(stateKey(index))
-                }
+                if previous != nil { delta.deletes.append(stateKey(index)) }
+                changes.record(before: previous, after: nil)
                 release(slot)
                 continue
             }
             let after = try outputRow(index)
             delta.puts.append((stateKey(index), after))
-            if let previous {
-                if previous != after {
-                    ops += [.updateDelete, .updateInsert]
-                    rows += [previous, after]
-                }
-            } else {
-                ops.append(.insert)
-                rows.append(after)
-            }
+            changes.record(before: previous, after: after)
         }
         dirty.removeAll(keepingCapacity: true)
         dirtyBefore.removeAll(keepingCapacity: true)
         if groupCount == 0 { emittedGlobalRow = true }
         state.record(delta)
-        if rows.isEmpty { return }
-        let types = outputTypes
-        var start = 0
-        while start < rows.count {
-            let end = min(rows.count, start + Chunk.preferredSize)
-            var builders = types.map { ColumnBuilder(type: $0, capacity: end - start) }
-            for row in rows[start ..< end] {
-                for (index, value) in row.enumerated() { builders[index].append(value) }
-            }
-            output.append(StreamChunk(ops: Array(ops[start ..< end]), data: Chunk(columns: builders.map { $0.finish() })))
-            start = end
-        }
+        changes.emit(types: outputTypes, into: &output)
     }
 
     // MARK: Slots

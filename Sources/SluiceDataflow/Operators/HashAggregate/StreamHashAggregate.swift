@@ -72,8 +72,7 @@ package struct StreamHashAggregate: StreamOperator {
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
-        var ops: [ChangeOp] = []
-        var rows: [[Value]] = []
+        var changes = GroupChanges()
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && table.get([]) == nil {
             // The global row exists before any input, as in a batch aggregate over no rows.
             dirty[[]] = (initialState([]), nil)
@@ -87,35 +86,17 @@ package struct StreamHashAggregate: StreamOperator {
                     throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
                 }
                 table.delete(key)
-                if let before {
-                    ops.append(.delete)
-                    rows.append(before)
-                }
+                changes.record(before: before, after: nil)
                 continue
             }
             table.put(key, groupState)
-            let after = try outputRow(groupState, groupKey: key)
-            if let before {
-                if !Self.isIdentical(before, after) {
-                    ops += [.updateDelete, .updateInsert]
-                    rows += [before, after]
-                }
-            } else {
-                ops.append(.insert)
-                rows.append(after)
-            }
+            changes.record(before: before, after: try outputRow(groupState, groupKey: key), isSame: Self.isIdentical)
         }
         dirty.removeAll(keepingCapacity: true)
         if groupCount == 0 { emittedGlobalRow = true }
         state.record(table.commitEpoch(barrier.epoch))
         for ordered in orderedStates { state.record(ordered.table.commitEpoch(barrier.epoch)) }
-        if rows.isEmpty { return }
-        let types = outputTypes
-        var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
-        for row in rows {
-            for (index, value) in row.enumerated() { builders[index].append(value) }
-        }
-        output.append(StreamChunk(ops: ops, data: Chunk(columns: builders.map { $0.finish() })))
+        changes.emit(types: outputTypes, into: &output)
     }
 
     /// Whether two output rows are the same down to how they display: `1.5` and `1.50` are equal
