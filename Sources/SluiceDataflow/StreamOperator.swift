@@ -51,9 +51,13 @@ package protocol StreamOperator {
     mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError)
     /// Reacts to event-time progress. Default: nothing (the runtime passes the watermark on).
     mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError)
+    /// Bytes of memory the operator's state holds, estimated from what it stores (for system
+    /// views and benchmarks). Default: 0, for stateless operators.
+    var stateBytes: Int { get }
 }
 
 extension StreamOperator {
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {}
     package mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError) {}
+    package var stateBytes: Int { 0 }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SluiceBench
+import SluiceServer
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self])
@@ -32,6 +33,7 @@ struct MaterializedView: AsyncParsableCommand {
     var noDuckdb = false
 
     func run() async throws {
+        MemoryTuning.apply()
         try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
     }
 }

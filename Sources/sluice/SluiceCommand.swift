@@ -25,6 +25,7 @@ struct Serve: AsyncParsableCommand {
     var dataDir = "./sluice-data"
 
     func run() async throws {
+        MemoryTuning.apply()
         var configuration = ServerConfiguration()
         let (host, port) = try parseAddress(listen)
         configuration.sqlHost = host

@@ -10,6 +10,8 @@ package struct OperatorProfile: Sendable, Equatable {
     package var name: String
     package var nanoseconds: UInt64 = 0
     package var rowsIn = 0
+    /// The operator's state size as of the last epoch (``StreamOperator/stateBytes``).
+    package var stateBytes = 0
 }
 
 /// The operators of one materialized view's stream plan, wired as a tree and run on one thread.
@@ -127,6 +129,7 @@ package struct OperatorGraph {
             let started = Self.now()
             try nodes[index].op.finishEpoch(barrier, state: &state, into: &output)
             nodes[index].profile.nanoseconds += Self.now() - started
+            nodes[index].profile.stateBytes = nodes[index].op.stateBytes
             collectWarnings(output)
             try forward(output.drain(), from: index, sink: sink)
         }

@@ -117,8 +117,8 @@ package final class Database: TableProvider, Sendable {
     }
 
     /// Time and rows per operator of view `id` (inputs first), as of its last finished epoch.
-    package func operatorProfile(view id: Int) -> [(name: String, nanoseconds: UInt64, rowsIn: Int)] {
-        runtime.views.first { $0.id == id }?.statistics.profile.map { ($0.name, $0.nanoseconds, $0.rowsIn) } ?? []
+    package func operatorProfile(view id: Int) -> [(name: String, nanoseconds: UInt64, rowsIn: Int, stateBytes: Int)] {
+        runtime.views.first { $0.id == id }?.statistics.profile.map { ($0.name, $0.nanoseconds, $0.rowsIn, $0.stateBytes) } ?? []
     }
 
     /// Stops the stream runtime's threads.

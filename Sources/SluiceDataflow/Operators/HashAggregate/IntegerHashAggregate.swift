@@ -167,6 +167,17 @@ package struct IntegerHashAggregate: StreamOperator {
         changes.emit(types: outputTypes, into: &output)
     }
 
+    /// The typed per-slot arrays, the key directory (about 16 bytes an entry at Swift's load
+    /// factor, counted as 24) and the min/max multisets.
+    package var stateBytes: Int {
+        var bytes = keys.capacity * 8 + keyIsNull.capacity + rowCounts.capacity * 8 + isDirty.capacity + slotOfKey.capacity * 24
+        for index in aggregates.indices {
+            bytes += counts[index].capacity * 8 + sums[index].capacity * 16 + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
+            for multiset in extremes[index] { bytes += multiset.bytes }
+        }
+        return bytes
+    }
+
     // MARK: Slots
 
     private mutating func slot(for key: Int64) -> Int32 {
