@@ -19,6 +19,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "SluiceCore"),
+        .target(name: "SluiceCodecs"),
+        .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
@@ -44,6 +46,8 @@ let package = Package(
         ),
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
+        .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCodecs"]),
+        .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),

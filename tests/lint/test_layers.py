@@ -17,6 +17,8 @@ SYSTEM = {"Foundation", "Synchronization", "Dispatch", "Glibc", "Musl", "Darwin"
 # target -> the project targets and external modules it may import (ARCHITECTURE.md).
 ALLOWED: dict[str, set[str]] = {
     "SluiceCore": set(),
+    "SluiceCodecs": set(),
+    "SluiceKafkaProtocol": {"SluiceCore", "SluiceCodecs", "NIOCore"},
     "SluiceSQL": {"SluiceCore"},
     "SluiceExpr": {"SluiceCore"},
     "SluicePlan": {"SluiceCore", "SluiceExpr"},
