@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "SluiceCore"),
         .target(name: "SluiceCodecs"),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
+        .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
@@ -47,6 +48,7 @@ let package = Package(
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
         .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCodecs"]),
+        .testTarget(name: "SluiceBrokerTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),

@@ -1,0 +1,164 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// The log of one topic partition: record batches stored as received (compressed ones too),
+/// in segment files under one directory, each batch's base offset assigned on append.
+///
+/// Safe to use from many threads: appends and reads take the partition's lock (reads only to
+/// find where to read and to `pread`, which does not move a file position).
+/// - Complexity: append O(batch bytes); read O(log segments + index interval); recovery reads
+///   the batch headers of every segment and checks the CRC of every batch in the last one.
+package final class PartitionLog: @unchecked Sendable {
+    package let directory: String
+    package let configuration: LogConfiguration
+    private let lock = NSLock()
+    private var segments: [Segment] = []
+    private var lastFlush = ContinuousClock.now
+    /// Bytes cut from the end of the last segment at start-up (a torn write).
+    package private(set) var recoveredBytesCut: Int64 = 0
+
+    /// Opens the log in `directory` (created if missing), recovering its last segment:
+    /// `validate` decides whether a stored batch is intact (its CRC); the first one that is not,
+    /// and everything after it, is cut off.
+    package init(directory: String, configuration: LogConfiguration = LogConfiguration(), validate: @escaping (ByteBuffer) -> Bool) throws(LogError) {
+        self.directory = directory
+        self.configuration = configuration
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LogError.io("create \(directory)", errno: errno)
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".log") }
+        let bases = names.compactMap { Int64($0.dropLast(4)) }.sorted()
+        for (index, base) in bases.enumerated() {
+            let segment = try Segment(directory: directory, baseOffset: base, indexIntervalBytes: configuration.indexIntervalBytes)
+            let isLast = index == bases.count - 1
+            let cut = try segment.recover(validate: isLast ? validate : nil)
+            if isLast { recoveredBytesCut = cut }
+            segments.append(segment)
+        }
+        if segments.isEmpty {
+            segments.append(try Segment(directory: directory, baseOffset: 0, indexIntervalBytes: configuration.indexIntervalBytes))
+        }
+    }
+
+    /// The first offset still stored.
+    package var logStartOffset: Int64 {
+        lock.withLock { segments[0].baseOffset }
+    }
+
+    /// The offset the next record will get (the high watermark: there are no replicas).
+    package var logEndOffset: Int64 {
+        lock.withLock { segments[segments.count - 1].nextOffset }
+    }
+
+    /// Bytes stored.
+    package var size: Int64 {
+        lock.withLock { segments.reduce(0) { $0 + $1.size } }
+    }
+
+    /// Appends `batches` (each one whole record batch, already validated), giving them
+    /// consecutive offsets from the log end; returns the first and last offsets given. Flushes
+    /// as the configuration says before returning.
+    @discardableResult
+    package func append(_ batches: [ByteBuffer]) throws(LogError) -> (first: Int64, last: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            var next = segments[segments.count - 1].nextOffset
+            let first = next
+            for var batch in batches {
+                guard let entry = BatchFraming.entry(at: batch.readerIndex, of: batch), entry.size == batch.readableBytes else {
+                    throw LogError.invalidBatch("a batch's length does not match its bytes")
+                }
+                batch.setInteger(next, at: batch.readerIndex)
+                let placed = BatchFraming.Entry(
+                    baseOffset: next, lastOffset: next + (entry.lastOffset - entry.baseOffset), maxTimestamp: entry.maxTimestamp,
+                    size: entry.size)
+                var active = segments[segments.count - 1]
+                if active.size > 0 && active.size + Int64(entry.size) > Int64(configuration.segmentBytes) {
+                    if configuration.flush != .never { try active.file.sync() }
+                    active = try Segment(directory: directory, baseOffset: next, indexIntervalBytes: configuration.indexIntervalBytes)
+                    segments.append(active)
+                }
+                try active.append(batch, entry: placed)
+                next = placed.lastOffset + 1
+            }
+            switch configuration.flush {
+            case .never:
+                break
+            case .everyAppend:
+                try segments[segments.count - 1].file.sync()
+            case .interval(let milliseconds):
+                if ContinuousClock.now - lastFlush >= .milliseconds(milliseconds) {
+                    try segments[segments.count - 1].file.sync()
+                    lastFlush = .now
+                }
+            }
+            return (first, next - 1)
+        }
+    }
+
+    /// Whole batches starting with the one that holds `offset`, up to `maxBytes` (but always at
+    /// least one batch); empty at the log end.
+    package func read(from offset: Int64, maxBytes: Int) throws(LogError) -> ByteBuffer {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let start = segments[0].baseOffset
+            let end = segments[segments.count - 1].nextOffset
+            guard offset >= start, offset <= end else { throw LogError.offsetOutOfRange(requested: offset, start: start, end: end) }
+            if offset == end { return ByteBuffer() }
+            var index = segments.count - 1
+            while index > 0 && segments[index].baseOffset > offset { index -= 1 }
+            while index < segments.count {
+                if let position = try segments[index].position(of: offset) {
+                    return try segments[index].read(from: position, maxBytes: maxBytes)
+                }
+                index += 1
+            }
+            return ByteBuffer()
+        }
+    }
+
+    /// The first offset of the first batch whose largest timestamp is at least `timestamp`, with
+    /// that timestamp; nil when every batch is older.
+    package func offset(forTimestamp timestamp: Int64) throws(LogError) -> (offset: Int64, timestamp: Int64)? {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            for segment in segments {
+                if let found = try segment.offset(forTimestamp: timestamp) { return found }
+            }
+            return nil
+        }
+    }
+
+    /// Deletes closed segments past the retention limits; returns how many went.
+    @discardableResult
+    package func enforceRetention(nowMilliseconds: Int64) -> Int {
+        lock.withLock {
+            var removed = 0
+            var total = segments.reduce(0) { $0 + $1.size }
+            while segments.count > 1 {
+                let oldest = segments[0]
+                let expired = configuration.retentionMilliseconds.map { oldest.largestTimestamp < nowMilliseconds - $0 } ?? false
+                let oversized = configuration.retentionBytes.map { total - oldest.size >= $0 } ?? false
+                guard expired || oversized else { break }
+                try? FileManager.default.removeItem(atPath: oldest.file.path)
+                total -= oldest.size
+                segments.removeFirst()
+                removed += 1
+            }
+            return removed
+        }
+    }
+
+    /// Forces every appended byte to disk.
+    package func sync() throws(LogError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try segments[segments.count - 1].file.sync()
+    }
+}

@@ -1,0 +1,131 @@
+import NIOCore
+
+/// One file of a partition's log, holding batches whose offsets start at `baseOffset`, with a
+/// sparse offset index (offset → file position) and a time index (largest timestamp so far →
+/// offset), an entry every `indexIntervalBytes`.
+final class Segment {
+    let baseOffset: Int64
+    let file: SegmentFile
+    /// One past the last offset stored.
+    private(set) var nextOffset: Int64
+    private(set) var largestTimestamp = Int64.min
+    private var offsetIndex: [(offset: Int64, position: Int64)] = []
+    private var timeIndex: [(timestamp: Int64, offset: Int64)] = []
+    private var bytesSinceIndex = Int.max
+    private let indexIntervalBytes: Int
+
+    var size: Int64 { file.size }
+
+    /// Opens (or creates) the segment file `directory/<baseOffset, 20 digits>.log`.
+    init(directory: String, baseOffset: Int64, indexIntervalBytes: Int) throws(LogError) {
+        self.baseOffset = baseOffset
+        self.nextOffset = baseOffset
+        self.indexIntervalBytes = indexIntervalBytes
+        self.file = try SegmentFile(path: "\(directory)/\(Self.fileName(baseOffset)).log", create: true)
+    }
+
+    static func fileName(_ baseOffset: Int64) -> String {
+        let digits = String(baseOffset)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+    }
+
+    /// Appends one batch (its base offset already set) described by `entry`.
+    func append(_ batch: ByteBuffer, entry: BatchFraming.Entry) throws(LogError) {
+        let position = try file.append(batch)
+        record(entry, at: position)
+    }
+
+    private func record(_ entry: BatchFraming.Entry, at position: Int64) {
+        if bytesSinceIndex >= indexIntervalBytes {
+            offsetIndex.append((entry.baseOffset, position))
+            bytesSinceIndex = 0
+        }
+        bytesSinceIndex += entry.size
+        if entry.maxTimestamp > largestTimestamp {
+            largestTimestamp = entry.maxTimestamp
+            timeIndex.append((entry.maxTimestamp, entry.baseOffset))
+        }
+        nextOffset = entry.lastOffset + 1
+    }
+
+    /// Reads the file from the start, rebuilding the indexes. With `validate`, stops at the first
+    /// batch that is incomplete or fails it and cuts the file there (a torn write); returns the
+    /// number of bytes cut.
+    @discardableResult
+    func recover(validate: ((ByteBuffer) -> Bool)?) throws(LogError) -> Int64 {
+        offsetIndex = []
+        timeIndex = []
+        bytesSinceIndex = Int.max
+        largestTimestamp = .min
+        nextOffset = baseOffset
+        var position: Int64 = 0
+        while position < file.size {
+            let header = try file.read(at: position, count: BatchFraming.headerSize)
+            guard let entry = BatchFraming.entry(at: header.readerIndex, of: header),
+                entry.baseOffset >= nextOffset, position + Int64(entry.size) <= file.size
+            else { break }
+            if let validate {
+                let batch = try file.read(at: position, count: entry.size)
+                guard batch.readableBytes == entry.size, validate(batch) else { break }
+            }
+            record(entry, at: position)
+            position += Int64(entry.size)
+        }
+        let cut = file.size - position
+        if cut > 0 { try file.truncate(to: position) }
+        return cut
+    }
+
+    /// The file position of the batch holding `offset` (or the first after it), or nil if the
+    /// segment holds no such batch.
+    func position(of offset: Int64) throws(LogError) -> Int64? {
+        guard offset < nextOffset else { return nil }
+        // The last index entry at or below the offset, then batch headers from there.
+        var low = 0
+        var high = offsetIndex.count
+        while low < high {
+            let middle = (low + high) / 2
+            if offsetIndex[middle].offset <= offset { low = middle + 1 } else { high = middle }
+        }
+        var position = low == 0 ? 0 : offsetIndex[low - 1].position
+        while position < file.size {
+            let header = try file.read(at: position, count: BatchFraming.headerSize)
+            guard let entry = BatchFraming.entry(at: header.readerIndex, of: header) else { return nil }
+            if entry.lastOffset >= offset { return position }
+            position += Int64(entry.size)
+        }
+        return nil
+    }
+
+    /// The first offset of the first batch whose largest timestamp is at least `timestamp`.
+    func offset(forTimestamp timestamp: Int64) throws(LogError) -> (offset: Int64, timestamp: Int64)? {
+        guard largestTimestamp >= timestamp else { return nil }
+        // The index holds increasing maxima: start from the last entry below the target.
+        var position: Int64 = 0
+        if let entry = timeIndex.last(where: { $0.timestamp < timestamp }), let found = try self.position(of: entry.offset) {
+            position = found
+        }
+        while position < file.size {
+            let header = try file.read(at: position, count: BatchFraming.headerSize)
+            guard let entry = BatchFraming.entry(at: header.readerIndex, of: header) else { return nil }
+            if entry.maxTimestamp >= timestamp { return (entry.baseOffset, entry.maxTimestamp) }
+            position += Int64(entry.size)
+        }
+        return nil
+    }
+
+    /// Whole batches from `position`, at most `maxBytes` of them but always the first (a batch
+    /// larger than `maxBytes` is returned whole, as Kafka does, so a consumer never stalls).
+    func read(from position: Int64, maxBytes: Int) throws(LogError) -> ByteBuffer {
+        let buffer = try file.read(at: position, count: max(maxBytes, BatchFraming.headerSize))
+        let start = buffer.readerIndex
+        var end = start
+        while let entry = BatchFraming.entry(at: end, of: buffer), end - start + entry.size <= buffer.readableBytes {
+            end += entry.size
+        }
+        if end == start, let first = BatchFraming.entry(at: start, of: buffer) {
+            return try file.read(at: position, count: first.size)
+        }
+        return buffer.getSlice(at: start, length: end - start) ?? ByteBuffer()
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+
+/// A file read and written at explicit positions (POSIX `pread`/`pwrite`), owned by one segment.
+final class SegmentFile {
+    let path: String
+    private let descriptor: Int32
+    /// Bytes in the file.
+    private(set) var size: Int64
+
+    init(path: String, create: Bool) throws(LogError) {
+        self.path = path
+        let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else { throw LogError.io("open \(path)", errno: errno) }
+        self.descriptor = descriptor
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw LogError.io("stat \(path)", errno: errno)
+        }
+        self.size = Int64(status.st_size)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Appends the readable bytes of `buffer`; returns the position they start at.
+    @discardableResult
+    func append(_ buffer: ByteBuffer) throws(LogError) -> Int64 {
+        let position = size
+        var written = 0
+        let count = buffer.readableBytes
+        while written < count {
+            let result = buffer.withUnsafeReadableBytes { bytes in
+                pwrite(descriptor, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw LogError.io("write \(path)", errno: errno)
+            }
+            written += result
+        }
+        size += Int64(count)
+        return position
+    }
+
+    /// Up to `count` bytes from `position` (fewer at the end of the file).
+    func read(at position: Int64, count: Int) throws(LogError) -> ByteBuffer {
+        let available = max(0, min(Int64(count), size - position))
+        var buffer = ByteBufferAllocator().buffer(capacity: Int(available))
+        var done = 0
+        while done < Int(available) {
+            let result = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Int(available) - done) { bytes in
+                let got = pread(descriptor, bytes.baseAddress!, Int(available) - done, off_t(position) + off_t(done))
+                return max(got, 0)
+            }
+            if result == 0 { break }
+            done += result
+        }
+        return buffer
+    }
+
+    /// Cuts the file to `newSize` bytes (a torn tail after a crash).
+    func truncate(to newSize: Int64) throws(LogError) {
+        guard ftruncate(descriptor, off_t(newSize)) == 0 else { throw LogError.io("truncate \(path)", errno: errno) }
+        size = newSize
+    }
+
+    func sync() throws(LogError) {
+        guard fsync(descriptor) == 0 else { throw LogError.io("fsync \(path)", errno: errno) }
+    }
+}
