@@ -33,7 +33,7 @@ package struct RecordBatchEncoder: Hashable, Sendable {
     /// -1 and `lastOffsetDelta` is -1.
     ///
     /// - Precondition: Offsets increase, starting at or after `baseOffset`, with deltas that fit
-    ///   in 32 bits.
+    ///   in 32 bits; the batch is under 2 GiB (its length is an int32).
     /// - Returns: The header written, CRC included.
     /// - Complexity: O(n) in the size of the records; one CRC pass over the batch.
     @discardableResult
