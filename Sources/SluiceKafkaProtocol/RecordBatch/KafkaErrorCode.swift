@@ -93,3 +93,16 @@ package struct KafkaErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
     /// `UNKNOWN_TOPIC_ID` (100): the server does not know the topic id.
     package static let unknownTopicID = KafkaErrorCode(rawValue: 100)
 }
+
+extension KafkaErrorCode {
+    /// The broker could not read or write its log files.
+    package static let kafkaStorageError = KafkaErrorCode(rawValue: 56)
+    /// The request asked for a policy the broker does not have (e.g. an unknown config name).
+    package static let invalidConfig = KafkaErrorCode(rawValue: 40)
+    /// A group with members cannot be deleted or described in that state.
+    package static let nonEmptyGroup = KafkaErrorCode(rawValue: 68)
+    /// A Produce request's records were larger than the broker accepts.
+    package static let policyViolation = KafkaErrorCode(rawValue: 44)
+    /// The producer id is unknown (its state expired).
+    package static let unknownProducerID = KafkaErrorCode(rawValue: 59)
+}
