@@ -7,7 +7,8 @@ import NIOCore
 enum MessageSamples {
     static let all: [MessageCase] = core + admin + groups
 
-    /// ApiVersions, Metadata, Produce, Fetch, ListOffsets.
+    /// ApiVersions, Metadata, Produce, Fetch, ListOffsets (admin and group samples are in
+    /// MessageSamples+Admin.swift and MessageSamples+Groups.swift).
     static let core: [MessageCase] = [
         MessageCase(ApiVersionsRequest.self) { version in
             version >= 3 ? ApiVersionsRequest(clientSoftwareName: "librdkafka", clientSoftwareVersion: "2.6.1") : ApiVersionsRequest()
@@ -133,7 +134,4 @@ enum MessageSamples {
             return response
         },
     ]
-
-    static let admin: [MessageCase] = []
-    static let groups: [MessageCase] = []
 }
