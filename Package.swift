@@ -34,14 +34,14 @@ let package = Package(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluiceDataflow", "SluicePGWire", nioCore, nioPosix,
+                "SluiceBatch", "SluiceDataflow", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
         .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer"]),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire",
+                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

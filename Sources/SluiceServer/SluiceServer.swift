@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SluiceBroker
 import SluiceCore
 import SluicePGWire
 
@@ -12,6 +13,9 @@ package struct ServerConfiguration: Sendable {
     package var authentication: PGAuthentication = .trust
     /// Milliseconds between barriers (RisingWave's `barrier_interval_ms`).
     package var barrierIntervalMilliseconds = 1000
+    /// The built-in Kafka-compatible broker; nil to run without it. Its data directory is
+    /// `<dataDirectory>/broker` unless set.
+    package var broker: BrokerConfiguration? = BrokerConfiguration()
 
     package init() {}
 }
@@ -20,25 +24,35 @@ package struct ServerConfiguration: Sendable {
 package final class SluiceServer: Sendable {
     package let database: Database
     package let sqlServer: PGServer
+    package let broker: KafkaBroker?
 
-    private init(database: Database, sqlServer: PGServer) {
+    private init(database: Database, sqlServer: PGServer, broker: KafkaBroker?) {
         self.database = database
         self.sqlServer = sqlServer
+        self.broker = broker
     }
 
     package static func start(_ configuration: ServerConfiguration) async throws -> SluiceServer {
+        var broker: KafkaBroker?
+        if var brokerConfiguration = configuration.broker {
+            if let dataDirectory = configuration.dataDirectory { brokerConfiguration.dataDirectory = "\(dataDirectory)/broker" }
+            let started = try KafkaBroker(configuration: brokerConfiguration)
+            try await started.start()
+            broker = started
+        }
         let database = try Database(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds)
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),
             backend: SQLBackend(database: database))
-        return SluiceServer(database: database, sqlServer: sqlServer)
+        return SluiceServer(database: database, sqlServer: sqlServer, broker: broker)
     }
 
     /// Stops accepting connections and writes every table to the data directory.
     package func shutdown() async throws {
         try await sqlServer.shutdown()
+        await broker?.shutdown()
         database.stop()
         try database.saveTables()
     }

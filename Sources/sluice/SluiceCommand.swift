@@ -1,4 +1,5 @@
 import ArgumentParser
+import SluiceBroker
 import Foundation
 import Synchronization
 import SluiceBench
@@ -9,7 +10,7 @@ import SluiceServer
 struct Sluice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A streaming SQL database in one binary.",
-        subcommands: [Serve.self, Bench.self, Fuzz.self])
+        subcommands: [Serve.self, Broker.self, Bench.self, Fuzz.self])
 }
 
 struct Serve: AsyncParsableCommand {
@@ -24,9 +25,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Directory for durable state.")
     var dataDir = "./sluice-data"
 
+    @Option(help: "Address for the built-in Kafka-compatible broker.")
+    var kafkaListen = "127.0.0.1:9092"
+
+    @Flag(help: "Run without the built-in broker.")
+    var noBroker = false
+
     func run() async throws {
         MemoryTuning.apply()
         var configuration = ServerConfiguration()
+        if noBroker {
+            configuration.broker = nil
+        } else {
+            let (kafkaHost, kafkaPort) = try parseAddress(kafkaListen)
+            configuration.broker?.host = kafkaHost
+            configuration.broker?.port = kafkaPort
+        }
         let (host, port) = try parseAddress(listen)
         configuration.sqlHost = host
         configuration.sqlPort = port
@@ -39,11 +53,49 @@ struct Serve: AsyncParsableCommand {
         } catch let error as SluiceError {
             FileHandle.standardError.write(Data("sluice: \(error.message)\n".utf8))
             throw ExitCode(1)
+        } catch {
+            FileHandle.standardError.write(Data("sluice: could not start: \(error)\n".utf8))
+            throw ExitCode(1)
         }
-        FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port) (data in \(dataDir))\n".utf8))
+        var kafka = ""
+        if let broker = server.broker { kafka = ", Kafka on \(broker.configuration.host):\(broker.port)" }
+        FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir))\n".utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))
         try await server.shutdown()
+    }
+}
+
+struct Broker: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the built-in Kafka-compatible broker alone.")
+
+    @Option(help: "Address to serve the Kafka protocol on.")
+    var listen = "127.0.0.1:9092"
+
+    @Option(help: "Directory for the topics' logs.")
+    var dataDir = "./sluice-data/broker"
+
+    @Option(help: "Partitions of topics created without a count (num.partitions).")
+    var partitions = 1
+
+    func run() async throws {
+        MemoryTuning.apply()
+        var configuration = BrokerConfiguration()
+        (configuration.host, configuration.port) = try parseAddress(listen)
+        configuration.dataDirectory = dataDir
+        configuration.defaultPartitions = max(1, partitions)
+        let broker: KafkaBroker
+        do {
+            broker = try KafkaBroker(configuration: configuration)
+            try await broker.start()
+        } catch {
+            FileHandle.standardError.write(Data("sluice: could not start the broker: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        FileHandle.standardError.write(Data("sluice: serving Kafka on \(configuration.host):\(broker.port) (data in \(dataDir))\n".utf8))
+        await waitForTerminationSignal()
+        FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))
+        await broker.shutdown()
     }
 }
 

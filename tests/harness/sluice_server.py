@@ -23,7 +23,8 @@ def sluice_binary() -> Path:
 
 
 class SluiceServer:
-    """Runs `sluice serve --listen 127.0.0.1:PORT --data-dir DIR` and stops it by PID.
+    """Runs `sluice serve --listen 127.0.0.1:PORT --data-dir DIR --kafka-listen 127.0.0.1:PORT2`
+    and stops it by PID. `kafka_bootstrap` is the address of its built-in Kafka broker.
 
     Usable as a context manager. The server's stdout and stderr go to `server.log` in its
     work directory; `log()` returns them, so that a failing test can show what the server said.
@@ -38,6 +39,7 @@ class SluiceServer:
         self.binary = Path(binary) if binary else sluice_binary()
         self.host = host
         self.port = 0
+        self.kafka_port = 0
         self.start_timeout = start_timeout or float(os.environ.get("SLUICE_START_TIMEOUT", "30"))
         self.stop_timeout = stop_timeout
         self.workdir: Path | None = None
@@ -62,10 +64,12 @@ class SluiceServer:
         self.workdir = Path(tempfile.mkdtemp(prefix="sluice-test-"))
         self.data_dir.mkdir(exist_ok=True)
         self.port = free_port(self.host)
+        self.kafka_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
             "--data-dir", str(self.data_dir),
+            "--kafka-listen", f"{self.host}:{self.kafka_port}",
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
         with open(self.log_path, "wb") as log:
@@ -104,6 +108,10 @@ class SluiceServer:
     def _read_log(self) -> str:
         text = self.log_path.read_bytes().decode("utf-8", "replace")
         return text if len(text) <= 20000 else "…(earlier lines cut)…\n" + text[-20000:]
+
+    @property
+    def kafka_bootstrap(self) -> str:
+        return f"{self.host}:{self.kafka_port}"
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)

@@ -52,6 +52,7 @@ def main() -> int:
     parser.add_argument("command", choices=["serve"])
     parser.add_argument("--listen", required=True)
     parser.add_argument("--data-dir", required=True, type=Path)
+    parser.add_argument("--kafka-listen")
     args = parser.parse_args()
     host, port = args.listen.rsplit(":", 1)
 

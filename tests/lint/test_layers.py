@@ -31,13 +31,13 @@ ALLOWED: dict[str, set[str]] = {
     "SluicePGWire": {"SluiceCore", "NIOCore", "NIOPosix"},
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
-        "SluiceDataflow", "SluicePGWire", "NIOCore", "NIOPosix",
+        "SluiceDataflow", "SluicePGWire", "SluiceBroker", "NIOCore", "NIOPosix",
     },
     "SluiceBench": {"SluiceCore", "SluiceServer", "SluicePGWire"},
     # The command line sits on top and may reach any layer (its fuzz drivers call the parser and
     # the wire decoder directly).
     "sluice": {
-        "SluiceCore", "SluiceSQL", "SluicePGWire", "SluiceServer", "SluiceBench", "ArgumentParser",
+        "SluiceCore", "SluiceSQL", "SluicePGWire", "SluiceServer", "SluiceBench", "SluiceBroker", "ArgumentParser",
     },
 }
 

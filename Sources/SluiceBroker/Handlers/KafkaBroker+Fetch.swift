@@ -1,0 +1,70 @@
+import NIOCore
+import SluiceKafkaProtocol
+
+extension KafkaBroker {
+    /// Answers a Fetch once at least `min_bytes` are ready or `max_wait_ms` has passed (long
+    /// polling), re-reading the logs every few milliseconds meanwhile without holding a thread.
+    /// Fetch sessions are declined (session id 0), so clients send full requests.
+    func fetch(_ request: FetchRequest, version: Int16, on eventLoop: any EventLoop) -> EventLoopFuture<FetchResponse> {
+        let promise = eventLoop.makePromise(of: FetchResponse.self)
+        let deadline = NIODeadline.now() + .milliseconds(Int64(max(0, request.maxWaitMs)))
+        attemptFetch(request, deadline: deadline, promise: promise, on: eventLoop)
+        return promise.futureResult
+    }
+
+    private func attemptFetch(
+        _ request: FetchRequest, deadline: NIODeadline, promise: EventLoopPromise<FetchResponse>, on eventLoop: any EventLoop
+    ) {
+        let (response, bytes, failed) = readFetch(request)
+        let now = NIODeadline.now()
+        if failed || bytes >= Int(request.minBytes) || now >= deadline {
+            promise.succeed(response)
+            return
+        }
+        let wait = min(deadline - now, .milliseconds(5))
+        eventLoop.scheduleTask(in: wait) { [self] in
+            attemptFetch(request, deadline: deadline, promise: promise, on: eventLoop)
+        }
+    }
+
+    /// One pass over the requested partitions: the response, the bytes of records in it, and
+    /// whether any partition failed (which is answered at once).
+    private func readFetch(_ request: FetchRequest) -> (FetchResponse, Int, Bool) {
+        var budget = request.maxBytes > 0 ? Int(request.maxBytes) : Int.max
+        var total = 0
+        var failed = false
+        let topics = request.topics.map { topic in
+            FetchResponse.Topic(
+                topic: topic.topic,
+                partitions: topic.partitions.map { partition in
+                    guard let log = self.topics.log(topic.topic, Int(partition.partition)) else {
+                        failed = true
+                        return Self.fetchError(partition.partition, .unknownTopicOrPartition)
+                    }
+                    let highWatermark = log.logEndOffset
+                    let logStart = log.logStartOffset
+                    guard partition.fetchOffset >= logStart, partition.fetchOffset <= highWatermark else {
+                        failed = true
+                        return Self.fetchError(partition.partition, .offsetOutOfRange, highWatermark: highWatermark, logStart: logStart)
+                    }
+                    var records = ByteBuffer()
+                    if budget > 0 && partition.fetchOffset < highWatermark {
+                        let limit = min(Int(max(partition.partitionMaxBytes, 1)), budget)
+                        records = (try? log.read(from: partition.fetchOffset, maxBytes: limit)) ?? ByteBuffer()
+                        budget -= records.readableBytes
+                        total += records.readableBytes
+                    }
+                    return FetchResponse.Partition(
+                        partitionIndex: partition.partition, errorCode: 0, highWatermark: highWatermark, lastStableOffset: highWatermark,
+                        logStartOffset: logStart, abortedTransactions: [], preferredReadReplica: -1, records: records)
+                })
+        }
+        return (FetchResponse(responses: topics), total, failed)
+    }
+
+    static func fetchError(_ partition: Int32, _ code: KafkaErrorCode, highWatermark: Int64 = -1, logStart: Int64 = -1) -> FetchResponse.Partition {
+        FetchResponse.Partition(
+            partitionIndex: partition, errorCode: code.rawValue, highWatermark: highWatermark, lastStableOffset: highWatermark,
+            logStartOffset: logStart, abortedTransactions: [], preferredReadReplica: -1, records: ByteBuffer())
+    }
+}
