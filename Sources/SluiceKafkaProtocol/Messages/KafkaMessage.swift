@@ -1,3 +1,17 @@
+// Kafka's wire messages (spec: the Kafka protocol guide, and one JSON definition per request and
+// response in apache/kafka clients/src/main/resources/common/message/; flexible versions: KIP-482).
+//
+//   Primitives/  ByteBuffer readers that throw `KafkaDecodingError` and never trap, and writers.
+//   Headers/     request header v1/v2, response header v0/v1, and which version an API uses.
+//   Messages/    `KafkaAPI` (the supported-version table), one file per request and response,
+//                `KafkaRequestBody` (a request of any API, read according to its header) and
+//                the size-prefixed frames.
+//
+// Message types carry the names of Kafka's definitions (`ApiVersionsRequest`,
+// `InitProducerIdResponse`) so that each can be found in the spec by name; their properties follow
+// Swift's naming (`correlationID`, `producerID`). Error codes stay raw `Int16`, records stay bytes:
+// the record-batch layer beside this one owns both.
+
 import NIOCore
 
 /// A Kafka request or response body, read and written at any version its API supports.

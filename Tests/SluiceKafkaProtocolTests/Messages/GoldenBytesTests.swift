@@ -31,7 +31,9 @@ import Testing
         #expect(request == ApiVersionsRequest(clientSoftwareName: "librdkafka", clientSoftwareVersion: "2.6.1"))
         #expect(frame.readableBytes == 0)
 
-        #expect(Self.frame(header: header, body: request) == Self.apiVersionsV3Request)
+        var written = ByteBuffer()
+        request.writeFrame(to: &written, version: 3, correlationID: 1, clientID: "rdkafka")
+        #expect(Array(written.readableBytesView) == Self.apiVersionsV3Request)
     }
 
     /// The answer librdkafka gets when it asks with a version the broker does not support: a v0
@@ -39,9 +41,9 @@ import Testing
     @Test func apiVersionsV0ErrorResponse() throws {
         let response = ApiVersionsResponse(errorCode: 35, apiKeys: [.init(apiKey: 18, minVersion: 0, maxVersion: 4)])
         var buffer = ByteBuffer()
-        KafkaResponseHeader(correlationID: 1).write(to: &buffer, headerVersion: KafkaAPI.apiVersions.responseHeaderVersion(for: 0))
-        response.write(to: &buffer, version: 0)
+        response.writeFrame(to: &buffer, version: 0, correlationID: 1)
         #expect(Array(buffer.readableBytesView) == [
+            0x00, 0x00, 0x00, 0x10,  // size: 16 bytes follow
             0x00, 0x00, 0x00, 0x01,  // response header v0: correlation id 1, no tagged fields
             0x00, 0x23,  // error code: 35 (UNSUPPORTED_VERSION)
             0x00, 0x00, 0x00, 0x01,  // api keys: INT32 count 1
@@ -72,7 +74,9 @@ import Testing
         let request = try MetadataRequest(from: &frame, version: 1)
         #expect(request == MetadataRequest(topics: [.init(name: "t1")]))
         #expect(frame.readableBytes == 0)
-        #expect(Self.frame(header: header, body: request) == Self.metadataV1Request)
+        var written = ByteBuffer()
+        request.writeFrame(to: &written, version: 1, correlationID: 7, clientID: "kafka-python")
+        #expect(Array(written.readableBytesView) == Self.metadataV1Request)
 
         // All topics: a null array from v1 on, an empty array in v0.
         var all = ByteBuffer()
@@ -122,16 +126,5 @@ import Testing
         var written = ByteBuffer()
         request.write(to: &written, version: 9)
         #expect(Array(written.readableBytesView) == bytes)
-    }
-
-    /// Writes `size`, `header` and `body` as a client would send them.
-    static func frame(header: KafkaRequestHeader, body: some KafkaMessage) -> [UInt8] {
-        var content = ByteBuffer()
-        header.write(to: &content)
-        body.write(to: &content, version: header.apiVersion)
-        var frame = ByteBuffer()
-        frame.writeInteger(Int32(content.readableBytes))
-        frame.writeImmutableBuffer(content)
-        return Array(frame.readableBytesView)
     }
 }

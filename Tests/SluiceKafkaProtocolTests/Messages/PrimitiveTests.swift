@@ -35,6 +35,18 @@ import Testing
         #expect(short.readerIndex == 0)
     }
 
+    @Test func varintsThrowWhenMalformed() throws {
+        var buffer = ByteBuffer()
+        buffer.writeVarint(-300)
+        buffer.writeUnsignedVarint(300)
+        #expect(try buffer.readKafkaVarint() == -300)
+        #expect(try buffer.readKafkaUnsignedVarint() == 300)
+        var unterminated = Sample.bytes([0xFF, 0xFF])
+        #expect(throws: KafkaDecodingError.malformedVarint) { try unterminated.readKafkaVarint() }
+        var tooLong = Sample.bytes(Array(repeating: 0x80, count: 10) + [0x01])
+        #expect(throws: KafkaDecodingError.malformedVarint) { try tooLong.readKafkaVarint() }
+    }
+
     @Test func anyNonZeroByteIsTrue() throws {
         var buffer = Sample.bytes([0x00, 0x01, 0x7F])
         #expect(try buffer.readKafkaBool() == false)
