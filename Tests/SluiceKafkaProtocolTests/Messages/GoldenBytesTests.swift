@@ -6,9 +6,10 @@ import Testing
 /// Whole frames written out by hand from the Kafka protocol guide and the message definitions, to
 /// check the codecs against the spec rather than against themselves.
 @Suite struct GoldenBytesTests {
-    /// An ApiVersions v3 request as librdkafka 2.6.1 sends it first on a connection.
+    /// An ApiVersions v3 request as confluent-kafka 2.16.1 (librdkafka 2.16.0) sends it first on a
+    /// connection (checked against a captured one).
     static let apiVersionsV3Request: [UInt8] = [
-        0x00, 0x00, 0x00, 0x24,  // size: 36 bytes follow
+        0x00, 0x00, 0x00, 0x40,  // size: 64 bytes follow
         // Request header v2 (ApiVersions v3 is flexible).
         0x00, 0x12,  // api key: 18 (ApiVersions)
         0x00, 0x03,  // api version: 3
@@ -16,8 +17,12 @@ import Testing
         0x00, 0x07, 0x72, 0x64, 0x6B, 0x61, 0x66, 0x6B, 0x61,  // client id: INT16 length 7, "rdkafka" (never compact)
         0x00,  // header tagged fields: none
         // Body.
-        0x0B, 0x6C, 0x69, 0x62, 0x72, 0x64, 0x6B, 0x61, 0x66, 0x6B, 0x61,  // client software name: varint 10+1, "librdkafka"
-        0x06, 0x32, 0x2E, 0x36, 0x2E, 0x31,  // client software version: varint 5+1, "2.6.1"
+        0x17,  // client software name: compact string, varint 22+1
+        0x63, 0x6F, 0x6E, 0x66, 0x6C, 0x75, 0x65, 0x6E, 0x74, 0x2D, 0x6B,  // "confluent-k"
+        0x61, 0x66, 0x6B, 0x61, 0x2D, 0x70, 0x79, 0x74, 0x68, 0x6F, 0x6E,  // "afka-python"
+        0x16,  // client software version: compact string, varint 21+1
+        0x32, 0x2E, 0x31, 0x36, 0x2E, 0x31, 0x2D, 0x72, 0x64, 0x6B, 0x61,  // "2.16.1-rdka"
+        0x66, 0x6B, 0x61, 0x2D, 0x32, 0x2E, 0x31, 0x36, 0x2E, 0x30,  // "fka-2.16.0"
         0x00,  // body tagged fields: none
     ]
 
@@ -28,7 +33,7 @@ import Testing
         #expect(header == KafkaRequestHeader(api: .apiVersions, apiVersion: 3, correlationID: 1, clientID: "rdkafka"))
         #expect(header.headerVersion == 2)
         let request = try ApiVersionsRequest(from: &frame, version: 3)
-        #expect(request == ApiVersionsRequest(clientSoftwareName: "librdkafka", clientSoftwareVersion: "2.6.1"))
+        #expect(request == ApiVersionsRequest(clientSoftwareName: "confluent-kafka-python", clientSoftwareVersion: "2.16.1-rdkafka-2.16.0"))
         #expect(frame.readableBytes == 0)
 
         var written = ByteBuffer()
@@ -125,6 +130,57 @@ import Testing
         ]))
         var written = ByteBuffer()
         request.write(to: &written, version: 9)
+        #expect(Array(written.readableBytesView) == bytes)
+    }
+
+    /// A Fetch v12 request as confluent-kafka 2.16.1 sends it to read partition 0 of "t" from
+    /// offset 0, read-committed, without a fetch session (checked against a captured one).
+    @Test func fetchV12RequestAsLibrdkafkaSendsIt() throws {
+        let bytes: [UInt8] = [
+            // Request header v2.
+            0x00, 0x01,  // api key: 1 (Fetch)
+            0x00, 0x0C,  // api version: 12
+            0x00, 0x00, 0x00, 0x06,  // correlation id: 6
+            0x00, 0x07, 0x72, 0x64, 0x6B, 0x61, 0x66, 0x6B, 0x61,  // client id: "rdkafka"
+            0x00,  // header tagged fields
+            // Body.
+            0xFF, 0xFF, 0xFF, 0xFF,  // replica id: -1 (a consumer)
+            0x00, 0x00, 0x01, 0xF4,  // max wait: 500 ms
+            0x00, 0x00, 0x00, 0x01,  // min bytes: 1
+            0x03, 0x20, 0x00, 0x00,  // max bytes: 52,428,800
+            0x01,  // isolation level: read committed
+            0x00, 0x00, 0x00, 0x00,  // session id: 0
+            0xFF, 0xFF, 0xFF, 0xFF,  // session epoch: -1 (no session)
+            0x02,  // topics: compact count 1
+            0x02, 0x74,  // topic: compact "t"
+            0x02,  // partitions: compact count 1
+            0x00, 0x00, 0x00, 0x00,  // partition: 0
+            0x00, 0x00, 0x00, 0x00,  // current leader epoch: 0
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // fetch offset: 0
+            0xFF, 0xFF, 0xFF, 0xFF,  // last fetched epoch: -1
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,  // log start offset: -1
+            0x00, 0x10, 0x00, 0x00,  // partition max bytes: 1,048,576
+            0x00,  // partition tagged fields
+            0x00,  // topic tagged fields
+            0x01,  // forgotten topics: compact count 0
+            0x01,  // rack id: compact ""
+            0x00,  // request tagged fields (no cluster id)
+        ]
+        var buffer = ByteBuffer(bytes: bytes)
+        let header = try KafkaRequestHeader(from: &buffer)
+        #expect(header == KafkaRequestHeader(api: .fetch, apiVersion: 12, correlationID: 6, clientID: "rdkafka"))
+        let expected = FetchRequest(
+            maxWaitMs: 500,
+            minBytes: 1,
+            maxBytes: 52_428_800,
+            isolationLevel: 1,
+            topics: [.init(topic: "t", partitions: [.init(partition: 0, currentLeaderEpoch: 0, fetchOffset: 0, partitionMaxBytes: 1_048_576)])]
+        )
+        #expect(try KafkaRequestBody(from: &buffer, header: header) == .fetch(expected))
+        #expect(buffer.readableBytes == 0)
+        var written = ByteBuffer()
+        header.write(to: &written)
+        expected.write(to: &written, version: 12)
         #expect(Array(written.readableBytesView) == bytes)
     }
 }
