@@ -4,10 +4,7 @@ import SluiceKafkaProtocol
 
 extension KafkaBroker {
     /// The APIs this broker answers, as ApiVersions advertises them.
-    static let servedAPIs: [KafkaAPI] = [
-        .produce, .fetch, .listOffsets, .metadata, .apiVersions, .createTopics, .deleteTopics, .createPartitions,
-        .describeConfigs, .initProducerID,
-    ]
+    static let servedAPIs: [KafkaAPI] = KafkaAPI.allCases
 
     func apiVersions(_ request: ApiVersionsRequest, version: Int16) -> ApiVersionsResponse {
         ApiVersionsResponse(apiKeys: Self.servedAPIs.map(ApiVersionsResponse.APIVersionRange.init))

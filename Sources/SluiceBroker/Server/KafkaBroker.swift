@@ -14,6 +14,7 @@ package final class KafkaBroker: Sendable {
     package let configuration: BrokerConfiguration
     package let topics: TopicStore
     let producers: ProducerRegistry
+    let groups: GroupCoordinator
     private let channel = Mutex<(any Channel)?>(nil)
     private let boundPort: Mutex<Int>
 
@@ -22,6 +23,7 @@ package final class KafkaBroker: Sendable {
         self.configuration = configuration
         self.topics = try TopicStore(directory: configuration.dataDirectory, logConfiguration: configuration.log)
         self.producers = try ProducerRegistry(directory: configuration.dataDirectory)
+        self.groups = try GroupCoordinator(directory: configuration.dataDirectory, timers: MultiThreadedEventLoopGroup.singleton.next())
         self.boundPort = Mutex(configuration.port)
     }
 
@@ -67,7 +69,7 @@ package final class KafkaBroker: Sendable {
     /// Answers one request frame: the response bytes (without the size prefix), nil when the
     /// request wants none (Produce with acks=0), or a failed future when the request cannot be
     /// read (the connection is then closed, as Kafka does).
-    func handle(_ frame: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
+    func handle(_ frame: ByteBuffer, clientHost: String = "", on eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
         var body = frame
         let header: KafkaRequestHeader
         do {
@@ -97,8 +99,20 @@ package final class KafkaBroker: Sendable {
             case .describeConfigs:
                 return eventLoop.makeSucceededFuture(try answer(DescribeConfigsRequest.self, header, &body, describeConfigs))
             case .initProducerID: return eventLoop.makeSucceededFuture(try answer(InitProducerIdRequest.self, header, &body, initProducerID))
-            default:
-                return eventLoop.makeSucceededFuture(unsupported(header))
+            case .findCoordinator: return eventLoop.makeSucceededFuture(try answer(FindCoordinatorRequest.self, header, &body, findCoordinator))
+            case .joinGroup:
+                let request = try JoinGroupRequest(from: &body, version: header.apiVersion)
+                return groups.join(request, version: header.apiVersion, clientID: header.clientID ?? "", clientHost: clientHost, on: eventLoop)
+                    .map { self.encode($0, header) }
+            case .syncGroup:
+                let request = try SyncGroupRequest(from: &body, version: header.apiVersion)
+                return groups.sync(request, on: eventLoop).map { self.encode($0, header) }
+            case .heartbeat: return eventLoop.makeSucceededFuture(try answer(HeartbeatRequest.self, header, &body) { request, _ in groups.heartbeat(request) })
+            case .leaveGroup: return eventLoop.makeSucceededFuture(try answer(LeaveGroupRequest.self, header, &body) { request, _ in groups.leave(request) })
+            case .offsetCommit: return eventLoop.makeSucceededFuture(try answer(OffsetCommitRequest.self, header, &body, offsetCommit))
+            case .offsetFetch: return eventLoop.makeSucceededFuture(try answer(OffsetFetchRequest.self, header, &body, offsetFetch))
+            case .listGroups: return eventLoop.makeSucceededFuture(try answer(ListGroupsRequest.self, header, &body, listGroups))
+            case .describeGroups: return eventLoop.makeSucceededFuture(try answer(DescribeGroupsRequest.self, header, &body, describeGroups))
             }
         } catch {
             return eventLoop.makeFailedFuture(error)

@@ -39,7 +39,7 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
             context.read()
         }
-        broker.handle(frame, on: context.eventLoop).assumeIsolated().whenComplete { result in
+        broker.handle(frame, clientHost: "/" + (context.channel.remoteAddress?.ipAddress ?? ""), on: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let response):
                 if let response {
