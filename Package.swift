@@ -48,7 +48,12 @@ let package = Package(
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
         .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCodecs"]),
-        .testTarget(name: "SluiceBrokerTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore]),
+        .testTarget(
+            name: "SluiceBrokerTests",
+            dependencies: [
+                "SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),

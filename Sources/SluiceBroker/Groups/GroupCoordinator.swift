@@ -31,12 +31,16 @@ final class GroupCoordinator: @unchecked Sendable {
         var rebalanceTimeout: TimeAmount
         var protocols: [(name: String, metadata: ByteBuffer)]
         var assignment = ByteBuffer()
-        var lastHeartbeat = NIODeadline.now()
+        var lastHeartbeat: NIODeadline
         var join: (promise: EventLoopPromise<JoinGroupResponse>, version: Int16)?
         var sync: EventLoopPromise<SyncGroupResponse>?
 
-        init(id: String, clientID: String, clientHost: String, sessionTimeout: TimeAmount, rebalanceTimeout: TimeAmount, protocols: [(String, ByteBuffer)]) {
+        init(
+            id: String, clientID: String, clientHost: String, sessionTimeout: TimeAmount, rebalanceTimeout: TimeAmount,
+            protocols: [(String, ByteBuffer)], now: NIODeadline
+        ) {
             self.id = id
+            self.lastHeartbeat = now
             self.clientID = clientID
             self.clientHost = clientHost
             self.sessionTimeout = sessionTimeout
@@ -125,11 +129,11 @@ final class GroupCoordinator: @unchecked Sendable {
         } else {
             member = Member(
                 id: memberID, clientID: clientID, clientHost: clientHost, sessionTimeout: .milliseconds(Int64(request.sessionTimeoutMs)),
-                rebalanceTimeout: rebalanceTimeout, protocols: protocols)
+                rebalanceTimeout: rebalanceTimeout, protocols: protocols, now: timers.now)
             group.members.append(member)
         }
         group.protocolType = request.protocolType
-        member.lastHeartbeat = .now()
+        member.lastHeartbeat = timers.now
         let promise = eventLoop.makePromise(of: JoinGroupResponse.self)
         if let previous = member.join { previous.promise.succeed(Self.joinError(.rebalanceInProgress, member: memberID)) }
         member.join = (promise, version)
@@ -195,7 +199,7 @@ final class GroupCoordinator: @unchecked Sendable {
         for member in group.members {
             guard let (promise, version) = member.join else { continue }
             member.join = nil
-            member.lastHeartbeat = .now()
+            member.lastHeartbeat = timers.now
             let subscriptions = member.id == leader
                 ? group.members.map { peer in
                     JoinGroupResponse.Member(memberID: peer.id, metadata: peer.protocols.first { $0.name == chosen }?.metadata ?? ByteBuffer())
@@ -222,7 +226,7 @@ final class GroupCoordinator: @unchecked Sendable {
         defer { lock.unlock() }
         guard let group = groups[request.groupID], let member = group.member(request.memberID) else { return fail(.unknownMemberID) }
         guard request.generationID == group.generation else { return fail(.illegalGeneration) }
-        member.lastHeartbeat = .now()
+        member.lastHeartbeat = timers.now
         switch group.state {
         case .empty, .preparingRebalance:
             return fail(.rebalanceInProgress)
@@ -257,7 +261,7 @@ final class GroupCoordinator: @unchecked Sendable {
             return HeartbeatResponse(errorCode: KafkaErrorCode.unknownMemberID.rawValue)
         }
         guard request.generationID == group.generation else { return HeartbeatResponse(errorCode: KafkaErrorCode.illegalGeneration.rawValue) }
-        member.lastHeartbeat = .now()
+        member.lastHeartbeat = timers.now
         if group.state == .preparingRebalance { return HeartbeatResponse(errorCode: KafkaErrorCode.rebalanceInProgress.rawValue) }
         return HeartbeatResponse()
     }
@@ -310,7 +314,7 @@ final class GroupCoordinator: @unchecked Sendable {
         timers.scheduleTask(in: .milliseconds(100)) { [weak self] in
             guard let self else { return }
             lock.lock()
-            let now = NIODeadline.now()
+            let now = timers.now
             for group in groups.values {
                 for member in group.members where member.join == nil && now - member.lastHeartbeat > member.sessionTimeout {
                     remove(member, from: group)
@@ -332,7 +336,7 @@ final class GroupCoordinator: @unchecked Sendable {
         guard let group = groups[id], let member = group.member(memberID) else { return .unknownMemberID }
         guard generation == group.generation else { return .illegalGeneration }
         if group.state == .preparingRebalance { return .rebalanceInProgress }
-        member.lastHeartbeat = .now()
+        member.lastHeartbeat = timers.now
         return nil
     }
 

@@ -84,7 +84,8 @@ final class OffsetStore: @unchecked Sendable {
         let temporary = path + ".compacting"
         try Data(buffer.readableBytesView).write(to: URL(fileURLWithPath: temporary))
         try handle.close()
-        _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
+        // rename(2) replaces the log in one step.
+        guard rename(temporary, path) == 0 else { throw LogError.io("rename \(temporary)", errno: errno) }
         handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         recordCount = committed.count
