@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker",
+                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

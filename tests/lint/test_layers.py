@@ -37,7 +37,7 @@ ALLOWED: dict[str, set[str]] = {
     # The command line sits on top and may reach any layer (its fuzz drivers call the parser and
     # the wire decoder directly).
     "sluice": {
-        "SluiceCore", "SluiceSQL", "SluicePGWire", "SluiceServer", "SluiceBench", "SluiceBroker", "ArgumentParser",
+        "SluiceCore", "SluiceSQL", "SluicePGWire", "SluiceServer", "SluiceBench", "SluiceBroker", "SluiceKafkaProtocol", "NIOCore", "ArgumentParser",
     },
 }
 

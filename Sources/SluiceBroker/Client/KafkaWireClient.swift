@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import SluiceKafkaProtocol
+
+/// A minimal blocking Kafka client over one TCP connection, for the command-line tools and the
+/// broker benchmark: it negotiates versions with ApiVersions and sends one request at a time.
+/// (Sources and sinks that talk to external Kafka clusters use librdkafka, not this.)
+package final class KafkaWireClient {
+    private let socket: Int32
+    private var correlationID: Int32 = 0
+    private var versions: [KafkaAPI: Int16] = [:]
+    package let clientID = "sluice-cli"
+
+    /// Connects to `host:port` and negotiates API versions.
+    package init(host: String, port: Int) throws(KafkaClientError) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var results: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &results) == 0, let first = results else {
+            throw KafkaClientError("cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(results) }
+        var connected: Int32 = -1
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let info = entry {
+            let fd = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            if fd >= 0 {
+                if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
+                    connected = fd
+                    break
+                }
+                close(fd)
+            }
+            entry = info.pointee.ai_next
+        }
+        guard connected >= 0 else { throw KafkaClientError("cannot connect to \(host):\(port)") }
+        socket = connected
+        var noDelay: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        let offered = try send(ApiVersionsRequest(clientSoftwareName: "sluice", clientSoftwareVersion: "0"), version: 0)
+        for range in offered.apiKeys {
+            guard let api = KafkaAPI(rawValue: range.apiKey) else { continue }
+            let version = min(range.maxVersion, api.maximumVersion)
+            if version >= max(range.minVersion, api.minimumVersion) { versions[api] = version }
+        }
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    /// The version this client speaks for `api` with this broker.
+    package func version(of api: KafkaAPI) throws(KafkaClientError) -> Int16 {
+        guard let version = versions[api] else { throw KafkaClientError("the broker does not serve \(api.name)") }
+        return version
+    }
+
+    /// Sends `request` at the negotiated version and waits for its response.
+    package func send<Request: KafkaRequest>(_ request: Request) throws(KafkaClientError) -> Request.Response {
+        try send(request, version: try version(of: Request.api))
+    }
+
+    package func send<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaClientError) -> Request.Response {
+        try sendWithoutResponse(request, version: version)
+        var frame = try readFrame()
+        do {
+            let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: version))
+            guard header.correlationID == correlationID else { throw KafkaClientError("response out of order") }
+            return try Request.Response(from: &frame, version: version)
+        } catch let error as KafkaClientError {
+            throw error
+        } catch {
+            throw KafkaClientError("cannot read the \(Request.api.name) response: \(error)")
+        }
+    }
+
+    /// Sends a request whose response the broker does not send (Produce with acks=0).
+    package func sendWithoutResponse<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaClientError) {
+        correlationID &+= 1
+        var buffer = ByteBufferAllocator().buffer(capacity: 1024)
+        request.writeFrame(to: &buffer, version: version, correlationID: correlationID, clientID: clientID)
+        try writeAll(buffer)
+    }
+
+    private func writeAll(_ buffer: ByteBuffer) throws(KafkaClientError) {
+        var sent = 0
+        let count = buffer.readableBytes
+        while sent < count {
+            let result = buffer.withUnsafeReadableBytes { bytes in Glibc.send(socket, bytes.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw KafkaClientError("send failed: errno \(errno)")
+            }
+            sent += result
+        }
+    }
+
+    private func readFrame() throws(KafkaClientError) -> ByteBuffer {
+        var sizeBuffer = try readExactly(4)
+        let size = Int(sizeBuffer.readInteger(as: Int32.self)!)
+        guard size >= 0, size <= 1 << 30 else { throw KafkaClientError("bad response size \(size)") }
+        return try readExactly(size)
+    }
+
+    private func readExactly(_ count: Int) throws(KafkaClientError) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: count)
+        var done = 0
+        while done < count {
+            let result = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count - done) { bytes in
+                max(0, recv(socket, bytes.baseAddress!, count - done, 0))
+            }
+            if result == 0 { throw KafkaClientError("the broker closed the connection") }
+            done += result
+        }
+        return buffer
+    }
+}
+
+/// A client-side failure, with a message for the user.
+package struct KafkaClientError: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}
