@@ -37,7 +37,7 @@ let package = Package(
                 "SluiceBatch", "SluiceDataflow", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer"]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [

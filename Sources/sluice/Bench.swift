@@ -1,9 +1,10 @@
+import Foundation
 import ArgumentParser
 import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, BrokerBench.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -35,5 +36,19 @@ struct MaterializedView: AsyncParsableCommand {
     func run() async throws {
         MemoryTuning.apply()
         try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
+    }
+}
+
+struct BrokerBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broker",
+        abstract: "Produce and consume N records through the built-in broker in another process, beside the disk's sequential write speed.")
+
+    @Option(help: "Records to produce and consume.")
+    var records = 5_000_000
+
+    func run() throws {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        try BrokerBenchmark(records: records, executable: executable).run()
     }
 }

@@ -33,7 +33,8 @@ ALLOWED: dict[str, set[str]] = {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
         "SluiceDataflow", "SluicePGWire", "SluiceBroker", "NIOCore", "NIOPosix",
     },
-    "SluiceBench": {"SluiceCore", "SluiceServer", "SluicePGWire"},
+    # The broker benchmark drives the broker with the Kafka client the tools use.
+    "SluiceBench": {"SluiceCore", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", "NIOCore"},
     # The command line sits on top and may reach any layer (its fuzz drivers call the parser and
     # the wire decoder directly).
     "sluice": {
