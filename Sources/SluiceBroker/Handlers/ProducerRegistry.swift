@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Ids come from a counter persisted in `producer-ids` under the broker's directory, so they are
 /// never reused. Sequence state is kept in memory for the five most recent batches of each
-/// producer and partition, as Kafka keeps it; after a restart a producer's first batch is
-/// accepted whatever its sequence.
+/// producer and partition, as Kafka keeps it, and rebuilt at start from the batch headers in
+/// the logs.
 final class ProducerRegistry: @unchecked Sendable {
     private struct Key: Hashable {
         var producerID: Int64

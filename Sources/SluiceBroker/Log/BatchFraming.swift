@@ -11,6 +11,9 @@ enum BatchFraming {
     static let magicAt = 16
     static let lastOffsetDeltaAt = 23
     static let maxTimestampAt = 35
+    static let producerIDAt = 43
+    static let producerEpochAt = 51
+    static let baseSequenceAt = 53
 
     /// What the log keeps of one stored batch.
     struct Entry: Equatable {
@@ -19,6 +22,10 @@ enum BatchFraming {
         var maxTimestamp: Int64
         /// Bytes of the whole batch.
         var size: Int
+        /// The idempotent producer that wrote it (-1: none), its epoch and first sequence.
+        var producerID: Int64 = -1
+        var producerEpoch: Int16 = -1
+        var baseSequence: Int32 = -1
     }
 
     /// Reads the entry of the batch at the start of `bytes`, checking only the framing: a full
@@ -33,6 +40,10 @@ enum BatchFraming {
         else { return nil }
         let size = lengthFieldEnd + Int(length)
         guard magic == 2, size >= headerSize, lastOffsetDelta >= 0 else { return nil }
-        return Entry(baseOffset: baseOffset, lastOffset: baseOffset + Int64(lastOffsetDelta), maxTimestamp: maxTimestamp, size: size)
+        return Entry(
+            baseOffset: baseOffset, lastOffset: baseOffset + Int64(lastOffsetDelta), maxTimestamp: maxTimestamp, size: size,
+            producerID: bytes.getInteger(at: index + producerIDAt, as: Int64.self) ?? -1,
+            producerEpoch: bytes.getInteger(at: index + producerEpochAt, as: Int16.self) ?? -1,
+            baseSequence: bytes.getInteger(at: index + baseSequenceAt, as: Int32.self) ?? -1)
     }
 }

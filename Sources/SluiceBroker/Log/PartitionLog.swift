@@ -17,6 +17,9 @@ package final class PartitionLog: @unchecked Sendable {
     private var lastFlush = ContinuousClock.now
     /// Bytes cut from the end of the last segment at start-up (a torn write).
     package private(set) var recoveredBytesCut: Int64 = 0
+    /// The last batches of each idempotent producer found at start-up (at most five each, oldest
+    /// first), to rebuild the broker's producer state.
+    package private(set) var recoveredProducerBatches: [(producerID: Int64, epoch: Int16, firstSequence: Int32, lastSequence: Int32, offset: Int64)] = []
 
     /// Opens the log in `directory` (created if missing), recovering its last segment:
     /// `validate` decides whether a stored batch is intact (its CRC); the first one that is not,
@@ -34,7 +37,14 @@ package final class PartitionLog: @unchecked Sendable {
         for (index, base) in bases.enumerated() {
             let segment = try Segment(directory: directory, baseOffset: base, indexIntervalBytes: configuration.indexIntervalBytes)
             let isLast = index == bases.count - 1
-            let cut = try segment.recover(validate: isLast ? validate : nil)
+            let cut = try segment.recover(validate: isLast ? validate : nil) { entry in
+                guard entry.producerID >= 0 else { return }
+                recoveredProducerBatches.append(
+                    (entry.producerID, entry.producerEpoch, entry.baseSequence,
+                     entry.baseSequence &+ Int32(truncatingIfNeeded: entry.lastOffset - entry.baseOffset), entry.baseOffset))
+                let same = recoveredProducerBatches.indices.filter { recoveredProducerBatches[$0].producerID == entry.producerID }
+                if same.count > 5 { recoveredProducerBatches.remove(at: same[0]) }
+            }
             if isLast { recoveredBytesCut = cut }
             segments.append(segment)
         }

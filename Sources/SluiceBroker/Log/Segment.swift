@@ -50,9 +50,9 @@ final class Segment {
 
     /// Reads the file from the start, rebuilding the indexes. With `validate`, stops at the first
     /// batch that is incomplete or fails it and cuts the file there (a torn write); returns the
-    /// number of bytes cut.
+    /// number of bytes cut. `batch` sees every batch kept (to rebuild producer state).
     @discardableResult
-    func recover(validate: ((ByteBuffer) -> Bool)?) throws(LogError) -> Int64 {
+    func recover(validate: ((ByteBuffer) -> Bool)?, batch: (BatchFraming.Entry) -> Void = { _ in }) throws(LogError) -> Int64 {
         offsetIndex = []
         timeIndex = []
         bytesSinceIndex = Int.max
@@ -69,6 +69,7 @@ final class Segment {
                 guard batch.readableBytes == entry.size, validate(batch) else { break }
             }
             record(entry, at: position)
+            batch(entry)
             position += Int64(entry.size)
         }
         let cut = file.size - position

@@ -23,6 +23,17 @@ package final class KafkaBroker: Sendable {
         self.configuration = configuration
         self.topics = try TopicStore(directory: configuration.dataDirectory, logConfiguration: configuration.log)
         self.producers = try ProducerRegistry(directory: configuration.dataDirectory)
+        // Producer state comes back from the batches in the logs, so a retry after a restart is
+        // still recognised.
+        for name in topics.names {
+            for (partition, log) in topics.logs(of: name).enumerated() {
+                for batch in log.recoveredProducerBatches {
+                    producers.record(
+                        producerID: batch.producerID, epoch: batch.epoch, topic: name, partition: Int32(partition),
+                        firstSequence: batch.firstSequence, lastSequence: batch.lastSequence, offset: batch.offset)
+                }
+            }
+        }
         self.groups = try GroupCoordinator(directory: configuration.dataDirectory, timers: MultiThreadedEventLoopGroup.singleton.next())
         self.boundPort = Mutex(configuration.port)
     }
