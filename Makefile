@@ -1,11 +1,13 @@
 # Sluice: `make run` serves SQL on 127.0.0.1:4566; `make test` runs every test.
 #
-# make test = deps (system packages, .venv) → swift test (unit) → swift build (debug binary for the
+# make test = deps (system packages, .venv, .venv-seed) → swift test (unit) → swift build (debug binary for the
 #             end-to-end suites) → pytest: e2e clients and the sqllogictest suite, in one run.
 SWIFT ?= swift
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+SEED_VENV := .venv-seed
+SEED_STAMP := $(SEED_VENV)/.installed
 PYTEST_ARGS ?=
 SLUICE_ARGS ?=
 
@@ -41,7 +43,7 @@ deps: system-deps venv
 system-deps:
 	@tests/install-system-deps.sh
 
-venv: $(STAMP)
+venv: $(STAMP) $(SEED_STAMP)
 
 # Installed once, and again when tests/requirements.txt changes (the stamp records the install).
 # A .venv whose interpreter is missing (copied from another machine, say) is made anew.
@@ -50,5 +52,13 @@ $(STAMP): tests/requirements.txt
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input -r tests/requirements.txt
 	@touch $@
 
+# Seed scripts (tests/fixtures/seeds/) run unchanged, with the client versions they were written
+# for, which can differ from .venv's: seed 001's producer.py imports kafka.errors.NoBrokersAvailable,
+# which kafka-python 3 removed, so it runs on kafka-python 2 from this second environment.
+$(SEED_STAMP): tests/requirements-seeds.txt
+	@$(SEED_VENV)/bin/python -c '' 2>/dev/null || $(PYTHON) -m venv --clear $(SEED_VENV)
+	$(SEED_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input -r tests/requirements-seeds.txt
+	@touch $@
+
 clean-venv:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(SEED_VENV)

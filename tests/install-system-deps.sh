@@ -8,6 +8,7 @@ command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
 command -v flock >/dev/null 2>&1 || missing+=(util-linux)
+command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 

@@ -32,10 +32,13 @@ class SluiceServer:
     """
 
     def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0,
-                 data_dir: Path | None = None):
+                 data_dir: Path | None = None, kafka_port: int | None = None):
         # `data_dir`, when given, outlives the server (to test restarts); otherwise the data
         # directory is made inside the work directory and removed with it.
         self._data_dir = Path(data_dir) if data_dir else None
+        # `kafka_port`, when given, is the broker's port instead of a free one: for a script that
+        # hard-codes its broker (seed 001's producer uses localhost:9092). Start fails if it is taken.
+        self._fixed_kafka_port = kafka_port
         self.binary = Path(binary) if binary else sluice_binary()
         self.host = host
         self.port = 0
@@ -64,7 +67,7 @@ class SluiceServer:
         self.workdir = Path(tempfile.mkdtemp(prefix="sluice-test-"))
         self.data_dir.mkdir(exist_ok=True)
         self.port = free_port(self.host)
-        self.kafka_port = free_port(self.host)
+        self.kafka_port = self._fixed_kafka_port or free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",

@@ -88,6 +88,13 @@ def test_server_that_ignores_sigterm_is_killed(tmp_path: Path) -> None:
     assert server.process.poll() == -9  # SIGKILLed
 
 
+def test_fixed_kafka_port_is_passed_to_serve(tmp_path: Path) -> None:
+    server = SluiceServer(binary=_script(tmp_path, 'echo "args: $*" >&2\nexit 3'), kafka_port=19092)
+    with pytest.raises(RuntimeError, match=r"args: serve .*--kafka-listen 127\.0\.0\.1:19092"):
+        server.start()
+    assert server.kafka_bootstrap == "127.0.0.1:19092"
+
+
 def test_missing_binary(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="no Sluice binary"):
         SluiceServer(binary=tmp_path / "nope").start()

@@ -1,0 +1,51 @@
+"""Helpers for the Kafka client tests: kcat runs, unique topic names, reading a topic to its end
+with kafka-python (no consumer group: the broker does not coordinate groups yet)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import time
+
+from kafka import KafkaConsumer, TopicPartition
+
+_names = itertools.count(1)
+
+
+def unique_topic(prefix: str) -> str:
+    """A topic name no other test of this run uses (tests of a module share one broker)."""
+    return f"{prefix}-{os.getpid()}-{next(_names)}"
+
+
+def kcat(bootstrap: str, *args: str, input: bytes | None = None, timeout: float = 60) -> str:
+    """Runs `kcat -b BOOTSTRAP ARGS...` and returns its stdout; fails the test on a non-zero exit
+    (showing kcat's stderr) or after `timeout` seconds."""
+    result = subprocess.run(["kcat", "-b", bootstrap, *args], input=input, capture_output=True, timeout=timeout)
+    assert result.returncode == 0, f"kcat {' '.join(args)} exited with {result.returncode}: {result.stderr.decode(errors='replace')}"
+    return result.stdout.decode()
+
+
+def read_topic(bootstrap: str, topic: str, timeout: float = 30) -> dict[int, list]:
+    """Every record of every partition of `topic`, from the log start to the end offsets the
+    broker reports when reading starts: partition → the ConsumerRecords in the order fetched."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, auto_offset_reset="earliest",
+                             enable_auto_commit=False, request_timeout_ms=10000)
+    try:
+        partitions = consumer.partitions_for_topic(topic)
+        assert partitions, f"no partitions for topic {topic!r}"
+        assigned = [TopicPartition(topic, partition) for partition in sorted(partitions)]
+        consumer.assign(assigned)
+        consumer.seek_to_beginning()
+        ends = consumer.end_offsets(assigned)
+        records: dict[int, list] = {tp.partition: [] for tp in assigned}
+        deadline = time.monotonic() + timeout
+        while any(consumer.position(tp) < ends[tp] for tp in assigned):
+            assert time.monotonic() < deadline, (
+                f"read of {topic!r} stuck at {{{', '.join(f'{tp.partition}: {consumer.position(tp)}' for tp in assigned)}}}, "
+                f"end offsets {{{', '.join(f'{tp.partition}: {ends[tp]}' for tp in assigned)}}}")
+            for tp, batch in consumer.poll(timeout_ms=500).items():
+                records[tp.partition].extend(batch)
+        return records
+    finally:
+        consumer.close()
