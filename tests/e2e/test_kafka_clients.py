@@ -171,8 +171,6 @@ def test_list_offsets_earliest_latest_and_for_times(bootstrap: str, admin: Kafka
         consumer.close()
 
 
-@pytest.mark.xfail(strict=True, reason="broker bug: ListOffsets by timestamp answers with the base offset and the largest "
-                   "timestamp of the first batch whose largest timestamp is >= the target, not the first record's (Segment.offset(forTimestamp:))")
 def test_offsets_for_times_finds_the_record_inside_a_batch(bootstrap: str, admin: KafkaAdminClient) -> None:
     topic = _timestamped_topic(bootstrap, admin)
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False)

@@ -106,7 +106,7 @@ def _is_subsequence(items: list[bytes], of: list[bytes]) -> bool:
 
 
 def test_sigkill_loses_no_acknowledged_message(tmp_path: Path) -> None:
-    """Rounds of: acknowledged sends, then a burst of sends in flight from another process, then
+    """Twenty rounds of: acknowledged sends, then a burst of sends in flight from another process, then
     SIGKILL. After each restart the log must hold what it held before, then every acknowledged
     message of the round at its acknowledged offset, then at most an in-order subsequence of the
     burst: nothing lost, nothing twice, nothing out of order."""
@@ -127,7 +127,8 @@ def test_sigkill_loses_no_acknowledged_message(tmp_path: Path) -> None:
                 f"subsequence of the unacknowledged burst: {[value[:24] for value in extra[:5]]}")
             confirmed[partition] = records
 
-    for round_ in range(5):
+    # The broker issue asks for at least 20 kills under acks=all load.
+    for round_ in range(20):
         server = SluiceServer(data_dir=data).start()
         child = None
         try:
@@ -140,7 +141,7 @@ def test_sigkill_loses_no_acknowledged_message(tmp_path: Path) -> None:
 
             producer = _producer(server)
             acked = []
-            for n in range(rng.randint(200, 1500)):
+            for n in range(rng.randint(200, 800)):
                 partition = rng.randrange(2)
                 value = b"r%d-acked-%d-" % (round_, n) + b"x" * rng.choice([0, 10, 1000, 5000])
                 acked.append((partition, value, producer.send(topic, value=value, partition=partition)))
@@ -151,7 +152,7 @@ def test_sigkill_loses_no_acknowledged_message(tmp_path: Path) -> None:
                 confirmed[partition].append((metadata.offset, None, value))
             producer.close()
 
-            count = rng.randint(2000, 20000)
+            count = rng.randint(2000, 8000)
             burst = _burst_values(round_, count)
             child = subprocess.Popen([sys.executable, "-c", _BURST, server.kafka_bootstrap, topic, str(round_), str(count)],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import SluiceKafkaProtocol
 import Synchronization
 
 /// The log of one topic partition: record batches stored as received (compressed ones too),
@@ -132,17 +133,25 @@ package final class PartitionLog: @unchecked Sendable {
         }
     }
 
-    /// The first offset of the first batch whose largest timestamp is at least `timestamp`, with
-    /// that timestamp; nil when every batch is older.
+    /// The first record whose timestamp is at least `timestamp`, with its timestamp (Kafka's
+    /// ListOffsets by time); nil when every record is older. Inside a compressed batch, which
+    /// the broker does not decompress, the answer is the batch's first offset and its largest
+    /// timestamp.
     package func offset(forTimestamp timestamp: Int64) throws(LogError) -> (offset: Int64, timestamp: Int64)? {
         lock.lock()
         defer { lock.unlock() }
-        do {
-            for segment in segments {
-                if let found = try segment.offset(forTimestamp: timestamp) { return found }
+        for segment in segments {
+            guard let (position, entry) = try segment.batch(forTimestamp: timestamp) else { continue }
+            let bytes = try segment.file.read(at: position, count: entry.size)
+            if let view = try? RecordBatchValidator(origin: .log).validateBatch(in: bytes, at: bytes.readerIndex),
+                let records = try? view.records(in: bytes),
+                let record = records.first(where: { $0.timestamp >= timestamp })
+            {
+                return (record.offset, record.timestamp)
             }
-            return nil
+            return (entry.baseOffset, entry.maxTimestamp)
         }
+        return nil
     }
 
     /// Deletes closed segments past the retention limits; returns how many went.

@@ -98,8 +98,8 @@ final class Segment {
         return nil
     }
 
-    /// The first offset of the first batch whose largest timestamp is at least `timestamp`.
-    func offset(forTimestamp timestamp: Int64) throws(LogError) -> (offset: Int64, timestamp: Int64)? {
+    /// The first batch whose largest timestamp is at least `timestamp`: its position and entry.
+    func batch(forTimestamp timestamp: Int64) throws(LogError) -> (position: Int64, entry: BatchFraming.Entry)? {
         guard largestTimestamp >= timestamp else { return nil }
         // The index holds increasing maxima: start from the last entry below the target.
         var position: Int64 = 0
@@ -109,7 +109,7 @@ final class Segment {
         while position < file.size {
             let header = try file.read(at: position, count: BatchFraming.headerSize)
             guard let entry = BatchFraming.entry(at: header.readerIndex, of: header) else { return nil }
-            if entry.maxTimestamp >= timestamp { return (entry.baseOffset, entry.maxTimestamp) }
+            if entry.maxTimestamp >= timestamp { return (position, entry) }
             position += Int64(entry.size)
         }
         return nil
