@@ -9,9 +9,10 @@ Only big-endian fixed-width fields and int16-length strings: no flexible (tagged
 
 from __future__ import annotations
 
-import socket
 import struct
 from dataclasses import dataclass, field
+
+from socket_client import Closed, SocketClient
 
 API_PRODUCE = 0
 API_FETCH = 1
@@ -282,30 +283,8 @@ def record_batch_headers(records: bytes) -> list[BatchHeader]:
 
 # -- the connection ---------------------------------------------------------------------------
 
-class Closed(Exception):
-    """The broker closed the connection (or reset it)."""
-
-
-class KafkaWireClient:
-    """One TCP connection to the broker. Every read is bounded by `timeout` seconds: a broker that
-    neither answers nor closes raises `TimeoutError` (a test failure, never a hang)."""
-
-    def __init__(self, host: str, port: int, timeout: float = 10.0):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
-        self.buffer = b""
-
-    def send(self, data: bytes) -> None:
-        self.sock.sendall(data)
-
-    def _fill(self, count: int) -> None:
-        while len(self.buffer) < count:
-            try:
-                chunk = self.sock.recv(65536)
-            except ConnectionResetError:
-                chunk = b""
-            if not chunk:
-                raise Closed(f"connection closed with {len(self.buffer)} unread bytes")
-            self.buffer += chunk
+class KafkaWireClient(SocketClient):
+    """One TCP connection to the broker (reads bounded by `timeout`; see `SocketClient`)."""
 
     def read_frame(self) -> bytes:
         """One response: its bytes after the size prefix (correlation id first)."""

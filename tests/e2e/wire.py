@@ -5,9 +5,10 @@ Message formats: PostgreSQL docs, "Frontend/Backend Protocol", "Message Formats"
 
 from __future__ import annotations
 
-import socket
 import struct
 from dataclasses import dataclass
+
+from socket_client import Closed, SocketClient
 
 PROTOCOL_3_0 = 196608
 SSL_REQUEST_CODE = 80877103
@@ -27,10 +28,6 @@ class Message:
         return fields
 
 
-class Closed(Exception):
-    """The server closed the connection."""
-
-
 def startup_packet(user: str = "root", database: str = "dev", version: int = PROTOCOL_3_0) -> bytes:
     params = b"".join(key.encode() + b"\x00" + value.encode() + b"\x00" for key, value in (("user", user), ("database", database)))
     body = struct.pack("!i", version) + params + b"\x00"
@@ -45,28 +42,8 @@ def cstring(text: str) -> bytes:
     return text.encode() + b"\x00"
 
 
-class WireClient:
+class WireClient(SocketClient):
     """One connection: send raw bytes, read typed backend messages."""
-
-    def __init__(self, host: str, port: int, timeout: float = 10.0):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
-        self.buffer = b""
-
-    def close(self) -> None:
-        self.sock.close()
-
-    def send(self, data: bytes) -> None:
-        self.sock.sendall(data)
-
-    def _fill(self, count: int) -> None:
-        while len(self.buffer) < count:
-            try:
-                chunk = self.sock.recv(65536)
-            except ConnectionResetError:
-                chunk = b""
-            if not chunk:
-                raise Closed()
-            self.buffer += chunk
 
     def read_byte(self) -> bytes:
         self._fill(1)
