@@ -1,5 +1,5 @@
 """Helpers for the Kafka client tests: kcat runs, unique topic names, reading a topic to its end
-with kafka-python (no consumer group: the broker does not coordinate groups yet)."""
+with kafka-python (without a consumer group, so reads do not depend on the coordinator)."""
 
 from __future__ import annotations
 
