@@ -8,7 +8,7 @@ import SluiceKafkaProtocol
 
 /// `sluice bench broker`: N records of 200-byte values produced to one partition of a broker
 /// running in another process (`sluice broker`, over the loopback), in batches of about 1 MB as
-/// librdkafka sends them (acks=all, one request in flight), then consumed back with Fetch;
+/// librdkafka sends them (acks=all, up to five requests in flight), then consumed back with Fetch;
 /// prints MB/s and records/s each way and the produce latency per request (p50, p99). The
 /// same number of bytes written sequentially to a file in 1 MiB writes and fsynced is the
 /// physical limit the produce rate is compared with.
@@ -16,6 +16,7 @@ package struct BrokerBenchmark {
     package var records: Int
     package var valueBytes = 200
     package var recordsPerBatch = 4000
+    static let maxInFlight = 5
     /// The `sluice` executable to start the broker with.
     package var executable: String
 
@@ -50,18 +51,26 @@ package struct BrokerBenchmark {
         var producedBytes = 0
         let produceStart = ContinuousClock.now
         var sent = 0
-        while sent < records {
-            let count = min(recordsPerBatch, records - sent)
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            var batch = ByteBuffer()
-            _ = RecordBatchEncoder().encode((0 ..< count).map { KafkaRecord(offset: Int64($0), timestamp: now, key: nil, value: value) }, into: &batch)
-            producedBytes += batch.readableBytes
-            let request = ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: [.init(index: 0, records: batch)])])
-            let started = ContinuousClock.now
-            let response = try client.send(request)
-            latencies.append(Self.seconds(ContinuousClock.now - started))
-            if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 { throw KafkaClientError("produce failed with Kafka error \(code)") }
-            sent += count
+        // Up to five requests in flight, as librdkafka keeps them by default.
+        let produceVersion = try client.version(of: .produce)
+        var outstanding: [ContinuousClock.Instant] = []
+        while sent < records || !outstanding.isEmpty {
+            while sent < records && outstanding.count < Self.maxInFlight {
+                let count = min(recordsPerBatch, records - sent)
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                var batch = ByteBuffer()
+                _ = RecordBatchEncoder().encode((0 ..< count).map { KafkaRecord(offset: Int64($0), timestamp: now, key: nil, value: value) }, into: &batch)
+                producedBytes += batch.readableBytes
+                let request = ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: [.init(index: 0, records: batch)])])
+                outstanding.append(ContinuousClock.now)
+                try client.sendWithoutResponse(request, version: produceVersion)
+                sent += count
+            }
+            let response = try client.receive(ProduceRequest.self)
+            latencies.append(Self.seconds(ContinuousClock.now - outstanding.removeFirst()))
+            if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 {
+                throw KafkaClientError("produce failed with Kafka error \(code)")
+            }
         }
         let produceSeconds = Self.seconds(ContinuousClock.now - produceStart)
 

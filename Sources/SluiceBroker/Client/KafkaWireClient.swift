@@ -11,6 +11,8 @@ package final class KafkaWireClient {
     private let socket: Int32
     private var correlationID: Int32 = 0
     private var versions: [KafkaAPI: Int16] = [:]
+    /// Correlation ids of requests sent whose responses are not read yet, oldest first.
+    private var inFlight: [Int32] = []
     package let clientID = "sluice-cli"
 
     /// Connects to `host:port` and negotiates API versions.
@@ -66,6 +68,7 @@ package final class KafkaWireClient {
     package func send<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaClientError) -> Request.Response {
         try sendWithoutResponse(request, version: version)
         var frame = try readFrame()
+        inFlight.removeFirst()
         do {
             let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: version))
             guard header.correlationID == correlationID else { throw KafkaClientError("response out of order") }
@@ -77,12 +80,34 @@ package final class KafkaWireClient {
         }
     }
 
-    /// Sends a request whose response the broker does not send (Produce with acks=0).
-    package func sendWithoutResponse<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaClientError) {
+    /// Sends a request without waiting for its response: a request the broker does not answer
+    /// (Produce with acks=0), or one of several in flight, whose responses ``receive(_:)`` reads
+    /// in the order they were sent.
+    package func sendWithoutResponse<Request: KafkaRequest>(
+        _ request: Request, version: Int16, expectsResponse: Bool = true
+    ) throws(KafkaClientError) {
         correlationID &+= 1
+        if expectsResponse { inFlight.append(correlationID) }
         var buffer = ByteBufferAllocator().buffer(capacity: 1024)
         request.writeFrame(to: &buffer, version: version, correlationID: correlationID, clientID: clientID)
         try writeAll(buffer)
+    }
+
+    /// Reads the response to the oldest request in flight, which must be a `Request`.
+    package func receive<Request: KafkaRequest>(_ type: Request.Type) throws(KafkaClientError) -> Request.Response {
+        let version = try self.version(of: Request.api)
+        guard !inFlight.isEmpty else { throw KafkaClientError("no request in flight") }
+        let expected = inFlight.removeFirst()
+        var frame = try readFrame()
+        do {
+            let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: version))
+            guard header.correlationID == expected else { throw KafkaClientError("response out of order") }
+            return try Request.Response(from: &frame, version: version)
+        } catch let error as KafkaClientError {
+            throw error
+        } catch {
+            throw KafkaClientError("cannot read the \(Request.api.name) response: \(error)")
+        }
     }
 
     private func writeAll(_ buffer: ByteBuffer) throws(KafkaClientError) {
