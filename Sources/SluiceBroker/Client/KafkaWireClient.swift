@@ -67,17 +67,7 @@ package final class KafkaWireClient {
 
     package func send<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaClientError) -> Request.Response {
         try sendWithoutResponse(request, version: version)
-        var frame = try readFrame()
-        inFlight.removeFirst()
-        do {
-            let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: version))
-            guard header.correlationID == correlationID else { throw KafkaClientError("response out of order") }
-            return try Request.Response(from: &frame, version: version)
-        } catch let error as KafkaClientError {
-            throw error
-        } catch {
-            throw KafkaClientError("cannot read the \(Request.api.name) response: \(error)")
-        }
+        return try receive(Request.self, version: version)
     }
 
     /// Sends a request without waiting for its response: a request the broker does not answer
@@ -93,16 +83,18 @@ package final class KafkaWireClient {
         try writeAll(buffer)
     }
 
-    /// Reads the response to the oldest request in flight, which must be a `Request`.
-    package func receive<Request: KafkaRequest>(_ type: Request.Type) throws(KafkaClientError) -> Request.Response {
-        let version = try self.version(of: Request.api)
+    /// Reads the response to the oldest request in flight, which must be a `Request` sent at
+    /// `version` (default: the negotiated one).
+    package func receive<Request: KafkaRequest>(_ type: Request.Type, version: Int16? = nil) throws(KafkaClientError) -> Request.Response {
+        let resolved: Int16
+        if let version { resolved = version } else { resolved = try self.version(of: Request.api) }
         guard !inFlight.isEmpty else { throw KafkaClientError("no request in flight") }
         let expected = inFlight.removeFirst()
         var frame = try readFrame()
         do {
-            let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: version))
+            let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: resolved))
             guard header.correlationID == expected else { throw KafkaClientError("response out of order") }
-            return try Request.Response(from: &frame, version: version)
+            return try Request.Response(from: &frame, version: resolved)
         } catch let error as KafkaClientError {
             throw error
         } catch {
