@@ -30,6 +30,8 @@ unit:
 # The benchmarks, with DuckDB (from .venv) as the reference.
 bench: release deps
 	.build/release/sluice bench scan-agg
+	.build/release/sluice bench mv
+	.build/release/sluice bench broker
 
 # Everything: unit tests, then the debug binary, then the end-to-end and sqllogictest suites.
 test: deps unit build pytest
