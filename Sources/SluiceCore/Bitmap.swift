@@ -54,4 +54,12 @@ package struct Bitmap: Hashable, Sendable {
         for wordIndex in result.words.indices { result.words[wordIndex] &= rhs.words[wordIndex] }
         return result
     }
+
+    /// Bitwise NOT: the rows not selected.
+    package static prefix func ~ (bitmap: Bitmap) -> Bitmap {
+        var result = bitmap
+        for wordIndex in result.words.indices { result.words[wordIndex] = ~result.words[wordIndex] }
+        result.clearTail()
+        return result
+    }
 }

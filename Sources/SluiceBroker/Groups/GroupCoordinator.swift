@@ -32,7 +32,7 @@ final class GroupCoordinator: @unchecked Sendable {
         var protocols: [(name: String, metadata: ByteBuffer)]
         var assignment = ByteBuffer()
         var lastHeartbeat: NIODeadline
-        var join: (promise: EventLoopPromise<JoinGroupResponse>, version: Int16)?
+        var join: EventLoopPromise<JoinGroupResponse>?
         var sync: EventLoopPromise<SyncGroupResponse>?
 
         init(
@@ -135,8 +135,8 @@ final class GroupCoordinator: @unchecked Sendable {
         group.protocolType = request.protocolType
         member.lastHeartbeat = timers.now
         let promise = eventLoop.makePromise(of: JoinGroupResponse.self)
-        if let previous = member.join { previous.promise.succeed(Self.joinError(.rebalanceInProgress, member: memberID)) }
-        member.join = (promise, version)
+        member.join?.succeed(Self.joinError(.rebalanceInProgress, member: memberID))
+        member.join = promise
         if group.state != .preparingRebalance { prepareRebalance(group) }
         tryCompleteJoin(group)
         return promise.futureResult
@@ -197,7 +197,7 @@ final class GroupCoordinator: @unchecked Sendable {
         group.state = .completingRebalance
         let leader = group.leader!
         for member in group.members {
-            guard let (promise, version) = member.join else { continue }
+            guard let promise = member.join else { continue }
             member.join = nil
             member.lastHeartbeat = timers.now
             let subscriptions = member.id == leader
@@ -205,7 +205,6 @@ final class GroupCoordinator: @unchecked Sendable {
                     JoinGroupResponse.Member(memberID: peer.id, metadata: peer.protocols.first { $0.name == chosen }?.metadata ?? ByteBuffer())
                 }
                 : []
-            _ = version
             promise.succeed(JoinGroupResponse(
                 generationID: group.generation, protocolType: group.protocolType, protocolName: chosen, leader: leader, memberID: member.id,
                 members: subscriptions))
@@ -288,7 +287,7 @@ final class GroupCoordinator: @unchecked Sendable {
 
     /// Removes a member and rebalances the rest. Called with the lock held.
     private func remove(_ member: Member, from group: Group) {
-        member.join?.promise.succeed(Self.joinError(.unknownMemberID, member: member.id))
+        member.join?.succeed(Self.joinError(.unknownMemberID, member: member.id))
         member.sync?.succeed(SyncGroupResponse(errorCode: KafkaErrorCode.unknownMemberID.rawValue, assignment: ByteBuffer()))
         group.members.removeAll { $0 === member }
         if group.leader == member.id { group.leader = nil }

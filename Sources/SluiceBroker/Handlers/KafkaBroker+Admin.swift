@@ -20,7 +20,7 @@ extension KafkaBroker {
                 if let name = topic.name { names.append(name) } else { requestedIDs[topic.topicID] = index }
             }
             for (id, _) in requestedIDs {
-                if let name = topics.names.first(where: { Self.uuid(topics.topic($0)?.id ?? []) == id }) { names.append(name) }
+                if let name = topics.name(forID: id) { names.append(name) }
             }
         } else {
             names = topics.names
@@ -53,7 +53,7 @@ extension KafkaBroker {
                     partitionIndex: Int32(index), leaderID: configuration.nodeID, leaderEpoch: 0, replicaNodes: [configuration.nodeID],
                     isrNodes: [configuration.nodeID])
             }
-            results.append(MetadataResponse.Topic(name: name, topicID: Self.uuid(topic.id), partitions: partitions))
+            results.append(MetadataResponse.Topic(name: name, topicID: topic.uuid, partitions: partitions))
         }
         for (id, _) in requestedIDs where !results.contains(where: { $0.topicID == id }) {
             results.append(MetadataResponse.Topic(errorCode: KafkaErrorCode.unknownTopicID.rawValue, name: nil, topicID: id, partitions: []))
@@ -84,7 +84,7 @@ extension KafkaBroker {
                 for config in topic.configs { if let value = config.value { configs[config.name] = value } }
                 do {
                     let created = try topics.create(topic.name, partitions: partitions, configs: configs)
-                    result.topicID = Self.uuid(created.id)
+                    result.topicID = created.uuid
                 } catch {
                     result.errorCode = error.code.rawValue
                     result.errorMessage = "\(error)"
@@ -98,12 +98,12 @@ extension KafkaBroker {
     func deleteTopics(_ request: DeleteTopicsRequest, version: Int16) -> DeleteTopicsResponse {
         var results: [DeleteTopicsResponse.Result] = []
         for topic in request.topics {
-            let name = topic.name ?? topics.names.first { Self.uuid(topics.topic($0)?.id ?? []) == topic.topicID }
+            let name = topic.name ?? topics.name(forID: topic.topicID)
             guard let name else {
                 results.append(DeleteTopicsResponse.Result(name: nil, topicID: topic.topicID, errorCode: KafkaErrorCode.unknownTopicID.rawValue))
                 continue
             }
-            let id = topics.topic(name).map { Self.uuid($0.id) } ?? .zero
+            let id = topics.topic(name)?.uuid ?? .zero
             do {
                 try topics.delete(name)
                 results.append(DeleteTopicsResponse.Result(name: name, topicID: id))
@@ -229,13 +229,5 @@ extension KafkaBroker {
                 })
         }
         return ListOffsetsResponse(topics: topics)
-    }
-
-    /// A topic's 16 stored id bytes as a ``KafkaUUID``.
-    static func uuid(_ bytes: [UInt8]) -> KafkaUUID {
-        guard bytes.count == 16 else { return .zero }
-        let high = bytes[0 ..< 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let low = bytes[8 ..< 16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return KafkaUUID(mostSignificantBits: high, leastSignificantBits: low)
     }
 }

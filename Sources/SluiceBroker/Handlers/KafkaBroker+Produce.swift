@@ -50,7 +50,7 @@ extension KafkaBroker {
                     case .duplicate(let offset):
                         firstOffset = firstOffset ?? offset
                     case .reject(let code):
-                        return Self.produceError(partition, KafkaErrorCode(rawValue: code))
+                        return Self.produceError(partition, code)
                     case .append:
                         let (offset, _) = try log.append([batch])
                         producers.record(

@@ -1,4 +1,5 @@
 import Foundation
+import SluiceKafkaProtocol
 
 /// Producer ids for idempotent producers, and the sequence numbers each has written to each
 /// partition, so a retried batch is recognised and not stored twice (Kafka's producer state).
@@ -26,10 +27,8 @@ final class ProducerRegistry: @unchecked Sendable {
         case append
         /// Already stored: answer with the offset it got then.
         case duplicate(offset: Int64)
-        case reject(KafkaErrorCodeValue)
+        case reject(KafkaErrorCode)
     }
-
-    typealias KafkaErrorCodeValue = Int16
 
     private let lock = NSLock()
     private let path: String
@@ -68,13 +67,13 @@ final class ProducerRegistry: @unchecked Sendable {
     func decide(producerID: Int64, epoch: Int16, topic: String, partition: Int32, firstSequence: Int32, lastSequence: Int32) -> Decision {
         let key = Key(producerID: producerID, topic: topic, partition: partition)
         guard let state = states[key] else { return .append }
-        if epoch < state.epoch { return .reject(47) }  // INVALID_PRODUCER_EPOCH
-        if epoch > state.epoch { return firstSequence == 0 ? .append : .reject(45) }
+        if epoch < state.epoch { return .reject(.invalidProducerEpoch) }
+        if epoch > state.epoch { return firstSequence == 0 ? .append : .reject(.outOfOrderSequenceNumber) }
         if let earlier = state.recent.first(where: { $0.first == firstSequence && $0.last == lastSequence }) {
             return .duplicate(offset: earlier.offset)
         }
         let expected = state.lastSequence == Int32.max ? 0 : state.lastSequence + 1
-        return firstSequence == expected ? .append : .reject(45)  // OUT_OF_ORDER_SEQUENCE_NUMBER
+        return firstSequence == expected ? .append : .reject(.outOfOrderSequenceNumber)
     }
 
     /// Records an appended batch. Call inside ``withLock(_:)``.

@@ -42,7 +42,7 @@ package final class PartitionLog: @unchecked Sendable {
                 guard entry.producerID >= 0 else { return }
                 recoveredProducerBatches.append(
                     (entry.producerID, entry.producerEpoch, entry.baseSequence,
-                     entry.baseSequence &+ Int32(truncatingIfNeeded: entry.lastOffset - entry.baseOffset), entry.baseOffset))
+                     entry.baseSequence &+ entry.lastOffsetDelta, entry.baseOffset))
                 let same = recoveredProducerBatches.indices.filter { recoveredProducerBatches[$0].producerID == entry.producerID }
                 if same.count > 5 { recoveredProducerBatches.remove(at: same[0]) }
             }
@@ -80,15 +80,14 @@ package final class PartitionLog: @unchecked Sendable {
             var next = segments[segments.count - 1].nextOffset
             let first = next
             for var batch in batches {
-                guard let entry = BatchFraming.entry(at: batch.readerIndex, of: batch), entry.size == batch.readableBytes else {
+                guard var placed = RecordBatchHeader.framed(at: batch.readerIndex, of: batch), placed.byteCount == batch.readableBytes else {
                     throw LogError.invalidBatch("a batch's length does not match its bytes")
                 }
-                batch.setInteger(next, at: batch.readerIndex)
-                let placed = BatchFraming.Entry(
-                    baseOffset: next, lastOffset: next + (entry.lastOffset - entry.baseOffset), maxTimestamp: entry.maxTimestamp,
-                    size: entry.size)
+                // The base offset lies outside the CRC: setting it keeps the batch valid.
+                placed.baseOffset = next
+                placed.set(in: &batch, at: batch.readerIndex)
                 var active = segments[segments.count - 1]
-                if active.size > 0 && active.size + Int64(entry.size) > Int64(configuration.segmentBytes) {
+                if active.size > 0 && active.size + Int64(placed.byteCount) > Int64(configuration.segmentBytes) {
                     if configuration.flush != .never { try active.file.sync() }
                     active = try Segment(directory: directory, baseOffset: next, indexIntervalBytes: configuration.indexIntervalBytes)
                     segments.append(active)
@@ -142,7 +141,7 @@ package final class PartitionLog: @unchecked Sendable {
         defer { lock.unlock() }
         for segment in segments {
             guard let (position, entry) = try segment.batch(forTimestamp: timestamp) else { continue }
-            let bytes = try segment.file.read(at: position, count: entry.size)
+            let bytes = try segment.file.read(at: position, count: entry.byteCount)
             if let view = try? RecordBatchValidator(origin: .log).validateBatch(in: bytes, at: bytes.readerIndex),
                 let records = try? view.records(in: bytes),
                 let record = records.first(where: { $0.timestamp >= timestamp })

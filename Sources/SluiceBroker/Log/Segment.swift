@@ -1,4 +1,5 @@
 import NIOCore
+import SluiceKafkaProtocol
 
 /// One file of a partition's log, holding batches whose offsets start at `baseOffset`, with a
 /// sparse offset index (offset → file position) and a time index (largest timestamp so far →
@@ -30,17 +31,17 @@ final class Segment {
     }
 
     /// Appends one batch (its base offset already set) described by `entry`.
-    func append(_ batch: ByteBuffer, entry: BatchFraming.Entry) throws(LogError) {
+    func append(_ batch: ByteBuffer, entry: RecordBatchHeader) throws(LogError) {
         let position = try file.append(batch)
         record(entry, at: position)
     }
 
-    private func record(_ entry: BatchFraming.Entry, at position: Int64) {
+    private func record(_ entry: RecordBatchHeader, at position: Int64) {
         if bytesSinceIndex >= indexIntervalBytes {
             offsetIndex.append((entry.baseOffset, position))
             bytesSinceIndex = 0
         }
-        bytesSinceIndex += entry.size
+        bytesSinceIndex += entry.byteCount
         if entry.maxTimestamp > largestTimestamp {
             largestTimestamp = entry.maxTimestamp
             timeIndex.append((entry.maxTimestamp, entry.baseOffset))
@@ -52,7 +53,7 @@ final class Segment {
     /// batch that is incomplete or fails it and cuts the file there (a torn write); returns the
     /// number of bytes cut. `batch` sees every batch kept (to rebuild producer state).
     @discardableResult
-    func recover(validate: ((ByteBuffer) -> Bool)?, batch: (BatchFraming.Entry) -> Void = { _ in }) throws(LogError) -> Int64 {
+    func recover(validate: ((ByteBuffer) -> Bool)?, batch: (RecordBatchHeader) -> Void = { _ in }) throws(LogError) -> Int64 {
         offsetIndex = []
         timeIndex = []
         bytesSinceIndex = Int.max
@@ -60,17 +61,17 @@ final class Segment {
         nextOffset = baseOffset
         var position: Int64 = 0
         while position < file.size {
-            let header = try file.read(at: position, count: BatchFraming.headerSize)
-            guard let entry = BatchFraming.entry(at: header.readerIndex, of: header),
-                entry.baseOffset >= nextOffset, position + Int64(entry.size) <= file.size
+            let header = try file.read(at: position, count: RecordBatchHeader.size)
+            guard let entry = RecordBatchHeader.framed(at: header.readerIndex, of: header),
+                entry.baseOffset >= nextOffset, position + Int64(entry.byteCount) <= file.size
             else { break }
             if let validate {
-                let batch = try file.read(at: position, count: entry.size)
-                guard batch.readableBytes == entry.size, validate(batch) else { break }
+                let batch = try file.read(at: position, count: entry.byteCount)
+                guard batch.readableBytes == entry.byteCount, validate(batch) else { break }
             }
             record(entry, at: position)
             batch(entry)
-            position += Int64(entry.size)
+            position += Int64(entry.byteCount)
         }
         let cut = file.size - position
         if cut > 0 { try file.truncate(to: position) }
@@ -90,16 +91,16 @@ final class Segment {
         }
         var position = low == 0 ? 0 : offsetIndex[low - 1].position
         while position < file.size {
-            let header = try file.read(at: position, count: BatchFraming.headerSize)
-            guard let entry = BatchFraming.entry(at: header.readerIndex, of: header) else { return nil }
+            let header = try file.read(at: position, count: RecordBatchHeader.size)
+            guard let entry = RecordBatchHeader.framed(at: header.readerIndex, of: header) else { return nil }
             if entry.lastOffset >= offset { return position }
-            position += Int64(entry.size)
+            position += Int64(entry.byteCount)
         }
         return nil
     }
 
     /// The first batch whose largest timestamp is at least `timestamp`: its position and entry.
-    func batch(forTimestamp timestamp: Int64) throws(LogError) -> (position: Int64, entry: BatchFraming.Entry)? {
+    func batch(forTimestamp timestamp: Int64) throws(LogError) -> (position: Int64, entry: RecordBatchHeader)? {
         guard largestTimestamp >= timestamp else { return nil }
         // The index holds increasing maxima: start from the last entry below the target.
         var position: Int64 = 0
@@ -107,10 +108,10 @@ final class Segment {
             position = found
         }
         while position < file.size {
-            let header = try file.read(at: position, count: BatchFraming.headerSize)
-            guard let entry = BatchFraming.entry(at: header.readerIndex, of: header) else { return nil }
+            let header = try file.read(at: position, count: RecordBatchHeader.size)
+            guard let entry = RecordBatchHeader.framed(at: header.readerIndex, of: header) else { return nil }
             if entry.maxTimestamp >= timestamp { return (position, entry) }
-            position += Int64(entry.size)
+            position += Int64(entry.byteCount)
         }
         return nil
     }
@@ -118,14 +119,14 @@ final class Segment {
     /// Whole batches from `position`, at most `maxBytes` of them but always the first (a batch
     /// larger than `maxBytes` is returned whole, as Kafka does, so a consumer never stalls).
     func read(from position: Int64, maxBytes: Int) throws(LogError) -> ByteBuffer {
-        let buffer = try file.read(at: position, count: max(maxBytes, BatchFraming.headerSize))
+        let buffer = try file.read(at: position, count: max(maxBytes, RecordBatchHeader.size))
         let start = buffer.readerIndex
         var end = start
-        while let entry = BatchFraming.entry(at: end, of: buffer), end - start + entry.size <= buffer.readableBytes {
-            end += entry.size
+        while let entry = RecordBatchHeader.framed(at: end, of: buffer), end - start + entry.byteCount <= buffer.readableBytes {
+            end += entry.byteCount
         }
-        if end == start, let first = BatchFraming.entry(at: start, of: buffer) {
-            return try file.read(at: position, count: first.size)
+        if end == start, let first = RecordBatchHeader.framed(at: start, of: buffer) {
+            return try file.read(at: position, count: first.byteCount)
         }
         return buffer.getSlice(at: start, length: end - start) ?? ByteBuffer()
     }

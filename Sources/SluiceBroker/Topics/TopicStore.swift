@@ -65,6 +65,11 @@ package final class TopicStore: @unchecked Sendable {
         lock.withLock { topics[name] }
     }
 
+    /// The topic whose id is `id`, if any.
+    package func name(forID id: KafkaUUID) -> String? {
+        lock.withLock { topics.values.first { $0.uuid == id }?.name }
+    }
+
     /// The log of one partition, or nil if the topic or partition does not exist.
     package func log(_ topic: String, _ partition: Int) -> PartitionLog? {
         lock.withLock {
@@ -157,6 +162,16 @@ package final class TopicStore: @unchecked Sendable {
         } catch {
             throw .storage(.io("write topics.json: \(error)", errno: 0))
         }
+    }
+}
+
+extension TopicStore.Topic {
+    /// The stored id bytes as the protocol's ``KafkaUUID``.
+    package var uuid: KafkaUUID {
+        guard id.count == 16 else { return .zero }
+        let high = id[0 ..< 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let low = id[8 ..< 16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return KafkaUUID(mostSignificantBits: high, leastSignificantBits: low)
     }
 }
 

@@ -94,9 +94,7 @@ package final class Database: TableProvider, Sendable {
                 let old = chunk.filter(mask)
                 let replacement = try update?(old)
                 removed.append(old)
-                var kept = Bitmap(count: mask.count, value: true)
-                for index in 0 ..< mask.count where mask[index] { kept[index] = false }
-                return (chunk.filter(kept), matched, replacement)
+                return (chunk.filter(~mask), matched, replacement)
             }
             if writer.isRead(table.id) {
                 for chunk in removed + result.replaced { writer.emit(Self.changes(chunk, .delete), table: table.id) }
