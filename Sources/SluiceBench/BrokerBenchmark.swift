@@ -26,13 +26,23 @@ package struct BrokerBenchmark {
     }
 
     package func run() throws {
+        print("sluice bench broker: \(records) records of \(valueBytes) bytes, batches of \(recordsPerBatch), broker in another process")
+        print("  --log-flush never (Kafka's default: the operating system writes pages back)")
+        try measure(flush: "never")
+        print("  --log-flush always (fsync before an acks=all produce is answered)")
+        try measure(flush: "always")
+    }
+
+    /// One broker with the flush policy `flush`: produce, consume, and the disk written the
+    /// same way (one fsync at the end, or one after every write).
+    func measure(flush: String) throws {
         let directory = NSTemporaryDirectory() + "sluice-bench-broker-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let port = try Self.freePort()
         let broker = Process()
         broker.executableURL = URL(fileURLWithPath: executable)
-        broker.arguments = ["broker", "--listen", "127.0.0.1:\(port)", "--data-dir", "\(directory)/broker"]
+        broker.arguments = ["broker", "--listen", "127.0.0.1:\(port)", "--data-dir", "\(directory)/broker", "--log-flush", flush]
         broker.standardError = FileHandle.nullDevice
         try broker.run()
         defer {
@@ -44,9 +54,19 @@ package struct BrokerBenchmark {
         let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
         guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create the benchmark topic") }
 
-        print("sluice bench broker: \(records) records of \(valueBytes) bytes, batches of \(recordsPerBatch), broker in another process")
-        // Produce.
+
+        // The batches are encoded before the clock starts, so the figure is the broker's and
+        // not this client's encoder: every full batch is the same bytes (no producer id, so the
+        // broker assigns each its offsets, and the CRC does not cover the base offset).
         let value = ByteBuffer(repeating: UInt8(ascii: "x"), count: valueBytes)
+        let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
+        func batch(of count: Int) -> ByteBuffer {
+            var batch = ByteBuffer()
+            _ = RecordBatchEncoder().encode((0 ..< count).map { KafkaRecord(offset: Int64($0), timestamp: timestamp, key: nil, value: value) }, into: &batch)
+            return batch
+        }
+        let fullBatch = batch(of: recordsPerBatch)
+        let lastBatch = records % recordsPerBatch == 0 ? fullBatch : batch(of: records % recordsPerBatch)
         var latencies: [Double] = []
         var producedBytes = 0
         let produceStart = ContinuousClock.now
@@ -57,9 +77,7 @@ package struct BrokerBenchmark {
         while sent < records || !outstanding.isEmpty {
             while sent < records && outstanding.count < Self.maxInFlight {
                 let count = min(recordsPerBatch, records - sent)
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
-                var batch = ByteBuffer()
-                _ = RecordBatchEncoder().encode((0 ..< count).map { KafkaRecord(offset: Int64($0), timestamp: now, key: nil, value: value) }, into: &batch)
+                let batch = count == recordsPerBatch ? fullBatch : lastBatch
                 producedBytes += batch.readableBytes
                 let request = ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: [.init(index: 0, records: batch)])])
                 outstanding.append(ContinuousClock.now)
@@ -74,44 +92,56 @@ package struct BrokerBenchmark {
         }
         let produceSeconds = Self.seconds(ContinuousClock.now - produceStart)
 
-        // Consume.
+        // Consume, as librdkafka does with its defaults (1 MiB a partition, fetch.max.bytes
+        // 50 MiB): the next fetch is sent as soon as a response's batch
+        // headers show where it ends, and the records are checked while the broker reads on.
+        func fetch(from offset: Int64) throws(KafkaClientError) {
+            try client.sendWithoutResponse(FetchRequest(
+                replicaID: -1, maxWaitMs: 100, minBytes: 1, maxBytes: 50 << 20,
+                topics: [.init(topic: topic, partitions: [.init(partition: 0, fetchOffset: offset, partitionMaxBytes: 1 << 20)])]))
+        }
         var next: Int64 = 0
         var consumedBytes = 0
         var consumedRecords = 0
         let consumeStart = ContinuousClock.now
+        try fetch(from: 0)
         while consumedRecords < records {
-            let fetch = FetchRequest(
-                replicaID: -1, maxWaitMs: 100, minBytes: 1, maxBytes: 64 << 20,
-                topics: [.init(topic: topic, partitions: [.init(partition: 0, fetchOffset: next, partitionMaxBytes: 32 << 20)])])
-            let response = try client.send(fetch)
+            let response = try client.receive(FetchRequest.self)
             guard let partition = response.responses.first?.partitions.first, partition.errorCode == 0, let data = partition.records else {
                 throw KafkaClientError("fetch failed")
             }
+            var index = data.readerIndex
+            while let header = RecordBatchHeader(from: data, at: index), index + header.byteCount <= data.writerIndex {
+                next = header.nextOffset
+                index += header.byteCount
+            }
+            if next < Int64(records) { try fetch(from: next) }
             consumedBytes += data.readableBytes
-            let views = try RecordBatchValidator(origin: .log).validate(data)
-            for view in views {
+            for view in try RecordBatchValidator(origin: .log).validate(data) {
                 consumedRecords += Int(view.header.recordCount)
-                next = view.header.nextOffset
             }
         }
         let consumeSeconds = Self.seconds(ContinuousClock.now - consumeStart)
 
         // The disk's sequential write speed, for the same bytes.
-        let diskSeconds = try Self.sequentialWrite(bytes: producedBytes, path: "\(directory)/dd.bin")
+        let syncEachWrite = flush == "always"
+        let diskSeconds = try Self.sequentialWrite(bytes: producedBytes, path: "\(directory)/dd.bin", syncEachWrite: syncEachWrite)
 
         latencies.sort()
         let megabytes = Double(producedBytes) / 1_000_000
         let produceRate = megabytes / produceSeconds
         let diskRate = megabytes / diskSeconds
-        print(String(format: "  produce  %8.1f MB/s %12.0f records/s  latency per batch p50 %.2f ms, p99 %.2f ms", produceRate,
+        print(String(format: "    produce  %8.1f MB/s %12.0f records/s  latency per batch p50 %.2f ms, p99 %.2f ms", produceRate,
                      Double(records) / produceSeconds, latencies[latencies.count / 2] * 1000, latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1000))
-        print(String(format: "  consume  %8.1f MB/s %12.0f records/s", Double(consumedBytes) / 1_000_000 / consumeSeconds,
+        print(String(format: "    consume  %8.1f MB/s %12.0f records/s", Double(consumedBytes) / 1_000_000 / consumeSeconds,
                      Double(consumedRecords) / consumeSeconds))
-        print(String(format: "  disk     %8.1f MB/s sequential 1 MiB writes + fsync | produce / disk = %.2f", diskRate, produceRate / diskRate))
+        print(String(format: "    disk     %8.1f MB/s sequential 1 MiB writes, %@ | produce / disk = %.2f", diskRate,
+                     (syncEachWrite ? "each fsynced" : "one fsync at the end") as NSString, produceRate / diskRate))
     }
 
-    /// Seconds to write `bytes` to a new file in 1 MiB writes and fsync it.
-    static func sequentialWrite(bytes: Int, path: String) throws -> Double {
+    /// Seconds to write `bytes` to a new file in 1 MiB writes and fsync it, at the end or after
+    /// every write.
+    static func sequentialWrite(bytes: Int, path: String, syncEachWrite: Bool) throws -> Double {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw KafkaClientError("cannot write \(path)") }
         defer {
@@ -126,6 +156,7 @@ package struct BrokerBenchmark {
             let result = block.withUnsafeBytes { write(fd, $0.baseAddress!, count) }
             guard result > 0 else { throw KafkaClientError("write failed: errno \(errno)") }
             written += result
+            if syncEachWrite { fsync(fd) }
         }
         fsync(fd)
         return seconds(ContinuousClock.now - start)

@@ -31,6 +31,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Run without the built-in broker.")
     var noBroker = false
 
+    @OptionGroup(title: "Built-in broker")
+    var broker: BrokerOptions
+
     func run() async throws {
         MemoryTuning.apply()
         var configuration = ServerConfiguration()
@@ -40,6 +43,7 @@ struct Serve: AsyncParsableCommand {
             let (kafkaHost, kafkaPort) = try parseAddress(kafkaListen)
             configuration.broker?.host = kafkaHost
             configuration.broker?.port = kafkaPort
+            if configuration.broker != nil { try broker.apply(to: &configuration.broker!) }
         }
         let (host, port) = try parseAddress(listen)
         configuration.sqlHost = host
@@ -75,15 +79,15 @@ struct Broker: AsyncParsableCommand {
     @Option(help: "Directory for the topics' logs.")
     var dataDir = "./sluice-data/broker"
 
-    @Option(help: "Partitions of topics created without a count (num.partitions).")
-    var partitions = 1
+    @OptionGroup
+    var options: BrokerOptions
 
     func run() async throws {
         MemoryTuning.apply()
         var configuration = BrokerConfiguration()
         (configuration.host, configuration.port) = try parseAddress(listen)
         configuration.dataDirectory = dataDir
-        configuration.defaultPartitions = max(1, partitions)
+        try options.apply(to: &configuration)
         let broker: KafkaBroker
         do {
             broker = try KafkaBroker(configuration: configuration)

@@ -14,7 +14,7 @@ import pytest
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.record.default_records import DefaultRecordBatchBuilder
 from kafka_support import unique_topic
-from kafka_wire import (API_API_VERSIONS, API_METADATA, ERROR_INVALID_TOPIC, ERROR_NONE, ERROR_OUT_OF_ORDER_SEQUENCE_NUMBER,
+from kafka_wire import (API_API_VERSIONS, API_INIT_PRODUCER_ID, API_METADATA, ERROR_INVALID_TOPIC, ERROR_NONE, ERROR_OUT_OF_ORDER_SEQUENCE_NUMBER,
                         ERROR_UNSUPPORTED_VERSION, KafkaWireClient, Reader, api_versions_v0, array, decode_api_versions_v0,
                         decode_fetch_v4, decode_init_producer_id_v0, decode_metadata_v1, decode_produce_v3, fetch_v4, frame, int16,
                         init_producer_id_v0, int32, metadata_v1, produce_v3, record_batch_headers, request, request_header_v1, string)
@@ -175,6 +175,33 @@ def test_garbage_in_a_well_sized_frame_closes_the_connection(address, watcher: K
     client = _connect(address)
     client.send(frame(payload))
     _assert_closed_without_answer(client)
+
+
+ERROR_INVALID_REQUEST = 42
+API_JOIN_GROUP, API_HEARTBEAT = 11, 12
+
+# Requests whose responses carry one error for the whole request: a body that cannot be read is
+# answered with INVALID_REQUEST there (`offset` is where the error code sits in the response),
+# and the connection stays open.
+UNREADABLE_BODIES = {
+    # Heartbeat v0: group id, generation, member id; the group id claims 300 bytes.
+    "heartbeat-v0-group-past-the-end": (request_header_v1(API_HEARTBEAT, 0, 77) + int16(300) + b"grp", 0),
+    # JoinGroup v0 stops inside its session timeout.
+    "join-group-v0-truncated": (request_header_v1(API_JOIN_GROUP, 0, 77) + string("g") + b"\x00\x01", 0),
+    # InitProducerId v0: transactional id, then a timeout that is cut off.
+    "init-producer-id-v0-truncated": (request_header_v1(API_INIT_PRODUCER_ID, 0, 77) + string(None) + b"\x00", 4),
+    # ApiVersions v3 is flexible: header v2, then a compact string whose length never ends.
+    "api-versions-v3-endless-varint": (request_header_v1(API_API_VERSIONS, 3, 77) + b"\x00" + b"\xff" * 12, 0),
+}
+
+
+@pytest.mark.parametrize("payload, offset", UNREADABLE_BODIES.values(), ids=UNREADABLE_BODIES.keys())
+def test_unreadable_body_gets_invalid_request_where_the_response_has_one_error(address, payload: bytes, offset: int) -> None:
+    with _connect(address) as client:
+        body = client.call(frame(payload), 77)
+        reader = Reader(body[offset:])
+        assert reader.int16() == ERROR_INVALID_REQUEST
+        _assert_serving(client)
 
 
 # -- unknown APIs and versions ------------------------------------------------------------------

@@ -32,13 +32,15 @@ class SluiceServer:
     """
 
     def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0,
-                 data_dir: Path | None = None, kafka_port: int | None = None):
+                 data_dir: Path | None = None, kafka_port: int | None = None, extra_args: list[str] | None = None):
         # `data_dir`, when given, outlives the server (to test restarts); otherwise the data
         # directory is made inside the work directory and removed with it.
         self._data_dir = Path(data_dir) if data_dir else None
         # `kafka_port`, when given, is the broker's port instead of a free one: for a script that
         # hard-codes its broker (seed 001's producer uses localhost:9092). Start fails if it is taken.
         self._fixed_kafka_port = kafka_port
+        # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
+        self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
         self.host = host
         self.port = 0
@@ -73,6 +75,7 @@ class SluiceServer:
             "--listen", f"{self.host}:{self.port}",
             "--data-dir", str(self.data_dir),
             "--kafka-listen", f"{self.host}:{self.kafka_port}",
+            *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
         with open(self.log_path, "wb") as log:

@@ -13,6 +13,7 @@ package final class KafkaWireClient {
     private var versions: [KafkaAPI: Int16] = [:]
     /// Correlation ids of requests sent whose responses are not read yet, oldest first.
     private var inFlight: [Int32] = []
+    private var outgoing = ByteBufferAllocator().buffer(capacity: 1024)
     package let clientID = "sluice-cli"
 
     /// Connects to `host:port` and negotiates API versions.
@@ -72,15 +73,18 @@ package final class KafkaWireClient {
 
     /// Sends a request without waiting for its response: a request the broker does not answer
     /// (Produce with acks=0), or one of several in flight, whose responses ``receive(_:)`` reads
-    /// in the order they were sent.
+    /// in the order they were sent. The version is the negotiated one unless given.
     package func sendWithoutResponse<Request: KafkaRequest>(
-        _ request: Request, version: Int16, expectsResponse: Bool = true
+        _ request: Request, version: Int16? = nil, expectsResponse: Bool = true
     ) throws(KafkaClientError) {
+        let resolved: Int16
+        if let version { resolved = version } else { resolved = try self.version(of: Request.api) }
         correlationID &+= 1
         if expectsResponse { inFlight.append(correlationID) }
-        var buffer = ByteBufferAllocator().buffer(capacity: 1024)
-        request.writeFrame(to: &buffer, version: version, correlationID: correlationID, clientID: clientID)
-        try writeAll(buffer)
+        // One buffer serves every request, so large ones are not regrown each time.
+        outgoing.clear()
+        request.writeFrame(to: &outgoing, version: resolved, correlationID: correlationID, clientID: clientID)
+        try writeAll(outgoing)
     }
 
     /// Reads the response to the oldest request in flight, which must be a `Request` sent at

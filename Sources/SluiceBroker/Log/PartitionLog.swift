@@ -16,6 +16,8 @@ package final class PartitionLog: @unchecked Sendable {
     private let lock = NSLock()
     private var segments: [Segment] = []
     private var lastFlush = ContinuousClock.now
+    /// Appended bytes not yet fsynced under the interval policy.
+    private var unsynced = false
     /// Bytes cut from the end of the last segment at start-up (a torn write).
     package private(set) var recoveredBytesCut: Int64 = 0
     /// The last batches of each idempotent producer found at start-up (at most five each, oldest
@@ -101,9 +103,11 @@ package final class PartitionLog: @unchecked Sendable {
             case .everyAppend:
                 try segments[segments.count - 1].file.sync()
             case .interval(let milliseconds):
+                unsynced = true
                 if ContinuousClock.now - lastFlush >= .milliseconds(milliseconds) {
                     try segments[segments.count - 1].file.sync()
                     lastFlush = .now
+                    unsynced = false
                 }
             }
             return (first, next - 1)
@@ -178,5 +182,19 @@ package final class PartitionLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try segments[segments.count - 1].file.sync()
+        unsynced = false
+    }
+
+    /// Under the interval policy, fsyncs appends older than the interval that no later append
+    /// has flushed (the broker's flush timer calls this, as Kafka's `log.flush.interval.ms`
+    /// scheduler does).
+    package func syncIfDue() throws(LogError) {
+        guard case .interval(let milliseconds) = configuration.flush else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard unsynced, ContinuousClock.now - lastFlush >= .milliseconds(milliseconds) else { return }
+        try segments[segments.count - 1].file.sync()
+        lastFlush = .now
+        unsynced = false
     }
 }

@@ -19,6 +19,9 @@ package struct BrokerConfiguration: Sendable {
     /// Largest record batch accepted (`message.max.bytes`, default 1 MiB plus the batch overhead).
     package var maxBatchBytes = 1_048_588
     package var log = LogConfiguration()
+    /// How often closed segments are checked against the retention limits
+    /// (`log.retention.check.interval.ms`, default 5 minutes).
+    package var retentionCheckIntervalMilliseconds = 300_000
 
     package init() {}
 }

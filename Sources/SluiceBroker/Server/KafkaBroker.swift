@@ -17,6 +17,8 @@ package final class KafkaBroker: Sendable {
     let groups: GroupCoordinator
     private let channel = Mutex<(any Channel)?>(nil)
     private let boundPort: Mutex<Int>
+    /// The retention check and, under the interval flush policy, the flush timer.
+    private let maintenance = Mutex<[RepeatedTask]>([])
 
     /// Opens the broker's storage (recovering every partition) without listening yet.
     package init(configuration: BrokerConfiguration) throws {
@@ -63,6 +65,27 @@ package final class KafkaBroker: Sendable {
             .get()
         self.channel.withLock { $0 = channel }
         boundPort.withLock { $0 = channel.localAddress?.port ?? configuration.port }
+        startMaintenance()
+    }
+
+    /// Starts the timers that apply retention and flush on interval, off the event loops (they
+    /// delete files and fsync).
+    private func startMaintenance() {
+        let queue = DispatchQueue(label: "sluice.broker.maintenance")
+        let timers = MultiThreadedEventLoopGroup.singleton.next()
+        var tasks: [RepeatedTask] = []
+        func every(_ milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+            let interval = TimeAmount.milliseconds(Int64(max(1, milliseconds)))
+            tasks.append(timers.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in queue.async(execute: work) })
+        }
+        let topics = self.topics
+        every(configuration.retentionCheckIntervalMilliseconds) {
+            topics.enforceRetention(nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        }
+        if case .interval(let milliseconds) = configuration.log.flush {
+            every(milliseconds) { topics.syncDue() }
+        }
+        maintenance.withLock { $0 = tasks }
     }
 
     /// Stops accepting connections and syncs every log.
@@ -72,12 +95,13 @@ package final class KafkaBroker: Sendable {
             return current
         }
         try? await channel?.close()
+        for timer in maintenance.withLock({ timers in defer { timers = [] }; return timers }) { timer.cancel() }
         for name in topics.names {
             for log in topics.logs(of: name) { try? log.sync() }
         }
     }
 
-    /// Answers one request frame: the response bytes (without the size prefix), nil when the
+    /// Answers one request frame: the response frame, its size prefix included, nil when the
     /// request wants none (Produce with acks=0), or a failed future when the request cannot be
     /// read (the connection is then closed, as Kafka does).
     func handle(_ frame: ByteBuffer, clientHost: String = "", on eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
@@ -101,7 +125,9 @@ package final class KafkaBroker: Sendable {
                 return eventLoop.makeSucceededFuture(request.acks == 0 ? nil : encode(response, header))
             case .fetch:
                 let request = try FetchRequest(from: &body, version: header.apiVersion)
-                return fetch(request, version: header.apiVersion, on: eventLoop).map { self.encode($0, header) }
+                return fetch(request, version: header.apiVersion, on: eventLoop).map { response in
+                    self.encode(response, header, capacity: 512 + response.recordBytes)
+                }
             case .listOffsets: return eventLoop.makeSucceededFuture(try answer(ListOffsetsRequest.self, header, &body, listOffsets))
             case .createTopics: return eventLoop.makeSucceededFuture(try answer(CreateTopicsRequest.self, header, &body, createTopics))
             case .deleteTopics: return eventLoop.makeSucceededFuture(try answer(DeleteTopicsRequest.self, header, &body, deleteTopics))
@@ -126,7 +152,40 @@ package final class KafkaBroker: Sendable {
             case .describeGroups: return eventLoop.makeSucceededFuture(try answer(DescribeGroupsRequest.self, header, &body, describeGroups))
             }
         } catch {
+            // A body that cannot be read gets INVALID_REQUEST where the response has a place for
+            // one error; other requests end the connection, as Kafka ends it for any of them.
+            if let rejection = rejection(of: api, header) { return eventLoop.makeSucceededFuture(rejection) }
             return eventLoop.makeFailedFuture(error)
+        }
+    }
+
+    /// The response with INVALID_REQUEST for a request of `api` whose body could not be read,
+    /// when that response carries one error for the whole request; nil when its errors belong
+    /// to the topics, partitions or groups the unreadable body named.
+    private func rejection(of api: KafkaAPI, _ header: KafkaRequestHeader) -> ByteBuffer? {
+        let code = KafkaErrorCode.invalidRequest.rawValue
+        let version = header.apiVersion
+        switch api {
+        case .apiVersions:
+            return encode(ApiVersionsResponse(errorCode: code, apiKeys: KafkaAPI.allCases.map(ApiVersionsResponse.APIVersionRange.init)), header)
+        case .fetch where version >= 7:
+            return encode(FetchResponse(errorCode: code, responses: []), header)
+        case .findCoordinator where version < 4:
+            return encode(FindCoordinatorResponse(coordinators: [.init(key: "", nodeID: -1, host: "", port: -1, errorCode: code)]), header)
+        case .joinGroup:
+            return encode(JoinGroupResponse(errorCode: code, protocolName: nil, leader: "", memberID: ""), header)
+        case .syncGroup:
+            return encode(SyncGroupResponse(errorCode: code, assignment: ByteBuffer()), header)
+        case .heartbeat:
+            return encode(HeartbeatResponse(errorCode: code), header)
+        case .leaveGroup:
+            return encode(LeaveGroupResponse(errorCode: code), header)
+        case .listGroups:
+            return encode(ListGroupsResponse(errorCode: code, groups: []), header)
+        case .initProducerID:
+            return encode(InitProducerIdResponse(errorCode: code, producerID: -1, producerEpoch: -1), header)
+        default:
+            return nil
         }
     }
 
@@ -139,13 +198,23 @@ package final class KafkaBroker: Sendable {
         return encode(handler(request, header.apiVersion), header)
     }
 
-    func encode<Response: KafkaResponse>(_ response: Response, _ header: KafkaRequestHeader) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: 256)
+    /// The response frame: size prefix, header and body. `capacity` sizes the buffer up front, so
+    /// large fetches are not copied while it grows.
+    func encode<Response: KafkaResponse>(_ response: Response, _ header: KafkaRequestHeader, capacity: Int = 256) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        buffer.writeInteger(Int32(0))
         let api = Response.api
         KafkaResponseHeader(correlationID: header.correlationID).write(
             to: &buffer, headerVersion: api.responseHeaderVersion(for: header.apiVersion))
         response.write(to: &buffer, version: header.apiVersion)
-        return buffer
+        return Self.sealed(buffer)
+    }
+
+    /// Sets the size prefix of a frame built with a placeholder in front.
+    private static func sealed(_ frame: ByteBuffer) -> ByteBuffer {
+        var frame = frame
+        frame.setInteger(Int32(frame.readableBytes - 4), at: frame.readerIndex)
+        return frame
     }
 
     /// The answer to an API or version the broker does not serve. ApiVersions gets a v0
@@ -154,6 +223,7 @@ package final class KafkaBroker: Sendable {
     /// error code, which is where most responses' v0 error code sits.
     private func unsupported(_ header: KafkaRequestHeader) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: 64)
+        buffer.writeInteger(Int32(0))
         KafkaResponseHeader(correlationID: header.correlationID).write(to: &buffer, headerVersion: 0)
         if header.apiKey == KafkaAPI.apiVersions.key {
             ApiVersionsResponse(errorCode: KafkaErrorCode.unsupportedVersion.rawValue, apiKeys: KafkaAPI.allCases.map(ApiVersionsResponse.APIVersionRange.init))
@@ -161,6 +231,6 @@ package final class KafkaBroker: Sendable {
         } else {
             buffer.writeInteger(KafkaErrorCode.unsupportedVersion.rawValue)
         }
-        return buffer
+        return Self.sealed(buffer)
     }
 }

@@ -43,10 +43,7 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
             switch result {
             case .success(let response):
                 if let response {
-                    var out = context.channel.allocator.buffer(capacity: 4 + response.readableBytes)
-                    out.writeInteger(Int32(response.readableBytes))
-                    out.writeImmutableBuffer(response)
-                    context.writeAndFlush(self.wrapOutboundOut(out), promise: nil)
+                    context.writeAndFlush(self.wrapOutboundOut(response), promise: nil)
                 }
                 self.processNext(context: context)
             case .failure:

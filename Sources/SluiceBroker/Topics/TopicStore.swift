@@ -134,6 +134,13 @@ package final class TopicStore: @unchecked Sendable {
         try save()
     }
 
+    /// Fsyncs every partition whose interval flush is due.
+    package func syncDue() {
+        for partitions in lock.withLock({ Array(logs.values) }) {
+            for log in partitions { try? log.syncIfDue() }
+        }
+    }
+
     /// Applies retention to every partition.
     package func enforceRetention(nowMilliseconds: Int64) {
         for partitions in lock.withLock({ Array(logs.values) }) {
