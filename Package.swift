@@ -29,12 +29,13 @@ let package = Package(
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluiceDataflow", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
+                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
         .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),

@@ -126,4 +126,9 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let ioError = SQLState("58030")
     /// The corresponding SQLSTATE is `XX000`.
     package static let internalError = SQLState("XX000")
+    /// `HV00N`, fdw_unable_to_establish_connection: a connector cannot reach its outside system
+    /// (a Kafka broker that does not answer).
+    package static let unableToEstablishConnection = SQLState("HV00N")
+    /// `HV00R`, fdw_table_not_found: what a connector names is not there (a missing topic).
+    package static let externalTableNotFound = SQLState("HV00R")
 }

@@ -29,9 +29,11 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceBatch": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
     "SluiceDataflow": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
     "SluicePGWire": {"SluiceCore", "NIOCore", "NIOPosix"},
+    # Connectors implement Dataflow's source protocol; the engine never imports them.
+    "SluiceConnectors": {"SluiceCore", "SluiceDataflow"},
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
-        "SluiceDataflow", "SluicePGWire", "SluiceBroker", "NIOCore", "NIOPosix",
+        "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", "NIOCore", "NIOPosix",
     },
     # The broker benchmark drives the broker with the Kafka client the tools use.
     "SluiceBench": {"SluiceCore", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", "NIOCore"},

@@ -67,6 +67,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
     }
 
+    /// True when some view reads relation `id` (a table or a source).
+    package func isRead(_ id: Int) -> Bool {
+        condition.withLock { tableStreams[id] }?.hasSubscribers ?? false
+    }
+
     /// Runs `body` with the source lock held: table writes and their change chunks go together.
     package func withSources<T, E: Error>(_ body: (SourceWriter) throws(E) -> T) throws(E) -> T {
         sourceLock.lock()

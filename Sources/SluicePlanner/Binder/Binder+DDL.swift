@@ -13,7 +13,18 @@ extension Binder {
             throw SluiceError(.duplicateTable, "relation \"\(create.name.name)\" already exists")
         }
         if !create.options.isEmpty || create.format != nil {
-            throw SluiceError(.featureNotSupported, "CREATE TABLE with a connector is not supported yet")
+            guard create.query == nil else {
+                throw SluiceError(.featureNotSupported, "CREATE TABLE AS with a connector is not supported")
+            }
+            let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
+            if !create.watermarks.isEmpty {
+                throw SluiceError(.featureNotSupported, "watermarks are not supported yet")
+            }
+            if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
+            let relation = RelationDefinition(
+                id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
+                definition: sourceText, connector: try connectorSpec(create.options, create.format))
+            return .createSource(relation)
         }
         var columns: [CatalogColumn] = []
         var primaryKey: [Int] = []
@@ -24,47 +35,7 @@ extension Binder {
             for (index, column) in create.columns.enumerated() where index < columns.count { columns[index].name = column.name }
             populate = bound.plan
         } else {
-            for definition in create.columns {
-                guard let typeName = definition.type else {
-                    throw SluiceError(.syntaxError, "column \"\(definition.name)\" needs a type", position: definition.position.errorPosition)
-                }
-                if columns.contains(where: { $0.name == definition.name }) {
-                    throw SluiceError(.duplicateColumn, "column \"\(definition.name)\" specified more than once", position: definition.position.errorPosition)
-                }
-                var column = CatalogColumn(name: definition.name, type: try typeName.resolvedDataType())
-                for constraint in definition.constraints {
-                    switch constraint {
-                    case .notNull: column.isNullable = false
-                    case .null: column.isNullable = true
-                    case .primaryKey:
-                        if !primaryKey.isEmpty {
-                            throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(create.name.name)\" are not allowed", position: definition.position.errorPosition)
-                        }
-                        primaryKey = [columns.count]
-                        column.isNullable = false
-                    case .unique, .defaultValue, .generated:
-                        throw SluiceError(.featureNotSupported, "column constraint is not supported yet", position: definition.position.errorPosition)
-                    }
-                }
-                columns.append(column)
-            }
-            for constraint in create.constraints {
-                switch constraint {
-                case .primaryKey(let names, _):
-                    if !primaryKey.isEmpty {
-                        throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(create.name.name)\" are not allowed")
-                    }
-                    for name in names {
-                        guard let index = columns.firstIndex(where: { $0.name == name }) else {
-                            throw SluiceError(.undefinedColumn, "column \"\(name)\" named in key does not exist")
-                        }
-                        primaryKey.append(index)
-                        columns[index].isNullable = false
-                    }
-                case .unique:
-                    throw SluiceError(.featureNotSupported, "UNIQUE constraints are not supported yet")
-                }
-            }
+            (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
             if !create.watermarks.isEmpty {
                 throw SluiceError(.featureNotSupported, "watermarks on tables are not supported yet")
             }
@@ -74,6 +45,99 @@ extension Binder {
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
             definition: sourceText)
         return .createTable(relation, populate: populate)
+    }
+
+    mutating func bindCreateSource(_ create: CreateSource, sourceText: String) throws(SluiceError) -> PlannedStatement {
+        let schema = create.name.qualifier.last ?? session.schema
+        if catalog.relation(named: create.name.name, schema: schema) != nil {
+            if create.ifNotExists {
+                return .nothing(tag: "CREATE_SOURCE", notice: "relation \"\(create.name.name)\" already exists, skipping")
+            }
+            throw SluiceError(.duplicateTable, "relation \"\(create.name.name)\" already exists")
+        }
+        let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
+        if columns.isEmpty {
+            throw SluiceError(.invalidTableDefinition, "source \"\(create.name.name)\" needs its columns listed: schema inference is not supported")
+        }
+        if !create.watermarks.isEmpty {
+            throw SluiceError(.featureNotSupported, "watermarks are not supported yet")
+        }
+        let relation = RelationDefinition(
+            id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .source, columns: columns, primaryKey: primaryKey,
+            definition: sourceText, connector: try connectorSpec(create.options, create.format))
+        return .createSource(relation)
+    }
+
+    /// The connector options and format of a CREATE SOURCE or CREATE TABLE; which options a
+    /// connector takes is the connector's to check, when the statement runs.
+    func connectorSpec(_ options: [WithOption], _ format: FormatEncode?) throws(SluiceError) -> ConnectorSpec {
+        var values: [String: String] = [:]
+        for option in options {
+            if values[option.key] != nil {
+                throw SluiceError(.syntaxError, "option \"\(option.key)\" is given more than once", position: option.position.errorPosition)
+            }
+            values[option.key] = option.value.text
+        }
+        guard let connector = values["connector"], !connector.isEmpty else {
+            throw SluiceError(.syntaxError, "the WITH options must name a connector, as in WITH (connector = 'kafka', …)")
+        }
+        guard let format else {
+            throw SluiceError(
+                .syntaxError, "a \(connector) connector needs a format, as in FORMAT PLAIN ENCODE JSON")
+        }
+        var formatOptions: [String: String] = [:]
+        for option in format.options { formatOptions[option.key] = option.value.text }
+        return ConnectorSpec(options: values, format: format.format, encode: format.encode, formatOptions: formatOptions)
+    }
+
+    /// The columns and primary key of a CREATE TABLE or CREATE SOURCE column list.
+    func bindColumnDefinitions(
+        _ definitions: [ColumnDefinition], _ constraints: [TableConstraint], relation: String
+    ) throws(SluiceError) -> ([CatalogColumn], [Int]) {
+        var columns: [CatalogColumn] = []
+        var primaryKey: [Int] = []
+        for definition in definitions {
+            guard let typeName = definition.type else {
+                throw SluiceError(.syntaxError, "column \"\(definition.name)\" needs a type", position: definition.position.errorPosition)
+            }
+            if columns.contains(where: { $0.name == definition.name }) {
+                throw SluiceError(.duplicateColumn, "column \"\(definition.name)\" specified more than once", position: definition.position.errorPosition)
+            }
+            var column = CatalogColumn(name: definition.name, type: try typeName.resolvedDataType())
+            for constraint in definition.constraints {
+                switch constraint {
+                case .notNull: column.isNullable = false
+                case .null: column.isNullable = true
+                case .primaryKey:
+                    if !primaryKey.isEmpty {
+                        throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(relation)\" are not allowed", position: definition.position.errorPosition)
+                    }
+                    primaryKey = [columns.count]
+                    column.isNullable = false
+                case .unique, .defaultValue, .generated:
+                    throw SluiceError(.featureNotSupported, "column constraint is not supported yet", position: definition.position.errorPosition)
+                }
+            }
+            columns.append(column)
+        }
+        for constraint in constraints {
+            switch constraint {
+            case .primaryKey(let names, _):
+                if !primaryKey.isEmpty {
+                    throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(relation)\" are not allowed")
+                }
+                for name in names {
+                    guard let index = columns.firstIndex(where: { $0.name == name }) else {
+                        throw SluiceError(.undefinedColumn, "column \"\(name)\" named in key does not exist")
+                    }
+                    primaryKey.append(index)
+                    columns[index].isNullable = false
+                }
+            case .unique:
+                throw SluiceError(.featureNotSupported, "UNIQUE constraints are not supported yet")
+            }
+        }
+        return (columns, primaryKey)
     }
 
     mutating func bindDrop(_ drop: Drop) throws(SluiceError) -> PlannedStatement {

@@ -95,11 +95,6 @@ extension Binder {
             return system
         }
         let relation = try relation(named: name, position: position)
-        if relation.kind == .source {
-            throw SluiceError(
-                .featureNotSupported, "cannot read source \"\(relation.name)\" directly",
-                hint: "Create a materialized view or a table over the source and query that instead.", position: position)
-        }
         if relation.kind == .sink {
             throw SluiceError(.wrongObjectType, "\"\(relation.name)\" is a sink, not a relation that can be queried", position: position)
         }

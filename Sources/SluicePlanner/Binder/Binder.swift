@@ -108,8 +108,8 @@ package struct Binder {
         case .createView(let view):
             if view.isMaterialized { return try bindCreateMaterializedView(view, sourceText: statement.sourceText) }
             throw SluiceError(.featureNotSupported, "CREATE VIEW is not supported yet", position: statement.position.errorPosition)
-        case .createSource:
-            throw SluiceError(.featureNotSupported, "CREATE SOURCE is not supported yet", position: statement.position.errorPosition)
+        case .createSource(let create):
+            return try bindCreateSource(create, sourceText: statement.sourceText)
         case .createSink:
             throw SluiceError(.featureNotSupported, "CREATE SINK is not supported yet", position: statement.position.errorPosition)
         case .alter(let objectType, _):

@@ -34,6 +34,9 @@ package enum PlannedStatement: Sendable {
     /// A new materialized view, maintained by `plan` (its dependencies are the relations the
     /// plan scans).
     case createMaterializedView(RelationDefinition, plan: StreamPlan)
+    /// A source, or a table a connector feeds (`relation.kind` says which; `relation.connector`
+    /// holds the connector).
+    case createSource(RelationDefinition)
     /// Relations to drop, dependents first.
     case drop([RelationDefinition])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).

@@ -13,12 +13,23 @@ package final class Catalog: Sendable {
 
     private let state = Mutex(State())
     private let statusSource = Mutex<(@Sendable () -> [StreamingJobStatus])?>(nil)
+    private let sourceStatusSource = Mutex<(@Sendable () -> [SourceStatus])?>(nil)
 
     package init() {}
 
     /// Where the system views read the running state of materialized views from.
     package func setStreamingStatusSource(_ source: @escaping @Sendable () -> [StreamingJobStatus]) {
         statusSource.withLock { $0 = source }
+    }
+
+    /// Where the system views read the state of running source connectors from.
+    package func setSourceStatusSource(_ source: @escaping @Sendable () -> [SourceStatus]) {
+        sourceStatusSource.withLock { $0 = source }
+    }
+
+    /// The state of every running source connector.
+    package var sourceStatus: [SourceStatus] {
+        sourceStatusSource.withLock { $0 }?() ?? []
     }
 
     /// The running state of every materialized view.
@@ -90,5 +101,41 @@ package struct StreamingJobStatus: Sendable {
         self.errors = errors
         self.lastError = lastError
         self.plan = plan
+    }
+}
+
+/// What a running connector reports, for `sluice_sources` and `sluice_source_errors`.
+package struct SourceStatus: Sendable {
+    /// The source, or the table the connector feeds.
+    package var relationID: Int
+    package var rowsRead: Int
+    package var rowsRejected: Int
+    package var status: String
+    /// The kept rejected rows, oldest first.
+    package var errors: [Error]
+
+    package struct Error: Sendable {
+        package var partition: Int32
+        package var offset: Int64
+        package var message: String
+        package var payload: String
+        /// Microseconds since 1970.
+        package var rejectedAt: Int64
+
+        package init(partition: Int32, offset: Int64, message: String, payload: String, rejectedAt: Int64) {
+            self.partition = partition
+            self.offset = offset
+            self.message = message
+            self.payload = payload
+            self.rejectedAt = rejectedAt
+        }
+    }
+
+    package init(relationID: Int, rowsRead: Int, rowsRejected: Int, status: String, errors: [Error]) {
+        self.relationID = relationID
+        self.rowsRead = rowsRead
+        self.rowsRejected = rowsRejected
+        self.status = status
+        self.errors = errors
     }
 }

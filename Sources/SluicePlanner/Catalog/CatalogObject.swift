@@ -45,10 +45,12 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var definition: String
     /// Ids of the relations this one reads.
     package var dependencies: [Int]
+    /// For a source, or a table a connector feeds: the connector and format.
+    package var connector: ConnectorSpec?
 
     package init(
         id: Int, schema: String = "public", name: String, kind: RelationKind, columns: [CatalogColumn],
-        primaryKey: [Int] = [], definition: String, dependencies: [Int] = []
+        primaryKey: [Int] = [], definition: String, dependencies: [Int] = [], connector: ConnectorSpec? = nil
     ) {
         self.id = id
         self.schema = schema
@@ -58,10 +60,35 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
         self.primaryKey = primaryKey
         self.definition = definition
         self.dependencies = dependencies
+        self.connector = connector
     }
 
     /// The index of the column named `name`, if any.
     package func columnIndex(named name: String) -> Int? {
         columns.firstIndex { $0.name == name }
     }
+}
+
+/// The connector and format a source, or a table fed by a connector, was created with:
+/// `WITH (connector = 'kafka', topic = …) FORMAT PLAIN ENCODE JSON`. The engine keeps them as
+/// written; the server's connectors check them at CREATE and run them.
+package struct ConnectorSpec: Sendable, Equatable, Codable {
+    /// The `WITH` options, keys as written (`properties.bootstrap.server`), values as text.
+    package var options: [String: String]
+    /// `PLAIN`, `UPSERT`, … upper-cased.
+    package var format: String
+    /// `JSON`, … upper-cased.
+    package var encode: String
+    /// The options after `ENCODE …`.
+    package var formatOptions: [String: String]
+
+    package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
+        self.options = options
+        self.format = format
+        self.encode = encode
+        self.formatOptions = formatOptions
+    }
+
+    /// The `connector` option, lower-cased.
+    package var connector: String { options["connector"]?.lowercased() ?? "" }
 }

@@ -22,7 +22,9 @@ enum SystemCatalog {
         let schema = name.qualifier.last
         guard schema == nil || schema == "pg_catalog" || schema == "information_schema" || schema == "rw_catalog" else { return nil }
         let table: Table?
-        if schema == "rw_catalog" || (schema == nil && name.name.hasPrefix("rw_")) {
+        if schema == nil, name.name.hasPrefix("sluice_"), let sluice = sluiceTable(name.name, catalog: catalog) {
+            table = sluice
+        } else if schema == "rw_catalog" || (schema == nil && name.name.hasPrefix("rw_")) {
             table = rwCatalog(name.name, catalog: catalog, session: session)
             if table == nil, schema == nil { return nil }
         } else if schema == "information_schema" {
@@ -186,6 +188,45 @@ enum SystemCatalog {
         }
     }
 
+    /// Sluice's own views of running connectors: `sluice_sources`, a row per connector with its
+    /// counters, and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
+    /// connector; `sluice_sources.rows_rejected` counts them all).
+    private static func sluiceTable(_ name: String, catalog: Catalog) -> Table? {
+        switch name {
+        case "sluice_sources":
+            return Table(
+                columns: [
+                    ("id", .int32), ("name", .varchar), ("kind", .varchar), ("connector", .varchar), ("rows_read", .int64),
+                    ("rows_rejected", .int64), ("status", .varchar),
+                ],
+                rows: catalog.sourceStatus.compactMap { status in
+                    guard let relation = catalog.relation(id: status.relationID) else { return nil }
+                    return [
+                        .int32(Int32(relation.id)), .string(relation.name), .string(relation.kind.rawValue),
+                        .string(relation.connector?.connector ?? ""), .int64(Int64(status.rowsRead)), .int64(Int64(status.rowsRejected)),
+                        .string(status.status),
+                    ]
+                })
+        case "sluice_source_errors":
+            return Table(
+                columns: [
+                    ("source_id", .int32), ("source_name", .varchar), ("partition", .int32), ("offset", .int64), ("error", .varchar),
+                    ("payload", .varchar), ("rejected_at", .timestamptz),
+                ],
+                rows: catalog.sourceStatus.flatMap { status -> [[Value]] in
+                    guard let relation = catalog.relation(id: status.relationID) else { return [] }
+                    return status.errors.map { error in
+                        [
+                            .int32(Int32(relation.id)), .string(relation.name), .int32(error.partition), .int64(error.offset),
+                            .string(error.message), .string(error.payload), .timestamptz(error.rejectedAt),
+                        ]
+                    }
+                })
+        default:
+            return nil
+        }
+    }
+
     /// RisingWave's `rw_catalog` views that describe streaming jobs.
     private static func rwCatalog(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
         switch name {
@@ -194,6 +235,19 @@ enum SystemCatalog {
                 columns: [("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("definition", .varchar)],
                 rows: catalog.relations.filter { $0.kind == .materializedView }.map {
                     [.int32(Int32($0.id)), .string($0.name), .int32(publicNamespaceOID), .int32(10), .string($0.definition)]
+                })
+        case "rw_sources":
+            return Table(
+                columns: [
+                    ("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("connector", .varchar),
+                    ("format", .varchar), ("row_encode", .varchar), ("definition", .varchar),
+                ],
+                rows: catalog.relations.filter { $0.kind == .source || ($0.kind == .table && $0.connector != nil) }.map {
+                    [
+                        .int32(Int32($0.id)), .string($0.name), .int32(publicNamespaceOID), .int32(10),
+                        .string($0.connector?.connector.uppercased() ?? ""), .string($0.connector?.format ?? ""),
+                        .string($0.connector?.encode ?? ""), .string($0.definition),
+                    ]
                 })
         case "rw_fragments":
             // One fragment per view for now: its whole operator graph runs on one thread.

@@ -26,7 +26,20 @@ package final class Database: TableProvider, Sendable {
     private let stores: StoreRegistry
     package let runtime: StreamRuntime
 
-    package init(dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000) throws(SluiceError) {
+    /// The running connectors, by the id of the source or table they feed.
+    private let connectors = ConnectorSet()
+    /// Builds the connector a source or table names; `validate` asks it to check its options and
+    /// reach its outside system (at CREATE, not at a restart).
+    package typealias ConnectorFactory = @Sendable (SourceDescription, _ validate: Bool) throws(SluiceError) -> any SourceConnector
+    private let makeConnector: ConnectorFactory
+
+    package init(
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000,
+        connectors makeConnector: @escaping ConnectorFactory = { description, _ throws(SluiceError) in
+            throw SluiceError(.featureNotSupported, "connector \"\(description.options["connector"] ?? "")\" is not available")
+        }
+    ) throws(SluiceError) {
+        self.makeConnector = makeConnector
         self.dataDirectory = dataDirectory
         let stores = StoreRegistry()
         self.stores = stores
@@ -42,6 +55,18 @@ package final class Database: TableProvider, Sendable {
                     lastError: fragment.statistics.lastError, plan: fragment.planText)
             }
         }
+        let connectors = self.connectors
+        catalog.setSourceStatusSource {
+            connectors.all.sorted { $0.key < $1.key }.map { id, connector in
+                let statistics = connector.statistics
+                return SourceStatus(
+                    relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
+                    rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), status: statistics.status,
+                    errors: statistics.errors.map {
+                        SourceStatus.Error(partition: $0.partition, offset: $0.offset, message: $0.message, payload: $0.payload, rejectedAt: $0.rejectedAt)
+                    })
+            }
+        }
         if let dataDirectory { try load(from: dataDirectory) }
         runtime.start()
     }
@@ -50,18 +75,22 @@ package final class Database: TableProvider, Sendable {
         stores.store(for: tableID)
     }
 
-    /// A table provider for one query: tables as they are now, every view at one epoch.
-    package func reader() -> any TableProvider {
-        stores.reader()
+    /// A table provider for one query: tables as they are now, every view at one epoch, and a
+    /// source as everything its outside system holds when the query first reads it.
+    package func reader() -> SourceScanningReader {
+        SourceScanningReader(base: stores.reader(), connectors: connectors.all, catalog: catalog)
     }
 
     /// Inserts `chunks` (in the table's column order and types) into table `table` and sends
     /// the changes (upserted rows as deletes of the rows they replace) to the views reading it.
     /// Returns the number of rows given.
+    /// `afterward` runs under the same source lock once the rows are in (a connector records
+    /// the position it reached there).
     @discardableResult
-    package func insert(_ chunks: [Chunk], into table: RelationDefinition) throws(SluiceError) -> Int {
+    package func insert(_ chunks: [Chunk], into table: RelationDefinition, afterward: () -> Void = {}) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         return try runtime.withSources { (writer) throws(SluiceError) -> Int in
+            defer { afterward() }
             var count = 0
             let isRead = writer.isRead(table.id)
             for chunk in chunks {
@@ -119,9 +148,56 @@ package final class Database: TableProvider, Sendable {
         runtime.views.first { $0.id == id }?.statistics.profile.map { ($0.name, $0.nanoseconds, $0.rowsIn, $0.stateBytes) } ?? []
     }
 
-    /// Stops the stream runtime's threads.
+    /// Stops the connectors and the stream runtime's threads.
     package func stop() {
+        for connector in connectors.all.values { connector.stop() }
         runtime.stop()
+    }
+
+    /// Registers source or connector-fed table `relation` and starts its connector, which first
+    /// checks its options and reaches its outside system: a mistake is an error here, not later.
+    package func createSource(_ relation: RelationDefinition) throws(SluiceError) {
+        let connector = try makeConnector(Self.sourceDescription(relation), true)
+        do {
+            if relation.kind == .table {
+                _ = try create(relation)
+            } else {
+                try catalog.add(relation)
+                try saveCatalog()
+            }
+        } catch {
+            connector.stop()
+            throw error
+        }
+        start(connector, for: relation)
+    }
+
+    private func start(_ connector: any SourceConnector, for relation: RelationDefinition) {
+        connectors.set(connector, for: relation.id)
+        let runtime = self.runtime
+        let id = relation.id
+        let output: SourceOutput
+        if relation.kind == .table {
+            output = SourceOutput(isRead: { true }) { [weak self] (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+                guard let self else { return }
+                try self.insert([chunk], into: relation, afterward: advance)
+            }
+        } else {
+            output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+                runtime.withSources { writer in
+                    writer.emit(Self.changes(chunk, .insert), table: id)
+                    advance()
+                }
+            }
+        }
+        connector.start(output: output)
+    }
+
+    static func sourceDescription(_ relation: RelationDefinition) -> SourceDescription {
+        let spec = relation.connector ?? ConnectorSpec(options: [:], format: "", encode: "")
+        return SourceDescription(
+            id: relation.id, name: relation.name, columns: relation.columns.map { ($0.name, $0.type) }, primaryKey: relation.primaryKey,
+            options: spec.options, format: spec.format, encode: spec.encode, formatOptions: spec.formatOptions, isTable: relation.kind == .table)
     }
 
     /// Registers a new relation and, for a table, its empty store.
@@ -143,6 +219,9 @@ package final class Database: TableProvider, Sendable {
             let epoch = try runtime.createView(
                 id: relation.id, name: relation.name, plan: plan, context: EvaluationContext()
             ) { (id: Int) throws(SluiceError) -> [Chunk] in
+                if catalog.relation(id: id)?.kind == .source, let connector = connectors.all[id] {
+                    return try connector.snapshot()
+                }
                 guard let source = stores.store(for: id) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
                 return source.snapshot().chunks
             }
@@ -157,6 +236,7 @@ package final class Database: TableProvider, Sendable {
 
     package func drop(_ relation: RelationDefinition) throws(SluiceError) {
         if relation.kind == .materializedView { runtime.dropView(id: relation.id) }
+        if let connector = connectors.remove(relation.id) { connector.stop() }
         catalog.remove(id: relation.id)
         stores.remove(id: relation.id)
         if let dataDirectory { try? FileManager.default.removeItem(atPath: "\(dataDirectory)/tables/\(relation.id).chunks") }
@@ -202,7 +282,10 @@ package final class Database: TableProvider, Sendable {
             let catalogPath = "\(directory)/catalog.json"
             guard FileManager.default.fileExists(atPath: catalogPath) else { return }
             let stored = try JSONDecoder().decode(StoredCatalog.self, from: Data(contentsOf: URL(fileURLWithPath: catalogPath)))
-            for relation in stored.relations where relation.kind != .materializedView {
+            for relation in stored.relations where relation.kind == .source {
+                try catalog.add(relation)
+            }
+            for relation in stored.relations where relation.kind == .table {
                 try catalog.add(relation)
                 let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey)
                 let path = "\(directory)/tables/\(relation.id).chunks"
@@ -217,7 +300,16 @@ package final class Database: TableProvider, Sendable {
                 }
                 stores.add(store, id: relation.id)
             }
-            // Views read tables and earlier views: rebuild them in creation order.
+            // Connectors start from their definitions (not checked again: an outside system that
+            // is down now is retried, with the reason in `sluice_sources.status`).
+            for relation in stored.relations where relation.connector != nil {
+                do {
+                    start(try makeConnector(Self.sourceDescription(relation), false), for: relation)
+                } catch {
+                    FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
+                }
+            }
+            // Views read tables, sources and earlier views: rebuild them in creation order.
             for relation in stored.relations.filter({ $0.kind == .materializedView }).sorted(by: { $0.id < $1.id }) {
                 try restoreMaterializedView(relation)
             }
@@ -297,5 +389,51 @@ private struct ConsistentReader: TableProvider {
 
     func store(for tableID: Int) -> TableStore? {
         tables[tableID]
+    }
+}
+
+/// The reader of one query, plus sources: a source's rows are everything its outside system
+/// holds, read when the query first asks for them. A query runs on one thread.
+package final class SourceScanningReader: TableProvider, @unchecked Sendable {
+    private let base: any TableProvider
+    private let connectors: [Int: any SourceConnector]
+    private let catalog: Catalog
+    private var scanned: [Int: TableStore] = [:]
+    /// Why a source could not be read; the query must fail with it.
+    package private(set) var failure: SluiceError?
+
+    init(base: any TableProvider, connectors: [Int: any SourceConnector], catalog: Catalog) {
+        self.base = base
+        self.connectors = connectors
+        self.catalog = catalog
+    }
+
+    package func store(for tableID: Int) -> TableStore? {
+        if let store = base.store(for: tableID) { return store }
+        if let store = scanned[tableID] { return store }
+        guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
+        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
+        do {
+            for chunk in try connector.scan() { try store.insert(chunk) }
+        } catch {
+            failure = failure ?? error
+        }
+        scanned[tableID] = store
+        return store
+    }
+}
+
+/// The running connectors, by relation id.
+private final class ConnectorSet: Sendable {
+    private let connectors = Mutex<[Int: any SourceConnector]>([:])
+
+    var all: [Int: any SourceConnector] { connectors.withLock { $0 } }
+
+    func set(_ connector: any SourceConnector, for id: Int) {
+        connectors.withLock { $0[id] = connector }
+    }
+
+    func remove(_ id: Int) -> (any SourceConnector)? {
+        connectors.withLock { $0.removeValue(forKey: id) }
     }
 }

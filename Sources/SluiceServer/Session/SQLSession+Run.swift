@@ -30,14 +30,17 @@ extension SQLSession {
 
     private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
         let context = EvaluationContext(statementTimestamp: Self.currentTimestamp(), timeZone: setting("timezone") ?? "UTC")
-        let executor = BatchExecutor(tables: database.reader(), context: context, isCancelled: isCancelled)
+        let reader = database.reader()
+        let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled)
         switch planned {
         case .query(let plan, let columns):
             let chunks = try executor.run(ColumnPruning.optimize(plan))
+            if let failure = reader.failure { throw failure }
             let count = chunks.reduce(0) { $0 + $1.count }
             return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
         case .insert(let table, let source):
             let chunks = try executor.run(ColumnPruning.optimize(source))
+            if let failure = reader.failure { throw failure }
             for chunk in chunks { try checkNotNull(chunk, table: table) }
             let count = try database.insert(chunks, into: table)
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
@@ -69,6 +72,9 @@ extension SQLSession {
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
+        case .createSource(let relation):
+            try database.createSource(relation)
+            return PGStatementResult(commandTag: relation.kind == .table ? "CREATE_TABLE" : "CREATE_SOURCE")
         case .drop(let relations):
             for relation in relations { try database.drop(relation) }
             let kind = relations.last!.kind.rawValue.uppercased().replacing(" ", with: "_")

@@ -1,0 +1,102 @@
+import SluiceCore
+import SluiceDataflow
+
+/// The options of `CREATE SOURCE … WITH (connector = 'kafka', …) FORMAT PLAIN|UPSERT ENCODE JSON`
+/// and of a table created the same way, checked as RisingWave checks them.
+package struct KafkaSourceOptions: Sendable, Equatable {
+    /// Where reading starts in each partition the first time.
+    package enum StartupMode: Sendable, Equatable {
+        case earliest
+        case latest
+        /// The first record at or after this time (milliseconds since 1970).
+        case timestamp(Int64)
+    }
+
+    package var topic: String
+    package var bootstrapServers: String
+    package var startup: StartupMode
+    /// `properties.*` options other than the bootstrap servers, passed to the Kafka client with
+    /// the prefix removed (`properties.client.id` → `client.id`).
+    package var clientProperties: [(key: String, value: String)]
+    /// The consumer group the source commits its progress to, so lag tools see it.
+    package var groupID: String
+    /// FORMAT UPSERT: the message key is the primary key, and a null value deletes.
+    package var isUpsert: Bool
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.topic == rhs.topic && lhs.bootstrapServers == rhs.bootstrapServers && lhs.startup == rhs.startup
+            && lhs.clientProperties.map(\.key) == rhs.clientProperties.map(\.key)
+            && lhs.clientProperties.map(\.value) == rhs.clientProperties.map(\.value) && lhs.groupID == rhs.groupID
+            && lhs.isUpsert == rhs.isUpsert
+    }
+
+    /// Options RisingWave's Kafka connector takes that Sluice accepts and has nothing to do for.
+    private static let accepted: Set<String> = ["connector", "topic", "scan.startup.mode", "scan.startup.timestamp.millis",
+        "scan.startup.timestamp_millis", "group.id.prefix", "properties.bootstrap.server", "properties.bootstrap.servers",
+        "source_rate_limit", "streaming_rate_limit"]
+
+    /// Checks `description`'s options; every mistake is an error naming the option.
+    package init(_ description: SourceDescription) throws(SluiceError) {
+        let options = description.options
+        for key in options.keys.sorted() where !Self.accepted.contains(key) && !key.hasPrefix("properties.") {
+            throw SluiceError(
+                .invalidParameterValue, "unknown option \"\(key)\" for the kafka connector",
+                hint: "The kafka connector takes topic, properties.bootstrap.server, scan.startup.mode, scan.startup.timestamp.millis, group.id.prefix and properties.* (passed to the Kafka client).")
+        }
+        guard let topic = options["topic"], !topic.isEmpty else {
+            throw SluiceError(.invalidParameterValue, "the kafka connector needs a topic: WITH (…, topic = 'name')")
+        }
+        guard let servers = options["properties.bootstrap.server"] ?? options["properties.bootstrap.servers"], !servers.isEmpty else {
+            throw SluiceError(
+                .invalidParameterValue, "the kafka connector needs properties.bootstrap.server, as in properties.bootstrap.server = 'localhost:9092'")
+        }
+        self.topic = topic
+        self.bootstrapServers = servers
+        let millis = options["scan.startup.timestamp.millis"] ?? options["scan.startup.timestamp_millis"]
+        switch options["scan.startup.mode"]?.lowercased() {
+        case nil:
+            // RisingWave starts at the timestamp when one is given, else at the earliest offset.
+            if let millis {
+                guard let value = Int64(millis) else { throw Self.badTimestamp(millis) }
+                startup = .timestamp(value)
+            } else {
+                startup = .earliest
+            }
+        case "earliest": startup = .earliest
+        case "latest": startup = .latest
+        case "timestamp":
+            guard let millis else {
+                throw SluiceError(.invalidParameterValue, "scan.startup.mode = 'timestamp' needs scan.startup.timestamp.millis")
+            }
+            guard let value = Int64(millis) else { throw Self.badTimestamp(millis) }
+            startup = .timestamp(value)
+        case let other?:
+            throw SluiceError(
+                .invalidParameterValue, "scan.startup.mode must be 'earliest', 'latest' or 'timestamp', not '\(other)'")
+        }
+        clientProperties = options.keys.sorted().compactMap { key in
+            guard key.hasPrefix("properties."), key != "properties.bootstrap.server", key != "properties.bootstrap.servers" else { return nil }
+            return (String(key.dropFirst("properties.".count)), options[key]!)
+        }
+        let prefix = options["group.id.prefix"] ?? "sluice"
+        groupID = "\(prefix)-\(description.name)"
+        switch (description.format, description.encode) {
+        case ("PLAIN", "JSON"):
+            isUpsert = false
+        case ("UPSERT", "JSON"):
+            guard description.isTable, !description.primaryKey.isEmpty else {
+                throw SluiceError(
+                    .invalidParameterValue, "FORMAT UPSERT needs a table with a primary key: CREATE TABLE … (…, PRIMARY KEY (…)) WITH (connector = 'kafka', …) FORMAT UPSERT ENCODE JSON")
+            }
+            isUpsert = true
+        case (_, "JSON"):
+            throw SluiceError(.featureNotSupported, "FORMAT \(description.format) ENCODE JSON is not supported; use FORMAT PLAIN or FORMAT UPSERT")
+        default:
+            throw SluiceError(.featureNotSupported, "ENCODE \(description.encode) is not supported yet; use ENCODE JSON")
+        }
+    }
+
+    private static func badTimestamp(_ text: String) -> SluiceError {
+        SluiceError(.invalidParameterValue, "scan.startup.timestamp.millis must be milliseconds since 1970, not '\(text)'")
+    }
+}

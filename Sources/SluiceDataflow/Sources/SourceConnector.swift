@@ -1,0 +1,128 @@
+import Synchronization
+import SluiceCore
+
+/// A connector that feeds a source or a table from outside the database (a Kafka topic, a
+/// generator). It runs on its own thread, decodes what it reads into chunks of about
+/// ``Chunk/preferredSize`` rows and hands them to its ``SourceOutput``; a row it cannot decode
+/// is recorded in its ``SourceStatistics`` and skipped.
+///
+/// The rows a connector delivers are part of the epoch open when it delivers them, and so is the
+/// position it reached: ``SourceOutput/deliver`` runs the connector's position update under the
+/// same lock as the rows, and barriers are injected under that lock too.
+package protocol SourceConnector: AnyObject, Sendable {
+    /// Starts the connector's thread, delivering to `output`.
+    func start(output: SourceOutput)
+    /// Stops reading; returns once the thread has ended and its resources are released.
+    func stop()
+    /// The rows from the source's start position up to where delivery stands: the rows a new
+    /// view over the source starts from. Called with the source lock held, so the connector's
+    /// thread is waiting and its position stays put.
+    func snapshot() throws(SluiceError) -> [Chunk]
+    /// Every row the outside system holds now, decoded: a query of the source itself.
+    func scan() throws(SluiceError) -> [Chunk]
+    /// Rows read and rejected, the rejected rows' records, and the connector's state.
+    var statistics: SourceStatistics { get }
+}
+
+/// Where a connector's rows go: the source's change stream, or a table and its stream.
+package struct SourceOutput: Sendable {
+    /// True when something consumes the rows (a view reads the source, or a table stores them);
+    /// a connector of a source nobody reads waits instead of reading.
+    package let isRead: @Sendable () -> Bool
+    /// Delivers `chunk` (the relation's column order and types), then runs `advance` under the
+    /// same source lock, so the position the connector reached changes with the rows.
+    package let deliver: @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void
+
+    package init(isRead: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void) {
+        self.isRead = isRead
+        self.deliver = deliver
+    }
+}
+
+/// One row a connector could not decode: where it was, why, and how it began.
+package struct SourceErrorRecord: Sendable, Equatable {
+    /// The Kafka partition, or -1 where there is none.
+    package var partition: Int32
+    /// The Kafka offset, or the row's number where there is no offset.
+    package var offset: Int64
+    package var message: String
+    /// The first bytes of the payload, as text (invalid UTF-8 replaced).
+    package var payload: String
+    /// When it was rejected, in microseconds since 1970.
+    package var rejectedAt: Int64
+
+    package init(partition: Int32, offset: Int64, message: String, payload: String, rejectedAt: Int64) {
+        self.partition = partition
+        self.offset = offset
+        self.message = message
+        self.payload = payload
+        self.rejectedAt = rejectedAt
+    }
+}
+
+/// A connector's counters and its most recent rejected rows; safe from any thread.
+package final class SourceStatistics: Sendable {
+    /// Rejected rows kept for `sluice_source_errors`, newest last (older ones are only counted).
+    package static let keptErrors = 1000
+    /// The first bytes of a rejected payload that are kept.
+    package static let keptPayloadBytes = 256
+
+    package let rowsRead = Atomic<Int>(0)
+    package let rowsRejected = Atomic<Int>(0)
+    private let state = Mutex<(errors: [SourceErrorRecord], status: String)>(([], "starting"))
+
+    package init() {}
+
+    /// Counts a rejected row and keeps its record, dropping the oldest beyond ``keptErrors``.
+    package func reject(partition: Int32, offset: Int64, message: String, payload: UnsafeRawBufferPointer, at microseconds: Int64) {
+        rowsRejected.add(1, ordering: .relaxed)
+        let prefix = String(decoding: payload.prefix(Self.keptPayloadBytes), as: UTF8.self)
+        let record = SourceErrorRecord(partition: partition, offset: offset, message: message, payload: prefix, rejectedAt: microseconds)
+        state.withLock { state in
+            state.errors.append(record)
+            if state.errors.count > Self.keptErrors { state.errors.removeFirst(state.errors.count - Self.keptErrors) }
+        }
+    }
+
+    /// The kept rejected rows, oldest first.
+    package var errors: [SourceErrorRecord] { state.withLock { $0.errors } }
+
+    /// What the connector is doing (`running`, `waiting for a reader`, or why it is retrying).
+    package var status: String {
+        get { state.withLock { $0.status } }
+        set { state.withLock { $0.status = newValue } }
+    }
+}
+
+/// What a connector is built from: the relation it feeds and the options it was created with.
+package struct SourceDescription: Sendable {
+    package var id: Int
+    package var name: String
+    /// The relation's columns, in order.
+    package var columns: [(name: String, type: DataType)]
+    /// Indexes of the primary-key columns (a table's; empty for a source without one).
+    package var primaryKey: [Int]
+    /// The `WITH` options as written (`connector`, `topic`, `properties.bootstrap.server`, …).
+    package var options: [String: String]
+    /// `PLAIN`, `UPSERT`, … and `JSON`, …, upper-cased; the options after `ENCODE`.
+    package var format: String
+    package var encode: String
+    package var formatOptions: [String: String]
+    /// True for a table, which stores the rows; false for a source.
+    package var isTable: Bool
+
+    package init(
+        id: Int, name: String, columns: [(name: String, type: DataType)], primaryKey: [Int], options: [String: String], format: String,
+        encode: String, formatOptions: [String: String], isTable: Bool
+    ) {
+        self.id = id
+        self.name = name
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.options = options
+        self.format = format
+        self.encode = encode
+        self.formatOptions = formatOptions
+        self.isTable = isTable
+    }
+}
