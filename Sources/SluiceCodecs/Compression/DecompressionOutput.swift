@@ -32,8 +32,7 @@ struct DecompressionOutput {
     ) throws(CompressionError) -> Result {
         if count == bytes.count {
             guard bytes.count < ceiling else { throw .outputLimitExceeded(codec, limit: limit) }
-            let grown = bytes.count > ceiling / 2 ? ceiling : max(bytes.count * 2, 4096)
-            bytes.append(contentsOf: repeatElement(0, count: min(grown, ceiling) - bytes.count))
+            grow(to: bytes.count > ceiling / 2 ? ceiling : max(bytes.count * 2, 4096))
         }
         let start = count
         let (result, written) = bytes.withUnsafeMutableBytes { all in
@@ -52,8 +51,21 @@ struct DecompressionOutput {
         precondition(byteCount <= limit - count, "reserving past the output limit")
         let needed = count + byteCount
         guard needed > bytes.count else { return }
-        let grown = min(max(needed, bytes.count > ceiling / 2 ? ceiling : bytes.count * 2), ceiling)
-        bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
+        grow(to: max(needed, bytes.count > ceiling / 2 ? ceiling : bytes.count * 2))
+    }
+
+    /// Reallocates to `size` bytes (at most the ceiling), keeping what was written. One zeroed
+    /// allocation and one copy: appending a repeated element instead costs a loop per byte in
+    /// debug builds.
+    private mutating func grow(to size: Int) {
+        var grown = [UInt8](repeating: 0, count: min(size, ceiling))
+        let written = count
+        grown.withUnsafeMutableBytes { destination in
+            bytes.withUnsafeBytes { source in
+                destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<written]))
+            }
+        }
+        bytes = grown
     }
 
     /// Whether the room allocated so far is full.

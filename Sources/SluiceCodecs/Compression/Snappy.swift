@@ -42,25 +42,25 @@ package enum Snappy {
     /// empty input).
     static func compressXerialFramed(_ input: UnsafeRawBufferPointer) -> [UInt8] {
         let blockCount = (input.count + xerialBlockSize - 1) / xerialBlockSize
-        var output = [UInt8](repeating: 0, count: xerialHeaderSize)
-        output.replaceSubrange(0..<8, with: xerialMagic)
-        storeBigEndian(xerialVersion, in: &output, at: 8)
-        storeBigEndian(xerialVersion, in: &output, at: 12)
-        output.reserveCapacity(
-            xerialHeaderSize + blockCount * (4 + snappy_max_compressed_length(min(input.count, xerialBlockSize))))
-        var position = 0
-        while position < input.count {
-            let block = UnsafeRawBufferPointer(rebasing: input[position..<min(position + xerialBlockSize, input.count)])
-            let lengthAt = output.count
-            let bound = snappy_max_compressed_length(block.count)
-            output.append(contentsOf: repeatElement(0, count: 4 + bound))
-            let written = output.withUnsafeMutableBytes { out in
-                appendBlock(block, to: UnsafeMutableRawBufferPointer(rebasing: out[(lengthAt + 4)...]))
+        // One allocation for the worst case, trimmed at the end.
+        let bound = xerialHeaderSize + blockCount * (4 + snappy_max_compressed_length(min(input.count, xerialBlockSize)))
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = output.withUnsafeMutableBytes { out -> Int in
+            out.copyBytes(from: xerialMagic)
+            out.storeBytes(of: xerialVersion.bigEndian, toByteOffset: 8, as: UInt32.self)
+            out.storeBytes(of: xerialVersion.bigEndian, toByteOffset: 12, as: UInt32.self)
+            var position = 0
+            var written = xerialHeaderSize
+            while position < input.count {
+                let block = UnsafeRawBufferPointer(rebasing: input[position..<min(position + xerialBlockSize, input.count)])
+                let length = appendBlock(block, to: UnsafeMutableRawBufferPointer(rebasing: out[(written + 4)...]))
+                out.storeBytes(of: UInt32(length).bigEndian, toByteOffset: written, as: UInt32.self)
+                written += 4 + length
+                position += block.count
             }
-            output.removeLast(bound - written)
-            storeBigEndian(UInt32(written), in: &output, at: lengthAt)
-            position += block.count
+            return written
         }
+        output.removeLast(output.count - written)
         return output
     }
 
@@ -130,13 +130,6 @@ package enum Snappy {
         }
         guard status == SNAPPY_OK else { throw .corruptInput(.snappy, reason: "a block does not decompress") }
     }
-}
-
-private func storeBigEndian(_ value: UInt32, in bytes: inout [UInt8], at index: Int) {
-    bytes[index] = UInt8(truncatingIfNeeded: value >> 24)
-    bytes[index + 1] = UInt8(truncatingIfNeeded: value >> 16)
-    bytes[index + 2] = UInt8(truncatingIfNeeded: value >> 8)
-    bytes[index + 3] = UInt8(truncatingIfNeeded: value)
 }
 
 private func loadBigEndian(_ bytes: UnsafeRawBufferPointer, at index: Int) -> UInt32 {
