@@ -120,6 +120,12 @@ package enum Snappy {
         guard snappy_uncompressed_length(base, block.count, &length) == SNAPPY_OK else {
             throw .corruptInput(.snappy, reason: "a block's length is not a valid varint")
         }
+        // snappy's densest element, a copy with a 2-byte offset, is 3 bytes for 64 output bytes
+        // (format_description.txt): a block cannot hold more than 22 times its size, so a larger
+        // declared length is a lie, refused before anything is allocated for it.
+        guard length / 22 <= block.count else {
+            throw .corruptInput(.snappy, reason: "a block of \(block.count) bytes declares \(length) bytes")
+        }
         guard length <= output.limit - output.count else { throw .outputLimitExceeded(.snappy, limit: output.limit) }
         // The block decompresses in one call, so its room must be there before it starts.
         output.reserve(length)

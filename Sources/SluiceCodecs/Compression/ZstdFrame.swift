@@ -31,10 +31,11 @@ enum ZstdFrame {
         guard let context = ZSTD_createDCtx() else { preconditionFailure("ZSTD_createDCtx failed: out of memory") }
         defer { ZSTD_freeDCtx(context) }
 
-        // A declared content size is only a first guess at the room; the cap still rules.
+        // A declared content size is only a first guess at the room, and not past 64 times the
+        // input (more than that grows as it comes), so a lying header costs little; the cap rules.
         let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
-        let expectedSize =
-            declared < UInt64(Int.max) - 2 ? Int(declared) : input.count.multipliedReportingOverflow(by: 4).partialValue
+        let plausible = input.count.multipliedReportingOverflow(by: 64).partialValue
+        let expectedSize = declared < UInt64(plausible) ? Int(declared) : input.count.multipliedReportingOverflow(by: 4).partialValue
         var output = DecompressionOutput(codec: .zstd, limit: maximumOutputSize, expectedSize: expectedSize)
         var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         // ZSTD_decompressStream returns 0 once a frame is decoded and flushed, else a hint.

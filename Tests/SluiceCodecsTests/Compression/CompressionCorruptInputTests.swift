@@ -44,17 +44,28 @@ import Testing
         }
     }
 
-    @Test func snappyBlockClaimingFourGiBAllocatesNothing() {
-        // A raw block whose length varint says 2^32 - 1 bytes, followed by one literal byte.
+    @Test func snappyBlockLengthsAreCheckedBeforeAllocating() throws {
+        // A raw block whose length varint says 2^32 - 1 bytes, followed by one literal byte: more
+        // than any 7-byte block can hold (22 output bytes per input byte at most).
         let block: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x00, 0x41]
-        #expect(throws: CompressionError.outputLimitExceeded(.snappy, limit: 1 << 20)) {
-            try CompressionCodec.snappy.decompress(block, maximumOutputSize: 1 << 20)
+        #expect(throws: CompressionError.corruptInput(.snappy, reason: "a block of 7 bytes declares 4294967295 bytes")) {
+            try CompressionCodec.snappy.decompress(block, maximumOutputSize: 1 << 30)
         }
         // The same lie inside the xerial framing.
         let framed = CompressionCodec.snappy.compress([]) + [0, 0, 0, 7] + block
-        #expect(throws: CompressionError.outputLimitExceeded(.snappy, limit: 1 << 20)) {
-            try CompressionCodec.snappy.decompress(framed, maximumOutputSize: 1 << 20)
+        #expect(throws: CompressionError.self) {
+            try CompressionCodec.snappy.decompress(framed, maximumOutputSize: 1 << 30)
         }
+        // A plausible length (2 MiB in a 100 KB block) over the cap is refused by the cap.
+        let plausible: [UInt8] = [0x80, 0x80, 0x80, 0x01] + [UInt8](repeating: 0x41, count: 100_000)
+        #expect(throws: CompressionError.outputLimitExceeded(.snappy, limit: 1 << 20)) {
+            try CompressionCodec.snappy.decompress(plausible, maximumOutputSize: 1 << 20)
+        }
+        // The densest real block, zeros, is within the bound.
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        let dense = zeros.withUnsafeBytes { Snappy.compressBlock($0) }
+        #expect(dense.count * 22 > zeros.count)
+        #expect(try CompressionCodec.snappy.decompress(dense, maximumOutputSize: zeros.count) == zeros)
     }
 
     @Test func xerialBlockLengthsAreChecked() {
