@@ -2,6 +2,8 @@
 #
 # make test = deps (system packages, .venv, .venv-seed) → swift test (unit) → swift build (debug binary for the
 #             end-to-end suites) → pytest: e2e clients and the sqllogictest suite, in one run.
+# Every target that runs `swift build` or `swift test` first installs the system packages the build
+# links (zlib, snappy, lz4, zstd: tests/install-system-deps.sh, which does nothing when they are there).
 SWIFT ?= swift
 PYTHON ?= python3
 VENV := .venv
@@ -15,16 +17,16 @@ SLUICE_ARGS ?=
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
-build:
+build: system-deps
 	$(SWIFT) build
 
-release:
+release: system-deps
 	$(SWIFT) build -c release
 
 run: release
 	.build/release/sluice serve $(SLUICE_ARGS)
 
-unit:
+unit: system-deps
 	$(SWIFT) test
 
 # The benchmarks, with DuckDB (from .venv) as the reference.

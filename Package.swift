@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore · L1 SluiceSQL, SluiceExpr, SluicePlan · L2 SluicePlanner, SluiceState, SluiceBatch
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd)
+// L1 SluiceSQL, SluiceExpr, SluicePlan · L2 SluicePlanner, SluiceState, SluiceBatch
 // L3 SluicePGWire · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
@@ -19,7 +20,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "SluiceCore"),
-        .target(name: "SluiceCodecs"),
+        // The compression libraries (Debian's -dev packages; tests/install-system-deps.sh installs
+        // them before any build), linked dynamically.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd"]),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
@@ -48,7 +55,8 @@ let package = Package(
         ),
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
-        .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCodecs"]),
+        // The tests reach zstd directly to write frames without a content size, as streaming producers do.
+        .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCore", "SluiceCodecs", "CZstd"]),
         .testTarget(
             name: "SluiceBrokerTests",
             dependencies: [

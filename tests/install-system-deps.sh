@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Installs the system packages the test suites need, only when something is missing, so that a
-# machine that has them (or a second `make test`) needs no network. Run as root (CI is root).
+# Installs the system packages the build and the test suites need, only when something is
+# missing, so that a machine that has them (or a second `make test`) needs no network. Run as
+# root (CI is root). The Makefile runs it before every `swift build` and `swift test`.
 set -euo pipefail
 
 missing=()
+# The compression libraries SluiceCodecs links (its CZlib, CSnappy, CLZ4 and CZstd module maps
+# include their headers), and pkg-config, which SwiftPM asks for their flags.
+for package in zlib1g-dev libsnappy-dev liblz4-dev libzstd-dev pkg-config; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
 command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 command -v runuser >/dev/null 2>&1 || missing+=(util-linux)

@@ -10,6 +10,8 @@ import time
 
 from kafka import KafkaConsumer, TopicPartition
 
+from harness import sluice_binary
+
 _names = itertools.count(1)
 
 
@@ -23,6 +25,15 @@ def kcat(bootstrap: str, *args: str, input: bytes | None = None, timeout: float 
     (showing kcat's stderr) or after `timeout` seconds."""
     result = subprocess.run(["kcat", "-b", bootstrap, *args], input=input, capture_output=True, timeout=timeout)
     assert result.returncode == 0, f"kcat {' '.join(args)} exited with {result.returncode}: {result.stderr.decode(errors='replace')}"
+    return result.stdout.decode()
+
+
+def sluice_tool(bootstrap: str, *args: str, input: bytes | None = None, timeout: float = 60) -> str:
+    """Runs the binary under test's Kafka tool, `sluice ARGS... --bootstrap BOOTSTRAP` (`produce`,
+    `consume`, `topic ...`), and returns its stdout; fails the test on a non-zero exit."""
+    command = [str(sluice_binary()), *args, "--bootstrap", bootstrap]
+    result = subprocess.run(command, input=input, capture_output=True, timeout=timeout)
+    assert result.returncode == 0, f"sluice {' '.join(args)} exited with {result.returncode}: {result.stderr.decode(errors='replace')}"
     return result.stdout.decode()
 
 

@@ -15,7 +15,7 @@ from confluent_kafka import KafkaError, Producer
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.errors import InvalidReplicationFactorError, InvalidTopicError, OffsetOutOfRangeError, TopicAlreadyExistsError
 from kafka.partitioner import murmur2
-from kafka_support import kcat, read_topic, unique_topic
+from kafka_support import kcat, read_topic, sluice_tool, unique_topic
 from kafka_wire import (API_FIND_COORDINATOR, KafkaWireClient, api_versions_v0, decode_api_versions_v0, decode_fetch_v4, fetch_v4,
                         record_batch_headers)
 
@@ -221,6 +221,9 @@ def test_idempotent_producer_with_each_compression(bootstrap: str, codec: str) -
 
     out = kcat(bootstrap, "-C", "-e", "-q", "-o", "beginning", "-t", topic, "-f", "%o %k %s\n")
     assert out.splitlines() == [f"{n} k{n} {value}" for n, value in enumerate(values)]
+    # Sluice's own consumer decompresses librdkafka's batches (raw snappy, LZ4 and zstd frames
+    # without content size) to exactly the values produced.
+    assert sluice_tool(bootstrap, "consume", topic, "--exit-at-end").splitlines() == values
 
     # Stored as received: the batches keep the producer's codec and its idempotent producer id.
     host, port = bootstrap.rsplit(":", 1)
@@ -238,6 +241,27 @@ def test_idempotent_producer_with_each_compression(bootstrap: str, codec: str) -
     assert {h.compression for h in headers} == {_codec_librdkafka_sends(codec, host, int(port))}
     assert len({h.producer_id for h in headers}) == 1 and headers[0].producer_id >= 0
     assert [h.base_sequence for h in headers] == [h.base_offset for h in headers]  # one producer from sequence 0
+
+
+@pytest.mark.parametrize("codec", ["none", "gzip", "snappy", "lz4", "zstd"])
+def test_sluice_produce_compresses_and_librdkafka_reads_it(bootstrap: str, codec: str) -> None:
+    """`sluice produce --compression` writes batches in each codec's Kafka framing (xerial snappy,
+    as the Java client does); librdkafka (kcat) and `sluice consume` read them back."""
+    topic = unique_topic(f"sp-{codec}")
+    rng = random.Random(f"produce-{codec}")
+    values = [json.dumps({"n": n, "pad": "y" * rng.randrange(300)}) for n in range(700)]
+    sluice_tool(bootstrap, "produce", topic, "--compression", codec, "--batch", "250",
+                input="".join(value + "\n" for value in values).encode())
+
+    assert kcat(bootstrap, "-C", "-e", "-q", "-o", "beginning", "-t", topic, "-f", "%s\n").splitlines() == values
+    assert sluice_tool(bootstrap, "consume", topic, "--exit-at-end").splitlines() == values
+
+    host, port = bootstrap.rsplit(":", 1)
+    with KafkaWireClient(host, int(port)) as client:
+        fetched = decode_fetch_v4(client.call(fetch_v4(1, topic, 0, 0, max_bytes=8 << 20), 1))[(topic, 0)]
+    headers = record_batch_headers(fetched.records)
+    assert [h.record_count for h in headers] == [250, 250, 200]
+    assert {h.compression for h in headers} == {codec}
 
 
 # -- errors on the wire -------------------------------------------------------------------------

@@ -137,9 +137,9 @@ package final class PartitionLog: @unchecked Sendable {
     }
 
     /// The first record whose timestamp is at least `timestamp`, with its timestamp (Kafka's
-    /// ListOffsets by time); nil when every record is older. Inside a compressed batch, which
-    /// the broker does not decompress, the answer is the batch's first offset and its largest
-    /// timestamp.
+    /// ListOffsets by time); nil when every record is older. The records of the one batch that
+    /// holds it are decoded (decompressed, if need be, as Kafka's broker does); should they not
+    /// decode, the answer is the batch's first offset and its largest timestamp.
     package func offset(forTimestamp timestamp: Int64) throws(LogError) -> (offset: Int64, timestamp: Int64)? {
         lock.lock()
         defer { lock.unlock() }

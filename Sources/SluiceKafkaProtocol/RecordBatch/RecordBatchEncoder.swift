@@ -1,11 +1,12 @@
 import NIOCore
+import SluiceCodecs
 
-/// Writes uncompressed record batches (magic 2) with their CRC-32C: what `sluice produce`, the
-/// Kafka sink and the tests send to a broker.
+/// Writes record batches (magic 2) with their CRC-32C, uncompressed or compressed: what
+/// `sluice produce`, the Kafka sink and the tests send to a broker.
 ///
 /// The defaults are a plain producer's: no producer id, epoch or sequence (-1), not
-/// transactional, create-time timestamps, base offset 0 and leader epoch -1 (the broker sets both).
-/// Idempotent and transactional producers set the producer fields.
+/// transactional, create-time timestamps, uncompressed, base offset 0 and leader epoch -1 (the
+/// broker sets both). Idempotent and transactional producers set the producer fields.
 ///
 /// ```swift
 /// var encoder = RecordBatchEncoder()
@@ -22,6 +23,9 @@ package struct RecordBatchEncoder: Hashable, Sendable {
     package var baseSequence: Int32 = -1
     package var isTransactional = false
     package var timestampType: KafkaTimestampType = .createTime
+    /// The codec of the records section: the records are written, then compressed as one stream
+    /// in the codec's Kafka framing (`CompressionCodec`), and the attributes name the codec.
+    package var compression: RecordBatchCompression = .uncompressed
 
     package init() {}
 
@@ -32,10 +36,14 @@ package struct RecordBatchEncoder: Hashable, Sendable {
     /// the first record's timestamp and its max timestamp the largest; with no records both are
     /// -1 and `lastOffsetDelta` is -1.
     ///
+    /// With a codec, the header is as without (counts, offsets, timestamps), and the CRC covers
+    /// the compressed bytes, as stored.
+    ///
     /// - Precondition: Offsets increase, starting at or after `baseOffset`, with deltas that fit
     ///   in 32 bits; the batch is under 2 GiB (its length is an int32).
     /// - Returns: The header written, CRC included.
-    /// - Complexity: O(n) in the size of the records; one CRC pass over the batch.
+    /// - Complexity: O(n) in the size of the records; one CRC pass over the batch, and with a
+    ///   codec one compression pass over the records.
     @discardableResult
     package func encode(_ records: [KafkaRecord], into buffer: inout ByteBuffer) -> RecordBatchHeader {
         let start = buffer.writerIndex
@@ -44,32 +52,15 @@ package struct RecordBatchEncoder: Hashable, Sendable {
         let baseTimestamp = records.first?.timestamp ?? -1
         var maxTimestamp = baseTimestamp
         var previousDelta: Int64 = -1
-        var body = ByteBuffer()
-        for record in records {
-            let offsetDelta = record.offset &- baseOffset
-            precondition(
-                offsetDelta > previousDelta && offsetDelta <= Int64(Int32.max),
-                "record offsets must increase from the batch's base offset, within 32-bit deltas")
-            previousDelta = offsetDelta
-            maxTimestamp = max(maxTimestamp, record.timestamp)
-
-            body.clear()
-            body.writeInteger(Int8(0))  // Record attributes: unused by Kafka so far.
-            body.writeVarint(record.timestamp &- baseTimestamp)
-            body.writeVarint(offsetDelta)
-            writeNullableBytes(record.key, into: &body)
-            writeNullableBytes(record.value, into: &body)
-            body.writeVarint(Int64(record.headers.count))
-            for header in record.headers {
-                body.writeVarint(Int64(header.key.utf8.count))
-                body.writeString(header.key)
-                writeNullableBytes(header.value, into: &body)
-            }
-            buffer.writeVarint(Int64(body.readableBytes))
-            buffer.writeBuffer(&body)
+        if let codec = compression.codec {
+            var section = ByteBuffer()
+            writeRecords(records, baseTimestamp: baseTimestamp, into: &section, maxTimestamp: &maxTimestamp, lastDelta: &previousDelta)
+            buffer.writeBytes(section.withUnsafeReadableBytes { codec.compress($0) })
+        } else {
+            writeRecords(records, baseTimestamp: baseTimestamp, into: &buffer, maxTimestamp: &maxTimestamp, lastDelta: &previousDelta)
         }
 
-        var attributes: Int16 = 0  // Uncompressed: codec bits 0.
+        var attributes = Int16(compression.rawValue)  // Bits 0-2: the codec.
         if timestampType == .logAppendTime { attributes |= RecordBatchHeader.AttributeBit.timestampType }
         if isTransactional { attributes |= RecordBatchHeader.AttributeBit.transactional }
         let byteCount = buffer.writerIndex - start
@@ -92,6 +83,38 @@ package struct RecordBatchEncoder: Hashable, Sendable {
         header.crc = buffer.crc32c(at: crcStart, length: buffer.writerIndex - crcStart)!
         buffer.setInteger(header.crc, at: start + RecordBatchHeader.Position.crc)
         return header
+    }
+
+    /// Appends each record, length-prefixed, to `section`, tracking the largest timestamp and
+    /// the last offset delta.
+    private func writeRecords(
+        _ records: [KafkaRecord], baseTimestamp: Int64, into section: inout ByteBuffer,
+        maxTimestamp: inout Int64, lastDelta: inout Int64
+    ) {
+        var body = ByteBuffer()
+        for record in records {
+            let offsetDelta = record.offset &- baseOffset
+            precondition(
+                offsetDelta > lastDelta && offsetDelta <= Int64(Int32.max),
+                "record offsets must increase from the batch's base offset, within 32-bit deltas")
+            lastDelta = offsetDelta
+            maxTimestamp = max(maxTimestamp, record.timestamp)
+
+            body.clear()
+            body.writeInteger(Int8(0))  // Record attributes: unused by Kafka so far.
+            body.writeVarint(record.timestamp &- baseTimestamp)
+            body.writeVarint(offsetDelta)
+            writeNullableBytes(record.key, into: &body)
+            writeNullableBytes(record.value, into: &body)
+            body.writeVarint(Int64(record.headers.count))
+            for header in record.headers {
+                body.writeVarint(Int64(header.key.utf8.count))
+                body.writeString(header.key)
+                writeNullableBytes(header.value, into: &body)
+            }
+            section.writeVarint(Int64(body.readableBytes))
+            section.writeBuffer(&body)
+        }
     }
 
     private func writeNullableBytes(_ bytes: ByteBuffer?, into body: inout ByteBuffer) {

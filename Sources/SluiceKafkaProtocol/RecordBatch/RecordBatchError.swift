@@ -1,3 +1,5 @@
+import SluiceCodecs
+
 /// Why a record batch, or the records in it, were refused. Each case maps to the error code a
 /// Kafka broker answers with (`code`), and says where: `batchStart` is the buffer index of the
 /// batch's first byte.
@@ -15,8 +17,9 @@ package enum RecordBatchError: Error, Hashable, Sendable, CustomStringConvertibl
     case crcMismatch(batchStart: Int, stored: UInt32, computed: UInt32)
     /// The attributes name codec 5, 6 or 7.
     case unknownCompressionCodec(batchStart: Int, codecID: UInt8)
-    /// The records of a compressed batch were asked for; only uncompressed batches are decoded here.
-    case compressedRecords(batchStart: Int, compression: RecordBatchCompression)
+    /// The records section of a compressed batch does not decompress with the batch's codec:
+    /// it is corrupt or cut short, or it expands past the cap the reader set.
+    case decompressionFailed(batchStart: Int, CompressionError)
     /// The record count disagrees with `lastOffsetDelta` or cannot fit in the batch's bytes.
     case inconsistentRecordCount(batchStart: Int, recordCount: Int32, lastOffsetDelta: Int32)
     /// A client sent a control batch; only the transaction coordinator writes those.
@@ -37,8 +40,12 @@ package enum RecordBatchError: Error, Hashable, Sendable, CustomStringConvertibl
             .corruptMessage
         case .legacyMagic:
             .unsupportedForMessageFormat
-        case .unknownCompressionCodec, .compressedRecords:
+        case .unknownCompressionCodec:
             .unsupportedCompressionType
+        case .decompressionFailed(_, .outputLimitExceeded):
+            .recordListTooLarge
+        case .decompressionFailed(_, .corruptInput), .decompressionFailed(_, .truncatedInput):
+            .corruptMessage
         case .inconsistentRecordCount, .controlBatchFromClient, .missingSequenceNumber, .recordCountMismatch:
             .invalidRecord
         }
@@ -49,7 +56,7 @@ package enum RecordBatchError: Error, Hashable, Sendable, CustomStringConvertibl
         switch self {
         case .truncated(let start, _, _), .batchLengthTooSmall(let start, _), .unknownMagic(let start, _),
             .legacyMagic(let start, _), .crcMismatch(let start, _, _), .unknownCompressionCodec(let start, _),
-            .compressedRecords(let start, _), .inconsistentRecordCount(let start, _, _),
+            .decompressionFailed(let start, _), .inconsistentRecordCount(let start, _, _),
             .controlBatchFromClient(let start), .missingSequenceNumber(let start, _),
             .malformedRecord(let start, _, _), .recordCountMismatch(let start, _, _):
             start
@@ -71,8 +78,8 @@ package enum RecordBatchError: Error, Hashable, Sendable, CustomStringConvertibl
             "record batch at byte \(start) fails its CRC-32C check: stored \(hex(stored)), computed \(hex(computed))"
         case .unknownCompressionCodec(let start, let codec):
             "record batch at byte \(start) has unknown compression codec \(codec)"
-        case .compressedRecords(let start, let compression):
-            "record batch at byte \(start) is compressed with \(compression); its records cannot be decoded here"
+        case .decompressionFailed(let start, let error):
+            "records of the record batch at byte \(start) do not decompress: \(error)"
         case .inconsistentRecordCount(let start, let count, let lastOffsetDelta):
             "record batch at byte \(start) has record count \(count), inconsistent with last offset delta \(lastOffsetDelta) or its size"
         case .controlBatchFromClient(let start):

@@ -1,33 +1,49 @@
 import NIOCore
+import SluiceCodecs
 
 extension RecordBatchView {
-    /// Decodes the records of this uncompressed batch from `buffer`, the buffer it was validated in.
+    /// The default cap on a compressed batch's decompressed records: 64 MiB, well past what
+    /// producers write (librdkafka's and the Java client's batches default to 1 MiB and below)
+    /// and small enough that a hostile batch cannot take much memory.
+    package static let defaultMaximumDecompressedSize = 64 << 20
+
+    /// Decodes the records of this batch from `buffer`, the buffer it was validated in,
+    /// decompressing them first when the batch is compressed.
     ///
     /// Record layout (Kafka documentation, "Message Format", record): length varint, attributes
     /// int8, timestampDelta varint, offsetDelta varint, keyLength varint (-1 null) and key,
     /// valueLength varint (-1 null) and value, header count varint, and per header a key length
-    /// varint and key string, a value length varint (-1 null) and value.
+    /// varint and key string, a value length varint (-1 null) and value. In a compressed batch
+    /// the records section after the 61-byte header is one stream of the batch's codec
+    /// (`CompressionCodec` has the framings) holding those records.
     ///
     /// Every length is checked against the bytes that remain before it is used, so lying lengths
-    /// end in an error, and memory reserved up front is bounded by the batch's size, never by a
-    /// count the batch declares. Keys and values are slices of `buffer`.
+    /// end in an error, and memory reserved up front is bounded by the batch's (decompressed)
+    /// size, never by a count the batch declares. Keys and values are slices of `buffer`, or of
+    /// one buffer holding the decompressed records.
     ///
-    /// - Throws: `.compressedRecords` for a compressed batch; `.malformedRecord` when a record's
-    ///   fields do not fit its length; `.recordCountMismatch` when the records and the count disagree.
-    /// - Complexity: O(n) in the batch's size.
-    package func records(in buffer: ByteBuffer) throws(RecordBatchError) -> [KafkaRecord] {
+    /// - Parameter maximumDecompressedSize: The most bytes a compressed batch's records may
+    ///   decompress to; decompression stops there, so memory stays bounded whatever the batch says.
+    /// - Throws: `.decompressionFailed` when a compressed section is corrupt, truncated or larger
+    ///   than `maximumDecompressedSize`; `.malformedRecord` when a record's fields do not fit its
+    ///   length; `.recordCountMismatch` when the records and the count disagree.
+    /// - Complexity: O(n) in the batch's (decompressed) size.
+    package func records(
+        in buffer: ByteBuffer, maximumDecompressedSize: Int = Self.defaultMaximumDecompressedSize
+    ) throws(RecordBatchError) -> [KafkaRecord] {
         let batchStart = byteRange.lowerBound
         guard let compression = header.compression else {
             throw .unknownCompressionCodec(batchStart: batchStart, codecID: header.compressionCodecID)
         }
-        guard compression == .uncompressed else {
-            throw .compressedRecords(batchStart: batchStart, compression: compression)
-        }
         guard header.recordCount >= 0 else {
             throw .recordCountMismatch(batchStart: batchStart, recordCount: header.recordCount, reason: "the count is negative")
         }
-        guard var reader = buffer.getSlice(at: recordsRange.lowerBound, length: recordsRange.count) else {
+        guard let section = buffer.getSlice(at: recordsRange.lowerBound, length: recordsRange.count) else {
             throw .truncated(batchStart: batchStart, needed: byteRange.count, available: max(0, buffer.writerIndex - batchStart))
+        }
+        var reader = section
+        if let codec = compression.codec {
+            reader = try decompress(section, with: codec, maximumSize: maximumDecompressedSize)
         }
         let count = Int(header.recordCount)
         var records: [KafkaRecord] = []
@@ -70,6 +86,34 @@ extension RecordBatchView {
                 reason: "\(reader.readableBytes) bytes follow the last record")
         }
         return records
+    }
+}
+
+extension RecordBatchView {
+    /// The decompressed records section, in a buffer of its own.
+    private func decompress(
+        _ section: ByteBuffer, with codec: CompressionCodec, maximumSize: Int
+    ) throws(RecordBatchError) -> ByteBuffer {
+        let result = section.withUnsafeReadableBytes { bytes in
+            Result { () throws(CompressionError) in try codec.decompress(bytes, maximumOutputSize: maximumSize) }
+        }
+        switch result {
+        case .success(let records): return ByteBuffer(bytes: records)
+        case .failure(let error): throw .decompressionFailed(batchStart: byteRange.lowerBound, error)
+        }
+    }
+}
+
+extension RecordBatchCompression {
+    /// The codec that compresses the records; nil for `.uncompressed`.
+    package var codec: CompressionCodec? {
+        switch self {
+        case .uncompressed: nil
+        case .gzip: .gzip
+        case .snappy: .snappy
+        case .lz4: .lz4
+        case .zstd: .zstd
+        }
     }
 }
 
