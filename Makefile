@@ -15,16 +15,17 @@ SLUICE_ARGS ?=
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
-build:
+# Every swift build needs the system-library targets' headers (librdkafka-dev) first.
+build: system-deps
 	$(SWIFT) build
 
-release:
+release: system-deps
 	$(SWIFT) build -c release
 
 run: release
 	.build/release/sluice serve $(SLUICE_ARGS)
 
-unit:
+unit: system-deps
 	$(SWIFT) test
 
 # The benchmarks, with DuckDB (from .venv) as the reference.

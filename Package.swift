@@ -20,6 +20,8 @@ let package = Package(
     targets: [
         .target(name: "SluiceCore"),
         .target(name: "SluiceCodecs"),
+        .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
+        .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
@@ -54,6 +56,8 @@ let package = Package(
                 "SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
+        // The client's tests run against the built-in broker, in process.
+        .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
