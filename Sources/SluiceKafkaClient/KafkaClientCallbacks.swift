@@ -94,7 +94,8 @@ private func kafkaDeliveryCallback(_ handle: OpaquePointer?, _ message: UnsafePo
         context.succeeded.add(1, ordering: .relaxed)
     } else {
         context.failed.add(1, ordering: .relaxed)
-        let error = KafkaClientError(message.pointee.err, String(cString: rd_kafka_message_errstr(message)))
+        // A delivery report's payload is the message's own, not an error text.
+        let error = KafkaClientError(message.pointee.err)
         context.lastDeliveryError.withLock { $0 = error }
     }
 }

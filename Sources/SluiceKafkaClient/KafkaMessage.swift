@@ -19,7 +19,9 @@ package struct KafkaMessage {
     /// down when the consumer has no error callback); nil for data.
     package var error: KafkaClientError? {
         guard isError else { return nil }
-        return KafkaClientError(pointer.pointee.err, String(cString: rd_kafka_message_errstr(pointer)))
+        // An error entry's payload is librdkafka's error text, `len` bytes long.
+        guard let text = pointer.pointee.payload else { return KafkaClientError(pointer.pointee.err) }
+        return KafkaClientError(pointer.pointee.err, String(decoding: UnsafeRawBufferPointer(start: text, count: pointer.pointee.len), as: UTF8.self))
     }
 
     /// The partition; -1 for client-level errors.

@@ -23,6 +23,19 @@ struct TestBroker {
         return TestBroker(broker: broker, directory: directory)
     }
 
+    /// Runs `body` against a fresh broker, then stops it and removes its data, whether `body`
+    /// threw or not.
+    static func run(configure: (inout BrokerConfiguration) -> Void = { _ in }, _ body: (TestBroker) async throws -> Void) async throws {
+        let server = try await start(configure)
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     var bootstrapServers: String { "127.0.0.1:\(broker.port)" }
 
     func stop() async {
