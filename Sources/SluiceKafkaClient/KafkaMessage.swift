@@ -4,7 +4,8 @@ import CRdKafka
 ///
 /// Valid only inside the ``KafkaConsumer/poll(maxMessages:timeout:_:)`` closure that received it:
 /// the consumer destroys the underlying `rd_kafka_message_t` when the closure returns, so neither
-/// the message nor its `key`/`value` buffers may escape it. Copy what must be kept.
+/// the message nor its `key`/`value` buffers may escape it. Copy what must be kept. (librdkafka
+/// cannot destroy a handle while a message it delivered is alive: closing would hang.)
 package struct KafkaMessage {
     @usableFromInline let pointer: UnsafeMutablePointer<rd_kafka_message_t>
 

@@ -12,6 +12,13 @@ import CRdKafka
 package enum Librdkafka {
     /// The version linked in, as `rd_kafka_version_str()` gives it ("2.0.2").
     package static var version: String { String(cString: rd_kafka_version_str()) }
+
+    /// Waits up to `timeout` until every librdkafka handle of the process is destroyed and
+    /// freed, which happens only once every message it delivered was destroyed too; returns
+    /// whether that happened. For shutdown and for tests that check nothing leaked.
+    package static func allHandlesDestroyed(within timeout: Duration) -> Bool {
+        rd_kafka_wait_destroyed(timeout.kafkaMilliseconds) == 0
+    }
 }
 
 extension Duration {

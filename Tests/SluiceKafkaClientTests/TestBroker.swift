@@ -1,11 +1,16 @@
 import Foundation
 import SluiceKafkaClient
 import Synchronization
+import Testing
 
 @testable import SluiceBroker
 
 /// SluiceBroker's wire client has an error type of the same name.
 typealias KafkaClientError = SluiceKafkaClient.KafkaClientError
+
+/// The client tests, one at a time: each checks that no librdkafka handle (and so no message)
+/// outlives it.
+@Suite(.serialized) struct KafkaClientTests {}
 
 /// Sluice's own broker, in process on a free port with a temporary data directory.
 struct TestBroker {
@@ -33,6 +38,8 @@ struct TestBroker {
             await server.stop()
             throw error
         }
+        // The clients were released with `body`'s scope.
+        #expect(Librdkafka.allHandlesDestroyed(within: .seconds(10)), "a librdkafka handle or message outlived the test")
         await server.stop()
     }
 
