@@ -17,6 +17,7 @@ SLUICE_ARGS ?=
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
+# Every swift build needs the system-library targets' headers (the codecs, librdkafka) first.
 build: system-deps
 	$(SWIFT) build
 

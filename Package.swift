@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd"]),
+        .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
+        .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
@@ -63,6 +65,8 @@ let package = Package(
                 "SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
+        // The client's tests run against the built-in broker, in process.
+        .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),

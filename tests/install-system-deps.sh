@@ -17,6 +17,8 @@ command -v flock >/dev/null 2>&1 || missing+=(util-linux)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# Build dependencies: the system-library targets' headers (SluiceKafkaClient's CRdKafka).
+[ -f /usr/include/librdkafka/rdkafka.h ] || missing+=(librdkafka-dev)
 
 if ((${#missing[@]} == 0)); then
     exit 0

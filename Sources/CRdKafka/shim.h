@@ -1,0 +1,3 @@
+// librdkafka (Debian: librdkafka-dev), seen by Swift as the CRdKafka module. Only
+// SluiceKafkaClient imports it.
+#include <librdkafka/rdkafka.h>
