@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore · L1 SluiceSQL, SluiceExpr, SluicePlan · L2 SluicePlanner, SluiceState, SluiceBatch
+// L0 SluiceCore · L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch
 // L3 SluicePGWire · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
@@ -23,6 +23,7 @@ let package = Package(
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceFormats", dependencies: ["SluiceCore"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore"]),
@@ -37,11 +38,11 @@ let package = Package(
                 "SluiceBatch", "SluiceDataflow", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
+                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +56,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
+        .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceFormats"]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),

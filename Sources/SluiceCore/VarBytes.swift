@@ -34,7 +34,22 @@ package struct VarBytes: Hashable, Sendable {
         offsets.append(Int32(data.count))
     }
 
+    /// Appends the bytes in `buffer` as one string.
+    @inlinable
+    package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
+        data.append(contentsOf: buffer)
+        offsets.append(Int32(truncatingIfNeeded: data.count))
+    }
+
+    /// Drops the strings from `newCount` on.
+    package mutating func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count, "truncating byte strings beyond their end")
+        data.removeLast(data.count - Int(offsets[newCount]))
+        offsets.removeLast(offsets.count - newCount - 1)
+    }
+
     /// Appends an empty string (the slot of a null).
+    @inlinable
     package mutating func appendEmpty() {
         offsets.append(Int32(data.count))
     }
