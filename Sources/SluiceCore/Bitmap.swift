@@ -1,6 +1,7 @@
 /// A fixed-length sequence of bits, packed 64 to a word; used for column validity.
+@usableFromInline  // so its `@inlinable package` members inline into other modules
 package struct Bitmap: Hashable, Sendable {
-    package var words: [UInt64]
+    @usableFromInline package var words: [UInt64]
     @usableFromInline var storedCount: Int
 
     /// The number of bits.

@@ -6,6 +6,13 @@
 /// `append(bytes:)` for `varchar`, `jsonb` and `bytea`); a mismatch is a bug in the caller and
 /// stops the process.
 extension ColumnBuilder {
+    /// Stops the process: a typed append did not match the column's layout (a caller's bug).
+    /// Kept out of line so the appends stay small enough to inline.
+    @usableFromInline @inline(never)
+    func layoutMismatch(_ method: StaticString) -> Never {
+        preconditionFailure("\(method) on a \(type.sqlName) column")
+    }
+
     /// Appends a null row: a zero slot in the buffer, a cleared validity bit, a null in every
     /// struct field, an empty list.
     @inlinable
@@ -19,8 +26,7 @@ extension ColumnBuilder {
         case .int64: int64s.append(0)
         case .float32: float32s.append(0)
         case .float64: float64s.append(0)
-        case .decimal: decimals.append(.zero)
-        case .interval: intervals.append(Interval())
+        case .decimal, .interval: appendZeroSlot()
         case .bytes: bytes.appendEmpty()
         case .structure:
             for index in children.indices { children[index].appendNull() }
@@ -31,14 +37,14 @@ extension ColumnBuilder {
 
     @inlinable
     package mutating func append(bool value: Bool) {
-        precondition(layout == .bool, "append(bool:) on a \(type.sqlName) column")
+        if layout != .bool { layoutMismatch("append(bool:)") }
         validity.append(true)
         bools.append(value)
     }
 
     @inlinable
     package mutating func append(int16 value: Int16) {
-        precondition(layout == .int16, "append(int16:) on a \(type.sqlName) column")
+        if layout != .int16 { layoutMismatch("append(int16:)") }
         validity.append(true)
         int16s.append(value)
     }
@@ -46,7 +52,7 @@ extension ColumnBuilder {
     /// Appends an `integer`, or a `date` as days since 1970-01-01.
     @inlinable
     package mutating func append(int32 value: Int32) {
-        precondition(layout == .int32, "append(int32:) on a \(type.sqlName) column")
+        if layout != .int32 { layoutMismatch("append(int32:)") }
         validity.append(true)
         int32s.append(value)
     }
@@ -54,35 +60,40 @@ extension ColumnBuilder {
     /// Appends a `bigint`, or a `time`/`timestamp`/`timestamptz` in microseconds.
     @inlinable
     package mutating func append(int64 value: Int64) {
-        precondition(layout == .int64, "append(int64:) on a \(type.sqlName) column")
+        if layout != .int64 { layoutMismatch("append(int64:)") }
         validity.append(true)
         int64s.append(value)
     }
 
     @inlinable
     package mutating func append(float value: Float) {
-        precondition(layout == .float32, "append(float:) on a \(type.sqlName) column")
+        if layout != .float32 { layoutMismatch("append(float:)") }
         validity.append(true)
         float32s.append(value)
     }
 
     @inlinable
     package mutating func append(double value: Double) {
-        precondition(layout == .float64, "append(double:) on a \(type.sqlName) column")
+        if layout != .float64 { layoutMismatch("append(double:)") }
         validity.append(true)
         float64s.append(value)
     }
 
-    @inlinable
+    /// The zero slot of a null `numeric` or `interval` row (out of line: those types are not
+    /// visible to inlined code).
+    @usableFromInline
+    mutating func appendZeroSlot() {
+        if layout == .decimal { decimals.append(.zero) } else { intervals.append(Interval()) }
+    }
+
     package mutating func append(decimal value: Decimal) {
-        precondition(layout == .decimal, "append(decimal:) on a \(type.sqlName) column")
+        if layout != .decimal { layoutMismatch("append(decimal:)") }
         validity.append(true)
         decimals.append(value)
     }
 
-    @inlinable
     package mutating func append(interval value: Interval) {
-        precondition(layout == .interval, "append(interval:) on a \(type.sqlName) column")
+        if layout != .interval { layoutMismatch("append(interval:)") }
         validity.append(true)
         intervals.append(value)
     }
@@ -91,7 +102,7 @@ extension ColumnBuilder {
     /// `jsonb` bytes must be valid UTF-8 (the caller checks).
     @inlinable
     package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
-        precondition(layout == .bytes, "append(bytes:) on a \(type.sqlName) column")
+        if layout != .bytes { layoutMismatch("append(bytes:)") }
         validity.append(true)
         bytes.append(bytes: buffer)
     }
@@ -100,14 +111,14 @@ extension ColumnBuilder {
     /// ``children``.
     @inlinable
     package mutating func appendStructRow() {
-        precondition(layout == .structure, "appendStructRow() on a \(type.sqlName) column")
+        if layout != .structure { layoutMismatch("appendStructRow()") }
         validity.append(true)
     }
 
     /// Completes a non-null list row whose elements were appended to `children[0]`.
     @inlinable
     package mutating func appendListRow() {
-        precondition(layout == .list, "appendListRow() on a \(type.sqlName) column")
+        if layout != .list { layoutMismatch("appendListRow()") }
         validity.append(true)
         offsets.append(Int32(truncatingIfNeeded: children[0].count))
     }

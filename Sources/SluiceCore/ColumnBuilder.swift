@@ -9,6 +9,7 @@
 /// Invariants between rows: every buffer of the layout holds ``count`` slots (a list's
 /// `offsets` holds `count + 1`); a struct's children each hold ``count`` rows; a list's element
 /// builder holds `offsets[count]` rows.
+@usableFromInline  // without it, `@inlinable package` members are not serialized for other modules (Swift 6.3)
 package struct ColumnBuilder {
     package let type: DataType
 
@@ -24,15 +25,15 @@ package struct ColumnBuilder {
     @usableFromInline var int64s: [Int64] = []
     @usableFromInline var float32s: [Float] = []
     @usableFromInline var float64s: [Double] = []
-    @usableFromInline var decimals: [Decimal] = []
-    @usableFromInline var intervals: [Interval] = []
+    var decimals: [Decimal] = []
+    var intervals: [Interval] = []
     @usableFromInline var bytes = VarBytes()
     /// Struct fields, in the type's field order, or the one element builder of a list.
     ///
     /// Decoders fill a struct row by appending one value to every child and then calling
     /// ``appendStructRow()``, and a list row by appending its elements to `children[0]` and
     /// then calling ``appendListRow()``.
-    package var children: [ColumnBuilder] = []
+    @usableFromInline package var children: [ColumnBuilder] = []
     @usableFromInline var offsets: [Int32] = []
     @usableFromInline var validity: Bitmap
     @usableFromInline var hasNull = false

@@ -2,9 +2,10 @@
 ///
 /// Invariant: `offsets.count == count + 1`, `offsets[0] == 0`, offsets never decrease, and
 /// `offsets.last == data.count`. String `i` is `data[offsets[i] ..< offsets[i + 1]]`.
+@usableFromInline  // so its `@inlinable package` members inline into other modules
 package struct VarBytes: Hashable, Sendable {
-    package var offsets: [Int32]
-    package var data: [UInt8]
+    @usableFromInline package var offsets: [Int32]
+    @usableFromInline package var data: [UInt8]
 
     package init() {
         offsets = [0]
@@ -37,7 +38,7 @@ package struct VarBytes: Hashable, Sendable {
     /// Appends the bytes in `buffer` as one string.
     @inlinable
     package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
-        data.append(contentsOf: buffer)
+        data.append(contentsOf: buffer.assumingMemoryBound(to: UInt8.self))
         offsets.append(Int32(truncatingIfNeeded: data.count))
     }
 

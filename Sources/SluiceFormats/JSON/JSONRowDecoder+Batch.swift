@@ -1,4 +1,9 @@
 import SluiceCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One message that did not become a row.
 package struct JSONMessageError: Hashable, Sendable {
@@ -59,17 +64,18 @@ extension JSONRowDecoder {
         var rows = 0
         while rows < maxRows && position < buffer.count {
             let lineStart = position
-            let remaining = UnsafeRawBufferPointer(rebasing: buffer[lineStart...])
             let lineEnd: Int
-            if let newline = remaining.firstIndex(of: 0x0A) {
-                lineEnd = lineStart + newline
+            if let newline = memchr(buffer.baseAddress! + lineStart, 0x0A, buffer.count - lineStart) {
+                lineEnd = UnsafeRawPointer(newline) - buffer.baseAddress!
                 position = lineEnd + 1
             } else {
                 lineEnd = buffer.count
                 position = buffer.count
             }
+            var firstByte = lineStart
+            while firstByte < lineEnd, buffer[firstByte] == 0x20 || buffer[firstByte] == 0x09 || buffer[firstByte] == 0x0D { firstByte += 1 }
+            if firstByte == lineEnd { continue }  // a blank line is no message
             let line = UnsafeRawBufferPointer(rebasing: buffer[lineStart ..< lineEnd])
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do throws(JSONDecodeError) {
                 try decodeRow(line, into: &builders)
                 rows += 1

@@ -4,12 +4,19 @@ import SluiceCore
 extension JSONRowDecoder {
     /// Decodes the object at the cursor into `builders`, one per field of `table`: every
     /// builder gets exactly one value (NULL for fields the object lacks).
-    mutating func decodeObject(_ scanner: inout JSONScanner, table tableIndex: Int32, into builders: inout [ColumnBuilder], depth: Int) throws(JSONDecodeError) {
+    ///
+    /// Which fields the object has filled, and whether from an exact key, is kept in two bit
+    /// masks for the first 64 fields and in ``assigned`` for the rest.
+    mutating func decodeObject(_ scanner: inout JSONScanner, table tableIndex: Int32, into builders: UnsafeMutableBufferPointer<ColumnBuilder>, depth: Int) throws(JSONDecodeError) {
         guard depth <= maximumDepth else { throw JSONDecodeError(.tooDeep, "nesting deeper than \(maximumDepth) levels", at: scanner.position) }
         let table = tables[Int(tableIndex)]
         let fieldStart = Int(table.fieldStart)
-        let fieldEnd = fieldStart + Int(table.fieldCount)
-        for field in fieldStart ..< fieldEnd { assigned[field] = 0 }
+        let fieldCount = Int(table.fieldCount)
+        var filledMask: UInt64 = 0
+        var exactMask: UInt64 = 0
+        if fieldCount > 64 {
+            for field in fieldStart + 64 ..< fieldStart + fieldCount { assigned[field] = 0 }
+        }
         scanner.position += 1  // '{'
         scanner.skipWhitespace()
         if scanner.peek == UInt8(ascii: "}") {
@@ -28,18 +35,35 @@ extension JSONRowDecoder {
                 guard scanner.peek == UInt8(ascii: ":") else { throw scanner.unexpected("':' after the key at byte \(keyStart)") }
                 scanner.position += 1
                 scanner.skipWhitespace()
-                if let match, match.isExact || assigned[match.field] == 0 {
-                    let builderIndex = match.field - fieldStart
-                    if assigned[match.field] != 0 {
-                        // A better key for a field already filled: drop the earlier value.
-                        builders[builderIndex].truncate(to: builders[builderIndex].count - 1)
+                if let match {
+                    let relative = match.field - fieldStart
+                    let state: UInt8
+                    if relative < 64 {
+                        let bit: UInt64 = 1 << UInt64(relative)
+                        state = exactMask & bit != 0 ? 2 : (filledMask & bit != 0 ? 1 : 0)
+                    } else {
+                        state = assigned[match.field]
                     }
-                    do throws(JSONDecodeError) {
-                        try decodeValue(&scanner, plan: Int(fields[match.field].value), into: &builders[builderIndex], depth: depth)
-                    } catch {
-                        throw error.inField(fieldNames[match.field])
+                    if match.isExact || state == 0 {
+                        if state != 0 {
+                            // A better key for a field already filled: drop the earlier value.
+                            builders[relative].truncate(to: builders[relative].count - 1)
+                        }
+                        do throws(JSONDecodeError) {
+                            try decodeValue(&scanner, plan: Int(fields[match.field].value), into: &builders[relative], depth: depth)
+                        } catch {
+                            throw error.inField(fieldNames[match.field])
+                        }
+                        if relative < 64 {
+                            let bit: UInt64 = 1 << UInt64(relative)
+                            filledMask |= bit
+                            if match.isExact { exactMask |= bit }
+                        } else {
+                            assigned[match.field] = match.isExact ? 2 : 1
+                        }
+                    } else {
+                        try scanner.skipValue(depth: depth, depthLimit: maximumDepth, scratch: &scratch)
                     }
-                    assigned[match.field] = match.isExact ? 2 : 1
                 } else {
                     try scanner.skipValue(depth: depth, depthLimit: maximumDepth, scratch: &scratch)
                 }
@@ -55,9 +79,30 @@ extension JSONRowDecoder {
                 }
             }
         }
-        for field in fieldStart ..< fieldEnd where assigned[field] == 0 {
-            builders[field - fieldStart].appendNull()
+        let allMask: UInt64 = fieldCount >= 64 ? ~0 : (1 << UInt64(fieldCount)) - 1
+        var missing = ~filledMask & allMask
+        while missing != 0 {
+            builders[missing.trailingZeroBitCount].appendNull()
+            missing &= missing - 1
         }
+        if fieldCount > 64 {
+            for field in fieldStart + 64 ..< fieldStart + fieldCount where assigned[field] == 0 {
+                builders[field - fieldStart].appendNull()
+            }
+        }
+    }
+
+    /// ``decodeObject(_:table:into:depth:)`` over the builders of an array.
+    mutating func decodeObject(_ scanner: inout JSONScanner, table: Int32, into builders: inout [ColumnBuilder], depth: Int) throws(JSONDecodeError) {
+        var failure: JSONDecodeError?
+        builders.withUnsafeMutableBufferPointer { buffer in
+            do throws(JSONDecodeError) {
+                try decodeObject(&scanner, table: table, into: buffer, depth: depth)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// A struct value: an object, or a string holding one (RisingWave's
@@ -76,7 +121,7 @@ extension JSONRowDecoder {
         } else {
             text = scratch
         }
-        let count = builder.children.first?.count ?? 0
+        let count = builder.children.isEmpty ? 0 : builder.children[0].count
         var failure: JSONDecodeError?
         text.withUnsafeBytes { bytes in
             do throws(JSONDecodeError) {

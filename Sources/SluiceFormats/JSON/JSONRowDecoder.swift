@@ -69,8 +69,8 @@ package struct JSONRowDecoder {
     var fieldNames: [String] = []
     var typeNames: [String] = []
 
-    /// Per field: 0 when the current object has not given it a value yet, 1 when it has from
-    /// a key matching only up to case, 2 from an exact key.
+    /// Per field past the 64th of its object: 0 when the current object has not given it a
+    /// value yet, 1 when it has from a key matching only up to case, 2 from an exact key.
     var assigned: [UInt8] = []
     var scratch: [UInt8] = []
 
@@ -95,7 +95,8 @@ package struct JSONRowDecoder {
     /// - Complexity: O(message length).
     package mutating func decodeRow(_ bytes: UnsafeRawBufferPointer, into builders: inout [ColumnBuilder]) throws(JSONDecodeError) {
         precondition(builders.count == columns.count, "JSONRowDecoder: \(builders.count) builders for \(columns.count) columns")
-        let rowCount = builders.first?.count ?? 0
+        // Through a pointer: reading `count` through the array's subscript copied the builder.
+        let rowCount = builders.withUnsafeBufferPointer { $0.isEmpty ? 0 : $0[0].count }
         var scanner = JSONScanner(bytes)
         do throws(JSONDecodeError) {
             scanner.skipWhitespace()

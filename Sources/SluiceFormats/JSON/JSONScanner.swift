@@ -83,8 +83,13 @@ struct JSONScanner {
                 let highs: UInt64 = 0x8080_8080_8080_8080
                 let quote = word ^ (ones &* 0x22)
                 let backslash = word ^ (ones &* 0x5C)
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word
-                if special & highs != 0 { break }
+                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word) & highs
+                if special != 0 {
+                    // The lowest flagged byte is a real one (a borrow only flags bytes above a
+                    // real hit), so step straight to it (loads are little-endian here).
+                    position += special.littleEndian.trailingZeroBitCount >> 3
+                    break
+                }
                 position += 8
             }
             guard position < count else { throw JSONDecodeError(.truncated, "unterminated string", at: start - 1) }
