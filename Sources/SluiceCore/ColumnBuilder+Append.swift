@@ -142,13 +142,12 @@ extension ColumnBuilder {
         case .interval: intervals.removeLast(intervals.count - newCount)
         case .bytes: bytes.truncate(to: newCount)
         case .structure:
-            for index in children.indices where children[index].count > newCount {
-                children[index].truncate(to: newCount)
-            }
+            // Always descend: a child at the right count may still hold a grandchild's
+            // value from an element that failed half-way.
+            for index in children.indices { children[index].truncate(to: newCount) }
         case .list:
             offsets.removeLast(offsets.count - newCount - 1)
-            let elementCount = Int(offsets[newCount])
-            if children[0].count > elementCount { children[0].truncate(to: elementCount) }
+            children[0].truncate(to: Int(offsets[newCount]))
         }
     }
 }

@@ -139,9 +139,7 @@ extension JSONRowDecoder {
         }
         if var error = failure {
             // Offsets inside the embedded text mean nothing to the reader of the message.
-            for index in builder.children.indices where builder.children[index].count > count {
-                builder.children[index].truncate(to: count)
-            }
+            for index in builder.children.indices { builder.children[index].truncate(to: count) }
             if error.kind != .typeMismatch { error.problem = "in the object embedded in a string: " + error.problem }
             error.offset = stringStart
             throw error
@@ -190,7 +188,15 @@ extension JSONRowDecoder {
         case UInt8(ascii: "\""): found = "a string"
         case UInt8(ascii: "{"): found = "an object"
         case UInt8(ascii: "["): found = "an array"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): found = "a boolean"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            // A misspelt literal is a syntax error, not a boolean of the wrong type.
+            var probe = scanner
+            do throws(JSONDecodeError) {
+                try probe.expectLiteral(scanner.peek == UInt8(ascii: "t") ? "true" : "false")
+            } catch {
+                return error
+            }
+            found = "a boolean"
         case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): found = "a number"
         case 0 where scanner.isAtEnd: return scanner.unexpected("a value")
         default: return scanner.unexpected("a value")

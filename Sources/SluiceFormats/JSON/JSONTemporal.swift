@@ -93,7 +93,7 @@ enum JSONTemporal {
                 }
                 let digitCount = index - fractionStart
                 guard digitCount > 0 else { return nil }
-                for _ in digitCount ..< 6 { microseconds *= 10 }
+                for _ in min(digitCount, 6) ..< 6 { microseconds *= 10 }
                 // Half to even at the microsecond (Postgres rounds with rint).
                 if roundDigit > 5 || (roundDigit == 5 && (stickyNonzero || microseconds & 1 == 1)) { microseconds += 1 }
                 fraction = microseconds
