@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd)
-// L1 SluiceSQL, SluiceExpr, SluicePlan · L2 SluicePlanner, SluiceState, SluiceBatch
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka
+// L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient
 // L3 SluicePGWire · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
@@ -32,13 +32,14 @@ let package = Package(
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceFormats", dependencies: ["SluiceCore"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow"]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
@@ -47,11 +48,11 @@ let package = Package(
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
+                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +69,7 @@ let package = Package(
         // The client's tests run against the built-in broker, in process.
         .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
+        .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceFormats"]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),

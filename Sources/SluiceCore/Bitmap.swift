@@ -1,11 +1,16 @@
 /// A fixed-length sequence of bits, packed 64 to a word; used for column validity.
+@usableFromInline  // so its `@inlinable package` members inline into other modules
 package struct Bitmap: Hashable, Sendable {
-    package var words: [UInt64]
-    package private(set) var count: Int
+    @usableFromInline package var words: [UInt64]
+    @usableFromInline var storedCount: Int
+
+    /// The number of bits.
+    @inlinable
+    package var count: Int { storedCount }
 
     /// A bitmap of `count` bits, all set to `value`.
     package init(count: Int, value: Bool) {
-        self.count = count
+        self.storedCount = count
         let wordCount = (count + 63) >> 6
         self.words = Array(repeating: value ? ~0 : 0, count: wordCount)
         if value { clearTail() }
@@ -13,7 +18,7 @@ package struct Bitmap: Hashable, Sendable {
 
     package init() {
         self.words = []
-        self.count = 0
+        self.storedCount = 0
     }
 
     package subscript(index: Int) -> Bool {
@@ -24,10 +29,20 @@ package struct Bitmap: Hashable, Sendable {
         }
     }
 
+    @inlinable
     package mutating func append(_ value: Bool) {
-        if count & 63 == 0 { words.append(0) }
-        count += 1
-        self[count - 1] = value
+        let index = storedCount
+        if index & 63 == 0 { words.append(0) }
+        storedCount = index + 1
+        if value { words[index >> 6] |= 1 << UInt64(index & 63) }
+    }
+
+    /// Drops the bits from `newCount` on.
+    package mutating func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= storedCount, "truncating a bitmap beyond its end")
+        storedCount = newCount
+        words.removeLast(words.count - (newCount + 63) >> 6)
+        clearTail()
     }
 
     package mutating func reserveCapacity(_ capacity: Int) {

@@ -2,9 +2,10 @@
 ///
 /// Invariant: `offsets.count == count + 1`, `offsets[0] == 0`, offsets never decrease, and
 /// `offsets.last == data.count`. String `i` is `data[offsets[i] ..< offsets[i + 1]]`.
+@usableFromInline  // so its `@inlinable package` members inline into other modules
 package struct VarBytes: Hashable, Sendable {
-    package var offsets: [Int32]
-    package var data: [UInt8]
+    @usableFromInline package var offsets: [Int32]
+    @usableFromInline package var data: [UInt8]
 
     package init() {
         offsets = [0]
@@ -34,7 +35,22 @@ package struct VarBytes: Hashable, Sendable {
         offsets.append(Int32(data.count))
     }
 
+    /// Appends the bytes in `buffer` as one string.
+    @inlinable
+    package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
+        data.append(contentsOf: buffer.assumingMemoryBound(to: UInt8.self))
+        offsets.append(Int32(truncatingIfNeeded: data.count))
+    }
+
+    /// Drops the strings from `newCount` on.
+    package mutating func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count, "truncating byte strings beyond their end")
+        data.removeLast(data.count - Int(offsets[newCount]))
+        offsets.removeLast(offsets.count - newCount - 1)
+    }
+
     /// Appends an empty string (the slot of a null).
+    @inlinable
     package mutating func appendEmpty() {
         offsets.append(Int32(data.count))
     }

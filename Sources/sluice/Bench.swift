@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, BrokerBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, BrokerBench.self, JSONDecode.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -50,5 +50,21 @@ struct BrokerBench: ParsableCommand {
     func run() throws {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         try BrokerBenchmark(records: records, executable: executable).run()
+    }
+}
+
+struct JSONDecode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json-decode",
+        abstract: "Decode N balloon events of NDJSON into chunks with the JSON row decoder, beside DuckDB's read_json on one thread.")
+
+    @Option(help: "Events to generate and decode.")
+    var events = 2_000_000
+
+    @Flag(help: "Skip the DuckDB comparison.")
+    var noDuckdb = false
+
+    func run() throws {
+        try JSONDecodeBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SluiceCore
+import SluiceFormats
 
 struct Fuzz: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,10 +12,10 @@ struct Fuzz: AsyncParsableCommand {
             """)
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case sql, wire, engine
+        case sql, wire, engine, json
     }
 
-    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine) or engine (parse, bind and run).")
+    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run) or json (the JSON source decoder).")
     var target: Target
 
     @Option(help: "Stop after this many seconds.")
@@ -45,6 +46,7 @@ struct Fuzz: AsyncParsableCommand {
         let deadline = seconds.map { Date().addingTimeInterval($0) }
         let limit = iterations ?? Int.max
         let engine = target == .engine ? try EngineFuzzer() : nil
+        var json = JSONDecodeFuzz()
         var count = 0
         var lastReport = Date()
         let start = Date()
@@ -68,6 +70,11 @@ struct Fuzz: AsyncParsableCommand {
                 if skipping { continue }
                 if trace { FileHandle.standardError.write(Data((sql + "\n").utf8)) }
                 try await engine!.run(sql, iteration: count)
+            case .json:
+                let input = JSONDecodeFuzz.input(random: &random)
+                if skipping { continue }
+                if trace { FileHandle.standardError.write(Data(input + [10])) }
+                json.run(input)
             }
             if Date().timeIntervalSince(lastReport) >= 10 {
                 lastReport = Date()
@@ -75,7 +82,8 @@ struct Fuzz: AsyncParsableCommand {
             }
         }
         let elapsed = Date().timeIntervalSince(start)
-        let extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
+        var extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
+        if target == .json { extra = ", \(json.rows) rows, \(json.errors) clean errors, builders intact" }
         print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
     }
 }
