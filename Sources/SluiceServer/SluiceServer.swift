@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import SluiceBroker
+import SluiceConnectors
 import SluiceCore
 import SluicePGWire
 
@@ -41,7 +42,10 @@ package final class SluiceServer: Sendable {
             broker = started
         }
         let database = try Database(
-            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds)
+            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds
+        ) { description, validate throws(SluiceError) in
+            try Connectors.make(description, validate: validate)
+        }
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),

@@ -80,6 +80,24 @@ package final class TableStore: Sendable {
         return InsertResult(inserted: kept, replaced: replaced)
     }
 
+    /// Deletes the rows whose primary key is that of a row of `keys` (a chunk of this table's
+    /// columns; only the key columns are read) and returns them, or nil when none matched.
+    package func delete(keysOf keys: Chunk) -> Chunk? {
+        guard !primaryKey.isEmpty, !keys.isEmpty else { return nil }
+        let wanted = (0 ..< keys.count).map { KeyBytes(keys, row: $0, columns: primaryKey) }
+        return state.withLock { state -> Chunk? in
+            var doomed: [Int: [Int]] = [:]
+            var seen = Set<KeyBytes>()
+            for key in wanted where seen.insert(key).inserted {
+                if let location = state.keyIndex[key] { doomed[location.chunk, default: []].append(location.row) }
+            }
+            guard !doomed.isEmpty else { return nil }
+            let removed = doomed.sorted { $0.key < $1.key }.map { state.chunks[$0.key].gather($0.value) }
+            Self.removeRows(doomed, from: &state, primaryKey: primaryKey)
+            return Chunk.concatenate(removed, types: types)
+        }
+    }
+
     /// What ``insert(_:)`` stored and what it replaced.
     package struct InsertResult {
         package var inserted: Chunk

@@ -22,6 +22,8 @@ package protocol SourceConnector: AnyObject, Sendable {
     func scan() throws(SluiceError) -> [Chunk]
     /// Rows read and rejected, the rejected rows' records, and the connector's state.
     var statistics: SourceStatistics { get }
+    /// What CREATE tells the user beside success (a topic that does not exist yet, say).
+    var notices: [String] { get }
 }
 
 /// Where a connector's rows go: the source's change stream, or a table and its stream.
@@ -32,10 +34,18 @@ package struct SourceOutput: Sendable {
     /// Delivers `chunk` (the relation's column order and types), then runs `advance` under the
     /// same source lock, so the position the connector reached changes with the rows.
     package let deliver: @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void
+    /// For a table with a primary key: deletes the rows with the keys of `keys`' rows (a chunk of
+    /// the table's columns, only the key columns read), then runs `advance` under the same lock.
+    /// Nil for a source, which keeps no rows.
+    package let deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)?
 
-    package init(isRead: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void) {
+    package init(
+        isRead: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void,
+        deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)? = nil
+    ) {
         self.isRead = isRead
         self.deliver = deliver
+        self.deleteKeys = deleteKeys
     }
 }
 

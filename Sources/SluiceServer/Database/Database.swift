@@ -105,6 +105,18 @@ package final class Database: TableProvider, Sendable {
         }
     }
 
+    /// Deletes the rows of `table` whose primary keys are those of `keys`' rows and sends the
+    /// deletes to the views reading it; `afterward` runs under the same source lock.
+    package func delete(keysOf keys: Chunk, from table: RelationDefinition, afterward: () -> Void = {}) throws(SluiceError) {
+        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        runtime.withSources { writer in
+            defer { afterward() }
+            if let removed = store.delete(keysOf: keys), writer.isRead(table.id) {
+                writer.emit(Self.changes(removed, .delete), table: table.id)
+            }
+        }
+    }
+
     /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
     /// of them by what `update` makes of it, and sends the changes (old rows deleted, new rows
     /// inserted, rows an updated primary key replaced deleted) to the views reading the table.
@@ -156,7 +168,9 @@ package final class Database: TableProvider, Sendable {
 
     /// Registers source or connector-fed table `relation` and starts its connector, which first
     /// checks its options and reaches its outside system: a mistake is an error here, not later.
-    package func createSource(_ relation: RelationDefinition) throws(SluiceError) {
+    /// Returns the connector's notices for the user.
+    @discardableResult
+    package func createSource(_ relation: RelationDefinition) throws(SluiceError) -> [String] {
         let connector = try makeConnector(Self.sourceDescription(relation), true)
         do {
             if relation.kind == .table {
@@ -170,6 +184,7 @@ package final class Database: TableProvider, Sendable {
             throw error
         }
         start(connector, for: relation)
+        return connector.notices
     }
 
     private func start(_ connector: any SourceConnector, for relation: RelationDefinition) {
@@ -178,10 +193,16 @@ package final class Database: TableProvider, Sendable {
         let id = relation.id
         let output: SourceOutput
         if relation.kind == .table {
-            output = SourceOutput(isRead: { true }) { [weak self] (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
-                guard let self else { return }
-                try self.insert([chunk], into: relation, afterward: advance)
-            }
+            output = SourceOutput(
+                isRead: { true },
+                deliver: { [weak self] (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+                    guard let self else { return }
+                    try self.insert([chunk], into: relation, afterward: advance)
+                },
+                deleteKeys: { [weak self] (keys: Chunk, advance: () -> Void) throws(SluiceError) in
+                    guard let self else { return }
+                    try self.delete(keysOf: keys, from: relation, afterward: advance)
+                })
         } else {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
                 runtime.withSources { writer in

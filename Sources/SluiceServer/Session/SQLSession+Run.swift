@@ -73,8 +73,9 @@ extension SQLSession {
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
         case .createSource(let relation):
-            try database.createSource(relation)
-            return PGStatementResult(commandTag: relation.kind == .table ? "CREATE_TABLE" : "CREATE_SOURCE")
+            let notices = try database.createSource(relation)
+            return PGStatementResult(
+                commandTag: relation.kind == .table ? "CREATE_TABLE" : "CREATE_SOURCE", notices: notices.map { SluiceError(.warning, $0) })
         case .drop(let relations):
             for relation in relations { try database.drop(relation) }
             let kind = relations.last!.kind.rawValue.uppercased().replacing(" ", with: "_")

@@ -1,0 +1,18 @@
+import SluiceCore
+import SluiceDataflow
+
+/// The connectors a source or table can name in `WITH (connector = '…')`.
+package enum Connectors {
+    /// The connector `description` names, built and (with `validate`) checked against its
+    /// outside system; an unknown connector is an error that lists the known ones.
+    package static func make(_ description: SourceDescription, validate: Bool) throws(SluiceError) -> any SourceConnector {
+        let name = description.options["connector"]?.lowercased() ?? ""
+        switch name {
+        case "kafka":
+            return try KafkaSource(description, validate: validate)
+        default:
+            throw SluiceError(
+                .featureNotSupported, "unknown connector \"\(name)\"", hint: "Sources and tables can read from connector = 'kafka'.")
+        }
+    }
+}

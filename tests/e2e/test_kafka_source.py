@@ -1,0 +1,327 @@
+"""Kafka sources end to end, against the built-in broker: seed 000's source and views exactly as
+the seed prints them (template variables filled in), fed by `sluice gen balloon` and checked
+against totals computed here from the same events read back with kafka-python; a topic with 1%
+malformed messages; SELECT on a source; tables fed by Kafka; partitions added while reading; the
+consumer group the source commits to; and every mistake at CREATE answered with an error."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+import psycopg
+import pytest
+from kafka import KafkaAdminClient, KafkaProducer
+from kafka.admin import NewPartitions, NewTopic
+from kafka_support import read_topic, unique_topic
+
+from harness import SluiceServer
+from harness.sluice_server import sluice_binary
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SEED_000 = REPO_ROOT / "tests" / "fixtures" / "seeds" / "000_source.sql"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SluiceServer() as server:
+        yield server
+
+
+def _connect(server: SluiceServer) -> psycopg.Connection:
+    return psycopg.connect(server.endpoint().conninfo, autocommit=True)
+
+
+def _wait_until(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
+        time.sleep(0.05)
+
+
+def _source_counts(conn: psycopg.Connection, name: str) -> tuple[int, int, str]:
+    row = conn.execute("SELECT rows_read, rows_rejected, status FROM sluice_sources WHERE name = %s", (name,)).fetchone()
+    assert row is not None, f"no connector for {name} in sluice_sources"
+    return row
+
+
+def _wait_for_rows(conn: psycopg.Connection, name: str, total: int, timeout: float = 60) -> None:
+    """Waits until the source has read or rejected `total` messages, then FLUSHes so every view
+    shows them."""
+    _wait_until(lambda: sum(_source_counts(conn, name)[:2]) >= total, timeout,
+                f"source {name} to take {total} messages (now {_source_counts(conn, name)})")
+    conn.execute("FLUSH")
+
+
+def _produce(bootstrap: str, topic: str, values: list[bytes], partition: int | None = 0, keys: list[bytes | None] | None = None) -> None:
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
+    for index, value in enumerate(values):
+        producer.send(topic, value=value, key=keys[index] if keys else None, partition=partition)
+    producer.flush(timeout=60)
+    producer.close()
+
+
+def _create_topic(bootstrap: str, topic: str, partitions: int = 1) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+    admin.create_topics([NewTopic(topic, partitions, 1)])
+    admin.close()
+
+
+# -- seed 000 --------------------------------------------------------------------------------
+
+def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServer, tmp_path: Path) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("balloon")
+    _create_topic(bootstrap, topic)
+    # Events already in the topic: scan.startup.mode='latest' leaves them out.
+    old = [json.dumps({"player": "Old", "balloon_color": "red", "score": 1000, "page_id": 1, "favorite_color_bonus": True,
+                       "event_ts": "2020-01-01T00:00:00Z"}).encode()] * 10
+    _produce(bootstrap, topic, old)
+
+    script = SEED_000.read_text()
+    script = script.replace("{{ balloon_game_kafka_topic }}", topic).replace("{{ balloon_game_kafka_bootstrap_servers }}", bootstrap)
+    assert "{{" not in script
+    sql = tmp_path / "source.sql"
+    sql.write_text(script)
+    endpoint = server.endpoint()
+    run = subprocess.run(["psql", "-h", endpoint.host, "-p", str(endpoint.port), "-U", "root", "-d", "dev", "-v", "ON_ERROR_STOP=1",
+                          "-f", str(sql)], capture_output=True, timeout=60)
+    assert run.returncode == 0, run.stderr.decode()
+    assert run.stdout.decode().split() == ["CREATE_SOURCE", "CREATE_MATERIALIZED_VIEW", "CREATE_MATERIALIZED_VIEW"]
+
+    count = 20000
+    gen = subprocess.run([str(sluice_binary()), "gen", "balloon", "--count", str(count), "--seed", "7", "--topic", topic,
+                          "--bootstrap", bootstrap], capture_output=True, timeout=120)
+    assert gen.returncode == 0, gen.stderr.decode()
+
+    # The same events, read back independently.
+    records = [record for partition in read_topic(bootstrap, topic).values() for record in partition]
+    events = [json.loads(record.value) for record in records if record.offset >= len(old) or record.partition != 0]
+    assert len(events) == count
+
+    with _connect(server) as conn:
+        _wait_for_rows(conn, "balloon_game_events", count)
+        totals: dict[str, list] = defaultdict(lambda: [0, 0, None])
+        colors: dict[tuple[str, str], list] = defaultdict(lambda: [0, 0, 0, None])
+        for event in events:
+            at = datetime.fromisoformat(event["event_ts"].replace("Z", "+00:00"))
+            total = totals[event["player"]]
+            total[0] += event["score"]
+            total[1] += 1 if event["favorite_color_bonus"] is True else 0
+            total[2] = at if total[2] is None else max(total[2], at)
+            color = colors[(event["player"], event["balloon_color"])]
+            color[0] += 1
+            color[1] += event["score"]
+            color[2] += 1 if event["favorite_color_bonus"] is True else 0
+            color[3] = at if color[3] is None else max(color[3], at)
+        leaderboard = conn.execute("SELECT player, total_score, bonus_hits, event_ts FROM mv_leaderboard ORDER BY player").fetchall()
+        assert leaderboard == [(player, *values) for player, values in sorted(totals.items())]
+        assert "Old" not in {row[0] for row in leaderboard}
+        stats = conn.execute("SELECT player, balloon_color, balloon_pops, points_by_color, bonus_hits, event_ts "
+                             "FROM mv_balloon_color_stats ORDER BY player, balloon_color").fetchall()
+        assert stats == [(*key, *values) for key, values in sorted(colors.items())]
+        assert _source_counts(conn, "balloon_game_events")[1] == 0
+
+
+# -- bad rows --------------------------------------------------------------------------------
+
+def _malformed(rng: random.Random, n: int) -> bytes:
+    kinds = [
+        b"not json at all",
+        b'{"id": 1, "amount": ',  # truncated
+        b'[1, 2, 3]',  # not an object
+        b'{"id": "abc", "amount": 5}',  # not a number
+        b'{"id": 3000000000, "amount": 5}',  # out of range for integer
+        b'{"id": 7, "amount": 5, "at": "yesterday"}',  # not a timestamp
+        b'{"id": 8, "amount": 5, "name": "bad \\ud800 surrogate"}',
+        b'\xff\xfe{"id": 1}',  # not UTF-8
+    ]
+    return kinds[n % len(kinds)]
+
+
+def test_malformed_messages_are_skipped_counted_and_kept(server: SluiceServer) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("dirty")
+    rng = random.Random(11)
+    values: list[bytes] = []
+    bad_offsets: list[int] = []
+    good_sum = 0
+    for offset in range(10000):
+        if rng.random() < 0.01:
+            values.append(_malformed(rng, len(bad_offsets)))
+            bad_offsets.append(offset)
+        else:
+            amount = rng.randrange(-1000, 1000)
+            good_sum += amount
+            # Fields in any order, names in any case, extra fields ignored.
+            fields = [("id", offset), ("AMOUNT", amount), ("at", "2024-05-01T12:00:00Z"), ("name", f"n{offset}"), ("extra", [1, {"x": 2}])]
+            rng.shuffle(fields)
+            values.append(json.dumps(dict(fields)).encode())
+    _produce(bootstrap, topic, values)
+    name = f"dirty_{len(bad_offsets)}"
+    with _connect(server) as conn:
+        conn.execute(f"""CREATE SOURCE {name} (id int, amount int, at timestamptz, name varchar)
+                         WITH (connector = 'kafka', topic = '{topic}', properties.bootstrap.server = '{bootstrap}',
+                               scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON""")
+        conn.execute(f"CREATE MATERIALIZED VIEW {name}_totals AS SELECT count(*) AS n, sum(amount) AS total FROM {name}")
+        _wait_for_rows(conn, name, len(values))
+        assert conn.execute(f"SELECT n, total FROM {name}_totals").fetchone() == (len(values) - len(bad_offsets), good_sum)
+        read, rejected, status = _source_counts(conn, name)
+        assert (read, rejected) == (len(values) - len(bad_offsets), len(bad_offsets))
+        assert status == "running"
+        errors = conn.execute("SELECT \"partition\", \"offset\", error, payload FROM sluice_source_errors WHERE source_name = %s "
+                              "ORDER BY \"offset\"", (name,)).fetchall()
+        assert [row[1] for row in errors] == bad_offsets
+        assert all(row[0] == 0 and row[2] for row in errors)
+        for (_, offset, error, payload) in errors:
+            assert payload == values[offset][:256].decode("utf-8", errors="replace")
+        by_payload = {values[offset]: error for (_, offset, error, _) in errors}
+        assert "out of range" in by_payload.get(b'{"id": 3000000000, "amount": 5}', "out of range")
+
+
+# -- queries, tables, partitions, groups -----------------------------------------------------
+
+def test_select_on_a_source_reads_what_the_topic_holds(server: SluiceServer) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("scan")
+    _create_topic(bootstrap, topic, partitions=2)
+    _produce(bootstrap, topic, [json.dumps({"k": n, "v": f"v{n}"}).encode() for n in range(0, 50)], partition=0)
+    _produce(bootstrap, topic, [json.dumps({"k": n, "v": f"v{n}"}).encode() for n in range(50, 80)], partition=1)
+    with _connect(server) as conn:
+        conn.execute(f"CREATE SOURCE scan_{topic.replace('-', '_')} (k int, v varchar) WITH (connector = 'kafka', topic = '{topic}', "
+                     f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'latest') FORMAT PLAIN ENCODE JSON")
+        name = f"scan_{topic.replace('-', '_')}"
+        rows = conn.execute(f"SELECT k, v FROM {name} ORDER BY k").fetchall()
+        assert rows == [(n, f"v{n}") for n in range(80)]
+        assert conn.execute(f"SELECT count(*), sum(k) FROM {name} WHERE k >= 40").fetchone() == (40, sum(range(40, 80)))
+        assert name in [row[0] for row in conn.execute("SHOW SOURCES").fetchall()]
+        assert [row[:2] for row in conn.execute(f"DESCRIBE {name}").fetchall()][:2] == [("k", "integer"), ("v", "character varying")]
+
+
+def test_table_fed_by_kafka_stores_rows_and_views_follow(server: SluiceServer) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("table")
+    _produce(bootstrap, topic, [json.dumps({"id": n, "qty": n % 7}).encode() for n in range(1000)])
+    with _connect(server) as conn:
+        conn.execute(f"CREATE TABLE kt (id int PRIMARY KEY, qty int) WITH (connector = 'kafka', topic = '{topic}', "
+                     f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
+        conn.execute("CREATE MATERIALIZED VIEW kt_by_qty AS SELECT qty, count(*) AS n FROM kt GROUP BY qty")
+        _wait_for_rows(conn, "kt", 1000)
+        assert conn.execute("SELECT count(*), sum(qty) FROM kt").fetchone() == (1000, sum(n % 7 for n in range(1000)))
+        # A key that comes again replaces its row (the primary key upserts).
+        _produce(bootstrap, topic, [json.dumps({"id": 5, "qty": 100}).encode()])
+        _wait_for_rows(conn, "kt", 1001)
+        assert conn.execute("SELECT qty FROM kt WHERE id = 5").fetchone() == (100,)
+        expected = defaultdict(int)
+        for n in range(1000):
+            expected[100 if n == 5 else n % 7] += 1
+        assert conn.execute("SELECT qty, n FROM kt_by_qty ORDER BY qty").fetchall() == sorted(expected.items())
+
+
+def test_partitions_added_later_are_followed_and_progress_is_committed(server: SluiceServer) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("grow")
+    _create_topic(bootstrap, topic, partitions=1)
+    name = "grow_" + topic.split("-")[-1]
+    with _connect(server) as conn:
+        conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
+                     f"properties.bootstrap.server = '{bootstrap}') FORMAT PLAIN ENCODE JSON")
+        conn.execute(f"CREATE MATERIALIZED VIEW {name}_sum AS SELECT count(*) AS c, sum(n) AS s FROM {name}")
+        _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(100)], partition=0)
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+        admin.create_partitions({topic: NewPartitions(total_count=3)})
+        _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(100, 130)], partition=2)
+        _wait_for_rows(conn, name, 130)
+        assert conn.execute(f"SELECT c, s FROM {name}_sum").fetchone() == (130, sum(range(130)))
+        # The group named after the source shows how far it read.
+        def committed():
+            offsets = admin.list_consumer_group_offsets(f"sluice-{name}")
+            return {tp.partition: meta.offset for tp, meta in offsets.items()} == {0: 100, 2: 30} or \
+                {tp.partition: meta.offset for tp, meta in offsets.items()} == {0: 100, 1: 0, 2: 30}
+        _wait_until(committed, 20, "the source's progress to be committed to its group")
+        admin.close()
+
+
+def test_a_second_view_starts_from_what_the_first_saw(server: SluiceServer) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("views")
+    _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(500)])
+    name = "views_" + topic.split("-")[-1]
+    with _connect(server) as conn:
+        conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
+                     f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
+        conn.execute(f"CREATE MATERIALIZED VIEW {name}_a AS SELECT count(*) AS c, sum(n) AS s FROM {name}")
+        _wait_for_rows(conn, name, 500)
+        conn.execute(f"CREATE MATERIALIZED VIEW {name}_b AS SELECT count(*) AS c, max(n) AS m FROM {name}")
+        _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(500, 700)])
+        _wait_for_rows(conn, name, 700)
+        assert conn.execute(f"SELECT c, s FROM {name}_a").fetchone() == (700, sum(range(700)))
+        assert conn.execute(f"SELECT c, m FROM {name}_b").fetchone() == (700, 699)
+        with pytest.raises(psycopg.errors.DependentObjectsStillExist):
+            conn.execute(f"DROP SOURCE {name}")
+        conn.execute(f"DROP SOURCE {name} CASCADE")
+        assert name not in [row[0] for row in conn.execute("SHOW SOURCES").fetchall()]
+        assert conn.execute("SELECT count(*) FROM sluice_sources WHERE name = %s", (name,)).fetchone() == (0,)
+
+
+# -- mistakes at CREATE ----------------------------------------------------------------------
+
+def _create(conn: psycopg.Connection, with_options: str, fmt: str = "FORMAT PLAIN ENCODE JSON") -> None:
+    conn.execute(f"CREATE SOURCE oops (a int) WITH ({with_options}) {fmt}")
+
+
+@pytest.mark.parametrize("options, fmt, sqlstate, message", [
+    ("connector = 'kafkaa', topic = 't'", "FORMAT PLAIN ENCODE JSON", "0A000", 'unknown connector "kafkaa"'),
+    ("connector = 'kafka', topik = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "22023", 'unknown option "topik"'),
+    ("connector = 'kafka', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "22023", "needs a topic"),
+    ("connector = 'kafka', topic = 't'", "FORMAT PLAIN ENCODE JSON", "22023", "needs properties.bootstrap.server"),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', scan.startup.mode = 'newest'", "FORMAT PLAIN ENCODE JSON",
+     "22023", "scan.startup.mode must be"),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', properties.no.such.thing = '1'", "FORMAT PLAIN ENCODE JSON",
+     "22023", "no.such.thing"),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE AVRO", "0A000", "ENCODE AVRO"),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT UPSERT ENCODE JSON", "22023", "FORMAT UPSERT needs"),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "", "42601", "needs a format"),
+])
+def test_mistakes_in_create_source_are_errors(server: SluiceServer, options: str, fmt: str, sqlstate: str, message: str) -> None:
+    with _connect(server) as conn:
+        with pytest.raises(psycopg.Error) as raised:
+            _create(conn, options.replace("'B'", f"'{server.kafka_bootstrap}'"), fmt)
+        assert raised.value.sqlstate == sqlstate
+        assert message in str(raised.value)
+        assert conn.execute("SELECT 1").fetchone() == (1,)  # the session goes on
+
+
+def test_unreachable_broker_is_an_error_at_create_not_a_hang(server: SluiceServer) -> None:
+    with _connect(server) as conn:
+        started = time.monotonic()
+        with pytest.raises(psycopg.Error) as raised:
+            _create(conn, "connector = 'kafka', topic = 't', properties.bootstrap.server = '127.0.0.1:1'")
+        assert raised.value.sqlstate == "HV00N"
+        assert "cannot reach the Kafka cluster at 127.0.0.1:1" in str(raised.value)
+        assert time.monotonic() - started < 30
+
+
+def test_a_missing_topic_is_waited_for_with_a_notice(server: SluiceServer) -> None:
+    bootstrap = server.kafka_bootstrap
+    topic = unique_topic("later")
+    name = "later_" + topic.split("-")[-1]
+    with _connect(server) as conn:
+        notices: list[str] = []
+        conn.add_notice_handler(lambda diagnostic: notices.append(diagnostic.message_primary))
+        conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
+                     f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'latest') FORMAT PLAIN ENCODE JSON")
+        assert any(f'topic "{topic}" does not exist yet' in notice for notice in notices), notices
+        conn.execute(f"CREATE MATERIALIZED VIEW {name}_c AS SELECT count(*) AS c FROM {name}")
+        _wait_until(lambda: "waiting for topic" in _source_counts(conn, name)[2], 10, "the waiting status")
+        _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(25)])
+        _wait_for_rows(conn, name, 25)
+        assert conn.execute(f"SELECT c FROM {name}_c").fetchone() == (25,)
