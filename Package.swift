@@ -38,11 +38,12 @@ let package = Package(
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
+        .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
         .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
+                "SluiceCore", "SluiceServer", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +65,7 @@ let package = Package(
         .testTarget(name: "SluiceDataflowTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceDataflow", "SluiceBatch"]),
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
         .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "SluiceGenTests", dependencies: ["SluiceCore", "SluiceGen"]),
         .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluicePlanner"]),
     ]
 )
