@@ -48,11 +48,13 @@ let package = Package(
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", nioCore]),
+        .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceSQL", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", nioCore,
+                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
+                "SluiceKafkaProtocol", "SluiceKafkaClient", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,6 +80,7 @@ let package = Package(
         .testTarget(name: "SluiceDataflowTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceDataflow", "SluiceBatch"]),
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
         .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "SluiceGenTests", dependencies: ["SluiceCore", "SluiceGen"]),
         .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluicePlanner"]),
     ]
 )

@@ -10,7 +10,7 @@ import SluiceServer
 struct Sluice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A streaming SQL database in one binary.",
-        subcommands: [Serve.self, Broker.self, Topic.self, Produce.self, Consume.self, Bench.self, Fuzz.self])
+        subcommands: [Serve.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self, Bench.self, Fuzz.self])
 }
 
 struct Serve: AsyncParsableCommand {
