@@ -145,9 +145,9 @@ struct GenOptions: ParsableArguments {
             try run.drive(&generator, into: &sink, destination: output == "-" ? "standard output" : output)
         } else {
             let topic = self.topic ?? defaultTopic
-            var sink: KafkaWireGenOutput
+            var sink: KafkaGenOutput
             do {
-                sink = try KafkaWireGenOutput(bootstrap: bootstrap, topic: topic, partitions: partitions)
+                sink = try KafkaGenOutput(bootstrap: bootstrap, topic: topic, partitions: partitions)
             } catch let error as KafkaGenOutputError {
                 throw fail(error.description)
             }

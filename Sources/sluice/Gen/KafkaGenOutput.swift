@@ -2,35 +2,32 @@ import Foundation
 import NIOCore
 import SluiceBroker
 import SluiceGen
+import SluiceKafkaClient
 import SluiceKafkaProtocol
 
-/// `sluice gen` producing to a Kafka topic.
-///
-/// TEMPORARY: this goes through the command-line tools' blocking `KafkaWireClient` (one
-/// connection to the bootstrap broker, which must lead every partition — true of Sluice's
-/// broker, not of a Kafka cluster) until `SluiceKafkaClient.KafkaProducer` (librdkafka) exists;
-/// then an `EventSink` over that producer replaces this file and nothing else changes. Keep
-/// everything that knows about `KafkaWireClient` in here.
+/// `sluice gen` producing to a Kafka topic with librdkafka (`SluiceKafkaClient.KafkaProducer`).
 ///
 /// Records go to the partition Java's default partitioner picks for their key (murmur2), or
-/// round-robin when they have none, in uncompressed v2 batches, one Produce request (`acks=all`)
-/// per flush covering every partition with records.
-final class KafkaWireGenOutput: EventSink {
+/// round-robin when they have none; the partition is chosen here, so the placement does not
+/// depend on librdkafka's partitioner settings. librdkafka batches (`linger.ms` 5) and waits for
+/// every delivery at each flush; a failed delivery is an error.
+///
+/// Creating the topic (`--partitions N`) and asking its partition count go through the tools'
+/// `KafkaWireClient` (CreateTopics and Metadata to the bootstrap broker), which the librdkafka
+/// wrapper does not offer.
+final class KafkaGenOutput: EventSink {
     let topic: String
     let partitionCount: Int32
-    private let client: KafkaWireClient
+    private let producer: KafkaProducer
     private var partitioner: KafkaPartitioner
-    private var pending: [[KafkaRecord]]
-    private var pendingBytes = 0
-    private static let maximumPendingBytes = 1 << 20
-    private static let maximumPendingRecords = 16_384
+    private var sentSinceFlush = 0
 
     /// Connects, creates the topic with `partitions` partitions if asked and it does not exist,
     /// and asks how many partitions it has (Metadata creates it where auto-creation is on).
     init(bootstrap: String, topic: String, partitions: Int32?) throws {
         let (host, port) = try parseAddress(bootstrap)
         do {
-            client = try KafkaWireClient(host: host, port: port)
+            let client = try KafkaWireClient(host: host, port: port)
             if let partitions {
                 let response = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: partitions, replicationFactor: -1)]))
                 for result in response.topics where result.errorCode != 0 && result.errorCode != KafkaErrorCode.topicAlreadyExists.rawValue {
@@ -38,12 +35,16 @@ final class KafkaWireGenOutput: EventSink {
                 }
             }
             partitionCount = try Self.partitionCount(of: topic, client: client)
-        } catch let error as KafkaClientError {
+        } catch let error as SluiceBroker.KafkaClientError {
             throw KafkaGenOutputError("\(bootstrap): \(error.description)")
+        }
+        do {
+            producer = try KafkaProducer(bootstrapServers: bootstrap, properties: ["acks": "all"])
+        } catch {
+            throw KafkaGenOutputError("\(bootstrap): \(error.message)")
         }
         self.topic = topic
         partitioner = KafkaPartitioner(partitionCount: partitionCount)
-        pending = Array(repeating: [], count: Int(partitionCount))
     }
 
     /// The topic's partition count, waiting (up to 10 s) while a new topic has no leaders yet.
@@ -63,40 +64,33 @@ final class KafkaWireGenOutput: EventSink {
     }
 
     func send(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) throws {
-        let partition = Int(partitioner.partition(for: key))
-        let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
-        pending[partition].append(KafkaRecord(
-            offset: Int64(pending[partition].count), timestamp: timestamp,
-            key: key.map { ByteBuffer(bytes: $0) }, value: ByteBuffer(bytes: value)))
-        pendingBytes += value.count + (key?.count ?? 0) + 16
-        if pendingBytes >= Self.maximumPendingBytes || pending[partition].count >= Self.maximumPendingRecords {
-            try flush()
+        let partition = partitioner.partition(for: key)
+        do {
+            try producer.produce(topic: topic, partition: partition, key: key, value: value)
+        } catch {
+            throw KafkaGenOutputError("produce to \(topic): \(error.message)")
         }
+        sentSinceFlush += 1
     }
 
     func flush() throws {
-        guard pendingBytes > 0 else { return }
-        var partitions: [ProduceRequest.Partition] = []
-        for (index, records) in pending.enumerated() where !records.isEmpty {
-            var batch = ByteBuffer()
-            _ = RecordBatchEncoder().encode(records, into: &batch)
-            partitions.append(.init(index: Int32(index), records: batch))
-        }
-        let response: ProduceResponse
+        guard sentSinceFlush > 0 else { return }
+        sentSinceFlush = 0
         do {
-            response = try client.send(ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: partitions)]))
+            try producer.flush(timeout: .seconds(120))
         } catch {
-            throw KafkaGenOutputError("produce to \(topic): \(error.description)")
+            throw KafkaGenOutputError("produce to \(topic): \(error.message)")
         }
-        for result in response.responses.flatMap(\.partitionResponses) where result.errorCode != 0 {
-            throw KafkaGenOutputError("produce to \(topic) partition \(result.index): Kafka error \(result.errorCode)\(result.errorMessage.map { ": \($0)" } ?? "")")
+        let report = producer.deliveryReport
+        if report.failed > 0 {
+            throw KafkaGenOutputError(
+                "produce to \(topic): \(report.failed) events were not delivered\(report.lastError.map { ": \($0.message)" } ?? "")")
         }
-        for index in pending.indices { pending[index].removeAll(keepingCapacity: true) }
-        pendingBytes = 0
     }
 
     func finish() throws {
         try flush()
+        try? producer.close()
     }
 }
 
