@@ -109,6 +109,12 @@ package struct JSONDecodeBenchmark {
         let ndjson = Self.events(events)
         let megabytes = Double(ndjson.count) / 1_000_000
         print("sluice bench json-decode: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of NDJSON (\(ndjson.count / max(events, 1)) bytes an event)")
+        try run(ndjson: ndjson)
+    }
+
+    /// The decoder alone over `ndjson`, then DuckDB over the same bytes.
+    package func run(ndjson: [UInt8]) throws {
+        let megabytes = Double(ndjson.count) / 1_000_000
         var decoder = JSONRowDecoder(columns: Self.columns)
         var best = Double.infinity
         var outcome = (rows: 0, errors: 0, scoreSum: Int64(0))

@@ -73,12 +73,16 @@ package struct TableScan: Sendable, Equatable {
     /// Which columns of the stored schema to produce, in order.
     package var columns: [Int]
     package var columnTypes: [DataType]
+    /// True for a source: its change stream only ever inserts, which lets aggregates over it
+    /// keep a single value for min and max instead of every value.
+    package var isAppendOnly: Bool
 
-    package init(tableID: Int, tableName: String, columns: [Int], columnTypes: [DataType]) {
+    package init(tableID: Int, tableName: String, columns: [Int], columnTypes: [DataType], isAppendOnly: Bool = false) {
         self.tableID = tableID
         self.tableName = tableName
         self.columns = columns
         self.columnTypes = columnTypes
+        self.isAppendOnly = isAppendOnly
     }
 }
 

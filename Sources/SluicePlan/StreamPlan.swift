@@ -37,6 +37,19 @@ package indirect enum StreamPlan: Sendable, Equatable {
     }
 
     /// The inputs of this node, left to right.
+    /// Whether the plan's change stream only ever inserts: sources, and what filters, projects,
+    /// inner-joins or unions only such streams.
+    package var isAppendOnly: Bool {
+        switch self {
+        case .scan(let scan): scan.isAppendOnly
+        case .values: true
+        case .project(let input, _, _): input.isAppendOnly
+        case .hashAggregate: false
+        case .hashJoin(let join): join.kind == .inner && join.left.isAppendOnly && join.right.isAppendOnly
+        case .union(let inputs): inputs.allSatisfy(\.isAppendOnly)
+        }
+    }
+
     package var inputs: [StreamPlan] {
         switch self {
         case .scan, .values: []

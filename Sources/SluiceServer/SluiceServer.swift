@@ -41,11 +41,8 @@ package final class SluiceServer: Sendable {
             try await started.start()
             broker = started
         }
-        let database = try Database(
-            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds
-        ) { description, validate throws(SluiceError) in
-            try Connectors.make(description, validate: validate)
-        }
+        let database = try Database.withConnectors(
+            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds)
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),
@@ -59,5 +56,15 @@ package final class SluiceServer: Sendable {
         await broker?.shutdown()
         database.stop()
         try database.saveTables()
+    }
+}
+
+extension Database {
+    /// A database whose sources and tables can use every connector Sluice has.
+    package static func withConnectors(dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000) throws(SluiceError) -> Database {
+        try Database(dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds) {
+            description, validate throws(SluiceError) in
+            try Connectors.make(description, validate: validate)
+        }
     }
 }

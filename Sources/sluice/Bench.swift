@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, BrokerBench.self, JSONDecode.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -66,5 +66,21 @@ struct JSONDecode: ParsableCommand {
 
     func run() throws {
         try JSONDecodeBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
+    }
+}
+
+struct KafkaJSON: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kafka-json",
+        abstract: "Read N balloon events from the built-in broker through a Kafka source into seed 000's leaderboard view; then the JSON decoder alone, beside DuckDB's read_json.")
+
+    @Option(help: "Events to load and read.")
+    var events = 10_000_000
+
+    @Flag(help: "Skip the DuckDB comparison.")
+    var noDuckdb = false
+
+    func run() async throws {
+        try await KafkaJSONBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
     }
 }

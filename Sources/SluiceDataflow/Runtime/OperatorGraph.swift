@@ -92,7 +92,9 @@ package struct OperatorGraph {
             if IntegerHashAggregate.supports(inputTypes: types, groupCount: groupCount, aggregates: aggregates) {
                 op = try IntegerHashAggregate(inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
             } else {
-                op = try StreamHashAggregate(inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
+                op = try StreamHashAggregate(
+                    inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID,
+                    appendOnlyInput: input.isAppendOnly)
             }
         case .hashJoin(let join):
             op = try StreamHashJoin(

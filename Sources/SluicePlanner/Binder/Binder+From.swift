@@ -100,7 +100,7 @@ extension Binder {
         }
         let scan = TableScan(
             tableID: relation.id, tableName: relation.name, columns: Array(relation.columns.indices),
-            columnTypes: relation.columns.map(\.type))
+            columnTypes: relation.columns.map(\.type), isAppendOnly: relation.kind == .source)
         let entries = relation.columns.enumerated().map { index, column in
             Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)
         }

@@ -89,7 +89,11 @@ extension StreamHashAggregate {
                     row.append(.bool(call.kind == .boolAnd ? falses == 0 : trues > 0))
                 }
             case .min, .max:
-                let entries = orderedStates[layouts[index].orderedState!].table
+                guard let ordered = layouts[index].orderedState else {
+                    row.append(state[slot])
+                    continue
+                }
+                let entries = orderedStates[ordered].table
                 let extreme = call.kind == .min ? entries.first(withPrefix: groupKey) : entries.last(withPrefix: groupKey)
                 row.append(extreme?.row[1] ?? .null)
             case .stringAgg, .arrayAgg:
@@ -149,7 +153,13 @@ extension StreamHashAggregate {
             guard case .bool(let truth) = value else { return }
             let counter = truth ? slot : slot + 1
             state[counter] = .int64((state[counter].int64 ?? 0) + sign)
-        case .min, .max, .stringAgg, .arrayAgg:
+        case .min, .max:
+            // Only over an append-only input, where the slot holds the extreme so far.
+            guard sign > 0 else { throw SluiceError.internalError("a delete reached min or max over an append-only input") }
+            let current = state[slot]
+            let order = current.isNull ? 0 : ValueOrdering.compare(value, current)
+            if current.isNull || (kind == .min ? order < 0 : order > 0) { state[slot] = value }
+        case .stringAgg, .arrayAgg:
             break
         }
     }

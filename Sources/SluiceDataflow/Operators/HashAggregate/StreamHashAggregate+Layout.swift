@@ -10,7 +10,8 @@ import SluiceState
 /// - `sum` and `avg` (also DISTINCT): two slots, the sum (NULL before any value) and the number
 ///   of values summed;
 /// - `bool_and` and `bool_or`: two slots, the numbers of true and of false inputs;
-/// - `min`, `max`, `string_agg`, `array_agg`: no slot; they read their ordered state.
+/// - `min`, `max`, `string_agg`, `array_agg`: no slot; they read their ordered state. Over an
+///   append-only input, `min` and `max` instead take one slot, the extreme so far.
 struct AggregateLayout {
     /// The index of the aggregate's first slot in a group's state row.
     var slot: Int
@@ -80,7 +81,7 @@ extension StreamHashAggregate {
     /// ordered state between aggregates that need the same one (min(x) and max(x)). Ordered
     /// state `k` gets table id `stateTableID + 1 + k`.
     static func layOut(
-        _ aggregates: [AggregateCall], inputTypes: [DataType], groupCount: Int, stateTableID: Int
+        _ aggregates: [AggregateCall], inputTypes: [DataType], groupCount: Int, stateTableID: Int, appendOnly: Bool = false
     ) throws(SluiceError) -> (layouts: [AggregateLayout], orderedStates: [OrderedAggregateState]) {
         var layouts: [AggregateLayout] = []
         var states: [OrderedAggregateState] = []
@@ -109,9 +110,12 @@ extension StreamHashAggregate {
                         layout.foldsEveryRow = false
                     }
                 case .min, .max:
-                    // DISTINCT changes nothing for an extreme.
-                    layout.orderedState = stateIndex(for: .extremes(argument: argument, filter: call.filter))
-                    layout.foldsEveryRow = false
+                    // DISTINCT changes nothing for an extreme. Without deletes, the extreme so far
+                    // is all there is to keep.
+                    if !appendOnly {
+                        layout.orderedState = stateIndex(for: .extremes(argument: argument, filter: call.filter))
+                        layout.foldsEveryRow = false
+                    }
                 case .stringAgg, .arrayAgg:
                     let delimiter = call.kind == .stringAgg ? call.delimiter : nil
                     if call.distinct && call.orderBy.contains(where: { $0.column != argument && $0.column != delimiter }) {
@@ -130,7 +134,7 @@ extension StreamHashAggregate {
                 }
             }
             layouts.append(layout)
-            slot += AggregateLayout.slotCount(call.kind)
+            slot += (call.kind == .min || call.kind == .max) && appendOnly ? 1 : AggregateLayout.slotCount(call.kind)
         }
         return (layouts, states)
     }

@@ -36,9 +36,14 @@ package struct StreamHashAggregate: StreamOperator {
 
     /// Refuses only string_agg and array_agg with DISTINCT and an ORDER BY over other columns
     /// than their arguments (which Postgres rejects too).
-    package init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], stateTableID: Int) throws(SluiceError) {
+    ///
+    /// With `appendOnlyInput` (the input never deletes: a source), min and max keep their
+    /// current value in the group's row instead of an ordered multiset of every value.
+    package init(
+        inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], stateTableID: Int, appendOnlyInput: Bool = false
+    ) throws(SluiceError) {
         (layouts, orderedStates) = try Self.layOut(
-            aggregates, inputTypes: inputTypes, groupCount: groupCount, stateTableID: stateTableID)
+            aggregates, inputTypes: inputTypes, groupCount: groupCount, stateTableID: stateTableID, appendOnly: appendOnlyInput)
         self.inputTypes = inputTypes
         self.groupCount = groupCount
         self.aggregates = aggregates
@@ -116,12 +121,13 @@ package struct StreamHashAggregate: StreamOperator {
     private func initialState(_ keys: [Value]) -> [Value] {
         var state = keys
         state.append(.int64(0))
-        for call in aggregates {
+        for (index, call) in aggregates.enumerated() {
             switch call.kind {
             case .count, .countStar: state.append(.int64(0))
             case .sum, .avg: state += [.null, .int64(0)]
             case .boolAnd, .boolOr: state += [.int64(0), .int64(0)]
-            case .min, .max, .stringAgg, .arrayAgg: break
+            case .min, .max: if layouts[index].orderedState == nil { state.append(.null) }
+            case .stringAgg, .arrayAgg: break
             }
         }
         return state

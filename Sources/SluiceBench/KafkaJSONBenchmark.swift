@@ -1,0 +1,129 @@
+import Foundation
+import NIOCore
+import SluiceBroker
+import SluiceCore
+import SluiceKafkaProtocol
+import SluicePGWire
+import SluiceServer
+
+/// `sluice bench kafka-json`: N seed-000 balloon events (JSON, about 150 bytes each) loaded into
+/// a topic of the built-in broker, then read by a Kafka source (librdkafka, the JSON row
+/// decoder) feeding seed 000's leaderboard view, as `sluice serve` runs them: broker and engine in
+/// one process. Timed from CREATE MATERIALIZED VIEW, which starts the source reading, until the
+/// source has taken every event and FLUSH has returned with the view showing them all. Then the
+/// decoder alone over the same NDJSON, and DuckDB's `read_json` on one thread
+/// (``JSONDecodeBenchmark``).
+package struct KafkaJSONBenchmark {
+    package var events: Int
+    package var compareWithDuckDB: Bool
+
+    package init(events: Int, compareWithDuckDB: Bool) {
+        self.events = events
+        self.compareWithDuckDB = compareWithDuckDB
+    }
+
+    static let leaderboard = """
+        CREATE MATERIALIZED VIEW mv_leaderboard AS
+          SELECT player, sum(score) as total_score, count(case when favorite_color_bonus = true then 1 end) as bonus_hits,
+                 max(event_ts) as event_ts
+          FROM balloon_game_events GROUP BY player
+        """
+
+    package func run() async throws {
+        let ndjson = JSONDecodeBenchmark.events(events)
+        let megabytes = Double(ndjson.count) / 1_000_000
+        print("sluice bench kafka-json: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of JSON, one partition of the built-in broker")
+
+        let directory = NSTemporaryDirectory() + "sluice-bench-kafka-json-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = BrokerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = "\(directory)/broker"
+        let broker = try KafkaBroker(configuration: configuration)
+        try await broker.start()
+        let bootstrap = "127.0.0.1:\(broker.port)"
+
+        let loadStart = ContinuousClock.now
+        try Self.load(ndjson, topic: "balloon", port: broker.port)
+        let loadSeconds = Self.seconds(ContinuousClock.now - loadStart)
+        print(String(format: "  load       %7.2f s  %12.0f events/s  %7.1f MB/s  (produced with acks=all)", loadSeconds,
+                     Double(events) / loadSeconds, megabytes / loadSeconds))
+
+        let database = try Database.withConnectors(dataDirectory: nil)
+        let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+        _ = try await execute(session, """
+            CREATE SOURCE balloon_game_events (player string, balloon_color string, score integer, page_id integer,
+              favorite_color_bonus boolean, event_ts timestamptz)
+            WITH (connector = 'kafka', topic = 'balloon', properties.bootstrap.server = '\(bootstrap)', scan.startup.mode = 'earliest')
+            FORMAT PLAIN ENCODE JSON
+            """)
+        let start = ContinuousClock.now
+        _ = try await execute(session, Self.leaderboard)
+        guard let source = database.catalog.relation(named: "balloon_game_events") else { throw SluiceError.internalError("no source") }
+        while true {
+            let status = database.catalog.sourceStatus.first { $0.relationID == source.id }
+            let taken = (status?.rowsRead ?? 0) + (status?.rowsRejected ?? 0)
+            if taken >= events { break }
+            if ContinuousClock.now - start > .seconds(600) { throw SluiceError.internalError("the source took only \(taken) events") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await database.flush()
+        let seconds = Self.seconds(ContinuousClock.now - start)
+        let total = try await execute(session, "SELECT sum(total_score), count(*) FROM mv_leaderboard").chunks.first
+        database.stop()
+        await broker.shutdown()
+        let check = total.map { "\($0.columns[0].value(at: 0).textForm) total score over \($0.columns[1].value(at: 0).textForm) players" } ?? "no result"
+        print(String(format: "  end to end %7.2f s  %12.0f events/s  %7.1f MB/s  (source → leaderboard view; %@)", seconds,
+                     Double(events) / seconds, megabytes / seconds, check as NSString))
+        try JSONDecodeBenchmark(events: events, compareWithDuckDB: compareWithDuckDB).run(ndjson: ndjson)
+    }
+
+    /// Produces every line of `ndjson` to partition 0 of `topic`, in batches of 4,000 records with
+    /// up to five requests in flight, as librdkafka sends them.
+    static func load(_ ndjson: [UInt8], topic: String, port: Int) throws {
+        let client = try KafkaWireClient(host: "127.0.0.1", port: port)
+        let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
+        guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create topic \(topic)") }
+        let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
+        var records: [KafkaRecord] = []
+        var inFlight = 0
+        func send() throws {
+            var batch = ByteBuffer()
+            _ = RecordBatchEncoder().encode(records, into: &batch)
+            records.removeAll(keepingCapacity: true)
+            try client.sendWithoutResponse(ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: [.init(index: 0, records: batch)])]))
+            inFlight += 1
+            if inFlight == 5 { try receive() }
+        }
+        func receive() throws {
+            let response = try client.receive(ProduceRequest.self)
+            inFlight -= 1
+            if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 {
+                throw KafkaClientError("produce failed with Kafka error \(code)")
+            }
+        }
+        try ndjson.withUnsafeBytes { bytes in
+            var lineStart = 0
+            for index in 0 ..< bytes.count where bytes[index] == UInt8(ascii: "\n") {
+                let line = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: bytes[lineStart ..< index]))
+                records.append(KafkaRecord(offset: Int64(records.count), timestamp: timestamp, key: nil, value: line))
+                lineStart = index + 1
+                if records.count == 4000 { try send() }
+            }
+        }
+        if !records.isEmpty { try send() }
+        while inFlight > 0 { try receive() }
+    }
+
+    private func execute(_ session: SQLSession, _ sql: String) async throws -> PGStatementResult {
+        let statements = try await session.prepare(sql, parameterTypes: [])
+        var last = PGStatementResult(commandTag: "")
+        for statement in statements { last = try await session.execute(statement, parameters: []) }
+        return last
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
