@@ -59,20 +59,28 @@ package struct StreamHashAggregate: StreamOperator {
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = chunk.data
         let keyColumns = Array(data.columns.prefix(groupCount))
+        // One key buffer for the chunk: looking a group up allocates nothing; only a group new
+        // to the epoch stores a copy.
+        var key: [UInt8] = []
+        key.reserveCapacity(64)
         for rowIndex in 0 ..< data.count {
             let sign: Int64 = chunk.ops[rowIndex].isInsertion ? 1 : -1
-            let key = MemcomparableEncoding.encode(keyColumns, row: rowIndex)
-            var entry: (state: [Value], before: [Value]?)
-            if let current = dirty[key] {
-                entry = current
-            } else if let stored = table.get(key) {
-                // Read before this row touches the group's ordered state: the row as emitted.
-                entry = (stored, try outputRow(stored, groupKey: key))
+            key.removeAll(keepingCapacity: true)
+            for column in keyColumns { MemcomparableEncoding.append(column.value(at: rowIndex), as: column.type, to: &key) }
+            let index: [[UInt8]: (state: [Value], before: [Value]?)].Index
+            if let found = dirty.index(forKey: key) {
+                index = found
             } else {
-                entry = (initialState(keyColumns.map { $0.value(at: rowIndex) }), nil)
+                if let stored = table.get(key) {
+                    // Read before this row touches the group's ordered state: the row as emitted.
+                    dirty[key] = (stored, try outputRow(stored, groupKey: key))
+                } else {
+                    dirty[key] = (initialState(keyColumns.map { $0.value(at: rowIndex) }), nil)
+                }
+                index = dirty.index(forKey: key)!
             }
-            try accumulate(&entry.state, groupKey: key, data, rowIndex, sign: sign)
-            dirty[key] = entry
+            // The group's state is changed where it lies, not copied out and back.
+            try accumulate(&dirty.values[index].state, groupKey: key, data, rowIndex, sign: sign)
         }
     }
 
