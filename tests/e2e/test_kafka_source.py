@@ -184,7 +184,9 @@ def test_malformed_messages_are_skipped_counted_and_kept(server: SluiceServer) -
         for (_, offset, error, payload) in errors:
             assert payload == values[offset][:256].decode("utf-8", errors="replace")
         by_payload = {values[offset]: error for (_, offset, error, _) in errors}
-        assert "out of range" in by_payload.get(b'{"id": 3000000000, "amount": 5}', "out of range")
+        assert 'field "id"' in by_payload[b'{"id": 3000000000, "amount": 5}'] and "out of range" in by_payload[b'{"id": 3000000000, "amount": 5}']
+        assert 'field "at"' in by_payload[b'{"id": 7, "amount": 5, "at": "yesterday"}']
+        assert "not a JSON object" in by_payload[b'[1, 2, 3]']
 
 
 # -- queries, tables, partitions, groups -----------------------------------------------------
