@@ -116,3 +116,32 @@ func expectOrderPreserved<T>(_ values: [T], type: DataType, value: (T) -> Value,
         #expect(byExact.map(\.mantissa) == [-1, 15, 150, 2])
     }
 }
+
+/// Encoding a row straight from a column's buffers gives the bytes its value gives.
+@Suite struct MemcomparableColumnEncodingTests {
+    @Test func columnRowsEncodeAsTheirValues() {
+        var random = SplitMix64(seed: 99)
+        let cases: [(DataType, () -> Value)] = [
+            (.varchar, { .string(String(decoding: (0 ..< Int.random(in: 0 ..< 6, using: &random)).map { _ in UInt8.random(in: 0 ... 127, using: &random) }, as: UTF8.self)) }),
+            (.bytea, { .bytea((0 ..< Int.random(in: 0 ..< 6, using: &random)).map { _ in [0x00, 0xFF, 0x01, 0x7F][Int.random(in: 0 ..< 4, using: &random)] }) }),
+            (.int16, { .int16(Int16.random(in: .min ... .max, using: &random)) }),
+            (.int32, { .int32(Int32.random(in: .min ... .max, using: &random)) }),
+            (.date, { .date(Int32.random(in: -100_000 ... 100_000, using: &random)) }),
+            (.int64, { .int64(Int64.random(in: .min ... .max, using: &random)) }),
+            (.timestamptz, { .timestamptz(Int64.random(in: -1 << 50 ... 1 << 50, using: &random)) }),
+            (.float64, { .float64(Double.random(in: -1e6 ... 1e6, using: &random)) }),
+            (.boolean, { .bool(Bool.random(using: &random)) }),
+        ]
+        for (type, make) in cases {
+            let values = (0 ..< 200).map { _ in Int.random(in: 0 ..< 8, using: &random) == 0 ? Value.null : make() }
+            let column = Column(type: type, values: values)
+            for (row, value) in values.enumerated() {
+                var fromColumn: [UInt8] = []
+                var fromValue: [UInt8] = []
+                MemcomparableEncoding.append(column, row: row, to: &fromColumn)
+                MemcomparableEncoding.append(value, as: type, to: &fromValue)
+                #expect(fromColumn == fromValue, "\(type) row \(row)")
+            }
+        }
+    }
+}

@@ -19,6 +19,41 @@ package enum MemcomparableEncoding {
         }
     }
 
+    /// Appends the ascending encoding of row `row` of `column`, the same bytes as
+    /// ``append(_:as:descending:to:)`` of its value, read straight from the column's buffers for
+    /// strings and integers (no `Value`, no `String` per row).
+    package static func append(_ column: Column, row: Int, to out: inout [UInt8]) {
+        if column.isNull(row) {
+            out.append(0x00)
+            return
+        }
+        switch (column.storage, column.type) {
+        case (.bytes(let bytes), .varchar), (.bytes(let bytes), .jsonb), (.bytes(let bytes), .bytea):
+            out.append(0x01)
+            let range = bytes.byteRange(at: row)
+            bytes.data.withUnsafeBufferPointer { data in
+                for index in range {
+                    let byte = data[index]
+                    out.append(byte)
+                    if byte == 0x00 { out.append(0xFF) }
+                }
+            }
+            out.append(0x00)
+            out.append(0x01)
+        case (.int16(let values), .int16):
+            out.append(0x01)
+            appendBigEndian(UInt16(bitPattern: values[row]) ^ 0x8000, to: &out)
+        case (.int32(let values), _) where column.type == .int32 || column.type == .date:
+            out.append(0x01)
+            appendBigEndian(UInt32(bitPattern: values[row]) ^ 0x8000_0000, to: &out)
+        case (.int64(let values), _) where column.type == .int64 || column.type == .time || column.type == .timestamp || column.type == .timestamptz:
+            out.append(0x01)
+            appendBigEndian(UInt64(bitPattern: values[row]) ^ 0x8000_0000_0000_0000, to: &out)
+        default:
+            appendAscending(column.value(at: row), as: column.type, to: &out)
+        }
+    }
+
     /// Appends `value` as an ORDER BY key: like ``append(_:as:descending:to:)``, but NULL goes
     /// first or last as `nullsFirst` says, whatever the direction (SQL's `NULLS FIRST/LAST`).
     /// A NULL is one byte, `0x00` or `0x02`; any other value is `0x01` and its encoding.

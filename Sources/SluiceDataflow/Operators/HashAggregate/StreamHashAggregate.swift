@@ -66,7 +66,7 @@ package struct StreamHashAggregate: StreamOperator {
         for rowIndex in 0 ..< data.count {
             let sign: Int64 = chunk.ops[rowIndex].isInsertion ? 1 : -1
             key.removeAll(keepingCapacity: true)
-            for column in keyColumns { MemcomparableEncoding.append(column.value(at: rowIndex), as: column.type, to: &key) }
+            for column in keyColumns { MemcomparableEncoding.append(column, row: rowIndex, to: &key) }
             let index: [[UInt8]: (state: [Value], before: [Value]?)].Index
             if let found = dirty.index(forKey: key) {
                 index = found
