@@ -31,7 +31,9 @@ package struct StreamHashAggregate: StreamOperator {
     let layouts: [AggregateLayout]
     let orderedStates: [OrderedAggregateState]
     /// Groups changed this epoch: their state row now and the output row they had before it.
-    private var dirty: [[UInt8]: (state: [Value], before: [Value]?)] = [:]
+    private var dirty: [[UInt8]: Int] = [:]
+    /// The dirty groups' entries, where `dirty` points: changed in place, row after row.
+    private var dirtyEntries: [(state: [Value], before: [Value]?)] = []
     private var emittedGlobalRow = false
 
     /// Refuses only string_agg and array_agg with DISTINCT and an ORDER BY over other columns
@@ -67,20 +69,26 @@ package struct StreamHashAggregate: StreamOperator {
             let sign: Int64 = chunk.ops[rowIndex].isInsertion ? 1 : -1
             key.removeAll(keepingCapacity: true)
             for column in keyColumns { MemcomparableEncoding.append(column, row: rowIndex, to: &key) }
-            let index: [[UInt8]: (state: [Value], before: [Value]?)].Index
-            if let found = dirty.index(forKey: key) {
+            let index: Int
+            if let found = dirty[key] {
                 index = found
             } else {
+                index = dirtyEntries.count
                 if let stored = table.get(key) {
                     // Read before this row touches the group's ordered state: the row as emitted.
-                    dirty[key] = (stored, try outputRow(stored, groupKey: key))
+                    dirtyEntries.append((stored, try outputRow(stored, groupKey: key)))
                 } else {
-                    dirty[key] = (initialState(keyColumns.map { $0.value(at: rowIndex) }), nil)
+                    dirtyEntries.append((initialState(keyColumns.map { $0.value(at: rowIndex) }), nil))
                 }
-                index = dirty.index(forKey: key)!
+                dirty[key] = index
             }
-            // The group's state is changed where it lies, not copied out and back.
-            try accumulate(&dirty.values[index].state, groupKey: key, data, rowIndex, sign: sign)
+            // The group's state is moved out, changed and moved back: never copied. (Handing
+            // `&dirtyEntries[index].state` to a method of `self` would make Swift copy `self`,
+            // and with it this array, for every row.)
+            var state: [Value] = []
+            swap(&state, &dirtyEntries[index].state)
+            try accumulate(&state, groupKey: key, data, rowIndex, sign: sign)
+            swap(&state, &dirtyEntries[index].state)
         }
     }
 
@@ -88,10 +96,11 @@ package struct StreamHashAggregate: StreamOperator {
         var changes = GroupChanges()
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && table.get([]) == nil {
             // The global row exists before any input, as in a batch aggregate over no rows.
-            dirty[[]] = (initialState([]), nil)
+            dirty[[]] = dirtyEntries.count
+            dirtyEntries.append((initialState([]), nil))
         }
         for key in dirty.keys.sorted(by: { ByteOrder.compare($0, $1) < 0 }) {
-            let (groupState, before) = dirty[key]!
+            let (groupState, before) = dirtyEntries[dirty[key]!]
             let rowCount = groupState[groupCount].int64 ?? 0
             if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
             if rowCount == 0 && groupCount > 0 {
@@ -106,6 +115,7 @@ package struct StreamHashAggregate: StreamOperator {
             changes.record(before: before, after: try outputRow(groupState, groupKey: key), isSame: Self.isIdentical)
         }
         dirty.removeAll(keepingCapacity: true)
+        dirtyEntries.removeAll(keepingCapacity: true)
         if groupCount == 0 { emittedGlobalRow = true }
         state.record(table.commitEpoch(barrier.epoch))
         for ordered in orderedStates { state.record(ordered.table.commitEpoch(barrier.epoch)) }
