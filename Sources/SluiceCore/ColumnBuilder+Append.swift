@@ -17,8 +17,7 @@ extension ColumnBuilder {
     /// struct field, an empty list.
     @inlinable
     package mutating func appendNull() {
-        validity.append(false)
-        hasNull = true
+        appendNullBit()
         switch layout {
         case .bool: bools.append(false)
         case .int16: int16s.append(0)
@@ -38,14 +37,14 @@ extension ColumnBuilder {
     @inlinable
     package mutating func append(bool value: Bool) {
         if layout != .bool { layoutMismatch("append(bool:)") }
-        validity.append(true)
+        appendValidBit()
         bools.append(value)
     }
 
     @inlinable
     package mutating func append(int16 value: Int16) {
         if layout != .int16 { layoutMismatch("append(int16:)") }
-        validity.append(true)
+        appendValidBit()
         int16s.append(value)
     }
 
@@ -53,7 +52,7 @@ extension ColumnBuilder {
     @inlinable
     package mutating func append(int32 value: Int32) {
         if layout != .int32 { layoutMismatch("append(int32:)") }
-        validity.append(true)
+        appendValidBit()
         int32s.append(value)
     }
 
@@ -61,21 +60,21 @@ extension ColumnBuilder {
     @inlinable
     package mutating func append(int64 value: Int64) {
         if layout != .int64 { layoutMismatch("append(int64:)") }
-        validity.append(true)
+        appendValidBit()
         int64s.append(value)
     }
 
     @inlinable
     package mutating func append(float value: Float) {
         if layout != .float32 { layoutMismatch("append(float:)") }
-        validity.append(true)
+        appendValidBit()
         float32s.append(value)
     }
 
     @inlinable
     package mutating func append(double value: Double) {
         if layout != .float64 { layoutMismatch("append(double:)") }
-        validity.append(true)
+        appendValidBit()
         float64s.append(value)
     }
 
@@ -88,13 +87,13 @@ extension ColumnBuilder {
 
     package mutating func append(decimal value: Decimal) {
         if layout != .decimal { layoutMismatch("append(decimal:)") }
-        validity.append(true)
+        appendValidBit()
         decimals.append(value)
     }
 
     package mutating func append(interval value: Interval) {
         if layout != .interval { layoutMismatch("append(interval:)") }
-        validity.append(true)
+        appendValidBit()
         intervals.append(value)
     }
 
@@ -103,7 +102,7 @@ extension ColumnBuilder {
     @inlinable
     package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
         if layout != .bytes { layoutMismatch("append(bytes:)") }
-        validity.append(true)
+        appendValidBit()
         bytes.append(bytes: buffer)
     }
 
@@ -112,14 +111,14 @@ extension ColumnBuilder {
     @inlinable
     package mutating func appendStructRow() {
         if layout != .structure { layoutMismatch("appendStructRow()") }
-        validity.append(true)
+        appendValidBit()
     }
 
     /// Completes a non-null list row whose elements were appended to `children[0]`.
     @inlinable
     package mutating func appendListRow() {
         if layout != .list { layoutMismatch("appendListRow()") }
-        validity.append(true)
+        appendValidBit()
         offsets.append(Int32(truncatingIfNeeded: children[0].count))
     }
 
@@ -130,7 +129,8 @@ extension ColumnBuilder {
     /// - Complexity: O(1) per buffer plus the children's own truncation.
     package mutating func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count, "truncating a column builder beyond its end")
-        validity.truncate(to: newCount)
+        rowCount = newCount
+        if hasNull { validity.truncate(to: newCount) }
         switch layout {
         case .bool: bools.removeLast(bools.count - newCount)
         case .int16: int16s.removeLast(int16s.count - newCount)

@@ -156,7 +156,7 @@ extension JSONRowDecoder {
                 return
             }
         case .timestamptz where byte == UInt8(ascii: "\""), .timestamp where byte == UInt8(ascii: "\""):
-            if let microseconds = scanner.readCommonTimestamp() {
+            if let microseconds = scanner.readCommonTimestamp(dates: &dates) {
                 builder.append(int64: microseconds)
                 return
             }

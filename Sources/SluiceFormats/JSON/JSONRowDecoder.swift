@@ -78,6 +78,7 @@ package struct JSONRowDecoder {
     /// predicted for the next object (see ``FieldTable/predictionStart``).
     var predictions: [Int32] = []
     var scratch: [UInt8] = []
+    var dates = JSONDateCache()
 
     /// A decoder for rows of `columns`.
     package init(columns: [(name: String, type: DataType)], maximumDepth: Int = 128) {

@@ -133,25 +133,37 @@ extension JSONScanner {
     /// after the closing quote. Nil, with the cursor unmoved, for anything else (other forms,
     /// offsets, more than six fraction digits, invalid dates, escapes): the general parser
     /// takes those, and agrees with this one on the forms it accepts.
+    ///
+    /// `dates` remembers the last date read, as consecutive events mostly share one.
     @inline(__always)
-    mutating func readCommonTimestamp() -> Int64? {
+    mutating func readCommonTimestamp(dates: inout JSONDateCache) -> Int64? {
         let start = position + 1
         // The shortest form, `YYYY-MM-DDTHH:MM:SSZ`, is 20 bytes, then the closing quote.
         guard start + 21 <= count else { return nil }
         let text = base + start
-        guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
-              text[10] | 0x20 == UInt8(ascii: "t") || text[10] == UInt8(ascii: " ") else { return nil }
         var isMalformed = false
         @inline(__always) func twoDigits(_ offset: Int) -> Int {
             let tens = text[offset] &- UInt8(ascii: "0"), ones = text[offset + 1] &- UInt8(ascii: "0")
             isMalformed = isMalformed || tens > 9 || ones > 9
             return Int(tens) &* 10 &+ Int(ones)
         }
-        let year = twoDigits(0) &* 100 &+ twoDigits(2)
-        let month = twoDigits(5), day = twoDigits(8)
+        let dateWord = UnsafeRawPointer(text).loadUnaligned(as: UInt64.self)
+        let dateTail = UnsafeRawPointer(text + 8).loadUnaligned(as: UInt16.self)
+        let days: Int
+        if dateWord == dates.word && dateTail == dates.tail {
+            days = dates.days
+        } else {
+            guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-") else { return nil }
+            let year = twoDigits(0) &* 100 &+ twoDigits(2)
+            let month = twoDigits(5), day = twoDigits(8)
+            guard !isMalformed, year > 0, month >= 1, month <= 12, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
+            days = CivilDate(year: year, month: month, day: day).daysSinceUnixEpoch
+            dates = JSONDateCache(word: dateWord, tail: dateTail, days: days)
+        }
+        guard text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
+              text[10] | 0x20 == UInt8(ascii: "t") || text[10] == UInt8(ascii: " ") else { return nil }
         let hour = twoDigits(11), minute = twoDigits(14), second = twoDigits(17)
-        guard !isMalformed, year > 0, month >= 1, month <= 12, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 60 else { return nil }
+        guard !isMalformed, hour < 24, minute < 60, second < 60 else { return nil }
         var offset = 19
         var fraction: Int64 = 0
         if text[offset] == UInt8(ascii: ".") {
@@ -170,8 +182,15 @@ extension JSONScanner {
         }
         guard start + offset + 1 < count, text[offset] | 0x20 == UInt8(ascii: "z"), text[offset + 1] == UInt8(ascii: "\"") else { return nil }
         position = start + offset + 2
-        let days = CivilDate(year: year, month: month, day: day).daysSinceUnixEpoch
         return Int64(days) &* TemporalUnits.microsecondsPerDay &+ Int64(hour) &* TemporalUnits.microsecondsPerHour
             &+ Int64(minute) &* TemporalUnits.microsecondsPerMinute &+ Int64(second) &* TemporalUnits.microsecondsPerSecond &+ fraction
     }
+}
+
+/// The last date ``JSONScanner/readCommonTimestamp(dates:)`` parsed: its first ten bytes
+/// (`YYYY-MM-DD`, valid) and its days since 1970-01-01. All-zero bytes never match a date.
+struct JSONDateCache {
+    var word: UInt64 = 0
+    var tail: UInt16 = 0
+    var days: Int = 0
 }
