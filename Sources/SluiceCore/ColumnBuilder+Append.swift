@@ -5,6 +5,9 @@
 /// `bigint`, `time`, `timestamp` and `timestamptz`; `append(int32:)` for `integer` and `date`;
 /// `append(bytes:)` for `varchar`, `jsonb` and `bytea`); a mismatch is a bug in the caller and
 /// stops the process.
+///
+/// The scalar appends are `@inline(__always)`: left to itself the optimizer kept them out of
+/// line in the JSON decoder, one call per decoded value.
 extension ColumnBuilder {
     /// Stops the process: a typed append did not match the column's layout (a caller's bug).
     /// Kept out of line so the appends stay small enough to inline.
@@ -15,7 +18,7 @@ extension ColumnBuilder {
 
     /// Appends a null row: a zero slot in the buffer, a cleared validity bit, a null in every
     /// struct field, an empty list.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func appendNull() {
         appendNullBit()
         switch layout {
@@ -34,14 +37,14 @@ extension ColumnBuilder {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(bool value: Bool) {
         if layout != .bool { layoutMismatch("append(bool:)") }
         appendValidBit()
         bools.append(value)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(int16 value: Int16) {
         if layout != .int16 { layoutMismatch("append(int16:)") }
         appendValidBit()
@@ -49,7 +52,7 @@ extension ColumnBuilder {
     }
 
     /// Appends an `integer`, or a `date` as days since 1970-01-01.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(int32 value: Int32) {
         if layout != .int32 { layoutMismatch("append(int32:)") }
         appendValidBit()
@@ -57,21 +60,21 @@ extension ColumnBuilder {
     }
 
     /// Appends a `bigint`, or a `time`/`timestamp`/`timestamptz` in microseconds.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(int64 value: Int64) {
         if layout != .int64 { layoutMismatch("append(int64:)") }
         appendValidBit()
         int64s.append(value)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(float value: Float) {
         if layout != .float32 { layoutMismatch("append(float:)") }
         appendValidBit()
         float32s.append(value)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(double value: Double) {
         if layout != .float64 { layoutMismatch("append(double:)") }
         appendValidBit()
@@ -99,7 +102,7 @@ extension ColumnBuilder {
 
     /// Appends one `varchar`, `jsonb` or `bytea` value; the bytes are copied. `varchar` and
     /// `jsonb` bytes must be valid UTF-8 (the caller checks).
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
         if layout != .bytes { layoutMismatch("append(bytes:)") }
         appendValidBit()

@@ -102,9 +102,21 @@ package struct JSONRowDecoder {
     ///
     /// - Complexity: O(message length).
     package mutating func decodeRow(_ bytes: UnsafeRawBufferPointer, into builders: inout [ColumnBuilder]) throws(JSONDecodeError) {
+        var failure: JSONDecodeError?
+        builders.withUnsafeMutableBufferPointer { buffer in
+            do throws(JSONDecodeError) {
+                try decodeRow(bytes, into: buffer)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// ``decodeRow(_:into:)`` over builders the caller holds for a whole batch.
+    mutating func decodeRow(_ bytes: UnsafeRawBufferPointer, into builders: UnsafeMutableBufferPointer<ColumnBuilder>) throws(JSONDecodeError) {
         precondition(builders.count == columns.count, "JSONRowDecoder: \(builders.count) builders for \(columns.count) columns")
-        // Through a pointer: reading `count` through the array's subscript copied the builder.
-        let rowCount = builders.withUnsafeBufferPointer { $0.isEmpty ? 0 : $0[0].count }
+        let rowCount = builders.isEmpty ? 0 : builders[0].count
         var scanner = JSONScanner(bytes)
         do throws(JSONDecodeError) {
             scanner.skipWhitespace()
@@ -121,7 +133,7 @@ package struct JSONRowDecoder {
                 }
                 throw scanner.unexpected("'{'")
             }
-            try decodeObject(&scanner, table: 0, into: &builders, depth: 1)
+            try decodeObject(&scanner, table: 0, into: builders, depth: 1)
             scanner.skipWhitespace()
             guard scanner.isAtEnd else { throw scanner.unexpected("end of input") }
         } catch {
