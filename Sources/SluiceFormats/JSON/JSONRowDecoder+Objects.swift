@@ -100,10 +100,9 @@ extension JSONRowDecoder {
     /// and the prediction for this position is updated.
     @inline(__always)
     mutating func readKey(_ scanner: inout JSONScanner, table: FieldTable, keyIndex: Int) throws(JSONDecodeError) -> (field: Int, isExact: Bool)? {
-        let slot = Int(table.predictionStart) &+ keyIndex
         var predicted = -1
         if keyIndex < Int(table.fieldCount) {
-            predicted = Int(predictions[slot])
+            predicted = Int(predictions[Int(table.predictionStart) &+ keyIndex])
             if predicted >= 0 {
                 let field = fields[predicted]
                 let isHit = exactNames.withUnsafeBufferPointer { names in
@@ -112,6 +111,12 @@ extension JSONRowDecoder {
                 if isHit { return (predicted, true) }
             }
         }
+        return try readUnpredictedKey(&scanner, table: table, keyIndex: keyIndex, predicted: predicted)
+    }
+
+    /// The miss path of ``readKey(_:table:keyIndex:)``, out of line to keep the object loop small.
+    @inline(never)
+    mutating func readUnpredictedKey(_ scanner: inout JSONScanner, table: FieldTable, keyIndex: Int, predicted: Int) throws(JSONDecodeError) -> (field: Int, isExact: Bool)? {
         let match: (field: Int, isExact: Bool)?
         if let range = try scanner.readString(into: &scratch) {
             match = matchField(table: table, key: UnsafeBufferPointer(start: scanner.base + range.lowerBound, count: range.count))
@@ -121,7 +126,7 @@ extension JSONRowDecoder {
         if keyIndex < Int(table.fieldCount) {
             var next = -1
             if let match, match.isExact, fields[match.field].isPredictable { next = match.field }
-            if next != predicted { predictions[slot] = Int32(next) }
+            if next != predicted { predictions[Int(table.predictionStart) &+ keyIndex] = Int32(next) }
         }
         return match
     }
