@@ -37,11 +37,13 @@ extension JSONRowDecoder {
     package mutating func decodeBatch(count: Int, message: (Int) -> UnsafeRawBufferPointer) -> JSONDecodedBatch {
         var builders = makeBuilders(capacity: count)
         var errors: [JSONMessageError] = []
-        for index in 0 ..< count {
-            do throws(JSONDecodeError) {
-                try decodeRow(message(index), into: &builders)
-            } catch {
-                errors.append(JSONMessageError(index: index, byteOffset: 0, error: error))
+        builders.withUnsafeMutableBufferPointer { builders in
+            for index in 0 ..< count {
+                do throws(JSONDecodeError) {
+                    try decodeRow(message(index), into: builders)
+                } catch {
+                    errors.append(JSONMessageError(index: index, byteOffset: 0, error: error))
+                }
             }
         }
         let columns = builders.map { $0.finish() }
