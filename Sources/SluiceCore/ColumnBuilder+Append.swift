@@ -5,6 +5,9 @@
 /// `bigint`, `time`, `timestamp` and `timestamptz`; `append(int32:)` for `integer` and `date`;
 /// `append(bytes:)` for `varchar`, `jsonb` and `bytea`); a mismatch is a bug in the caller and
 /// stops the process.
+///
+/// The scalar appends are `@inline(__always)`: left to itself the optimizer kept them out of
+/// line in the JSON decoder, one call per decoded value.
 extension ColumnBuilder {
     /// Stops the process: a typed append did not match the column's layout (a caller's bug).
     /// Kept out of line so the appends stay small enough to inline.
@@ -15,10 +18,9 @@ extension ColumnBuilder {
 
     /// Appends a null row: a zero slot in the buffer, a cleared validity bit, a null in every
     /// struct field, an empty list.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func appendNull() {
-        validity.append(false)
-        hasNull = true
+        appendNullBit()
         switch layout {
         case .bool: bools.append(false)
         case .int16: int16s.append(0)
@@ -35,47 +37,47 @@ extension ColumnBuilder {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(bool value: Bool) {
         if layout != .bool { layoutMismatch("append(bool:)") }
-        validity.append(true)
+        appendValidBit()
         bools.append(value)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(int16 value: Int16) {
         if layout != .int16 { layoutMismatch("append(int16:)") }
-        validity.append(true)
+        appendValidBit()
         int16s.append(value)
     }
 
     /// Appends an `integer`, or a `date` as days since 1970-01-01.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(int32 value: Int32) {
         if layout != .int32 { layoutMismatch("append(int32:)") }
-        validity.append(true)
+        appendValidBit()
         int32s.append(value)
     }
 
     /// Appends a `bigint`, or a `time`/`timestamp`/`timestamptz` in microseconds.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(int64 value: Int64) {
         if layout != .int64 { layoutMismatch("append(int64:)") }
-        validity.append(true)
+        appendValidBit()
         int64s.append(value)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(float value: Float) {
         if layout != .float32 { layoutMismatch("append(float:)") }
-        validity.append(true)
+        appendValidBit()
         float32s.append(value)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(double value: Double) {
         if layout != .float64 { layoutMismatch("append(double:)") }
-        validity.append(true)
+        appendValidBit()
         float64s.append(value)
     }
 
@@ -88,22 +90,22 @@ extension ColumnBuilder {
 
     package mutating func append(decimal value: Decimal) {
         if layout != .decimal { layoutMismatch("append(decimal:)") }
-        validity.append(true)
+        appendValidBit()
         decimals.append(value)
     }
 
     package mutating func append(interval value: Interval) {
         if layout != .interval { layoutMismatch("append(interval:)") }
-        validity.append(true)
+        appendValidBit()
         intervals.append(value)
     }
 
     /// Appends one `varchar`, `jsonb` or `bytea` value; the bytes are copied. `varchar` and
     /// `jsonb` bytes must be valid UTF-8 (the caller checks).
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func append(bytes buffer: UnsafeRawBufferPointer) {
         if layout != .bytes { layoutMismatch("append(bytes:)") }
-        validity.append(true)
+        appendValidBit()
         bytes.append(bytes: buffer)
     }
 
@@ -112,14 +114,14 @@ extension ColumnBuilder {
     @inlinable
     package mutating func appendStructRow() {
         if layout != .structure { layoutMismatch("appendStructRow()") }
-        validity.append(true)
+        appendValidBit()
     }
 
     /// Completes a non-null list row whose elements were appended to `children[0]`.
     @inlinable
     package mutating func appendListRow() {
         if layout != .list { layoutMismatch("appendListRow()") }
-        validity.append(true)
+        appendValidBit()
         offsets.append(Int32(truncatingIfNeeded: children[0].count))
     }
 
@@ -130,7 +132,8 @@ extension ColumnBuilder {
     /// - Complexity: O(1) per buffer plus the children's own truncation.
     package mutating func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count, "truncating a column builder beyond its end")
-        validity.truncate(to: newCount)
+        rowCount = newCount
+        if hasNull { validity.truncate(to: newCount) }
         switch layout {
         case .bool: bools.removeLast(bools.count - newCount)
         case .int16: int16s.removeLast(int16s.count - newCount)

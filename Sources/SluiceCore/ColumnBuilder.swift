@@ -35,13 +35,17 @@ package struct ColumnBuilder {
     /// then calling ``appendListRow()``.
     @usableFromInline package var children: [ColumnBuilder] = []
     @usableFromInline var offsets: [Int32] = []
+    /// The rows' validity bits, kept only once a null has been appended: while ``hasNull`` is
+    /// false every row is valid and the bitmap is empty, so a non-null append costs no bit
+    /// (the decoders' hot path); the first null fills in the bits of the rows before it.
+    /// Invariant: `hasNull ? validity.count == rowCount : validity.count == 0`.
     @usableFromInline var validity: Bitmap
     @usableFromInline var hasNull = false
+    @usableFromInline var rowCount = 0
 
     package init(type: DataType, capacity: Int = Chunk.preferredSize) {
         self.type = type
         self.validity = Bitmap()
-        self.validity.reserveCapacity(capacity)
         switch type {
         case .boolean:
             layout = .bool
@@ -83,13 +87,33 @@ package struct ColumnBuilder {
 
     /// The number of rows appended.
     @inlinable
-    package var count: Int { validity.count }
+    package var count: Int { rowCount }
+
+    /// Counts a non-null row in the validity.
+    @inlinable
+    mutating func appendValidBit() {
+        rowCount &+= 1
+        if hasNull { validity.append(true) }
+    }
+
+    /// Counts a null row in the validity, materializing the bitmap at the first null.
+    @inlinable
+    mutating func appendNullBit() {
+        if !hasNull { materializeValidity() }
+        validity.append(false)
+        rowCount &+= 1
+    }
+
+    /// Sets every bit for the rows so far: they are all valid, as no null came before.
+    @usableFromInline
+    mutating func materializeValidity() {
+        validity = Bitmap(count: rowCount, value: true)
+        hasNull = true
+    }
 
     /// Appends `value`, which must have this builder's physical layout or be `.null`.
     package mutating func append(_ value: Value) {
-        let isNull = value.isNull
-        validity.append(!isNull)
-        if isNull { hasNull = true }
+        if value.isNull { appendNullBit() } else { appendValidBit() }
         switch layout {
         case .bool:
             if case .bool(let v) = value { bools.append(v) } else { bools.append(false) }

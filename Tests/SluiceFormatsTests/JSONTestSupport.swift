@@ -3,9 +3,14 @@ import SluiceCore
 
 /// Decodes `text` as one message into fresh builders; returns the row's values or the error.
 func decodeOne(_ text: String, columns: [(name: String, type: DataType)]) -> Result<[Value], JSONDecodeError> {
+    decodeOne(Array(text.utf8), columns: columns)
+}
+
+/// Decodes `bytes` (which need not be UTF-8) as one message into fresh builders.
+func decodeOne(_ bytes: [UInt8], columns: [(name: String, type: DataType)]) -> Result<[Value], JSONDecodeError> {
     var decoder = JSONRowDecoder(columns: columns)
     var builders = decoder.makeBuilders()
-    var bytes = Array(text.utf8)
+    var bytes = bytes
     let outcome: Result<Void, JSONDecodeError> = bytes.withUnsafeMutableBytes { buffer in
         do throws(JSONDecodeError) {
             try decoder.decodeRow(UnsafeRawBufferPointer(buffer), into: &builders)

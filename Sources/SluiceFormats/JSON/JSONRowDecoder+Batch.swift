@@ -37,11 +37,13 @@ extension JSONRowDecoder {
     package mutating func decodeBatch(count: Int, message: (Int) -> UnsafeRawBufferPointer) -> JSONDecodedBatch {
         var builders = makeBuilders(capacity: count)
         var errors: [JSONMessageError] = []
-        for index in 0 ..< count {
-            do throws(JSONDecodeError) {
-                try decodeRow(message(index), into: &builders)
-            } catch {
-                errors.append(JSONMessageError(index: index, byteOffset: 0, error: error))
+        builders.withUnsafeMutableBufferPointer { builders in
+            for index in 0 ..< count {
+                do throws(JSONDecodeError) {
+                    try decodeRow(message(index), into: builders)
+                } catch {
+                    errors.append(JSONMessageError(index: index, byteOffset: 0, error: error))
+                }
             }
         }
         let columns = builders.map { $0.finish() }
@@ -62,27 +64,30 @@ extension JSONRowDecoder {
         var position = offset
         var messageIndex = 0
         var rows = 0
-        while rows < maxRows && position < buffer.count {
-            let lineStart = position
-            let lineEnd: Int
-            if let newline = memchr(buffer.baseAddress! + lineStart, 0x0A, buffer.count - lineStart) {
-                lineEnd = UnsafeRawPointer(newline) - buffer.baseAddress!
-                position = lineEnd + 1
-            } else {
-                lineEnd = buffer.count
-                position = buffer.count
+        // Through a pointer for the whole batch, not one uniqueness check per row.
+        builders.withUnsafeMutableBufferPointer { builders in
+            while rows < maxRows && position < buffer.count {
+                let lineStart = position
+                let lineEnd: Int
+                if let newline = memchr(buffer.baseAddress! + lineStart, 0x0A, buffer.count - lineStart) {
+                    lineEnd = UnsafeRawPointer(newline) - buffer.baseAddress!
+                    position = lineEnd + 1
+                } else {
+                    lineEnd = buffer.count
+                    position = buffer.count
+                }
+                var firstByte = lineStart
+                while firstByte < lineEnd, buffer[firstByte] == 0x20 || buffer[firstByte] == 0x09 || buffer[firstByte] == 0x0D { firstByte += 1 }
+                if firstByte == lineEnd { continue }  // a blank line is no message
+                let line = UnsafeRawBufferPointer(rebasing: buffer[lineStart ..< lineEnd])
+                do throws(JSONDecodeError) {
+                    try decodeRow(line, into: builders)
+                    rows += 1
+                } catch {
+                    errors.append(JSONMessageError(index: messageIndex, byteOffset: lineStart, error: error))
+                }
+                messageIndex += 1
             }
-            var firstByte = lineStart
-            while firstByte < lineEnd, buffer[firstByte] == 0x20 || buffer[firstByte] == 0x09 || buffer[firstByte] == 0x0D { firstByte += 1 }
-            if firstByte == lineEnd { continue }  // a blank line is no message
-            let line = UnsafeRawBufferPointer(rebasing: buffer[lineStart ..< lineEnd])
-            do throws(JSONDecodeError) {
-                try decodeRow(line, into: &builders)
-                rows += 1
-            } catch {
-                errors.append(JSONMessageError(index: messageIndex, byteOffset: lineStart, error: error))
-            }
-            messageIndex += 1
         }
         let columns = builders.map { $0.finish() }
         return (JSONDecodedBatch(chunk: Chunk(columns: columns, count: rows), errors: errors, messageCount: messageIndex), position)

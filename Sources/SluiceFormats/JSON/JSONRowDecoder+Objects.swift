@@ -22,18 +22,19 @@ extension JSONRowDecoder {
         if scanner.peek == UInt8(ascii: "}") {
             scanner.position += 1
         } else {
+            var keyIndex = 0
             while true {
                 guard scanner.peek == UInt8(ascii: "\"") else { throw scanner.unexpected("a string key") }
                 let keyStart = scanner.position
-                let match: (field: Int, isExact: Bool)?
-                if let range = try scanner.readString(into: &scratch) {
-                    match = matchField(table: table, key: UnsafeBufferPointer(start: scanner.base + range.lowerBound, count: range.count))
+                let match = try readKey(&scanner, table: table, keyIndex: keyIndex)
+                keyIndex += 1
+                if scanner.peek == UInt8(ascii: ":") {
+                    scanner.position += 1
                 } else {
-                    match = scratch.withUnsafeBufferPointer { matchField(table: table, key: $0) }
+                    scanner.skipWhitespace()
+                    guard scanner.peek == UInt8(ascii: ":") else { throw scanner.unexpected("':' after the key at byte \(keyStart)") }
+                    scanner.position += 1
                 }
-                scanner.skipWhitespace()
-                guard scanner.peek == UInt8(ascii: ":") else { throw scanner.unexpected("':' after the key at byte \(keyStart)") }
-                scanner.position += 1
                 scanner.skipWhitespace()
                 if let match {
                     let relative = match.field - fieldStart
@@ -50,7 +51,7 @@ extension JSONRowDecoder {
                             builders[relative].truncate(to: builders[relative].count - 1)
                         }
                         do throws(JSONDecodeError) {
-                            try decodeValue(&scanner, plan: Int(fields[match.field].value), into: &builders[relative], depth: depth)
+                            try decodeFieldValue(&scanner, plan: Int(fields[match.field].value), into: &builders[relative], depth: depth)
                         } catch {
                             throw error.inField(fieldNames[match.field])
                         }
@@ -90,6 +91,84 @@ extension JSONRowDecoder {
                 builders[field - fieldStart].appendNull()
             }
         }
+    }
+
+    /// Reads the key at the cursor (an opening quote) and finds the field it names in `table`.
+    ///
+    /// The field the `keyIndex`-th key named exactly in the previous object of this level is
+    /// tried first, by comparing raw bytes; on a miss the key is read in full and looked up,
+    /// and the prediction for this position is updated.
+    @inline(__always)
+    mutating func readKey(_ scanner: inout JSONScanner, table: FieldTable, keyIndex: Int) throws(JSONDecodeError) -> (field: Int, isExact: Bool)? {
+        var predicted = -1
+        if keyIndex < Int(table.fieldCount) {
+            predicted = Int(predictions[Int(table.predictionStart) &+ keyIndex])
+            if predicted >= 0 {
+                let field = fields[predicted]
+                let isHit = exactNames.withUnsafeBufferPointer { names in
+                    scanner.consumeKey(equalTo: names.baseAddress! + Int(field.nameStart), length: Int(field.nameLength))
+                }
+                if isHit { return (predicted, true) }
+            }
+        }
+        return try readUnpredictedKey(&scanner, table: table, keyIndex: keyIndex, predicted: predicted)
+    }
+
+    /// The miss path of ``readKey(_:table:keyIndex:)``, out of line to keep the object loop small.
+    @inline(never)
+    mutating func readUnpredictedKey(_ scanner: inout JSONScanner, table: FieldTable, keyIndex: Int, predicted: Int) throws(JSONDecodeError) -> (field: Int, isExact: Bool)? {
+        let match: (field: Int, isExact: Bool)?
+        if let range = try scanner.readString(into: &scratch) {
+            match = matchField(table: table, key: UnsafeBufferPointer(start: scanner.base + range.lowerBound, count: range.count))
+        } else {
+            match = scratch.withUnsafeBufferPointer { matchField(table: table, key: $0) }
+        }
+        if keyIndex < Int(table.fieldCount) {
+            var next = -1
+            if let match, match.isExact, fields[match.field].isPredictable { next = match.field }
+            if next != predicted { predictions[Int(table.predictionStart) &+ keyIndex] = Int32(next) }
+        }
+        return match
+    }
+
+    /// ``decodeValue(_:plan:into:depth:)`` with the fast paths of the common forms tried first.
+    @inline(__always)
+    mutating func decodeFieldValue(_ scanner: inout JSONScanner, plan planIndex: Int, into builder: inout ColumnBuilder, depth: Int) throws(JSONDecodeError) {
+        let byte = scanner.peek
+        switch plans[planIndex].kind {
+        case .varchar where byte == UInt8(ascii: "\""):
+            if let range = scanner.readPlainString() {
+                builder.append(bytes: UnsafeRawBufferPointer(start: scanner.base + range.lowerBound, count: range.count))
+                return
+            }
+        case .int32 where byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "n"):
+            let start = scanner.position
+            if let value = scanner.readShortInteger() {
+                if value >= Int64(Int32.min) && value <= Int64(Int32.max) {
+                    builder.append(int32: Int32(truncatingIfNeeded: value))
+                    return
+                }
+                scanner.position = start  // out of range: the general path reports it
+            }
+        case .int64 where byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "n"):
+            if let value = scanner.readShortInteger() {
+                builder.append(int64: value)
+                return
+            }
+        case .boolean:
+            if let value = scanner.readBoolean() {
+                builder.append(bool: value)
+                return
+            }
+        case .timestamptz where byte == UInt8(ascii: "\""), .timestamp where byte == UInt8(ascii: "\""):
+            if let microseconds = scanner.readCommonTimestamp(dates: &dates) {
+                builder.append(int64: microseconds)
+                return
+            }
+        default:
+            break
+        }
+        try decodeValue(&scanner, plan: planIndex, into: &builder, depth: depth)
     }
 
     /// ``decodeObject(_:table:into:depth:)`` over the builders of an array.

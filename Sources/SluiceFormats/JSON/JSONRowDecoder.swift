@@ -64,6 +64,8 @@ package struct JSONRowDecoder {
     var tables: [FieldTable] = []
     var fields: [FieldPlan] = []
     var buckets: [Int32] = []
+    /// The names' bytes, back to back, followed by eight zero bytes so a name can be read a
+    /// word at a time.
     var exactNames: [UInt8] = []
     var lowercaseNames: [UInt8] = []
     var fieldNames: [String] = []
@@ -72,7 +74,11 @@ package struct JSONRowDecoder {
     /// Per field past the 64th of its object: 0 when the current object has not given it a
     /// value yet, 1 when it has from a key matching only up to case, 2 from an exact key.
     var assigned: [UInt8] = []
+    /// Per object level, the field each key position named last time, or -1: the key order
+    /// predicted for the next object (see ``FieldTable/predictionStart``).
+    var predictions: [Int32] = []
     var scratch: [UInt8] = []
+    var dates = JSONDateCache()
 
     /// A decoder for rows of `columns`.
     package init(columns: [(name: String, type: DataType)], maximumDepth: Int = 128) {
@@ -80,6 +86,8 @@ package struct JSONRowDecoder {
         self.maximumDepth = max(maximumDepth, 1)
         _ = addTable(columns.map { StructField(name: $0.name, type: $0.type) })
         assigned = Array(repeating: 0, count: fields.count)
+        predictions = Array(repeating: -1, count: fields.count)
+        exactNames.append(contentsOf: repeatElement(0, count: 8))
         scratch.reserveCapacity(256)
     }
 
@@ -94,9 +102,21 @@ package struct JSONRowDecoder {
     ///
     /// - Complexity: O(message length).
     package mutating func decodeRow(_ bytes: UnsafeRawBufferPointer, into builders: inout [ColumnBuilder]) throws(JSONDecodeError) {
+        var failure: JSONDecodeError?
+        builders.withUnsafeMutableBufferPointer { buffer in
+            do throws(JSONDecodeError) {
+                try decodeRow(bytes, into: buffer)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// ``decodeRow(_:into:)`` over builders the caller holds for a whole batch.
+    mutating func decodeRow(_ bytes: UnsafeRawBufferPointer, into builders: UnsafeMutableBufferPointer<ColumnBuilder>) throws(JSONDecodeError) {
         precondition(builders.count == columns.count, "JSONRowDecoder: \(builders.count) builders for \(columns.count) columns")
-        // Through a pointer: reading `count` through the array's subscript copied the builder.
-        let rowCount = builders.withUnsafeBufferPointer { $0.isEmpty ? 0 : $0[0].count }
+        let rowCount = builders.isEmpty ? 0 : builders[0].count
         var scanner = JSONScanner(bytes)
         do throws(JSONDecodeError) {
             scanner.skipWhitespace()
@@ -113,7 +133,7 @@ package struct JSONRowDecoder {
                 }
                 throw scanner.unexpected("'{'")
             }
-            try decodeObject(&scanner, table: 0, into: &builders, depth: 1)
+            try decodeObject(&scanner, table: 0, into: builders, depth: 1)
             scanner.skipWhitespace()
             guard scanner.isAtEnd else { throw scanner.unexpected("end of input") }
         } catch {
@@ -148,6 +168,11 @@ struct FieldTable {
     var bucketStart: Int32
     /// The bucket count minus one (a power of two minus one).
     var bucketMask: Int32
+    /// Where this level's key predictions start in ``JSONRowDecoder/predictions``: one slot
+    /// per field, slot k holding the field the k-th key of the previous object named exactly.
+    /// Producers write fields in a fixed order, so the next object's k-th key is usually the
+    /// same and is recognized with one comparison instead of a table lookup.
+    var predictionStart: Int32
 }
 
 /// One column or struct field.
@@ -157,6 +182,9 @@ struct FieldPlan {
     var nameLength: Int32
     /// The next field in the same bucket, or -1.
     var next: Int32 = -1
+    /// Whether the name can be recognized by comparing raw key bytes: it holds no quote, no
+    /// backslash and no control byte, so a key whose raw bytes equal it has no escapes.
+    var isPredictable: Bool = true
 }
 
 extension JSONRowDecoder {
@@ -173,11 +201,13 @@ extension JSONRowDecoder {
     private mutating func addTable(_ structFields: [StructField]) -> Int32 {
         let tableIndex = tables.count
         let fieldStart = fields.count
-        tables.append(FieldTable(fieldStart: Int32(fieldStart), fieldCount: Int32(structFields.count), bucketStart: 0, bucketMask: 0))
+        tables.append(FieldTable(fieldStart: Int32(fieldStart), fieldCount: Int32(structFields.count), bucketStart: 0, bucketMask: 0,
+                                 predictionStart: Int32(fieldStart)))
         // Fields first, so the table's fields are contiguous; their types compile after.
         for field in structFields {
             let name = Array(field.name.utf8)
-            fields.append(FieldPlan(value: -1, nameStart: Int32(exactNames.count), nameLength: Int32(name.count)))
+            let isPredictable = !name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            fields.append(FieldPlan(value: -1, nameStart: Int32(exactNames.count), nameLength: Int32(name.count), isPredictable: isPredictable))
             exactNames.append(contentsOf: name)
             lowercaseNames.append(contentsOf: name.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 })
             fieldNames.append(field.name)
