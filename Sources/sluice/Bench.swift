@@ -81,6 +81,7 @@ struct KafkaJSON: AsyncParsableCommand {
     var noDuckdb = false
 
     func run() async throws {
+        MemoryTuning.apply()  // as `sluice serve` runs
         try await KafkaJSONBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
     }
 }
