@@ -6,7 +6,10 @@ import Darwin
 
 /// A minimal blocking Postgres client over a plain socket, for end-to-end tests.
 ///
-/// Reads time out after 10 s so a broken server fails the test instead of hanging it.
+/// Reads time out after 120 s so a broken server fails the test instead of hanging it. The
+/// reads block the calling thread, one of Swift concurrency's few (one per core): while the test
+/// waits here, the server's session tasks run on the others, which in a full `swift test` run
+/// are often busy with long tests of other suites for more than 10 s. So the bound is generous.
 final class RawPGClient {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -22,7 +25,7 @@ final class RawPGClient {
         descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 120, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
