@@ -85,12 +85,12 @@ package struct BrokerBenchmark {
                 sent += count
             }
             let response = try client.receive(ProduceRequest.self)
-            latencies.append(Self.seconds(ContinuousClock.now - outstanding.removeFirst()))
+            latencies.append(BenchClock.seconds(ContinuousClock.now - outstanding.removeFirst()))
             if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 {
                 throw KafkaClientError("produce failed with Kafka error \(code)")
             }
         }
-        let produceSeconds = Self.seconds(ContinuousClock.now - produceStart)
+        let produceSeconds = BenchClock.seconds(ContinuousClock.now - produceStart)
 
         // Consume, as librdkafka does with its defaults (1 MiB a partition, fetch.max.bytes
         // 50 MiB): the next fetch is sent as soon as a response's batch
@@ -121,7 +121,7 @@ package struct BrokerBenchmark {
                 consumedRecords += Int(view.header.recordCount)
             }
         }
-        let consumeSeconds = Self.seconds(ContinuousClock.now - consumeStart)
+        let consumeSeconds = BenchClock.seconds(ContinuousClock.now - consumeStart)
 
         // The disk's sequential write speed, for the same bytes.
         let syncEachWrite = flush == "always"
@@ -159,7 +159,7 @@ package struct BrokerBenchmark {
             if syncEachWrite { fsync(fd) }
         }
         fsync(fd)
-        return seconds(ContinuousClock.now - start)
+        return BenchClock.seconds(ContinuousClock.now - start)
     }
 
     static func connect(port: Int) throws -> KafkaWireClient {
@@ -189,7 +189,4 @@ package struct BrokerBenchmark {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -121,7 +121,7 @@ package struct JSONDecodeBenchmark {
         for _ in 0 ..< 3 {
             let start = ContinuousClock.now
             outcome = ndjson.withUnsafeBytes { Self.decode($0, decoder: &decoder) }
-            best = min(best, seconds(ContinuousClock.now - start))
+            best = min(best, BenchClock.seconds(ContinuousClock.now - start))
         }
         let ours = megabytes / best
         print(String(format: "  sluice JSONRowDecoder:  %7.3f s  %12.0f events/s  %7.1f MB/s  (%d rows, %d errors, score sum %lld)",
@@ -136,9 +136,6 @@ package struct JSONDecodeBenchmark {
                      duck, Double(events) / duck, theirs, ours / theirs))
     }
 
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 
     /// DuckDB's best of three, one thread, with the explicit schema: the file read into a table,
     /// and scanned into aggregates over every column; the faster of the two.

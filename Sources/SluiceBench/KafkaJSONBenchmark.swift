@@ -46,20 +46,20 @@ package struct KafkaJSONBenchmark {
 
         let loadStart = ContinuousClock.now
         try Self.load(ndjson, topic: "balloon", port: broker.port)
-        let loadSeconds = Self.seconds(ContinuousClock.now - loadStart)
+        let loadSeconds = BenchClock.seconds(ContinuousClock.now - loadStart)
         print(String(format: "  load       %7.2f s  %12.0f events/s  %7.1f MB/s  (produced with acks=all)", loadSeconds,
                      Double(events) / loadSeconds, megabytes / loadSeconds))
 
         let database = try Database.withConnectors(dataDirectory: nil)
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
-        _ = try await execute(session, """
+        _ = try await session.execute(script: """
             CREATE SOURCE balloon_game_events (player string, balloon_color string, score integer, page_id integer,
               favorite_color_bonus boolean, event_ts timestamptz)
             WITH (connector = 'kafka', topic = 'balloon', properties.bootstrap.server = '\(bootstrap)', scan.startup.mode = 'earliest')
             FORMAT PLAIN ENCODE JSON
             """)
         let start = ContinuousClock.now
-        _ = try await execute(session, Self.leaderboard)
+        _ = try await session.execute(script: Self.leaderboard)
         guard let source = database.catalog.relation(named: "balloon_game_events") else { throw SluiceError.internalError("no source") }
         while true {
             let status = database.catalog.sourceStatus.first { $0.relationID == source.id }
@@ -69,8 +69,8 @@ package struct KafkaJSONBenchmark {
             try await Task.sleep(for: .milliseconds(20))
         }
         await database.flush()
-        let seconds = Self.seconds(ContinuousClock.now - start)
-        let total = try await execute(session, "SELECT sum(total_score), count(*) FROM mv_leaderboard").chunks.first
+        let seconds = BenchClock.seconds(ContinuousClock.now - start)
+        let total = try await session.execute(script: "SELECT sum(total_score), count(*) FROM mv_leaderboard").chunks.first
         database.stop()
         await broker.shutdown()
         let check = total.map { "\($0.columns[0].value(at: 0).textForm) total score over \($0.columns[1].value(at: 0).textForm) players" } ?? "no result"
@@ -116,14 +116,5 @@ package struct KafkaJSONBenchmark {
         while inFlight > 0 { try receive() }
     }
 
-    private func execute(_ session: SQLSession, _ sql: String) async throws -> PGStatementResult {
-        let statements = try await session.prepare(sql, parameterTypes: [])
-        var last = PGStatementResult(commandTag: "")
-        for statement in statements { last = try await session.execute(statement, parameters: []) }
-        return last
-    }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

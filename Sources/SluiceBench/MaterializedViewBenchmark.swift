@@ -61,8 +61,8 @@ package struct MaterializedViewBenchmark {
         let database = try Database(dataDirectory: nil)
         defer { database.stop() }
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
-        _ = try await execute(session, "CREATE TABLE t (id bigint, k bigint, v bigint)")
-        _ = try await execute(session, "CREATE MATERIALIZED VIEW agg AS \(Self.viewQuery)")
+        _ = try await session.execute(script: "CREATE TABLE t (id bigint, k bigint, v bigint)")
+        _ = try await session.execute(script: "CREATE MATERIALIZED VIEW agg AS \(Self.viewQuery)")
         guard let table = database.catalog.relation(named: "t"), let view = database.catalog.relation(named: "agg") else {
             throw SluiceError.internalError("benchmark relations missing")
         }
@@ -79,10 +79,10 @@ package struct MaterializedViewBenchmark {
             try database.insert(chunks, into: table)
             batchEnd = start
         }
-        if deleteTenth { _ = try await execute(session, "DELETE FROM t WHERE (id / 1000) % 10 = 0") }
+        if deleteTenth { _ = try await session.execute(script: "DELETE FROM t WHERE (id / 1000) % 10 = 0") }
         await database.flush()
-        let elapsed = Self.seconds(ContinuousClock.now - clock)
-        let groups = try await execute(session, "SELECT count(*) FROM agg").chunks.first.map { chunk -> Int in
+        let elapsed = BenchClock.seconds(ContinuousClock.now - clock)
+        let groups = try await session.execute(script: "SELECT count(*) FROM agg").chunks.first.map { chunk -> Int in
             if case .int64(let count) = chunk.columns[0].value(at: 0) { return Int(count) }
             return 0
         } ?? 0
@@ -116,16 +116,7 @@ package struct MaterializedViewBenchmark {
         ])
     }
 
-    private func execute(_ session: SQLSession, _ sql: String) async throws -> PGStatementResult {
-        let statements = try await session.prepare(sql, parameterTypes: [])
-        var last = PGStatementResult(commandTag: "")
-        for statement in statements { last = try await session.execute(statement, parameters: []) }
-        return last
-    }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 
     /// DuckDB's median time for the view's GROUP BY over the same rows, by key count.
     private func duckDBSeconds(keys: [Int]) throws -> [Int: Double] {

@@ -26,7 +26,7 @@ package struct ScanAggBenchmark {
     package func run() async throws {
         let database = try Database(dataDirectory: nil)
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
-        _ = try await execute(session, "CREATE TABLE t (k bigint, v bigint, s varchar)")
+        _ = try await session.execute(script: "CREATE TABLE t (k bigint, v bigint, s varchar)")
         let loadStart = ContinuousClock.now
         guard let table = database.catalog.relation(named: "t"), let store = database.store(for: table.id) else {
             throw SluiceError.internalError("benchmark table missing")
@@ -37,7 +37,7 @@ package struct ScanAggBenchmark {
             try store.insert(Self.chunk(start ..< end))
             start = end
         }
-        let loadSeconds = seconds(ContinuousClock.now - loadStart)
+        let loadSeconds = BenchClock.seconds(ContinuousClock.now - loadStart)
         print("sluice bench scan-agg: \(rows) rows (k: 1,000 distinct bigint keys, v: bigint, s: short text)")
         print(String(format: "  load (in-process, columnar):      %8.3f s", loadSeconds))
 
@@ -47,8 +47,8 @@ package struct ScanAggBenchmark {
             var resultRows = 0
             for _ in 0 ..< Self.repetitions {
                 let clock = ContinuousClock.now
-                let result = try await execute(session, query)
-                times.append(seconds(ContinuousClock.now - clock))
+                let result = try await session.execute(script: query)
+                times.append(BenchClock.seconds(ContinuousClock.now - clock))
                 resultRows = result.rowCount
             }
             let best = times.sorted()[times.count / 2]
@@ -68,12 +68,6 @@ package struct ScanAggBenchmark {
         }
     }
 
-    private func execute(_ session: SQLSession, _ sql: String) async throws -> PGStatementResult {
-        let statements = try await session.prepare(sql, parameterTypes: [])
-        var last = PGStatementResult(commandTag: "")
-        for statement in statements { last = try await session.execute(statement, parameters: []) }
-        return last
-    }
 
     /// Rows `range` of the benchmark table; the same formulas feed DuckDB.
     static func chunk(_ range: Range<Int>) -> Chunk {
@@ -94,9 +88,6 @@ package struct ScanAggBenchmark {
         ])
     }
 
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 
     /// Runs DuckDB (Python package) over the same rows; returns median seconds per query and thread count.
     private func duckDBFigures() throws -> [String: Double] {
