@@ -254,20 +254,14 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                         committed = next
                     }
                 }
-            } catch let error as SluiceError {
-                statistics.status = "retrying: \(error.message)"
-                consumer?.close()
-                consumer = nil
-                assigned = []
-                Thread.sleep(forTimeInterval: 1)
-            } catch let error as KafkaClientError {
-                statistics.status = "retrying: \(error.message)"
-                consumer?.close()
-                consumer = nil
-                assigned = []
-                Thread.sleep(forTimeInterval: 1)
             } catch {
-                statistics.status = "retrying: \(error)"
+                // The cluster is unreachable, the topic went away, the client failed: start over
+                // with a new consumer from the positions reached.
+                let reason = (error as? SluiceError)?.message ?? (error as? KafkaClientError)?.message ?? "\(error)"
+                statistics.status = "retrying: \(reason)"
+                consumer?.close()
+                consumer = nil
+                assigned = []
                 Thread.sleep(forTimeInterval: 1)
             }
         }

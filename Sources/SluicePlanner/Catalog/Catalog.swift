@@ -112,26 +112,9 @@ package struct SourceStatus: Sendable {
     package var rowsRejected: Int
     package var status: String
     /// The kept rejected rows, oldest first.
-    package var errors: [Error]
+    package var errors: [SourceErrorRecord]
 
-    package struct Error: Sendable {
-        package var partition: Int32
-        package var offset: Int64
-        package var message: String
-        package var payload: String
-        /// Microseconds since 1970.
-        package var rejectedAt: Int64
-
-        package init(partition: Int32, offset: Int64, message: String, payload: String, rejectedAt: Int64) {
-            self.partition = partition
-            self.offset = offset
-            self.message = message
-            self.payload = payload
-            self.rejectedAt = rejectedAt
-        }
-    }
-
-    package init(relationID: Int, rowsRead: Int, rowsRejected: Int, status: String, errors: [Error]) {
+    package init(relationID: Int, rowsRead: Int, rowsRejected: Int, status: String, errors: [SourceErrorRecord]) {
         self.relationID = relationID
         self.rowsRead = rowsRead
         self.rowsRejected = rowsRejected

@@ -61,10 +61,7 @@ package final class Database: TableProvider, Sendable {
                 let statistics = connector.statistics
                 return SourceStatus(
                     relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
-                    rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), status: statistics.status,
-                    errors: statistics.errors.map {
-                        SourceStatus.Error(partition: $0.partition, offset: $0.offset, message: $0.message, payload: $0.payload, rejectedAt: $0.rejectedAt)
-                    })
+                    rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), status: statistics.status, errors: statistics.errors)
             }
         }
         if let dataDirectory { try load(from: dataDirectory) }
