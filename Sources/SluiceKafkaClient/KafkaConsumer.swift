@@ -1,4 +1,6 @@
 import CRdKafka
+import Dispatch
+import Synchronization
 
 /// A Kafka consumer that reads the partitions it is assigned from the offsets it is given and
 /// never joins a consumer group: the engine tracks its own offsets (in checkpoints) and only
@@ -27,6 +29,20 @@ package final class KafkaConsumer {
     var committers: [String: KafkaHandle] = [:]
     /// Where `rd_kafka_consume_batch_queue` writes message pointers; grown when a poll asks for more.
     private var slots: UnsafeMutableBufferPointer<UnsafeMutablePointer<rd_kafka_message_t>?>
+    /// The assignment's partitions with the offset after the last message taken from each (-1:
+    /// not known), for ``wakeFetcherIfStalled()``.
+    private var taken: [(topic: String, partition: Int32, next: Int64)] = []
+    /// librdkafka's prefetch thresholds: `queued.min.messages` and `queued.max.messages.kbytes`
+    /// in bytes.
+    private let prefetchMessages: Int
+    private let prefetchBytes: Int
+    /// Value bytes and messages taken so far, for the average message size.
+    private var takenBytes = 0
+    private var takenMessages = 0
+    private var lastWake = ContinuousClock.now
+    private let waker = FetcherWaker()
+    /// How many times the consumer woke librdkafka's fetcher (``wakeFetcherIfStalled()``).
+    package private(set) var fetcherWakes = 0
 
     /// Creates a consumer for the cluster at `bootstrapServers` ("host:port[,host:port…]").
     ///
@@ -53,6 +69,8 @@ package final class KafkaConsumer {
         }
         queue = rd_kafka_queue_get_consumer(handle.pointer)
         slots = .allocate(capacity: 1024)
+        prefetchMessages = properties["queued.min.messages"].flatMap { Int($0) } ?? 100_000
+        prefetchBytes = (properties["queued.max.messages.kbytes"].flatMap { Int($0) } ?? 65_536) * 1024
     }
 
     /// The properties a handle of this consumer is created with: defaults, then the caller's
@@ -81,6 +99,7 @@ package final class KafkaConsumer {
     package func close() {
         guard let queue else { return }
         self.queue = nil
+        waker.finish()
         // librdkafka: the consumer queue must be released before rd_kafka_consumer_close().
         rd_kafka_queue_destroy(queue)
         if let pointer = handle.pointer { _ = rd_kafka_consumer_close(pointer) }
@@ -104,6 +123,10 @@ package final class KafkaConsumer {
             }
         }
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaClientError(error) }
+        taken = assignments.map { assignment in
+            if case .exact(let offset) = assignment.offset { return (assignment.topic, assignment.partition, offset) }
+            return (assignment.topic, assignment.partition, -1)
+        }
     }
 
     /// Waits up to `timeout` for messages and hands at most `maxMessages` of them to `body` as
@@ -122,6 +145,7 @@ package final class KafkaConsumer {
     ) throws(Failure) -> Int {
         guard let queue else { preconditionFailure("KafkaConsumer.poll after close()") }
         precondition(maxMessages > 0, "maxMessages must be positive")
+        wakeFetcherIfStalled()
         if slots.count < maxMessages {
             slots.deallocate()
             slots = .allocate(capacity: maxMessages)
@@ -135,9 +159,21 @@ package final class KafkaConsumer {
             if message.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF {
                 rd_kafka_message_destroy(message)
             } else {
+                takenBytes &+= message.pointee.len
                 slots[kept] = message
                 kept += 1
             }
+        }
+        takenMessages &+= kept
+        // The position reached in each partition: its last message in the batch.
+        var seen = 0
+        for index in stride(from: kept - 1, through: 0, by: -1) where seen < taken.count {
+            let message = slots[index].unsafelyUnwrapped.pointee
+            guard message.err == RD_KAFKA_RESP_ERR_NO_ERROR,
+                  let slot = taken.firstIndex(where: { $0.partition == message.partition }), taken[slot].next <= message.offset
+            else { continue }
+            taken[slot].next = message.offset + 1
+            seen += 1
         }
         defer {
             for index in 0 ..< kept { rd_kafka_message_destroy(slots[index]) }
@@ -146,9 +182,74 @@ package final class KafkaConsumer {
         return kept
     }
 
+    /// Keeps librdkafka's fetcher going while the consumer reads a backlog.
+    ///
+    /// librdkafka (2.0) stops fetching a partition whose prefetch queue holds more than
+    /// `queued.min.messages` messages or `queued.max.messages.kbytes`, and looks again only when
+    /// its broker thread wakes: on a response, a request to send, or its one-second timer. A
+    /// consumer reading a backlog fills the queue, drains it in a fraction of that second and then
+    /// waits for the rest, so it reads a backlog at `queued.min.messages` a second whatever its
+    /// speed. So when the queue has dropped below half of either threshold and the high watermarks
+    /// of the last fetches show messages not fetched yet, the consumer asks the leader of the
+    /// partition furthest behind for its watermarks: a request that wakes the broker thread, which
+    /// then finds the partition fetchable again. The request is sent from another thread (it may
+    /// wait behind a fetch), one at a time, at most every 2 ms.
+    private func wakeFetcherIfStalled() {
+        guard let queue, let pointer = handle.pointer, !taken.isEmpty, !waker.isBusy else { return }
+        let averageSize = takenMessages > 0 ? max(1, takenBytes / takenMessages) : 1
+        let lowMark = min(prefetchMessages, prefetchBytes / averageSize) / 2
+        let queued = rd_kafka_queue_length(queue)
+        guard queued < lowMark else { return }
+        let now = ContinuousClock.now
+        guard now - lastWake > .milliseconds(2) else { return }
+        var behind = 0
+        var furthest = taken[0]
+        var furthestBy: Int64 = 0
+        for entry in taken where entry.next >= 0 {
+            var low: Int64 = -1
+            var high: Int64 = -1
+            guard rd_kafka_get_watermark_offsets(pointer, entry.topic, entry.partition, &low, &high) == RD_KAFKA_RESP_ERR_NO_ERROR,
+                  high > entry.next
+            else { continue }
+            behind += Int(high - entry.next)
+            if high - entry.next > furthestBy { (furthest, furthestBy) = (entry, high - entry.next) }
+        }
+        guard behind > queued else { return }
+        lastWake = now
+        fetcherWakes += 1
+        waker.wake(pointer, topic: furthest.topic, partition: furthest.partition)
+    }
+
     /// The handle, or an error after ``close()``.
     func open() throws(KafkaClientError) -> OpaquePointer {
         guard !isClosed, let pointer = handle.pointer else { throw KafkaClientError(RD_KAFKA_RESP_ERR__DESTROY, "the consumer is closed") }
         return pointer
+    }
+}
+
+/// Sends the requests that wake a consumer's fetcher (``KafkaConsumer/wakeFetcherIfStalled()``)
+/// from a thread of its own, one at a time.
+private final class FetcherWaker: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "sluice-kafka-fetcher-waker")
+    private let busy = Atomic<Bool>(false)
+
+    /// Whether a request is still under way.
+    var isBusy: Bool { busy.load(ordering: .acquiring) }
+
+    /// Asks the leader of `partition` for its watermarks, with `handle`, on the waker's thread.
+    func wake(_ handle: OpaquePointer, topic: String, partition: Int32) {
+        busy.store(true, ordering: .releasing)
+        nonisolated(unsafe) let handle = handle
+        queue.async { [self] in
+            var low: Int64 = -1
+            var high: Int64 = -1
+            _ = rd_kafka_query_watermark_offsets(handle, topic, partition, &low, &high, 5000)
+            busy.store(false, ordering: .releasing)
+        }
+    }
+
+    /// Waits for the request under way, if any: the handle may then be destroyed.
+    func finish() {
+        queue.sync {}
     }
 }

@@ -36,6 +36,29 @@ extension KafkaClientTests {
             }
         }
 
+        /// librdkafka stops fetching while its prefetch queue is over `queued.min.messages` and
+        /// looks again only once a second: a backlog of 100,000 messages behind a threshold of
+        /// 1,000 (fetched 8 KiB at a time) would take more than a minute without the consumer
+        /// waking the fetcher as the queue drains.
+        @Test func aBacklogBeyondThePrefetchThresholdIsReadWithoutStalls() async throws {
+            try await TestBroker.run { server in
+                try server.broker.topics.create("backlog", partitions: 1)
+                let producer = try KafkaProducer(bootstrapServers: server.bootstrapServers)
+                for index in 0 ..< 100_000 { try producer.produce(topic: "backlog", key: nil, value: "{\"n\":\(index)}") }
+                try producer.flush(timeout: .seconds(30))
+                let consumer = try KafkaConsumer(
+                    bootstrapServers: server.bootstrapServers,
+                    properties: ["queued.min.messages": "1000", "max.partition.fetch.bytes": "8192"])
+                try consumer.assign([KafkaAssignment(topic: "backlog", partition: 0, offset: .earliest)])
+                let (messages, errors) = consumer.receive(100_000, within: .seconds(20))
+                #expect(errors.isEmpty)
+                #expect(messages.count == 100_000)
+                #expect(messages.enumerated().allSatisfy { $0.element.offset == Int64($0.offset) })
+                #expect(consumer.fetcherWakes > 0)
+                consumer.close()
+            }
+        }
+
         @Test func assignedAtLatestOnlyNewerMessagesArrive() async throws {
             try await TestBroker.run { server in
                 try server.broker.topics.create("tail", partitions: 1)
