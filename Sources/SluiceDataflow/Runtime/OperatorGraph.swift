@@ -90,7 +90,9 @@ package struct OperatorGraph {
         case .hashAggregate(let input, let groupCount, let aggregates):
             let types = input.outputTypes
             if IntegerHashAggregate.supports(inputTypes: types, groupCount: groupCount, aggregates: aggregates) {
-                op = try IntegerHashAggregate(inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID)
+                op = try IntegerHashAggregate(
+                    inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID,
+                    appendOnlyInput: input.isAppendOnly)
             } else {
                 op = try StreamHashAggregate(
                     inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID,

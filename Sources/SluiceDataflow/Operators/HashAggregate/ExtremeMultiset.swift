@@ -50,6 +50,18 @@ struct ExtremeMultiset {
         }
     }
 
+    /// Counts `value` in without keeping it: for an input that never deletes (a source), where
+    /// only the extreme so far matters. A multiset fed this way must never see ``delete(_:)``.
+    mutating func insertKeepingOnlyTheExtreme(_ value: Int64) {
+        total += 1
+        if total == 1 || isBetter(value, than: extreme) {
+            extreme = value
+            extremeCount = 1
+        } else if value == extreme {
+            extremeCount += 1
+        }
+    }
+
     mutating func delete(_ value: Int64) {
         total -= 1
         if total <= 0 {

@@ -1,19 +1,22 @@
+import Foundation
 import SluiceCore
 import SluiceExpr
 import SluicePlan
 import SluiceState
 
-/// The fast path of GROUP BY over a change stream: at most one group key, of an integer layout
-/// (smallint, integer, bigint, date, time, timestamp), and only count(*), count, sum, min and
-/// max over integer-layout columns, without DISTINCT, FILTER or ORDER BY. Results are those of
-/// ``StreamHashAggregate``, which handles everything else.
+/// The fast path of GROUP BY over a change stream: count(*), count, and sum, min and max over
+/// integer-layout columns (smallint, integer, bigint, date, time, timestamp), without DISTINCT,
+/// FILTER or ORDER BY, under any group keys. Results are those of ``StreamHashAggregate``, which
+/// handles everything else.
 ///
 /// Groups get dense slots; every accumulator is a typed array indexed by slot (counts `Int64`,
 /// sums `Int128`, min and max an ``ExtremeMultiset`` each), so a row costs a hash probe on the
-/// key and a few array updates, with no per-row allocation. At a barrier the groups the epoch
-/// touched emit their changes, and their rows (keyed by the memcomparable group key) are
-/// recorded as the epoch's ``StateDelta`` of state table `stateTableID`; the per-group value
-/// multisets of min and max are held in the operator.
+/// key and a few array updates, with no per-row allocation. One integer-layout key is looked up
+/// as an integer; other keys by the bytes of their memcomparable encoding, hashed a word at a
+/// time. Over an append-only input (a source) min and max keep only the extreme so far. At a
+/// barrier the groups the epoch touched emit their changes, and their rows (keyed by the
+/// memcomparable group key) are recorded as the epoch's ``StateDelta`` of state table
+/// `stateTableID`; the per-group value multisets of min and max are held in the operator.
 /// - Complexity: O(1) amortized per row (min and max: see ``ExtremeMultiset``); O(groups
 ///   touched) per epoch.
 package struct IntegerHashAggregate: StreamOperator {
@@ -22,10 +25,19 @@ package struct IntegerHashAggregate: StreamOperator {
     package let inputTypes: [DataType]
     package let stateTableID: Int
 
+    package let appendOnlyInput: Bool
+    /// Whether the group key is one integer-layout column, looked up as an integer; otherwise
+    /// groups are looked up by their encoded key bytes.
+    private let integerKey: Bool
     private var slotOfKey: [Int64: Int32] = [:]
     private var nullKeySlot: Int32 = -1
     private var keys: [Int64] = []
     private var keyIsNull: [Bool] = []
+    /// Byte-keyed groups: the slot of each memcomparable group key, and per slot its key bytes
+    /// and values.
+    private var slotOfBytes: [GroupKeyBytes: Int32] = [:]
+    private var keyBytes: [[UInt8]] = []
+    private var keyValues: [[Value]] = []
     private var rowCounts: [Int64] = []
     /// Per aggregate: non-null input count per slot (count(*) counts rows).
     private var counts: [[Int64]]
@@ -42,8 +54,7 @@ package struct IntegerHashAggregate: StreamOperator {
 
     /// Whether this operator handles the aggregate.
     package static func supports(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall]) -> Bool {
-        guard groupCount <= 1, !aggregates.isEmpty else { return false }
-        if groupCount == 1 && !isIntegerLayout(inputTypes[0]) { return false }
+        guard !aggregates.isEmpty else { return false }
         for call in aggregates {
             if call.distinct || call.filter != nil || !call.orderBy.isEmpty { return false }
             switch call.kind {
@@ -66,7 +77,11 @@ package struct IntegerHashAggregate: StreamOperator {
         }
     }
 
-    package init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], stateTableID: Int) throws(SluiceError) {
+    /// With `appendOnlyInput` (the input never deletes: a source), min and max keep only the
+    /// extreme so far instead of every value.
+    package init(
+        inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], stateTableID: Int, appendOnlyInput: Bool = false
+    ) throws(SluiceError) {
         guard Self.supports(inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates) else {
             throw SluiceError.internalError("IntegerHashAggregate does not handle this aggregate")
         }
@@ -74,6 +89,8 @@ package struct IntegerHashAggregate: StreamOperator {
         self.groupCount = groupCount
         self.aggregates = aggregates
         self.stateTableID = stateTableID
+        self.appendOnlyInput = appendOnlyInput
+        self.integerKey = groupCount == 1 && Self.isIntegerLayout(inputTypes[0])
         counts = aggregates.map { _ in [] }
         sums = aggregates.map { _ in [] }
         extremes = aggregates.map { _ in [] }
@@ -86,11 +103,27 @@ package struct IntegerHashAggregate: StreamOperator {
         let rowCount = data.count
         // Slot per row.
         var slots = [Int32](repeating: 0, count: rowCount)
-        if groupCount == 1 {
+        if integerKey {
             let column = data.columns[0]
             let values = Self.integers(column)
             for row in 0 ..< rowCount {
                 slots[row] = column.isNull(row) ? nullSlot() : slot(for: values[row])
+            }
+        } else if groupCount > 0 {
+            let keyColumns = data.columns.prefix(groupCount)
+            var key = GroupKeyBytes()
+            for row in 0 ..< rowCount {
+                key.bytes.removeAll(keepingCapacity: true)
+                for column in keyColumns { MemcomparableEncoding.append(column, row: row, to: &key.bytes) }
+                if let slot = slotOfBytes[key] {
+                    slots[row] = slot
+                } else {
+                    let slot = allocate(key: 0, isNull: false)
+                    keyBytes[Int(slot)] = key.bytes
+                    keyValues[Int(slot)] = keyColumns.map { $0.value(at: row) }
+                    slotOfBytes[GroupKeyBytes(bytes: key.bytes)] = slot
+                    slots[row] = slot
+                }
             }
         } else {
             let slot = globalSlot()
@@ -123,6 +156,13 @@ package struct IntegerHashAggregate: StreamOperator {
                 sums[index].withUnsafeMutableBufferPointer { sums in
                     for row in 0 ..< rowCount where valid[row] { sums[Int(slots[row])] += Int128(values[row]) * Int128(signs[row]) }
                 }
+            case .min where appendOnlyInput, .max where appendOnlyInput:
+                guard signs.allSatisfy({ $0 > 0 }) else {
+                    throw SluiceError.internalError("a delete reached min or max over an append-only input")
+                }
+                extremes[index].withUnsafeMutableBufferPointer { extremes in
+                    for row in 0 ..< rowCount where valid[row] { extremes[Int(slots[row])].insertKeepingOnlyTheExtreme(values[row]) }
+                }
             default:
                 extremes[index].withUnsafeMutableBufferPointer { extremes in
                     for row in 0 ..< rowCount where valid[row] {
@@ -141,6 +181,7 @@ package struct IntegerHashAggregate: StreamOperator {
         let order = dirty.indices.sorted { left, right in
             let a = Int(dirty[left])
             let b = Int(dirty[right])
+            if !integerKey { return ByteOrder.compare(keyBytes[a], keyBytes[b]) < 0 }
             if keyIsNull[a] != keyIsNull[b] { return keyIsNull[a] }
             return keys[a] < keys[b]
         }
@@ -171,6 +212,9 @@ package struct IntegerHashAggregate: StreamOperator {
     /// factor, counted as 24) and the min/max multisets.
     package var stateBytes: Int {
         var bytes = keys.capacity * 8 + keyIsNull.capacity + rowCounts.capacity * 8 + isDirty.capacity + slotOfKey.capacity * 24
+        // Byte keys: each key's bytes twice (the slot's copy and the directory's) and its values.
+        for key in keyBytes { bytes += key.capacity * 2 + 48 }
+        bytes += keyValues.count * groupCount * MemoryLayout<Value>.stride
         for index in aggregates.indices {
             bytes += counts[index].capacity * 8 + sums[index].capacity * 16 + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
             for multiset in extremes[index] { bytes += multiset.bytes }
@@ -206,6 +250,10 @@ package struct IntegerHashAggregate: StreamOperator {
         }
         keys.append(key)
         keyIsNull.append(isNull)
+        if !integerKey && groupCount > 0 {
+            keyBytes.append([])
+            keyValues.append([])
+        }
         rowCounts.append(0)
         isDirty.append(false)
         for (index, call) in aggregates.enumerated() {
@@ -219,7 +267,15 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Returns an emptied group's slot for reuse.
     private mutating func release(_ slot: Int32) {
         let index = Int(slot)
-        if keyIsNull[index] { nullKeySlot = -1 } else { slotOfKey.removeValue(forKey: keys[index]) }
+        if !integerKey {
+            slotOfBytes.removeValue(forKey: GroupKeyBytes(bytes: keyBytes[index]))
+            keyBytes[index] = []
+            keyValues[index] = []
+        } else if keyIsNull[index] {
+            nullKeySlot = -1
+        } else {
+            slotOfKey.removeValue(forKey: keys[index])
+        }
         for (aggregate, call) in aggregates.enumerated() {
             counts[aggregate][index] = 0
             if call.kind == .sum { sums[aggregate][index] = 0 }
@@ -241,7 +297,11 @@ package struct IntegerHashAggregate: StreamOperator {
     private func outputRow(_ index: Int) throws(SluiceError) -> [Value] {
         var row: [Value] = []
         row.reserveCapacity(groupCount + aggregates.count)
-        if groupCount == 1 { row.append(keyIsNull[index] ? .null : Self.value(keys[index], as: inputTypes[0])) }
+        if integerKey {
+            row.append(keyIsNull[index] ? .null : Self.value(keys[index], as: inputTypes[0]))
+        } else if groupCount > 0 {
+            row += keyValues[index]
+        }
         for (aggregate, call) in aggregates.enumerated() {
             let count = counts[aggregate][index]
             switch call.kind {
@@ -271,6 +331,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// The group's key in the state table: the memcomparable encoding of its key value.
     private func stateKey(_ index: Int) -> [UInt8] {
         if groupCount == 0 { return [] }
+        if !integerKey { return keyBytes[index] }
         var bytes: [UInt8] = []
         MemcomparableEncoding.append(keyIsNull[index] ? .null : Self.value(keys[index], as: inputTypes[0]), as: inputTypes[0], to: &bytes)
         return bytes
@@ -295,6 +356,24 @@ package struct IntegerHashAggregate: StreamOperator {
         case .timestamp: .timestamp(integer)
         case .timestamptz: .timestamptz(integer)
         default: .int64(integer)
+        }
+    }
+}
+
+/// A group key's encoded bytes as a dictionary key, hashed in one pass over the bytes (the
+/// standard `[UInt8]` hash feeds the hasher a byte at a time).
+struct GroupKeyBytes: Hashable {
+    var bytes: [UInt8] = []
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (lhs: GroupKeyBytes, rhs: GroupKeyBytes) -> Bool {
+        guard lhs.bytes.count == rhs.bytes.count else { return false }
+        if lhs.bytes.isEmpty { return true }
+        return lhs.bytes.withUnsafeBytes { left in
+            rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
         }
     }
 }
