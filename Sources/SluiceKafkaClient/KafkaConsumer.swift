@@ -243,7 +243,7 @@ private final class FetcherWaker: @unchecked Sendable {
         queue.async { [self] in
             var low: Int64 = -1
             var high: Int64 = -1
-            _ = rd_kafka_query_watermark_offsets(handle, topic, partition, &low, &high, 5000)
+            _ = rd_kafka_query_watermark_offsets(handle, topic, partition, &low, &high, 1000)
             busy.store(false, ordering: .releasing)
         }
     }
