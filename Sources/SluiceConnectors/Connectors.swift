@@ -10,9 +10,12 @@ package enum Connectors {
         switch name {
         case "kafka":
             return try KafkaSource(description, validate: validate)
+        case "datagen":
+            return try DatagenSource(description)
         default:
             throw SluiceError(
-                .featureNotSupported, "unknown connector \"\(name)\"", hint: "Sources and tables can read from connector = 'kafka'.")
+                .featureNotSupported, "unknown connector \"\(name)\"",
+                hint: "Sources and tables can read from connector = 'kafka' or make rows with connector = 'datagen'.")
         }
     }
 }

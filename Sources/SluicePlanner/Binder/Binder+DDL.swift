@@ -82,6 +82,8 @@ extension Binder {
             throw SluiceError(.syntaxError, "the WITH options must name a connector, as in WITH (connector = 'kafka', …)")
         }
         guard let format else {
+            // The load generator makes rows, not messages: its format may be left out.
+            if connector.lowercased() == "datagen" { return ConnectorSpec(options: values, format: "", encode: "", formatOptions: [:]) }
             throw SluiceError(
                 .syntaxError, "a \(connector) connector needs a format, as in FORMAT PLAIN ENCODE JSON")
         }

@@ -1,0 +1,190 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluiceDataflow
+
+/// The datagen connector: makes rows of the declared columns at `datagen.rows.per.second`, as
+/// RisingWave's built-in load generator does (``DatagenOptions``). Row `n`'s values depend only on
+/// `n` and the options, so a later view's backfill (``snapshot()``) and a query of the source
+/// (``scan()``) make again exactly the rows delivered so far. A source with a sequence column
+/// ends when the sequence does. Like every source, it makes nothing while no view reads it.
+package final class DatagenSource: SourceConnector, @unchecked Sendable {
+    package let statistics = SourceStatistics()
+    package let notices: [String] = []
+    private let description: SourceDescription
+    private let options: DatagenOptions
+    /// Rows delivered so far: the next row's number.
+    private let delivered = Mutex<Int64>(0)
+    private let stopped = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    package init(_ description: SourceDescription) throws(SluiceError) {
+        self.description = description
+        guard description.format.isEmpty || (description.format == "PLAIN" && description.encode == "JSON") else {
+            throw SluiceError(
+                .featureNotSupported, "the datagen connector takes FORMAT PLAIN ENCODE JSON or no format, not FORMAT \(description.format) ENCODE \(description.encode)")
+        }
+        options = try DatagenOptions(description, now: Self.nowMicroseconds())
+    }
+
+    package func start(output: SourceOutput) {
+        let thread = Thread { [self] in
+            run(output)
+            finished.signal()
+        }
+        thread.name = "sluice-datagen-\(description.name)"
+        started.store(true, ordering: .releasing)
+        thread.start()
+    }
+
+    package func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if started.load(ordering: .acquiring) { finished.wait() }
+    }
+
+    package func snapshot() throws(SluiceError) -> [Chunk] {
+        rows(upTo: delivered.withLock { $0 })
+    }
+
+    package func scan() throws(SluiceError) -> [Chunk] {
+        rows(upTo: delivered.withLock { $0 })
+    }
+
+    private func rows(upTo end: Int64) -> [Chunk] {
+        var chunks: [Chunk] = []
+        var row: Int64 = 0
+        let now = Self.nowMicroseconds()
+        while row < end {
+            let count = Int(min(Int64(Chunk.preferredSize), end - row))
+            chunks.append(makeChunk(from: row, count: count, now: now))
+            row += Int64(count)
+        }
+        return chunks
+    }
+
+    // MARK: The connector's thread
+
+    private func run(_ output: SourceOutput) {
+        var made = delivered.withLock { $0 }
+        // The rate is kept from when a reader appears: `made` rows at `paceStart`.
+        var paceStart: ContinuousClock.Instant?
+        var madeAtPaceStart = made
+        while !stopped.load(ordering: .acquiring) {
+            if let total = options.totalRows, made >= total {
+                statistics.status = "finished: every sequence reached its end"
+                return
+            }
+            guard output.isRead() else {
+                paceStart = nil
+                statistics.status = "waiting for a view"
+                Thread.sleep(forTimeInterval: 0.05)
+                continue
+            }
+            statistics.status = "running"
+            let now = ContinuousClock.now
+            if paceStart == nil {
+                paceStart = now
+                madeAtPaceStart = made
+            }
+            let elapsed = Double((now - paceStart!).components.seconds) + Double((now - paceStart!).components.attoseconds) / 1e18
+            var due = madeAtPaceStart + Int64(elapsed * options.rowsPerSecond) + 1 - made
+            if let total = options.totalRows { due = min(due, total - made) }
+            guard due > 0 else {
+                // Until the next row is due, at most 50 ms.
+                let wait = min(0.05, max(0.001, (Double(made - madeAtPaceStart + 1) / options.rowsPerSecond) - elapsed))
+                Thread.sleep(forTimeInterval: wait)
+                continue
+            }
+            let count = Int(min(due, Int64(Chunk.preferredSize)))
+            let chunk = makeChunk(from: made, count: count, now: Self.nowMicroseconds())
+            let next = made + Int64(count)
+            do {
+                try output.deliver(chunk) { self.delivered.withLock { $0 = next } }
+                statistics.rowsRead.add(count, ordering: .relaxed)
+            } catch {
+                statistics.status = "delivery failed: \(error.message)"
+                statistics.rowsRejected.add(count, ordering: .relaxed)
+                delivered.withLock { $0 = next }
+            }
+            made = next
+        }
+    }
+
+    // MARK: Rows
+
+    /// Rows `first ..< first + count`; `now` is the time relative timestamps count back from.
+    func makeChunk(from first: Int64, count: Int, now: Int64) -> Chunk {
+        var columns: [Column] = []
+        for (index, generator) in options.generators.enumerated() {
+            let type = description.columns[index].type
+            var builder = ColumnBuilder(type: type, capacity: count)
+            for offset in 0 ..< count {
+                Self.append(row: first + Int64(offset), generator, type: type, now: now, to: &builder)
+            }
+            columns.append(builder.finish())
+        }
+        return Chunk(columns: columns, count: count)
+    }
+
+    /// A well-mixed 64-bit value for `row` under `seed` (SplitMix64's finalizer).
+    static func hash(_ seed: UInt64, _ row: Int64) -> UInt64 {
+        var z = seed &+ UInt64(bitPattern: row) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+
+    private static func append(row: Int64, _ generator: DatagenOptions.Generator, type: DataType, now: Int64, to builder: inout ColumnBuilder) {
+        switch generator {
+        case .sequence(let start, _):
+            appendNumber(start + Double(row), integer: Int64(start) &+ row, type: type, to: &builder)
+        case .number(let low, let high, let seed):
+            let random = hash(seed, row)
+            switch type {
+            case .int16, .int32, .int64:
+                let lowInteger = Int64(low.rounded(.up))
+                let span = UInt64(bitPattern: Int64(high.rounded(.down)) &- lowInteger) &+ 1
+                let integer = lowInteger &+ Int64(bitPattern: span == 0 ? random : random % span)
+                appendNumber(Double(integer), integer: integer, type: type, to: &builder)
+            default:
+                let fraction = Double(random >> 11) / Double(1 << 53)
+                let value = low + fraction * (high - low)
+                appendNumber(value, integer: Int64(value), type: type, to: &builder)
+            }
+        case .text(let length, let seed):
+            var random = SplitMix64(seed: hash(seed, row))
+            var bytes = [UInt8](repeating: 0, count: length)
+            for index in 0 ..< length { bytes[index] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            bytes.withUnsafeBytes { builder.append(bytes: $0) }
+        case .boolean(let seed):
+            builder.append(bool: hash(seed, row) & 1 == 1)
+        case .timestamp(let maxPast, let relative, let base, let seed):
+            let back = maxPast == 0 ? 0 : Int64(bitPattern: hash(seed, row) % UInt64(maxPast + 1))
+            builder.append(int64: (relative ? now : base) - back)
+        case .date(let maxPast, let base, let seed):
+            let back = maxPast == 0 ? 0 : Int32(truncatingIfNeeded: hash(seed, row) % UInt64(maxPast + 1))
+            builder.append(int32: base - back)
+        }
+    }
+
+    private static func appendNumber(_ value: Double, integer: Int64, type: DataType, to builder: inout ColumnBuilder) {
+        switch type {
+        case .int16: builder.append(int16: Int16(clamping: integer))
+        case .int32: builder.append(int32: Int32(clamping: integer))
+        case .int64: builder.append(int64: integer)
+        case .float32: builder.append(float: Float(value))
+        case .float64: builder.append(double: value)
+        case .decimal(_, let scale?):
+            if let decimal = try? SluiceCore.Decimal(value).rounded(scale: scale) { builder.append(decimal: decimal) } else { builder.appendNull() }
+        default:
+            if let decimal = try? SluiceCore.Decimal(value) { builder.append(decimal: decimal) } else { builder.appendNull() }
+        }
+    }
+
+    static func nowMicroseconds() -> Int64 {
+        Int64(Date().timeIntervalSince1970 * 1_000_000)
+    }
+}
