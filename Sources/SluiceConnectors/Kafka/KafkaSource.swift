@@ -9,6 +9,11 @@ import SluiceKafkaClient
 /// librdkafka (assigned, no group membership), decodes each message's JSON value into a row,
 /// and delivers chunks of up to ``Chunk/preferredSize`` rows.
 ///
+/// **Readers.** The partitions are spread over ``readerCount`` reader threads (one per core, at
+/// most eight), partition `p` to reader `p % readerCount`, each with its own consumer and decoder,
+/// so the messages of a key (one partition) keep their order. A reader with no partition only
+/// watches for new ones.
+///
 /// **Positions.** The next offset of each partition is the connector's own state. It changes
 /// only together with the rows it covers (inside ``SourceOutput/deliver``), so the rows of an
 /// epoch and the positions at its barrier agree; the crash-safety work stores them with
@@ -30,13 +35,16 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     private let state = Mutex(State())
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// How many reader threads read the topic's partitions.
+    let readerCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
     private struct State {
         /// The first offset of each partition, once resolved.
         var start: [Int32: Int64]?
         /// The next offset of each partition: everything before it has been delivered.
         var next: [Int32: Int64] = [:]
-        var started = false
+        /// Reader threads started.
+        var started = 0
         /// The topic did not exist when the source was created: it is read from its beginning.
         var topicWasMissing = false
     }
@@ -72,18 +80,20 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     // MARK: SourceConnector
 
     package func start(output: SourceOutput) {
-        let thread = Thread { [self] in
-            run(output)
-            finished.signal()
+        for reader in 0 ..< readerCount {
+            let thread = Thread { [self] in
+                run(output, reader: reader)
+                finished.signal()
+            }
+            thread.name = "sluice-kafka-\(description.name)-\(reader)"
+            state.withLock { $0.started += 1 }
+            thread.start()
         }
-        thread.name = "sluice-kafka-\(description.name)"
-        state.withLock { $0.started = true }
-        thread.start()
     }
 
     package func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if state.withLock({ $0.started }) { finished.wait() }
+        for _ in 0 ..< state.withLock({ $0.started }) { finished.wait() }
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {
@@ -112,7 +122,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
 
     // MARK: The connector's thread
 
-    private func run(_ output: SourceOutput) {
+    /// Reader `reader`'s loop: it reads the partitions `p` with `p % readerCount == reader`;
+    /// reader 0 also commits every partition's position to the source's group.
+    private func run(_ output: SourceOutput, reader readerIndex: Int) {
         var consumer: KafkaConsumer?
         var decoder = JSONRowDecoder(columns: description.columns)
         var builders = decoder.makeBuilders()
@@ -123,7 +135,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         let checksKeys = description.isTable && !description.primaryKey.isEmpty
         var origins: [(partition: Int32, offset: Int64)] = []
         var assigned: [Int32] = []
-        var lastDiscovery = ContinuousClock.now - .seconds(60)
+        var lastDiscovery: ContinuousClock.Instant?
         var lastCommit = ContinuousClock.now
         var committed: [Int32: Int64] = [:]
         defer { consumer?.close() }
@@ -147,21 +159,27 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                         Thread.sleep(forTimeInterval: 0.2)
                         continue
                     }
-                    state.withLock { $0.start = start; $0.next = start }
+                    state.withLock { state in
+                        // Another reader may have resolved them first: the first one counts.
+                        if state.start == nil { (state.start, state.next) = (start, start) }
+                    }
                 }
                 guard output.isRead() else {
                     if !assigned.isEmpty {
                         try reader.assign([])
                         assigned = []
                     }
-                    statistics.status = "waiting for a view"
+                    if readerIndex == 0 { statistics.status = "waiting for a view" }
+                    lastDiscovery = nil
                     Thread.sleep(forTimeInterval: 0.05)
                     continue
                 }
-                // Partitions: at first, then every few seconds, so added ones are followed.
-                if assigned.isEmpty || ContinuousClock.now - lastDiscovery > .seconds(5) {
+                // This reader's partitions: at first, then every few seconds, so added ones are
+                // followed.
+                if lastDiscovery.map({ ContinuousClock.now - $0 > .seconds(5) }) ?? true {
                     lastDiscovery = .now
-                    let partitions = try reader.partitions(of: options.topic, timeout: Self.requestTimeout)
+                    let all = try reader.partitions(of: options.topic, timeout: Self.requestTimeout)
+                    let partitions = all.filter { Int($0) % readerCount == readerIndex }
                     if partitions != assigned {
                         let next = state.withLock { state in
                             for partition in partitions where state.next[partition] == nil {
@@ -174,7 +192,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                         assigned = partitions
                     }
                 }
-                statistics.status = "running"
+                if !assigned.isEmpty { statistics.status = "running" }
                 var advanced: [Int32: Int64] = [:]
                 var failure: KafkaClientError?
                 // Rows and, for FORMAT UPSERT, deleted keys go out in message order: a run of one
@@ -242,9 +260,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                     }
                 }
                 if let failure { statistics.status = "retrying: \(failure.message)" }
-                if advanced.isEmpty && (builders.first?.count ?? 0) == 0 && (keyBuilders.first?.count ?? 0) == 0 { continue }
-                flush()
-                if ContinuousClock.now - lastCommit > .seconds(1) {
+                if !advanced.isEmpty || (builders.first?.count ?? 0) > 0 || (keyBuilders.first?.count ?? 0) > 0 { flush() }
+                // Reader 0 commits for all of them, whether or not its own partitions moved.
+                if readerIndex == 0 && ContinuousClock.now - lastCommit > .seconds(1) {
                     lastCommit = .now
                     let next = state.withLock { $0.next }
                     if next != committed {
@@ -262,6 +280,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                 consumer?.close()
                 consumer = nil
                 assigned = []
+                lastDiscovery = nil
                 Thread.sleep(forTimeInterval: 1)
             }
         }
