@@ -115,59 +115,70 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
 
     /// Rows `first ..< first + count`; `now` is the time relative timestamps count back from.
     func makeChunk(from first: Int64, count: Int, now: Int64) -> Chunk {
-        var columns: [Column] = []
-        for (index, generator) in options.generators.enumerated() {
-            let type = description.columns[index].type
-            var builder = ColumnBuilder(type: type, capacity: count)
-            for offset in 0 ..< count {
-                Self.append(row: first + Int64(offset), generator, type: type, now: now, to: &builder)
-            }
-            columns.append(builder.finish())
+        let rows = first ..< first + Int64(count)
+        let columns = options.generators.enumerated().map { index, generator in
+            Self.column(rows, generator, type: description.columns[index].type, now: now)
         }
         return Chunk(columns: columns, count: count)
     }
 
-    /// A well-mixed 64-bit value for `row` under `seed` (SplitMix64's finalizer).
-    static func hash(_ seed: UInt64, _ row: Int64) -> UInt64 {
-        var z = seed &+ UInt64(bitPattern: row) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    /// A generator for `row` under `seed`: SplitMix64 started at a point of its own per row, so
+    /// any row's values can be made without the rows before it.
+    static func rowRandom(_ seed: UInt64, _ row: Int64) -> SplitMix64 {
+        SplitMix64(seed: seed &+ UInt64(bitPattern: row) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     private static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
 
-    private static func append(row: Int64, _ generator: DatagenOptions.Generator, type: DataType, now: Int64, to builder: inout ColumnBuilder) {
+    /// One column of `rows`, made by `generator`.
+    private static func column(_ rows: Range<Int64>, _ generator: DatagenOptions.Generator, type: DataType, now: Int64) -> Column {
+        var builder = ColumnBuilder(type: type, capacity: rows.count)
         switch generator {
         case .sequence(let start, _):
-            appendNumber(start + Double(row), integer: Int64(start) &+ row, type: type, to: &builder)
+            for row in rows { appendNumber(start + Double(row), integer: Int64(start) &+ row, type: type, to: &builder) }
         case .number(let low, let high, let seed):
-            let random = hash(seed, row)
             switch type {
             case .int16, .int32, .int64:
                 let lowInteger = Int64(low.rounded(.up))
                 let span = UInt64(bitPattern: Int64(high.rounded(.down)) &- lowInteger) &+ 1
-                let integer = lowInteger &+ Int64(bitPattern: span == 0 ? random : random % span)
-                appendNumber(Double(integer), integer: integer, type: type, to: &builder)
+                for row in rows {
+                    var random = rowRandom(seed, row)
+                    let value = random.next()
+                    let integer = lowInteger &+ Int64(bitPattern: span == 0 ? value : value % span)
+                    appendNumber(Double(integer), integer: integer, type: type, to: &builder)
+                }
             default:
-                let fraction = Double(random >> 11) / Double(1 << 53)
-                let value = low + fraction * (high - low)
-                appendNumber(value, integer: Int64(value), type: type, to: &builder)
+                for row in rows {
+                    var random = rowRandom(seed, row)
+                    let value = low + Double(random.next() >> 11) / Double(1 << 53) * (high - low)
+                    appendNumber(value, integer: Int64(value), type: type, to: &builder)
+                }
             }
         case .text(let length, let seed):
-            var random = SplitMix64(seed: hash(seed, row))
             var bytes = [UInt8](repeating: 0, count: length)
-            for index in 0 ..< length { bytes[index] = alphabet[Int(random.next() % UInt64(alphabet.count))] }
-            bytes.withUnsafeBytes { builder.append(bytes: $0) }
+            for row in rows {
+                var random = rowRandom(seed, row)
+                for index in 0 ..< length { bytes[index] = alphabet[random.next(below: alphabet.count)] }
+                bytes.withUnsafeBytes { builder.append(bytes: $0) }
+            }
         case .boolean(let seed):
-            builder.append(bool: hash(seed, row) & 1 == 1)
+            for row in rows {
+                var random = rowRandom(seed, row)
+                builder.append(bool: random.next() & 1 == 1)
+            }
         case .timestamp(let maxPast, let relative, let base, let seed):
-            let back = maxPast == 0 ? 0 : Int64(bitPattern: hash(seed, row) % UInt64(maxPast + 1))
-            builder.append(int64: (relative ? now : base) - back)
+            for row in rows {
+                var random = rowRandom(seed, row)
+                let back = maxPast == 0 ? 0 : Int64(bitPattern: random.next() % UInt64(maxPast + 1))
+                builder.append(int64: (relative ? now : base) - back)
+            }
         case .date(let maxPast, let base, let seed):
-            let back = maxPast == 0 ? 0 : Int32(truncatingIfNeeded: hash(seed, row) % UInt64(maxPast + 1))
-            builder.append(int32: base - back)
+            for row in rows {
+                var random = rowRandom(seed, row)
+                builder.append(int32: base - Int32(random.next(below: Int(maxPast) + 1)))
+            }
         }
+        return builder.finish()
     }
 
     private static func appendNumber(_ value: Double, integer: Int64, type: DataType, to builder: inout ColumnBuilder) {

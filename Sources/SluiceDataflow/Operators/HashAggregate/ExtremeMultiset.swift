@@ -41,17 +41,12 @@ struct ExtremeMultiset {
 
     mutating func insert(_ value: Int64) {
         inserted.append(value)
-        total += 1
-        if total == 1 || isBetter(value, than: extreme) {
-            extreme = value
-            extremeCount = 1
-        } else if value == extreme {
-            extremeCount += 1
-        }
+        insertKeepingOnlyTheExtreme(value)
     }
 
-    /// Counts `value` in without keeping it: for an input that never deletes (a source), where
-    /// only the extreme so far matters. A multiset fed this way must never see ``delete(_:)``.
+    /// Counts `value` toward the total and the extreme without keeping it. Called alone, for an
+    /// input that never deletes (a source), where only the extreme so far matters: a multiset
+    /// fed this way must never see ``delete(_:)``.
     mutating func insertKeepingOnlyTheExtreme(_ value: Int64) {
         total += 1
         if total == 1 || isBetter(value, than: extreme) {

@@ -130,7 +130,11 @@ package struct IntegerHashAggregate: StreamOperator {
             for row in 0 ..< rowCount { slots[row] = slot }
         }
         var signs = [Int64](repeating: 1, count: rowCount)
-        for row in 0 ..< rowCount where !chunk.ops[row].isInsertion { signs[row] = -1 }
+        var hasDeletes = false
+        for row in 0 ..< rowCount where !chunk.ops[row].isInsertion {
+            signs[row] = -1
+            hasDeletes = true
+        }
         for row in 0 ..< rowCount {
             let slot = Int(slots[row])
             if !isDirty[slot] { touch(Int32(slot)) }
@@ -157,7 +161,7 @@ package struct IntegerHashAggregate: StreamOperator {
                     for row in 0 ..< rowCount where valid[row] { sums[Int(slots[row])] += Int128(values[row]) * Int128(signs[row]) }
                 }
             case .min where appendOnlyInput, .max where appendOnlyInput:
-                guard signs.allSatisfy({ $0 > 0 }) else {
+                guard !hasDeletes else {
                     throw SluiceError.internalError("a delete reached min or max over an append-only input")
                 }
                 extremes[index].withUnsafeMutableBufferPointer { extremes in
