@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from harness import SluiceServer
+from source_support import connect, source_status, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -20,28 +21,8 @@ def server():
         yield server
 
 
-def _connect(server: SluiceServer) -> psycopg.Connection:
-    return psycopg.connect(server.endpoint().conninfo, autocommit=True)
-
-
-def _wait_until(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
-        time.sleep(0.05)
-
-
-def _status(conn: psycopg.Connection, name: str) -> tuple[int, int, str]:
-    row = conn.execute("SELECT rows_read, rows_rejected, status FROM sluice_sources WHERE name = %s", (name,)).fetchone()
-    assert row is not None, f"no connector for {name}"
-    return row
-
-
 def _wait_finished(conn: psycopg.Connection, name: str) -> None:
-    _wait_until(lambda: _status(conn, name)[2].startswith("finished"), 60, f"{name} to finish ({_status(conn, name)})")
+    wait_until(lambda: source_status(conn, name)[2].startswith("finished"), 60, f"{name} to finish ({source_status(conn, name)})")
     conn.execute("FLUSH")
 
 
@@ -49,7 +30,7 @@ BASETIME = datetime(2025, 6, 1, 12, 0, 0, tzinfo=timezone.utc)
 
 
 def test_sequence_and_random_columns_fill_a_view_and_a_later_view_sees_the_same_rows(server):
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute(f"""
             CREATE SOURCE gen_events (id int, score bigint, ratio double precision, name varchar, ok boolean, at timestamptz)
             WITH (connector = 'datagen',
@@ -64,7 +45,7 @@ def test_sequence_and_random_columns_fill_a_view_and_a_later_view_sees_the_same_
         conn.execute("""CREATE MATERIALIZED VIEW gen_totals AS
                         SELECT count(*) AS n, min(id) AS lo, max(id) AS hi, sum(id) AS total FROM gen_events""")
         _wait_finished(conn, "gen_events")
-        assert _status(conn, "gen_events")[:2] == (500, 0)
+        assert source_status(conn, "gen_events")[:2] == (500, 0)
         assert conn.execute("SELECT n, lo, hi, total FROM gen_totals").fetchone() == (500, 1, 500, 500 * 501 // 2)
 
         rows = conn.execute("SELECT id, score, ratio, name, ok, at FROM gen_all ORDER BY id").fetchall()
@@ -86,7 +67,7 @@ def test_sequence_and_random_columns_fill_a_view_and_a_later_view_sees_the_same_
 
 
 def test_the_same_seed_makes_the_same_values(server):
-    with _connect(server) as conn:
+    with connect(server) as conn:
         for name in ("seeded_a", "seeded_b"):
             conn.execute(f"""
                 CREATE SOURCE {name} (id int, v int, s varchar)
@@ -101,7 +82,7 @@ def test_the_same_seed_makes_the_same_values(server):
 
 
 def test_a_table_stores_the_generated_rows(server):
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute("""
             CREATE TABLE gen_table (id bigint PRIMARY KEY, amount numeric(10,2), day date)
             WITH (connector = 'datagen', fields.id.kind = 'sequence', fields.id.start = '10', fields.id.end = '209',
@@ -118,19 +99,19 @@ def test_a_table_stores_the_generated_rows(server):
 
 
 def test_rows_are_never_made_faster_than_the_rate(server):
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute("CREATE SOURCE paced (v int) WITH (connector = 'datagen', datagen.rows.per.second = '40')")
         # Nothing is made while no view reads the source.
         time.sleep(0.3)
-        assert _status(conn, "paced")[0] == 0
+        assert source_status(conn, "paced")[0] == 0
         start = time.monotonic()
         conn.execute("CREATE MATERIALIZED VIEW paced_count AS SELECT count(*) AS n FROM paced")
-        _wait_until(lambda: _status(conn, "paced")[0] >= 20, 30, "20 paced rows")
+        wait_until(lambda: source_status(conn, "paced")[0] >= 20, 30, "20 paced rows")
         for _ in range(5):
-            made = _status(conn, "paced")[0]
+            made = source_status(conn, "paced")[0]
             assert made <= 40 * (time.monotonic() - start) + 1, f"{made} rows after {time.monotonic() - start:.2f} s"
             time.sleep(0.1)
-        assert _status(conn, "paced")[2] == "running"
+        assert source_status(conn, "paced")[2] == "running"
         conn.execute("DROP SOURCE paced CASCADE")
 
 
@@ -146,7 +127,7 @@ def test_rows_are_never_made_faster_than_the_rate(server):
     ("(v int[])", "", "0A000", "does not make"),
 ])
 def test_mistakes_in_the_options_are_errors_at_create(server, columns, options, sqlstate, message):
-    with _connect(server) as conn:
+    with connect(server) as conn:
         extra = f", {options}" if options else ""
         with pytest.raises(psycopg.Error) as raised:
             conn.execute(f"CREATE SOURCE bad_gen {columns} WITH (connector = 'datagen'{extra})")
@@ -156,7 +137,7 @@ def test_mistakes_in_the_options_are_errors_at_create(server, columns, options, 
 
 
 def test_upsert_is_refused_for_datagen(server):
-    with _connect(server) as conn:
+    with connect(server) as conn:
         with pytest.raises(psycopg.Error) as raised:
             conn.execute("""CREATE TABLE bad_upsert (v int PRIMARY KEY) WITH (connector = 'datagen')
                             FORMAT UPSERT ENCODE JSON""")

@@ -6,7 +6,6 @@ clear refusals of impossible values."""
 from __future__ import annotations
 
 import subprocess
-import time
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
@@ -15,6 +14,7 @@ from kafka_support import kcat, unique_topic
 
 from harness import SluiceServer
 from harness.sluice_server import sluice_binary
+from source_support import wait_until
 
 
 def _produce_one_batch_each(bootstrap: str, topic: str, values: list[bytes]) -> None:
@@ -25,16 +25,6 @@ def _produce_one_batch_each(bootstrap: str, topic: str, values: list[bytes]) -> 
         producer.produce(topic, value=value, partition=0, on_delivery=lambda error, _m: error and errors.append(error))
         assert producer.flush(20) == 0
     assert errors == []
-
-
-def _wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def _watermarks(bootstrap: str, topic: str) -> tuple[int, int]:
@@ -52,7 +42,7 @@ def test_retention_by_size_deletes_the_oldest_closed_segments() -> None:
         topic = unique_topic("retention-size")
         values = [b"%04d:" % n + b"v" * 500 for n in range(60)]  # about 30 KB: several 4 KB segments
         _produce_one_batch_each(bootstrap, topic, values)
-        low, high = _wait_for(lambda: (lambda w: w if w[0] > 0 else None)(_watermarks(bootstrap, topic)), 20,
+        low, high = wait_until(lambda: (lambda w: w if w[0] > 0 else None)(_watermarks(bootstrap, topic)), 20,
                               "retention to move the log start")
         assert high == len(values)
         # What is left is the newest records, whole, in order, ending at the last one.
@@ -77,7 +67,7 @@ def test_retention_by_time_deletes_closed_segments_past_the_age() -> None:
         _produce_one_batch_each(bootstrap, topic, values)
         # Only closed segments go: once they are older than a second, the log starts inside the
         # last (active) segment, and the newest record is still there.
-        low, high = _wait_for(lambda: (lambda w: w if w[0] > 10 else None)(_watermarks(bootstrap, topic)), 20,
+        low, high = wait_until(lambda: (lambda w: w if w[0] > 10 else None)(_watermarks(bootstrap, topic)), 20,
                               "time retention to delete the old segments")
         assert high == len(values) and low < high
         out = kcat(bootstrap, "-C", "-e", "-q", "-o", "beginning", "-t", topic, "-f", "%o\n")

@@ -22,6 +22,7 @@ from kafka_support import read_topic, unique_topic
 
 from harness import SluiceServer
 from harness.sluice_server import sluice_binary
+from source_support import connect, source_status, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SEED_000 = REPO_ROOT / "tests" / "fixtures" / "seeds" / "000_source.sql"
@@ -33,31 +34,11 @@ def server():
         yield server
 
 
-def _connect(server: SluiceServer) -> psycopg.Connection:
-    return psycopg.connect(server.endpoint().conninfo, autocommit=True)
-
-
-def _wait_until(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
-        time.sleep(0.05)
-
-
-def _source_counts(conn: psycopg.Connection, name: str) -> tuple[int, int, str]:
-    row = conn.execute("SELECT rows_read, rows_rejected, status FROM sluice_sources WHERE name = %s", (name,)).fetchone()
-    assert row is not None, f"no connector for {name} in sluice_sources"
-    return row
-
-
 def _wait_for_rows(conn: psycopg.Connection, name: str, total: int, timeout: float = 60) -> None:
     """Waits until the source has read or rejected `total` messages, then FLUSHes so every view
     shows them."""
-    _wait_until(lambda: sum(_source_counts(conn, name)[:2]) >= total, timeout,
-                f"source {name} to take {total} messages (now {_source_counts(conn, name)})")
+    wait_until(lambda: sum(source_status(conn, name)[:2]) >= total, timeout,
+               f"source {name} to take {total} messages (now {source_status(conn, name)})")
     conn.execute("FLUSH")
 
 
@@ -107,7 +88,7 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
     events = [json.loads(record.value) for record in records if record.offset >= len(old) or record.partition != 0]
     assert len(events) == count
 
-    with _connect(server) as conn:
+    with connect(server) as conn:
         _wait_for_rows(conn, "balloon_game_events", count)
         totals: dict[str, list] = defaultdict(lambda: [0, 0, None])
         colors: dict[tuple[str, str], list] = defaultdict(lambda: [0, 0, 0, None])
@@ -128,7 +109,7 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
         stats = conn.execute("SELECT player, balloon_color, balloon_pops, points_by_color, bonus_hits, event_ts "
                              "FROM mv_balloon_color_stats ORDER BY player, balloon_color").fetchall()
         assert stats == [(*key, *values) for key, values in sorted(colors.items())]
-        assert _source_counts(conn, "balloon_game_events")[1] == 0
+        assert source_status(conn, "balloon_game_events")[1] == 0
 
 
 # -- bad rows --------------------------------------------------------------------------------
@@ -167,14 +148,14 @@ def test_malformed_messages_are_skipped_counted_and_kept(server: SluiceServer) -
             values.append(json.dumps(dict(fields)).encode())
     _produce(bootstrap, topic, values)
     name = f"dirty_{len(bad_offsets)}"
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute(f"""CREATE SOURCE {name} (id int, amount int, at timestamptz, name varchar)
                          WITH (connector = 'kafka', topic = '{topic}', properties.bootstrap.server = '{bootstrap}',
                                scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON""")
         conn.execute(f"CREATE MATERIALIZED VIEW {name}_totals AS SELECT count(*) AS n, sum(amount) AS total FROM {name}")
         _wait_for_rows(conn, name, len(values))
         assert conn.execute(f"SELECT n, total FROM {name}_totals").fetchone() == (len(values) - len(bad_offsets), good_sum)
-        read, rejected, status = _source_counts(conn, name)
+        read, rejected, status = source_status(conn, name)
         assert (read, rejected) == (len(values) - len(bad_offsets), len(bad_offsets))
         assert status == "running"
         errors = conn.execute("SELECT \"partition\", \"offset\", error, payload FROM sluice_source_errors WHERE source_name = %s "
@@ -197,7 +178,7 @@ def test_select_on_a_source_reads_what_the_topic_holds(server: SluiceServer) -> 
     _create_topic(bootstrap, topic, partitions=2)
     _produce(bootstrap, topic, [json.dumps({"k": n, "v": f"v{n}"}).encode() for n in range(0, 50)], partition=0)
     _produce(bootstrap, topic, [json.dumps({"k": n, "v": f"v{n}"}).encode() for n in range(50, 80)], partition=1)
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute(f"CREATE SOURCE scan_{topic.replace('-', '_')} (k int, v varchar) WITH (connector = 'kafka', topic = '{topic}', "
                      f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'latest') FORMAT PLAIN ENCODE JSON")
         name = f"scan_{topic.replace('-', '_')}"
@@ -212,7 +193,7 @@ def test_table_fed_by_kafka_stores_rows_and_views_follow(server: SluiceServer) -
     bootstrap = server.kafka_bootstrap
     topic = unique_topic("table")
     _produce(bootstrap, topic, [json.dumps({"id": n, "qty": n % 7}).encode() for n in range(1000)])
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute(f"CREATE TABLE kt (id int PRIMARY KEY, qty int) WITH (connector = 'kafka', topic = '{topic}', "
                      f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
         conn.execute("CREATE MATERIALIZED VIEW kt_by_qty AS SELECT qty, count(*) AS n FROM kt GROUP BY qty")
@@ -233,7 +214,7 @@ def test_partitions_added_later_are_followed_and_progress_is_committed(server: S
     topic = unique_topic("grow")
     _create_topic(bootstrap, topic, partitions=1)
     name = "grow_" + topic.split("-")[-1]
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
                      f"properties.bootstrap.server = '{bootstrap}') FORMAT PLAIN ENCODE JSON")
         conn.execute(f"CREATE MATERIALIZED VIEW {name}_sum AS SELECT count(*) AS c, sum(n) AS s FROM {name}")
@@ -248,7 +229,7 @@ def test_partitions_added_later_are_followed_and_progress_is_committed(server: S
             group = f"sluice-{name}"
             offsets = {tp.partition: meta.offset for tp, meta in admin.list_group_offsets(group).get(group, {}).items()}
             return offsets in ({0: 100, 2: 30}, {0: 100, 1: 0, 2: 30})
-        _wait_until(committed, 20, "the source's progress to be committed to its group")
+        wait_until(committed, 20, "the source's progress to be committed to its group")
         admin.close()
 
 
@@ -257,7 +238,7 @@ def test_a_second_view_starts_from_what_the_first_saw(server: SluiceServer) -> N
     topic = unique_topic("views")
     _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(500)])
     name = "views_" + topic.split("-")[-1]
-    with _connect(server) as conn:
+    with connect(server) as conn:
         conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
                      f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
         conn.execute(f"CREATE MATERIALIZED VIEW {name}_a AS SELECT count(*) AS c, sum(n) AS s FROM {name}")
@@ -294,7 +275,7 @@ def _create(conn: psycopg.Connection, with_options: str, fmt: str = "FORMAT PLAI
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "", "42601", "needs a format"),
 ])
 def test_mistakes_in_create_source_are_errors(server: SluiceServer, options: str, fmt: str, sqlstate: str, message: str) -> None:
-    with _connect(server) as conn:
+    with connect(server) as conn:
         with pytest.raises(psycopg.Error) as raised:
             _create(conn, options.replace("'B'", f"'{server.kafka_bootstrap}'"), fmt)
         assert raised.value.sqlstate == sqlstate
@@ -303,7 +284,7 @@ def test_mistakes_in_create_source_are_errors(server: SluiceServer, options: str
 
 
 def test_unreachable_broker_is_an_error_at_create_not_a_hang(server: SluiceServer) -> None:
-    with _connect(server) as conn:
+    with connect(server) as conn:
         started = time.monotonic()
         with pytest.raises(psycopg.Error) as raised:
             _create(conn, "connector = 'kafka', topic = 't', properties.bootstrap.server = '127.0.0.1:1'")
@@ -316,14 +297,14 @@ def test_a_missing_topic_is_waited_for_with_a_notice(server: SluiceServer) -> No
     bootstrap = server.kafka_bootstrap
     topic = unique_topic("later")
     name = "later_" + topic.split("-")[-1]
-    with _connect(server) as conn:
+    with connect(server) as conn:
         notices: list[str] = []
         conn.add_notice_handler(lambda diagnostic: notices.append(diagnostic.message_primary))
         conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
                      f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'latest') FORMAT PLAIN ENCODE JSON")
         assert any(f'topic "{topic}" does not exist yet' in notice for notice in notices), notices
         conn.execute(f"CREATE MATERIALIZED VIEW {name}_c AS SELECT count(*) AS c FROM {name}")
-        _wait_until(lambda: "waiting for topic" in _source_counts(conn, name)[2], 10, "the waiting status")
+        wait_until(lambda: "waiting for topic" in source_status(conn, name)[2], 10, "the waiting status")
         _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(25)])
         _wait_for_rows(conn, name, 25)
         assert conn.execute(f"SELECT c FROM {name}_c").fetchone() == (25,)
