@@ -59,23 +59,12 @@ package struct JSONDecodeFuzz {
         var bytes = input
         for _ in 0 ... random.next(below: 4) {
             switch random.next(below: 7) {
-            case 0 where !bytes.isEmpty:
-                bytes[random.next(below: bytes.count)] = UInt8(truncatingIfNeeded: random.next())
-            case 1 where !bytes.isEmpty:
-                let start = random.next(below: bytes.count)
-                bytes.removeSubrange(start ..< min(bytes.count, start + 1 + random.next(below: 12)))
-            case 2:
-                bytes.insert(contentsOf: Array(dictionary[random.next(below: dictionary.count)].utf8), at: random.next(below: bytes.count + 1))
-            case 3 where !bytes.isEmpty:
-                let start = random.next(below: bytes.count)
-                let slice = bytes[start ..< min(bytes.count, start + 1 + random.next(below: 24))]
-                bytes.insert(contentsOf: slice, at: random.next(below: bytes.count + 1))
-            case 4:
-                let other = Array(seeds[random.next(below: seeds.count)].utf8)
-                let cut = random.next(below: bytes.count + 1)
-                bytes = Array(bytes[..<cut]) + other[random.next(below: other.count + 1)...]
-            case 5 where !bytes.isEmpty:
-                bytes = Array(bytes.prefix(random.next(below: bytes.count)))
+            case 0: ByteMutations.overwriteByte(&bytes, random: &random)
+            case 1: ByteMutations.deleteRun(&bytes, upTo: 12, random: &random)
+            case 2: ByteMutations.insert(Array(dictionary[random.next(below: dictionary.count)].utf8), into: &bytes, random: &random)
+            case 3: ByteMutations.duplicateRun(&bytes, upTo: 24, random: &random)
+            case 4: ByteMutations.splice(&bytes, with: Array(seeds[random.next(below: seeds.count)].utf8), random: &random)
+            case 5: ByteMutations.truncate(&bytes, random: &random)
             default:
                 // Replace one digit run or quoted word with a dictionary entry.
                 guard let index = bytes.indices.randomElement(using: &random) else { continue }

@@ -19,26 +19,16 @@ enum Mutator {
         var bytes = input
         for _ in 0 ... random.next(below: 4) {
             switch random.next(below: 9) {
-            case 0 where !bytes.isEmpty:
-                bytes[random.next(below: bytes.count)] = UInt8(truncatingIfNeeded: random.next())
-            case 1 where !bytes.isEmpty:
-                let start = random.next(below: bytes.count)
-                bytes.removeSubrange(start ..< min(bytes.count, start + 1 + random.next(below: 16)))
+            case 0: ByteMutations.overwriteByte(&bytes, random: &random)
+            case 1: ByteMutations.deleteRun(&bytes, upTo: 16, random: &random)
             case 2:
                 let token = Array((" " + dictionary[random.next(below: dictionary.count)] + " ").utf8)
-                bytes.insert(contentsOf: token, at: random.next(below: bytes.count + 1))
-            case 3 where !bytes.isEmpty:
-                let start = random.next(below: bytes.count)
-                let slice = bytes[start ..< min(bytes.count, start + 1 + random.next(below: 32))]
-                bytes.insert(contentsOf: slice, at: random.next(below: bytes.count + 1))
-            case 4:
-                let other = Array(seeds[random.next(below: seeds.count)].utf8)
-                let cut = random.next(below: bytes.count + 1)
-                bytes = Array(bytes[..<cut]) + other[random.next(below: other.count + 1)...]
-            case 5 where !bytes.isEmpty:
-                bytes = Array(bytes.prefix(random.next(below: bytes.count)))
+                ByteMutations.insert(token, into: &bytes, random: &random)
+            case 3: ByteMutations.duplicateRun(&bytes, upTo: 32, random: &random)
+            case 4: ByteMutations.splice(&bytes, with: Array(seeds[random.next(below: seeds.count)].utf8), random: &random)
+            case 5: ByteMutations.truncate(&bytes, random: &random)
             case 6:
-                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "("), count: 1 + random.next(below: 40)), at: random.next(below: bytes.count + 1))
+                ByteMutations.insert(Array(repeating: UInt8(ascii: "("), count: 1 + random.next(below: 40)), into: &bytes, random: &random)
             default:
                 let token = Array(dictionary[random.next(below: dictionary.count)].utf8)
                 bytes += [UInt8(ascii: " ")] + token
