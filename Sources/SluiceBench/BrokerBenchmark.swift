@@ -16,7 +16,6 @@ package struct BrokerBenchmark {
     package var records: Int
     package var valueBytes = 200
     package var recordsPerBatch = 4000
-    static let maxInFlight = 5
     /// The `sluice` executable to start the broker with.
     package var executable: String
 
@@ -71,25 +70,14 @@ package struct BrokerBenchmark {
         var producedBytes = 0
         let produceStart = ContinuousClock.now
         var sent = 0
-        // Up to five requests in flight, as librdkafka keeps them by default.
-        let produceVersion = try client.version(of: .produce)
-        var outstanding: [ContinuousClock.Instant] = []
-        while sent < records || !outstanding.isEmpty {
-            while sent < records && outstanding.count < Self.maxInFlight {
-                let count = min(recordsPerBatch, records - sent)
-                let batch = count == recordsPerBatch ? fullBatch : lastBatch
-                producedBytes += batch.readableBytes
-                let request = ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: [.init(index: 0, records: batch)])])
-                outstanding.append(ContinuousClock.now)
-                try client.sendWithoutResponse(request, version: produceVersion)
-                sent += count
-            }
-            let response = try client.receive(ProduceRequest.self)
-            latencies.append(BenchClock.seconds(ContinuousClock.now - outstanding.removeFirst()))
-            if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 {
-                throw KafkaClientError("produce failed with Kafka error \(code)")
-            }
-        }
+        try client.producePipelined(topic: topic, next: {
+            guard sent < records else { return nil }
+            let count = min(recordsPerBatch, records - sent)
+            let batch = count == recordsPerBatch ? fullBatch : lastBatch
+            producedBytes += batch.readableBytes
+            sent += count
+            return batch
+        }, acknowledged: { latencies.append(BenchClock.seconds($0)) })
         let produceSeconds = BenchClock.seconds(ContinuousClock.now - produceStart)
 
         // Consume, as librdkafka does with its defaults (1 MiB a partition, fetch.max.bytes

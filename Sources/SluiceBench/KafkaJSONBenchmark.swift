@@ -86,34 +86,22 @@ package struct KafkaJSONBenchmark {
         let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
         guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create topic \(topic)") }
         let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
-        var records: [KafkaRecord] = []
-        var inFlight = 0
-        func send() throws {
-            var batch = ByteBuffer()
-            _ = RecordBatchEncoder().encode(records, into: &batch)
-            records.removeAll(keepingCapacity: true)
-            try client.sendWithoutResponse(ProduceRequest(acks: -1, timeoutMs: 30_000, topicData: [.init(name: topic, partitionData: [.init(index: 0, records: batch)])]))
-            inFlight += 1
-            if inFlight == 5 { try receive() }
-        }
-        func receive() throws {
-            let response = try client.receive(ProduceRequest.self)
-            inFlight -= 1
-            if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 {
-                throw KafkaClientError("produce failed with Kafka error \(code)")
-            }
-        }
         try ndjson.withUnsafeBytes { bytes in
             var lineStart = 0
-            for index in 0 ..< bytes.count where bytes[index] == UInt8(ascii: "\n") {
-                let line = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: bytes[lineStart ..< index]))
-                records.append(KafkaRecord(offset: Int64(records.count), timestamp: timestamp, key: nil, value: line))
-                lineStart = index + 1
-                if records.count == 4000 { try send() }
+            try client.producePipelined(topic: topic) {
+                var records: [KafkaRecord] = []
+                while lineStart < bytes.count && records.count < 4000 {
+                    let end = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                    let line = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: bytes[lineStart ..< end]))
+                    records.append(KafkaRecord(offset: Int64(records.count), timestamp: timestamp, key: nil, value: line))
+                    lineStart = end + 1
+                }
+                if records.isEmpty { return nil }
+                var batch = ByteBuffer()
+                _ = RecordBatchEncoder().encode(records, into: &batch)
+                return batch
             }
         }
-        if !records.isEmpty { try send() }
-        while inFlight > 0 { try receive() }
     }
 
 
