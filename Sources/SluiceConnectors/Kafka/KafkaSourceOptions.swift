@@ -81,6 +81,8 @@ package struct KafkaSourceOptions: Sendable, Equatable {
         let prefix = options["group.id.prefix"] ?? "sluice"
         groupID = "\(prefix)-\(description.name)"
         switch (description.format, description.encode) {
+        case ("", _):
+            throw SluiceError(.syntaxError, "a kafka connector needs a format, as in FORMAT PLAIN ENCODE JSON")
         case ("PLAIN", "JSON"):
             isUpsert = false
         case ("UPSERT", "JSON"):

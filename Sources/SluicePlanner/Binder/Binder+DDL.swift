@@ -6,11 +6,8 @@ import SluiceSQL
 extension Binder {
     mutating func bindCreateTable(_ create: CreateTable, sourceText: String) throws(SluiceError) -> PlannedStatement {
         let schema = create.name.qualifier.last ?? session.schema
-        if catalog.relation(named: create.name.name, schema: schema) != nil {
-            if create.ifNotExists {
-                return .nothing(tag: "CREATE_TABLE", notice: "relation \"\(create.name.name)\" already exists, skipping")
-            }
-            throw SluiceError(.duplicateTable, "relation \"\(create.name.name)\" already exists")
+        if let existing = try existingRelation(create.name.name, schema: schema, ifNotExists: create.ifNotExists, tag: "CREATE_TABLE") {
+            return existing
         }
         if !create.options.isEmpty || create.format != nil {
             guard create.query == nil else {
@@ -49,11 +46,8 @@ extension Binder {
 
     mutating func bindCreateSource(_ create: CreateSource, sourceText: String) throws(SluiceError) -> PlannedStatement {
         let schema = create.name.qualifier.last ?? session.schema
-        if catalog.relation(named: create.name.name, schema: schema) != nil {
-            if create.ifNotExists {
-                return .nothing(tag: "CREATE_SOURCE", notice: "relation \"\(create.name.name)\" already exists, skipping")
-            }
-            throw SluiceError(.duplicateTable, "relation \"\(create.name.name)\" already exists")
+        if let existing = try existingRelation(create.name.name, schema: schema, ifNotExists: create.ifNotExists, tag: "CREATE_SOURCE") {
+            return existing
         }
         let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
         if columns.isEmpty {
@@ -70,6 +64,14 @@ extension Binder {
 
     /// The connector options and format of a CREATE SOURCE or CREATE TABLE; which options a
     /// connector takes is the connector's to check, when the statement runs.
+    /// For a CREATE of relation `name` that already exists: the statement that only notices
+    /// (IF NOT EXISTS), or the error. Nil when the name is free.
+    func existingRelation(_ name: String, schema: String, ifNotExists: Bool, tag: String) throws(SluiceError) -> PlannedStatement? {
+        guard catalog.relation(named: name, schema: schema) != nil else { return nil }
+        guard ifNotExists else { throw SluiceError(.duplicateTable, "relation \"\(name)\" already exists") }
+        return .nothing(tag: tag, notice: "relation \"\(name)\" already exists, skipping")
+    }
+
     func connectorSpec(_ options: [WithOption], _ format: FormatEncode?) throws(SluiceError) -> ConnectorSpec {
         var values: [String: String] = [:]
         for option in options {
@@ -81,12 +83,9 @@ extension Binder {
         guard let connector = values["connector"], !connector.isEmpty else {
             throw SluiceError(.syntaxError, "the WITH options must name a connector, as in WITH (connector = 'kafka', …)")
         }
-        guard let format else {
-            // The load generator makes rows, not messages: its format may be left out.
-            if connector.lowercased() == "datagen" { return ConnectorSpec(options: values, format: "", encode: "", formatOptions: [:]) }
-            throw SluiceError(
-                .syntaxError, "a \(connector) connector needs a format, as in FORMAT PLAIN ENCODE JSON")
-        }
+        // Whether the connector needs a format (Kafka does; the load generator does not) is the
+        // connector's to say.
+        guard let format else { return ConnectorSpec(options: values, format: "", encode: "", formatOptions: [:]) }
         var formatOptions: [String: String] = [:]
         for option in format.options { formatOptions[option.key] = option.value.text }
         return ConnectorSpec(options: values, format: format.format, encode: format.encode, formatOptions: formatOptions)
@@ -228,11 +227,8 @@ extension Binder {
 extension Binder {
     mutating func bindCreateMaterializedView(_ view: CreateView, sourceText: String) throws(SluiceError) -> PlannedStatement {
         let schema = view.name.qualifier.last ?? session.schema
-        if catalog.relation(named: view.name.name, schema: schema) != nil {
-            if view.ifNotExists {
-                return .nothing(tag: "CREATE_MATERIALIZED_VIEW", notice: "relation \"\(view.name.name)\" already exists, skipping")
-            }
-            throw SluiceError(.duplicateTable, "relation \"\(view.name.name)\" already exists")
+        if let existing = try existingRelation(view.name.name, schema: schema, ifNotExists: view.ifNotExists, tag: "CREATE_MATERIALIZED_VIEW") {
+            return existing
         }
         if view.orReplace { throw SluiceError(.featureNotSupported, "CREATE OR REPLACE MATERIALIZED VIEW is not supported") }
         if view.emitOnWindowClose { throw SluiceError(.featureNotSupported, "EMIT ON WINDOW CLOSE is not supported yet") }
