@@ -1,15 +1,11 @@
 import NIOCore
 import SluiceBroker
+import SluiceCore
 import SluiceKafkaProtocol
 import SluicePGWire
 import SluiceServer
 
-/// What every benchmark needs: seconds from a clock's durations, and SQL run through a session.
-enum BenchClock {
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-}
+// What the benchmarks share: SQL run through a session, and pipelined produce requests.
 
 extension SQLSession {
     /// Runs every statement of `sql` and returns the last one's result.

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import NIOCore
 import SluiceBroker
+import SluiceCore
 import SluiceKafkaProtocol
 
 /// `sluice bench broker`: N records of 200-byte values produced to one partition of a broker
@@ -77,8 +78,8 @@ package struct BrokerBenchmark {
             producedBytes += batch.readableBytes
             sent += count
             return batch
-        }, acknowledged: { latencies.append(BenchClock.seconds($0)) })
-        let produceSeconds = BenchClock.seconds(ContinuousClock.now - produceStart)
+        }, acknowledged: { latencies.append($0.inSeconds) })
+        let produceSeconds = (ContinuousClock.now - produceStart).inSeconds
 
         // Consume, as librdkafka does with its defaults (1 MiB a partition, fetch.max.bytes
         // 50 MiB): the next fetch is sent as soon as a response's batch
@@ -109,7 +110,7 @@ package struct BrokerBenchmark {
                 consumedRecords += Int(view.header.recordCount)
             }
         }
-        let consumeSeconds = BenchClock.seconds(ContinuousClock.now - consumeStart)
+        let consumeSeconds = (ContinuousClock.now - consumeStart).inSeconds
 
         // The disk's sequential write speed, for the same bytes.
         let syncEachWrite = flush == "always"
@@ -147,7 +148,7 @@ package struct BrokerBenchmark {
             if syncEachWrite { fsync(fd) }
         }
         fsync(fd)
-        return BenchClock.seconds(ContinuousClock.now - start)
+        return (ContinuousClock.now - start).inSeconds
     }
 
     static func connect(port: Int) throws -> KafkaWireClient {

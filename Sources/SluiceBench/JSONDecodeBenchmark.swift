@@ -121,7 +121,7 @@ package struct JSONDecodeBenchmark {
         for _ in 0 ..< 3 {
             let start = ContinuousClock.now
             outcome = ndjson.withUnsafeBytes { Self.decode($0, decoder: &decoder) }
-            best = min(best, BenchClock.seconds(ContinuousClock.now - start))
+            best = min(best, (ContinuousClock.now - start).inSeconds)
         }
         let ours = megabytes / best
         print(String(format: "  sluice JSONRowDecoder:  %7.3f s  %12.0f events/s  %7.1f MB/s  (%d rows, %d errors, score sum %lld)",

@@ -46,7 +46,7 @@ package struct KafkaJSONBenchmark {
 
         let loadStart = ContinuousClock.now
         try Self.load(ndjson, topic: "balloon", port: broker.port)
-        let loadSeconds = BenchClock.seconds(ContinuousClock.now - loadStart)
+        let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
         print(String(format: "  load       %7.2f s  %12.0f events/s  %7.1f MB/s  (produced with acks=all)", loadSeconds,
                      Double(events) / loadSeconds, megabytes / loadSeconds))
 
@@ -69,7 +69,7 @@ package struct KafkaJSONBenchmark {
             try await Task.sleep(for: .milliseconds(20))
         }
         await database.flush()
-        let seconds = BenchClock.seconds(ContinuousClock.now - start)
+        let seconds = (ContinuousClock.now - start).inSeconds
         let total = try await session.execute(script: "SELECT sum(total_score), count(*) FROM mv_leaderboard").chunks.first
         database.stop()
         await broker.shutdown()

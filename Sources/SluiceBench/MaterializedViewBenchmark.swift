@@ -81,7 +81,7 @@ package struct MaterializedViewBenchmark {
         }
         if deleteTenth { _ = try await session.execute(script: "DELETE FROM t WHERE (id / 1000) % 10 = 0") }
         await database.flush()
-        let elapsed = BenchClock.seconds(ContinuousClock.now - clock)
+        let elapsed = (ContinuousClock.now - clock).inSeconds
         let groups = try await session.execute(script: "SELECT count(*) FROM agg").chunks.first.map { chunk -> Int in
             if case .int64(let count) = chunk.columns[0].value(at: 0) { return Int(count) }
             return 0

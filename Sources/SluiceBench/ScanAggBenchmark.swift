@@ -37,7 +37,7 @@ package struct ScanAggBenchmark {
             try store.insert(Self.chunk(start ..< end))
             start = end
         }
-        let loadSeconds = BenchClock.seconds(ContinuousClock.now - loadStart)
+        let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
         print("sluice bench scan-agg: \(rows) rows (k: 1,000 distinct bigint keys, v: bigint, s: short text)")
         print(String(format: "  load (in-process, columnar):      %8.3f s", loadSeconds))
 
@@ -48,7 +48,7 @@ package struct ScanAggBenchmark {
             for _ in 0 ..< Self.repetitions {
                 let clock = ContinuousClock.now
                 let result = try await session.execute(script: query)
-                times.append(BenchClock.seconds(ContinuousClock.now - clock))
+                times.append((ContinuousClock.now - clock).inSeconds)
                 resultRows = result.rowCount
             }
             let best = times.sorted()[times.count / 2]

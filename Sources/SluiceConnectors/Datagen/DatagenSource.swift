@@ -83,11 +83,10 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
             }
             statistics.status = "running"
             let now = ContinuousClock.now
-            if paceStart == nil {
-                paceStart = now
-                madeAtPaceStart = made
-            }
-            let elapsed = Double((now - paceStart!).components.seconds) + Double((now - paceStart!).components.attoseconds) / 1e18
+            if paceStart == nil { madeAtPaceStart = made }
+            let start = paceStart ?? now
+            paceStart = start
+            let elapsed = (now - start).inSeconds
             var due = madeAtPaceStart + Int64(elapsed * options.rowsPerSecond) + 1 - made
             if let total = options.totalRows { due = min(due, total - made) }
             guard due > 0 else {
