@@ -1,3 +1,4 @@
+import Foundation
 import SluiceCore
 import SluiceDataflow
 
@@ -17,5 +18,11 @@ package enum Connectors {
                 .featureNotSupported, "unknown connector \"\(name)\"",
                 hint: "Sources and tables can read from connector = 'kafka' or make rows with connector = 'datagen'.")
         }
+    }
+
+    /// The wall-clock time in microseconds since 1970: when a row was rejected, the base of
+    /// generated timestamps.
+    static func nowMicroseconds() -> Int64 {
+        Int64(Date().timeIntervalSince1970 * 1_000_000)
     }
 }

@@ -25,7 +25,7 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
             throw SluiceError(
                 .featureNotSupported, "the datagen connector takes FORMAT PLAIN ENCODE JSON or no format, not FORMAT \(description.format) ENCODE \(description.encode)")
         }
-        options = try DatagenOptions(description, now: Self.nowMicroseconds())
+        options = try DatagenOptions(description, now: Connectors.nowMicroseconds())
     }
 
     package func start(output: SourceOutput) {
@@ -54,7 +54,7 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
     private func rows(upTo end: Int64) -> [Chunk] {
         var chunks: [Chunk] = []
         var row: Int64 = 0
-        let now = Self.nowMicroseconds()
+        let now = Connectors.nowMicroseconds()
         while row < end {
             let count = Int(min(Int64(Chunk.preferredSize), end - row))
             chunks.append(makeChunk(from: row, count: count, now: now))
@@ -96,7 +96,7 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
                 continue
             }
             let count = Int(min(due, Int64(Chunk.preferredSize)))
-            let chunk = makeChunk(from: made, count: count, now: Self.nowMicroseconds())
+            let chunk = makeChunk(from: made, count: count, now: Connectors.nowMicroseconds())
             let next = made + Int64(count)
             do {
                 try output.deliver(chunk) { self.delivered.withLock { $0 = next } }
@@ -192,9 +192,5 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
         default:
             if let decimal = try? SluiceCore.Decimal(value) { builder.append(decimal: decimal) } else { builder.appendNull() }
         }
-    }
-
-    static func nowMicroseconds() -> Int64 {
-        Int64(Date().timeIntervalSince1970 * 1_000_000)
     }
 }

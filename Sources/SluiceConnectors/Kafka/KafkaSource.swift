@@ -241,7 +241,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                                 if let problem = decodeKey(message.key, into: &keyBuilders, with: &keyDecoder) {
                                     statistics.reject(
                                         partition: message.partition, offset: message.offset, message: problem,
-                                        payload: message.key ?? UnsafeRawBufferPointer(start: nil, count: 0), at: Self.nowMicroseconds())
+                                        payload: message.key ?? UnsafeRawBufferPointer(start: nil, count: 0), at: Connectors.nowMicroseconds())
                                 }
                             }
                             advanced[message.partition] = message.offset + 1
@@ -255,7 +255,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                         } catch {
                             statistics.reject(
                                 partition: message.partition, offset: message.offset, message: error.message, payload: value,
-                                at: Self.nowMicroseconds())
+                                at: Connectors.nowMicroseconds())
                         }
                     }
                 }
@@ -300,7 +300,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                     statistics.reject(
                         partition: origins[row].partition, offset: origins[row].offset,
                         message: "primary-key column \"\(description.columns[column].name)\" is null",
-                        payload: UnsafeRawBufferPointer(start: nil, count: 0), at: Self.nowMicroseconds())
+                        payload: UnsafeRawBufferPointer(start: nil, count: 0), at: Connectors.nowMicroseconds())
                 }
             }
         }
@@ -379,7 +379,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                             if recordErrors {
                                 statistics.reject(
                                     partition: message.partition, offset: message.offset, message: error.message, payload: value,
-                                    at: Self.nowMicroseconds())
+                                    at: Connectors.nowMicroseconds())
                             }
                         }
                         if builders.first?.count ?? 0 >= Chunk.preferredSize {
@@ -453,9 +453,5 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                 .unableToEstablishConnection, "cannot reach the Kafka cluster at \(options.bootstrapServers): \(error.message)")
         }
         return SluiceError(.ioError, "Kafka error for topic \"\(options.topic)\": \(error.message)")
-    }
-
-    static func nowMicroseconds() -> Int64 {
-        Int64(Date().timeIntervalSince1970 * 1_000_000)
     }
 }
