@@ -50,6 +50,28 @@ package indirect enum StreamPlan: Sendable, Equatable {
         }
     }
 
+    /// Output columns whose values tell the plan's current rows apart (its stream key): an
+    /// aggregate's group key, carried through projections that pass it on unchanged; nil when
+    /// no such columns are known, and the rows are then told apart by all their values.
+    package var streamKey: [Int]? {
+        switch self {
+        case .hashAggregate(_, let groupCount, _):
+            return Array(0 ..< groupCount)
+        case .project(let input, _, let expressions):
+            guard let key = input.streamKey else { return nil }
+            var mapped: [Int] = []
+            for column in key {
+                guard let output = expressions.firstIndex(where: { if case .column(column, _) = $0 { true } else { false } }) else {
+                    return nil
+                }
+                mapped.append(output)
+            }
+            return mapped
+        case .scan, .values, .hashJoin, .union:
+            return nil
+        }
+    }
+
     package var inputs: [StreamPlan] {
         switch self {
         case .scan, .values: []

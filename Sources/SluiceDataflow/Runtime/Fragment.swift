@@ -86,7 +86,7 @@ package final class Fragment: @unchecked Sendable {
         self.graph = graph
         self.planText = planText
         self.upstreams = graph.upstreams
-        self.materializer = Materializer(types: graph.outputTypes)
+        self.materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity)
         self.backfill = backfill
         self.collector = collector
         self.pool = pool

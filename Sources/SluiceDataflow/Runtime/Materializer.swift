@@ -1,67 +1,102 @@
 import SluiceCore
+import SluicePlan
 import SluiceState
 
-/// The rows of a materialized view, kept up to date from its change stream.
+/// The rows of a materialized view, kept up to date from its change stream in a
+/// ``PagedTable`` keyed by the view's row identity.
 ///
-/// Rows are counted, not keyed: a view's rows form a multiset (a projection of a table without
-/// a key may repeat rows), so each distinct row is stored once with its multiplicity. An insert
-/// adds one, a delete takes one away, and a row whose count reaches zero is gone. At the end of
-/// an epoch the view's rows are laid out as chunks for readers.
-/// - Complexity: O(1) per changed row; laying out is O(rows) and happens only after an epoch
-///   that changed something.
+/// Each change is staged under its row's key as it arrives; at the end of an epoch the table
+/// rewrites only the pages the epoch's keys fall in, and readers get the pages as chunks,
+/// shared, not copied. So an epoch costs what it changed, whatever the view's size.
+/// - Complexity: O(1) plus the key's encoding per changed row; per epoch O(m log m) for m
+///   changed rows plus the rows of the pages they touch.
 package struct Materializer {
-    package let types: [DataType]
-    private var rows: [KeyBytes: (values: [Value], count: Int)] = [:]
-    private var changed = true
-    package private(set) var rowCount = 0
-    /// Deletes of rows the view does not hold: a bug upstream, counted rather than crashed on.
-    package private(set) var inconsistencies = 0
+    /// How a view's rows are told apart, which is the key they are stored under.
+    package enum RowIdentity: Equatable, Sendable {
+        /// The input only inserts: each row gets a hidden, increasing row id (RisingWave's
+        /// `_row_id`), so new rows land at the end of the table.
+        case rowID
+        /// These output columns tell the current rows apart (an aggregate's group key).
+        case key([Int])
+        /// Rows are told apart by all their values; equal rows are counted.
+        case wholeRow
 
-    package init(types: [DataType]) {
-        self.types = types
+        /// The identity a view maintained by `plan` has.
+        package init(_ plan: StreamPlan) {
+            if plan.isAppendOnly {
+                self = .rowID
+            } else if let key = plan.streamKey {
+                self = .key(key)
+            } else {
+                self = .wholeRow
+            }
+        }
     }
+
+    package let types: [DataType]
+    package let identity: RowIdentity
+    private var table: PagedTable
+    private var keyColumns: [Int]
+    /// The next hidden row id (``RowIdentity/rowID``).
+    private var nextRowID: UInt64 = 0
+    /// Deletes the view cannot match: a bug upstream, counted rather than crashed on.
+    private var unmatchedDeletes = 0
+
+    package init(types: [DataType], identity: RowIdentity = .wholeRow) {
+        self.types = types
+        self.identity = identity
+        self.table = PagedTable(types: types)
+        switch identity {
+        case .rowID: keyColumns = []
+        case .key(let columns): keyColumns = columns
+        case .wholeRow: keyColumns = Array(types.indices)
+        }
+    }
+
+    /// The view's rows as of the last published epoch.
+    package var rowCount: Int { table.rowCount }
+
+    /// Deletes of rows the view does not hold.
+    package var inconsistencies: Int { table.inconsistencies + unmatchedDeletes }
 
     package mutating func apply(_ chunk: StreamChunk) {
-        let columns = Array(0 ..< chunk.data.columns.count)
-        for rowIndex in 0 ..< chunk.count {
-            let key = KeyBytes(chunk.data, row: rowIndex, columns: columns)
-            if chunk.ops[rowIndex].isInsertion {
-                rowCount += 1
-                if let entry = rows[key] {
-                    rows[key] = (entry.values, entry.count + 1)
-                } else {
-                    rows[key] = (chunk.data.columns.map { $0.value(at: rowIndex) }, 1)
-                }
-            } else if let entry = rows[key] {
-                rowCount -= 1
-                if entry.count == 1 { rows.removeValue(forKey: key) } else { rows[key] = (entry.values, entry.count - 1) }
-            } else {
-                inconsistencies += 1
+        guard chunk.count > 0 else { return }
+        switch identity {
+        case .rowID:
+            // An append-only input never deletes; a delete here has no row id to find.
+            var inserts = chunk
+            if chunk.ops.contains(where: { !$0.isInsertion }) {
+                let kept = chunk.ops.indices.filter { chunk.ops[$0].isInsertion }
+                unmatchedDeletes += chunk.count - kept.count
+                inserts = StreamChunk(ops: kept.map { chunk.ops[$0] }, data: chunk.data.gather(kept))
             }
-            changed = true
+            var rowID = nextRowID
+            // One fragment owns every vnode for now; its row ids carry vnode 0.
+            table.stage(inserts) { bytes, _ in
+                bytes.append(0)
+                bytes.append(0)
+                withUnsafeBytes(of: rowID.bigEndian) { bytes.append(contentsOf: $0) }
+                rowID += 1
+            }
+            nextRowID = rowID
+        case .key, .wholeRow:
+            let columns = keyColumns.map { chunk.data.columns[$0] }
+            table.stage(chunk) { bytes, rowIndex in
+                let start = bytes.count
+                bytes.append(0)
+                bytes.append(0)
+                for column in columns { KeyEncoding.append(column, row: rowIndex, to: &bytes) }
+                let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
+                bytes[start] = UInt8(vnode >> 8)
+                bytes[start + 1] = UInt8(vnode & 0xFF)
+            }
         }
     }
 
-    /// The view's rows as chunks, or nil when nothing changed since the last call.
+    /// Commits the epoch's changes and returns the view's rows as chunks (its pages, shared),
+    /// or nil when the epoch changed nothing.
     package mutating func publish() -> [Chunk]? {
-        guard changed else { return nil }
-        changed = false
-        var chunks: [Chunk] = []
-        var builders = types.map { ColumnBuilder(type: $0, capacity: Chunk.preferredSize) }
-        var filled = 0
-        func flush() {
-            chunks.append(Chunk(columns: builders.map { $0.finish() }, count: filled))
-            builders = types.map { ColumnBuilder(type: $0, capacity: Chunk.preferredSize) }
-            filled = 0
-        }
-        for entry in rows.values {
-            for _ in 0 ..< entry.count {
-                for (index, value) in entry.values.enumerated() { builders[index].append(value) }
-                filled += 1
-                if filled == Chunk.preferredSize { flush() }
-            }
-        }
-        if filled > 0 { flush() }
-        return chunks
+        guard table.commitEpoch() else { return nil }
+        return table.snapshot
     }
 }

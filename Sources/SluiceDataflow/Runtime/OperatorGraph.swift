@@ -36,6 +36,8 @@ package struct OperatorGraph {
     /// Constant rows to emit once at the start, per leaf.
     private var constants: [(node: Int, chunk: Chunk)] = []
     package let outputTypes: [DataType]
+    /// How the view tells its rows apart (``Materializer/RowIdentity``).
+    package let outputIdentity: Materializer.RowIdentity
     /// Row-level errors operators reported since the last ``takeWarnings()``.
     private var warningCount = 0
     private var lastWarning: SluiceError?
@@ -44,6 +46,7 @@ package struct OperatorGraph {
     /// State table ids are `stateTableBase + 100 * node + k`.
     package init(plan: StreamPlan, stateTableBase: Int, context: EvaluationContext) throws(SluiceError) {
         outputTypes = plan.outputTypes
+        outputIdentity = Materializer.RowIdentity(plan)
         _ = try add(plan, stateTableBase: stateTableBase, context: context)
     }
 

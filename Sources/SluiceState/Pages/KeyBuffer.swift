@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SluiceCore
+
+/// The keys of many rows in one byte buffer: key `i` is `bytes[start(i) ..< ends[i]]`.
+///
+/// One allocation for a whole page or epoch of keys instead of one array per key. Keys compare
+/// bytewise, a proper prefix first (``ByteOrder``).
+package struct KeyBuffer: Sendable {
+    package private(set) var bytes: [UInt8] = []
+    /// The end offset of each key in ``bytes``.
+    package private(set) var ends: [Int32] = []
+
+    package init() {}
+
+    package init(reservingKeys keys: Int, bytes byteCount: Int) {
+        ends.reserveCapacity(keys)
+        bytes.reserveCapacity(byteCount)
+    }
+
+    package var count: Int { ends.count }
+
+    package mutating func reserve(additionalKeys: Int) {
+        ends.reserveCapacity(ends.count + additionalKeys)
+    }
+    package var isEmpty: Bool { ends.isEmpty }
+
+    @inlinable
+    package func start(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1]) }
+
+    /// Key `index` as an array (for tests and edges; the data path compares in place).
+    package func key(_ index: Int) -> [UInt8] { Array(bytes[start(index) ..< Int(ends[index])]) }
+
+    /// Appends a key.
+    package mutating func append(_ key: some Collection<UInt8>) {
+        bytes.append(contentsOf: key)
+        ends.append(Int32(bytes.count))
+    }
+
+    /// Appends key `index` of `other`.
+    package mutating func append(_ index: Int, of other: KeyBuffer) {
+        let range = other.start(index) ..< Int(other.ends[index])
+        bytes.append(contentsOf: other.bytes[range])
+        ends.append(Int32(bytes.count))
+    }
+
+    /// Starts a key written byte by byte into ``bytes`` through `body`; the key ends where
+    /// `body` stops writing.
+    package mutating func appendKey(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+        ends.append(Int32(bytes.count))
+    }
+
+    /// Replaces two bytes of the buffer (a key's vnode prefix, written after its hash is known).
+    package mutating func setBytes(at offset: Int, _ first: UInt8, _ second: UInt8) {
+        bytes[offset] = first
+        bytes[offset + 1] = second
+    }
+
+    /// -1, 0 or 1 as key `index` sorts before, equal to or after key `otherIndex` of `other`.
+    @inlinable
+    package func compare(_ index: Int, with otherIndex: Int, of other: KeyBuffer) -> Int {
+        let leftStart = start(index)
+        let leftCount = Int(ends[index]) - leftStart
+        let rightStart = other.start(otherIndex)
+        let rightCount = Int(other.ends[otherIndex]) - rightStart
+        return bytes.withUnsafeBufferPointer { left in
+            other.bytes.withUnsafeBufferPointer { right in
+                Self.compare(left.baseAddress! + leftStart, leftCount, right.baseAddress! + rightStart, rightCount)
+            }
+        }
+    }
+
+    /// -1, 0 or 1 as key `index` sorts before, equal to or after `key`.
+    package func compare(_ index: Int, with key: [UInt8]) -> Int {
+        let leftStart = start(index)
+        let leftCount = Int(ends[index]) - leftStart
+        return bytes.withUnsafeBufferPointer { left in
+            key.withUnsafeBufferPointer { right in
+                Self.compare(left.baseAddress! + leftStart, leftCount, right.baseAddress, right.count)
+            }
+        }
+    }
+
+    @inlinable
+    static func compare(_ left: UnsafePointer<UInt8>?, _ leftCount: Int, _ right: UnsafePointer<UInt8>?, _ rightCount: Int) -> Int {
+        let common = Swift.min(leftCount, rightCount)
+        if common > 0, let left, let right {
+            let order = memcmp(left, right, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return leftCount == rightCount ? 0 : (leftCount < rightCount ? -1 : 1)
+    }
+}
+
+/// The 256 buckets a state table's keys are spread over (RisingWave's virtual nodes): every key
+/// begins with its vnode as two big-endian bytes, so a fragment can later run as parallel
+/// instances that each own a range of vnodes, without changing any operator.
+package enum VirtualNode {
+    package static let count = 256
+
+    /// The vnode of a distribution key's encoded bytes.
+    @inlinable
+    package static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt16 {
+        // FNV-1a, folded: cheap, and spreads short integer keys well enough for 256 buckets.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash ^= hash >> 29
+        hash = hash &* 0xbf58_476d_1ce4_e5b9
+        hash ^= hash >> 32
+        return UInt16(truncatingIfNeeded: hash % UInt64(count))
+    }
+}

@@ -1,0 +1,233 @@
+import SluiceCore
+
+/// An ordered map from key bytes to typed rows, each present one or more times, kept as sorted
+/// columnar pages (``StatePage``) and changed one epoch at a time.
+///
+/// Changes are staged as they come (``stage(_:sign:key:)``): a key, +1 or -1, and for an
+/// insertion the row, left in the chunk it arrived in. ``commitEpoch()`` sorts the epoch's
+/// keys, folds the changes of each key into one, and rewrites only the pages those keys fall
+/// in; every other page is kept by reference. A copy of the table (``snapshot``) is the list of
+/// its pages, so reading a consistent epoch copies nothing but that list.
+///
+/// For a key, the changes of an epoch add up: the count moves by the sum of their signs, and
+/// the row becomes the epoch's last inserted row under the key (an update's new values), or
+/// stays as it was. A count that falls to zero removes the key; one that would fall below zero
+/// is an upstream inconsistency, counted in ``inconsistencies`` and dropped.
+///
+/// Not `Sendable` while it has staged changes; owned by one operator on one thread.
+/// - Complexity: staging O(1) per row plus the key's encoding; a commit O(m log m) for m staged
+///   rows plus O(p) row copies for the p rows of the pages they touch.
+package struct PagedTable {
+    package let types: [DataType]
+    /// Non-empty pages in key order: every key of a page precedes every key of the next.
+    package private(set) var pages: [StatePage] = []
+    /// Rows as readers see them (each key's row times its count).
+    package private(set) var rowCount = 0
+    /// Distinct keys.
+    package private(set) var keyCount = 0
+    /// Deletes of rows the table does not hold: a bug upstream, counted rather than crashed on.
+    package private(set) var inconsistencies = 0
+
+    /// Keys per page the commit aims for.
+    package static let pageCapacity = Chunk.preferredSize
+
+    private var staged = StagedChanges()
+
+    package init(types: [DataType]) {
+        self.types = types
+    }
+
+    /// The rows of every page, as of the last commit: shares the pages, copies no row.
+    package var snapshot: [Chunk] { pages.map(\.published) }
+
+    /// True when changes wait for ``commitEpoch()``.
+    package var hasStagedChanges: Bool { !staged.keys.isEmpty }
+
+    /// Stages one change per row of `chunk`: the sign of each row's op, under the key that
+    /// `key` appends for it (the vnode bytes first, then the key proper).
+    package mutating func stage(_ chunk: StreamChunk, key: (inout [UInt8], _ rowIndex: Int) -> Void) {
+        guard chunk.count > 0 else { return }
+        staged.chunks.append(chunk.data)
+        staged.keys.reserve(additionalKeys: chunk.count)
+        for rowIndex in 0 ..< chunk.count {
+            staged.keys.appendKey { key(&$0, rowIndex) }
+            staged.signs.append(chunk.ops[rowIndex].isInsertion ? 1 : -1)
+        }
+    }
+
+    /// Applies the staged changes. Returns false when nothing was staged.
+    @discardableResult
+    package mutating func commitEpoch() -> Bool {
+        guard !staged.keys.isEmpty else { return false }
+        let changes = staged.folded()
+        var rebuilt: [StatePage] = []
+        rebuilt.reserveCapacity(pages.count + changes.entries.count / Self.pageCapacity + 1)
+        var pageIndex = 0
+        var entryIndex = 0
+        let entries = changes.entries
+        while entryIndex < entries.count {
+            // The page a key falls in: the last page whose first key is not after it (the first
+            // page for keys before every page).
+            let target = pages.isEmpty ? -1 : page(for: entries[entryIndex].key, in: changes.keys, from: pageIndex)
+            while pageIndex < target {
+                rebuilt.append(pages[pageIndex])
+                pageIndex += 1
+            }
+            var end = entryIndex + 1
+            if target + 1 < pages.count {
+                let next = pages[target + 1]
+                while end < entries.count, changes.keys.compare(Int(entries[end].key), with: 0, of: next.keys) < 0 { end += 1 }
+            } else {
+                end = entries.count
+            }
+            let old = target >= 0 ? pages[target] : nil
+            let isLast = target + 1 >= pages.count
+            rebuilt += merge(old, with: entries[entryIndex ..< end], changes: changes, isLast: isLast)
+            if let old {
+                rowCount -= old.published.count
+                keyCount -= old.keyCount
+            }
+            if target >= 0 { pageIndex = target + 1 }
+            entryIndex = end
+        }
+        while pageIndex < pages.count {
+            rebuilt.append(pages[pageIndex])
+            pageIndex += 1
+        }
+        pages = rebuilt
+        staged = StagedChanges()
+        return true
+    }
+
+    /// Drops the staged changes: the table stays as of the last commit.
+    package mutating func discardEpoch() {
+        staged = StagedChanges()
+    }
+
+    /// The index of the last page at or after `start` whose first key is not after key
+    /// `keyIndex` of `keys`, or `start` when there is none.
+    private func page(for keyIndex: Int32, in keys: KeyBuffer, from start: Int) -> Int {
+        var low = start
+        var high = pages.count
+        // Invariant: pages before `low` (from `start`) begin at or before the key, except `start`
+        // itself, which is the answer when no page does.
+        while low < high {
+            let middle = (low + high) / 2
+            if keys.compare(Int(keyIndex), with: 0, of: pages[middle].keys) >= 0 { low = middle + 1 } else { high = middle }
+        }
+        return max(start, low - 1)
+    }
+
+    /// The pages that replace `old` once `entries` (all within its key range) are applied.
+    private mutating func merge(
+        _ old: StatePage?, with entries: ArraySlice<FoldedChange>, changes: FoldedChanges, isLast: Bool
+    ) -> [StatePage] {
+        let oldCount = old?.keyCount ?? 0
+        var keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: (old?.keys.bytes.count ?? 0) + entries.count * 16)
+        // Row sources: below `oldCount` a row of the old page, above it a staged insertion.
+        var sources: [Int] = []
+        sources.reserveCapacity(oldCount + entries.count)
+        var counts: [Int32] = []
+        counts.reserveCapacity(oldCount + entries.count)
+        var insertedRows: [Int] = []
+        var oldIndex = 0
+        var entryIndex = entries.startIndex
+
+        func takeOld() {
+            keys.append(oldIndex, of: old!.keys)
+            sources.append(oldIndex)
+            counts.append(old!.count(at: oldIndex))
+            oldIndex += 1
+        }
+        func takeEntry(_ entry: FoldedChange, baseCount: Int32) {
+            let count = baseCount + entry.count
+            if count < 0 || (count > 0 && baseCount == 0 && entry.insertedRow < 0) {
+                inconsistencies += 1
+            } else if count > 0 {
+                keys.append(Int(entry.key), of: changes.keys)
+                if entry.insertedRow >= 0 {
+                    sources.append(oldCount + insertedRows.count)
+                    insertedRows.append(Int(entry.insertedRow))
+                } else {
+                    sources.append(oldIndex)
+                }
+                counts.append(count)
+            }
+        }
+
+        while entryIndex < entries.endIndex {
+            let entry = entries[entryIndex]
+            let order = oldIndex < oldCount ? old!.keys.compare(oldIndex, with: Int(entry.key), of: changes.keys) : 1
+            if order < 0 {
+                takeOld()
+            } else if order > 0 {
+                takeEntry(entry, baseCount: 0)
+                entryIndex += 1
+            } else {
+                takeEntry(entry, baseCount: old!.count(at: oldIndex))
+                oldIndex += 1
+                entryIndex += 1
+            }
+        }
+        while oldIndex < oldCount { takeOld() }
+
+        let inserted = changes.rows(insertedRows)
+        let combined: Chunk
+        if let old, !insertedRows.isEmpty {
+            combined = Chunk.concatenate([old.rows, inserted], types: types)
+        } else {
+            combined = old?.rows ?? inserted
+        }
+        let total = sources.count
+        guard total > 0 else { return [] }
+        // The table's last page fills pages up (appends go there); elsewhere a page that
+        // overflows splits into equal parts, leaving room on both sides.
+        let pieces = (total + Self.pageCapacity - 1) / Self.pageCapacity
+        let pieceSize = isLast ? Self.pageCapacity : (total + pieces - 1) / pieces
+        var result: [StatePage] = []
+        var start = 0
+        while start < total {
+            let end = min(total, start + pieceSize)
+            var pieceKeys = KeyBuffer(reservingKeys: end - start, bytes: 0)
+            for index in start ..< end { pieceKeys.append(index, of: keys) }
+            let pieceSources = Array(sources[start ..< end])
+            let isIdentity = start == 0 && end == total && old != nil && insertedRows.isEmpty && total == oldCount
+            let rows = isIdentity ? combined : combined.gather(pieceSources)
+            let page = StatePage(keys: pieceKeys, rows: rows, counts: Array(counts[start ..< end]))
+            rowCount += page.published.count
+            keyCount += page.keyCount
+            result.append(page)
+            start = end
+        }
+        return result
+    }
+
+    /// Every key with its row and count, in key order (for tests).
+    package func entries() -> [(key: [UInt8], row: [Value], count: Int)] {
+        var result: [(key: [UInt8], row: [Value], count: Int)] = []
+        for page in pages {
+            for index in 0 ..< page.keyCount {
+                result.append((page.keys.key(index), page.rows.row(index), Int(page.count(at: index))))
+            }
+        }
+        return result
+    }
+
+    /// Whether the pages are non-empty, within the capacity, and strictly ascending, and
+    /// the counters agree with them (for tests).
+    package var isWellFormed: Bool {
+        var rows = 0
+        var keys = 0
+        for (pageIndex, page) in pages.enumerated() {
+            guard page.keyCount > 0, page.keyCount <= Self.pageCapacity else { return false }
+            for index in 1 ..< max(page.keyCount, 1) where page.keys.compare(index - 1, with: index, of: page.keys) >= 0 { return false }
+            if pageIndex > 0 {
+                let previous = pages[pageIndex - 1]
+                guard previous.keys.compare(previous.keyCount - 1, with: 0, of: page.keys) < 0 else { return false }
+            }
+            rows += page.published.count
+            keys += page.keyCount
+        }
+        return rows == rowCount && keys == keyCount
+    }
+}

@@ -1,0 +1,115 @@
+import SluiceCore
+import Testing
+
+@testable import SluiceState
+
+/// A paged table checked against a plain dictionary that applies the same changes one at a
+/// time: after every commit both hold the same keys, rows and counts, in key order.
+@Suite struct PagedTableTests {
+    /// A chunk of (k, v) rows with the given ops.
+    static func changes(_ rows: [(op: ChangeOp, k: Int64, v: Int64)]) -> StreamChunk {
+        StreamChunk(
+            ops: rows.map(\.op),
+            data: Chunk(columns: [
+                Column(type: .int64, storage: .int64(rows.map(\.k))), Column(type: .int64, storage: .int64(rows.map(\.v))),
+            ]))
+    }
+
+    /// Stages `chunk` keyed by its first column (two vnode bytes, then the value big-endian).
+    static func stage(_ chunk: StreamChunk, into table: inout PagedTable) {
+        guard case .int64(let keys) = chunk.data.columns[0].storage else { return }
+        table.stage(chunk) { bytes, rowIndex in
+            bytes.append(UInt8(keys[rowIndex] % 3))
+            bytes.append(0)
+            withUnsafeBytes(of: UInt64(bitPattern: keys[rowIndex]).bigEndian) { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    static func keyBytes(_ k: Int64) -> [UInt8] {
+        [UInt8(k % 3), 0] + withUnsafeBytes(of: UInt64(bitPattern: k).bigEndian) { Array($0) }
+    }
+
+    @Test func updatesReplaceRowsAndDeletesRemoveThem() {
+        var table = PagedTable(types: [.int64, .int64])
+        Self.stage(Self.changes([(.insert, 1, 10), (.insert, 2, 20), (.insert, 1, 11)]), into: &table)
+        #expect(table.snapshot.isEmpty)
+        let committed = table.commitEpoch()
+        #expect(committed)
+        // Key 1 holds its last row twice.
+        #expect(table.entries().map(\.count) == [2, 1] || table.entries().map(\.count) == [1, 2])
+        #expect(table.rowCount == 3 && table.keyCount == 2)
+        Self.stage(Self.changes([(.updateDelete, 2, 20), (.updateInsert, 2, 21), (.delete, 1, 11), (.delete, 1, 11)]), into: &table)
+        table.commitEpoch()
+        #expect(table.entries().map(\.row) == [[.int64(2), .int64(21)]])
+        #expect(table.snapshot.flatMap(\.rows) == [[.int64(2), .int64(21)]])
+        #expect(table.inconsistencies == 0)
+        let committedNothing = !table.commitEpoch()
+        #expect(committedNothing)
+    }
+
+    @Test func deletesOfAbsentRowsAreCountedNotApplied() {
+        var table = PagedTable(types: [.int64, .int64])
+        Self.stage(Self.changes([(.delete, 5, 1)]), into: &table)
+        table.commitEpoch()
+        #expect(table.inconsistencies == 1)
+        #expect(table.rowCount == 0 && table.pages.isEmpty)
+    }
+
+    @Test func aCommitKeepsUntouchedPagesByReference() {
+        var table = PagedTable(types: [.int64, .int64])
+        Self.stage(Self.changes((0 ..< 5000).map { (.insert, Int64($0), Int64($0)) }), into: &table)
+        table.commitEpoch()
+        let before = table.pages
+        #expect(before.count >= 5)
+        Self.stage(Self.changes([(.updateDelete, 4000, 4000), (.updateInsert, 4000, -1)]), into: &table)
+        table.commitEpoch()
+        let after = table.pages
+        let shared = after.filter { page in before.contains { $0 === page } }
+        #expect(shared.count == after.count - 1)
+        #expect(table.isWellFormed)
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomHistoriesMatchAModel(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var table = PagedTable(types: [.int64, .int64])
+        var model: [[UInt8]: (k: Int64, v: Int64, count: Int)] = [:]
+        let keySpace = Int64(200 + seed * 1500)
+        for _ in 0 ..< 40 {
+            let chunks = Int(random.next() % 4)
+            for _ in 0 ..< chunks {
+                var rows: [(op: ChangeOp, k: Int64, v: Int64)] = []
+                for _ in 0 ..< Int(random.next() % 700) {
+                    let k = Int64(random.next() % UInt64(keySpace))
+                    let bytes = Self.keyBytes(k)
+                    let present = model[bytes]?.count ?? 0
+                    let pending = rows.filter { $0.k == k }.reduce(0) { $0 + ($1.op.isInsertion ? 1 : -1) }
+                    if present + pending > 0 && random.next() % 2 == 0 {
+                        rows.append((.delete, k, model[bytes]?.v ?? 0))
+                    } else {
+                        rows.append((.insert, k, Int64(random.next() % 1000)))
+                    }
+                }
+                // The model applies changes one at a time, in order.
+                for row in rows {
+                    let bytes = Self.keyBytes(row.k)
+                    var entry = model[bytes] ?? (row.k, row.v, 0)
+                    entry.count += row.op.isInsertion ? 1 : -1
+                    if row.op.isInsertion { entry.v = row.v }
+                    model[bytes] = entry.count == 0 ? nil : entry
+                }
+                Self.stage(Self.changes(rows), into: &table)
+            }
+            table.commitEpoch()
+            #expect(table.isWellFormed)
+            let expected = model.sorted { ByteOrder.compare($0.key, $1.key) < 0 }
+            let actual = table.entries()
+            #expect(actual.map(\.key) == expected.map(\.key))
+            #expect(actual.map(\.row) == expected.map { [.int64($0.value.k), .int64($0.value.v)] })
+            #expect(actual.map(\.count) == expected.map(\.value.count))
+            #expect(table.rowCount == model.values.reduce(0) { $0 + $1.count })
+            #expect(table.snapshot.reduce(0) { $0 + $1.count } == table.rowCount)
+        }
+        #expect(table.inconsistencies == 0)
+    }
+}
