@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "SluiceFormats", dependencies: ["SluiceCore"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"]),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
-        .target(name: "SluiceState", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceState", dependencies: ["SluiceCore", "SluiceCodecs"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),
-        .testTarget(name: "SluiceStateTests", dependencies: ["SluiceCore", "SluiceState"]),
+        .testTarget(name: "SluiceStateTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceState"]),
         // SluiceBatch is the oracle the stream operators are checked against.
         .testTarget(name: "SluiceDataflowTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceDataflow", "SluiceBatch"]),
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),

@@ -122,6 +122,10 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let statementTooComplex = SQLState("54001")
     /// The corresponding SQLSTATE is `57014`.
     package static let queryCanceled = SQLState("57014")
+    /// `53100`, disk_full: a write found no room on its disk.
+    package static let diskFull = SQLState("53100")
+    /// `XX001`, data_corrupted: a stored file failed its checksum.
+    package static let dataCorrupted = SQLState("XX001")
     /// The corresponding SQLSTATE is `58030`.
     package static let ioError = SQLState("58030")
     /// The corresponding SQLSTATE is `XX000`.

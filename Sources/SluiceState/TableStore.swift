@@ -98,6 +98,32 @@ package final class TableStore: Sendable {
         }
     }
 
+    /// Removes one stored row equal to each row of `rows` (all columns compared), where there is
+    /// one: how a replayed delete finds its row in a table without a primary key. Returns the
+    /// number of rows removed.
+    @discardableResult
+    package func removeRows(equalTo rows: Chunk) -> Int {
+        guard !rows.isEmpty else { return 0 }
+        let columns = Array(types.indices)
+        var wanted: [KeyBytes: Int] = [:]
+        for rowIndex in 0 ..< rows.count { wanted[KeyBytes(rows, row: rowIndex, columns: columns), default: 0] += 1 }
+        return state.withLock { state -> Int in
+            var doomed: [Int: [Int]] = [:]
+            var removed = 0
+            for (chunkIndex, chunk) in state.chunks.enumerated() where !wanted.isEmpty {
+                for rowIndex in 0 ..< chunk.count {
+                    let key = KeyBytes(chunk, row: rowIndex, columns: columns)
+                    guard let remaining = wanted[key] else { continue }
+                    wanted[key] = remaining == 1 ? nil : remaining - 1
+                    doomed[chunkIndex, default: []].append(rowIndex)
+                    removed += 1
+                }
+            }
+            if !doomed.isEmpty { Self.removeRows(doomed, from: &state, primaryKey: primaryKey) }
+            return removed
+        }
+    }
+
     /// What ``insert(_:)`` stored and what it replaced.
     package struct InsertResult {
         package var inserted: Chunk

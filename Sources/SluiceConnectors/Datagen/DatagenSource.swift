@@ -26,7 +26,11 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
                 .featureNotSupported, "the datagen connector takes FORMAT PLAIN ENCODE JSON or no format, not FORMAT \(description.format) ENCODE \(description.encode)")
         }
         options = try DatagenOptions(description, now: Connectors.nowMicroseconds())
+        if let row = description.startPositions?[0] { delivered.withLock { $0 = row } }
     }
+
+    /// The next row's number, as partition 0.
+    package var positions: [Int32: Int64]? { [0: delivered.withLock { $0 }] }
 
     package func start(output: SourceOutput) {
         let thread = Thread { [self] in

@@ -58,7 +58,10 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     package init(_ description: SourceDescription, validate: Bool) throws(SluiceError) {
         self.description = description
         self.options = try KafkaSourceOptions(description)
-        if validate {
+        if let positions = description.startPositions {
+            // Resolved before (at CREATE, or what a table had read when the server stopped).
+            state.withLock { $0.start = positions; $0.next = positions }
+        } else if validate {
             let consumer = try Self.consumer(options)
             defer { consumer.close() }
             do {
@@ -76,6 +79,15 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
 
     /// What CREATE tells the user beside success.
     package private(set) var notices: [String] = []
+
+    /// The next offset of each partition; empty (every partition from its beginning) for a topic
+    /// that did not exist at CREATE; nil until the start is resolved.
+    package var positions: [Int32: Int64]? {
+        state.withLock { state in
+            if state.start != nil { return state.next }
+            return state.topicWasMissing ? [:] : nil
+        }
+    }
 
     // MARK: SourceConnector
 

@@ -24,6 +24,11 @@ package protocol SourceConnector: AnyObject, Sendable {
     var statistics: SourceStatistics { get }
     /// What CREATE tells the user beside success (a topic that does not exist yet, say).
     var notices: [String] { get }
+    /// Where delivery stands: the next position of each partition (Kafka offsets; a
+    /// generator's next row number as partition 0). Read under the source lock, it matches the
+    /// rows delivered so far; a connector started with these as
+    /// ``SourceDescription/startPositions`` goes on from there. Nil before the connector knows.
+    var positions: [Int32: Int64]? { get }
 }
 
 /// Where a connector's rows go: the source's change stream, or a table and its stream.
@@ -99,6 +104,10 @@ package struct SourceDescription: Sendable {
     package var formatOptions: [String: String]
     /// True for a table, which stores the rows; false for a source.
     package var isTable: Bool
+    /// Where to start instead of the startup options: a source's positions resolved when it was
+    /// created (so `latest` means the same after a restart), or the positions a table's rows
+    /// had reached when the server stopped or crashed.
+    package var startPositions: [Int32: Int64]?
 
     package init(
         id: Int, name: String, columns: [(name: String, type: DataType)], primaryKey: [Int], options: [String: String], format: String,

@@ -81,6 +81,9 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
     package var encode: String
     /// The options after `ENCODE …`.
     package var formatOptions: [String: String]
+    /// A source's start positions as resolved at CREATE (partition → offset), so that after a
+    /// restart it starts where it first did; nil when not resolved.
+    package var startPositions: [Int32: Int64]?
 
     package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
         self.options = options

@@ -25,6 +25,20 @@ package final class Database: TableProvider, Sendable {
     package let dataDirectory: String?
     private let stores: StoreRegistry
     package let runtime: StreamRuntime
+    /// The write-ahead log and table checkpoints; nil without a data directory.
+    package private(set) var journal: TableJournal? {
+        get { journalBox.withLock { $0 } }
+        set { journalBox.withLock { $0 = newValue } }
+    }
+    private let journalBox = Mutex<TableJournal?>(nil)
+    /// What recovery did at start, for the log line `sluice serve` prints.
+    package private(set) var recovery: TableJournal.Recovery? {
+        get { recoveryBox.withLock { $0 } }
+        set { recoveryBox.withLock { $0 = newValue } }
+    }
+    private let recoveryBox = Mutex<TableJournal.Recovery?>(nil)
+    /// Serializes checkpoints, off the writers' threads.
+    private let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
 
     /// The running connectors, by the id of the source or table they feed.
     private let connectors = ConnectorSet()
@@ -64,7 +78,10 @@ package final class Database: TableProvider, Sendable {
                     rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), status: statistics.status, errors: statistics.errors)
             }
         }
-        if let dataDirectory { try load(from: dataDirectory) }
+        if let dataDirectory {
+            try load(from: dataDirectory)
+            if journal == nil { journal = try TableJournal(dataDirectory: dataDirectory) }
+        }
         runtime.start()
     }
 
@@ -80,38 +97,56 @@ package final class Database: TableProvider, Sendable {
 
     /// Inserts `chunks` (in the table's column order and types) into table `table` and sends
     /// the changes (upserted rows as deletes of the rows they replace) to the views reading it.
-    /// Returns the number of rows given.
+    /// Returns the number of rows given. The rows are logged; with `synchronousCommit` the call
+    /// returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
     /// `afterward` runs under the same source lock once the rows are in (a connector records
-    /// the position it reached there).
+    /// the position it reached there) and returns a record to log after the rows, if any.
     @discardableResult
-    package func insert(_ chunks: [Chunk], into table: RelationDefinition, afterward: () -> Void = {}) throws(SluiceError) -> Int {
+    package func insert(
+        _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true, afterward: () -> TableLogRecord? = { nil }
+    ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        return try runtime.withSources { (writer) throws(SluiceError) -> Int in
-            defer { afterward() }
+        let journal = self.journal
+        let (count, position) = try runtime.withSources { (writer) throws(SluiceError) -> (Int, UInt64?) in
             var count = 0
+            var position: UInt64?
             let isRead = writer.isRead(table.id)
             for chunk in chunks {
                 let result = try store.insert(chunk)
                 count += chunk.count
+                if let journal {
+                    if let replaced = result.replaced { position = try journal.append(.changes(table: table.id, op: .delete, rows: replaced)) }
+                    position = try journal.append(.changes(table: table.id, op: .insert, rows: result.inserted))
+                }
                 if isRead {
                     if let replaced = result.replaced { writer.emit(Self.changes(replaced, .delete), table: table.id) }
                     writer.emit(Self.changes(result.inserted, .insert), table: table.id)
                 }
             }
-            return count
+            if let record = afterward(), let journal { position = try journal.append(record) }
+            return (count, position)
         }
+        try commit(position, synchronously: synchronousCommit)
+        return count
     }
 
     /// Deletes the rows of `table` whose primary keys are those of `keys`' rows and sends the
     /// deletes to the views reading it; `afterward` runs under the same source lock.
-    package func delete(keysOf keys: Chunk, from table: RelationDefinition, afterward: () -> Void = {}) throws(SluiceError) {
+    package func delete(
+        keysOf keys: Chunk, from table: RelationDefinition, synchronousCommit: Bool = true, afterward: () -> TableLogRecord? = { nil }
+    ) throws(SluiceError) {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        runtime.withSources { writer in
-            defer { afterward() }
-            if let removed = store.delete(keysOf: keys), writer.isRead(table.id) {
-                writer.emit(Self.changes(removed, .delete), table: table.id)
+        let journal = self.journal
+        let position = try runtime.withSources { (writer) throws(SluiceError) -> UInt64? in
+            var position: UInt64?
+            if let removed = store.delete(keysOf: keys) {
+                if let journal { position = try journal.append(.changes(table: table.id, op: .delete, rows: removed)) }
+                if writer.isRead(table.id) { writer.emit(Self.changes(removed, .delete), table: table.id) }
             }
+            if let record = afterward(), let journal { position = try journal.append(record) }
+            return position
         }
+        try commit(position, synchronously: synchronousCommit)
     }
 
     /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
@@ -119,11 +154,12 @@ package final class Database: TableProvider, Sendable {
     /// inserted, rows an updated primary key replaced deleted) to the views reading the table.
     /// Returns the number of rows matched.
     package func modify(
-        _ table: RelationDefinition, matching: (Chunk) throws(SluiceError) -> Bitmap,
+        _ table: RelationDefinition, synchronousCommit: Bool = true, matching: (Chunk) throws(SluiceError) -> Bitmap,
         update: ((Chunk) throws(SluiceError) -> Chunk)? = nil
     ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        return try runtime.withSources { (writer) throws(SluiceError) -> Int in
+        let journal = self.journal
+        let (affected, position) = try runtime.withSources { (writer) throws(SluiceError) -> (Int, UInt64?) in
             var removed: [Chunk] = []
             let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
                 let mask = try matching(chunk)
@@ -134,12 +170,65 @@ package final class Database: TableProvider, Sendable {
                 removed.append(old)
                 return (chunk.filter(~mask), matched, replacement)
             }
+            var position: UInt64?
+            if let journal {
+                for chunk in removed + result.replaced { position = try journal.append(.changes(table: table.id, op: .delete, rows: chunk)) }
+                for chunk in result.inserted { position = try journal.append(.changes(table: table.id, op: .insert, rows: chunk)) }
+            }
             if writer.isRead(table.id) {
                 for chunk in removed + result.replaced { writer.emit(Self.changes(chunk, .delete), table: table.id) }
                 for chunk in result.inserted { writer.emit(Self.changes(chunk, .insert), table: table.id) }
             }
-            return result.affected
+            return (result.affected, position)
         }
+        try commit(position, synchronously: synchronousCommit)
+        return affected
+    }
+
+    /// Makes the log durable up to `position` when `synchronously`, and starts a checkpoint in
+    /// the background once the log has grown enough.
+    private func commit(_ position: UInt64?, synchronously: Bool) throws(SluiceError) {
+        guard let journal, let position else { return }
+        if synchronously { try journal.makeDurable(upTo: position) }
+        if journal.claimCheckpointIfDue() {
+            checkpointQueue.async { [weak self] in
+                do throws(SluiceError) {
+                    try self?.writeTableCheckpoint()
+                } catch {
+                    FileHandle.standardError.write(Data("sluice: table checkpoint failed: \(error.message)\n".utf8))
+                }
+            }
+        }
+    }
+
+    /// Writes every table's rows as a checkpoint and drops the log before it. Writes wait only
+    /// while the log rotates and the tables' snapshots are taken.
+    package func checkpointTables() throws(SluiceError) {
+        let result: Result<Void, SluiceError> = checkpointQueue.sync {
+            do throws(SluiceError) {
+                try writeTableCheckpoint()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Checkpoints run one at a time, on ``checkpointQueue``.
+    private func writeTableCheckpoint() throws(SluiceError) {
+        guard let journal else { return }
+        let tableIDs = Set(catalog.relations.filter { $0.kind == .table }.map(\.id))
+        let connectors = self.connectors.all
+        let (segment, tables, positions) = try runtime.withSources {
+            _ throws(SluiceError) -> (UInt64, [(id: Int, chunks: [Chunk])], [Int: [Int32: Int64]]) in
+            let segment = try journal.log.rotate()
+            let tables = stores.all().filter { tableIDs.contains($0.key) }.map { (id: $0.key, chunks: $0.value.snapshot().chunks) }
+            var positions: [Int: [Int32: Int64]] = [:]
+            for id in tableIDs { positions[id] = connectors[id]?.positions }
+            return (segment, tables, positions)
+        }
+        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions)
     }
 
     /// `chunk`'s rows, all with change op `op`.
@@ -169,6 +258,9 @@ package final class Database: TableProvider, Sendable {
     @discardableResult
     package func createSource(_ relation: RelationDefinition) throws(SluiceError) -> [String] {
         let connector = try makeConnector(Self.sourceDescription(relation), true)
+        var relation = relation
+        // Where it starts, resolved now, is kept: after a restart the source starts there again.
+        relation.connector?.startPositions = connector.positions
         do {
             if relation.kind == .table {
                 _ = try create(relation)
@@ -190,15 +282,26 @@ package final class Database: TableProvider, Sendable {
         let id = relation.id
         let output: SourceOutput
         if relation.kind == .table {
+            // The rows and then the position they reach are logged together: after a crash the
+            // table holds exactly the rows before the logged position, and reading resumes there.
+            let reached = { @Sendable [weak connector] () -> TableLogRecord? in
+                connector?.positions.map { .positions(relation: id, positions: $0) }
+            }
             output = SourceOutput(
                 isRead: { true },
                 deliver: { [weak self] (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
                     guard let self else { return }
-                    try self.insert([chunk], into: relation, afterward: advance)
+                    try self.insert([chunk], into: relation, synchronousCommit: false) {
+                        advance()
+                        return reached()
+                    }
                 },
                 deleteKeys: { [weak self] (keys: Chunk, advance: () -> Void) throws(SluiceError) in
                     guard let self else { return }
-                    try self.delete(keysOf: keys, from: relation, afterward: advance)
+                    try self.delete(keysOf: keys, from: relation, synchronousCommit: false) {
+                        advance()
+                        return reached()
+                    }
                 })
         } else {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
@@ -213,9 +316,11 @@ package final class Database: TableProvider, Sendable {
 
     static func sourceDescription(_ relation: RelationDefinition) -> SourceDescription {
         let spec = relation.connector ?? ConnectorSpec(options: [:], format: "", encode: "")
-        return SourceDescription(
+        var description = SourceDescription(
             id: relation.id, name: relation.name, columns: relation.columns.map { ($0.name, $0.type) }, primaryKey: relation.primaryKey,
             options: spec.options, format: spec.format, encode: spec.encode, formatOptions: spec.formatOptions, isTable: relation.kind == .table)
+        description.startPositions = spec.startPositions
+        return description
     }
 
     /// Registers a new relation and, for a table, its empty store.
@@ -257,8 +362,11 @@ package final class Database: TableProvider, Sendable {
         if let connector = connectors.remove(relation.id) { connector.stop() }
         catalog.remove(id: relation.id)
         stores.remove(id: relation.id)
-        if let dataDirectory { try? FileManager.default.removeItem(atPath: "\(dataDirectory)/tables/\(relation.id).chunks") }
         try saveCatalog()
+        if relation.kind == .table, let journal {
+            // Its id may name a new table after a restart: replay must not apply its rows there.
+            try journal.makeDurable(upTo: try journal.append(.dropped(table: relation.id)))
+        }
     }
 
     // MARK: Persistence
@@ -277,21 +385,10 @@ package final class Database: TableProvider, Sendable {
         }
     }
 
-    /// Writes every table's rows to the data directory (views are rebuilt, not saved).
+    /// Writes every table's rows as a checkpoint (at a clean stop, so the next start replays
+    /// no log).
     package func saveTables() throws(SluiceError) {
-        guard let dataDirectory else { return }
-        let tables = Set(catalog.relations.filter { $0.kind == .table }.map(\.id))
-        let all = stores.all().filter { tables.contains($0.key) }
-        do {
-            try FileManager.default.createDirectory(atPath: "\(dataDirectory)/tables", withIntermediateDirectories: true)
-            for (id, store) in all {
-                var bytes: [UInt8] = Array("SLUICE-TABLE-1\n".utf8)
-                for chunk in store.snapshot().chunks { ChunkCodec.encode(chunk, into: &bytes) }
-                try writeAtomically(Data(bytes), to: "\(dataDirectory)/tables/\(id).chunks")
-            }
-        } catch {
-            throw SluiceError(.ioError, "could not write table data: \(error)")
-        }
+        try checkpointTables()
     }
 
     private func load(from directory: String) throws(SluiceError) {
@@ -303,26 +400,22 @@ package final class Database: TableProvider, Sendable {
             for relation in stored.relations where relation.kind == .source {
                 try catalog.add(relation)
             }
+            var tables: [Int: TableStore] = [:]
             for relation in stored.relations where relation.kind == .table {
                 try catalog.add(relation)
                 let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey)
-                let path = "\(directory)/tables/\(relation.id).chunks"
-                if let data = FileManager.default.contents(atPath: path) {
-                    let bytes = [UInt8](data)
-                    let header = Array("SLUICE-TABLE-1\n".utf8)
-                    guard bytes.starts(with: header) else { throw SluiceError(.ioError, "table file \(path) has an unknown format") }
-                    var offset = header.count
-                    while offset < bytes.count {
-                        try store.insert(try ChunkCodec.decode(bytes, offset: &offset, types: store.types))
-                    }
-                }
+                tables[relation.id] = store
                 stores.add(store, id: relation.id)
             }
+            recovery = try TableJournal.recover(dataDirectory: directory, into: tables)
+            journal = try TableJournal(dataDirectory: directory)
             // Connectors start from their definitions (not checked again: an outside system that
             // is down now is retried, with the reason in `sluice_sources.status`).
             for relation in stored.relations where relation.connector != nil {
                 do {
-                    start(try makeConnector(Self.sourceDescription(relation), false), for: relation)
+                    var description = Self.sourceDescription(relation)
+                    if let positions = recovery?.positions[relation.id] { description.startPositions = positions }
+                    start(try makeConnector(description, false), for: relation)
                 } catch {
                     FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
                 }

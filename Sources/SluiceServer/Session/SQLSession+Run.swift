@@ -42,13 +42,15 @@ extension SQLSession {
             let chunks = try executor.run(ColumnPruning.optimize(source))
             if let failure = reader.failure { throw failure }
             for chunk in chunks { try checkNotNull(chunk, table: table) }
-            let count = try database.insert(chunks, into: table)
+            let count = try database.insert(chunks, into: table, synchronousCommit: synchronousCommit)
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
         case .update(let table, var filter, var assignments, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
-            let affected = try database.modify(table, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }) {
+            let affected = try database.modify(
+                table, synchronousCommit: synchronousCommit, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
+            ) {
                 (old: Chunk) throws(SluiceError) -> Chunk in
                 var columns = old.columns
                 for (index, expression) in assignments {
@@ -62,13 +64,14 @@ extension SQLSession {
         case .delete(let table, var filter, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
-            let affected = try database.modify(table, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
+            let affected = try database.modify(
+                table, synchronousCommit: synchronousCommit, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
             return PGStatementResult(commandTag: "DELETE \(affected)")
         case .createTable(let relation, let populate):
             var rows: [Chunk] = []
             if let populate { rows = try executor.run(populate) }
-            let store = try database.create(relation)
-            for chunk in rows { try store.insert(chunk) }
+            _ = try database.create(relation)
+            try database.insert(rows, into: relation, synchronousCommit: synchronousCommit)
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
@@ -88,6 +91,15 @@ extension SQLSession {
                 commandTag: "EXPLAIN", columns: [PGColumn(name: "QUERY PLAN", type: .varchar)], chunks: [Chunk(columns: [column])])
         case .utility(let utility):
             return try runUtility(utility)
+        }
+    }
+
+    /// Whether a write waits for the log's fsync (PostgreSQL's `synchronous_commit`; `off`
+    /// acknowledges before it, so a crash may lose the last writes).
+    var synchronousCommit: Bool {
+        switch setting("synchronous_commit")?.lowercased() {
+        case "off", "false", "0", "no": false
+        default: true
         }
     }
 

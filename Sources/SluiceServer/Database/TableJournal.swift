@@ -1,0 +1,235 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluicePlanner
+import SluiceState
+
+/// What keeps tables across crashes: a checkpoint of every table's rows as files, and the
+/// write-ahead log of every change since.
+///
+/// On disk, under the data directory:
+/// - `wal/wal-<segment>.log`: ``TableLogRecord``s (``WriteAheadLog``);
+/// - `tables/<id>-<segment>.chunks`: table `id`'s rows as of the checkpoint that started WAL
+///   segment `segment` (``ChunkCodec`` chunks after a header line, then a CRC-32C);
+/// - `tables/MANIFEST`: that segment and the tables it covers, fsynced last: a checkpoint
+///   exists only once its manifest does, so a crash while writing one leaves the previous one.
+///
+/// Recovery loads the manifest's table files and replays the log from its segment on.
+package final class TableJournal: Sendable {
+    package let dataDirectory: String
+    package let log: WriteAheadLog
+    /// Log bytes after which a checkpoint is taken (bounding replay at start).
+    package let checkpointAfterBytes: UInt64
+    private let checkpointState = Mutex<(running: Bool, loggedAtLast: UInt64)>((false, 0))
+
+    static let tableHeader = Array("SLUICE-TABLE-1\n".utf8)
+    static let manifestHeader = "SLUICE-TABLES-MANIFEST-1"
+
+    /// Opens the log for appending, in a new segment. Call after ``recover(into:)``.
+    package init(dataDirectory: String, checkpointAfterBytes: UInt64 = 256 << 20) throws(SluiceError) {
+        self.dataDirectory = dataDirectory
+        self.checkpointAfterBytes = checkpointAfterBytes
+        try Files.createDirectory("\(dataDirectory)/tables")
+        log = try WriteAheadLog(directory: "\(dataDirectory)/wal")
+    }
+
+    // MARK: Writing
+
+    /// Logs `record`; returns the position to pass to ``makeDurable(upTo:)``.
+    package func append(_ record: TableLogRecord) throws(SluiceError) -> UInt64 {
+        try log.append(record.encoded())
+    }
+
+    /// Returns once every record up to `position` is fsynced (group commit).
+    package func makeDurable(upTo position: UInt64) throws(SluiceError) {
+        try log.makeDurable(upTo: position)
+    }
+
+    /// True when the log has grown enough since the last checkpoint that one should be taken;
+    /// marks one as running, so only one caller gets true until ``finishCheckpoint()``.
+    package func claimCheckpointIfDue() -> Bool {
+        let logged = log.appendedBytes
+        return checkpointState.withLock { state in
+            guard !state.running, logged - state.loggedAtLast >= checkpointAfterBytes else { return false }
+            state.running = true
+            return true
+        }
+    }
+
+    /// Writes a checkpoint: `tables`' rows as they were when `segment` was started (the caller
+    /// rotated the log and took the snapshots in one step, with writes held). Then deletes the
+    /// files and log segments the new manifest no longer needs.
+    /// `positions` are where the connectors feeding tables stood at that moment.
+    package func writeCheckpoint(
+        segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]] = [:]
+    ) throws(SluiceError) {
+        defer { checkpointState.withLock { $0 = (false, log.appendedBytes) } }
+        let directory = "\(dataDirectory)/tables"
+        for table in tables {
+            var bytes = Self.tableHeader
+            for chunk in table.chunks where !chunk.isEmpty { ChunkCodec.encode(chunk, into: &bytes) }
+            try Files.writeChecksummed(bytes, to: "\(directory)/\(table.id)-\(segment).chunks")
+        }
+        try Failpoints.hit("before-manifest")
+        var lines = [Self.manifestHeader, "segment \(segment)"] + tables.map { "table \($0.id)" }
+        for (relation, partitions) in positions.sorted(by: { $0.key < $1.key }) {
+            lines.append("positions \(relation)" + partitions.sorted { $0.key < $1.key }.map { " \($0.key):\($0.value)" }.joined())
+        }
+        let manifest = lines.joined(separator: "\n") + "\n"
+        try Files.writeChecksummed(Array(manifest.utf8), to: "\(directory)/MANIFEST-\(segment)")
+        try Failpoints.hit("after-manifest")
+        // The previous checkpoint stays, with the log after it, in case this one is damaged later.
+        let checkpoints = Self.manifestSegments(in: directory)
+        let kept = Set(checkpoints.suffix(2))
+        for name in (try? Files.list(directory)) ?? [] {
+            if let fileSegment = Self.segment(ofFile: name), kept.contains(fileSegment) { continue }
+            Files.remove("\(directory)/\(name)")
+        }
+        log.removeSegments(before: kept.min() ?? segment)
+    }
+
+    /// The segments of the checkpoint manifests in `directory`, ascending.
+    static func manifestSegments(in directory: String) -> [UInt64] {
+        ((try? Files.list(directory)) ?? []).compactMap { name in
+            name.hasPrefix("MANIFEST-") ? UInt64(name.dropFirst("MANIFEST-".count)) : nil
+        }.sorted()
+    }
+
+    /// The checkpoint a file of the tables directory belongs to (`MANIFEST-<s>`, `<id>-<s>.chunks`).
+    static func segment(ofFile name: String) -> UInt64? {
+        if name.hasPrefix("MANIFEST-") { return UInt64(name.dropFirst("MANIFEST-".count)) }
+        guard name.hasSuffix(".chunks"), let dash = name.lastIndex(of: "-") else { return nil }
+        return UInt64(name[name.index(after: dash)...].dropLast(".chunks".count))
+    }
+
+    // MARK: Recovery
+
+    /// What recovery found and did.
+    package struct Recovery {
+        /// The log segment the checkpoint starts replay at (0: no checkpoint yet).
+        package var segment: UInt64 = 0
+        package var recordsReplayed = 0
+        package var tornBytes = 0
+        /// The last logged positions of each connector-fed table.
+        package var positions: [Int: [Int32: Int64]] = [:]
+        /// Checkpoints that could not be read and were passed over, and why.
+        package var damaged: [String] = []
+
+        /// One line for the server's log.
+        package var summary: String {
+            var parts = [segment == 0 ? "no table checkpoint yet" : "tables from the checkpoint at log segment \(segment)"]
+            parts.append("\(recordsReplayed) log records replayed")
+            if tornBytes > 0 { parts.append("\(tornBytes) bytes of a torn last record dropped") }
+            for reason in damaged { parts.append("passed over a damaged checkpoint (\(reason))") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// Fills `stores` (empty, by table id) from the last checkpoint and the log after it.
+    package static func recover(dataDirectory: String, into stores: [Int: TableStore]) throws(SluiceError) -> Recovery {
+        var recovery = Recovery()
+        let directory = "\(dataDirectory)/tables"
+        let checkpoints = manifestSegments(in: directory)
+        if checkpoints.isEmpty {
+            // Written before the log existed: one file per table, saved at a clean stop.
+            for (id, store) in stores where Files.exists("\(directory)/\(id).chunks") {
+                try load(try Files.read("\(directory)/\(id).chunks"), path: "\(directory)/\(id).chunks", into: store)
+            }
+        }
+        // The newest checkpoint that reads back whole; a damaged one falls back to the one before.
+        var failures: [SluiceError] = []
+        for segment in checkpoints.reversed() {
+            do {
+                recovery.positions = try loadCheckpoint(segment, directory: directory, into: stores)
+                recovery.segment = segment
+                failures = []
+                break
+            } catch {
+                failures.append(error)
+                recovery.damaged.append(error.message)
+                for store in stores.values { store.truncate() }
+            }
+        }
+        if let failure = failures.last {
+            throw SluiceError(
+                .dataCorrupted, "no table checkpoint in \(directory) can be read: \(failure.message)",
+                detail: failures.map(\.message).joined(separator: "; "))
+        }
+        let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment)
+        recovery.tornBytes = contents.tornBytes
+        // A table dropped in the log (its id may since name a new table) ignores its records
+        // up to the drop.
+        var lastDrop: [Int: Int] = [:]
+        for (index, bytes) in contents.records.enumerated() {
+            if let table = TableLogRecord.droppedTable(in: bytes) { lastDrop[table] = index }
+        }
+        for (index, bytes) in contents.records.enumerated() {
+            let record = try TableLogRecord.decode(bytes) { id in
+                if let drop = lastDrop[id], drop > index { return nil }
+                return stores[id]?.types
+            }
+            switch record {
+            case .changes(let table, let op, let rows):
+                guard let store = stores[table] else { continue }
+                if op.isInsertion {
+                    try store.insert(rows)
+                } else if store.primaryKey.isEmpty {
+                    store.removeRows(equalTo: rows)
+                } else {
+                    _ = store.delete(keysOf: rows)
+                }
+            case .positions(let relation, let positions):
+                if lastDrop[relation].map({ $0 < index }) ?? true { recovery.positions[relation] = positions }
+            case .dropped(let table):
+                recovery.positions[table] = nil
+            case nil:
+                continue
+            }
+            recovery.recordsReplayed += 1
+        }
+        return recovery
+    }
+
+    /// Loads checkpoint `segment`'s tables into `stores`; returns its connectors' positions.
+    private static func loadCheckpoint(
+        _ segment: UInt64, directory: String, into stores: [Int: TableStore]
+    ) throws(SluiceError) -> [Int: [Int32: Int64]] {
+        let path = "\(directory)/MANIFEST-\(segment)"
+        let lines = String(decoding: try Files.readChecksummed(path), as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.first == manifestHeader, lines.count >= 2, lines[1] == "segment \(segment)" else {
+            throw SluiceError(.dataCorrupted, "table checkpoint manifest \(path) is malformed")
+        }
+        let covered = Set(lines.dropFirst(2).compactMap { $0.hasPrefix("table ") ? Int($0.dropFirst(6)) : nil })
+        for (id, store) in stores where covered.contains(id) {
+            let file = "\(directory)/\(id)-\(segment).chunks"
+            try load(try Files.readChecksummed(file), path: file, into: store)
+        }
+        var positions: [Int: [Int32: Int64]] = [:]
+        for line in lines where line.hasPrefix("positions ") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 2, let relation = Int(fields[1]) else { throw SluiceError(.dataCorrupted, "table checkpoint manifest \(path) is malformed") }
+            var partitions: [Int32: Int64] = [:]
+            for field in fields.dropFirst(2) {
+                let pair = field.split(separator: ":")
+                guard pair.count == 2, let partition = Int32(pair[0]), let offset = Int64(pair[1]) else {
+                    throw SluiceError(.dataCorrupted, "table checkpoint manifest \(path) is malformed")
+                }
+                partitions[partition] = offset
+            }
+            positions[relation] = partitions
+        }
+        return positions
+    }
+
+    private static func load(_ bytes: [UInt8], path: String, into store: TableStore) throws(SluiceError) {
+        guard bytes.starts(with: tableHeader) else { throw SluiceError(.dataCorrupted, "table file \(path) has an unknown format") }
+        var offset = tableHeader.count
+        do {
+            while offset < bytes.count {
+                try store.insert(try ChunkCodec.decode(bytes, offset: &offset, types: store.types))
+            }
+        } catch {
+            throw SluiceError(.dataCorrupted, "table file \(path) is damaged: \(error.message)")
+        }
+    }
+}

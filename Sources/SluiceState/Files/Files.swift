@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import SluiceCodecs
+import SluiceCore
+
+/// The file operations durable state needs, over POSIX calls: whole reads, complete writes,
+/// fsync of files and of the directories that name them, and atomic replacement. Errors are
+/// ``SluiceError``s naming the path, with a full disk as `53100`.
+package enum Files {
+    package static func createDirectory(_ path: String) throws(SluiceError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/\(component)"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw error(errno, "could not create directory", prefix) }
+        }
+    }
+
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The names in `directory` (not `.` and `..`); empty when it does not exist.
+    package static func list(_ directory: String) throws(SluiceError) -> [String] {
+        guard let handle = opendir(directory) else {
+            if errno == ENOENT { return [] }
+            throw error(errno, "could not list", directory)
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The whole file.
+    package static func read(_ path: String) throws(SluiceError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(errno, "could not open", path) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error(errno, "could not read", path)
+            }
+            if count == 0 { break }
+            bytes += buffer[0 ..< count]
+        }
+        return bytes
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a file at `path`, for errors).
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SluiceError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error(errno, "could not write", path)
+            }
+            written += count
+        }
+    }
+
+    /// Replaces `path` with `bytes` so that a crash leaves the old file or the new one, never a
+    /// mix: written to a temporary file, fsynced, renamed over `path`, and the directory fsynced.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SluiceError) {
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw error(errno, "could not create", temporary) }
+        do throws(SluiceError) {
+            try writeAll(bytes, to: descriptor, path: temporary)
+            guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync", temporary) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw error(code, "could not rename \(temporary) to", path)
+        }
+        try syncDirectory(directory(of: path))
+    }
+
+    /// Like ``writeAtomically(_:to:)``, with the CRC-32C of `bytes` appended (4 bytes,
+    /// little-endian), for ``readChecksummed(_:)``.
+    package static func writeChecksummed(_ bytes: [UInt8], to path: String) throws(SluiceError) {
+        var framed = bytes
+        withUnsafeBytes(of: CRC32C.checksum(bytes).littleEndian) { framed.append(contentsOf: $0) }
+        try writeAtomically(framed, to: path)
+    }
+
+    /// A file written by ``writeChecksummed(_:to:)``, without its checksum; a file that is short
+    /// or fails its checksum is an error (`XX001`) naming the path.
+    package static func readChecksummed(_ path: String) throws(SluiceError) -> [UInt8] {
+        var bytes = try read(path)
+        guard bytes.count >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
+        let stored = bytes.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        bytes.removeLast(4)
+        guard CRC32C.checksum(bytes) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
+        return bytes
+    }
+
+    /// Fsyncs a directory, so the names created or renamed in it are durable.
+    package static func syncDirectory(_ path: String) throws(SluiceError) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(errno, "could not open directory", path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync directory", path) }
+    }
+
+    package static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    package static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The error for a failed call: `53100` for a full disk, `58030` otherwise.
+    package static func error(_ code: Int32, _ action: String, _ path: String) -> SluiceError {
+        let reason = String(cString: strerror(code))
+        if code == ENOSPC || code == EDQUOT {
+            return SluiceError(.diskFull, "\(action) \"\(path)\": \(reason)")
+        }
+        return SluiceError(.ioError, "\(action) \"\(path)\": \(reason)")
+    }
+}
+
+/// Named points where a test build's process can be made to die, to test recovery from a crash
+/// at exactly that step. `SLUICE_FAILPOINT=name` kills the process with SIGKILL the first time
+/// it reaches `name`; `name@n` the n-th time. Unset, a failpoint costs one comparison.
+package enum Failpoints {
+    private static let armed: (name: String, hit: Int)? = {
+        guard let raw = getenv("SLUICE_FAILPOINT") else { return nil }
+        let text = String(cString: raw)
+        let parts = text.split(separator: "@", maxSplits: 1)
+        guard let name = parts.first else { return nil }
+        return (String(name), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+    }()
+    private static let hits = Mutex<Int>(0)
+
+    /// Dies here if this failpoint is armed and its count is reached. Throws nothing: the
+    /// signature lets a failpoint stand inside throwing code without a `try` of its own meaning.
+    package static func hit(_ name: String) throws(SluiceError) {
+        guard let armed, armed.name == name else { return }
+        let count = hits.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        if count >= armed.hit {
+            raise(SIGKILL)
+        }
+    }
+}
