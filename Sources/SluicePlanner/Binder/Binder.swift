@@ -85,6 +85,8 @@ package struct Binder {
             }
         case .flush:
             return .utility(.flush)
+        case .checkpoint:
+            return .utility(.checkpoint)
         case .begin:
             return .utility(.begin)
         case .commit:

@@ -60,6 +60,7 @@ package enum UtilityStatement: Sendable, Equatable {
     /// SAVEPOINT, RELEASE SAVEPOINT or ROLLBACK TO SAVEPOINT (its command tag).
     case savepoint(String)
     case flush
+    case checkpoint
     case discard
     case deallocate(String?)
 }

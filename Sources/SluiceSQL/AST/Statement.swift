@@ -44,6 +44,8 @@ package struct Statement: Hashable, Sendable {
         case explain(Explain)
         /// `FLUSH`.
         case flush
+        /// `CHECKPOINT` (PostgreSQL's): writes a checkpoint now.
+        case checkpoint
         /// `BEGIN` / `START TRANSACTION` with its modes as words (`read only`, `isolation level …`).
         case begin([String])
         /// `COMMIT` / `END`.

@@ -52,6 +52,9 @@ extension Parser {
         case "flush":
             advance()
             return .flush
+        case "checkpoint":
+            advance()
+            return .checkpoint
         case "begin", "start":
             let isStart = advance().text == "start"
             if isStart { try expectKeyword("transaction") } else { _ = consumeKeyword("transaction") || consumeKeyword("work") }

@@ -100,6 +100,8 @@ extension Statement.Kind: CustomStringConvertible {
             return text + explain.statement.description
         case .flush:
             return "FLUSH"
+        case .checkpoint:
+            return "CHECKPOINT"
         case .begin(let modes):
             return "BEGIN" + (modes.isEmpty ? "" : " " + modes.map { $0.uppercased() }.joined(separator: ", "))
         case .commit:

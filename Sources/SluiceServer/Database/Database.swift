@@ -97,56 +97,44 @@ package final class Database: TableProvider, Sendable {
 
     /// Inserts `chunks` (in the table's column order and types) into table `table` and sends
     /// the changes (upserted rows as deletes of the rows they replace) to the views reading it.
-    /// Returns the number of rows given. The rows are logged; with `synchronousCommit` the call
-    /// returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
-    /// `afterward` runs under the same source lock once the rows are in (a connector records
-    /// the position it reached there) and returns a record to log after the rows, if any.
+    /// Returns the number of rows given.
+    ///
+    /// The changes are logged as one record before any view sees them; with `synchronousCommit`
+    /// the call returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
+    /// `afterward` runs under the same source lock once the rows are in: a connector moves its
+    /// position there and returns it, to be logged with the rows. A write the log refuses (a
+    /// full disk) fails, and so does every write after it until a restart: the log, not memory,
+    /// is what the next start recovers.
     @discardableResult
     package func insert(
-        _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true, afterward: () -> TableLogRecord? = { nil }
+        _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true,
+        afterward: () -> [Int32: Int64]? = { nil }
     ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        let journal = self.journal
-        let (count, position) = try runtime.withSources { (writer) throws(SluiceError) -> (Int, UInt64?) in
-            var count = 0
-            var position: UInt64?
-            let isRead = writer.isRead(table.id)
+        var count = 0
+        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+            var changes: [(op: ChangeOp, rows: Chunk)] = []
             for chunk in chunks {
                 let result = try store.insert(chunk)
                 count += chunk.count
-                if let journal {
-                    if let replaced = result.replaced { position = try journal.append(.changes(table: table.id, op: .delete, rows: replaced)) }
-                    position = try journal.append(.changes(table: table.id, op: .insert, rows: result.inserted))
-                }
-                if isRead {
-                    if let replaced = result.replaced { writer.emit(Self.changes(replaced, .delete), table: table.id) }
-                    writer.emit(Self.changes(result.inserted, .insert), table: table.id)
-                }
+                if let replaced = result.replaced { changes.append((.delete, replaced)) }
+                changes.append((.insert, result.inserted))
             }
-            if let record = afterward(), let journal { position = try journal.append(record) }
-            return (count, position)
+            return (changes, afterward())
         }
-        try commit(position, synchronously: synchronousCommit)
         return count
     }
 
     /// Deletes the rows of `table` whose primary keys are those of `keys`' rows and sends the
-    /// deletes to the views reading it; `afterward` runs under the same source lock.
+    /// deletes to the views reading it; logged as ``insert(_:into:synchronousCommit:afterward:)``.
     package func delete(
-        keysOf keys: Chunk, from table: RelationDefinition, synchronousCommit: Bool = true, afterward: () -> TableLogRecord? = { nil }
+        keysOf keys: Chunk, from table: RelationDefinition, synchronousCommit: Bool = true, afterward: () -> [Int32: Int64]? = { nil }
     ) throws(SluiceError) {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        let journal = self.journal
-        let position = try runtime.withSources { (writer) throws(SluiceError) -> UInt64? in
-            var position: UInt64?
-            if let removed = store.delete(keysOf: keys) {
-                if let journal { position = try journal.append(.changes(table: table.id, op: .delete, rows: removed)) }
-                if writer.isRead(table.id) { writer.emit(Self.changes(removed, .delete), table: table.id) }
-            }
-            if let record = afterward(), let journal { position = try journal.append(record) }
-            return position
+        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+            let removed = store.delete(keysOf: keys)
+            return (removed.map { [(.delete, $0)] } ?? [], afterward())
         }
-        try commit(position, synchronously: synchronousCommit)
     }
 
     /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
@@ -158,8 +146,8 @@ package final class Database: TableProvider, Sendable {
         update: ((Chunk) throws(SluiceError) -> Chunk)? = nil
     ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        let journal = self.journal
-        let (affected, position) = try runtime.withSources { (writer) throws(SluiceError) -> (Int, UInt64?) in
+        var affected = 0
+        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
             var removed: [Chunk] = []
             let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
                 let mask = try matching(chunk)
@@ -170,19 +158,35 @@ package final class Database: TableProvider, Sendable {
                 removed.append(old)
                 return (chunk.filter(~mask), matched, replacement)
             }
+            affected = result.affected
+            let deletes = (removed + result.replaced).map { (op: ChangeOp.delete, rows: $0) }
+            return (deletes + result.inserted.map { (op: ChangeOp.insert, rows: $0) }, nil)
+        }
+        return affected
+    }
+
+    /// Runs `apply` (which changes `table`'s store and returns the changes it made, in order,
+    /// and a connector's positions) under the source lock, logs the changes as one record, sends
+    /// them to the views reading the table, and then waits for the log as `synchronousCommit`
+    /// says.
+    private func write(
+        _ table: RelationDefinition, synchronousCommit: Bool,
+        _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
+    ) throws(SluiceError) {
+        let journal = self.journal
+        let position = try runtime.withSources { (writer) throws(SluiceError) -> UInt64? in
+            let (changes, positions) = try apply()
+            let kept = changes.filter { !$0.rows.isEmpty }
             var position: UInt64?
-            if let journal {
-                for chunk in removed + result.replaced { position = try journal.append(.changes(table: table.id, op: .delete, rows: chunk)) }
-                for chunk in result.inserted { position = try journal.append(.changes(table: table.id, op: .insert, rows: chunk)) }
+            if let journal, !kept.isEmpty || positions != nil {
+                position = try journal.append(.write(table: table.id, changes: kept, positions: positions))
             }
             if writer.isRead(table.id) {
-                for chunk in removed + result.replaced { writer.emit(Self.changes(chunk, .delete), table: table.id) }
-                for chunk in result.inserted { writer.emit(Self.changes(chunk, .insert), table: table.id) }
+                for change in kept { writer.emit(Self.changes(change.rows, change.op), table: table.id) }
             }
-            return (result.affected, position)
+            return position
         }
         try commit(position, synchronously: synchronousCommit)
-        return affected
     }
 
     /// Makes the log durable up to `position` when `synchronously`, and starts a checkpoint in
@@ -284,9 +288,7 @@ package final class Database: TableProvider, Sendable {
         if relation.kind == .table {
             // The rows and then the position they reach are logged together: after a crash the
             // table holds exactly the rows before the logged position, and reading resumes there.
-            let reached = { @Sendable [weak connector] () -> TableLogRecord? in
-                connector?.positions.map { .positions(relation: id, positions: $0) }
-            }
+            let reached = { @Sendable [weak connector] () -> [Int32: Int64]? in connector?.positions }
             output = SourceOutput(
                 isRead: { true },
                 deliver: { [weak self] (chunk: Chunk, advance: () -> Void) throws(SluiceError) in

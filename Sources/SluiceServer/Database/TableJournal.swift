@@ -169,17 +169,18 @@ package final class TableJournal: Sendable {
                 return stores[id]?.types
             }
             switch record {
-            case .changes(let table, let op, let rows):
+            case .write(let table, let changes, let positions):
                 guard let store = stores[table] else { continue }
-                if op.isInsertion {
-                    try store.insert(rows)
-                } else if store.primaryKey.isEmpty {
-                    store.removeRows(equalTo: rows)
-                } else {
-                    _ = store.delete(keysOf: rows)
+                for change in changes {
+                    if change.op.isInsertion {
+                        try store.insert(change.rows)
+                    } else if store.primaryKey.isEmpty {
+                        store.removeRows(equalTo: change.rows)
+                    } else {
+                        _ = store.delete(keysOf: change.rows)
+                    }
                 }
-            case .positions(let relation, let positions):
-                if lastDrop[relation].map({ $0 < index }) ?? true { recovery.positions[relation] = positions }
+                if let positions { recovery.positions[table] = positions }
             case .dropped(let table):
                 recovery.positions[table] = nil
             case nil:

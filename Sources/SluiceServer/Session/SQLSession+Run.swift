@@ -221,6 +221,9 @@ extension SQLSession {
             return PGStatementResult(commandTag: tag == "ROLLBACK TO SAVEPOINT" ? "ROLLBACK" : (tag == "RELEASE SAVEPOINT" ? "RELEASE" : "SAVEPOINT"))
         case .flush:
             return PGStatementResult(commandTag: "FLUSH")
+        case .checkpoint:
+            try database.checkpointTables()
+            return PGStatementResult(commandTag: "CHECKPOINT")
         case .discard:
             deallocateAll()
             return PGStatementResult(commandTag: "DISCARD ALL")

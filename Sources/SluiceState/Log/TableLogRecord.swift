@@ -1,43 +1,47 @@
 import SluiceCore
 
-/// What the write-ahead log records about tables: the rows a statement or a connector added to
-/// or removed from a table, where a connector feeding a table had read to, and tables dropped.
-/// Replayed in order above the last checkpoint, they rebuild every table as it was acknowledged.
+/// What the write-ahead log records about tables: the rows one statement or one connector
+/// delivery added to and removed from a table, with the positions a connector had then reached,
+/// and tables dropped. One record is one atomic write: replay applies all of it or, when the
+/// crash cut it short, none of it. Replayed in order above the last checkpoint, the records
+/// rebuild every table as it was acknowledged.
 ///
-/// Payload layout: a kind byte, the relation id (4 bytes, little-endian), then
-/// - `changes`: the op byte (0 insert, 1 delete) and the rows in ``ChunkCodec``'s form;
-/// - `positions`: a count (4 bytes) and that many (partition: 4 bytes, offset: 8 bytes) pairs;
-/// - `dropped`: nothing.
+/// Payload layout: a kind byte, the table id (4 bytes, little-endian), then for `write` the
+/// number of parts (4 bytes), each an op byte (0 insert, 1 delete) and rows in ``ChunkCodec``'s
+/// form, then a byte saying whether positions follow, their count (4 bytes) and that many
+/// (partition: 4 bytes, offset: 8 bytes) pairs. `dropped` has nothing more.
 package enum TableLogRecord: Equatable {
-    /// Rows inserted into (or, with `.delete`, removed from) table `table`.
-    case changes(table: Int, op: ChangeOp, rows: Chunk)
-    /// The next position of each partition of the connector feeding `relation`, after the rows
-    /// logged before this record.
-    case positions(relation: Int, positions: [Int32: Int64])
+    /// Rows inserted into or removed from table `table`, in order; `positions` is where the
+    /// connector feeding the table stood after them (nil for a statement).
+    case write(table: Int, changes: [(op: ChangeOp, rows: Chunk)], positions: [Int32: Int64]?)
     /// Table `table` was dropped: its earlier records no longer apply.
     case dropped(table: Int)
 
     private enum Kind: UInt8 {
-        case changes = 1
-        case positions = 2
+        case write = 1
         case dropped = 3
     }
 
     package func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         switch self {
-        case .changes(let table, let op, let rows):
-            bytes.append(Kind.changes.rawValue)
+        case .write(let table, let changes, let positions):
+            bytes.append(Kind.write.rawValue)
             Self.append(UInt32(table), to: &bytes)
-            bytes.append(op.isInsertion ? 0 : 1)
-            ChunkCodec.encode(rows, into: &bytes)
-        case .positions(let relation, let positions):
-            bytes.append(Kind.positions.rawValue)
-            Self.append(UInt32(relation), to: &bytes)
-            Self.append(UInt32(positions.count), to: &bytes)
-            for (partition, offset) in positions.sorted(by: { $0.key < $1.key }) {
-                Self.append(UInt32(bitPattern: partition), to: &bytes)
-                Self.append(UInt64(bitPattern: offset), to: &bytes)
+            Self.append(UInt32(changes.count), to: &bytes)
+            for change in changes {
+                bytes.append(change.op.isInsertion ? 0 : 1)
+                ChunkCodec.encode(change.rows, into: &bytes)
+            }
+            if let positions {
+                bytes.append(1)
+                Self.append(UInt32(positions.count), to: &bytes)
+                for (partition, offset) in positions.sorted(by: { $0.key < $1.key }) {
+                    Self.append(UInt32(bitPattern: partition), to: &bytes)
+                    Self.append(UInt64(bitPattern: offset), to: &bytes)
+                }
+            } else {
+                bytes.append(0)
             }
         case .dropped(let table):
             bytes.append(Kind.dropped.rawValue)
@@ -47,30 +51,39 @@ package enum TableLogRecord: Equatable {
     }
 
     /// Decodes a record; `types` gives a table's column types, or nil for a table that no longer
-    /// exists (its changes decode to nil). Malformed bytes are an error, not a trap.
+    /// exists (its writes decode to nil). Malformed bytes are an error, not a trap.
     package static func decode(_ bytes: [UInt8], types: (Int) -> [DataType]?) throws(SluiceError) -> TableLogRecord? {
         var reader = ByteCursor(bytes)
         guard let kind = Kind(rawValue: try reader.byte()) else { throw malformed }
-        let relation = Int(try reader.uint32())
+        let table = Int(try reader.uint32())
         switch kind {
-        case .changes:
-            let op: ChangeOp = try reader.byte() == 0 ? .insert : .delete
-            guard let columnTypes = types(relation) else { return nil }
-            var offset = reader.offset
-            let rows = try ChunkCodec.decode(bytes, offset: &offset, types: columnTypes)
-            guard offset == bytes.count else { throw malformed }
-            return .changes(table: relation, op: op, rows: rows)
-        case .positions:
-            let count = Int(try reader.uint32())
-            guard count <= bytes.count / 12 else { throw malformed }
-            var positions: [Int32: Int64] = [:]
-            for _ in 0 ..< count {
-                let partition = Int32(bitPattern: try reader.uint32())
-                positions[partition] = Int64(bitPattern: try reader.uint64())
+        case .write:
+            guard let columnTypes = types(table) else { return nil }
+            let partCount = Int(try reader.uint32())
+            guard partCount <= bytes.count else { throw malformed }
+            var changes: [(op: ChangeOp, rows: Chunk)] = []
+            for _ in 0 ..< partCount {
+                let op: ChangeOp = try reader.byte() == 0 ? .insert : .delete
+                var offset = reader.offset
+                let rows = try ChunkCodec.decode(bytes, offset: &offset, types: columnTypes)
+                reader.skip(to: offset)
+                changes.append((op, rows))
             }
-            return .positions(relation: relation, positions: positions)
+            var positions: [Int32: Int64]?
+            if try reader.byte() == 1 {
+                let count = Int(try reader.uint32())
+                guard count <= bytes.count / 12 else { throw malformed }
+                var partitions: [Int32: Int64] = [:]
+                for _ in 0 ..< count {
+                    let partition = Int32(bitPattern: try reader.uint32())
+                    partitions[partition] = Int64(bitPattern: try reader.uint64())
+                }
+                positions = partitions
+            }
+            guard reader.offset == bytes.count else { throw malformed }
+            return .write(table: table, changes: changes, positions: positions)
         case .dropped:
-            return .dropped(table: relation)
+            return .dropped(table: table)
         }
     }
 
@@ -100,6 +113,10 @@ struct ByteCursor {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    mutating func skip(to offset: Int) {
+        self.offset = offset
     }
 
     mutating func byte() throws(SluiceError) -> UInt8 {
