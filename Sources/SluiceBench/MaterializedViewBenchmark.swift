@@ -14,10 +14,13 @@ import SluiceServer
 package struct MaterializedViewBenchmark {
     package var rows: Int
     package var compareWithDuckDB: Bool
+    /// Nexmark events for the q0, q1 and q2 views (0: skip them).
+    package var nexmarkEvents: Int
 
-    package init(rows: Int, compareWithDuckDB: Bool) {
+    package init(rows: Int, compareWithDuckDB: Bool, nexmarkEvents: Int = 3_000_000) {
         self.rows = rows
         self.compareWithDuckDB = compareWithDuckDB
+        self.nexmarkEvents = nexmarkEvents
     }
 
     static let viewQuery = "SELECT k, count(*), sum(v), max(v) FROM t GROUP BY k"
@@ -45,6 +48,7 @@ package struct MaterializedViewBenchmark {
                 label as NSString, figures.endToEndSeconds, Double(figures.aggregateRows) / figures.endToEndSeconds,
                 Double(figures.aggregateRows) / figures.aggregateSeconds, figures.groups, figures.bytesPerGroup))
         }
+        if nexmarkEvents > 0 { _ = try await NexmarkViewBenchmark(events: nexmarkEvents).run() }
         guard compareWithDuckDB else { return }
         let duck = try duckDBSeconds(keys: [1000, 1_000_000])
         for figures in results where !figures.label.contains("deleted") {

@@ -30,12 +30,15 @@ struct MaterializedView: AsyncParsableCommand {
     @Option(help: "Rows to insert per scenario.")
     var rows = 10_000_000
 
+    @Option(help: "Nexmark events for the q0, q1 and q2 views over the built-in broker (0 skips them).")
+    var nexmarkEvents = 3_000_000
+
     @Flag(help: "Skip the DuckDB comparison.")
     var noDuckdb = false
 
     func run() async throws {
         MemoryTuning.apply()
-        try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
+        try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb, nexmarkEvents: nexmarkEvents).run()
     }
 }
 

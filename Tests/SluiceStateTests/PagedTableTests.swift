@@ -47,6 +47,19 @@ import Testing
         #expect(committedNothing)
     }
 
+    @Test func aReplaceKeepsTheCountAndTakesTheNewRow() {
+        var table = PagedTable(types: [.int64, .int64])
+        Self.stage(Self.changes([(.insert, 1, 10), (.insert, 2, 20)]), into: &table)
+        table.commitEpoch()
+        let rows = Self.changes([(.updateInsert, 1, 11), (.updateInsert, 1, 12)]).data
+        guard case .int64(let keys) = rows.columns[0].storage else { return }
+        table.stage(rows, signs: [0, 0]) { bytes, rowIndex in bytes += Self.keyBytes(keys[rowIndex]) }
+        table.commitEpoch()
+        #expect(table.entries().map(\.row) == [[.int64(1), .int64(12)], [.int64(2), .int64(20)]])
+        #expect(table.entries().map(\.count) == [1, 1])
+        #expect(table.rowCount == 2 && table.isWellFormed)
+    }
+
     @Test func deletesOfAbsentRowsAreCountedNotApplied() {
         var table = PagedTable(types: [.int64, .int64])
         Self.stage(Self.changes([(.delete, 5, 1)]), into: &table)

@@ -33,7 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceFormats": {"SluiceCore", "SluiceCodecs"},
     "SluiceExpr": {"SluiceCore"},
     "SluicePlan": {"SluiceCore", "SluiceExpr"},
-    "SluiceState": {"SluiceCore"},
+    "SluiceState": {"SluiceCore", "SluiceCodecs"},
     # A thin wrapper over librdkafka.
     "SluiceKafkaClient": {"SluiceCore", "CRdKafka"},
     "SluicePlanner": {"SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"},

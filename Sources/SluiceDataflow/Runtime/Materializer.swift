@@ -80,8 +80,26 @@ package struct Materializer {
             }
             nextRowID = rowID
         case .key, .wholeRow:
-            let columns = keyColumns.map { chunk.data.columns[$0] }
-            table.stage(chunk) { bytes, rowIndex in
+            var rows = chunk.data
+            var signs = chunk.ops.map { Int8($0.isInsertion ? 1 : -1) }
+            if case .key = identity, chunk.ops.contains(.updateDelete) {
+                // An update pair shares the stream key: its new row simply takes the old one's place.
+                var kept: [Int] = []
+                kept.reserveCapacity(chunk.count)
+                var rowIndex = 0
+                while rowIndex < chunk.count {
+                    if chunk.ops[rowIndex] == .updateDelete, rowIndex + 1 < chunk.count, chunk.ops[rowIndex + 1] == .updateInsert {
+                        signs[rowIndex + 1] = 0
+                        rowIndex += 1
+                    }
+                    kept.append(rowIndex)
+                    rowIndex += 1
+                }
+                rows = rows.gather(kept)
+                signs = kept.map { signs[$0] }
+            }
+            let columns = keyColumns.map { rows.columns[$0] }
+            table.stage(rows, signs: signs) { bytes, rowIndex in
                 let start = bytes.count
                 bytes.append(0)
                 bytes.append(0)

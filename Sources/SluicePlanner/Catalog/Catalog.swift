@@ -14,6 +14,7 @@ package final class Catalog: Sendable {
     private let state = Mutex(State())
     private let statusSource = Mutex<(@Sendable () -> [StreamingJobStatus])?>(nil)
     private let sourceStatusSource = Mutex<(@Sendable () -> [SourceStatus])?>(nil)
+    private let checkpointSource = Mutex<(@Sendable () -> [CheckpointRecord])?>(nil)
 
     package init() {}
 
@@ -25,6 +26,16 @@ package final class Catalog: Sendable {
     /// Where the system views read the state of running source connectors from.
     package func setSourceStatusSource(_ source: @escaping @Sendable () -> [SourceStatus]) {
         sourceStatusSource.withLock { $0 = source }
+    }
+
+    /// Where `sluice_checkpoints` reads the recent checkpoints from.
+    package func setCheckpointSource(_ source: @escaping @Sendable () -> [CheckpointRecord]) {
+        checkpointSource.withLock { $0 = source }
+    }
+
+    /// The recent checkpoints, oldest first.
+    package var checkpoints: [CheckpointRecord] {
+        checkpointSource.withLock { $0 }?() ?? []
     }
 
     /// The state of every running source connector.
@@ -120,5 +131,27 @@ package struct SourceStatus: Sendable {
         self.rowsRejected = rowsRejected
         self.status = status
         self.errors = errors
+    }
+}
+
+/// One checkpoint, written or attempted, for `sluice_checkpoints`.
+package struct CheckpointRecord: Sendable {
+    /// The write-ahead log segment the checkpoint starts: what it covers ends before it.
+    package var epoch: UInt64
+    /// When it started, in microseconds since 1970.
+    package var startedAt: Int64
+    package var bytesWritten: Int
+    package var tables: Int
+    package var durationMicroseconds: Int64
+    /// Why it failed; nil when it was written.
+    package var error: String?
+
+    package init(epoch: UInt64, startedAt: Int64, bytesWritten: Int, tables: Int, durationMicroseconds: Int64, error: String?) {
+        self.epoch = epoch
+        self.startedAt = startedAt
+        self.bytesWritten = bytesWritten
+        self.tables = tables
+        self.durationMicroseconds = durationMicroseconds
+        self.error = error
     }
 }

@@ -190,7 +190,8 @@ enum SystemCatalog {
 
     /// Sluice's own views of running connectors: `sluice_sources`, a row per connector with its
     /// counters, and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
-    /// connector; `sluice_sources.rows_rejected` counts them all).
+    /// connector; `sluice_sources.rows_rejected` counts them all); and `sluice_checkpoints`, the
+    /// recent checkpoints (the last 100), written or failed.
     private static func sluiceTable(_ name: String, catalog: Catalog) -> Table? {
         switch name {
         case "sluice_sources":
@@ -205,6 +206,18 @@ enum SystemCatalog {
                         .int32(Int32(relation.id)), .string(relation.name), .string(relation.kind.rawValue),
                         .string(relation.connector?.connector ?? ""), .int64(Int64(status.rowsRead)), .int64(Int64(status.rowsRejected)),
                         .string(status.status),
+                    ]
+                })
+        case "sluice_checkpoints":
+            return Table(
+                columns: [
+                    ("epoch", .int64), ("started_at", .timestamptz), ("status", .varchar), ("tables", .int32), ("bytes_written", .int64),
+                    ("duration_ms", .float64),
+                ],
+                rows: catalog.checkpoints.map { record in
+                    [
+                        .int64(Int64(record.epoch)), .timestamptz(record.startedAt), .string(record.error.map { "failed: \($0)" } ?? "done"),
+                        .int32(Int32(record.tables)), .int64(Int64(record.bytesWritten)), .float64(Double(record.durationMicroseconds) / 1000),
                     ]
                 })
         case "sluice_source_errors":

@@ -69,6 +69,7 @@ package final class Database: TableProvider, Sendable {
                     lastError: fragment.statistics.lastError, plan: fragment.planText)
             }
         }
+        catalog.setCheckpointSource { [weak self] in self?.journal?.history ?? [] }
         let connectors = self.connectors
         catalog.setSourceStatusSource {
             connectors.all.sorted { $0.key < $1.key }.map { id, connector in

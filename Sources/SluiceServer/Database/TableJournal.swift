@@ -21,6 +21,9 @@ package final class TableJournal: Sendable {
     /// Log bytes after which a checkpoint is taken (bounding replay at start).
     package let checkpointAfterBytes: UInt64
     private let checkpointState = Mutex<(running: Bool, loggedAtLast: UInt64)>((false, 0))
+    /// The last ``keptHistory`` checkpoints, written or failed, oldest first.
+    private let recent = Mutex<[CheckpointRecord]>([])
+    static let keptHistory = 100
 
     static let tableHeader = Array("SLUICE-TABLE-1\n".utf8)
     static let manifestHeader = "SLUICE-TABLES-MANIFEST-1"
@@ -64,11 +67,47 @@ package final class TableJournal: Sendable {
         segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]] = [:]
     ) throws(SluiceError) {
         defer { checkpointState.withLock { $0 = (false, log.appendedBytes) } }
+        let started = ContinuousClock.now
+        let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        var written = 0
+        do throws(SluiceError) {
+            written = try writeFiles(segment: segment, tables: tables, positions: positions)
+        } catch {
+            record(CheckpointRecord(
+                epoch: segment, startedAt: startedAt, bytesWritten: written, tables: tables.count,
+                durationMicroseconds: Self.microseconds(since: started), error: error.message))
+            throw error
+        }
+        record(CheckpointRecord(
+            epoch: segment, startedAt: startedAt, bytesWritten: written, tables: tables.count,
+            durationMicroseconds: Self.microseconds(since: started), error: nil))
+    }
+
+    /// The recent checkpoints, oldest first (`sluice_checkpoints`).
+    package var history: [CheckpointRecord] { recent.withLock { $0 } }
+
+    private func record(_ checkpoint: CheckpointRecord) {
+        recent.withLock { recent in
+            recent.append(checkpoint)
+            if recent.count > Self.keptHistory { recent.removeFirst(recent.count - Self.keptHistory) }
+        }
+    }
+
+    private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+    }
+
+    /// Writes the checkpoint's files, manifest last, and removes what it supersedes; returns the
+    /// bytes written.
+    private func writeFiles(segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]]) throws(SluiceError) -> Int {
         let directory = "\(dataDirectory)/tables"
+        var written = 0
         for table in tables {
             var bytes = Self.tableHeader
             for chunk in table.chunks where !chunk.isEmpty { ChunkCodec.encode(chunk, into: &bytes) }
             try Files.writeChecksummed(bytes, to: "\(directory)/\(table.id)-\(segment).chunks")
+            written += bytes.count + 4
         }
         try Failpoints.hit("before-manifest")
         var lines = [Self.manifestHeader, "segment \(segment)"] + tables.map { "table \($0.id)" }
@@ -77,6 +116,7 @@ package final class TableJournal: Sendable {
         }
         let manifest = lines.joined(separator: "\n") + "\n"
         try Files.writeChecksummed(Array(manifest.utf8), to: "\(directory)/MANIFEST-\(segment)")
+        written += manifest.utf8.count + 4
         try Failpoints.hit("after-manifest")
         // The previous checkpoint stays, with the log after it, in case this one is damaged later.
         let checkpoints = Self.manifestSegments(in: directory)
@@ -86,6 +126,7 @@ package final class TableJournal: Sendable {
             Files.remove("\(directory)/\(name)")
         }
         log.removeSegments(before: kept.min() ?? segment)
+        return written
     }
 
     /// The segments of the checkpoint manifests in `directory`, ascending.
@@ -155,7 +196,7 @@ package final class TableJournal: Sendable {
                 .dataCorrupted, "no table checkpoint in \(directory) can be read: \(failure.message)",
                 detail: failures.map(\.message).joined(separator: "; "))
         }
-        let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment)
+        let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment, repair: true)
         recovery.tornBytes = contents.tornBytes
         // A table dropped in the log (its id may since name a new table) ignores its records
         // up to the drop.

@@ -30,6 +30,8 @@ package final class WriteAheadLog: Sendable {
         /// Bytes appended since the log was opened, over all segments: positions are offsets in
         /// this sequence.
         var appended: UInt64 = 0
+        /// Bytes of whole records in the current segment.
+        var segmentBytes: Int64 = 0
         var durable: UInt64 = 0
         var syncing = false
         /// The first write error; the log refuses appends after it until it is reopened.
@@ -73,10 +75,13 @@ package final class WriteAheadLog: Sendable {
             do throws(SluiceError) {
                 try Files.writeAll(record, to: state.descriptor, path: Self.path(of: state.segment, in: directory))
             } catch {
+                // No torn record stays behind to be taken for damage once a later segment exists.
+                _ = ftruncate(state.descriptor, off_t(state.segmentBytes))
                 state.failure = error
                 throw error
             }
             state.appended += UInt64(record.count)
+            state.segmentBytes += Int64(record.count)
             return state.appended
         }
     }
@@ -120,6 +125,7 @@ package final class WriteAheadLog: Sendable {
             _ = close(state.descriptor)
             state.descriptor = descriptor
             state.segment = next
+            state.segmentBytes = 0
             state.failure = nil
             return next
         }
@@ -144,8 +150,10 @@ package final class WriteAheadLog: Sendable {
     }
 
     /// The records of the segments numbered `from` and above, oldest first. A damaged record in
-    /// any but the newest segment is an error naming the file.
-    package static func read(directory: String, from first: UInt64 = 0) throws(SluiceError) -> Contents {
+    /// any but the newest segment is an error naming the file. With `repair`, the newest
+    /// segment's torn tail is cut off the file, so that it is not taken for damage once later
+    /// segments follow it.
+    package static func read(directory: String, from first: UInt64 = 0, repair: Bool = false) throws(SluiceError) -> Contents {
         var contents = Contents()
         let segments = try Self.segments(in: directory).filter { $0 >= first }
         contents.segments = segments
@@ -171,6 +179,7 @@ package final class WriteAheadLog: Sendable {
                         hint: "The records after that point cannot be read; the segments after it are intact.")
                 }
                 contents.tornBytes = bytes.count - offset
+                if repair && truncate(path, off_t(offset)) != 0 { throw Files.error(errno, "could not cut the torn tail of", path) }
             }
         }
         return contents

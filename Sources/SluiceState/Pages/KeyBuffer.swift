@@ -86,6 +86,12 @@ package struct KeyBuffer: Sendable {
     @inlinable
     static func compare(_ left: UnsafePointer<UInt8>?, _ leftCount: Int, _ right: UnsafePointer<UInt8>?, _ rightCount: Int) -> Int {
         let common = Swift.min(leftCount, rightCount)
+        if common >= 8, let left, let right {
+            // Most keys differ in their first eight bytes (the vnode and the key's start).
+            let leftWord = UInt64(bigEndian: UnsafeRawPointer(left).loadUnaligned(as: UInt64.self))
+            let rightWord = UInt64(bigEndian: UnsafeRawPointer(right).loadUnaligned(as: UInt64.self))
+            if leftWord != rightWord { return leftWord < rightWord ? -1 : 1 }
+        }
         if common > 0, let left, let right {
             let order = memcmp(left, right, common)
             if order != 0 { return order < 0 ? -1 : 1 }

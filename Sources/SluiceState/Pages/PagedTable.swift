@@ -46,13 +46,20 @@ package struct PagedTable {
     /// Stages one change per row of `chunk`: the sign of each row's op, under the key that
     /// `key` appends for it (the vnode bytes first, then the key proper).
     package mutating func stage(_ chunk: StreamChunk, key: (inout [UInt8], _ rowIndex: Int) -> Void) {
-        guard chunk.count > 0 else { return }
-        staged.chunks.append(chunk.data)
-        staged.keys.reserve(additionalKeys: chunk.count)
-        for rowIndex in 0 ..< chunk.count {
+        stage(chunk.data, signs: chunk.ops.map { $0.isInsertion ? 1 : -1 }, key: key)
+    }
+
+    /// Stages one change per row of `rows`: +1 adds the row under its key, -1 takes one away, and
+    /// 0 replaces the key's row by this one without changing its count (an update under one key).
+    package mutating func stage(_ rows: Chunk, signs: [Int8], key: (inout [UInt8], _ rowIndex: Int) -> Void) {
+        precondition(signs.count == rows.count, "one sign per row")
+        guard rows.count > 0 else { return }
+        staged.chunks.append(rows)
+        staged.keys.reserve(additionalKeys: rows.count)
+        for rowIndex in 0 ..< rows.count {
             staged.keys.appendKey { key(&$0, rowIndex) }
-            staged.signs.append(chunk.ops[rowIndex].isInsertion ? 1 : -1)
         }
+        staged.signs += signs
     }
 
     /// Applies the staged changes. Returns false when nothing was staged.

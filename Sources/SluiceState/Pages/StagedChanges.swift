@@ -38,7 +38,7 @@ struct StagedChanges {
             while next < order.count, next == index || keys.compare(Int(first), with: Int(order[next]), of: keys) == 0 {
                 let change = Int(order[next])
                 count += Int32(signs[change])
-                if signs[change] > 0 { inserted = Int32(change) }
+                if signs[change] >= 0 { inserted = Int32(change) }
                 next += 1
             }
             entries.append(FoldedChange(key: first, count: count, insertedRow: inserted))
@@ -49,7 +49,8 @@ struct StagedChanges {
     }
 }
 
-/// A key's changes in one epoch: the sum of their signs, and the last insertion's row.
+/// A key's changes in one epoch: the sum of their signs, and the last row inserted or put in
+/// place (sign 0).
 struct FoldedChange {
     /// The key's index in ``FoldedChanges/keys``.
     var key: Int32

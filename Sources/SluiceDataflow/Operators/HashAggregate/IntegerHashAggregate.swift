@@ -14,9 +14,10 @@ import SluiceState
 /// key and a few array updates, with no per-row allocation. One integer-layout key is looked up
 /// as an integer; other keys by the bytes of their memcomparable encoding, hashed a word at a
 /// time. Over an append-only input (a source) min and max keep only the extreme so far. At a
-/// barrier the groups the epoch touched emit their changes, and their rows (keyed by the
-/// memcomparable group key) are recorded as the epoch's ``StateDelta`` of state table
-/// `stateTableID`; the per-group value multisets of min and max are held in the operator.
+/// barrier the groups the epoch touched emit their changes, built straight into typed columns
+/// from what each group showed when the epoch began (kept, typed, as the group is first touched).
+/// The group state is held in the operator's arrays; it moves into state tables with the
+/// checkpointing of operator state (TODO(#11)).
 /// - Complexity: O(1) amortized per row (min and max: see ``ExtremeMultiset``); O(groups
 ///   touched) per epoch.
 package struct IntegerHashAggregate: StreamOperator {
@@ -46,9 +47,10 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Per aggregate: the values per slot (min and max only).
     private var extremes: [[ExtremeMultiset]]
     private var freeSlots: [Int32] = []
-    /// Slots touched this epoch, with the output row each had before it (nil: new group).
+    /// Slots touched this epoch, in the order first touched, and what each showed before it:
+    /// whether it had a row, and per aggregate its count, sum and extreme then.
     private var dirty: [Int32] = []
-    private var dirtyBefore: [[Value]?] = []
+    private var before = EpochStart()
     private var isDirty: [Bool] = []
     private var emittedGlobalRow = false
 
@@ -94,6 +96,7 @@ package struct IntegerHashAggregate: StreamOperator {
         counts = aggregates.map { _ in [] }
         sums = aggregates.map { _ in [] }
         extremes = aggregates.map { _ in [] }
+        before = EpochStart(aggregates: aggregates.count)
     }
 
     package var outputTypes: [DataType] { Array(inputTypes.prefix(groupCount)) + aggregates.map(\.resultType) }
@@ -179,37 +182,34 @@ package struct IntegerHashAggregate: StreamOperator {
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty { touch(globalSlot()) }
-        var changes = GroupChanges()
-        var delta = StateDelta(tableID: stateTableID, epoch: barrier.epoch)
-        // In key order (NULL first, as the memcomparable encoding sorts), so the delta is sorted.
-        let order = dirty.indices.sorted { left, right in
-            let a = Int(dirty[left])
-            let b = Int(dirty[right])
-            if !integerKey { return ByteOrder.compare(keyBytes[a], keyBytes[b]) < 0 }
-            if keyIsNull[a] != keyIsNull[b] { return keyIsNull[a] }
-            return keys[a] < keys[b]
-        }
-        for position in order {
-            let slot = dirty[position]
+        var changes = TypedChanges(types: outputTypes)
+        for (position, slot) in dirty.enumerated() {
             let index = Int(slot)
             isDirty[index] = false
-            let previous = dirtyBefore[position]
             if rowCounts[index] < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
+            let hadRow = before.hadRow[position]
             if rowCounts[index] == 0 && groupCount > 0 {
-                if previous != nil { delta.deletes.append(stateKey(index)) }
-                changes.record(before: previous, after: nil)
+                if hadRow {
+                    changes.begin(.delete)
+                    try appendRow(slot: index, before: position, to: &changes)
+                }
                 release(slot)
                 continue
             }
-            let after = try outputRow(index)
-            delta.puts.append((stateKey(index), after))
-            changes.record(before: previous, after: after)
+            if hadRow {
+                guard !isUnchanged(slot: index, since: position) else { continue }
+                changes.begin(.updateDelete)
+                try appendRow(slot: index, before: position, to: &changes)
+                changes.begin(.updateInsert)
+            } else {
+                changes.begin(.insert)
+            }
+            try appendRow(slot: index, before: nil, to: &changes)
         }
         dirty.removeAll(keepingCapacity: true)
-        dirtyBefore.removeAll(keepingCapacity: true)
+        before.removeAll()
         if groupCount == 0 { emittedGlobalRow = true }
-        state.record(delta)
-        changes.emit(types: outputTypes, into: &output)
+        changes.emit(into: &output)
     }
 
     /// The typed per-slot arrays, the key directory (about 16 bytes an entry at Swift's load
@@ -288,57 +288,86 @@ package struct IntegerHashAggregate: StreamOperator {
         freeSlots.append(slot)
     }
 
-    /// Marks a slot changed this epoch, remembering the row it showed before.
+    /// Marks a slot changed this epoch, remembering what it showed before.
     private mutating func touch(_ slot: Int32) {
         let index = Int(slot)
         isDirty[index] = true
         dirty.append(slot)
-        dirtyBefore.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow) ? try? outputRow(index) : nil)
+        before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
+        for (aggregate, call) in aggregates.enumerated() {
+            before.counts[aggregate].append(counts[aggregate][index])
+            switch call.kind {
+            case .sum: before.sums[aggregate].append(sums[aggregate][index])
+            case .min, .max: before.extremes[aggregate].append(extremes[aggregate][index].value)
+            default: break
+            }
+        }
+    }
+
+    /// Whether every aggregate of `slot` shows what it showed at the epoch's start (touched at
+    /// `position`): then the group needs no output.
+    private func isUnchanged(slot index: Int, since position: Int) -> Bool {
+        for (aggregate, call) in aggregates.enumerated() {
+            let count = counts[aggregate][index]
+            let old = before.counts[aggregate][position]
+            switch call.kind {
+            case .countStar, .count:
+                if count != old { return false }
+            case .sum:
+                if (count == 0) != (old == 0) || sums[aggregate][index] != before.sums[aggregate][position] { return false }
+            default:
+                if extremes[aggregate][index].value != before.extremes[aggregate][position] { return false }
+            }
+        }
+        return true
     }
 
     // MARK: Rows
 
-    private func outputRow(_ index: Int) throws(SluiceError) -> [Value] {
-        var row: [Value] = []
-        row.reserveCapacity(groupCount + aggregates.count)
+    /// Appends the output row of `slot` to `changes`: as it is now, or with `before`, as it was at
+    /// the start of the epoch (the slot was touched at that position).
+    private func appendRow(slot index: Int, before position: Int?, to changes: inout TypedChanges) throws(SluiceError) {
+        var column = 0
         if integerKey {
-            row.append(keyIsNull[index] ? .null : Self.value(keys[index], as: inputTypes[0]))
+            if keyIsNull[index] { changes.builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &changes.builders[0]) }
+            column = 1
         } else if groupCount > 0 {
-            row += keyValues[index]
-        }
-        for (aggregate, call) in aggregates.enumerated() {
-            let count = counts[aggregate][index]
-            switch call.kind {
-            case .countStar, .count:
-                row.append(.int64(count))
-            case .sum:
-                let sum = sums[aggregate][index]
-                if count == 0 {
-                    row.append(.null)
-                } else if call.resultType == .int64 {
-                    guard let narrow = Int64(exactly: sum) else { throw SluiceError(.numericValueOutOfRange, "bigint out of range") }
-                    row.append(.int64(narrow))
-                } else {
-                    row.append(.decimal(Decimal(mantissa: sum, scale: 0)))
-                }
-            default:
-                if let value = extremes[aggregate][index].value {
-                    row.append(Self.value(value, as: call.resultType))
-                } else {
-                    row.append(.null)
-                }
+            for value in keyValues[index] {
+                changes.builders[column].append(value)
+                column += 1
             }
         }
-        return row
+        for (aggregate, call) in aggregates.enumerated() {
+            let count = position.map { before.counts[aggregate][$0] } ?? counts[aggregate][index]
+            switch call.kind {
+            case .countStar, .count:
+                changes.builders[column].append(int64: count)
+            case .sum:
+                let sum = position.map { before.sums[aggregate][$0] } ?? sums[aggregate][index]
+                if count == 0 {
+                    changes.builders[column].appendNull()
+                } else if call.resultType == .int64 {
+                    guard let narrow = Int64(exactly: sum) else { throw SluiceError(.numericValueOutOfRange, "bigint out of range") }
+                    changes.builders[column].append(int64: narrow)
+                } else {
+                    changes.builders[column].append(decimal: Decimal(mantissa: sum, scale: 0))
+                }
+            default:
+                let extreme = position.map { before.extremes[aggregate][$0] } ?? extremes[aggregate][index].value
+                if let extreme { Self.append(extreme, as: call.resultType, to: &changes.builders[column]) } else { changes.builders[column].appendNull() }
+            }
+            column += 1
+        }
+        changes.endRow()
     }
 
-    /// The group's key in the state table: the memcomparable encoding of its key value.
-    private func stateKey(_ index: Int) -> [UInt8] {
-        if groupCount == 0 { return [] }
-        if !integerKey { return keyBytes[index] }
-        var bytes: [UInt8] = []
-        MemcomparableEncoding.append(keyIsNull[index] ? .null : Self.value(keys[index], as: inputTypes[0]), as: inputTypes[0], to: &bytes)
-        return bytes
+    /// Appends an integer-layout value of `type` to `builder`.
+    private static func append(_ integer: Int64, as type: DataType, to builder: inout ColumnBuilder) {
+        switch type {
+        case .int16: builder.append(int16: Int16(truncatingIfNeeded: integer))
+        case .int32, .date: builder.append(int32: Int32(truncatingIfNeeded: integer))
+        default: builder.append(int64: integer)
+        }
     }
 
     /// A column's values widened to Int64 (nulls read as 0).
@@ -350,17 +379,66 @@ package struct IntegerHashAggregate: StreamOperator {
         default: [Int64](repeating: 0, count: column.count)
         }
     }
+}
 
-    private static func value(_ integer: Int64, as type: DataType) -> Value {
-        switch type {
-        case .int16: .int16(Int16(truncatingIfNeeded: integer))
-        case .int32: .int32(Int32(truncatingIfNeeded: integer))
-        case .date: .date(Int32(truncatingIfNeeded: integer))
-        case .time: .time(integer)
-        case .timestamp: .timestamp(integer)
-        case .timestamptz: .timestamptz(integer)
-        default: .int64(integer)
+/// What the groups an epoch touched showed when it began, one entry per touched group (in the
+/// order of ``IntegerHashAggregate``'s `dirty`), as typed arrays per aggregate.
+struct EpochStart {
+    var hadRow: [Bool] = []
+    var counts: [[Int64]] = []
+    var sums: [[Int128]] = []
+    var extremes: [[Int64?]] = []
+
+    init(aggregates: Int = 0) {
+        counts = Array(repeating: [], count: aggregates)
+        sums = Array(repeating: [], count: aggregates)
+        extremes = Array(repeating: [], count: aggregates)
+    }
+
+    mutating func removeAll() {
+        hadRow.removeAll(keepingCapacity: true)
+        for index in counts.indices {
+            counts[index].removeAll(keepingCapacity: true)
+            sums[index].removeAll(keepingCapacity: true)
+            extremes[index].removeAll(keepingCapacity: true)
         }
+    }
+}
+
+/// Change rows built straight into typed column builders, cut into chunks of
+/// ``Chunk/preferredSize`` rows: ``begin(_:)`` a row's op, append its values to ``builders``,
+/// ``endRow()``.
+struct TypedChanges {
+    let types: [DataType]
+    var builders: [ColumnBuilder]
+    private var ops: [ChangeOp] = []
+    private var chunks: [StreamChunk] = []
+
+    init(types: [DataType]) {
+        self.types = types
+        builders = types.map { ColumnBuilder(type: $0, capacity: Chunk.preferredSize) }
+    }
+
+    mutating func begin(_ op: ChangeOp) {
+        ops.append(op)
+    }
+
+    /// Ends a row; a full chunk is cut, but never between the two halves of an update.
+    mutating func endRow() {
+        if ops.count >= Chunk.preferredSize && ops.last != .updateDelete { cut() }
+    }
+
+    mutating func emit(into output: inout OutputBuffer) {
+        if !ops.isEmpty { cut() }
+        for chunk in chunks { output.append(chunk) }
+        chunks = []
+    }
+
+    private mutating func cut() {
+        let columns = builders.map { $0.finish() }
+        chunks.append(StreamChunk(ops: ops, data: Chunk(columns: columns, count: ops.count)))
+        ops.removeAll(keepingCapacity: true)
+        builders = types.map { ColumnBuilder(type: $0, capacity: Chunk.preferredSize) }
     }
 }
 
