@@ -79,8 +79,8 @@ package struct KafkaJSONBenchmark {
         try JSONDecodeBenchmark(events: events, compareWithDuckDB: compareWithDuckDB).run(ndjson: ndjson)
     }
 
-    /// Produces every line of `ndjson` to partition 0 of `topic`, in batches of 4,000 records with
-    /// up to five requests in flight, as librdkafka sends them.
+    /// Produces every line of `ndjson` to partition 0 of `topic`, in batches of up to 4,000 records
+    /// and 768 KiB with up to five requests in flight, as librdkafka sends them.
     static func load(_ ndjson: [UInt8], topic: String, port: Int) throws {
         let client = try KafkaWireClient(host: "127.0.0.1", port: port)
         let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
@@ -90,8 +90,11 @@ package struct KafkaJSONBenchmark {
             var lineStart = 0
             try client.producePipelined(topic: topic) {
                 var records: [KafkaRecord] = []
-                while lineStart < bytes.count && records.count < 4000 {
+                var batchBytes = 0
+                // Under the broker's default message.max.bytes (1 MiB) for a batch.
+                while lineStart < bytes.count && records.count < 4000 && batchBytes < 768 << 10 {
                     let end = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                    batchBytes += end - lineStart + 16
                     let line = ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: bytes[lineStart ..< end]))
                     records.append(KafkaRecord(offset: Int64(records.count), timestamp: timestamp, key: nil, value: line))
                     lineStart = end + 1

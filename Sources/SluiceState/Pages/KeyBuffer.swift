@@ -21,8 +21,11 @@ package struct KeyBuffer: Sendable {
 
     package var count: Int { ends.count }
 
+    /// Makes room for `additionalKeys` more keys, growing geometrically (an exact reservation
+    /// per call would copy the buffer every time).
     package mutating func reserve(additionalKeys: Int) {
-        ends.reserveCapacity(ends.count + additionalKeys)
+        let needed = ends.count + additionalKeys
+        if needed > ends.capacity { ends.reserveCapacity(Swift.max(needed, ends.capacity * 2)) }
     }
     package var isEmpty: Bool { ends.isEmpty }
 

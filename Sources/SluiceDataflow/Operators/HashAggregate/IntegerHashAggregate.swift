@@ -30,7 +30,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Whether the group key is one integer-layout column, looked up as an integer; otherwise
     /// groups are looked up by their encoded key bytes.
     private let integerKey: Bool
-    private var slotOfKey: [Int64: Int32] = [:]
+    private var slotOfKey = IntegerSlotMap()
     private var nullKeySlot: Int32 = -1
     private var keys: [Int64] = []
     private var keyIsNull: [Bool] = []
@@ -138,10 +138,9 @@ package struct IntegerHashAggregate: StreamOperator {
             signs[row] = -1
             hasDeletes = true
         }
-        for row in 0 ..< rowCount {
-            let slot = Int(slots[row])
-            if !isDirty[slot] { touch(Int32(slot)) }
-            rowCounts[slot] += signs[row]
+        for row in 0 ..< rowCount where !isDirty[Int(slots[row])] { touch(slots[row]) }
+        rowCounts.withUnsafeMutableBufferPointer { rowCounts in
+            for row in 0 ..< rowCount { rowCounts[Int(slots[row])] += signs[row] }
         }
         for (index, call) in aggregates.enumerated() {
             guard let argument = call.argument else {
@@ -215,7 +214,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// The typed per-slot arrays, the key directory (about 16 bytes an entry at Swift's load
     /// factor, counted as 24) and the min/max multisets.
     package var stateBytes: Int {
-        var bytes = keys.capacity * 8 + keyIsNull.capacity + rowCounts.capacity * 8 + isDirty.capacity + slotOfKey.capacity * 24
+        var bytes = keys.capacity * 8 + keyIsNull.capacity + rowCounts.capacity * 8 + isDirty.capacity + slotOfKey.bytes
         // Byte keys: each key's bytes twice (the slot's copy and the directory's) and its values.
         for key in keyBytes { bytes += key.capacity * 2 + 48 }
         bytes += keyValues.count * groupCount * MemoryLayout<Value>.stride
@@ -229,9 +228,9 @@ package struct IntegerHashAggregate: StreamOperator {
     // MARK: Slots
 
     private mutating func slot(for key: Int64) -> Int32 {
-        if let slot = slotOfKey[key] { return slot }
+        if let slot = slotOfKey.slot(for: key) { return slot }
         let slot = allocate(key: key, isNull: false)
-        slotOfKey[key] = slot
+        slotOfKey.insert(key, slot: slot)
         return slot
     }
 
@@ -278,7 +277,7 @@ package struct IntegerHashAggregate: StreamOperator {
         } else if keyIsNull[index] {
             nullKeySlot = -1
         } else {
-            slotOfKey.removeValue(forKey: keys[index])
+            slotOfKey.remove(keys[index])
         }
         for (aggregate, call) in aggregates.enumerated() {
             counts[aggregate][index] = 0
