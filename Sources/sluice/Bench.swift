@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -39,6 +39,23 @@ struct MaterializedView: AsyncParsableCommand {
     func run() async throws {
         MemoryTuning.apply()
         try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb, nexmarkEvents: nexmarkEvents).run()
+    }
+}
+
+struct CheckpointBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkpoint",
+        abstract: "Writes with and without the write-ahead log's fsync, one-row statements under group commit, a table checkpoint, and recovery of a large table.")
+
+    @Option(help: "Rows to insert per write scenario.")
+    var rows = 5_000_000
+
+    @Option(help: "MiB of table state to checkpoint and recover.")
+    var stateMib = 1024
+
+    func run() async throws {
+        MemoryTuning.apply()
+        try await CheckpointBenchmark(rows: rows, stateBytes: stateMib << 20).run()
     }
 }
 

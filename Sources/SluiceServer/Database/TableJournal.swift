@@ -104,10 +104,20 @@ package final class TableJournal: Sendable {
         let directory = "\(dataDirectory)/tables"
         var written = 0
         for table in tables {
-            var bytes = Self.tableHeader
-            for chunk in table.chunks where !chunk.isEmpty { ChunkCodec.encode(chunk, into: &bytes) }
-            try Files.writeChecksummed(bytes, to: "\(directory)/\(table.id)-\(segment).chunks")
-            written += bytes.count + 4
+            // Written a piece of about a megabyte at a time, checksummed as it goes.
+            written += try Files.writeChecksummed(to: "\(directory)/\(table.id)-\(segment).chunks") {
+                (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in
+                var piece = Self.tableHeader
+                piece.reserveCapacity(1 << 21)
+                for chunk in table.chunks where !chunk.isEmpty {
+                    ChunkCodec.encode(chunk, into: &piece)
+                    if piece.count >= 1 << 20 {
+                        try write(piece)
+                        piece.removeAll(keepingCapacity: true)
+                    }
+                }
+                try write(piece)
+            }
         }
         try Failpoints.hit("before-manifest")
         var lines = [Self.manifestHeader, "segment \(segment)"] + tables.map { "table \($0.id)" }

@@ -43,16 +43,33 @@ package enum Files {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw error(errno, "could not open", path) }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw error(errno, "could not stat", path) }
+        // Read straight into an array of the file's size; a file that grew meanwhile reads on.
+        let size = Int(status.st_size)
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while initialized < size {
+                let count = Glibc.read(descriptor, buffer.baseAddress! + initialized, size - initialized)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { return }
+                initialized += count
+            }
+        }
+        if failure != 0 { throw error(failure, "could not read", path) }
+        var more = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = more.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw error(errno, "could not read", path)
             }
             if count == 0 { break }
-            bytes += buffer[0 ..< count]
+            bytes += more[0 ..< count]
         }
         return bytes
     }
@@ -96,9 +113,46 @@ package enum Files {
     /// Like ``writeAtomically(_:to:)``, with the CRC-32C of `bytes` appended (4 bytes,
     /// little-endian), for ``readChecksummed(_:)``.
     package static func writeChecksummed(_ bytes: [UInt8], to path: String) throws(SluiceError) {
-        var framed = bytes
-        withUnsafeBytes(of: CRC32C.checksum(bytes).littleEndian) { framed.append(contentsOf: $0) }
-        try writeAtomically(framed, to: path)
+        try writeChecksummed(to: path) { (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in try write(bytes) }
+    }
+
+    /// Writes a checksummed file atomically from pieces: `produce` calls its argument with each
+    /// piece in order; the pieces are written as they come (no whole-file buffer), the CRC-32C of
+    /// all of them follows, then the file is fsynced and renamed over `path`, and its directory
+    /// fsynced. Returns the bytes written.
+    @discardableResult
+    package static func writeChecksummed(
+        to path: String, _ produce: (_ write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) -> Void
+    ) throws(SluiceError) -> Int {
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw error(errno, "could not create", temporary) }
+        var crc = CRC32C()
+        var written = 0
+        do throws(SluiceError) {
+            try produce { (piece: borrowing [UInt8]) throws(SluiceError) in
+                crc.update(piece)
+                try writeAll(piece, to: descriptor, path: temporary)
+                written += piece.count
+            }
+            var trailer: [UInt8] = []
+            withUnsafeBytes(of: crc.checksum.littleEndian) { trailer.append(contentsOf: $0) }
+            try writeAll(trailer, to: descriptor, path: temporary)
+            written += 4
+            guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync", temporary) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw error(code, "could not rename \(temporary) to", path)
+        }
+        try syncDirectory(directory(of: path))
+        return written
     }
 
     /// A file written by ``writeChecksummed(_:to:)``, without its checksum; a file that is short
