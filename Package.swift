@@ -26,7 +26,9 @@ let package = Package(
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-        .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd"]),
+        // The processor's CRC-32C instruction, which Swift cannot reach without C.
+        .target(name: "CCRC32C"),
+        .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd", "CCRC32C"]),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),

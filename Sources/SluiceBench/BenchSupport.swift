@@ -17,6 +17,23 @@ extension SQLSession {
     }
 }
 
+extension Database {
+    /// Waits until the connector of `name` has read or rejected `events` messages, then FLUSHes
+    /// so that every view shows them; fails after `timeout`.
+    func waitForSource(named name: String, toTake events: Int, timeout: Duration = .seconds(900)) async throws {
+        guard let source = catalog.relation(named: name) else { throw SluiceError.internalError("no source \(name)") }
+        let start = ContinuousClock.now
+        while true {
+            let status = catalog.sourceStatus.first { $0.relationID == source.id }
+            let taken = (status?.rowsRead ?? 0) + (status?.rowsRejected ?? 0)
+            if taken >= events { break }
+            if ContinuousClock.now - start > timeout { throw SluiceError.internalError("the source took only \(taken) events") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await flush()
+    }
+}
+
 extension KafkaWireClient {
     /// Produces the batches `next` hands out (until it returns nil) to partition 0 of `topic`
     /// with acks=all, keeping up to five requests in flight as librdkafka does; `acknowledged`

@@ -60,15 +60,7 @@ package struct KafkaJSONBenchmark {
             """)
         let start = ContinuousClock.now
         _ = try await session.execute(script: Self.leaderboard)
-        guard let source = database.catalog.relation(named: "balloon_game_events") else { throw SluiceError.internalError("no source") }
-        while true {
-            let status = database.catalog.sourceStatus.first { $0.relationID == source.id }
-            let taken = (status?.rowsRead ?? 0) + (status?.rowsRejected ?? 0)
-            if taken >= events { break }
-            if ContinuousClock.now - start > .seconds(600) { throw SluiceError.internalError("the source took only \(taken) events") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        await database.flush()
+        try await database.waitForSource(named: "balloon_game_events", toTake: events, timeout: .seconds(600))
         let seconds = (ContinuousClock.now - start).inSeconds
         let total = try await session.execute(script: "SELECT sum(total_score), count(*) FROM mv_leaderboard").chunks.first
         database.stop()

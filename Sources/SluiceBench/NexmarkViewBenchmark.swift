@@ -72,17 +72,9 @@ struct NexmarkViewBenchmark {
             let database = try Database.withConnectors(dataDirectory: nil)
             let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
             _ = try await session.execute(script: String(format: Self.source, "127.0.0.1:\(broker.port)" as NSString))
-            guard let source = database.catalog.relation(named: "nexmark") else { throw SluiceError.internalError("no source") }
             let start = ContinuousClock.now
             _ = try await session.execute(script: "CREATE MATERIALIZED VIEW nexmark_\(query.name) AS \(query.sql)")
-            while true {
-                let status = database.catalog.sourceStatus.first { $0.relationID == source.id }
-                let taken = (status?.rowsRead ?? 0) + (status?.rowsRejected ?? 0)
-                if taken >= events { break }
-                if ContinuousClock.now - start > .seconds(900) { throw SluiceError.internalError("the source took only \(taken) events") }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            await database.flush()
+            try await database.waitForSource(named: "nexmark", toTake: events)
             let seconds = (ContinuousClock.now - start).inSeconds
             let count = try await session.execute(script: "SELECT count(*) FROM nexmark_\(query.name)").chunks.first
             database.stop()

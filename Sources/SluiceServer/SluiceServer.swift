@@ -41,8 +41,14 @@ package final class SluiceServer: Sendable {
             try await started.start()
             broker = started
         }
+        let recoveryStart = ContinuousClock.now
         let database = try Database.withConnectors(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds)
+        if let recovery = database.recovery {
+            // Before the SQL port opens: whoever can connect can read how recovery went.
+            let seconds = (ContinuousClock.now - recoveryStart).inSeconds
+            FileHandle.standardError.write(Data("sluice: recovered in \(String(format: "%.3f", seconds)) s: \(recovery.summary)\n".utf8))
+        }
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),

@@ -52,7 +52,6 @@ struct Serve: AsyncParsableCommand {
         guard barrierIntervalMs > 0 else { throw ValidationError("--barrier-interval-ms must be positive") }
         configuration.barrierIntervalMilliseconds = barrierIntervalMs
         let server: SluiceServer
-        let startedAt = ContinuousClock.now
         do {
             server = try await SluiceServer.start(configuration)
         } catch let error as SluiceError {
@@ -64,10 +63,6 @@ struct Serve: AsyncParsableCommand {
         }
         var kafka = ""
         if let broker = server.broker { kafka = ", Kafka on \(broker.configuration.host):\(broker.port)" }
-        if let recovery = server.database.recovery {
-            let seconds = (ContinuousClock.now - startedAt).inSeconds
-            FileHandle.standardError.write(Data("sluice: recovered in \(String(format: "%.3f", seconds)) s: \(recovery.summary)\n".utf8))
-        }
         FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir))\n".utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))

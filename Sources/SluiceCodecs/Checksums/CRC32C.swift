@@ -1,3 +1,4 @@
+import CCRC32C
 /// CRC-32C, the Castagnoli CRC (RFC 3720, appendix B.4): polynomial 0x1EDC6F41, processed
 /// reflected (0x82F63B78), register starting at all ones and complemented at the end. Kafka
 /// record batches (magic 2) carry it, so the broker computes it over every produced batch.
@@ -80,8 +81,21 @@ package struct CRC32C: Hashable, Sendable {
         return tables
     }()
 
-    /// Runs the register over `bytes`: 8 bytes a step, then the tail a byte at a time.
+    /// Whether the processor's CRC-32C instruction is there (SSE 4.2, ARMv8's CRC extension).
+    static let hasInstruction = sluice_crc32c_hardware_available() != 0
+
+    /// Runs the register over `bytes`, with the processor's instruction where it has one.
     private static func advance(_ register: UInt32, over bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return register }
+        if hasInstruction {
+            return sluice_crc32c_hardware_update(register, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+        return advanceByTables(register, over: bytes)
+    }
+
+    /// Runs the register over `bytes` by table lookups: 8 bytes a step, then the tail a byte at a
+    /// time.
+    static func advanceByTables(_ register: UInt32, over bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return register }
         return tables.withUnsafeBufferPointer { table in
             var crc = register

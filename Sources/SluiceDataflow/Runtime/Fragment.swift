@@ -14,6 +14,9 @@ package protocol EpochCollector: AnyObject, Sendable {
 package final class FragmentStatistics: Sendable {
     package let rowsIn = Atomic<Int>(0)
     package let rowCount = Atomic<Int>(0)
+    /// Bytes of state the fragment holds: its operators' and its view's pages, as of the last
+    /// finished epoch.
+    package let stateBytes = Atomic<Int>(0)
     package let errors = Atomic<Int>(0)
     private let lastErrorText = Mutex<String?>(nil)
     private let operatorProfile = Mutex<[OperatorProfile]>([])
@@ -212,7 +215,9 @@ package final class Fragment: @unchecked Sendable {
         if let last = warnings.last { statistics.record(last, count: warnings.count) }
         let rows = materializer.publish()
         statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
-        statistics.record(graph.profile)
+        let profile = graph.profile
+        statistics.record(profile)
+        statistics.stateBytes.store(profile.reduce(materializer.stateBytes) { $0 + $1.stateBytes }, ordering: .relaxed)
         output.sendWithoutWaiting(.barrier(barrier))
         collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows)
     }

@@ -56,6 +56,9 @@ package struct Materializer {
     /// The view's rows as of the last published epoch.
     package var rowCount: Int { table.rowCount }
 
+    /// Bytes the view's pages hold.
+    package var stateBytes: Int { table.byteCount }
+
     /// Deletes of rows the view does not hold.
     package var inconsistencies: Int { table.inconsistencies + unmatchedDeletes }
 

@@ -103,8 +103,13 @@ package struct StreamingJobStatus: Sendable {
     package var errors: Int
     package var lastError: String?
     package var plan: String
+    /// Bytes of state: the operators' and the view's own pages.
+    package var stateBytes: Int
 
-    package init(viewID: Int, upstreams: [Int], rowCount: Int, rowsIn: Int, errors: Int, lastError: String?, plan: String) {
+    package init(
+        viewID: Int, upstreams: [Int], rowCount: Int, rowsIn: Int, errors: Int, lastError: String?, plan: String, stateBytes: Int = 0
+    ) {
+        self.stateBytes = stateBytes
         self.viewID = viewID
         self.upstreams = upstreams
         self.rowCount = rowCount

@@ -66,7 +66,8 @@ package final class Database: TableProvider, Sendable {
                 StreamingJobStatus(
                     viewID: fragment.id, upstreams: fragment.upstreams, rowCount: fragment.statistics.rowCount.load(ordering: .relaxed),
                     rowsIn: fragment.statistics.rowsIn.load(ordering: .relaxed), errors: fragment.statistics.errors.load(ordering: .relaxed),
-                    lastError: fragment.statistics.lastError, plan: fragment.planText)
+                    lastError: fragment.statistics.lastError, plan: fragment.planText,
+                    stateBytes: fragment.statistics.stateBytes.load(ordering: .relaxed))
             }
         }
         catalog.setCheckpointSource { [weak self] in self?.journal?.history ?? [] }

@@ -90,24 +90,7 @@ package enum Files {
     /// Replaces `path` with `bytes` so that a crash leaves the old file or the new one, never a
     /// mix: written to a temporary file, fsynced, renamed over `path`, and the directory fsynced.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SluiceError) {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error(errno, "could not create", temporary) }
-        do throws(SluiceError) {
-            try writeAll(bytes, to: descriptor, path: temporary)
-            guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync", temporary) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw error(code, "could not rename \(temporary) to", path)
-        }
-        try syncDirectory(directory(of: path))
+        try replace(path) { (descriptor: Int32, temporary: String) throws(SluiceError) in try writeAll(bytes, to: descriptor, path: temporary) }
     }
 
     /// Like ``writeAtomically(_:to:)``, with the CRC-32C of `bytes` appended (4 bytes,
@@ -117,19 +100,15 @@ package enum Files {
     }
 
     /// Writes a checksummed file atomically from pieces: `produce` calls its argument with each
-    /// piece in order; the pieces are written as they come (no whole-file buffer), the CRC-32C of
-    /// all of them follows, then the file is fsynced and renamed over `path`, and its directory
-    /// fsynced. Returns the bytes written.
+    /// piece in order; the pieces are written as they come (no whole-file buffer), followed by
+    /// the CRC-32C of all of them, as ``writeAtomically(_:to:)`` writes. Returns the bytes written.
     @discardableResult
     package static func writeChecksummed(
         to path: String, _ produce: (_ write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) -> Void
     ) throws(SluiceError) -> Int {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error(errno, "could not create", temporary) }
-        var crc = CRC32C()
         var written = 0
-        do throws(SluiceError) {
+        try replace(path) { (descriptor: Int32, temporary: String) throws(SluiceError) in
+            var crc = CRC32C()
             try produce { (piece: borrowing [UInt8]) throws(SluiceError) in
                 crc.update(piece)
                 try writeAll(piece, to: descriptor, path: temporary)
@@ -139,19 +118,7 @@ package enum Files {
             withUnsafeBytes(of: crc.checksum.littleEndian) { trailer.append(contentsOf: $0) }
             try writeAll(trailer, to: descriptor, path: temporary)
             written += 4
-            guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync", temporary) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
         }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw error(code, "could not rename \(temporary) to", path)
-        }
-        try syncDirectory(directory(of: path))
         return written
     }
 
@@ -164,6 +131,29 @@ package enum Files {
         bytes.removeLast(4)
         guard CRC32C.checksum(bytes) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
         return bytes
+    }
+
+    /// Runs `write` on a new temporary file beside `path`, fsyncs it, renames it over `path` and
+    /// fsyncs the directory; on any failure the temporary file is removed and `path` untouched.
+    private static func replace(_ path: String, _ write: (_ descriptor: Int32, _ temporary: String) throws(SluiceError) -> Void) throws(SluiceError) {
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw error(errno, "could not create", temporary) }
+        do throws(SluiceError) {
+            try write(descriptor, temporary)
+            guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync", temporary) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw error(code, "could not rename \(temporary) to", path)
+        }
+        try syncDirectory(directory(of: path))
     }
 
     /// Fsyncs a directory, so the names created or renamed in it are durable.

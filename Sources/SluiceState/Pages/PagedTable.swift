@@ -25,6 +25,8 @@ package struct PagedTable {
     package private(set) var rowCount = 0
     /// Distinct keys.
     package private(set) var keyCount = 0
+    /// Bytes the pages hold (``StatePage/byteCount``).
+    package private(set) var byteCount = 0
     /// Deletes of rows the table does not hold: a bug upstream, counted rather than crashed on.
     package private(set) var inconsistencies = 0
 
@@ -93,6 +95,7 @@ package struct PagedTable {
             if let old {
                 rowCount -= old.published.count
                 keyCount -= old.keyCount
+                byteCount -= old.byteCount
             }
             if target >= 0 { pageIndex = target + 1 }
             entryIndex = end
@@ -203,6 +206,7 @@ package struct PagedTable {
             let page = StatePage(keys: pieceKeys, rows: rows, counts: Array(counts[start ..< end]))
             rowCount += page.published.count
             keyCount += page.keyCount
+            byteCount += page.byteCount
             result.append(page)
             start = end
         }

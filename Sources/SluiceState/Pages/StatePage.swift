@@ -14,6 +14,9 @@ package final class StatePage: Sendable {
     /// The rows as readers see them: each repeated as often as it is present.
     package let published: Chunk
 
+    /// Bytes the page's buffers hold (keys, rows, counts), for state size accounting.
+    package let byteCount: Int
+
     package init(keys: KeyBuffer, rows: Chunk, counts: [Int32]?) {
         precondition(keys.count == rows.count && (counts?.count ?? keys.count) == keys.count, "page columns differ in length")
         self.keys = keys
@@ -29,6 +32,25 @@ package final class StatePage: Sendable {
         } else {
             self.counts = nil
             self.published = rows
+        }
+        byteCount = keys.bytes.count + keys.count * 4 + rows.columns.reduce(0) { $0 + Self.bytes(of: $1) } + (self.counts?.count ?? 0) * 4
+    }
+
+    /// The bytes a column's buffers hold: values, offsets and validity.
+    static func bytes(of column: Column) -> Int {
+        let validity = column.validity == nil ? 0 : (column.count + 7) / 8
+        switch column.storage {
+        case .bool(let values): return values.count + validity
+        case .int16(let values): return values.count * 2 + validity
+        case .int32(let values): return values.count * 4 + validity
+        case .int64(let values): return values.count * 8 + validity
+        case .float32(let values): return values.count * 4 + validity
+        case .float64(let values): return values.count * 8 + validity
+        case .decimal(let values): return values.count * MemoryLayout<Decimal>.stride + validity
+        case .interval(let values): return values.count * MemoryLayout<Interval>.stride + validity
+        case .bytes(let values): return values.data.count + values.offsets.count * 4 + validity
+        case .structure(let children, _): return children.reduce(validity) { $0 + bytes(of: $1) }
+        case .list(let offsets, let elements): return offsets.count * 4 + bytes(of: elements) + validity
         }
     }
 

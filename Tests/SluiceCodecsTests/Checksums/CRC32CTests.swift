@@ -44,6 +44,20 @@ import Testing
         }
     }
 
+    /// The table-driven loop, which processors without the CRC-32C instruction run, checked here
+    /// even where the instruction is used.
+    @Test func tableLoopAgreesWithTheBytewiseDefinition() {
+        var random = XorshiftGenerator(seed: 11)
+        let bytes = (0..<96).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for start in 0..<8 {
+            for length in 0...80 {
+                let slice = Array(bytes[start..<start + length])
+                let register = slice.withUnsafeBytes { CRC32C.advanceByTables(0xFFFF_FFFF, over: $0) }
+                #expect(~register == bytewiseCRC32C(slice), "start \(start), length \(length)")
+            }
+        }
+    }
+
     @Test func incrementalEqualsOneShotOnRandomSplits() {
         var random = XorshiftGenerator(seed: 20_240_611)
         for _ in 0..<200 {
