@@ -51,6 +51,20 @@ package enum ChunkCodec {
 
     /// Decodes one chunk of columns of `types` starting at `offset`, advancing it.
     package static func decode(_ bytes: [UInt8], offset: inout Int, types: [DataType]) throws(SluiceError) -> Chunk {
+        var position = offset
+        let result = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Result<Chunk, SluiceError> in
+            do throws(SluiceError) {
+                return .success(try decode(buffer, offset: &position, types: types))
+            } catch {
+                return .failure(error)
+            }
+        }
+        offset = position
+        return try result.get()
+    }
+
+    /// Decodes one chunk from raw bytes (a mapped file, say), as ``decode(_:offset:types:)``.
+    package static func decode(_ bytes: UnsafeRawBufferPointer, offset: inout Int, types: [DataType]) throws(SluiceError) -> Chunk {
         var reader = ByteReader(bytes: bytes, offset: offset)
         let rowCount = Int(try reader.read(UInt32.self))
         let columnCount = Int(try reader.read(UInt32.self))
@@ -64,6 +78,8 @@ package enum ChunkCodec {
     private static func decodeColumn(_ reader: inout ByteReader, type: DataType, count: Int) throws(SluiceError) -> Column {
         var validity: Bitmap?
         if try reader.read(UInt8.self) == 1 {
+            // A count the remaining bytes cannot hold is damage, not a reason to allocate.
+            guard count / 8 <= reader.bytes.count - reader.offset else { throw SluiceError(.ioError, "stored data is truncated") }
             var bitmap = Bitmap(count: count, value: false)
             for wordIndex in bitmap.words.indices { bitmap.words[wordIndex] = try reader.read(UInt64.self) }
             validity = bitmap
@@ -117,30 +133,41 @@ package enum ChunkCodec {
     }
 }
 
-/// Reads little-endian values from a byte array, failing cleanly at the end.
+/// Reads little-endian values from raw bytes, failing cleanly at the end.
 struct ByteReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var offset: Int
 
     mutating func read<T: FixedWidthInteger>(_: T.Type) throws(SluiceError) -> T {
         let size = MemoryLayout<T>.size
         guard offset + size <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
-        var value = T.zero
-        for index in 0 ..< size { value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index) }
+        let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
         offset += size
         return value
     }
 
+    /// `count` values, copied as one block on a little-endian host.
     mutating func readArray<T: FixedWidthInteger>(_: T.Type, count: Int) throws(SluiceError) -> [T] {
+        let (size, overflow) = MemoryLayout<T>.size.multipliedReportingOverflow(by: count)
+        guard count >= 0, !overflow, size <= bytes.count - offset else { throw SluiceError(.ioError, "stored data is truncated") }
+        #if _endian(little)
+        let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: size) }
+            initialized = count
+        }
+        offset += size
+        return values
+        #else
         var values: [T] = []
         values.reserveCapacity(count)
         for _ in 0 ..< count { values.append(try read(T.self)) }
         return values
+        #endif
     }
 
     mutating func readBytes(_ count: Int) throws(SluiceError) -> [UInt8] {
-        guard count >= 0, offset + count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
+        guard count >= 0, count <= bytes.count - offset else { throw SluiceError(.ioError, "stored data is truncated") }
         defer { offset += count }
-        return Array(bytes[offset ..< offset + count])
+        return Array(UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count]))
     }
 }

@@ -184,7 +184,16 @@ package final class TableJournal: Sendable {
         if checkpoints.isEmpty {
             // Written before the log existed: one file per table, saved at a clean stop.
             for (id, store) in stores where Files.exists("\(directory)/\(id).chunks") {
-                try load(try Files.read("\(directory)/\(id).chunks"), path: "\(directory)/\(id).chunks", into: store)
+                let legacy = try Files.read("\(directory)/\(id).chunks")
+                let loaded = legacy.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Result<Void, SluiceError> in
+                    do throws(SluiceError) {
+                        try load(bytes, path: "\(directory)/\(id).chunks", into: store)
+                        return .success(())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                try loaded.get()
             }
         }
         // The newest checkpoint that reads back whole; a damaged one falls back to the one before.
@@ -254,7 +263,9 @@ package final class TableJournal: Sendable {
         let covered = Set(lines.dropFirst(2).compactMap { $0.hasPrefix("table ") ? Int($0.dropFirst(6)) : nil })
         for (id, store) in stores where covered.contains(id) {
             let file = "\(directory)/\(id)-\(segment).chunks"
-            try load(try Files.readChecksummed(file), path: file, into: store)
+            try Files.withMappedChecksummedFile(file) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
+                try load(bytes, path: file, into: store)
+            }
         }
         var positions: [Int: [Int32: Int64]] = [:]
         for line in lines where line.hasPrefix("positions ") {
@@ -273,7 +284,7 @@ package final class TableJournal: Sendable {
         return positions
     }
 
-    private static func load(_ bytes: [UInt8], path: String, into store: TableStore) throws(SluiceError) {
+    private static func load(_ bytes: UnsafeRawBufferPointer, path: String, into store: TableStore) throws(SluiceError) {
         guard bytes.starts(with: tableHeader) else { throw SluiceError(.dataCorrupted, "table file \(path) has an unknown format") }
         var offset = tableHeader.count
         do {

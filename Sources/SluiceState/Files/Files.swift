@@ -133,6 +133,30 @@ package enum Files {
         return bytes
     }
 
+    /// Maps a file written by ``writeChecksummed(_:to:)`` into memory, checks its checksum, and
+    /// runs `body` over its contents without the checksum; the mapping ends when `body` returns.
+    /// Reading this way skips copying the file into a fresh array.
+    package static func withMappedChecksummedFile<T>(
+        _ path: String, _ body: (UnsafeRawBufferPointer) throws(SluiceError) -> T
+    ) throws(SluiceError) -> T {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(errno, "could not open", path) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw error(errno, "could not stat", path) }
+        let size = Int(status.st_size)
+        guard size >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
+            throw error(errno, "could not map", path)
+        }
+        defer { munmap(mapping, size) }
+        _ = madvise(mapping, size, MADV_SEQUENTIAL)
+        let contents = UnsafeRawBufferPointer(start: mapping, count: size - 4)
+        let stored = UInt32(littleEndian: UnsafeRawPointer(mapping).loadUnaligned(fromByteOffset: size - 4, as: UInt32.self))
+        guard CRC32C.checksum(contents) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
+        return try body(contents)
+    }
+
     /// Runs `write` on a new temporary file beside `path`, fsyncs it, renames it over `path` and
     /// fsyncs the directory; on any failure the temporary file is removed and `path` untouched.
     private static func replace(_ path: String, _ write: (_ descriptor: Int32, _ temporary: String) throws(SluiceError) -> Void) throws(SluiceError) {
