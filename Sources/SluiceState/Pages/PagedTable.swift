@@ -132,8 +132,11 @@ package struct PagedTable {
     private mutating func merge(
         _ old: StatePage?, with entries: ArraySlice<FoldedChange>, changes: FoldedChanges, isLast: Bool
     ) -> [StatePage] {
-        let oldCount = old?.keyCount ?? 0
-        var keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: (old?.keys.bytes.count ?? 0) + entries.count * 16)
+        let oldKeys = old?.keys ?? KeyBuffer()
+        let oldCounts = old?.counts
+        let oldCount = oldKeys.count
+        let newKeys = changes.keys
+        var keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: oldKeys.bytes.count + entries.count * 16)
         // Row sources: below `oldCount` a row of the old page, above it a staged insertion.
         var sources: [Int] = []
         sources.reserveCapacity(oldCount + entries.count)
@@ -142,44 +145,55 @@ package struct PagedTable {
         var insertedRows: [Int] = []
         var oldIndex = 0
         var entryIndex = entries.startIndex
-
-        func takeOld() {
-            keys.append(oldIndex, of: old!.keys)
-            sources.append(oldIndex)
-            counts.append(old!.count(at: oldIndex))
-            oldIndex += 1
-        }
-        func takeEntry(_ entry: FoldedChange, baseCount: Int32) {
-            let count = baseCount + entry.count
-            if count < 0 || (count > 0 && baseCount == 0 && entry.insertedRow < 0) {
-                inconsistencies += 1
-            } else if count > 0 {
-                keys.append(Int(entry.key), of: changes.keys)
-                if entry.insertedRow >= 0 {
-                    sources.append(oldCount + insertedRows.count)
-                    insertedRows.append(Int(entry.insertedRow))
-                } else {
-                    sources.append(oldIndex)
+        var unmatched = 0
+        // The two key buffers are read through raw pointers for the whole merge: one retain,
+        // not one per comparison.
+        oldKeys.bytes.withUnsafeBufferPointer { oldBytes in
+            oldKeys.ends.withUnsafeBufferPointer { oldEnds in
+                newKeys.bytes.withUnsafeBufferPointer { newBytes in
+                    newKeys.ends.withUnsafeBufferPointer { newEnds in
+                        while entryIndex < entries.endIndex || oldIndex < oldCount {
+                            var order = 1
+                            if entryIndex == entries.endIndex {
+                                order = -1
+                            } else if oldIndex < oldCount {
+                                let oldStart = oldIndex == 0 ? 0 : Int(oldEnds[oldIndex - 1])
+                                let key = Int(entries[entryIndex].key)
+                                let newStart = key == 0 ? 0 : Int(newEnds[key - 1])
+                                order = KeyBuffer.compare(
+                                    oldBytes.baseAddress.map { $0 + oldStart }, Int(oldEnds[oldIndex]) - oldStart,
+                                    newBytes.baseAddress.map { $0 + newStart }, Int(newEnds[key]) - newStart)
+                            }
+                            if order < 0 {
+                                keys.append(oldIndex, of: oldKeys)
+                                sources.append(oldIndex)
+                                counts.append(oldCounts?[oldIndex] ?? 1)
+                                oldIndex += 1
+                                continue
+                            }
+                            let entry = entries[entryIndex]
+                            let baseCount = order == 0 ? (oldCounts?[oldIndex] ?? 1) : 0
+                            let count = baseCount + entry.count
+                            if count < 0 || (count > 0 && baseCount == 0 && entry.insertedRow < 0) {
+                                unmatched += 1
+                            } else if count > 0 {
+                                keys.append(Int(entry.key), of: newKeys)
+                                if entry.insertedRow >= 0 {
+                                    sources.append(oldCount + insertedRows.count)
+                                    insertedRows.append(Int(entry.insertedRow))
+                                } else {
+                                    sources.append(oldIndex)
+                                }
+                                counts.append(count)
+                            }
+                            if order == 0 { oldIndex += 1 }
+                            entryIndex += 1
+                        }
+                    }
                 }
-                counts.append(count)
             }
         }
-
-        while entryIndex < entries.endIndex {
-            let entry = entries[entryIndex]
-            let order = oldIndex < oldCount ? old!.keys.compare(oldIndex, with: Int(entry.key), of: changes.keys) : 1
-            if order < 0 {
-                takeOld()
-            } else if order > 0 {
-                takeEntry(entry, baseCount: 0)
-                entryIndex += 1
-            } else {
-                takeEntry(entry, baseCount: old!.count(at: oldIndex))
-                oldIndex += 1
-                entryIndex += 1
-            }
-        }
-        while oldIndex < oldCount { takeOld() }
+        inconsistencies += unmatched
 
         let inserted = changes.rows(insertedRows)
         let combined: Chunk
@@ -198,8 +212,11 @@ package struct PagedTable {
         var start = 0
         while start < total {
             let end = min(total, start + pieceSize)
-            var pieceKeys = KeyBuffer(reservingKeys: end - start, bytes: 0)
-            for index in start ..< end { pieceKeys.append(index, of: keys) }
+            var pieceKeys = keys
+            if end - start != total {
+                pieceKeys = KeyBuffer(reservingKeys: end - start, bytes: 0)
+                for index in start ..< end { pieceKeys.append(index, of: keys) }
+            }
             let pieceSources = Array(sources[start ..< end])
             let isIdentity = start == 0 && end == total && old != nil && insertedRows.isEmpty && total == oldCount
             let rows = isIdentity ? combined : combined.gather(pieceSources)
