@@ -1,0 +1,159 @@
+import Foundation
+import Synchronization
+import SluiceBatch
+import SluiceCore
+import SluiceDataflow
+import SluiceExpr
+import SluicePlan
+import SluicePlanner
+import SluiceSQL
+import SluiceState
+
+// Table writes: DML and connector deliveries, logged and sent to the views reading the table;
+// table checkpoints.
+extension Database {
+    /// Inserts `chunks` (in the table's column order and types) into table `table` and sends
+    /// the changes (upserted rows as deletes of the rows they replace) to the views reading it.
+    /// Returns the number of rows given.
+    ///
+    /// The changes are logged as one record before any view sees them; with `synchronousCommit`
+    /// the call returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
+    /// `afterward` runs under the same source lock once the rows are in: a connector moves its
+    /// position there and returns it, to be logged with the rows. A write the log refuses (a
+    /// full disk) fails, and so does every write after it until a restart: the log, not memory,
+    /// is what the next start recovers.
+    @discardableResult
+    package func insert(
+        _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true,
+        afterward: () -> [Int32: Int64]? = { nil }
+    ) throws(SluiceError) -> Int {
+        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        var count = 0
+        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+            var changes: [(op: ChangeOp, rows: Chunk)] = []
+            for chunk in chunks {
+                let result = try store.insert(chunk)
+                count += chunk.count
+                if let replaced = result.replaced { changes.append((.delete, replaced)) }
+                changes.append((.insert, result.inserted))
+            }
+            return (changes, afterward())
+        }
+        return count
+    }
+
+    /// Deletes the rows of `table` whose primary keys are those of `keys`' rows and sends the
+    /// deletes to the views reading it; logged as ``insert(_:into:synchronousCommit:afterward:)``.
+    package func delete(
+        keysOf keys: Chunk, from table: RelationDefinition, synchronousCommit: Bool = true, afterward: () -> [Int32: Int64]? = { nil }
+    ) throws(SluiceError) {
+        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+            let removed = store.delete(keysOf: keys)
+            return (removed.map { [(.delete, $0)] } ?? [], afterward())
+        }
+    }
+
+    /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
+    /// of them by what `update` makes of it, and sends the changes (old rows deleted, new rows
+    /// inserted, rows an updated primary key replaced deleted) to the views reading the table.
+    /// Returns the number of rows matched.
+    package func modify(
+        _ table: RelationDefinition, synchronousCommit: Bool = true, matching: (Chunk) throws(SluiceError) -> Bitmap,
+        update: ((Chunk) throws(SluiceError) -> Chunk)? = nil
+    ) throws(SluiceError) -> Int {
+        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        var affected = 0
+        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+            var removed: [Chunk] = []
+            let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+                let mask = try matching(chunk)
+                let matched = mask.setCount
+                if matched == 0 { return (chunk, 0, nil) }
+                let old = chunk.filter(mask)
+                let replacement = try update?(old)
+                removed.append(old)
+                return (chunk.filter(~mask), matched, replacement)
+            }
+            affected = result.affected
+            let deletes = (removed + result.replaced).map { (op: ChangeOp.delete, rows: $0) }
+            return (deletes + result.inserted.map { (op: ChangeOp.insert, rows: $0) }, nil)
+        }
+        return affected
+    }
+
+    /// Runs `apply` (which changes `table`'s store and returns the changes it made, in order,
+    /// and a connector's positions) under the source lock, logs the changes as one record, sends
+    /// them to the views reading the table, and then waits for the log as `synchronousCommit`
+    /// says.
+    private func write(
+        _ table: RelationDefinition, synchronousCommit: Bool,
+        _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
+    ) throws(SluiceError) {
+        let journal = self.journal
+        let position = try runtime.withSources { (writer) throws(SluiceError) -> UInt64? in
+            let (changes, positions) = try apply()
+            let kept = changes.filter { !$0.rows.isEmpty }
+            var position: UInt64?
+            if let journal, !kept.isEmpty || positions != nil {
+                position = try journal.append(.write(table: table.id, changes: kept, positions: positions))
+            }
+            if writer.isRead(table.id) {
+                for change in kept { writer.emit(Self.changes(change.rows, change.op), table: table.id) }
+            }
+            return position
+        }
+        try commit(position, synchronously: synchronousCommit)
+    }
+
+    /// Makes the log durable up to `position` when `synchronously`, and starts a checkpoint in
+    /// the background once the log has grown enough.
+    private func commit(_ position: UInt64?, synchronously: Bool) throws(SluiceError) {
+        guard let journal, let position else { return }
+        if synchronously { try journal.makeDurable(upTo: position) }
+        if journal.claimCheckpointIfDue() {
+            checkpointQueue.async { [weak self] in
+                do throws(SluiceError) {
+                    try self?.writeTableCheckpoint()
+                } catch {
+                    FileHandle.standardError.write(Data("sluice: table checkpoint failed: \(error.message)\n".utf8))
+                }
+            }
+        }
+    }
+
+    /// Writes every table's rows as a checkpoint and drops the log before it. Writes wait only
+    /// while the log rotates and the tables' snapshots are taken.
+    package func checkpointTables() throws(SluiceError) {
+        let result: Result<Void, SluiceError> = checkpointQueue.sync {
+            do throws(SluiceError) {
+                try writeTableCheckpoint()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Checkpoints run one at a time, on ``checkpointQueue``.
+    private func writeTableCheckpoint() throws(SluiceError) {
+        guard let journal else { return }
+        let tableIDs = Set(catalog.relations.filter { $0.kind == .table }.map(\.id))
+        let connectors = self.connectors.all
+        let (segment, tables, positions) = try runtime.withSources {
+            _ throws(SluiceError) -> (UInt64, [(id: Int, chunks: [Chunk])], [Int: [Int32: Int64]]) in
+            let segment = try journal.log.rotate()
+            let tables = stores.all().filter { tableIDs.contains($0.key) }.map { (id: $0.key, chunks: $0.value.snapshot().chunks) }
+            var positions: [Int: [Int32: Int64]] = [:]
+            for id in tableIDs { positions[id] = connectors[id]?.positions }
+            return (segment, tables, positions)
+        }
+        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions)
+    }
+
+    /// `chunk`'s rows, all with change op `op`.
+    package static func changes(_ chunk: Chunk, _ op: ChangeOp) -> StreamChunk {
+        StreamChunk(ops: [ChangeOp](repeating: op, count: chunk.count), data: chunk)
+    }
+}

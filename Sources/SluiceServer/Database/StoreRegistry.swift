@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import SluiceBatch
+import SluiceCore
+import SluiceDataflow
+import SluiceExpr
+import SluicePlan
+import SluicePlanner
+import SluiceSQL
+import SluiceState
+
+/// The stores of every relation, and the lock under which views are published and read.
+final class StoreRegistry: Sendable {
+    private struct Entry {
+        var store: TableStore
+        /// A materialized view's store changes only by ``publish(_:)``.
+        var isView: Bool
+    }
+
+    private let stores = Mutex<[Int: Entry]>([:])
+
+    func store(for id: Int) -> TableStore? {
+        stores.withLock { $0[id]?.store }
+    }
+
+    func all() -> [Int: TableStore] {
+        stores.withLock { $0.mapValues(\.store) }
+    }
+
+    func add(_ store: TableStore, id: Int, isView: Bool = false) {
+        stores.withLock { $0[id] = Entry(store: store, isView: isView) }
+    }
+
+    func remove(id: Int) {
+        stores.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    /// Replaces the rows of every view in `rows` in one step.
+    func publish(_ rows: [Int: [Chunk]]) {
+        stores.withLock { stores in
+            for (id, chunks) in rows { stores[id]?.store.replaceAll(with: chunks) }
+        }
+    }
+
+    /// Tables as they are, and a copy of every view's rows taken in one step.
+    func reader() -> any TableProvider {
+        stores.withLock { stores in
+            var tables: [Int: TableStore] = [:]
+            for (id, entry) in stores { tables[id] = entry.isView ? entry.store.frozenCopy() : entry.store }
+            return ConsistentReader(tables: tables)
+        }
+    }
+}
+
+/// The tables one query reads: views fixed at one epoch, tables live.
+struct ConsistentReader: TableProvider {
+    var tables: [Int: TableStore]
+
+    func store(for tableID: Int) -> TableStore? {
+        tables[tableID]
+    }
+}
+
+/// The reader of one query, plus sources: a source's rows are everything its outside system
+/// holds, read when the query first asks for them. A query runs on one thread.
+package final class SourceScanningReader: TableProvider, @unchecked Sendable {
+    private let base: any TableProvider
+    private let connectors: [Int: any SourceConnector]
+    private let catalog: Catalog
+    private var scanned: [Int: TableStore] = [:]
+    /// Why a source could not be read; the query must fail with it.
+    package private(set) var failure: SluiceError?
+
+    init(base: any TableProvider, connectors: [Int: any SourceConnector], catalog: Catalog) {
+        self.base = base
+        self.connectors = connectors
+        self.catalog = catalog
+    }
+
+    package func store(for tableID: Int) -> TableStore? {
+        if let store = base.store(for: tableID) { return store }
+        if let store = scanned[tableID] { return store }
+        guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
+        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
+        do {
+            for chunk in try connector.scan() { try store.insert(chunk) }
+        } catch {
+            failure = failure ?? error
+        }
+        scanned[tableID] = store
+        return store
+    }
+}
+
+/// The running connectors, by relation id.
+final class ConnectorSet: Sendable {
+    private let connectors = Mutex<[Int: any SourceConnector]>([:])
+
+    var all: [Int: any SourceConnector] { connectors.withLock { $0 } }
+
+    func set(_ connector: any SourceConnector, for id: Int) {
+        connectors.withLock { $0[id] = connector }
+    }
+
+    func remove(_ id: Int) -> (any SourceConnector)? {
+        connectors.withLock { $0.removeValue(forKey: id) }
+    }
+}
