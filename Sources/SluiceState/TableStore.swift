@@ -17,6 +17,8 @@ package final class TableStore: Sendable {
         /// Encoded primary key → (chunk, row). Kept only when there is a primary key.
         var keyIndex: [KeyBytes: RowLocation] = [:]
         var rowCount = 0
+        /// Chunks emptied by removals and left in place (see ``removeRows(_:from:primaryKey:)``).
+        var emptyChunks = 0
     }
 
     private let state = Mutex(State())
@@ -33,7 +35,9 @@ package final class TableStore: Sendable {
     }
 
     package func snapshot() -> Snapshot {
-        state.withLock { Snapshot(chunks: $0.chunks, rowCount: $0.rowCount) }
+        state.withLock { state in
+            Snapshot(chunks: state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty }, rowCount: state.rowCount)
+        }
     }
 
     package var rowCount: Int { state.withLock { $0.rowCount } }
@@ -138,6 +142,7 @@ package final class TableStore: Sendable {
             state.chunks = kept
             state.rowCount = kept.reduce(0) { $0 + $1.count }
             state.keyIndex = [:]
+            state.emptyChunks = 0
         }
     }
 
@@ -161,6 +166,7 @@ package final class TableStore: Sendable {
             }
             state.chunks = newChunks
             state.rowCount = newChunks.reduce(0) { $0 + $1.count }
+            state.emptyChunks = 0
             Self.rebuildIndex(&state, primaryKey: primaryKey)
         }
         for chunk in reinserted {
@@ -201,17 +207,31 @@ package final class TableStore: Sendable {
         state.rowCount += chunk.count
     }
 
+    /// Removes rows `doomed[chunk]` from each chunk. Only the chunks that lost rows are laid out
+    /// again and have their rows' index entries moved; an emptied chunk stays in place (so other
+    /// chunks' positions hold) until empty chunks are a quarter of all, when they go and the
+    /// index is rebuilt once.
+    /// - Complexity: O(rows of the chunks touched), amortized.
     private static func removeRows(_ doomed: [Int: [Int]], from state: inout State, primaryKey: [Int]) {
         for (chunkIndex, rows) in doomed {
             let chunk = state.chunks[chunkIndex]
             let removed = Set(rows)
             let keep = (0 ..< chunk.count).filter { !removed.contains($0) }
-            state.chunks[chunkIndex] = chunk.gather(keep)
+            let kept = chunk.gather(keep)
+            state.chunks[chunkIndex] = kept
             state.rowCount -= removed.count
+            if kept.isEmpty { state.emptyChunks += 1 }
+            guard !primaryKey.isEmpty else { continue }
+            for row in removed { state.keyIndex.removeValue(forKey: KeyBytes(chunk, row: row, columns: primaryKey)) }
+            for position in 0 ..< kept.count {
+                state.keyIndex[KeyBytes(kept, row: position, columns: primaryKey)] = RowLocation(chunk: chunkIndex, row: position)
+            }
         }
-        // Row positions moved: drop empty chunks and rebuild the index.
-        state.chunks.removeAll { $0.isEmpty }
-        rebuildIndex(&state, primaryKey: primaryKey)
+        if state.emptyChunks > 16 && state.emptyChunks * 4 > state.chunks.count {
+            state.chunks.removeAll { $0.isEmpty }
+            state.emptyChunks = 0
+            rebuildIndex(&state, primaryKey: primaryKey)
+        }
     }
 
     private static func rebuildIndex(_ state: inout State, primaryKey: [Int]) {

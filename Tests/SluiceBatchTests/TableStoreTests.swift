@@ -20,6 +20,29 @@ import Testing
         #expect(result.replaced?.rows == [[.int64(2), .int64(20)]])
     }
 
+    /// Upserts and deletes by key over many small chunks, so that chunks empty out, stay in
+    /// place and are later dropped together: after every step the rows, and the key index behind
+    /// further upserts and deletes, agree with a dictionary.
+    @Test func upsertsAndDeletesAgreeWithAModelAcrossEmptiedChunks() throws {
+        var random = SplitMix64(seed: 9)
+        let store = TableStore(types: [.int64, .int64], primaryKey: [0])
+        var model: [Int64: Int64] = [:]
+        for step in 0 ..< 400 {
+            let keys = (0 ..< Int(1 + random.next() % 12)).map { _ in Int64(random.next() % 300) }
+            if random.next() % 3 == 0 {
+                _ = store.delete(keysOf: Chunk(columns: [int64s(keys), int64s(keys.map { _ in 0 })]))
+                for key in keys { model[key] = nil }
+            } else {
+                let values = keys.map { _ in Int64(step) }
+                try store.insert(Chunk(columns: [int64s(keys), int64s(values)]))
+                for key in keys { model[key] = Int64(step) }
+            }
+            let rows = store.snapshot().chunks.flatMap(\.rows)
+            #expect(rows.count == model.count && store.rowCount == model.count, "step \(step)")
+            #expect(Set(rows) == Set(model.map { [Value.int64($0.key), .int64($0.value)] }), "step \(step)")
+        }
+    }
+
     @Test func nullPrimaryKeyIsRejected() {
         let store = TableStore(types: [.int64], primaryKey: [0])
         #expect(throws: SluiceError.self) { try store.insert(Chunk(columns: [int64s([nil])])) }
