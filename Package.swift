@@ -56,7 +56,7 @@ let package = Package(
             name: "sluice",
             dependencies: [
                 "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
-                "SluiceKafkaProtocol", "SluiceKafkaClient", nioCore,
+                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -112,6 +112,7 @@ package enum ChunkCodec {
             storage = .interval(values)
         case .bytes:
             let offsets = [Int32(0)] + (try reader.readArray(Int32.self, count: count))
+            try checkOffsets(offsets)
             let length = Int(offsets.last ?? 0)
             storage = .bytes(VarBytes(offsets: offsets, data: try reader.readBytes(length)))
         case .structure:
@@ -122,10 +123,21 @@ package enum ChunkCodec {
         case .list:
             guard case .list(let element) = type else { throw SluiceError.internalError("list storage without list type") }
             let offsets = [Int32(0)] + (try reader.readArray(Int32.self, count: count))
+            try checkOffsets(offsets)
             let elementCount = Int(try reader.read(UInt32.self))
+            guard Int(offsets.last ?? 0) == elementCount else { throw SluiceError(.ioError, "stored list offsets do not match its elements") }
             storage = .list(offsets: offsets, elements: try decodeColumn(&reader, type: element, count: elementCount))
         }
         return Column(type: type, storage: storage, validity: validity)
+    }
+
+    /// Offsets must start at 0 and never decrease: anything else would index out of a buffer.
+    private static func checkOffsets(_ offsets: [Int32]) throws(SluiceError) {
+        var previous: Int32 = 0
+        for offset in offsets {
+            guard offset >= previous else { throw SluiceError(.ioError, "stored offsets decrease") }
+            previous = offset
+        }
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {

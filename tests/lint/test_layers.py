@@ -57,7 +57,7 @@ ALLOWED: dict[str, set[str]] = {
     # the wire decoder and the JSON decoder directly).
     "sluice": {
         "SluiceCore", "SluiceSQL", "SluiceFormats", "SluicePGWire", "SluiceServer", "SluiceBench", "SluiceGen", "SluiceBroker",
-        "SluiceKafkaProtocol", "SluiceKafkaClient", "NIOCore", "ArgumentParser",
+        "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "NIOCore", "ArgumentParser",
     },
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SluiceCore
 import SluiceFormats
+import SluiceState
 
 struct Fuzz: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,10 +13,10 @@ struct Fuzz: AsyncParsableCommand {
             """)
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case sql, wire, engine, json
+        case sql, wire, engine, json, state
     }
 
-    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run) or json (the JSON source decoder).")
+    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run), json (the JSON source decoder) or state (write-ahead log records and stored chunks).")
     var target: Target
 
     @Option(help: "Stop after this many seconds.")
@@ -47,6 +48,7 @@ struct Fuzz: AsyncParsableCommand {
         let limit = iterations ?? Int.max
         let engine = target == .engine ? try EngineFuzzer() : nil
         var json = JSONDecodeFuzz()
+        var state = LogRecordFuzz()
         var count = 0
         var lastReport = Date()
         let start = Date()
@@ -75,6 +77,11 @@ struct Fuzz: AsyncParsableCommand {
                 if skipping { continue }
                 if trace { FileHandle.standardError.write(Data(input + [10])) }
                 json.run(input)
+            case .state:
+                let input = LogRecordFuzz.input(random: &random)
+                if skipping { continue }
+                if trace { FileHandle.standardError.write(Data((input.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
+                state.run(input)
             }
             if Date().timeIntervalSince(lastReport) >= 10 {
                 lastReport = Date()
@@ -84,6 +91,7 @@ struct Fuzz: AsyncParsableCommand {
         let elapsed = Date().timeIntervalSince(start)
         var extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
         if target == .json { extra = ", \(json.rows) rows, \(json.errors) clean errors, builders intact" }
+        if target == .state { extra = ", \(state.decoded) records decoded, \(state.errors) clean errors" }
         print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
     }
 }
