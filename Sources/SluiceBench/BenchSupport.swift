@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SluiceBroker
 import SluiceCore
@@ -14,6 +15,31 @@ extension SQLSession {
         var last = PGStatementResult(commandTag: "")
         for statement in statements { last = try await execute(statement, parameters: []) }
         return last
+    }
+}
+
+/// A built-in broker on a free port with its log in a new temporary directory, for a benchmark
+/// that loads a topic; ``stop()`` shuts it down and removes the directory.
+struct BenchBroker {
+    let broker: KafkaBroker
+    let directory: String
+
+    static func start(named name: String) async throws -> BenchBroker {
+        let directory = NSTemporaryDirectory() + "sluice-bench-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = BrokerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = "\(directory)/broker"
+        let broker = try KafkaBroker(configuration: configuration)
+        try await broker.start()
+        return BenchBroker(broker: broker, directory: directory)
+    }
+
+    var port: Int { broker.port }
+
+    func stop() async {
+        await broker.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 

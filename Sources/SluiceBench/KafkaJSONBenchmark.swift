@@ -34,14 +34,7 @@ package struct KafkaJSONBenchmark {
         let megabytes = Double(ndjson.count) / 1_000_000
         print("sluice bench kafka-json: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of JSON, one partition of the built-in broker")
 
-        let directory = NSTemporaryDirectory() + "sluice-bench-kafka-json-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = BrokerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = "\(directory)/broker"
-        let broker = try KafkaBroker(configuration: configuration)
-        try await broker.start()
+        let broker = try await BenchBroker.start(named: "kafka-json")
         let bootstrap = "127.0.0.1:\(broker.port)"
 
         let loadStart = ContinuousClock.now
@@ -64,7 +57,7 @@ package struct KafkaJSONBenchmark {
         let seconds = (ContinuousClock.now - start).inSeconds
         let total = try await session.execute(script: "SELECT sum(total_score), count(*) FROM mv_leaderboard").chunks.first
         database.stop()
-        await broker.shutdown()
+        await broker.stop()
         let check = total.map { "\($0.columns[0].value(at: 0).textForm) total score over \($0.columns[1].value(at: 0).textForm) players" } ?? "no result"
         print(String(format: "  end to end %7.2f s  %12.0f events/s  %7.1f MB/s  (source → leaderboard view; %@)", seconds,
                      Double(events) / seconds, megabytes / seconds, check as NSString))

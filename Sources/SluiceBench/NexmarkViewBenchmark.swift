@@ -56,15 +56,7 @@ struct NexmarkViewBenchmark {
         }
         print(String(format: "  nexmark: %d events, %.1f MB of JSON, one partition of the built-in broker", events, Double(ndjson.count) / 1e6))
 
-        let directory = NSTemporaryDirectory() + "sluice-bench-nexmark-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var brokerConfiguration = BrokerConfiguration()
-        brokerConfiguration.port = 0
-        brokerConfiguration.dataDirectory = "\(directory)/broker"
-        let broker = try KafkaBroker(configuration: brokerConfiguration)
-        try await broker.start()
-        defer { Task { await broker.shutdown() } }
+        let broker = try await BenchBroker.start(named: "nexmark")
         try KafkaJSONBenchmark.load(ndjson, topic: "nexmark", port: broker.port)
 
         var results: [Figures] = []
@@ -84,6 +76,7 @@ struct NexmarkViewBenchmark {
             print(String(format: "  nexmark %@  %7.2f s  %10.0f events/s  (%d rows in the view)", query.name as NSString, seconds,
                          Double(events) / seconds, rows))
         }
+        await broker.stop()
         if let q2 = results.first(where: { $0.name == "q2" }) {
             for figures in results where figures.name != "q2" {
                 print(String(format: "  nexmark %@ / q2 = %.2f", figures.name as NSString, q2.seconds / figures.seconds))

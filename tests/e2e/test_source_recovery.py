@@ -39,7 +39,7 @@ def _count(server: SluiceServer, sql: str) -> int:
 
 def test_a_kafka_table_holds_every_message_once_after_a_crash_mid_read(tmp_path: Path) -> None:
     data, port = tmp_path / "data", free_port()
-    total = 60_000
+    total = 100_000
     with SluiceServer(data_dir=data, kafka_port=port) as server:
         _create_topic(server.kafka_bootstrap, "feed")
         _produce(server.kafka_bootstrap, "feed", 0, total)

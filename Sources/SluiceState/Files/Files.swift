@@ -40,13 +40,9 @@ package enum Files {
 
     /// The whole file.
     package static func read(_ path: String) throws(SluiceError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw error(errno, "could not open", path) }
+        let (descriptor, size) = try openForReading(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw error(errno, "could not stat", path) }
         // Read straight into an array of the file's size; a file that grew meanwhile reads on.
-        let size = Int(status.st_size)
         var failure: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             while initialized < size {
@@ -139,12 +135,8 @@ package enum Files {
     package static func withMappedChecksummedFile<T>(
         _ path: String, _ body: (UnsafeRawBufferPointer) throws(SluiceError) -> T
     ) throws(SluiceError) -> T {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw error(errno, "could not open", path) }
+        let (descriptor, size) = try openForReading(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw error(errno, "could not stat", path) }
-        let size = Int(status.st_size)
         guard size >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw error(errno, "could not map", path)
@@ -155,6 +147,19 @@ package enum Files {
         let stored = UInt32(littleEndian: UnsafeRawPointer(mapping).loadUnaligned(fromByteOffset: size - 4, as: UInt32.self))
         guard CRC32C.checksum(contents) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
         return try body(contents)
+    }
+
+    /// `path` opened for reading, and its size; the caller closes the descriptor.
+    private static func openForReading(_ path: String) throws(SluiceError) -> (descriptor: Int32, size: Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(errno, "could not open", path) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw error(code, "could not stat", path)
+        }
+        return (descriptor, Int(status.st_size))
     }
 
     /// Runs `write` on a new temporary file beside `path`, fsyncs it, renames it over `path` and
