@@ -186,10 +186,15 @@ package final class TableStore: Sendable {
         package var replaced: [Chunk] = []
     }
 
-    /// A read-only copy of the rows as they are now (no key index).
+    /// A read-only copy of the rows as they are now (no key index). The chunks are shared, not
+    /// copied: a view's pages, taken for one query in O(1).
     package func frozenCopy() -> TableStore {
         let copy = TableStore(types: types, primaryKey: [])
-        copy.replaceAll(with: snapshot().chunks)
+        let snapshot = snapshot()
+        copy.state.withLock { state in
+            state.chunks = snapshot.chunks
+            state.rowCount = snapshot.rowCount
+        }
         return copy
     }
 
