@@ -137,7 +137,11 @@ def test_sigkill_loses_no_acknowledged_message(tmp_path: Path) -> None:
                 admin.create_topics({topic: {"num_partitions": 2, "replication_factor": 1}})
                 admin.close()
             else:
-                check(server, f"restart {round_} after SIGKILL")
+                try:
+                    check(server, f"restart {round_} after SIGKILL")
+                except Exception as error:  # noqa: BLE001 - re-raised with what the server printed
+                    code = server.process.poll() if server.process else None
+                    raise AssertionError(f"restart {round_}: {error!r}; server exit code {code}\n{server.log()[-6000:]}") from error
 
             producer = _producer(server)
             acked = []
