@@ -7,60 +7,68 @@ import SluiceCore
 /// little-endian. The column types are not stored: the reader supplies them.
 package enum ChunkCodec {
     package static func encode(_ chunk: Chunk, into out: inout [UInt8]) {
-        append(UInt32(chunk.count), to: &out)
-        append(UInt32(chunk.columnCount), to: &out)
+        out.appendLittleEndian(UInt32(chunk.count))
+        out.appendLittleEndian(UInt32(chunk.columnCount))
         for column in chunk.columns { encode(column, into: &out) }
     }
 
     private static func encode(_ column: Column, into out: inout [UInt8]) {
         if let validity = column.validity {
             out.append(1)
-            for word in validity.words { append(word, to: &out) }
+            for word in validity.words { out.appendLittleEndian(word) }
         } else {
             out.append(0)
         }
         switch column.storage {
         case .bool(let values): out += values.map { $0 ? 1 : 0 }
-        case .int16(let values): values.forEach { append($0, to: &out) }
-        case .int32(let values): values.forEach { append($0, to: &out) }
-        case .int64(let values): values.forEach { append($0, to: &out) }
-        case .float32(let values): values.forEach { append($0.bitPattern, to: &out) }
-        case .float64(let values): values.forEach { append($0.bitPattern, to: &out) }
+        case .int16(let values): appendBlock(values, to: &out)
+        case .int32(let values): appendBlock(values, to: &out)
+        case .int64(let values): appendBlock(values, to: &out)
+        case .float32(let values): appendBlock(values, to: &out)
+        case .float64(let values): appendBlock(values, to: &out)
         case .decimal(let values):
             for value in values {
-                append(UInt128(bitPattern: value.mantissa), to: &out)
-                append(value.scale, to: &out)
+                out.appendLittleEndian(UInt128(bitPattern: value.mantissa))
+                out.appendLittleEndian(value.scale)
             }
         case .interval(let values):
             for value in values {
-                append(value.months, to: &out)
-                append(value.days, to: &out)
-                append(value.microseconds, to: &out)
+                out.appendLittleEndian(value.months)
+                out.appendLittleEndian(value.days)
+                out.appendLittleEndian(value.microseconds)
             }
         case .bytes(let values):
-            values.offsets.dropFirst().forEach { append($0, to: &out) }
+            appendBlock(values.offsets.dropFirst(), to: &out)
             out += values.data
         case .structure(let children, _):
             for child in children { encode(child, into: &out) }
         case .list(let offsets, let elements):
-            offsets.dropFirst().forEach { append($0, to: &out) }
-            append(UInt32(elements.count), to: &out)
+            offsets.dropFirst().forEach { out.appendLittleEndian($0) }
+            out.appendLittleEndian(UInt32(elements.count))
             encode(elements, into: &out)
         }
+    }
+
+    /// Appends fixed-width values little-endian: one block copy on a little-endian host, as
+    /// ``ByteReader/readArray(_:count:)`` reads them back (floats by their bit patterns).
+    private static func appendBlock<C: Collection>(_ values: C, to out: inout [UInt8]) where C.Element: BitwiseCopyable {
+        #if _endian(little)
+        if let done: Void = values.withContiguousStorageIfAvailable({ out.append(contentsOf: UnsafeRawBufferPointer($0)) }) { return done }
+        for value in values { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        #else
+        for value in values {
+            withUnsafeBytes(of: value) { out.append(contentsOf: $0.reversed()) }
+        }
+        #endif
     }
 
     /// Decodes one chunk of columns of `types` starting at `offset`, advancing it.
     package static func decode(_ bytes: [UInt8], offset: inout Int, types: [DataType]) throws(SluiceError) -> Chunk {
         var position = offset
-        let result = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Result<Chunk, SluiceError> in
-            do throws(SluiceError) {
-                return .success(try decode(buffer, offset: &position, types: types))
-            } catch {
-                return .failure(error)
-            }
+        defer { offset = position }
+        return try bytes.withRawBytes { (buffer: UnsafeRawBufferPointer) throws(SluiceError) in
+            try decode(buffer, offset: &position, types: types)
         }
-        offset = position
-        return try result.get()
     }
 
     /// Decodes one chunk from raw bytes (a mapped file, say), as ``decode(_:offset:types:)``.
@@ -140,46 +148,4 @@ package enum ChunkCodec {
         }
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-    }
-}
-
-/// Reads little-endian values from raw bytes, failing cleanly at the end.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset: Int
-
-    mutating func read<T: FixedWidthInteger>(_: T.Type) throws(SluiceError) -> T {
-        let size = MemoryLayout<T>.size
-        guard offset + size <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
-        let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
-        offset += size
-        return value
-    }
-
-    /// `count` values, copied as one block on a little-endian host.
-    mutating func readArray<T: FixedWidthInteger>(_: T.Type, count: Int) throws(SluiceError) -> [T] {
-        let (size, overflow) = MemoryLayout<T>.size.multipliedReportingOverflow(by: count)
-        guard count >= 0, !overflow, size <= bytes.count - offset else { throw SluiceError(.ioError, "stored data is truncated") }
-        #if _endian(little)
-        let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: bytes.baseAddress! + offset, byteCount: size) }
-            initialized = count
-        }
-        offset += size
-        return values
-        #else
-        var values: [T] = []
-        values.reserveCapacity(count)
-        for _ in 0 ..< count { values.append(try read(T.self)) }
-        return values
-        #endif
-    }
-
-    mutating func readBytes(_ count: Int) throws(SluiceError) -> [UInt8] {
-        guard count >= 0, count <= bytes.count - offset else { throw SluiceError(.ioError, "stored data is truncated") }
-        defer { offset += count }
-        return Array(UnsafeRawBufferPointer(rebasing: bytes[offset ..< offset + count]))
-    }
 }

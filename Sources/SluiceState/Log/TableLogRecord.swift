@@ -27,25 +27,25 @@ package enum TableLogRecord: Equatable {
         switch self {
         case .write(let table, let changes, let positions):
             bytes.append(Kind.write.rawValue)
-            Self.append(UInt32(table), to: &bytes)
-            Self.append(UInt32(changes.count), to: &bytes)
+            bytes.appendLittleEndian(UInt32(table))
+            bytes.appendLittleEndian(UInt32(changes.count))
             for change in changes {
                 bytes.append(change.op.isInsertion ? 0 : 1)
                 ChunkCodec.encode(change.rows, into: &bytes)
             }
             if let positions {
                 bytes.append(1)
-                Self.append(UInt32(positions.count), to: &bytes)
+                bytes.appendLittleEndian(UInt32(positions.count))
                 for (partition, offset) in positions.sorted(by: { $0.key < $1.key }) {
-                    Self.append(UInt32(bitPattern: partition), to: &bytes)
-                    Self.append(UInt64(bitPattern: offset), to: &bytes)
+                    bytes.appendLittleEndian(UInt32(bitPattern: partition))
+                    bytes.appendLittleEndian(UInt64(bitPattern: offset))
                 }
             } else {
                 bytes.append(0)
             }
         case .dropped(let table):
             bytes.append(Kind.dropped.rawValue)
-            Self.append(UInt32(table), to: &bytes)
+            bytes.appendLittleEndian(UInt32(table))
         }
         return bytes
     }
@@ -53,30 +53,34 @@ package enum TableLogRecord: Equatable {
     /// Decodes a record; `types` gives a table's column types, or nil for a table that no longer
     /// exists (its writes decode to nil). Malformed bytes are an error, not a trap.
     package static func decode(_ bytes: [UInt8], types: (Int) -> [DataType]?) throws(SluiceError) -> TableLogRecord? {
-        var reader = ByteCursor(bytes)
-        guard let kind = Kind(rawValue: try reader.byte()) else { throw malformed }
-        let table = Int(try reader.uint32())
+        try bytes.withRawBytes { (raw: UnsafeRawBufferPointer) throws(SluiceError) in try decode(raw, types: types) }
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, types: (Int) -> [DataType]?) throws(SluiceError) -> TableLogRecord? {
+        var reader = ByteReader(bytes: bytes, offset: 0)
+        guard let kind = Kind(rawValue: try reader.read(UInt8.self)) else { throw malformed }
+        let table = Int(try reader.read(UInt32.self))
         switch kind {
         case .write:
             guard let columnTypes = types(table) else { return nil }
-            let partCount = Int(try reader.uint32())
+            let partCount = Int(try reader.read(UInt32.self))
             guard partCount <= bytes.count else { throw malformed }
             var changes: [(op: ChangeOp, rows: Chunk)] = []
             for _ in 0 ..< partCount {
-                let op: ChangeOp = try reader.byte() == 0 ? .insert : .delete
+                let op: ChangeOp = try reader.read(UInt8.self) == 0 ? .insert : .delete
                 var offset = reader.offset
                 let rows = try ChunkCodec.decode(bytes, offset: &offset, types: columnTypes)
                 reader.skip(to: offset)
                 changes.append((op, rows))
             }
             var positions: [Int32: Int64]?
-            if try reader.byte() == 1 {
-                let count = Int(try reader.uint32())
+            if try reader.read(UInt8.self) == 1 {
+                let count = Int(try reader.read(UInt32.self))
                 guard count <= bytes.count / 12 else { throw malformed }
                 var partitions: [Int32: Int64] = [:]
                 for _ in 0 ..< count {
-                    let partition = Int32(bitPattern: try reader.uint32())
-                    partitions[partition] = Int64(bitPattern: try reader.uint64())
+                    let partition = Int32(bitPattern: try reader.read(UInt32.self))
+                    partitions[partition] = Int64(bitPattern: try reader.read(UInt64.self))
                 }
                 positions = partitions
             }
@@ -90,48 +94,13 @@ package enum TableLogRecord: Equatable {
     /// The table a `dropped` record names, read without decoding anything else; nil for
     /// other records.
     package static func droppedTable(in bytes: [UInt8]) -> Int? {
-        var reader = ByteCursor(bytes)
-        guard let kind = try? reader.byte(), kind == Kind.dropped.rawValue, let table = try? reader.uint32() else { return nil }
-        return Int(table)
+        guard bytes.count >= 5, bytes[0] == Kind.dropped.rawValue else { return nil }
+        return Int(UInt32(bytes[1]) | UInt32(bytes[2]) << 8 | UInt32(bytes[3]) << 16 | UInt32(bytes[4]) << 24)
     }
 
     private static let malformed = SluiceError(.dataCorrupted, "malformed write-ahead log record")
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
     package static func == (lhs: TableLogRecord, rhs: TableLogRecord) -> Bool {
         lhs.encoded() == rhs.encoded()
-    }
-}
-
-/// Reads little-endian integers from bytes, failing cleanly past the end.
-struct ByteCursor {
-    let bytes: [UInt8]
-    private(set) var offset = 0
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    mutating func skip(to offset: Int) {
-        self.offset = offset
-    }
-
-    mutating func byte() throws(SluiceError) -> UInt8 {
-        guard offset < bytes.count else { throw SluiceError(.dataCorrupted, "record ends early") }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func uint32() throws(SluiceError) -> UInt32 {
-        var value: UInt32 = 0
-        for shift in stride(from: 0, to: 32, by: 8) { value |= UInt32(try byte()) << UInt32(shift) }
-        return value
-    }
-
-    mutating func uint64() throws(SluiceError) -> UInt64 {
-        UInt64(try uint32()) | UInt64(try uint32()) << 32
     }
 }

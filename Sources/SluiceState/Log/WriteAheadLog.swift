@@ -66,8 +66,8 @@ package final class WriteAheadLog: Sendable {
     package func append(_ payload: [UInt8]) throws(SluiceError) -> UInt64 {
         var record: [UInt8] = []
         record.reserveCapacity(payload.count + 8)
-        Self.appendLittleEndian(UInt32(payload.count), to: &record)
-        Self.appendLittleEndian(CRC32C.checksum(payload), to: &record)
+        record.appendLittleEndian(UInt32(payload.count))
+        record.appendLittleEndian(CRC32C.checksum(payload))
         record += payload
         return try state.withLock { (state: inout State) throws(SluiceError) -> UInt64 in
             if let failure = state.failure { throw failure }
@@ -163,8 +163,10 @@ package final class WriteAheadLog: Sendable {
             var offset = 0
             while offset < bytes.count {
                 guard offset + 8 <= bytes.count else { break }
-                let length = Int(readLittleEndian(bytes, at: offset))
-                let checksum = readLittleEndian(bytes, at: offset + 4)
+                let (length, checksum) = bytes.withUnsafeBytes { raw in
+                    (Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))),
+                     UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+                }
                 guard length <= bytes.count - offset - 8 else { break }
                 let payload = Array(bytes[(offset + 8) ..< (offset + 8 + length)])
                 guard CRC32C.checksum(payload) == checksum else { break }
@@ -202,14 +204,6 @@ package final class WriteAheadLog: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Files.error(errno, "could not create", path) }
         return descriptor
-    }
-
-    static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    static func readLittleEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 }
 
