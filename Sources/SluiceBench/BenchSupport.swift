@@ -18,6 +18,13 @@ extension SQLSession {
     }
 }
 
+/// A new empty directory under the system's temporary directory, for one benchmark run.
+func benchDirectory(named name: String) throws -> String {
+    let path = NSTemporaryDirectory() + "sluice-bench-\(name)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
 /// A built-in broker on a free port with its log in a new temporary directory, for a benchmark
 /// that loads a topic; ``stop()`` shuts it down and removes the directory.
 struct BenchBroker {
@@ -25,8 +32,7 @@ struct BenchBroker {
     let directory: String
 
     static func start(named name: String) async throws -> BenchBroker {
-        let directory = NSTemporaryDirectory() + "sluice-bench-\(name)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try benchDirectory(named: name)
         var configuration = BrokerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = "\(directory)/broker"

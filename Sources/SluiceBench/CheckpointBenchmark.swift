@@ -38,15 +38,9 @@ package struct CheckpointBenchmark {
         try await checkpointAndRecovery()
     }
 
-    static func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "sluice-bench-checkpoint-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// Rows a second through `Database.insert` into `t` (feeding a GROUP BY view), until FLUSH.
     private func insertRate(durable: Bool?) async throws -> Double {
-        let path = try Self.directory()
+        let path = try benchDirectory(named: "checkpoint")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(dataDirectory: durable == nil ? nil : path)
         defer { database.stop() }
@@ -66,7 +60,7 @@ package struct CheckpointBenchmark {
     }
 
     private func singleRowStatements(synchronousCommit: Bool) async throws -> (Int, Double) {
-        let path = try Self.directory()
+        let path = try benchDirectory(named: "checkpoint")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(dataDirectory: path)
         defer { database.stop() }
@@ -90,7 +84,7 @@ package struct CheckpointBenchmark {
     }
 
     private func checkpointAndRecovery() async throws {
-        let path = try Self.directory()
+        let path = try benchDirectory(named: "checkpoint")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let padding = String(repeating: "x", count: 200)
         let rowBytes = 8 + padding.utf8.count + 4

@@ -61,7 +61,7 @@ package final class SluiceServer: Sendable {
         try await sqlServer.shutdown()
         await broker?.shutdown()
         database.stop()
-        try database.saveTables()
+        try database.checkpointTables()
     }
 }
 

@@ -29,12 +29,6 @@ extension Database {
         try Files.writeAtomically([UInt8](data), to: "\(dataDirectory)/catalog.json")
     }
 
-    /// Writes every table's rows as a checkpoint (at a clean stop, so the next start replays
-    /// no log).
-    package func saveTables() throws(SluiceError) {
-        try checkpointTables()
-    }
-
     func load(from directory: String) throws(SluiceError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

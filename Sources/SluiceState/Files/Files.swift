@@ -121,12 +121,7 @@ package enum Files {
     /// A file written by ``writeChecksummed(_:to:)``, without its checksum; a file that is short
     /// or fails its checksum is an error (`XX001`) naming the path.
     package static func readChecksummed(_ path: String) throws(SluiceError) -> [UInt8] {
-        var bytes = try read(path)
-        guard bytes.count >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
-        let stored = bytes.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        bytes.removeLast(4)
-        guard CRC32C.checksum(bytes) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
-        return bytes
+        try withMappedChecksummedFile(path) { (contents: UnsafeRawBufferPointer) throws(SluiceError) in Array(contents) }
     }
 
     /// Maps a file written by ``writeChecksummed(_:to:)`` into memory, checks its checksum, and
