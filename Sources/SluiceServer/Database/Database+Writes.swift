@@ -122,6 +122,40 @@ extension Database {
         }
     }
 
+    /// Returns once everything logged so far is fsynced, waiting on a thread of the log's own
+    /// (not a session's): the fsyncs of waiting sessions are shared, one covering all the writes
+    /// that came in meanwhile (group commit).
+    package func makeWritesDurable() async throws(SluiceError) {
+        guard let journal else { return }
+        let position = journal.log.appendedBytes
+        let result: Result<Void, SluiceError> = await withCheckedContinuation { continuation in
+            durabilityQueue.async {
+                do throws(SluiceError) {
+                    try journal.makeDurable(upTo: position)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// ``checkpointTables()`` on the checkpoint thread, the caller suspended meanwhile.
+    package func checkpointTablesOffThread() async throws(SluiceError) {
+        let result: Result<Void, SluiceError> = await withCheckedContinuation { continuation in
+            checkpointQueue.async { [self] in
+                do throws(SluiceError) {
+                    try writeTableCheckpoint()
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
     /// Writes every table's rows as a checkpoint and drops the log before it. Writes wait only
     /// while the log rotates and the tables' snapshots are taken.
     package func checkpointTables() throws(SluiceError) {
@@ -137,7 +171,7 @@ extension Database {
     }
 
     /// Checkpoints run one at a time, on ``checkpointQueue``.
-    private func writeTableCheckpoint() throws(SluiceError) {
+    func writeTableCheckpoint() throws(SluiceError) {
         guard let journal else { return }
         let tableIDs = Set(catalog.relations.filter { $0.kind == .table }.map(\.id))
         let connectors = self.connectors.all

@@ -38,6 +38,8 @@ package final class Database: TableProvider, Sendable {
     }
     let recoveryBox = Mutex<TableJournal.Recovery?>(nil)
     /// Serializes checkpoints, off the writers' threads.
+    /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
+    let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
     let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
 
     /// The running connectors, by the id of the source or table they feed.

@@ -15,7 +15,19 @@ extension SQLSession {
             await database.runtime.waitForCommit(try database.createMaterializedView(relation, plan: plan))
             return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW")
         }
+        if case .utility(.checkpoint) = planned {
+            try await database.checkpointTablesOffThread()
+            return PGStatementResult(commandTag: "CHECKPOINT")
+        }
         let result = try runStatement(planned)
+        switch planned {
+        case .insert, .update, .delete, .createTable:
+            // The write is in the log; it is acknowledged once an fsync covers it, waited for off
+            // the session's thread (PostgreSQL's synchronous_commit; `off` does not wait).
+            if synchronousCommit { try await database.makeWritesDurable() }
+        default:
+            break
+        }
         switch planned {
         case .insert, .update, .delete:
             // RisingWave's session setting: DML returns once every view shows its effects.
@@ -42,14 +54,14 @@ extension SQLSession {
             let chunks = try executor.run(ColumnPruning.optimize(source))
             if let failure = reader.failure { throw failure }
             for chunk in chunks { try checkNotNull(chunk, table: table) }
-            let count = try database.insert(chunks, into: table, synchronousCommit: synchronousCommit)
+            let count = try database.insert(chunks, into: table, synchronousCommit: false)
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
         case .update(let table, var filter, var assignments, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
             let affected = try database.modify(
-                table, synchronousCommit: synchronousCommit, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
+                table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
             ) {
                 (old: Chunk) throws(SluiceError) -> Chunk in
                 var columns = old.columns
@@ -65,13 +77,13 @@ extension SQLSession {
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             let affected = try database.modify(
-                table, synchronousCommit: synchronousCommit, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
+                table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
             return PGStatementResult(commandTag: "DELETE \(affected)")
         case .createTable(let relation, let populate):
             var rows: [Chunk] = []
             if let populate { rows = try executor.run(populate) }
             _ = try database.create(relation)
-            try database.insert(rows, into: relation, synchronousCommit: synchronousCommit)
+            try database.insert(rows, into: relation, synchronousCommit: false)
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
@@ -222,8 +234,7 @@ extension SQLSession {
         case .flush:
             return PGStatementResult(commandTag: "FLUSH")
         case .checkpoint:
-            try database.checkpointTables()
-            return PGStatementResult(commandTag: "CHECKPOINT")
+            throw SluiceError.internalError("CHECKPOINT is run by run(_:)")
         case .discard:
             deallocateAll()
             return PGStatementResult(commandTag: "DISCARD ALL")
