@@ -31,14 +31,28 @@ package struct OutputBuffer {
     }
 }
 
-/// Collects the state changes of an epoch from every operator, for the checkpoint.
+/// Collects the operators' state for a checkpoint, as sections of their state tables.
 package struct StateWriter {
-    package private(set) var deltas: [StateDelta] = []
+    /// What a barrier asks of the operators' state.
+    package enum Mode: Sendable {
+        /// Not a checkpoint: nothing is written.
+        case none
+        /// The changes since the last checkpoint.
+        case changes
+        /// Everything (a base: the first checkpoint, or one that compacts a view's chain).
+        case everything
+    }
 
-    package init() {}
+    package let mode: Mode
+    package private(set) var sections: [StateSection] = []
 
-    package mutating func record(_ delta: StateDelta) {
-        deltas.append(delta)
+    package init(mode: Mode = .none) {
+        self.mode = mode
+    }
+
+    /// Adds a state table's section; an empty delta is left out.
+    package mutating func add(_ section: StateSection) {
+        if mode == .everything || !section.isEmpty { sections.append(section) }
     }
 }
 
@@ -47,8 +61,15 @@ package struct StateWriter {
 /// Synchronous and owned by one worker thread; no `async` and no actor hop per chunk.
 package protocol StreamOperator {
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError)
-    /// Ends the epoch: writes state changes and emits what the epoch completes. Default: nothing.
+    /// Ends the epoch: emits what the epoch completes and, when `state`'s mode asks for it, adds
+    /// the operator's state tables' sections for a checkpoint. Default: nothing.
     mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError)
+    /// Takes the state a checkpoint holds (each state table's contents, by id; a table with
+    /// nothing stored is absent), before any input. Default: nothing, for stateless operators.
+    mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError)
+    /// From now on, keeps what each epoch changes for the next checkpoint (off by default, when
+    /// nothing is checkpointed). Default: nothing.
+    mutating func enableCheckpoints()
     /// Reacts to event-time progress. Default: nothing (the runtime passes the watermark on).
     mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError)
     /// Bytes of memory the operator's state holds, estimated from what it stores (for system
@@ -59,5 +80,7 @@ package protocol StreamOperator {
 extension StreamOperator {
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {}
     package mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError) {}
+    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {}
+    package mutating func enableCheckpoints() {}
     package var stateBytes: Int { 0 }
 }

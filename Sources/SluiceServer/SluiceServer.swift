@@ -14,6 +14,8 @@ package struct ServerConfiguration: Sendable {
     package var authentication: PGAuthentication = .trust
     /// Milliseconds between barriers (RisingWave's `barrier_interval_ms`).
     package var barrierIntervalMilliseconds = 1000
+    /// Barriers per state checkpoint (RisingWave's `checkpoint_frequency`).
+    package var checkpointFrequency = 1
     /// The built-in Kafka-compatible broker; nil to run without it. Its data directory is
     /// `<dataDirectory>/broker` unless set.
     package var broker: BrokerConfiguration? = BrokerConfiguration()
@@ -43,7 +45,8 @@ package final class SluiceServer: Sendable {
         }
         let recoveryStart = ContinuousClock.now
         let database = try Database.withConnectors(
-            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds)
+            dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
+            checkpointFrequency: configuration.checkpointFrequency)
         if let recovery = database.recovery {
             // Before the SQL port opens: whoever can connect can read how recovery went.
             let seconds = (ContinuousClock.now - recoveryStart).inSeconds
@@ -67,8 +70,10 @@ package final class SluiceServer: Sendable {
 
 extension Database {
     /// A database whose sources and tables can use every connector Sluice has.
-    package static func withConnectors(dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000) throws(SluiceError) -> Database {
-        try Database(dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds) {
+    package static func withConnectors(
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1
+    ) throws(SluiceError) -> Database {
+        try Database(dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency) {
             description, validate throws(SluiceError) in
             try Connectors.make(description, validate: validate)
         }

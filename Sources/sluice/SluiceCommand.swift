@@ -22,6 +22,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Milliseconds between barriers: how often materialized views show new writes.")
     var barrierIntervalMs = 1000
 
+    @Option(help: ArgumentHelp(
+        "Barriers per checkpoint of the views' state (RisingWave's checkpoint_frequency).",
+        discussion: "Every Nth barrier writes what each view and operator changed since the last checkpoint, with the sources' positions, under <data-dir>/state; after a crash the views restart from the last one. Table writes are durable when acknowledged either way (write-ahead log)."))
+    var checkpointFrequency = 1
+
     @Option(help: "Directory for durable state.")
     var dataDir = "./sluice-data"
 
@@ -51,6 +56,8 @@ struct Serve: AsyncParsableCommand {
         configuration.dataDirectory = dataDir
         guard barrierIntervalMs > 0 else { throw ValidationError("--barrier-interval-ms must be positive") }
         configuration.barrierIntervalMilliseconds = barrierIntervalMs
+        guard checkpointFrequency > 0 else { throw ValidationError("--checkpoint-frequency must be positive") }
+        configuration.checkpointFrequency = checkpointFrequency
         let server: SluiceServer
         do {
             server = try await SluiceServer.start(configuration)

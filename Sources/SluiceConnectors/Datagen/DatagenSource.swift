@@ -26,7 +26,7 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
                 .featureNotSupported, "the datagen connector takes FORMAT PLAIN ENCODE JSON or no format, not FORMAT \(description.format) ENCODE \(description.encode)")
         }
         options = try DatagenOptions(description, now: Connectors.nowMicroseconds())
-        if let row = description.startPositions?[0] { delivered.withLock { $0 = row } }
+        if let row = description.resumePositions?[0] ?? description.startPositions?[0] { delivered.withLock { $0 = row } }
     }
 
     /// The next row's number, as partition 0.

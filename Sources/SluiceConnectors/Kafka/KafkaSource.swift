@@ -60,7 +60,8 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         self.options = try KafkaSourceOptions(description)
         if let positions = description.startPositions {
             // Resolved before (at CREATE, or what a table had read when the server stopped).
-            state.withLock { $0.start = positions; $0.next = positions }
+            let next = description.resumePositions ?? positions
+            state.withLock { $0.start = positions; $0.next = next }
         } else if validate {
             let consumer = try Self.consumer(options)
             defer { consumer.close() }

@@ -113,8 +113,22 @@ package struct StreamHashJoin: StreamOperator {
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
-        state.record(leftTable.commitEpoch(barrier.epoch))
-        state.record(rightTable.commitEpoch(barrier.epoch))
+        leftTable.commitEpoch(barrier.epoch)
+        rightTable.commitEpoch(barrier.epoch)
+        if state.mode != .none {
+            state.add(leftTable.checkpoint(everything: state.mode == .everything))
+            state.add(rightTable.checkpoint(everything: state.mode == .everything))
+        }
+    }
+
+    package mutating func enableCheckpoints() {
+        leftTable.tracksChanges = true
+        rightTable.tracksChanges = true
+    }
+
+    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
+        if let left = tables[leftTable.id] { try leftTable.restore(left) }
+        if let right = tables[rightTable.id] { try rightTable.restore(right) }
     }
 
     func types(of side: JoinSide) -> [DataType] { side == .left ? leftTypes : rightTypes }

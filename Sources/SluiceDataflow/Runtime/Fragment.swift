@@ -6,8 +6,10 @@ import SluiceState
 /// What a fragment tells the runtime when it has finished an epoch.
 package protocol EpochCollector: AnyObject, Sendable {
     /// Fragment `fragmentID` finished `epoch`; `rows` is its view's new contents, or nil when
-    /// the epoch changed nothing.
-    func collect(epoch: UInt64, fragmentID: Int, rows: [Chunk]?)
+    /// the epoch changed nothing; `checkpoint` its state for a checkpoint barrier.
+    func collect(epoch: UInt64, fragmentID: Int, rows: [Chunk]?, checkpoint: CheckpointPiece?)
+    /// Raised when a checkpoint was lost: a fragment whose base is older writes a new one.
+    var requiredBaseGeneration: Int { get }
 }
 
 /// Counters a fragment keeps for the system views; updated by its thread, read by anyone.
@@ -79,11 +81,28 @@ package final class Fragment: @unchecked Sendable {
     private var blockedCount = 0
     /// Messages from inputs whose barrier came early, kept until the others catch up.
     private var held: [[StreamMessage]]
+    /// Checkpoints: whether they are taken, and the view's chain since its last base (a base
+    /// is written first, after a lost checkpoint, and once the deltas outgrow it: compaction).
+    private let checkpointing: Bool
+    private var hasBase = false
+    private var baseGeneration = 0
+    private var baseBytes = 0
+    private var deltaBytes = 0
+    private var deltaCount = 0
+    /// Deltas after a base before the next checkpoint writes a base again, however small
+    /// (`SLUICE_STATE_MAX_DELTAS` sets it, for tests of compaction).
+    static let maximumDeltas = getenv("SLUICE_STATE_MAX_DELTAS").flatMap { Int(String(cString: $0)) } ?? 256
+    /// Delta bytes that never call for a new base, however small the base.
+    static let compactionFloorBytes = 8 << 20
 
+    /// With `checkpointing`, the fragment writes its state at checkpoint barriers; with
+    /// `restoring` (each state table's contents, by id), it starts from a checkpoint's state
+    /// instead of `backfill`.
     package init(
         id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, chunk: Chunk)],
-        collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64
-    ) {
+        collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64, checkpointing: Bool = false,
+        restoring: [Int: StateSection]? = nil
+    ) throws(SluiceError) {
         self.id = id
         self.name = name
         self.graph = graph
@@ -97,7 +116,20 @@ package final class Fragment: @unchecked Sendable {
         let inputCount = max(graph.upstreams.count, 1)
         self.blocked = [Bool](repeating: false, count: inputCount)
         self.held = [[StreamMessage]](repeating: [], count: inputCount)
+        self.checkpointing = checkpointing
         queue.schedule = { [weak self] in self?.wake() }
+        if checkpointing {
+            self.graph.enableCheckpoints()
+            materializer.tracksChanges = true
+        }
+        if let restoring {
+            try self.graph.restore(restoring)
+            try materializer.restore(restoring[Materializer.stateTableID] ?? StateSection(table: Materializer.stateTableID, types: graph.outputTypes))
+            hasBase = true
+            baseGeneration = collector.requiredBaseGeneration
+            baseBytes = restoring.values.reduce(0) { $0 + $1.byteCount }
+            started = true
+        }
     }
 
     /// Starts the fragment: it backfills, then handles messages as they come.
@@ -205,11 +237,19 @@ package final class Fragment: @unchecked Sendable {
     }
 
     private func finishEpoch(_ barrier: Barrier) {
-        var state = StateWriter()
+        var mode = StateWriter.Mode.none
+        let generation = collector?.requiredBaseGeneration ?? 0
+        if checkpointing && barrier.isCheckpoint {
+            let compact = deltaBytes > max(baseBytes, Self.compactionFloorBytes) || deltaCount >= Self.maximumDeltas
+            mode = !hasBase || baseGeneration != generation || compact ? .everything : .changes
+        }
+        var state = StateWriter(mode: mode)
+        var failed = false
         do {
             try graph.finishEpoch(barrier, state: &state, into: emit)
         } catch {
             statistics.record(error)
+            failed = true
         }
         let warnings = graph.takeWarnings()
         if let last = warnings.last { statistics.record(last, count: warnings.count) }
@@ -218,8 +258,26 @@ package final class Fragment: @unchecked Sendable {
         let profile = graph.profile
         statistics.record(profile)
         statistics.stateBytes.store(profile.reduce(materializer.stateBytes) { $0 + $1.stateBytes }, ordering: .relaxed)
+        var piece: CheckpointPiece?
+        if mode != .none {
+            state.add(materializer.checkpoint(everything: mode == .everything))
+            if failed {
+                // An operator stopped short of its sections: this view sits the checkpoint out and
+                // writes a base at the next one.
+                hasBase = false
+            } else {
+                let bytes = FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections).encoded()
+                piece = CheckpointPiece(view: id, isBase: mode == .everything, bytes: bytes)
+                if mode == .everything {
+                    (hasBase, baseGeneration, baseBytes, deltaBytes, deltaCount) = (true, generation, bytes.count, 0, 0)
+                } else {
+                    deltaBytes += bytes.count
+                    deltaCount += 1
+                }
+            }
+        }
         output.sendWithoutWaiting(.barrier(barrier))
-        collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows)
+        collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows, checkpoint: piece)
     }
 
     private func emit(_ chunk: StreamChunk) {

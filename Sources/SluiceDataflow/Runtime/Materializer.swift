@@ -41,6 +41,8 @@ package struct Materializer {
     private var nextRowID: UInt64 = 0
     /// Deletes the view cannot match: a bug upstream, counted rather than crashed on.
     private var unmatchedDeletes = 0
+    /// Restored from a checkpoint and not yet published.
+    private var restored = false
 
     package init(types: [DataType], identity: RowIdentity = .wholeRow) {
         self.types = types
@@ -115,9 +117,38 @@ package struct Materializer {
     }
 
     /// Commits the epoch's changes and returns the view's rows as chunks (its pages, shared),
-    /// or nil when the epoch changed nothing.
+    /// or nil when the epoch changed nothing (and nothing was restored since the last publish).
     package mutating func publish() -> [Chunk]? {
-        guard table.commitEpoch() else { return nil }
+        guard table.commitEpoch() || restored else { return nil }
+        restored = false
         return table.snapshot
+    }
+
+    /// The id of the view's rows among its fragment's state tables.
+    package static let stateTableID = Int(UInt32.max)
+
+    /// Whether commits keep their changes for checkpoints.
+    package var tracksChanges: Bool {
+        get { table.tracksChanges }
+        set { table.tracksChanges = newValue }
+    }
+
+    /// The view's rows for a checkpoint: what changed since the last one, or all of them.
+    package mutating func checkpoint(everything: Bool) -> StateSection {
+        table.checkpoint(table: Self.stateTableID, everything: everything)
+    }
+
+    /// Takes the rows a checkpoint holds; the next ``publish()`` shows them.
+    package mutating func restore(_ section: StateSection) throws(SluiceError) {
+        guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }
+        let tracks = table.tracksChanges
+        table = PagedTable(restoring: section)
+        table.tracksChanges = tracks
+        if identity == .rowID, let page = table.pages.last, page.keyCount > 0 {
+            // Row ids continue after the last one stored (the key's bytes after its vnode).
+            let key = page.keys.key(page.keyCount - 1)
+            if key.count == 10 { nextRowID = key[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 1 }
+        }
+        restored = true
     }
 }

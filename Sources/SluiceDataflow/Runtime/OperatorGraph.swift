@@ -4,6 +4,7 @@ import Glibc
 import SluiceCore
 import SluiceExpr
 import SluicePlan
+import SluiceState
 
 /// Time spent in one operator and the rows it was given, for profiles and benchmarks.
 package struct OperatorProfile: Sendable, Equatable {
@@ -121,6 +122,18 @@ package struct OperatorGraph {
         for (node, chunk) in constants {
             try push(StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), into: node, input: 0, sink: sink)
         }
+        constants = []
+    }
+
+    /// From now on, every operator keeps its changes for checkpoints.
+    package mutating func enableCheckpoints() {
+        for index in nodes.indices { nodes[index].op.enableCheckpoints() }
+    }
+
+    /// Loads a checkpoint's state into every operator (its state tables by id); the constant
+    /// rows are in that state already.
+    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
+        for index in nodes.indices { try nodes[index].op.restore(tables) }
         constants = []
     }
 

@@ -1,7 +1,50 @@
 import Foundation
+import Synchronization
 import SluiceCore
 import SluiceExpr
 import SluicePlan
+import SluiceState
+
+/// Where a checkpoint barrier cut the inputs: the write-ahead log's position and each source's
+/// positions, read under the source lock as the barrier is injected.
+package struct CheckpointCut: Sendable {
+    package var log: LogPosition
+    package var positions: [Int: [Int32: Int64]]
+
+    package init(log: LogPosition, positions: [Int: [Int32: Int64]]) {
+        self.log = log
+        self.positions = positions
+    }
+}
+
+/// One view's piece of a checkpoint: its encoded ``FragmentCheckpoint``.
+package struct CheckpointPiece: Sendable {
+    package var view: Int
+    package var isBase: Bool
+    package var bytes: [UInt8]
+}
+
+/// A checkpoint epoch every view has finished: what to write.
+package struct EpochCheckpoint: Sendable {
+    package var epoch: UInt64
+    package var cut: CheckpointCut
+    /// Every running view's piece, by view id.
+    package var pieces: [CheckpointPiece]
+}
+
+/// How the runtime takes checkpoints: every `frequency` barriers (RisingWave's
+/// `checkpoint_frequency`), cut by `cut`, handed to `write` in epoch order.
+package struct CheckpointHooks: Sendable {
+    package var frequency: Int
+    package var cut: @Sendable () -> CheckpointCut
+    package var write: @Sendable (EpochCheckpoint) -> Void
+
+    package init(frequency: Int, cut: @escaping @Sendable () -> CheckpointCut, write: @escaping @Sendable (EpochCheckpoint) -> Void) {
+        self.frequency = max(1, frequency)
+        self.cut = cut
+        self.write = write
+    }
+}
 
 /// Runs the stream graphs of every materialized view: injects barriers, collects them back,
 /// and publishes each completed epoch to readers all at once.
@@ -32,7 +75,22 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var fragments: [Int: Fragment] = [:]
     private var lastInjected: UInt64 = 0
     private var committed: UInt64 = 0
-    private var inflight: [(epoch: UInt64, expected: Set<Int>, rows: [Int: [Chunk]])] = []
+    private var inflight: [Inflight] = []
+    private var checkpointHooks: CheckpointHooks?
+    private var barriersSinceCheckpoint = 0
+    private var checkpointsPaused = false
+    /// Raised when a checkpoint was lost (a failed write): every view then writes a base next.
+    package let baseGeneration = Atomic<Int>(0)
+
+    /// An injected epoch not yet finished by every view.
+    private struct Inflight {
+        var epoch: UInt64
+        var expected: Set<Int>
+        var rows: [Int: [Chunk]] = [:]
+        /// Set for a checkpoint barrier.
+        var cut: CheckpointCut?
+        var pieces: [CheckpointPiece] = []
+    }
     private var waiters: [(epoch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     private var stopped = false
     private var intervalMilliseconds: Int
@@ -105,17 +163,50 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         set { condition.withLock { intervalMilliseconds = max(1, newValue) } }
     }
 
-    /// Closes the current epoch everywhere and returns it.
+    /// Starts taking checkpoints of the views' state (before any view is created). With
+    /// `paused`, views keep their changes but no barrier is a checkpoint until
+    /// ``resumeCheckpoints()``: while recovery brings views back to where the inputs stand.
+    package func enableCheckpoints(_ hooks: CheckpointHooks, paused: Bool = false) {
+        condition.withLock {
+            checkpointHooks = hooks
+            checkpointsPaused = paused
+        }
+    }
+
+    /// Lets barriers be checkpoints again.
+    package func resumeCheckpoints() {
+        condition.withLock { checkpointsPaused = false }
+    }
+
+    /// Whether views keep their changes for checkpoints.
+    package var isCheckpointing: Bool { condition.withLock { checkpointHooks != nil } }
+
+    /// Makes every view write its whole state at the next checkpoint (after one was lost).
+    package func requireBases() {
+        baseGeneration.add(1, ordering: .relaxed)
+    }
+
+    /// Closes the current epoch everywhere and returns it. The barrier is a checkpoint every
+    /// `checkpoint_frequency` barriers, or with `checkpoint`, when checkpoints are enabled.
     @discardableResult
-    package func injectBarrier() -> UInt64 {
+    package func injectBarrier(checkpoint: Bool = false) -> UInt64 {
         sourceLock.lock()
         defer { sourceLock.unlock() }
+        let hooks = condition.withLock { () -> CheckpointHooks? in
+            guard let hooks = checkpointHooks, !checkpointsPaused else { return nil }
+            barriersSinceCheckpoint += 1
+            guard checkpoint || barriersSinceCheckpoint >= hooks.frequency else { return nil }
+            barriersSinceCheckpoint = 0
+            return hooks
+        }
+        // Nothing enters the streams while the source lock is held: the cut matches the barrier.
+        let cut = hooks?.cut()
         let (epoch, streams) = condition.withLock { () -> (UInt64, [ChangeDispatcher]) in
             lastInjected += 1
-            inflight.append((lastInjected, Set(fragments.keys), [:]))
+            inflight.append(Inflight(epoch: lastInjected, expected: Set(fragments.keys), cut: cut))
             return (lastInjected, Array(tableStreams.values))
         }
-        let barrier = Barrier(epoch: epoch)
+        let barrier = Barrier(epoch: epoch, isCheckpoint: cut != nil)
         for stream in streams { stream.send(.barrier(barrier)) }
         ticker.send(.barrier(barrier))
         condition.withLock { commitReady() }
@@ -144,14 +235,17 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         await waitForCommit(injectBarrier())
     }
 
-    package func collect(epoch: UInt64, fragmentID: Int, rows: [Chunk]?) {
+    package func collect(epoch: UInt64, fragmentID: Int, rows: [Chunk]?, checkpoint: CheckpointPiece?) {
         condition.withLock {
             guard let index = inflight.firstIndex(where: { $0.epoch == epoch }) else { return }
             guard inflight[index].expected.remove(fragmentID) != nil else { return }
             if let rows { inflight[index].rows[fragmentID] = rows }
+            if let checkpoint { inflight[index].pieces.append(checkpoint) }
             commitReady()
         }
     }
+
+    package var requiredBaseGeneration: Int { baseGeneration.load(ordering: .relaxed) }
 
     /// Commits, in order, every leading epoch all of whose fragments have reported. Called with
     /// `condition` held.
@@ -159,6 +253,9 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         while let first = inflight.first, first.expected.isEmpty {
             inflight.removeFirst()
             if !first.rows.isEmpty { publish(first.rows, first.epoch) }
+            if let cut = first.cut, let hooks = checkpointHooks {
+                hooks.write(EpochCheckpoint(epoch: first.epoch, cut: cut, pieces: first.pieces.sorted { $0.view < $1.view }))
+            }
             committed = first.epoch
             condition.broadcast()
             var remaining: [(epoch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
@@ -181,21 +278,27 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     // MARK: Views
 
     /// Starts maintaining view `id` by `plan`, starting from the current rows of the relations it
-    /// reads (`snapshot` gives them, called with the graph drained and the source lock held).
-    /// Returns the epoch after which the view shows its first complete contents.
+    /// reads (`snapshot` gives them, called with the graph drained and the source lock held) or,
+    /// with `restoring`, from the state a checkpoint holds (its inputs then go on from that
+    /// checkpoint's cut). Returns the epoch after which the view shows its first complete
+    /// contents; that barrier is a checkpoint, so the view is in the next one.
     package func createView(
-        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, snapshot: (Int) throws(SluiceError) -> [Chunk]
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: [Int: StateSection]? = nil,
+        snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
         sourceLock.lock()
         defer { sourceLock.unlock() }
         let graph = try OperatorGraph(plan: plan, stateTableBase: id * 10_000, context: context)
         if condition.withLock({ !fragments.isEmpty }) { drain() }
         var backfill: [(upstream: Int, chunk: Chunk)] = []
-        for (upstream, relation) in graph.upstreams.enumerated() {
-            for chunk in try snapshot(relation) { backfill.append((upstream, chunk)) }
+        if restoring == nil {
+            for (upstream, relation) in graph.upstreams.enumerated() {
+                for chunk in try snapshot(relation) { backfill.append((upstream, chunk)) }
+            }
         }
-        let fragment = Fragment(
-            id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self, pool: pool)
+        let fragment = try Fragment(
+            id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self, pool: pool,
+            checkpointing: isCheckpointing, restoring: restoring)
         condition.withLock {
             if graph.upstreams.isEmpty { ticker.subscribe(fragmentID: id, queue: fragment.queue, input: 0) }
             for (upstream, relation) in graph.upstreams.enumerated() {
@@ -213,7 +316,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             fragments[id] = fragment
         }
         fragment.start()
-        return injectBarrier()
+        return injectBarrier(checkpoint: true)
     }
 
     /// Stops maintaining view `id` and frees its state. Views over it must be dropped first.
@@ -235,6 +338,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             for index in inflight.indices {
                 inflight[index].expected.remove(id)
                 inflight[index].rows.removeValue(forKey: id)
+                inflight[index].pieces.removeAll { $0.view == id }
             }
             commitReady()
         }

@@ -108,6 +108,10 @@ package struct SourceDescription: Sendable {
     /// created (so `latest` means the same after a restart), or the positions a table's rows
     /// had reached when the server stopped or crashed.
     package var startPositions: [Int32: Int64]?
+    /// Where delivery goes on, when it is not the start: the positions of the state checkpoint
+    /// the views were restored from. Rows from the start up to here are still the source's
+    /// history (``SourceConnector/snapshot()``) for a view created later.
+    package var resumePositions: [Int32: Int64]?
 
     package init(
         id: Int, name: String, columns: [(name: String, type: DataType)], primaryKey: [Int], options: [String: String], format: String,

@@ -150,6 +150,9 @@ package struct CheckpointRecord: Sendable {
     package var durationMicroseconds: Int64
     /// Why it failed; nil when it was written.
     package var error: String?
+    /// `tables` (table rows, numbered by log segment) or `state` (views' and operators' state,
+    /// numbered by checkpoint, with `tables` counting the views).
+    package var kind = "tables"
 
     package init(epoch: UInt64, startedAt: Int64, bytesWritten: Int, tables: Int, durationMicroseconds: Int64, error: String?) {
         self.epoch = epoch

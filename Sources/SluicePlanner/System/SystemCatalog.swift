@@ -212,12 +212,13 @@ enum SystemCatalog {
             return Table(
                 columns: [
                     ("epoch", .int64), ("started_at", .timestamptz), ("status", .varchar), ("tables", .int32), ("bytes_written", .int64),
-                    ("duration_ms", .float64),
+                    ("duration_ms", .float64), ("kind", .varchar),
                 ],
                 rows: catalog.checkpoints.map { record in
                     [
                         .int64(Int64(record.epoch)), .timestamptz(record.startedAt), .string(record.error.map { "failed: \($0)" } ?? "done"),
                         .int32(Int32(record.tables)), .int64(Int64(record.bytesWritten)), .float64(Double(record.durationMicroseconds) / 1000),
+                        .string(record.kind),
                     ]
                 })
         case "sluice_source_errors":

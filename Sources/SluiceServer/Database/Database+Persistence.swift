@@ -45,23 +45,51 @@ extension Database {
                 tables[relation.id] = store
                 stores.add(store, id: relation.id)
             }
-            recovery = try TableJournal.recover(dataDirectory: directory, into: tables)
-            journal = try TableJournal(dataDirectory: directory)
-            // Connectors start from their definitions (not checked again: an outside system that
-            // is down now is retried, with the reason in `sluice_sources.status`).
-            for relation in stored.relations where relation.connector != nil {
-                do {
-                    var description = Self.sourceDescription(relation)
-                    if let positions = recovery?.positions[relation.id] { description.startPositions = positions }
-                    start(try makeConnector(description, false), for: relation)
+            // The views' last state checkpoint, if one covers every view and the log still
+            // reaches back to its cut; otherwise views are rebuilt from their inputs.
+            let views = stored.relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
+            let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state")
+            var restored: RestoredState?
+            var stateNote = views.isEmpty ? nil : "views rebuilt from their inputs (no state checkpoint covers them all)"
+            if let checkpoint, !views.isEmpty, views.allSatisfy({ checkpoint.views[$0.id] != nil }) {
+                do throws(SluiceError) {
+                    var contents: [Int: [Int: StateSection]] = [:]
+                    for view in views { contents[view.id] = try FragmentCheckpoint.contents(of: checkpoint.views[view.id]!) }
+                    restored = RestoredState(manifest: checkpoint.manifest, views: contents)
                 } catch {
-                    FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
+                    stateNote = "views rebuilt from their inputs (state checkpoint \(checkpoint.manifest.sequence) unreadable: \(error.message))"
                 }
             }
-            // Views read tables, sources and earlier views: rebuild them in creation order.
-            for relation in stored.relations.filter({ $0.kind == .materializedView }).sorted(by: { $0.id < $1.id }) {
-                try restoreMaterializedView(relation)
+            var recovered = try TableJournal.recover(dataDirectory: directory, into: tables, changesAfter: restored?.manifest.log)
+            if restored != nil && recovered.changesAfterCut == nil {
+                restored = nil
+                stateNote = "views rebuilt from their inputs (the log no longer reaches back to the last state checkpoint)"
             }
+            recovered.damaged += damaged.map { "state: \($0)" }
+            journal = try TableJournal(dataDirectory: directory)
+            if let restored {
+                stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
+                    + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them"
+                stateCheckpoints?.resume(from: restored.manifest)
+                // Views first, from their state; then the table writes logged after the
+                // checkpoint's cut; then the connectors, sources from the cut's positions.
+                for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }
+                let changes = recovered.changesAfterCut ?? []
+                runtime.withSources { writer in
+                    for (table, parts) in changes where writer.isRead(table) {
+                        for part in parts where !part.rows.isEmpty { writer.emit(Self.changes(part.rows, part.op), table: table) }
+                    }
+                }
+                startConnectors(stored.relations, recovery: recovered, resume: restored.manifest.positions)
+            } else {
+                // Connectors start from their definitions (not checked again: an outside system
+                // that is down now is retried, with the reason in `sluice_sources.status`).
+                startConnectors(stored.relations, recovery: recovered, resume: [:])
+                // Views read tables, sources and earlier views: rebuild them in creation order.
+                for relation in views { try restoreMaterializedView(relation, state: nil) }
+            }
+            recovered.stateSummary = stateNote
+            recovery = recovered
         } catch let error as SluiceError {
             throw error
         } catch {
@@ -69,8 +97,24 @@ extension Database {
         }
     }
 
-    /// Binds a stored view definition again and starts maintaining it under its old id.
-    private func restoreMaterializedView(_ stored: RelationDefinition) throws(SluiceError) {
+    /// Starts the connectors of `relations`: a table's from the position its rows reached in the
+    /// log, a source's from `resume` (a state checkpoint's cut) or else where it started.
+    private func startConnectors(_ relations: [RelationDefinition], recovery: TableJournal.Recovery, resume: [Int: [Int32: Int64]]) {
+        for relation in relations where relation.connector != nil {
+            do {
+                var description = Self.sourceDescription(relation)
+                if let positions = recovery.positions[relation.id] { description.startPositions = positions }
+                if relation.kind == .source { description.resumePositions = resume[relation.id] }
+                start(try makeConnector(description, false), for: relation)
+            } catch {
+                FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
+            }
+        }
+    }
+
+    /// Binds a stored view definition again and starts maintaining it under its old id, from
+    /// `state` (a checkpoint's) or else from its inputs.
+    private func restoreMaterializedView(_ stored: RelationDefinition, state: [Int: StateSection]?) throws(SluiceError) {
         let statements = try SQLParser.parse(stored.definition)
         guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
         var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
@@ -78,6 +122,6 @@ extension Database {
             throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view")
         }
         relation.id = stored.id
-        _ = try createMaterializedView(relation, plan: plan)
+        _ = try createMaterializedView(relation, plan: plan, restoring: state)
     }
 }

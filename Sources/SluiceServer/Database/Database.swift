@@ -13,9 +13,10 @@ import SluiceState
 /// the data directory that keeps both across restarts.
 ///
 /// On disk (`--data-dir`): `catalog.json` holds the relation definitions and is rewritten after
-/// every DDL statement; `tables/<id>.chunks` holds a table's rows, written when the server
-/// stops cleanly. Materialized views are rebuilt from their definitions at start. Crash
-/// consistency comes with checkpoints.
+/// every DDL statement; `wal/` and `tables/` keep the tables (``TableJournal``); `state/` keeps
+/// the views' and operators' state, checkpointed at barriers (``StateCheckpoints``). At start
+/// the views come back from their last state checkpoint, or are rebuilt from their inputs
+/// when there is none that covers them all.
 ///
 /// A materialized view's store holds the rows of the last committed epoch: the stream runtime
 /// replaces the stores of all views an epoch changed in one step, and queries take their view
@@ -41,6 +42,9 @@ package final class Database: TableProvider, Sendable {
     /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
     let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
     let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
+    /// Where the views' state checkpoints are written, one at a time, in epoch order.
+    let stateCheckpointQueue = DispatchQueue(label: "sluice-state-checkpoints")
+    let stateCheckpointsBox = Mutex<StateCheckpoints?>(nil)
 
     /// The running connectors, by the id of the source or table they feed.
     let connectors = ConnectorSet()
@@ -49,8 +53,10 @@ package final class Database: TableProvider, Sendable {
     package typealias ConnectorFactory = @Sendable (SourceDescription, _ validate: Bool) throws(SluiceError) -> any SourceConnector
     let makeConnector: ConnectorFactory
 
+    /// With a data directory, the views' state is checkpointed every `checkpointFrequency`
+    /// barriers (RisingWave's `checkpoint_frequency`).
     package init(
-        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000,
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1,
         connectors makeConnector: @escaping ConnectorFactory = { description, _ throws(SluiceError) in
             throw SluiceError(.featureNotSupported, "connector \"\(description.options["connector"] ?? "")\" is not available")
         }
@@ -83,8 +89,10 @@ package final class Database: TableProvider, Sendable {
             }
         }
         if let dataDirectory {
+            try enableStateCheckpoints(dataDirectory: dataDirectory, frequency: checkpointFrequency)
             try load(from: dataDirectory)
             if journal == nil { journal = try TableJournal(dataDirectory: dataDirectory) }
+            runtime.resumeCheckpoints()
         }
         runtime.start()
     }
@@ -195,13 +203,15 @@ package final class Database: TableProvider, Sendable {
 
     /// Registers materialized view `relation` and starts maintaining it by `plan`, from the
     /// current rows of what it reads. Returns the epoch after which it shows those rows.
-    package func createMaterializedView(_ relation: RelationDefinition, plan: StreamPlan) throws(SluiceError) -> UInt64 {
+    package func createMaterializedView(
+        _ relation: RelationDefinition, plan: StreamPlan, restoring: [Int: StateSection]? = nil
+    ) throws(SluiceError) -> UInt64 {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
         stores.add(store, id: relation.id, isView: true)
         do {
             let epoch = try runtime.createView(
-                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext()
+                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(), restoring: restoring
             ) { (id: Int) throws(SluiceError) -> [Chunk] in
                 if catalog.relation(id: id)?.kind == .source, let connector = connectors.all[id] {
                     return try connector.snapshot()

@@ -86,14 +86,15 @@ package final class TableJournal: Sendable {
     /// The recent checkpoints, oldest first (`sluice_checkpoints`).
     package var history: [CheckpointRecord] { recent.withLock { $0 } }
 
-    private func record(_ checkpoint: CheckpointRecord) {
+    /// Adds a checkpoint, of the tables or of the views' state, to the history.
+    package func record(_ checkpoint: CheckpointRecord) {
         recent.withLock { recent in
             recent.append(checkpoint)
             if recent.count > Self.keptHistory { recent.removeFirst(recent.count - Self.keptHistory) }
         }
     }
 
-    private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
+    package static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = ContinuousClock.now - start
         return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
     }
@@ -165,6 +166,11 @@ package final class TableJournal: Sendable {
         package var positions: [Int: [Int32: Int64]] = [:]
         /// Checkpoints that could not be read and were passed over, and why.
         package var damaged: [String] = []
+        /// The table changes logged after the position asked for, in log order; nil when the log
+        /// no longer reaches back to it (a table checkpoint came after it).
+        package var changesAfterCut: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])]?
+        /// How the views came back (restored from a state checkpoint or rebuilt).
+        package var stateSummary: String?
 
         /// One line for the server's log.
         package var summary: String {
@@ -172,12 +178,14 @@ package final class TableJournal: Sendable {
             parts.append("\(recordsReplayed) log records replayed")
             if tornBytes > 0 { parts.append("\(tornBytes) bytes of a torn last record dropped") }
             for reason in damaged { parts.append("passed over a damaged checkpoint (\(reason))") }
+            if let stateSummary { parts.append(stateSummary) }
             return parts.joined(separator: ", ")
         }
     }
 
-    /// Fills `stores` (empty, by table id) from the last checkpoint and the log after it.
-    package static func recover(dataDirectory: String, into stores: [Int: TableStore]) throws(SluiceError) -> Recovery {
+    /// Fills `stores` (empty, by table id) from the last checkpoint and the log after it, and
+    /// keeps the changes logged after `cut` (where a state checkpoint of the views was taken).
+    package static func recover(dataDirectory: String, into stores: [Int: TableStore], changesAfter cut: LogPosition? = nil) throws(SluiceError) -> Recovery {
         var recovery = Recovery()
         let directory = "\(dataDirectory)/tables"
         let checkpoints = manifestSegments(in: directory)
@@ -217,6 +225,7 @@ package final class TableJournal: Sendable {
         }
         let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment, repair: true)
         recovery.tornBytes = contents.tornBytes
+        if let cut, cut.segment >= recovery.segment { recovery.changesAfterCut = [] }
         // A table dropped in the log (its id may since name a new table) ignores its records
         // up to the drop.
         var lastDrop: [Int: Int] = [:]
@@ -231,6 +240,9 @@ package final class TableJournal: Sendable {
             switch record {
             case .write(let table, let changes, let positions):
                 guard let store = stores[table] else { continue }
+                if let cut, recovery.changesAfterCut != nil, contents.ends[index] > cut {
+                    recovery.changesAfterCut?.append((table, changes))
+                }
                 for change in changes {
                     if change.op.isInsertion {
                         try store.insert(change.rows)

@@ -62,6 +62,9 @@ package final class WriteAheadLog: Sendable {
     /// Bytes appended since the log was opened.
     package var appendedBytes: UInt64 { state.withLock { $0.appended } }
 
+    /// Where the next record will start: every record appended so far ends at or before it.
+    package var position: LogPosition { state.withLock { LogPosition(segment: $0.segment, offset: $0.segmentBytes) } }
+
     /// Writes one record; returns the position its end is at, for ``makeDurable(upTo:)``.
     package func append(_ payload: [UInt8]) throws(SluiceError) -> UInt64 {
         var record: [UInt8] = []
@@ -144,6 +147,8 @@ package final class WriteAheadLog: Sendable {
     package struct Contents {
         /// Every intact record's payload, oldest first.
         package var records: [[UInt8]] = []
+        /// Where each record ends: records ending at or before a ``position`` came before it.
+        package var ends: [LogPosition] = []
         /// Bytes dropped at the end of the newest segment (a write the crash cut short).
         package var tornBytes = 0
         package var segments: [UInt64] = []
@@ -172,6 +177,7 @@ package final class WriteAheadLog: Sendable {
                 guard CRC32C.checksum(payload) == checksum else { break }
                 contents.records.append(payload)
                 offset += 8 + length
+                contents.ends.append(LogPosition(segment: segment, offset: Int64(offset)))
             }
             if offset < bytes.count {
                 if index != segments.count - 1 {

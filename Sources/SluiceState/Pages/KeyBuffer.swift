@@ -19,6 +19,12 @@ package struct KeyBuffer: Sendable {
         bytes.reserveCapacity(byteCount)
     }
 
+    /// Keys already laid out: `ends` ascending, the last one `bytes.count`.
+    init(bytes: [UInt8], ends: [Int32]) {
+        self.bytes = bytes
+        self.ends = ends
+    }
+
     package var count: Int { ends.count }
 
     /// Makes room for `additionalKeys` more keys, growing geometrically (an exact reservation

@@ -34,6 +34,19 @@ package struct PagedTable {
     package static let pageCapacity = Chunk.preferredSize
 
     private var staged = StagedChanges()
+    /// Whether commits keep what they change for the next checkpoint (``checkpoint(table:everything:)``).
+    package var tracksChanges = false
+    /// What each commit since the last checkpoint changed, oldest first.
+    private var changeLog: [StateSection] = []
+    /// The commit in progress's changes, page by page (``tracksChanges``).
+    private var epochChanges = EpochChanges()
+
+    private struct EpochChanges {
+        var keys = KeyBuffer()
+        var counts: [Int32] = []
+        var rows: [Chunk] = []
+        var removed = KeyBuffer()
+    }
 
     package init(types: [DataType]) {
         self.types = types
@@ -106,7 +119,52 @@ package struct PagedTable {
         }
         pages = rebuilt
         staged = StagedChanges()
+        if tracksChanges {
+            let changes = epochChanges
+            epochChanges = EpochChanges()
+            changeLog.append(StateSection(
+                table: 0, types: types, keys: changes.keys, counts: changes.counts,
+                rows: Chunk.concatenate(changes.rows, types: types), removed: changes.removed))
+        }
         return true
+    }
+
+    /// The table's part of a checkpoint, as table `table`: what the commits since the last
+    /// checkpoint changed or, with `everything`, every key. Forgets the changes.
+    package mutating func checkpoint(table: Int, everything: Bool) -> StateSection {
+        defer { changeLog = [] }
+        guard !everything else {
+            var keys = KeyBuffer(reservingKeys: keyCount, bytes: pages.reduce(0) { $0 + $1.keys.bytes.count })
+            var counts: [Int32] = []
+            counts.reserveCapacity(keyCount)
+            for page in pages {
+                for index in 0 ..< page.keyCount {
+                    keys.append(index, of: page.keys)
+                    counts.append(page.count(at: index))
+                }
+            }
+            return StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(pages.map(\.rows), types: types))
+        }
+        var section = StateSection.merged(changeLog, keepingRemovals: true) ?? StateSection(table: table, types: types)
+        section.table = table
+        return section
+    }
+
+    /// A table holding `section`'s rows (a checkpoint's contents: ascending keys, no removals).
+    package init(restoring section: StateSection) {
+        self.init(types: section.types)
+        var start = 0
+        while start < section.keys.count {
+            let end = min(section.keys.count, start + Self.pageCapacity)
+            var keys = KeyBuffer(reservingKeys: end - start, bytes: 0)
+            for index in start ..< end { keys.append(index, of: section.keys) }
+            let page = StatePage(keys: keys, rows: section.rows.slice(start ..< end), counts: Array(section.counts[start ..< end]))
+            pages.append(page)
+            rowCount += page.published.count
+            keyCount += page.keyCount
+            byteCount += page.byteCount
+            start = end
+        }
     }
 
     /// Drops the staged changes: the table stays as of the last commit.
@@ -143,6 +201,8 @@ package struct PagedTable {
         var counts: [Int32] = []
         counts.reserveCapacity(oldCount + entries.count)
         var insertedRows: [Int] = []
+        // Positions in `keys` of the keys this commit changed (``tracksChanges``).
+        var changedPositions: [Int] = []
         var oldIndex = 0
         var entryIndex = entries.startIndex
         var unmatched = 0
@@ -176,7 +236,10 @@ package struct PagedTable {
                             let count = baseCount + entry.count
                             if count < 0 || (count > 0 && baseCount == 0 && entry.insertedRow < 0) {
                                 unmatched += 1
+                            } else if count == 0 && baseCount > 0 && tracksChanges {
+                                epochChanges.removed.append(Int(entry.key), of: newKeys)
                             } else if count > 0 {
+                                if tracksChanges { changedPositions.append(sources.count) }
                                 keys.append(Int(entry.key), of: newKeys)
                                 if entry.insertedRow >= 0 {
                                     sources.append(oldCount + insertedRows.count)
@@ -203,6 +266,13 @@ package struct PagedTable {
             combined = old?.rows ?? inserted
         }
         let total = sources.count
+        if tracksChanges && !changedPositions.isEmpty {
+            for position in changedPositions {
+                epochChanges.keys.append(position, of: keys)
+                epochChanges.counts.append(counts[position])
+            }
+            epochChanges.rows.append(combined.gather(changedPositions.map { sources[$0] }))
+        }
         guard total > 0 else { return [] }
         // The table's last page fills pages up (appends go there); elsewhere a page that
         // overflows splits into equal parts, leaving room on both sides.

@@ -16,6 +16,10 @@ package final class StateTable {
     private var map = SortedBlockMap()
     /// The epoch's changed keys: the row at the start of the epoch and the row now (nil: none).
     private var changes: [[UInt8]: Change] = [:]
+    /// Keys committed since the last checkpoint wrote this table (kept while ``tracksChanges``).
+    private var sinceCheckpoint = Set<[UInt8]>()
+    /// Whether commits keep their keys for the next checkpoint.
+    package var tracksChanges = false
 
     private struct Change {
         var old: [Value]?
@@ -133,8 +137,55 @@ package final class StateTable {
                 delta.deletes.append(key)
             }
         }
+        if tracksChanges { for key in changes.keys { sinceCheckpoint.insert(key) } }
         changes.removeAll(keepingCapacity: true)
         return delta
+    }
+
+    /// The table's part of a checkpoint: the keys committed since the last one (or, with
+    /// `everything`, every row), each row as one `bytea` value in ``TypeCodec``'s row form.
+    /// Call between epochs.
+    package func checkpoint(everything: Bool) -> StateSection {
+        defer { sinceCheckpoint.removeAll(keepingCapacity: true) }
+        var keys = KeyBuffer()
+        var removed = KeyBuffer()
+        var rows = ColumnBuilder(type: .bytea, capacity: everything ? map.count : sinceCheckpoint.count)
+        var row: [UInt8] = []
+        func put(_ key: [UInt8], _ values: [Value]) {
+            keys.append(key)
+            row.removeAll(keepingCapacity: true)
+            TypeCodec.appendRow(values, to: &row)
+            row.withUnsafeBytes { rows.append(bytes: $0) }
+        }
+        if everything {
+            for entry in scan() { put(entry.key, entry.row) }
+        } else {
+            for key in sinceCheckpoint.sorted(by: { ByteOrder.compare($0, $1) < 0 }) {
+                if let values = map.get(key) { put(key, values) } else { removed.append(key) }
+            }
+        }
+        let column = rows.finish()
+        return StateSection(
+            table: id, types: [.bytea], keys: keys, counts: [Int32](repeating: 1, count: keys.count),
+            rows: Chunk(columns: [column], count: keys.count), removed: removed)
+    }
+
+    /// Replaces the table's rows by a checkpoint's (``checkpoint(everything:)``'s form).
+    package func restore(_ section: StateSection) throws(SluiceError) {
+        guard section.types == [.bytea], case .bytes(let values) = section.rows.columns.first?.storage ?? .bool([]) else {
+            throw SluiceError(.dataCorrupted, "state table \(id) holds rows of another form")
+        }
+        map = SortedBlockMap()
+        changes.removeAll()
+        sinceCheckpoint.removeAll()
+        for index in 0 ..< section.keys.count {
+            let bytes = values.bytes(at: index)
+            let row = try bytes.withRawBytes { (raw: UnsafeRawBufferPointer) throws(SluiceError) -> [Value] in
+                var reader = ByteReader(bytes: raw, offset: 0)
+                return try TypeCodec.readRow(&reader)
+            }
+            map.put(section.keys.key(index), row)
+        }
     }
 
     /// Undoes the epoch's writes: the table is as it was when the epoch began.

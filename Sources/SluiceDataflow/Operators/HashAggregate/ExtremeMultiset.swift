@@ -146,6 +146,47 @@ struct ExtremeMultiset {
         zeros = 0
     }
 
+    /// The multiset as checkpoint bytes (little-endian): with `extremeOnly` (fed by
+    /// ``insertKeepingOnlyTheExtreme(_:)``) the total, the extreme and its count; otherwise each
+    /// live value and its count, ascending.
+    mutating func stored(extremeOnly: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        if extremeOnly {
+            append(total)
+            append(extreme)
+            append(extremeCount)
+            return bytes
+        }
+        merge()
+        bytes.reserveCapacity(base.count * 16)
+        for (value, count) in zip(base, baseCounts) {
+            append(value)
+            append(count)
+        }
+        return bytes
+    }
+
+    /// A multiset from ``stored(extremeOnly:)``'s bytes; nil when they are malformed.
+    init?(isMax: Bool, stored bytes: UnsafeRawBufferPointer, extremeOnly: Bool) {
+        self.isMax = isMax
+        guard bytes.count % 8 == 0 else { return nil }
+        let words = (0 ..< bytes.count / 8).map { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self)) }
+        if extremeOnly {
+            guard words.count == 3, words[0] >= 0, words[2] >= 0, words[2] <= words[0] else { return nil }
+            (total, extreme, extremeCount) = (words[0], words[1], words[2])
+            return
+        }
+        guard words.count % 2 == 0 else { return nil }
+        for pair in stride(from: 0, to: words.count, by: 2) {
+            guard words[pair + 1] > 0, base.last.map({ $0 < words[pair] }) ?? true else { return nil }
+            base.append(words[pair])
+            baseCounts.append(words[pair + 1])
+            total += words[pair + 1]
+        }
+        findExtreme()
+    }
+
     private func baseIndex(of value: Int64) -> Int? {
         var low = 0
         var high = base.count

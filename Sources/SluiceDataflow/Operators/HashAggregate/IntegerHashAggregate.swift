@@ -53,6 +53,13 @@ package struct IntegerHashAggregate: StreamOperator {
     private var before = EpochStart()
     private var isDirty: [Bool] = []
     private var emittedGlobalRow = false
+    /// Checkpoints (``enableCheckpoints()``): which slots hold a group, and the slots and the
+    /// removed groups' keys changed since the last checkpoint.
+    private var tracksChanges = false
+    private var live: [Bool] = []
+    private var isSaved: [Bool] = []
+    private var savedSlots: [Int32] = []
+    private var removedKeys = KeyBuffer()
 
     /// Whether this operator handles the aggregate.
     package static func supports(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall]) -> Bool {
@@ -185,6 +192,10 @@ package struct IntegerHashAggregate: StreamOperator {
         for (position, slot) in dirty.enumerated() {
             let index = Int(slot)
             isDirty[index] = false
+            if tracksChanges && !isSaved[index] {
+                isSaved[index] = true
+                savedSlots.append(slot)
+            }
             if rowCounts[index] < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
             let hadRow = before.hadRow[position]
             if rowCounts[index] == 0 && groupCount > 0 {
@@ -208,6 +219,7 @@ package struct IntegerHashAggregate: StreamOperator {
         dirty.removeAll(keepingCapacity: true)
         before.removeAll()
         if groupCount == 0 { emittedGlobalRow = true }
+        if state.mode != .none { state.add(checkpoint(everything: state.mode == .everything)) }
         changes.emit(into: &output)
     }
 
@@ -249,10 +261,13 @@ package struct IntegerHashAggregate: StreamOperator {
             let index = Int(slot)
             keys[index] = key
             keyIsNull[index] = isNull
+            live[index] = true
             return slot
         }
         keys.append(key)
         keyIsNull.append(isNull)
+        live.append(true)
+        isSaved.append(false)
         if !integerKey && groupCount > 0 {
             keyBytes.append([])
             keyValues.append([])
@@ -270,6 +285,12 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Returns an emptied group's slot for reuse.
     private mutating func release(_ slot: Int32) {
         let index = Int(slot)
+        if tracksChanges {
+            var key: [UInt8] = []
+            appendStateKey(slot: index, to: &key)
+            removedKeys.append(key)
+        }
+        live[index] = false
         if !integerKey {
             slotOfBytes.removeValue(forKey: GroupKeyBytes(bytes: keyBytes[index]))
             keyBytes[index] = []
@@ -377,6 +398,140 @@ package struct IntegerHashAggregate: StreamOperator {
         case .int16(let values): values.map(Int64.init)
         default: [Int64](repeating: 0, count: column.count)
         }
+    }
+}
+
+// MARK: - Checkpoints
+
+extension IntegerHashAggregate {
+    package mutating func enableCheckpoints() {
+        tracksChanges = true
+    }
+
+    /// The columns of a group's state row: the group key, the row count, then per aggregate its
+    /// count, a sum's two halves (high and low 64 bits) and a min or max's multiset
+    /// (``ExtremeMultiset/stored(extremeOnly:)``).
+    var stateTypes: [DataType] {
+        var types = integerKey ? [inputTypes[0]] : Array(inputTypes.prefix(groupCount))
+        types.append(.int64)
+        for call in aggregates {
+            types.append(.int64)
+            if call.kind == .sum { types += [.int64, .int64] }
+            if call.kind == .min || call.kind == .max { types.append(.bytea) }
+        }
+        return types
+    }
+
+    /// A group's key in the state table: its vnode, then a null flag and the integer in an order-
+    /// keeping form, or the group key's memcomparable bytes.
+    private func appendStateKey(slot index: Int, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes += [0, 0]
+        if integerKey {
+            if keyIsNull[index] {
+                bytes.append(0)
+            } else {
+                bytes.append(1)
+                withUnsafeBytes(of: (UInt64(bitPattern: keys[index]) ^ (1 << 63)).bigEndian) { bytes.append(contentsOf: $0) }
+            }
+        } else if groupCount > 0 {
+            bytes += keyBytes[index]
+        }
+        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
+        bytes[start] = UInt8(vnode >> 8)
+        bytes[start + 1] = UInt8(vnode & 0xFF)
+    }
+
+    /// The groups changed since the last checkpoint (or every group), as a state section.
+    private mutating func checkpoint(everything: Bool) -> StateSection {
+        let slots = everything ? live.indices.filter { live[$0] } : savedSlots.map(Int.init).filter { live[$0] }
+        for slot in savedSlots { isSaved[Int(slot)] = false }
+        savedSlots.removeAll(keepingCapacity: true)
+        let removed = everything ? KeyBuffer() : removedKeys
+        removedKeys = KeyBuffer()
+        let types = stateTypes
+        var builders = types.map { ColumnBuilder(type: $0, capacity: slots.count) }
+        var stateKeys = KeyBuffer(reservingKeys: slots.count, bytes: slots.count * 12)
+        for index in slots {
+            stateKeys.appendKey { appendStateKey(slot: index, to: &$0) }
+            var column = 0
+            if integerKey {
+                if keyIsNull[index] { builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &builders[0]) }
+                column = 1
+            } else {
+                for value in keyValues.isEmpty ? [] : keyValues[index] {
+                    builders[column].append(value)
+                    column += 1
+                }
+            }
+            builders[column].append(int64: rowCounts[index])
+            column += 1
+            for (aggregate, call) in aggregates.enumerated() {
+                builders[column].append(int64: counts[aggregate][index])
+                column += 1
+                if call.kind == .sum {
+                    let sum = sums[aggregate][index]
+                    builders[column].append(int64: Int64(truncatingIfNeeded: sum >> 64))
+                    builders[column + 1].append(int64: Int64(truncatingIfNeeded: sum))
+                    column += 2
+                }
+                if call.kind == .min || call.kind == .max {
+                    let stored = extremes[aggregate][index].stored(extremeOnly: appendOnlyInput)
+                    stored.withUnsafeBytes { builders[column].append(bytes: $0) }
+                    column += 1
+                }
+            }
+        }
+        let rows = Chunk(columns: builders.map { $0.finish() }, count: slots.count)
+        return StateSection.sorting(
+            table: stateTableID, types: types, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count), rows: rows,
+            removed: removed)
+    }
+
+    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
+        guard let section = tables[stateTableID] else { return }
+        guard section.types == stateTypes else {
+            throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
+        }
+        let columns = section.rows.columns
+        let keyColumnCount = integerKey ? 1 : groupCount
+        let integerKeys = integerKey ? Self.integers(columns[0]) : []
+        for row in 0 ..< section.keys.count {
+            let slot: Int32
+            if integerKey {
+                slot = columns[0].isNull(row) ? nullSlot() : self.slot(for: integerKeys[row])
+            } else if groupCount > 0 {
+                let bytes = Array(section.keys.key(row).dropFirst(2))
+                slot = allocate(key: 0, isNull: false)
+                keyBytes[Int(slot)] = bytes
+                keyValues[Int(slot)] = columns.prefix(groupCount).map { $0.value(at: row) }
+                slotOfBytes[GroupKeyBytes(bytes: bytes)] = slot
+            } else {
+                slot = globalSlot()
+            }
+            let index = Int(slot)
+            var column = keyColumnCount
+            rowCounts[index] = Self.integers(columns[column])[row]
+            column += 1
+            for (aggregate, call) in aggregates.enumerated() {
+                counts[aggregate][index] = Self.integers(columns[column])[row]
+                column += 1
+                if call.kind == .sum {
+                    let high = Self.integers(columns[column])[row]
+                    let low = Self.integers(columns[column + 1])[row]
+                    sums[aggregate][index] = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
+                    column += 2
+                }
+                if call.kind == .min || call.kind == .max {
+                    guard case .bytes(let values) = columns[column].storage,
+                        let multiset = values.withBytes(at: row, { ExtremeMultiset(isMax: call.kind == .max, stored: UnsafeRawBufferPointer($0), extremeOnly: appendOnlyInput) })
+                    else { throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed") }
+                    extremes[aggregate][index] = multiset
+                    column += 1
+                }
+            }
+        }
+        if groupCount == 0 { emittedGlobalRow = section.keys.count > 0 }
     }
 }
 

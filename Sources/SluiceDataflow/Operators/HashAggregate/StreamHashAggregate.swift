@@ -117,9 +117,27 @@ package struct StreamHashAggregate: StreamOperator {
         dirty.removeAll(keepingCapacity: true)
         dirtyEntries.removeAll(keepingCapacity: true)
         if groupCount == 0 { emittedGlobalRow = true }
-        state.record(table.commitEpoch(barrier.epoch))
-        for ordered in orderedStates { state.record(ordered.table.commitEpoch(barrier.epoch)) }
+        table.commitEpoch(barrier.epoch)
+        for ordered in orderedStates { ordered.table.commitEpoch(barrier.epoch) }
+        if state.mode != .none {
+            state.add(table.checkpoint(everything: state.mode == .everything))
+            for ordered in orderedStates { state.add(ordered.table.checkpoint(everything: state.mode == .everything)) }
+        }
         changes.emit(types: outputTypes, into: &output)
+    }
+
+    package mutating func enableCheckpoints() {
+        table.tracksChanges = true
+        for ordered in orderedStates { ordered.table.tracksChanges = true }
+    }
+
+    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
+        if let groups = tables[table.id] { try table.restore(groups) }
+        for ordered in orderedStates {
+            if let entries = tables[ordered.table.id] { try ordered.table.restore(entries) }
+        }
+        // A global aggregate's row was emitted once its state row exists.
+        if groupCount == 0 && table.get([]) != nil { emittedGlobalRow = true }
     }
 
     /// Whether two output rows are the same down to how they display: `1.5` and `1.50` are equal

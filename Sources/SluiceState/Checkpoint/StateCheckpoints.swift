@@ -1,0 +1,309 @@
+import Synchronization
+import SluiceCore
+
+/// One view's state in a checkpoint: a base (everything it holds) or a delta (what changed since
+/// the checkpoint before), one ``StateSection`` per state table that has something to say.
+package struct FragmentCheckpoint: Sendable {
+    package var view: Int
+    package var isBase: Bool
+    package var sections: [StateSection]
+
+    package init(view: Int, isBase: Bool, sections: [StateSection]) {
+        self.view = view
+        self.isBase = isBase
+        self.sections = sections
+    }
+
+    static let header: [UInt8] = Array("SLUICE-VIEW-STATE-1".utf8)
+
+    /// Layout: the header, a base flag byte, the section count (u32), the sections.
+    package func encoded() -> [UInt8] {
+        var bytes = Self.header
+        bytes.append(isBase ? 1 : 0)
+        bytes.appendLittleEndian(UInt32(sections.count))
+        for section in sections { section.encode(into: &bytes) }
+        return bytes
+    }
+
+    package static func decode(_ bytes: UnsafeRawBufferPointer, view: Int) throws(SluiceError) -> FragmentCheckpoint {
+        guard bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
+        var reader = ByteReader(bytes: bytes, offset: header.count)
+        let isBase = try reader.read(UInt8.self) == 1
+        let count = Int(try reader.read(UInt32.self))
+        guard count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
+        var offset = reader.offset
+        var sections: [StateSection] = []
+        for _ in 0 ..< count { sections.append(try StateSection.decode(bytes, offset: &offset)) }
+        guard offset == bytes.count else { throw SluiceError(.ioError, "view state has bytes after its sections") }
+        return FragmentCheckpoint(view: view, isBase: isBase, sections: sections)
+    }
+
+    /// Each state table's contents after `chain` (a base, then deltas, oldest first), by table id.
+    package static func contents(of chain: [FragmentCheckpoint]) throws(SluiceError) -> [Int: StateSection] {
+        guard let first = chain.first, first.isBase else { throw SluiceError(.dataCorrupted, "a view's stored state does not start with a base") }
+        var byTable: [Int: [StateSection]] = [:]
+        for checkpoint in chain {
+            for section in checkpoint.sections { byTable[section.table, default: []].append(section) }
+        }
+        var result: [Int: StateSection] = [:]
+        for (table, sections) in byTable {
+            guard sections.allSatisfy({ $0.types == sections[0].types }) else {
+                throw SluiceError(.dataCorrupted, "state table \(table) changes its column types between checkpoints")
+            }
+            result[table] = StateSection.merged(sections)
+        }
+        return result
+    }
+}
+
+/// Where a checkpoint cut the write-ahead log: records after it came after the checkpoint.
+package struct LogPosition: Sendable, Equatable, Comparable {
+    package var segment: UInt64
+    package var offset: Int64
+
+    package init(segment: UInt64, offset: Int64) {
+        self.segment = segment
+        self.offset = offset
+    }
+
+    package static func < (lhs: LogPosition, rhs: LogPosition) -> Bool {
+        (lhs.segment, lhs.offset) < (rhs.segment, rhs.offset)
+    }
+}
+
+/// What one state checkpoint holds: where each view's state is (a chain of pieces of run files,
+/// base first), the log position and sources' positions it was cut at.
+package struct StateManifest: Sendable, Equatable {
+    package struct Link: Sendable, Equatable {
+        /// The run file's checkpoint number.
+        package var file: UInt64
+        package var offset: Int
+        package var length: Int
+    }
+
+    package var sequence: UInt64
+    /// The runtime's epoch it was taken at (for the history; epochs restart with the process).
+    package var epoch: UInt64
+    package var log: LogPosition
+    /// Each source's positions (Kafka offsets by partition; a generator's next row).
+    package var positions: [Int: [Int32: Int64]]
+    package var chains: [Int: [Link]]
+
+    static let header = "SLUICE-STATE-MANIFEST-1"
+
+    func encoded() -> [UInt8] {
+        var lines = [Self.header, "checkpoint \(sequence)", "epoch \(epoch)", "log \(log.segment) \(log.offset)"]
+        for (relation, partitions) in positions.sorted(by: { $0.key < $1.key }) {
+            lines.append("positions \(relation)" + partitions.sorted { $0.key < $1.key }.map { " \($0.key):\($0.value)" }.joined())
+        }
+        for (view, links) in chains.sorted(by: { $0.key < $1.key }) {
+            lines.append("view \(view)" + links.map { " \($0.file):\($0.offset):\($0.length)" }.joined())
+        }
+        return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    static func decode(_ bytes: [UInt8], path: String) throws(SluiceError) -> StateManifest {
+        let malformed = SluiceError(.dataCorrupted, "state checkpoint manifest \(path) is malformed")
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        guard lines.count >= 4, lines[0] == [header], lines[1].count == 2, let sequence = UInt64(lines[1][1]),
+            lines[2].count == 2, let epoch = UInt64(lines[2][1]),
+            lines[3].count == 3, lines[3][0] == "log", let segment = UInt64(lines[3][1]), let offset = Int64(lines[3][2])
+        else { throw malformed }
+        var manifest = StateManifest(
+            sequence: sequence, epoch: epoch, log: LogPosition(segment: segment, offset: offset), positions: [:], chains: [:])
+        for fields in lines.dropFirst(4) {
+            guard fields.count >= 2, let id = Int(fields[1]) else { throw malformed }
+            let pairs = fields.dropFirst(2).map { $0.split(separator: ":").map(String.init) }
+            switch fields[0] {
+            case "positions":
+                var partitions: [Int32: Int64] = [:]
+                for pair in pairs {
+                    guard pair.count == 2, let partition = Int32(pair[0]), let position = Int64(pair[1]) else { throw malformed }
+                    partitions[partition] = position
+                }
+                manifest.positions[id] = partitions
+            case "view":
+                var links: [Link] = []
+                for triple in pairs {
+                    guard triple.count == 3, let file = UInt64(triple[0]), let offset = Int(triple[1]), let length = Int(triple[2]),
+                        offset >= 0, length >= 0
+                    else { throw malformed }
+                    links.append(Link(file: file, offset: offset, length: length))
+                }
+                guard !links.isEmpty else { throw malformed }
+                manifest.chains[id] = links
+            default:
+                throw malformed
+            }
+        }
+        return manifest
+    }
+}
+
+/// The checkpoints of views' and operators' state, under `<data-dir>/state/`:
+/// - `run-<n>.state`: checkpoint `n`'s pieces, one per view (``FragmentCheckpoint``, a base or a
+///   delta), one after the other, then a CRC-32C of the file;
+/// - `MANIFEST-<n>`: checkpoint `n`'s ``StateManifest`` (checksummed), written and fsynced after
+///   its run file: a checkpoint exists once its manifest does.
+///
+/// A view's state is its chain: its last base and the deltas after it, which may sit in older
+/// run files. After each checkpoint the two newest manifests are kept, and every run file
+/// neither of them refers to is deleted (a view that writes a new base frees its old chain: the
+/// compaction). Checkpoints are written one at a time, by one caller.
+package final class StateCheckpoints: Sendable {
+    package let directory: String
+    private struct State {
+        var next: UInt64
+        /// The last checkpoint written or recovered.
+        var last: StateManifest?
+    }
+    private let state: Mutex<State>
+
+    static let runHeader: [UInt8] = Array("SLUICE-STATE-RUN-1\n".utf8)
+
+    /// Opens the directory; checkpoints written from here on are numbered after every file in it.
+    package init(directory: String) throws(SluiceError) {
+        self.directory = directory
+        try Files.createDirectory(directory)
+        let numbers = ((try? Files.list(directory)) ?? []).compactMap(Self.number(ofFile:))
+        state = Mutex(State(next: (numbers.max() ?? 0) + 1, last: nil))
+    }
+
+    /// Continues the chains of `manifest` (the checkpoint recovery restored).
+    package func resume(from manifest: StateManifest) {
+        state.withLock { $0.last = manifest }
+    }
+
+    /// The last checkpoint written or resumed from.
+    package var last: StateManifest? { state.withLock { $0.last } }
+
+    /// What ``write(epoch:log:positions:pieces:)`` did.
+    package struct Written: Sendable {
+        package var manifest: StateManifest
+        package var bytes: Int
+        /// Views whose delta had no chain to extend (a checkpoint before it failed): they must
+        /// write a base next time; their state is left out of this checkpoint.
+        package var brokenChains: [Int]
+    }
+
+    /// Writes a checkpoint of `pieces` (each view's encoded ``FragmentCheckpoint``: every view
+    /// that runs now, so a view left out is one that was dropped), then its manifest, then deletes
+    /// what the two newest manifests no longer need.
+    package func write(
+        epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]], pieces: [(view: Int, isBase: Bool, bytes: [UInt8])]
+    ) throws(SluiceError) -> Written {
+        let (sequence, previous) = state.withLock { state -> (UInt64, StateManifest?) in
+            defer { state.next += 1 }
+            return (state.next, state.last)
+        }
+        var chains: [Int: [StateManifest.Link]] = [:]
+        var broken: [Int] = []
+        var offset = Self.runHeader.count
+        var compacts = false
+        for piece in pieces {
+            let link = StateManifest.Link(file: sequence, offset: offset, length: piece.bytes.count)
+            offset += piece.bytes.count
+            if piece.isBase {
+                compacts = compacts || previous?.chains[piece.view] != nil
+                chains[piece.view] = [link]
+            } else if let chain = previous?.chains[piece.view] {
+                chains[piece.view] = chain + [link]
+            } else {
+                broken.append(piece.view)
+            }
+        }
+        var written = try Files.writeChecksummed(to: path(ofRun: sequence)) { (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in
+            try write(Self.runHeader)
+            for piece in pieces { try write(piece.bytes) }
+        }
+        try Failpoints.hit("state-run-written")
+        if compacts { try Failpoints.hit("state-compaction") }
+        let manifest = StateManifest(sequence: sequence, epoch: epoch, log: log, positions: positions, chains: chains)
+        let encoded = manifest.encoded()
+        try Files.writeChecksummed(encoded, to: path(ofManifest: sequence))
+        written += encoded.count + 4
+        try Failpoints.hit("state-after-manifest")
+        state.withLock { $0.last = manifest }
+        removeUnreferenced(keeping: [previous, manifest].compactMap { $0 })
+        return Written(manifest: manifest, bytes: written, brokenChains: broken)
+    }
+
+    /// Deletes the manifests before the kept ones and every run file they do not refer to.
+    private func removeUnreferenced(keeping manifests: [StateManifest]) {
+        let keptManifests = Set(manifests.map(\.sequence))
+        var keptRuns = Set<UInt64>()
+        for manifest in manifests {
+            for links in manifest.chains.values { for link in links { keptRuns.insert(link.file) } }
+        }
+        let newest = manifests.map(\.sequence).max() ?? 0
+        for name in (try? Files.list(directory)) ?? [] {
+            guard let number = Self.number(ofFile: name), number <= newest else { continue }
+            let keep = name.hasPrefix("MANIFEST-") ? keptManifests.contains(number) : keptRuns.contains(number)
+            if !keep { Files.remove("\(directory)/\(name)") }
+        }
+    }
+
+    // MARK: Recovery
+
+    /// The newest checkpoint whose manifest and run files read back whole, with each view's
+    /// chain, or nil; damaged ones are passed over, falling back to the one before, and named
+    /// in `damaged`.
+    package static func recover(directory: String) -> (checkpoint: (manifest: StateManifest, views: [Int: [FragmentCheckpoint]])?, damaged: [String]) {
+        var damaged: [String] = []
+        for sequence in manifests(in: directory).reversed() {
+            do {
+                return (try read(directory: directory, sequence: sequence), damaged)
+            } catch {
+                damaged.append(error.message)
+            }
+        }
+        return (nil, damaged)
+    }
+
+    /// Reads checkpoint `sequence`: its manifest and every view's chain.
+    package static func read(directory: String, sequence: UInt64) throws(SluiceError) -> (manifest: StateManifest, views: [Int: [FragmentCheckpoint]]) {
+        let manifestPath = "\(directory)/MANIFEST-\(sequence)"
+        let manifest = try StateManifest.decode(try Files.readChecksummed(manifestPath), path: manifestPath)
+        guard manifest.sequence == sequence else { throw SluiceError(.dataCorrupted, "state checkpoint manifest \(manifestPath) is malformed") }
+        var needed: [UInt64: [(view: Int, position: Int, link: StateManifest.Link)]] = [:]
+        for (view, links) in manifest.chains {
+            for (position, link) in links.enumerated() { needed[link.file, default: []].append((view, position, link)) }
+        }
+        var views: [Int: [FragmentCheckpoint?]] = manifest.chains.mapValues { [FragmentCheckpoint?](repeating: nil, count: $0.count) }
+        for (file, links) in needed {
+            let path = "\(directory)/run-\(file).state"
+            try Files.withMappedChecksummedFile(path) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
+                guard bytes.starts(with: runHeader) else { throw SluiceError(.dataCorrupted, "state file \(path) has an unknown format") }
+                for entry in links {
+                    guard entry.link.offset >= runHeader.count, entry.link.length <= bytes.count - entry.link.offset else {
+                        throw SluiceError(.dataCorrupted, "state checkpoint \(manifestPath) points past the end of \(path)")
+                    }
+                    let piece = UnsafeRawBufferPointer(rebasing: bytes[entry.link.offset ..< entry.link.offset + entry.link.length])
+                    do throws(SluiceError) {
+                        views[entry.view]![entry.position] = try FragmentCheckpoint.decode(piece, view: entry.view)
+                    } catch {
+                        throw SluiceError(.dataCorrupted, "state file \(path) is damaged: \(error.message)")
+                    }
+                }
+            }
+        }
+        return (manifest, views.mapValues { $0.compactMap { $0 } })
+    }
+
+    /// The checkpoint numbers that have a manifest in `directory`, ascending.
+    package static func manifests(in directory: String) -> [UInt64] {
+        ((try? Files.list(directory)) ?? []).compactMap { name in
+            name.hasPrefix("MANIFEST-") ? UInt64(name.dropFirst("MANIFEST-".count)) : nil
+        }.sorted()
+    }
+
+    private func path(ofRun sequence: UInt64) -> String { "\(directory)/run-\(sequence).state" }
+    private func path(ofManifest sequence: UInt64) -> String { "\(directory)/MANIFEST-\(sequence)" }
+
+    /// The checkpoint a file belongs to (`MANIFEST-<n>`, `run-<n>.state`).
+    static func number(ofFile name: String) -> UInt64? {
+        if name.hasPrefix("MANIFEST-") { return UInt64(name.dropFirst("MANIFEST-".count)) }
+        if name.hasPrefix("run-"), name.hasSuffix(".state") { return UInt64(name.dropFirst(4).dropLast(6)) }
+        return nil
+    }
+}
