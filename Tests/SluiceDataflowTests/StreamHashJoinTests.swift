@@ -275,6 +275,7 @@ import Testing
 
     @Test func barrierRecordsBothStateTables() throws {
         var join = try makeJoin(.left)
+        join.enableCheckpoints()
         _ = try run(&join, StreamChunk(pretty: """
              I T
             + 1 a
@@ -286,14 +287,13 @@ import Testing
             + 2 y
             """), from: right)
         var output = OutputBuffer()
-        var state = StateWriter()
+        var state = StateWriter(mode: .changes)
         try join.finishEpoch(Barrier(epoch: 1), state: &state, into: &output)
         #expect(output.drain().isEmpty)
-        #expect(state.deltas.map(\.tableID) == [10, 11])
-        #expect(state.deltas.map(\.epoch) == [1, 1])
+        #expect(state.sections.map(\.table) == [10, 11])
         // One state row per distinct row: values, multiplicity, then (left side) the degree.
-        #expect(state.deltas[0].puts.map { $0.row } == [[.int64(1), .string("a"), .int64(2), .int64(1)]])
-        #expect(state.deltas[1].puts.map { $0.row } == [[.int64(1), .string("x"), .int64(1)], [.int64(2), .string("y"), .int64(1)]])
+        #expect(try (0 ..< state.sections[0].keys.count).map(state.sections[0].storedRow) == [[.int64(1), .string("a"), .int64(2), .int64(1)]])
+        #expect(try (0 ..< state.sections[1].keys.count).map(state.sections[1].storedRow) == [[.int64(1), .string("x"), .int64(1)], [.int64(2), .string("y"), .int64(1)]])
     }
 
     @Test func otherJoinKindsAreRefused() {

@@ -172,20 +172,11 @@ package final class StateTable {
 
     /// Replaces the table's rows by a checkpoint's (``checkpoint(everything:)``'s form).
     package func restore(_ section: StateSection) throws(SluiceError) {
-        guard section.types == [.bytea], case .bytes(let values) = section.rows.columns.first?.storage ?? .bool([]) else {
-            throw SluiceError(.dataCorrupted, "state table \(id) holds rows of another form")
-        }
+        guard section.types == [.bytea] else { throw SluiceError(.dataCorrupted, "state table \(id) holds rows of another form") }
         map = SortedBlockMap()
         changes.removeAll()
         sinceCheckpoint.removeAll()
-        for index in 0 ..< section.keys.count {
-            let bytes = values.bytes(at: index)
-            let row = try bytes.withRawBytes { (raw: UnsafeRawBufferPointer) throws(SluiceError) -> [Value] in
-                var reader = ByteReader(bytes: raw, offset: 0)
-                return try TypeCodec.readRow(&reader)
-            }
-            map.put(section.keys.key(index), row)
-        }
+        for index in 0 ..< section.keys.count { map.put(section.keys.key(index), try section.storedRow(index)) }
     }
 
     /// Undoes the epoch's writes: the table is as it was when the epoch began.
@@ -197,7 +188,20 @@ package final class StateTable {
     }
 }
 
-/// The changes one epoch made to one state table: what a checkpoint writes.
+extension StateSection {
+    /// Row `index` of a section a ``StateTable`` wrote (its values from their `bytea` form).
+    package func storedRow(_ index: Int) throws(SluiceError) -> [Value] {
+        guard case .bytes(let values) = rows.columns.first?.storage ?? .bool([]) else {
+            throw SluiceError(.dataCorrupted, "state table \(table) holds rows of another form")
+        }
+        return try values.bytes(at: index).withRawBytes { (raw: UnsafeRawBufferPointer) throws(SluiceError) -> [Value] in
+            var reader = ByteReader(bytes: raw, offset: 0)
+            return try TypeCodec.readRow(&reader)
+        }
+    }
+}
+
+/// The changes one epoch made to one state table.
 package struct StateDelta {
     package var tableID: Int
     package var epoch: UInt64

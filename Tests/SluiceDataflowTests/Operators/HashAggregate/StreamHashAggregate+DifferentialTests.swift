@@ -142,9 +142,9 @@ import Testing
             }
             try feed(&op, &pending)
             var output = OutputBuffer()
-            var state = StateWriter()
+            var state = StateWriter(mode: .everything)
             try op.finishEpoch(Barrier(epoch: UInt64(epoch)), state: &state, into: &output)
-            #expect(state.deltas.map(\.tableID) == op.stateTableIDs)
+            #expect(state.sections.map(\.table) == op.stateTableIDs)
             for chunk in output.drain() {
                 for rowIndex in 0 ..< chunk.count {
                     let row = chunk.data.row(rowIndex).map(Self.text)

@@ -219,26 +219,27 @@ import Testing
         ], stateTableID: 40)
         // min and max share one ordered state.
         #expect(op.stateTableIDs == [40, 41, 42, 43])
+        op.enableCheckpoints()
         _ = try run(&op, StreamChunk(pretty: """
              T I T
             + a 1 x
             + a 1 y
             """))
         var output = OutputBuffer()
-        var state = StateWriter()
+        var state = StateWriter(mode: .changes)
         try op.finishEpoch(Barrier(epoch: 1), state: &state, into: &output)
-        #expect(state.deltas.map(\.tableID) == [40, 41, 42, 43])
-        #expect(state.deltas.map(\.puts.count) == [1, 1, 1, 2])
+        #expect(state.sections.map(\.table) == [40, 41, 42, 43])
+        #expect(state.sections.map(\.keys.count) == [1, 1, 1, 2])
         // The two equal values are one entry of multiplicity two.
-        #expect(state.deltas[1].puts.first?.row == [.int64(2), .int64(1)])
+        #expect(try state.sections[1].storedRow(0) == [.int64(2), .int64(1)])
         _ = try run(&op, StreamChunk(pretty: """
              T I T
             - a 1 x
             - a 1 y
             """))
-        var second = StateWriter()
+        var second = StateWriter(mode: .changes)
         try op.finishEpoch(Barrier(epoch: 2), state: &second, into: &output)
-        #expect(second.deltas.map(\.deletes.count) == [1, 1, 1, 2])
+        #expect(second.sections.map(\.removed.count) == [1, 1, 1, 2])
     }
 
     @Test func distinctWithOrderByOverOtherColumnsIsRefused() {
