@@ -9,6 +9,8 @@ import SluiceServer
 ///   an fsync before every acknowledgement; the last two as a ratio of the first.
 /// - **Single-row statements.** Eight sessions running one-row INSERTs at once, with and without
 ///   the fsync: group commit lets one fsync serve the statements that came in meanwhile.
+/// - **Views' state.** ``StateCheckpointBenchmark``: throughput with a checkpoint at every
+///   barrier against none, bytes written against bytes changed, recovery of the views' state.
 /// - **Checkpoint and recovery.** A table of about `stateBytes` (an id and a 200-byte text per
 ///   row) is checkpointed (bytes written, seconds), more rows are written to the log only, and a
 ///   new database is opened on the directory: the time until it serves SQL, split into loading
@@ -16,10 +18,13 @@ import SluiceServer
 package struct CheckpointBenchmark {
     package var rows: Int
     package var stateBytes: Int
+    /// Nexmark events through views, for the views' state checkpoints (``StateCheckpointBenchmark``).
+    package var nexmarkEvents: Int
 
-    package init(rows: Int, stateBytes: Int) {
+    package init(rows: Int, stateBytes: Int, nexmarkEvents: Int) {
         self.rows = rows
         self.stateBytes = stateBytes
+        self.nexmarkEvents = nexmarkEvents
     }
 
     package func run() async throws {
@@ -36,6 +41,7 @@ package struct CheckpointBenchmark {
                          synchronousCommit ? "on " : "off", Double(statements) / seconds))
         }
         try await checkpointAndRecovery()
+        if nexmarkEvents > 0 { try await StateCheckpointBenchmark(events: nexmarkEvents).run() }
     }
 
     /// Rows a second through `Database.insert` into `t` (feeding a GROUP BY view), until FLUSH.

@@ -66,10 +66,13 @@ package struct KafkaJSONBenchmark {
 
     /// Produces every line of `ndjson` to partition 0 of `topic`, in batches of up to 4,000 records
     /// and 768 KiB with up to five requests in flight, as librdkafka sends them.
-    static func load(_ ndjson: [UInt8], topic: String, port: Int) throws {
+    /// Produces `ndjson`'s lines to partition 0 of `topic`, created first unless `append`.
+    static func load(_ ndjson: [UInt8], topic: String, port: Int, append: Bool = false) throws {
         let client = try KafkaWireClient(host: "127.0.0.1", port: port)
-        let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
-        guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create topic \(topic)") }
+        if !append {
+            let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
+            guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create topic \(topic)") }
+        }
         let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
         try ndjson.withUnsafeBytes { bytes in
             var lineStart = 0

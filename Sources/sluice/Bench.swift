@@ -45,7 +45,7 @@ struct MaterializedView: AsyncParsableCommand {
 struct CheckpointBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "checkpoint",
-        abstract: "Writes with and without the write-ahead log's fsync, one-row statements under group commit, a table checkpoint, and recovery of a large table.")
+        abstract: "Writes with and without the write-ahead log's fsync, one-row statements under group commit, views' state checkpointed at every barrier against none, a table checkpoint, and recovery.")
 
     @Option(help: "Rows to insert per write scenario.")
     var rows = 5_000_000
@@ -53,9 +53,12 @@ struct CheckpointBench: AsyncParsableCommand {
     @Option(help: "MiB of table state to checkpoint and recover.")
     var stateMib = 1024
 
+    @Option(help: "Nexmark events through views for the views' state checkpoints (0: skip them).")
+    var nexmarkEvents = 3_000_000
+
     func run() async throws {
         MemoryTuning.apply()
-        try await CheckpointBenchmark(rows: rows, stateBytes: stateMib << 20).run()
+        try await CheckpointBenchmark(rows: rows, stateBytes: stateMib << 20, nexmarkEvents: nexmarkEvents).run()
     }
 }
 

@@ -81,18 +81,19 @@ package final class Fragment: @unchecked Sendable {
     private var blockedCount = 0
     /// Messages from inputs whose barrier came early, kept until the others catch up.
     private var held: [[StreamMessage]]
-    /// Checkpoints: whether they are taken, and the view's chain since its last base (a base
-    /// is written first, after a lost checkpoint, and once the deltas outgrow it: compaction).
+    /// Checkpoints: whether they are taken, and the view's chain since its last base. A base is
+    /// written first, after a lost checkpoint, and when the chain holds more than twice the
+    /// state's bytes (deltas that overwrite each other: compaction) or ``maximumDeltas`` deltas.
+    /// A view that only grows (every delta adds rows) is never compacted for its size.
     private let checkpointing: Bool
     private var hasBase = false
     private var baseGeneration = 0
-    private var baseBytes = 0
-    private var deltaBytes = 0
+    private var chainBytes = 0
     private var deltaCount = 0
     /// Deltas after a base before the next checkpoint writes a base again, however small
     /// (`SLUICE_STATE_MAX_DELTAS` sets it, for tests of compaction).
     static let maximumDeltas = getenv("SLUICE_STATE_MAX_DELTAS").flatMap { Int(String(cString: $0)) } ?? 256
-    /// Delta bytes that never call for a new base, however small the base.
+    /// Chain bytes that never call for a compaction, however small the state.
     static let compactionFloorBytes = 8 << 20
 
     /// With `checkpointing`, the fragment writes its state at checkpoint barriers; with
@@ -127,7 +128,7 @@ package final class Fragment: @unchecked Sendable {
             try materializer.restore(restoring[Materializer.stateTableID] ?? StateSection(table: Materializer.stateTableID, types: graph.outputTypes))
             hasBase = true
             baseGeneration = collector.requiredBaseGeneration
-            baseBytes = restoring.values.reduce(0) { $0 + $1.byteCount }
+            chainBytes = restoring.values.reduce(0) { $0 + $1.byteCount }
             started = true
         }
     }
@@ -240,7 +241,8 @@ package final class Fragment: @unchecked Sendable {
         var mode = StateWriter.Mode.none
         let generation = collector?.requiredBaseGeneration ?? 0
         if checkpointing && barrier.isCheckpoint {
-            let compact = deltaBytes > max(baseBytes, Self.compactionFloorBytes) || deltaCount >= Self.maximumDeltas
+            let compact = chainBytes > max(2 * statistics.stateBytes.load(ordering: .relaxed), Self.compactionFloorBytes)
+                || deltaCount >= Self.maximumDeltas
             mode = !hasBase || baseGeneration != generation || compact ? .everything : .changes
         }
         var state = StateWriter(mode: mode)
@@ -269,9 +271,9 @@ package final class Fragment: @unchecked Sendable {
                 let bytes = FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections).encoded()
                 piece = CheckpointPiece(view: id, isBase: mode == .everything, bytes: bytes)
                 if mode == .everything {
-                    (hasBase, baseGeneration, baseBytes, deltaBytes, deltaCount) = (true, generation, bytes.count, 0, 0)
+                    (hasBase, baseGeneration, chainBytes, deltaCount) = (true, generation, bytes.count, 0)
                 } else {
-                    deltaBytes += bytes.count
+                    chainBytes += bytes.count
                     deltaCount += 1
                 }
             }

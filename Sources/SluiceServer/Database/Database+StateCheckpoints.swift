@@ -51,7 +51,15 @@ extension Database {
             if !written.brokenChains.isEmpty { runtime.requireBases() }
             record.epoch = written.manifest.sequence
             record.bytesWritten = written.bytes
+            stateCheckpointTotalsBox.withLock { totals in
+                totals.checkpoints += 1
+                totals.bytesWritten += written.bytes
+                for piece in pieces {
+                    if piece.isBase { totals.baseBytes += piece.bytes.count } else { totals.deltaBytes += piece.bytes.count }
+                }
+            }
         } catch {
+            stateCheckpointTotalsBox.withLock { $0.failures += 1 }
             runtime.requireBases()
             record.error = error.message
             FileHandle.standardError.write(Data("sluice: state checkpoint failed: \(error.message)\n".utf8))
@@ -60,10 +68,31 @@ extension Database {
         journal?.record(record)
     }
 
+    /// Where the connector of source or table `name` stands (Kafka offsets by partition).
+    package func sourcePositions(named name: String) -> [Int32: Int64]? {
+        guard let relation = catalog.relation(named: name) else { return nil }
+        return connectors.all[relation.id]?.positions
+    }
+
     /// Returns once every state checkpoint handed over so far is written (or failed).
     package func waitForStateCheckpoints() {
         stateCheckpointQueue.sync {}
     }
+}
+
+/// What the state checkpoints written since the start add up to (for benchmarks).
+package struct StateCheckpointTotals: Sendable {
+    package var checkpoints = 0
+    package var failures = 0
+    /// Everything written: run files and manifests.
+    package var bytesWritten = 0
+    /// Of the run files: views' whole state (first checkpoints and compactions) and their changes.
+    package var baseBytes = 0
+    package var deltaBytes = 0
+}
+
+extension Database {
+    package var stateCheckpointTotals: StateCheckpointTotals { stateCheckpointTotalsBox.withLock { $0 } }
 }
 
 /// What recovery takes from the last state checkpoint.

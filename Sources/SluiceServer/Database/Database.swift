@@ -45,6 +45,7 @@ package final class Database: TableProvider, Sendable {
     /// Where the views' state checkpoints are written, one at a time, in epoch order.
     let stateCheckpointQueue = DispatchQueue(label: "sluice-state-checkpoints")
     let stateCheckpointsBox = Mutex<StateCheckpoints?>(nil)
+    let stateCheckpointTotalsBox = Mutex(StateCheckpointTotals())
 
     /// The running connectors, by the id of the source or table they feed.
     let connectors = ConnectorSet()
@@ -121,6 +122,8 @@ package final class Database: TableProvider, Sendable {
     package func stop() {
         for connector in connectors.all.values { connector.stop() }
         runtime.stop()
+        // A state checkpoint being written finishes (its files are whole or absent either way).
+        stateCheckpointQueue.sync {}
     }
 
     /// Registers source or connector-fed table `relation` and starts its connector, which first

@@ -75,55 +75,118 @@ package struct StateSection: Sendable {
     /// key the newest put, unless a newer section removed it. With `keepingRemovals` (folding
     /// deltas into one delta) a key whose newest entry is a removal stays removed; otherwise the
     /// result has no removals.
+    /// - Complexity: O(n log k) key comparisons for n entries in k sections (merged in pairs,
+    ///   each merge one pass over both).
     package static func merged(_ sections: [StateSection], keepingRemovals: Bool = false) -> StateSection? {
-        guard let first = sections.first else { return nil }
-        if sections.count == 1 && (first.removed.isEmpty || keepingRemovals) { return first }
-        // Entries of every section in order, puts then removals of each.
-        var all = KeyBuffer()
-        var entries: [(section: Int32, row: Int32)] = []
-        for (index, section) in sections.enumerated() {
-            all = KeyBuffer.concatenating(all, section.keys, section.removed)
-            for row in 0 ..< section.keys.count { entries.append((Int32(index), Int32(row))) }
-            for _ in 0 ..< section.removed.count { entries.append((Int32(index), -1)) }
+        guard !sections.isEmpty else { return nil }
+        // Sections that only add keys after the ones before (a view that only grows): laid end
+        // to end, no key compared beyond their boundaries.
+        let appended = sections.indices.allSatisfy { index in
+            sections[index].removed.isEmpty
+                && (index == 0 || sections[index].keys.isEmpty || sections[index - 1].keys.isEmpty
+                    || sections[index - 1].keys.compare(sections[index - 1].keys.count - 1, with: 0, of: sections[index].keys) < 0)
         }
-        let order = all.sortedIndices()
-        var keys = KeyBuffer(reservingKeys: all.count, bytes: all.bytes.count)
-        var counts: [Int32] = []
-        var picks: [(section: Int32, row: Int32)] = []
-        var removed = KeyBuffer()
-        var position = 0
-        while position < order.count {
-            var last = position
-            while last + 1 < order.count, all.compare(order[last + 1], with: order[position], of: all) == 0 { last += 1 }
-            let entry = entries[order[last]]
-            if entry.row >= 0 {
-                keys.append(order[last], of: all)
-                counts.append(sections[Int(entry.section)].counts[Int(entry.row)])
-                picks.append(entry)
-            } else if keepingRemovals {
-                removed.append(order[last], of: all)
+        if appended && sections.count > 1 {
+            // (Empty sections in between do not break the order: check across them.)
+            let nonEmpty = sections.filter { !$0.keys.isEmpty }
+            let ordered = zip(nonEmpty, nonEmpty.dropFirst()).allSatisfy { $0.keys.compare($0.keys.count - 1, with: 0, of: $1.keys) < 0 }
+            if ordered {
+                let last = sections[sections.count - 1]
+                return StateSection(
+                    table: last.table, types: last.types, keys: KeyBuffer.concatenating(sections.map(\.keys)),
+                    counts: sections.flatMap(\.counts), rows: Chunk.concatenate(sections.map(\.rows), types: last.types))
             }
-            position = last + 1
         }
-        // The rows, gathered per section and then put in key order.
-        var perSection = [[Int]](repeating: [], count: sections.count)
-        var place: [(section: Int, index: Int)] = []
-        place.reserveCapacity(picks.count)
-        for pick in picks {
-            place.append((Int(pick.section), perSection[Int(pick.section)].count))
-            perSection[Int(pick.section)].append(Int(pick.row))
+        var level = sections
+        if level.count == 1 && !keepingRemovals && !level[0].removed.isEmpty {
+            level = [merge(StateSection(table: level[0].table, types: level[0].types), level[0], keepingRemovals: false)]
         }
-        var offsets: [Int] = []
-        var running = 0
-        var gathered: [Chunk] = []
-        for (index, rows) in perSection.enumerated() {
-            offsets.append(running)
-            running += rows.count
-            gathered.append(sections[index].rows.gather(rows))
+        while level.count > 1 {
+            var next: [StateSection] = []
+            next.reserveCapacity((level.count + 1) / 2)
+            var index = 0
+            while index < level.count {
+                if index + 1 < level.count {
+                    // Removals matter until the oldest section is in: then they have nothing left to remove.
+                    let keep = keepingRemovals || index > 0
+                    next.append(merge(level[index], level[index + 1], keepingRemovals: keep))
+                } else {
+                    next.append(level[index])
+                }
+                index += 2
+            }
+            level = next
         }
-        let combined = Chunk.concatenate(gathered, types: first.types)
-        let rows = combined.gather(place.map { offsets[$0.section] + $0.index })
-        return StateSection(table: first.table, types: first.types, keys: keys, counts: counts, rows: rows, removed: removed)
+        return level[0]
+    }
+
+    /// `newer` applied to `older`, both sorted: one pass over the two. A put in `newer` replaces
+    /// `older`'s entry for its key; a removal in `newer` drops it (and is kept with
+    /// `keepingRemovals`, for sections older still).
+    static func merge(_ older: StateSection, _ newer: StateSection, keepingRemovals: Bool) -> StateSection {
+        if older.isEmpty && (keepingRemovals || newer.removed.isEmpty) { return newer }
+        var keys = KeyBuffer(reservingKeys: older.keys.count + newer.keys.count, bytes: older.keys.bytes.count + newer.keys.bytes.count)
+        var counts: [Int32] = []
+        counts.reserveCapacity(older.keys.count + newer.keys.count)
+        // Row sources: below `older.keys.count` an older row, above it a newer one.
+        var sources: [Int] = []
+        sources.reserveCapacity(older.keys.count + newer.keys.count)
+        var removed = KeyBuffer()
+        var (o, n, r) = (0, 0, 0)
+        while o < older.keys.count || n < newer.keys.count {
+            // The next key of each side; a newer removal at or before it is applied first.
+            let takeNewer: Bool
+            if o == older.keys.count {
+                takeNewer = true
+            } else if n == newer.keys.count {
+                takeNewer = false
+            } else {
+                let order = older.keys.compare(o, with: n, of: newer.keys)
+                if order == 0 { o += 1 }
+                takeNewer = order >= 0
+            }
+            if takeNewer {
+                keys.append(n, of: newer.keys)
+                counts.append(newer.counts[n])
+                sources.append(older.keys.count + n)
+                n += 1
+                continue
+            }
+            // An older key: dropped when the newer section removes it.
+            while r < newer.removed.count, newer.removed.compare(r, with: o, of: older.keys) < 0 { r += 1 }
+            if r < newer.removed.count, newer.removed.compare(r, with: o, of: older.keys) == 0 {
+                o += 1
+                continue
+            }
+            keys.append(o, of: older.keys)
+            counts.append(older.counts[o])
+            sources.append(o)
+            o += 1
+        }
+        if keepingRemovals {
+            // Every removal either side holds, except for keys the result puts.
+            var all = KeyBuffer()
+            var (a, b) = (0, 0)
+            while a < older.removed.count || b < newer.removed.count {
+                let order = a == older.removed.count ? 1 : b == newer.removed.count ? -1 : older.removed.compare(a, with: b, of: newer.removed)
+                if order <= 0 {
+                    all.append(a, of: older.removed)
+                    a += 1
+                    if order == 0 { b += 1 }
+                } else {
+                    all.append(b, of: newer.removed)
+                    b += 1
+                }
+            }
+            var k = 0
+            for index in 0 ..< all.count {
+                while k < keys.count, keys.compare(k, with: index, of: all) < 0 { k += 1 }
+                if k < keys.count, keys.compare(k, with: index, of: all) == 0 { continue }
+                removed.append(index, of: all)
+            }
+        }
+        let rows = Chunk.concatenate([older.rows, newer.rows], types: older.types).gather(sources)
+        return StateSection(table: newer.table, types: newer.types, keys: keys, counts: counts, rows: rows, removed: removed)
     }
 
     // MARK: Bytes
@@ -187,11 +250,21 @@ package struct StateSection: Sendable {
 extension KeyBuffer {
     /// The keys of `buffers`, one after the other.
     static func concatenating(_ buffers: KeyBuffer...) -> KeyBuffer {
-        var result = KeyBuffer(reservingKeys: buffers.reduce(0) { $0 + $1.count }, bytes: buffers.reduce(0) { $0 + $1.bytes.count })
+        concatenating(buffers)
+    }
+
+    /// The keys of `buffers`, one after the other: their bytes and their shifted ends, a block each.
+    static func concatenating(_ buffers: [KeyBuffer]) -> KeyBuffer {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(buffers.reduce(0) { $0 + $1.bytes.count })
+        var ends: [Int32] = []
+        ends.reserveCapacity(buffers.reduce(0) { $0 + $1.count })
         for buffer in buffers {
-            for index in 0 ..< buffer.count { result.append(index, of: buffer) }
+            let shift = Int32(bytes.count)
+            bytes += buffer.bytes
+            ends += buffer.ends.map { $0 + shift }
         }
-        return result
+        return KeyBuffer(bytes: bytes, ends: ends)
     }
 
     /// The indexes of the keys in ascending key order; equal keys keep their order.
