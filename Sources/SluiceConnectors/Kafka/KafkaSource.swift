@@ -60,7 +60,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         self.options = try KafkaSourceOptions(description)
         if let positions = description.startPositions {
             // Resolved before (at CREATE, or what a table had read when the server stopped).
-            let next = description.resumePositions ?? positions
+            // Resumed (a state checkpoint's offsets): a partition it has no offset for goes on
+            // from its start.
+            let next = positions.merging(description.resumePositions ?? [:]) { $1 }
             state.withLock { $0.start = positions; $0.next = next }
         } else if validate {
             let consumer = try Self.consumer(options)

@@ -7,7 +7,10 @@ import SluiceCore
 /// removed. Rows are typed columns (``ChunkCodec``) and the section names its column types, so
 /// it reads back without the catalog and is checked against what its operator expects.
 ///
-/// Layout: table id (u32), column count (u32) and each column's type (``TypeCodec``), key count
+/// A section may be whole: then it holds every key of its table and replaces all that came
+/// before it (a table that stopped tracking its changes writes itself whole within a delta).
+///
+/// Layout: table id (u32), a whole flag byte, column count (u32) and each column's type (``TypeCodec``), key count
 /// (u32), key ends (u32 each), key bytes (u32 length, then the bytes), counts (i32 each), the
 /// rows (``ChunkCodec``), then the removed keys the same way as the keys.
 package struct StateSection: Sendable {
@@ -22,6 +25,8 @@ package struct StateSection: Sendable {
     package var rows: Chunk
     /// Keys removed, ascending.
     package var removed: KeyBuffer
+    /// Every key of the table: older sections no longer count.
+    package var isWhole = false
 
     package init(table: Int, types: [DataType], keys: KeyBuffer = KeyBuffer(), counts: [Int32] = [], rows: Chunk? = nil, removed: KeyBuffer = KeyBuffer()) {
         precondition(keys.count == counts.count && (rows?.count ?? 0) == keys.count, "section columns differ in length")
@@ -78,7 +83,8 @@ package struct StateSection: Sendable {
     /// - Complexity: O(n log k) key comparisons for n entries in k sections (merged in pairs,
     ///   each merge one pass over both).
     package static func merged(_ sections: [StateSection], keepingRemovals: Bool = false) -> StateSection? {
-        guard !sections.isEmpty else { return nil }
+        guard let lastWhole = sections.lastIndex(where: \.isWhole) ?? (sections.isEmpty ? nil : 0) else { return nil }
+        let sections = Array(sections[lastWhole...])
         // Sections that only add keys after the ones before (a view that only grows): laid end
         // to end, no key compared beyond their boundaries.
         let appended = sections.indices.allSatisfy { index in
@@ -193,6 +199,7 @@ package struct StateSection: Sendable {
 
     package func encode(into out: inout [UInt8]) {
         out.appendLittleEndian(UInt32(table))
+        out.append(isWhole ? 1 : 0)
         out.appendLittleEndian(UInt32(types.count))
         for type in types { TypeCodec.append(type, to: &out) }
         Self.encode(keys, into: &out)
@@ -204,6 +211,7 @@ package struct StateSection: Sendable {
     package static func decode(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(SluiceError) -> StateSection {
         var reader = ByteReader(bytes: bytes, offset: offset)
         let table = Int(try reader.read(UInt32.self))
+        let isWhole = try reader.read(UInt8.self) == 1
         let typeCount = Int(try reader.read(UInt32.self))
         guard typeCount <= bytes.count - reader.offset else { throw SluiceError(.ioError, "stored data is truncated") }
         var types: [DataType] = []
@@ -217,7 +225,9 @@ package struct StateSection: Sendable {
         reader.skip(to: chunkOffset)
         let removed = try decodeKeys(&reader)
         offset = reader.offset
-        return StateSection(table: table, types: types, keys: keys, counts: counts, rows: rows, removed: removed)
+        var section = StateSection(table: table, types: types, keys: keys, counts: counts, rows: rows, removed: removed)
+        section.isWhole = isWhole
+        return section
     }
 
     private static func encode(_ keys: KeyBuffer, into out: inout [UInt8]) {

@@ -38,6 +38,10 @@ package struct PagedTable {
     package var tracksChanges = false
     /// What each commit since the last checkpoint changed, oldest first.
     private var changeLog: [StateSection] = []
+    private var changeLogBytes = 0
+    /// The changes since the last checkpoint outgrew the table and were dropped: the next
+    /// checkpoint must write everything.
+    package private(set) var needsFullCheckpoint = false
     /// The commit in progress's changes, page by page (``tracksChanges``).
     private var epochChanges = EpochChanges()
 
@@ -122,9 +126,18 @@ package struct PagedTable {
         if tracksChanges {
             let changes = epochChanges
             epochChanges = EpochChanges()
-            changeLog.append(StateSection(
-                table: 0, types: types, keys: changes.keys, counts: changes.counts,
-                rows: Chunk.concatenate(changes.rows, types: types), removed: changes.removed))
+            if !needsFullCheckpoint {
+                let section = StateSection(
+                    table: 0, types: types, keys: changes.keys, counts: changes.counts,
+                    rows: Chunk.concatenate(changes.rows, types: types), removed: changes.removed)
+                changeLog.append(section)
+                changeLogBytes += section.byteCount
+                if changeLogBytes > max(byteCount, 16 << 20) {
+                    needsFullCheckpoint = true
+                    changeLog = []
+                    changeLogBytes = 0
+                }
+            }
         }
         return true
     }
@@ -132,8 +145,13 @@ package struct PagedTable {
     /// The table's part of a checkpoint, as table `table`: what the commits since the last
     /// checkpoint changed or, with `everything`, every key. Forgets the changes.
     package mutating func checkpoint(table: Int, everything: Bool) -> StateSection {
-        defer { changeLog = [] }
-        guard !everything else {
+        defer {
+            changeLog = []
+            changeLogBytes = 0
+            needsFullCheckpoint = false
+        }
+        guard !everything && !needsFullCheckpoint else {
+            // (Within a delta, a table whose changes were dropped writes itself whole.)
             var keys = KeyBuffer(reservingKeys: keyCount, bytes: pages.reduce(0) { $0 + $1.keys.bytes.count })
             var counts: [Int32] = []
             counts.reserveCapacity(keyCount)
@@ -143,7 +161,9 @@ package struct PagedTable {
                     counts.append(page.count(at: index))
                 }
             }
-            return StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(pages.map(\.rows), types: types))
+            var section = StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(pages.map(\.rows), types: types))
+            section.isWhole = true
+            return section
         }
         var section = StateSection.merged(changeLog, keepingRemovals: true) ?? StateSection(table: table, types: types)
         section.table = table

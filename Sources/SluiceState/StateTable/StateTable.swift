@@ -20,6 +20,9 @@ package final class StateTable {
     private var sinceCheckpoint = Set<[UInt8]>()
     /// Whether commits keep their keys for the next checkpoint.
     package var tracksChanges = false
+    /// More keys changed since the last checkpoint than are worth keeping: the next checkpoint
+    /// writes the table whole.
+    package private(set) var needsFullCheckpoint = false
 
     private struct Change {
         var old: [Value]?
@@ -137,7 +140,13 @@ package final class StateTable {
                 delta.deletes.append(key)
             }
         }
-        if tracksChanges { for key in changes.keys { sinceCheckpoint.insert(key) } }
+        if tracksChanges && !needsFullCheckpoint {
+            for key in changes.keys { sinceCheckpoint.insert(key) }
+            if sinceCheckpoint.count > max(2 * map.count, 1 << 16) {
+                needsFullCheckpoint = true
+                sinceCheckpoint = []
+            }
+        }
         changes.removeAll(keepingCapacity: true)
         return delta
     }
@@ -146,7 +155,11 @@ package final class StateTable {
     /// `everything`, every row), each row as one `bytea` value in ``TypeCodec``'s row form.
     /// Call between epochs.
     package func checkpoint(everything: Bool) -> StateSection {
-        defer { sinceCheckpoint.removeAll(keepingCapacity: true) }
+        let everything = everything || needsFullCheckpoint
+        defer {
+            sinceCheckpoint.removeAll(keepingCapacity: true)
+            needsFullCheckpoint = false
+        }
         var keys = KeyBuffer()
         var removed = KeyBuffer()
         var rows = ColumnBuilder(type: .bytea, capacity: everything ? map.count : sinceCheckpoint.count)
@@ -165,9 +178,11 @@ package final class StateTable {
             }
         }
         let column = rows.finish()
-        return StateSection(
+        var section = StateSection(
             table: id, types: [.bytea], keys: keys, counts: [Int32](repeating: 1, count: keys.count),
             rows: Chunk(columns: [column], count: keys.count), removed: removed)
+        section.isWhole = everything
+        return section
     }
 
     /// Replaces the table's rows by a checkpoint's (``checkpoint(everything:)``'s form).

@@ -146,44 +146,41 @@ struct ExtremeMultiset {
         zeros = 0
     }
 
-    /// The multiset as checkpoint bytes (little-endian): with `extremeOnly` (fed by
-    /// ``insertKeepingOnlyTheExtreme(_:)``) the total, the extreme and its count; otherwise each
-    /// live value and its count, ascending.
-    mutating func stored(extremeOnly: Bool) -> [UInt8] {
-        var bytes: [UInt8] = []
-        func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-        if extremeOnly {
-            append(total)
-            append(extreme)
-            append(extremeCount)
-            return bytes
-        }
-        merge()
-        bytes.reserveCapacity(base.count * 16)
-        for (value, count) in zip(base, baseCounts) {
-            append(value)
-            append(count)
-        }
-        return bytes
+    // MARK: Checkpoints
+
+    /// What a multiset fed by ``insertKeepingOnlyTheExtreme(_:)`` holds.
+    var extremeOnlyState: (total: Int64, extreme: Int64, extremeCount: Int64) { (total, extreme, extremeCount) }
+
+    /// A multiset fed by ``insertKeepingOnlyTheExtreme(_:)`` as ``extremeOnlyState`` was; nil
+    /// when that cannot be one.
+    init?(isMax: Bool, total: Int64, extreme: Int64, extremeCount: Int64) {
+        guard total >= 0, extremeCount >= 0, extremeCount <= total, (total == 0) == (extremeCount == 0) else { return nil }
+        self.isMax = isMax
+        (self.total, self.extreme, self.extremeCount) = (total, extreme, extremeCount)
     }
 
-    /// A multiset from ``stored(extremeOnly:)``'s bytes; nil when they are malformed.
-    init?(isMax: Bool, stored bytes: UnsafeRawBufferPointer, extremeOnly: Bool) {
+    /// How many copies of `value` the multiset holds.
+    mutating func count(of value: Int64) -> Int64 {
+        merge()
+        return baseIndex(of: value).map { baseCounts[$0] } ?? 0
+    }
+
+    /// Every value with its count, ascending.
+    mutating func entries() -> (values: [Int64], counts: [Int64]) {
+        merge()
+        return (base, baseCounts)
+    }
+
+    /// A multiset of `values` (ascending, distinct) with `counts` (each at least 1); nil when
+    /// they are not that.
+    init?(isMax: Bool, values: [Int64], counts: [Int64]) {
+        guard values.count == counts.count, counts.allSatisfy({ $0 > 0 }), zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            return nil
+        }
         self.isMax = isMax
-        guard bytes.count % 8 == 0 else { return nil }
-        let words = (0 ..< bytes.count / 8).map { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self)) }
-        if extremeOnly {
-            guard words.count == 3, words[0] >= 0, words[2] >= 0, words[2] <= words[0] else { return nil }
-            (total, extreme, extremeCount) = (words[0], words[1], words[2])
-            return
-        }
-        guard words.count % 2 == 0 else { return nil }
-        for pair in stride(from: 0, to: words.count, by: 2) {
-            guard words[pair + 1] > 0, base.last.map({ $0 < words[pair] }) ?? true else { return nil }
-            base.append(words[pair])
-            baseCounts.append(words[pair + 1])
-            total += words[pair + 1]
-        }
+        base = values
+        baseCounts = counts
+        total = counts.reduce(0, +)
         findExtreme()
     }
 

@@ -60,6 +60,15 @@ package struct IntegerHashAggregate: StreamOperator {
     private var isSaved: [Bool] = []
     private var savedSlots: [Int32] = []
     private var removedKeys = KeyBuffer()
+    /// Per min or max over a retractable input: the values each slot gained or lost since the
+    /// last checkpoint (their multiset entries are what it writes).
+    private var changedValues: [[(slot: Int32, value: Int64)]] = []
+    /// Slots emptied since the last checkpoint: they keep their keys until it has named their
+    /// changed values, and are reused only after it.
+    private var releasedSlots: [Int32] = []
+    /// More changes were seen since the last checkpoint than the state holds: tracking stopped,
+    /// and the next checkpoint writes everything.
+    private var trackingOverflowed = false
 
     /// Whether this operator handles the aggregate.
     package static func supports(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall]) -> Bool {
@@ -103,6 +112,7 @@ package struct IntegerHashAggregate: StreamOperator {
         counts = aggregates.map { _ in [] }
         sums = aggregates.map { _ in [] }
         extremes = aggregates.map { _ in [] }
+        changedValues = aggregates.map { _ in [] }
         before = EpochStart(aggregates: aggregates.count)
     }
 
@@ -182,6 +192,9 @@ package struct IntegerHashAggregate: StreamOperator {
                         if signs[row] > 0 { extremes[Int(slots[row])].insert(values[row]) } else { extremes[Int(slots[row])].delete(values[row]) }
                     }
                 }
+                if tracksChanges && !trackingOverflowed {
+                    for row in 0 ..< rowCount where valid[row] { changedValues[index].append((slots[row], values[row])) }
+                }
             }
         }
     }
@@ -219,7 +232,7 @@ package struct IntegerHashAggregate: StreamOperator {
         dirty.removeAll(keepingCapacity: true)
         before.removeAll()
         if groupCount == 0 { emittedGlobalRow = true }
-        if state.mode != .none { state.add(checkpoint(everything: state.mode == .everything)) }
+        if state.mode != .none { checkpoint(everything: state.mode == .everything, into: &state) } else { boundTracking() }
         changes.emit(into: &output)
     }
 
@@ -282,19 +295,11 @@ package struct IntegerHashAggregate: StreamOperator {
         return Int32(keys.count - 1)
     }
 
-    /// Returns an emptied group's slot for reuse.
+    /// Returns an emptied group's slot for reuse (after the next checkpoint, when tracking).
     private mutating func release(_ slot: Int32) {
         let index = Int(slot)
-        if tracksChanges {
-            var key: [UInt8] = []
-            appendStateKey(slot: index, to: &key)
-            removedKeys.append(key)
-        }
-        live[index] = false
         if !integerKey {
             slotOfBytes.removeValue(forKey: GroupKeyBytes(bytes: keyBytes[index]))
-            keyBytes[index] = []
-            keyValues[index] = []
         } else if keyIsNull[index] {
             nullKeySlot = -1
         } else {
@@ -304,6 +309,23 @@ package struct IntegerHashAggregate: StreamOperator {
             counts[aggregate][index] = 0
             if call.kind == .sum { sums[aggregate][index] = 0 }
             if call.kind == .min || call.kind == .max { extremes[aggregate][index] = ExtremeMultiset(isMax: call.kind == .max) }
+        }
+        live[index] = false
+        if tracksChanges {
+            var key: [UInt8] = []
+            appendStateKey(slot: index, to: &key)
+            removedKeys.append(key)
+            releasedSlots.append(slot)
+        } else {
+            forget(slot)
+        }
+    }
+
+    /// Makes a released slot free for another group.
+    private mutating func forget(_ slot: Int32) {
+        if !integerKey && groupCount > 0 {
+            keyBytes[Int(slot)] = []
+            keyValues[Int(slot)] = []
         }
         freeSlots.append(slot)
     }
@@ -408,22 +430,29 @@ extension IntegerHashAggregate {
         tracksChanges = true
     }
 
-    /// The columns of a group's state row: the group key, the row count, then per aggregate its
-    /// count, a sum's two halves (high and low 64 bits) and a min or max's multiset
-    /// (``ExtremeMultiset/stored(extremeOnly:)``).
+    /// The columns of a group's state row (table `stateTableID`): the group key, the row count,
+    /// then per aggregate its count, a sum's two halves (high and low 64 bits), and over an
+    /// append-only input a min or max's total, extreme and the extreme's count. Over a
+    /// retractable input each min or max keeps its values in a table of its own,
+    /// `stateTableID + 1 + aggregate`: one row per group and value, the value's count.
     var stateTypes: [DataType] {
         var types = integerKey ? [inputTypes[0]] : Array(inputTypes.prefix(groupCount))
         types.append(.int64)
         for call in aggregates {
             types.append(.int64)
             if call.kind == .sum { types += [.int64, .int64] }
-            if call.kind == .min || call.kind == .max { types.append(.bytea) }
+            if (call.kind == .min || call.kind == .max) && appendOnlyInput { types += [.int64, .int64, .int64] }
         }
         return types
     }
 
-    /// A group's key in the state table: its vnode, then a null flag and the integer in an order-
-    /// keeping form, or the group key's memcomparable bytes.
+    /// Whether aggregate `index` keeps its values in a multiset table.
+    private func hasValueTable(_ index: Int) -> Bool {
+        (aggregates[index].kind == .min || aggregates[index].kind == .max) && !appendOnlyInput
+    }
+
+    /// A group's key in the state tables: its vnode, then a null flag and the integer in an
+    /// order-keeping form, or the group key's memcomparable bytes.
     private func appendStateKey(slot index: Int, to bytes: inout [UInt8]) {
         let start = bytes.count
         bytes += [0, 0]
@@ -432,7 +461,7 @@ extension IntegerHashAggregate {
                 bytes.append(0)
             } else {
                 bytes.append(1)
-                withUnsafeBytes(of: (UInt64(bitPattern: keys[index]) ^ (1 << 63)).bigEndian) { bytes.append(contentsOf: $0) }
+                Self.appendOrdered(keys[index], to: &bytes)
             }
         } else if groupCount > 0 {
             bytes += keyBytes[index]
@@ -442,8 +471,19 @@ extension IntegerHashAggregate {
         bytes[start + 1] = UInt8(vnode & 0xFF)
     }
 
-    /// The groups changed since the last checkpoint (or every group), as a state section.
-    private mutating func checkpoint(everything: Bool) -> StateSection {
+    /// An integer as eight bytes that sort as the integers do.
+    private static func appendOrdered(_ value: Int64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: (UInt64(bitPattern: value) ^ (1 << 63)).bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func ordered(_ bytes: ArraySlice<UInt8>) -> Int64 {
+        Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } ^ (1 << 63))
+    }
+
+    /// The groups (and multiset entries) changed since the last checkpoint, or all of them, as
+    /// state sections; then the slots emptied since the last one are free again.
+    private mutating func checkpoint(everything: Bool, into state: inout StateWriter) {
+        let everything = everything || trackingOverflowed
         let slots = everything ? live.indices.filter { live[$0] } : savedSlots.map(Int.init).filter { live[$0] }
         for slot in savedSlots { isSaved[Int(slot)] = false }
         savedSlots.removeAll(keepingCapacity: true)
@@ -475,17 +515,88 @@ extension IntegerHashAggregate {
                     builders[column + 1].append(int64: Int64(truncatingIfNeeded: sum))
                     column += 2
                 }
-                if call.kind == .min || call.kind == .max {
-                    let stored = extremes[aggregate][index].stored(extremeOnly: appendOnlyInput)
-                    stored.withUnsafeBytes { builders[column].append(bytes: $0) }
-                    column += 1
+                if (call.kind == .min || call.kind == .max) && appendOnlyInput {
+                    let kept = extremes[aggregate][index].extremeOnlyState
+                    builders[column].append(int64: kept.total)
+                    builders[column + 1].append(int64: kept.extreme)
+                    builders[column + 2].append(int64: kept.extremeCount)
+                    column += 3
                 }
             }
         }
         let rows = Chunk(columns: builders.map { $0.finish() }, count: slots.count)
-        return StateSection.sorting(
+        var groups = StateSection.sorting(
             table: stateTableID, types: types, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count), rows: rows,
             removed: removed)
+        groups.isWhole = everything
+        state.add(groups)
+        for aggregate in aggregates.indices where hasValueTable(aggregate) {
+            var values = valueSection(aggregate, everything: everything, liveSlots: slots)
+            values.isWhole = everything
+            state.add(values)
+        }
+        for slot in releasedSlots { forget(slot) }
+        releasedSlots.removeAll(keepingCapacity: true)
+        trackingOverflowed = false
+    }
+
+    /// Aggregate `aggregate`'s multiset entries: those whose count changed since the last
+    /// checkpoint (a count of zero is a removal), or every entry of `liveSlots`' groups.
+    private mutating func valueSection(_ aggregate: Int, everything: Bool, liveSlots: [Int]) -> StateSection {
+        var keys = KeyBuffer()
+        var removed = KeyBuffer()
+        var valueCounts = ColumnBuilder(type: .int64, capacity: 0)
+        var key: [UInt8] = []
+        if everything {
+            for index in liveSlots {
+                let (values, entryCounts) = extremes[aggregate][index].entries()
+                for (value, count) in zip(values, entryCounts) {
+                    key.removeAll(keepingCapacity: true)
+                    appendStateKey(slot: index, to: &key)
+                    Self.appendOrdered(value, to: &key)
+                    keys.append(key)
+                    valueCounts.append(int64: count)
+                }
+            }
+        } else {
+            var pairs = changedValues[aggregate]
+            pairs.sort { ($0.slot, $0.value) < ($1.slot, $1.value) }
+            var previous: (slot: Int32, value: Int64)?
+            for pair in pairs {
+                if let previous, previous == pair { continue }
+                previous = pair
+                let index = Int(pair.slot)
+                key.removeAll(keepingCapacity: true)
+                appendStateKey(slot: index, to: &key)
+                Self.appendOrdered(pair.value, to: &key)
+                let count = live[index] ? extremes[aggregate][index].count(of: pair.value) : 0
+                if count > 0 {
+                    keys.append(key)
+                    valueCounts.append(int64: count)
+                } else {
+                    removed.append(key)
+                }
+            }
+        }
+        changedValues[aggregate].removeAll(keepingCapacity: true)
+        let rows = Chunk(columns: [valueCounts.finish()], count: keys.count)
+        return StateSection.sorting(
+            table: stateTableID + 1 + aggregate, types: [.int64], keys: keys, counts: [Int32](repeating: 1, count: keys.count),
+            rows: rows, removed: removed)
+    }
+
+    /// Stops tracking when more changes wait than the state holds (checkpoints rarer than
+    /// changes): the next checkpoint then writes the state whole. Called at barriers that are
+    /// not checkpoints.
+    private mutating func boundTracking() {
+        guard tracksChanges && !trackingOverflowed else { return }
+        let tracked = changedValues.reduce(savedSlots.count + releasedSlots.count) { $0 + $1.count }
+        let held = extremes.reduce(live.count) { total, multisets in total + multisets.count }
+        guard tracked > max(4 * held, 1 << 16) else { return }
+        trackingOverflowed = true
+        for index in changedValues.indices { changedValues[index] = [] }
+        for slot in releasedSlots { forget(slot) }
+        releasedSlots = []
     }
 
     package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
@@ -496,6 +607,8 @@ extension IntegerHashAggregate {
         let columns = section.rows.columns
         let keyColumnCount = integerKey ? 1 : groupCount
         let integerKeys = integerKey ? Self.integers(columns[0]) : []
+        /// Slot by state key, for the multiset entries.
+        var slotOfStateKey: [GroupKeyBytes: Int32] = [:]
         for row in 0 ..< section.keys.count {
             let slot: Int32
             if integerKey {
@@ -509,6 +622,7 @@ extension IntegerHashAggregate {
             } else {
                 slot = globalSlot()
             }
+            if aggregates.indices.contains(where: hasValueTable) { slotOfStateKey[GroupKeyBytes(bytes: section.keys.key(row))] = slot }
             let index = Int(slot)
             var column = keyColumnCount
             rowCounts[index] = Self.integers(columns[column])[row]
@@ -522,13 +636,41 @@ extension IntegerHashAggregate {
                     sums[aggregate][index] = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
                     column += 2
                 }
-                if call.kind == .min || call.kind == .max {
-                    guard case .bytes(let values) = columns[column].storage,
-                        let multiset = values.withBytes(at: row, { ExtremeMultiset(isMax: call.kind == .max, stored: UnsafeRawBufferPointer($0), extremeOnly: appendOnlyInput) })
-                    else { throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed") }
+                if (call.kind == .min || call.kind == .max) && appendOnlyInput {
+                    let (total, extreme, count) = (
+                        Self.integers(columns[column])[row], Self.integers(columns[column + 1])[row], Self.integers(columns[column + 2])[row])
+                    guard let multiset = ExtremeMultiset(isMax: call.kind == .max, total: total, extreme: extreme, extremeCount: count) else {
+                        throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed")
+                    }
                     extremes[aggregate][index] = multiset
-                    column += 1
+                    column += 3
                 }
+            }
+        }
+        for aggregate in aggregates.indices where hasValueTable(aggregate) {
+            guard let entries = tables[stateTableID + 1 + aggregate] else { continue }
+            guard entries.types == [.int64] else { throw SluiceError(.dataCorrupted, "the stored values of a min or max are malformed") }
+            let entryCounts = Self.integers(entries.rows.columns[0])
+            // Entries are in key order: a group's values together, ascending.
+            var row = 0
+            while row < entries.keys.count {
+                let key = entries.keys.key(row)
+                guard key.count >= 8, let slot = slotOfStateKey[GroupKeyBytes(bytes: Array(key.dropLast(8)))] else {
+                    throw SluiceError(.dataCorrupted, "a stored min or max value belongs to no group")
+                }
+                var values: [Int64] = []
+                var valueCounts: [Int64] = []
+                while row < entries.keys.count {
+                    let next = entries.keys.key(row)
+                    guard next.count == key.count, next.dropLast(8).elementsEqual(key.dropLast(8)) else { break }
+                    values.append(Self.ordered(next.suffix(8)))
+                    valueCounts.append(entryCounts[row])
+                    row += 1
+                }
+                guard let multiset = ExtremeMultiset(isMax: aggregates[aggregate].kind == .max, values: values, counts: valueCounts) else {
+                    throw SluiceError(.dataCorrupted, "the stored values of a min or max are malformed")
+                }
+                extremes[aggregate][Int(slot)] = multiset
             }
         }
         if groupCount == 0 { emittedGlobalRow = section.keys.count > 0 }
