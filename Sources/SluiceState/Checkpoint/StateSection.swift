@@ -203,7 +203,7 @@ package struct StateSection: Sendable {
         out.appendLittleEndian(UInt32(types.count))
         for type in types { TypeCodec.append(type, to: &out) }
         Self.encode(keys, into: &out)
-        for count in counts { out.appendLittleEndian(count) }
+        Self.appendBlock(counts, to: &out)
         ChunkCodec.encode(rows, into: &out)
         Self.encode(removed, into: &out)
     }
@@ -232,9 +232,18 @@ package struct StateSection: Sendable {
 
     private static func encode(_ keys: KeyBuffer, into out: inout [UInt8]) {
         out.appendLittleEndian(UInt32(keys.count))
-        for end in keys.ends { out.appendLittleEndian(UInt32(end)) }
+        appendBlock(keys.ends, to: &out)
         out.appendLittleEndian(UInt32(keys.bytes.count))
         out += keys.bytes
+    }
+
+    /// `values` little-endian: one block copy on a little-endian host.
+    private static func appendBlock(_ values: [Int32], to out: inout [UInt8]) {
+        #if _endian(little)
+        values.withUnsafeBytes { out.append(contentsOf: $0) }
+        #else
+        for value in values { out.appendLittleEndian(value) }
+        #endif
     }
 
     private static func decodeKeys(_ reader: inout ByteReader) throws(SluiceError) -> KeyBuffer {

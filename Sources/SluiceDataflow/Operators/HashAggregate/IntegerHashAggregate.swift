@@ -472,8 +472,10 @@ extension IntegerHashAggregate {
     }
 
     /// An integer as eight bytes that sort as the integers do.
+    @inline(__always)
     private static func appendOrdered(_ value: Int64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: (UInt64(bitPattern: value) ^ (1 << 63)).bigEndian) { bytes.append(contentsOf: $0) }
+        let ordered = UInt64(bitPattern: value) ^ (1 << 63)
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: ordered >> UInt64(shift))) }
     }
 
     private static func ordered(_ bytes: ArraySlice<UInt8>) -> Int64 {
@@ -541,48 +543,82 @@ extension IntegerHashAggregate {
     }
 
     /// Aggregate `aggregate`'s multiset entries: those whose count changed since the last
-    /// checkpoint (a count of zero is a removal), or every entry of `liveSlots`' groups.
+    /// checkpoint (a count of zero is a removal), or every entry of `liveSlots`' groups. Built
+    /// in key order: groups by their state keys, then values ascending.
     private mutating func valueSection(_ aggregate: Int, everything: Bool, liveSlots: [Int]) -> StateSection {
         var keys = KeyBuffer()
         var removed = KeyBuffer()
         var valueCounts = ColumnBuilder(type: .int64, capacity: 0)
         var key: [UInt8] = []
+        /// The groups in state-key order, with their keys.
+        func ordered(_ slots: [Int]) -> [(slot: Int, key: [UInt8])] {
+            slots.map { slot in
+                var groupKey: [UInt8] = []
+                appendStateKey(slot: slot, to: &groupKey)
+                return (slot, groupKey)
+            }.sorted { ByteOrder.compare($0.key, $1.key) < 0 }
+        }
         if everything {
-            for index in liveSlots {
-                let (values, entryCounts) = extremes[aggregate][index].entries()
+            for (slot, groupKey) in ordered(liveSlots) {
+                let (values, entryCounts) = extremes[aggregate][slot].entries()
                 for (value, count) in zip(values, entryCounts) {
                     key.removeAll(keepingCapacity: true)
-                    appendStateKey(slot: index, to: &key)
+                    key += groupKey
                     Self.appendOrdered(value, to: &key)
                     keys.append(key)
                     valueCounts.append(int64: count)
                 }
             }
         } else {
+            // The changed values by slot, then each slot's values sorted and told once.
             var pairs = changedValues[aggregate]
             pairs.sort { ($0.slot, $0.value) < ($1.slot, $1.value) }
-            var previous: (slot: Int32, value: Int64)?
-            for pair in pairs {
-                if let previous, previous == pair { continue }
-                previous = pair
-                let index = Int(pair.slot)
-                key.removeAll(keepingCapacity: true)
-                appendStateKey(slot: index, to: &key)
-                Self.appendOrdered(pair.value, to: &key)
-                let count = live[index] ? extremes[aggregate][index].count(of: pair.value) : 0
-                if count > 0 {
-                    keys.append(key)
-                    valueCounts.append(int64: count)
-                } else {
-                    removed.append(key)
+            keys.reserve(additionalKeys: pairs.count)
+            var ranges: [Int: Range<Int>] = [:]
+            var start = 0
+            while start < pairs.count {
+                var end = start + 1
+                while end < pairs.count && pairs[end].slot == pairs[start].slot { end += 1 }
+                ranges[Int(pairs[start].slot)] = start ..< end
+                start = end
+            }
+            // A released slot and a live one may carry the same key (a group emptied and
+            // back): its removals and puts are merged below by the section's sort of that key.
+            var groups = ordered(Array(ranges.keys))
+            var duplicates = false
+            for index in groups.indices.dropFirst() where groups[index - 1].key == groups[index].key { duplicates = true }
+            if duplicates { groups.sort { ByteOrder.compare($0.key, $1.key) < 0 || ($0.key == $1.key && !live[$0.slot] && live[$1.slot]) } }
+            for (slot, groupKey) in groups {
+                var previous: Int64?
+                for pair in pairs[ranges[slot]!] {
+                    if pair.value == previous { continue }
+                    previous = pair.value
+                    let count = live[slot] ? extremes[aggregate][slot].count(of: pair.value) : 0
+                    if count > 0 {
+                        keys.appendKey { bytes in
+                            bytes += groupKey
+                            Self.appendOrdered(pair.value, to: &bytes)
+                        }
+                        valueCounts.append(int64: count)
+                    } else {
+                        removed.appendKey { bytes in
+                            bytes += groupKey
+                            Self.appendOrdered(pair.value, to: &bytes)
+                        }
+                    }
                 }
+            }
+            if duplicates {
+                changedValues[aggregate].removeAll(keepingCapacity: true)
+                return StateSection.sorting(
+                    table: stateTableID + 1 + aggregate, types: [.int64], keys: keys, counts: [Int32](repeating: 1, count: keys.count),
+                    rows: Chunk(columns: [valueCounts.finish()], count: keys.count), removed: removed)
             }
         }
         changedValues[aggregate].removeAll(keepingCapacity: true)
-        let rows = Chunk(columns: [valueCounts.finish()], count: keys.count)
-        return StateSection.sorting(
+        return StateSection(
             table: stateTableID + 1 + aggregate, types: [.int64], keys: keys, counts: [Int32](repeating: 1, count: keys.count),
-            rows: rows, removed: removed)
+            rows: Chunk(columns: [valueCounts.finish()], count: keys.count), removed: removed)
     }
 
     /// Stops tracking when more changes wait than the state holds (checkpoints rarer than
