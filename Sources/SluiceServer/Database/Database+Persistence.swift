@@ -70,7 +70,7 @@ extension Database {
             if let restored {
                 stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                     + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them"
-                stateCheckpoints?.resume(from: restored.manifest)
+                stateCheckpointWriter?.checkpoints.resume(from: restored.manifest)
                 // Views first, from their state; then the table writes logged after the
                 // checkpoint's cut; then the connectors, sources from the cut's positions.
                 for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }

@@ -42,10 +42,8 @@ package final class Database: TableProvider, Sendable {
     /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
     let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
     let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
-    /// Where the views' state checkpoints are written, one at a time, in epoch order.
-    let stateCheckpointQueue = DispatchQueue(label: "sluice-state-checkpoints")
-    let stateCheckpointsBox = Mutex<StateCheckpoints?>(nil)
-    let stateCheckpointTotalsBox = Mutex(StateCheckpointTotals())
+    /// Writes the views' state checkpoints; nil without a data directory.
+    let stateCheckpointWriterBox = Mutex<StateCheckpointWriter?>(nil)
 
     /// The running connectors, by the id of the source or table they feed.
     let connectors = ConnectorSet()
@@ -123,7 +121,7 @@ package final class Database: TableProvider, Sendable {
         for connector in connectors.all.values { connector.stop() }
         runtime.stop()
         // A state checkpoint being written finishes (its files are whole or absent either way).
-        stateCheckpointQueue.sync {}
+        waitForStateCheckpoints()
     }
 
     /// Registers source or connector-fed table `relation` and starts its connector, which first

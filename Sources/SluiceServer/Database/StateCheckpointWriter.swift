@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluiceDataflow
+import SluicePlanner
+import SluiceState
+
+/// Writes the views' state checkpoints the stream runtime hands over (``EpochCheckpoint``), one
+/// at a time and in epoch order, on a thread of its own, so that no fragment or session waits for
+/// the disk. A failure leaves the last good checkpoint, is reported in the server's log and
+/// `sluice_checkpoints`, and calls `lost`: every view must then write a base, since its chain
+/// misses the failed delta.
+final class StateCheckpointWriter: Sendable {
+    let checkpoints: StateCheckpoints
+    private let queue = DispatchQueue(label: "sluice-state-checkpoints")
+    private let totalsBox = Mutex(StateCheckpointTotals())
+    private let lost: @Sendable () -> Void
+    private let record: @Sendable (CheckpointRecord) -> Void
+
+    /// - Parameters:
+    ///   - lost: called when a checkpoint was not written, or left views out.
+    ///   - record: takes each checkpoint's entry for the history.
+    init(directory: String, lost: @escaping @Sendable () -> Void, record: @escaping @Sendable (CheckpointRecord) -> Void) throws(SluiceError) {
+        checkpoints = try StateCheckpoints(directory: directory)
+        self.lost = lost
+        self.record = record
+    }
+
+    /// Queues `checkpoint` for writing.
+    func submit(_ checkpoint: EpochCheckpoint) {
+        queue.async { [self] in write(checkpoint) }
+    }
+
+    /// Returns once every checkpoint submitted so far is written (or failed).
+    func waitForWrites() {
+        queue.sync {}
+    }
+
+    /// What the checkpoints written since the start add up to.
+    var totals: StateCheckpointTotals { totalsBox.withLock { $0 } }
+
+    private func write(_ checkpoint: EpochCheckpoint) {
+        let started = ContinuousClock.now
+        let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let pieces = checkpoint.pieces.map { (view: $0.view, isBase: $0.isBase, bytes: $0.bytes) }
+        var entry = CheckpointRecord(epoch: 0, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
+        entry.kind = "state"
+        do {
+            let written = try checkpoints.write(epoch: checkpoint.epoch, log: checkpoint.cut.log, positions: checkpoint.cut.positions, pieces: pieces)
+            if !written.brokenChains.isEmpty { lost() }
+            entry.epoch = written.manifest.sequence
+            entry.bytesWritten = written.bytes
+            totalsBox.withLock { totals in
+                totals.checkpoints += 1
+                totals.bytesWritten += written.bytes
+                for piece in pieces {
+                    if piece.isBase { totals.baseBytes += piece.bytes.count } else { totals.deltaBytes += piece.bytes.count }
+                }
+            }
+        } catch {
+            totalsBox.withLock { $0.failures += 1 }
+            lost()
+            entry.error = error.message
+            FileHandle.standardError.write(Data("sluice: state checkpoint failed: \(error.message)\n".utf8))
+        }
+        entry.durationMicroseconds = TableJournal.microseconds(since: started)
+        record(entry)
+    }
+}
+
+/// What the state checkpoints written since the start add up to (for benchmarks).
+package struct StateCheckpointTotals: Sendable {
+    package var checkpoints = 0
+    package var failures = 0
+    /// Everything written: run files and manifests.
+    package var bytesWritten = 0
+    /// Of the run files: views' whole state (first checkpoints and compactions) and their changes.
+    package var baseBytes = 0
+    package var deltaBytes = 0
+}
