@@ -34,6 +34,28 @@ struct NexmarkViewBenchmark {
         ("q2", "SELECT (bid).auction, (bid).price FROM nexmark WHERE event_type = 2 AND (bid).auction % 123 = 0"),
     ]
 
+    /// The full Nexmark stream (persons, auctions and bids), as RisingWave's nexmark-bench makes it.
+    static func generator() -> NexmarkGenerator {
+        var configuration = NexmarkGenerator.Configuration()
+        configuration.kind = .all
+        return NexmarkGenerator(configuration)
+    }
+
+    /// The next `count` events of `generator` as JSON lines.
+    static func ndjson(_ count: Int, from generator: inout NexmarkGenerator) -> [UInt8] {
+        let event = GeneratedEvent()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 220)
+        for _ in 0 ..< count {
+            event.key.removeAll()
+            event.value.removeAll()
+            generator.next(into: event)
+            bytes += event.value.bytes
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+
     struct Figures {
         var name: String
         var seconds: Double
@@ -41,19 +63,8 @@ struct NexmarkViewBenchmark {
     }
 
     func run() async throws -> [Figures] {
-        var configuration = NexmarkGenerator.Configuration()
-        configuration.kind = .all
-        var generator = NexmarkGenerator(configuration)
-        let event = GeneratedEvent()
-        var ndjson: [UInt8] = []
-        ndjson.reserveCapacity(events * 220)
-        for _ in 0 ..< events {
-            event.key.removeAll()
-            event.value.removeAll()
-            generator.next(into: event)
-            ndjson += event.value.bytes
-            ndjson.append(UInt8(ascii: "\n"))
-        }
+        var generator = Self.generator()
+        let ndjson = Self.ndjson(events, from: &generator)
         print(String(format: "  nexmark: %d events, %.1f MB of JSON, one partition of the built-in broker", events, Double(ndjson.count) / 1e6))
 
         let broker = try await BenchBroker.start(named: "nexmark")

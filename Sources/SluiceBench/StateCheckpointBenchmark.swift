@@ -23,20 +23,8 @@ struct StateCheckpointBenchmark {
 
     func run() async throws {
         let extra = events / 10
-        var generator = NexmarkGenerator({ var configuration = NexmarkGenerator.Configuration(); configuration.kind = .all; return configuration }())
-        func ndjson(_ count: Int) -> [UInt8] {
-            let event = GeneratedEvent()
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(count * 220)
-            for _ in 0 ..< count {
-                event.key.removeAll()
-                event.value.removeAll()
-                generator.next(into: event)
-                bytes += event.value.bytes
-                bytes.append(UInt8(ascii: "\n"))
-            }
-            return bytes
-        }
+        var generator = NexmarkViewBenchmark.generator()
+        func ndjson(_ count: Int) -> [UInt8] { NexmarkViewBenchmark.ndjson(count, from: &generator) }
         let broker = try await BenchBroker.start(named: "state-checkpoints")
         defer { Task { await broker.stop() } }
         try KafkaJSONBenchmark.load(ndjson(events), topic: "nexmark", port: broker.port)

@@ -3,7 +3,8 @@ source goes on from the offsets that checkpoint holds: after each restart and th
 up, every view equals DuckDB's answer over every event produced (none lost, none counted twice) and
 over the acknowledged table writes.
 
-The pipeline is seed 000's source and two GROUP BY views as written, a join of the source with a
+The pipeline is seed 000's source and two GROUP BY views as written, seed 001's source and its
+view (a join of the source with its own GROUP BY) as written, a join of seed 000's source with a
 table taking UPDATEs, and the table. Each round produces a batch of events and updates the table,
 then the server dies: at a random point of the source's reading, or at a named failpoint of the
 state checkpoint (after its run file, during a compaction, after its manifest).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 from datetime import datetime, timedelta, timezone
@@ -33,42 +35,33 @@ COLORS = ["red", "blue", "green", "yellow", "purple"]
 BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 BATCH = 20_000
 
-SOURCE = """CREATE SOURCE IF NOT EXISTS balloon_game_events (
- player string,
- balloon_color string,
- score integer,
- page_id integer,
- favorite_color_bonus boolean,
- event_ts timestamptz
-)
-WITH (
- connector='kafka',
- topic='balloon-game',
- properties.bootstrap.server='{bootstrap}',
- scan.startup.mode='earliest'
-) FORMAT PLAIN ENCODE JSON"""
+SEEDS = Path(__file__).resolve().parents[1] / "fixtures" / "seeds"
+
+
+def _seed_000(bootstrap: str) -> str:
+    """Seed 000's source and views as the seed prints them, its template variables filled in."""
+    return ((SEEDS / "000_source.sql").read_text().replace("{{ balloon_game_kafka_topic }}", "balloon-game")
+            .replace("{{ balloon_game_kafka_bootstrap_servers }}", bootstrap))
+
+
+def _seed_001(bootstrap: str) -> str:
+    """Seed 001's init.sql as written, pointed at the server's broker."""
+    return (SEEDS / "001_init.sql").read_text().replace("localhost:9092", bootstrap)
+
+
+def _views(script: str) -> dict[str, str]:
+    """The queries of a script's materialized views, by name."""
+    return {m.group(1): m.group(2) for m in re.finditer(
+        r"CREATE MATERIALIZED VIEW (?:IF NOT EXISTS )?(\w+) AS(.*?);", script, re.S)}
+
+
+SEED_VIEWS = {**_views(_seed_000("")), **_views(_seed_001(""))}
+USER_OPS = ["create", "update", "delete"]
+USER_BATCH = 3_000
 
 VIEWS = {
-    "mv_leaderboard": """
-  SELECT
-    player,
-    sum(score) as total_score,
-    count(case when favorite_color_bonus = true then 1 end) as bonus_hits,
-    max(event_ts) as event_ts
-  FROM balloon_game_events
-  GROUP BY player""",
-    "mv_balloon_color_stats": """
- SELECT
-   player,
-   balloon_color,
-   count(*) as balloon_pops,
-   sum(score) as points_by_color,
-   count(CASE WHEN favorite_color_bonus = true THEN 1 END) as bonus_hits,
-   max(event_ts) as event_ts
- FROM balloon_game_events
- GROUP BY
-   player,
-   balloon_color""",
+    "mv_leaderboard": SEED_VIEWS["mv_leaderboard"],
+    "mv_balloon_color_stats": SEED_VIEWS["mv_balloon_color_stats"],
     "team_scores": """
   SELECT teams.team, count(*) AS pops, sum(balloon_game_events.score) AS points
   FROM balloon_game_events JOIN teams ON balloon_game_events.player = teams.player
@@ -84,15 +77,22 @@ def _event(i: int) -> dict:
     }
 
 
-def _produce(bootstrap: str, start: int, stop: int) -> None:
+def _user_event(i: int) -> dict:
+    return {"id": i % 40, "name": f"user{i % 40}-{i}", "age": 20 + i % 30, "op": USER_OPS[(i // 7) % 3], "event_order": i,
+            "ts": (BASE + timedelta(seconds=i)).strftime("%Y-%m-%d %H:%M:%S")}
+
+
+def _produce(bootstrap: str, start: int, stop: int, users: tuple[int, int] = (0, 0)) -> None:
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
     for i in range(start, stop):
         producer.send("balloon-game", value=json.dumps(_event(i)).encode(), partition=i % 2)
+    for i in range(*users):
+        producer.send("user-events", value=json.dumps(_user_event(i)).encode())
     producer.flush(timeout=60)
     producer.close()
 
 
-def _expected(produced: int, teams: dict[str, int]) -> dict[str, list[tuple]]:
+def _expected(produced: int, users: int, teams: dict[str, int]) -> dict[str, list[tuple]]:
     """Every view's rows, by DuckDB over the events produced and the table's acknowledged rows."""
     db = duckdb.connect()
     db.execute("SET TimeZone = 'UTC'")
@@ -104,10 +104,14 @@ def _expected(produced: int, teams: dict[str, int]) -> dict[str, list[tuple]]:
         TIMESTAMPTZ '{BASE.isoformat()}' + to_milliseconds(i) FROM range({produced}) AS r(i)""")
     db.execute("CREATE TABLE teams (player varchar PRIMARY KEY, team integer)")
     db.executemany("INSERT INTO teams VALUES (?, ?)", list(teams.items()))
+    db.execute(f"""CREATE TABLE user_events AS SELECT i % 40 AS id, 'user' || (i % 40) || '-' || i AS name, 20 + i % 30 AS age,
+        {USER_OPS!r}[(i // 7) % 3 + 1] AS op, i AS event_order FROM range({users}) AS r(i)""")
     # Timestamps leave DuckDB as microseconds since 1970 (its timestamptz values need pytz).
-    return {
+    expected = {
         name: _normalized(db.execute(f"SELECT * REPLACE (epoch_us(event_ts) AS event_ts) FROM ({sql})" if "event_ts" in sql else sql).fetchall())
         for name, sql in VIEWS.items()}
+    expected["latest_user_state"] = _normalized(db.execute(SEED_VIEWS["latest_user_state"]).fetchall())
+    return expected
 
 
 def _normalized(rows: list[tuple]) -> list[tuple]:
@@ -124,39 +128,47 @@ def _pops(server: SluiceServer) -> int:
         return conn.execute("SELECT coalesce(sum(balloon_pops), 0) FROM mv_balloon_color_stats").fetchone()[0]
 
 
-def _check(server: SluiceServer, produced: int, teams: dict[str, int], context: str) -> None:
+def _check(server: SluiceServer, produced: int, users: int, teams: dict[str, int], context: str) -> None:
+    expected = _expected(produced, users, teams)
     wait_until(lambda: _pops(server) == produced, 120, f"{context}: {produced} events in the views")
+
+    def users_caught_up():
+        with connect(server) as conn:
+            return _normalized(conn.execute("SELECT * FROM latest_user_state").fetchall()) == expected["latest_user_state"]
+    # The user events have no count to wait for: the view is polled until it equals DuckDB's.
+    wait_until(users_caught_up, 120, f"{context}: latest_user_state equal to DuckDB's over {users} user events")
     with connect(server) as conn:
         conn.execute("FLUSH")
-        actual = {name: _normalized(conn.execute(f"SELECT * FROM {name}").fetchall()) for name in VIEWS}
-    expected = _expected(produced, teams)
-    for name in VIEWS:
+        actual = {name: _normalized(conn.execute(f"SELECT * FROM {name}").fetchall()) for name in [*VIEWS, "latest_user_state"]}
+    for name in [*VIEWS, "latest_user_state"]:
         assert actual[name] == expected[name], f"{context}: {name} differs from DuckDB\n{server.log()[-2000:]}"
 
 
 def _setup(server: SluiceServer, teams: dict[str, int]) -> None:
     admin = KafkaAdminClient(bootstrap_servers=server.kafka_bootstrap, request_timeout_ms=10000)
-    admin.create_topics([NewTopic("balloon-game", 2, 1)])
+    admin.create_topics([NewTopic("balloon-game", 2, 1), NewTopic("user-events", 1, 1)])
     admin.close()
+    for script in (_seed_000(server.kafka_bootstrap), _seed_001(server.kafka_bootstrap)):
+        endpoint = server.endpoint()
+        run = subprocess.run(["psql", "-h", endpoint.host, "-p", str(endpoint.port), "-U", "root", "-d", "dev", "-v", "ON_ERROR_STOP=1"],
+                             input=script.encode(), capture_output=True, timeout=60)
+        assert run.returncode == 0, run.stderr.decode()
     with connect(server) as conn:
         conn.execute("CREATE TABLE teams (player varchar PRIMARY KEY, team int)")
         for player, team in teams.items():
             conn.execute("INSERT INTO teams VALUES (%s, %s)", (player, team))
-        conn.execute(SOURCE.format(bootstrap=server.kafka_bootstrap))
-        for name, sql in VIEWS.items():
-            conn.execute(f"CREATE MATERIALIZED VIEW IF NOT EXISTS {name} AS {sql}")
+        conn.execute(f"CREATE MATERIALIZED VIEW team_scores AS {VIEWS['team_scores']}")
 
 
 def _rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None = None, environment: dict | None = None) -> None:
     data, port = tmp_path / "data", free_port()
     rng = random.Random(seed)
     teams = {player: i % 4 for i, player in enumerate(PLAYERS)}
-    produced = 0
     with SluiceServer(data_dir=data, kafka_port=port) as server:
         _setup(server, teams)
-        _produce(server.kafka_bootstrap, 0, BATCH)
-        produced = BATCH
-        _check(server, produced, teams, "before any crash")
+        _produce(server.kafka_bootstrap, 0, BATCH, (0, USER_BATCH))
+        produced, users = BATCH, USER_BATCH
+        _check(server, produced, users, teams, "before any crash")
         server.kill()
     restored = 0
     for round_ in range(rounds):
@@ -179,8 +191,9 @@ def _rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None = None
             teams[player] = rng.randrange(4)
             with connect(server) as conn:
                 conn.execute("UPDATE teams SET team = %s WHERE player = %s", (teams[player], player))
-            _produce(server.kafka_bootstrap, produced, produced + BATCH)
+            _produce(server.kafka_bootstrap, produced, produced + BATCH, (users, users + USER_BATCH))
             produced += BATCH
+            users += USER_BATCH
             if failpoint:
                 # Checkpoints come every barrier: the failpoint fires within seconds.
                 code = server.process.wait(timeout=60)
@@ -196,7 +209,7 @@ def _rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None = None
             server.stop()
     with SluiceServer(data_dir=data, kafka_port=port) as server:
         restored += "views restored from state checkpoint" in server.log()
-        _check(server, produced, teams, f"after {rounds} crashes")
+        _check(server, produced, users, teams, f"after {rounds} crashes")
     # Recovery used the checkpoints, not a replay of the topic from its start.
     assert restored == rounds + 1, f"views restored from a checkpoint in {restored} of {rounds + 1} starts"
 
