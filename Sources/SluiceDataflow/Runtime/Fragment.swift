@@ -268,12 +268,12 @@ package final class Fragment: @unchecked Sendable {
                 // writes a base at the next one.
                 hasBase = false
             } else {
-                let bytes = FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections).encoded()
-                piece = CheckpointPiece(view: id, isBase: mode == .everything, bytes: bytes)
+                piece = CheckpointPiece(state: FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections))
+                let bytes = state.sections.reduce(0) { $0 + $1.byteCount }
                 if mode == .everything {
-                    (hasBase, baseGeneration, chainBytes, deltaCount) = (true, generation, bytes.count, 0)
+                    (hasBase, baseGeneration, chainBytes, deltaCount) = (true, generation, bytes, 0)
                 } else {
-                    chainBytes += bytes.count
+                    chainBytes += bytes
                     deltaCount += 1
                 }
             }

@@ -17,11 +17,13 @@ package struct CheckpointCut: Sendable {
     }
 }
 
-/// One view's piece of a checkpoint: its encoded ``FragmentCheckpoint``.
+/// One view's piece of a checkpoint: its state tables' sections, encoded by the checkpoint's
+/// writer (off the fragment's thread).
 package struct CheckpointPiece: Sendable {
-    package var view: Int
-    package var isBase: Bool
-    package var bytes: [UInt8]
+    package var state: FragmentCheckpoint
+
+    package var view: Int { state.view }
+    package var isBase: Bool { state.isBase }
 }
 
 /// A checkpoint epoch every view has finished: what to write.

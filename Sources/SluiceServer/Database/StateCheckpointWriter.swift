@@ -42,7 +42,7 @@ final class StateCheckpointWriter: Sendable {
     private func write(_ checkpoint: EpochCheckpoint) {
         let started = ContinuousClock.now
         let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let pieces = checkpoint.pieces.map { (view: $0.view, isBase: $0.isBase, bytes: $0.bytes) }
+        let pieces = checkpoint.pieces.map { (view: $0.view, isBase: $0.isBase, bytes: $0.state.encoded()) }
         var entry = CheckpointRecord(epoch: 0, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
         entry.kind = "state"
         do {
