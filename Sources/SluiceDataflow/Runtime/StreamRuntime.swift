@@ -35,16 +35,23 @@ package struct EpochCheckpoint: Sendable {
 }
 
 /// How the runtime takes checkpoints: every `frequency` barriers (RisingWave's
-/// `checkpoint_frequency`), cut by `cut`, handed to `write` in epoch order.
+/// `checkpoint_frequency`), cut by `cut`, handed to `write` in epoch order. While `isBusy` says
+/// the writer is behind, a due checkpoint waits for a later barrier (the views keep their
+/// changes meanwhile), so checkpoints never pile up in memory ahead of the disk.
 package struct CheckpointHooks: Sendable {
     package var frequency: Int
     package var cut: @Sendable () -> CheckpointCut
     package var write: @Sendable (EpochCheckpoint) -> Void
+    package var isBusy: @Sendable () -> Bool
 
-    package init(frequency: Int, cut: @escaping @Sendable () -> CheckpointCut, write: @escaping @Sendable (EpochCheckpoint) -> Void) {
+    package init(
+        frequency: Int, cut: @escaping @Sendable () -> CheckpointCut, write: @escaping @Sendable (EpochCheckpoint) -> Void,
+        isBusy: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.frequency = max(1, frequency)
         self.cut = cut
         self.write = write
+        self.isBusy = isBusy
     }
 }
 
@@ -197,7 +204,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         let hooks = condition.withLock { () -> CheckpointHooks? in
             guard let hooks = checkpointHooks, !checkpointsPaused else { return nil }
             barriersSinceCheckpoint += 1
-            guard checkpoint || barriersSinceCheckpoint >= hooks.frequency else { return nil }
+            guard checkpoint || (barriersSinceCheckpoint >= hooks.frequency && !hooks.isBusy()) else { return nil }
             barriersSinceCheckpoint = 0
             return hooks
         }

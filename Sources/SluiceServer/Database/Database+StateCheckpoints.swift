@@ -20,7 +20,8 @@ extension Database {
             cut: { [weak self] in
                 self?.checkpointCut() ?? CheckpointCut(log: LogPosition(segment: 0, offset: 0), positions: [:])
             },
-            write: { checkpoint in writer.submit(checkpoint) }), paused: true)
+            write: { checkpoint in writer.submit(checkpoint) },
+            isBusy: { writer.isBehind }), paused: true)
     }
 
     var stateCheckpointWriter: StateCheckpointWriter? { stateCheckpointWriterBox.withLock { $0 } }

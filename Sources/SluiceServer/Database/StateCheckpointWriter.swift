@@ -14,6 +14,8 @@ final class StateCheckpointWriter: Sendable {
     let checkpoints: StateCheckpoints
     private let queue = DispatchQueue(label: "sluice-state-checkpoints")
     private let totalsBox = Mutex(StateCheckpointTotals())
+    /// Checkpoints submitted and not yet written.
+    private let pending = Atomic<Int>(0)
     private let lost: @Sendable () -> Void
     private let record: @Sendable (CheckpointRecord) -> Void
 
@@ -28,8 +30,15 @@ final class StateCheckpointWriter: Sendable {
 
     /// Queues `checkpoint` for writing.
     func submit(_ checkpoint: EpochCheckpoint) {
-        queue.async { [self] in write(checkpoint) }
+        pending.add(1, ordering: .relaxed)
+        queue.async { [self] in
+            write(checkpoint)
+            pending.subtract(1, ordering: .relaxed)
+        }
     }
+
+    /// True while a checkpoint waits behind the one being written: the next is better deferred.
+    var isBehind: Bool { pending.load(ordering: .relaxed) > 1 }
 
     /// Returns once every checkpoint submitted so far is written (or failed).
     func waitForWrites() {
