@@ -142,9 +142,7 @@ package final class TableJournal: Sendable {
 
     /// The segments of the checkpoint manifests in `directory`, ascending.
     static func manifestSegments(in directory: String) -> [UInt64] {
-        ((try? Files.list(directory)) ?? []).compactMap { name in
-            name.hasPrefix("MANIFEST-") ? UInt64(name.dropFirst("MANIFEST-".count)) : nil
-        }.sorted()
+        Files.numbers(in: directory, prefix: "MANIFEST-")
     }
 
     /// The checkpoint a file of the tables directory belongs to (`MANIFEST-<s>`, `<id>-<s>.chunks`).

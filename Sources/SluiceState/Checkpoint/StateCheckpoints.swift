@@ -292,9 +292,7 @@ package final class StateCheckpoints: Sendable {
 
     /// The checkpoint numbers that have a manifest in `directory`, ascending.
     package static func manifests(in directory: String) -> [UInt64] {
-        ((try? Files.list(directory)) ?? []).compactMap { name in
-            name.hasPrefix("MANIFEST-") ? UInt64(name.dropFirst("MANIFEST-".count)) : nil
-        }.sorted()
+        Files.numbers(in: directory, prefix: "MANIFEST-")
     }
 
     private func path(ofRun sequence: UInt64) -> String { "\(directory)/run-\(sequence).state" }

@@ -53,7 +53,7 @@ package struct StateSection: Sendable {
     ) -> StateSection {
         // Removals first, then puts; sorted by key, then by that order, so the last entry of
         // each key decides.
-        let all = KeyBuffer.concatenating(removed, keys)
+        let all = KeyBuffer.concatenating([removed, keys])
         let order = all.sortedIndices()
         var putIndexes: [Int] = []
         var keptKeys = KeyBuffer(reservingKeys: keys.count, bytes: keys.bytes.count)
@@ -267,11 +267,6 @@ package struct StateSection: Sendable {
 }
 
 extension KeyBuffer {
-    /// The keys of `buffers`, one after the other.
-    static func concatenating(_ buffers: KeyBuffer...) -> KeyBuffer {
-        concatenating(buffers)
-    }
-
     /// The keys of `buffers`, one after the other: their bytes and their shifted ends, a block each.
     static func concatenating(_ buffers: [KeyBuffer]) -> KeyBuffer {
         var bytes: [UInt8] = []

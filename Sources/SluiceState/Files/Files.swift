@@ -39,6 +39,14 @@ package enum Files {
     }
 
     /// The whole file.
+    /// The numbers `n` of the files named `<prefix><n>` in `directory`, ascending (checkpoint
+    /// manifests).
+    package static func numbers(in directory: String, prefix: String) -> [UInt64] {
+        ((try? list(directory)) ?? []).compactMap { name in
+            name.hasPrefix(prefix) ? UInt64(name.dropFirst(prefix.count)) : nil
+        }.sorted()
+    }
+
     package static func read(_ path: String) throws(SluiceError) -> [UInt8] {
         let (descriptor, size) = try openForReading(path)
         defer { close(descriptor) }

@@ -152,15 +152,8 @@ package struct PagedTable {
         }
         guard !everything && !needsFullCheckpoint else {
             // (Within a delta, a table whose changes were dropped writes itself whole.)
-            var keys = KeyBuffer(reservingKeys: keyCount, bytes: pages.reduce(0) { $0 + $1.keys.bytes.count })
-            var counts: [Int32] = []
-            counts.reserveCapacity(keyCount)
-            for page in pages {
-                for index in 0 ..< page.keyCount {
-                    keys.append(index, of: page.keys)
-                    counts.append(page.count(at: index))
-                }
-            }
+            let keys = KeyBuffer.concatenating(pages.map(\.keys))
+            let counts = pages.flatMap { $0.counts ?? [Int32](repeating: 1, count: $0.keyCount) }
             var section = StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(pages.map(\.rows), types: types))
             section.isWhole = true
             return section

@@ -642,13 +642,14 @@ extension IntegerHashAggregate {
         }
         let columns = section.rows.columns
         let keyColumnCount = integerKey ? 1 : groupCount
-        let integerKeys = integerKey ? Self.integers(columns[0]) : []
+        // Every column after the key is a bigint; the key is one when it is an integer.
+        let integerColumns = columns.indices.map { $0 >= keyColumnCount || integerKey ? Self.integers(columns[$0]) : [] }
         /// Slot by state key, for the multiset entries.
         var slotOfStateKey: [GroupKeyBytes: Int32] = [:]
         for row in 0 ..< section.keys.count {
             let slot: Int32
             if integerKey {
-                slot = columns[0].isNull(row) ? nullSlot() : self.slot(for: integerKeys[row])
+                slot = columns[0].isNull(row) ? nullSlot() : self.slot(for: integerColumns[0][row])
             } else if groupCount > 0 {
                 let bytes = Array(section.keys.key(row).dropFirst(2))
                 slot = allocate(key: 0, isNull: false)
@@ -661,20 +662,20 @@ extension IntegerHashAggregate {
             if aggregates.indices.contains(where: hasValueTable) { slotOfStateKey[GroupKeyBytes(bytes: section.keys.key(row))] = slot }
             let index = Int(slot)
             var column = keyColumnCount
-            rowCounts[index] = Self.integers(columns[column])[row]
+            rowCounts[index] = integerColumns[column][row]
             column += 1
             for (aggregate, call) in aggregates.enumerated() {
-                counts[aggregate][index] = Self.integers(columns[column])[row]
+                counts[aggregate][index] = integerColumns[column][row]
                 column += 1
                 if call.kind == .sum {
-                    let high = Self.integers(columns[column])[row]
-                    let low = Self.integers(columns[column + 1])[row]
+                    let high = integerColumns[column][row]
+                    let low = integerColumns[column + 1][row]
                     sums[aggregate][index] = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
                     column += 2
                 }
                 if (call.kind == .min || call.kind == .max) && appendOnlyInput {
                     let (total, extreme, count) = (
-                        Self.integers(columns[column])[row], Self.integers(columns[column + 1])[row], Self.integers(columns[column + 2])[row])
+                        integerColumns[column][row], integerColumns[column + 1][row], integerColumns[column + 2][row])
                     guard let multiset = ExtremeMultiset(isMax: call.kind == .max, total: total, extreme: extreme, extremeCount: count) else {
                         throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed")
                     }
