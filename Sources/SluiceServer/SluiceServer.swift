@@ -5,6 +5,7 @@ import SluiceBroker
 import SluiceConnectors
 import SluiceCore
 import SluicePGWire
+import SluiceState
 
 /// Configuration of `sluice serve`.
 package struct ServerConfiguration: Sendable {
@@ -16,6 +17,8 @@ package struct ServerConfiguration: Sendable {
     package var barrierIntervalMilliseconds = 1000
     /// Barriers per state checkpoint (RisingWave's `checkpoint_frequency`).
     package var checkpointFrequency = 1
+    /// Bytes of state pages kept in memory (`--memory-limit`); nil: half of the machine's memory.
+    package var memoryLimit: Int?
     /// The built-in Kafka-compatible broker; nil to run without it. Its data directory is
     /// `<dataDirectory>/broker` unless set.
     package var broker: BrokerConfiguration? = BrokerConfiguration()
@@ -46,7 +49,7 @@ package final class SluiceServer: Sendable {
         let recoveryStart = ContinuousClock.now
         let database = try Database.withConnectors(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
-            checkpointFrequency: configuration.checkpointFrequency)
+            checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit)
         if let recovery = database.recovery {
             // Before the SQL port opens: whoever can connect can read how recovery went.
             let seconds = (ContinuousClock.now - recoveryStart).inSeconds
@@ -71,9 +74,12 @@ package final class SluiceServer: Sendable {
 extension Database {
     /// A database whose sources and tables can use every connector Sluice has.
     package static func withConnectors(
-        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil
     ) throws(SluiceError) -> Database {
-        try Database(dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency) {
+        try Database(
+            dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency,
+            memoryLimit: memoryLimit
+        ) {
             description, validate throws(SluiceError) in
             try Connectors.make(description, validate: validate)
         }

@@ -14,6 +14,8 @@ package final class TableStore: Sendable {
 
     private struct State {
         var chunks: [Chunk] = []
+        /// A view's rows: its pages as last published (``replaceAll(with:)``).
+        var pages: [StatePage] = []
         /// Encoded primary key → (chunk, row). Kept only when there is a primary key.
         var keyIndex: [KeyBytes: RowLocation] = [:]
         var rowCount = 0
@@ -30,13 +32,20 @@ package final class TableStore: Sendable {
 
     /// A consistent view of the table's rows at one moment.
     package struct Snapshot: Sendable {
-        package var chunks: [Chunk]
+        fileprivate var stored: [Chunk]
+        /// A view's pages, read (and evicted ones loaded back) when ``chunks`` is asked for.
+        fileprivate var pages: [StatePage]
         package var rowCount: Int
+
+        /// Every row, as chunks.
+        package var chunks: [Chunk] { pages.isEmpty ? stored : stored + pages.map(\.published) }
     }
 
     package func snapshot() -> Snapshot {
         state.withLock { state in
-            Snapshot(chunks: state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty }, rowCount: state.rowCount)
+            Snapshot(
+                stored: state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty }, pages: state.pages,
+                rowCount: state.rowCount)
         }
     }
 
@@ -134,13 +143,13 @@ package final class TableStore: Sendable {
         package var replaced: Chunk?
     }
 
-    /// Makes `chunks` the table's rows (a materialized view publishing an epoch). Keeps no key
+    /// Makes `pages` the table's rows (a materialized view publishing an epoch). Keeps no key
     /// index: views are written only this way.
-    package func replaceAll(with chunks: [Chunk]) {
-        let kept = chunks.filter { !$0.isEmpty }
+    package func replaceAll(with pages: [StatePage]) {
         state.withLock { state in
-            state.chunks = kept
-            state.rowCount = kept.reduce(0) { $0 + $1.count }
+            state.chunks = []
+            state.pages = pages
+            state.rowCount = pages.reduce(0) { $0 + $1.rowCount }
             state.keyIndex = [:]
             state.emptyChunks = 0
         }
@@ -192,7 +201,8 @@ package final class TableStore: Sendable {
         let copy = TableStore(types: types, primaryKey: [])
         let snapshot = snapshot()
         copy.state.withLock { state in
-            state.chunks = snapshot.chunks
+            state.chunks = snapshot.stored
+            state.pages = snapshot.pages
             state.rowCount = snapshot.rowCount
         }
         return copy

@@ -5,6 +5,7 @@ import Synchronization
 import SluiceBench
 import SluiceCore
 import SluiceServer
+import SluiceState
 
 @main
 struct Sluice: AsyncParsableCommand {
@@ -26,6 +27,11 @@ struct Serve: AsyncParsableCommand {
         "Barriers per checkpoint of the views' state (RisingWave's checkpoint_frequency).",
         discussion: "Every Nth barrier writes what each view and operator changed since the last checkpoint, with the sources' positions, under <data-dir>/state; after a crash the views restart from the last one. Table writes are durable when acknowledged either way (write-ahead log)."))
     var checkpointFrequency = 1
+
+    @Option(help: ArgumentHelp(
+        "Bytes of state kept in memory, such as 512MB or 4GiB (default: half of the machine's memory).",
+        discussion: "The views' pages count against it. When they pass it, the coldest pages are written to <data-dir>/spill and read back when next used, so a view larger than memory keeps running with resident memory near the limit."))
+    var memoryLimit: String?
 
     @Option(help: "Directory for durable state.")
     var dataDir = "./sluice-data"
@@ -58,6 +64,12 @@ struct Serve: AsyncParsableCommand {
         configuration.barrierIntervalMilliseconds = barrierIntervalMs
         guard checkpointFrequency > 0 else { throw ValidationError("--checkpoint-frequency must be positive") }
         configuration.checkpointFrequency = checkpointFrequency
+        if let memoryLimit {
+            guard let bytes = StateMemory.parseSize(memoryLimit), bytes > 0 else {
+                throw ValidationError("--memory-limit must be a size such as 512MB or 4GiB, not \"\(memoryLimit)\"")
+            }
+            configuration.memoryLimit = bytes
+        }
         let server: SluiceServer
         do {
             server = try await SluiceServer.start(configuration)

@@ -3,6 +3,7 @@ import Synchronization
 import SluiceCore
 import SluiceExpr
 import SluicePlan
+import SluiceState
 import Testing
 
 @testable import SluiceDataflow
@@ -12,8 +13,8 @@ private final class Published: Sendable {
     let rows = Mutex<[Int: [Chunk]]>([:])
     let commits = Mutex<[UInt64]>([])
 
-    func record(_ views: [Int: [Chunk]], _ epoch: UInt64) {
-        rows.withLock { $0.merge(views) { $1 } }
+    func record(_ views: [Int: [StatePage]], _ epoch: UInt64) {
+        rows.withLock { $0.merge(views.mapValues { $0.map(\.published) }) { $1 } }
         commits.withLock { $0.append(epoch) }
     }
 

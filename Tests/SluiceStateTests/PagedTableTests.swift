@@ -1,3 +1,4 @@
+import Foundation
 import SluiceCore
 import Testing
 
@@ -41,7 +42,7 @@ import Testing
         Self.stage(Self.changes([(.updateDelete, 2, 20), (.updateInsert, 2, 21), (.delete, 1, 11), (.delete, 1, 11)]), into: &table)
         table.commitEpoch()
         #expect(table.entries().map(\.row) == [[.int64(2), .int64(21)]])
-        #expect(table.snapshot.flatMap(\.rows) == [[.int64(2), .int64(21)]])
+        #expect(table.snapshot.flatMap(\.published.rows) == [[.int64(2), .int64(21)]])
         #expect(table.inconsistencies == 0)
         let committedNothing = !table.commitEpoch()
         #expect(committedNothing)
@@ -84,15 +85,63 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4])
     func randomHistoriesMatchAModel(seed: UInt64) {
+        randomHistory(seed: seed, memory: nil)
+    }
+
+    /// The same histories under a memory limit a few pages wide: commits evict and read pages
+    /// back all the time, and every byte counted in is counted out again.
+    @Test(arguments: [5, 6, 7])
+    func randomHistoriesUnderAMemoryLimitMatchAModel(seed: UInt64) throws {
+        let directory = NSTemporaryDirectory() + "sluice-spill-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let memory = StateMemory(limit: 48 << 10, spillDirectory: directory)
+        randomHistory(seed: seed, memory: memory, preload: 12_000, rowsPerChunk: 40)
+        #expect(memory.evictedPages > 0)
+        #expect(memory.loadedPages > 0)
+        #expect(memory.residentBytes == 0)
+        #expect(memory.spilledBytes == 0)
+    }
+
+    @Test func evictedPagesReadBackForSnapshotsTakenBeforeTheEviction() throws {
+        let directory = NSTemporaryDirectory() + "sluice-spill-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let memory = StateMemory(limit: 64 << 10, spillDirectory: directory)
+        var table = PagedTable(types: [.int64, .int64], memory: memory)
+        Self.stage(Self.changes((0 ..< 20_000).map { (.insert, Int64($0), Int64($0) * 3) }), into: &table)
+        table.commitEpoch()
+        let snapshot = table.snapshot
+        // Another epoch over the limit evicts every page it does not write.
+        Self.stage(Self.changes([(.insert, 20_000, 1)]), into: &table)
+        table.commitEpoch()
+        #expect(memory.evictedPages > 0)
+        #expect(memory.residentBytes <= memory.limit)
+        #expect(snapshot.contains { !$0.isResident })
+        // (Pages are in key order, which begins with a hash of the key: the rows are compared as
+        // pairs, each present once.)
+        let rows = snapshot.flatMap(\.published.rows).map { row -> [Int64] in row.map { if case .int64(let value) = $0 { value } else { -1 } } }
+        let expected = (0 ..< 20_000).map { [Int64($0), Int64($0) * 3] }
+        #expect(rows.count == expected.count)
+        #expect(rows.sorted { $0[0] < $1[0] } == expected, "rows differ")
+        #expect(table.rowCount == 20_001)
+    }
+
+    /// `preload` keys are inserted first; then each epoch stages up to three chunks of fewer
+    /// than `rowsPerChunk` random changes.
+    private func randomHistory(seed: UInt64, memory: StateMemory?, preload: Int = 0, rowsPerChunk: Int = 700) {
         var random = SplitMix64(seed: seed)
-        var table = PagedTable(types: [.int64, .int64])
+        var table = PagedTable(types: [.int64, .int64], memory: memory)
         var model: [[UInt8]: (k: Int64, v: Int64, count: Int)] = [:]
-        let keySpace = Int64(200 + seed * 1500)
+        let keySpace = Int64(max(200 + Int(seed) * 1500, preload))
+        if preload > 0 {
+            let rows = (0 ..< preload).map { (op: ChangeOp.insert, k: Int64($0), v: Int64($0)) }
+            for row in rows { model[Self.keyBytes(row.k)] = (row.k, row.v, 1) }
+            Self.stage(Self.changes(rows), into: &table)
+        }
         for _ in 0 ..< 40 {
             let chunks = Int(random.next() % 4)
             for _ in 0 ..< chunks {
                 var rows: [(op: ChangeOp, k: Int64, v: Int64)] = []
-                for _ in 0 ..< Int(random.next() % 700) {
+                for _ in 0 ..< Int(random.next() % UInt64(rowsPerChunk)) {
                     let k = Int64(random.next() % UInt64(keySpace))
                     let bytes = Self.keyBytes(k)
                     let present = model[bytes]?.count ?? 0
@@ -114,6 +163,11 @@ import Testing
                 Self.stage(Self.changes(rows), into: &table)
             }
             table.commitEpoch()
+            if let memory {
+                // Only pages this commit wrote may stay above the eviction target.
+                let fresh = table.pages.filter { $0.lastUsed == memory.now && $0.isResident }.reduce(0) { $0 + $1.byteCount }
+                #expect(memory.residentBytes <= max(memory.evictionTarget, fresh + (table.pages.last?.byteCount ?? 0)))
+            }
             #expect(table.isWellFormed)
             let expected = model.sorted { ByteOrder.compare($0.key, $1.key) < 0 }
             let actual = table.entries()
@@ -121,7 +175,7 @@ import Testing
             #expect(actual.map(\.row) == expected.map { [.int64($0.value.k), .int64($0.value.v)] })
             #expect(actual.map(\.count) == expected.map(\.value.count))
             #expect(table.rowCount == model.values.reduce(0) { $0 + $1.count })
-            #expect(table.snapshot.reduce(0) { $0 + $1.count } == table.rowCount)
+            #expect(table.snapshot.reduce(0) { $0 + $1.published.count } == table.rowCount)
         }
         #expect(table.inconsistencies == 0)
     }

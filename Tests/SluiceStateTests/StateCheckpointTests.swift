@@ -90,7 +90,7 @@ import Testing
                 // A restart from the newest checkpoint (or from nothing before the first).
                 guard let newest = StateCheckpoints.recover(directory: directory).checkpoint else { continue }
                 let contents = try FragmentCheckpoint.contents(of: try #require(newest.views[9]))
-                table = contents[1].map(PagedTable.init(restoring:)) ?? PagedTable(types: [.int64, .varchar])
+                table = contents[1].map { PagedTable(restoring: $0) } ?? PagedTable(types: [.int64, .varchar])
                 table.tracksChanges = true
                 model = try #require(saved[newest.manifest.sequence])
                 #expect(newest.manifest.positions == [3: [0: Int64(newest.manifest.epoch)]])
@@ -111,7 +111,7 @@ import Testing
                 #expect(older.manifest.sequence == manifests[0])
                 #expect(recovered.damaged.count == 1 && recovered.damaged[0].contains(path))
                 let contents = try FragmentCheckpoint.contents(of: try #require(older.views[9]))
-                table = contents[1].map(PagedTable.init(restoring:)) ?? PagedTable(types: [.int64, .varchar])
+                table = contents[1].map { PagedTable(restoring: $0) } ?? PagedTable(types: [.int64, .varchar])
                 table.tracksChanges = true
                 model = try #require(saved[older.manifest.sequence])
                 #expect(Self.same(Self.contents(table), Self.expected(model)), "fallback at epoch \(epoch)")

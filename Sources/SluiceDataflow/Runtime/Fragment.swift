@@ -7,7 +7,7 @@ import SluiceState
 package protocol EpochCollector: AnyObject, Sendable {
     /// Fragment `fragmentID` finished `epoch`; `rows` is its view's new contents, or nil when
     /// the epoch changed nothing; `checkpoint` its state for a checkpoint barrier.
-    func collect(epoch: UInt64, fragmentID: Int, rows: [Chunk]?, checkpoint: CheckpointPiece?)
+    func collect(epoch: UInt64, fragmentID: Int, rows: [StatePage]?, checkpoint: CheckpointPiece?)
     /// Raised when a checkpoint was lost: a fragment whose base is older writes a new one.
     var requiredBaseGeneration: Int { get }
 }
@@ -102,14 +102,14 @@ package final class Fragment: @unchecked Sendable {
     package init(
         id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, chunk: Chunk)],
         collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64, checkpointing: Bool = false,
-        restoring: [Int: StateSection]? = nil
+        restoring: [Int: StateSection]? = nil, memory: StateMemory? = nil
     ) throws(SluiceError) {
         self.id = id
         self.name = name
         self.graph = graph
         self.planText = planText
         self.upstreams = graph.upstreams
-        self.materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity)
+        self.materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity, memory: memory)
         self.backfill = backfill
         self.collector = collector
         self.pool = pool

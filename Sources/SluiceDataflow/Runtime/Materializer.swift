@@ -44,10 +44,10 @@ package struct Materializer {
     /// Restored from a checkpoint and not yet published.
     private var restored = false
 
-    package init(types: [DataType], identity: RowIdentity = .wholeRow) {
+    package init(types: [DataType], identity: RowIdentity = .wholeRow, memory: StateMemory? = nil) {
         self.types = types
         self.identity = identity
-        self.table = PagedTable(types: types)
+        self.table = PagedTable(types: types, memory: memory)
         switch identity {
         case .rowID: keyColumns = []
         case .key(let columns): keyColumns = columns
@@ -116,9 +116,9 @@ package struct Materializer {
         }
     }
 
-    /// Commits the epoch's changes and returns the view's rows as chunks (its pages, shared),
-    /// or nil when the epoch changed nothing (and nothing was restored since the last publish).
-    package mutating func publish() -> [Chunk]? {
+    /// Commits the epoch's changes and returns the view's pages (shared, read lazily), or nil
+    /// when the epoch changed nothing (and nothing was restored since the last publish).
+    package mutating func publish() -> [StatePage]? {
         guard table.commitEpoch() || restored else { return nil }
         restored = false
         return table.snapshot
@@ -142,7 +142,7 @@ package struct Materializer {
     package mutating func restore(_ section: StateSection) throws(SluiceError) {
         guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }
         let tracks = table.tracksChanges
-        table = PagedTable(restoring: section)
+        table = PagedTable(restoring: section, memory: table.memory)
         table.tracksChanges = tracks
         if identity == .rowID, let page = table.pages.last, page.keyCount > 0 {
             // Row ids continue after the last one stored (the key's bytes after its vnode).

@@ -73,7 +73,7 @@ package struct CheckpointHooks: Sendable {
 /// current rows of its inputs to start from.
 package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// Receives the rows of every view an epoch changed, keyed by view id, with the epoch.
-    package typealias Publish = @Sendable ([Int: [Chunk]], UInt64) -> Void
+    package typealias Publish = @Sendable ([Int: [StatePage]], UInt64) -> Void
 
     private let sourceLock = NSRecursiveLock()
     /// Guards everything below it.
@@ -95,7 +95,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private struct Inflight {
         var epoch: UInt64
         var expected: Set<Int>
-        var rows: [Int: [Chunk]] = [:]
+        var rows: [Int: [StatePage]] = [:]
         /// Set for a checkpoint barrier.
         var cut: CheckpointCut?
         var pieces: [CheckpointPiece] = []
@@ -105,12 +105,15 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var intervalMilliseconds: Int
     private let publish: Publish
     private let pool: WorkerPool
+    /// The budget every view's pages count against (`--memory-limit`); nil: no limit.
+    package let memory: StateMemory?
 
     /// - Parameter workerThreads: threads that run the views' operators (default: one per core).
     package init(
         barrierIntervalMilliseconds: Int = 1000, workerThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        publish: @escaping Publish
+        memory: StateMemory? = nil, publish: @escaping Publish
     ) {
+        self.memory = memory
         self.intervalMilliseconds = max(1, barrierIntervalMilliseconds)
         self.publish = publish
         self.pool = WorkerPool(threads: workerThreads)
@@ -244,7 +247,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         await waitForCommit(injectBarrier())
     }
 
-    package func collect(epoch: UInt64, fragmentID: Int, rows: [Chunk]?, checkpoint: CheckpointPiece?) {
+    package func collect(epoch: UInt64, fragmentID: Int, rows: [StatePage]?, checkpoint: CheckpointPiece?) {
         condition.withLock {
             guard let index = inflight.firstIndex(where: { $0.epoch == epoch }) else { return }
             guard inflight[index].expected.remove(fragmentID) != nil else { return }
@@ -307,7 +310,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
         let fragment = try Fragment(
             id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self, pool: pool,
-            checkpointing: isCheckpointing, restoring: restoring)
+            checkpointing: isCheckpointing, restoring: restoring, memory: memory)
         condition.withLock {
             if graph.upstreams.isEmpty { ticker.subscribe(fragmentID: id, queue: fragment.queue, input: 0) }
             for (upstream, relation) in graph.upstreams.enumerated() {

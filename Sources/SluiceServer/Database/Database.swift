@@ -55,7 +55,7 @@ package final class Database: TableProvider, Sendable {
     /// With a data directory, the views' state is checkpointed every `checkpointFrequency`
     /// barriers (RisingWave's `checkpoint_frequency`).
     package init(
-        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1,
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil,
         connectors makeConnector: @escaping ConnectorFactory = { description, _ throws(SluiceError) in
             throw SluiceError(.featureNotSupported, "connector \"\(description.options["connector"] ?? "")\" is not available")
         }
@@ -64,7 +64,11 @@ package final class Database: TableProvider, Sendable {
         self.dataDirectory = dataDirectory
         let stores = StoreRegistry()
         self.stores = stores
-        self.runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds) { rows, _ in
+        // Evicted pages go under the data directory (or the system's temporary directory).
+        let memory = memoryLimit.map { limit in
+            StateMemory(limit: limit, spillDirectory: dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))
+        }
+        self.runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds, memory: memory) { rows, _ in
             stores.publish(rows)
         }
         let runtime = self.runtime

@@ -36,9 +36,9 @@ final class StoreRegistry: Sendable {
     }
 
     /// Replaces the rows of every view in `rows` in one step.
-    func publish(_ rows: [Int: [Chunk]]) {
+    func publish(_ rows: [Int: [StatePage]]) {
         stores.withLock { stores in
-            for (id, chunks) in rows { stores[id]?.store.replaceAll(with: chunks) }
+            for (id, pages) in rows { stores[id]?.store.replaceAll(with: pages) }
         }
     }
 

@@ -52,12 +52,20 @@ package struct PagedTable {
         var removed = KeyBuffer()
     }
 
-    package init(types: [DataType]) {
+    /// The budget the pages count against; with one, a commit over its limit evicts this
+    /// table's coldest pages to ``spillFile``.
+    package let memory: StateMemory?
+    /// Where evicted pages go, opened at the first eviction.
+    private var spillFile: SpillFile?
+
+    package init(types: [DataType], memory: StateMemory? = nil) {
         self.types = types
+        self.memory = memory
     }
 
-    /// The rows of every page, as of the last commit: shares the pages, copies no row.
-    package var snapshot: [Chunk] { pages.map(\.published) }
+    /// The pages as of the last commit: shared, so reading them copies nothing, and an
+    /// evicted page is read back only when its rows are asked for.
+    package var snapshot: [StatePage] { pages }
 
     /// True when changes wait for ``commitEpoch()``.
     package var hasStagedChanges: Bool { !staged.keys.isEmpty }
@@ -85,6 +93,7 @@ package struct PagedTable {
     @discardableResult
     package mutating func commitEpoch() -> Bool {
         guard !staged.keys.isEmpty else { return false }
+        let now = memory?.tick() ?? 0
         let changes = staged.folded()
         var rebuilt: [StatePage] = []
         rebuilt.reserveCapacity(pages.count + changes.entries.count / Self.pageCapacity + 1)
@@ -101,8 +110,8 @@ package struct PagedTable {
             }
             var end = entryIndex + 1
             if target + 1 < pages.count {
-                let next = pages[target + 1]
-                while end < entries.count, changes.keys.compare(Int(entries[end].key), with: 0, of: next.keys) < 0 { end += 1 }
+                let next = pages[target + 1].firstKey
+                while end < entries.count, changes.keys.compare(Int(entries[end].key), with: 0, of: next) < 0 { end += 1 }
             } else {
                 end = entries.count
             }
@@ -110,7 +119,7 @@ package struct PagedTable {
             let isLast = target + 1 >= pages.count
             rebuilt += merge(old, with: entries[entryIndex ..< end], changes: changes, isLast: isLast)
             if let old {
-                rowCount -= old.published.count
+                rowCount -= old.rowCount
                 keyCount -= old.keyCount
                 byteCount -= old.byteCount
             }
@@ -123,6 +132,7 @@ package struct PagedTable {
         }
         pages = rebuilt
         staged = StagedChanges()
+        if let memory, memory.isOverLimit { evictColdPages(memory, before: now) }
         if tracksChanges {
             let changes = epochChanges
             epochChanges = EpochChanges()
@@ -152,9 +162,11 @@ package struct PagedTable {
         }
         guard !everything && !needsFullCheckpoint else {
             // (Within a delta, a table whose changes were dropped writes itself whole.)
-            let keys = KeyBuffer.concatenating(pages.map(\.keys))
-            let counts = pages.flatMap { $0.counts ?? [Int32](repeating: 1, count: $0.keyCount) }
-            var section = StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(pages.map(\.rows), types: types))
+            // (An evicted page is read for this and left cached until the next eviction.)
+            let contents = pages.map(\.contents)
+            let keys = KeyBuffer.concatenating(contents.map(\.keys))
+            let counts = contents.flatMap { $0.counts ?? [Int32](repeating: 1, count: $0.keys.count) }
+            var section = StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(contents.map(\.rows), types: types))
             section.isWhole = true
             return section
         }
@@ -164,16 +176,16 @@ package struct PagedTable {
     }
 
     /// A table holding `section`'s rows (a checkpoint's contents: ascending keys, no removals).
-    package init(restoring section: StateSection) {
-        self.init(types: section.types)
+    package init(restoring section: StateSection, memory: StateMemory? = nil) {
+        self.init(types: section.types, memory: memory)
         var start = 0
         while start < section.keys.count {
             let end = min(section.keys.count, start + Self.pageCapacity)
             var keys = KeyBuffer(reservingKeys: end - start, bytes: 0)
             for index in start ..< end { keys.append(index, of: section.keys) }
-            let page = StatePage(keys: keys, rows: section.rows.slice(start ..< end), counts: Array(section.counts[start ..< end]))
+            let page = StatePage(keys: keys, rows: section.rows.slice(start ..< end), counts: Array(section.counts[start ..< end]), memory: memory)
             pages.append(page)
-            rowCount += page.published.count
+            rowCount += page.rowCount
             keyCount += page.keyCount
             byteCount += page.byteCount
             start = end
@@ -194,7 +206,7 @@ package struct PagedTable {
         // itself, which is the answer when no page does.
         while low < high {
             let middle = (low + high) / 2
-            if keys.compare(Int(keyIndex), with: 0, of: pages[middle].keys) >= 0 { low = middle + 1 } else { high = middle }
+            if keys.compare(Int(keyIndex), with: 0, of: pages[middle].firstKey) >= 0 { low = middle + 1 } else { high = middle }
         }
         return max(start, low - 1)
     }
@@ -203,8 +215,9 @@ package struct PagedTable {
     private mutating func merge(
         _ old: StatePage?, with entries: ArraySlice<FoldedChange>, changes: FoldedChanges, isLast: Bool
     ) -> [StatePage] {
-        let oldKeys = old?.keys ?? KeyBuffer()
-        let oldCounts = old?.counts
+        let oldContents = old?.contents
+        let oldKeys = oldContents?.keys ?? KeyBuffer()
+        let oldCounts = oldContents?.counts
         let oldCount = oldKeys.count
         let newKeys = changes.keys
         var keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: oldKeys.bytes.count + entries.count * 16)
@@ -273,10 +286,10 @@ package struct PagedTable {
 
         let inserted = changes.rows(insertedRows)
         let combined: Chunk
-        if let old, !insertedRows.isEmpty {
-            combined = Chunk.concatenate([old.rows, inserted], types: types)
+        if let oldContents, !insertedRows.isEmpty {
+            combined = Chunk.concatenate([oldContents.rows, inserted], types: types)
         } else {
-            combined = old?.rows ?? inserted
+            combined = oldContents?.rows ?? inserted
         }
         let total = sources.count
         if tracksChanges && !changedPositions.isEmpty {
@@ -303,8 +316,8 @@ package struct PagedTable {
             let pieceSources = Array(sources[start ..< end])
             let isIdentity = start == 0 && end == total && old != nil && insertedRows.isEmpty && total == oldCount
             let rows = isIdentity ? combined : combined.gather(pieceSources)
-            let page = StatePage(keys: pieceKeys, rows: rows, counts: Array(counts[start ..< end]))
-            rowCount += page.published.count
+            let page = StatePage(keys: pieceKeys, rows: rows, counts: Array(counts[start ..< end]), memory: memory)
+            rowCount += page.rowCount
             keyCount += page.keyCount
             byteCount += page.byteCount
             result.append(page)
@@ -313,12 +326,38 @@ package struct PagedTable {
         return result
     }
 
+    /// Evicts the resident pages this commit did not write, least recently used first, until
+    /// `memory` is back under its eviction target or none is left. The last page stays: an
+    /// append-only table writes there every epoch.
+    private mutating func evictColdPages(_ memory: StateMemory, before now: UInt64) {
+        var candidates: [(used: UInt64, index: Int)] = []
+        for index in pages.indices.dropLast() where pages[index].lastUsed < now && pages[index].isResident {
+            candidates.append((pages[index].lastUsed, index))
+        }
+        guard !candidates.isEmpty else { return }
+        if spillFile == nil {
+            do {
+                spillFile = try SpillFile(directory: memory.spillDirectory)
+            } catch {
+                return
+            }
+        }
+        guard let spillFile else { return }
+        candidates.sort { $0.used < $1.used }
+        let target = memory.evictionTarget
+        for candidate in candidates {
+            if memory.residentBytes <= target { break }
+            pages[candidate.index].evict(to: spillFile)
+        }
+    }
+
     /// Every key with its row and count, in key order (for tests).
     package func entries() -> [(key: [UInt8], row: [Value], count: Int)] {
         var result: [(key: [UInt8], row: [Value], count: Int)] = []
         for page in pages {
+            let contents = page.contents
             for index in 0 ..< page.keyCount {
-                result.append((page.keys.key(index), page.rows.row(index), Int(page.count(at: index))))
+                result.append((contents.keys.key(index), contents.rows.row(index), Int(contents.counts?[index] ?? 1)))
             }
         }
         return result
@@ -331,12 +370,14 @@ package struct PagedTable {
         var keys = 0
         for (pageIndex, page) in pages.enumerated() {
             guard page.keyCount > 0, page.keyCount <= Self.pageCapacity else { return false }
-            for index in 1 ..< max(page.keyCount, 1) where page.keys.compare(index - 1, with: index, of: page.keys) >= 0 { return false }
+            let pageKeys = page.keys
+            for index in 1 ..< max(page.keyCount, 1) where pageKeys.compare(index - 1, with: index, of: pageKeys) >= 0 { return false }
+            guard pageKeys.compare(0, with: 0, of: page.firstKey) == 0, page.published.count == page.rowCount else { return false }
             if pageIndex > 0 {
                 let previous = pages[pageIndex - 1]
-                guard previous.keys.compare(previous.keyCount - 1, with: 0, of: page.keys) < 0 else { return false }
+                guard previous.keys.compare(previous.keyCount - 1, with: 0, of: pageKeys) < 0 else { return false }
             }
-            rows += page.published.count
+            rows += page.rowCount
             keys += page.keyCount
         }
         return rows == rowCount && keys == keyCount
