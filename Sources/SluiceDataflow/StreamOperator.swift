@@ -45,6 +45,8 @@ package struct StateWriter {
 
     package let mode: Mode
     package private(set) var sections: [StateSection] = []
+    /// Tables written whole from their pages.
+    package private(set) var pagedTables: [FragmentCheckpoint.PagedImage] = []
 
     package init(mode: Mode = .none) {
         self.mode = mode
@@ -53,6 +55,19 @@ package struct StateWriter {
     /// Adds a state table's section; an empty delta is left out.
     package mutating func add(_ section: StateSection) {
         if mode == .everything || !section.isEmpty { sections.append(section) }
+    }
+
+    /// Adds a paged table's part: its changes, or all its pages.
+    package mutating func add(_ checkpoint: PagedTable.Checkpoint) {
+        switch checkpoint {
+        case .changes(let section): add(section)
+        case .whole(let image): pagedTables.append(image)
+        }
+    }
+
+    /// About the bytes the checkpoint's parts take on disk.
+    package var byteCount: Int {
+        sections.reduce(0) { $0 + $1.byteCount } + pagedTables.reduce(0) { $0 + $1.byteCount }
     }
 }
 

@@ -46,7 +46,6 @@ struct Serve: AsyncParsableCommand {
     var broker: BrokerOptions
 
     func run() async throws {
-        MemoryTuning.apply()
         var configuration = ServerConfiguration()
         if noBroker {
             configuration.broker = nil
@@ -70,6 +69,8 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.memoryLimit = bytes
         }
+        let memoryLimit = configuration.memoryLimit ?? StateMemory.defaultLimit
+        MemoryTuning.apply(memoryLimit: memoryLimit)
         let server: SluiceServer
         do {
             server = try await SluiceServer.start(configuration)
@@ -82,7 +83,7 @@ struct Serve: AsyncParsableCommand {
         }
         var kafka = ""
         if let broker = server.broker { kafka = ", Kafka on \(broker.configuration.host):\(broker.port)" }
-        FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir))\n".utf8))
+        FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir), memory limit \(memoryLimit >> 20) MiB)\n".utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))
         try await server.shutdown()

@@ -34,13 +34,24 @@ import Testing
         a.count == b.count && a.allSatisfy { entry in b[entry.key].map { $0.row == entry.value.row && $0.count == entry.value.count } ?? false }
     }
 
-    @Test(arguments: [UInt64(1), 2, 3])
+    private static func piece(_ checkpoint: PagedTable.Checkpoint, isBase: Bool) -> FragmentCheckpoint {
+        switch checkpoint {
+        case .changes(let section): FragmentCheckpoint(view: 9, isBase: isBase, sections: [section])
+        case .whole(let image): FragmentCheckpoint(view: 9, isBase: isBase, sections: [], pagedTables: [image])
+        }
+    }
+
+    /// Seeds 4 and 5 run under a memory limit of a few kilobytes: pages are evicted at every
+    /// commit, and bases write them from the spill file.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func aRandomHistoryOfCheckpointsRestartsAndCompactionsMatchesTheModel(seed: UInt64) throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var random = SplitMix64(seed: seed)
         var checkpoints = try StateCheckpoints(directory: directory)
-        var table = PagedTable(types: [.int64, .varchar])
+        let memory = seed >= 4 ? StateMemory(limit: 8 << 10, spillDirectory: directory + "/spill") : nil
+        let keySpace: Int64 = memory == nil ? 300 : 5000
+        var table = PagedTable(types: [.int64, .varchar], memory: memory)
         table.tracksChanges = true
         var model: Model = [:]
         /// The model as of each written checkpoint, by number.
@@ -53,7 +64,7 @@ import Testing
             var keys: [Int64] = []
             var values: [String] = []
             for _ in 0 ..< Int.random(in: 0 ... 80, using: &random) {
-                let k = Int64.random(in: 0 ..< 300, using: &random)
+                let k = Int64.random(in: 0 ..< keySpace, using: &random)
                 if let present = model[k], Bool.random(using: &random) {
                     ops.append(.delete)
                     keys.append(k)
@@ -78,11 +89,9 @@ import Testing
             case 0 ..< 6:
                 // A checkpoint: a base when there is none yet, or now and then (compaction).
                 let base = !hasBase || Int.random(in: 0 ..< 5, using: &random) == 0
-                let section = table.checkpoint(table: 1, everything: base)
-                let bytes = FragmentCheckpoint(view: 9, isBase: base, sections: [section]).encoded()
                 let written = try checkpoints.write(
                     epoch: UInt64(epoch), log: LogPosition(segment: 1, offset: Int64(epoch)), positions: [3: [0: Int64(epoch)]],
-                    pieces: [(view: 9, isBase: base, bytes: bytes)])
+                    pieces: [Self.piece(table.checkpoint(table: 1, everything: base), isBase: base)])
                 #expect(written.brokenChains.isEmpty)
                 saved[written.manifest.sequence] = model
                 hasBase = true
@@ -90,7 +99,7 @@ import Testing
                 // A restart from the newest checkpoint (or from nothing before the first).
                 guard let newest = StateCheckpoints.recover(directory: directory).checkpoint else { continue }
                 let contents = try FragmentCheckpoint.contents(of: try #require(newest.views[9]))
-                table = contents[1].map { PagedTable(restoring: $0) } ?? PagedTable(types: [.int64, .varchar])
+                table = contents[1].map { PagedTable(restoring: $0, memory: memory) } ?? PagedTable(types: [.int64, .varchar], memory: memory)
                 table.tracksChanges = true
                 model = try #require(saved[newest.manifest.sequence])
                 #expect(newest.manifest.positions == [3: [0: Int64(newest.manifest.epoch)]])
@@ -111,7 +120,7 @@ import Testing
                 #expect(older.manifest.sequence == manifests[0])
                 #expect(recovered.damaged.count == 1 && recovered.damaged[0].contains(path))
                 let contents = try FragmentCheckpoint.contents(of: try #require(older.views[9]))
-                table = contents[1].map { PagedTable(restoring: $0) } ?? PagedTable(types: [.int64, .varchar])
+                table = contents[1].map { PagedTable(restoring: $0, memory: memory) } ?? PagedTable(types: [.int64, .varchar], memory: memory)
                 table.tracksChanges = true
                 model = try #require(saved[older.manifest.sequence])
                 #expect(Self.same(Self.contents(table), Self.expected(model)), "fallback at epoch \(epoch)")
@@ -124,12 +133,13 @@ import Testing
             }
         }
         #expect(restarts > 3 && fallbacks > 0)
+        if let memory { #expect(memory.evictedPages > 0) }
         // After one more checkpoint, only what the two newest manifests need is left on disk
         // (files of a checkpoint passed over at a restart go with it).
         let last = table.checkpoint(table: 1, everything: false)
         _ = try checkpoints.write(
             epoch: 151, log: LogPosition(segment: 1, offset: 151), positions: [:],
-            pieces: [(view: 9, isBase: false, bytes: FragmentCheckpoint(view: 9, isBase: false, sections: [last]).encoded())])
+            pieces: [Self.piece(last, isBase: false)])
         let files = try Files.list(directory)
         let manifests = StateCheckpoints.manifests(in: directory)
         #expect(manifests.count <= 2)

@@ -268,8 +268,9 @@ package final class Fragment: @unchecked Sendable {
                 // writes a base at the next one.
                 hasBase = false
             } else {
-                piece = CheckpointPiece(state: FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections))
-                let bytes = state.sections.reduce(0) { $0 + $1.byteCount }
+                piece = CheckpointPiece(
+                    state: FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections, pagedTables: state.pagedTables))
+                let bytes = state.byteCount
                 if mode == .everything {
                     (hasBase, baseGeneration, chainBytes, deltaCount) = (true, generation, bytes, 0)
                 } else {

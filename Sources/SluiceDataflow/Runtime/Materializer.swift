@@ -134,7 +134,7 @@ package struct Materializer {
     }
 
     /// The view's rows for a checkpoint: what changed since the last one, or all of them.
-    package mutating func checkpoint(everything: Bool) -> StateSection {
+    package mutating func checkpoint(everything: Bool) -> PagedTable.Checkpoint {
         table.checkpoint(table: Self.stateTableID, everything: everything)
     }
 

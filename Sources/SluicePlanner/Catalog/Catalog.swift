@@ -15,6 +15,7 @@ package final class Catalog: Sendable {
     private let statusSource = Mutex<(@Sendable () -> [StreamingJobStatus])?>(nil)
     private let sourceStatusSource = Mutex<(@Sendable () -> [SourceStatus])?>(nil)
     private let checkpointSource = Mutex<(@Sendable () -> [CheckpointRecord])?>(nil)
+    private let memorySource = Mutex<(@Sendable () -> MemoryStatus)?>(nil)
 
     package init() {}
 
@@ -31,6 +32,16 @@ package final class Catalog: Sendable {
     /// Where `sluice_checkpoints` reads the recent checkpoints from.
     package func setCheckpointSource(_ source: @escaping @Sendable () -> [CheckpointRecord]) {
         checkpointSource.withLock { $0 = source }
+    }
+
+    /// Where `sluice_memory` reads the state store's memory use from.
+    package func setMemorySource(_ source: @escaping @Sendable () -> MemoryStatus) {
+        memorySource.withLock { $0 = source }
+    }
+
+    /// The state store's memory use now.
+    package var memory: MemoryStatus {
+        memorySource.withLock { $0 }?() ?? MemoryStatus()
     }
 
     /// The recent checkpoints, oldest first.
@@ -137,6 +148,24 @@ package struct SourceStatus: Sendable {
         self.status = status
         self.errors = errors
     }
+}
+
+/// The state store's memory use and the process's, for `sluice_memory`.
+package struct MemoryStatus: Sendable {
+    /// `--memory-limit` in bytes (0: none).
+    package var limitBytes = 0
+    /// Bytes of state pages in memory, now and at most.
+    package var residentBytes = 0
+    package var peakResidentBytes = 0
+    /// Bytes of state pages in spill files only.
+    package var spilledBytes = 0
+    package var evictedPages = 0
+    package var loadedPages = 0
+    /// The process's resident set, now and at its peak (Linux's VmRSS and VmHWM).
+    package var processBytes = 0
+    package var processPeakBytes = 0
+
+    package init() {}
 }
 
 /// One checkpoint, written or attempted, for `sluice_checkpoints`.

@@ -191,7 +191,8 @@ enum SystemCatalog {
     /// Sluice's own views of running connectors: `sluice_sources`, a row per connector with its
     /// counters, and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
     /// connector; `sluice_sources.rows_rejected` counts them all); and `sluice_checkpoints`, the
-    /// recent checkpoints (the last 100), written or failed.
+    /// recent checkpoints (the last 100), written or failed; and `sluice_memory`, one row of the
+    /// state store's and the process's memory use against `--memory-limit`.
     private static func sluiceTable(_ name: String, catalog: Catalog) -> Table? {
         switch name {
         case "sluice_sources":
@@ -221,6 +222,21 @@ enum SystemCatalog {
                         .string(record.kind),
                     ]
                 })
+        case "sluice_memory":
+            let memory = catalog.memory
+            return Table(
+                columns: [
+                    ("limit_bytes", .int64), ("state_resident_bytes", .int64), ("state_peak_resident_bytes", .int64),
+                    ("state_spilled_bytes", .int64), ("pages_evicted", .int64), ("pages_loaded", .int64), ("process_rss_bytes", .int64),
+                    ("process_peak_rss_bytes", .int64),
+                ],
+                rows: [
+                    [
+                        .int64(Int64(memory.limitBytes)), .int64(Int64(memory.residentBytes)), .int64(Int64(memory.peakResidentBytes)),
+                        .int64(Int64(memory.spilledBytes)), .int64(Int64(memory.evictedPages)), .int64(Int64(memory.loadedPages)),
+                        .int64(Int64(memory.processBytes)), .int64(Int64(memory.processPeakBytes)),
+                    ]
+                ])
         case "sluice_source_errors":
             return Table(
                 columns: [

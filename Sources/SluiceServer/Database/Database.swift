@@ -82,6 +82,7 @@ package final class Database: TableProvider, Sendable {
             }
         }
         catalog.setCheckpointSource { [weak self] in self?.journal?.history ?? [] }
+        catalog.setMemorySource { [weak self] in self?.memoryStatus ?? MemoryStatus() }
         let connectors = self.connectors
         catalog.setSourceStatusSource {
             connectors.all.sorted { $0.key < $1.key }.map { id, connector in

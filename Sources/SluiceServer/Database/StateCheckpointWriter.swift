@@ -51,7 +51,7 @@ final class StateCheckpointWriter: Sendable {
     private func write(_ checkpoint: EpochCheckpoint) {
         let started = ContinuousClock.now
         let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let pieces = checkpoint.pieces.map { (view: $0.view, isBase: $0.isBase, bytes: $0.state.encoded()) }
+        let pieces = checkpoint.pieces.map(\.state)
         var entry = CheckpointRecord(epoch: 0, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
         entry.kind = "state"
         do {
@@ -62,9 +62,8 @@ final class StateCheckpointWriter: Sendable {
             totalsBox.withLock { totals in
                 totals.checkpoints += 1
                 totals.bytesWritten += written.bytes
-                for piece in pieces {
-                    if piece.isBase { totals.baseBytes += piece.bytes.count } else { totals.deltaBytes += piece.bytes.count }
-                }
+                totals.baseBytes += written.baseBytes
+                totals.deltaBytes += written.deltaBytes
             }
         } catch {
             totalsBox.withLock { $0.failures += 1 }

@@ -1,39 +1,125 @@
 import Synchronization
+import SluiceCodecs
 import SluiceCore
 
 /// One view's state in a checkpoint: a base (everything it holds) or a delta (what changed since
 /// the checkpoint before), one ``StateSection`` per state table that has something to say.
+///
+/// A table written whole from its pages (``PagedImage``: a view's rows in a base) becomes one
+/// section per page, written as the checkpoint file is written, so a base of state larger than
+/// memory never sits in memory whole. The first of them is whole; the rest add their keys.
 package struct FragmentCheckpoint: Sendable {
     package var view: Int
     package var isBase: Bool
     package var sections: [StateSection]
+    /// Tables written whole from their pages.
+    package var pagedTables: [PagedImage] = []
 
-    package init(view: Int, isBase: Bool, sections: [StateSection]) {
+    /// A table's pages, to be written whole.
+    package struct PagedImage: Sendable {
+        package var table: Int
+        package var types: [DataType]
+        package var pages: [StatePage]
+
+        package init(table: Int, types: [DataType], pages: [StatePage]) {
+            self.table = table
+            self.types = types
+            self.pages = pages
+        }
+
+        /// Bytes the pages hold.
+        package var byteCount: Int { pages.reduce(0) { $0 + $1.byteCount } }
+    }
+
+    package init(view: Int, isBase: Bool, sections: [StateSection], pagedTables: [PagedImage] = []) {
         self.view = view
         self.isBase = isBase
         self.sections = sections
+        self.pagedTables = pagedTables
     }
 
-    static let header: [UInt8] = Array("SLUICE-VIEW-STATE-1".utf8)
+    /// The first format: sections back to back, no lengths or checksums (still read).
+    static let headerVersion1: [UInt8] = Array("SLUICE-VIEW-STATE-1".utf8)
+    static let header: [UInt8] = Array("SLUICE-VIEW-STATE-2".utf8)
 
-    /// Layout: the header, a base flag byte, the section count (u32), the sections.
-    package func encoded() -> [UInt8] {
+    /// Layout: the header, a base flag byte, the section count (u32), then each section as its
+    /// length (u32), its CRC-32C (u32) and its bytes (``StateSection``).
+    ///
+    /// Calls `emit` with the bytes in order, a section at a time; a page that was evicted is
+    /// read back for this without staying in memory. Returns the bytes emitted.
+    @discardableResult
+    package func write(to emit: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) -> Int {
         var bytes = Self.header
         bytes.append(isBase ? 1 : 0)
-        bytes.appendLittleEndian(UInt32(sections.count))
-        for section in sections { section.encode(into: &bytes) }
+        let count = sections.count + pagedTables.reduce(0) { $0 + max($1.pages.count, 1) }
+        bytes.appendLittleEndian(UInt32(count))
+        var total = bytes.count
+        try emit(bytes)
+        func emitSection(_ section: StateSection) throws(SluiceError) {
+            var body: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0]
+            body.reserveCapacity(section.byteCount + 64)
+            section.encode(into: &body)
+            let length = UInt32(body.count - 8)
+            let checksum = body.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+            body.withUnsafeMutableBytes { buffer in
+                buffer.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
+                buffer.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
+            }
+            total += body.count
+            try emit(body)
+        }
+        for section in sections { try emitSection(section) }
+        for image in pagedTables {
+            guard !image.pages.isEmpty else {
+                var empty = StateSection(table: image.table, types: image.types)
+                empty.isWhole = true
+                try emitSection(empty)
+                continue
+            }
+            for (index, page) in image.pages.enumerated() {
+                let contents = page.readContents()
+                var section = StateSection(
+                    table: image.table, types: image.types, keys: contents.keys,
+                    counts: contents.counts ?? [Int32](repeating: 1, count: page.keyCount), rows: contents.rows)
+                section.isWhole = index == 0
+                try emitSection(section)
+            }
+        }
+        return total
+    }
+
+    package func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        try! write { (piece: borrowing [UInt8]) in bytes += copy piece }
         return bytes
     }
 
     package static func decode(_ bytes: UnsafeRawBufferPointer, view: Int) throws(SluiceError) -> FragmentCheckpoint {
-        guard bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
+        let isVersion1 = bytes.starts(with: headerVersion1)
+        guard isVersion1 || bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
         var reader = ByteReader(bytes: bytes, offset: header.count)
         let isBase = try reader.read(UInt8.self) == 1
         let count = Int(try reader.read(UInt32.self))
         guard count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
         var offset = reader.offset
         var sections: [StateSection] = []
-        for _ in 0 ..< count { sections.append(try StateSection.decode(bytes, offset: &offset)) }
+        for _ in 0 ..< count {
+            if isVersion1 {
+                sections.append(try StateSection.decode(bytes, offset: &offset))
+                continue
+            }
+            var framing = ByteReader(bytes: bytes, offset: offset)
+            let length = Int(try framing.read(UInt32.self))
+            let checksum = try framing.read(UInt32.self)
+            let start = framing.offset
+            guard length <= bytes.count - start else { throw SluiceError(.ioError, "stored data is truncated") }
+            let body = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length])
+            guard CRC32C.checksum(body) == checksum else { throw SluiceError(.ioError, "a state section fails its checksum") }
+            var bodyOffset = 0
+            sections.append(try StateSection.decode(body, offset: &bodyOffset))
+            guard bodyOffset == length else { throw SluiceError(.ioError, "a state section has bytes after its end") }
+            offset = start + length
+        }
         guard offset == bytes.count else { throw SluiceError(.ioError, "view state has bytes after its sections") }
         return FragmentCheckpoint(view: view, isBase: isBase, sections: sections)
     }
@@ -184,13 +270,16 @@ package final class StateCheckpoints: Sendable {
         /// Views whose delta had no chain to extend (a checkpoint before it failed): they must
         /// write a base next time; their state is left out of this checkpoint.
         package var brokenChains: [Int]
+        /// Bytes of the bases and of the deltas among them.
+        package var baseBytes = 0
+        package var deltaBytes = 0
     }
 
-    /// Writes a checkpoint of `pieces` (each view's encoded ``FragmentCheckpoint``: every view
-    /// that runs now, so a view left out is one that was dropped), then its manifest, then deletes
-    /// what the two newest manifests no longer need.
+    /// Writes a checkpoint of `pieces` (every view that runs now, so a view left out is one that
+    /// was dropped; each encoded as it is written), then its manifest, then deletes what the two
+    /// newest manifests no longer need.
     package func write(
-        epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]], pieces: [(view: Int, isBase: Bool, bytes: [UInt8])]
+        epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]], pieces: [FragmentCheckpoint]
     ) throws(SluiceError) -> Written {
         let (sequence, previous) = state.withLock { state -> (UInt64, StateManifest?) in
             defer { state.next += 1 }
@@ -198,23 +287,27 @@ package final class StateCheckpoints: Sendable {
         }
         var chains: [Int: [StateManifest.Link]] = [:]
         var broken: [Int] = []
-        var offset = Self.runHeader.count
         var compacts = false
-        for piece in pieces {
-            let link = StateManifest.Link(file: sequence, offset: offset, length: piece.bytes.count)
-            offset += piece.bytes.count
-            if piece.isBase {
-                compacts = compacts || previous?.chains[piece.view] != nil
-                chains[piece.view] = [link]
-            } else if let chain = previous?.chains[piece.view] {
-                chains[piece.view] = chain + [link]
-            } else {
-                broken.append(piece.view)
-            }
-        }
+        var (baseBytes, deltaBytes) = (0, 0)
         var written = try Files.writeChecksummed(to: path(ofRun: sequence)) { (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in
             try write(Self.runHeader)
-            for piece in pieces { try write(piece.bytes) }
+            var offset = Self.runHeader.count
+            for piece in pieces {
+                if !piece.isBase && previous?.chains[piece.view] == nil {
+                    broken.append(piece.view)
+                    continue
+                }
+                let length = try piece.write(to: write)
+                let link = StateManifest.Link(file: sequence, offset: offset, length: length)
+                offset += length
+                if piece.isBase { baseBytes += length } else { deltaBytes += length }
+                if piece.isBase {
+                    compacts = compacts || previous?.chains[piece.view] != nil
+                    chains[piece.view] = [link]
+                } else if let chain = previous?.chains[piece.view] {
+                    chains[piece.view] = chain + [link]
+                }
+            }
         }
         try Failpoints.hit("state-run-written")
         if compacts { try Failpoints.hit("state-compaction") }
@@ -225,7 +318,7 @@ package final class StateCheckpoints: Sendable {
         try Failpoints.hit("state-after-manifest")
         state.withLock { $0.last = manifest }
         removeUnreferenced(keeping: [previous, manifest].compactMap { $0 })
-        return Written(manifest: manifest, bytes: written, brokenChains: broken)
+        return Written(manifest: manifest, bytes: written, brokenChains: broken, baseBytes: baseBytes, deltaBytes: deltaBytes)
     }
 
     /// Deletes the manifests before the kept ones and every run file they do not refer to.

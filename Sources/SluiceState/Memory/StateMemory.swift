@@ -24,6 +24,8 @@ package final class StateMemory: Sendable {
     private let evictions = Atomic<Int>(0)
     private let loads = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
+    /// When memory was last given back to the kernel (``returnFreedMemory()``), in milliseconds.
+    private let lastTrim = Atomic<Int>(0)
 
     package init(limit: Int, spillDirectory: String) {
         self.limit = max(limit, 1)
@@ -80,6 +82,30 @@ package final class StateMemory: Sendable {
     func recordSpillFreed(_ bytes: Int) {
         spilled.subtract(bytes, ordering: .relaxed)
     }
+
+    /// Gives the memory that evictions freed back to the kernel, at most ten times a second.
+    ///
+    /// Evicted pages leave holes among the pages that stay, which the allocator keeps; its
+    /// `malloc_trim` returns the whole free pages inside them. (Looked up at run time: Swift's
+    /// Glibc module does not export it.)
+    func returnFreedMemory() {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let milliseconds = now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+        let last = lastTrim.load(ordering: .relaxed)
+        guard milliseconds - last >= 100, lastTrim.compareExchange(expected: last, desired: milliseconds, ordering: .relaxed).exchanged else { return }
+        if let trim = Self.mallocTrim { _ = trim(0) }
+    }
+
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let mallocTrim: Trim? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: Trim.self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// Half of the machine's memory: the default limit, as `--memory-limit` documents.
     package static var defaultLimit: Int {

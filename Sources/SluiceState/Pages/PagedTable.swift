@@ -152,9 +152,17 @@ package struct PagedTable {
         return true
     }
 
+    /// What a table gives a checkpoint.
+    package enum Checkpoint: Sendable {
+        /// The keys changed since the last checkpoint.
+        case changes(StateSection)
+        /// Every page, written one at a time when the checkpoint is written.
+        case whole(FragmentCheckpoint.PagedImage)
+    }
+
     /// The table's part of a checkpoint, as table `table`: what the commits since the last
     /// checkpoint changed or, with `everything`, every key. Forgets the changes.
-    package mutating func checkpoint(table: Int, everything: Bool) -> StateSection {
+    package mutating func checkpoint(table: Int, everything: Bool) -> Checkpoint {
         defer {
             changeLog = []
             changeLogBytes = 0
@@ -162,17 +170,11 @@ package struct PagedTable {
         }
         guard !everything && !needsFullCheckpoint else {
             // (Within a delta, a table whose changes were dropped writes itself whole.)
-            // (An evicted page is read for this and left cached until the next eviction.)
-            let contents = pages.map(\.contents)
-            let keys = KeyBuffer.concatenating(contents.map(\.keys))
-            let counts = contents.flatMap { $0.counts ?? [Int32](repeating: 1, count: $0.keys.count) }
-            var section = StateSection(table: table, types: types, keys: keys, counts: counts, rows: Chunk.concatenate(contents.map(\.rows), types: types))
-            section.isWhole = true
-            return section
+            return .whole(FragmentCheckpoint.PagedImage(table: table, types: types, pages: pages))
         }
         var section = StateSection.merged(changeLog, keepingRemovals: true) ?? StateSection(table: table, types: types)
         section.table = table
-        return section
+        return .changes(section)
     }
 
     /// A table holding `section`'s rows (a checkpoint's contents: ascending keys, no removals).
@@ -345,10 +347,12 @@ package struct PagedTable {
         guard let spillFile else { return }
         candidates.sort { $0.used < $1.used }
         let target = memory.evictionTarget
+        var freed = 0
         for candidate in candidates {
             if memory.residentBytes <= target { break }
-            pages[candidate.index].evict(to: spillFile)
+            freed += pages[candidate.index].evict(to: spillFile)
         }
+        if freed > 0 { memory.returnFreedMemory() }
     }
 
     /// Every key with its row and count, in key order (for tests).

@@ -99,22 +99,38 @@ package final class StatePage: Sendable {
             case .resident(let contents), .cached(let contents, _, _):
                 return contents
             case .spilled(let file, let region):
-                let loaded: Contents
-                do {
-                    let bytes = try file.read(region)
-                    loaded = try bytes.withUnsafeBytes { buffer throws(SluiceError) in
-                        var offset = 0
-                        let section = try StateSection.decode(buffer, offset: &offset)
-                        return Self.contents(keys: section.keys, rows: section.rows, counts: section.counts)
-                    }
-                } catch {
-                    fatalError("state page lost: \(error)")
-                }
+                let loaded = Self.load(region, from: file)
                 residence = .cached(loaded, file, region)
                 memory?.acquire(byteCount)
                 memory?.recordLoad(byteCount)
                 return loaded
             }
+        }
+    }
+
+    /// The page's contents, read back from its spill file for this caller alone if it was
+    /// evicted (a checkpoint writing every page leaves the cache as it was).
+    package func readContents() -> Contents {
+        let stored = residence.withLock { residence -> (SpillFile, SpillFile.Region)? in
+            switch residence {
+            case .resident, .cached: return nil
+            case .spilled(let file, let region): return (file, region)
+            }
+        }
+        guard let (file, region) = stored else { return contents }
+        return Self.load(region, from: file)
+    }
+
+    private static func load(_ region: SpillFile.Region, from file: SpillFile) -> Contents {
+        do {
+            let bytes = try file.read(region)
+            return try bytes.withUnsafeBytes { buffer throws(SluiceError) in
+                var offset = 0
+                let section = try StateSection.decode(buffer, offset: &offset)
+                return contents(keys: section.keys, rows: section.rows, counts: section.counts)
+            }
+        } catch {
+            fatalError("state page lost: \(error)")
         }
     }
 
