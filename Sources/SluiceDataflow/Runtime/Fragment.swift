@@ -102,7 +102,7 @@ package final class Fragment: @unchecked Sendable {
     package init(
         id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, chunk: Chunk)],
         collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64, checkpointing: Bool = false,
-        restoring: [Int: StateSection]? = nil, memory: StateMemory? = nil
+        restoring: RestoredTables? = nil, memory: StateMemory? = nil
     ) throws(SluiceError) {
         self.id = id
         self.name = name
@@ -124,11 +124,11 @@ package final class Fragment: @unchecked Sendable {
             materializer.tracksChanges = true
         }
         if let restoring {
-            try self.graph.restore(restoring)
-            try materializer.restore(restoring[Materializer.stateTableID] ?? StateSection(table: Materializer.stateTableID, types: graph.outputTypes))
+            try self.graph.restore(restoring.sections)
+            try materializer.restore(restoring)
             hasBase = true
             baseGeneration = collector.requiredBaseGeneration
-            chainBytes = restoring.values.reduce(0) { $0 + $1.byteCount }
+            chainBytes = restoring.byteCount
             started = true
         }
     }

@@ -138,11 +138,21 @@ package struct Materializer {
         table.checkpoint(table: Self.stateTableID, everything: everything)
     }
 
-    /// Takes the rows a checkpoint holds; the next ``publish()`` shows them.
-    package mutating func restore(_ section: StateSection) throws(SluiceError) {
-        guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }
+    /// Takes the rows a checkpoint holds (its pages left in the run file until read, when it
+    /// wrote them whole); the next ``publish()`` shows them.
+    package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
+        let section = tables.sections[Self.stateTableID]
         let tracks = table.tracksChanges
-        table = PagedTable(restoring: section, memory: table.memory)
+        if let pages = tables.pages[Self.stateTableID] {
+            guard pages.allSatisfy({ $0.types == types }), section.map({ $0.types == types }) ?? true else {
+                throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view")
+            }
+            table = PagedTable(restoring: pages, changes: section, types: types, memory: table.memory)
+        } else {
+            let section = section ?? StateSection(table: Self.stateTableID, types: types)
+            guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }
+            table = PagedTable(restoring: section, memory: table.memory)
+        }
         table.tracksChanges = tracks
         if identity == .rowID, let page = table.pages.last, page.keyCount > 0 {
             // Row ids continue after the last one stored (the key's bytes after its vnode).

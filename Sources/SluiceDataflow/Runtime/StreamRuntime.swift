@@ -295,7 +295,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// checkpoint's cut). Returns the epoch after which the view shows its first complete
     /// contents; that barrier is a checkpoint, so the view is in the next one.
     package func createView(
-        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: [Int: StateSection]? = nil,
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil,
         snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
         sourceLock.lock()

@@ -48,12 +48,13 @@ extension Database {
             // The views' last state checkpoint, if one covers every view and the log still
             // reaches back to its cut; otherwise views are rebuilt from their inputs.
             let views = stored.relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
-            let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state")
+            // (A view's rows written whole stay in the run files, read as pages are touched.)
+            let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state", lazily: [Materializer.stateTableID])
             var restored: RestoredState?
             var stateNote = views.isEmpty ? nil : "views rebuilt from their inputs (no state checkpoint covers them all)"
             if let checkpoint, !views.isEmpty, views.allSatisfy({ checkpoint.views[$0.id] != nil }) {
                 do throws(SluiceError) {
-                    var contents: [Int: [Int: StateSection]] = [:]
+                    var contents: [Int: RestoredTables] = [:]
                     for view in views { contents[view.id] = try FragmentCheckpoint.contents(of: checkpoint.views[view.id]!) }
                     restored = RestoredState(manifest: checkpoint.manifest, views: contents)
                 } catch {
@@ -114,7 +115,7 @@ extension Database {
 
     /// Binds a stored view definition again and starts maintaining it under its old id, from
     /// `state` (a checkpoint's) or else from its inputs.
-    private func restoreMaterializedView(_ stored: RelationDefinition, state: [Int: StateSection]?) throws(SluiceError) {
+    private func restoreMaterializedView(_ stored: RelationDefinition, state: RestoredTables?) throws(SluiceError) {
         let statements = try SQLParser.parse(stored.definition)
         guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
         var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))

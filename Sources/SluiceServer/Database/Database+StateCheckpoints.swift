@@ -55,5 +55,5 @@ extension Database {
 struct RestoredState {
     var manifest: StateManifest
     /// Each view's state tables' contents, by view id and then table id.
-    var views: [Int: [Int: StateSection]]
+    var views: [Int: RestoredTables]
 }

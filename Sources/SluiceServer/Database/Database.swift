@@ -210,7 +210,7 @@ package final class Database: TableProvider, Sendable {
     /// Registers materialized view `relation` and starts maintaining it by `plan`, from the
     /// current rows of what it reads. Returns the epoch after which it shows those rows.
     package func createMaterializedView(
-        _ relation: RelationDefinition, plan: StreamPlan, restoring: [Int: StateSection]? = nil
+        _ relation: RelationDefinition, plan: StreamPlan, restoring: RestoredTables? = nil
     ) throws(SluiceError) -> UInt64 {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])

@@ -14,6 +14,8 @@ package struct FragmentCheckpoint: Sendable {
     package var sections: [StateSection]
     /// Tables written whole from their pages.
     package var pagedTables: [PagedImage] = []
+    /// Tables read back as references to their pages in the run file (``decode(_:view:lazily:file:at:)``).
+    package var storedPages: [Int: [StatePage.Reference]] = [:]
 
     /// A table's pages, to be written whole.
     package struct PagedImage: Sendable {
@@ -94,7 +96,11 @@ package struct FragmentCheckpoint: Sendable {
         return bytes
     }
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer, view: Int) throws(SluiceError) -> FragmentCheckpoint {
+    /// The checkpoint `bytes` hold. A table in `lazily` written whole from its pages is not read
+    /// but referred to, page by page, in `file`, where `bytes` begin at offset `start`.
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, view: Int, lazily: Set<Int> = [], file: SpillFile? = nil, at fileOffset: Int = 0
+    ) throws(SluiceError) -> FragmentCheckpoint {
         let isVersion1 = bytes.starts(with: headerVersion1)
         guard isVersion1 || bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
         var reader = ByteReader(bytes: bytes, offset: header.count)
@@ -103,6 +109,9 @@ package struct FragmentCheckpoint: Sendable {
         guard count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
         var offset = reader.offset
         var sections: [StateSection] = []
+        var storedPages: [Int: [StatePage.Reference]] = [:]
+        /// Tables whose first section in this piece was not whole: read as usual.
+        var readNormally = Set<Int>()
         for _ in 0 ..< count {
             if isVersion1 {
                 sections.append(try StateSection.decode(bytes, offset: &offset))
@@ -115,30 +124,77 @@ package struct FragmentCheckpoint: Sendable {
             guard length <= bytes.count - start else { throw SluiceError(.ioError, "stored data is truncated") }
             let body = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length])
             guard CRC32C.checksum(body) == checksum else { throw SluiceError(.ioError, "a state section fails its checksum") }
+            offset = start + length
+            if let file, !lazily.isEmpty, length >= 4 {
+                let table = Int(body.loadUnaligned(as: UInt32.self).littleEndian)
+                if lazily.contains(table) && !readNormally.contains(table) {
+                    let summary = try StateSection.summary(body)
+                    if storedPages[table] != nil || summary.isWhole {
+                        if summary.keyCount > 0 {
+                            let region = SpillFile.Region(offset: fileOffset + start, length: length, checksum: checksum)
+                            storedPages[table, default: []].append(StatePage.Reference(file: file, region: region, summary: summary))
+                        } else {
+                            storedPages[table, default: []] += []
+                        }
+                        continue
+                    }
+                    readNormally.insert(table)
+                }
+            }
             var bodyOffset = 0
             sections.append(try StateSection.decode(body, offset: &bodyOffset))
             guard bodyOffset == length else { throw SluiceError(.ioError, "a state section has bytes after its end") }
-            offset = start + length
         }
         guard offset == bytes.count else { throw SluiceError(.ioError, "view state has bytes after its sections") }
-        return FragmentCheckpoint(view: view, isBase: isBase, sections: sections)
+        var checkpoint = FragmentCheckpoint(view: view, isBase: isBase, sections: sections)
+        checkpoint.storedPages = storedPages
+        return checkpoint
     }
 
     /// Each state table's contents after `chain` (a base, then deltas, oldest first), by table id.
-    package static func contents(of chain: [FragmentCheckpoint]) throws(SluiceError) -> [Int: StateSection] {
+    package static func contents(of chain: [FragmentCheckpoint]) throws(SluiceError) -> RestoredTables {
         guard let first = chain.first, first.isBase else { throw SluiceError(.dataCorrupted, "a view's stored state does not start with a base") }
         var byTable: [Int: [StateSection]] = [:]
+        var result = RestoredTables()
         for checkpoint in chain {
-            for section in checkpoint.sections { byTable[section.table, default: []].append(section) }
+            for (table, pages) in checkpoint.storedPages {
+                // Written whole: what came before no longer counts.
+                result.pages[table] = pages
+                byTable[table] = []
+            }
+            for section in checkpoint.sections {
+                if section.isWhole { result.pages[section.table] = nil }
+                byTable[section.table, default: []].append(section)
+            }
         }
-        var result: [Int: StateSection] = [:]
-        for (table, sections) in byTable {
-            guard sections.allSatisfy({ $0.types == sections[0].types }) else {
+        for (table, sections) in byTable where !sections.isEmpty {
+            let types = result.pages[table]?.first?.summary.types ?? sections[0].types
+            guard sections.allSatisfy({ $0.types == types }) else {
                 throw SluiceError(.dataCorrupted, "state table \(table) changes its column types between checkpoints")
             }
-            result[table] = StateSection.merged(sections)
+            // After stored pages, the sections are changes to them: their removals count.
+            result.sections[table] = StateSection.merged(sections, keepingRemovals: result.pages[table] != nil)
         }
         return result
+    }
+}
+
+/// The state tables of a view as a checkpoint chain leaves them, by table id.
+///
+/// A table in `pages` is its pages, left in the run file until read, changed by its entry in
+/// `sections` (keys put with their counts, keys removed). Any other table is its entry in
+/// `sections`, whole, or empty when it has none.
+package struct RestoredTables: Sendable {
+    package var sections: [Int: StateSection] = [:]
+    package var pages: [Int: [StatePage.Reference]] = [:]
+
+    package init(sections: [Int: StateSection] = [:]) {
+        self.sections = sections
+    }
+
+    /// About the bytes the tables take on disk.
+    package var byteCount: Int {
+        sections.values.reduce(0) { $0 + $1.byteCount } + pages.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.region.length } }
     }
 }
 
@@ -340,12 +396,15 @@ package final class StateCheckpoints: Sendable {
 
     /// The newest checkpoint whose manifest and run files read back whole, with each view's
     /// chain, or nil; damaged ones are passed over, falling back to the one before, and named
-    /// in `damaged`.
-    package static func recover(directory: String) -> (checkpoint: (manifest: StateManifest, views: [Int: [FragmentCheckpoint]])?, damaged: [String]) {
+    /// in `damaged`. Tables in `lazily` written whole from their pages are left in the run
+    /// files, referred to page by page (``FragmentCheckpoint/decode(_:view:lazily:file:at:)``).
+    package static func recover(
+        directory: String, lazily: Set<Int> = []
+    ) -> (checkpoint: (manifest: StateManifest, views: [Int: [FragmentCheckpoint]])?, damaged: [String]) {
         var damaged: [String] = []
         for sequence in manifests(in: directory).reversed() {
             do {
-                return (try read(directory: directory, sequence: sequence), damaged)
+                return (try read(directory: directory, sequence: sequence, lazily: lazily), damaged)
             } catch {
                 damaged.append(error.message)
             }
@@ -354,7 +413,9 @@ package final class StateCheckpoints: Sendable {
     }
 
     /// Reads checkpoint `sequence`: its manifest and every view's chain.
-    package static func read(directory: String, sequence: UInt64) throws(SluiceError) -> (manifest: StateManifest, views: [Int: [FragmentCheckpoint]]) {
+    package static func read(
+        directory: String, sequence: UInt64, lazily: Set<Int> = []
+    ) throws(SluiceError) -> (manifest: StateManifest, views: [Int: [FragmentCheckpoint]]) {
         let manifestPath = "\(directory)/MANIFEST-\(sequence)"
         let manifest = try StateManifest.decode(try Files.readChecksummed(manifestPath), path: manifestPath)
         guard manifest.sequence == sequence else { throw SluiceError(.dataCorrupted, "state checkpoint manifest \(manifestPath) is malformed") }
@@ -365,6 +426,7 @@ package final class StateCheckpoints: Sendable {
         var views: [Int: [FragmentCheckpoint?]] = manifest.chains.mapValues { [FragmentCheckpoint?](repeating: nil, count: $0.count) }
         for (file, links) in needed {
             let path = "\(directory)/run-\(file).state"
+            let runFile = lazily.isEmpty ? nil : try SpillFile(readingRunFile: path)
             try Files.withMappedChecksummedFile(path) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
                 guard bytes.starts(with: runHeader) else { throw SluiceError(.dataCorrupted, "state file \(path) has an unknown format") }
                 for entry in links {
@@ -373,7 +435,8 @@ package final class StateCheckpoints: Sendable {
                     }
                     let piece = UnsafeRawBufferPointer(rebasing: bytes[entry.link.offset ..< entry.link.offset + entry.link.length])
                     do throws(SluiceError) {
-                        views[entry.view]![entry.position] = try FragmentCheckpoint.decode(piece, view: entry.view)
+                        views[entry.view]![entry.position] = try FragmentCheckpoint.decode(
+                            piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset)
                     } catch {
                         throw SluiceError(.dataCorrupted, "state file \(path) is damaged: \(error.message)")
                     }

@@ -230,6 +230,46 @@ package struct StateSection: Sendable {
         return section
     }
 
+    /// What a page restored lazily from a section needs to know before its rows are read.
+    package struct Summary: Sendable {
+        package var table: Int
+        package var isWhole: Bool
+        package var types: [DataType]
+        package var keyCount: Int
+        /// The first key alone (empty when there are no keys).
+        package var firstKey: KeyBuffer
+        /// Rows present: the counts added up.
+        package var rowCount: Int
+    }
+
+    /// The summary of the section `bytes` holds, reading its keys' first one and its counts
+    /// but not its rows (which ``decode(_:offset:)`` checks when the page is read).
+    package static func summary(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) -> Summary {
+        var reader = ByteReader(bytes: bytes, offset: 0)
+        let table = Int(try reader.read(UInt32.self))
+        let isWhole = try reader.read(UInt8.self) == 1
+        let typeCount = Int(try reader.read(UInt32.self))
+        guard typeCount <= bytes.count - reader.offset else { throw SluiceError(.ioError, "stored data is truncated") }
+        var types: [DataType] = []
+        for _ in 0 ..< typeCount { types.append(try TypeCodec.readType(&reader)) }
+        let count = Int(try reader.read(UInt32.self))
+        let ends = try reader.readArray(UInt32.self, count: count)
+        let length = Int(try reader.read(UInt32.self))
+        let keyStart = reader.offset
+        guard length <= bytes.count - keyStart else { throw SluiceError(.ioError, "stored data is truncated") }
+        var firstKey = KeyBuffer()
+        if count > 0 {
+            guard ends[0] <= UInt32(length) else { throw SluiceError(.ioError, "stored keys are malformed") }
+            firstKey.append(UnsafeRawBufferPointer(rebasing: bytes[keyStart ..< keyStart + Int(ends[0])]))
+        }
+        reader.skip(to: keyStart + length)
+        let counts = try reader.readArray(Int32.self, count: count)
+        guard counts.allSatisfy({ $0 > 0 }) else { throw SluiceError(.ioError, "stored state has a row count below one") }
+        return Summary(
+            table: table, isWhole: isWhole, types: types, keyCount: count, firstKey: firstKey,
+            rowCount: counts.reduce(0) { $0 + Int($1) })
+    }
+
     private static func encode(_ keys: KeyBuffer, into out: inout [UInt8]) {
         out.appendLittleEndian(UInt32(keys.count))
         appendBlock(keys.ends, to: &out)

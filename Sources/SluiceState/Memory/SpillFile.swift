@@ -14,6 +14,9 @@ import SluiceCore
 package final class SpillFile: Sendable {
     let path: String
     private let descriptor: Int32
+    /// A checkpoint's run file, read in place by pages restored lazily: never written, and its
+    /// regions are never freed (the file goes when its last page does).
+    let isReadOnly: Bool
     private let space = Mutex(Space())
 
     private struct Space {
@@ -24,7 +27,7 @@ package final class SpillFile: Sendable {
     }
 
     /// One page's bytes in the file: offset, length and the CRC-32C of the bytes.
-    struct Region: Sendable {
+    package struct Region: Sendable {
         let offset: Int
         let length: Int
         let checksum: UInt32
@@ -42,6 +45,18 @@ package final class SpillFile: Sendable {
         unlink(path)
         self.path = path
         self.descriptor = descriptor
+        isReadOnly = false
+    }
+
+    /// The checkpoint run file at `path`, opened for reading the pages it holds. It stays open
+    /// (and its space in use, should a later checkpoint delete it) while any of them is not
+    /// yet read back.
+    package init(readingRunFile path: String) throws(SluiceError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Files.error(errno, "could not open", path) }
+        self.path = path
+        self.descriptor = descriptor
+        isReadOnly = true
     }
 
     deinit {
@@ -53,6 +68,7 @@ package final class SpillFile: Sendable {
 
     /// Writes `bytes` to a free region. A failed write (a full disk) frees the region again.
     func write(_ bytes: [UInt8]) throws(SluiceError) -> Region {
+        guard !isReadOnly else { throw SluiceError(.ioError, "\(path) is read only") }
         let offset = allocate(bytes.count)
         var written = 0
         while written < bytes.count {
@@ -90,6 +106,7 @@ package final class SpillFile: Sendable {
 
     /// Returns `region` to the free space.
     func free(_ region: Region) {
+        guard !isReadOnly else { return }
         space.withLock { space in
             var index = space.free.partitioningIndex { $0.offset > region.offset }
             space.free.insert((region.offset, region.length), at: index)

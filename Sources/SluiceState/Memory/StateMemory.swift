@@ -69,8 +69,8 @@ package final class StateMemory: Sendable {
         resident.subtract(bytes, ordering: .relaxed)
     }
 
-    func recordEviction(_ bytes: Int) {
-        evictions.add(1, ordering: .relaxed)
+    func recordEviction(_ bytes: Int, pages: Int = 1) {
+        evictions.add(pages, ordering: .relaxed)
         spilled.add(bytes, ordering: .relaxed)
     }
 

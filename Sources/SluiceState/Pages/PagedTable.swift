@@ -194,6 +194,114 @@ package struct PagedTable {
         }
     }
 
+    /// A table of `pages` left in a checkpoint's run file (each read on first use), with
+    /// `changes` applied (``apply(_:)``): a view restored lazily.
+    package init(restoring pages: [StatePage.Reference], changes: StateSection?, types: [DataType], memory: StateMemory? = nil) {
+        self.init(types: types, memory: memory)
+        for reference in pages {
+            let page = StatePage(reference: reference, memory: memory)
+            self.pages.append(page)
+            rowCount += page.rowCount
+            keyCount += page.keyCount
+            byteCount += page.byteCount
+        }
+        if let changes { apply(changes) }
+    }
+
+    /// Puts `section`'s keys with their rows and counts (replacing what the keys held) and
+    /// removes its removed keys, rewriting only the pages they fall in.
+    package mutating func apply(_ section: StateSection) {
+        guard !section.isEmpty else { return }
+        let all = KeyBuffer.concatenating([section.keys, section.removed])
+        let order = all.sortedIndices()
+        var start = 0
+        var pageIndex = 0
+        var rebuilt: [StatePage] = []
+        while start < order.count {
+            let target = pages.isEmpty ? -1 : page(for: Int32(order[start]), in: all, from: pageIndex)
+            while pageIndex < target {
+                rebuilt.append(pages[pageIndex])
+                pageIndex += 1
+            }
+            var end = start + 1
+            if target + 1 < pages.count {
+                let next = pages[target + 1].firstKey
+                while end < order.count, all.compare(order[end], with: 0, of: next) < 0 { end += 1 }
+            } else {
+                end = order.count
+            }
+            let old = target >= 0 ? pages[target] : nil
+            if let old {
+                rowCount -= old.rowCount
+                keyCount -= old.keyCount
+                byteCount -= old.byteCount
+            }
+            rebuilt += put(order[start ..< end], of: all, from: section, into: old, isLast: target + 1 >= pages.count)
+            if target >= 0 { pageIndex = target + 1 }
+            start = end
+        }
+        while pageIndex < pages.count {
+            rebuilt.append(pages[pageIndex])
+            pageIndex += 1
+        }
+        pages = rebuilt
+    }
+
+    /// The pages that replace `old` once the puts and removals `operations` (indexes into
+    /// `all`: below `section.keys.count` a put, above it a removal) are applied.
+    private mutating func put(
+        _ operations: ArraySlice<Int>, of all: KeyBuffer, from section: StateSection, into old: StatePage?, isLast: Bool
+    ) -> [StatePage] {
+        let oldContents = old?.contents
+        let oldKeys = oldContents?.keys ?? KeyBuffer()
+        let oldCount = oldKeys.count
+        let putCount = section.keys.count
+        var keys = KeyBuffer(reservingKeys: oldCount + operations.count, bytes: oldKeys.bytes.count)
+        var counts: [Int32] = []
+        var sources: [Int] = []
+        var puts: [Int] = []
+        var oldIndex = 0
+        var operation = operations.startIndex
+        while oldIndex < oldCount || operation < operations.endIndex {
+            let order = operation == operations.endIndex ? -1
+                : oldIndex == oldCount ? 1 : oldKeys.compare(oldIndex, with: operations[operation], of: all)
+            if order < 0 {
+                keys.append(oldIndex, of: oldKeys)
+                counts.append(oldContents?.counts?[oldIndex] ?? 1)
+                sources.append(oldIndex)
+                oldIndex += 1
+                continue
+            }
+            let index = operations[operation]
+            if index < putCount {
+                keys.append(index, of: all)
+                counts.append(section.counts[index])
+                sources.append(oldCount + puts.count)
+                puts.append(index)
+            }
+            if order == 0 { oldIndex += 1 }
+            operation += 1
+        }
+        let rows = Chunk.concatenate([oldContents?.rows ?? Chunk(emptyOf: types), section.rows.gather(puts)], types: types)
+        var result: [StatePage] = []
+        let total = keys.count
+        let pieces = (total + Self.pageCapacity - 1) / Self.pageCapacity
+        let pieceSize = isLast ? Self.pageCapacity : max(1, (total + max(pieces, 1) - 1) / max(pieces, 1))
+        var start = 0
+        while start < total {
+            let end = min(total, start + pieceSize)
+            var pieceKeys = KeyBuffer(reservingKeys: end - start, bytes: 0)
+            for index in start ..< end { pieceKeys.append(index, of: keys) }
+            let page = StatePage(keys: pieceKeys, rows: rows.gather(Array(sources[start ..< end])), counts: Array(counts[start ..< end]), memory: memory)
+            rowCount += page.rowCount
+            keyCount += page.keyCount
+            byteCount += page.byteCount
+            result.append(page)
+            start = end
+        }
+        return result
+    }
+
     /// Drops the staged changes: the table stays as of the last commit.
     package mutating func discardEpoch() {
         staged = StagedChanges()

@@ -60,6 +60,31 @@ package final class StatePage: Sendable {
         memory?.acquire(byteCount)
     }
 
+    /// Where a page's contents lie in a file (a checkpoint's run file), with what the table
+    /// needs to know of it before they are read.
+    package struct Reference: Sendable {
+        let file: SpillFile
+        let region: SpillFile.Region
+        let summary: StateSection.Summary
+
+        package var types: [DataType] { summary.types }
+    }
+
+    /// A page left in a file until it is first read: a view restored from a checkpoint loads
+    /// its pages as it touches them.
+    package init(reference: Reference, memory: StateMemory?) {
+        types = reference.summary.types
+        firstKey = reference.summary.firstKey
+        keyCount = reference.summary.keyCount
+        rowCount = reference.summary.rowCount
+        // The encoded size stands for the buffers' size, which is known only once read.
+        byteCount = reference.region.length
+        residence = Mutex(.spilled(reference.file, reference.region))
+        self.memory = memory
+        lastUse = Atomic(0)
+        memory?.recordEviction(byteCount, pages: 0)
+    }
+
     deinit {
         residence.withLock { residence in
             switch residence {

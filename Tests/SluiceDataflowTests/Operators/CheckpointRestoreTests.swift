@@ -68,7 +68,7 @@ import Testing
                 }
                 var fresh = try make()
                 fresh.enableCheckpoints()
-                try fresh.restore(try FragmentCheckpoint.contents(of: pieces))
+                try fresh.restore(try FragmentCheckpoint.contents(of: pieces).sections)
                 restored = fresh
             }
         }
