@@ -57,12 +57,9 @@ package struct StateWriter {
         if mode == .everything || !section.isEmpty { sections.append(section) }
     }
 
-    /// Adds a paged table's part: its changes, or all its pages.
-    package mutating func add(_ checkpoint: PagedTable.Checkpoint) {
-        switch checkpoint {
-        case .changes(let section): add(section)
-        case .whole(let image): pagedTables.append(image)
-        }
+    /// Adds a paged table's part: its changes (left out when empty in a delta), or all its pages.
+    package mutating func add(_ image: FragmentCheckpoint.PagedImage) {
+        if mode == .everything || !image.isEmpty { pagedTables.append(image) }
     }
 
     /// About the bytes the checkpoint's parts take on disk.

@@ -134,7 +134,7 @@ package struct Materializer {
     }
 
     /// The view's rows for a checkpoint: what changed since the last one, or all of them.
-    package mutating func checkpoint(everything: Bool) -> PagedTable.Checkpoint {
+    package mutating func checkpoint(everything: Bool) -> FragmentCheckpoint.PagedImage {
         table.checkpoint(table: Self.stateTableID, everything: everything)
     }
 
@@ -143,11 +143,8 @@ package struct Materializer {
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         let section = tables.sections[Self.stateTableID]
         let tracks = table.tracksChanges
-        if let pages = tables.pages[Self.stateTableID] {
-            guard pages.allSatisfy({ $0.types == types }), section.map({ $0.types == types }) ?? true else {
-                throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view")
-            }
-            table = PagedTable(restoring: pages, changes: section, types: types, memory: table.memory)
+        if let steps = tables.paged[Self.stateTableID] {
+            table = try PagedTable(restoring: steps, types: types, memory: table.memory)
         } else {
             let section = section ?? StateSection(table: Self.stateTableID, types: types)
             guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }

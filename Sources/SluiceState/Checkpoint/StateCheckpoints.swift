@@ -5,23 +5,28 @@ import SluiceCore
 /// One view's state in a checkpoint: a base (everything it holds) or a delta (what changed since
 /// the checkpoint before), one ``StateSection`` per state table that has something to say.
 ///
-/// A table written whole from its pages (``PagedImage``: a view's rows in a base) becomes one
-/// section per page, written as the checkpoint file is written, so a base of state larger than
-/// memory never sits in memory whole. The first of them is whole; the rest add their keys.
+/// A paged table (``PagedImage``: a view's rows) is written in blocks of at most a page of keys,
+/// each its own section, as the checkpoint file is written: whole, its pages one by one (read
+/// back without staying in memory if evicted), so a base larger than memory never sits in
+/// memory; as changes, its put keys in page-sized slices, then its removals. Each block is
+/// marked, so recovery can leave it in the file as a page (``StatePage/Reference``).
 package struct FragmentCheckpoint: Sendable {
     package var view: Int
     package var isBase: Bool
     package var sections: [StateSection]
-    /// Tables written whole from their pages.
+    /// Paged tables, to be written in blocks.
     package var pagedTables: [PagedImage] = []
-    /// Tables read back as references to their pages in the run file (``decode(_:view:lazily:file:at:)``).
-    package var storedPages: [Int: [StatePage.Reference]] = [:]
+    /// Blocks read back as references into the run file, by table
+    /// (``decode(_:view:lazily:file:at:)``).
+    package var storedPages: [Int: StoredPages] = [:]
 
-    /// A table's pages, to be written whole.
+    /// A paged table's part: all its pages, or its changes since the last checkpoint.
     package struct PagedImage: Sendable {
         package var table: Int
         package var types: [DataType]
+        /// Every page (a whole table), when `changes` is nil.
         package var pages: [StatePage]
+        package var changes: StateSection?
 
         package init(table: Int, types: [DataType], pages: [StatePage]) {
             self.table = table
@@ -29,8 +34,61 @@ package struct FragmentCheckpoint: Sendable {
             self.pages = pages
         }
 
-        /// Bytes the pages hold.
-        package var byteCount: Int { pages.reduce(0) { $0 + $1.byteCount } }
+        package init(changes: StateSection) {
+            self.table = changes.table
+            self.types = changes.types
+            self.pages = []
+            self.changes = changes
+        }
+
+        package var isEmpty: Bool { changes?.isEmpty ?? false }
+
+        /// Bytes the pages or changes hold.
+        package var byteCount: Int { changes?.byteCount ?? pages.reduce(0) { $0 + $1.byteCount } }
+
+        /// The blocks it is written as, each with whether it is a page block (puts only).
+        func blocks(_ body: (StateSection, _ isPageBlock: Bool) throws(SluiceError) -> Void) throws(SluiceError) {
+            if let changes {
+                var start = 0
+                while start < changes.keys.count {
+                    let end = min(changes.keys.count, start + PagedTable.pageCapacity)
+                    try body(changes.slice(start ..< end), true)
+                    start = end
+                }
+                if !changes.removed.isEmpty {
+                    try body(StateSection(table: table, types: types, removed: changes.removed), false)
+                }
+                return
+            }
+            guard !pages.isEmpty else {
+                var empty = StateSection(table: table, types: types)
+                empty.isWhole = true
+                try body(empty, false)
+                return
+            }
+            for (index, page) in pages.enumerated() {
+                let contents = page.readContents()
+                var section = StateSection(
+                    table: table, types: types, keys: contents.keys,
+                    counts: contents.counts ?? [Int32](repeating: 1, count: page.keyCount), rows: contents.rows)
+                section.isWhole = index == 0
+                try body(section, true)
+            }
+        }
+
+        /// How many blocks ``blocks(_:)`` makes.
+        var blockCount: Int {
+            guard let changes else { return max(pages.count, 1) }
+            return (changes.keys.count + PagedTable.pageCapacity - 1) / PagedTable.pageCapacity + (changes.removed.isEmpty ? 0 : 1)
+        }
+    }
+
+    /// A paged table's page blocks in one checkpoint, left in its run file.
+    package struct StoredPages: Sendable {
+        /// The first block was whole: the table is these pages (and its other sections in the
+        /// same checkpoint); otherwise they add to it.
+        package var isWhole: Bool
+        package var pages: [StatePage.Reference]
     }
 
     package init(view: Int, isBase: Bool, sections: [StateSection], pagedTables: [PagedImage] = []) {
@@ -44,48 +102,35 @@ package struct FragmentCheckpoint: Sendable {
     static let headerVersion1: [UInt8] = Array("SLUICE-VIEW-STATE-1".utf8)
     static let header: [UInt8] = Array("SLUICE-VIEW-STATE-2".utf8)
 
-    /// Layout: the header, a base flag byte, the section count (u32), then each section as its
+    /// Layout: the header, a base flag byte, the section count (u32), then each section as a
+    /// kind byte (1: a page block, puts only and at most a page of keys; 0: any other), its
     /// length (u32), its CRC-32C (u32) and its bytes (``StateSection``).
     ///
-    /// Calls `emit` with the bytes in order, a section at a time; a page that was evicted is
-    /// read back for this without staying in memory. Returns the bytes emitted.
+    /// Calls `emit` with the bytes in order, a section at a time. Returns the bytes emitted.
     @discardableResult
     package func write(to emit: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) -> Int {
         var bytes = Self.header
         bytes.append(isBase ? 1 : 0)
-        let count = sections.count + pagedTables.reduce(0) { $0 + max($1.pages.count, 1) }
+        let count = sections.count + pagedTables.reduce(0) { $0 + $1.blockCount }
         bytes.appendLittleEndian(UInt32(count))
         var total = bytes.count
         try emit(bytes)
-        func emitSection(_ section: StateSection) throws(SluiceError) {
-            var body: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0]
+        func emitSection(_ section: StateSection, isPageBlock: Bool) throws(SluiceError) {
+            var body: [UInt8] = [isPageBlock ? 1 : 0, 0, 0, 0, 0, 0, 0, 0, 0]
             body.reserveCapacity(section.byteCount + 64)
             section.encode(into: &body)
-            let length = UInt32(body.count - 8)
-            let checksum = body.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+            let length = UInt32(body.count - 9)
+            let checksum = body.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[9...])) }
             body.withUnsafeMutableBytes { buffer in
-                buffer.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
-                buffer.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
+                buffer.storeBytes(of: length.littleEndian, toByteOffset: 1, as: UInt32.self)
+                buffer.storeBytes(of: checksum.littleEndian, toByteOffset: 5, as: UInt32.self)
             }
             total += body.count
             try emit(body)
         }
-        for section in sections { try emitSection(section) }
+        for section in sections { try emitSection(section, isPageBlock: false) }
         for image in pagedTables {
-            guard !image.pages.isEmpty else {
-                var empty = StateSection(table: image.table, types: image.types)
-                empty.isWhole = true
-                try emitSection(empty)
-                continue
-            }
-            for (index, page) in image.pages.enumerated() {
-                let contents = page.readContents()
-                var section = StateSection(
-                    table: image.table, types: image.types, keys: contents.keys,
-                    counts: contents.counts ?? [Int32](repeating: 1, count: page.keyCount), rows: contents.rows)
-                section.isWhole = index == 0
-                try emitSection(section)
-            }
+            try image.blocks { (section, isPageBlock) throws(SluiceError) in try emitSection(section, isPageBlock: isPageBlock) }
         }
         return total
     }
@@ -96,8 +141,8 @@ package struct FragmentCheckpoint: Sendable {
         return bytes
     }
 
-    /// The checkpoint `bytes` hold. A table in `lazily` written whole from its pages is not read
-    /// but referred to, page by page, in `file`, where `bytes` begin at offset `start`.
+    /// The checkpoint `bytes` hold. The page blocks of a table in `lazily` are not read but
+    /// referred to in `file`, where `bytes` begin at offset `fileOffset`.
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, view: Int, lazily: Set<Int> = [], file: SpillFile? = nil, at fileOffset: Int = 0
     ) throws(SluiceError) -> FragmentCheckpoint {
@@ -109,37 +154,31 @@ package struct FragmentCheckpoint: Sendable {
         guard count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
         var offset = reader.offset
         var sections: [StateSection] = []
-        var storedPages: [Int: [StatePage.Reference]] = [:]
-        /// Tables whose first section in this piece was not whole: read as usual.
-        var readNormally = Set<Int>()
+        var storedPages: [Int: StoredPages] = [:]
         for _ in 0 ..< count {
             if isVersion1 {
                 sections.append(try StateSection.decode(bytes, offset: &offset))
                 continue
             }
             var framing = ByteReader(bytes: bytes, offset: offset)
+            let kind = try framing.read(UInt8.self)
             let length = Int(try framing.read(UInt32.self))
             let checksum = try framing.read(UInt32.self)
             let start = framing.offset
-            guard length <= bytes.count - start else { throw SluiceError(.ioError, "stored data is truncated") }
+            guard kind <= 1, length <= bytes.count - start else { throw SluiceError(.ioError, "stored data is truncated") }
             let body = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length])
             guard CRC32C.checksum(body) == checksum else { throw SluiceError(.ioError, "a state section fails its checksum") }
             offset = start + length
-            if let file, !lazily.isEmpty, length >= 4 {
-                let table = Int(body.loadUnaligned(as: UInt32.self).littleEndian)
-                if lazily.contains(table) && !readNormally.contains(table) {
-                    let summary = try StateSection.summary(body)
-                    if storedPages[table] != nil || summary.isWhole {
-                        if summary.keyCount > 0 {
-                            let region = SpillFile.Region(offset: fileOffset + start, length: length, checksum: checksum)
-                            storedPages[table, default: []].append(StatePage.Reference(file: file, region: region, summary: summary))
-                        } else {
-                            storedPages[table, default: []] += []
-                        }
-                        continue
-                    }
-                    readNormally.insert(table)
+            if kind == 1, let file, length >= 4, lazily.contains(Int(body.loadUnaligned(as: UInt32.self).littleEndian)) {
+                let summary = try StateSection.summary(body)
+                guard summary.keyCount > 0, summary.keyCount <= PagedTable.pageCapacity else {
+                    throw SluiceError(.ioError, "a page block holds \(summary.keyCount) keys")
                 }
+                let region = SpillFile.Region(offset: fileOffset + start, length: length, checksum: checksum)
+                let reference = StatePage.Reference(file: file, region: region, summary: summary)
+                if storedPages[summary.table] == nil { storedPages[summary.table] = StoredPages(isWhole: summary.isWhole, pages: []) }
+                storedPages[summary.table]!.pages.append(reference)
+                continue
             }
             var bodyOffset = 0
             sections.append(try StateSection.decode(body, offset: &bodyOffset))
@@ -155,38 +194,52 @@ package struct FragmentCheckpoint: Sendable {
     package static func contents(of chain: [FragmentCheckpoint]) throws(SluiceError) -> RestoredTables {
         guard let first = chain.first, first.isBase else { throw SluiceError(.dataCorrupted, "a view's stored state does not start with a base") }
         var byTable: [Int: [StateSection]] = [:]
-        var result = RestoredTables()
+        var steps: [Int: [RestoredTables.Step]] = [:]
         for checkpoint in chain {
-            for (table, pages) in checkpoint.storedPages {
-                // Written whole: what came before no longer counts.
-                result.pages[table] = pages
-                byTable[table] = []
+            for (table, stored) in checkpoint.storedPages {
+                if stored.isWhole {
+                    steps[table] = []
+                } else if steps[table] == nil {
+                    // (Sections before the first page blocks, as an older format wrote them.)
+                    steps[table] = (byTable[table] ?? []).map { .changes($0) }
+                }
+                steps[table, default: []].append(.pages(stored.pages))
             }
             for section in checkpoint.sections {
-                if section.isWhole { result.pages[section.table] = nil }
                 byTable[section.table, default: []].append(section)
+                if section.isWhole && steps[section.table] != nil { steps[section.table] = [] }
+                steps[section.table]?.append(.changes(section))
             }
         }
-        for (table, sections) in byTable where !sections.isEmpty {
-            let types = result.pages[table]?.first?.summary.types ?? sections[0].types
-            guard sections.allSatisfy({ $0.types == types }) else {
+        var result = RestoredTables()
+        for (table, sections) in byTable where steps[table] == nil && !sections.isEmpty {
+            guard sections.allSatisfy({ $0.types == sections[0].types }) else {
                 throw SluiceError(.dataCorrupted, "state table \(table) changes its column types between checkpoints")
             }
-            // After stored pages, the sections are changes to them: their removals count.
-            result.sections[table] = StateSection.merged(sections, keepingRemovals: result.pages[table] != nil)
+            result.sections[table] = StateSection.merged(sections)
         }
+        result.paged = steps
         return result
     }
 }
 
 /// The state tables of a view as a checkpoint chain leaves them, by table id.
 ///
-/// A table in `pages` is its pages, left in the run file until read, changed by its entry in
-/// `sections` (keys put with their counts, keys removed). Any other table is its entry in
-/// `sections`, whole, or empty when it has none.
+/// A table in `paged` is rebuilt by its steps, in order (``PagedTable/init(restoring:types:memory:)``):
+/// page blocks left in the run files until read, and sections of changes. Any other table is
+/// its entry in `sections`, whole, or empty when it has none.
 package struct RestoredTables: Sendable {
     package var sections: [Int: StateSection] = [:]
-    package var pages: [Int: [StatePage.Reference]] = [:]
+    package var paged: [Int: [Step]] = [:]
+
+    /// One step of a paged table's restore.
+    package enum Step: Sendable {
+        /// Page blocks: the first may be whole (the table is then rebuilt from it on); the
+        /// rest add their keys.
+        case pages([StatePage.Reference])
+        /// A section: whole, or keys put and removed.
+        case changes(StateSection)
+    }
 
     package init(sections: [Int: StateSection] = [:]) {
         self.sections = sections
@@ -194,7 +247,16 @@ package struct RestoredTables: Sendable {
 
     /// About the bytes the tables take on disk.
     package var byteCount: Int {
-        sections.values.reduce(0) { $0 + $1.byteCount } + pages.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.region.length } }
+        var bytes = sections.values.reduce(0) { $0 + $1.byteCount }
+        for steps in paged.values {
+            for step in steps {
+                switch step {
+                case .pages(let pages): bytes += pages.reduce(0) { $0 + $1.region.length }
+                case .changes(let section): bytes += section.byteCount
+                }
+            }
+        }
+        return bytes
     }
 }
 

@@ -40,6 +40,14 @@ package struct StateSection: Sendable {
 
     package var isEmpty: Bool { keys.isEmpty && removed.isEmpty }
 
+    /// The keys at `range` with their counts and rows, without removals.
+    package func slice(_ range: Range<Int>) -> StateSection {
+        if range == 0 ..< keys.count && removed.isEmpty { return self }
+        var sliced = KeyBuffer(reservingKeys: range.count, bytes: 0)
+        for index in range { sliced.append(index, of: keys) }
+        return StateSection(table: table, types: types, keys: sliced, counts: Array(counts[range]), rows: rows.slice(range))
+    }
+
     /// Bytes of the section's buffers, about what it takes on disk.
     package var byteCount: Int {
         keys.bytes.count + keys.count * 8 + removed.bytes.count + removed.count * 4 + rows.columns.reduce(0) { $0 + StatePage.bytes(of: $1) }
@@ -236,8 +244,9 @@ package struct StateSection: Sendable {
         package var isWhole: Bool
         package var types: [DataType]
         package var keyCount: Int
-        /// The first key alone (empty when there are no keys).
-        package var firstKey: KeyBuffer
+        /// The first key and the last, in that order (both the same key when there is one, and
+        /// none when there are no keys).
+        package var bounds: KeyBuffer
         /// Rows present: the counts added up.
         package var rowCount: Int
     }
@@ -257,16 +266,20 @@ package struct StateSection: Sendable {
         let length = Int(try reader.read(UInt32.self))
         let keyStart = reader.offset
         guard length <= bytes.count - keyStart else { throw SluiceError(.ioError, "stored data is truncated") }
-        var firstKey = KeyBuffer()
+        var bounds = KeyBuffer()
         if count > 0 {
-            guard ends[0] <= UInt32(length) else { throw SluiceError(.ioError, "stored keys are malformed") }
-            firstKey.append(UnsafeRawBufferPointer(rebasing: bytes[keyStart ..< keyStart + Int(ends[0])]))
+            let lastStart = count > 1 ? Int(ends[count - 2]) : 0
+            guard ends[0] <= UInt32(length), Int(ends[count - 1]) <= length, lastStart <= Int(ends[count - 1]) else {
+                throw SluiceError(.ioError, "stored keys are malformed")
+            }
+            bounds.append(UnsafeRawBufferPointer(rebasing: bytes[keyStart ..< keyStart + Int(ends[0])]))
+            bounds.append(UnsafeRawBufferPointer(rebasing: bytes[keyStart + lastStart ..< keyStart + Int(ends[count - 1])]))
         }
         reader.skip(to: keyStart + length)
         let counts = try reader.readArray(Int32.self, count: count)
         guard counts.allSatisfy({ $0 > 0 }) else { throw SluiceError(.ioError, "stored state has a row count below one") }
         return Summary(
-            table: table, isWhole: isWhole, types: types, keyCount: count, firstKey: firstKey,
+            table: table, isWhole: isWhole, types: types, keyCount: count, bounds: bounds,
             rowCount: counts.reduce(0) { $0 + Int($1) })
     }
 

@@ -152,17 +152,10 @@ package struct PagedTable {
         return true
     }
 
-    /// What a table gives a checkpoint.
-    package enum Checkpoint: Sendable {
-        /// The keys changed since the last checkpoint.
-        case changes(StateSection)
-        /// Every page, written one at a time when the checkpoint is written.
-        case whole(FragmentCheckpoint.PagedImage)
-    }
-
     /// The table's part of a checkpoint, as table `table`: what the commits since the last
-    /// checkpoint changed or, with `everything`, every key. Forgets the changes.
-    package mutating func checkpoint(table: Int, everything: Bool) -> Checkpoint {
+    /// checkpoint changed or, with `everything`, every page (written one at a time when the
+    /// checkpoint is written). Forgets the changes.
+    package mutating func checkpoint(table: Int, everything: Bool) -> FragmentCheckpoint.PagedImage {
         defer {
             changeLog = []
             changeLogBytes = 0
@@ -170,11 +163,11 @@ package struct PagedTable {
         }
         guard !everything && !needsFullCheckpoint else {
             // (Within a delta, a table whose changes were dropped writes itself whole.)
-            return .whole(FragmentCheckpoint.PagedImage(table: table, types: types, pages: pages))
+            return FragmentCheckpoint.PagedImage(table: table, types: types, pages: pages)
         }
         var section = StateSection.merged(changeLog, keepingRemovals: true) ?? StateSection(table: table, types: types)
         section.table = table
-        return .changes(section)
+        return FragmentCheckpoint.PagedImage(changes: section)
     }
 
     /// A table holding `section`'s rows (a checkpoint's contents: ascending keys, no removals).
@@ -194,18 +187,38 @@ package struct PagedTable {
         }
     }
 
-    /// A table of `pages` left in a checkpoint's run file (each read on first use), with
-    /// `changes` applied (``apply(_:)``): a view restored lazily.
-    package init(restoring pages: [StatePage.Reference], changes: StateSection?, types: [DataType], memory: StateMemory? = nil) {
+    /// The table a checkpoint chain's `steps` leave: page blocks that fall after every key so
+    /// far are left in the run file as pages (each read on first use); other blocks and
+    /// sections are applied (``apply(_:)``). A view restored lazily: an append-only view reads
+    /// nothing but its last page.
+    package init(restoring steps: [RestoredTables.Step], types: [DataType], memory: StateMemory? = nil) throws(SluiceError) {
         self.init(types: types, memory: memory)
-        for reference in pages {
-            let page = StatePage(reference: reference, memory: memory)
-            self.pages.append(page)
-            rowCount += page.rowCount
-            keyCount += page.keyCount
-            byteCount += page.byteCount
+        for step in steps {
+            switch step {
+            case .pages(let references):
+                for reference in references {
+                    guard reference.types == types else { throw SluiceError(.dataCorrupted, "stored pages have other column types than their table") }
+                    if reference.summary.isWhole { self = PagedTable(types: types, memory: memory) }
+                    if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0 {
+                        apply(try reference.read())
+                    } else {
+                        let page = StatePage(reference: reference, memory: memory)
+                        pages.append(page)
+                        rowCount += page.rowCount
+                        keyCount += page.keyCount
+                        byteCount += page.byteCount
+                    }
+                }
+            case .changes(let section):
+                guard section.types == types else { throw SluiceError(.dataCorrupted, "stored rows have other column types than their table") }
+                if section.isWhole {
+                    self = PagedTable(restoring: section, memory: memory)
+                } else {
+                    apply(section)
+                }
+            }
+            if let memory, memory.isOverLimit { evictColdPages(memory, before: memory.tick()) }
         }
-        if let changes { apply(changes) }
     }
 
     /// Puts `section`'s keys with their rows and counts (replacing what the keys held) and

@@ -34,6 +34,8 @@ package final class StatePage: Sendable {
     package let types: [DataType]
     /// The page's first key alone.
     package let firstKey: KeyBuffer
+    /// The page's last key alone.
+    package let lastKey: KeyBuffer
     package let keyCount: Int
     /// Rows as readers see them (each key's row times its count).
     package let rowCount: Int
@@ -49,8 +51,13 @@ package final class StatePage: Sendable {
         let contents = Self.contents(keys: keys, rows: rows, counts: counts)
         types = rows.types
         var first = KeyBuffer()
-        if keys.count > 0 { first.append(0, of: keys) }
+        var last = KeyBuffer()
+        if keys.count > 0 {
+            first.append(0, of: keys)
+            last.append(keys.count - 1, of: keys)
+        }
         firstKey = first
+        lastKey = last
         keyCount = keys.count
         rowCount = contents.published.count
         byteCount = keys.bytes.count + keys.count * 4 + rows.columns.reduce(0) { $0 + Self.bytes(of: $1) } + (contents.counts?.count ?? 0) * 4
@@ -68,13 +75,34 @@ package final class StatePage: Sendable {
         let summary: StateSection.Summary
 
         package var types: [DataType] { summary.types }
+
+        /// The section the reference points at, read and checked.
+        package func read() throws(SluiceError) -> StateSection {
+            let bytes = try file.read(region)
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SluiceError) -> StateSection in
+                    var offset = 0
+                    let section = try StateSection.decode(buffer, offset: &offset)
+                    guard offset == buffer.count else { throw SluiceError(.dataCorrupted, "a state section in \(file.path) has bytes after its end") }
+                    return section
+                }
+            }
+            return try result.get()
+        }
     }
 
     /// A page left in a file until it is first read: a view restored from a checkpoint loads
     /// its pages as it touches them.
     package init(reference: Reference, memory: StateMemory?) {
         types = reference.summary.types
-        firstKey = reference.summary.firstKey
+        var first = KeyBuffer()
+        var last = KeyBuffer()
+        if reference.summary.bounds.count == 2 {
+            first.append(0, of: reference.summary.bounds)
+            last.append(1, of: reference.summary.bounds)
+        }
+        firstKey = first
+        lastKey = last
         keyCount = reference.summary.keyCount
         rowCount = reference.summary.rowCount
         // The encoded size stands for the buffers' size, which is known only once read.
