@@ -82,6 +82,9 @@ package protocol StreamOperator {
     /// From now on, keeps what each epoch changes for the next checkpoint (off by default, when
     /// nothing is checkpointed). Default: nothing.
     mutating func enableCheckpoints()
+    /// Counts the operator's state against `memory` (`--memory-limit`) and lets it move state
+    /// beyond the limit out of memory. Default: nothing.
+    mutating func useMemory(_ memory: StateMemory)
     /// Reacts to event-time progress. Default: nothing (the runtime passes the watermark on).
     mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError)
     /// Bytes of memory the operator's state holds, estimated from what it stores (for system
@@ -94,5 +97,6 @@ extension StreamOperator {
     package mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError) {}
     package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {}
     package mutating func enableCheckpoints() {}
+    package mutating func useMemory(_ memory: StateMemory) {}
     package var stateBytes: Int { 0 }
 }

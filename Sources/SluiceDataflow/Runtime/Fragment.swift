@@ -119,6 +119,7 @@ package final class Fragment: @unchecked Sendable {
         self.held = [[StreamMessage]](repeating: [], count: inputCount)
         self.checkpointing = checkpointing
         queue.schedule = { [weak self] in self?.wake() }
+        if let memory { self.graph.useMemory(memory) }
         if checkpointing {
             self.graph.enableCheckpoints()
             materializer.tracksChanges = true

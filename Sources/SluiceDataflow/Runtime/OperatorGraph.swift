@@ -125,6 +125,11 @@ package struct OperatorGraph {
         constants = []
     }
 
+    /// Every operator's state counts against `memory`.
+    package mutating func useMemory(_ memory: StateMemory) {
+        for index in nodes.indices { nodes[index].op.useMemory(memory) }
+    }
+
     /// From now on, every operator keeps its changes for checkpoints.
     package mutating func enableCheckpoints() {
         for index in nodes.indices { nodes[index].op.enableCheckpoints() }

@@ -27,11 +27,14 @@ package struct FragmentCheckpoint: Sendable {
         /// Every page (a whole table), when `changes` is nil.
         package var pages: [StatePage]
         package var changes: StateSection?
+        /// Whether the pages are the whole table; otherwise they add their keys to it.
+        package var isWhole = true
 
-        package init(table: Int, types: [DataType], pages: [StatePage]) {
+        package init(table: Int, types: [DataType], pages: [StatePage], isWhole: Bool = true) {
             self.table = table
             self.types = types
             self.pages = pages
+            self.isWhole = isWhole
         }
 
         package init(changes: StateSection) {
@@ -61,6 +64,7 @@ package struct FragmentCheckpoint: Sendable {
                 return
             }
             guard !pages.isEmpty else {
+                guard isWhole else { return }
                 var empty = StateSection(table: table, types: types)
                 empty.isWhole = true
                 try body(empty, false)
@@ -71,14 +75,14 @@ package struct FragmentCheckpoint: Sendable {
                 var section = StateSection(
                     table: table, types: types, keys: contents.keys,
                     counts: contents.counts ?? [Int32](repeating: 1, count: page.keyCount), rows: contents.rows)
-                section.isWhole = index == 0
+                section.isWhole = isWhole && index == 0
                 try body(section, true)
             }
         }
 
         /// How many blocks ``blocks(_:)`` makes.
         var blockCount: Int {
-            guard let changes else { return max(pages.count, 1) }
+            guard let changes else { return isWhole ? max(pages.count, 1) : pages.count }
             return (changes.keys.count + PagedTable.pageCapacity - 1) / PagedTable.pageCapacity + (changes.removed.isEmpty ? 0 : 1)
         }
     }

@@ -55,7 +55,7 @@ package final class StateMemory: Sendable {
     /// Advances the use clock (one tick per committed epoch of any table) and returns the new tick.
     package func tick() -> UInt64 { clock.add(1, ordering: .relaxed).newValue }
 
-    func acquire(_ bytes: Int) {
+    package func acquire(_ bytes: Int) {
         let total = resident.add(bytes, ordering: .relaxed).newValue
         var seen = peak.load(ordering: .relaxed)
         while total > seen {
@@ -65,7 +65,7 @@ package final class StateMemory: Sendable {
         }
     }
 
-    func release(_ bytes: Int) {
+    package func release(_ bytes: Int) {
         resident.subtract(bytes, ordering: .relaxed)
     }
 
@@ -146,5 +146,26 @@ private extension StringProtocol {
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }
         return String(slice)
+    }
+}
+
+/// Bytes of state held outside pages (an operator's own arrays), counted in a ``StateMemory``
+/// while the charge lives.
+package final class MemoryCharge {
+    package let memory: StateMemory
+    package private(set) var bytes = 0
+
+    package init(_ memory: StateMemory) {
+        self.memory = memory
+    }
+
+    /// Counts `bytes` instead of what was counted before.
+    package func set(_ bytes: Int) {
+        if bytes > self.bytes { memory.acquire(bytes - self.bytes) } else { memory.release(self.bytes - bytes) }
+        self.bytes = bytes
+    }
+
+    deinit {
+        memory.release(bytes)
     }
 }

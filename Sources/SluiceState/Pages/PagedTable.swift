@@ -315,6 +315,26 @@ package struct PagedTable {
         return result
     }
 
+    /// The row stored under `key` as of the last commit, as a one-row chunk, and its count; nil
+    /// when the key is absent. Reads the key's page back if it was evicted.
+    package func lookup(_ key: [UInt8]) -> (row: Chunk, count: Int32)? {
+        guard !pages.isEmpty else { return nil }
+        var probe = KeyBuffer()
+        probe.append(key)
+        let page = pages[page(for: 0, in: probe, from: 0)]
+        guard probe.compare(0, with: 0, of: page.firstKey) >= 0, probe.compare(0, with: 0, of: page.lastKey) <= 0 else { return nil }
+        let contents = page.contents
+        var low = 0
+        var high = contents.keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = contents.keys.compare(middle, with: key)
+            if order == 0 { return (contents.rows.slice(middle ..< middle + 1), contents.counts?[middle] ?? 1) }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
     /// Drops the staged changes: the table stays as of the last commit.
     package mutating func discardEpoch() {
         staged = StagedChanges()

@@ -153,6 +153,9 @@ package final class StatePage: Sendable {
                 return contents
             case .spilled(let file, let region):
                 let loaded = Self.load(region, from: file)
+                // Over the limit, a page read (a query over an idle view) is not kept: nothing
+                // else would evict it before the view's next commit.
+                if let memory, memory.isOverLimit { return loaded }
                 residence = .cached(loaded, file, region)
                 memory?.acquire(byteCount)
                 memory?.recordLoad(byteCount)

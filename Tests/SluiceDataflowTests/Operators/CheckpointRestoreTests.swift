@@ -1,3 +1,4 @@
+import Foundation
 import SluiceCore
 import SluiceExpr
 import SluicePlan
@@ -25,14 +26,24 @@ import Testing
 
     /// Runs `make()`'s operator over `epochs` epochs of `changes`, checkpointing every epoch;
     /// restores a second one from the chain at `restoreAt` and checks that both emit the same
-    /// from then on.
+    /// from then on. With `memoryLimited`, both run under a memory limit of one byte (they move
+    /// every group they can out of memory at every barrier), and a third without one must emit
+    /// what the first does at every barrier.
     private static func check(
-        seed: UInt64, epochs: Int = 40, inputs: Int = 1, make: () throws(SluiceError) -> any StreamOperator,
+        seed: UInt64, epochs: Int = 40, inputs: Int = 1, memoryLimited: Bool = false, make: () throws(SluiceError) -> any StreamOperator,
         changes: (inout SplitMix64, _ input: Int) -> StreamChunk
     ) throws {
         var random = SplitMix64(seed: seed)
         var original = try make()
         original.enableCheckpoints()
+        let spillDirectory = NSTemporaryDirectory() + "sluice-spill-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: spillDirectory) }
+        let memory = StateMemory(limit: 1, spillDirectory: spillDirectory)
+        var reference: (any StreamOperator)?
+        if memoryLimited {
+            original.useMemory(memory)
+            reference = try make()
+        }
         var restored: (any StreamOperator)?
         var chain: [[UInt8]] = []
         let restoreAt = Int.random(in: 3 ..< epochs - 5, using: &random)
@@ -44,17 +55,26 @@ import Testing
             }
             var output = OutputBuffer()
             var restoredOutput = OutputBuffer()
+            var referenceOutput = OutputBuffer()
             for (input, chunk) in batches {
                 try original.process(chunk, from: input, into: &output)
                 try restored?.process(chunk, from: input, into: &restoredOutput)
+                try reference?.process(chunk, from: input, into: &referenceOutput)
             }
             // Some barriers are no checkpoint; the one the restore starts from is.
             let skip = epoch != restoreAt && !chain.isEmpty && Int.random(in: 0 ..< 3, using: &random) == 0
             let base = chain.isEmpty || Int.random(in: 0 ..< 6, using: &random) == 0
             var state = StateWriter(mode: skip ? .none : base ? .everything : .changes)
             try original.finishEpoch(Barrier(epoch: UInt64(epoch)), state: &state, into: &output)
+            if reference != nil {
+                var ignored = StateWriter()
+                try reference!.finishEpoch(Barrier(epoch: UInt64(epoch)), state: &ignored, into: &referenceOutput)
+                let emitted = output.drain()
+                #expect(rendered(emitted) == rendered(referenceOutput.drain()), "seed \(seed), epoch \(epoch), against no limit")
+                for chunk in emitted { output.append(chunk) }
+            }
             if !skip {
-                let bytes = FragmentCheckpoint(view: 1, isBase: base, sections: state.sections).encoded()
+                let bytes = FragmentCheckpoint(view: 1, isBase: base, sections: state.sections, pagedTables: state.pagedTables).encoded()
                 chain = base ? [bytes] : chain + [bytes]
             }
             if restored != nil {
@@ -68,10 +88,12 @@ import Testing
                 }
                 var fresh = try make()
                 fresh.enableCheckpoints()
+                if memoryLimited { fresh.useMemory(StateMemory(limit: 1, spillDirectory: spillDirectory)) }
                 try fresh.restore(try FragmentCheckpoint.contents(of: pieces).sections)
                 restored = fresh
             }
         }
+        if memoryLimited { #expect(memory.evictedPages > 0, "seed \(seed): nothing left memory") }
     }
 
     private static func integerRows(_ random: inout SplitMix64, live: inout [[Value]], keys: Int, deletes: Bool) -> StreamChunk {
@@ -123,6 +145,27 @@ import Testing
         }, changes: { random, _ in Self.integerRows(&random, live: &live, keys: 9, deletes: !appendOnly) })
     }
 
+    /// The integer fast path under a memory limit: groups move to the spilled table and back
+    /// (count, sum, append-only min and max; min and max with deletes keep their groups).
+    @Test(arguments: [(UInt64(31), 0, false), (32, 1, false), (33, 1, true), (34, 0, true)])
+    func theIntegerAggregateUnderAMemoryLimit(seed: UInt64, keyColumn: Int, appendOnly: Bool) throws {
+        var live: [[Value]] = []
+        let types: [DataType] = [.varchar, .int64, .int64]
+        let calls = appendOnly ? Self.integerCalls : Array(Self.integerCalls.prefix(2))
+        try Self.check(seed: seed, epochs: appendOnly ? 150 : 300, memoryLimited: true, make: { () throws(SluiceError) -> any StreamOperator in
+            ProjectedInput(
+                columns: [keyColumn, 2],
+                inner: try IntegerHashAggregate(
+                    inputTypes: [types[keyColumn], types[2]], groupCount: 1,
+                    aggregates: calls.map { call in
+                        var call = call
+                        call.argument = call.argument.map { _ in 1 }
+                        return call
+                    },
+                    stateTableID: 7, appendOnlyInput: appendOnly))
+        }, changes: { random, _ in Self.integerRows(&random, live: &live, keys: 4000, deletes: !appendOnly) })
+    }
+
     /// The general aggregate: min and max in ordered state, string_agg, count DISTINCT.
     @Test(arguments: [UInt64(11), 12])
     func theGeneralAggregateRestores(seed: UInt64) throws {
@@ -165,4 +208,5 @@ private struct ProjectedInput: StreamOperator {
 
     mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) { try inner.restore(tables) }
     mutating func enableCheckpoints() { inner.enableCheckpoints() }
+    mutating func useMemory(_ memory: StateMemory) { inner.useMemory(memory) }
 }

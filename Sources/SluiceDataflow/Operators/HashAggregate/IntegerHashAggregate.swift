@@ -16,8 +16,10 @@ import SluiceState
 /// time. Over an append-only input (a source) min and max keep only the extreme so far. At a
 /// barrier the groups the epoch touched emit their changes, built straight into typed columns
 /// from what each group showed when the epoch began (kept, typed, as the group is first touched).
-/// The group state is held in the operator's arrays; it moves into state tables with the
-/// checkpointing of operator state (TODO(#11)).
+/// The group state is held in the operator's arrays and written to checkpoints as state tables.
+/// Under a memory limit (``useMemory(_:)``) the groups an epoch did not touch for a while move
+/// to a paged state table (`spilled`, whose pages go to disk like a view's), found there again
+/// when their key comes back.
 /// - Complexity: O(1) amortized per row (min and max: see ``ExtremeMultiset``); O(groups
 ///   touched) per epoch.
 package struct IntegerHashAggregate: StreamOperator {
@@ -69,6 +71,17 @@ package struct IntegerHashAggregate: StreamOperator {
     /// More changes were seen since the last checkpoint than the state holds: tracking stopped,
     /// and the next checkpoint writes everything.
     private var trackingOverflowed = false
+    /// Under a memory limit: the groups' bytes counted against it, and the groups moved out of
+    /// the arrays (state key → state row, the checkpoint's layout).
+    private var charge: MemoryCharge?
+    private var spilled: PagedTable?
+    /// Groups read back from `spilled` this epoch (removed from it at the barrier).
+    private var reloadedKeys = KeyBuffer()
+    private var reloadedRows: [Chunk] = []
+    /// Eviction by the CLOCK rule: a slot touched since the hand last passed is spared once.
+    private var referenced: [Bool] = []
+    private var clockHand = 0
+    private var liveGroupCount = 0
 
     /// Whether this operator handles the aggregate.
     package static func supports(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall]) -> Bool {
@@ -136,6 +149,8 @@ package struct IntegerHashAggregate: StreamOperator {
                 key.bytes.removeAll(keepingCapacity: true)
                 for column in keyColumns { MemcomparableEncoding.append(column, row: row, to: &key.bytes) }
                 if let slot = slotOfBytes[key] {
+                    slots[row] = slot
+                } else if let spilled, spilled.keyCount > 0, let slot = reload(Self.stateKey(bytes: key.bytes)) {
                     slots[row] = slot
                 } else {
                     let slot = allocate(key: 0, isNull: false)
@@ -232,8 +247,120 @@ package struct IntegerHashAggregate: StreamOperator {
         dirty.removeAll(keepingCapacity: true)
         before.removeAll()
         if groupCount == 0 { emittedGlobalRow = true }
+        // Groups read back are in the arrays now: out of the spilled table before a checkpoint
+        // names both.
+        if !reloadedKeys.isEmpty, var table = spilled {
+            let rows = Chunk.concatenate(reloadedRows, types: stateTypes)
+            let keys = reloadedKeys
+            table.stage(rows, signs: [Int8](repeating: -1, count: rows.count)) { bytes, row in bytes += keys.key(row) }
+            table.commitEpoch()
+            spilled = table
+            reloadedKeys = KeyBuffer()
+            reloadedRows = []
+        }
         if state.mode != .none { checkpoint(everything: state.mode == .everything, into: &state) } else { boundTracking() }
         changes.emit(into: &output)
+        if let charge {
+            charge.set(liveGroupCount * bytesPerGroup)
+            if charge.memory.isOverLimit { evictColdGroups(charge.memory) }
+        }
+    }
+
+    // MARK: Memory
+
+    package mutating func useMemory(_ memory: StateMemory) {
+        // Groups with min or max value tables stay in memory (their multisets are not moved).
+        guard groupCount > 0, !aggregates.indices.contains(where: hasValueTable) else { return }
+        charge = MemoryCharge(memory)
+        spilled = PagedTable(types: stateTypes, memory: memory)
+    }
+
+    /// About what a group takes in the arrays and the key directory.
+    private var bytesPerGroup: Int {
+        var bytes = 8 + 1 + 8 + 1 + 1 + 1 + 24
+        if !integerKey { bytes += 48 + 2 * (keyBytes.first?.count ?? 8) + groupCount * MemoryLayout<Value>.stride }
+        for call in aggregates {
+            bytes += 8
+            if call.kind == .sum { bytes += 16 }
+            if call.kind == .min || call.kind == .max { bytes += MemoryLayout<ExtremeMultiset>.stride }
+        }
+        return bytes
+    }
+
+    /// Moves groups out of the arrays into `spilled` until `memory` is back under its eviction
+    /// target: groups not touched since the clock hand last passed, not changed since the last
+    /// checkpoint, not emptied and waiting for it. Their slots are free again.
+    private mutating func evictColdGroups(_ memory: StateMemory) {
+        guard var table = spilled, liveGroupCount > 0 else { return }
+        let wanted = min(liveGroupCount, (memory.residentBytes - memory.evictionTarget + bytesPerGroup - 1) / bytesPerGroup)
+        var victims: [Int] = []
+        var steps = 0
+        while victims.count < wanted && steps < 2 * keys.count {
+            let index = clockHand
+            clockHand = (clockHand + 1) % keys.count
+            steps += 1
+            guard live[index], !isDirty[index], !isSaved[index] else { continue }
+            if referenced[index] {
+                referenced[index] = false
+                continue
+            }
+            victims.append(index)
+        }
+        guard !victims.isEmpty else { return }
+        let (stateKeys, rows) = groupRows(victims)
+        table.stage(rows, signs: [Int8](repeating: 1, count: victims.count)) { bytes, row in bytes += stateKeys.key(row) }
+        for index in victims {
+            if !integerKey {
+                slotOfBytes.removeValue(forKey: GroupKeyBytes(bytes: keyBytes[index]))
+            } else if keyIsNull[index] {
+                nullKeySlot = -1
+            } else {
+                slotOfKey.remove(keys[index])
+            }
+            clear(slot: index)
+            live[index] = false
+            liveGroupCount -= 1
+            forget(Int32(index))
+        }
+        table.commitEpoch()
+        spilled = table
+        charge?.set(liveGroupCount * bytesPerGroup)
+    }
+
+    /// The group stored under `stateKey` in `spilled`, moved back into a slot; nil when absent.
+    private mutating func reload(_ stateKey: [UInt8]) -> Int32? {
+        guard let found = spilled?.lookup(stateKey) else { return nil }
+        let columns = found.row.columns
+        let integerColumns = columns.indices.map { $0 >= (integerKey ? 1 : groupCount) || integerKey ? Self.integers(columns[$0]) : [] }
+        guard let slot = try? loadGroup(row: 0, columns: columns, integerColumns: integerColumns, stateKey: stateKey) else { return nil }
+        reloadedKeys.append(stateKey)
+        reloadedRows.append(found.row)
+        return slot
+    }
+
+    /// The state key of an integer group key (nil: the null key), as ``appendStateKey(slot:to:)`` writes it.
+    private static func stateKey(integer key: Int64?) -> [UInt8] {
+        var bytes: [UInt8] = [0, 0]
+        if let key {
+            bytes.append(1)
+            appendOrdered(key, to: &bytes)
+        } else {
+            bytes.append(0)
+        }
+        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[2...])) }
+        bytes[0] = UInt8(vnode >> 8)
+        bytes[1] = UInt8(vnode & 0xFF)
+        return bytes
+    }
+
+    /// The state key of a group key's memcomparable bytes.
+    private static func stateKey(bytes key: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0, 0]
+        bytes += key
+        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[2...])) }
+        bytes[0] = UInt8(vnode >> 8)
+        bytes[1] = UInt8(vnode & 0xFF)
+        return bytes
     }
 
     /// The typed per-slot arrays, the key directory (about 16 bytes an entry at Swift's load
@@ -247,19 +374,21 @@ package struct IntegerHashAggregate: StreamOperator {
             bytes += counts[index].capacity * 8 + sums[index].capacity * 16 + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
             for multiset in extremes[index] { bytes += multiset.bytes }
         }
-        return bytes
+        return bytes + (spilled?.byteCount ?? 0)
     }
 
     // MARK: Slots
 
     private mutating func slot(for key: Int64) -> Int32 {
         if let slot = slotOfKey.slot(for: key) { return slot }
+        if let spilled, spilled.keyCount > 0, let slot = reload(Self.stateKey(integer: key)) { return slot }
         let slot = allocate(key: key, isNull: false)
         slotOfKey.insert(key, slot: slot)
         return slot
     }
 
     private mutating func nullSlot() -> Int32 {
+        if nullKeySlot < 0, let spilled, spilled.keyCount > 0, let slot = reload(Self.stateKey(integer: nil)) { return slot }
         if nullKeySlot < 0 { nullKeySlot = allocate(key: 0, isNull: true) }
         return nullKeySlot
     }
@@ -270,16 +399,19 @@ package struct IntegerHashAggregate: StreamOperator {
     }
 
     private mutating func allocate(key: Int64, isNull: Bool) -> Int32 {
+        liveGroupCount += 1
         if let slot = freeSlots.popLast() {
             let index = Int(slot)
             keys[index] = key
             keyIsNull[index] = isNull
             live[index] = true
+            referenced[index] = true
             return slot
         }
         keys.append(key)
         keyIsNull.append(isNull)
         live.append(true)
+        referenced.append(true)
         isSaved.append(false)
         if !integerKey && groupCount > 0 {
             keyBytes.append([])
@@ -305,12 +437,9 @@ package struct IntegerHashAggregate: StreamOperator {
         } else {
             slotOfKey.remove(keys[index])
         }
-        for (aggregate, call) in aggregates.enumerated() {
-            counts[aggregate][index] = 0
-            if call.kind == .sum { sums[aggregate][index] = 0 }
-            if call.kind == .min || call.kind == .max { extremes[aggregate][index] = ExtremeMultiset(isMax: call.kind == .max) }
-        }
+        clear(slot: index)
         live[index] = false
+        liveGroupCount -= 1
         if tracksChanges {
             var key: [UInt8] = []
             appendStateKey(slot: index, to: &key)
@@ -318,6 +447,16 @@ package struct IntegerHashAggregate: StreamOperator {
             releasedSlots.append(slot)
         } else {
             forget(slot)
+        }
+    }
+
+    /// Resets a slot's accumulators.
+    private mutating func clear(slot index: Int) {
+        rowCounts[index] = 0
+        for (aggregate, call) in aggregates.enumerated() {
+            counts[aggregate][index] = 0
+            if call.kind == .sum { sums[aggregate][index] = 0 }
+            if call.kind == .min || call.kind == .max { extremes[aggregate][index] = ExtremeMultiset(isMax: call.kind == .max) }
         }
     }
 
@@ -334,6 +473,7 @@ package struct IntegerHashAggregate: StreamOperator {
     private mutating func touch(_ slot: Int32) {
         let index = Int(slot)
         isDirty[index] = true
+        referenced[index] = true
         dirty.append(slot)
         before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
         for (aggregate, call) in aggregates.enumerated() {
@@ -491,6 +631,28 @@ extension IntegerHashAggregate {
         savedSlots.removeAll(keepingCapacity: true)
         let removed = everything ? KeyBuffer() : removedKeys
         removedKeys = KeyBuffer()
+        let (stateKeys, rows) = groupRows(slots)
+        var groups = StateSection.sorting(
+            table: stateTableID, types: stateTypes, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count), rows: rows,
+            removed: removed)
+        groups.isWhole = everything
+        state.add(groups)
+        if everything, let spilled, !spilled.pages.isEmpty {
+            // The groups moved out of memory, after the rest (their keys are none of theirs).
+            state.add(FragmentCheckpoint.PagedImage(table: stateTableID, types: stateTypes, pages: spilled.pages, isWhole: false))
+        }
+        for aggregate in aggregates.indices where hasValueTable(aggregate) {
+            var values = valueSection(aggregate, everything: everything, liveSlots: slots)
+            values.isWhole = everything
+            state.add(values)
+        }
+        for slot in releasedSlots { forget(slot) }
+        releasedSlots.removeAll(keepingCapacity: true)
+        trackingOverflowed = false
+    }
+
+    /// The state keys and state rows of `slots`' groups.
+    private func groupRows(_ slots: [Int]) -> (keys: KeyBuffer, rows: Chunk) {
         let types = stateTypes
         var builders = types.map { ColumnBuilder(type: $0, capacity: slots.count) }
         var stateKeys = KeyBuffer(reservingKeys: slots.count, bytes: slots.count * 12)
@@ -526,20 +688,7 @@ extension IntegerHashAggregate {
                 }
             }
         }
-        let rows = Chunk(columns: builders.map { $0.finish() }, count: slots.count)
-        var groups = StateSection.sorting(
-            table: stateTableID, types: types, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count), rows: rows,
-            removed: removed)
-        groups.isWhole = everything
-        state.add(groups)
-        for aggregate in aggregates.indices where hasValueTable(aggregate) {
-            var values = valueSection(aggregate, everything: everything, liveSlots: slots)
-            values.isWhole = everything
-            state.add(values)
-        }
-        for slot in releasedSlots { forget(slot) }
-        releasedSlots.removeAll(keepingCapacity: true)
-        trackingOverflowed = false
+        return (stateKeys, Chunk(columns: builders.map { $0.finish() }, count: slots.count))
     }
 
     /// Aggregate `aggregate`'s multiset entries: those whose count changed since the last
@@ -635,6 +784,53 @@ extension IntegerHashAggregate {
         releasedSlots = []
     }
 
+    /// Puts row `row` of a state table's `columns` (`integerColumns`: those read as integers)
+    /// into a new slot, under `stateKey`, and returns the slot.
+    private mutating func loadGroup(row: Int, columns: [Column], integerColumns: [[Int64]], stateKey: [UInt8]) throws(SluiceError) -> Int32 {
+        let slot: Int32
+        if integerKey {
+            if columns[0].isNull(row) {
+                nullKeySlot = allocate(key: 0, isNull: true)
+                slot = nullKeySlot
+            } else {
+                let key = integerColumns[0][row]
+                slot = allocate(key: key, isNull: false)
+                slotOfKey.insert(key, slot: slot)
+            }
+        } else if groupCount > 0 {
+            let bytes = Array(stateKey.dropFirst(2))
+            slot = allocate(key: 0, isNull: false)
+            keyBytes[Int(slot)] = bytes
+            keyValues[Int(slot)] = columns.prefix(groupCount).map { $0.value(at: row) }
+            slotOfBytes[GroupKeyBytes(bytes: bytes)] = slot
+        } else {
+            slot = globalSlot()
+        }
+        let index = Int(slot)
+        var column = integerKey ? 1 : groupCount
+        rowCounts[index] = integerColumns[column][row]
+        column += 1
+        for (aggregate, call) in aggregates.enumerated() {
+            counts[aggregate][index] = integerColumns[column][row]
+            column += 1
+            if call.kind == .sum {
+                let high = integerColumns[column][row]
+                let low = integerColumns[column + 1][row]
+                sums[aggregate][index] = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
+                column += 2
+            }
+            if (call.kind == .min || call.kind == .max) && appendOnlyInput {
+                let (total, extreme, count) = (integerColumns[column][row], integerColumns[column + 1][row], integerColumns[column + 2][row])
+                guard let multiset = ExtremeMultiset(isMax: call.kind == .max, total: total, extreme: extreme, extremeCount: count) else {
+                    throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed")
+                }
+                extremes[aggregate][index] = multiset
+                column += 3
+            }
+        }
+        return slot
+    }
+
     package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
         guard let section = tables[stateTableID] else { return }
         guard section.types == stateTypes else {
@@ -647,42 +843,9 @@ extension IntegerHashAggregate {
         /// Slot by state key, for the multiset entries.
         var slotOfStateKey: [GroupKeyBytes: Int32] = [:]
         for row in 0 ..< section.keys.count {
-            let slot: Int32
-            if integerKey {
-                slot = columns[0].isNull(row) ? nullSlot() : self.slot(for: integerColumns[0][row])
-            } else if groupCount > 0 {
-                let bytes = Array(section.keys.key(row).dropFirst(2))
-                slot = allocate(key: 0, isNull: false)
-                keyBytes[Int(slot)] = bytes
-                keyValues[Int(slot)] = columns.prefix(groupCount).map { $0.value(at: row) }
-                slotOfBytes[GroupKeyBytes(bytes: bytes)] = slot
-            } else {
-                slot = globalSlot()
-            }
-            if aggregates.indices.contains(where: hasValueTable) { slotOfStateKey[GroupKeyBytes(bytes: section.keys.key(row))] = slot }
-            let index = Int(slot)
-            var column = keyColumnCount
-            rowCounts[index] = integerColumns[column][row]
-            column += 1
-            for (aggregate, call) in aggregates.enumerated() {
-                counts[aggregate][index] = integerColumns[column][row]
-                column += 1
-                if call.kind == .sum {
-                    let high = integerColumns[column][row]
-                    let low = integerColumns[column + 1][row]
-                    sums[aggregate][index] = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
-                    column += 2
-                }
-                if (call.kind == .min || call.kind == .max) && appendOnlyInput {
-                    let (total, extreme, count) = (
-                        integerColumns[column][row], integerColumns[column + 1][row], integerColumns[column + 2][row])
-                    guard let multiset = ExtremeMultiset(isMax: call.kind == .max, total: total, extreme: extreme, extremeCount: count) else {
-                        throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed")
-                    }
-                    extremes[aggregate][index] = multiset
-                    column += 3
-                }
-            }
+            let stateKey = section.keys.key(row)
+            let slot = try loadGroup(row: row, columns: columns, integerColumns: integerColumns, stateKey: stateKey)
+            if aggregates.indices.contains(where: hasValueTable) { slotOfStateKey[GroupKeyBytes(bytes: stateKey)] = slot }
         }
         for aggregate in aggregates.indices where hasValueTable(aggregate) {
             guard let entries = tables[stateTableID + 1 + aggregate] else { continue }
