@@ -38,7 +38,7 @@ package final class TableStore: Sendable {
         package var rowCount: Int
 
         /// Every row, as chunks.
-        package var chunks: [Chunk] { pages.isEmpty ? stored : stored + pages.map(\.published) }
+        package var chunks: [Chunk] { pages.isEmpty ? stored : stored + pages.map(\.publishedForReading) }
     }
 
     package func snapshot() -> Snapshot {

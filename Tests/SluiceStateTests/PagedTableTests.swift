@@ -102,6 +102,42 @@ import Testing
         #expect(memory.spilledBytes == 0)
     }
 
+    /// A view of groups under a tight limit: every epoch replaces the rows of random keys in
+    /// place (sign 0, an aggregate's updates), over many more pages than fit; commits evict
+    /// pages while they write them.
+    @Test func replacementsUnderATightLimitMatchAModel() throws {
+        let directory = NSTemporaryDirectory() + "sluice-spill-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let memory = StateMemory(limit: 256 << 10, spillDirectory: directory)
+        var table = PagedTable(types: [.int64, .int64], memory: memory)
+        var model: [Int64: Int64] = [:]
+        var random = SplitMix64(seed: 77)
+        let keys = 50_000
+        Self.stage(Self.changes((0 ..< keys).map { (.insert, Int64($0), 0) }), into: &table)
+        for k in 0 ..< keys { model[Int64(k)] = 0 }
+        table.commitEpoch()
+        for epoch in 1 ... 30 {
+            let changed = (0 ..< Int(random.next() % 8000)).map { _ in Int64(random.next() % UInt64(keys)) }
+            let rows = Chunk(columns: [
+                Column(type: .int64, storage: .int64(changed)), Column(type: .int64, storage: .int64(changed.map { _ in Int64(epoch) })),
+            ])
+            table.stage(rows, signs: [Int8](repeating: 0, count: changed.count)) { bytes, row in bytes += Self.keyBytes(changed[row]) }
+            for k in changed { model[k] = Int64(epoch) }
+            table.commitEpoch()
+            #expect(table.isWellFormed)
+            #expect(table.inconsistencies == 0)
+        }
+        let actual = table.entries()
+        #expect(actual.count == keys)
+        var wrong = 0
+        for entry in actual {
+            guard case .int64(let k) = entry.row[0], case .int64(let v) = entry.row[1] else { continue }
+            if model[k] != v || entry.count != 1 { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(memory.evictedPages > 0)
+    }
+
     @Test func evictedPagesReadBackForSnapshotsTakenBeforeTheEviction() throws {
         let directory = NSTemporaryDirectory() + "sluice-spill-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -99,6 +99,7 @@ package struct PagedTable {
         rebuilt.reserveCapacity(pages.count + changes.entries.count / Self.pageCapacity + 1)
         var pageIndex = 0
         var entryIndex = 0
+        var evictedThrough = 0
         let entries = changes.entries
         while entryIndex < entries.count {
             // The page a key falls in: the last page whose first key is not after it (the first
@@ -118,6 +119,11 @@ package struct PagedTable {
             let old = target >= 0 ? pages[target] : nil
             let isLast = target + 1 >= pages.count
             rebuilt += merge(old, with: entries[entryIndex ..< end], changes: changes, isLast: isLast)
+            if let memory, memory.isOverLimit {
+                // Over the limit mid-commit (an epoch that touches much of a large table): the
+                // pages written so far go out as they are made, all but the newest.
+                evictedThrough = evict(&rebuilt, from: evictedThrough, memory: memory)
+            }
             if let old {
                 rowCount -= old.rowCount
                 keyCount -= old.keyCount
@@ -265,7 +271,8 @@ package struct PagedTable {
     private mutating func put(
         _ operations: ArraySlice<Int>, of all: KeyBuffer, from section: StateSection, into old: StatePage?, isLast: Bool
     ) -> [StatePage] {
-        let oldContents = old?.contents
+        // (Read without caching: the page is replaced.)
+        let oldContents = old?.readContents()
         let oldKeys = oldContents?.keys ?? KeyBuffer()
         let oldCount = oldKeys.count
         let putCount = section.keys.count
@@ -358,7 +365,8 @@ package struct PagedTable {
     private mutating func merge(
         _ old: StatePage?, with entries: ArraySlice<FoldedChange>, changes: FoldedChanges, isLast: Bool
     ) -> [StatePage] {
-        let oldContents = old?.contents
+        // (Read without caching: the page is replaced.)
+        let oldContents = old?.readContents()
         let oldKeys = oldContents?.keys ?? KeyBuffer()
         let oldCounts = oldContents?.counts
         let oldCount = oldKeys.count
@@ -467,6 +475,34 @@ package struct PagedTable {
             start = end
         }
         return result
+    }
+
+    /// Evicts `pages[start...]` but the last until `memory` is under its eviction target; returns
+    /// where the next call starts.
+    private mutating func evict(_ pages: inout [StatePage], from start: Int, memory: StateMemory) -> Int {
+        guard pages.count > start + 1 else { return start }
+        if spillFile == nil { spillFile = try? SpillFile(directory: memory.spillDirectory) }
+        guard let spillFile else { return start }
+        var index = start
+        while index < pages.count - 1 && memory.residentBytes > memory.evictionTarget {
+            pages[index].evict(to: spillFile)
+            index += 1
+        }
+        return index
+    }
+
+    /// Drops pages read back and cached (they are in the spill file already) but the last,
+    /// least recently used first, until `memory` is under its eviction target: a table that
+    /// reads many evicted pages between commits (lookups) keeps its cache within the limit.
+    package mutating func shedCachedPages() {
+        guard let memory, memory.isOverLimit, let spillFile else { return }
+        var cached: [(used: UInt64, index: Int)] = []
+        for index in pages.indices.dropLast() where pages[index].isCached { cached.append((pages[index].lastUsed, index)) }
+        cached.sort { $0.used < $1.used }
+        for candidate in cached {
+            if memory.residentBytes <= memory.evictionTarget { break }
+            pages[candidate.index].evict(to: spillFile)
+        }
     }
 
     /// Evicts the resident pages this commit did not write, least recently used first, until

@@ -145,7 +145,14 @@ package final class StatePage: Sendable {
     /// A spill file is written and read only by this process; a read that fails (an I/O error
     /// or a checksum mismatch, which only failing hardware causes) stops the process with the
     /// file and offset, and recovery restarts from the last checkpoint.
-    package var contents: Contents {
+    package var contents: Contents { contents(caching: true) }
+
+    /// The rows as readers see them, for a query: an evicted page read back stays cached only
+    /// while the state is under its memory limit (nothing else would evict it before the
+    /// table's next commit, which an idle view may never make).
+    package var publishedForReading: Chunk { contents(caching: false).published }
+
+    private func contents(caching: Bool) -> Contents {
         if let memory { lastUse.store(memory.now, ordering: .relaxed) }
         return residence.withLock { residence in
             switch residence {
@@ -153,9 +160,7 @@ package final class StatePage: Sendable {
                 return contents
             case .spilled(let file, let region):
                 let loaded = Self.load(region, from: file)
-                // Over the limit, a page read (a query over an idle view) is not kept: nothing
-                // else would evict it before the view's next commit.
-                if let memory, memory.isOverLimit { return loaded }
+                if !caching, let memory, memory.isOverLimit { return loaded }
                 residence = .cached(loaded, file, region)
                 memory?.acquire(byteCount)
                 memory?.recordLoad(byteCount)
@@ -197,6 +202,14 @@ package final class StatePage: Sendable {
 
     /// The use-clock tick of the page's last read (``StateMemory/now``).
     package var lastUsed: UInt64 { lastUse.load(ordering: .relaxed) }
+
+    /// Whether the page's contents were read back from a spill file and kept.
+    package var isCached: Bool {
+        residence.withLock { residence in
+            if case .cached = residence { return true }
+            return false
+        }
+    }
 
     /// Whether the page's contents are in memory.
     package var isResident: Bool {

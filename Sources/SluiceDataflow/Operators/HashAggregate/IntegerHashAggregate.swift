@@ -335,6 +335,7 @@ package struct IntegerHashAggregate: StreamOperator {
         guard let slot = try? loadGroup(row: 0, columns: columns, integerColumns: integerColumns, stateKey: stateKey) else { return nil }
         reloadedKeys.append(stateKey)
         reloadedRows.append(found.row)
+        if reloadedKeys.count % 256 == 0, charge?.memory.isOverLimit == true { spilled?.shedCachedPages() }
         return slot
     }
 
