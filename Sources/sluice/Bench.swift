@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -56,9 +56,32 @@ struct CheckpointBench: AsyncParsableCommand {
     @Option(help: "Nexmark events through views for the views' state checkpoints (0: skip them).")
     var nexmarkEvents = 3_000_000
 
+    @Option(help: "Datagen rows for the larger-than-memory runs, each in a process of its own (0: skip them).")
+    var memoryRows = 6_000_000
+
     func run() async throws {
         MemoryTuning.apply()
         try await CheckpointBenchmark(rows: rows, stateBytes: stateMib << 20, nexmarkEvents: nexmarkEvents).run()
+        if memoryRows > 0 {
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            try MemoryLimitBenchmark(rows: memoryRows, executable: executable).run()
+        }
+    }
+}
+
+/// One run of the larger-than-memory benchmark, in a process of its own (`bench checkpoint` starts it).
+struct MemoryChild: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory-child", abstract: "One run of checkpoint's larger-than-memory part (started by it).", shouldDisplay: false)
+
+    @Option(help: "Datagen rows.")
+    var rows = 6_000_000
+
+    @Option(help: "Bytes of state pages kept in memory (none: no limit).")
+    var memoryLimit: Int?
+
+    func run() async throws {
+        try await MemoryLimitBenchmark.runChild(rows: rows, memoryLimit: memoryLimit)
     }
 }
 

@@ -4,7 +4,7 @@ import SluiceState
 
 extension Database {
     /// The state store's memory use against `--memory-limit`, and the process's resident set.
-    var memoryStatus: MemoryStatus {
+    package var memoryStatus: MemoryStatus {
         var status = MemoryStatus()
         if let memory = runtime.memory {
             status.limitBytes = memory.limit
@@ -19,7 +19,7 @@ extension Database {
     }
 
     /// VmRSS and VmHWM from `/proc/self/status`, in bytes (zeros where there is no procfs).
-    static func processMemory() -> (resident: Int, peak: Int) {
+    package static func processMemory() -> (resident: Int, peak: Int) {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
         var resident = 0
         var peak = 0

@@ -148,7 +148,10 @@ package struct PagedTable {
                     rows: Chunk.concatenate(changes.rows, types: types), removed: changes.removed)
                 changeLog.append(section)
                 changeLogBytes += section.byteCount
-                if changeLogBytes > max(byteCount, 16 << 20) {
+                // Under a memory limit the kept changes may not hold more than an eighth of it
+                // (the next checkpoint then writes the pages, read one at a time).
+                let bound = memory.map { max(min(byteCount, $0.limit / 8), 4 << 20) } ?? max(byteCount, 16 << 20)
+                if changeLogBytes > bound {
                     needsFullCheckpoint = true
                     changeLog = []
                     changeLogBytes = 0
