@@ -216,14 +216,20 @@ package struct StateSection: Sendable {
         Self.encode(removed, into: &out)
     }
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(SluiceError) -> StateSection {
-        var reader = ByteReader(bytes: bytes, offset: offset)
+    /// The table id, whole flag and column types a section begins with.
+    private static func readHeader(_ reader: inout ByteReader) throws(SluiceError) -> (table: Int, isWhole: Bool, types: [DataType]) {
         let table = Int(try reader.read(UInt32.self))
         let isWhole = try reader.read(UInt8.self) == 1
         let typeCount = Int(try reader.read(UInt32.self))
-        guard typeCount <= bytes.count - reader.offset else { throw SluiceError(.ioError, "stored data is truncated") }
+        guard typeCount <= reader.bytes.count - reader.offset else { throw SluiceError(.ioError, "stored data is truncated") }
         var types: [DataType] = []
         for _ in 0 ..< typeCount { types.append(try TypeCodec.readType(&reader)) }
+        return (table, isWhole, types)
+    }
+
+    package static func decode(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(SluiceError) -> StateSection {
+        var reader = ByteReader(bytes: bytes, offset: offset)
+        let (table, isWhole, types) = try readHeader(&reader)
         let keys = try decodeKeys(&reader)
         let counts = try reader.readArray(Int32.self, count: keys.count)
         guard counts.allSatisfy({ $0 > 0 }) else { throw SluiceError(.ioError, "stored state has a row count below one") }
@@ -255,12 +261,7 @@ package struct StateSection: Sendable {
     /// but not its rows (which ``decode(_:offset:)`` checks when the page is read).
     package static func summary(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) -> Summary {
         var reader = ByteReader(bytes: bytes, offset: 0)
-        let table = Int(try reader.read(UInt32.self))
-        let isWhole = try reader.read(UInt8.self) == 1
-        let typeCount = Int(try reader.read(UInt32.self))
-        guard typeCount <= bytes.count - reader.offset else { throw SluiceError(.ioError, "stored data is truncated") }
-        var types: [DataType] = []
-        for _ in 0 ..< typeCount { types.append(try TypeCodec.readType(&reader)) }
+        let (table, isWhole, types) = try readHeader(&reader)
         let count = Int(try reader.read(UInt32.self))
         let ends = try reader.readArray(UInt32.self, count: count)
         let length = Int(try reader.read(UInt32.self))

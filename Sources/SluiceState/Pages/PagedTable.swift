@@ -197,37 +197,63 @@ package struct PagedTable {
     }
 
     /// The table a checkpoint chain's `steps` leave: page blocks that fall after every key so
-    /// far are left in the run file as pages (each read on first use); other blocks and
-    /// sections are applied (``apply(_:)``). A view restored lazily: an append-only view reads
-    /// nothing but its last page.
+    /// far are left in the run file as pages (each read on first use); the other blocks and
+    /// sections are merged, in order, and applied once at the end (``apply(_:)``), or before an
+    /// appended block when one of their keys is not below it. A view restored lazily: an
+    /// append-only view reads nothing but its last page.
     package init(restoring steps: [RestoredTables.Step], types: [DataType], memory: StateMemory? = nil) throws(SluiceError) {
         self.init(types: types, memory: memory)
+        var pending: [StateSection] = []
+        /// The greatest key put or removed in `pending`.
+        var pendingLast = KeyBuffer()
+        func defer_(_ section: StateSection) {
+            pending.append(section)
+            for keys in [section.keys, section.removed] where !keys.isEmpty {
+                if pendingLast.isEmpty || keys.compare(keys.count - 1, with: 0, of: pendingLast) > 0 {
+                    pendingLast = KeyBuffer()
+                    pendingLast.append(keys.count - 1, of: keys)
+                }
+            }
+        }
+        func applyPending(_ table: inout PagedTable) {
+            if let merged = StateSection.merged(pending, keepingRemovals: true) { table.apply(merged) }
+            pending = []
+            pendingLast = KeyBuffer()
+        }
         for step in steps {
             switch step {
             case .pages(let references):
                 for reference in references {
                     guard reference.types == types else { throw SluiceError(.dataCorrupted, "stored pages have other column types than their table") }
-                    if reference.summary.isWhole { self = PagedTable(types: types, memory: memory) }
-                    if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0 {
-                        apply(try reference.read())
-                    } else {
-                        let page = StatePage(reference: reference, memory: memory)
-                        pages.append(page)
-                        rowCount += page.rowCount
-                        keyCount += page.keyCount
-                        byteCount += page.byteCount
+                    if reference.summary.isWhole {
+                        self = PagedTable(types: types, memory: memory)
+                        pending = []
+                        pendingLast = KeyBuffer()
                     }
+                    if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0 {
+                        defer_(try reference.read())
+                        continue
+                    }
+                    if !pendingLast.isEmpty && pendingLast.compare(0, with: 0, of: reference.summary.bounds) >= 0 { applyPending(&self) }
+                    let page = StatePage(reference: reference, memory: memory)
+                    pages.append(page)
+                    rowCount += page.rowCount
+                    keyCount += page.keyCount
+                    byteCount += page.byteCount
                 }
             case .changes(let section):
                 guard section.types == types else { throw SluiceError(.dataCorrupted, "stored rows have other column types than their table") }
                 if section.isWhole {
                     self = PagedTable(restoring: section, memory: memory)
+                    pending = []
+                    pendingLast = KeyBuffer()
                 } else {
-                    apply(section)
+                    defer_(section)
                 }
             }
-            if let memory, memory.isOverLimit { evictColdPages(memory, before: memory.tick()) }
         }
+        applyPending(&self)
+        if let memory, memory.isOverLimit { evictColdPages(memory, before: memory.tick()) }
     }
 
     /// Puts `section`'s keys with their rows and counts (replacing what the keys held) and

@@ -310,16 +310,7 @@ package struct IntegerHashAggregate: StreamOperator {
         let (stateKeys, rows) = groupRows(victims)
         table.stage(rows, signs: [Int8](repeating: 1, count: victims.count)) { bytes, row in bytes += stateKeys.key(row) }
         for index in victims {
-            if !integerKey {
-                slotOfBytes.removeValue(forKey: GroupKeyBytes(bytes: keyBytes[index]))
-            } else if keyIsNull[index] {
-                nullKeySlot = -1
-            } else {
-                slotOfKey.remove(keys[index])
-            }
-            clear(slot: index)
-            live[index] = false
-            liveGroupCount -= 1
+            vacate(index)
             forget(Int32(index))
         }
         table.commitEpoch()
@@ -431,6 +422,19 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Returns an emptied group's slot for reuse (after the next checkpoint, when tracking).
     private mutating func release(_ slot: Int32) {
         let index = Int(slot)
+        vacate(index)
+        if tracksChanges {
+            var key: [UInt8] = []
+            appendStateKey(slot: index, to: &key)
+            removedKeys.append(key)
+            releasedSlots.append(slot)
+        } else {
+            forget(slot)
+        }
+    }
+
+    /// Takes a slot's group out of the key directory and resets it: no group lives there now.
+    private mutating func vacate(_ index: Int) {
         if !integerKey {
             slotOfBytes.removeValue(forKey: GroupKeyBytes(bytes: keyBytes[index]))
         } else if keyIsNull[index] {
@@ -441,14 +445,6 @@ package struct IntegerHashAggregate: StreamOperator {
         clear(slot: index)
         live[index] = false
         liveGroupCount -= 1
-        if tracksChanges {
-            var key: [UInt8] = []
-            appendStateKey(slot: index, to: &key)
-            removedKeys.append(key)
-            releasedSlots.append(slot)
-        } else {
-            forget(slot)
-        }
     }
 
     /// Resets a slot's accumulators.
