@@ -7,8 +7,8 @@ import SluiceServer
 /// keeps every row and a GROUP BY, each run in a process of its own (so that its peak resident
 /// set is its own): first with no limit, then under `--memory-limit` at a third of the state the
 /// first run held. Prints each run's rate, the process's peak RSS (VmHWM) and what the state
-/// store evicted and read back. Only the views' pages count against the limit; the aggregate's
-/// groups stay in memory (see `SLUICE_SPILL_OPERATOR_STATE`).
+/// store evicted and read back. The views' pages and the aggregate's groups count against the
+/// limit.
 package struct MemoryLimitBenchmark {
     package var rows: Int
     package var executable: String

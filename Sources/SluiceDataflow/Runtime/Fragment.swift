@@ -95,7 +95,6 @@ package final class Fragment: @unchecked Sendable {
     static let maximumDeltas = getenv("SLUICE_STATE_MAX_DELTAS").flatMap { Int(String(cString: $0)) } ?? 256
     /// Chain bytes that never call for a compaction, however small the state.
     static let compactionFloorBytes = 8 << 20
-    static let spillsOperatorState = getenv("SLUICE_SPILL_OPERATOR_STATE").map { String(cString: $0) == "1" } ?? false
 
     /// With `checkpointing`, the fragment writes its state at checkpoint barriers; with
     /// `restoring` (each state table's contents, by id), it starts from a checkpoint's state
@@ -120,10 +119,7 @@ package final class Fragment: @unchecked Sendable {
         self.held = [[StreamMessage]](repeating: [], count: inputCount)
         self.checkpointing = checkpointing
         queue.schedule = { [weak self] in self?.wake() }
-        // Operators' own state (the integer aggregate's groups) moves out of memory only when
-        // asked (`SLUICE_SPILL_OPERATOR_STATE=1`): under a server's load it lost updates in one
-        // run in three, which the operator's own tests do not reproduce (issue 11's note).
-        if let memory, Self.spillsOperatorState { self.graph.useMemory(memory) }
+        if let memory { self.graph.useMemory(memory) }
         if checkpointing {
             self.graph.enableCheckpoints()
             materializer.tracksChanges = true

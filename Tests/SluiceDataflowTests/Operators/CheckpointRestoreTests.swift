@@ -166,6 +166,37 @@ import Testing
         }, changes: { random, _ in Self.integerRows(&random, live: &live, keys: 4000, deletes: !appendOnly) })
     }
 
+    /// Groups kept through a barrier that is no checkpoint, some touched after, then many new
+    /// groups: a slot the eviction freed goes to one group only (the hand passes the untouched
+    /// slots twice in one eviction).
+    @Test func evictedSlotsGoToOneGroupEach() throws {
+        let directory = NSTemporaryDirectory() + "sluice-spill-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let calls = [AggregateCall(kind: .countStar, argument: nil, resultType: .int64), AggregateCall(kind: .sum, argument: 1, resultType: .numeric)]
+        var limited: any StreamOperator = try IntegerHashAggregate(inputTypes: [.int64, .int64], groupCount: 1, aggregates: calls, stateTableID: 7, appendOnlyInput: true)
+        var reference: any StreamOperator = try IntegerHashAggregate(inputTypes: [.int64, .int64], groupCount: 1, aggregates: calls, stateTableID: 7, appendOnlyInput: true)
+        limited.enableCheckpoints()
+        limited.useMemory(StateMemory(limit: 1, spillDirectory: directory))
+        let epochs: [(keys: Range<Int64>, mode: StateWriter.Mode)] = [
+            (0 ..< 2000, .none), (1000 ..< 2000, .changes), (2000 ..< 6000, .changes), (0 ..< 6000, .none), (3000 ..< 9000, .changes),
+            (0 ..< 9000, .changes),
+        ]
+        for (epoch, (keys, mode)) in epochs.enumerated() {
+            var output = OutputBuffer()
+            var referenceOutput = OutputBuffer()
+            let chunk = StreamChunk(ops: [ChangeOp](repeating: .insert, count: keys.count), data: Chunk(columns: [
+                Column(type: .int64, storage: .int64(Array(keys))), Column(type: .int64, storage: .int64(keys.map { $0 * 3 + Int64(epoch) })),
+            ]))
+            try limited.process(chunk, from: 0, into: &output)
+            try reference.process(chunk, from: 0, into: &referenceOutput)
+            var state = StateWriter(mode: mode)
+            try limited.finishEpoch(Barrier(epoch: UInt64(epoch + 1)), state: &state, into: &output)
+            var ignored = StateWriter()
+            try reference.finishEpoch(Barrier(epoch: UInt64(epoch + 1)), state: &ignored, into: &referenceOutput)
+            #expect(Self.rendered(output.drain()) == Self.rendered(referenceOutput.drain()), "epoch \(epoch)")
+        }
+    }
+
     /// The general aggregate: min and max in ordered state, string_agg, count DISTINCT.
     @Test(arguments: [UInt64(11), 12])
     func theGeneralAggregateRestores(seed: UInt64) throws {

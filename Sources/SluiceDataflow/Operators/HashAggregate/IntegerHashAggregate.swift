@@ -294,17 +294,20 @@ package struct IntegerHashAggregate: StreamOperator {
         guard var table = spilled, liveGroupCount > 0 else { return }
         let wanted = min(liveGroupCount, (memory.residentBytes - memory.evictionTarget + bytesPerGroup - 1) / bytesPerGroup)
         var victims: [Int] = []
+        // (The hand may pass a slot twice: a slot chosen on the first pass is not chosen again.)
+        var chosen = Set<Int>()
         var steps = 0
         while victims.count < wanted && steps < 2 * keys.count {
             let index = clockHand
             clockHand = (clockHand + 1) % keys.count
             steps += 1
-            guard live[index], !isDirty[index], !isSaved[index] else { continue }
+            guard live[index], !isDirty[index], !isSaved[index], !chosen.contains(index) else { continue }
             if referenced[index] {
                 referenced[index] = false
                 continue
             }
             victims.append(index)
+            chosen.insert(index)
         }
         guard !victims.isEmpty else { return }
         let (stateKeys, rows) = groupRows(victims)
