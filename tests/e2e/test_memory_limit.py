@@ -6,8 +6,9 @@ every group reaches three times, so the integer aggregate moves groups out of me
 them back. Together their state is more than three times the limit. The views must equal
 DuckDB's answer over the same ids, the state store must have evicted and read back pages, its
 resident bytes must end near the limit, and the process's peak resident set is reported. After
-`kill -9` the views come back from their checkpoint (their pages left in the run files until
-read) with the same answers.
+`kill -9`, and again after a clean stop (which writes a table checkpoint past the views' last
+state checkpoint), the views come back from their checkpoint (their pages left in the run files
+until read) with the same answers.
 """
 
 from __future__ import annotations
@@ -89,3 +90,12 @@ def test_state_three_times_the_limit_gives_exact_results(tmp_path, record_proper
             _check_answers(conn)
             # The queries read evicted pages without keeping them past the limit.
             assert _memory(conn)["state_resident_bytes"] <= 2 * LIMIT + (8 << 20)
+        # A clean stop writes a table checkpoint past the views' last state checkpoint: the
+        # views still come back from it, not rebuilt from their inputs.
+        server.stop()
+        server.start()
+        assert "views restored from state checkpoint" in server.log(), server.log()
+        with connect(server) as conn:
+            wait_until(lambda: conn.execute("SELECT sum(n) FROM groups").fetchone()[0] == ROWS
+                       and conn.execute("SELECT count(*) FROM every_row").fetchone()[0] == ROWS, 60, "the views after a clean stop")
+            _check_answers(conn)

@@ -183,7 +183,9 @@ extension Database {
             for id in tableIDs { positions[id] = connectors[id]?.positions }
             return (segment, tables, positions)
         }
-        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions)
+        // The log the views' last state checkpoint needs (from its cut on) stays.
+        let stateCut = stateCheckpointWriter?.checkpoints.lastManifest?.log.segment
+        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions, keepingLogFrom: stateCut)
     }
 
     /// `chunk`'s rows, all with change op `op`.

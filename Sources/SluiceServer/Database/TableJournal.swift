@@ -62,16 +62,18 @@ package final class TableJournal: Sendable {
     /// Writes a checkpoint: `tables`' rows as they were when `segment` was started (the caller
     /// rotated the log and took the snapshots in one step, with writes held). Then deletes the
     /// files and log segments the new manifest no longer needs.
-    /// `positions` are where the connectors feeding tables stood at that moment.
+    /// `positions` are where the connectors feeding tables stood at that moment. Log segments
+    /// from `keepingLogFrom` on stay whatever the checkpoints need (the views' state checkpoint
+    /// replays the table writes after its cut).
     package func writeCheckpoint(
-        segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]] = [:]
+        segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]] = [:], keepingLogFrom: UInt64? = nil
     ) throws(SluiceError) {
         defer { checkpointState.withLock { $0 = (false, log.appendedBytes) } }
         let started = ContinuousClock.now
         let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
         var written = 0
         do throws(SluiceError) {
-            written = try writeFiles(segment: segment, tables: tables, positions: positions)
+            written = try writeFiles(segment: segment, tables: tables, positions: positions, keepingLogFrom: keepingLogFrom)
         } catch {
             record(CheckpointRecord(
                 epoch: segment, startedAt: startedAt, bytesWritten: written, tables: tables.count,
@@ -101,7 +103,9 @@ package final class TableJournal: Sendable {
 
     /// Writes the checkpoint's files, manifest last, and removes what it supersedes; returns the
     /// bytes written.
-    private func writeFiles(segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]]) throws(SluiceError) -> Int {
+    private func writeFiles(
+        segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]], keepingLogFrom: UInt64?
+    ) throws(SluiceError) -> Int {
         let directory = "\(dataDirectory)/tables"
         var written = 0
         for table in tables {
@@ -136,7 +140,7 @@ package final class TableJournal: Sendable {
             if let fileSegment = Self.segment(ofFile: name), kept.contains(fileSegment) { continue }
             Files.remove("\(directory)/\(name)")
         }
-        log.removeSegments(before: kept.min() ?? segment)
+        log.removeSegments(before: min(kept.min() ?? segment, keepingLogFrom ?? .max))
         return written
     }
 
@@ -183,6 +187,27 @@ package final class TableJournal: Sendable {
 
     /// Fills `stores` (empty, by table id) from the last checkpoint and the log after it, and
     /// keeps the changes logged after `cut` (where a state checkpoint of the views was taken).
+    /// The table writes logged after `cut` in the segments before `segment`, or nil when the log
+    /// no longer holds all of them or one does not read back.
+    private static func changes(
+        after cut: LogPosition, before segment: UInt64, wal: String, stores: [Int: TableStore]
+    ) -> [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])]? {
+        guard let older = try? WriteAheadLog.read(directory: wal, from: cut.segment),
+              Set(older.segments).isSuperset(of: cut.segment ..< segment) else { return nil }
+        var result: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])] = []
+        for (index, bytes) in older.records.enumerated() where older.ends[index].segment < segment && older.ends[index] > cut {
+            let decoded: TableLogRecord?
+            do {
+                decoded = try TableLogRecord.decode(bytes, types: { stores[$0]?.types })
+            } catch {
+                return nil
+            }
+            guard let record = decoded else { continue }
+            if case .write(let table, let changes, _) = record, stores[table] != nil { result.append((table, changes)) }
+        }
+        return result
+    }
+
     package static func recover(dataDirectory: String, into stores: [Int: TableStore], changesAfter cut: LogPosition? = nil) throws(SluiceError) -> Recovery {
         var recovery = Recovery()
         let directory = "\(dataDirectory)/tables"
@@ -224,6 +249,12 @@ package final class TableJournal: Sendable {
         let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment, repair: true)
         recovery.tornBytes = contents.tornBytes
         if let cut, cut.segment >= recovery.segment { recovery.changesAfterCut = [] }
+        if let cut, cut.segment < recovery.segment {
+            // The table checkpoint is newer than the state cut (a clean stop writes one): the
+            // writes between them are in the tables already, and go to the views from the log
+            // segments the table checkpoint kept, when it kept them all.
+            recovery.changesAfterCut = changes(after: cut, before: recovery.segment, wal: "\(dataDirectory)/wal", stores: stores)
+        }
         // A table dropped in the log (its id may since name a new table) ignores its records
         // up to the drop.
         var lastDrop: [Int: Int] = [:]

@@ -367,6 +367,9 @@ package final class StateCheckpoints: Sendable {
     }
     private let state: Mutex<State>
 
+    /// The last checkpoint written or recovered.
+    package var lastManifest: StateManifest? { state.withLock { $0.last } }
+
     static let runHeader: [UInt8] = Array("SLUICE-STATE-RUN-1\n".utf8)
 
     /// Opens the directory; checkpoints written from here on are numbered after every file in it.
