@@ -30,7 +30,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Bytes of state kept in memory, such as 512MB or 4GiB (default: half of the machine's memory).",
-        discussion: "The views' pages count against it. When they pass it, the coldest pages are written to <data-dir>/spill and read back when next used, so a view larger than memory keeps running with resident memory near the limit."))
+        discussion: "The views' pages and the integer GROUP BY's groups count against it. When they pass it, the coldest are written to <data-dir>/spill and read back when next used, so a view larger than memory keeps running with its state near the limit (the epoch's own working set is outside it)."))
     var memoryLimit: String?
 
     @Option(help: "Directory for durable state.")

@@ -141,12 +141,11 @@ package struct Materializer {
     /// Takes the rows a checkpoint holds (its pages left in the run file until read, when it
     /// wrote them whole); the next ``publish()`` shows them.
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        let section = tables.sections[Self.stateTableID]
         let tracks = table.tracksChanges
         if let steps = tables.paged[Self.stateTableID] {
             table = try PagedTable(restoring: steps, types: types, memory: table.memory)
         } else {
-            let section = section ?? StateSection(table: Self.stateTableID, types: types)
+            let section = tables.sections[Self.stateTableID] ?? StateSection(table: Self.stateTableID, types: types)
             guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }
             table = PagedTable(restoring: section, memory: table.memory)
         }

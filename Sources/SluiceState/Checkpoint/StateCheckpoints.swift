@@ -17,8 +17,8 @@ package struct FragmentCheckpoint: Sendable {
     /// Paged tables, to be written in blocks.
     package var pagedTables: [PagedImage] = []
     /// Blocks read back as references into the run file, by table
-    /// (``decode(_:view:lazily:file:at:)``).
-    package var storedPages: [Int: StoredPages] = [:]
+    /// (``decode(_:view:lazily:file:at:)``); a table whose first block is whole is those pages.
+    package var storedPages: [Int: [StatePage.Reference]] = [:]
 
     /// A paged table's part: all its pages, or its changes since the last checkpoint.
     package struct PagedImage: Sendable {
@@ -87,14 +87,6 @@ package struct FragmentCheckpoint: Sendable {
         }
     }
 
-    /// A paged table's page blocks in one checkpoint, left in its run file.
-    package struct StoredPages: Sendable {
-        /// The first block was whole: the table is these pages (and its other sections in the
-        /// same checkpoint); otherwise they add to it.
-        package var isWhole: Bool
-        package var pages: [StatePage.Reference]
-    }
-
     package init(view: Int, isBase: Bool, sections: [StateSection], pagedTables: [PagedImage] = []) {
         self.view = view
         self.isBase = isBase
@@ -158,7 +150,7 @@ package struct FragmentCheckpoint: Sendable {
         guard count <= bytes.count else { throw SluiceError(.ioError, "stored data is truncated") }
         var offset = reader.offset
         var sections: [StateSection] = []
-        var storedPages: [Int: StoredPages] = [:]
+        var storedPages: [Int: [StatePage.Reference]] = [:]
         for _ in 0 ..< count {
             if isVersion1 {
                 sections.append(try StateSection.decode(bytes, offset: &offset))
@@ -179,9 +171,7 @@ package struct FragmentCheckpoint: Sendable {
                     throw SluiceError(.ioError, "a page block holds \(summary.keyCount) keys")
                 }
                 let region = SpillFile.Region(offset: fileOffset + start, length: length, checksum: checksum)
-                let reference = StatePage.Reference(file: file, region: region, summary: summary)
-                if storedPages[summary.table] == nil { storedPages[summary.table] = StoredPages(isWhole: summary.isWhole, pages: []) }
-                storedPages[summary.table]!.pages.append(reference)
+                storedPages[summary.table, default: []].append(StatePage.Reference(file: file, region: region, summary: summary))
                 continue
             }
             var bodyOffset = 0
@@ -201,13 +191,13 @@ package struct FragmentCheckpoint: Sendable {
         var steps: [Int: [RestoredTables.Step]] = [:]
         for checkpoint in chain {
             for (table, stored) in checkpoint.storedPages {
-                if stored.isWhole {
+                if stored.first?.summary.isWhole == true {
                     steps[table] = []
                 } else if steps[table] == nil {
                     // (Sections before the first page blocks, as an older format wrote them.)
                     steps[table] = (byTable[table] ?? []).map { .changes($0) }
                 }
-                steps[table, default: []].append(.pages(stored.pages))
+                steps[table, default: []].append(.pages(stored))
             }
             for section in checkpoint.sections {
                 byTable[section.table, default: []].append(section)
@@ -425,11 +415,12 @@ package final class StateCheckpoints: Sendable {
                 let length = try piece.write(to: write)
                 let link = StateManifest.Link(file: sequence, offset: offset, length: length)
                 offset += length
-                if piece.isBase { baseBytes += length } else { deltaBytes += length }
                 if piece.isBase {
+                    baseBytes += length
                     compacts = compacts || previous?.chains[piece.view] != nil
                     chains[piece.view] = [link]
                 } else if let chain = previous?.chains[piece.view] {
+                    deltaBytes += length
                     chains[piece.view] = chain + [link]
                 }
             }

@@ -38,7 +38,6 @@ package enum Files {
         return names
     }
 
-    /// The whole file.
     /// The numbers `n` of the files named `<prefix><n>` in `directory`, ascending (checkpoint
     /// manifests).
     package static func numbers(in directory: String, prefix: String) -> [UInt64] {
@@ -47,6 +46,7 @@ package enum Files {
         }.sorted()
     }
 
+    /// The whole file.
     package static func read(_ path: String) throws(SluiceError) -> [UInt8] {
         let (descriptor, size) = try openForReading(path)
         defer { close(descriptor) }

@@ -104,6 +104,20 @@ package final class SpillFile: Sendable {
         return bytes
     }
 
+    /// The state section `region` holds (a page's contents), read and checked.
+    func readSection(_ region: Region) throws(SluiceError) -> StateSection {
+        let bytes = try read(region)
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(SluiceError) -> StateSection in
+                var offset = 0
+                let section = try StateSection.decode(buffer, offset: &offset)
+                guard offset == buffer.count else { throw SluiceError(.dataCorrupted, "a state section in \(path) has bytes after its end") }
+                return section
+            }
+        }
+        return try result.get()
+    }
+
     /// Returns `region` to the free space.
     func free(_ region: Region) {
         guard !isReadOnly else { return }

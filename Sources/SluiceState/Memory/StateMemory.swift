@@ -69,8 +69,13 @@ package final class StateMemory: Sendable {
         resident.subtract(bytes, ordering: .relaxed)
     }
 
-    func recordEviction(_ bytes: Int, pages: Int = 1) {
-        evictions.add(pages, ordering: .relaxed)
+    func recordEviction(_ bytes: Int) {
+        evictions.add(1, ordering: .relaxed)
+        recordSpilled(bytes)
+    }
+
+    /// Counts bytes of pages that are on disk only (evicted, or restored and not yet read).
+    func recordSpilled(_ bytes: Int) {
         spilled.add(bytes, ordering: .relaxed)
     }
 

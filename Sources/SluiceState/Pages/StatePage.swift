@@ -77,18 +77,7 @@ package final class StatePage: Sendable {
         package var types: [DataType] { summary.types }
 
         /// The section the reference points at, read and checked.
-        package func read() throws(SluiceError) -> StateSection {
-            let bytes = try file.read(region)
-            let result = bytes.withUnsafeBytes { buffer in
-                Result { () throws(SluiceError) -> StateSection in
-                    var offset = 0
-                    let section = try StateSection.decode(buffer, offset: &offset)
-                    guard offset == buffer.count else { throw SluiceError(.dataCorrupted, "a state section in \(file.path) has bytes after its end") }
-                    return section
-                }
-            }
-            return try result.get()
-        }
+        package func read() throws(SluiceError) -> StateSection { try file.readSection(region) }
     }
 
     /// A page left in a file until it is first read: a view restored from a checkpoint loads
@@ -110,7 +99,7 @@ package final class StatePage: Sendable {
         residence = Mutex(.spilled(reference.file, reference.region))
         self.memory = memory
         lastUse = Atomic(0)
-        memory?.recordEviction(byteCount, pages: 0)
+        memory?.recordSpilled(byteCount)
     }
 
     deinit {
@@ -184,12 +173,8 @@ package final class StatePage: Sendable {
 
     private static func load(_ region: SpillFile.Region, from file: SpillFile) -> Contents {
         do {
-            let bytes = try file.read(region)
-            return try bytes.withUnsafeBytes { buffer throws(SluiceError) in
-                var offset = 0
-                let section = try StateSection.decode(buffer, offset: &offset)
-                return contents(keys: section.keys, rows: section.rows, counts: section.counts)
-            }
+            let section = try file.readSection(region)
+            return contents(keys: section.keys, rows: section.rows, counts: section.counts)
         } catch {
             fatalError("state page lost: \(error)")
         }
@@ -264,7 +249,4 @@ package final class StatePage: Sendable {
         case .list(let offsets, let elements): return offsets.count * 4 + bytes(of: elements) + validity
         }
     }
-
-    /// How many times the row of key `index` is present.
-    package func count(at index: Int) -> Int32 { contents.counts?[index] ?? 1 }
 }

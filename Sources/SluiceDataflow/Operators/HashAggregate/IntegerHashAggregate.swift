@@ -249,12 +249,8 @@ package struct IntegerHashAggregate: StreamOperator {
         if groupCount == 0 { emittedGlobalRow = true }
         // Groups read back are in the arrays now: out of the spilled table before a checkpoint
         // names both.
-        if !reloadedKeys.isEmpty, var table = spilled {
-            let rows = Chunk.concatenate(reloadedRows, types: stateTypes)
-            let keys = reloadedKeys
-            table.stage(rows, signs: [Int8](repeating: -1, count: rows.count)) { bytes, row in bytes += keys.key(row) }
-            table.commitEpoch()
-            spilled = table
+        if !reloadedKeys.isEmpty {
+            changeSpilled(keys: reloadedKeys, rows: Chunk.concatenate(reloadedRows, types: stateTypes), sign: -1)
             reloadedKeys = KeyBuffer()
             reloadedRows = []
         }
@@ -291,7 +287,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// target: groups not touched since the clock hand last passed, not changed since the last
     /// checkpoint, not emptied and waiting for it. Their slots are free again.
     private mutating func evictColdGroups(_ memory: StateMemory) {
-        guard var table = spilled, liveGroupCount > 0 else { return }
+        guard spilled != nil, liveGroupCount > 0 else { return }
         let wanted = min(liveGroupCount, (memory.residentBytes - memory.evictionTarget + bytesPerGroup - 1) / bytesPerGroup)
         var victims: [Int] = []
         // (The hand may pass a slot twice: a slot chosen on the first pass is not chosen again.)
@@ -311,22 +307,26 @@ package struct IntegerHashAggregate: StreamOperator {
         }
         guard !victims.isEmpty else { return }
         let (stateKeys, rows) = groupRows(victims)
-        table.stage(rows, signs: [Int8](repeating: 1, count: victims.count)) { bytes, row in bytes += stateKeys.key(row) }
+        changeSpilled(keys: stateKeys, rows: rows, sign: 1)
         for index in victims {
             vacate(index)
             forget(Int32(index))
         }
-        table.commitEpoch()
-        spilled = table
         charge?.set(liveGroupCount * bytesPerGroup)
+    }
+
+    /// Adds the groups `rows` (under `keys`) to `spilled` (sign 1) or takes them out (-1), and
+    /// commits.
+    private mutating func changeSpilled(keys: KeyBuffer, rows: Chunk, sign: Int8) {
+        spilled?.stage(rows, signs: [Int8](repeating: sign, count: rows.count)) { bytes, row in bytes += keys.key(row) }
+        spilled?.commitEpoch()
     }
 
     /// The group stored under `stateKey` in `spilled`, moved back into a slot; nil when absent.
     private mutating func reload(_ stateKey: [UInt8]) -> Int32? {
         guard let found = spilled?.lookup(stateKey) else { return nil }
         let columns = found.row.columns
-        let integerColumns = columns.indices.map { $0 >= (integerKey ? 1 : groupCount) || integerKey ? Self.integers(columns[$0]) : [] }
-        guard let slot = try? loadGroup(row: 0, columns: columns, integerColumns: integerColumns, stateKey: stateKey) else { return nil }
+        guard let slot = try? loadGroup(row: 0, columns: columns, integerColumns: integerColumns(of: columns), stateKey: stateKey) else { return nil }
         reloadedKeys.append(stateKey)
         reloadedRows.append(found.row)
         if reloadedKeys.count % 256 == 0, charge?.memory.isOverLimit == true { spilled?.shedCachedPages() }
@@ -335,27 +335,36 @@ package struct IntegerHashAggregate: StreamOperator {
 
     /// The state key of an integer group key (nil: the null key), as ``appendStateKey(slot:to:)`` writes it.
     private static func stateKey(integer key: Int64?) -> [UInt8] {
-        var bytes: [UInt8] = [0, 0]
-        if let key {
-            bytes.append(1)
-            appendOrdered(key, to: &bytes)
-        } else {
-            bytes.append(0)
-        }
-        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[2...])) }
-        bytes[0] = UInt8(vnode >> 8)
-        bytes[1] = UInt8(vnode & 0xFF)
+        var bytes: [UInt8] = []
+        appendStateKey(to: &bytes) { appendIntegerKey(key, to: &$0) }
         return bytes
     }
 
     /// The state key of a group key's memcomparable bytes.
     private static func stateKey(bytes key: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0, 0]
-        bytes += key
-        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[2...])) }
-        bytes[0] = UInt8(vnode >> 8)
-        bytes[1] = UInt8(vnode & 0xFF)
+        var bytes: [UInt8] = []
+        appendStateKey(to: &bytes) { $0 += key }
         return bytes
+    }
+
+    /// Appends a state key: two vnode bytes, then what `key` appends, which the vnode hashes.
+    private static func appendStateKey(to bytes: inout [UInt8], _ key: (inout [UInt8]) -> Void) {
+        let start = bytes.count
+        bytes += [0, 0]
+        key(&bytes)
+        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
+        bytes[start] = UInt8(vnode >> 8)
+        bytes[start + 1] = UInt8(vnode & 0xFF)
+    }
+
+    /// A null flag, then the integer in an order-keeping form.
+    private static func appendIntegerKey(_ key: Int64?, to bytes: inout [UInt8]) {
+        guard let key else {
+            bytes.append(0)
+            return
+        }
+        bytes.append(1)
+        appendOrdered(key, to: &bytes)
     }
 
     /// The typed per-slot arrays, the key directory (about 16 bytes an entry at Swift's load
@@ -594,21 +603,13 @@ extension IntegerHashAggregate {
     /// A group's key in the state tables: its vnode, then a null flag and the integer in an
     /// order-keeping form, or the group key's memcomparable bytes.
     private func appendStateKey(slot index: Int, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes += [0, 0]
-        if integerKey {
-            if keyIsNull[index] {
-                bytes.append(0)
-            } else {
-                bytes.append(1)
-                Self.appendOrdered(keys[index], to: &bytes)
+        Self.appendStateKey(to: &bytes) { key in
+            if integerKey {
+                Self.appendIntegerKey(keyIsNull[index] ? nil : keys[index], to: &key)
+            } else if groupCount > 0 {
+                key += keyBytes[index]
             }
-        } else if groupCount > 0 {
-            bytes += keyBytes[index]
         }
-        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
-        bytes[start] = UInt8(vnode >> 8)
-        bytes[start + 1] = UInt8(vnode & 0xFF)
     }
 
     /// An integer as eight bytes that sort as the integers do.
@@ -784,6 +785,12 @@ extension IntegerHashAggregate {
         releasedSlots = []
     }
 
+    /// A state table's columns read as integers: every column after the group key (all bigint),
+    /// and the key when it is one integer; others empty.
+    private func integerColumns(of columns: [Column]) -> [[Int64]] {
+        columns.indices.map { $0 >= (integerKey ? 1 : groupCount) || integerKey ? Self.integers(columns[$0]) : [] }
+    }
+
     /// Puts row `row` of a state table's `columns` (`integerColumns`: those read as integers)
     /// into a new slot, under `stateKey`, and returns the slot.
     private mutating func loadGroup(row: Int, columns: [Column], integerColumns: [[Int64]], stateKey: [UInt8]) throws(SluiceError) -> Int32 {
@@ -837,9 +844,7 @@ extension IntegerHashAggregate {
             throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
         }
         let columns = section.rows.columns
-        let keyColumnCount = integerKey ? 1 : groupCount
-        // Every column after the key is a bigint; the key is one when it is an integer.
-        let integerColumns = columns.indices.map { $0 >= keyColumnCount || integerKey ? Self.integers(columns[$0]) : [] }
+        let integerColumns = integerColumns(of: columns)
         /// Slot by state key, for the multiset entries.
         var slotOfStateKey: [GroupKeyBytes: Int32] = [:]
         for row in 0 ..< section.keys.count {
