@@ -76,9 +76,10 @@ package protocol StreamOperator {
     /// Ends the epoch: emits what the epoch completes and, when `state`'s mode asks for it, adds
     /// the operator's state tables' sections for a checkpoint. Default: nothing.
     mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError)
-    /// Takes the state a checkpoint holds (each state table's contents, by id; a table with
-    /// nothing stored is absent), before any input. Default: nothing, for stateless operators.
-    mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError)
+    /// Takes the state a checkpoint holds (each state table's contents, by id: pages left in
+    /// the run files, or sections; a table with nothing stored is absent), before any input.
+    /// Default: nothing, for stateless operators.
+    mutating func restore(_ tables: RestoredTables) throws(SluiceError)
     /// From now on, keeps what each epoch changes for the next checkpoint (off by default, when
     /// nothing is checkpointed). Default: nothing.
     mutating func enableCheckpoints()
@@ -95,7 +96,7 @@ package protocol StreamOperator {
 extension StreamOperator {
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {}
     package mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError) {}
-    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {}
+    package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {}
     package mutating func enableCheckpoints() {}
     package mutating func useMemory(_ memory: StateMemory) {}
     package var stateBytes: Int { 0 }

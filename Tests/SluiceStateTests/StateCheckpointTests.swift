@@ -62,7 +62,7 @@ import Testing
         let memory = seed >= 4 ? StateMemory(limit: 8 << 10, spillDirectory: directory + "/spill") : nil
         let keySpace: Int64 = memory == nil ? 300 : 5000
         // Under the limit, restarts leave the table's pages in the run files until read.
-        let lazily: Set<Int> = memory != nil || seed == 2 ? [1] : []
+        let lazily: FragmentCheckpoint.LazyTables = memory != nil || seed == 2 ? .only([1]) : .none
         var lazyRestores = 0
         var table = PagedTable(types: [.int64, .varchar], memory: memory)
         table.tracksChanges = true

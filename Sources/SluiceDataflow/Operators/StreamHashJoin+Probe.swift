@@ -11,17 +11,17 @@ import SluiceState
 struct ProbeBatch {
     /// The input chunk row of the batch's first row.
     let firstRow: Int
-    /// Per batch row: its values and state key, or nil when a join key value is NULL (the row
-    /// matches nothing and is not stored).
-    var rows: [(values: [Value], stateKey: [UInt8])?] = []
+    /// Per batch row: its state key, or nil when a join key value is NULL (the row matches
+    /// nothing and is not stored).
+    var keys: [JoinStateKey?] = []
     /// The pairs of batch row `offset` are `pairStarts[offset] ..< pairStarts[offset + 1]`.
     var pairStarts: [Int] = [0]
     /// Per pair: the input chunk row and the index of the candidate in `candidates`.
     var pairRows: [Int] = []
     var pairCandidates: [Int] = []
     /// The other side's state rows the batch met, each once.
-    var candidates: [(key: [UInt8], row: [Value])] = []
-    /// Where each join key's rows are in `candidates`, keyed by the key's encoding.
+    var candidates = JoinCandidates()
+    /// Where each join key's rows are in `candidates`, keyed by the key's prefix.
     private var candidatesByJoinKey: [[UInt8]: Range<Int>] = [:]
 
     init(firstRow: Int) {
@@ -32,24 +32,22 @@ struct ProbeBatch {
 
     /// Adds input row `rowIndex` of `data` (whose join key columns are `keys`), pairing it with
     /// the rows of `other` that have the same key.
-    /// - Complexity: one range scan of `other` per distinct key in the batch, plus O(pairs).
-    mutating func add(row rowIndex: Int, of data: Chunk, keys: [Int], types: [DataType], probing other: StateTable) {
+    /// - Complexity: one prefix read of `other` per distinct key in the batch, plus O(pairs).
+    mutating func add(row rowIndex: Int, of data: Chunk, keys joinKeys: [Int], probing other: JoinSideState) {
         defer { pairStarts.append(pairRows.count) }
-        if keys.contains(where: { data.columns[$0].isNull(rowIndex) }) {
-            rows.append(nil)
+        guard let key = JoinStateKey(row: rowIndex, of: data, keys: joinKeys) else {
+            keys.append(nil)
             return
         }
-        let values = data.row(rowIndex)
-        var prefix: [UInt8] = []
-        for key in keys { MemcomparableEncoding.append(values[key], as: types[key], to: &prefix) }
-        rows.append((values, JoinStateRow.key(prefix: prefix, values: values, types: types)))
+        keys.append(key)
+        let prefix = key.prefix
         let range: Range<Int>
         if let known = candidatesByJoinKey[prefix] {
             range = known
         } else {
             // The key encoding is self-delimiting, so exactly the rows of this key start with it.
             let start = candidates.count
-            candidates += other.scan(from: prefix, to: StateTable.upperBound(ofPrefix: prefix))
+            other.candidates(withPrefix: prefix, into: &candidates)
             range = start ..< candidates.count
             candidatesByJoinKey[prefix] = range
         }
@@ -76,9 +74,14 @@ private struct EmittedRows {
 extension StreamHashJoin {
     /// Joins the rows of `batch` (rows of `chunk`, from `side`) with their candidates, updates
     /// both sides' state row by row in input order, and emits the joined rows.
-    func apply(_ batch: ProbeBatch, of chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
-        var candidates = batch.candidates
-        let candidateChunk = Self.chunk(of: candidates, types: types(of: side.other))
+    mutating func apply(_ batch: ProbeBatch, of chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
+        let candidates = batch.candidates
+        let otherState = state(of: side.other)
+        let storedCandidates = candidates.rows(stagedIn: otherState.table)
+        // The candidates' values (without a degree column).
+        let otherWidth = types(of: side.other).count
+        let candidateChunk = storedCandidates.columns.count == otherWidth
+            ? storedCandidates : Chunk(columns: Array(storedCandidates.columns[..<otherWidth]), count: storedCandidates.count)
         // Row p of `pairs` is pair p joined: left columns, then right columns.
         let probeColumns = chunk.data.gather(batch.pairRows).columns
         let candidateColumns = candidateChunk.gather(batch.pairCandidates).columns
@@ -93,17 +96,17 @@ extension StreamHashJoin {
         // `paddedSources[n]` (an input row for the left side, a candidate for the right side).
         var emitted = EmittedRows()
         var paddedSources: [Int] = []
-        let multiplicitySlot = types(of: side.other).count
+        var staging = Staging()
         switch side {
         case .left:
-            for offset in batch.rows.indices {
+            for offset in batch.keys.indices {
                 let rowIndex = batch.firstRow + offset
                 let isInsertion = chunk.ops[rowIndex].isInsertion
                 let op: ChangeOp = isInsertion ? .insert : .delete
                 let pairRange = batch.pairStarts[offset] ..< batch.pairStarts[offset + 1]
                 var degree: Int64 = 0
                 for pair in pairRange where mask?[pair] ?? true {
-                    let multiplicity = try JoinStateRow.count(candidates[batch.pairCandidates[pair]].row, at: multiplicitySlot)
+                    let multiplicity = candidates.counts[batch.pairCandidates[pair]]
                     emitted.append(op, source: pair, times: multiplicity)
                     degree += multiplicity
                 }
@@ -111,12 +114,16 @@ extension StreamHashJoin {
                     emitted.append(op, source: pairs.count + paddedSources.count, times: 1)
                     paddedSources.append(rowIndex)
                 }
-                if let row = batch.rows[offset] {
-                    try update(.left, key: row.stateKey, values: row.values, by: isInsertion ? 1 : -1, degree: degree)
-                }
+                if let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: degree) }
             }
+            let rows = chunk.data.gather(staging.rows)
+            leftState.stage(
+                kind == .left ? Chunk(columns: rows.columns + [Column(type: .int64, storage: .int64(staging.degrees))], count: rows.count) : rows,
+                signs: staging.signs, keys: staging.keys)
         case .right:
-            let degreeSlot = multiplicitySlot + 1
+            // The left rows' degrees (a left join's left side keeps them as its last column).
+            var degrees: [Int64] = []
+            if kind == .left, case .int64(let stored) = storedCandidates.columns[otherWidth].storage { degrees = stored }
             var paddedIndexOfCandidate = [Int?](repeating: nil, count: candidates.count)
             var degreeChanged = [Bool](repeating: false, count: candidates.count)
             func paddedSource(_ candidate: Int) -> Int {
@@ -125,20 +132,20 @@ extension StreamHashJoin {
                 paddedSources.append(candidate)
                 return pairs.count + paddedSources.count - 1
             }
-            for offset in batch.rows.indices {
+            for offset in batch.keys.indices {
                 let rowIndex = batch.firstRow + offset
                 let isInsertion = chunk.ops[rowIndex].isInsertion
                 let op: ChangeOp = isInsertion ? .insert : .delete
                 for pair in batch.pairStarts[offset] ..< batch.pairStarts[offset + 1] where mask?[pair] ?? true {
                     let candidate = batch.pairCandidates[pair]
-                    let multiplicity = try JoinStateRow.count(candidates[candidate].row, at: multiplicitySlot)
+                    let multiplicity = candidates.counts[candidate]
                     guard kind == .left else {
                         emitted.append(op, source: pair, times: multiplicity)
                         continue
                     }
                     // The left row's degree moves by one; its padded row exists exactly while
                     // the degree is zero.
-                    var degree = try JoinStateRow.count(candidates[candidate].row, at: degreeSlot)
+                    var degree = degrees[candidate]
                     if isInsertion {
                         if degree == 0 { emitted.append(.delete, source: paddedSource(candidate), times: multiplicity) }
                         emitted.append(.insert, source: pair, times: multiplicity)
@@ -149,15 +156,20 @@ extension StreamHashJoin {
                         if degree < 0 { throw SluiceError.internalError("left join match degree went negative: a right delete without its insert") }
                         if degree == 0 { emitted.append(.insert, source: paddedSource(candidate), times: multiplicity) }
                     }
-                    candidates[candidate].row[degreeSlot] = .int64(degree)
+                    degrees[candidate] = degree
                     degreeChanged[candidate] = true
                 }
-                if let row = batch.rows[offset] {
-                    try update(.right, key: row.stateKey, values: row.values, by: isInsertion ? 1 : -1, degree: 0)
-                }
+                if let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: 0) }
             }
-            for candidate in candidates.indices where degreeChanged[candidate] {
-                leftTable.put(candidates[candidate].key, candidates[candidate].row)
+            rightState.stage(chunk.data.gather(staging.rows), signs: staging.signs, keys: staging.keys)
+            // The left rows whose degree moved take their new degree in place (sign 0).
+            let changed = (0 ..< candidates.count).filter { degreeChanged[$0] }
+            if !changed.isEmpty {
+                let values = candidateChunk.gather(changed)
+                leftState.stage(
+                    Chunk(columns: values.columns + [Column(type: .int64, storage: .int64(changed.map { degrees[$0] }))], count: changed.count),
+                    signs: [Int8](repeating: 0, count: changed.count),
+                    keys: changed.map { JoinStateKey(stored: candidates.keys[$0], prefixLength: candidates.prefixLengths[$0]) })
             }
         }
         if emitted.ops.isEmpty { return }
@@ -175,36 +187,19 @@ extension StreamHashJoin {
             start = end
         }
     }
+}
 
-    /// Adds `change` copies of a row to `side`'s state (removes them when negative); a new
-    /// state row starts with `degree` as its match degree where the side keeps one.
-    private func update(_ side: JoinSide, key: [UInt8], values: [Value], by change: Int64, degree: Int64) throws(SluiceError) {
-        let table = table(of: side)
-        let multiplicitySlot = types(of: side).count
-        if var stored = table.get(key) {
-            let multiplicity = try JoinStateRow.count(stored, at: multiplicitySlot) + change
-            if multiplicity < 0 { throw SluiceError.internalError("join \(side) input deleted a row more often than it was inserted") }
-            if multiplicity == 0 {
-                table.delete(key)
-                return
-            }
-            stored[multiplicitySlot] = .int64(multiplicity)
-            table.put(key, stored)
-        } else {
-            if change < 0 { throw SluiceError.internalError("join \(side) input deleted a row it never inserted") }
-            var row = values
-            row.append(.int64(change))
-            if keepsDegree(side) { row.append(.int64(degree)) }
-            table.put(key, row)
-        }
-    }
+/// The input rows of a batch that go into their side's state: row, key, sign and degree.
+private struct Staging {
+    var rows: [Int] = []
+    var keys: [JoinStateKey] = []
+    var signs: [Int8] = []
+    var degrees: [Int64] = []
 
-    /// The values of state rows as a chunk of `types` (the trailing counts left out).
-    private static func chunk(of stateRows: [(key: [UInt8], row: [Value])], types: [DataType]) -> Chunk {
-        var builders = types.map { ColumnBuilder(type: $0, capacity: stateRows.count) }
-        for stateRow in stateRows {
-            for columnIndex in builders.indices { builders[columnIndex].append(stateRow.row[columnIndex]) }
-        }
-        return Chunk(columns: builders.map { $0.finish() }, count: stateRows.count)
+    mutating func add(_ row: Int, key: JoinStateKey, sign: Int8, degree: Int64) {
+        rows.append(row)
+        keys.append(key)
+        signs.append(sign)
+        degrees.append(degree)
     }
 }

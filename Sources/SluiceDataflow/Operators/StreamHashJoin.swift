@@ -18,12 +18,12 @@ import SluiceState
 /// SQL equality: a row with a NULL in any key column never matches. Such rows are not kept in
 /// state; in a left join a left one is output padded with NULLs (and retracted the same way).
 ///
-/// State: one ``StateTable`` per side (ids `stateTableID` for the left, `stateTableID + 1` for
-/// the right). Each distinct row is one state row keyed by the memcomparable encoding of its
-/// join key values followed by that of all its values, so the rows of one key are a range
-/// scan. The state row holds the row's values, then its multiplicity, then (left side of a left
-/// join only) its match degree.
-/// - Complexity: per input chunk, O(rows) key encodings and state writes, one range scan per
+/// State: one paged state table per side (``JoinSideState``; ids `stateTableID` for the left,
+/// `stateTableID + 1` for the right). Each distinct row is one typed state row, counted by its
+/// multiplicity and keyed by its join key's vnode and memcomparable encoding followed by that of
+/// all its values, so the rows of one key are the keys with that prefix. The left side of a left
+/// join keeps each row's match degree as one more column.
+/// - Complexity: per input chunk, O(rows) key encodings and staged changes, one prefix read per
 ///   distinct key per batch of about ``Chunk/preferredSize`` candidate pairs, O(pairs) to build
 ///   the candidate rows and evaluate the residual once per batch, plus the output rows.
 package struct StreamHashJoin: StreamOperator {
@@ -42,8 +42,8 @@ package struct StreamHashJoin: StreamOperator {
     package let residual: ScalarExpr?
     /// What the residual may depend on besides its input (time zone, statement time).
     package let context: EvaluationContext
-    let leftTable: StateTable
-    let rightTable: StateTable
+    var leftState: JoinSideState
+    var rightState: JoinSideState
 
     /// Creates the operator; only `.inner` and `.left` joins are supported.
     ///
@@ -84,8 +84,8 @@ package struct StreamHashJoin: StreamOperator {
         self.rightKeys = rightKeys
         self.residual = residual
         self.context = context
-        self.leftTable = StateTable(id: stateTableID)
-        self.rightTable = StateTable(id: stateTableID + 1)
+        self.leftState = JoinSideState(id: stateTableID, types: leftTypes + (kind == .left ? [.int64] : []))
+        self.rightState = JoinSideState(id: stateTableID + 1, types: rightTypes)
     }
 
     /// The types of the output rows: the left columns, then the right columns.
@@ -104,38 +104,48 @@ package struct StreamHashJoin: StreamOperator {
         }
         var batch = ProbeBatch(firstRow: 0)
         for rowIndex in 0 ..< chunk.count {
-            batch.add(row: rowIndex, of: chunk.data, keys: keys(of: side), types: types(of: side), probing: table(of: side.other))
+            batch.add(row: rowIndex, of: chunk.data, keys: keys(of: side), probing: state(of: side.other))
             if batch.pairCount >= Chunk.preferredSize || rowIndex == chunk.count - 1 {
                 try apply(batch, of: chunk, from: side, into: &output)
                 batch = ProbeBatch(firstRow: rowIndex + 1)
             }
         }
+        // Pages the probes read back stay until the next commit, unless over the limit.
+        leftState.shedCachedPages()
+        rightState.shedCachedPages()
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
-        leftTable.commitEpoch(barrier.epoch)
-        rightTable.commitEpoch(barrier.epoch)
+        leftState.commit()
+        rightState.commit()
         if state.mode != .none {
-            state.add(leftTable.checkpoint(everything: state.mode == .everything))
-            state.add(rightTable.checkpoint(everything: state.mode == .everything))
+            state.add(leftState.checkpoint(everything: state.mode == .everything))
+            state.add(rightState.checkpoint(everything: state.mode == .everything))
         }
     }
 
     package mutating func enableCheckpoints() {
-        leftTable.tracksChanges = true
-        rightTable.tracksChanges = true
+        leftState.enableCheckpoints()
+        rightState.enableCheckpoints()
     }
 
-    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
-        if let left = tables[leftTable.id] { try leftTable.restore(left) }
-        if let right = tables[rightTable.id] { try rightTable.restore(right) }
+    package mutating func useMemory(_ memory: StateMemory) {
+        leftState.useMemory(memory)
+        rightState.useMemory(memory)
     }
+
+    package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
+        try leftState.restore(tables)
+        try rightState.restore(tables)
+    }
+
+    package var stateBytes: Int { leftState.table.byteCount + rightState.table.byteCount }
 
     func types(of side: JoinSide) -> [DataType] { side == .left ? leftTypes : rightTypes }
     func keys(of side: JoinSide) -> [Int] { side == .left ? leftKeys : rightKeys }
-    func table(of side: JoinSide) -> StateTable { side == .left ? leftTable : rightTable }
+    func state(of side: JoinSide) -> JoinSideState { side == .left ? leftState : rightState }
 
-    /// Whether state rows of `side` carry a match degree after the multiplicity.
+    /// Whether state rows of `side` carry a match degree as their last column.
     func keepsDegree(_ side: JoinSide) -> Bool { side == .left && kind == .left }
 }
 
@@ -146,23 +156,4 @@ enum JoinSide: CustomStringConvertible {
     var other: JoinSide { self == .left ? .right : .left }
 
     var description: String { self == .left ? "left" : "right" }
-}
-
-/// The state rows a join keeps: values, multiplicity, and for the left side of a left join the
-/// match degree.
-enum JoinStateRow {
-    /// The integer in slot `slot` of a state row.
-    static func count(_ row: [Value], at slot: Int) throws(SluiceError) -> Int64 {
-        guard slot < row.count, case .int64(let value) = row[slot] else {
-            throw SluiceError.internalError("join state row has no count in slot \(slot)")
-        }
-        return value
-    }
-
-    /// The key a row is stored under: its join key values, then all its values.
-    static func key(prefix: [UInt8], values: [Value], types: [DataType]) -> [UInt8] {
-        var key = prefix
-        for (value, type) in zip(values, types) { MemcomparableEncoding.append(value, as: type, to: &key) }
-        return key
-    }
 }

@@ -125,7 +125,7 @@ package final class Fragment: @unchecked Sendable {
             materializer.tracksChanges = true
         }
         if let restoring {
-            try self.graph.restore(restoring.sections)
+            try self.graph.restore(restoring)
             try materializer.restore(restoring)
             hasBase = true
             baseGeneration = collector.requiredBaseGeneration

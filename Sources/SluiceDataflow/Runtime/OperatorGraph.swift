@@ -137,7 +137,7 @@ package struct OperatorGraph {
 
     /// Loads a checkpoint's state into every operator (its state tables by id); the constant
     /// rows are in that state already.
-    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
+    package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         for index in nodes.indices { try nodes[index].op.restore(tables) }
         constants = []
     }

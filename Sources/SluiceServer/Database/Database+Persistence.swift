@@ -48,8 +48,8 @@ extension Database {
             // The views' last state checkpoint, if one covers every view and the log still
             // reaches back to its cut; otherwise views are rebuilt from their inputs.
             let views = stored.relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
-            // (A view's rows written whole stay in the run files, read as pages are touched.)
-            let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state", lazily: [Materializer.stateTableID])
+            // (Paged state tables written whole stay in the run files, read as pages are touched.)
+            let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state", lazily: .all)
             var restored: RestoredState?
             var stateNote = views.isEmpty ? nil : "views rebuilt from their inputs (no state checkpoint covers them all)"
             if let checkpoint, !views.isEmpty, views.allSatisfy({ checkpoint.views[$0.id] != nil }) {

@@ -137,10 +137,28 @@ package struct FragmentCheckpoint: Sendable {
         return bytes
     }
 
+    /// Which state tables' page blocks recovery leaves in the run files, to be read as their
+    /// pages are touched.
+    package enum LazyTables: Sendable, Equatable {
+        case none
+        case only(Set<Int>)
+        /// Every table's: an operator that loads its state whole reads them at once
+        /// (``RestoredTables/section(_:)``).
+        case all
+
+        func contains(_ table: Int) -> Bool {
+            switch self {
+            case .none: false
+            case .only(let tables): tables.contains(table)
+            case .all: true
+            }
+        }
+    }
+
     /// The checkpoint `bytes` hold. The page blocks of a table in `lazily` are not read but
     /// referred to in `file`, where `bytes` begin at offset `fileOffset`.
     package static func decode(
-        _ bytes: UnsafeRawBufferPointer, view: Int, lazily: Set<Int> = [], file: SpillFile? = nil, at fileOffset: Int = 0
+        _ bytes: UnsafeRawBufferPointer, view: Int, lazily: LazyTables = .none, file: SpillFile? = nil, at fileOffset: Int = 0
     ) throws(SluiceError) -> FragmentCheckpoint {
         let isVersion1 = bytes.starts(with: headerVersion1)
         guard isVersion1 || bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
@@ -237,6 +255,24 @@ package struct RestoredTables: Sendable {
 
     package init(sections: [Int: StateSection] = [:]) {
         self.sections = sections
+    }
+
+    /// Table `table`'s contents as one section, its stored pages read: for an operator that
+    /// loads its state whole. Nil when nothing is stored for it.
+    package func section(_ table: Int) throws(SluiceError) -> StateSection? {
+        guard let steps = paged[table] else { return sections[table] }
+        var parts: [StateSection] = []
+        for step in steps {
+            switch step {
+            case .pages(let references):
+                for reference in references { parts.append(try reference.read()) }
+            case .changes(let section):
+                parts.append(section)
+            }
+        }
+        guard var merged = StateSection.merged(parts) else { return nil }
+        merged.table = table
+        return merged
     }
 
     /// About the bytes the tables take on disk.
@@ -459,7 +495,7 @@ package final class StateCheckpoints: Sendable {
     /// in `damaged`. Tables in `lazily` written whole from their pages are left in the run
     /// files, referred to page by page (``FragmentCheckpoint/decode(_:view:lazily:file:at:)``).
     package static func recover(
-        directory: String, lazily: Set<Int> = []
+        directory: String, lazily: FragmentCheckpoint.LazyTables = .none
     ) -> (checkpoint: (manifest: StateManifest, views: [Int: [FragmentCheckpoint]])?, damaged: [String]) {
         var damaged: [String] = []
         for sequence in manifests(in: directory).reversed() {
@@ -474,7 +510,7 @@ package final class StateCheckpoints: Sendable {
 
     /// Reads checkpoint `sequence`: its manifest and every view's chain.
     package static func read(
-        directory: String, sequence: UInt64, lazily: Set<Int> = []
+        directory: String, sequence: UInt64, lazily: FragmentCheckpoint.LazyTables = .none
     ) throws(SluiceError) -> (manifest: StateManifest, views: [Int: [FragmentCheckpoint]]) {
         let manifestPath = "\(directory)/MANIFEST-\(sequence)"
         let manifest = try StateManifest.decode(try Files.readChecksummed(manifestPath), path: manifestPath)
@@ -486,7 +522,7 @@ package final class StateCheckpoints: Sendable {
         var views: [Int: [FragmentCheckpoint?]] = manifest.chains.mapValues { [FragmentCheckpoint?](repeating: nil, count: $0.count) }
         for (file, links) in needed {
             let path = "\(directory)/run-\(file).state"
-            let runFile = lazily.isEmpty ? nil : try SpillFile(readingRunFile: path)
+            let runFile = lazily == .none ? nil : try SpillFile(readingRunFile: path)
             try Files.withMappedChecksummedFile(path) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
                 guard bytes.starts(with: runHeader) else { throw SluiceError(.dataCorrupted, "state file \(path) has an unknown format") }
                 for entry in links {

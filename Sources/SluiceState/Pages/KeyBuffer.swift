@@ -92,6 +92,17 @@ package struct KeyBuffer: Sendable {
         }
     }
 
+    /// Whether key `index` begins with `prefix`.
+    package func hasPrefix(_ index: Int, _ prefix: [UInt8]) -> Bool {
+        let keyStart = start(index)
+        guard Int(ends[index]) - keyStart >= prefix.count else { return false }
+        return bytes.withUnsafeBufferPointer { key in
+            prefix.withUnsafeBufferPointer { prefix in
+                prefix.isEmpty || memcmp(key.baseAddress! + keyStart, prefix.baseAddress!, prefix.count) == 0
+            }
+        }
+    }
+
     @inlinable
     static func compare(_ left: UnsafePointer<UInt8>?, _ leftCount: Int, _ right: UnsafePointer<UInt8>?, _ rightCount: Int) -> Int {
         let common = Swift.min(leftCount, rightCount)

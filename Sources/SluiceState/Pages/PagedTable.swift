@@ -33,7 +33,7 @@ package struct PagedTable {
     /// Keys per page the commit aims for.
     package static let pageCapacity = Chunk.preferredSize
 
-    private var staged = StagedChanges()
+    var staged = StagedChanges()
     /// Whether commits keep what they change for the next checkpoint (``checkpoint(table:everything:)``).
     package var tracksChanges = false
     /// What each commit since the last checkpoint changed, oldest first.
@@ -82,6 +82,7 @@ package struct PagedTable {
         precondition(signs.count == rows.count, "one sign per row")
         guard rows.count > 0 else { return }
         staged.chunks.append(rows)
+        staged.chunkEnds.append((staged.chunkEnds.last ?? 0) + rows.count)
         staged.keys.reserve(additionalKeys: rows.count)
         for rowIndex in 0 ..< rows.count {
             staged.keys.appendKey { key(&$0, rowIndex) }
@@ -378,7 +379,7 @@ package struct PagedTable {
 
     /// The index of the last page at or after `start` whose first key is not after key
     /// `keyIndex` of `keys`, or `start` when there is none.
-    private func page(for keyIndex: Int32, in keys: KeyBuffer, from start: Int) -> Int {
+    func page(for keyIndex: Int32, in keys: KeyBuffer, from start: Int) -> Int {
         var low = start
         var high = pages.count
         // Invariant: pages before `low` (from `start`) begin at or before the key, except `start`

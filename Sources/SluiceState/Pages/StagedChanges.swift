@@ -7,6 +7,39 @@ struct StagedChanges {
     var keys = KeyBuffer()
     var signs: [Int8] = []
     var chunks: [Chunk] = []
+    /// The number of changes in `chunks[0 ... i]`, for reading staged rows back mid-epoch.
+    var chunkEnds: [Int] = []
+
+    /// The rows of changes `changes` (in that order) as one chunk, read before the epoch is
+    /// folded (a reader that must see its own epoch's writes).
+    func rows(at changes: [Int], types: [DataType]) -> Chunk {
+        guard !changes.isEmpty else { return Chunk(emptyOf: types) }
+        // Grouped by chunk, each group gathered once, then put back in the order asked.
+        var byChunk: [Int: [Int]] = [:]
+        var positions: [(chunk: Int, offset: Int)] = []
+        positions.reserveCapacity(changes.count)
+        for change in changes {
+            var low = 0
+            var high = chunkEnds.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if chunkEnds[middle] > change { high = middle } else { low = middle + 1 }
+            }
+            let rowInChunk = change - (low == 0 ? 0 : chunkEnds[low - 1])
+            positions.append((low, byChunk[low, default: []].count))
+            byChunk[low, default: []].append(rowInChunk)
+        }
+        if byChunk.count == 1, let (chunk, rows) = byChunk.first { return chunks[chunk].gather(rows) }
+        let order = byChunk.keys.sorted()
+        var base: [Int: Int] = [:]
+        var total = 0
+        for chunk in order {
+            base[chunk] = total
+            total += byChunk[chunk]!.count
+        }
+        let combined = Chunk.concatenate(order.map { chunks[$0].gather(byChunk[$0]!) }, types: types)
+        return combined.gather(positions.map { base[$0.chunk]! + $0.offset })
+    }
 
     /// The changes sorted by key and folded to one per key.
     func folded() -> FoldedChanges {

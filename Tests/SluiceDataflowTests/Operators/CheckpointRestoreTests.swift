@@ -89,7 +89,7 @@ import Testing
                 var fresh = try make()
                 fresh.enableCheckpoints()
                 if memoryLimited { fresh.useMemory(StateMemory(limit: 1, spillDirectory: spillDirectory)) }
-                try fresh.restore(try FragmentCheckpoint.contents(of: pieces).sections)
+                try fresh.restore(try FragmentCheckpoint.contents(of: pieces))
                 restored = fresh
             }
         }
@@ -212,15 +212,16 @@ import Testing
         }, changes: { random, _ in Self.integerRows(&random, live: &live, keys: 7, deletes: true) })
     }
 
-    /// Both sides of an inner and of a left join.
-    @Test(arguments: [(UInt64(21), JoinKind.inner), (22, .left)])
-    func theJoinRestores(seed: UInt64, kind: JoinKind) throws {
+    /// Both sides of an inner and of a left join; under a memory limit, their pages are evicted
+    /// at every barrier and read back by the probes.
+    @Test(arguments: [(UInt64(21), JoinKind.inner, false), (22, .left, false), (23, .inner, true), (24, .left, true)])
+    func theJoinRestores(seed: UInt64, kind: JoinKind, memoryLimited: Bool) throws {
         var live: [[[Value]]] = [[], []]
-        try Self.check(seed: seed, inputs: 2, make: { () throws(SluiceError) -> any StreamOperator in
+        try Self.check(seed: seed, epochs: memoryLimited ? 300 : 40, inputs: 2, memoryLimited: memoryLimited, make: { () throws(SluiceError) -> any StreamOperator in
             try StreamHashJoin(
                 leftTypes: [.varchar, .int64, .int64], rightTypes: [.varchar, .int64, .int64], kind: kind, leftKeys: [1], rightKeys: [1],
                 residual: nil, stateTableID: 30)
-        }, changes: { random, input in Self.integerRows(&random, live: &live[input], keys: 5, deletes: true) })
+        }, changes: { random, input in Self.integerRows(&random, live: &live[input], keys: memoryLimited ? 3000 : 5, deletes: true) })
     }
 }
 
@@ -237,7 +238,7 @@ private struct ProjectedInput: StreamOperator {
         try inner.finishEpoch(barrier, state: &state, into: &output)
     }
 
-    mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) { try inner.restore(tables) }
+    mutating func restore(_ tables: RestoredTables) throws(SluiceError) { try inner.restore(tables) }
     mutating func enableCheckpoints() { inner.enableCheckpoints() }
     mutating func useMemory(_ memory: StateMemory) { inner.useMemory(memory) }
 }

@@ -838,8 +838,8 @@ extension IntegerHashAggregate {
         return slot
     }
 
-    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
-        guard let section = tables[stateTableID] else { return }
+    package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
+        guard let section = try tables.section(stateTableID) else { return }
         guard section.types == stateTypes else {
             throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
         }
@@ -853,7 +853,7 @@ extension IntegerHashAggregate {
             if aggregates.indices.contains(where: hasValueTable) { slotOfStateKey[GroupKeyBytes(bytes: stateKey)] = slot }
         }
         for aggregate in aggregates.indices where hasValueTable(aggregate) {
-            guard let entries = tables[stateTableID + 1 + aggregate] else { continue }
+            guard let entries = try tables.section(stateTableID + 1 + aggregate) else { continue }
             guard entries.types == [.int64] else { throw SluiceError(.dataCorrupted, "the stored values of a min or max are malformed") }
             let entryCounts = Self.integers(entries.rows.columns[0])
             // Entries are in key order: a group's values together, ascending.

@@ -131,10 +131,10 @@ package struct StreamHashAggregate: StreamOperator {
         for ordered in orderedStates { ordered.table.tracksChanges = true }
     }
 
-    package mutating func restore(_ tables: [Int: StateSection]) throws(SluiceError) {
-        if let groups = tables[table.id] { try table.restore(groups) }
+    package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
+        if let groups = try tables.section(table.id) { try table.restore(groups) }
         for ordered in orderedStates {
-            if let entries = tables[ordered.table.id] { try ordered.table.restore(entries) }
+            if let entries = try tables.section(ordered.table.id) { try ordered.table.restore(entries) }
         }
         // A global aggregate's row was emitted once its state row exists.
         if groupCount == 0 && table.get([]) != nil { emittedGlobalRow = true }

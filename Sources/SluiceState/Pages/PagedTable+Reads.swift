@@ -1,0 +1,60 @@
+import SluiceCore
+
+/// Reads of a paged table in the middle of an epoch: the committed keys under a prefix, and the
+/// changes staged since the last commit, for an operator that must see its own epoch's writes
+/// (a join probes the state its earlier input rows of the same epoch changed).
+extension PagedTable {
+    /// Consecutive committed keys of one page.
+    package struct Run {
+        package let contents: StatePage.Contents
+        package let range: Range<Int>
+    }
+
+    /// The committed keys that begin with `prefix`, in key order, as runs of the pages they are
+    /// on. Reads (and keeps) the pages they fall in; a page whose first key is past the prefix's
+    /// keys is not read.
+    /// - Complexity: O(log p) page comparisons, O(log k) key comparisons on the first page, plus
+    ///   the keys found.
+    package func runs(withPrefix prefix: [UInt8]) -> [Run] {
+        guard !pages.isEmpty else { return [] }
+        var probe = KeyBuffer()
+        probe.append(prefix)
+        var pageIndex = page(for: 0, in: probe, from: 0)
+        var result: [Run] = []
+        while pageIndex < pages.count {
+            let page = pages[pageIndex]
+            // The first page may end before the prefix's keys; a later one begins with them or
+            // after them.
+            if page.lastKey.compare(0, with: prefix) < 0 {
+                pageIndex += 1
+                continue
+            }
+            if page.firstKey.compare(0, with: prefix) > 0 && !page.firstKey.hasPrefix(0, prefix) { break }
+            let contents = page.contents
+            var low = 0
+            var high = contents.keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if contents.keys.compare(middle, with: prefix) < 0 { low = middle + 1 } else { high = middle }
+            }
+            var end = low
+            while end < contents.keys.count && contents.keys.hasPrefix(end, prefix) { end += 1 }
+            if end > low { result.append(Run(contents: contents, range: low ..< end)) }
+            if end < contents.keys.count { break }
+            pageIndex += 1
+        }
+        return result
+    }
+
+    /// Changes staged since the last commit, numbered in arrival order.
+    package var stagedCount: Int { staged.signs.count }
+
+    /// The sign staged change `change` came with (+1, -1, or 0 for a replacement).
+    package func stagedSign(_ change: Int) -> Int8 { staged.signs[change] }
+
+    /// The key of staged change `change`.
+    package func stagedKey(_ change: Int) -> [UInt8] { staged.keys.key(change) }
+
+    /// The rows of staged changes `changes`, in that order, as one chunk.
+    package func stagedRows(_ changes: [Int]) -> Chunk { staged.rows(at: changes, types: types) }
+}
