@@ -2,6 +2,7 @@
 #
 # make test = deps (system packages, .venv, .venv-seed) → swift test (unit) → swift build (debug binary for the
 #             end-to-end suites) → pytest: e2e clients and the sqllogictest suite, in one run.
+# make crash-full = the crash-recovery suites at full length (50 random kills each), on a fresh debug binary.
 # Every target that runs `swift build` or `swift test` first installs the system packages the build
 # links (zlib, snappy, lz4, zstd: tests/install-system-deps.sh, which does nothing when they are there).
 SWIFT ?= swift
@@ -13,7 +14,7 @@ SEED_STAMP := $(SEED_VENV)/.installed
 PYTEST_ARGS ?=
 SLUICE_ARGS ?=
 
-.PHONY: run build release test unit deps system-deps venv pytest clean-venv bench
+.PHONY: run build release test unit deps system-deps venv pytest crash-full clean-venv bench
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
@@ -44,6 +45,12 @@ test: deps unit build pytest
 # The Python suites alone, against the already built .build/debug/sluice (or $SLUICE_BIN).
 pytest: deps
 	$(VENV)/bin/pytest tests $(PYTEST_ARGS)
+
+# The full-length crash runs: 50 random kills for the tables' crash test and 50 for the views'
+# (by default `make test` runs 10 and 4). The views' 50 rounds take about 300 s on two cores, the
+# per-test limit in tests/pytest.ini: this run allows 30 minutes per test.
+crash-full: deps build
+	SLUICE_CRASH_ROUNDS=50 SLUICE_VIEW_CRASH_ROUNDS=50 $(VENV)/bin/pytest --timeout 1800 tests/e2e/test_crash_recovery.py tests/e2e/test_view_state_recovery.py $(PYTEST_ARGS)
 
 deps: system-deps venv
 

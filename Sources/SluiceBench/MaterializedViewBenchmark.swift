@@ -48,6 +48,7 @@ package struct MaterializedViewBenchmark {
                 label as NSString, figures.endToEndSeconds, Double(figures.aggregateRows) / figures.endToEndSeconds,
                 Double(figures.aggregateRows) / figures.aggregateSeconds, figures.groups, figures.bytesPerGroup))
         }
+        try await JoinViewBenchmark(rows: min(rows, 1_000_000), compareWithDuckDB: compareWithDuckDB).run()
         if nexmarkEvents > 0 { _ = try await NexmarkViewBenchmark(events: nexmarkEvents).run() }
         guard compareWithDuckDB else { return }
         let duck = try duckDBSeconds(keys: [1000, 1_000_000])

@@ -138,3 +138,16 @@ package enum VirtualNode {
         return UInt16(truncatingIfNeeded: hash % UInt64(count))
     }
 }
+
+/// The order of memcomparable keys: bytewise, a proper prefix first.
+package enum ByteOrder {
+    /// -1, 0 or 1 as `lhs` sorts before, equal to or after `rhs`.
+    @inlinable
+    package static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+        lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
+                KeyBuffer.compare(left.baseAddress, left.count, right.baseAddress, right.count)
+            }
+        }
+    }
+}

@@ -46,11 +46,89 @@ extension PagedTable {
         return result
     }
 
+    /// The first committed key that begins with `prefix` (the least entry of an ordered group):
+    /// its page's contents and its index there. Reads only the page it is on (and, when the
+    /// prefix's keys begin at a page's end, the next one).
+    package func first(withPrefix prefix: [UInt8]) -> (contents: StatePage.Contents, index: Int)? {
+        guard !pages.isEmpty else { return nil }
+        var probe = KeyBuffer()
+        probe.append(prefix)
+        var pageIndex = page(for: 0, in: probe, from: 0)
+        while pageIndex < pages.count {
+            let page = pages[pageIndex]
+            if page.lastKey.compare(0, with: prefix) < 0 {
+                pageIndex += 1
+                continue
+            }
+            let contents = page.contents
+            var low = 0
+            var high = contents.keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if contents.keys.compare(middle, with: prefix) < 0 { low = middle + 1 } else { high = middle }
+            }
+            guard low < contents.keys.count, contents.keys.hasPrefix(low, prefix) else { return nil }
+            return (contents, low)
+        }
+        return nil
+    }
+
+    /// The last committed key that begins with `prefix` (the greatest entry of an ordered
+    /// group): its page's contents and its index there.
+    package func last(withPrefix prefix: [UInt8]) -> (contents: StatePage.Contents, index: Int)? {
+        guard !pages.isEmpty else { return nil }
+        // The keys with the prefix sort before `upper`; without one (a prefix of 0xFF bytes
+        // only, or empty), every key from the prefix on has it.
+        let upper = Self.upperBound(ofPrefix: prefix)
+        var pageIndex = pages.count - 1
+        if let upper {
+            var probe = KeyBuffer()
+            probe.append(upper)
+            pageIndex = page(for: 0, in: probe, from: 0)
+        }
+        while pageIndex >= 0 {
+            let page = pages[pageIndex]
+            if let upper, page.firstKey.compare(0, with: upper) >= 0 {
+                pageIndex -= 1
+                continue
+            }
+            let contents = page.contents
+            // The number of keys before `upper`.
+            var low = 0
+            var high = contents.keys.count
+            if let upper {
+                while low < high {
+                    let middle = (low + high) / 2
+                    if contents.keys.compare(middle, with: upper) < 0 { low = middle + 1 } else { high = middle }
+                }
+            } else {
+                low = high
+            }
+            guard low > 0, contents.keys.hasPrefix(low - 1, prefix) else { return nil }
+            return (contents, low - 1)
+        }
+        return nil
+    }
+
+    /// The smallest key after every key that begins with `prefix`, or nil when there is none
+    /// (an empty prefix, or one of 0xFF bytes only).
+    package static func upperBound(ofPrefix prefix: [UInt8]) -> [UInt8]? {
+        var bound = prefix
+        while let last = bound.last {
+            if last < 0xFF {
+                bound[bound.count - 1] = last + 1
+                return bound
+            }
+            bound.removeLast()
+        }
+        return nil
+    }
+
     /// Changes staged since the last commit, numbered in arrival order.
     package var stagedCount: Int { staged.signs.count }
 
     /// The sign staged change `change` came with (+1, -1, or 0 for a replacement).
-    package func stagedSign(_ change: Int) -> Int8 { staged.signs[change] }
+    package func stagedSign(_ change: Int) -> Int32 { staged.signs[change] }
 
     /// The key of staged change `change`.
     package func stagedKey(_ change: Int) -> [UInt8] { staged.keys.key(change) }

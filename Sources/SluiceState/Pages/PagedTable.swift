@@ -79,7 +79,13 @@ package struct PagedTable {
     /// Stages one change per row of `rows`: +1 adds the row under its key, -1 takes one away, and
     /// 0 replaces the key's row by this one without changing its count (an update under one key).
     package mutating func stage(_ rows: Chunk, signs: [Int8], key: (inout [UInt8], _ rowIndex: Int) -> Void) {
-        precondition(signs.count == rows.count, "one sign per row")
+        stage(rows, counts: signs.map(Int32.init), key: key)
+    }
+
+    /// Stages one change per row of `rows` that moves its key's count by `counts[row]`: a
+    /// positive count also makes the row the key's row, and 0 replaces the row alone.
+    package mutating func stage(_ rows: Chunk, counts signs: [Int32], key: (inout [UInt8], _ rowIndex: Int) -> Void) {
+        precondition(signs.count == rows.count, "one count per row")
         guard rows.count > 0 else { return }
         staged.chunks.append(rows)
         staged.chunkEnds.append((staged.chunkEnds.last ?? 0) + rows.count)

@@ -5,7 +5,8 @@ import SluiceCore
 /// staged chunks laid end to end.
 struct StagedChanges {
     var keys = KeyBuffer()
-    var signs: [Int8] = []
+    /// Per change: +1 or -1 (a row in or out), a larger count, or 0 (the row replaced in place).
+    var signs: [Int32] = []
     var chunks: [Chunk] = []
     /// The number of changes in `chunks[0 ... i]`, for reading staged rows back mid-epoch.
     var chunkEnds: [Int] = []
@@ -88,7 +89,7 @@ struct StagedChanges {
             var next = index
             while next < order.count, next == index || keys.compare(Int(first), with: Int(order[next]), of: keys) == 0 {
                 let change = Int(order[next])
-                count += Int32(signs[change])
+                count += signs[change]
                 if signs[change] >= 0 { inserted = Int32(change) }
                 next += 1
             }

@@ -197,9 +197,10 @@ import Testing
         }
     }
 
-    /// The general aggregate: min and max in ordered state, string_agg, count DISTINCT.
-    @Test(arguments: [UInt64(11), 12])
-    func theGeneralAggregateRestores(seed: UInt64) throws {
+    /// The general aggregate: min and max in ordered state, string_agg, count DISTINCT; under a
+    /// memory limit, its groups' and ordered states' pages are evicted at every barrier.
+    @Test(arguments: [(UInt64(11), false), (12, false), (13, true)])
+    func theGeneralAggregateRestores(seed: UInt64, memoryLimited: Bool) throws {
         var live: [[Value]] = []
         let calls: [AggregateCall] = [
             AggregateCall(kind: .countStar, argument: nil, resultType: .int64),
@@ -207,9 +208,9 @@ import Testing
             AggregateCall(kind: .min, argument: 2, resultType: .int64),
             AggregateCall(kind: .count, argument: 1, distinct: true, resultType: .int64),
         ]
-        try Self.check(seed: seed, make: { () throws(SluiceError) -> any StreamOperator in
+        try Self.check(seed: seed, epochs: memoryLimited ? 300 : 40, memoryLimited: memoryLimited, make: { () throws(SluiceError) -> any StreamOperator in
             try StreamHashAggregate(inputTypes: [.varchar, .int64, .int64], groupCount: 1, aggregates: calls, stateTableID: 20)
-        }, changes: { random, _ in Self.integerRows(&random, live: &live, keys: 7, deletes: true) })
+        }, changes: { random, _ in Self.integerRows(&random, live: &live, keys: memoryLimited ? 3000 : 7, deletes: true) })
     }
 
     /// Both sides of an inner and of a left join; under a memory limit, their pages are evicted

@@ -30,17 +30,17 @@ extension StreamHashAggregate {
                 var entryKey = groupKey
                 MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
                 MemcomparableEncoding.appendExactForm(value, to: &entryKey)
-                _ = try Self.adjust(ordered.table, entryKey, by: sign, payload: [value])
+                _ = try ordered.entries.adjust(entryKey, by: sign, payload: [value])
             case .distinctValues(let argument, _):
                 let value = data.columns[argument].value(at: rowIndex)
                 if value.isNull { continue }
                 var entryKey = groupKey
                 MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
-                let change = try Self.adjust(ordered.table, entryKey, by: sign, payload: [value])
+                let change = try ordered.entries.adjust(entryKey, by: sign, payload: [value])
                 // The first equal value in, or the last one out: the set of distinct values changed.
                 guard (change.before == 0) != (change.after == 0) else { continue }
                 for consumer in ordered.distinctConsumers {
-                    try Self.fold(change.row[1], into: &state, kind: aggregates[consumer].kind, slot: layouts[consumer].slot, sign: sign)
+                    try Self.fold(change.payload[0], into: &state, kind: aggregates[consumer].kind, slot: layouts[consumer].slot, sign: sign)
                 }
             case .elements(let elements):
                 let value = data.columns[elements.argument].value(at: rowIndex)
@@ -60,7 +60,7 @@ extension StreamHashAggregate {
                     if !elements.distinct { MemcomparableEncoding.appendExactForm(delimiter, to: &entryKey) }
                     payload.append(delimiter)
                 }
-                _ = try Self.adjust(ordered.table, entryKey, by: sign, payload: payload)
+                _ = try ordered.entries.adjust(entryKey, by: sign, payload: payload)
             }
         }
     }
@@ -93,15 +93,15 @@ extension StreamHashAggregate {
                     row.append(state[slot])
                     continue
                 }
-                let entries = orderedStates[ordered].table
+                let entries = orderedStates[ordered].entries
                 let extreme = call.kind == .min ? entries.first(withPrefix: groupKey) : entries.last(withPrefix: groupKey)
-                row.append(extreme?.row[1] ?? .null)
+                row.append(extreme?[0] ?? .null)
             case .stringAgg, .arrayAgg:
                 let ordered = orderedStates[layouts[index].orderedState!]
                 guard case .elements(let elements) = ordered.shape else {
                     throw SluiceError.internalError("\(call.kind.rawValue) reads the wrong kind of ordered state")
                 }
-                row.append(Self.collect(ordered.table.scan(withPrefix: groupKey), elements))
+                row.append(Self.collect(ordered.entries.entries(withPrefix: groupKey), elements))
             }
         }
         return row
@@ -110,27 +110,27 @@ extension StreamHashAggregate {
     /// string_agg's text or array_agg's array from a group's entries in order, each repeated
     /// by its multiplicity (once under DISTINCT); NULL when there are none. Each element after
     /// the first is preceded by its own delimiter, a NULL delimiter counting as empty.
-    private static func collect(_ entries: [(key: [UInt8], row: [Value])], _ elements: OrderedAggregateState.Elements) -> Value {
+    private static func collect(_ entries: [(count: Int64, payload: [Value])], _ elements: OrderedAggregateState.Elements) -> Value {
         if entries.isEmpty { return .null }
         if elements.kind == .arrayAgg {
             var values: [Value] = []
             for entry in entries {
-                let repeats = elements.distinct ? 1 : Int(entry.row[0].int64 ?? 0)
-                for _ in 0 ..< repeats { values.append(entry.row[1]) }
+                let repeats = elements.distinct ? 1 : Int(entry.count)
+                for _ in 0 ..< repeats { values.append(entry.payload[0]) }
             }
             return .list(values)
         }
         var text = ""
         var isFirst = true
         for entry in entries {
-            guard case .string(let value) = entry.row[1] else { continue }
+            guard case .string(let value) = entry.payload[0] else { continue }
             let delimiter: String
-            switch entry.row[2] {
+            switch entry.payload[1] {
             case .null: delimiter = ""
             case .string(let string): delimiter = string
             case let other: delimiter = other.textForm
             }
-            let repeats = elements.distinct ? 1 : Int(entry.row[0].int64 ?? 0)
+            let repeats = elements.distinct ? 1 : Int(entry.count)
             for _ in 0 ..< repeats {
                 if !isFirst { text += delimiter }
                 text += value
@@ -162,31 +162,6 @@ extension StreamHashAggregate {
         case .stringAgg, .arrayAgg:
             break
         }
-    }
-
-    /// Changes the multiplicity of the entry under `key` by `sign`, creating it as
-    /// `[1] + payload` or removing it at zero. Returns the multiplicities before and after and
-    /// the entry's row (as stored before a removal: its value is the one that went in).
-    static func adjust(_ table: StateTable, _ key: [UInt8], by sign: Int64, payload: [Value]) throws(SluiceError)
-        -> (before: Int64, after: Int64, row: [Value])
-    {
-        if var row = table.get(key) {
-            let before = row[0].int64 ?? 0
-            let after = before + sign
-            if after == 0 {
-                table.delete(key)
-                return (before, after, row)
-            }
-            row[0] = .int64(after)
-            table.put(key, row)
-            return (before, after, row)
-        }
-        guard sign > 0 else {
-            throw SluiceError.internalError("aggregate state has no entry for a deleted row: a delete without its insert")
-        }
-        let row = [Value.int64(sign)] + payload
-        table.put(key, row)
-        return (0, sign, row)
     }
 
     /// Whether row `rowIndex` of a boolean column is true (FILTER keeps only those).

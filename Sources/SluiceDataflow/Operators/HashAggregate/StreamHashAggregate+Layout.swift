@@ -22,6 +22,16 @@ struct AggregateLayout {
     /// without counters).
     var foldsEveryRow: Bool
 
+    /// The type a running sum of `argument` values is kept as (``AggregateArithmetic/add(_:_:sign:)``):
+    /// integers and numeric as numeric, floats as double precision, intervals as intervals.
+    static func sumType(of argument: DataType) -> DataType {
+        switch argument {
+        case .int16, .int32, .int64, .decimal: .decimal(precision: nil, scale: nil)
+        case .float32, .float64: .float64
+        default: argument
+        }
+    }
+
     /// The number of slots an aggregate of `kind` takes.
     static func slotCount(_ kind: AggregateKind) -> Int {
         switch kind {
@@ -32,10 +42,11 @@ struct AggregateLayout {
     }
 }
 
-/// A multiset per group kept in key order, in a state table of its own: each row's key is the
-/// memcomparable encoding of the group's key values followed by the entry's own key, and its
-/// row is `[multiplicity, value]` (string_agg adds the delimiter). The group-key encoding is
-/// prefix-free, so a group's entries are exactly the keys starting with it.
+/// A multiset per group kept in key order, in a state table of its own (``OrderedEntries``):
+/// each entry's key is the group's state key (vnode and key values) followed by the entry's
+/// own key, its count is its multiplicity, and its row is `[value]` (string_agg adds the
+/// delimiter). The group-key encoding is prefix-free, so a group's entries are exactly the keys
+/// starting with it.
 struct OrderedAggregateState {
     enum Shape: Equatable {
         /// Non-null values, each under its encoding and its exact form (so `1.5` and `1.50` are
@@ -70,7 +81,7 @@ struct OrderedAggregateState {
     }
 
     let shape: Shape
-    let table: StateTable
+    let entries: OrderedEntries
     /// For ``Shape/distinctValues(argument:filter:)``: the aggregates whose counters change
     /// when a value enters or leaves.
     var distinctConsumers: [Int] = []
@@ -79,17 +90,27 @@ struct OrderedAggregateState {
 extension StreamHashAggregate {
     /// Lays out the counters of every aggregate and the ordered states they need, sharing one
     /// ordered state between aggregates that need the same one (min(x) and max(x)). Ordered
-    /// state `k` gets table id `stateTableID + 1 + k`.
+    /// state `k` gets table id `stateTableID + 1 + k`. Also returns the column types of a
+    /// group's state row: the key values, the row count, then every slot.
     static func layOut(
         _ aggregates: [AggregateCall], inputTypes: [DataType], groupCount: Int, stateTableID: Int, appendOnly: Bool = false
-    ) throws(SluiceError) -> (layouts: [AggregateLayout], orderedStates: [OrderedAggregateState]) {
+    ) throws(SluiceError) -> (layouts: [AggregateLayout], orderedStates: [OrderedAggregateState], stateTypes: [DataType]) {
         var layouts: [AggregateLayout] = []
         var states: [OrderedAggregateState] = []
         func stateIndex(for shape: OrderedAggregateState.Shape) -> Int {
             if let index = states.firstIndex(where: { $0.shape == shape }) { return index }
-            states.append(OrderedAggregateState(shape: shape, table: StateTable(id: stateTableID + 1 + states.count)))
+            var types: [DataType]
+            switch shape {
+            case .extremes(let argument, _), .distinctValues(let argument, _):
+                types = [inputTypes[argument]]
+            case .elements(let elements):
+                types = [inputTypes[elements.argument]]
+                if elements.kind == .stringAgg { types.append(elements.delimiter.map { inputTypes[$0] } ?? .varchar) }
+            }
+            states.append(OrderedAggregateState(shape: shape, entries: OrderedEntries(id: stateTableID + 1 + states.count, types: types)))
             return states.count - 1
         }
+        var stateTypes = Array(inputTypes.prefix(groupCount)) + [.int64]
         var slot = groupCount + 1
         for (index, call) in aggregates.enumerated() {
             for column in [call.argument, call.delimiter, call.filter].compactMap({ $0 }) + call.orderBy.map(\.column)
@@ -134,8 +155,21 @@ extension StreamHashAggregate {
                 }
             }
             layouts.append(layout)
+            switch call.kind {
+            case .count, .countStar:
+                stateTypes.append(.int64)
+            case .sum, .avg:
+                stateTypes += [AggregateLayout.sumType(of: inputTypes[call.argument!]), .int64]
+            case .boolAnd, .boolOr:
+                stateTypes += [.int64, .int64]
+            case .min, .max:
+                if appendOnly { stateTypes.append(inputTypes[call.argument!]) }
+            case .stringAgg, .arrayAgg:
+                break
+            }
             slot += (call.kind == .min || call.kind == .max) && appendOnly ? 1 : AggregateLayout.slotCount(call.kind)
         }
-        return (layouts, states)
+        guard stateTypes.count == slot else { throw SluiceError.internalError("aggregate state has \(stateTypes.count) columns for \(slot) slots") }
+        return (layouts, states, stateTypes)
     }
 }

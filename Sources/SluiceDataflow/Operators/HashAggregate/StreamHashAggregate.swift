@@ -14,25 +14,33 @@ import SluiceState
 /// state, so deleting the current minimum finds the next one with one ordered lookup. FILTER
 /// applies to all of them. Results and NULLs are those of the batch executor's aggregates.
 ///
-/// State: one table with a row per group — the group's key values, its row count, then each
-/// aggregate's counters (``AggregateLayout``) — keyed by the memcomparable encoding of the key
-/// values, with id `stateTableID`; and one table per ``OrderedAggregateState``, with ids
-/// `stateTableID + 1`, `stateTableID + 2`, … in the order of the aggregates that first need
-/// them (``stateTableIDs`` lists them all).
+/// State: a typed paged state table (``PagedTable``) with a row per group — the group's key
+/// values, its row count, then each aggregate's counters (``AggregateLayout``) — keyed by a
+/// vnode and the memcomparable encoding of the key values, with id `stateTableID`; and one
+/// table per ``OrderedAggregateState`` (``OrderedEntries``), with ids `stateTableID + 1`,
+/// `stateTableID + 2`, … in the order of the aggregates that first need them
+/// (``stateTableIDs`` lists them all). All are checkpointed page by page, restored lazily and
+/// evicted under `--memory-limit`; the groups an epoch touches are held as rows until its
+/// barrier.
 /// - Complexity: per input row, one group-key encoding and one dictionary probe, plus per
-///   ordered state one entry-key encoding and O(log n) state-table work; per epoch, per changed
-///   group, one state lookup, an O(log n) lookup per min or max, and a scan of the group's
-///   entries per string_agg or array_agg (twice: the row before and after).
+///   ordered state one entry-key encoding and a dictionary probe (a page lookup the first time
+///   an entry changes in the epoch); per epoch, per changed group, one page lookup, a page read
+///   per min or max, and a read of the group's entries per string_agg or array_agg (twice: the
+///   row before and after).
 package struct StreamHashAggregate: StreamOperator {
     package let groupCount: Int
     package let aggregates: [AggregateCall]
     package let inputTypes: [DataType]
-    private let table: StateTable
+    let stateTableID: Int
+    /// The column types of a group's state row.
+    let stateTypes: [DataType]
+    private var groups: PagedTable
     let layouts: [AggregateLayout]
     let orderedStates: [OrderedAggregateState]
-    /// Groups changed this epoch: their state row now and the output row they had before it.
+    /// Groups changed this epoch, by state key: where their entry is in `dirtyEntries`.
     private var dirty: [[UInt8]: Int] = [:]
-    /// The dirty groups' entries, where `dirty` points: changed in place, row after row.
+    /// The dirty groups' state rows now, the output rows they had before the epoch (nil for a
+    /// group new to it), changed in place, row after row.
     private var dirtyEntries: [(state: [Value], before: [Value]?)] = []
     private var emittedGlobalRow = false
 
@@ -44,19 +52,36 @@ package struct StreamHashAggregate: StreamOperator {
     package init(
         inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], stateTableID: Int, appendOnlyInput: Bool = false
     ) throws(SluiceError) {
-        (layouts, orderedStates) = try Self.layOut(
+        (layouts, orderedStates, stateTypes) = try Self.layOut(
             aggregates, inputTypes: inputTypes, groupCount: groupCount, stateTableID: stateTableID, appendOnly: appendOnlyInput)
         self.inputTypes = inputTypes
         self.groupCount = groupCount
         self.aggregates = aggregates
-        self.table = StateTable(id: stateTableID)
+        self.stateTableID = stateTableID
+        self.groups = PagedTable(types: stateTypes)
     }
 
     /// The types of the output rows: the group keys, then one column per aggregate.
     package var outputTypes: [DataType] { Array(inputTypes.prefix(groupCount)) + aggregates.map(\.resultType) }
 
     /// The ids of the state tables this operator owns: `stateTableID` and the ordered states'.
-    package var stateTableIDs: [Int] { [table.id] + orderedStates.map(\.table.id) }
+    package var stateTableIDs: [Int] { [stateTableID] + orderedStates.map(\.entries.id) }
+
+    /// The global aggregate's state key: the vnode of no key values.
+    private static let globalKey: [UInt8] = {
+        var key: [UInt8] = []
+        appendVnode(to: &key, from: 0)
+        return key
+    }()
+
+    /// Writes the vnode of `key[start + 2...]` into `key[start]` and `key[start + 1]` (appended
+    /// as zeros first when `key` ends at `start`).
+    private static func appendVnode(to key: inout [UInt8], from start: Int) {
+        if key.count < start + 2 { key += [0, 0] }
+        let vnode = key.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
+        key[start] = UInt8(vnode >> 8)
+        key[start + 1] = UInt8(vnode & 0xFF)
+    }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = chunk.data
@@ -68,15 +93,18 @@ package struct StreamHashAggregate: StreamOperator {
         for rowIndex in 0 ..< data.count {
             let sign: Int64 = chunk.ops[rowIndex].isInsertion ? 1 : -1
             key.removeAll(keepingCapacity: true)
+            key += [0, 0]
             for column in keyColumns { MemcomparableEncoding.append(column, row: rowIndex, to: &key) }
+            Self.appendVnode(to: &key, from: 0)
             let index: Int
             if let found = dirty[key] {
                 index = found
             } else {
                 index = dirtyEntries.count
-                if let stored = table.get(key) {
+                if let stored = groups.lookup(key) {
                     // Read before this row touches the group's ordered state: the row as emitted.
-                    dirtyEntries.append((stored, try outputRow(stored, groupKey: key)))
+                    let row = stored.row.row(0)
+                    dirtyEntries.append((row, try outputRow(row, groupKey: key)))
                 } else {
                     dirtyEntries.append((initialState(keyColumns.map { $0.value(at: rowIndex) }), nil))
                 }
@@ -94,51 +122,84 @@ package struct StreamHashAggregate: StreamOperator {
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
         var changes = GroupChanges()
-        if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && table.get([]) == nil {
+        if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && groups.lookup(Self.globalKey) == nil {
             // The global row exists before any input, as in a batch aggregate over no rows.
-            dirty[[]] = dirtyEntries.count
+            dirty[Self.globalKey] = dirtyEntries.count
             dirtyEntries.append((initialState([]), nil))
         }
+        // The ordered states first: the groups' output rows read their committed entries.
+        for ordered in orderedStates { ordered.entries.commit() }
+        var builders = stateTypes.map { ColumnBuilder(type: $0, capacity: dirty.count) }
+        var keys: [[UInt8]] = []
+        var counts: [Int32] = []
         for key in dirty.keys.sorted(by: { ByteOrder.compare($0, $1) < 0 }) {
             let (groupState, before) = dirtyEntries[dirty[key]!]
+            let existed = before != nil
             let rowCount = groupState[groupCount].int64 ?? 0
             if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
             if rowCount == 0 && groupCount > 0 {
-                for ordered in orderedStates where ordered.table.first(withPrefix: key) != nil {
+                for ordered in orderedStates where ordered.entries.hasEntries(withPrefix: key) {
                     throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
                 }
-                table.delete(key)
+                if existed {
+                    keys.append(key)
+                    counts.append(-1)
+                    for column in builders.indices { builders[column].append(groupState[column]) }
+                }
                 changes.record(before: before, after: nil)
                 continue
             }
-            table.put(key, groupState)
+            // A group new to the table comes in (+1); one it holds is replaced in place (0).
+            keys.append(key)
+            counts.append(existed ? 0 : 1)
+            for column in builders.indices { builders[column].append(groupState[column]) }
             changes.record(before: before, after: try outputRow(groupState, groupKey: key), isSame: Self.isIdentical)
+        }
+        if !keys.isEmpty {
+            let rows = Chunk(columns: builders.map { $0.finish() }, count: keys.count)
+            groups.stage(rows, counts: counts) { bytes, row in bytes += keys[row] }
         }
         dirty.removeAll(keepingCapacity: true)
         dirtyEntries.removeAll(keepingCapacity: true)
         if groupCount == 0 { emittedGlobalRow = true }
-        table.commitEpoch(barrier.epoch)
-        for ordered in orderedStates { ordered.table.commitEpoch(barrier.epoch) }
+        groups.commitEpoch()
         if state.mode != .none {
-            state.add(table.checkpoint(everything: state.mode == .everything))
-            for ordered in orderedStates { state.add(ordered.table.checkpoint(everything: state.mode == .everything)) }
+            let everything = state.mode == .everything
+            state.add(groups.checkpoint(table: stateTableID, everything: everything))
+            for ordered in orderedStates { state.add(ordered.entries.checkpoint(everything: everything)) }
         }
         changes.emit(types: outputTypes, into: &output)
     }
 
     package mutating func enableCheckpoints() {
-        table.tracksChanges = true
-        for ordered in orderedStates { ordered.table.tracksChanges = true }
+        groups.tracksChanges = true
+        for ordered in orderedStates { ordered.entries.tracksChanges = true }
+    }
+
+    package mutating func useMemory(_ memory: StateMemory) {
+        let tracks = groups.tracksChanges
+        groups = PagedTable(types: stateTypes, memory: memory)
+        groups.tracksChanges = tracks
+        for ordered in orderedStates { ordered.entries.useMemory(memory) }
     }
 
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        if let groups = try tables.section(table.id) { try table.restore(groups) }
-        for ordered in orderedStates {
-            if let entries = try tables.section(ordered.table.id) { try ordered.table.restore(entries) }
+        let tracks = groups.tracksChanges
+        if let steps = tables.paged[stateTableID] {
+            groups = try PagedTable(restoring: steps, types: stateTypes, memory: groups.memory)
+        } else if let section = tables.sections[stateTableID] {
+            guard section.types == stateTypes else {
+                throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
+            }
+            groups = PagedTable(restoring: section, memory: groups.memory)
         }
+        groups.tracksChanges = tracks
+        for ordered in orderedStates { try ordered.entries.restore(tables) }
         // A global aggregate's row was emitted once its state row exists.
-        if groupCount == 0 && table.get([]) != nil { emittedGlobalRow = true }
+        if groupCount == 0 && groups.lookup(Self.globalKey) != nil { emittedGlobalRow = true }
     }
+
+    package var stateBytes: Int { orderedStates.reduce(groups.byteCount) { $0 + $1.entries.table.byteCount } }
 
     /// Whether two output rows are the same down to how they display: `1.5` and `1.50` are equal
     /// values but not identical, and a change between them is emitted.

@@ -144,7 +144,7 @@ import Testing
             var output = OutputBuffer()
             var state = StateWriter(mode: .everything)
             try op.finishEpoch(Barrier(epoch: UInt64(epoch)), state: &state, into: &output)
-            #expect(state.sections.map(\.table) == op.stateTableIDs)
+            #expect(state.pagedTables.map(\.table) == op.stateTableIDs)
             for chunk in output.drain() {
                 for rowIndex in 0 ..< chunk.count {
                     let row = chunk.data.row(rowIndex).map(Self.text)

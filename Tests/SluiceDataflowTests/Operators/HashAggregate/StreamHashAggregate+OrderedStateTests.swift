@@ -228,10 +228,11 @@ import Testing
         var output = OutputBuffer()
         var state = StateWriter(mode: .changes)
         try op.finishEpoch(Barrier(epoch: 1), state: &state, into: &output)
-        #expect(state.sections.map(\.table) == [40, 41, 42, 43])
-        #expect(state.sections.map(\.keys.count) == [1, 1, 1, 2])
-        // The two equal values are one entry of multiplicity two.
-        #expect(try state.sections[1].storedRow(0) == [.int64(2), .int64(1)])
+        let changed = state.pagedTables.map { $0.changes ?? StateSection(table: $0.table, types: $0.types) }
+        #expect(changed.map(\.table) == [40, 41, 42, 43])
+        #expect(changed.map(\.keys.count) == [1, 1, 1, 2])
+        // The two equal values are one entry of multiplicity two, typed as the argument.
+        #expect(changed[1].types == [.int64] && changed[1].counts == [2] && changed[1].rows.row(0) == [.int64(1)])
         _ = try run(&op, StreamChunk(pretty: """
              T I T
             - a 1 x
@@ -239,7 +240,7 @@ import Testing
             """))
         var second = StateWriter(mode: .changes)
         try op.finishEpoch(Barrier(epoch: 2), state: &second, into: &output)
-        #expect(second.sections.map(\.removed.count) == [1, 1, 1, 2])
+        #expect(second.pagedTables.map { $0.changes?.removed.count ?? -1 } == [1, 1, 1, 2])
     }
 
     @Test func distinctWithOrderByOverOtherColumnsIsRefused() {

@@ -1,0 +1,137 @@
+import SluiceCore
+import SluiceState
+
+/// The entries of one ``OrderedAggregateState``: a multiset per group in key order, kept in a
+/// typed paged state table (each key's count is the entry's multiplicity; its row the payload:
+/// the value, and string_agg's delimiter), so it is checkpointed page by page, restored lazily
+/// and evicted under `--memory-limit`.
+///
+/// An epoch's changes are gathered per key (``adjust(_:by:payload:)``, which must know the
+/// multiplicity as it is now) and written to the table at ``commit()``, before the barrier reads
+/// the groups' extremes and elements from the committed pages.
+/// Owned by one operator on one thread.
+final class OrderedEntries {
+    let id: Int
+    private(set) var table: PagedTable
+    /// This epoch's changed entries: their multiplicity before the epoch and now, and their
+    /// payload (the one stored, or the first that came in).
+    private var changed: [[UInt8]: Change] = [:]
+
+    private struct Change {
+        var before: Int64
+        var now: Int64
+        var payload: [Value]
+        /// The entry left and came back with another payload this epoch.
+        var replaced = false
+    }
+
+    init(id: Int, types: [DataType]) {
+        self.id = id
+        self.table = PagedTable(types: types)
+    }
+
+    var tracksChanges: Bool {
+        get { table.tracksChanges }
+        set { table.tracksChanges = newValue }
+    }
+
+    /// Counts the pages against `memory` from now on (before any row arrives).
+    func useMemory(_ memory: StateMemory) {
+        let tracks = table.tracksChanges
+        table = PagedTable(types: table.types, memory: memory)
+        table.tracksChanges = tracks
+    }
+
+    /// Changes the multiplicity of the entry under `key` by `sign`, creating it with `payload`.
+    /// Returns the multiplicities before and after and the entry's payload (as stored: a value
+    /// equal to `payload`'s that went in first).
+    func adjust(_ key: [UInt8], by sign: Int64, payload: [Value]) throws(SluiceError) -> (before: Int64, after: Int64, payload: [Value]) {
+        var change: Change
+        if let known = changed[key] {
+            change = known
+        } else if let stored = table.lookup(key) {
+            change = Change(before: Int64(stored.count), now: Int64(stored.count), payload: stored.row.row(0))
+        } else {
+            change = Change(before: 0, now: 0, payload: payload)
+        }
+        let before = change.now
+        if before == 0 {
+            change.payload = payload
+            change.replaced = change.before > 0
+        }
+        change.now += sign
+        if change.now < 0 {
+            throw SluiceError.internalError("aggregate state has no entry for a deleted row: a delete without its insert")
+        }
+        changed[key] = change
+        return (before, change.now, change.payload)
+    }
+
+    /// Writes the epoch's changes to the pages.
+    func commit() {
+        if !changed.isEmpty {
+            // (A replaced payload under an unchanged count is staged with count 0: in place.)
+            let entries = changed.filter { $0.value.now != $0.value.before || ($0.value.replaced && $0.value.now > 0) }
+            var builders = table.types.map { ColumnBuilder(type: $0, capacity: entries.count) }
+            var keys: [[UInt8]] = []
+            var counts: [Int32] = []
+            keys.reserveCapacity(entries.count)
+            counts.reserveCapacity(entries.count)
+            for (key, change) in entries {
+                keys.append(key)
+                counts.append(Int32(truncatingIfNeeded: change.now - change.before))
+                for column in builders.indices { builders[column].append(change.payload[column]) }
+            }
+            if !keys.isEmpty {
+                let rows = Chunk(columns: builders.map { $0.finish() }, count: keys.count)
+                table.stage(rows, counts: counts) { bytes, row in bytes += keys[row] }
+            }
+            changed.removeAll(keepingCapacity: true)
+        }
+        table.commitEpoch()
+    }
+
+    /// The group's first (least) entry's payload, as of the last commit.
+    func first(withPrefix prefix: [UInt8]) -> [Value]? {
+        table.first(withPrefix: prefix).map { $0.contents.rows.row($0.index) }
+    }
+
+    /// The group's last (greatest) entry's payload, as of the last commit.
+    func last(withPrefix prefix: [UInt8]) -> [Value]? {
+        table.last(withPrefix: prefix).map { $0.contents.rows.row($0.index) }
+    }
+
+    /// The group's entries in key order, each with its multiplicity, as of the last commit.
+    func entries(withPrefix prefix: [UInt8]) -> [(count: Int64, payload: [Value])] {
+        var result: [(count: Int64, payload: [Value])] = []
+        for run in table.runs(withPrefix: prefix) {
+            for index in run.range { result.append((Int64(run.contents.counts?[index] ?? 1), run.contents.rows.row(index))) }
+        }
+        return result
+    }
+
+    /// Whether the group has an entry, as of the last commit.
+    func hasEntries(withPrefix prefix: [UInt8]) -> Bool {
+        table.first(withPrefix: prefix) != nil
+    }
+
+    /// The state for a checkpoint: the changes since the last one, or every page.
+    func checkpoint(everything: Bool) -> FragmentCheckpoint.PagedImage {
+        table.checkpoint(table: id, everything: everything)
+    }
+
+    /// Takes the entries a checkpoint holds: pages left in the run file until touched.
+    func restore(_ tables: RestoredTables) throws(SluiceError) {
+        let tracks = table.tracksChanges
+        if let steps = tables.paged[id] {
+            table = try PagedTable(restoring: steps, types: table.types, memory: table.memory)
+        } else if let section = tables.sections[id] {
+            guard section.types == table.types else {
+                throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
+            }
+            table = PagedTable(restoring: section, memory: table.memory)
+        }
+        table.tracksChanges = tracks
+        changed = [:]
+    }
+}
