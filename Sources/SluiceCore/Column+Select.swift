@@ -157,3 +157,71 @@ extension Chunk {
     /// All rows as values, for tests and the edges.
     package var rows: [[Value]] { (0 ..< count).map { row($0) } }
 }
+
+extension Column {
+    /// Row `picks[i].row` of `columns[picks[i].source]`, for each i in order: a gather across
+    /// several columns of one type at once (rows met on many pages), one pass per column.
+    /// - Complexity: O(picks.count) plus the bytes of gathered strings.
+    package static func gather(from columns: [Column], picks: [(source: Int32, row: Int32)], type: DataType) -> Column {
+        func take<T>(_ arrays: (Column) -> [T]?) -> [T] {
+            let sources = columns.map { arrays($0) ?? [] }
+            return picks.map { sources[Int($0.source)][Int($0.row)] }
+        }
+        let storage: ColumnStorage
+        switch ColumnStorage.empty(for: type, capacity: 0) {
+        case .bool: storage = .bool(take { if case .bool(let v) = $0.storage { v } else { nil } })
+        case .int16: storage = .int16(take { if case .int16(let v) = $0.storage { v } else { nil } })
+        case .int32: storage = .int32(take { if case .int32(let v) = $0.storage { v } else { nil } })
+        case .int64: storage = .int64(take { if case .int64(let v) = $0.storage { v } else { nil } })
+        case .float32: storage = .float32(take { if case .float32(let v) = $0.storage { v } else { nil } })
+        case .float64: storage = .float64(take { if case .float64(let v) = $0.storage { v } else { nil } })
+        case .decimal: storage = .decimal(take { if case .decimal(let v) = $0.storage { v } else { nil } })
+        case .interval: storage = .interval(take { if case .interval(let v) = $0.storage { v } else { nil } })
+        case .bytes:
+            let sources = columns.map { column -> VarBytes? in if case .bytes(let v) = column.storage { v } else { nil } }
+            var result = VarBytes()
+            result.offsets.reserveCapacity(picks.count + 1)
+            for pick in picks {
+                guard let values = sources[Int(pick.source)] else {
+                    result.offsets.append(Int32(result.data.count))
+                    continue
+                }
+                values.data.withUnsafeBufferPointer { data in
+                    result.data.append(contentsOf: UnsafeBufferPointer(rebasing: data[values.byteRange(at: Int(pick.row))]))
+                }
+                result.offsets.append(Int32(result.data.count))
+            }
+            storage = .bytes(result)
+        case .structure(let emptyChildren, _):
+            var children: [Column] = []
+            for childIndex in emptyChildren.indices {
+                let parts = columns.map { column -> Column in
+                    if case .structure(let c, _) = column.storage { return c[childIndex] }
+                    return Column(type: emptyChildren[childIndex].type, repeating: .null, count: column.count)
+                }
+                children.append(gather(from: parts, picks: picks, type: emptyChildren[childIndex].type))
+            }
+            storage = .structure(children, count: picks.count)
+        case .list:
+            var builder = ColumnBuilder(type: type, capacity: picks.count)
+            for pick in picks { builder.append(columns[Int(pick.source)].value(at: Int(pick.row))) }
+            return builder.finish()
+        }
+        var validity: Bitmap?
+        if columns.contains(where: { $0.validity != nil }) {
+            var bits = Bitmap(count: picks.count, value: true)
+            for (position, pick) in picks.enumerated() where columns[Int(pick.source)].isNull(Int(pick.row)) { bits[position] = false }
+            validity = bits
+        }
+        return Column(type: type, storage: storage, validity: validity)
+    }
+}
+
+extension Chunk {
+    /// Row `picks[i].row` of `chunks[picks[i].source]`, for each i in order (``Column/gather(from:picks:type:)``).
+    package static func gather(from chunks: [Chunk], picks: [(source: Int32, row: Int32)], types: [DataType]) -> Chunk {
+        Chunk(
+            columns: types.indices.map { column in Column.gather(from: chunks.map { $0.columns[column] }, picks: picks, type: types[column]) },
+            count: picks.count)
+    }
+}

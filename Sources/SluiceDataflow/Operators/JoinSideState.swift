@@ -16,7 +16,7 @@ struct JoinSideState {
     let id: Int
     private(set) var table: PagedTable
     /// This epoch's staged changes by join-key prefix (vnode and join key), in arrival order.
-    private var stagedByPrefix: [[UInt8]: [Int32]] = [:]
+    private var stagedByPrefix: [GroupKeyBytes: [Int32]] = [:]
 
     init(id: Int, types: [DataType]) {
         self.id = id
@@ -42,19 +42,19 @@ struct JoinSideState {
     func candidates(withPrefix prefix: [UInt8], into candidates: inout JoinCandidates) {
         let start = candidates.count
         for run in table.runs(withPrefix: prefix) { candidates.append(run, prefixLength: prefix.count) }
-        guard let staged = stagedByPrefix[prefix] else { return }
-        var position: [[UInt8]: Int] = [:]
-        for index in start ..< candidates.count { position[candidates.keys[index]] = index }
+        guard !stagedByPrefix.isEmpty, let staged = stagedByPrefix[GroupKeyBytes(bytes: prefix)] else { return }
+        var position: [GroupKeyBytes: Int] = [:]
+        for index in start ..< candidates.count { position[GroupKeyBytes(bytes: candidates.keys[index])] = index }
         var appended = false
         for change in staged {
             let change = Int(change)
             let key = table.stagedKey(change)
             let sign = table.stagedSign(change)
-            if let at = position[key] {
+            if let at = position[GroupKeyBytes(bytes: key)] {
                 candidates.counts[at] += Int64(sign)
                 if sign >= 0 { candidates.sources[at] = .staged(change) }
             } else {
-                position[key] = candidates.count
+                position[GroupKeyBytes(bytes: key)] = candidates.count
                 appended = true
                 candidates.appendStaged(key: key, count: Int64(sign), change: sign >= 0 ? change : nil, prefixLength: prefix.count)
             }
@@ -71,7 +71,7 @@ struct JoinSideState {
         let first = table.stagedCount
         table.stage(rows, signs: signs) { bytes, row in bytes += keys[row].bytes }
         for (offset, key) in keys.enumerated() {
-            stagedByPrefix[Array(key.bytes[..<key.prefixLength]), default: []].append(Int32(first + offset))
+            stagedByPrefix[GroupKeyBytes(bytes: Array(key.bytes[..<key.prefixLength])), default: []].append(Int32(first + offset))
         }
     }
 
@@ -202,41 +202,26 @@ struct JoinCandidates {
         prefixLengths.replaceSubrange(start..., with: order.map { prefixLengths[$0] })
     }
 
-    /// The candidates' rows, in candidate order, as one chunk of `table`'s types.
+    /// The candidates' rows, in candidate order, as one chunk of `table`'s types: one gather
+    /// across the pages they were met on and the staged rows.
     func rows(stagedIn table: PagedTable) -> Chunk {
         guard !keys.isEmpty else { return Chunk(emptyOf: table.types) }
-        // One gather per run and one for the staged rows, laid end to end, then put in order.
-        var pieces: [Chunk] = []
-        var pieceBase: [Int] = []
-        var total = 0
-        var rowsOfRun = [[Int]](repeating: [], count: runs.count)
+        var chunks = runs.map(\.contents.rows)
         var staged: [Int] = []
-        var place: [(piece: Int, offset: Int)] = []
-        place.reserveCapacity(keys.count)
+        var picks: [(source: Int32, row: Int32)] = []
+        picks.reserveCapacity(keys.count)
         for source in sources {
             switch source {
             case .committed(let run, let row):
-                place.append((run, rowsOfRun[run].count))
-                rowsOfRun[run].append(row)
+                picks.append((Int32(run), Int32(row)))
             case .staged(let change):
-                place.append((runs.count, staged.count))
+                picks.append((Int32(runs.count), Int32(staged.count)))
                 staged.append(change)
             case .missing:
-                // (Dropped by ``dropNonPositive(from:)``.)
-                place.append((runs.count, staged.count))
-                staged.append(0)
+                preconditionFailure("a join candidate without a row (dropNonPositive removes them)")
             }
         }
-        for (run, rows) in rowsOfRun.enumerated() {
-            pieceBase.append(total)
-            total += rows.count
-            if !rows.isEmpty { pieces.append(runs[run].contents.rows.gather(rows)) }
-        }
-        pieceBase.append(total)
-        if !staged.isEmpty { pieces.append(table.stagedRows(staged)) }
-        let combined = pieces.count == 1 ? pieces[0] : Chunk.concatenate(pieces, types: table.types)
-        let order = place.map { pieceBase[$0.piece] + $0.offset }
-        if order.elementsEqual(0 ..< order.count) { return combined }
-        return combined.gather(order)
+        if !staged.isEmpty { chunks.append(table.stagedRows(staged)) }
+        return Chunk.gather(from: chunks, picks: picks, types: table.types)
     }
 }

@@ -22,7 +22,7 @@ struct ProbeBatch {
     /// The other side's state rows the batch met, each once.
     var candidates = JoinCandidates()
     /// Where each join key's rows are in `candidates`, keyed by the key's prefix.
-    private var candidatesByJoinKey: [[UInt8]: Range<Int>] = [:]
+    private var candidatesByJoinKey: [GroupKeyBytes: Range<Int>] = [:]
 
     init(firstRow: Int) {
         self.firstRow = firstRow
@@ -33,7 +33,7 @@ struct ProbeBatch {
     /// Adds input row `rowIndex` of `data` (whose join key columns are `keys`), pairing it with
     /// the rows of `other` that have the same key.
     /// - Complexity: one prefix read of `other` per distinct key in the batch, plus O(pairs).
-    mutating func add(row rowIndex: Int, of data: Chunk, keys joinKeys: [Int], probing other: JoinSideState) {
+    mutating func add(row rowIndex: Int, of data: Chunk, keys joinKeys: [Int], probing other: borrowing JoinSideState) {
         defer { pairStarts.append(pairRows.count) }
         guard let key = JoinStateKey(row: rowIndex, of: data, keys: joinKeys) else {
             keys.append(nil)
@@ -42,14 +42,14 @@ struct ProbeBatch {
         keys.append(key)
         let prefix = key.prefix
         let range: Range<Int>
-        if let known = candidatesByJoinKey[prefix] {
+        if let known = candidatesByJoinKey[GroupKeyBytes(bytes: prefix)] {
             range = known
         } else {
             // The key encoding is self-delimiting, so exactly the rows of this key start with it.
             let start = candidates.count
             other.candidates(withPrefix: prefix, into: &candidates)
             range = start ..< candidates.count
-            candidatesByJoinKey[prefix] = range
+            candidatesByJoinKey[GroupKeyBytes(bytes: prefix)] = range
         }
         for candidate in range {
             pairRows.append(rowIndex)
@@ -76,8 +76,7 @@ extension StreamHashJoin {
     /// both sides' state row by row in input order, and emits the joined rows.
     mutating func apply(_ batch: ProbeBatch, of chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
         let candidates = batch.candidates
-        let otherState = state(of: side.other)
-        let storedCandidates = candidates.rows(stagedIn: otherState.table)
+        let storedCandidates = side == .left ? candidates.rows(stagedIn: rightState.table) : candidates.rows(stagedIn: leftState.table)
         // The candidates' values (without a degree column).
         let otherWidth = types(of: side.other).count
         let candidateChunk = storedCandidates.columns.count == otherWidth

@@ -104,7 +104,14 @@ package struct StreamHashJoin: StreamOperator {
         }
         var batch = ProbeBatch(firstRow: 0)
         for rowIndex in 0 ..< chunk.count {
-            batch.add(row: rowIndex, of: chunk.data, keys: keys(of: side), probing: state(of: side.other))
+            // (The other side's state is passed as stored, not through a copy: a copy per row
+            // costs a retain of each of its buffers, and one held across `apply` would make its
+            // staging copy them whole.)
+            if side == .left {
+                batch.add(row: rowIndex, of: chunk.data, keys: leftKeys, probing: rightState)
+            } else {
+                batch.add(row: rowIndex, of: chunk.data, keys: rightKeys, probing: leftState)
+            }
             if batch.pairCount >= Chunk.preferredSize || rowIndex == chunk.count - 1 {
                 try apply(batch, of: chunk, from: side, into: &output)
                 batch = ProbeBatch(firstRow: rowIndex + 1)
@@ -143,7 +150,6 @@ package struct StreamHashJoin: StreamOperator {
 
     func types(of side: JoinSide) -> [DataType] { side == .left ? leftTypes : rightTypes }
     func keys(of side: JoinSide) -> [Int] { side == .left ? leftKeys : rightKeys }
-    func state(of side: JoinSide) -> JoinSideState { side == .left ? leftState : rightState }
 
     /// Whether state rows of `side` carry a match degree as their last column.
     func keepsDegree(_ side: JoinSide) -> Bool { side == .left && kind == .left }
