@@ -207,7 +207,17 @@ package struct FragmentCheckpoint: Sendable {
         guard let first = chain.first, first.isBase else { throw SluiceError(.dataCorrupted, "a view's stored state does not start with a base") }
         var byTable: [Int: [StateSection]] = [:]
         var steps: [Int: [RestoredTables.Step]] = [:]
+        func add(_ section: StateSection) {
+            byTable[section.table, default: []].append(section)
+            if section.isWhole && steps[section.table] != nil { steps[section.table] = [] }
+            steps[section.table]?.append(.changes(section))
+        }
         for checkpoint in chain {
+            // A table's whole section comes before its page blocks of the same checkpoint (an
+            // aggregate's base: the groups in memory, then the pages of the groups moved out,
+            // which must not be dropped by it); otherwise a checkpoint's page blocks and
+            // sections of one table hold different keys, and their order does not matter.
+            for section in checkpoint.sections where section.isWhole { add(section) }
             for (table, stored) in checkpoint.storedPages {
                 if stored.first?.summary.isWhole == true {
                     steps[table] = []
@@ -217,11 +227,7 @@ package struct FragmentCheckpoint: Sendable {
                 }
                 steps[table, default: []].append(.pages(stored))
             }
-            for section in checkpoint.sections {
-                byTable[section.table, default: []].append(section)
-                if section.isWhole && steps[section.table] != nil { steps[section.table] = [] }
-                steps[section.table]?.append(.changes(section))
-            }
+            for section in checkpoint.sections where !section.isWhole { add(section) }
         }
         var result = RestoredTables()
         for (table, sections) in byTable where steps[table] == nil && !sections.isEmpty {

@@ -83,8 +83,20 @@ import Testing
                 #expect(rendered(output.drain()) == rendered(restoredOutput.drain()), "seed \(seed), epoch \(epoch)")
             }
             if epoch == restoreAt {
-                let pieces = try chain.map { bytes throws(SluiceError) in
-                    try bytes.withUnsafeBytes { raw in Result { () throws(SluiceError) in try FragmentCheckpoint.decode(raw, view: 1) } }.get()
+                // Under a limit, as a server recovers: page blocks left in files, read on touch.
+                try FileManager.default.createDirectory(atPath: spillDirectory, withIntermediateDirectories: true)
+                let pieces = try chain.enumerated().map { index, bytes throws(SluiceError) in
+                    var file: SpillFile?
+                    if memoryLimited {
+                        let path = "\(spillDirectory)/piece-\(index)"
+                        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+                        file = try SpillFile(readingRunFile: path)
+                    }
+                    return try bytes.withUnsafeBytes { raw in
+                        Result { () throws(SluiceError) in
+                            try FragmentCheckpoint.decode(raw, view: 1, lazily: memoryLimited ? .all : .none, file: file)
+                        }
+                    }.get()
                 }
                 var fresh = try make()
                 fresh.enableCheckpoints()
