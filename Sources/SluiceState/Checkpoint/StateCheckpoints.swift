@@ -156,9 +156,12 @@ package struct FragmentCheckpoint: Sendable {
     }
 
     /// The checkpoint `bytes` hold. The page blocks of a table in `lazily` are not read but
-    /// referred to in `file`, where `bytes` begin at offset `fileOffset`.
+    /// referred to in `file`, where `bytes` begin at offset `fileOffset`. With `verified` (the
+    /// whole file's checksum held), a page block left in the file is not checksummed again
+    /// now: its checksum is checked when the page is first read.
     package static func decode(
-        _ bytes: UnsafeRawBufferPointer, view: Int, lazily: LazyTables = .none, file: SpillFile? = nil, at fileOffset: Int = 0
+        _ bytes: UnsafeRawBufferPointer, view: Int, lazily: LazyTables = .none, file: SpillFile? = nil, at fileOffset: Int = 0,
+        verified: Bool = false
     ) throws(SluiceError) -> FragmentCheckpoint {
         let isVersion1 = bytes.starts(with: headerVersion1)
         guard isVersion1 || bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
@@ -181,9 +184,12 @@ package struct FragmentCheckpoint: Sendable {
             let start = framing.offset
             guard kind <= 1, length <= bytes.count - start else { throw SluiceError(.ioError, "stored data is truncated") }
             let body = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length])
-            guard CRC32C.checksum(body) == checksum else { throw SluiceError(.ioError, "a state section fails its checksum") }
             offset = start + length
-            if kind == 1, let file, length >= 4, lazily.contains(Int(body.loadUnaligned(as: UInt32.self).littleEndian)) {
+            let leftInFile = kind == 1 && file != nil && length >= 4 && lazily.contains(Int(body.loadUnaligned(as: UInt32.self).littleEndian))
+            guard (verified && leftInFile) || CRC32C.checksum(body) == checksum else {
+                throw SluiceError(.ioError, "a state section fails its checksum")
+            }
+            if leftInFile, let file {
                 let summary = try StateSection.summary(body)
                 guard summary.keyCount > 0, summary.keyCount <= PagedTable.pageCapacity else {
                     throw SluiceError(.ioError, "a page block holds \(summary.keyCount) keys")
@@ -538,7 +544,7 @@ package final class StateCheckpoints: Sendable {
                     let piece = UnsafeRawBufferPointer(rebasing: bytes[entry.link.offset ..< entry.link.offset + entry.link.length])
                     do throws(SluiceError) {
                         views[entry.view]![entry.position] = try FragmentCheckpoint.decode(
-                            piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset)
+                            piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset, verified: true)
                     } catch {
                         throw SluiceError(.dataCorrupted, "state file \(path) is damaged: \(error.message)")
                     }
