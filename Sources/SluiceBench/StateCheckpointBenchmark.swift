@@ -3,6 +3,7 @@ import SluiceCore
 import SluiceGen
 import SluicePGWire
 import SluiceServer
+import SluiceState
 
 /// The state-checkpoint part of `sluice bench checkpoint`: Nexmark events from the built-in
 /// broker through two views (q0, which keeps every bid, and a GROUP BY over auctions), with a
@@ -36,7 +37,8 @@ struct StateCheckpointBenchmark {
         for (run, frequency) in [1 << 30, 1, 1 << 30, 1].enumerated() {
             if !path.isEmpty { try? FileManager.default.removeItem(atPath: path) }
             path = try benchDirectory(named: "state-checkpoints")
-            let database = try Database.withConnectors(dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, checkpointFrequency: frequency)
+            let database = try Database.withConnectors(
+                dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, checkpointFrequency: frequency, memoryLimit: StateMemory.defaultLimit)
             let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
             _ = try await session.execute(script: String(format: NexmarkViewBenchmark.source, "127.0.0.1:\(broker.port)" as NSString))
             let start = ContinuousClock.now
@@ -66,7 +68,9 @@ struct StateCheckpointBenchmark {
 
         try KafkaJSONBenchmark.load(ndjson(extra), topic: "nexmark", port: broker.port, append: true)
         let restart = ContinuousClock.now
-        let recovered = try Database.withConnectors(dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds)
+        // (With the memory limit `sluice serve` has by default: half the machine's memory.)
+        let recovered = try Database.withConnectors(
+            dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, memoryLimit: StateMemory.defaultLimit)
         let serving = (ContinuousClock.now - restart).inSeconds
         // Until the source stands at the end of the topic (it resumed at the last checkpoint's
         // offset) and every view shows it.

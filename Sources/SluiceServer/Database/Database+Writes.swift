@@ -20,8 +20,8 @@ extension Database {
     /// the call returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
     /// `afterward` runs under the same source lock once the rows are in: a connector moves its
     /// position there and returns it, to be logged with the rows. A write the log refuses (a
-    /// full disk) fails, and so does every write after it until a restart: the log, not memory,
-    /// is what the next start recovers.
+    /// full disk) fails and is taken back from the table, and every write after it fails too
+    /// until a restart: the log, not memory, is what the next start recovers.
     @discardableResult
     package func insert(
         _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true,
@@ -96,7 +96,14 @@ extension Database {
             let kept = changes.filter { !$0.rows.isEmpty }
             var position: UInt64?
             if let journal, !kept.isEmpty || positions != nil {
-                position = try journal.append(.write(table: table.id, changes: kept, positions: positions))
+                do throws(SluiceError) {
+                    position = try journal.append(.write(table: table.id, changes: kept, positions: positions))
+                } catch {
+                    // The log refused the write (a full disk): the statement fails and leaves
+                    // the table as it was, as the log does.
+                    if let store = store(for: table.id) { Self.undo(kept, in: store) }
+                    throw error
+                }
             }
             if writer.isRead(table.id) {
                 for change in kept { writer.emit(Self.changes(change.rows, change.op), table: table.id) }
@@ -104,6 +111,19 @@ extension Database {
             return position
         }
         try commit(position, synchronously: synchronousCommit)
+    }
+
+    /// Takes back `changes` (a write's, in the order it made them) from `store`, last first: an
+    /// inserted row is removed (by its key, or one equal row in a table without one), a deleted
+    /// or replaced row put back.
+    private static func undo(_ changes: [(op: ChangeOp, rows: Chunk)], in store: TableStore) {
+        for change in changes.reversed() {
+            if change.op.isInsertion {
+                if store.primaryKey.isEmpty { store.removeRows(equalTo: change.rows) } else { _ = store.delete(keysOf: change.rows) }
+            } else {
+                _ = try? store.insert(change.rows)
+            }
+        }
     }
 
     /// Makes the log durable up to `position` when `synchronously`, and starts a checkpoint in
