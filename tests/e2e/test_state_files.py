@@ -105,10 +105,15 @@ def test_a_damaged_older_log_segment_is_refused_with_its_path(tmp_path: Path) ->
     assert segments[0].name in str(failure.value) and "damaged" in str(failure.value), str(failure.value)
 
 
+def _small_disk(path: Path, size: str) -> Path:
+    """`path`, made a tmpfs of `size` (the caller unmounts it)."""
+    path.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], check=True)
+    return path
+
+
 def test_a_full_disk_fails_writes_keeps_reads_and_loses_nothing(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(data)], check=True)
+    data = _small_disk(tmp_path / "data", "3m")
     try:
         acknowledged = 0
         with SluiceServer(data_dir=data, extra_args=["--no-broker"]) as server:
@@ -325,9 +330,7 @@ def _wide_views(conn: psycopg.Connection) -> dict[str, list[tuple]]:
 
 
 def test_a_full_disk_fails_view_state_checkpoints_keeps_serving_and_loses_nothing(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(data)], check=True)
+    data = _small_disk(tmp_path / "data", "8m")
     try:
         acknowledged = 0
         with SluiceServer(data_dir=data, extra_args=["--no-broker"]) as server:

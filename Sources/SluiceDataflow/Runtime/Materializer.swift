@@ -142,13 +142,8 @@ package struct Materializer {
     /// wrote them whole); the next ``publish()`` shows them.
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         let tracks = table.tracksChanges
-        if let steps = tables.paged[Self.stateTableID] {
-            table = try PagedTable(restoring: steps, types: types, memory: table.memory)
-        } else {
-            let section = tables.sections[Self.stateTableID] ?? StateSection(table: Self.stateTableID, types: types)
-            guard section.types == types else { throw SluiceError(.dataCorrupted, "a view's stored rows have other column types than the view") }
-            table = PagedTable(restoring: section, memory: table.memory)
-        }
+        table = try PagedTable(restoring: tables, table: Self.stateTableID, types: types, memory: table.memory)
+            ?? PagedTable(types: types, memory: table.memory)
         table.tracksChanges = tracks
         if identity == .rowID, let page = table.pages.last, page.keyCount > 0 {
             // Row ids continue after the last one stored (the key's bytes after its vnode).

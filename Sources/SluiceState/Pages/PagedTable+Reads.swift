@@ -31,12 +31,7 @@ extension PagedTable {
             }
             if page.firstKey.compare(0, with: prefix) > 0 && !page.firstKey.hasPrefix(0, prefix) { break }
             let contents = page.contents
-            var low = 0
-            var high = contents.keys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if contents.keys.compare(middle, with: prefix) < 0 { low = middle + 1 } else { high = middle }
-            }
+            let low = Self.lowerBound(of: prefix, in: contents.keys)
             var end = low
             while end < contents.keys.count && contents.keys.hasPrefix(end, prefix) { end += 1 }
             if end > low { result.append(Run(contents: contents, range: low ..< end)) }
@@ -61,12 +56,7 @@ extension PagedTable {
                 continue
             }
             let contents = page.contents
-            var low = 0
-            var high = contents.keys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if contents.keys.compare(middle, with: prefix) < 0 { low = middle + 1 } else { high = middle }
-            }
+            let low = Self.lowerBound(of: prefix, in: contents.keys)
             guard low < contents.keys.count, contents.keys.hasPrefix(low, prefix) else { return nil }
             return (contents, low)
         }
@@ -94,20 +84,37 @@ extension PagedTable {
             }
             let contents = page.contents
             // The number of keys before `upper`.
-            var low = 0
-            var high = contents.keys.count
-            if let upper {
-                while low < high {
-                    let middle = (low + high) / 2
-                    if contents.keys.compare(middle, with: upper) < 0 { low = middle + 1 } else { high = middle }
-                }
-            } else {
-                low = high
-            }
+            let low = upper.map { Self.lowerBound(of: $0, in: contents.keys) } ?? contents.keys.count
             guard low > 0, contents.keys.hasPrefix(low - 1, prefix) else { return nil }
             return (contents, low - 1)
         }
         return nil
+    }
+
+    /// The index of the first of `keys` (ascending) that is not before `key`.
+    static func lowerBound(of key: [UInt8], in keys: KeyBuffer) -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys.compare(middle, with: key) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// A table of `types` holding what `tables` stored for table `table` (pages left in the run
+    /// files until touched, or a section), or nil when nothing is stored for it.
+    package init?(restoring tables: RestoredTables, table: Int, types: [DataType], memory: StateMemory?) throws(SluiceError) {
+        if let steps = tables.paged[table] {
+            try self.init(restoring: steps, types: types, memory: memory)
+        } else if let section = tables.sections[table] {
+            guard section.types == types else {
+                throw SluiceError(.dataCorrupted, "state table \(table) is stored with other columns than its operator has")
+            }
+            self.init(restoring: section, memory: memory)
+        } else {
+            return nil
+        }
     }
 
     /// The smallest key after every key that begins with `prefix`, or nil when there is none

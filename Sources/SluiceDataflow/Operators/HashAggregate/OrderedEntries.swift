@@ -123,14 +123,7 @@ final class OrderedEntries {
     /// Takes the entries a checkpoint holds: pages left in the run file until touched.
     func restore(_ tables: RestoredTables) throws(SluiceError) {
         let tracks = table.tracksChanges
-        if let steps = tables.paged[id] {
-            table = try PagedTable(restoring: steps, types: table.types, memory: table.memory)
-        } else if let section = tables.sections[id] {
-            guard section.types == table.types else {
-                throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
-            }
-            table = PagedTable(restoring: section, memory: table.memory)
-        }
+        if let restored = try PagedTable(restoring: tables, table: id, types: table.types, memory: table.memory) { table = restored }
         table.tracksChanges = tracks
         changed = [:]
     }

@@ -185,14 +185,7 @@ package struct StreamHashAggregate: StreamOperator {
 
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         let tracks = groups.tracksChanges
-        if let steps = tables.paged[stateTableID] {
-            groups = try PagedTable(restoring: steps, types: stateTypes, memory: groups.memory)
-        } else if let section = tables.sections[stateTableID] {
-            guard section.types == stateTypes else {
-                throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
-            }
-            groups = PagedTable(restoring: section, memory: groups.memory)
-        }
+        if let restored = try PagedTable(restoring: tables, table: stateTableID, types: stateTypes, memory: groups.memory) { groups = restored }
         groups.tracksChanges = tracks
         for ordered in orderedStates { try ordered.entries.restore(tables) }
         // A global aggregate's row was emitted once its state row exists.
