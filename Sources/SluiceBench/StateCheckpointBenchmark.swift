@@ -3,7 +3,6 @@ import SluiceCore
 import SluiceGen
 import SluicePGWire
 import SluiceServer
-import SluiceState
 
 /// The state-checkpoint part of `sluice bench checkpoint`: Nexmark events from the built-in
 /// broker through two views (q0, which keeps every bid, and a GROUP BY over auctions), with a
@@ -38,7 +37,7 @@ struct StateCheckpointBenchmark {
             if !path.isEmpty { try? FileManager.default.removeItem(atPath: path) }
             path = try benchDirectory(named: "state-checkpoints")
             let database = try Database.withConnectors(
-                dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, checkpointFrequency: frequency, memoryLimit: StateMemory.defaultLimit)
+                dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, checkpointFrequency: frequency, memoryLimit: ServerConfiguration.defaultMemoryLimit)
             let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
             _ = try await session.execute(script: String(format: NexmarkViewBenchmark.source, "127.0.0.1:\(broker.port)" as NSString))
             let start = ContinuousClock.now
@@ -70,7 +69,7 @@ struct StateCheckpointBenchmark {
         let restart = ContinuousClock.now
         // (With the memory limit `sluice serve` has by default: half the machine's memory.)
         let recovered = try Database.withConnectors(
-            dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, memoryLimit: StateMemory.defaultLimit)
+            dataDirectory: path, barrierIntervalMilliseconds: barrierMilliseconds, memoryLimit: ServerConfiguration.defaultMemoryLimit)
         let serving = (ContinuousClock.now - restart).inSeconds
         // Until the source stands at the end of the topic (it resumed at the last checkpoint's
         // offset) and every view shows it.

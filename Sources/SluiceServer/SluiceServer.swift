@@ -17,8 +17,10 @@ package struct ServerConfiguration: Sendable {
     package var barrierIntervalMilliseconds = 1000
     /// Barriers per state checkpoint (RisingWave's `checkpoint_frequency`).
     package var checkpointFrequency = 1
-    /// Bytes of state pages kept in memory (`--memory-limit`); nil: half of the machine's memory.
+    /// Bytes of state pages kept in memory (`--memory-limit`); nil: ``defaultMemoryLimit``.
     package var memoryLimit: Int?
+    /// The memory limit without `--memory-limit`: half of the machine's memory.
+    package static var defaultMemoryLimit: Int { StateMemory.defaultLimit }
     /// The built-in Kafka-compatible broker; nil to run without it. Its data directory is
     /// `<dataDirectory>/broker` unless set.
     package var broker: BrokerConfiguration? = BrokerConfiguration()
