@@ -839,13 +839,6 @@ extension IntegerHashAggregate {
     }
 
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        if let memory = spilled?.memory, let steps = tables.paged[stateTableID] {
-            // Lazily: every group starts out moved out of the arrays, in pages left in the run
-            // files, and comes back on its first touch, as an evicted group does. (Only an
-            // aggregate that can move its groups out has `spilled`: none with value tables.)
-            spilled = try PagedTable(restoring: steps, types: stateTypes, memory: memory)
-            return
-        }
         guard let section = try tables.section(stateTableID) else { return }
         guard section.types == stateTypes else {
             throw SluiceError(.dataCorrupted, "the stored state of an aggregate has other columns than the aggregate")
