@@ -27,9 +27,7 @@ struct JoinSideState {
 
     /// Counts the pages against `memory` from now on (before any row arrives).
     mutating func useMemory(_ memory: StateMemory) {
-        let tracks = table.tracksChanges
-        table = PagedTable(types: table.types, memory: memory)
-        table.tracksChanges = tracks
+        table.useMemory(memory)
     }
 
     mutating func enableCheckpoints() {
@@ -43,25 +41,7 @@ struct JoinSideState {
         let start = candidates.count
         for run in table.runs(withPrefix: prefix) { candidates.append(run, prefixLength: prefix.count) }
         guard !stagedByPrefix.isEmpty, let staged = stagedByPrefix[GroupKeyBytes(bytes: prefix)] else { return }
-        var position: [GroupKeyBytes: Int] = [:]
-        for index in start ..< candidates.count { position[GroupKeyBytes(bytes: candidates.keys[index])] = index }
-        var appended = false
-        for change in staged {
-            let change = Int(change)
-            let key = table.stagedKey(change)
-            let sign = table.stagedSign(change)
-            if let at = position[GroupKeyBytes(bytes: key)] {
-                candidates.counts[at] += Int64(sign)
-                if sign >= 0 { candidates.sources[at] = .staged(change) }
-            } else {
-                position[GroupKeyBytes(bytes: key)] = candidates.count
-                appended = true
-                candidates.appendStaged(key: key, count: Int64(sign), change: sign >= 0 ? change : nil, prefixLength: prefix.count)
-            }
-        }
-        candidates.dropNonPositive(from: start)
-        // Rows new in this epoch were appended: the rows of a key in key order, as committed.
-        if appended { candidates.sortByKey(from: start) }
+        candidates.fold(staged, of: table, from: start, prefixLength: prefix.count)
     }
 
     /// Stages `rows` (rows of this side, with the degree column where it keeps one) with their
@@ -93,9 +73,7 @@ struct JoinSideState {
 
     /// Takes the rows a checkpoint holds: pages left in the run file until touched.
     mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        let tracks = table.tracksChanges
-        if let restored = try PagedTable(restoring: tables, table: id, types: table.types, memory: table.memory) { table = restored }
-        table.tracksChanges = tracks
+        try table.restore(from: tables, table: id)
     }
 }
 
@@ -127,8 +105,9 @@ struct JoinStateKey {
     var prefix: [UInt8] { Array(bytes[..<prefixLength]) }
 }
 
-/// The other side's rows a probe batch met: each distinct row once, with its key, its
-/// multiplicity, and where its values are (a committed page's row or a staged change's row).
+/// The other side's rows a probe batch met: each distinct row once, with its multiplicity and
+/// where it is (a committed page's row or a staged change's row). A candidate's key is read from
+/// there when it is needed (a left row whose degree changes), not copied for every row met.
 struct JoinCandidates {
     enum Source {
         /// Row `row` of committed run `run`.
@@ -139,79 +118,92 @@ struct JoinCandidates {
         case missing
     }
 
-    var keys: [[UInt8]] = []
-    var counts: [Int64] = []
-    var sources: [Source] = []
-    /// The length of each key's join-key prefix.
-    var prefixLengths: [Int] = []
+    struct Candidate {
+        var count: Int64
+        var source: Source
+        /// The length of the key's join-key prefix.
+        var prefixLength: Int
+    }
+
+    private(set) var candidates: [Candidate] = []
     private var runs: [PagedTable.Run] = []
 
-    var count: Int { keys.count }
+    var count: Int { candidates.count }
+
+    /// Candidate `index`'s multiplicity.
+    func multiplicity(_ index: Int) -> Int64 { candidates[index].count }
+
+    /// Candidate `index`'s state key, read from its page or from `table`'s staged changes.
+    func key(_ index: Int, stagedIn table: PagedTable) -> JoinStateKey {
+        JoinStateKey(stored: keyBytes(candidates[index], stagedIn: table), prefixLength: candidates[index].prefixLength)
+    }
+
+    private func keyBytes(_ candidate: Candidate, stagedIn table: PagedTable) -> [UInt8] {
+        switch candidate.source {
+        case .committed(let run, let row): runs[run].contents.keys.key(row)
+        case .staged(let change): table.stagedKey(change)
+        case .missing: preconditionFailure("a join candidate without a row (the staged changes dropped them)")
+        }
+    }
 
     mutating func append(_ run: PagedTable.Run, prefixLength: Int) {
         let runIndex = runs.count
         runs.append(run)
         for row in run.range {
-            prefixLengths.append(prefixLength)
-            keys.append(run.contents.keys.key(row))
-            counts.append(Int64(run.contents.counts?[row] ?? 1))
-            sources.append(.committed(run: runIndex, row: row))
+            candidates.append(Candidate(count: Int64(run.contents.counts?[row] ?? 1), source: .committed(run: runIndex, row: row), prefixLength: prefixLength))
         }
     }
 
-    mutating func appendStaged(key: [UInt8], count: Int64, change: Int?, prefixLength: Int) {
-        prefixLengths.append(prefixLength)
-        keys.append(key)
-        counts.append(count)
-        sources.append(change.map { .staged($0) } ?? .missing)
-    }
-
-    /// Drops the candidates from `start` on whose count is not positive or that have no row.
-    mutating func dropNonPositive(from start: Int) {
-        var kept = start
-        for index in start ..< keys.count {
-            if counts[index] <= 0 { continue }
-            if case .missing = sources[index] { continue }
-            if kept != index {
-                keys[kept] = keys[index]
-                counts[kept] = counts[index]
-                sources[kept] = sources[index]
-                prefixLengths[kept] = prefixLengths[index]
+    /// Folds this epoch's staged changes of `prefix` (`changes`, in arrival order, of `table`)
+    /// into the candidates from `start` on (those the committed runs gave for the prefix): a
+    /// change to a known row moves its count (and, adding, makes the staged row its row); one
+    /// to a new row adds it. Drops the rows left without copies and, when rows were added,
+    /// puts the prefix's rows back in key order.
+    mutating func fold(_ changes: [Int32], of table: PagedTable, from start: Int, prefixLength: Int) {
+        var position: [GroupKeyBytes: Int] = [:]
+        for index in start ..< candidates.count { position[GroupKeyBytes(bytes: keyBytes(candidates[index], stagedIn: table))] = index }
+        var appended = false
+        for change in changes {
+            let change = Int(change)
+            let sign = Int64(table.stagedSign(change))
+            let key = GroupKeyBytes(bytes: table.stagedKey(change))
+            if let at = position[key] {
+                candidates[at].count += sign
+                if sign >= 0 { candidates[at].source = .staged(change) }
+            } else {
+                position[key] = candidates.count
+                appended = true
+                candidates.append(Candidate(count: sign, source: sign >= 0 ? .staged(change) : .missing, prefixLength: prefixLength))
             }
-            kept += 1
         }
-        keys.removeSubrange(kept...)
-        counts.removeSubrange(kept...)
-        sources.removeSubrange(kept...)
-        prefixLengths.removeSubrange(kept...)
-    }
-
-    /// Sorts the candidates from `start` on by key.
-    mutating func sortByKey(from start: Int) {
-        let order = (start ..< keys.count).sorted { ByteOrder.compare(keys[$0], keys[$1]) < 0 }
-        keys.replaceSubrange(start..., with: order.map { keys[$0] })
-        counts.replaceSubrange(start..., with: order.map { counts[$0] })
-        sources.replaceSubrange(start..., with: order.map { sources[$0] })
-        prefixLengths.replaceSubrange(start..., with: order.map { prefixLengths[$0] })
+        var folded = candidates[start...].filter { candidate in
+            if case .missing = candidate.source { return false }
+            return candidate.count > 0
+        }
+        if appended {
+            let keys = folded.map { keyBytes($0, stagedIn: table) }
+            folded = folded.indices.sorted { ByteOrder.compare(keys[$0], keys[$1]) < 0 }.map { folded[$0] }
+        }
+        candidates.replaceSubrange(start..., with: folded)
     }
 
     /// The candidates' rows, in candidate order, as one chunk of `table`'s types: one gather
     /// across the pages they were met on and the staged rows.
     func rows(stagedIn table: PagedTable) -> Chunk {
-        guard !keys.isEmpty else { return Chunk(emptyOf: table.types) }
+        guard !candidates.isEmpty else { return Chunk(emptyOf: table.types) }
         var chunks = runs.map(\.contents.rows)
         var staged: [Int] = []
         var picks: [(source: Int32, row: Int32)] = []
-        picks.reserveCapacity(keys.count)
-        for source in sources {
-            switch source {
+        picks.reserveCapacity(candidates.count)
+        for candidate in candidates {
+            switch candidate.source {
             case .committed(let run, let row):
                 picks.append((Int32(run), Int32(row)))
             case .staged(let change):
                 picks.append((Int32(runs.count), Int32(staged.count)))
                 staged.append(change)
             case .missing:
-                preconditionFailure("a join candidate without a row (dropNonPositive removes them)")
+                preconditionFailure("a join candidate without a row (the staged changes dropped them)")
             }
         }
         if !staged.isEmpty { chunks.append(table.stagedRows(staged)) }

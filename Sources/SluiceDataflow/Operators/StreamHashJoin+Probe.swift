@@ -40,16 +40,16 @@ struct ProbeBatch {
             return
         }
         keys.append(key)
-        let prefix = key.prefix
+        let prefix = GroupKeyBytes(bytes: key.prefix)
         let range: Range<Int>
-        if let known = candidatesByJoinKey[GroupKeyBytes(bytes: prefix)] {
+        if let known = candidatesByJoinKey[prefix] {
             range = known
         } else {
             // The key encoding is self-delimiting, so exactly the rows of this key start with it.
             let start = candidates.count
-            other.candidates(withPrefix: prefix, into: &candidates)
+            other.candidates(withPrefix: prefix.bytes, into: &candidates)
             range = start ..< candidates.count
-            candidatesByJoinKey[GroupKeyBytes(bytes: prefix)] = range
+            candidatesByJoinKey[prefix] = range
         }
         for candidate in range {
             pairRows.append(rowIndex)
@@ -105,7 +105,7 @@ extension StreamHashJoin {
                 let pairRange = batch.pairStarts[offset] ..< batch.pairStarts[offset + 1]
                 var degree: Int64 = 0
                 for pair in pairRange where mask?[pair] ?? true {
-                    let multiplicity = candidates.counts[batch.pairCandidates[pair]]
+                    let multiplicity = candidates.multiplicity(batch.pairCandidates[pair])
                     emitted.append(op, source: pair, times: multiplicity)
                     degree += multiplicity
                 }
@@ -137,7 +137,7 @@ extension StreamHashJoin {
                 let op: ChangeOp = isInsertion ? .insert : .delete
                 for pair in batch.pairStarts[offset] ..< batch.pairStarts[offset + 1] where mask?[pair] ?? true {
                     let candidate = batch.pairCandidates[pair]
-                    let multiplicity = candidates.counts[candidate]
+                    let multiplicity = candidates.multiplicity(candidate)
                     guard kind == .left else {
                         emitted.append(op, source: pair, times: multiplicity)
                         continue
@@ -168,7 +168,7 @@ extension StreamHashJoin {
                 leftState.stage(
                     Chunk(columns: values.columns + [Column(type: .int64, storage: .int64(changed.map { degrees[$0] }))], count: changed.count),
                     signs: [Int8](repeating: 0, count: changed.count),
-                    keys: changed.map { JoinStateKey(stored: candidates.keys[$0], prefixLength: candidates.prefixLengths[$0]) })
+                    keys: changed.map { candidates.key($0, stagedIn: leftState.table) })
             }
         }
         if emitted.ops.isEmpty { return }

@@ -141,10 +141,7 @@ package struct Materializer {
     /// Takes the rows a checkpoint holds (its pages left in the run file until read, when it
     /// wrote them whole); the next ``publish()`` shows them.
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        let tracks = table.tracksChanges
-        table = try PagedTable(restoring: tables, table: Self.stateTableID, types: types, memory: table.memory)
-            ?? PagedTable(types: types, memory: table.memory)
-        table.tracksChanges = tracks
+        try table.restore(from: tables, table: Self.stateTableID)
         if identity == .rowID, let page = table.pages.last, page.keyCount > 0 {
             // Row ids continue after the last one stored (the key's bytes after its vnode).
             let key = page.keys.key(page.keyCount - 1)

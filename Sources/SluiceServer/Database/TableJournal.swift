@@ -192,10 +192,10 @@ package final class TableJournal: Sendable {
     private static func changes(
         after cut: LogPosition, before segment: UInt64, wal: String, stores: [Int: TableStore]
     ) -> [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])]? {
-        guard let older = try? WriteAheadLog.read(directory: wal, from: cut.segment),
+        guard let older = try? WriteAheadLog.read(directory: wal, from: cut.segment, before: segment),
               Set(older.segments).isSuperset(of: cut.segment ..< segment) else { return nil }
         var result: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])] = []
-        for (index, bytes) in older.records.enumerated() where older.ends[index].segment < segment && older.ends[index] > cut {
+        for (index, bytes) in older.records.enumerated() where older.ends[index] > cut {
             let decoded: TableLogRecord?
             do {
                 decoded = try TableLogRecord.decode(bytes, types: { stores[$0]?.types })

@@ -154,15 +154,18 @@ package final class WriteAheadLog: Sendable {
         package var segments: [UInt64] = []
     }
 
-    /// The records of the segments numbered `from` and above, oldest first. A damaged record in
+    /// The records of the segments numbered `from` and above (below `end`), oldest first. A damaged record in
     /// any but the newest segment is an error naming the file. With `repair`, the newest
     /// segment's torn tail is cut off the file, so that it is not taken for damage once later
     /// segments follow it.
-    package static func read(directory: String, from first: UInt64 = 0, repair: Bool = false) throws(SluiceError) -> Contents {
+    package static func read(
+        directory: String, from first: UInt64 = 0, before end: UInt64 = .max, repair: Bool = false
+    ) throws(SluiceError) -> Contents {
         var contents = Contents()
-        let segments = try Self.segments(in: directory).filter { $0 >= first }
+        let all = try Self.segments(in: directory)
+        let segments = all.filter { $0 >= first && $0 < end }
         contents.segments = segments
-        for (index, segment) in segments.enumerated() {
+        for segment in segments {
             let path = Self.path(of: segment, in: directory)
             let bytes = try Files.read(path)
             var offset = 0
@@ -180,7 +183,8 @@ package final class WriteAheadLog: Sendable {
                 contents.ends.append(LogPosition(segment: segment, offset: Int64(offset)))
             }
             if offset < bytes.count {
-                if index != segments.count - 1 {
+                // Only the log's last segment may end in a torn record.
+                if segment != all.last {
                     throw SluiceError(
                         .dataCorrupted,
                         "write-ahead log segment \(path) is damaged at byte \(offset) of \(bytes.count)",

@@ -16,19 +16,11 @@ extension PagedTable {
     /// - Complexity: O(log p) page comparisons, O(log k) key comparisons on the first page, plus
     ///   the keys found.
     package func runs(withPrefix prefix: [UInt8]) -> [Run] {
-        guard !pages.isEmpty else { return [] }
-        var probe = KeyBuffer()
-        probe.append(prefix)
-        var pageIndex = page(for: 0, in: probe, from: 0)
+        var pageIndex = pageIndex(from: prefix)
         var result: [Run] = []
         while pageIndex < pages.count {
             let page = pages[pageIndex]
-            // The first page may end before the prefix's keys; a later one begins with them or
-            // after them.
-            if page.lastKey.compare(0, with: prefix) < 0 {
-                pageIndex += 1
-                continue
-            }
+            // A page that begins past the prefix's keys is not read.
             if page.firstKey.compare(0, with: prefix) > 0 && !page.firstKey.hasPrefix(0, prefix) { break }
             let contents = page.contents
             let low = Self.lowerBound(of: prefix, in: contents.keys)
@@ -45,22 +37,23 @@ extension PagedTable {
     /// its page's contents and its index there. Reads only the page it is on (and, when the
     /// prefix's keys begin at a page's end, the next one).
     package func first(withPrefix prefix: [UInt8]) -> (contents: StatePage.Contents, index: Int)? {
-        guard !pages.isEmpty else { return nil }
+        let pageIndex = pageIndex(from: prefix)
+        guard pageIndex < pages.count else { return nil }
+        let contents = pages[pageIndex].contents
+        let low = Self.lowerBound(of: prefix, in: contents.keys)
+        guard low < contents.keys.count, contents.keys.hasPrefix(low, prefix) else { return nil }
+        return (contents, low)
+    }
+
+    /// The index of the page the keys from `key` on begin in (`pages.count` when every key is
+    /// before it): the last page that begins at or before `key`, or the one after it when that
+    /// one ends before `key`.
+    private func pageIndex(from key: [UInt8]) -> Int {
+        guard !pages.isEmpty else { return 0 }
         var probe = KeyBuffer()
-        probe.append(prefix)
-        var pageIndex = page(for: 0, in: probe, from: 0)
-        while pageIndex < pages.count {
-            let page = pages[pageIndex]
-            if page.lastKey.compare(0, with: prefix) < 0 {
-                pageIndex += 1
-                continue
-            }
-            let contents = page.contents
-            let low = Self.lowerBound(of: prefix, in: contents.keys)
-            guard low < contents.keys.count, contents.keys.hasPrefix(low, prefix) else { return nil }
-            return (contents, low)
-        }
-        return nil
+        probe.append(key)
+        let index = page(for: 0, in: probe, from: 0)
+        return pages[index].lastKey.compare(0, with: key) < 0 ? index + 1 : index
     }
 
     /// The last committed key that begins with `prefix` (the greatest entry of an ordered
@@ -102,19 +95,31 @@ extension PagedTable {
         return low
     }
 
-    /// A table of `types` holding what `tables` stored for table `table` (pages left in the run
-    /// files until touched, or a section), or nil when nothing is stored for it.
-    package init?(restoring tables: RestoredTables, table: Int, types: [DataType], memory: StateMemory?) throws(SluiceError) {
+    /// Counts the pages against `memory` from now on; the table must still be empty (an
+    /// operator gets its budget before its first row).
+    package mutating func useMemory(_ memory: StateMemory) {
+        precondition(pages.isEmpty && staged.keys.isEmpty, "a memory budget is set before the first row")
+        self.memory = memory
+    }
+
+    /// Takes what `tables` stored for table `table` (pages left in the run files until touched,
+    /// or a section) in place of the table's rows, keeping its memory budget and whether it
+    /// tracks changes; leaves the table as it is when nothing is stored for it.
+    package mutating func restore(from tables: RestoredTables, table: Int) throws(SluiceError) {
+        let restored: PagedTable
         if let steps = tables.paged[table] {
-            try self.init(restoring: steps, types: types, memory: memory)
+            restored = try PagedTable(restoring: steps, types: types, memory: memory)
         } else if let section = tables.sections[table] {
             guard section.types == types else {
                 throw SluiceError(.dataCorrupted, "state table \(table) is stored with other columns than its operator has")
             }
-            self.init(restoring: section, memory: memory)
+            restored = PagedTable(restoring: section, memory: memory)
         } else {
-            return nil
+            return
         }
+        let tracks = tracksChanges
+        self = restored
+        tracksChanges = tracks
     }
 
     /// The smallest key after every key that begins with `prefix`, or nil when there is none

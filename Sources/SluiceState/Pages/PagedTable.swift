@@ -54,7 +54,7 @@ package struct PagedTable {
 
     /// The budget the pages count against; with one, a commit over its limit evicts this
     /// table's coldest pages to ``spillFile``.
-    package let memory: StateMemory?
+    package internal(set) var memory: StateMemory?
     /// Where evicted pages go, opened at the first eviction.
     private var spillFile: SpillFile?
 
@@ -367,15 +367,9 @@ package struct PagedTable {
         let page = pages[page(for: 0, in: probe, from: 0)]
         guard probe.compare(0, with: 0, of: page.firstKey) >= 0, probe.compare(0, with: 0, of: page.lastKey) <= 0 else { return nil }
         let contents = page.contents
-        var low = 0
-        var high = contents.keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            let order = contents.keys.compare(middle, with: key)
-            if order == 0 { return (contents.rows.slice(middle ..< middle + 1), contents.counts?[middle] ?? 1) }
-            if order < 0 { low = middle + 1 } else { high = middle }
-        }
-        return nil
+        let index = Self.lowerBound(of: key, in: contents.keys)
+        guard index < contents.keys.count, contents.keys.compare(index, with: key) == 0 else { return nil }
+        return (contents.rows.slice(index ..< index + 1), contents.counts?[index] ?? 1)
     }
 
     /// Drops the staged changes: the table stays as of the last commit.

@@ -37,9 +37,7 @@ final class OrderedEntries {
 
     /// Counts the pages against `memory` from now on (before any row arrives).
     func useMemory(_ memory: StateMemory) {
-        let tracks = table.tracksChanges
-        table = PagedTable(types: table.types, memory: memory)
-        table.tracksChanges = tracks
+        table.useMemory(memory)
     }
 
     /// Changes the multiplicity of the entry under `key` by `sign`, creating it with `payload`.
@@ -122,9 +120,7 @@ final class OrderedEntries {
 
     /// Takes the entries a checkpoint holds: pages left in the run file until touched.
     func restore(_ tables: RestoredTables) throws(SluiceError) {
-        let tracks = table.tracksChanges
-        if let restored = try PagedTable(restoring: tables, table: id, types: table.types, memory: table.memory) { table = restored }
-        table.tracksChanges = tracks
+        try table.restore(from: tables, table: id)
         changed = [:]
     }
 }

@@ -177,16 +177,12 @@ package struct StreamHashAggregate: StreamOperator {
     }
 
     package mutating func useMemory(_ memory: StateMemory) {
-        let tracks = groups.tracksChanges
-        groups = PagedTable(types: stateTypes, memory: memory)
-        groups.tracksChanges = tracks
+        groups.useMemory(memory)
         for ordered in orderedStates { ordered.entries.useMemory(memory) }
     }
 
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        let tracks = groups.tracksChanges
-        if let restored = try PagedTable(restoring: tables, table: stateTableID, types: stateTypes, memory: groups.memory) { groups = restored }
-        groups.tracksChanges = tracks
+        try groups.restore(from: tables, table: stateTableID)
         for ordered in orderedStates { try ordered.entries.restore(tables) }
         // A global aggregate's row was emitted once its state row exists.
         if groupCount == 0 && groups.lookup(Self.globalKey) != nil { emittedGlobalRow = true }
