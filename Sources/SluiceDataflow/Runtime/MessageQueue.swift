@@ -43,6 +43,19 @@ package final class MessageQueue: @unchecked Sendable {
         append(message, input: input, waitForRoom: true)
     }
 
+    /// Returns once the queue can take a chunk (or is closed). A writer outside the pool waits
+    /// here before it enters the runtime's gate, and then appends without waiting: it never
+    /// holds up a barrier or another relation's writers while a slow reader catches up.
+    package func waitForRoom() {
+        condition.lock()
+        while chunkCount >= capacity && !closed {
+            waiting += 1
+            condition.wait()
+            waiting -= 1
+        }
+        condition.unlock()
+    }
+
     /// Appends `message` without waiting (a fragment's output; see ``hasRoom(orCall:)``).
     package func pushWithoutWaiting(_ message: StreamMessage, input: Int) {
         append(message, input: input, waitForRoom: false)
@@ -188,12 +201,13 @@ package final class ChangeDispatcher: @unchecked Sendable {
         return subscribers
     }
 
-    /// Delivers `message` to every subscriber, waiting on full queues (table writes).
-    package func send(_ message: StreamMessage) {
-        for target in targets { target.queue.push(message, input: target.input) }
+    /// Returns once every subscriber's queue can take a chunk.
+    package func waitForRoom() {
+        for target in targets { target.queue.waitForRoom() }
     }
 
-    /// Delivers `message` to every subscriber without waiting (a fragment's output).
+    /// Delivers `message` to every subscriber without waiting (a fragment's output, or a
+    /// writer that waited for room first).
     package func sendWithoutWaiting(_ message: StreamMessage) {
         for target in targets { target.queue.pushWithoutWaiting(message, input: target.input) }
     }

@@ -6,7 +6,7 @@ import SluicePlan
 import SluiceState
 
 /// Where a checkpoint barrier cut the inputs: the write-ahead log's position and each source's
-/// positions, read under the source lock as the barrier is injected.
+/// positions, read as the barrier is injected, with no write in progress.
 package struct CheckpointCut: Sendable {
     package var log: LogPosition
     package var positions: [Int: [Int32: Int64]]
@@ -58,27 +58,33 @@ package struct CheckpointHooks: Sendable {
 /// Runs the stream graphs of every materialized view: injects barriers, collects them back,
 /// and publishes each completed epoch to readers all at once.
 ///
-/// **Sources.** Table writes enter through ``withSources(_:)``, which holds the source lock:
-/// the caller changes the table's stored rows and emits the matching change chunk under the
-/// same lock, so a view's backfill snapshot and its change stream never miss or repeat a row.
+/// **Sources.** A table's or source's changes enter through ``withSource(_:_:)``: the caller
+/// changes the table's stored rows (or moves its connector's position) and emits the matching
+/// change chunks in one step, in that relation's order, so a view's backfill snapshot and its
+/// change stream never miss or repeat a row. A writer first waits until the relation's readers
+/// have room, holding nothing: a slow view slows the writers of what it reads, and nothing else.
 ///
 /// **Barriers.** ``injectBarrier()`` (every `barrierInterval`, on FLUSH, and after DDL) sends a
-/// barrier for a new epoch into every table's change stream under the source lock, so it cuts
-/// all of them at one point. Fragments align it over their inputs, finish the epoch and report
-/// their view's rows; when every fragment has reported epoch `e` (and all before it), the
-/// runtime hands all those views' rows to `publish` in one call and wakes whoever waits for `e`.
+/// barrier for a new epoch into every relation's change stream. Writers pass the runtime's gate
+/// together and a barrier passes it alone (``CutGate``), so the barrier cuts every stream at one
+/// point, and that point is the checkpoint's cut (log and source positions). It never waits for
+/// a reader: barriers always fit in a queue. Fragments align it over their inputs, finish the
+/// epoch and report their view's rows; when every fragment has reported epoch `e` (and all
+/// before it), the runtime hands all those views' rows to `publish` in one call and wakes
+/// whoever waits for `e`.
 ///
 /// **Graph changes.** Creating a view first drains the graph (a barrier, waited for, with the
-/// source lock held so nothing new enters), then subscribes the new fragment and gives it the
-/// current rows of its inputs to start from.
+/// gate closed to writers so nothing new enters), then subscribes the new fragment and gives it
+/// the current rows of its inputs to start from.
 package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// Receives the rows of every view an epoch changed, keyed by view id, with the epoch.
     package typealias Publish = @Sendable ([Int: [StatePage]], UInt64) -> Void
 
-    private let sourceLock = NSRecursiveLock()
+    private let gate = CutGate()
     /// Guards everything below it.
     private let condition = NSCondition()
-    private var tableStreams: [Int: ChangeDispatcher] = [:]
+    /// The tables and sources written so far, by id.
+    private var inputs: [Int: RelationInput] = [:]
     /// Delivers barriers to fragments that read no relation.
     private let ticker = ChangeDispatcher()
     private var fragments: [Int: Fragment] = [:]
@@ -121,32 +127,54 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
 
     // MARK: Sources
 
-    /// Writes table changes into the streams; valid only inside ``withSources(_:)``.
+    /// Writes one relation's changes into its stream; valid only inside ``withSource(_:_:)``.
     package struct SourceWriter {
-        fileprivate let runtime: StreamRuntime
+        fileprivate let input: RelationInput
 
-        /// True when some view reads table `id`, so its changes are worth building.
-        package func isRead(_ id: Int) -> Bool {
-            runtime.condition.withLock { runtime.tableStreams[id] }?.hasSubscribers ?? false
-        }
+        /// True when some view reads the relation, so its changes are worth building.
+        package var isRead: Bool { input.stream.hasSubscribers }
 
-        /// Sends `chunk` as table `id`'s next changes (waiting while a reader's queue is full).
-        package func emit(_ chunk: StreamChunk, table id: Int) {
-            guard chunk.count > 0, let stream = runtime.condition.withLock({ runtime.tableStreams[id] }) else { return }
-            stream.send(.chunk(chunk))
+        /// Sends `chunk` as the relation's next changes.
+        package func emit(_ chunk: StreamChunk) {
+            guard chunk.count > 0 else { return }
+            input.stream.sendWithoutWaiting(.chunk(chunk))
         }
     }
 
     /// True when some view reads relation `id` (a table or a source).
     package func isRead(_ id: Int) -> Bool {
-        condition.withLock { tableStreams[id] }?.hasSubscribers ?? false
+        condition.withLock { inputs[id] }?.stream.hasSubscribers ?? false
     }
 
-    /// Runs `body` with the source lock held: table writes and their change chunks go together.
-    package func withSources<T, E: Error>(_ body: (SourceWriter) throws(E) -> T) throws(E) -> T {
-        sourceLock.lock()
-        defer { sourceLock.unlock() }
-        return try body(SourceWriter(runtime: self))
+    /// Runs `body`, which changes relation `id` (a table's rows, a source's position) and emits
+    /// the matching changes, as one step in the relation's order and inside one epoch. Waits
+    /// first, holding nothing, while a reader of the relation has no room. Must not be nested.
+    package func withSource<T, E: Error>(_ id: Int, _ body: (SourceWriter) throws(E) -> T) throws(E) -> T {
+        let input = self.input(id)
+        input.stream.waitForRoom()
+        return try gate.withShared { () throws(E) -> T in
+            input.lock.lock()
+            defer { input.lock.unlock() }
+            return try body(SourceWriter(input: input))
+        }
+    }
+
+    /// Runs `body` with no write in progress and none starting: for what must see every table
+    /// and source at one point (a table checkpoint's snapshot and log position).
+    package func withWritesPaused<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try gate.withExclusive(body)
+    }
+
+    private func input(_ id: Int) -> RelationInput {
+        condition.withLock { inputLocked(id) }
+    }
+
+    /// Relation `id`'s input, made on first use. Called with `condition` held.
+    private func inputLocked(_ id: Int) -> RelationInput {
+        if let input = inputs[id] { return input }
+        let input = RelationInput()
+        inputs[id] = input
+        return input
     }
 
     // MARK: Barriers
@@ -202,8 +230,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// `checkpoint_frequency` barriers, or with `checkpoint`, when checkpoints are enabled.
     @discardableResult
     package func injectBarrier(checkpoint: Bool = false) -> UInt64 {
-        sourceLock.lock()
-        defer { sourceLock.unlock() }
+        gate.withExclusive { injectBarrierExclusively(checkpoint: checkpoint) }
+    }
+
+    /// ``injectBarrier(checkpoint:)`` with the gate held exclusively.
+    private func injectBarrierExclusively(checkpoint: Bool) -> UInt64 {
         let hooks = condition.withLock { () -> CheckpointHooks? in
             guard let hooks = checkpointHooks, !checkpointsPaused else { return nil }
             barriersSinceCheckpoint += 1
@@ -211,16 +242,16 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             barriersSinceCheckpoint = 0
             return hooks
         }
-        // Nothing enters the streams while the source lock is held: the cut matches the barrier.
+        // No write is in progress while the gate is held: the cut matches the barrier.
         let cut = hooks?.cut()
         let (epoch, streams) = condition.withLock { () -> (UInt64, [ChangeDispatcher]) in
             lastInjected += 1
             inflight.append(Inflight(epoch: lastInjected, expected: Set(fragments.keys), cut: cut))
-            return (lastInjected, Array(tableStreams.values))
+            return (lastInjected, inputs.values.map(\.stream))
         }
         let barrier = Barrier(epoch: epoch, isCheckpoint: cut != nil)
-        for stream in streams { stream.send(.barrier(barrier)) }
-        ticker.send(.barrier(barrier))
+        for stream in streams { stream.sendWithoutWaiting(.barrier(barrier)) }
+        ticker.sendWithoutWaiting(.barrier(barrier))
         condition.withLock { commitReady() }
         return epoch
     }
@@ -279,9 +310,9 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     }
 
     /// Injects a barrier and blocks the calling thread until it is committed. Called with the
-    /// source lock held, so nothing new is in flight afterwards.
+    /// gate held exclusively, so nothing new is in flight afterwards.
     private func drain() {
-        let epoch = injectBarrier()
+        let epoch = injectBarrierExclusively(checkpoint: false)
         condition.lock()
         while committed < epoch && !stopped { condition.wait() }
         condition.unlock()
@@ -290,7 +321,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     // MARK: Views
 
     /// Starts maintaining view `id` by `plan`, starting from the current rows of the relations it
-    /// reads (`snapshot` gives them, called with the graph drained and the source lock held) or,
+    /// reads (`snapshot` gives them, called with the graph drained and writes paused) or,
     /// with `restoring`, from the state a checkpoint holds (its inputs then go on from that
     /// checkpoint's cut). Returns the epoch after which the view shows its first complete
     /// contents; that barrier is a checkpoint, so the view is in the next one.
@@ -298,8 +329,15 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil,
         snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
-        sourceLock.lock()
-        defer { sourceLock.unlock() }
+        try gate.withExclusive { () throws(SluiceError) -> UInt64 in
+            try createViewExclusively(id: id, name: name, plan: plan, context: context, restoring: restoring, snapshot: snapshot)
+        }
+    }
+
+    private func createViewExclusively(
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables?,
+        snapshot: (Int) throws(SluiceError) -> [Chunk]
+    ) throws(SluiceError) -> UInt64 {
         let graph = try OperatorGraph(plan: plan, stateTableBase: id * 10_000, context: context)
         if condition.withLock({ !fragments.isEmpty }) { drain() }
         var backfill: [(upstream: Int, chunk: Chunk)] = []
@@ -317,33 +355,34 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
                 let stream: ChangeDispatcher
                 if let view = fragments[relation] {
                     stream = view.output
-                } else if let table = tableStreams[relation] {
-                    stream = table
                 } else {
-                    stream = ChangeDispatcher()
-                    tableStreams[relation] = stream
+                    stream = inputLocked(relation).stream
                 }
                 stream.subscribe(fragmentID: id, queue: fragment.queue, input: upstream)
             }
             fragments[id] = fragment
         }
         fragment.start()
-        return injectBarrier(checkpoint: true)
+        return injectBarrierExclusively(checkpoint: true)
+    }
+
+    /// Subscribes `queue` (a reader outside the graph, with id `reader`) to table or source
+    /// `relation`'s change stream. Its barriers are not collected: the reader never holds up
+    /// an epoch, only, when its queue is full, the writers of `relation`.
+    package func subscribe(_ queue: MessageQueue, to relation: Int, reader: Int) {
+        condition.withLock { inputLocked(relation).stream.subscribe(fragmentID: reader, queue: queue, input: 0) }
     }
 
     /// Stops maintaining view `id` and frees its state. Views over it must be dropped first.
     package func dropView(id: Int) {
-        sourceLock.lock()
-        defer { sourceLock.unlock() }
-        condition.withLock {
+        gate.withExclusive { condition.withLock {
             guard let fragment = fragments.removeValue(forKey: id) else { return }
             ticker.unsubscribe(fragmentID: id)
             for relation in fragment.upstreams {
                 if let view = fragments[relation] {
                     view.output.unsubscribe(fragmentID: id)
-                } else if let table = tableStreams[relation] {
-                    table.unsubscribe(fragmentID: id)
-                    if !table.hasSubscribers { tableStreams.removeValue(forKey: relation) }
+                } else {
+                    inputs[relation]?.stream.unsubscribe(fragmentID: id)
                 }
             }
             fragment.stop()
@@ -353,7 +392,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
                 inflight[index].pieces.removeAll { $0.view == id }
             }
             commitReady()
-        }
+        } }
     }
 
     /// The running views, by id.

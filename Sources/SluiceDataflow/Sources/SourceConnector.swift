@@ -7,16 +7,16 @@ import SluiceCore
 /// is recorded in its ``SourceStatistics`` and skipped.
 ///
 /// The rows a connector delivers are part of the epoch open when it delivers them, and so is the
-/// position it reached: ``SourceOutput/deliver`` runs the connector's position update under the
-/// same lock as the rows, and barriers are injected under that lock too.
+/// position it reached: ``SourceOutput/deliver`` moves the connector's position in the same step
+/// as the rows (``StreamRuntime/withSource(_:_:)``), and no barrier passes in between.
 package protocol SourceConnector: AnyObject, Sendable {
     /// Starts the connector's thread, delivering to `output`.
     func start(output: SourceOutput)
     /// Stops reading; returns once the thread has ended and its resources are released.
     func stop()
     /// The rows from the source's start position up to where delivery stands: the rows a new
-    /// view over the source starts from. Called with the source lock held, so the connector's
-    /// thread is waiting and its position stays put.
+    /// view over the source starts from. Called with writes paused, so the connector's thread is
+    /// not delivering and its position stays put.
     func snapshot() throws(SluiceError) -> [Chunk]
     /// Every row the outside system holds now, decoded: a query of the source itself.
     func scan() throws(SluiceError) -> [Chunk]
@@ -25,7 +25,7 @@ package protocol SourceConnector: AnyObject, Sendable {
     /// What CREATE tells the user beside success (a topic that does not exist yet, say).
     var notices: [String] { get }
     /// Where delivery stands: the next position of each partition (Kafka offsets; a
-    /// generator's next row number as partition 0). Read under the source lock, it matches the
+    /// generator's next row number as partition 0). Read as a barrier passes, it matches the
     /// rows delivered so far; a connector started with these as
     /// ``SourceDescription/startPositions`` goes on from there. Nil before the connector knows.
     var positions: [Int32: Int64]? { get }
@@ -36,11 +36,11 @@ package struct SourceOutput: Sendable {
     /// True when something consumes the rows (a view reads the source, or a table stores them);
     /// a connector of a source nobody reads waits instead of reading.
     package let isRead: @Sendable () -> Bool
-    /// Delivers `chunk` (the relation's column order and types), then runs `advance` under the
-    /// same source lock, so the position the connector reached changes with the rows.
+    /// Delivers `chunk` (the relation's column order and types), then runs `advance` in the same
+    /// step, so the position the connector reached changes with the rows.
     package let deliver: @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void
     /// For a table with a primary key: deletes the rows with the keys of `keys`' rows (a chunk of
-    /// the table's columns, only the key columns read), then runs `advance` under the same lock.
+    /// the table's columns, only the key columns read), then runs `advance` in the same step.
     /// Nil for a source, which keeps no rows.
     package let deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)?
 

@@ -76,9 +76,9 @@ extension Database {
                 // checkpoint's cut; then the connectors, sources from the cut's positions.
                 for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }
                 let changes = recovered.changesAfterCut ?? []
-                runtime.withSources { writer in
-                    for (table, parts) in changes where writer.isRead(table) {
-                        for part in parts where !part.rows.isEmpty { writer.emit(Self.changes(part.rows, part.op), table: table) }
+                for (table, parts) in changes where runtime.isRead(table) {
+                    for part in parts where !part.rows.isEmpty {
+                        runtime.withSource(table) { writer in writer.emit(Self.changes(part.rows, part.op)) }
                     }
                 }
                 startConnectors(stored.relations, recovery: recovered, resume: restored.manifest.positions)

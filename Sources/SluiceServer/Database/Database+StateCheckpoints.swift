@@ -26,7 +26,7 @@ extension Database {
 
     var stateCheckpointWriter: StateCheckpointWriter? { stateCheckpointWriterBox.withLock { $0 } }
 
-    /// Where the log and every source stand; called under the source lock.
+    /// Where the log and every source stand; called as a barrier passes, no write in progress.
     private func checkpointCut() -> CheckpointCut {
         let log = journal?.log.position ?? LogPosition(segment: 0, offset: 0)
         var positions: [Int: [Int32: Int64]] = [:]

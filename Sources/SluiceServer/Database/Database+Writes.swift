@@ -18,7 +18,7 @@ extension Database {
     ///
     /// The changes are logged as one record before any view sees them; with `synchronousCommit`
     /// the call returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
-    /// `afterward` runs under the same source lock once the rows are in: a connector moves its
+    /// `afterward` runs in the same step once the rows are in: a connector moves its
     /// position there and returns it, to be logged with the rows. A write the log refuses (a
     /// full disk) fails and is taken back from the table, and every write after it fails too
     /// until a restart: the log, not memory, is what the next start recovers.
@@ -83,7 +83,8 @@ extension Database {
     }
 
     /// Runs `apply` (which changes `table`'s store and returns the changes it made, in order,
-    /// and a connector's positions) under the source lock, logs the changes as one record, sends
+    /// and a connector's positions) as one step of the table's stream (``StreamRuntime/withSource(_:_:)``),
+    /// logs the changes as one record, sends
     /// them to the views reading the table, and then waits for the log as `synchronousCommit`
     /// says.
     private func write(
@@ -91,7 +92,7 @@ extension Database {
         _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
     ) throws(SluiceError) {
         let journal = self.journal
-        let position = try runtime.withSources { (writer) throws(SluiceError) -> UInt64? in
+        let position = try runtime.withSource(table.id) { (writer) throws(SluiceError) -> UInt64? in
             let (changes, positions) = try apply()
             let kept = changes.filter { !$0.rows.isEmpty }
             var position: UInt64?
@@ -105,8 +106,8 @@ extension Database {
                     throw error
                 }
             }
-            if writer.isRead(table.id) {
-                for change in kept { writer.emit(Self.changes(change.rows, change.op), table: table.id) }
+            if writer.isRead {
+                for change in kept { writer.emit(Self.changes(change.rows, change.op)) }
             }
             return position
         }
@@ -195,8 +196,8 @@ extension Database {
         guard let journal else { return }
         let tableIDs = Set(catalog.relations.filter { $0.kind == .table }.map(\.id))
         let connectors = self.connectors.all
-        let (segment, tables, positions) = try runtime.withSources {
-            _ throws(SluiceError) -> (UInt64, [(id: Int, chunks: [Chunk])], [Int: [Int32: Int64]]) in
+        let (segment, tables, positions) = try runtime.withWritesPaused {
+            () throws(SluiceError) -> (UInt64, [(id: Int, chunks: [Chunk])], [Int: [Int32: Int64]]) in
             let segment = try journal.log.rotate()
             let tables = stores.all().filter { tableIDs.contains($0.key) }.map { (id: $0.key, chunks: $0.value.snapshot().chunks) }
             var positions: [Int: [Int32: Int64]] = [:]

@@ -180,8 +180,8 @@ package final class Database: TableProvider, Sendable {
                 })
         } else {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
-                runtime.withSources { writer in
-                    writer.emit(Self.changes(chunk, .insert), table: id)
+                runtime.withSource(id) { writer in
+                    writer.emit(Self.changes(chunk, .insert))
                     advance()
                 }
             }
