@@ -1,4 +1,6 @@
 import SluiceCore
+import SluiceExpr
+import SluicePlan
 import SluiceState
 
 /// Which input of an operator a chunk came from (joins and unions have several).
@@ -100,4 +102,47 @@ extension StreamOperator {
     package mutating func enableCheckpoints() {}
     package mutating func useMemory(_ memory: StateMemory) {}
     package var stateBytes: Int { 0 }
+}
+
+/// A stream plan node the dataflow can run: it builds its operator. Each operator's file
+/// conforms its plan node (``StreamNode``) to this, so a new operator is declared once, beside
+/// its code, and ``OperatorGraph`` has no list of kinds.
+package protocol StreamOperatorNode: StreamNode {
+    /// Builds the node's operator. A leaf says at `site` which relation it reads or which rows it
+    /// emits at the start.
+    func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator
+    /// Whether every input feeds the operator's input 0 (a union); otherwise input `i` is the
+    /// node's `i`th. Default: false.
+    var mergesInputs: Bool { get }
+}
+
+extension StreamOperatorNode {
+    package var mergesInputs: Bool { false }
+}
+
+/// Where an operator is built: its state tables' id range and evaluation context, and what a
+/// leaf asks of the graph.
+package struct OperatorSite {
+    /// The first id of the operator's state tables; it numbers its tables from here.
+    package let stateTableID: Int
+    package let context: EvaluationContext
+    /// The relation a leaf reads (``read(relation:)``).
+    package private(set) var relation: Int?
+    /// Rows a leaf emits once at the start (``emitAtStart(_:)``).
+    package private(set) var constants: Chunk?
+
+    init(stateTableID: Int, context: EvaluationContext) {
+        self.stateTableID = stateTableID
+        self.context = context
+    }
+
+    /// The operator is a leaf that reads relation `id`'s change stream.
+    package mutating func read(relation id: Int) {
+        relation = id
+    }
+
+    /// The operator is a leaf that starts by emitting `rows` as inserts, once.
+    package mutating func emitAtStart(_ rows: Chunk) {
+        constants = rows
+    }
 }

@@ -1,4 +1,5 @@
 import SluiceCore
+import SluicePlan
 import SluiceExpr
 
 /// Filter then project, on change chunks.
@@ -78,5 +79,11 @@ package struct MapFilterProject: StreamOperator {
             }
             return builder.finish()
         }
+    }
+}
+
+extension ProjectNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        MapFilterProject(predicate: predicate, projections: expressions, context: site.context)
     }
 }

@@ -1,4 +1,6 @@
 import SluiceCore
+import SluiceExpr
+import SluicePlan
 
 /// Forwards every chunk unchanged: UNION ALL's merge, and the leaf of constant rows.
 package struct PassThrough: StreamOperator {
@@ -21,5 +23,34 @@ package struct ColumnSelection: StreamOperator {
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = Chunk(columns: columns.map { chunk.data.columns[$0] }, count: chunk.count)
         output.append(StreamChunk(ops: chunk.ops, data: data))
+    }
+}
+
+extension ScanNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        site.read(relation: table.tableID)
+        return ColumnSelection(columns: table.columns)
+    }
+}
+
+extension ValuesNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
+        let empty = Chunk(columns: [], count: 1)
+        for row in rows {
+            for (column, expression) in row.enumerated() {
+                builders[column].append(try ExpressionEvaluator.evaluate(expression, on: empty, context: site.context).value(at: 0))
+            }
+        }
+        if !rows.isEmpty { site.emitAtStart(Chunk(columns: builders.map { $0.finish() }, count: rows.count)) }
+        return PassThrough()
+    }
+}
+
+extension UnionNode: StreamOperatorNode {
+    package var mergesInputs: Bool { true }
+
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        PassThrough()
     }
 }

@@ -163,3 +163,11 @@ enum JoinSide: CustomStringConvertible {
 
     var description: String { self == .left ? "left" : "right" }
 }
+
+extension HashJoinNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        try StreamHashJoin(
+            leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,
+            rightKeys: join.rightKeys, residual: join.residual, stateTableID: site.stateTableID, context: site.context)
+    }
+}

@@ -56,63 +56,27 @@ package struct OperatorGraph {
         var children: [Int] = []
         for input in plan.inputs { children.append(try add(input, stateTableBase: stateTableBase, context: context)) }
         let index = nodes.count
-        let stateTableID = stateTableBase + 100 * index
-        let op: any StreamOperator
-        let name: String
-        switch plan {
-        case .scan: name = "StreamTableScan"
-        case .values: name = "StreamValues"
-        case .project: name = "StreamProject"
-        case .hashAggregate: name = "StreamHashAgg"
-        case .hashJoin: name = "StreamHashJoin"
-        case .union: name = "StreamUnion"
+        guard let node = plan.node as? any StreamOperatorNode else {
+            throw SluiceError(.internalError, "no stream operator runs \(plan.node.operatorName)")
         }
-        switch plan {
-        case .scan(let scan):
-            op = ColumnSelection(columns: scan.columns)
+        var site = OperatorSite(stateTableID: stateTableBase + 100 * index, context: context)
+        let op = try node.makeOperator(at: &site)
+        if let relation = site.relation {
             let upstream: Int
-            if let existing = upstreams.firstIndex(of: scan.tableID) {
+            if let existing = upstreams.firstIndex(of: relation) {
                 upstream = existing
             } else {
                 upstream = upstreams.count
-                upstreams.append(scan.tableID)
+                upstreams.append(relation)
                 leaves.append([])
             }
             leaves[upstream].append(index)
-        case .values(let rows, let types):
-            op = PassThrough()
-            var builders = types.map { ColumnBuilder(type: $0, capacity: rows.count) }
-            let empty = Chunk(columns: [], count: 1)
-            for row in rows {
-                for (column, expression) in row.enumerated() {
-                    builders[column].append(try ExpressionEvaluator.evaluate(expression, on: empty, context: context).value(at: 0))
-                }
-            }
-            if !rows.isEmpty { constants.append((index, Chunk(columns: builders.map { $0.finish() }, count: rows.count))) }
-        case .project(_, let predicate, let expressions):
-            op = MapFilterProject(predicate: predicate, projections: expressions, context: context)
-        case .hashAggregate(let input, let groupCount, let aggregates):
-            let types = input.outputTypes
-            if IntegerHashAggregate.supports(inputTypes: types, groupCount: groupCount, aggregates: aggregates) {
-                op = try IntegerHashAggregate(
-                    inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID,
-                    appendOnlyInput: input.isAppendOnly)
-            } else {
-                op = try StreamHashAggregate(
-                    inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: stateTableID,
-                    appendOnlyInput: input.isAppendOnly)
-            }
-        case .hashJoin(let join):
-            op = try StreamHashJoin(
-                leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,
-                rightKeys: join.rightKeys, residual: join.residual, stateTableID: stateTableID, context: context)
-        case .union:
-            op = PassThrough()
         }
-        nodes.append(Node(op: op, profile: OperatorProfile(name: name), parent: nil, parentInput: 0))
+        if let rows = site.constants { constants.append((index, rows)) }
+        nodes.append(Node(op: op, profile: OperatorProfile(name: node.operatorName), parent: nil, parentInput: 0))
         for (position, child) in children.enumerated() {
             nodes[child].parent = index
-            nodes[child].parentInput = plan.isUnion ? 0 : position
+            nodes[child].parentInput = node.mergesInputs ? 0 : position
         }
         return index
     }
@@ -202,12 +166,5 @@ package struct OperatorGraph {
         }
         let input = nodes[node].parentInput
         for chunk in chunks { try push(chunk, into: parent, input: input, sink: sink) }
-    }
-}
-
-extension StreamPlan {
-    fileprivate var isUnion: Bool {
-        if case .union = self { return true }
-        return false
     }
 }

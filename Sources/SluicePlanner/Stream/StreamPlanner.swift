@@ -35,10 +35,8 @@ package enum StreamPlanner {
             if expressions.count == inputTypes.count, expressions.enumerated().allSatisfy({ $0.element == .column($0.offset, inputTypes[$0.offset]) }) {
                 return converted
             }
-            if case .project(let inner, let predicate, let innerExpressions) = converted,
-                innerExpressions.enumerated().allSatisfy({ $0.element == .column($0.offset, $0.element.type) })
-            {
-                return .project(input: inner, predicate: predicate, expressions: expressions)
+            if let filter = converted.node as? ProjectNode, filter.isIdentity {
+                return .project(input: filter.input, predicate: filter.predicate, expressions: expressions)
             }
             return .project(input: converted, predicate: nil, expressions: expressions)
         case .hashAggregate(let input, let groupCount, let aggregates):

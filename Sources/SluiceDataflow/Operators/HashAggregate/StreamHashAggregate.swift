@@ -227,3 +227,18 @@ extension Value {
         return nil
     }
 }
+
+extension HashAggregateNode: StreamOperatorNode {
+    /// The integer aggregate where it applies (integer keys and counters), else the general one.
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        let types = input.outputTypes
+        if IntegerHashAggregate.supports(inputTypes: types, groupCount: groupCount, aggregates: aggregates) {
+            return try IntegerHashAggregate(
+                inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: site.stateTableID,
+                appendOnlyInput: input.isAppendOnly)
+        }
+        return try StreamHashAggregate(
+            inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: site.stateTableID,
+            appendOnlyInput: input.isAppendOnly)
+    }
+}

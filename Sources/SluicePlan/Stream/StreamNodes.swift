@@ -1,0 +1,119 @@
+import SluiceCore
+import SluiceExpr
+
+/// The change stream of a table, source or materialized view, starting with its current rows
+/// (backfill), projected to the scan's columns (indexes into its schema).
+package struct ScanNode: StreamNode, Equatable {
+    package var table: TableScan
+
+    package var operatorName: String { "StreamTableScan" }
+    package var explainFields: String { "table: \(table.tableName), columns: \(table.columns)" }
+    package var inputs: [StreamPlan] { [] }
+    package var outputTypes: [DataType] { table.columnTypes }
+    package var isAppendOnly: Bool { table.isAppendOnly }
+}
+
+/// Constant rows, emitted once when the view is created.
+package struct ValuesNode: StreamNode, Equatable {
+    package var rows: [[ScalarExpr]]
+    package var types: [DataType]
+
+    package var operatorName: String { "StreamValues" }
+    package var explainFields: String { "rows: \(rows.count)" }
+    package var inputs: [StreamPlan] { [] }
+    package var outputTypes: [DataType] { types }
+    package var isAppendOnly: Bool { true }
+}
+
+/// Rows of `input` where `predicate` holds, then one output column per expression: a fused
+/// filter and project.
+package struct ProjectNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    package var predicate: ScalarExpr?
+    package var expressions: [ScalarExpr]
+
+    package var operatorName: String { "StreamProject" }
+    package var explainFields: String {
+        (predicate.map { "filter: \($0), " } ?? "") + "exprs: [\(expressions.map(\.description).joined(separator: ", "))]"
+    }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] { expressions.map(\.type) }
+    package var isAppendOnly: Bool { input.isAppendOnly }
+
+    /// The input's key, where every key column is passed on unchanged.
+    package var streamKey: [Int]? {
+        guard let key = input.streamKey else { return nil }
+        var mapped: [Int] = []
+        for column in key {
+            guard let output = expressions.firstIndex(where: { if case .column(column, _) = $0 { true } else { false } }) else {
+                return nil
+            }
+            mapped.append(output)
+        }
+        return mapped
+    }
+
+    /// True when the node passes its input's columns on as they are (a filter alone).
+    package var isIdentity: Bool {
+        expressions.enumerated().allSatisfy { $0.element == .column($0.offset, $0.element.type) }
+    }
+}
+
+/// Retractable GROUP BY over the first `groupCount` columns of `input`.
+package struct HashAggregateNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    package var groupCount: Int
+    package var aggregates: [AggregateCall]
+
+    package var operatorName: String { "StreamHashAgg" }
+    package var explainFields: String {
+        "group_key: \(Array(0 ..< groupCount)), aggs: [\(aggregates.map(\.explainText).joined(separator: ", "))]"
+    }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] { Array(input.outputTypes.prefix(groupCount)) + aggregates.map(\.resultType) }
+    package var isAppendOnly: Bool { false }
+    package var streamKey: [Int]? { Array(0 ..< groupCount) }
+}
+
+/// Incremental equi-join (inner or left outer), bag semantics.
+package struct HashJoinNode: StreamNode, Equatable {
+    package var join: StreamHashJoinPlan
+
+    package var operatorName: String { "StreamHashJoin" }
+    package var explainFields: String {
+        "type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "")"
+    }
+    package var inputs: [StreamPlan] { [join.left, join.right] }
+    package var outputTypes: [DataType] { join.left.outputTypes + join.right.outputTypes }
+    package var isAppendOnly: Bool { join.kind == .inner && join.left.isAppendOnly && join.right.isAppendOnly }
+}
+
+/// The changes of all inputs, merged (UNION ALL).
+package struct UnionNode: StreamNode, Equatable {
+    package var inputs: [StreamPlan]
+
+    package var operatorName: String { "StreamUnion" }
+    package var explainFields: String { "all: true" }
+    package var outputTypes: [DataType] { inputs.first?.outputTypes ?? [] }
+    package var isAppendOnly: Bool { inputs.allSatisfy(\.isAppendOnly) }
+}
+
+extension StreamPlan {
+    package static func scan(_ table: TableScan) -> StreamPlan { StreamPlan(ScanNode(table: table)) }
+
+    package static func values(rows: [[ScalarExpr]], types: [DataType]) -> StreamPlan {
+        StreamPlan(ValuesNode(rows: rows, types: types))
+    }
+
+    package static func project(input: StreamPlan, predicate: ScalarExpr?, expressions: [ScalarExpr]) -> StreamPlan {
+        StreamPlan(ProjectNode(input: input, predicate: predicate, expressions: expressions))
+    }
+
+    package static func hashAggregate(input: StreamPlan, groupCount: Int, aggregates: [AggregateCall]) -> StreamPlan {
+        StreamPlan(HashAggregateNode(input: input, groupCount: groupCount, aggregates: aggregates))
+    }
+
+    package static func hashJoin(_ join: StreamHashJoinPlan) -> StreamPlan { StreamPlan(HashJoinNode(join: join)) }
+
+    package static func union(inputs: [StreamPlan]) -> StreamPlan { StreamPlan(UnionNode(inputs: inputs)) }
+}
