@@ -58,7 +58,7 @@ package struct CheckpointBenchmark {
         var next = 0
         while next < rows {
             let end = min(rows, next + Chunk.preferredSize)
-            try database.insert([MaterializedViewBenchmark.chunk(next ..< end, keys: 1000)], into: table, synchronousCommit: durable ?? false)
+            try database.tables.insert([MaterializedViewBenchmark.chunk(next ..< end, keys: 1000)], into: table, synchronousCommit: durable ?? false)
             next = end
         }
         await database.flush()
@@ -110,21 +110,21 @@ package struct CheckpointBenchmark {
             var next = 0
             while next < stateRows {
                 let end = min(stateRows, next + Chunk.preferredSize)
-                try database.insert([rowsChunk(next ..< end)], into: table, synchronousCommit: false)
+                try database.tables.insert([rowsChunk(next ..< end)], into: table, synchronousCommit: false)
                 next = end
             }
             let checkpointStart = ContinuousClock.now
-            try database.checkpointTables()
+            try database.tables.checkpoint()
             let checkpointSeconds = (ContinuousClock.now - checkpointStart).inSeconds
-            let written = database.journal?.history.last?.bytesWritten ?? 0
+            let written = database.tables.journal?.history.last?.bytesWritten ?? 0
             print(String(format: "  checkpoint   %7.2f s  %8.1f MiB written  %7.1f MiB/s  (%d rows)", checkpointSeconds,
                          Double(written) / 1_048_576, Double(written) / 1_048_576 / checkpointSeconds, stateRows))
             while next < stateRows + logRows {
                 let end = min(stateRows + logRows, next + Chunk.preferredSize)
-                try database.insert([rowsChunk(next ..< end)], into: table, synchronousCommit: false)
+                try database.tables.insert([rowsChunk(next ..< end)], into: table, synchronousCommit: false)
                 next = end
             }
-            try database.journal?.makeDurable(upTo: database.journal?.log.appendedBytes ?? 0)
+            try database.tables.journal?.makeDurable(upTo: database.tables.journal?.log.appendedBytes ?? 0)
             // A crash: no clean stop.
             database.stop()
         }

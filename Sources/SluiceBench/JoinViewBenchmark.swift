@@ -37,7 +37,7 @@ struct JoinViewBenchmark {
                     chunks.append(Self.chunk(start ..< end, rows: rows, left: isLeft))
                     start = end
                 }
-                try database.insert(chunks, into: table)
+                try database.tables.insert(chunks, into: table)
             }
         }
         await database.flush()
@@ -47,7 +47,7 @@ struct JoinViewBenchmark {
             return 0
         } ?? 0
         guard joined == rows else { throw SluiceError.internalError("the join view holds \(joined) rows, not \(rows)") }
-        guard let join = database.operatorProfile(view: view.id).first(where: { $0.name == "StreamHashJoin" }) else {
+        guard let join = database.streams.operatorProfile(view: view.id).first(where: { $0.name == "StreamHashJoin" }) else {
             throw SluiceError.internalError("the view has no join operator")
         }
         let joinSeconds = Double(join.nanoseconds) / 1e9

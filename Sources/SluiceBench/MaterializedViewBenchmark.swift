@@ -81,7 +81,7 @@ package struct MaterializedViewBenchmark {
                 chunks.append(Self.chunk(start ..< end, keys: keys))
                 start = end
             }
-            try database.insert(chunks, into: table)
+            try database.tables.insert(chunks, into: table)
             batchEnd = start
         }
         if deleteTenth { _ = try await session.execute(script: "DELETE FROM t WHERE (id / 1000) % 10 = 0") }
@@ -91,7 +91,7 @@ package struct MaterializedViewBenchmark {
             if case .int64(let count) = chunk.columns[0].value(at: 0) { return Int(count) }
             return 0
         } ?? 0
-        let profile = database.operatorProfile(view: view.id)
+        let profile = database.streams.operatorProfile(view: view.id)
         guard let aggregate = profile.first(where: { $0.name == "StreamHashAgg" }) else {
             throw SluiceError.internalError("the view has no aggregate operator")
         }

@@ -80,8 +80,8 @@ package struct MemoryLimitBenchmark {
         _ = try await session.execute(script: "CREATE MATERIALIZED VIEW groups AS SELECT id % \(rows / 20) AS k, count(*) AS n, sum(v) AS total FROM s GROUP BY id % \(rows / 20)")
         try await database.waitForSource(named: "s", toTake: rows)
         let seconds = (ContinuousClock.now - start).inSeconds
-        let memory = database.memoryStatus
-        let state = database.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
+        let memory = database.streams.memoryStatus
+        let state = database.streams.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
         database.stop()
         print("RESULT \(seconds) \(memory.processPeakBytes) \(state) \(memory.peakResidentBytes) \(memory.evictedPages) \(memory.loadedPages)")
     }

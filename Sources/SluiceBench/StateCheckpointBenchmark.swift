@@ -45,12 +45,12 @@ struct StateCheckpointBenchmark {
             try await database.waitForSource(named: "nexmark", toTake: events)
             let seconds = (ContinuousClock.now - start).inSeconds
             rates[run % 2] = max(rates[run % 2], Double(events) / seconds)
-            let stateBytes = database.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
+            let stateBytes = database.streams.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
             if run < 2 {
                 print(String(format: "  %@  %7.2f s  %10.0f events/s", frequency == 1 ? "checkpoint every barrier" : "checkpoints off         ", seconds, Double(events) / seconds))
             } else if frequency == 1 {
-                database.waitForStateCheckpoints()
-                let totals = database.stateCheckpointTotals
+                database.streams.waitForStateCheckpoints()
+                let totals = database.streams.stateCheckpointTotals
                 print(String(format: "  checkpoint every barrier  %7.2f s  %10.0f events/s; best of two: %.0f against %.0f with checkpoints off, %.2f",
                              seconds, Double(events) / seconds, rates[1], rates[0], rates[1] / rates[0]))
                 print(String(format: "  %d checkpoints: %.1f MiB written (%.2f MiB each); changes %.1f MiB, bases %.1f MiB: %.2f bytes written per byte of changes; %d failed; state %.0f MiB",
@@ -73,7 +73,8 @@ struct StateCheckpointBenchmark {
         let serving = (ContinuousClock.now - restart).inSeconds
         // Until the source stands at the end of the topic (it resumed at the last checkpoint's
         // offset) and every view shows it.
-        while (recovered.sourcePositions(named: "nexmark")?[0] ?? 0) < Int64(events + extra) {
+        let source = recovered.catalog.relation(named: "nexmark")?.id ?? -1
+        while (recovered.streams.positions(of: source)?[0] ?? 0) < Int64(events + extra) {
             try await Task.sleep(for: .milliseconds(5))
         }
         await recovered.flush()
@@ -81,7 +82,7 @@ struct StateCheckpointBenchmark {
         let session = SQLSession(database: recovered, user: "root", databaseName: "dev", parameters: [:])
         _ = try await session.execute(script: "FLUSH")
         let count = try await session.execute(script: "SELECT count(*) FROM nexmark_q0").chunks.first?.columns[0].value(at: 0).textForm ?? "?"
-        let stateBytes = recovered.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
+        let stateBytes = recovered.streams.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
         recovered.stop()
         print(String(format: "  recovery  %6.2f s until SQL is served (%.0f MiB of view state restored), %6.2f s until %d more events are in (%.2f s at the steady rate); q0 holds %@ rows",
                      serving, Double(stateBytes) / 1_048_576, caughtUp, extra, Double(extra) / rates[1], count as NSString))

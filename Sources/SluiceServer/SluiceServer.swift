@@ -69,7 +69,7 @@ package final class SluiceServer: Sendable {
         try await sqlServer.shutdown()
         await broker?.shutdown()
         database.stop()
-        try database.checkpointTables()
+        try database.tables.checkpoint()
     }
 }
 

@@ -9,14 +9,19 @@ import SluicePlanner
 import SluiceSQL
 import SluiceState
 
-/// The shared state of one Sluice process: the catalog, the stored rows of every table, and
-/// the data directory that keeps both across restarts.
+/// The shared state of one Sluice process, in three parts with one job each, and what joins
+/// them: DDL, which changes all three, and the start from a data directory.
 ///
-/// On disk (`--data-dir`): `catalog.json` holds the relation definitions and is rewritten after
-/// every DDL statement; `wal/` and `tables/` keep the tables (``TableJournal``); `state/` keeps
-/// the views' and operators' state, checkpointed at barriers (``StateCheckpoints``). At start
-/// the views come back from their last state checkpoint, or are rebuilt from their inputs
-/// when there is none that covers them all.
+/// - The catalog (``Catalog``) and its file (``CatalogFile``, `catalog.json`, rewritten after
+///   every DDL statement).
+/// - The tables' state (``TableState``): every table's rows, the write-ahead log and table
+///   checkpoints under `wal/` and `tables/`, and the writes that change them.
+/// - The stream side (``StreamCoordinator``): the runtime maintaining the views, its barriers,
+///   the views' and operators' state checkpoints under `state/`, the connectors and the memory
+///   budget.
+///
+/// At start the views come back from their last state checkpoint, or are rebuilt from their
+/// inputs when there is none that covers them all (``load(from:)``).
 ///
 /// A materialized view's store holds the rows of the last committed epoch: the stream runtime
 /// replaces the stores of all views an epoch changed in one step, and queries take their view
@@ -24,29 +29,16 @@ import SluiceState
 package final class Database: TableProvider, Sendable {
     package let catalog = Catalog()
     package let dataDirectory: String?
-    let stores: StoreRegistry
-    package let runtime: StreamRuntime
-    /// The write-ahead log and table checkpoints; nil without a data directory.
-    package internal(set) var journal: TableJournal? {
-        get { journalBox.withLock { $0 } }
-        set { journalBox.withLock { $0 = newValue } }
-    }
-    let journalBox = Mutex<TableJournal?>(nil)
+    private let catalogFile: CatalogFile?
+    package let tables: TableState
+    package let streams: StreamCoordinator
     /// What recovery did at start, for the log line `sluice serve` prints.
     package internal(set) var recovery: TableJournal.Recovery? {
         get { recoveryBox.withLock { $0 } }
         set { recoveryBox.withLock { $0 = newValue } }
     }
-    let recoveryBox = Mutex<TableJournal.Recovery?>(nil)
-    /// Serializes checkpoints, off the writers' threads.
-    /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
-    let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
-    let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
-    /// Writes the views' state checkpoints; nil without a data directory.
-    let stateCheckpointWriterBox = Mutex<StateCheckpointWriter?>(nil)
+    private let recoveryBox = Mutex<TableJournal.Recovery?>(nil)
 
-    /// The running connectors, by the id of the source or table they feed.
-    let connectors = ConnectorSet()
     /// Builds the connector a source or table names; `validate` asks it to check its options and
     /// reach its outside system (at CREATE, not at a restart).
     package typealias ConnectorFactory = @Sendable (SourceDescription, _ validate: Bool) throws(SluiceError) -> any SourceConnector
@@ -62,16 +54,29 @@ package final class Database: TableProvider, Sendable {
     ) throws(SluiceError) {
         self.makeConnector = makeConnector
         self.dataDirectory = dataDirectory
+        catalogFile = dataDirectory.map { CatalogFile(dataDirectory: $0) }
         let stores = StoreRegistry()
-        self.stores = stores
         // Evicted pages go under the data directory (or the system's temporary directory).
         let memory = memoryLimit.map { limit in
             StateMemory(limit: limit, spillDirectory: dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))
         }
-        self.runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds, memory: memory) { rows, _ in
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds, memory: memory) { rows, _ in
             stores.publish(rows)
         }
-        let runtime = self.runtime
+        let streams = StreamCoordinator(runtime: runtime)
+        self.streams = streams
+        let catalog = self.catalog
+        tables = TableState(
+            stores: stores, runtime: runtime,
+            positions: {
+                // Where each connector-fed table's connector stands, logged with its rows.
+                var positions: [Int: [Int32: Int64]] = [:]
+                for (id, connector) in streams.connectors.all where catalog.relation(id: id)?.kind == .table {
+                    positions[id] = connector.positions
+                }
+                return positions
+            },
+            stateCut: { streams.stateCheckpointWriter?.checkpoints.lastManifest?.log.segment })
         catalog.setStreamingStatusSource {
             runtime.views.map { fragment in
                 StreamingJobStatus(
@@ -81,11 +86,11 @@ package final class Database: TableProvider, Sendable {
                     stateBytes: fragment.statistics.stateBytes.load(ordering: .relaxed))
             }
         }
-        catalog.setCheckpointSource { [weak self] in self?.journal?.history ?? [] }
-        catalog.setMemorySource { [weak self] in self?.memoryStatus ?? MemoryStatus() }
-        let connectors = self.connectors
+        let tables = self.tables
+        catalog.setCheckpointSource { tables.journal?.history ?? [] }
+        catalog.setMemorySource { streams.memoryStatus }
         catalog.setSourceStatusSource {
-            connectors.all.sorted { $0.key < $1.key }.map { id, connector in
+            streams.connectors.all.sorted { $0.key < $1.key }.map { id, connector in
                 let statistics = connector.statistics
                 return SourceStatus(
                     relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
@@ -93,40 +98,39 @@ package final class Database: TableProvider, Sendable {
             }
         }
         if let dataDirectory {
-            try enableStateCheckpoints(dataDirectory: dataDirectory, frequency: checkpointFrequency)
+            try streams.enableStateCheckpoints(
+                directory: "\(dataDirectory)/state", frequency: checkpointFrequency, log: { tables.journal?.log.position },
+                isSource: { catalog.relation(id: $0)?.kind == .source }, record: { entry in tables.journal?.record(entry) })
             try load(from: dataDirectory)
-            if journal == nil { journal = try TableJournal(dataDirectory: dataDirectory) }
+            if tables.journal == nil { tables.journal = try TableJournal(dataDirectory: dataDirectory) }
             runtime.resumeCheckpoints()
         }
         runtime.start()
     }
 
     package func store(for tableID: Int) -> TableStore? {
-        stores.store(for: tableID)
+        tables.store(for: tableID)
+    }
+
+    /// Writes the catalog's file (without a data directory: nothing).
+    package func saveCatalog() throws(SluiceError) {
+        try catalogFile?.save(catalog.relations)
     }
 
     /// A table provider for one query: tables as they are now, every view at one epoch, and a
     /// source as everything its outside system holds when the query first reads it.
     package func reader() -> SourceScanningReader {
-        SourceScanningReader(base: stores.reader(), connectors: connectors.all, catalog: catalog)
+        SourceScanningReader(base: tables.stores.reader(), connectors: streams.connectors.all, catalog: catalog)
     }
 
     /// Returns once every write made before the call is visible in every view.
     package func flush() async {
-        await runtime.flush()
-    }
-
-    /// Time and rows per operator of view `id` (inputs first), as of its last finished epoch.
-    package func operatorProfile(view id: Int) -> [(name: String, nanoseconds: UInt64, rowsIn: Int, stateBytes: Int)] {
-        runtime.views.first { $0.id == id }?.statistics.profile.map { ($0.name, $0.nanoseconds, $0.rowsIn, $0.stateBytes) } ?? []
+        await streams.runtime.flush()
     }
 
     /// Stops the connectors and the stream runtime's threads.
     package func stop() {
-        for connector in connectors.all.values { connector.stop() }
-        runtime.stop()
-        // A state checkpoint being written finishes (its files are whole or absent either way).
-        waitForStateCheckpoints()
+        streams.stop()
     }
 
     /// Registers source or connector-fed table `relation` and starts its connector, which first
@@ -154,8 +158,9 @@ package final class Database: TableProvider, Sendable {
     }
 
     func start(_ connector: any SourceConnector, for relation: RelationDefinition) {
-        connectors.set(connector, for: relation.id)
-        let runtime = self.runtime
+        streams.connectors.set(connector, for: relation.id)
+        let runtime = streams.runtime
+        let tables = self.tables
         let id = relation.id
         let output: SourceOutput
         if relation.kind == .table {
@@ -164,16 +169,14 @@ package final class Database: TableProvider, Sendable {
             let reached = { @Sendable [weak connector] () -> [Int32: Int64]? in connector?.positions }
             output = SourceOutput(
                 isRead: { true },
-                deliver: { [weak self] (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
-                    guard let self else { return }
-                    try self.insert([chunk], into: relation, synchronousCommit: false) {
+                deliver: { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+                    try tables.insert([chunk], into: relation, synchronousCommit: false) {
                         advance()
                         return reached()
                     }
                 },
-                deleteKeys: { [weak self] (keys: Chunk, advance: () -> Void) throws(SluiceError) in
-                    guard let self else { return }
-                    try self.delete(keysOf: keys, from: relation, synchronousCommit: false) {
+                deleteKeys: { (keys: Chunk, advance: () -> Void) throws(SluiceError) in
+                    try tables.delete(keysOf: keys, from: relation, synchronousCommit: false) {
                         advance()
                         return reached()
                     }
@@ -181,7 +184,7 @@ package final class Database: TableProvider, Sendable {
         } else {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
                 runtime.withSource(id) { writer in
-                    writer.emit(Self.changes(chunk, .insert))
+                    writer.emit(TableState.changes(chunk, .insert))
                     advance()
                 }
             }
@@ -202,7 +205,7 @@ package final class Database: TableProvider, Sendable {
     package func create(_ relation: RelationDefinition) throws(SluiceError) -> TableStore {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey)
-        stores.add(store, id: relation.id)
+        tables.stores.add(store, id: relation.id)
         try saveCatalog()
         return store
     }
@@ -214,9 +217,11 @@ package final class Database: TableProvider, Sendable {
     ) throws(SluiceError) -> UInt64 {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
-        stores.add(store, id: relation.id, isView: true)
+        tables.stores.add(store, id: relation.id, isView: true)
+        let stores = tables.stores
+        let connectors = streams.connectors
         do {
-            let epoch = try runtime.createView(
+            let epoch = try streams.runtime.createView(
                 id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(), restoring: restoring
             ) { (id: Int) throws(SluiceError) -> [Chunk] in
                 if catalog.relation(id: id)?.kind == .source, let connector = connectors.all[id] {
@@ -235,12 +240,12 @@ package final class Database: TableProvider, Sendable {
     }
 
     package func drop(_ relation: RelationDefinition) throws(SluiceError) {
-        if relation.kind == .materializedView { runtime.dropView(id: relation.id) }
-        if let connector = connectors.remove(relation.id) { connector.stop() }
+        if relation.kind == .materializedView { streams.runtime.dropView(id: relation.id) }
+        if let connector = streams.connectors.remove(relation.id) { connector.stop() }
         catalog.remove(id: relation.id)
-        stores.remove(id: relation.id)
+        tables.stores.remove(id: relation.id)
         try saveCatalog()
-        if relation.kind == .table, let journal {
+        if relation.kind == .table, let journal = tables.journal {
             // Its id may name a new table after a restart: replay must not apply its rows there.
             try journal.makeDurable(upTo: try journal.append(.dropped(table: relation.id)))
         }

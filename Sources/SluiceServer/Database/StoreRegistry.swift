@@ -23,8 +23,9 @@ final class StoreRegistry: Sendable {
         stores.withLock { $0[id]?.store }
     }
 
-    func all() -> [Int: TableStore] {
-        stores.withLock { $0.mapValues(\.store) }
+    /// The tables' stores (not the views'), by id.
+    func tables() -> [Int: TableStore] {
+        stores.withLock { $0.filter { !$0.value.isView }.mapValues(\.store) }
     }
 
     func add(_ store: TableStore, id: Int, isView: Bool = false) {

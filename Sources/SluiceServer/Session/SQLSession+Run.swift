@@ -12,11 +12,11 @@ extension SQLSession {
     func run(_ planned: PlannedStatement) async throws(SluiceError) -> PGStatementResult {
         if case .createMaterializedView(let relation, let plan) = planned {
             // The statement completes once the view shows the rows it started from.
-            await database.runtime.waitForCommit(try database.createMaterializedView(relation, plan: plan))
+            await database.streams.runtime.waitForCommit(try database.createMaterializedView(relation, plan: plan))
             return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW")
         }
         if case .utility(.checkpoint) = planned {
-            try await database.checkpointTablesOffThread()
+            try await database.tables.checkpointOffThread()
             return PGStatementResult(commandTag: "CHECKPOINT")
         }
         let result = try runStatement(planned)
@@ -24,16 +24,16 @@ extension SQLSession {
         case .insert, .update, .delete, .createTable:
             // The write is in the log; it is acknowledged once an fsync covers it, waited for off
             // the session's thread (PostgreSQL's synchronous_commit; `off` does not wait).
-            if synchronousCommit { try await database.makeWritesDurable() }
+            if synchronousCommit { try await database.tables.makeWritesDurable() }
         default:
             break
         }
         switch planned {
         case .insert, .update, .delete:
             // RisingWave's session setting: DML returns once every view shows its effects.
-            if ["true", "on", "1"].contains(setting("rw_implicit_flush")?.lowercased() ?? "") { await database.runtime.flush() }
+            if ["true", "on", "1"].contains(setting("rw_implicit_flush")?.lowercased() ?? "") { await database.streams.runtime.flush() }
         case .utility(.flush):
-            await database.runtime.flush()
+            await database.streams.runtime.flush()
         default:
             break
         }
@@ -54,13 +54,13 @@ extension SQLSession {
             let chunks = try executor.run(ColumnPruning.optimize(source))
             if let failure = reader.failure { throw failure }
             for chunk in chunks { try checkNotNull(chunk, table: table) }
-            let count = try database.insert(chunks, into: table, synchronousCommit: false)
+            let count = try database.tables.insert(chunks, into: table, synchronousCommit: false)
             return PGStatementResult(commandTag: "INSERT 0 \(count)")
         case .update(let table, var filter, var assignments, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
-            let affected = try database.modify(
+            let affected = try database.tables.modify(
                 table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
             ) {
                 (old: Chunk) throws(SluiceError) -> Chunk in
@@ -76,14 +76,14 @@ extension SQLSession {
         case .delete(let table, var filter, let subqueries):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
-            let affected = try database.modify(
+            let affected = try database.tables.modify(
                 table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
             return PGStatementResult(commandTag: "DELETE \(affected)")
         case .createTable(let relation, let populate):
             var rows: [Chunk] = []
             if let populate { rows = try executor.run(populate) }
             _ = try database.create(relation)
-            try database.insert(rows, into: relation, synchronousCommit: false)
+            try database.tables.insert(rows, into: relation, synchronousCommit: false)
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
@@ -164,7 +164,7 @@ extension SQLSession {
                 guard let milliseconds = Int(text), milliseconds > 0 else {
                     throw SluiceError(.invalidParameterValue, "barrier_interval_ms must be a positive number of milliseconds")
                 }
-                database.runtime.barrierIntervalMilliseconds = milliseconds
+                database.streams.runtime.barrierIntervalMilliseconds = milliseconds
             }
             updateSettings { $0[settingName] = text }
             let reported: Set<String> = ["timezone", "application_name", "datestyle", "intervalstyle", "client_encoding", "standard_conforming_strings"]
@@ -177,7 +177,7 @@ extension SQLSession {
         case .show(let name):
             let key = name == "time zone" ? "timezone" : (name == "transaction isolation level" ? "transaction_isolation" : name)
             // The barrier interval is the server's, whichever session set it.
-            let current = key == "barrier_interval_ms" ? String(database.runtime.barrierIntervalMilliseconds) : setting(key)
+            let current = key == "barrier_interval_ms" ? String(database.streams.runtime.barrierIntervalMilliseconds) : setting(key)
             guard let value = current else {
                 throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
             }

@@ -9,45 +9,27 @@ import SluicePlanner
 import SluiceSQL
 import SluiceState
 
-// The catalog file and the start of a database from its data directory: the catalog, the tables'
-// recovery, connectors at their positions, and views rebuilt from their definitions.
+// The start of a database from its data directory: the catalog, the tables' recovery,
+// connectors at their positions, and views restored from their state or rebuilt from their
+// definitions.
 extension Database {
-    struct StoredCatalog: Codable {
-        var relations: [RelationDefinition]
-    }
-
-    package func saveCatalog() throws(SluiceError) {
-        guard let dataDirectory else { return }
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(StoredCatalog(relations: catalog.relations))
-        } catch {
-            throw SluiceError(.internalError, "could not encode the catalog: \(error)")
-        }
-        // Renamed over the old file and fsynced with its directory: a crash leaves one whole
-        // catalog, the old or the new.
-        try Files.writeAtomically([UInt8](data), to: "\(dataDirectory)/catalog.json")
-    }
-
     func load(from directory: String) throws(SluiceError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let catalogPath = "\(directory)/catalog.json"
-            guard FileManager.default.fileExists(atPath: catalogPath) else { return }
-            let stored = try JSONDecoder().decode(StoredCatalog.self, from: Data(contentsOf: URL(fileURLWithPath: catalogPath)))
-            for relation in stored.relations where relation.kind == .source {
+            guard let relations = try CatalogFile(dataDirectory: directory).read() else { return }
+            for relation in relations where relation.kind == .source {
                 try catalog.add(relation)
             }
-            var tables: [Int: TableStore] = [:]
-            for relation in stored.relations where relation.kind == .table {
+            var loaded: [Int: TableStore] = [:]
+            for relation in relations where relation.kind == .table {
                 try catalog.add(relation)
                 let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey)
-                tables[relation.id] = store
-                stores.add(store, id: relation.id)
+                loaded[relation.id] = store
+                tables.stores.add(store, id: relation.id)
             }
             // The views' last state checkpoint, if one covers every view and the log still
             // reaches back to its cut; otherwise views are rebuilt from their inputs.
-            let views = stored.relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
+            let views = relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
             // (Paged state tables written whole stay in the run files, read as pages are touched.)
             let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state", lazily: .all)
             var restored: RestoredState?
@@ -61,31 +43,31 @@ extension Database {
                     stateNote = "views rebuilt from their inputs (state checkpoint \(checkpoint.manifest.sequence) unreadable: \(error.message))"
                 }
             }
-            var recovered = try TableJournal.recover(dataDirectory: directory, into: tables, changesAfter: restored?.manifest.log)
+            var recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
             if restored != nil && recovered.changesAfterCut == nil {
                 restored = nil
                 stateNote = "views rebuilt from their inputs (the log no longer reaches back to the last state checkpoint)"
             }
             recovered.damaged += damaged.map { "state: \($0)" }
-            journal = try TableJournal(dataDirectory: directory)
+            tables.journal = try TableJournal(dataDirectory: directory)
             if let restored {
                 stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                     + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them"
-                stateCheckpointWriter?.checkpoints.resume(from: restored.manifest)
+                streams.stateCheckpointWriter?.checkpoints.resume(from: restored.manifest)
                 // Views first, from their state; then the table writes logged after the
                 // checkpoint's cut; then the connectors, sources from the cut's positions.
                 for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }
                 let changes = recovered.changesAfterCut ?? []
-                for (table, parts) in changes where runtime.isRead(table) {
+                for (table, parts) in changes where streams.runtime.isRead(table) {
                     for part in parts where !part.rows.isEmpty {
-                        runtime.withSource(table) { writer in writer.emit(Self.changes(part.rows, part.op)) }
+                        streams.runtime.withSource(table) { writer in writer.emit(TableState.changes(part.rows, part.op)) }
                     }
                 }
-                startConnectors(stored.relations, recovery: recovered, resume: restored.manifest.positions)
+                startConnectors(relations, recovery: recovered, resume: restored.manifest.positions)
             } else {
                 // Connectors start from their definitions (not checked again: an outside system
                 // that is down now is retried, with the reason in `sluice_sources.status`).
-                startConnectors(stored.relations, recovery: recovered, resume: [:])
+                startConnectors(relations, recovery: recovered, resume: [:])
                 // Views read tables, sources and earlier views: rebuild them in creation order.
                 for relation in views { try restoreMaterializedView(relation, state: nil) }
             }

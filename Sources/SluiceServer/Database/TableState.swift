@@ -9,9 +9,41 @@ import SluicePlanner
 import SluiceSQL
 import SluiceState
 
-// Table writes: DML and connector deliveries, logged and sent to the views reading the table;
-// table checkpoints.
-extension Database {
+/// The tables' part of the state store: every relation's stored rows (``StoreRegistry``), the
+/// write-ahead log and table checkpoints (``TableJournal``), and the writes that change them: DML
+/// and connector deliveries, logged and sent to the views reading the table.
+package final class TableState: Sendable {
+    let stores: StoreRegistry
+    let runtime: StreamRuntime
+    /// The write-ahead log and table checkpoints; nil without a data directory.
+    package internal(set) var journal: TableJournal? {
+        get { journalBox.withLock { $0 } }
+        set { journalBox.withLock { $0 = newValue } }
+    }
+    private let journalBox = Mutex<TableJournal?>(nil)
+    /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
+    private let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
+    /// Serializes table checkpoints, off the writers' threads.
+    private let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
+    /// What a table checkpoint records beside the rows: where each connector-fed table's
+    /// connector stands, and the log segment the views' last state checkpoint still needs.
+    private let positions: @Sendable () -> [Int: [Int32: Int64]]
+    private let stateCut: @Sendable () -> UInt64?
+
+    init(
+        stores: StoreRegistry, runtime: StreamRuntime, positions: @escaping @Sendable () -> [Int: [Int32: Int64]],
+        stateCut: @escaping @Sendable () -> UInt64?
+    ) {
+        self.stores = stores
+        self.runtime = runtime
+        self.positions = positions
+        self.stateCut = stateCut
+    }
+
+    package func store(for tableID: Int) -> TableStore? {
+        stores.store(for: tableID)
+    }
+
     /// Inserts `chunks` (in the table's column order and types) into table `table` and sends
     /// the changes (upserted rows as deletes of the rows they replace) to the views reading it.
     /// Returns the number of rows given.
@@ -162,8 +194,8 @@ extension Database {
         try result.get()
     }
 
-    /// ``checkpointTables()`` on the checkpoint thread, the caller suspended meanwhile.
-    package func checkpointTablesOffThread() async throws(SluiceError) {
+    /// ``checkpoint()`` on the checkpoint thread, the caller suspended meanwhile.
+    package func checkpointOffThread() async throws(SluiceError) {
         let result: Result<Void, SluiceError> = await withCheckedContinuation { continuation in
             checkpointQueue.async { [self] in
                 do throws(SluiceError) {
@@ -179,7 +211,7 @@ extension Database {
 
     /// Writes every table's rows as a checkpoint and drops the log before it. Writes wait only
     /// while the log rotates and the tables' snapshots are taken.
-    package func checkpointTables() throws(SluiceError) {
+    package func checkpoint() throws(SluiceError) {
         let result: Result<Void, SluiceError> = checkpointQueue.sync {
             do throws(SluiceError) {
                 try writeTableCheckpoint()
@@ -194,19 +226,14 @@ extension Database {
     /// Checkpoints run one at a time, on ``checkpointQueue``.
     func writeTableCheckpoint() throws(SluiceError) {
         guard let journal else { return }
-        let tableIDs = Set(catalog.relations.filter { $0.kind == .table }.map(\.id))
-        let connectors = self.connectors.all
         let (segment, tables, positions) = try runtime.withWritesPaused {
             () throws(SluiceError) -> (UInt64, [(id: Int, chunks: [Chunk])], [Int: [Int32: Int64]]) in
             let segment = try journal.log.rotate()
-            let tables = stores.all().filter { tableIDs.contains($0.key) }.map { (id: $0.key, chunks: $0.value.snapshot().chunks) }
-            var positions: [Int: [Int32: Int64]] = [:]
-            for id in tableIDs { positions[id] = connectors[id]?.positions }
-            return (segment, tables, positions)
+            let tables = stores.tables().map { (id: $0.key, chunks: $0.value.snapshot().chunks) }
+            return (segment, tables, self.positions())
         }
         // The log the views' last state checkpoint needs (from its cut on) stays.
-        let stateCut = stateCheckpointWriter?.checkpoints.lastManifest?.log.segment
-        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions, keepingLogFrom: stateCut)
+        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions, keepingLogFrom: stateCut())
     }
 
     /// `chunk`'s rows, all with change op `op`.
