@@ -21,6 +21,12 @@ package struct Bitmap: Hashable, Sendable {
         self.storedCount = 0
     }
 
+    /// A bitmap holding `bits`.
+    package init(bits: [Bool]) {
+        self.init(count: bits.count, value: false)
+        for (index, bit) in bits.enumerated() where bit { self[index] = true }
+    }
+
     package subscript(index: Int) -> Bool {
         get { (words[index >> 6] >> UInt64(index & 63)) & 1 == 1 }
         set {

@@ -49,6 +49,13 @@ VIEWS = {
     "v_join_agg": "SELECT b.tag, sum(a.v) AS total, count(*) AS n FROM a JOIN b ON a.k = b.k GROUP BY b.tag",
     "v_c_extremes": "SELECT k, max(x) AS mx, min(x) AS mn FROM c GROUP BY k",
     "v_evens": "SELECT g, count(*) FILTER (WHERE v % 2 = 0) AS evens FROM a GROUP BY g",
+    # Every kind of counter the aggregate functions keep, under deletes: float sums, DISTINCT
+    # sums and averages, a smallint sum, a numeric average, a filtered bool_or.
+    "v_counters": (
+        "SELECT g, sum(CAST(v AS double precision)) AS fs, avg(CAST(k AS real)) AS fa, sum(DISTINCT k) AS sdk, "
+        "avg(DISTINCT v) AS adv, sum(CAST(k AS smallint)) AS ss, avg(d) AS ad, bool_or(flag) FILTER (WHERE k > 3) AS bo "
+        "FROM a GROUP BY g"
+    ),
 }
 # Views over views: each row is the same query over the view it reads.
 VIEWS_ON_VIEWS = {

@@ -159,11 +159,3 @@ struct GroupTable {
         }
     }
 }
-
-extension Bitmap {
-    /// A bitmap holding `bits`.
-    init(bits: [Bool]) {
-        self.init(count: bits.count, value: false)
-        for (index, bit) in bits.enumerated() where bit { self[index] = true }
-    }
-}

@@ -5,7 +5,8 @@ import SluiceState
 
 /// GROUP BY: groups input rows by their first `groupCount` columns and folds each aggregate.
 ///
-/// State: a ``GroupTable`` plus one ``Accumulator`` per aggregate, and for DISTINCT aggregates
+/// State: a ``GroupTable`` plus one ``AggregateAccumulator`` per aggregate (the functions the
+/// stream aggregate uses too), and for DISTINCT aggregates
 /// the set of (group, value) pairs already seen.
 /// - Complexity: O(rows) per chunk with one hash probe per row.
 struct HashAggregator {
@@ -14,7 +15,7 @@ struct HashAggregator {
     let aggregates: [AggregateCall]
     let context: EvaluationContext
     private var groups: GroupTable
-    private var accumulators: [any Accumulator]
+    private var accumulators: [any AggregateAccumulator]
     private var distinctSeen: [Set<KeyBytes>]
     /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end.
     private var orderedInput: [Chunk] = []
@@ -26,7 +27,9 @@ struct HashAggregator {
         self.aggregates = aggregates
         self.context = context
         self.groups = GroupTable(keyTypes: Array(inputTypes.prefix(groupCount)))
-        self.accumulators = aggregates.map { Accumulators.make(for: $0, argumentType: $0.argument.map { inputTypes[$0] }) }
+        self.accumulators = aggregates.map {
+            AggregateAccumulators.make(kind: $0.kind, argumentType: $0.argument.map { inputTypes[$0] }, resultType: $0.resultType)
+        }
         self.distinctSeen = aggregates.map { _ in [] }
         self.needsOrdering = aggregates.contains { !$0.orderBy.isEmpty }
     }
@@ -58,7 +61,7 @@ struct HashAggregator {
             }
             try accumulators[index].update(
                 groups: ids, rowCount: chunk.count, groupCount: groups.groupCount, argument: call.argument.map { chunk.columns[$0] },
-                delimiter: call.delimiter.map { chunk.columns[$0] }, rows: rows)
+                delimiter: call.delimiter.map { chunk.columns[$0] }, signs: nil, rows: rows)
         }
     }
 

@@ -3,25 +3,27 @@ import SluiceExpr
 import SluicePlan
 import SluiceState
 
+/// The values an epoch's chunk adds to or takes from the set of distinct values of one ordered
+/// state: those that entered (first equal value in) or left (last one out), with their groups'
+/// slots. DISTINCT count, sum and avg fold them, a chunk at a time.
+struct DistinctChanges {
+    var slots: [Int32] = []
+    var signs: [Int8] = []
+    var values: ColumnBuilder
+
+    init(type: DataType) {
+        values = ColumnBuilder(type: type, capacity: 0)
+    }
+}
+
 extension StreamHashAggregate {
-    /// Adds row `rowIndex` of `data` to its group (`sign` 1) or takes it away (`sign` -1): the
-    /// row count and the counters in `state`, and the entries of every ordered state.
-    func accumulate(_ state: inout [Value], groupKey: [UInt8], _ data: Chunk, _ rowIndex: Int, sign: Int64) throws(SluiceError) {
-        state[groupCount] = .int64((state[groupCount].int64 ?? 0) + sign)
-        for (index, call) in aggregates.enumerated() where layouts[index].foldsEveryRow {
-            if let filter = call.filter, !Self.isTrue(data.columns[filter], rowIndex) { continue }
-            let slot = layouts[index].slot
-            switch call.kind {
-            case .countStar:
-                state[slot] = .int64((state[slot].int64 ?? 0) + sign)
-            case .count:
-                if !data.columns[call.argument!].isNull(rowIndex) { state[slot] = .int64((state[slot].int64 ?? 0) + sign) }
-            default:
-                let value = data.columns[call.argument!].value(at: rowIndex)
-                if !value.isNull { try Self.fold(value, into: &state, kind: call.kind, slot: slot, sign: sign) }
-            }
-        }
-        for ordered in orderedStates {
+    /// Adds row `rowIndex` of `data` to the entries of every ordered state under its group's key
+    /// (`sign` 1), or takes it away (-1). A value entering or leaving a set of distinct values
+    /// goes to `distinct`, for the DISTINCT aggregates' counters.
+    func accumulateOrdered(
+        groupKey: [UInt8], slot: Int32, _ data: Chunk, _ rowIndex: Int, sign: Int8, distinct: inout [DistinctChanges]
+    ) throws(SluiceError) {
+        for (stateIndex, ordered) in orderedStates.enumerated() {
             if let filter = ordered.shape.filter, !Self.isTrue(data.columns[filter], rowIndex) { continue }
             switch ordered.shape {
             case .extremes(let argument, _):
@@ -30,18 +32,18 @@ extension StreamHashAggregate {
                 var entryKey = groupKey
                 MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
                 MemcomparableEncoding.appendExactForm(value, to: &entryKey)
-                _ = try ordered.entries.adjust(entryKey, by: sign, payload: [value])
+                _ = try ordered.entries.adjust(entryKey, by: Int64(sign), payload: [value])
             case .distinctValues(let argument, _):
                 let value = data.columns[argument].value(at: rowIndex)
                 if value.isNull { continue }
                 var entryKey = groupKey
                 MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
-                let change = try ordered.entries.adjust(entryKey, by: sign, payload: [value])
+                let change = try ordered.entries.adjust(entryKey, by: Int64(sign), payload: [value])
                 // The first equal value in, or the last one out: the set of distinct values changed.
                 guard (change.before == 0) != (change.after == 0) else { continue }
-                for consumer in ordered.distinctConsumers {
-                    try Self.fold(change.payload[0], into: &state, kind: aggregates[consumer].kind, slot: layouts[consumer].slot, sign: sign)
-                }
+                distinct[stateIndex].slots.append(slot)
+                distinct[stateIndex].signs.append(sign)
+                distinct[stateIndex].values.append(change.payload[0])
             case .elements(let elements):
                 let value = data.columns[elements.argument].value(at: rowIndex)
                 if value.isNull && elements.kind == .stringAgg { continue }
@@ -60,51 +62,30 @@ extension StreamHashAggregate {
                     if !elements.distinct { MemcomparableEncoding.appendExactForm(delimiter, to: &entryKey) }
                     payload.append(delimiter)
                 }
-                _ = try ordered.entries.adjust(entryKey, by: sign, payload: payload)
+                _ = try ordered.entries.adjust(entryKey, by: Int64(sign), payload: payload)
             }
         }
     }
 
-    /// The output row for a group: its keys, then each aggregate's value, from the group's
-    /// counters in `state` and the group's entries (under `groupKey`) in the ordered states.
-    func outputRow(_ state: [Value], groupKey: [UInt8]) throws(SluiceError) -> [Value] {
-        var row = Array(state.prefix(groupCount))
-        row.reserveCapacity(groupCount + aggregates.count)
-        for (index, call) in aggregates.enumerated() {
-            let slot = layouts[index].slot
+    /// The results of the aggregates that read ordered state (min and max under deletes,
+    /// string_agg, array_agg), in aggregate order, from the committed entries under `groupKey`.
+    func orderedResults(groupKey: [UInt8]) throws(SluiceError) -> [Value] {
+        var results: [Value] = []
+        for (index, call) in aggregates.enumerated() where counters[index] == nil {
+            let ordered = orderedStates[layouts[index].orderedState!]
             switch call.kind {
-            case .count, .countStar:
-                row.append(state[slot])
-            case .sum:
-                let summed = state[slot + 1].int64 ?? 0
-                row.append(summed == 0 ? .null : try AggregateArithmetic.finish(state[slot], as: call.resultType))
-            case .avg:
-                let summed = state[slot + 1].int64 ?? 0
-                row.append(summed == 0 ? .null : try AggregateArithmetic.average(state[slot], count: summed))
-            case .boolAnd, .boolOr:
-                let (trues, falses) = (state[slot].int64 ?? 0, state[slot + 1].int64 ?? 0)
-                if trues == 0 && falses == 0 {
-                    row.append(.null)
-                } else {
-                    row.append(.bool(call.kind == .boolAnd ? falses == 0 : trues > 0))
-                }
-            case .min, .max:
-                guard let ordered = layouts[index].orderedState else {
-                    row.append(state[slot])
-                    continue
-                }
-                let entries = orderedStates[ordered].entries
-                let extreme = call.kind == .min ? entries.first(withPrefix: groupKey) : entries.last(withPrefix: groupKey)
-                row.append(extreme?[0] ?? .null)
-            case .stringAgg, .arrayAgg:
-                let ordered = orderedStates[layouts[index].orderedState!]
+            case .min:
+                results.append(ordered.entries.first(withPrefix: groupKey)?[0] ?? .null)
+            case .max:
+                results.append(ordered.entries.last(withPrefix: groupKey)?[0] ?? .null)
+            default:
                 guard case .elements(let elements) = ordered.shape else {
                     throw SluiceError.internalError("\(call.kind.rawValue) reads the wrong kind of ordered state")
                 }
-                row.append(Self.collect(ordered.entries.entries(withPrefix: groupKey), elements))
+                results.append(Self.collect(ordered.entries.entries(withPrefix: groupKey), elements))
             }
         }
-        return row
+        return results
     }
 
     /// string_agg's text or array_agg's array from a group's entries in order, each repeated
@@ -138,30 +119,6 @@ extension StreamHashAggregate {
             }
         }
         return isFirst ? .null : .string(text)
-    }
-
-    /// Adds (`sign` 1) or takes away (-1) a non-null `value` in the counters of an aggregate of
-    /// `kind` at `slot` (see ``AggregateLayout``).
-    static func fold(_ value: Value, into state: inout [Value], kind: AggregateKind, slot: Int, sign: Int64) throws(SluiceError) {
-        switch kind {
-        case .count, .countStar:
-            state[slot] = .int64((state[slot].int64 ?? 0) + sign)
-        case .sum, .avg:
-            state[slot] = try AggregateArithmetic.add(state[slot], value, sign: sign)
-            state[slot + 1] = .int64((state[slot + 1].int64 ?? 0) + sign)
-        case .boolAnd, .boolOr:
-            guard case .bool(let truth) = value else { return }
-            let counter = truth ? slot : slot + 1
-            state[counter] = .int64((state[counter].int64 ?? 0) + sign)
-        case .min, .max:
-            // Only over an append-only input, where the slot holds the extreme so far.
-            guard sign > 0 else { throw SluiceError.internalError("a delete reached min or max over an append-only input") }
-            let current = state[slot]
-            let order = current.isNull ? 0 : ValueOrdering.compare(value, current)
-            if current.isNull || (kind == .min ? order < 0 : order > 0) { state[slot] = value }
-        case .stringAgg, .arrayAgg:
-            break
-        }
     }
 
     /// Whether row `rowIndex` of a boolean column is true (FILTER keeps only those).

@@ -5,13 +5,14 @@ import SluiceState
 
 /// Where one aggregate call of a ``StreamHashAggregate`` keeps its state.
 ///
-/// Counters live in the group's row of the group table, at `slot`:
-/// - `count(*)`, `count(x)`, `count(DISTINCT x)`: one slot, the count;
-/// - `sum` and `avg` (also DISTINCT): two slots, the sum (NULL before any value) and the number
-///   of values summed;
-/// - `bool_and` and `bool_or`: two slots, the numbers of true and of false inputs;
-/// - `min`, `max`, `string_agg`, `array_agg`: no slot; they read their ordered state. Over an
-///   append-only input, `min` and `max` instead take one slot, the extreme so far.
+/// Counters are the aggregate function's ``AggregateAccumulator`` (the batch executor's too);
+/// they live in the group's row of the group table from column `slot` on, as the accumulator's
+/// `stateTypes` say:
+/// - `count(*)`, `count(x)`, `count(DISTINCT x)`: the count;
+/// - `sum` and `avg` (also DISTINCT): the sum (NULL before any value) and the number of values;
+/// - `bool_and` and `bool_or`: the numbers of true and of false inputs;
+/// - `min`, `max`, `string_agg`, `array_agg`: none; they read their ordered state. Over an
+///   append-only input, `min` and `max` instead keep the extreme so far.
 struct AggregateLayout {
     /// The index of the aggregate's first slot in a group's state row.
     var slot: Int
@@ -21,24 +22,12 @@ struct AggregateLayout {
     /// Whether the counters take every input row (false for DISTINCT, and for aggregates
     /// without counters).
     var foldsEveryRow: Bool
+    /// Whether the aggregate has counters (otherwise it reads only ordered state).
+    var hasCounters = false
 
-    /// The type a running sum of `argument` values is kept as (``AggregateArithmetic/add(_:_:sign:)``):
-    /// integers and numeric as numeric, floats as double precision, intervals as intervals.
-    static func sumType(of argument: DataType) -> DataType {
-        switch argument {
-        case .int16, .int32, .int64, .decimal: .decimal(precision: nil, scale: nil)
-        case .float32, .float64: .float64
-        default: argument
-        }
-    }
-
-    /// The number of slots an aggregate of `kind` takes.
-    static func slotCount(_ kind: AggregateKind) -> Int {
-        switch kind {
-        case .count, .countStar: 1
-        case .sum, .avg, .boolAnd, .boolOr: 2
-        case .min, .max, .stringAgg, .arrayAgg: 0
-        }
+    /// The accumulator of `call`'s counters.
+    static func counters(of call: AggregateCall, inputTypes: [DataType]) -> any AggregateAccumulator {
+        AggregateAccumulators.make(kind: call.kind, argumentType: call.argument.map { inputTypes[$0] }, resultType: call.resultType)
     }
 }
 
@@ -154,20 +143,17 @@ extension StreamHashAggregate {
                     break
                 }
             }
-            layouts.append(layout)
             switch call.kind {
-            case .count, .countStar:
-                stateTypes.append(.int64)
-            case .sum, .avg:
-                stateTypes += [AggregateLayout.sumType(of: inputTypes[call.argument!]), .int64]
-            case .boolAnd, .boolOr:
-                stateTypes += [.int64, .int64]
-            case .min, .max:
-                if appendOnly { stateTypes.append(inputTypes[call.argument!]) }
-            case .stringAgg, .arrayAgg:
-                break
+            case .count, .countStar, .sum, .avg, .boolAnd, .boolOr: layout.hasCounters = true
+            case .min, .max: layout.hasCounters = appendOnly
+            case .stringAgg, .arrayAgg: layout.hasCounters = false
             }
-            slot += (call.kind == .min || call.kind == .max) && appendOnly ? 1 : AggregateLayout.slotCount(call.kind)
+            if layout.hasCounters {
+                let types = AggregateLayout.counters(of: call, inputTypes: inputTypes).stateTypes
+                stateTypes += types
+                slot += types.count
+            }
+            layouts.append(layout)
         }
         guard stateTypes.count == slot else { throw SluiceError.internalError("aggregate state has \(stateTypes.count) columns for \(slot) slots") }
         return (layouts, states, stateTypes)

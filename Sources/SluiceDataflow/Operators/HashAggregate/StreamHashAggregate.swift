@@ -20,13 +20,18 @@ import SluiceState
 /// table per ``OrderedAggregateState`` (``OrderedEntries``), with ids `stateTableID + 1`,
 /// `stateTableID + 2`, … in the order of the aggregates that first need them
 /// (``stateTableIDs`` lists them all). All are checkpointed page by page, restored lazily and
-/// evicted under `--memory-limit`; the groups an epoch touches are held as rows until its
-/// barrier.
+/// evicted under `--memory-limit`.
+///
+/// Within an epoch, the groups it touches get dense slots, and each aggregate's counters are
+/// its function's ``AggregateAccumulator`` (the batch executor's), loaded from a group's row
+/// when the epoch first touches it and updated a chunk at a time; a second set, loaded alike
+/// and never updated, gives what the group showed before the epoch. At the barrier the slots'
+/// counters are written back as the groups' rows.
 /// - Complexity: per input row, one group-key encoding and one dictionary probe, plus per
 ///   ordered state one entry-key encoding and a dictionary probe (a page lookup the first time
-///   an entry changes in the epoch); per epoch, per changed group, one page lookup, a page read
-///   per min or max, and a read of the group's entries per string_agg or array_agg (twice: the
-///   row before and after).
+///   an entry changes in the epoch); per chunk, one accumulator update per aggregate; per
+///   epoch, per changed group, one page lookup, a page read per min or max, and a read of the
+///   group's entries per string_agg or array_agg (twice: before and after).
 package struct StreamHashAggregate: StreamOperator {
     package let groupCount: Int
     package let aggregates: [AggregateCall]
@@ -37,11 +42,20 @@ package struct StreamHashAggregate: StreamOperator {
     private var groups: PagedTable
     let layouts: [AggregateLayout]
     let orderedStates: [OrderedAggregateState]
-    /// Groups changed this epoch, by state key: where their entry is in `dirtyEntries`.
-    private var dirty: [[UInt8]: Int] = [:]
-    /// The dirty groups' state rows now, the output rows they had before the epoch (nil for a
-    /// group new to it), changed in place, row after row.
-    private var dirtyEntries: [(state: [Value], before: [Value]?)] = []
+    /// Per aggregate: its counters for the groups touched this epoch, by slot (nil for an
+    /// aggregate that reads only ordered state), and the same holding what they were before it.
+    let counters: [(any AggregateAccumulator)?]
+    private let countersBefore: [(any AggregateAccumulator)?]
+    /// The groups touched this epoch: each one's slot by state key, and by slot its state key,
+    /// key values, row count, whether the table held it, and (when some aggregate reads ordered
+    /// state) those aggregates' results before the epoch.
+    private var dirty: [[UInt8]: Int32] = [:]
+    private var dirtyKeys: [[UInt8]] = []
+    private var keyBuilders: [ColumnBuilder]
+    private var rowCounts: [Int64] = []
+    private var existed: [Bool] = []
+    private var orderedBefore: [[Value]] = []
+    private let readsOrderedState: Bool
     private var emittedGlobalRow = false
 
     /// Refuses only string_agg and array_agg with DISTINCT and an ORDER BY over other columns
@@ -59,6 +73,14 @@ package struct StreamHashAggregate: StreamOperator {
         self.aggregates = aggregates
         self.stateTableID = stateTableID
         self.groups = PagedTable(types: stateTypes)
+        counters = zip(aggregates, layouts).map { call, layout in
+            layout.hasCounters ? AggregateLayout.counters(of: call, inputTypes: inputTypes) : nil
+        }
+        countersBefore = zip(aggregates, layouts).map { call, layout in
+            layout.hasCounters ? AggregateLayout.counters(of: call, inputTypes: inputTypes) : nil
+        }
+        readsOrderedState = counters.contains { $0 == nil }
+        keyBuilders = inputTypes.prefix(groupCount).map { ColumnBuilder(type: $0, capacity: 0) }
     }
 
     /// The types of the output rows: the group keys, then one column per aggregate.
@@ -85,82 +107,138 @@ package struct StreamHashAggregate: StreamOperator {
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = chunk.data
+        let rowCount = data.count
         let keyColumns = Array(data.columns.prefix(groupCount))
+        var slots = [Int32](repeating: 0, count: rowCount)
+        var signs = [Int8](repeating: 1, count: rowCount)
+        var deletes = false
+        var distinct = orderedStates.map { ordered -> DistinctChanges in
+            guard case .distinctValues(let argument, _) = ordered.shape else { return DistinctChanges(type: .int64) }
+            return DistinctChanges(type: inputTypes[argument])
+        }
         // One key buffer for the chunk: looking a group up allocates nothing; only a group new
         // to the epoch stores a copy.
         var key: [UInt8] = []
         key.reserveCapacity(64)
-        for rowIndex in 0 ..< data.count {
-            let sign: Int64 = chunk.ops[rowIndex].isInsertion ? 1 : -1
+        for rowIndex in 0 ..< rowCount {
+            let sign: Int8 = chunk.ops[rowIndex].isInsertion ? 1 : -1
+            if sign < 0 {
+                signs[rowIndex] = -1
+                deletes = true
+            }
             key.removeAll(keepingCapacity: true)
             key += [0, 0]
             for column in keyColumns { MemcomparableEncoding.append(column, row: rowIndex, to: &key) }
             Self.appendVnode(to: &key, from: 0)
-            let index: Int
+            let slot: Int32
             if let found = dirty[key] {
-                index = found
+                slot = found
             } else {
-                index = dirtyEntries.count
-                if let stored = groups.lookup(key) {
-                    // Read before this row touches the group's ordered state: the row as emitted.
-                    let row = stored.row.row(0)
-                    dirtyEntries.append((row, try outputRow(row, groupKey: key)))
-                } else {
-                    dirtyEntries.append((initialState(keyColumns.map { $0.value(at: rowIndex) }), nil))
-                }
-                dirty[key] = index
+                slot = try touch(key) { builder, column in builder.append(keyColumns[column].value(at: rowIndex)) }
             }
-            // The group's state is moved out, changed and moved back: never copied. (Handing
-            // `&dirtyEntries[index].state` to a method of `self` would make Swift copy `self`,
-            // and with it this array, for every row.)
-            var state: [Value] = []
-            swap(&state, &dirtyEntries[index].state)
-            try accumulate(&state, groupKey: key, data, rowIndex, sign: sign)
-            swap(&state, &dirtyEntries[index].state)
+            slots[rowIndex] = slot
+            rowCounts[Int(slot)] += Int64(sign)
+            if !orderedStates.isEmpty { try accumulateOrdered(groupKey: key, slot: slot, data, rowIndex, sign: sign, distinct: &distinct) }
         }
+        let touched = dirtyKeys.count
+        var filtered: [Int: [Int]] = [:]
+        for (index, call) in aggregates.enumerated() where layouts[index].foldsEveryRow {
+            guard let counters = counters[index] else { continue }
+            var rows: [Int]?
+            if let filter = call.filter {
+                if filtered[filter] == nil {
+                    filtered[filter] = (0 ..< rowCount).filter { Self.isTrue(data.columns[filter], $0) }
+                }
+                rows = filtered[filter]
+            }
+            try counters.update(
+                groups: slots, rowCount: rowCount, groupCount: touched, argument: call.argument.map { data.columns[$0] }, delimiter: nil,
+                signs: deletes ? signs : nil, rows: rows)
+        }
+        for (stateIndex, changes) in distinct.enumerated() where !changes.slots.isEmpty {
+            let values = changes.values.finish()
+            for consumer in orderedStates[stateIndex].distinctConsumers {
+                try counters[consumer]?.update(
+                    groups: changes.slots, rowCount: changes.slots.count, groupCount: touched, argument: values, delimiter: nil,
+                    signs: changes.signs, rows: nil)
+            }
+        }
+    }
+
+    /// Gives the group under state key `key`, new to this epoch, the next slot: its counters
+    /// loaded from the group's row where the table holds it, else its key values taken by
+    /// `appendKey` (column by column) and its counters at their start.
+    private mutating func touch(_ key: [UInt8], appendKey: (inout ColumnBuilder, Int) -> Void) throws(SluiceError) -> Int32 {
+        let slot = Int32(dirtyKeys.count)
+        dirtyKeys.append(key)
+        dirty[key] = slot
+        guard let stored = groups.lookup(key) else {
+            for column in keyBuilders.indices { appendKey(&keyBuilders[column], column) }
+            rowCounts.append(0)
+            existed.append(false)
+            if readsOrderedState { orderedBefore.append([]) }
+            return slot
+        }
+        let columns = stored.row.columns
+        for column in keyBuilders.indices { keyBuilders[column].append(columns[column].value(at: 0)) }
+        rowCounts.append(columns[groupCount].isNull(0) ? 0 : (columns[groupCount].value(at: 0).int64 ?? 0))
+        existed.append(true)
+        for (index, layout) in layouts.enumerated() where layout.hasCounters {
+            try counters[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: 0)
+            try countersBefore[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: 0)
+        }
+        // Read before this epoch touches the group's ordered state: the results as emitted.
+        if readsOrderedState { orderedBefore.append(try orderedResults(groupKey: key)) }
+        return slot
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
         var changes = GroupChanges()
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && groups.lookup(Self.globalKey) == nil {
             // The global row exists before any input, as in a batch aggregate over no rows.
-            dirty[Self.globalKey] = dirtyEntries.count
-            dirtyEntries.append((initialState([]), nil))
+            _ = try touch(Self.globalKey) { _, _ in }
         }
         // The ordered states first: the groups' output rows read their committed entries.
         for ordered in orderedStates { ordered.entries.commit() }
-        var builders = stateTypes.map { ColumnBuilder(type: $0, capacity: dirty.count) }
-        var keys: [[UInt8]] = []
-        var counts: [Int32] = []
-        for key in dirty.keys.sorted(by: { ByteOrder.compare($0, $1) < 0 }) {
-            let (groupState, before) = dirtyEntries[dirty[key]!]
-            let existed = before != nil
-            let rowCount = groupState[groupCount].int64 ?? 0
-            if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
-            if rowCount == 0 && groupCount > 0 {
-                for ordered in orderedStates where ordered.entries.hasEntries(withPrefix: key) {
-                    throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
+        let touched = dirtyKeys.count
+        if touched > 0 {
+            let keyColumns = keyBuilders.map { $0.finish() }
+            let after = try counters.map { (counters) throws(SluiceError) -> Column? in try counters?.finish(groupCount: touched) }
+            let before = try countersBefore.map { (counters) throws(SluiceError) -> Column? in try counters?.finish(groupCount: touched) }
+            var builders = stateTypes.map { ColumnBuilder(type: $0, capacity: touched) }
+            var keys: [[UInt8]] = []
+            var counts: [Int32] = []
+            for slot in (0 ..< touched).sorted(by: { ByteOrder.compare(dirtyKeys[$0], dirtyKeys[$1]) < 0 }) {
+                let key = dirtyKeys[slot]
+                let rowCount = rowCounts[slot]
+                if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
+                let keyValues = keyColumns.map { $0.value(at: slot) }
+                let beforeRow = existed[slot] ? keyValues + results(slot, counters: before, ordered: readsOrderedState ? orderedBefore[slot] : []) : nil
+                if rowCount == 0 && groupCount > 0 {
+                    for ordered in orderedStates where ordered.entries.hasEntries(withPrefix: key) {
+                        throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
+                    }
+                    if existed[slot] {
+                        keys.append(key)
+                        counts.append(-1)
+                        appendStateRow(slot, keyValues: keyValues, rowCount: rowCount, to: &builders)
+                    }
+                    changes.record(before: beforeRow, after: nil)
+                    continue
                 }
-                if existed {
-                    keys.append(key)
-                    counts.append(-1)
-                    for column in builders.indices { builders[column].append(groupState[column]) }
-                }
-                changes.record(before: before, after: nil)
-                continue
+                // A group new to the table comes in (+1); one it holds is replaced in place (0).
+                keys.append(key)
+                counts.append(existed[slot] ? 0 : 1)
+                appendStateRow(slot, keyValues: keyValues, rowCount: rowCount, to: &builders)
+                let ordered = readsOrderedState ? try orderedResults(groupKey: key) : []
+                changes.record(before: beforeRow, after: keyValues + results(slot, counters: after, ordered: ordered), isSame: Self.isIdentical)
             }
-            // A group new to the table comes in (+1); one it holds is replaced in place (0).
-            keys.append(key)
-            counts.append(existed ? 0 : 1)
-            for column in builders.indices { builders[column].append(groupState[column]) }
-            changes.record(before: before, after: try outputRow(groupState, groupKey: key), isSame: Self.isIdentical)
+            if !keys.isEmpty {
+                let rows = Chunk(columns: builders.map { $0.finish() }, count: keys.count)
+                groups.stage(rows, counts: counts) { bytes, row in bytes += keys[row] }
+            }
         }
-        if !keys.isEmpty {
-            let rows = Chunk(columns: builders.map { $0.finish() }, count: keys.count)
-            groups.stage(rows, counts: counts) { bytes, row in bytes += keys[row] }
-        }
-        dirty.removeAll(keepingCapacity: true)
-        dirtyEntries.removeAll(keepingCapacity: true)
+        forgetTouchedGroups()
         if groupCount == 0 { emittedGlobalRow = true }
         groups.commitEpoch()
         if state.mode != .none {
@@ -169,6 +247,44 @@ package struct StreamHashAggregate: StreamOperator {
             for ordered in orderedStates { state.add(ordered.entries.checkpoint(everything: everything)) }
         }
         changes.emit(types: outputTypes, into: &output)
+    }
+
+    /// Slot `slot`'s aggregate results: each aggregate's from its counters' results `counters`
+    /// or, for one that reads ordered state, the next of `ordered`.
+    private func results(_ slot: Int, counters: [Column?], ordered: [Value]) -> [Value] {
+        var results: [Value] = []
+        results.reserveCapacity(aggregates.count)
+        var next = 0
+        for column in counters {
+            if let column {
+                results.append(column.value(at: slot))
+            } else {
+                results.append(ordered[next])
+                next += 1
+            }
+        }
+        return results
+    }
+
+    /// Appends slot `slot`'s state row: its key values, row count and counters.
+    private func appendStateRow(_ slot: Int, keyValues: [Value], rowCount: Int64, to builders: inout [ColumnBuilder]) {
+        for (column, value) in keyValues.enumerated() { builders[column].append(value) }
+        builders[groupCount].append(int64: rowCount)
+        for (index, layout) in layouts.enumerated() where layout.hasCounters {
+            counters[index]?.saveState(group: slot, into: &builders, at: layout.slot)
+        }
+    }
+
+    /// Ends the epoch's slots: no group is touched any more.
+    private mutating func forgetTouchedGroups() {
+        dirty.removeAll(keepingCapacity: true)
+        dirtyKeys.removeAll(keepingCapacity: true)
+        keyBuilders = inputTypes.prefix(groupCount).map { ColumnBuilder(type: $0, capacity: 0) }
+        rowCounts.removeAll(keepingCapacity: true)
+        existed.removeAll(keepingCapacity: true)
+        orderedBefore.removeAll(keepingCapacity: true)
+        for counters in counters { counters?.removeAll() }
+        for counters in countersBefore { counters?.removeAll() }
     }
 
     package mutating func enableCheckpoints() {
@@ -200,23 +316,6 @@ package struct StreamHashAggregate: StreamOperator {
             MemcomparableEncoding.appendExactForm(b, to: &right)
         }
         return left == right
-    }
-
-    /// A new group's state: its key values, a row count of zero, then each aggregate's counters
-    /// at their start (counts 0, sums NULL).
-    private func initialState(_ keys: [Value]) -> [Value] {
-        var state = keys
-        state.append(.int64(0))
-        for (index, call) in aggregates.enumerated() {
-            switch call.kind {
-            case .count, .countStar: state.append(.int64(0))
-            case .sum, .avg: state += [.null, .int64(0)]
-            case .boolAnd, .boolOr: state += [.int64(0), .int64(0)]
-            case .min, .max: if layouts[index].orderedState == nil { state.append(.null) }
-            case .stringAgg, .arrayAgg: break
-            }
-        }
-        return state
     }
 }
 

@@ -1,0 +1,760 @@
+import SluiceCore
+
+/// One aggregate function's state for many groups: typed arrays indexed by group, updated a
+/// chunk at a time (one dynamic call per chunk, then a tight loop over its rows). The one
+/// implementation of each function, shared by the batch executor's GROUP BY (inserts only) and
+/// the stream aggregate (inserts and deletes; a group's state saved to and loaded from its
+/// state table as ``stateTypes`` columns).
+///
+/// count, sum, avg, bool_and and bool_or are retractable: a row with sign -1 takes back what
+/// the same row with sign 1 added. min and max here keep the extreme so far and accept inserts
+/// only (the stream aggregate keeps an ordered multiset per group under deletes); string_agg and
+/// array_agg here collect in input order, inserts only, and keep no state row (the stream
+/// aggregate keeps their elements in ordered state).
+package protocol AggregateAccumulator: AnyObject {
+    /// The columns of one group's state in a state table.
+    var stateTypes: [DataType] { get }
+    /// Folds rows into their groups: row `i` into group `groups[i]` (all into group 0 when
+    /// `groups` is empty), added when `signs` is nil or `signs[i]` is 1, taken back when it is
+    /// -1; only the rows in `rows` (nil: all `rowCount`). Groups `0 ..< groupCount` exist after.
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError)
+    /// The result of every group `0 ..< groupCount`.
+    func finish(groupCount: Int) throws(SluiceError) -> Column
+    /// Appends group `group`'s state, one value per ``stateTypes`` column, to
+    /// `builders[offset...]`.
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int)
+    /// Makes group `group` (created if needed) hold the state saved in row `row` of
+    /// `columns[offset...]`.
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) throws(SluiceError)
+    /// Forgets every group, keeping the arrays' capacity.
+    func removeAll()
+}
+
+/// Builds the accumulator of each aggregate function.
+package enum AggregateAccumulators {
+    /// The accumulator of `kind` over arguments of `argumentType` (nil for count(*)), giving
+    /// `resultType` (``AggregateKind/resultType(for:)``).
+    package static func make(kind: AggregateKind, argumentType: DataType?, resultType: DataType) -> any AggregateAccumulator {
+        switch (kind, argumentType) {
+        case (.countStar, _): return CountAccumulator(countsRows: true)
+        case (.count, _): return CountAccumulator(countsRows: false)
+        case (.sum, let type?), (.avg, let type?):
+            let average = kind == .avg
+            switch type {
+            case .int16, .int32, .int64: return IntegerSumAccumulator(average: average, resultType: resultType)
+            case .float32, .float64: return FloatSumAccumulator(average: average, resultType: resultType)
+            case .interval: return IntervalSumAccumulator(average: average)
+            default: return DecimalSumAccumulator(average: average)
+            }
+        case (.min, .int64?), (.max, .int64?):
+            return Int64ExtremeAccumulator(isMax: kind == .max, resultType: resultType)
+        case (.min, _), (.max, _):
+            return ExtremeAccumulator(isMax: kind == .max, resultType: resultType)
+        case (.boolAnd, _), (.boolOr, _):
+            return BoolAccumulator(isAnd: kind == .boolAnd)
+        case (.stringAgg, _):
+            return StringAggAccumulator()
+        case (.arrayAgg, _), (.sum, nil), (.avg, nil):
+            return ArrayAggAccumulator(resultType: resultType)
+        }
+    }
+}
+
+/// Runs `body(row, group, sign)` for every row an update feeds: the rows in `rows` (or all),
+/// each with its group (0 when `groups` is empty) and sign (1 when `signs` is nil).
+@inline(__always)
+func forEachRow<E: Error>(
+    groups: [Int32], rowCount: Int, signs: [Int8]?, rows: [Int]?, _ body: (Int, Int, Int8) throws(E) -> Void
+) throws(E) {
+    let global = groups.isEmpty
+    if let rows {
+        for row in rows { try body(row, global ? 0 : Int(groups[row]), signs?[row] ?? 1) }
+    } else {
+        for row in 0 ..< rowCount { try body(row, global ? 0 : Int(groups[row]), signs?[row] ?? 1) }
+    }
+}
+
+/// Grows `array` to `count` elements of `fill`.
+@inline(__always)
+func grow<Element>(_ array: inout [Element], to count: Int, with fill: Element) {
+    if array.count < count { array += repeatElement(fill, count: count - array.count) }
+}
+
+/// count(*) (`countsRows`) and count(x): one `Int64` per group.
+final class CountAccumulator: AggregateAccumulator {
+    let countsRows: Bool
+    private var counts: [Int64] = []
+
+    init(countsRows: Bool) { self.countsRows = countsRows }
+
+    var stateTypes: [DataType] { [.int64] }
+
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
+        grow(&counts, to: groupCount, with: 0)
+        let validity = countsRows ? nil : argument?.validity
+        if signs == nil && validity == nil && rows == nil {
+            if groups.isEmpty {
+                counts[0] += Int64(rowCount)
+                return
+            }
+            counts.withUnsafeMutableBufferPointer { counts in
+                for group in groups { counts[Int(group)] += 1 }
+            }
+            return
+        }
+        counts.withUnsafeMutableBufferPointer { counts in
+            forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
+                if validity?[row] ?? true { counts[group] += Int64(sign) }
+            }
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&counts, to: groupCount, with: 0)
+        return Column(type: .int64, storage: .int64(Array(counts.prefix(groupCount))))
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        builders[offset].append(int64: group < counts.count ? counts[group] : 0)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&counts, to: group + 1, with: 0)
+        counts[group] = columns[offset].isNull(row) ? 0 : columns[offset].int64(at: row)
+    }
+
+    func removeAll() { counts.removeAll(keepingCapacity: true) }
+}
+
+/// sum and avg of smallint, integer and bigint: 128-bit sums and value counts. The state row is
+/// the sum as numeric (NULL before any value) and the count.
+final class IntegerSumAccumulator: AggregateAccumulator {
+    let average: Bool
+    let resultType: DataType
+    private var sums: [Int128] = []
+    private var counts: [Int64] = []
+
+    init(average: Bool, resultType: DataType) {
+        self.average = average
+        self.resultType = resultType
+    }
+
+    var stateTypes: [DataType] { [.numeric, .int64] }
+
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
+        grow(&sums, to: groupCount, with: 0)
+        grow(&counts, to: groupCount, with: 0)
+        guard let argument else { return }
+        switch argument.storage {
+        case .int64(let values): fold(values, argument.validity, groups, rowCount, signs, rows)
+        case .int32(let values): fold(values, argument.validity, groups, rowCount, signs, rows)
+        case .int16(let values): fold(values, argument.validity, groups, rowCount, signs, rows)
+        default: return
+        }
+    }
+
+    private func fold<T: BinaryInteger>(_ values: [T], _ validity: Bitmap?, _ groups: [Int32], _ rowCount: Int, _ signs: [Int8]?, _ rows: [Int]?) {
+        sums.withUnsafeMutableBufferPointer { sums in
+            counts.withUnsafeMutableBufferPointer { counts in
+                values.withUnsafeBufferPointer { values in
+                    if signs == nil && validity == nil && rows == nil {
+                        if groups.isEmpty {
+                            var total: Int128 = 0
+                            for value in values { total &+= Int128(value) }
+                            sums[0] &+= total
+                            counts[0] &+= Int64(values.count)
+                            return
+                        }
+                        groups.withUnsafeBufferPointer { groups in
+                            for row in 0 ..< values.count {
+                                let group = Int(groups[row])
+                                sums[group] &+= Int128(values[row])
+                                counts[group] &+= 1
+                            }
+                        }
+                        return
+                    }
+                    forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
+                        guard validity?[row] ?? true else { return }
+                        sums[group] &+= Int128(values[row]) * Int128(sign)
+                        counts[group] &+= Int64(sign)
+                    }
+                }
+            }
+        }
+    }
+
+    func finish(groupCount: Int) throws(SluiceError) -> Column {
+        grow(&sums, to: groupCount, with: 0)
+        grow(&counts, to: groupCount, with: 0)
+        var validity = Bitmap(count: groupCount, value: true)
+        if resultType == .int64 && !average {
+            var output = [Int64](repeating: 0, count: groupCount)
+            for group in 0 ..< groupCount {
+                if counts[group] == 0 {
+                    validity[group] = false
+                } else {
+                    guard let value = Int64(exactly: sums[group]) else { throw SluiceError(.numericValueOutOfRange, "bigint out of range") }
+                    output[group] = value
+                }
+            }
+            return Column(type: resultType, storage: .int64(output), validity: validity)
+        }
+        var output: [Decimal] = []
+        output.reserveCapacity(groupCount)
+        for group in 0 ..< groupCount {
+            if counts[group] == 0 {
+                validity[group] = false
+                output.append(.zero)
+            } else if average {
+                output.append(try Decimal.dividing(Decimal(mantissa: sums[group], scale: 0), Decimal(counts[group])))
+            } else {
+                output.append(Decimal(mantissa: sums[group], scale: 0))
+            }
+        }
+        return Column(type: resultType, storage: .decimal(output), validity: validity)
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        let count = group < counts.count ? counts[group] : 0
+        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(decimal: Decimal(mantissa: sums[group], scale: 0)) }
+        builders[offset + 1].append(int64: count)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) throws(SluiceError) {
+        grow(&sums, to: group + 1, with: 0)
+        grow(&counts, to: group + 1, with: 0)
+        sums[group] = columns[offset].isNull(row) ? 0 : try columns[offset].decimal(at: row).rescaled(to: 0).mantissa
+        counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
+    }
+
+    func removeAll() {
+        sums.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
+    }
+}
+
+/// sum and avg of numeric: exact sums and value counts; the state row is the sum (NULL before
+/// any value) and the count.
+final class DecimalSumAccumulator: AggregateAccumulator {
+    let average: Bool
+    private var sums: [Decimal] = []
+    private var counts: [Int64] = []
+
+    init(average: Bool) { self.average = average }
+
+    var stateTypes: [DataType] { [.numeric, .int64] }
+
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError) {
+        grow(&sums, to: groupCount, with: .zero)
+        grow(&counts, to: groupCount, with: 0)
+        guard let argument, case .decimal(let values) = argument.storage else { return }
+        let validity = argument.validity
+        try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
+            guard validity?[row] ?? true else { return }
+            sums[group] = sign > 0 ? try Decimal.adding(sums[group], values[row]) : try Decimal.subtracting(sums[group], values[row])
+            counts[group] += Int64(sign)
+        }
+    }
+
+    func finish(groupCount: Int) throws(SluiceError) -> Column {
+        grow(&sums, to: groupCount, with: .zero)
+        grow(&counts, to: groupCount, with: 0)
+        var output: [Decimal] = []
+        output.reserveCapacity(groupCount)
+        var validity = Bitmap(count: groupCount, value: true)
+        for group in 0 ..< groupCount {
+            if counts[group] == 0 {
+                validity[group] = false
+                output.append(.zero)
+            } else {
+                output.append(average ? try Decimal.dividing(sums[group], Decimal(counts[group])) : sums[group])
+            }
+        }
+        return Column(type: .numeric, storage: .decimal(output), validity: validity)
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        let count = group < counts.count ? counts[group] : 0
+        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(decimal: sums[group]) }
+        builders[offset + 1].append(int64: count)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&sums, to: group + 1, with: .zero)
+        grow(&counts, to: group + 1, with: 0)
+        sums[group] = columns[offset].isNull(row) ? .zero : columns[offset].decimal(at: row)
+        counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
+    }
+
+    func removeAll() {
+        sums.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
+    }
+}
+
+/// sum and avg of real and double precision, summed as double precision.
+final class FloatSumAccumulator: AggregateAccumulator {
+    let average: Bool
+    let resultType: DataType
+    private var sums: [Double] = []
+    private var counts: [Int64] = []
+
+    init(average: Bool, resultType: DataType) {
+        self.average = average
+        self.resultType = resultType
+    }
+
+    var stateTypes: [DataType] { [.float64, .int64] }
+
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
+        grow(&sums, to: groupCount, with: 0)
+        grow(&counts, to: groupCount, with: 0)
+        guard let argument else { return }
+        let validity = argument.validity
+        switch argument.storage {
+        case .float64(let values):
+            forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
+                guard validity?[row] ?? true else { return }
+                sums[group] += sign > 0 ? values[row] : -values[row]
+                counts[group] += Int64(sign)
+            }
+        case .float32(let values):
+            forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
+                guard validity?[row] ?? true else { return }
+                sums[group] += sign > 0 ? Double(values[row]) : -Double(values[row])
+                counts[group] += Int64(sign)
+            }
+        default:
+            return
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&sums, to: groupCount, with: 0)
+        grow(&counts, to: groupCount, with: 0)
+        var validity = Bitmap(count: groupCount, value: true)
+        for group in 0 ..< groupCount where counts[group] == 0 { validity[group] = false }
+        let results = (0 ..< groupCount).map { counts[$0] == 0 ? 0 : (average ? sums[$0] / Double(counts[$0]) : sums[$0]) }
+        if resultType == .float32 { return Column(type: .float32, storage: .float32(results.map { Float($0) }), validity: validity) }
+        return Column(type: .float64, storage: .float64(results), validity: validity)
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        let count = group < counts.count ? counts[group] : 0
+        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(double: sums[group]) }
+        builders[offset + 1].append(int64: count)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&sums, to: group + 1, with: 0)
+        grow(&counts, to: group + 1, with: 0)
+        sums[group] = columns[offset].isNull(row) ? 0 : columns[offset].float64(at: row)
+        counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
+    }
+
+    func removeAll() {
+        sums.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
+    }
+}
+
+/// sum and avg of interval.
+final class IntervalSumAccumulator: AggregateAccumulator {
+    let average: Bool
+    private var sums: [Interval] = []
+    private var counts: [Int64] = []
+    private static let zero = Interval(months: 0, days: 0, microseconds: 0)
+
+    init(average: Bool) { self.average = average }
+
+    var stateTypes: [DataType] { [.interval, .int64] }
+
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError) {
+        grow(&sums, to: groupCount, with: Self.zero)
+        grow(&counts, to: groupCount, with: 0)
+        guard let argument, case .interval(let values) = argument.storage else { return }
+        let validity = argument.validity
+        try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
+            guard validity?[row] ?? true else { return }
+            sums[group] = sign > 0 ? try IntervalArithmetic.add(sums[group], values[row]) : try IntervalArithmetic.subtract(sums[group], values[row])
+            counts[group] += Int64(sign)
+        }
+    }
+
+    func finish(groupCount: Int) throws(SluiceError) -> Column {
+        grow(&sums, to: groupCount, with: Self.zero)
+        grow(&counts, to: groupCount, with: 0)
+        var output: [Interval] = []
+        output.reserveCapacity(groupCount)
+        var validity = Bitmap(count: groupCount, value: true)
+        for group in 0 ..< groupCount {
+            if counts[group] == 0 {
+                validity[group] = false
+                output.append(Self.zero)
+            } else {
+                output.append(average ? try IntervalArithmetic.divide(sums[group], by: Double(counts[group])) : sums[group])
+            }
+        }
+        return Column(type: .interval, storage: .interval(output), validity: validity)
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        let count = group < counts.count ? counts[group] : 0
+        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(interval: sums[group]) }
+        builders[offset + 1].append(int64: count)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&sums, to: group + 1, with: Self.zero)
+        grow(&counts, to: group + 1, with: 0)
+        sums[group] = columns[offset].isNull(row) ? Self.zero : columns[offset].interval(at: row)
+        counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
+    }
+
+    func removeAll() {
+        sums.removeAll(keepingCapacity: true)
+        counts.removeAll(keepingCapacity: true)
+    }
+}
+
+/// bool_and and bool_or: the numbers of true and of false inputs per group.
+final class BoolAccumulator: AggregateAccumulator {
+    let isAnd: Bool
+    private var trues: [Int64] = []
+    private var falses: [Int64] = []
+
+    init(isAnd: Bool) { self.isAnd = isAnd }
+
+    var stateTypes: [DataType] { [.int64, .int64] }
+
+    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
+        grow(&trues, to: groupCount, with: 0)
+        grow(&falses, to: groupCount, with: 0)
+        guard let argument, case .bool(let values) = argument.storage else { return }
+        let validity = argument.validity
+        forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
+            guard validity?[row] ?? true else { return }
+            if values[row] { trues[group] += Int64(sign) } else { falses[group] += Int64(sign) }
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&trues, to: groupCount, with: 0)
+        grow(&falses, to: groupCount, with: 0)
+        var validity = Bitmap(count: groupCount, value: true)
+        var output = [Bool](repeating: false, count: groupCount)
+        for group in 0 ..< groupCount {
+            if trues[group] == 0 && falses[group] == 0 {
+                validity[group] = false
+            } else {
+                output[group] = isAnd ? falses[group] == 0 : trues[group] > 0
+            }
+        }
+        return Column(type: .boolean, storage: .bool(output), validity: validity)
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        builders[offset].append(int64: group < trues.count ? trues[group] : 0)
+        builders[offset + 1].append(int64: group < falses.count ? falses[group] : 0)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&trues, to: group + 1, with: 0)
+        grow(&falses, to: group + 1, with: 0)
+        trues[group] = columns[offset].isNull(row) ? 0 : columns[offset].int64(at: row)
+        falses[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
+    }
+
+    func removeAll() {
+        trues.removeAll(keepingCapacity: true)
+        falses.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The error of a delete reaching an accumulator that only adds.
+private func insertOnly(_ name: String) -> SluiceError {
+    SluiceError.internalError("a delete reached \(name), which keeps no multiset of its values")
+}
+
+/// min and max of bigint, inserts only: the extreme so far per group.
+///
+/// Whether a group has seen a value is only tracked once some chunk had NULLs, a FILTER or
+/// signs: until then every group was created by a row with a value.
+final class Int64ExtremeAccumulator: AggregateAccumulator {
+    let isMax: Bool
+    let resultType: DataType
+    private var values: [Int64] = []
+    /// nil while groups `0 ..< coveredCount` all have a value and there are no others.
+    private var seen: [Bool]? = nil
+    private var coveredCount = 0
+
+    init(isMax: Bool, resultType: DataType) {
+        self.isMax = isMax
+        self.resultType = resultType
+    }
+
+    var stateTypes: [DataType] { [resultType] }
+
+    private var start: Int64 { isMax ? .min : .max }
+
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError) {
+        if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly(isMax ? "max" : "min") }
+        grow(&values, to: groupCount, with: start)
+        let input: [Int64]
+        if let argument, case .int64(let elements) = argument.storage { input = elements } else { input = [] }
+        let validity = argument?.validity
+        let isMax = isMax
+        // Fast: every row feeds the aggregate, so every group this chunk created has a value.
+        let fast = argument != nil && rows == nil && validity == nil && !groups.isEmpty
+        if fast && seen == nil {
+            coveredCount = groupCount
+        } else {
+            trackSeen(groupCount: groupCount, fill: fast)
+        }
+        guard argument != nil else { return }
+        values.withUnsafeMutableBufferPointer { values in
+            input.withUnsafeBufferPointer { input in
+                groups.withUnsafeBufferPointer { groups in
+                    if fast {
+                        // Separate loops, each a branch-free compare-and-select per row.
+                        if isMax {
+                            for row in 0 ..< input.count {
+                                let group = Int(groups[row])
+                                values[group] = Swift.max(values[group], input[row])
+                            }
+                        } else {
+                            for row in 0 ..< input.count {
+                                let group = Int(groups[row])
+                                values[group] = Swift.min(values[group], input[row])
+                            }
+                        }
+                        if seen != nil {
+                            for group in groups { seen![Int(group)] = true }
+                        }
+                    } else {
+                        forEachRow(groups: Array(groups), rowCount: input.count, signs: nil, rows: rows) { row, group, _ in
+                            guard validity?[row] ?? true else { return }
+                            let value = input[row]
+                            seen![group] = true
+                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts (or grows) the per-group flags: groups covered so far have a value, new ones
+    /// `fill`.
+    private func trackSeen(groupCount: Int, fill: Bool) {
+        if seen == nil {
+            seen = [Bool](repeating: true, count: coveredCount) + [Bool](repeating: false, count: max(0, groupCount - coveredCount))
+        } else if seen!.count < groupCount {
+            seen! += [Bool](repeating: fill, count: groupCount - seen!.count)
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&values, to: groupCount, with: start)
+        if seen == nil && coveredCount >= groupCount {
+            return Column(type: resultType, storage: .int64(Array(values.prefix(groupCount))))
+        }
+        trackSeen(groupCount: groupCount, fill: false)
+        let seen = self.seen!
+        let output = (0 ..< groupCount).map { seen[$0] ? values[$0] : 0 }
+        return Column(type: resultType, storage: .int64(output), validity: Bitmap(bits: Array(seen.prefix(groupCount))))
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        let hasValue = group < values.count && (seen.map { group < $0.count && $0[group] } ?? (group < coveredCount))
+        if hasValue { builders[offset].append(int64: values[group]) } else { builders[offset].appendNull() }
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&values, to: group + 1, with: start)
+        trackSeen(groupCount: group + 1, fill: false)
+        if columns[offset].isNull(row) {
+            values[group] = start
+            seen![group] = false
+        } else {
+            values[group] = columns[offset].int64(at: row)
+            seen![group] = true
+        }
+    }
+
+    func removeAll() {
+        values.removeAll(keepingCapacity: true)
+        seen = nil
+        coveredCount = 0
+    }
+}
+
+/// min and max of any other ordered type, inserts only: the extreme so far per group.
+final class ExtremeAccumulator: AggregateAccumulator {
+    let isMax: Bool
+    let resultType: DataType
+    private var values: [Value] = []
+
+    init(isMax: Bool, resultType: DataType) {
+        self.isMax = isMax
+        self.resultType = resultType
+    }
+
+    var stateTypes: [DataType] { [resultType] }
+
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError) {
+        if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly(isMax ? "max" : "min") }
+        grow(&values, to: groupCount, with: .null)
+        guard let argument else { return }
+        let isMax = isMax
+        forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
+            guard !argument.isNull(row) else { return }
+            let value = argument.value(at: row)
+            let current = values[group]
+            if current.isNull {
+                values[group] = value
+            } else {
+                let order = ValueOrdering.compare(value, current)
+                if isMax ? order > 0 : order < 0 { values[group] = value }
+            }
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&values, to: groupCount, with: .null)
+        var builder = ColumnBuilder(type: resultType, capacity: groupCount)
+        for group in 0 ..< groupCount { builder.append(values[group]) }
+        return builder.finish()
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+        builders[offset].append(group < values.count ? values[group] : .null)
+    }
+
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        grow(&values, to: group + 1, with: .null)
+        values[group] = columns[offset].value(at: row)
+    }
+
+    func removeAll() { values.removeAll(keepingCapacity: true) }
+}
+
+/// string_agg, inserts only: each group's text so far, values joined in input order, each
+/// after the first preceded by its own delimiter (a NULL delimiter counting as empty).
+final class StringAggAccumulator: AggregateAccumulator {
+    private var texts: [String?] = []
+
+    var stateTypes: [DataType] { [] }
+
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError) {
+        if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly("string_agg") }
+        grow(&texts, to: groupCount, with: nil)
+        guard let argument else { return }
+        forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
+            guard !argument.isNull(row), case .string(let text) = argument.value(at: row) else { return }
+            if let sofar = texts[group] {
+                let separator = delimiter.map { $0.isNull(row) ? "" : $0.value(at: row).textForm } ?? ""
+                texts[group] = sofar + separator + text
+            } else {
+                texts[group] = text
+            }
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&texts, to: groupCount, with: nil)
+        var builder = ColumnBuilder(type: .varchar, capacity: groupCount)
+        for group in 0 ..< groupCount { builder.append(texts[group].map { .string($0) } ?? .null) }
+        return builder.finish()
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {}
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {}
+    func removeAll() { texts.removeAll(keepingCapacity: true) }
+}
+
+/// array_agg, inserts only: every value, NULLs included, in input order.
+final class ArrayAggAccumulator: AggregateAccumulator {
+    let resultType: DataType
+    private var elements: [[Value]?] = []
+
+    init(resultType: DataType) { self.resultType = resultType }
+
+    var stateTypes: [DataType] { [] }
+
+    func update(
+        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
+    ) throws(SluiceError) {
+        if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly("array_agg") }
+        grow(&elements, to: groupCount, with: nil)
+        guard let argument else { return }
+        forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
+            elements[group, default: []].append(argument.value(at: row))
+        }
+    }
+
+    func finish(groupCount: Int) -> Column {
+        grow(&elements, to: groupCount, with: nil)
+        var builder = ColumnBuilder(type: resultType, capacity: groupCount)
+        for group in 0 ..< groupCount { builder.append(elements[group].map { .list($0) } ?? .null) }
+        return builder.finish()
+    }
+
+    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {}
+    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {}
+    func removeAll() { elements.removeAll(keepingCapacity: true) }
+}
+
+extension Array {
+    /// `self[index]`, with `default` first stored where it is nil.
+    fileprivate subscript<Wrapped>(index: Int, default defaultValue: @autoclosure () -> Wrapped) -> Wrapped where Element == Wrapped? {
+        get { self[index] ?? defaultValue() }
+        set { self[index] = newValue }
+    }
+}
+
+extension Column {
+    /// Row `row` of an integer-layout column (not NULL).
+    fileprivate func int64(at row: Int) -> Int64 {
+        switch storage {
+        case .int64(let values): values[row]
+        case .int32(let values): Int64(values[row])
+        case .int16(let values): Int64(values[row])
+        default: 0
+        }
+    }
+
+    /// Row `row` of a numeric column (not NULL).
+    fileprivate func decimal(at row: Int) -> Decimal {
+        if case .decimal(let values) = storage { return values[row] }
+        return .zero
+    }
+
+    /// Row `row` of a float column (not NULL).
+    fileprivate func float64(at row: Int) -> Double {
+        switch storage {
+        case .float64(let values): values[row]
+        case .float32(let values): Double(values[row])
+        default: 0
+        }
+    }
+
+    /// Row `row` of an interval column (not NULL).
+    fileprivate func interval(at row: Int) -> Interval {
+        if case .interval(let values) = storage { return values[row] }
+        return Interval()
+    }
+}
