@@ -78,21 +78,32 @@ func forEachRow<E: Error>(
 
 /// Grows `array` to `count` elements of `fill`.
 @inline(__always)
-func grow<Element>(_ array: inout [Element], to count: Int, with fill: Element) {
+func growArray<Element>(_ array: inout [Element], to count: Int, with fill: Element) {
     if array.count < count { array += repeatElement(fill, count: count - array.count) }
 }
 
 /// count(*) (`countsRows`) and count(x): one `Int64` per group.
-final class CountAccumulator: AggregateAccumulator {
+package final class CountAccumulator: AggregateAccumulator {
     let countsRows: Bool
     private var counts: [Int64] = []
 
-    init(countsRows: Bool) { self.countsRows = countsRows }
+    package init(countsRows: Bool) { self.countsRows = countsRows }
 
-    var stateTypes: [DataType] { [.int64] }
+    /// Group `group`'s count.
+    package func count(at group: Int) -> Int64 { counts[group] }
 
-    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
-        grow(&counts, to: groupCount, with: 0)
+    package func set(count: Int64, at group: Int) { counts[group] = count }
+
+    /// Makes groups `0 ..< count` exist, new ones at zero.
+    package func grow(to count: Int) { growArray(&counts, to: count, with: 0) }
+
+    /// The bytes the arrays take.
+    package var bytes: Int { counts.capacity * 8 }
+
+    package var stateTypes: [DataType] { [.int64] }
+
+    package func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
+        growArray(&counts, to: groupCount, with: 0)
         let validity = countsRows ? nil : argument?.validity
         if signs == nil && validity == nil && rows == nil {
             if groups.isEmpty {
@@ -111,41 +122,59 @@ final class CountAccumulator: AggregateAccumulator {
         }
     }
 
-    func finish(groupCount: Int) -> Column {
-        grow(&counts, to: groupCount, with: 0)
+    package func finish(groupCount: Int) -> Column {
+        growArray(&counts, to: groupCount, with: 0)
         return Column(type: .int64, storage: .int64(Array(counts.prefix(groupCount))))
     }
 
-    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+    package func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
         builders[offset].append(int64: group < counts.count ? counts[group] : 0)
     }
 
-    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&counts, to: group + 1, with: 0)
+    package func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
+        growArray(&counts, to: group + 1, with: 0)
         counts[group] = columns[offset].isNull(row) ? 0 : columns[offset].int64(at: row)
     }
 
-    func removeAll() { counts.removeAll(keepingCapacity: true) }
+    package func removeAll() { counts.removeAll(keepingCapacity: true) }
 }
 
 /// sum and avg of smallint, integer and bigint: 128-bit sums and value counts. The state row is
 /// the sum as numeric (NULL before any value) and the count.
-final class IntegerSumAccumulator: AggregateAccumulator {
+package final class IntegerSumAccumulator: AggregateAccumulator {
     let average: Bool
     let resultType: DataType
     private var sums: [Int128] = []
     private var counts: [Int64] = []
 
-    init(average: Bool, resultType: DataType) {
+    package init(average: Bool, resultType: DataType) {
         self.average = average
         self.resultType = resultType
     }
 
-    var stateTypes: [DataType] { [.numeric, .int64] }
+    /// Group `group`'s sum and number of values summed.
+    package func sum(at group: Int) -> Int128 { sums[group] }
+    package func count(at group: Int) -> Int64 { counts[group] }
 
-    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
-        grow(&sums, to: groupCount, with: 0)
-        grow(&counts, to: groupCount, with: 0)
+    package func set(sum: Int128, count: Int64, at group: Int) {
+        sums[group] = sum
+        counts[group] = count
+    }
+
+    /// Makes groups `0 ..< count` exist, new ones at zero.
+    package func grow(to count: Int) {
+        growArray(&sums, to: count, with: 0)
+        growArray(&counts, to: count, with: 0)
+    }
+
+    /// The bytes the arrays take.
+    package var bytes: Int { sums.capacity * 16 + counts.capacity * 8 }
+
+    package var stateTypes: [DataType] { [.numeric, .int64] }
+
+    package func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
+        growArray(&sums, to: groupCount, with: 0)
+        growArray(&counts, to: groupCount, with: 0)
         guard let argument else { return }
         switch argument.storage {
         case .int64(let values): fold(values, argument.validity, groups, rowCount, signs, rows)
@@ -186,9 +215,9 @@ final class IntegerSumAccumulator: AggregateAccumulator {
         }
     }
 
-    func finish(groupCount: Int) throws(SluiceError) -> Column {
-        grow(&sums, to: groupCount, with: 0)
-        grow(&counts, to: groupCount, with: 0)
+    package func finish(groupCount: Int) throws(SluiceError) -> Column {
+        growArray(&sums, to: groupCount, with: 0)
+        growArray(&counts, to: groupCount, with: 0)
         var validity = Bitmap(count: groupCount, value: true)
         if resultType == .int64 && !average {
             var output = [Int64](repeating: 0, count: groupCount)
@@ -217,20 +246,20 @@ final class IntegerSumAccumulator: AggregateAccumulator {
         return Column(type: resultType, storage: .decimal(output), validity: validity)
     }
 
-    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
+    package func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
         let count = group < counts.count ? counts[group] : 0
         if count == 0 { builders[offset].appendNull() } else { builders[offset].append(decimal: Decimal(mantissa: sums[group], scale: 0)) }
         builders[offset + 1].append(int64: count)
     }
 
-    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) throws(SluiceError) {
-        grow(&sums, to: group + 1, with: 0)
-        grow(&counts, to: group + 1, with: 0)
+    package func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) throws(SluiceError) {
+        growArray(&sums, to: group + 1, with: 0)
+        growArray(&counts, to: group + 1, with: 0)
         sums[group] = columns[offset].isNull(row) ? 0 : try columns[offset].decimal(at: row).rescaled(to: 0).mantissa
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
     }
 
-    func removeAll() {
+    package func removeAll() {
         sums.removeAll(keepingCapacity: true)
         counts.removeAll(keepingCapacity: true)
     }
@@ -250,8 +279,8 @@ final class DecimalSumAccumulator: AggregateAccumulator {
     func update(
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
-        grow(&sums, to: groupCount, with: .zero)
-        grow(&counts, to: groupCount, with: 0)
+        growArray(&sums, to: groupCount, with: .zero)
+        growArray(&counts, to: groupCount, with: 0)
         guard let argument, case .decimal(let values) = argument.storage else { return }
         let validity = argument.validity
         try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
@@ -262,8 +291,8 @@ final class DecimalSumAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) throws(SluiceError) -> Column {
-        grow(&sums, to: groupCount, with: .zero)
-        grow(&counts, to: groupCount, with: 0)
+        growArray(&sums, to: groupCount, with: .zero)
+        growArray(&counts, to: groupCount, with: 0)
         var output: [Decimal] = []
         output.reserveCapacity(groupCount)
         var validity = Bitmap(count: groupCount, value: true)
@@ -285,8 +314,8 @@ final class DecimalSumAccumulator: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&sums, to: group + 1, with: .zero)
-        grow(&counts, to: group + 1, with: 0)
+        growArray(&sums, to: group + 1, with: .zero)
+        growArray(&counts, to: group + 1, with: 0)
         sums[group] = columns[offset].isNull(row) ? .zero : columns[offset].decimal(at: row)
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
     }
@@ -312,8 +341,8 @@ final class FloatSumAccumulator: AggregateAccumulator {
     var stateTypes: [DataType] { [.float64, .int64] }
 
     func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
-        grow(&sums, to: groupCount, with: 0)
-        grow(&counts, to: groupCount, with: 0)
+        growArray(&sums, to: groupCount, with: 0)
+        growArray(&counts, to: groupCount, with: 0)
         guard let argument else { return }
         let validity = argument.validity
         switch argument.storage {
@@ -335,8 +364,8 @@ final class FloatSumAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        grow(&sums, to: groupCount, with: 0)
-        grow(&counts, to: groupCount, with: 0)
+        growArray(&sums, to: groupCount, with: 0)
+        growArray(&counts, to: groupCount, with: 0)
         var validity = Bitmap(count: groupCount, value: true)
         for group in 0 ..< groupCount where counts[group] == 0 { validity[group] = false }
         let results = (0 ..< groupCount).map { counts[$0] == 0 ? 0 : (average ? sums[$0] / Double(counts[$0]) : sums[$0]) }
@@ -351,8 +380,8 @@ final class FloatSumAccumulator: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&sums, to: group + 1, with: 0)
-        grow(&counts, to: group + 1, with: 0)
+        growArray(&sums, to: group + 1, with: 0)
+        growArray(&counts, to: group + 1, with: 0)
         sums[group] = columns[offset].isNull(row) ? 0 : columns[offset].float64(at: row)
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
     }
@@ -377,8 +406,8 @@ final class IntervalSumAccumulator: AggregateAccumulator {
     func update(
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
-        grow(&sums, to: groupCount, with: Self.zero)
-        grow(&counts, to: groupCount, with: 0)
+        growArray(&sums, to: groupCount, with: Self.zero)
+        growArray(&counts, to: groupCount, with: 0)
         guard let argument, case .interval(let values) = argument.storage else { return }
         let validity = argument.validity
         try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
@@ -389,8 +418,8 @@ final class IntervalSumAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) throws(SluiceError) -> Column {
-        grow(&sums, to: groupCount, with: Self.zero)
-        grow(&counts, to: groupCount, with: 0)
+        growArray(&sums, to: groupCount, with: Self.zero)
+        growArray(&counts, to: groupCount, with: 0)
         var output: [Interval] = []
         output.reserveCapacity(groupCount)
         var validity = Bitmap(count: groupCount, value: true)
@@ -412,8 +441,8 @@ final class IntervalSumAccumulator: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&sums, to: group + 1, with: Self.zero)
-        grow(&counts, to: group + 1, with: 0)
+        growArray(&sums, to: group + 1, with: Self.zero)
+        growArray(&counts, to: group + 1, with: 0)
         sums[group] = columns[offset].isNull(row) ? Self.zero : columns[offset].interval(at: row)
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
     }
@@ -435,8 +464,8 @@ final class BoolAccumulator: AggregateAccumulator {
     var stateTypes: [DataType] { [.int64, .int64] }
 
     func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
-        grow(&trues, to: groupCount, with: 0)
-        grow(&falses, to: groupCount, with: 0)
+        growArray(&trues, to: groupCount, with: 0)
+        growArray(&falses, to: groupCount, with: 0)
         guard let argument, case .bool(let values) = argument.storage else { return }
         let validity = argument.validity
         forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
@@ -446,8 +475,8 @@ final class BoolAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        grow(&trues, to: groupCount, with: 0)
-        grow(&falses, to: groupCount, with: 0)
+        growArray(&trues, to: groupCount, with: 0)
+        growArray(&falses, to: groupCount, with: 0)
         var validity = Bitmap(count: groupCount, value: true)
         var output = [Bool](repeating: false, count: groupCount)
         for group in 0 ..< groupCount {
@@ -466,8 +495,8 @@ final class BoolAccumulator: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&trues, to: group + 1, with: 0)
-        grow(&falses, to: group + 1, with: 0)
+        growArray(&trues, to: group + 1, with: 0)
+        growArray(&falses, to: group + 1, with: 0)
         trues[group] = columns[offset].isNull(row) ? 0 : columns[offset].int64(at: row)
         falses[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
     }
@@ -508,7 +537,7 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
         if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly(isMax ? "max" : "min") }
-        grow(&values, to: groupCount, with: start)
+        growArray(&values, to: groupCount, with: start)
         let input: [Int64]
         if let argument, case .int64(let elements) = argument.storage { input = elements } else { input = [] }
         let validity = argument?.validity
@@ -564,7 +593,7 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        grow(&values, to: groupCount, with: start)
+        growArray(&values, to: groupCount, with: start)
         if seen == nil && coveredCount >= groupCount {
             return Column(type: resultType, storage: .int64(Array(values.prefix(groupCount))))
         }
@@ -580,7 +609,7 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&values, to: group + 1, with: start)
+        growArray(&values, to: group + 1, with: start)
         trackSeen(groupCount: group + 1, fill: false)
         if columns[offset].isNull(row) {
             values[group] = start
@@ -615,7 +644,7 @@ final class ExtremeAccumulator: AggregateAccumulator {
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
         if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly(isMax ? "max" : "min") }
-        grow(&values, to: groupCount, with: .null)
+        growArray(&values, to: groupCount, with: .null)
         guard let argument else { return }
         let isMax = isMax
         forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
@@ -632,7 +661,7 @@ final class ExtremeAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        grow(&values, to: groupCount, with: .null)
+        growArray(&values, to: groupCount, with: .null)
         var builder = ColumnBuilder(type: resultType, capacity: groupCount)
         for group in 0 ..< groupCount { builder.append(values[group]) }
         return builder.finish()
@@ -643,7 +672,7 @@ final class ExtremeAccumulator: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        grow(&values, to: group + 1, with: .null)
+        growArray(&values, to: group + 1, with: .null)
         values[group] = columns[offset].value(at: row)
     }
 
@@ -661,7 +690,7 @@ final class StringAggAccumulator: AggregateAccumulator {
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
         if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly("string_agg") }
-        grow(&texts, to: groupCount, with: nil)
+        growArray(&texts, to: groupCount, with: nil)
         guard let argument else { return }
         forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
             guard !argument.isNull(row), case .string(let text) = argument.value(at: row) else { return }
@@ -675,7 +704,7 @@ final class StringAggAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        grow(&texts, to: groupCount, with: nil)
+        growArray(&texts, to: groupCount, with: nil)
         var builder = ColumnBuilder(type: .varchar, capacity: groupCount)
         for group in 0 ..< groupCount { builder.append(texts[group].map { .string($0) } ?? .null) }
         return builder.finish()
@@ -699,7 +728,7 @@ final class ArrayAggAccumulator: AggregateAccumulator {
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
         if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly("array_agg") }
-        grow(&elements, to: groupCount, with: nil)
+        growArray(&elements, to: groupCount, with: nil)
         guard let argument else { return }
         forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
             elements[group, default: []].append(argument.value(at: row))
@@ -707,7 +736,7 @@ final class ArrayAggAccumulator: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) -> Column {
-        grow(&elements, to: groupCount, with: nil)
+        growArray(&elements, to: groupCount, with: nil)
         var builder = ColumnBuilder(type: resultType, capacity: groupCount)
         for group in 0 ..< groupCount { builder.append(elements[group].map { .list($0) } ?? .null) }
         return builder.finish()

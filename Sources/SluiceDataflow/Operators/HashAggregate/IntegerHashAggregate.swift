@@ -9,8 +9,10 @@ import SluiceState
 /// FILTER or ORDER BY, under any group keys. Results are those of ``StreamHashAggregate``, which
 /// handles everything else.
 ///
-/// Groups get dense slots; every accumulator is a typed array indexed by slot (counts `Int64`,
-/// sums `Int128`, min and max an ``ExtremeMultiset`` each), so a row costs a hash probe on the
+/// Groups get dense slots; every accumulator is a typed array indexed by slot (counts and sums
+/// in the aggregate functions' own accumulators, ``CountAccumulator`` and
+/// ``IntegerSumAccumulator``, which the batch executor and the general aggregate use too; min and
+/// max an ``ExtremeMultiset`` each), so a row costs a hash probe on the
 /// key and a few array updates, with no per-row allocation. One integer-layout key is looked up
 /// as an integer; other keys by the bytes of their memcomparable encoding, hashed a word at a
 /// time. Over an append-only input (a source) min and max keep only the extreme so far. At a
@@ -42,10 +44,9 @@ package struct IntegerHashAggregate: StreamOperator {
     private var keyBytes: [[UInt8]] = []
     private var keyValues: [[Value]] = []
     private var rowCounts: [Int64] = []
-    /// Per aggregate: non-null input count per slot (count(*) counts rows).
-    private var counts: [[Int64]]
-    /// Per aggregate: the sum per slot (sum aggregates only).
-    private var sums: [[Int128]]
+    /// Per aggregate: its counters by slot: the non-null input count (count(*) counts rows), and
+    /// for sum the sum.
+    private let counters: [IntegerCounters]
     /// Per aggregate: the values per slot (min and max only).
     private var extremes: [[ExtremeMultiset]]
     private var freeSlots: [Int32] = []
@@ -122,8 +123,11 @@ package struct IntegerHashAggregate: StreamOperator {
         self.stateTableID = stateTableID
         self.appendOnlyInput = appendOnlyInput
         self.integerKey = groupCount == 1 && Self.isIntegerLayout(inputTypes[0])
-        counts = aggregates.map { _ in [] }
-        sums = aggregates.map { _ in [] }
+        counters = aggregates.map { call in
+            call.kind == .sum
+                ? .sum(IntegerSumAccumulator(average: false, resultType: call.resultType))
+                : .count(CountAccumulator(countsRows: call.kind == .countStar))
+        }
         extremes = aggregates.map { _ in [] }
         changedValues = aggregates.map { _ in [] }
         before = EpochStart(aggregates: aggregates.count)
@@ -164,7 +168,7 @@ package struct IntegerHashAggregate: StreamOperator {
             let slot = globalSlot()
             for row in 0 ..< rowCount { slots[row] = slot }
         }
-        var signs = [Int64](repeating: 1, count: rowCount)
+        var signs = [Int8](repeating: 1, count: rowCount)
         var hasDeletes = false
         for row in 0 ..< rowCount where !chunk.ops[row].isInsertion {
             signs[row] = -1
@@ -172,28 +176,17 @@ package struct IntegerHashAggregate: StreamOperator {
         }
         for row in 0 ..< rowCount where !isDirty[Int(slots[row])] { touch(slots[row]) }
         rowCounts.withUnsafeMutableBufferPointer { rowCounts in
-            for row in 0 ..< rowCount { rowCounts[Int(slots[row])] += signs[row] }
+            for row in 0 ..< rowCount { rowCounts[Int(slots[row])] += Int64(signs[row]) }
         }
         for (index, call) in aggregates.enumerated() {
-            guard let argument = call.argument else {
-                counts[index].withUnsafeMutableBufferPointer { counts in
-                    for row in 0 ..< rowCount { counts[Int(slots[row])] += signs[row] }
-                }
-                continue
-            }
-            let column = data.columns[argument]
+            let argument = call.argument.map { data.columns[$0] }
+            try counters[index].accumulator.update(
+                groups: slots, rowCount: rowCount, groupCount: keys.count, argument: argument, delimiter: nil,
+                signs: hasDeletes ? signs : nil, rows: nil)
+            guard let column = argument, call.kind == .min || call.kind == .max else { continue }
             let values = Self.integers(column)
             let valid = column.hasNulls ? (0 ..< rowCount).map { !column.isNull($0) } : [Bool](repeating: true, count: rowCount)
-            counts[index].withUnsafeMutableBufferPointer { counts in
-                for row in 0 ..< rowCount where valid[row] { counts[Int(slots[row])] += signs[row] }
-            }
             switch call.kind {
-            case .count:
-                break
-            case .sum:
-                sums[index].withUnsafeMutableBufferPointer { sums in
-                    for row in 0 ..< rowCount where valid[row] { sums[Int(slots[row])] += Int128(values[row]) * Int128(signs[row]) }
-                }
             case .min where appendOnlyInput, .max where appendOnlyInput:
                 guard !hasDeletes else {
                     throw SluiceError.internalError("a delete reached min or max over an append-only input")
@@ -375,7 +368,7 @@ package struct IntegerHashAggregate: StreamOperator {
         for key in keyBytes { bytes += key.capacity * 2 + 48 }
         bytes += keyValues.count * groupCount * MemoryLayout<Value>.stride
         for index in aggregates.indices {
-            bytes += counts[index].capacity * 8 + sums[index].capacity * 16 + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
+            bytes += counters[index].bytes + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
             for multiset in extremes[index] { bytes += multiset.bytes }
         }
         return bytes + (spilled?.byteCount ?? 0)
@@ -424,8 +417,7 @@ package struct IntegerHashAggregate: StreamOperator {
         rowCounts.append(0)
         isDirty.append(false)
         for (index, call) in aggregates.enumerated() {
-            counts[index].append(0)
-            if call.kind == .sum { sums[index].append(0) }
+            counters[index].grow(to: keys.count)
             if call.kind == .min || call.kind == .max { extremes[index].append(ExtremeMultiset(isMax: call.kind == .max)) }
         }
         return Int32(keys.count - 1)
@@ -463,8 +455,7 @@ package struct IntegerHashAggregate: StreamOperator {
     private mutating func clear(slot index: Int) {
         rowCounts[index] = 0
         for (aggregate, call) in aggregates.enumerated() {
-            counts[aggregate][index] = 0
-            if call.kind == .sum { sums[aggregate][index] = 0 }
+            counters[aggregate].set(count: 0, sum: 0, at: index)
             if call.kind == .min || call.kind == .max { extremes[aggregate][index] = ExtremeMultiset(isMax: call.kind == .max) }
         }
     }
@@ -486,9 +477,9 @@ package struct IntegerHashAggregate: StreamOperator {
         dirty.append(slot)
         before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
         for (aggregate, call) in aggregates.enumerated() {
-            before.counts[aggregate].append(counts[aggregate][index])
+            before.counts[aggregate].append(counters[aggregate].count(at: index))
             switch call.kind {
-            case .sum: before.sums[aggregate].append(sums[aggregate][index])
+            case .sum: before.sums[aggregate].append(counters[aggregate].sum(at: index))
             case .min, .max: before.extremes[aggregate].append(extremes[aggregate][index].value)
             default: break
             }
@@ -499,13 +490,13 @@ package struct IntegerHashAggregate: StreamOperator {
     /// `position`): then the group needs no output.
     private func isUnchanged(slot index: Int, since position: Int) -> Bool {
         for (aggregate, call) in aggregates.enumerated() {
-            let count = counts[aggregate][index]
+            let count = counters[aggregate].count(at: index)
             let old = before.counts[aggregate][position]
             switch call.kind {
             case .countStar, .count:
                 if count != old { return false }
             case .sum:
-                if (count == 0) != (old == 0) || sums[aggregate][index] != before.sums[aggregate][position] { return false }
+                if (count == 0) != (old == 0) || counters[aggregate].sum(at: index) != before.sums[aggregate][position] { return false }
             default:
                 if extremes[aggregate][index].value != before.extremes[aggregate][position] { return false }
             }
@@ -529,12 +520,12 @@ package struct IntegerHashAggregate: StreamOperator {
             }
         }
         for (aggregate, call) in aggregates.enumerated() {
-            let count = position.map { before.counts[aggregate][$0] } ?? counts[aggregate][index]
+            let count = position.map { before.counts[aggregate][$0] } ?? counters[aggregate].count(at: index)
             switch call.kind {
             case .countStar, .count:
                 changes.builders[column].append(int64: count)
             case .sum:
-                let sum = position.map { before.sums[aggregate][$0] } ?? sums[aggregate][index]
+                let sum = position.map { before.sums[aggregate][$0] } ?? counters[aggregate].sum(at: index)
                 if count == 0 {
                     changes.builders[column].appendNull()
                 } else if call.resultType == .int64 {
@@ -672,10 +663,10 @@ extension IntegerHashAggregate {
             builders[column].append(int64: rowCounts[index])
             column += 1
             for (aggregate, call) in aggregates.enumerated() {
-                builders[column].append(int64: counts[aggregate][index])
+                builders[column].append(int64: counters[aggregate].count(at: index))
                 column += 1
                 if call.kind == .sum {
-                    let sum = sums[aggregate][index]
+                    let sum = counters[aggregate].sum(at: index)
                     builders[column].append(int64: Int64(truncatingIfNeeded: sum >> 64))
                     builders[column + 1].append(int64: Int64(truncatingIfNeeded: sum))
                     column += 2
@@ -818,14 +809,16 @@ extension IntegerHashAggregate {
         rowCounts[index] = integerColumns[column][row]
         column += 1
         for (aggregate, call) in aggregates.enumerated() {
-            counts[aggregate][index] = integerColumns[column][row]
+            let count = integerColumns[column][row]
             column += 1
+            var sum: Int128 = 0
             if call.kind == .sum {
                 let high = integerColumns[column][row]
                 let low = integerColumns[column + 1][row]
-                sums[aggregate][index] = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
+                sum = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
                 column += 2
             }
+            counters[aggregate].set(count: count, sum: sum, at: index)
             if (call.kind == .min || call.kind == .max) && appendOnlyInput {
                 let (total, extreme, count) = (integerColumns[column][row], integerColumns[column + 1][row], integerColumns[column + 2][row])
                 guard let multiset = ExtremeMultiset(isMax: call.kind == .max, total: total, extreme: extreme, extremeCount: count) else {
@@ -879,6 +872,54 @@ extension IntegerHashAggregate {
             }
         }
         if groupCount == 0 { emittedGlobalRow = section.keys.count > 0 }
+    }
+}
+
+/// The counters of one aggregate of an ``IntegerHashAggregate``: a count per slot (count(*),
+/// count, and the non-null count of min and max), or a sum and count per slot (sum).
+enum IntegerCounters {
+    case count(CountAccumulator)
+    case sum(IntegerSumAccumulator)
+
+    var accumulator: any AggregateAccumulator {
+        switch self {
+        case .count(let counts): counts
+        case .sum(let sums): sums
+        }
+    }
+
+    func count(at slot: Int) -> Int64 {
+        switch self {
+        case .count(let counts): counts.count(at: slot)
+        case .sum(let sums): sums.count(at: slot)
+        }
+    }
+
+    /// The sum at `slot` (0 for a count).
+    func sum(at slot: Int) -> Int128 {
+        if case .sum(let sums) = self { return sums.sum(at: slot) }
+        return 0
+    }
+
+    func set(count: Int64, sum: Int128, at slot: Int) {
+        switch self {
+        case .count(let counts): counts.set(count: count, at: slot)
+        case .sum(let sums): sums.set(sum: sum, count: count, at: slot)
+        }
+    }
+
+    func grow(to count: Int) {
+        switch self {
+        case .count(let counts): counts.grow(to: count)
+        case .sum(let sums): sums.grow(to: count)
+        }
+    }
+
+    var bytes: Int {
+        switch self {
+        case .count(let counts): counts.bytes
+        case .sum(let sums): sums.bytes
+        }
     }
 }
 
