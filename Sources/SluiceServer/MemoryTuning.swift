@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
+import Synchronization
 
 /// Allocator settings for a long-running engine.
 ///
@@ -9,9 +11,19 @@ import Glibc
 /// then spends a third of its time in page faults zeroing new pages. Raising the mmap threshold
 /// to its maximum (32 MiB) and the trim threshold to 1 GiB keeps such buffers in the heap for
 /// reuse. Under a memory limit the trim threshold is an eighth of the limit (at least 16 MiB),
-/// so memory that state eviction frees goes back to the kernel. `mallopt` is looked up at run
-/// time because Swift's Glibc module does not export it.
+/// so memory that state eviction frees goes back to the kernel.
+///
+/// That alone does not hold the resident set near the limit: glibc gives back only the free
+/// memory at the top of each arena's heap, and the worker, connector and checkpoint threads
+/// each allocate in arenas of their own, where what evicted pages and finished epochs free sits
+/// between live blocks. So under a limit the number of arenas is capped at two per core, and a
+/// background thread calls `malloc_trim` (which returns the free pages inside every arena)
+/// whenever the resident set is over the limit, at most every quarter second.
+/// `mallopt` and `malloc_trim` are looked up at run time because Swift's Glibc module does not
+/// export them.
 package enum MemoryTuning {
+    private static let trimmerStarted = Atomic<Bool>(false)
+
     package static func apply(memoryLimit: Int? = nil) {
         #if canImport(Glibc)
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
@@ -19,9 +31,47 @@ package enum MemoryTuning {
         let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
         let trimThreshold: Int32 = -1
         let mmapThreshold: Int32 = -3
+        let arenaMax: Int32 = -8
         _ = mallopt(mmapThreshold, 32 << 20)
         let trim = memoryLimit.map { min(1 << 30, max($0 / 8, 16 << 20)) } ?? 1 << 30
         _ = mallopt(trimThreshold, Int32(trim))
+        if let memoryLimit {
+            _ = mallopt(arenaMax, Int32(2 * ProcessInfo.processInfo.activeProcessorCount))
+            startTrimmer(limit: memoryLimit)
+        }
         #endif
+    }
+
+    /// Starts the thread that gives free heap memory back while the resident set is over `limit`.
+    private static func startTrimmer(limit: Int) {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        let mallocTrim = unsafeBitCast(symbol, to: MallocTrim.self)
+        guard !trimmerStarted.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread {
+            while true {
+                Thread.sleep(forTimeInterval: 0.25)
+                if residentBytes() > limit { _ = mallocTrim(0) }
+            }
+        }
+        thread.name = "sluice-malloc-trim"
+        thread.qualityOfService = .background
+        thread.start()
+        #endif
+    }
+
+    /// The process's resident set in bytes, from `/proc/self/statm` (0 where there is none).
+    static func residentBytes() -> Int {
+        let descriptor = open("/proc/self/statm", O_RDONLY)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return 0 }
+        // "size resident shared ...", in pages.
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

@@ -167,6 +167,54 @@ import Testing
 
     /// Sections read back exactly, and fold oldest first: the newest put of a key wins unless a
     /// newer section removed it.
+    /// Many overlapping sections merged at once equal a dictionary that applies them in order:
+    /// the newest put of a key wins, a newer removal drops it (and is kept as a removal when
+    /// folding deltas into one).
+    @Test(arguments: [false, true]) func manySectionsMergeAsAppliedInOrder(keepingRemovals: Bool) throws {
+        var random = SplitMix64(seed: keepingRemovals ? 11 : 12)
+        let types: [DataType] = [.int64]
+        for round in 0 ..< 40 {
+            var sections: [StateSection] = []
+            var model: [UInt64: (value: Int64, count: Int32)?] = [:]
+            for index in 0 ..< 1 + Int(random.next() % 12) {
+                var puts: [UInt64: (Int64, Int32)] = [:]
+                var removals = Set<UInt64>()
+                for _ in 0 ..< Int(random.next() % 30) {
+                    let key = random.next() % 50
+                    // The first section is a base (round by round, sometimes with removals too).
+                    if random.next() % 4 == 0 && (index > 0 || round % 2 == 0) && puts[key] == nil {
+                        removals.insert(key)
+                    } else if !removals.contains(key) {
+                        puts[key] = (Int64(random.next() % 1000), Int32(1 + random.next() % 3))
+                    }
+                }
+                func bytes(_ key: UInt64) -> [UInt8] { withUnsafeBytes(of: key.bigEndian) { Array($0) } }
+                var keys = KeyBuffer()
+                var removed = KeyBuffer()
+                let sortedPuts = puts.keys.sorted()
+                for key in sortedPuts { keys.append(bytes(key)) }
+                for key in removals.sorted() { removed.append(bytes(key)) }
+                sections.append(StateSection(
+                    table: 1, types: types, keys: keys, counts: sortedPuts.map { puts[$0]!.1 },
+                    rows: Chunk(columns: [Column(type: .int64, values: sortedPuts.map { .int64(puts[$0]!.0) })]), removed: removed))
+                for key in removals { model[key] = .some(nil) }
+                for (key, put) in puts { model[key] = .some((put.0, put.1)) }
+            }
+            let merged = try #require(StateSection.merged(sections, keepingRemovals: keepingRemovals))
+            var got: [UInt64: (Int64, Int32)] = [:]
+            for index in 0 ..< merged.keys.count {
+                let key = merged.keys.key(index).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                guard case .int64(let value) = merged.rows.row(index)[0] else { Issue.record("a merged row is not a bigint"); continue }
+                got[key] = (value, merged.counts[index])
+            }
+            let expected = model.compactMapValues { $0 }
+            #expect(got.count == expected.count)
+            for (key, put) in expected { #expect(got[key]?.0 == put.value && got[key]?.1 == put.count) }
+            let removedKeys = Set((0 ..< merged.removed.count).map { merged.removed.key($0).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } })
+            #expect(removedKeys == (keepingRemovals ? Set(model.filter { $0.value == nil }.keys) : []))
+        }
+    }
+
     @Test func sectionsRoundTripAndMerge() throws {
         var keys = KeyBuffer()
         for k in [1, 2, 3] as [UInt8] { keys.append([0, k]) }

@@ -88,8 +88,8 @@ package struct StateSection: Sendable {
     /// key the newest put, unless a newer section removed it. With `keepingRemovals` (folding
     /// deltas into one delta) a key whose newest entry is a removal stays removed; otherwise the
     /// result has no removals.
-    /// - Complexity: O(n log k) key comparisons for n entries in k sections (merged in pairs,
-    ///   each merge one pass over both).
+    /// - Complexity: O(n log k) key comparisons for n entries in k sections (one k-way merge
+    ///   over a heap of the sections' cursors), and one gather of the rows that win.
     package static func merged(_ sections: [StateSection], keepingRemovals: Bool = false) -> StateSection? {
         guard let lastWhole = sections.lastIndex(where: \.isWhole) ?? (sections.isEmpty ? nil : 0) else { return nil }
         let sections = Array(sections[lastWhole...])
@@ -111,96 +111,86 @@ package struct StateSection: Sendable {
                     counts: sections.flatMap(\.counts), rows: Chunk.concatenate(sections.map(\.rows), types: last.types))
             }
         }
-        var level = sections
-        if level.count == 1 && !keepingRemovals && !level[0].removed.isEmpty {
-            level = [merge(StateSection(table: level[0].table, types: level[0].types), level[0], keepingRemovals: false)]
-        }
-        while level.count > 1 {
-            var next: [StateSection] = []
-            next.reserveCapacity((level.count + 1) / 2)
-            var index = 0
-            while index < level.count {
-                if index + 1 < level.count {
-                    // Removals matter until the oldest section is in: then they have nothing left to remove.
-                    let keep = keepingRemovals || index > 0
-                    next.append(merge(level[index], level[index + 1], keepingRemovals: keep))
-                } else {
-                    next.append(level[index])
-                }
-                index += 2
-            }
-            level = next
-        }
-        return level[0]
+        if sections.count == 1 && (keepingRemovals || sections[0].removed.isEmpty) { return sections[0] }
+        return mergedAcross(sections, keepingRemovals: keepingRemovals)
     }
 
-    /// `newer` applied to `older`, both sorted: one pass over the two. A put in `newer` replaces
-    /// `older`'s entry for its key; a removal in `newer` drops it (and is kept with
-    /// `keepingRemovals`, for sections older still).
-    static func merge(_ older: StateSection, _ newer: StateSection, keepingRemovals: Bool) -> StateSection {
-        if older.isEmpty && (keepingRemovals || newer.removed.isEmpty) { return newer }
-        var keys = KeyBuffer(reservingKeys: older.keys.count + newer.keys.count, bytes: older.keys.bytes.count + newer.keys.bytes.count)
+    /// ``merged(_:keepingRemovals:)`` of sections that may overlap: a heap holds one cursor per
+    /// section's puts and one per its removals, smallest key first and, for equal keys, the
+    /// newest section first; the newest entry of each key decides, and the rows that win are
+    /// gathered once at the end.
+    private static func mergedAcross(_ sections: [StateSection], keepingRemovals: Bool) -> StateSection {
+        // Cursor `2 * s` walks section s's puts, `2 * s + 1` its removals.
+        func list(_ cursor: Int) -> KeyBuffer { cursor & 1 == 0 ? sections[cursor >> 1].keys : sections[cursor >> 1].removed }
+        var positions = [Int](repeating: 0, count: sections.count * 2)
+        var lists: [KeyBuffer] = []
+        lists.reserveCapacity(sections.count * 2)
+        for cursor in 0 ..< sections.count * 2 { lists.append(list(cursor)) }
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let order = lists[a].compare(positions[a], with: positions[b], of: lists[b])
+            return order != 0 ? order < 0 : (a >> 1) > (b >> 1)
+        }
+        var heap: [Int] = []
+        heap.reserveCapacity(lists.count)
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                if left >= heap.count { return }
+                var child = left
+                if left + 1 < heap.count && precedes(heap[left + 1], heap[left]) { child = left + 1 }
+                if !precedes(heap[child], heap[parent]) { return }
+                heap.swapAt(child, parent)
+                parent = child
+            }
+        }
+        func siftUp(_ start: Int) {
+            var child = start
+            while child > 0 {
+                let parent = (child - 1) / 2
+                if !precedes(heap[child], heap[parent]) { return }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        }
+        for cursor in lists.indices where lists[cursor].count > 0 {
+            heap.append(cursor)
+            siftUp(heap.count - 1)
+        }
+        let total = sections.reduce(0) { $0 + $1.keys.count }
+        var keys = KeyBuffer(reservingKeys: total, bytes: sections.reduce(0) { $0 + $1.keys.bytes.count })
         var counts: [Int32] = []
-        counts.reserveCapacity(older.keys.count + newer.keys.count)
-        // Row sources: below `older.keys.count` an older row, above it a newer one.
-        var sources: [Int] = []
-        sources.reserveCapacity(older.keys.count + newer.keys.count)
+        counts.reserveCapacity(total)
+        var picks: [(source: Int32, row: Int32)] = []
+        picks.reserveCapacity(total)
         var removed = KeyBuffer()
-        var (o, n, r) = (0, 0, 0)
-        while o < older.keys.count || n < newer.keys.count {
-            // The next key of each side; a newer removal at or before it is applied first.
-            let takeNewer: Bool
-            if o == older.keys.count {
-                takeNewer = true
-            } else if n == newer.keys.count {
-                takeNewer = false
-            } else {
-                let order = older.keys.compare(o, with: n, of: newer.keys)
-                if order == 0 { o += 1 }
-                takeNewer = order >= 0
+        /// Moves `heap[0]`'s cursor past its key: the next key, or out of the heap.
+        func advanceTop() {
+            let cursor = heap[0]
+            positions[cursor] += 1
+            if positions[cursor] == lists[cursor].count {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
             }
-            if takeNewer {
-                keys.append(n, of: newer.keys)
-                counts.append(newer.counts[n])
-                sources.append(older.keys.count + n)
-                n += 1
-                continue
-            }
-            // An older key: dropped when the newer section removes it.
-            while r < newer.removed.count, newer.removed.compare(r, with: o, of: older.keys) < 0 { r += 1 }
-            if r < newer.removed.count, newer.removed.compare(r, with: o, of: older.keys) == 0 {
-                o += 1
-                continue
-            }
-            keys.append(o, of: older.keys)
-            counts.append(older.counts[o])
-            sources.append(o)
-            o += 1
+            if !heap.isEmpty { siftDown(0) }
         }
-        if keepingRemovals {
-            // Every removal either side holds, except for keys the result puts.
-            var all = KeyBuffer()
-            var (a, b) = (0, 0)
-            while a < older.removed.count || b < newer.removed.count {
-                let order = a == older.removed.count ? 1 : b == newer.removed.count ? -1 : older.removed.compare(a, with: b, of: newer.removed)
-                if order <= 0 {
-                    all.append(a, of: older.removed)
-                    a += 1
-                    if order == 0 { b += 1 }
-                } else {
-                    all.append(b, of: newer.removed)
-                    b += 1
-                }
+        while let winner = heap.first {
+            let section = winner >> 1
+            let position = positions[winner]
+            if winner & 1 == 0 {
+                keys.append(position, of: lists[winner])
+                counts.append(sections[section].counts[position])
+                picks.append((Int32(section), Int32(position)))
+            } else if keepingRemovals {
+                removed.append(position, of: lists[winner])
             }
-            var k = 0
-            for index in 0 ..< all.count {
-                while k < keys.count, keys.compare(k, with: index, of: all) < 0 { k += 1 }
-                if k < keys.count, keys.compare(k, with: index, of: all) == 0 { continue }
-                removed.append(index, of: all)
-            }
+            // Older entries of the same key lose: skip them.
+            advanceTop()
+            while let next = heap.first, lists[next].compare(positions[next], with: position, of: lists[winner]) == 0 { advanceTop() }
         }
-        let rows = Chunk.concatenate([older.rows, newer.rows], types: older.types).gather(sources)
-        return StateSection(table: newer.table, types: newer.types, keys: keys, counts: counts, rows: rows, removed: removed)
+        let last = sections[sections.count - 1]
+        let rows = Chunk.gather(from: sections.map(\.rows), picks: picks, types: last.types)
+        return StateSection(table: last.table, types: last.types, keys: keys, counts: counts, rows: rows, removed: removed)
     }
 
     // MARK: Bytes
