@@ -44,9 +44,9 @@ package enum AggregateAccumulators {
             let average = kind == .avg
             switch type {
             case .int16, .int32, .int64: return IntegerSumAccumulator(average: average, resultType: resultType)
-            case .float32, .float64: return FloatSumAccumulator(average: average, resultType: resultType)
-            case .interval: return IntervalSumAccumulator(average: average)
-            default: return DecimalSumAccumulator(average: average)
+            case .float32, .float64: return SumAccumulator<Double>(average: average, resultType: resultType)
+            case .interval: return SumAccumulator<Interval>(average: average, resultType: resultType)
+            default: return SumAccumulator<Decimal>(average: average, resultType: resultType)
             }
         case (.min, .int64?), (.max, .int64?):
             return Int64ExtremeAccumulator(isMax: kind == .max, resultType: resultType)
@@ -265,72 +265,97 @@ package final class IntegerSumAccumulator: AggregateAccumulator {
     }
 }
 
-/// sum and avg of numeric: exact sums and value counts; the state row is the sum (NULL before
-/// any value) and the count.
-final class DecimalSumAccumulator: AggregateAccumulator {
-    let average: Bool
-    private var sums: [Decimal] = []
-    private var counts: [Int64] = []
-
-    init(average: Bool) { self.average = average }
-
-    var stateTypes: [DataType] { [.numeric, .int64] }
-
-    func update(
-        groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
-    ) throws(SluiceError) {
-        growArray(&sums, to: groupCount, with: .zero)
-        growArray(&counts, to: groupCount, with: 0)
-        guard let argument, case .decimal(let values) = argument.storage else { return }
-        let validity = argument.validity
-        try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
-            guard validity?[row] ?? true else { return }
-            sums[group] = sign > 0 ? try Decimal.adding(sums[group], values[row]) : try Decimal.subtracting(sums[group], values[row])
-            counts[group] += Int64(sign)
-        }
-    }
-
-    func finish(groupCount: Int) throws(SluiceError) -> Column {
-        growArray(&sums, to: groupCount, with: .zero)
-        growArray(&counts, to: groupCount, with: 0)
-        var output: [Decimal] = []
-        output.reserveCapacity(groupCount)
-        var validity = Bitmap(count: groupCount, value: true)
-        for group in 0 ..< groupCount {
-            if counts[group] == 0 {
-                validity[group] = false
-                output.append(.zero)
-            } else {
-                output.append(average ? try Decimal.dividing(sums[group], Decimal(counts[group])) : sums[group])
-            }
-        }
-        return Column(type: .numeric, storage: .decimal(output), validity: validity)
-    }
-
-    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
-        let count = group < counts.count ? counts[group] : 0
-        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(decimal: sums[group]) }
-        builders[offset + 1].append(int64: count)
-    }
-
-    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        growArray(&sums, to: group + 1, with: .zero)
-        growArray(&counts, to: group + 1, with: 0)
-        sums[group] = columns[offset].isNull(row) ? .zero : columns[offset].decimal(at: row)
-        counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
-    }
-
-    func removeAll() {
-        sums.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
-    }
+/// A running sum's arithmetic, for ``SumAccumulator``: numeric exactly, floats as double
+/// precision, intervals as intervals.
+protocol RunningSum {
+    static var zero: Self { get }
+    /// The type the sum is kept as in a state row.
+    static var stateType: DataType { get }
+    /// `sum + value`, or `sum - value` for a negative `sign`.
+    static func add(_ sum: Self, _ value: Self, sign: Int8) throws(SluiceError) -> Self
+    static func average(_ sum: Self, count: Int64) throws(SluiceError) -> Self
+    /// A column's values as sums' addends (nil: a layout the sum does not take).
+    static func addends(_ column: Column) -> [Self]?
+    /// The results of `sums` as a column of `type`.
+    static func column(_ sums: [Self], validity: Bitmap, type: DataType) -> Column
+    static func append(_ sum: Self, to builder: inout ColumnBuilder)
 }
 
-/// sum and avg of real and double precision, summed as double precision.
-final class FloatSumAccumulator: AggregateAccumulator {
+extension Decimal: RunningSum {
+    static var stateType: DataType { .numeric }
+
+    static func add(_ sum: Decimal, _ value: Decimal, sign: Int8) throws(SluiceError) -> Decimal {
+        sign > 0 ? try Decimal.adding(sum, value) : try Decimal.subtracting(sum, value)
+    }
+
+    static func average(_ sum: Decimal, count: Int64) throws(SluiceError) -> Decimal { try Decimal.dividing(sum, Decimal(count)) }
+
+    static func addends(_ column: Column) -> [Decimal]? {
+        if case .decimal(let values) = column.storage { return values }
+        return nil
+    }
+
+    static func column(_ sums: [Decimal], validity: Bitmap, type: DataType) -> Column {
+        Column(type: .numeric, storage: .decimal(sums), validity: validity)
+    }
+
+    static func append(_ sum: Decimal, to builder: inout ColumnBuilder) { builder.append(decimal: sum) }
+}
+
+extension Double: RunningSum {
+    static var stateType: DataType { .float64 }
+
+    static func add(_ sum: Double, _ value: Double, sign: Int8) -> Double { sign > 0 ? sum + value : sum - value }
+
+    static func average(_ sum: Double, count: Int64) -> Double { sum / Double(count) }
+
+    static func addends(_ column: Column) -> [Double]? {
+        switch column.storage {
+        case .float64(let values): values
+        case .float32(let values): values.map { Double($0) }
+        default: nil
+        }
+    }
+
+    /// sum(real) is real; everything else double precision.
+    static func column(_ sums: [Double], validity: Bitmap, type: DataType) -> Column {
+        if type == .float32 { return Column(type: .float32, storage: .float32(sums.map { Float($0) }), validity: validity) }
+        return Column(type: .float64, storage: .float64(sums), validity: validity)
+    }
+
+    static func append(_ sum: Double, to builder: inout ColumnBuilder) { builder.append(double: sum) }
+}
+
+extension Interval: RunningSum {
+    static var zero: Interval { Interval() }
+    static var stateType: DataType { .interval }
+
+    static func add(_ sum: Interval, _ value: Interval, sign: Int8) throws(SluiceError) -> Interval {
+        sign > 0 ? try IntervalArithmetic.add(sum, value) : try IntervalArithmetic.subtract(sum, value)
+    }
+
+    static func average(_ sum: Interval, count: Int64) throws(SluiceError) -> Interval {
+        try IntervalArithmetic.divide(sum, by: Double(count))
+    }
+
+    static func addends(_ column: Column) -> [Interval]? {
+        if case .interval(let values) = column.storage { return values }
+        return nil
+    }
+
+    static func column(_ sums: [Interval], validity: Bitmap, type: DataType) -> Column {
+        Column(type: .interval, storage: .interval(sums), validity: validity)
+    }
+
+    static func append(_ sum: Interval, to builder: inout ColumnBuilder) { builder.append(interval: sum) }
+}
+
+/// sum and avg of numeric, real, double precision and interval: a running sum and the number of
+/// values per group. The state row is the sum (NULL before any value) and the count.
+final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
     let average: Bool
     let resultType: DataType
-    private var sums: [Double] = []
+    private var sums: [Sum] = []
     private var counts: [Int64] = []
 
     init(average: Bool, resultType: DataType) {
@@ -338,112 +363,49 @@ final class FloatSumAccumulator: AggregateAccumulator {
         self.resultType = resultType
     }
 
-    var stateTypes: [DataType] { [.float64, .int64] }
-
-    func update(groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?) {
-        growArray(&sums, to: groupCount, with: 0)
-        growArray(&counts, to: groupCount, with: 0)
-        guard let argument else { return }
-        let validity = argument.validity
-        switch argument.storage {
-        case .float64(let values):
-            forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
-                guard validity?[row] ?? true else { return }
-                sums[group] += sign > 0 ? values[row] : -values[row]
-                counts[group] += Int64(sign)
-            }
-        case .float32(let values):
-            forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { row, group, sign in
-                guard validity?[row] ?? true else { return }
-                sums[group] += sign > 0 ? Double(values[row]) : -Double(values[row])
-                counts[group] += Int64(sign)
-            }
-        default:
-            return
-        }
-    }
-
-    func finish(groupCount: Int) -> Column {
-        growArray(&sums, to: groupCount, with: 0)
-        growArray(&counts, to: groupCount, with: 0)
-        var validity = Bitmap(count: groupCount, value: true)
-        for group in 0 ..< groupCount where counts[group] == 0 { validity[group] = false }
-        let results = (0 ..< groupCount).map { counts[$0] == 0 ? 0 : (average ? sums[$0] / Double(counts[$0]) : sums[$0]) }
-        if resultType == .float32 { return Column(type: .float32, storage: .float32(results.map { Float($0) }), validity: validity) }
-        return Column(type: .float64, storage: .float64(results), validity: validity)
-    }
-
-    func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
-        let count = group < counts.count ? counts[group] : 0
-        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(double: sums[group]) }
-        builders[offset + 1].append(int64: count)
-    }
-
-    func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        growArray(&sums, to: group + 1, with: 0)
-        growArray(&counts, to: group + 1, with: 0)
-        sums[group] = columns[offset].isNull(row) ? 0 : columns[offset].float64(at: row)
-        counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
-    }
-
-    func removeAll() {
-        sums.removeAll(keepingCapacity: true)
-        counts.removeAll(keepingCapacity: true)
-    }
-}
-
-/// sum and avg of interval.
-final class IntervalSumAccumulator: AggregateAccumulator {
-    let average: Bool
-    private var sums: [Interval] = []
-    private var counts: [Int64] = []
-    private static let zero = Interval(months: 0, days: 0, microseconds: 0)
-
-    init(average: Bool) { self.average = average }
-
-    var stateTypes: [DataType] { [.interval, .int64] }
+    var stateTypes: [DataType] { [Sum.stateType, .int64] }
 
     func update(
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
-        growArray(&sums, to: groupCount, with: Self.zero)
+        growArray(&sums, to: groupCount, with: Sum.zero)
         growArray(&counts, to: groupCount, with: 0)
-        guard let argument, case .interval(let values) = argument.storage else { return }
+        guard let argument, let values = Sum.addends(argument) else { return }
         let validity = argument.validity
         try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
             guard validity?[row] ?? true else { return }
-            sums[group] = sign > 0 ? try IntervalArithmetic.add(sums[group], values[row]) : try IntervalArithmetic.subtract(sums[group], values[row])
+            sums[group] = try Sum.add(sums[group], values[row], sign: sign)
             counts[group] += Int64(sign)
         }
     }
 
     func finish(groupCount: Int) throws(SluiceError) -> Column {
-        growArray(&sums, to: groupCount, with: Self.zero)
+        growArray(&sums, to: groupCount, with: Sum.zero)
         growArray(&counts, to: groupCount, with: 0)
-        var output: [Interval] = []
+        var output: [Sum] = []
         output.reserveCapacity(groupCount)
         var validity = Bitmap(count: groupCount, value: true)
         for group in 0 ..< groupCount {
             if counts[group] == 0 {
                 validity[group] = false
-                output.append(Self.zero)
+                output.append(Sum.zero)
             } else {
-                output.append(average ? try IntervalArithmetic.divide(sums[group], by: Double(counts[group])) : sums[group])
+                output.append(average ? try Sum.average(sums[group], count: counts[group]) : sums[group])
             }
         }
-        return Column(type: .interval, storage: .interval(output), validity: validity)
+        return Sum.column(output, validity: validity, type: resultType)
     }
 
     func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
         let count = group < counts.count ? counts[group] : 0
-        if count == 0 { builders[offset].appendNull() } else { builders[offset].append(interval: sums[group]) }
+        if count == 0 { builders[offset].appendNull() } else { Sum.append(sums[group], to: &builders[offset]) }
         builders[offset + 1].append(int64: count)
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        growArray(&sums, to: group + 1, with: Self.zero)
+        growArray(&sums, to: group + 1, with: Sum.zero)
         growArray(&counts, to: group + 1, with: 0)
-        sums[group] = columns[offset].isNull(row) ? Self.zero : columns[offset].interval(at: row)
+        sums[group] = columns[offset].isNull(row) ? Sum.zero : (Sum.addends(columns[offset])?[row] ?? Sum.zero)
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
     }
 
@@ -770,20 +732,5 @@ extension Column {
     fileprivate func decimal(at row: Int) -> Decimal {
         if case .decimal(let values) = storage { return values[row] }
         return .zero
-    }
-
-    /// Row `row` of a float column (not NULL).
-    fileprivate func float64(at row: Int) -> Double {
-        switch storage {
-        case .float64(let values): values[row]
-        case .float32(let values): Double(values[row])
-        default: 0
-        }
-    }
-
-    /// Row `row` of an interval column (not NULL).
-    fileprivate func interval(at row: Int) -> Interval {
-        if case .interval(let values) = storage { return values[row] }
-        return Interval()
     }
 }

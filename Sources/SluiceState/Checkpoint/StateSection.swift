@@ -120,42 +120,25 @@ package struct StateSection: Sendable {
     /// newest section first; the newest entry of each key decides, and the rows that win are
     /// gathered once at the end.
     private static func mergedAcross(_ sections: [StateSection], keepingRemovals: Bool) -> StateSection {
-        // Cursor `2 * s` walks section s's puts, `2 * s + 1` its removals.
-        func list(_ cursor: Int) -> KeyBuffer { cursor & 1 == 0 ? sections[cursor >> 1].keys : sections[cursor >> 1].removed }
-        var positions = [Int](repeating: 0, count: sections.count * 2)
-        var lists: [KeyBuffer] = []
-        lists.reserveCapacity(sections.count * 2)
-        for cursor in 0 ..< sections.count * 2 { lists.append(list(cursor)) }
-        func precedes(_ a: Int, _ b: Int) -> Bool {
-            let order = lists[a].compare(positions[a], with: positions[b], of: lists[b])
-            return order != 0 ? order < 0 : (a >> 1) > (b >> 1)
+        // Every key of every section in one buffer: cursor `2 * s` walks section s's puts,
+        // `2 * s + 1` its removals, each over its range of that buffer.
+        let lists = sections.flatMap { [$0.keys, $0.removed] }
+        let totalBytes = lists.reduce(0) { $0 + $1.bytes.count }
+        if totalBytes > 1 << 30 && sections.count > 2 {
+            // Too many key bytes for one buffer's offsets: halves first.
+            let middle = sections.count / 2
+            let older = mergedAcross(Array(sections[..<middle]), keepingRemovals: true)
+            let newer = mergedAcross(Array(sections[middle...]), keepingRemovals: true)
+            return mergedAcross([older, newer], keepingRemovals: keepingRemovals)
         }
-        var heap: [Int] = []
-        heap.reserveCapacity(lists.count)
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1
-                if left >= heap.count { return }
-                var child = left
-                if left + 1 < heap.count && precedes(heap[left + 1], heap[left]) { child = left + 1 }
-                if !precedes(heap[child], heap[parent]) { return }
-                heap.swapAt(child, parent)
-                parent = child
-            }
-        }
-        func siftUp(_ start: Int) {
-            var child = start
-            while child > 0 {
-                let parent = (child - 1) / 2
-                if !precedes(heap[child], heap[parent]) { return }
-                heap.swapAt(child, parent)
-                child = parent
-            }
-        }
-        for cursor in lists.indices where lists[cursor].count > 0 {
-            heap.append(cursor)
-            siftUp(heap.count - 1)
+        let all = KeyBuffer.concatenating(lists)
+        var start = [Int](repeating: 0, count: lists.count)
+        var end = [Int](repeating: 0, count: lists.count)
+        var offset = 0
+        for (cursor, list) in lists.enumerated() {
+            start[cursor] = offset
+            offset += list.count
+            end[cursor] = offset
         }
         let total = sections.reduce(0) { $0 + $1.keys.count }
         var keys = KeyBuffer(reservingKeys: total, bytes: sections.reduce(0) { $0 + $1.keys.bytes.count })
@@ -164,29 +147,23 @@ package struct StateSection: Sendable {
         var picks: [(source: Int32, row: Int32)] = []
         picks.reserveCapacity(total)
         var removed = KeyBuffer()
-        /// Moves `heap[0]`'s cursor past its key: the next key, or out of the heap.
-        func advanceTop() {
-            let cursor = heap[0]
-            positions[cursor] += 1
-            if positions[cursor] == lists[cursor].count {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            if !heap.isEmpty { siftDown(0) }
-        }
-        while let winner = heap.first {
+        var heap = MergeHeap(keys: all, cursors: lists.count)
+        for cursor in lists.indices where start[cursor] < end[cursor] { heap.push(cursor, at: start[cursor]) }
+        while let (winner, index) = heap.top {
             let section = winner >> 1
-            let position = positions[winner]
+            let row = index - start[winner]
             if winner & 1 == 0 {
-                keys.append(position, of: lists[winner])
-                counts.append(sections[section].counts[position])
-                picks.append((Int32(section), Int32(position)))
+                keys.append(index, of: all)
+                counts.append(sections[section].counts[row])
+                picks.append((Int32(section), Int32(row)))
             } else if keepingRemovals {
-                removed.append(position, of: lists[winner])
+                removed.append(index, of: all)
             }
-            // Older entries of the same key lose: skip them.
-            advanceTop()
-            while let next = heap.first, lists[next].compare(positions[next], with: position, of: lists[winner]) == 0 { advanceTop() }
+            // This key's older entries lose: every cursor at it moves on.
+            repeat {
+                let (cursor, at) = heap.top!
+                if at + 1 < end[cursor] { heap.replaceTop(at: at + 1) } else { heap.popTop() }
+            } while heap.top.map({ all.compare($0.index, with: index, of: all) == 0 }) ?? false
         }
         let last = sections[sections.count - 1]
         let rows = Chunk.gather(from: sections.map(\.rows), picks: picks, types: last.types)
@@ -333,5 +310,62 @@ extension KeyBuffer {
             return result < 0 || (result == 0 && left < right)
         }
         return order
+    }
+}
+
+/// The cursors of a k-way merge of sorted key lists laid end to end in one ``KeyBuffer``: a
+/// binary heap of (cursor, key index), smallest key first and, for equal keys, the highest
+/// cursor (the newest section) first.
+private struct MergeHeap {
+    private let keys: KeyBuffer
+    private var entries: [(cursor: Int, index: Int)] = []
+
+    init(keys: KeyBuffer, cursors: Int) {
+        self.keys = keys
+        entries.reserveCapacity(cursors)
+    }
+
+    var top: (cursor: Int, index: Int)? { entries.first }
+
+    private func precedes(_ a: (cursor: Int, index: Int), _ b: (cursor: Int, index: Int)) -> Bool {
+        let order = keys.compare(a.index, with: b.index, of: keys)
+        return order != 0 ? order < 0 : a.cursor > b.cursor
+    }
+
+    mutating func push(_ cursor: Int, at index: Int) {
+        entries.append((cursor, index))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            if !precedes(entries[child], entries[parent]) { return }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Moves the top cursor to key `index` (its next).
+    mutating func replaceTop(at index: Int) {
+        entries[0].index = index
+        siftDown()
+    }
+
+    mutating func popTop() {
+        entries[0] = entries[entries.count - 1]
+        entries.removeLast()
+        if !entries.isEmpty { siftDown() }
+    }
+
+    private mutating func siftDown() {
+        var parent = 0
+        let count = entries.count
+        while true {
+            let left = 2 * parent + 1
+            if left >= count { return }
+            var child = left
+            if left + 1 < count && precedes(entries[left + 1], entries[left]) { child = left + 1 }
+            if !precedes(entries[child], entries[parent]) { return }
+            entries.swapAt(child, parent)
+            parent = child
+        }
     }
 }

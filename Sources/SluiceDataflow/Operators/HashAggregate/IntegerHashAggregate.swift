@@ -42,6 +42,8 @@ package struct IntegerHashAggregate: StreamOperator {
     /// and values.
     private var slotOfBytes: [GroupKeyBytes: Int32] = [:]
     private var keyBytes: [[UInt8]] = []
+    /// The bytes of all of `keyBytes` (kept as they change: counting them is per epoch).
+    private var keyByteCount = 0
     private var keyValues: [[Value]] = []
     private var rowCounts: [Int64] = []
     /// Per aggregate: its counters by slot: the non-null input count (count(*) counts rows), and
@@ -159,6 +161,7 @@ package struct IntegerHashAggregate: StreamOperator {
                 } else {
                     let slot = allocate(key: 0, isNull: false)
                     keyBytes[Int(slot)] = key.bytes
+                    keyByteCount += key.bytes.count
                     keyValues[Int(slot)] = keyColumns.map { $0.value(at: row) }
                     slotOfBytes[GroupKeyBytes(bytes: key.bytes)] = slot
                     slots[row] = slot
@@ -365,11 +368,12 @@ package struct IntegerHashAggregate: StreamOperator {
     package var stateBytes: Int {
         var bytes = keys.capacity * 8 + keyIsNull.capacity + rowCounts.capacity * 8 + isDirty.capacity + slotOfKey.bytes
         // Byte keys: each key's bytes twice (the slot's copy and the directory's) and its values.
-        for key in keyBytes { bytes += key.capacity * 2 + 48 }
+        bytes += keyByteCount * 2 + keyBytes.count * 48
         bytes += keyValues.count * groupCount * MemoryLayout<Value>.stride
         for index in aggregates.indices {
             bytes += counters[index].bytes + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
-            for multiset in extremes[index] { bytes += multiset.bytes }
+            // (Over an append-only input a multiset keeps only its extreme and holds no buffers.)
+            if !appendOnlyInput { for multiset in extremes[index] { bytes += multiset.bytes } }
         }
         return bytes + (spilled?.byteCount ?? 0)
     }
@@ -463,6 +467,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Makes a released slot free for another group.
     private mutating func forget(_ slot: Int32) {
         if !integerKey && groupCount > 0 {
+            keyByteCount -= keyBytes[Int(slot)].count
             keyBytes[Int(slot)] = []
             keyValues[Int(slot)] = []
         }
@@ -799,6 +804,7 @@ extension IntegerHashAggregate {
             let bytes = Array(stateKey.dropFirst(2))
             slot = allocate(key: 0, isNull: false)
             keyBytes[Int(slot)] = bytes
+            keyByteCount += bytes.count
             keyValues[Int(slot)] = columns.prefix(groupCount).map { $0.value(at: row) }
             slotOfBytes[GroupKeyBytes(bytes: bytes)] = slot
         } else {
@@ -840,10 +846,13 @@ extension IntegerHashAggregate {
         let integerColumns = integerColumns(of: columns)
         /// Slot by state key, for the multiset entries.
         var slotOfStateKey: [GroupKeyBytes: Int32] = [:]
+        // (Asked once: `hasValueTable` as a closure takes a copy of the whole operator.)
+        let hasValueTables = aggregates.indices.contains(where: hasValueTable)
+        if integerKey && slotOfKey.count == 0 { slotOfKey = IntegerSlotMap(capacity: section.keys.count) }
         for row in 0 ..< section.keys.count {
             let stateKey = section.keys.key(row)
             let slot = try loadGroup(row: row, columns: columns, integerColumns: integerColumns, stateKey: stateKey)
-            if aggregates.indices.contains(where: hasValueTable) { slotOfStateKey[GroupKeyBytes(bytes: stateKey)] = slot }
+            if hasValueTables { slotOfStateKey[GroupKeyBytes(bytes: stateKey)] = slot }
         }
         for aggregate in aggregates.indices where hasValueTable(aggregate) {
             guard let entries = try tables.section(stateTableID + 1 + aggregate) else { continue }
