@@ -106,10 +106,19 @@ package final class Fragment: @unchecked Sendable {
     ) throws(SluiceError) {
         self.id = id
         self.name = name
-        self.graph = graph
         self.planText = planText
         self.upstreams = graph.upstreams
-        self.materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity, memory: memory)
+        // Set up before they move in: both are fresh, so nothing they hold is copied.
+        var graph = graph
+        var materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity, memory: memory)
+        if let memory { graph.useMemory(memory) }
+        if checkpointing {
+            graph.enableCheckpoints()
+            materializer.tracksChanges = true
+        }
+        if let restoring { try Self.restore(&graph, &materializer, from: restoring) }
+        self.graph = graph
+        self.materializer = materializer
         self.backfill = backfill
         self.collector = collector
         self.pool = pool
@@ -119,19 +128,35 @@ package final class Fragment: @unchecked Sendable {
         self.held = [[StreamMessage]](repeating: [], count: inputCount)
         self.checkpointing = checkpointing
         queue.schedule = { [weak self] in self?.wake() }
-        if let memory { self.graph.useMemory(memory) }
-        if checkpointing {
-            self.graph.enableCheckpoints()
-            materializer.tracksChanges = true
-        }
         if let restoring {
-            try self.graph.restore(restoring)
-            try materializer.restore(restoring)
             hasBase = true
             baseGeneration = collector.requiredBaseGeneration
             chainBytes = restoring.byteCount
             started = true
         }
+    }
+
+    /// Loads a checkpoint's state into the operators and the view, the two at once (on two
+    /// threads): each merges its tables' chains on its own.
+    private static func restore(
+        _ graph: inout OperatorGraph, _ materializer: inout Materializer, from tables: RestoredTables
+    ) throws(SluiceError) {
+        let failures = Mutex<[SluiceError]>([])
+        withUnsafeMutablePointer(to: &graph) { graph in
+            withUnsafeMutablePointer(to: &materializer) { materializer in
+                // Each thread changes only its own value.
+                nonisolated(unsafe) let graph = graph
+                nonisolated(unsafe) let materializer = materializer
+                DispatchQueue.concurrentPerform(iterations: 2) { part in
+                    do throws(SluiceError) {
+                        if part == 0 { try graph.pointee.restore(tables) } else { try materializer.pointee.restore(tables) }
+                    } catch {
+                        failures.withLock { $0.append(error) }
+                    }
+                }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
     /// Starts the fragment: it backfills, then handles messages as they come.

@@ -58,9 +58,9 @@ extension Database {
                 // checkpoint's cut; then the connectors, sources from the cut's positions.
                 let restoring = ContinuousClock.now
                 for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }
-                stateNote = "views restored from state checkpoint \(restored.manifest.sequence) "
-                    + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s), ", readSeconds, Self.seconds(since: restoring))
-                    + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them"
+                stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
+                    + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them "
+                    + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, Self.seconds(since: restoring))
                 let changes = recovered.changesAfterCut ?? []
                 for (table, parts) in changes where streams.runtime.isRead(table) {
                     for part in parts where !part.rows.isEmpty {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import SluiceCodecs
 import SluiceCore
@@ -532,25 +533,40 @@ package final class StateCheckpoints: Sendable {
             for (position, link) in links.enumerated() { needed[link.file, default: []].append((view, position, link)) }
         }
         var views: [Int: [FragmentCheckpoint?]] = manifest.chains.mapValues { [FragmentCheckpoint?](repeating: nil, count: $0.count) }
-        for (file, links) in needed {
+        // The run files are checked and decoded on every core at once: at a restart with
+        // gigabytes of state their checksums are most of the reading.
+        let files = needed.sorted { $0.key < $1.key }
+        let decoded = Mutex<[(view: Int, position: Int, checkpoint: FragmentCheckpoint)]>([])
+        let failures = Mutex<[(file: UInt64, error: SluiceError)]>([])
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let (file, links) = files[index]
             let path = "\(directory)/run-\(file).state"
-            let runFile = lazily == .none ? nil : try SpillFile(readingRunFile: path)
-            try Files.withMappedChecksummedFile(path) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
-                guard bytes.starts(with: runHeader) else { throw SluiceError(.dataCorrupted, "state file \(path) has an unknown format") }
-                for entry in links {
-                    guard entry.link.offset >= runHeader.count, entry.link.length <= bytes.count - entry.link.offset else {
-                        throw SluiceError(.dataCorrupted, "state checkpoint \(manifestPath) points past the end of \(path)")
-                    }
-                    let piece = UnsafeRawBufferPointer(rebasing: bytes[entry.link.offset ..< entry.link.offset + entry.link.length])
-                    do throws(SluiceError) {
-                        views[entry.view]![entry.position] = try FragmentCheckpoint.decode(
-                            piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset, verified: true)
-                    } catch {
-                        throw SluiceError(.dataCorrupted, "state file \(path) is damaged: \(error.message)")
+            do throws(SluiceError) {
+                let runFile = lazily == .none ? nil : try SpillFile(readingRunFile: path)
+                var pieces: [(view: Int, position: Int, checkpoint: FragmentCheckpoint)] = []
+                try Files.withMappedChecksummedFile(path) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
+                    guard bytes.starts(with: runHeader) else { throw SluiceError(.dataCorrupted, "state file \(path) has an unknown format") }
+                    for entry in links {
+                        guard entry.link.offset >= runHeader.count, entry.link.length <= bytes.count - entry.link.offset else {
+                            throw SluiceError(.dataCorrupted, "state checkpoint \(manifestPath) points past the end of \(path)")
+                        }
+                        let piece = UnsafeRawBufferPointer(rebasing: bytes[entry.link.offset ..< entry.link.offset + entry.link.length])
+                        do throws(SluiceError) {
+                            pieces.append((entry.view, entry.position, try FragmentCheckpoint.decode(
+                                piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset, verified: true)))
+                        } catch {
+                            throw SluiceError(.dataCorrupted, "state file \(path) is damaged: \(error.message)")
+                        }
                     }
                 }
+                decoded.withLock { $0 += pieces }
+            } catch {
+                failures.withLock { $0.append((file, error)) }
             }
         }
+        // The oldest damaged file is the one named, whatever order the threads met them in.
+        if let failure = failures.withLock({ $0.min { $0.file < $1.file } }) { throw failure.error }
+        for piece in decoded.withLock({ $0 }) { views[piece.view]![piece.position] = piece.checkpoint }
         return (manifest, views.mapValues { $0.compactMap { $0 } })
     }
 
