@@ -22,11 +22,21 @@ struct StateCheckpointBenchmark {
     ]
 
     func run() async throws {
+        // Stopped (and its topic's gigabytes removed) before returning, whatever happens.
+        let broker = try await BenchBroker.start(named: "state-checkpoints")
+        do {
+            try await run(with: broker)
+        } catch {
+            await broker.stop()
+            throw error
+        }
+        await broker.stop()
+    }
+
+    private func run(with broker: BenchBroker) async throws {
         let extra = events / 10
         var generator = NexmarkViewBenchmark.generator()
         func ndjson(_ count: Int) -> [UInt8] { NexmarkViewBenchmark.ndjson(count, from: &generator) }
-        let broker = try await BenchBroker.start(named: "state-checkpoints")
-        defer { Task { await broker.stop() } }
         try KafkaJSONBenchmark.load(ndjson(events), topic: "nexmark", port: broker.port)
         print("  views' state: \(events) Nexmark events through q0 (every bid kept) and a GROUP BY over auctions, barrier every \(barrierMilliseconds) ms")
 
