@@ -52,26 +52,12 @@ package enum MemoryTuning {
         let thread = Thread {
             while true {
                 Thread.sleep(forTimeInterval: 0.25)
-                if residentBytes() > limit { _ = mallocTrim(0) }
+                if StreamCoordinator.processMemory().resident > limit { _ = mallocTrim(0) }
             }
         }
         thread.name = "sluice-malloc-trim"
         thread.qualityOfService = .background
         thread.start()
         #endif
-    }
-
-    /// The process's resident set in bytes, from `/proc/self/statm` (0 where there is none).
-    static func residentBytes() -> Int {
-        let descriptor = open("/proc/self/statm", O_RDONLY)
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return 0 }
-        // "size resident shared ...", in pages.
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

@@ -512,10 +512,10 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
             trackSeen(groupCount: groupCount, fill: fast)
         }
         guard argument != nil else { return }
-        values.withUnsafeMutableBufferPointer { values in
-            input.withUnsafeBufferPointer { input in
-                groups.withUnsafeBufferPointer { groups in
-                    if fast {
+        if fast {
+            values.withUnsafeMutableBufferPointer { values in
+                input.withUnsafeBufferPointer { input in
+                    groups.withUnsafeBufferPointer { groups in
                         // Separate loops, each a branch-free compare-and-select per row.
                         if isMax {
                             for row in 0 ..< input.count {
@@ -528,19 +528,19 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
                                 values[group] = Swift.min(values[group], input[row])
                             }
                         }
-                        if seen != nil {
-                            for group in groups { seen![Int(group)] = true }
-                        }
-                    } else {
-                        forEachRow(groups: Array(groups), rowCount: input.count, signs: nil, rows: rows) { row, group, _ in
-                            guard validity?[row] ?? true else { return }
-                            let value = input[row]
-                            seen![group] = true
-                            if isMax ? value > values[group] : value < values[group] { values[group] = value }
-                        }
                     }
                 }
             }
+            if seen != nil {
+                for group in groups { seen![Int(group)] = true }
+            }
+            return
+        }
+        forEachRow(groups: groups, rowCount: input.count, signs: nil, rows: rows) { row, group, _ in
+            guard validity?[row] ?? true else { return }
+            let value = input[row]
+            seen![group] = true
+            if isMax ? value > values[group] : value < values[group] { values[group] = value }
         }
     }
 

@@ -44,7 +44,7 @@ extension Database {
                     stateNote = "views rebuilt from their inputs (state checkpoint \(checkpoint.manifest.sequence) unreadable: \(error.message))"
                 }
             }
-            let readSeconds = Self.seconds(since: reading)
+            let readSeconds = (ContinuousClock.now - reading).inSeconds
             var recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
             if restored != nil && recovered.changesAfterCut == nil {
                 restored = nil
@@ -60,7 +60,7 @@ extension Database {
                 for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }
                 stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                     + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them "
-                    + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, Self.seconds(since: restoring))
+                    + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, (ContinuousClock.now - restoring).inSeconds)
                 let changes = recovered.changesAfterCut ?? []
                 for (table, parts) in changes where streams.runtime.isRead(table) {
                     for part in parts where !part.rows.isEmpty {
@@ -110,10 +110,5 @@ extension Database {
         }
         relation.id = stored.id
         _ = try createMaterializedView(relation, plan: plan, restoring: state)
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
