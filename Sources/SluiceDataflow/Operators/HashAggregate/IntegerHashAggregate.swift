@@ -20,8 +20,8 @@ import SluiceState
 /// from what each group showed when the epoch began (kept, typed, as the group is first touched).
 /// The group state is held in the operator's arrays and written to checkpoints as state tables.
 /// Under a memory limit (``useMemory(_:)``) the groups an epoch did not touch for a while move
-/// to a paged state table (`spilled`, whose pages go to disk like a view's), found there again
-/// when their key comes back.
+/// to a paged state table (`spilled`, whose pages go to disk like a view's), their min and max
+/// values to one per aggregate (`spilledValues`), found there again when their key comes back.
 /// - Complexity: O(1) amortized per row (min and max: see ``ExtremeMultiset``); O(groups
 ///   touched) per epoch.
 package struct IntegerHashAggregate: StreamOperator {
@@ -78,9 +78,17 @@ package struct IntegerHashAggregate: StreamOperator {
     /// the arrays (state key → state row, the checkpoint's layout).
     private var charge: MemoryCharge?
     private var spilled: PagedTable?
-    /// Groups read back from `spilled` this epoch (removed from it at the barrier).
+    /// Per min or max over a retractable input: the values of the groups moved out (the value
+    /// table's layout: group state key and value → the value's count).
+    private var spilledValues: [PagedTable?] = []
+    /// Groups read back from `spilled` this epoch (removed from it at the barrier), and per
+    /// aggregate the values read back with them.
     private var reloadedKeys = KeyBuffer()
     private var reloadedRows: [Chunk] = []
+    private var reloadedValues: [(keys: KeyBuffer, counts: [Int64])] = []
+    /// The bytes the min/max multisets hold, but for those of the groups touched this epoch
+    /// (counted again at its barrier).
+    private var multisetBytes = 0
     /// Eviction by the CLOCK rule: a slot touched since the hand last passed is spared once.
     private var referenced: [Bool] = []
     private var clockHand = 0
@@ -240,6 +248,7 @@ package struct IntegerHashAggregate: StreamOperator {
             }
             try appendRow(slot: index, before: nil, to: &changes)
         }
+        if hasValueTables { for slot in dirty { multisetBytes += multisetBytes(slot: Int(slot)) } }
         dirty.removeAll(keepingCapacity: true)
         before.removeAll()
         if groupCount == 0 { emittedGlobalRow = true }
@@ -249,11 +258,15 @@ package struct IntegerHashAggregate: StreamOperator {
             changeSpilled(keys: reloadedKeys, rows: Chunk.concatenate(reloadedRows, types: stateTypes), sign: -1)
             reloadedKeys = KeyBuffer()
             reloadedRows = []
+            for aggregate in reloadedValues.indices {
+                changeSpilledValues(aggregate, keys: reloadedValues[aggregate].keys, counts: reloadedValues[aggregate].counts, sign: -1)
+                reloadedValues[aggregate] = (KeyBuffer(), [])
+            }
         }
         if state.mode != .none { checkpoint(everything: state.mode == .everything, into: &state) } else { boundTracking() }
         changes.emit(into: &output)
         if let charge {
-            charge.set(liveGroupCount * bytesPerGroup)
+            charge.set(groupBytes)
             if charge.memory.isOverLimit { evictColdGroups(charge.memory) }
         }
     }
@@ -261,10 +274,21 @@ package struct IntegerHashAggregate: StreamOperator {
     // MARK: Memory
 
     package mutating func useMemory(_ memory: StateMemory) {
-        // Groups with min or max value tables stay in memory (their multisets are not moved).
-        guard groupCount > 0, !aggregates.indices.contains(where: hasValueTable) else { return }
+        guard groupCount > 0 else { return }
         charge = MemoryCharge(memory)
         spilled = PagedTable(types: stateTypes, memory: memory)
+        spilledValues = aggregates.indices.map { hasValueTable($0) ? PagedTable(types: [.int64], memory: memory) : nil }
+        reloadedValues = aggregates.map { _ in (KeyBuffer(), []) }
+    }
+
+    /// The bytes of what the groups hold in memory.
+    private var groupBytes: Int { liveGroupCount * bytesPerGroup + multisetBytes }
+
+    /// The bytes of slot `index`'s min/max multisets.
+    private func multisetBytes(slot index: Int) -> Int {
+        var bytes = 0
+        for aggregate in extremes.indices where !extremes[aggregate].isEmpty { bytes += extremes[aggregate][index].bytes }
+        return bytes
     }
 
     /// About what a group takes in the arrays and the key directory.
@@ -284,7 +308,8 @@ package struct IntegerHashAggregate: StreamOperator {
     /// checkpoint, not emptied and waiting for it. Their slots are free again.
     private mutating func evictColdGroups(_ memory: StateMemory) {
         guard spilled != nil, liveGroupCount > 0 else { return }
-        let wanted = min(liveGroupCount, (memory.residentBytes - memory.evictionTarget + bytesPerGroup - 1) / bytesPerGroup)
+        let averageBytes = max(1, groupBytes / liveGroupCount)
+        let wanted = min(liveGroupCount, (memory.residentBytes - memory.evictionTarget + averageBytes - 1) / averageBytes)
         var victims: [Int] = []
         // (The hand may pass a slot twice: a slot chosen on the first pass is not chosen again.)
         var chosen = Set<Int>()
@@ -304,11 +329,43 @@ package struct IntegerHashAggregate: StreamOperator {
         guard !victims.isEmpty else { return }
         let (stateKeys, rows) = groupRows(victims)
         changeSpilled(keys: stateKeys, rows: rows, sign: 1)
+        for aggregate in spilledValues.indices where spilledValues[aggregate] != nil {
+            spillValues(of: victims, groupKeys: stateKeys, aggregate: aggregate)
+        }
         for index in victims {
+            multisetBytes -= multisetBytes(slot: index)
             vacate(index)
             forget(Int32(index))
         }
-        charge?.set(liveGroupCount * bytesPerGroup)
+        charge?.set(groupBytes)
+    }
+
+    /// Moves the min or max values of `slots` (their state keys `groupKeys`) of aggregate
+    /// `aggregate` to its spilled value table.
+    private mutating func spillValues(of slots: [Int], groupKeys: KeyBuffer, aggregate: Int) {
+        var keys = KeyBuffer()
+        var valueCounts: [Int64] = []
+        for (position, slot) in slots.enumerated() {
+            let groupKey = groupKeys.key(position)
+            let (values, counts) = extremes[aggregate][slot].entries()
+            for (value, count) in zip(values, counts) {
+                keys.appendKey { bytes in
+                    bytes += groupKey
+                    Self.appendOrdered(value, to: &bytes)
+                }
+                valueCounts.append(count)
+            }
+        }
+        changeSpilledValues(aggregate, keys: keys, counts: valueCounts, sign: 1)
+    }
+
+    /// Adds the values `keys` with their `counts` to aggregate `aggregate`'s spilled value table
+    /// (sign 1) or takes them out (-1), and commits.
+    private mutating func changeSpilledValues(_ aggregate: Int, keys: KeyBuffer, counts: [Int64], sign: Int8) {
+        guard !keys.isEmpty else { return }
+        let rows = Chunk(columns: [Column(type: .int64, storage: .int64(counts))], count: counts.count)
+        spilledValues[aggregate]?.stage(rows, signs: [Int8](repeating: sign, count: counts.count)) { bytes, row in bytes += keys.key(row) }
+        spilledValues[aggregate]?.commitEpoch()
     }
 
     /// Adds the groups `rows` (under `keys`) to `spilled` (sign 1) or takes them out (-1), and
@@ -325,6 +382,26 @@ package struct IntegerHashAggregate: StreamOperator {
         guard let slot = try? loadGroup(row: 0, columns: columns, integerColumns: integerColumns(of: columns), stateKey: stateKey) else { return nil }
         reloadedKeys.append(stateKey)
         reloadedRows.append(found.row)
+        for aggregate in spilledValues.indices {
+            guard let table = spilledValues[aggregate] else { continue }
+            var values: [Int64] = []
+            var counts: [Int64] = []
+            for run in table.runs(withPrefix: stateKey) {
+                guard case .int64(let stored) = run.contents.rows.columns[0].storage else { continue }
+                for index in run.range {
+                    let key = run.contents.keys.key(index)
+                    guard key.count == stateKey.count + 8 else { continue }
+                    values.append(Self.ordered(key.suffix(8)))
+                    counts.append(stored[index])
+                    reloadedValues[aggregate].keys.append(key)
+                    reloadedValues[aggregate].counts.append(stored[index])
+                }
+            }
+            if let multiset = ExtremeMultiset(isMax: aggregates[aggregate].kind == .max, values: values, counts: counts) {
+                extremes[aggregate][Int(slot)] = multiset
+                multisetBytes += multiset.bytes
+            }
+        }
         if reloadedKeys.count % 256 == 0, charge?.memory.isOverLimit == true { spilled?.shedCachedPages() }
         return slot
     }
@@ -480,6 +557,7 @@ package struct IntegerHashAggregate: StreamOperator {
         isDirty[index] = true
         referenced[index] = true
         dirty.append(slot)
+        if hasValueTables { multisetBytes -= multisetBytes(slot: index) }
         before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
         for (aggregate, call) in aggregates.enumerated() {
             before.counts[aggregate].append(counters[aggregate].count(at: index))
@@ -596,6 +674,9 @@ extension IntegerHashAggregate {
         (aggregates[index].kind == .min || aggregates[index].kind == .max) && !appendOnlyInput
     }
 
+    /// Whether any aggregate keeps its values in a multiset table.
+    private var hasValueTables: Bool { !appendOnlyInput && aggregates.contains { $0.kind == .min || $0.kind == .max } }
+
     /// A group's key in the state tables: its vnode, then a null flag and the integer in an
     /// order-keeping form, or the group key's memcomparable bytes.
     private func appendStateKey(slot index: Int, to bytes: inout [UInt8]) {
@@ -642,6 +723,9 @@ extension IntegerHashAggregate {
             var values = valueSection(aggregate, everything: everything, liveSlots: slots)
             values.isWhole = everything
             state.add(values)
+            if everything, let table = spilledValues.isEmpty ? nil : spilledValues[aggregate], !table.pages.isEmpty {
+                state.add(FragmentCheckpoint.PagedImage(table: stateTableID + 1 + aggregate, types: [.int64], pages: table.pages, isWhole: false))
+            }
         }
         for slot in releasedSlots { forget(slot) }
         releasedSlots.removeAll(keepingCapacity: true)
@@ -706,7 +790,9 @@ extension IntegerHashAggregate {
         }
         if everything {
             for (slot, groupKey) in ordered(liveSlots) {
+                let bytesBefore = extremes[aggregate][slot].bytes
                 let (values, entryCounts) = extremes[aggregate][slot].entries()
+                multisetBytes += extremes[aggregate][slot].bytes - bytesBefore
                 for (value, count) in zip(values, entryCounts) {
                     key.removeAll(keepingCapacity: true)
                     key += groupKey
@@ -739,7 +825,12 @@ extension IntegerHashAggregate {
                 for pair in pairs[ranges[slot]!] {
                     if pair.value == previous { continue }
                     previous = pair.value
-                    let count = live[slot] ? extremes[aggregate][slot].count(of: pair.value) : 0
+                    var count: Int64 = 0
+                    if live[slot] {
+                        let bytesBefore = extremes[aggregate][slot].bytes
+                        count = extremes[aggregate][slot].count(of: pair.value)
+                        multisetBytes += extremes[aggregate][slot].bytes - bytesBefore
+                    }
                     if count > 0 {
                         keys.appendKey { bytes in
                             bytes += groupKey
@@ -846,8 +937,7 @@ extension IntegerHashAggregate {
         let integerColumns = integerColumns(of: columns)
         /// Slot by state key, for the multiset entries.
         var slotOfStateKey: [GroupKeyBytes: Int32] = [:]
-        // (Asked once: `hasValueTable` as a closure takes a copy of the whole operator.)
-        let hasValueTables = aggregates.indices.contains(where: hasValueTable)
+        let hasValueTables = self.hasValueTables
         if integerKey && slotOfKey.count == 0 { slotOfKey = IntegerSlotMap(capacity: section.keys.count) }
         for row in 0 ..< section.keys.count {
             let stateKey = section.keys.key(row)
@@ -880,6 +970,7 @@ extension IntegerHashAggregate {
                 extremes[aggregate][Int(slot)] = multiset
             }
         }
+        if hasValueTables { multisetBytes = live.indices.reduce(0) { live[$1] ? $0 + multisetBytes(slot: $1) : $0 } }
         if groupCount == 0 { emittedGlobalRow = section.keys.count > 0 }
     }
 }
