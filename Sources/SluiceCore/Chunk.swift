@@ -57,3 +57,28 @@ package struct StreamChunk: Sendable {
 
     package var count: Int { data.count }
 }
+
+extension Column {
+    /// The bytes of the column's values and null flags (not the arrays' spare capacity).
+    package var byteCount: Int {
+        let validity = self.validity == nil ? 0 : (count + 7) / 8
+        switch storage {
+        case .bool(let values): return values.count + validity
+        case .int16(let values): return values.count * 2 + validity
+        case .int32(let values): return values.count * 4 + validity
+        case .int64(let values): return values.count * 8 + validity
+        case .float32(let values): return values.count * 4 + validity
+        case .float64(let values): return values.count * 8 + validity
+        case .decimal(let values): return values.count * MemoryLayout<Decimal>.stride + validity
+        case .interval(let values): return values.count * MemoryLayout<Interval>.stride + validity
+        case .bytes(let values): return values.data.count + values.offsets.count * 4 + validity
+        case .structure(let children, _): return children.reduce(validity) { $0 + $1.byteCount }
+        case .list(let offsets, let elements): return offsets.count * 4 + elements.byteCount + validity
+        }
+    }
+}
+
+extension Chunk {
+    /// The bytes of every column's values and null flags.
+    package var byteCount: Int { columns.reduce(0) { $0 + $1.byteCount } }
+}

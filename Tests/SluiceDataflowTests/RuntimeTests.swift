@@ -142,6 +142,32 @@ private final class Flag: Sendable {
         while !written.value.load(ordering: .sequentiallyConsistent) { await Task.yield() }
     }
 
+    /// Under a memory limit an epoch ends once its changes pass a 32nd of the limit, long before
+    /// the barrier interval (ten minutes here) is up.
+    @Test(.timeLimit(.minutes(1)))
+    func underAMemoryLimitAnEpochIsCutBySize() async throws {
+        let published = Published()
+        let memory = StateMemory(limit: 32 << 20, spillDirectory: NSTemporaryDirectory())
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: 600_000, memory: memory) { published.record($0, $1) }
+        runtime.start()
+        defer { runtime.stop() }
+        let count = StreamPlan.hashAggregate(
+            input: scan(1, [.int64]), groupCount: 0, aggregates: [AggregateCall(kind: .countStar, argument: nil, resultType: .int64)])
+        await runtime.waitForCommit(try runtime.createView(id: 30, name: "n", plan: count, context: EvaluationContext()) { _ in [] })
+        #expect(published.view(30) == [["0"]])
+        // 1 MiB of bigints (the limit's 32nd) is 128 chunks of 1,024 rows: the 128th ends the
+        // epoch.
+        let chunk = StreamChunk(
+            ops: [ChangeOp](repeating: .insert, count: 1024),
+            data: Chunk(columns: [Column(type: .int64, storage: .int64((0 ..< 1024).map(Int64.init)))]))
+        let epoch = runtime.committedEpoch
+        for _ in 0 ..< 127 { runtime.withSource(1) { writer in writer.emit(chunk) } }
+        #expect(runtime.committedEpoch == epoch)
+        runtime.withSource(1) { writer in writer.emit(chunk) }
+        while published.view(30) != [["\(128 * 1024)"]] { await Task.yield() }
+        #expect(runtime.committedEpoch == epoch + 1)
+    }
+
     @Test func aJoinAlignsBarriersFromBothTablesAndAViewOverAViewFollows() async throws {
         let published = Published()
         let runtime = StreamRuntime(barrierIntervalMilliseconds: 60_000) { published.record($0, $1) }

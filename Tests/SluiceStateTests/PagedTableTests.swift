@@ -30,6 +30,24 @@ import Testing
         [UInt8(k % 3), 0] + withUnsafeBytes(of: UInt64(bitPattern: k).bigEndian) { Array($0) }
     }
 
+    /// A budget that bounds the process leaves the pages the limit less what the process holds
+    /// outside them, and never less than a quarter of the limit.
+    @Test func aBudgetThatBoundsTheProcessCountsWhatTheProcessHolds() {
+        let small = StateMemory(limit: 1 << 20, spillDirectory: NSTemporaryDirectory(), boundsProcess: true)
+        // (This test process holds far more than a MiB.)
+        #expect(small.pageBudget == (1 << 20) / 4)
+        small.acquire(300 << 10)
+        #expect(small.isOverLimit)
+        let large = StateMemory(limit: 1 << 40, spillDirectory: NSTemporaryDirectory(), boundsProcess: true)
+        #expect(large.pageBudget < 1 << 40)
+        #expect(large.pageBudget == (1 << 40) - large.outsideBytes)
+        #expect(large.outsideBytes > 1 << 20)
+        let pagesOnly = StateMemory(limit: 1 << 20, spillDirectory: NSTemporaryDirectory())
+        #expect(pagesOnly.pageBudget == 1 << 20)
+        pagesOnly.acquire(300 << 10)
+        #expect(!pagesOnly.isOverLimit)
+    }
+
     @Test func updatesReplaceRowsAndDeletesRemoveThem() {
         var table = PagedTable(types: [.int64, .int64])
         Self.stage(Self.changes([(.insert, 1, 10), (.insert, 2, 20), (.insert, 1, 11)]), into: &table)

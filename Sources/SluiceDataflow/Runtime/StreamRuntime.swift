@@ -65,7 +65,10 @@ package struct CheckpointHooks: Sendable {
 /// have room, holding nothing: a slow view slows the writers of what it reads, and nothing else.
 ///
 /// **Barriers.** ``injectBarrier()`` (every `barrierInterval`, on FLUSH, and after DDL) sends a
-/// barrier for a new epoch into every relation's change stream. Writers pass the runtime's gate
+/// barrier for a new epoch into every relation's change stream. Under a memory limit an epoch
+/// is also cut by size: once the changes written since the last barrier pass a 32nd of the
+/// limit, the next barrier goes at once, because committing an epoch takes several times its
+/// changes in memory (staged, sorted, paged, kept for the checkpoint). Writers pass the runtime's gate
 /// together and a barrier passes it alone (``CutGate``), so the barrier cuts every stream at one
 /// point, and that point is the checkpoint's cut (log and source positions). It never waits for
 /// a reader: barriers always fit in a queue. Fragments align it over their inputs, finish the
@@ -108,6 +111,12 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     }
     private var waiters: [(epoch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     private var stopped = false
+    /// An epoch's changes grew past `epochByteLimit`: the barrier thread injects one now.
+    private var epochIsFull = false
+    /// Bytes of changes written since the last barrier, and the most an epoch takes before
+    /// one is injected early (nil: no limit).
+    private let epochBytes = Atomic<Int>(0)
+    private let epochByteLimit: Int?
     private var intervalMilliseconds: Int
     private let publish: Publish
     private let pool: WorkerPool
@@ -120,6 +129,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         memory: StateMemory? = nil, publish: @escaping Publish
     ) {
         self.memory = memory
+        self.epochByteLimit = memory.map { max($0.limit / 32, 1 << 20) }
         self.intervalMilliseconds = max(1, barrierIntervalMilliseconds)
         self.publish = publish
         self.pool = WorkerPool(threads: workerThreads)
@@ -130,6 +140,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// Writes one relation's changes into its stream; valid only inside ``withSource(_:_:)``.
     package struct SourceWriter {
         fileprivate let input: RelationInput
+        fileprivate let runtime: StreamRuntime
 
         /// True when some view reads the relation, so its changes are worth building.
         package var isRead: Bool { input.stream.hasSubscribers }
@@ -138,6 +149,21 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         package func emit(_ chunk: StreamChunk) {
             guard chunk.count > 0 else { return }
             input.stream.sendWithoutWaiting(.chunk(chunk))
+            runtime.count(chunk)
+        }
+    }
+
+    /// Counts an emitted chunk toward the epoch's size; wakes the barrier thread when the epoch
+    /// is full.
+    private func count(_ chunk: StreamChunk) {
+        guard let epochByteLimit else { return }
+        let bytes = chunk.data.byteCount
+        let total = epochBytes.add(bytes, ordering: .relaxed).newValue
+        if total >= epochByteLimit && total - bytes < epochByteLimit {
+            condition.withLock {
+                epochIsFull = true
+                condition.broadcast()
+            }
         }
     }
 
@@ -155,7 +181,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         return try gate.withShared { () throws(E) -> T in
             input.lock.lock()
             defer { input.lock.unlock() }
-            return try body(SourceWriter(input: input))
+            return try body(SourceWriter(input: input, runtime: self))
         }
     }
 
@@ -185,7 +211,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             while true {
                 condition.lock()
                 let deadline = Date(timeIntervalSinceNow: Double(intervalMilliseconds) / 1000)
-                while !stopped && Date() < deadline { _ = condition.wait(until: deadline) }
+                while !stopped && !epochIsFull && Date() < deadline { _ = condition.wait(until: deadline) }
+                epochIsFull = false
                 let isStopped = stopped
                 let idle = fragments.isEmpty
                 condition.unlock()
@@ -243,6 +270,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             return hooks
         }
         // No write is in progress while the gate is held: the cut matches the barrier.
+        epochBytes.store(0, ordering: .relaxed)
         let cut = hooks?.cut()
         let (epoch, streams) = condition.withLock { () -> (UInt64, [ChangeDispatcher]) in
             lastInjected += 1

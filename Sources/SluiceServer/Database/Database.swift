@@ -58,7 +58,9 @@ package final class Database: TableProvider, Sendable {
         let stores = StoreRegistry()
         // Evicted pages go under the data directory (or the system's temporary directory).
         let memory = memoryLimit.map { limit in
-            StateMemory(limit: limit, spillDirectory: dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))
+            StateMemory(
+                limit: limit, spillDirectory: dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"),
+                boundsProcess: true)
         }
         let runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds, memory: memory) { rows, _ in
             stores.publish(rows)

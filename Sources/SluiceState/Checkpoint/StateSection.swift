@@ -50,7 +50,7 @@ package struct StateSection: Sendable {
 
     /// Bytes of the section's buffers, about what it takes on disk.
     package var byteCount: Int {
-        keys.bytes.count + keys.count * 8 + removed.bytes.count + removed.count * 4 + rows.columns.reduce(0) { $0 + StatePage.bytes(of: $1) }
+        keys.bytes.count + keys.count * 8 + removed.bytes.count + removed.count * 4 + rows.byteCount
     }
 
     /// A section from puts and removals in any order: sorted, a key put more than once keeps

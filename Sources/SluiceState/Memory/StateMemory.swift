@@ -12,11 +12,20 @@ import Synchronization
 ///
 /// Pages are counted by ``StatePage/byteCount``: the keys, rows and counts, not the allocator's
 /// overhead or the rows repeated for readers when a key is present more than once.
+///
+/// A budget that bounds the process (`boundsProcess`, the server's) leaves the pages what the
+/// rest of the process does not hold: the limit less the resident set outside the pages (the
+/// program, the epoch's rows in flight, checkpoints being written, what the allocator keeps),
+/// sampled from the kernel at most every 50 ms as the state is used, and never less than a
+/// quarter of the limit. So the resident set, not the pages alone, is held near the limit: the
+/// more the rest of the process takes, the more pages go to disk.
 package final class StateMemory: Sendable {
-    /// The most bytes of pages kept in memory.
+    /// The most bytes the pages (or, with ``boundsProcess``, the process) may keep in memory.
     package let limit: Int
     /// Where spill files are created (each is unlinked at once and lives while it is open).
     package let spillDirectory: String
+    /// Whether the limit bounds the process's resident set rather than the pages alone.
+    package let boundsProcess: Bool
 
     private let resident = Atomic<Int>(0)
     private let clock = Atomic<UInt64>(1)
@@ -26,10 +35,15 @@ package final class StateMemory: Sendable {
     private let peak = Atomic<Int>(0)
     /// When memory was last given back to the kernel (``returnFreedMemory()``), in milliseconds.
     private let lastTrim = Atomic<Int>(0)
+    /// With ``boundsProcess``: the resident bytes outside the pages at the last sample, and when
+    /// it was taken, in milliseconds.
+    private let outside = Atomic<Int>(0)
+    private let lastSample = Atomic<Int>(0)
 
-    package init(limit: Int, spillDirectory: String) {
+    package init(limit: Int, spillDirectory: String, boundsProcess: Bool = false) {
         self.limit = max(limit, 1)
         self.spillDirectory = spillDirectory
+        self.boundsProcess = boundsProcess
     }
 
     /// Bytes of pages in memory now.
@@ -43,11 +57,67 @@ package final class StateMemory: Sendable {
     /// Spilled pages read back, in all.
     package var loadedPages: Int { loads.load(ordering: .relaxed) }
 
-    /// Whether resident pages exceed the limit.
-    package var isOverLimit: Bool { residentBytes > limit }
+    /// The most bytes of pages that may stay resident now: the limit or, bounding the process,
+    /// the limit less what the process holds outside the pages (at least a quarter of it).
+    package var pageBudget: Int {
+        guard boundsProcess else { return limit }
+        sampleProcessIfDue()
+        return max(limit - outside.load(ordering: .relaxed), limit / 4)
+    }
+
+    /// Whether resident pages exceed their budget.
+    package var isOverLimit: Bool { residentBytes > pageBudget }
 
     /// The resident bytes an eviction brings the store down to.
-    package var evictionTarget: Int { limit - limit / 8 }
+    package var evictionTarget: Int {
+        let budget = pageBudget
+        return budget - budget / 8
+    }
+
+    /// Bytes the process holds outside the pages, at the last sample (0 unless bounding the process).
+    package var outsideBytes: Int { outside.load(ordering: .relaxed) }
+
+    /// Samples the process's resident set when the last sample is 50 ms old.
+    private func sampleProcessIfDue() {
+        let now = Self.milliseconds()
+        let last = lastSample.load(ordering: .relaxed)
+        guard now - last >= 50, lastSample.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return }
+        guard let resident = Self.processResidentBytes() else { return }
+        outside.store(max(0, resident - residentBytes), ordering: .relaxed)
+    }
+
+    private static func milliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+
+    /// The process's resident set, from `/proc/self/statm` (its second field, in pages).
+    private static func processResidentBytes() -> Int? {
+        #if canImport(Glibc)
+        let descriptor = open("/proc/self/statm", O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        var field = 0
+        var value = 0
+        for byte in buffer.prefix(count) {
+            if byte == UInt8(ascii: " ") {
+                field += 1
+                if field == 2 { break }
+                value = 0
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+        }
+        guard field >= 1 else { return nil }
+        return value * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return nil
+        #endif
+    }
 
     /// The current tick of the use clock; a page remembers the tick it was last used at.
     package var now: UInt64 { clock.load(ordering: .relaxed) }
@@ -94,9 +164,7 @@ package final class StateMemory: Sendable {
     /// `malloc_trim` returns the whole free pages inside them. (Looked up at run time: Swift's
     /// Glibc module does not export it.)
     func returnFreedMemory() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let milliseconds = now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+        let milliseconds = Self.milliseconds()
         let last = lastTrim.load(ordering: .relaxed)
         guard milliseconds - last >= 100, lastTrim.compareExchange(expected: last, desired: milliseconds, ordering: .relaxed).exchanged else { return }
         if let trim = Self.mallocTrim { _ = trim(0) }

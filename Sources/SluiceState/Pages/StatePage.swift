@@ -60,7 +60,7 @@ package final class StatePage: Sendable {
         lastKey = last
         keyCount = keys.count
         rowCount = contents.published.count
-        byteCount = keys.bytes.count + keys.count * 4 + rows.columns.reduce(0) { $0 + Self.bytes(of: $1) } + (contents.counts?.count ?? 0) * 4
+        byteCount = keys.bytes.count + keys.count * 4 + rows.byteCount + (contents.counts?.count ?? 0) * 4
         residence = Mutex(.resident(contents))
         self.memory = memory
         lastUse = Atomic(memory?.now ?? 0)
@@ -229,24 +229,6 @@ package final class StatePage: Sendable {
             memory?.release(byteCount)
             memory?.recordEviction(byteCount)
             return byteCount
-        }
-    }
-
-    /// The bytes a column's buffers hold: values, offsets and validity.
-    static func bytes(of column: Column) -> Int {
-        let validity = column.validity == nil ? 0 : (column.count + 7) / 8
-        switch column.storage {
-        case .bool(let values): return values.count + validity
-        case .int16(let values): return values.count * 2 + validity
-        case .int32(let values): return values.count * 4 + validity
-        case .int64(let values): return values.count * 8 + validity
-        case .float32(let values): return values.count * 4 + validity
-        case .float64(let values): return values.count * 8 + validity
-        case .decimal(let values): return values.count * MemoryLayout<Decimal>.stride + validity
-        case .interval(let values): return values.count * MemoryLayout<Interval>.stride + validity
-        case .bytes(let values): return values.data.count + values.offsets.count * 4 + validity
-        case .structure(let children, _): return children.reduce(validity) { $0 + bytes(of: $1) }
-        case .list(let offsets, let elements): return offsets.count * 4 + bytes(of: elements) + validity
         }
     }
 }

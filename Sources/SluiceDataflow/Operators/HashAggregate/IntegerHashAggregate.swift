@@ -86,9 +86,10 @@ package struct IntegerHashAggregate: StreamOperator {
     private var reloadedKeys = KeyBuffer()
     private var reloadedRows: [Chunk] = []
     private var reloadedValues: [(keys: KeyBuffer, counts: [Int64])] = []
-    /// The bytes the min/max multisets hold, but for those of the groups touched this epoch
-    /// (counted again at its barrier).
+    /// Under a memory limit, the bytes the min/max multisets hold, but for those of the groups
+    /// touched this epoch (counted again at its barrier).
     private var multisetBytes = 0
+    private var countsMultisetBytes = false
     /// Eviction by the CLOCK rule: a slot touched since the hand last passed is spared once.
     private var referenced: [Bool] = []
     private var clockHand = 0
@@ -248,7 +249,7 @@ package struct IntegerHashAggregate: StreamOperator {
             }
             try appendRow(slot: index, before: nil, to: &changes)
         }
-        if hasValueTables { for slot in dirty { multisetBytes += multisetBytes(slot: Int(slot)) } }
+        if countsMultisetBytes { for slot in dirty { multisetBytes += multisetBytes(slot: Int(slot)) } }
         dirty.removeAll(keepingCapacity: true)
         before.removeAll()
         if groupCount == 0 { emittedGlobalRow = true }
@@ -279,6 +280,8 @@ package struct IntegerHashAggregate: StreamOperator {
         spilled = PagedTable(types: stateTypes, memory: memory)
         spilledValues = aggregates.indices.map { hasValueTable($0) ? PagedTable(types: [.int64], memory: memory) : nil }
         reloadedValues = aggregates.map { _ in (KeyBuffer(), []) }
+        countsMultisetBytes = hasValueTables
+        multisetBytes = live.indices.reduce(0) { live[$1] ? $0 + multisetBytes(slot: $1) : $0 }
     }
 
     /// The bytes of what the groups hold in memory.
@@ -557,7 +560,7 @@ package struct IntegerHashAggregate: StreamOperator {
         isDirty[index] = true
         referenced[index] = true
         dirty.append(slot)
-        if hasValueTables { multisetBytes -= multisetBytes(slot: index) }
+        if countsMultisetBytes { multisetBytes -= multisetBytes(slot: index) }
         before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
         for (aggregate, call) in aggregates.enumerated() {
             before.counts[aggregate].append(counters[aggregate].count(at: index))
@@ -970,7 +973,7 @@ extension IntegerHashAggregate {
                 extremes[aggregate][Int(slot)] = multiset
             }
         }
-        if hasValueTables { multisetBytes = live.indices.reduce(0) { live[$1] ? $0 + multisetBytes(slot: $1) : $0 } }
+        if countsMultisetBytes { multisetBytes = live.indices.reduce(0) { live[$1] ? $0 + multisetBytes(slot: $1) : $0 } }
         if groupCount == 0 { emittedGlobalRow = section.keys.count > 0 }
     }
 }
