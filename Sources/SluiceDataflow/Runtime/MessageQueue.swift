@@ -22,7 +22,9 @@ package final class MessageQueue: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var entries: [Entry] = []
+    /// Messages from `head` on wait; those before it were taken (nil, so that a taken chunk is
+    /// freed as soon as its consumer is done with it, not when the array is next compacted).
+    private var entries: [Entry?] = []
     private var head = 0
     private var chunkCount = 0
     private var closed = false
@@ -92,7 +94,8 @@ package final class MessageQueue: @unchecked Sendable {
             condition.unlock()
             return nil
         }
-        let entry = entries[head]
+        let entry = entries[head]!
+        entries[head] = nil
         head += 1
         if head > 1024 && head * 2 > entries.count {
             entries.removeFirst(head)
