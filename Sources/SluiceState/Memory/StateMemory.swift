@@ -16,7 +16,7 @@ import Synchronization
 /// A budget that bounds the process (`boundsProcess`, the server's) leaves the pages what the
 /// rest of the process does not hold: the limit less the resident set outside the pages (the
 /// program, the epoch's rows in flight, checkpoints being written, what the allocator keeps),
-/// sampled from the kernel at most every 50 ms as the state is used, and never less than a
+/// sampled from the kernel at most every 50 ms as the state is used, and never less than
 /// half of the limit. So the resident set, not the pages alone, is held near the limit: the
 /// more the rest of the process takes, the more pages go to disk.
 package final class StateMemory: Sendable {
