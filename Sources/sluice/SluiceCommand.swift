@@ -30,7 +30,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Bytes of state kept in memory, such as 512MB or 4GiB (default: half of the machine's memory).",
-        discussion: "The views' pages and the integer GROUP BY's groups count against it. When they pass it, the coldest are written to <data-dir>/spill and read back when next used, so a view larger than memory keeps running with its state near the limit (the epoch's own working set is outside it)."))
+        discussion: "It bounds the server's resident memory: the state's pages (views, join sides, aggregates' groups and ordered state) may take what the rest of the process does not, and never less than half the limit. Past that, the coldest pages are written to <data-dir>/spill and read back when next used, and an epoch ends early once its changes pass a 32nd of the limit, so a view larger than memory keeps running near the limit."))
     var memoryLimit: String?
 
     @Option(help: "Directory for durable state.")
