@@ -86,6 +86,15 @@ package enum MemcomparableEncoding {
         }
     }
 
+    /// ``appendExactForm(_:to:)`` of row `row` of `column`, read from its buffers for the types
+    /// that have none (integers, strings, booleans, dates and times).
+    package static func appendExactForm(_ column: Column, row: Int, to out: inout [UInt8]) {
+        switch column.storage {
+        case .bool, .int16, .int32, .int64, .bytes: return
+        default: appendExactForm(column.value(at: row), to: &out)
+        }
+    }
+
     /// The encoding of row `row` of `columns`, field by field.
     package static func encode(_ columns: [Column], row: Int, descending: [Bool] = []) -> [UInt8] {
         var out: [UInt8] = []

@@ -6,9 +6,10 @@ import SluiceState
 /// the value, and string_agg's delimiter), so it is checkpointed page by page, restored lazily
 /// and evicted under `--memory-limit`.
 ///
-/// An epoch's changes are gathered per key (``adjust(_:by:payload:)``, which must know the
-/// multiplicity as it is now) and written to the table at ``commit()``, before the barrier reads
-/// the groups' extremes and elements from the committed pages.
+/// An epoch's changes are either staged into the table a chunk at a time (``stage(_:counts:key:)``:
+/// min, max, string_agg and array_agg) or gathered per key (``adjust(_:by:payload:)``, which
+/// knows the multiplicity as it is now: DISTINCT), and committed at ``commit()``, before the
+/// barrier reads the groups' extremes and elements from the committed pages.
 /// Owned by one operator on one thread.
 final class OrderedEntries {
     let id: Int
@@ -63,6 +64,13 @@ final class OrderedEntries {
         }
         changed[key] = change
         return (before, change.now, change.payload)
+    }
+
+    /// Stages entries straight into the table, for what needs no multiplicity as it goes: row
+    /// `i` of `rows` (the payloads) under the key `key` writes for `i`, its multiplicity changed
+    /// by `counts[i]`. An entry staged again with another payload takes the newest.
+    func stage(_ rows: Chunk, counts: [Int32], key: (inout [UInt8], _ row: Int) -> Void) {
+        table.stage(rows, counts: counts, key: key)
     }
 
     /// Writes the epoch's changes to the pages.

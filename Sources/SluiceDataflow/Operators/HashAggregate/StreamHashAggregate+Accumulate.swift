@@ -17,52 +17,88 @@ struct DistinctChanges {
 }
 
 extension StreamHashAggregate {
-    /// Adds row `rowIndex` of `data` to the entries of every ordered state under its group's key
-    /// (`sign` 1), or takes it away (-1). A value entering or leaving a set of distinct values
-    /// goes to `distinct`, for the DISTINCT aggregates' counters.
-    func accumulateOrdered(
-        groupKey: [UInt8], slot: Int32, _ data: Chunk, _ rowIndex: Int, sign: Int8, distinct: inout [DistinctChanges]
-    ) throws(SluiceError) {
+    /// Adds the rows of `data` with sign 1 to the entries of every ordered state under their
+    /// groups' keys (row `i`'s key is `groupKeys`' key `i`), or takes those with -1 away. min,
+    /// max, string_agg and array_agg stage their entries a chunk at a time, typed (the values
+    /// gathered from the input's columns, the keys written straight into the table's staged
+    /// keys); their multiplicities net out when the table commits at the barrier. DISTINCT
+    /// entries must know at once whether a value entered or left its group's set, and keep the
+    /// first of equal values: those go one at a time, and a value that entered or left goes to
+    /// `distinct`, for the DISTINCT aggregates' counters.
+    func accumulateOrdered(groupKeys: KeyBuffer, slots: [Int32], _ data: Chunk, signs: [Int8], distinct: inout [DistinctChanges]) throws(SluiceError) {
         for (stateIndex, ordered) in orderedStates.enumerated() {
-            if let filter = ordered.shape.filter, !Self.isTrue(data.columns[filter], rowIndex) { continue }
+            var rows = Array(0 ..< data.count)
+            if let filter = ordered.shape.filter { rows.removeAll { !Self.isTrue(data.columns[filter], $0) } }
             switch ordered.shape {
             case .extremes(let argument, _):
-                let value = data.columns[argument].value(at: rowIndex)
-                if value.isNull { continue }
-                var entryKey = groupKey
-                MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
-                MemcomparableEncoding.appendExactForm(value, to: &entryKey)
-                _ = try ordered.entries.adjust(entryKey, by: Int64(sign), payload: [value])
+                let column = data.columns[argument]
+                if column.hasNulls { rows.removeAll { column.isNull($0) } }
+                ordered.entries.stage(Chunk(columns: [column.gather(rows)], count: rows.count), counts: rows.map { Int32(signs[$0]) }) { bytes, index in
+                    let row = rows[index]
+                    bytes.append(contentsOf: groupKeys.bytes[groupKeys.start(row) ..< Int(groupKeys.ends[row])])
+                    MemcomparableEncoding.append(column, row: row, to: &bytes)
+                    MemcomparableEncoding.appendExactForm(column, row: row, to: &bytes)
+                }
             case .distinctValues(let argument, _):
-                let value = data.columns[argument].value(at: rowIndex)
-                if value.isNull { continue }
-                var entryKey = groupKey
-                MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
-                let change = try ordered.entries.adjust(entryKey, by: Int64(sign), payload: [value])
-                // The first equal value in, or the last one out: the set of distinct values changed.
-                guard (change.before == 0) != (change.after == 0) else { continue }
-                distinct[stateIndex].slots.append(slot)
-                distinct[stateIndex].signs.append(sign)
-                distinct[stateIndex].values.append(change.payload[0])
+                for rowIndex in rows {
+                    let value = data.columns[argument].value(at: rowIndex)
+                    if value.isNull { continue }
+                    var entryKey = groupKeys.key(rowIndex)
+                    MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
+                    let change = try ordered.entries.adjust(entryKey, by: Int64(signs[rowIndex]), payload: [value])
+                    // The first equal value in, or the last one out: the set of distinct values changed.
+                    guard (change.before == 0) != (change.after == 0) else { continue }
+                    distinct[stateIndex].slots.append(slots[rowIndex])
+                    distinct[stateIndex].signs.append(signs[rowIndex])
+                    distinct[stateIndex].values.append(change.payload[0])
+                }
+            case .elements(let elements) where elements.distinct:
+                // (An entry is a distinct value and delimiter: its payload stays the first that
+                // came in, as the table's commit, which takes the newest row, would not keep.)
+                for rowIndex in rows {
+                    let value = data.columns[elements.argument].value(at: rowIndex)
+                    if value.isNull && elements.kind == .stringAgg { continue }
+                    var entryKey = groupKeys.key(rowIndex)
+                    for sortKey in elements.orderBy {
+                        MemcomparableEncoding.append(
+                            data.columns[sortKey.column].value(at: rowIndex), as: inputTypes[sortKey.column],
+                            descending: sortKey.descending, nullsFirst: sortKey.nullsFirst, to: &entryKey)
+                    }
+                    MemcomparableEncoding.append(value, as: inputTypes[elements.argument], descending: false, nullsFirst: false, to: &entryKey)
+                    var payload = [value]
+                    if elements.kind == .stringAgg {
+                        let delimiter = elements.delimiter.map { data.columns[$0].value(at: rowIndex) } ?? .null
+                        MemcomparableEncoding.append(delimiter, as: elements.delimiter.map { inputTypes[$0] } ?? .varchar, to: &entryKey)
+                        payload.append(delimiter)
+                    }
+                    _ = try ordered.entries.adjust(entryKey, by: Int64(signs[rowIndex]), payload: payload)
+                }
             case .elements(let elements):
-                let value = data.columns[elements.argument].value(at: rowIndex)
-                if value.isNull && elements.kind == .stringAgg { continue }
-                var entryKey = groupKey
-                for sortKey in elements.orderBy {
-                    MemcomparableEncoding.append(
-                        data.columns[sortKey.column].value(at: rowIndex), as: inputTypes[sortKey.column],
-                        descending: sortKey.descending, nullsFirst: sortKey.nullsFirst, to: &entryKey)
-                }
-                MemcomparableEncoding.append(value, as: inputTypes[elements.argument], descending: false, nullsFirst: false, to: &entryKey)
-                if !elements.distinct { MemcomparableEncoding.appendExactForm(value, to: &entryKey) }
-                var payload = [value]
+                let column = data.columns[elements.argument]
+                if elements.kind == .stringAgg && column.hasNulls { rows.removeAll { column.isNull($0) } }
+                var payload = [column.gather(rows)]
+                let delimiter = elements.kind == .stringAgg ? elements.delimiter.map { data.columns[$0] } : nil
                 if elements.kind == .stringAgg {
-                    let delimiter = elements.delimiter.map { data.columns[$0].value(at: rowIndex) } ?? .null
-                    MemcomparableEncoding.append(delimiter, as: elements.delimiter.map { inputTypes[$0] } ?? .varchar, to: &entryKey)
-                    if !elements.distinct { MemcomparableEncoding.appendExactForm(delimiter, to: &entryKey) }
-                    payload.append(delimiter)
+                    payload.append(delimiter?.gather(rows) ?? Column(type: .varchar, values: [Value](repeating: .null, count: rows.count)))
                 }
-                _ = try ordered.entries.adjust(entryKey, by: Int64(sign), payload: payload)
+                let delimiterType = elements.delimiter.map { inputTypes[$0] } ?? .varchar
+                ordered.entries.stage(Chunk(columns: payload, count: rows.count), counts: rows.map { Int32(signs[$0]) }) { bytes, index in
+                    let row = rows[index]
+                    bytes.append(contentsOf: groupKeys.bytes[groupKeys.start(row) ..< Int(groupKeys.ends[row])])
+                    for sortKey in elements.orderBy {
+                        MemcomparableEncoding.append(
+                            data.columns[sortKey.column].value(at: row), as: inputTypes[sortKey.column],
+                            descending: sortKey.descending, nullsFirst: sortKey.nullsFirst, to: &bytes)
+                    }
+                    let value = column.value(at: row)
+                    MemcomparableEncoding.append(value, as: inputTypes[elements.argument], descending: false, nullsFirst: false, to: &bytes)
+                    MemcomparableEncoding.appendExactForm(column, row: row, to: &bytes)
+                    if elements.kind == .stringAgg {
+                        let separator = delimiter?.value(at: row) ?? .null
+                        MemcomparableEncoding.append(separator, as: delimiterType, to: &bytes)
+                        MemcomparableEncoding.appendExactForm(separator, to: &bytes)
+                    }
+                }
             }
         }
     }

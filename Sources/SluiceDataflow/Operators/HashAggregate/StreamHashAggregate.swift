@@ -120,6 +120,8 @@ package struct StreamHashAggregate: StreamOperator {
         // to the epoch stores a copy.
         var key: [UInt8] = []
         key.reserveCapacity(64)
+        /// Each row's group key, for the ordered states.
+        var rowKeys = KeyBuffer()
         for rowIndex in 0 ..< rowCount {
             let sign: Int8 = chunk.ops[rowIndex].isInsertion ? 1 : -1
             if sign < 0 {
@@ -138,8 +140,9 @@ package struct StreamHashAggregate: StreamOperator {
             }
             slots[rowIndex] = slot
             rowCounts[Int(slot)] += Int64(sign)
-            if !orderedStates.isEmpty { try accumulateOrdered(groupKey: key, slot: slot, data, rowIndex, sign: sign, distinct: &distinct) }
+            if !orderedStates.isEmpty { rowKeys.append(key) }
         }
+        if !orderedStates.isEmpty { try accumulateOrdered(groupKeys: rowKeys, slots: slots, data, signs: signs, distinct: &distinct) }
         let touched = dirtyKeys.count
         var filtered: [Int: [Int]] = [:]
         for (index, call) in aggregates.enumerated() where layouts[index].foldsEveryRow {
