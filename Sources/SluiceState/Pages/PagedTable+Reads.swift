@@ -50,9 +50,7 @@ extension PagedTable {
     /// one ends before `key`.
     private func pageIndex(from key: [UInt8]) -> Int {
         guard !pages.isEmpty else { return 0 }
-        var probe = KeyBuffer()
-        probe.append(key)
-        let index = page(for: 0, in: probe, from: 0)
+        let index = page(for: key)
         return pages[index].lastKey.compare(0, with: key) < 0 ? index + 1 : index
     }
 
@@ -65,9 +63,7 @@ extension PagedTable {
         let upper = Self.upperBound(ofPrefix: prefix)
         var pageIndex = pages.count - 1
         if let upper {
-            var probe = KeyBuffer()
-            probe.append(upper)
-            pageIndex = page(for: 0, in: probe, from: 0)
+            pageIndex = page(for: upper)
         }
         while pageIndex >= 0 {
             let page = pages[pageIndex]

@@ -362,10 +362,8 @@ package struct PagedTable {
     /// when the key is absent. Reads the key's page back if it was evicted.
     package func lookup(_ key: [UInt8]) -> (row: Chunk, count: Int32)? {
         guard !pages.isEmpty else { return nil }
-        var probe = KeyBuffer()
-        probe.append(key)
-        let page = pages[page(for: 0, in: probe, from: 0)]
-        guard probe.compare(0, with: 0, of: page.firstKey) >= 0, probe.compare(0, with: 0, of: page.lastKey) <= 0 else { return nil }
+        let page = pages[page(for: key)]
+        guard page.firstKey.compare(0, with: key) <= 0, page.lastKey.compare(0, with: key) >= 0 else { return nil }
         let contents = page.contents
         let index = Self.lowerBound(of: key, in: contents.keys)
         guard index < contents.keys.count, contents.keys.compare(index, with: key) == 0 else { return nil }
@@ -389,6 +387,17 @@ package struct PagedTable {
             if keys.compare(Int(keyIndex), with: 0, of: pages[middle].firstKey) >= 0 { low = middle + 1 } else { high = middle }
         }
         return max(start, low - 1)
+    }
+
+    /// ``page(for:in:from:)`` of a key in an array, from the first page (no buffer made for it).
+    func page(for key: [UInt8]) -> Int {
+        var low = 0
+        var high = pages.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pages[middle].firstKey.compare(0, with: key) <= 0 { low = middle + 1 } else { high = middle }
+        }
+        return max(0, low - 1)
     }
 
     /// The pages that replace `old` once `entries` (all within its key range) are applied.
