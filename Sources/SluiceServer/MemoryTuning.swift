@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
+import SluiceState
 
 /// Allocator settings for a long-running engine.
 ///
@@ -52,7 +53,7 @@ package enum MemoryTuning {
         let thread = Thread {
             while true {
                 Thread.sleep(forTimeInterval: 0.25)
-                if StreamCoordinator.processMemory().resident > limit { _ = mallocTrim(0) }
+                if (StateMemory.processResidentBytes() ?? 0) > limit { _ = mallocTrim(0) }
             }
         }
         thread.name = "sluice-malloc-trim"

@@ -92,8 +92,9 @@ package final class StateMemory: Sendable {
         return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
-    /// The process's resident set, from `/proc/self/statm` (its second field, in pages).
-    private static func processResidentBytes() -> Int? {
+    /// The process's resident set, from `/proc/self/statm` (its second field, in pages); nil
+    /// where there is none. Read without Foundation: the state store asks it as it runs.
+    package static func processResidentBytes() -> Int? {
         #if canImport(Glibc)
         let descriptor = open("/proc/self/statm", O_RDONLY)
         guard descriptor >= 0 else { return nil }

@@ -54,6 +54,11 @@ package struct KeyBuffer: Sendable {
         ends.append(Int32(bytes.count))
     }
 
+    /// Appends the bytes of key `index` to `out` (the start of a longer key built there).
+    package func appendKey(_ index: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: bytes[start(index) ..< Int(ends[index])])
+    }
+
     /// Starts a key written byte by byte into ``bytes`` through `body`; the key ends where
     /// `body` stops writing.
     package mutating func appendKey(_ body: (inout [UInt8]) -> Void) {

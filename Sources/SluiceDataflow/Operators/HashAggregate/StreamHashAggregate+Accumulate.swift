@@ -35,7 +35,7 @@ extension StreamHashAggregate {
                 if column.hasNulls { rows.removeAll { column.isNull($0) } }
                 ordered.entries.stage(Chunk(columns: [column.gather(rows)], count: rows.count), counts: rows.map { Int32(signs[$0]) }) { bytes, index in
                     let row = rows[index]
-                    bytes.append(contentsOf: groupKeys.bytes[groupKeys.start(row) ..< Int(groupKeys.ends[row])])
+                    groupKeys.appendKey(row, to: &bytes)
                     MemcomparableEncoding.append(column, row: row, to: &bytes)
                     MemcomparableEncoding.appendExactForm(column, row: row, to: &bytes)
                 }
@@ -79,12 +79,12 @@ extension StreamHashAggregate {
                 var payload = [column.gather(rows)]
                 let delimiter = elements.kind == .stringAgg ? elements.delimiter.map { data.columns[$0] } : nil
                 if elements.kind == .stringAgg {
-                    payload.append(delimiter?.gather(rows) ?? Column(type: .varchar, values: [Value](repeating: .null, count: rows.count)))
+                    payload.append(delimiter?.gather(rows) ?? Column(type: .varchar, repeating: .null, count: rows.count))
                 }
                 let delimiterType = elements.delimiter.map { inputTypes[$0] } ?? .varchar
                 ordered.entries.stage(Chunk(columns: payload, count: rows.count), counts: rows.map { Int32(signs[$0]) }) { bytes, index in
                     let row = rows[index]
-                    bytes.append(contentsOf: groupKeys.bytes[groupKeys.start(row) ..< Int(groupKeys.ends[row])])
+                    groupKeys.appendKey(row, to: &bytes)
                     for sortKey in elements.orderBy {
                         MemcomparableEncoding.append(
                             data.columns[sortKey.column].value(at: row), as: inputTypes[sortKey.column],
