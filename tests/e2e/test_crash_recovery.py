@@ -1,8 +1,9 @@
 """What a write acknowledged survives a crash: `kill -9` at random moments and at named failpoints
 while a client writes. After each restart the tables hold exactly the acknowledged statements (and
 possibly the one in flight when the server died, whole or not at all), and the views over them
-(a GROUP BY, a join, and a GROUP BY the general aggregate keeps in ordered state) equal the same
-queries computed here from that history.
+(a GROUP BY, a join, a GROUP BY the general aggregate keeps in ordered state, and the integer
+aggregate's min and max under deletes over many groups) equal the same queries computed here from
+that history. The servers run under the smallest memory limit, so state goes to disk and back.
 
 The writer runs in its own process and records each statement's number in a file once the server
 has answered it. The history is a fixed function of the statement number, so the expected tables
@@ -33,7 +34,14 @@ SETUP = [
     "CREATE MATERIALIZED VIEW matched AS SELECT acct.id, acct.v, events.k FROM acct JOIN events ON acct.id = events.n",
     # The general aggregate (DISTINCT, and max kept as an ordered multiset under deletes).
     "CREATE MATERIALIZED VIEW spread AS SELECT k, count(DISTINCT n % 10) AS d, max(n) AS m FROM events GROUP BY k",
+    # The integer aggregate's min and max under deletes, over many groups most of which go cold:
+    # under the tiny memory limit below, their groups and values move to spilled pages and back.
+    "CREATE MATERIALIZED VIEW bounds AS SELECT n % 97 AS b, min(k) AS lo, max(n) AS hi, count(*) AS c FROM events GROUP BY n % 97",
 ]
+
+# Every server runs with the smallest memory limit: every page the state store may evict, and
+# the integer aggregate's cold groups, go to disk, so recovery and the spill paths meet kill -9.
+SERVER_ARGS = ["--memory-limit", "1"]
 
 
 def _statement(i: int) -> str:
@@ -120,6 +128,7 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         per_k = sorted(connection.execute("SELECT k, c, s FROM per_k").fetchall())
         matched = sorted(connection.execute("SELECT id, v, k FROM matched").fetchall())
         spread = sorted(connection.execute("SELECT k, d, m FROM spread").fetchall())
+        bounds = sorted(connection.execute("SELECT b, lo, hi, c FROM bounds").fetchall())
     candidates = [n for n in (acked, acked + 1) if _model(n) == (acct, events)]
     assert candidates, (
         f"{context}: after {acked} acknowledged statements the tables match neither {acked} nor {acked + 1} statements "
@@ -139,6 +148,13 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         digits.add(n % 10)
         expected_spread[k] = (digits, max(top, n))
     assert spread == sorted((k, len(d), m) for k, (d, m) in expected_spread.items()), f"{context}: spread"
+    expected_bounds: dict[int, list[int]] = {}
+    for (k, n), times in events.items():
+        entry = expected_bounds.setdefault(n % 97, [k, n, 0])
+        entry[0] = min(entry[0], k)
+        entry[1] = max(entry[1], n)
+        entry[2] += times
+    assert bounds == sorted((b, lo, hi, c) for b, (lo, hi, c) in expected_bounds.items()), f"{context}: bounds"
     return candidates[-1]
 
 
@@ -146,7 +162,7 @@ def _crash_rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None 
     data = tmp_path / "data"
     acks = tmp_path / "acks"
     rng = random.Random(seed)
-    with SluiceServer(data_dir=data) as first:
+    with SluiceServer(data_dir=data, extra_args=SERVER_ARGS) as first:
         with psycopg.connect(first.endpoint().conninfo, autocommit=True) as connection:
             for statement in SETUP:
                 connection.execute(statement)
@@ -157,7 +173,7 @@ def _crash_rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None 
         if environment_failpoint:
             os.environ["SLUICE_FAILPOINT"] = f"{failpoint}@{rng.randrange(5, 80)}"
         try:
-            server = SluiceServer(data_dir=data).start()
+            server = SluiceServer(data_dir=data, extra_args=SERVER_ARGS).start()
         finally:
             os.environ.pop("SLUICE_FAILPOINT", None)
         writer = _start_writer(server, applied, acks)
@@ -178,7 +194,7 @@ def _crash_rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None 
         finally:
             processes.stop_process(writer, signal.SIGKILL, timeout=10)
             server.stop()
-        with SluiceServer(data_dir=data) as restarted:
+        with SluiceServer(data_dir=data, extra_args=SERVER_ARGS) as restarted:
             assert "recovered in" in restarted.log(), restarted.log()
             applied = _check(restarted, _acknowledged(acks), f"round {round_}")
         # The next writer goes on from the statements that survived (rewritten to the file).
@@ -202,7 +218,7 @@ def test_a_kill_inside_a_checkpoint_loses_nothing(tmp_path: Path, failpoint: str
     """CHECKPOINT killed before and after its manifest is written: the restart recovers from the
     previous checkpoint and the log, or from the new one; either way every row is there."""
     data = tmp_path / "data"
-    with SluiceServer(data_dir=data) as first:
+    with SluiceServer(data_dir=data, extra_args=SERVER_ARGS) as first:
         with psycopg.connect(first.endpoint().conninfo, autocommit=True) as connection:
             for statement in SETUP:
                 connection.execute(statement)
@@ -213,7 +229,7 @@ def test_a_kill_inside_a_checkpoint_loses_nothing(tmp_path: Path, failpoint: str
                 connection.execute(_statement(i))
     os.environ["SLUICE_FAILPOINT"] = failpoint
     try:
-        server = SluiceServer(data_dir=data).start()
+        server = SluiceServer(data_dir=data, extra_args=SERVER_ARGS).start()
     finally:
         os.environ.pop("SLUICE_FAILPOINT", None)
     try:
@@ -225,7 +241,7 @@ def test_a_kill_inside_a_checkpoint_loses_nothing(tmp_path: Path, failpoint: str
         assert server.process.wait(timeout=10) == -signal.SIGKILL
     finally:
         server.stop()
-    with SluiceServer(data_dir=data) as restarted:
+    with SluiceServer(data_dir=data, extra_args=SERVER_ARGS) as restarted:
         assert _check(restarted, 120, failpoint) == 120
         tables = sorted(p.name for p in (data / "tables").iterdir())
         assert any(name.startswith("MANIFEST-") for name in tables), tables
