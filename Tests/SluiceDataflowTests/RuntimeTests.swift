@@ -102,7 +102,10 @@ private final class Flag: Sendable {
         #expect(commits == commits.sorted())
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // The limits below catch a deadlock. They are generous because in a parallel run each
+    // `Task.yield()` waits behind every other test ready on the shared pool: on two cores two
+    // of these tests once used up a one-minute limit with nothing stuck.
+    @Test(.timeLimit(.minutes(10)))
     func aStuckReaderHoldsUpOnlyTheWritersOfWhatItReads() async throws {
         let published = Published()
         let runtime = StreamRuntime(barrierIntervalMilliseconds: 60_000) { published.record($0, $1) }
@@ -144,7 +147,7 @@ private final class Flag: Sendable {
 
     /// Under a memory limit an epoch ends once its changes pass a 32nd of the limit, long before
     /// the barrier interval (ten minutes here) is up.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func underAMemoryLimitAnEpochIsCutBySize() async throws {
         let published = Published()
         let memory = StateMemory(limit: 32 << 20, spillDirectory: NSTemporaryDirectory())
