@@ -97,16 +97,6 @@ final class OrderedEntries {
         table.commitEpoch()
     }
 
-    /// The group's first (least) entry's payload, as of the last commit.
-    func first(withPrefix prefix: [UInt8]) -> [Value]? {
-        table.first(withPrefix: prefix).map { $0.contents.rows.row($0.index) }
-    }
-
-    /// The group's last (greatest) entry's payload, as of the last commit.
-    func last(withPrefix prefix: [UInt8]) -> [Value]? {
-        table.last(withPrefix: prefix).map { $0.contents.rows.row($0.index) }
-    }
-
     /// The group's entries in key order, each with its multiplicity, as of the last commit.
     func entries(withPrefix prefix: [UInt8]) -> [(count: Int64, payload: [Value])] {
         var result: [(count: Int64, payload: [Value])] = []

@@ -103,25 +103,35 @@ extension StreamHashAggregate {
         }
     }
 
-    /// The results of the aggregates that read ordered state (min and max under deletes,
-    /// string_agg, array_agg), in aggregate order, from the committed entries under `groupKey`.
-    func orderedResults(groupKey: [UInt8]) throws(SluiceError) -> [Value] {
-        var results: [Value] = []
+    /// The result types of the aggregates that read ordered state (min and max under deletes,
+    /// string_agg, array_agg), in aggregate order.
+    var orderedResultTypes: [DataType] {
+        aggregates.indices.filter { counters[$0] == nil }.map { aggregates[$0].resultType }
+    }
+
+    /// Appends to `results` (a builder per ``orderedResultTypes``) the results of the aggregates
+    /// that read ordered state, from the committed entries under `groupKey`: min and max copied
+    /// from their page's typed column.
+    func appendOrderedResults(groupKey: [UInt8], to results: inout [ColumnBuilder]) throws(SluiceError) {
+        var next = 0
         for (index, call) in aggregates.enumerated() where counters[index] == nil {
             let ordered = orderedStates[layouts[index].orderedState!]
             switch call.kind {
-            case .min:
-                results.append(ordered.entries.first(withPrefix: groupKey)?[0] ?? .null)
-            case .max:
-                results.append(ordered.entries.last(withPrefix: groupKey)?[0] ?? .null)
+            case .min, .max:
+                let entry = call.kind == .min ? ordered.entries.table.first(withPrefix: groupKey) : ordered.entries.table.last(withPrefix: groupKey)
+                if let entry {
+                    results[next].append(entry.contents.rows.columns[0], row: entry.index)
+                } else {
+                    results[next].appendNull()
+                }
             default:
                 guard case .elements(let elements) = ordered.shape else {
                     throw SluiceError.internalError("\(call.kind.rawValue) reads the wrong kind of ordered state")
                 }
-                results.append(Self.collect(ordered.entries.entries(withPrefix: groupKey), elements))
+                results[next].append(Self.collect(ordered.entries.entries(withPrefix: groupKey), elements))
             }
+            next += 1
         }
-        return results
     }
 
     /// string_agg's text or array_agg's array from a group's entries in order, each repeated

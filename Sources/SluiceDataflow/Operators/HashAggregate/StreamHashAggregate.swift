@@ -54,7 +54,7 @@ package struct StreamHashAggregate: StreamOperator {
     private var keyBuilders: [ColumnBuilder]
     private var rowCounts: [Int64] = []
     private var existed: [Bool] = []
-    private var orderedBefore: [[Value]] = []
+    private var orderedBefore: [ColumnBuilder] = []
     private let readsOrderedState: Bool
     private var emittedGlobalRow = false
 
@@ -81,6 +81,7 @@ package struct StreamHashAggregate: StreamOperator {
         }
         readsOrderedState = counters.contains { $0 == nil }
         keyBuilders = inputTypes.prefix(groupCount).map { ColumnBuilder(type: $0, capacity: 0) }
+        orderedBefore = orderedResultTypes.map { ColumnBuilder(type: $0, capacity: 0) }
     }
 
     /// The types of the output rows: the group keys, then one column per aggregate.
@@ -136,7 +137,7 @@ package struct StreamHashAggregate: StreamOperator {
             if let found = dirty[key] {
                 slot = found
             } else {
-                slot = try touch(key) { builder, column in builder.append(keyColumns[column].value(at: rowIndex)) }
+                slot = try touch(key) { builder, column in builder.append(keyColumns[column], row: rowIndex) }
             }
             slots[rowIndex] = slot
             rowCounts[Int(slot)] += Int64(sign)
@@ -179,11 +180,11 @@ package struct StreamHashAggregate: StreamOperator {
             for column in keyBuilders.indices { appendKey(&keyBuilders[column], column) }
             rowCounts.append(0)
             existed.append(false)
-            if readsOrderedState { orderedBefore.append([]) }
+            for index in orderedBefore.indices { orderedBefore[index].appendNull() }
             return slot
         }
         let columns = stored.row.columns
-        for column in keyBuilders.indices { keyBuilders[column].append(columns[column].value(at: 0)) }
+        for column in keyBuilders.indices { keyBuilders[column].append(columns[column], row: 0) }
         rowCounts.append(columns[groupCount].isNull(0) ? 0 : (columns[groupCount].value(at: 0).int64 ?? 0))
         existed.append(true)
         for (index, layout) in layouts.enumerated() where layout.hasCounters {
@@ -191,56 +192,25 @@ package struct StreamHashAggregate: StreamOperator {
             try countersBefore[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: 0)
         }
         // Read before this epoch touches the group's ordered state: the results as emitted.
-        if readsOrderedState { orderedBefore.append(try orderedResults(groupKey: key)) }
+        if readsOrderedState {
+            // Moved out while appending: passing the stored builders inout beside a read of
+            // `self` would copy their buffers at every group.
+            var results = orderedBefore
+            orderedBefore = []
+            defer { orderedBefore = results }
+            try appendOrderedResults(groupKey: key, to: &results)
+        }
         return slot
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
-        var changes = GroupChanges()
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && groups.lookup(Self.globalKey) == nil {
             // The global row exists before any input, as in a batch aggregate over no rows.
             _ = try touch(Self.globalKey) { _, _ in }
         }
         // The ordered states first: the groups' output rows read their committed entries.
         for ordered in orderedStates { ordered.entries.commit() }
-        let touched = dirtyKeys.count
-        if touched > 0 {
-            let keyColumns = keyBuilders.map { $0.finish() }
-            let after = try counters.map { (counters) throws(SluiceError) -> Column? in try counters?.finish(groupCount: touched) }
-            let before = try countersBefore.map { (counters) throws(SluiceError) -> Column? in try counters?.finish(groupCount: touched) }
-            var builders = stateTypes.map { ColumnBuilder(type: $0, capacity: touched) }
-            var keys: [[UInt8]] = []
-            var counts: [Int32] = []
-            for slot in (0 ..< touched).sorted(by: { ByteOrder.compare(dirtyKeys[$0], dirtyKeys[$1]) < 0 }) {
-                let key = dirtyKeys[slot]
-                let rowCount = rowCounts[slot]
-                if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
-                let keyValues = keyColumns.map { $0.value(at: slot) }
-                let beforeRow = existed[slot] ? keyValues + results(slot, counters: before, ordered: readsOrderedState ? orderedBefore[slot] : []) : nil
-                if rowCount == 0 && groupCount > 0 {
-                    for ordered in orderedStates where ordered.entries.hasEntries(withPrefix: key) {
-                        throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
-                    }
-                    if existed[slot] {
-                        keys.append(key)
-                        counts.append(-1)
-                        appendStateRow(slot, keyValues: keyValues, rowCount: rowCount, to: &builders)
-                    }
-                    changes.record(before: beforeRow, after: nil)
-                    continue
-                }
-                // A group new to the table comes in (+1); one it holds is replaced in place (0).
-                keys.append(key)
-                counts.append(existed[slot] ? 0 : 1)
-                appendStateRow(slot, keyValues: keyValues, rowCount: rowCount, to: &builders)
-                let ordered = readsOrderedState ? try orderedResults(groupKey: key) : []
-                changes.record(before: beforeRow, after: keyValues + results(slot, counters: after, ordered: ordered), isSame: Self.isIdentical)
-            }
-            if !keys.isEmpty {
-                let rows = Chunk(columns: builders.map { $0.finish() }, count: keys.count)
-                groups.stage(rows, counts: counts) { bytes, row in bytes += keys[row] }
-            }
-        }
+        if !dirtyKeys.isEmpty { try writeTouchedGroups(into: &output) }
         forgetTouchedGroups()
         if groupCount == 0 { emittedGlobalRow = true }
         groups.commitEpoch()
@@ -249,29 +219,118 @@ package struct StreamHashAggregate: StreamOperator {
             state.add(groups.checkpoint(table: stateTableID, everything: everything))
             for ordered in orderedStates { state.add(ordered.entries.checkpoint(everything: everything)) }
         }
-        changes.emit(types: outputTypes, into: &output)
     }
 
-    /// Slot `slot`'s aggregate results: each aggregate's from its counters' results `counters`
-    /// or, for one that reads ordered state, the next of `ordered`.
-    private func results(_ slot: Int, counters: [Column?], ordered: [Value]) -> [Value] {
-        var results: [Value] = []
-        results.reserveCapacity(aggregates.count)
-        var next = 0
-        for column in counters {
-            if let column {
-                results.append(column.value(at: slot))
+    /// Stages the touched groups' state rows in key order and emits their changes: an insert
+    /// for a new group, an update pair for a changed one, a delete for one that is gone. Rows
+    /// are gathered column by column from the epoch's typed columns (keys, counters before and
+    /// after, ordered results before and after), never built a row at a time.
+    private mutating func writeTouchedGroups(into output: inout OutputBuffer) throws(SluiceError) {
+        let touched = dirtyKeys.count
+        let keyColumns = keyBuilders.map { $0.finish() }
+        let after = try counters.map { (counters) throws(SluiceError) -> Column? in try counters?.finish(groupCount: touched) }
+        let before = try countersBefore.map { (counters) throws(SluiceError) -> Column? in try counters?.finish(groupCount: touched) }
+        let orderedBeforeColumns = orderedBefore.map { $0.finish() }
+        var orderedAfter = orderedResultTypes.map { ColumnBuilder(type: $0, capacity: touched) }
+        var builders = stateTypes.map { ColumnBuilder(type: $0, capacity: touched) }
+        var keys: [[UInt8]] = []
+        var counts: [Int32] = []
+        var stateSlots: [Int] = []
+        /// The groups in key order: slot, and row of `orderedAfter` (-1: the group is gone).
+        var groupsInOrder: [(slot: Int32, orderedRow: Int32)] = []
+        for slot in (0 ..< touched).sorted(by: { ByteOrder.compare(dirtyKeys[$0], dirtyKeys[$1]) < 0 }) {
+            let key = dirtyKeys[slot]
+            let rowCount = rowCounts[slot]
+            if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
+            if rowCount == 0 && groupCount > 0 {
+                for ordered in orderedStates where ordered.entries.hasEntries(withPrefix: key) {
+                    throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
+                }
+                if existed[slot] {
+                    keys.append(key)
+                    counts.append(-1)
+                    stateSlots.append(slot)
+                    appendStateRow(slot, rowCount: rowCount, to: &builders)
+                    groupsInOrder.append((Int32(slot), -1))
+                }
+                continue
+            }
+            // A group new to the table comes in (+1); one it holds is replaced in place (0).
+            keys.append(key)
+            counts.append(existed[slot] ? 0 : 1)
+            stateSlots.append(slot)
+            appendStateRow(slot, rowCount: rowCount, to: &builders)
+            groupsInOrder.append((Int32(slot), Int32(orderedAfter.first?.count ?? 0)))
+            if readsOrderedState { try appendOrderedResults(groupKey: key, to: &orderedAfter) }
+        }
+        if !keys.isEmpty {
+            var columns = builders.map { $0.finish() }
+            for column in 0 ..< groupCount { columns[column] = keyColumns[column].gather(stateSlots) }
+            groups.stage(Chunk(columns: columns, count: keys.count), counts: counts) { bytes, row in bytes += keys[row] }
+        }
+        let orderedAfterColumns = orderedAfter.map { $0.finish() }
+        // Per output column, its sources: 0 the value before the epoch, 1 after (keys: one).
+        var sources: [[Column]] = keyColumns.map { [$0] }
+        var isOrdered: [Bool] = Array(repeating: false, count: groupCount)
+        var nextOrdered = 0
+        for index in aggregates.indices {
+            if let after = after[index], let before = before[index] {
+                sources.append([before, after])
+                isOrdered.append(false)
             } else {
-                results.append(ordered[next])
-                next += 1
+                sources.append([orderedBeforeColumns[nextOrdered], orderedAfterColumns[nextOrdered]])
+                isOrdered.append(true)
+                nextOrdered += 1
             }
         }
-        return results
+        // The changes, in key order as the state rows: each pick is (0 before | 1 after, slot,
+        // row of the ordered results after).
+        var ops: [ChangeOp] = []
+        var picks: [(side: Int32, slot: Int32, orderedRow: Int32)] = []
+        for group in groupsInOrder {
+            let slot = Int(group.slot)
+            if group.orderedRow < 0 {
+                ops.append(.delete)
+                picks.append((0, group.slot, group.slot))
+                continue
+            }
+            guard existed[slot] else {
+                ops.append(.insert)
+                picks.append((1, group.slot, group.orderedRow))
+                continue
+            }
+            var same = true
+            for column in groupCount ..< sources.count where same {
+                let afterRow = isOrdered[column] ? Int(group.orderedRow) : slot
+                same = sources[column][0].isIdentical(slot, to: sources[column][1], afterRow)
+            }
+            if same { continue }
+            ops += [.updateDelete, .updateInsert]
+            picks += [(0, group.slot, group.slot), (1, group.slot, group.orderedRow)]
+        }
+        let types = outputTypes
+        var start = 0
+        while start < ops.count {
+            var end = min(ops.count, start + Chunk.preferredSize)
+            // An update's two halves stay in one chunk.
+            if end < ops.count && ops[end - 1] == .updateDelete { end -= 1 }
+            let range = start ..< end
+            let keyPicks = picks[range].map { (source: Int32(0), row: $0.slot) }
+            let counterPicks = picks[range].map { (source: $0.side, row: $0.slot) }
+            let orderedPicks = picks[range].map { (source: $0.side, row: $0.side == 0 ? $0.slot : $0.orderedRow) }
+            let columns = sources.indices.map { column in
+                Column.gather(
+                    from: sources[column], picks: column < groupCount ? keyPicks : isOrdered[column] ? orderedPicks : counterPicks,
+                    type: types[column])
+            }
+            output.append(StreamChunk(ops: Array(ops[range]), data: Chunk(columns: columns, count: range.count)))
+            start = end
+        }
     }
 
-    /// Appends slot `slot`'s state row: its key values, row count and counters.
-    private func appendStateRow(_ slot: Int, keyValues: [Value], rowCount: Int64, to builders: inout [ColumnBuilder]) {
-        for (column, value) in keyValues.enumerated() { builders[column].append(value) }
+    /// Appends slot `slot`'s state row but its key columns (gathered apart): its row count and
+    /// counters.
+    private func appendStateRow(_ slot: Int, rowCount: Int64, to builders: inout [ColumnBuilder]) {
         builders[groupCount].append(int64: rowCount)
         for (index, layout) in layouts.enumerated() where layout.hasCounters {
             counters[index]?.saveState(group: slot, into: &builders, at: layout.slot)
@@ -285,7 +344,7 @@ package struct StreamHashAggregate: StreamOperator {
         keyBuilders = inputTypes.prefix(groupCount).map { ColumnBuilder(type: $0, capacity: 0) }
         rowCounts.removeAll(keepingCapacity: true)
         existed.removeAll(keepingCapacity: true)
-        orderedBefore.removeAll(keepingCapacity: true)
+        orderedBefore = orderedResultTypes.map { ColumnBuilder(type: $0, capacity: 0) }
         for counters in counters { counters?.removeAll() }
         for counters in countersBefore { counters?.removeAll() }
     }
@@ -308,18 +367,6 @@ package struct StreamHashAggregate: StreamOperator {
     }
 
     package var stateBytes: Int { orderedStates.reduce(groups.byteCount) { $0 + $1.entries.table.byteCount } }
-
-    /// Whether two output rows are the same down to how they display: `1.5` and `1.50` are equal
-    /// values but not identical, and a change between them is emitted.
-    static func isIdentical(_ lhs: [Value], _ rhs: [Value]) -> Bool {
-        guard lhs == rhs else { return false }
-        var (left, right): ([UInt8], [UInt8]) = ([], [])
-        for (a, b) in zip(lhs, rhs) {
-            MemcomparableEncoding.appendExactForm(a, to: &left)
-            MemcomparableEncoding.appendExactForm(b, to: &right)
-        }
-        return left == right
-    }
 }
 
 extension Value {
