@@ -39,12 +39,13 @@ package struct IntegerHashAggregate: StreamOperator {
     private var keys: [Int64] = []
     private var keyIsNull: [Bool] = []
     /// Byte-keyed groups: the slot of each memcomparable group key, and per slot its key bytes
-    /// and values.
+    /// and where its key values are.
     private var slotOfBytes: [GroupKeyBytes: Int32] = [:]
     private var keyBytes: [[UInt8]] = []
     /// The bytes of all of `keyBytes` (kept as they change: counting them is per epoch).
     private var keyByteCount = 0
-    private var keyValues: [[Value]] = []
+    private var keyRows: GroupKeyRows
+    private var keyRowOfSlot: [GroupKeyRows.Reference] = []
     private var rowCounts: [Int64] = []
     /// Per aggregate: its counters by slot: the non-null input count (count(*) counts rows), and
     /// for sum the sum.
@@ -134,6 +135,7 @@ package struct IntegerHashAggregate: StreamOperator {
         self.stateTableID = stateTableID
         self.appendOnlyInput = appendOnlyInput
         self.integerKey = groupCount == 1 && Self.isIntegerLayout(inputTypes[0])
+        self.keyRows = GroupKeyRows(types: integerKey ? [] : Array(inputTypes.prefix(groupCount)))
         counters = aggregates.map { call in
             call.kind == .sum
                 ? .sum(IntegerSumAccumulator(average: false, resultType: call.resultType))
@@ -171,7 +173,7 @@ package struct IntegerHashAggregate: StreamOperator {
                     let slot = allocate(key: 0, isNull: false)
                     keyBytes[Int(slot)] = key.bytes
                     keyByteCount += key.bytes.count
-                    keyValues[Int(slot)] = keyColumns.map { $0.value(at: row) }
+                    keyRowOfSlot[Int(slot)] = keyRows.append(keyColumns, row: row)
                     slotOfBytes[GroupKeyBytes(bytes: key.bytes)] = slot
                     slots[row] = slot
                 }
@@ -221,6 +223,7 @@ package struct IntegerHashAggregate: StreamOperator {
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty { touch(globalSlot()) }
+        keyRows.seal()
         var changes = TypedChanges(types: outputTypes)
         for (position, slot) in dirty.enumerated() {
             let index = Int(slot)
@@ -270,6 +273,7 @@ package struct IntegerHashAggregate: StreamOperator {
             charge.set(groupBytes)
             if charge.memory.isOverLimit { evictColdGroups(charge.memory) }
         }
+        if !integerKey && groupCount > 0 { keyRows.compactIfWasteful(&keyRowOfSlot) }
     }
 
     // MARK: Memory
@@ -297,7 +301,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// About what a group takes in the arrays and the key directory.
     private var bytesPerGroup: Int {
         var bytes = 8 + 1 + 8 + 1 + 1 + 1 + 24
-        if !integerKey { bytes += 48 + 2 * (keyBytes.first?.count ?? 8) + groupCount * MemoryLayout<Value>.stride }
+        if !integerKey { bytes += 48 + 2 * (keyBytes.first?.count ?? 8) + 8 + groupCount * 12 }
         for call in aggregates {
             bytes += 8
             if call.kind == .sum { bytes += 16 }
@@ -330,6 +334,7 @@ package struct IntegerHashAggregate: StreamOperator {
             chosen.insert(index)
         }
         guard !victims.isEmpty else { return }
+        keyRows.seal()
         let (stateKeys, rows) = groupRows(victims)
         changeSpilled(keys: stateKeys, rows: rows, sign: 1)
         for aggregate in spilledValues.indices where spilledValues[aggregate] != nil {
@@ -449,7 +454,7 @@ package struct IntegerHashAggregate: StreamOperator {
         var bytes = keys.capacity * 8 + keyIsNull.capacity + rowCounts.capacity * 8 + isDirty.capacity + slotOfKey.bytes
         // Byte keys: each key's bytes twice (the slot's copy and the directory's) and its values.
         bytes += keyByteCount * 2 + keyBytes.count * 48
-        bytes += keyValues.count * groupCount * MemoryLayout<Value>.stride
+        bytes += keyRowOfSlot.capacity * 8 + keyRows.bytes
         for index in aggregates.indices {
             bytes += counters[index].bytes + extremes[index].capacity * MemoryLayout<ExtremeMultiset>.stride
             // (Over an append-only input a multiset keeps only its extreme and holds no buffers.)
@@ -496,7 +501,7 @@ package struct IntegerHashAggregate: StreamOperator {
         isSaved.append(false)
         if !integerKey && groupCount > 0 {
             keyBytes.append([])
-            keyValues.append([])
+            keyRowOfSlot.append(-1)
         }
         rowCounts.append(0)
         isDirty.append(false)
@@ -549,7 +554,8 @@ package struct IntegerHashAggregate: StreamOperator {
         if !integerKey && groupCount > 0 {
             keyByteCount -= keyBytes[Int(slot)].count
             keyBytes[Int(slot)] = []
-            keyValues[Int(slot)] = []
+            keyRows.release(keyRowOfSlot[Int(slot)])
+            keyRowOfSlot[Int(slot)] = -1
         }
         freeSlots.append(slot)
     }
@@ -600,10 +606,8 @@ package struct IntegerHashAggregate: StreamOperator {
             if keyIsNull[index] { changes.builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &changes.builders[0]) }
             column = 1
         } else if groupCount > 0 {
-            for value in keyValues[index] {
-                changes.builders[column].append(value)
-                column += 1
-            }
+            keyRows.appendRow(keyRowOfSlot[index], to: &changes.builders, from: 0)
+            column = groupCount
         }
         for (aggregate, call) in aggregates.enumerated() {
             let count = position.map { before.counts[aggregate][$0] } ?? counters[aggregate].count(at: index)
@@ -712,6 +716,7 @@ extension IntegerHashAggregate {
         savedSlots.removeAll(keepingCapacity: true)
         let removed = everything ? KeyBuffer() : removedKeys
         removedKeys = KeyBuffer()
+        keyRows.seal()
         let (stateKeys, rows) = groupRows(slots)
         var groups = StateSection.sorting(
             table: stateTableID, types: stateTypes, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count), rows: rows,
@@ -747,9 +752,9 @@ extension IntegerHashAggregate {
                 if keyIsNull[index] { builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &builders[0]) }
                 column = 1
             } else {
-                for value in keyValues.isEmpty ? [] : keyValues[index] {
-                    builders[column].append(value)
-                    column += 1
+                if groupCount > 0 {
+                    keyRows.appendRow(keyRowOfSlot[index], to: &builders, from: 0)
+                    column = groupCount
                 }
             }
             builders[column].append(int64: rowCounts[index])
@@ -899,7 +904,7 @@ extension IntegerHashAggregate {
             slot = allocate(key: 0, isNull: false)
             keyBytes[Int(slot)] = bytes
             keyByteCount += bytes.count
-            keyValues[Int(slot)] = columns.prefix(groupCount).map { $0.value(at: row) }
+            keyRowOfSlot[Int(slot)] = keyRows.append(columns.prefix(groupCount), row: row)
             slotOfBytes[GroupKeyBytes(bytes: bytes)] = slot
         } else {
             slot = globalSlot()

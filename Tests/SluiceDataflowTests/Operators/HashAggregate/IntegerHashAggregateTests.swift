@@ -55,6 +55,53 @@ import Testing
         try compare(keyTypes: [], seed: seed, appendOnly: true)
     }
 
+    /// Byte-keyed groups that come and go for hundreds of epochs: their key rows are released
+    /// and compacted away (dead rows pass live ones, and an epoch's new keys are a small chunk
+    /// of their own), and every shown row matches a model of the live rows.
+    @Test func groupsThatComeAndGoKeepTheirKeysThroughCompaction() throws {
+        let types: [DataType] = [.varchar, .int32, .int64]
+        let calls = [AggregateCall(kind: .countStar, argument: nil, resultType: .int64), AggregateCall(kind: .sum, argument: 2, resultType: .numeric)]
+        var fast = try IntegerHashAggregate(inputTypes: types, groupCount: 2, aggregates: calls, stateTableID: 1)
+        var shown = Accumulated()
+        var model: [[String]: (count: Int, sum: Int)] = [:]
+        var inserted: [[[Value]]] = []
+        for epoch in 0 ..< 300 {
+            var ops: [ChangeOp] = []
+            var rows: [[Value]] = []
+            // 40 new groups of two rows each; the groups of three epochs ago leave.
+            var added: [[Value]] = []
+            for group in 0 ..< 40 {
+                let name: Value = group == 0 ? .null : .string("group \(epoch)-\(group) " + String(repeating: "x", count: group % 7))
+                for copy in 0 ..< 2 { added.append([name, .int32(Int32(group % 3)), .int64(Int64(epoch * 100 + group * 2 + copy))]) }
+            }
+            inserted.append(added)
+            ops += Array(repeating: .insert, count: added.count)
+            rows += added
+            if epoch >= 3 {
+                ops += Array(repeating: .delete, count: inserted[epoch - 3].count)
+                rows += inserted[epoch - 3]
+            }
+            for (op, row) in zip(ops, rows) {
+                let key = [row[0].textForm, row[1].textForm]
+                let sign = op.isInsertion ? 1 : -1
+                let old = model[key] ?? (0, 0)
+                model[key] = (old.count + sign, old.sum + sign * Int(row[2].int64!))
+                if model[key]!.count == 0 { model.removeValue(forKey: key) }
+            }
+            let data = Chunk(columns: types.indices.map { column in Column(type: types[column], values: rows.map { $0[column] }) })
+            var output = OutputBuffer()
+            try fast.process(StreamChunk(ops: ops, data: data), from: 0, into: &output)
+            var state = StateWriter()
+            try fast.finishEpoch(Barrier(epoch: UInt64(epoch + 1)), state: &state, into: &output)
+            shown.apply(output.drain())
+            let expected = Dictionary(uniqueKeysWithValues: model.map { ($0.key + [String($0.value.count), String($0.value.sum)], 1) })
+            #expect(shown.rows == expected, "epoch \(epoch)")
+            if shown.rows != expected { break }
+        }
+        // Three epochs of 39 named groups, and the NULL-named group 0 that every epoch adds to.
+        #expect(shown.rows.count == 3 * 39 + 1)
+    }
+
     @Test func anAppendOnlyMinOrMaxRefusesADelete() throws {
         var fast = try IntegerHashAggregate(
             inputTypes: [.varchar, .int64, .int32], groupCount: 1, aggregates: Self.calls, stateTableID: 1, appendOnlyInput: true)
