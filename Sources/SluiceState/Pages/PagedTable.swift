@@ -361,13 +361,18 @@ package struct PagedTable {
     /// The row stored under `key` as of the last commit, as a one-row chunk, and its count; nil
     /// when the key is absent. Reads the key's page back if it was evicted.
     package func lookup(_ key: [UInt8]) -> (row: Chunk, count: Int32)? {
+        find(key).map { ($0.contents.rows.slice($0.index ..< $0.index + 1), $0.contents.counts?[$0.index] ?? 1) }
+    }
+
+    /// Where the committed row under `key` is: its page's contents and its index there.
+    package func find(_ key: [UInt8]) -> (contents: StatePage.Contents, index: Int)? {
         guard !pages.isEmpty else { return nil }
         let page = pages[page(for: key)]
         guard page.firstKey.compare(0, with: key) <= 0, page.lastKey.compare(0, with: key) >= 0 else { return nil }
         let contents = page.contents
         let index = Self.lowerBound(of: key, in: contents.keys)
         guard index < contents.keys.count, contents.keys.compare(index, with: key) == 0 else { return nil }
-        return (contents.rows.slice(index ..< index + 1), contents.counts?[index] ?? 1)
+        return (contents, index)
     }
 
     /// Drops the staged changes: the table stays as of the last commit.

@@ -17,11 +17,17 @@ final class OrderedEntries {
     /// This epoch's changed entries: their multiplicity before the epoch and now, and their
     /// payload (the one stored, or the first that came in).
     private var changed: [[UInt8]: Change] = [:]
+    /// Where this epoch's payloads are: the input chunks given to ``addPayloads(_:)`` and the
+    /// pages of the stored entries it changed (rows, never copied a value at a time).
+    private var payloadSources: [Chunk] = []
+
+    /// A payload: row `row` of `payloadSources[source]`.
+    typealias Payload = (source: Int32, row: Int32)
 
     private struct Change {
         var before: Int64
         var now: Int64
-        var payload: [Value]
+        var payload: Payload
         /// The entry left and came back with another payload this epoch.
         var replaced = false
     }
@@ -41,15 +47,24 @@ final class OrderedEntries {
         table.useMemory(memory)
     }
 
+    /// Makes the rows of `payloads` (columns of the table's types) available as payloads to
+    /// ``adjust(_:by:payload:)`` for the rest of the epoch, as source number the result.
+    func addPayloads(_ payloads: Chunk) -> Int32 {
+        payloadSources.append(payloads)
+        return Int32(payloadSources.count - 1)
+    }
+
     /// Changes the multiplicity of the entry under `key` by `sign`, creating it with `payload`.
     /// Returns the multiplicities before and after and the entry's payload (as stored: a value
     /// equal to `payload`'s that went in first).
-    func adjust(_ key: [UInt8], by sign: Int64, payload: [Value]) throws(SluiceError) -> (before: Int64, after: Int64, payload: [Value]) {
+    func adjust(_ key: [UInt8], by sign: Int64, payload: Payload) throws(SluiceError) -> (before: Int64, after: Int64, payload: Payload) {
         var change: Change
         if let known = changed[key] {
             change = known
-        } else if let stored = table.lookup(key) {
-            change = Change(before: Int64(stored.count), now: Int64(stored.count), payload: stored.row.row(0))
+        } else if let stored = table.find(key) {
+            let count = Int64(stored.contents.counts?[stored.index] ?? 1)
+            let source = addPayloads(stored.contents.rows)
+            change = Change(before: count, now: count, payload: (source, Int32(stored.index)))
         } else {
             change = Change(before: 0, now: 0, payload: payload)
         }
@@ -66,6 +81,11 @@ final class OrderedEntries {
         return (before, change.now, change.payload)
     }
 
+    /// Appends column `column` of `payload` to `builder`.
+    func append(_ payload: Payload, column: Int, to builder: inout ColumnBuilder) {
+        builder.append(payloadSources[Int(payload.source)].columns[column], row: Int(payload.row))
+    }
+
     /// Stages entries straight into the table, for what needs no multiplicity as it goes: row
     /// `i` of `rows` (the payloads) under the key `key` writes for `i`, its multiplicity changed
     /// by `counts[i]`. An entry staged again with another payload takes the newest.
@@ -78,22 +98,24 @@ final class OrderedEntries {
         if !changed.isEmpty {
             // (A replaced payload under an unchanged count is staged with count 0: in place.)
             let entries = changed.filter { $0.value.now != $0.value.before || ($0.value.replaced && $0.value.now > 0) }
-            var builders = table.types.map { ColumnBuilder(type: $0, capacity: entries.count) }
             var keys: [[UInt8]] = []
             var counts: [Int32] = []
+            var picks: [Payload] = []
             keys.reserveCapacity(entries.count)
             counts.reserveCapacity(entries.count)
+            picks.reserveCapacity(entries.count)
             for (key, change) in entries {
                 keys.append(key)
                 counts.append(Int32(truncatingIfNeeded: change.now - change.before))
-                for column in builders.indices { builders[column].append(change.payload[column]) }
+                picks.append(change.payload)
             }
             if !keys.isEmpty {
-                let rows = Chunk(columns: builders.map { $0.finish() }, count: keys.count)
+                let rows = Chunk.gather(from: payloadSources, picks: picks, types: table.types)
                 table.stage(rows, counts: counts) { bytes, row in bytes += keys[row] }
             }
             changed.removeAll(keepingCapacity: true)
         }
+        payloadSources.removeAll(keepingCapacity: true)
         table.commitEpoch()
     }
 
@@ -120,5 +142,6 @@ final class OrderedEntries {
     func restore(_ tables: RestoredTables) throws(SluiceError) {
         try table.restore(from: tables, table: id)
         changed = [:]
+        payloadSources = []
     }
 }

@@ -40,23 +40,32 @@ extension StreamHashAggregate {
                     MemcomparableEncoding.appendExactForm(column, row: row, to: &bytes)
                 }
             case .distinctValues(let argument, _):
-                for rowIndex in rows {
-                    let value = data.columns[argument].value(at: rowIndex)
-                    if value.isNull { continue }
-                    var entryKey = groupKeys.key(rowIndex)
-                    MemcomparableEncoding.append(value, as: inputTypes[argument], to: &entryKey)
-                    let change = try ordered.entries.adjust(entryKey, by: Int64(signs[rowIndex]), payload: [value])
+                let column = data.columns[argument]
+                let source = ordered.entries.addPayloads(Chunk(columns: [column], count: data.count))
+                var entryKey: [UInt8] = []
+                for rowIndex in rows where !column.isNull(rowIndex) {
+                    entryKey.removeAll(keepingCapacity: true)
+                    groupKeys.appendKey(rowIndex, to: &entryKey)
+                    MemcomparableEncoding.append(column, row: rowIndex, to: &entryKey)
+                    let change = try ordered.entries.adjust(entryKey, by: Int64(signs[rowIndex]), payload: (source, Int32(rowIndex)))
                     // The first equal value in, or the last one out: the set of distinct values changed.
                     guard (change.before == 0) != (change.after == 0) else { continue }
                     distinct[stateIndex].slots.append(slots[rowIndex])
                     distinct[stateIndex].signs.append(signs[rowIndex])
-                    distinct[stateIndex].values.append(change.payload[0])
+                    ordered.entries.append(change.payload, column: 0, to: &distinct[stateIndex].values)
                 }
             case .elements(let elements) where elements.distinct:
                 // (An entry is a distinct value and delimiter: its payload stays the first that
                 // came in, as the table's commit, which takes the newest row, would not keep.)
+                let column = data.columns[elements.argument]
+                var payloads = [column]
+                if elements.kind == .stringAgg {
+                    payloads.append(elements.delimiter.map { data.columns[$0] } ?? Column(type: .varchar, repeating: .null, count: data.count))
+                }
+                let source = ordered.entries.addPayloads(Chunk(columns: payloads, count: data.count))
+                let delimiterType = elements.delimiter.map { inputTypes[$0] } ?? .varchar
                 for rowIndex in rows {
-                    let value = data.columns[elements.argument].value(at: rowIndex)
+                    let value = column.value(at: rowIndex)
                     if value.isNull && elements.kind == .stringAgg { continue }
                     var entryKey = groupKeys.key(rowIndex)
                     for sortKey in elements.orderBy {
@@ -65,13 +74,10 @@ extension StreamHashAggregate {
                             descending: sortKey.descending, nullsFirst: sortKey.nullsFirst, to: &entryKey)
                     }
                     MemcomparableEncoding.append(value, as: inputTypes[elements.argument], descending: false, nullsFirst: false, to: &entryKey)
-                    var payload = [value]
                     if elements.kind == .stringAgg {
-                        let delimiter = elements.delimiter.map { data.columns[$0].value(at: rowIndex) } ?? .null
-                        MemcomparableEncoding.append(delimiter, as: elements.delimiter.map { inputTypes[$0] } ?? .varchar, to: &entryKey)
-                        payload.append(delimiter)
+                        MemcomparableEncoding.append(payloads[1].value(at: rowIndex), as: delimiterType, to: &entryKey)
                     }
-                    _ = try ordered.entries.adjust(entryKey, by: Int64(signs[rowIndex]), payload: payload)
+                    _ = try ordered.entries.adjust(entryKey, by: Int64(signs[rowIndex]), payload: (source, Int32(rowIndex)))
                 }
             case .elements(let elements):
                 let column = data.columns[elements.argument]
