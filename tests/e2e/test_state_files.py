@@ -349,10 +349,15 @@ def test_a_full_disk_fails_view_state_checkpoints_keeps_serving_and_loses_nothin
                 assert acknowledged > 500, acknowledged
                 # A state checkpoint failed, with its reason; the server lives and serves reads.
                 failed = wait_until(lambda: conn.execute(
-                    "SELECT status FROM sluice_checkpoints WHERE kind = 'state' AND status LIKE 'failed:%'").fetchall(),
+                    "SELECT epoch, status FROM sluice_checkpoints WHERE kind = 'state' AND status LIKE 'failed:%'").fetchall(),
                     30, "a failed state checkpoint in sluice_checkpoints")
                 assert all(status.startswith(f'failed: could not write "{data}/state/run-') and status.endswith(": No space left on device")
-                           for (status,) in failed), failed
+                           for (_, status) in failed), failed
+                # Written or failed, a state checkpoint is named by its barrier's epoch.
+                epochs = [epoch for (epoch,) in conn.execute(
+                    "SELECT epoch FROM sluice_checkpoints WHERE kind = 'state' ORDER BY started_at").fetchall()]
+                assert all(epoch > 0 for (epoch, _) in failed), failed
+                assert epochs == sorted(set(epochs)), epochs
                 assert server.process.poll() is None
                 assert "sluice: state checkpoint failed: could not write" in server.log()
                 assert conn.execute("SELECT count(*) FROM wide").fetchone()[0] >= acknowledged

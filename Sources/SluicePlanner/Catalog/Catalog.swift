@@ -170,7 +170,8 @@ package struct MemoryStatus: Sendable {
 
 /// One checkpoint, written or attempted, for `sluice_checkpoints`.
 package struct CheckpointRecord: Sendable {
-    /// The write-ahead log segment the checkpoint starts: what it covers ends before it.
+    /// Of a table checkpoint, the write-ahead log segment it starts (what it covers ends before
+    /// it); of a state checkpoint, the epoch of its barrier.
     package var epoch: UInt64
     /// When it started, in microseconds since 1970.
     package var startedAt: Int64
@@ -180,7 +181,7 @@ package struct CheckpointRecord: Sendable {
     /// Why it failed; nil when it was written.
     package var error: String?
     /// `tables` (table rows, numbered by log segment) or `state` (views' and operators' state,
-    /// numbered by checkpoint, with `tables` counting the views).
+    /// numbered by barrier epoch, with `tables` counting the views).
     package var kind = "tables"
 
     package init(epoch: UInt64, startedAt: Int64, bytesWritten: Int, tables: Int, durationMicroseconds: Int64, error: String?) {

@@ -52,12 +52,13 @@ final class StateCheckpointWriter: Sendable {
         let started = ContinuousClock.now
         let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let pieces = checkpoint.pieces.map(\.state)
-        var entry = CheckpointRecord(epoch: 0, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
+        // Numbered by the barrier's epoch, written or failed (a failed one has no manifest).
+        var entry = CheckpointRecord(
+            epoch: checkpoint.epoch, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
         entry.kind = "state"
         do {
             let written = try checkpoints.write(epoch: checkpoint.epoch, log: checkpoint.cut.log, positions: checkpoint.cut.positions, pieces: pieces)
             if !written.brokenChains.isEmpty { lost() }
-            entry.epoch = written.manifest.sequence
             entry.bytesWritten = written.bytes
             totalsBox.withLock { totals in
                 totals.checkpoints += 1
