@@ -34,6 +34,8 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Whether the group key is one integer-layout column, looked up as an integer; otherwise
     /// groups are looked up by their encoded key bytes.
     private let integerKey: Bool
+    /// The aggregates' kinds, read per group (an `AggregateCall` is copied, and retained, whole).
+    private let kinds: [AggregateKind]
     private var slotOfKey = IntegerSlotMap()
     private var nullKeySlot: Int32 = -1
     private var keys: [Int64] = []
@@ -135,6 +137,7 @@ package struct IntegerHashAggregate: StreamOperator {
         self.stateTableID = stateTableID
         self.appendOnlyInput = appendOnlyInput
         self.integerKey = groupCount == 1 && Self.isIntegerLayout(inputTypes[0])
+        self.kinds = aggregates.map(\.kind)
         self.keyRows = GroupKeyRows(types: integerKey ? [] : Array(inputTypes.prefix(groupCount)))
         counters = aggregates.map { call in
             call.kind == .sum
@@ -505,9 +508,9 @@ package struct IntegerHashAggregate: StreamOperator {
         }
         rowCounts.append(0)
         isDirty.append(false)
-        for (index, call) in aggregates.enumerated() {
+        for (index, kind) in kinds.enumerated() {
             counters[index].grow(to: keys.count)
-            if call.kind == .min || call.kind == .max { extremes[index].append(ExtremeMultiset(isMax: call.kind == .max)) }
+            if kind == .min || kind == .max { extremes[index].append(ExtremeMultiset(isMax: kind == .max)) }
         }
         return Int32(keys.count - 1)
     }
@@ -543,9 +546,9 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Resets a slot's accumulators.
     private mutating func clear(slot index: Int) {
         rowCounts[index] = 0
-        for (aggregate, call) in aggregates.enumerated() {
+        for (aggregate, kind) in kinds.enumerated() {
             counters[aggregate].set(count: 0, sum: 0, at: index)
-            if call.kind == .min || call.kind == .max { extremes[aggregate][index] = ExtremeMultiset(isMax: call.kind == .max) }
+            if kind == .min || kind == .max { extremes[aggregate][index] = ExtremeMultiset(isMax: kind == .max) }
         }
     }
 
@@ -568,9 +571,9 @@ package struct IntegerHashAggregate: StreamOperator {
         dirty.append(slot)
         if countsMultisetBytes { multisetBytes -= multisetBytes(slot: index) }
         before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
-        for (aggregate, call) in aggregates.enumerated() {
+        for (aggregate, kind) in kinds.enumerated() {
             before.counts[aggregate].append(counters[aggregate].count(at: index))
-            switch call.kind {
+            switch kind {
             case .sum: before.sums[aggregate].append(counters[aggregate].sum(at: index))
             case .min, .max: before.extremes[aggregate].append(extremes[aggregate][index].value)
             default: break
@@ -581,10 +584,10 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Whether every aggregate of `slot` shows what it showed at the epoch's start (touched at
     /// `position`): then the group needs no output.
     private func isUnchanged(slot index: Int, since position: Int) -> Bool {
-        for (aggregate, call) in aggregates.enumerated() {
+        for (aggregate, kind) in kinds.enumerated() {
             let count = counters[aggregate].count(at: index)
             let old = before.counts[aggregate][position]
-            switch call.kind {
+            switch kind {
             case .countStar, .count:
                 if count != old { return false }
             case .sum:
@@ -609,16 +612,16 @@ package struct IntegerHashAggregate: StreamOperator {
             keyRows.appendRow(keyRowOfSlot[index], to: &changes.builders, from: 0)
             column = groupCount
         }
-        for (aggregate, call) in aggregates.enumerated() {
+        for (aggregate, kind) in kinds.enumerated() {
             let count = position.map { before.counts[aggregate][$0] } ?? counters[aggregate].count(at: index)
-            switch call.kind {
+            switch kind {
             case .countStar, .count:
                 changes.builders[column].append(int64: count)
             case .sum:
                 let sum = position.map { before.sums[aggregate][$0] } ?? counters[aggregate].sum(at: index)
                 if count == 0 {
                     changes.builders[column].appendNull()
-                } else if call.resultType == .int64 {
+                } else if aggregates[aggregate].resultType == .int64 {
                     guard let narrow = Int64(exactly: sum) else { throw SluiceError(.numericValueOutOfRange, "bigint out of range") }
                     changes.builders[column].append(int64: narrow)
                 } else {
@@ -626,7 +629,7 @@ package struct IntegerHashAggregate: StreamOperator {
                 }
             default:
                 let extreme = position.map { before.extremes[aggregate][$0] } ?? extremes[aggregate][index].value
-                if let extreme { Self.append(extreme, as: call.resultType, to: &changes.builders[column]) } else { changes.builders[column].appendNull() }
+                if let extreme { Self.append(extreme, as: aggregates[aggregate].resultType, to: &changes.builders[column]) } else { changes.builders[column].appendNull() }
             }
             column += 1
         }
@@ -759,16 +762,16 @@ extension IntegerHashAggregate {
             }
             builders[column].append(int64: rowCounts[index])
             column += 1
-            for (aggregate, call) in aggregates.enumerated() {
+            for (aggregate, kind) in kinds.enumerated() {
                 builders[column].append(int64: counters[aggregate].count(at: index))
                 column += 1
-                if call.kind == .sum {
+                if kind == .sum {
                     let sum = counters[aggregate].sum(at: index)
                     builders[column].append(int64: Int64(truncatingIfNeeded: sum >> 64))
                     builders[column + 1].append(int64: Int64(truncatingIfNeeded: sum))
                     column += 2
                 }
-                if (call.kind == .min || call.kind == .max) && appendOnlyInput {
+                if (kind == .min || kind == .max) && appendOnlyInput {
                     let kept = extremes[aggregate][index].extremeOnlyState
                     builders[column].append(int64: kept.total)
                     builders[column + 1].append(int64: kept.extreme)
@@ -913,20 +916,20 @@ extension IntegerHashAggregate {
         var column = integerKey ? 1 : groupCount
         rowCounts[index] = integerColumns[column][row]
         column += 1
-        for (aggregate, call) in aggregates.enumerated() {
+        for (aggregate, kind) in kinds.enumerated() {
             let count = integerColumns[column][row]
             column += 1
             var sum: Int128 = 0
-            if call.kind == .sum {
+            if kind == .sum {
                 let high = integerColumns[column][row]
                 let low = integerColumns[column + 1][row]
                 sum = Int128(high) << 64 | Int128(UInt64(bitPattern: low))
                 column += 2
             }
             counters[aggregate].set(count: count, sum: sum, at: index)
-            if (call.kind == .min || call.kind == .max) && appendOnlyInput {
+            if (kind == .min || kind == .max) && appendOnlyInput {
                 let (total, extreme, count) = (integerColumns[column][row], integerColumns[column + 1][row], integerColumns[column + 2][row])
-                guard let multiset = ExtremeMultiset(isMax: call.kind == .max, total: total, extreme: extreme, extremeCount: count) else {
+                guard let multiset = ExtremeMultiset(isMax: kind == .max, total: total, extreme: extreme, extremeCount: count) else {
                     throw SluiceError(.dataCorrupted, "the stored min or max state of an aggregate is malformed")
                 }
                 extremes[aggregate][index] = multiset
