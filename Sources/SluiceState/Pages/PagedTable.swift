@@ -415,13 +415,22 @@ package struct PagedTable {
         let oldCounts = oldContents?.counts
         let oldCount = oldKeys.count
         let newKeys = changes.keys
-        var keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: oldKeys.bytes.count + entries.count * 16)
-        // Row sources: below `oldCount` a row of the old page, above it a staged insertion.
-        var sources: [Int] = []
-        sources.reserveCapacity(oldCount + entries.count)
+        // While every key so far is the old page's (the commit only replaced rows or changed
+        // counts), the old key buffer is the answer and `keys` stays empty; the first key added
+        // or dropped copies the old keys before it.
+        var keysAreOld = old != nil
+        var keys = KeyBuffer()
+        func copyOldKeys(upTo end: Int) {
+            keysAreOld = false
+            keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: oldKeys.bytes.count + entries.count * 16)
+            for index in 0 ..< end { keys.append(index, of: oldKeys) }
+        }
+        // Each row's source: (0, row) a row of the old page, (1, row) a staged row.
+        var picks: [(source: Int32, row: Int32)] = []
+        picks.reserveCapacity(oldCount + entries.count)
         var counts: [Int32] = []
         counts.reserveCapacity(oldCount + entries.count)
-        var insertedRows: [Int] = []
+        var insertedAny = false
         // Positions in `keys` of the keys this commit changed (``tracksChanges``).
         var changedPositions: [Int] = []
         var oldIndex = 0
@@ -446,8 +455,8 @@ package struct PagedTable {
                                     newBytes.baseAddress.map { $0 + newStart }, Int(newEnds[key]) - newStart)
                             }
                             if order < 0 {
-                                keys.append(oldIndex, of: oldKeys)
-                                sources.append(oldIndex)
+                                if !keysAreOld { keys.append(oldIndex, of: oldKeys) }
+                                picks.append((0, Int32(oldIndex)))
                                 counts.append(oldCounts?[oldIndex] ?? 1)
                                 oldIndex += 1
                                 continue
@@ -455,18 +464,20 @@ package struct PagedTable {
                             let entry = entries[entryIndex]
                             let baseCount = order == 0 ? (oldCounts?[oldIndex] ?? 1) : 0
                             let count = baseCount + entry.count
+                            // Anything but an old key kept changes the keys.
+                            if keysAreOld && !(order == 0 && count > 0) { copyOldKeys(upTo: picks.count) }
                             if count < 0 || (count > 0 && baseCount == 0 && entry.insertedRow < 0) {
                                 unmatched += 1
                             } else if count == 0 && baseCount > 0 && tracksChanges {
                                 epochChanges.removed.append(Int(entry.key), of: newKeys)
                             } else if count > 0 {
-                                if tracksChanges { changedPositions.append(sources.count) }
-                                keys.append(Int(entry.key), of: newKeys)
+                                if tracksChanges { changedPositions.append(picks.count) }
+                                if !keysAreOld { keys.append(Int(entry.key), of: newKeys) }
                                 if entry.insertedRow >= 0 {
-                                    sources.append(oldCount + insertedRows.count)
-                                    insertedRows.append(Int(entry.insertedRow))
+                                    picks.append((1, entry.insertedRow))
+                                    insertedAny = true
                                 } else {
-                                    sources.append(oldIndex)
+                                    picks.append((0, Int32(oldIndex)))
                                 }
                                 counts.append(count)
                             }
@@ -478,21 +489,17 @@ package struct PagedTable {
             }
         }
         inconsistencies += unmatched
+        if keysAreOld { keys = oldKeys }
 
-        let inserted = changes.rows(insertedRows)
-        let combined: Chunk
-        if let oldContents, !insertedRows.isEmpty {
-            combined = Chunk.concatenate([oldContents.rows, inserted], types: types)
-        } else {
-            combined = oldContents?.rows ?? inserted
-        }
-        let total = sources.count
+        // Rows are gathered from the old page's and the staged rows in one pass.
+        let sources = [oldContents?.rows ?? changes.rows, changes.rows]
+        let total = picks.count
         if tracksChanges && !changedPositions.isEmpty {
             for position in changedPositions {
                 epochChanges.keys.append(position, of: keys)
                 epochChanges.counts.append(counts[position])
             }
-            epochChanges.rows.append(combined.gather(changedPositions.map { sources[$0] }))
+            epochChanges.rows.append(Chunk.gather(from: sources, picks: changedPositions.map { picks[$0] }, types: types))
         }
         guard total > 0 else { return [] }
         // The table's last page fills pages up (appends go there); elsewhere a page that
@@ -508,9 +515,8 @@ package struct PagedTable {
                 pieceKeys = KeyBuffer(reservingKeys: end - start, bytes: 0)
                 for index in start ..< end { pieceKeys.append(index, of: keys) }
             }
-            let pieceSources = Array(sources[start ..< end])
-            let isIdentity = start == 0 && end == total && old != nil && insertedRows.isEmpty && total == oldCount
-            let rows = isIdentity ? combined : combined.gather(pieceSources)
+            let isIdentity = start == 0 && end == total && old != nil && !insertedAny && total == oldCount
+            let rows = isIdentity ? oldContents!.rows : Chunk.gather(from: sources, picks: Array(picks[start ..< end]), types: types)
             let page = StatePage(keys: pieceKeys, rows: rows, counts: Array(counts[start ..< end]), memory: memory)
             rowCount += page.rowCount
             keyCount += page.keyCount
