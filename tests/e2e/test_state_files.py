@@ -129,20 +129,36 @@ def test_a_full_disk_fails_writes_keeps_reads_and_loses_nothing(tmp_path: Path) 
                 # The server still answers, and reads see every acknowledged row and not the
                 # one whose write failed (it was taken back).
                 assert connection.execute("SELECT count(*) FROM kept").fetchone()[0] == acknowledged
+                # The next write tries the log again and finds the disk still full (three times
+                # the row that did not fit, so it cannot fit where that one did not).
                 with pytest.raises(psycopg.Error) as again:
-                    connection.execute("INSERT INTO kept VALUES (-1, 'after')")
-                assert again.value.sqlstate in ("53100", "58030"), again.value
+                    connection.execute(f"INSERT INTO kept VALUES (-1, 'after{padding * 3}')")
+                assert again.value.sqlstate == "53100", again.value
+                # Once the disk has room again, writes go on without a restart (and before any
+                # checkpoint starts a new log segment).
+                subprocess.run(["mount", "-o", "remount,size=64m", str(data)], check=True)
+                connection.execute("INSERT INTO kept VALUES (-2, 'with room again')")
+                assert connection.execute("SELECT note FROM kept WHERE id = -2").fetchone()[0] == "with room again"
+                # A file takes the room: a checkpoint then fails, and says so.
+                filler = data / "filler"
+                with filler.open("wb", buffering=0) as out:
+                    with pytest.raises(OSError):
+                        while True:
+                            out.write(b"\0" * (1 << 20))
                 with pytest.raises(psycopg.Error) as checkpoint:
                     connection.execute("CHECKPOINT")
                 assert checkpoint.value.sqlstate == "53100", checkpoint.value
                 failed = connection.execute("SELECT status FROM sluice_checkpoints").fetchall()
                 assert failed and failed[-1][0].startswith("failed:"), failed
+                filler.unlink()
             server.kill()
-        subprocess.run(["mount", "-o", "remount,size=64m", str(data)], check=True)
         with SluiceServer(data_dir=data, extra_args=["--no-broker"]) as server:
             with psycopg.connect(server.endpoint().conninfo, autocommit=True) as connection:
                 ids = [row[0] for row in connection.execute("SELECT id FROM kept ORDER BY id").fetchall()]
-            # Every acknowledged row, and at most the one whose write failed with it.
+            # Every acknowledged row (the one written once the disk had room first), and at most
+            # the one whose write failed with it.
+            assert ids[0] == -2, ids[:3]
+            ids = ids[1:]
             assert ids[:acknowledged] == list(range(acknowledged)) and len(ids) <= acknowledged + 1, (len(ids), acknowledged)
             _run(server, "INSERT INTO kept VALUES (-1, 'after')", "CHECKPOINT")
     finally:

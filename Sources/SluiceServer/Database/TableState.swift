@@ -52,8 +52,9 @@ package final class TableState: Sendable {
     /// the call returns only once the log is fsynced (PostgreSQL's `synchronous_commit`).
     /// `afterward` runs in the same step once the rows are in: a connector moves its
     /// position there and returns it, to be logged with the rows. A write the log refuses (a
-    /// full disk) fails and is taken back from the table, and every write after it fails too
-    /// until a restart: the log, not memory, is what the next start recovers.
+    /// full disk) fails and is taken back from the table: the log, not memory, is what the
+    /// next start recovers. The next write tries the log again (a failed fsync instead makes
+    /// every later write fail until a restart).
     @discardableResult
     package func insert(
         _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true,

@@ -34,7 +34,8 @@ package final class WriteAheadLog: Sendable {
         var segmentBytes: Int64 = 0
         var durable: UInt64 = 0
         var syncing = false
-        /// The first write error; the log refuses appends after it until it is reopened.
+        /// An error that leaves the log unusable (a failed fsync, or a failed write whose torn
+        /// bytes could not be cut off); the log refuses appends after it until it is reopened.
         var failure: SluiceError?
     }
 
@@ -79,8 +80,10 @@ package final class WriteAheadLog: Sendable {
                 try Files.writeAll(record, to: state.descriptor, path: Self.path(of: state.segment, in: directory))
             } catch {
                 // No torn record stays behind to be taken for damage once a later segment exists.
-                _ = ftruncate(state.descriptor, off_t(state.segmentBytes))
-                state.failure = error
+                // Once it is cut, the log is as before the call and the next append tries again
+                // (a disk that was full may have room by then); if it cannot be cut, the log
+                // refuses every append until it is reopened.
+                if ftruncate(state.descriptor, off_t(state.segmentBytes)) != 0 { state.failure = error }
                 throw error
             }
             state.appended += UInt64(record.count)
