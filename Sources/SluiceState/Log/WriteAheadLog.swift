@@ -125,6 +125,10 @@ package final class WriteAheadLog: Sendable {
     @discardableResult
     package func rotate() throws(SluiceError) -> UInt64 {
         try state.withLock { (state: inout State) throws(SluiceError) -> UInt64 in
+            // After a failed fsync the kernel may have dropped the pages it could not write and
+            // a later fsync can succeed without them: nothing written since the last good one
+            // is known durable, so the log stays stopped (as PostgreSQL stops) until reopened.
+            if let failure = state.failure { throw failure }
             let next = state.segment + 1
             let descriptor = try Self.create(Self.path(of: next, in: directory))
             if fsync(state.descriptor) == 0 { state.durable = state.appended }
@@ -132,7 +136,6 @@ package final class WriteAheadLog: Sendable {
             state.descriptor = descriptor
             state.segment = next
             state.segmentBytes = 0
-            state.failure = nil
             return next
         }
     }
