@@ -233,9 +233,9 @@ package struct StreamHashAggregate: StreamOperator {
         let orderedBeforeColumns = orderedBefore.map { $0.finish() }
         var orderedAfter = orderedResultTypes.map { ColumnBuilder(type: $0, capacity: touched) }
         var builders = stateTypes.map { ColumnBuilder(type: $0, capacity: touched) }
-        var keys: [[UInt8]] = []
-        var counts: [Int32] = []
+        /// The state rows to stage: each group's slot and its count change.
         var stateSlots: [Int] = []
+        var counts: [Int32] = []
         /// The groups in key order: slot, and row of `orderedAfter` (-1: the group is gone).
         var groupsInOrder: [(slot: Int32, orderedRow: Int32)] = []
         for slot in (0 ..< touched).sorted(by: { ByteOrder.compare(dirtyKeys[$0], dirtyKeys[$1]) < 0 }) {
@@ -247,7 +247,6 @@ package struct StreamHashAggregate: StreamOperator {
                     throw SluiceError.internalError("ordered aggregate state outlived its group: a delete that does not match its insert")
                 }
                 if existed[slot] {
-                    keys.append(key)
                     counts.append(-1)
                     stateSlots.append(slot)
                     appendStateRow(slot, rowCount: rowCount, to: &builders)
@@ -256,17 +255,19 @@ package struct StreamHashAggregate: StreamOperator {
                 continue
             }
             // A group new to the table comes in (+1); one it holds is replaced in place (0).
-            keys.append(key)
             counts.append(existed[slot] ? 0 : 1)
             stateSlots.append(slot)
             appendStateRow(slot, rowCount: rowCount, to: &builders)
             groupsInOrder.append((Int32(slot), Int32(orderedAfter.first?.count ?? 0)))
             if readsOrderedState { try appendOrderedResults(groupKey: key, to: &orderedAfter) }
         }
-        if !keys.isEmpty {
+        if !stateSlots.isEmpty {
             var columns = builders.map { $0.finish() }
             for column in 0 ..< groupCount { columns[column] = keyColumns[column].gather(stateSlots) }
-            groups.stage(Chunk(columns: columns, count: keys.count), counts: counts) { bytes, row in bytes += keys[row] }
+            let dirtyKeys = dirtyKeys
+            groups.stage(Chunk(columns: columns, count: stateSlots.count), counts: counts) { bytes, row in
+                bytes += dirtyKeys[stateSlots[row]]
+            }
         }
         let orderedAfterColumns = orderedAfter.map { $0.finish() }
         // Per output column, its sources: 0 the value before the epoch, 1 after (keys: one).
