@@ -2,7 +2,8 @@
 while a client writes. After each restart the tables hold exactly the acknowledged statements (and
 possibly the one in flight when the server died, whole or not at all), and the views over them
 (a GROUP BY, a join, a GROUP BY the general aggregate keeps in ordered state, and the integer
-aggregate's min and max under deletes over many groups) equal the same queries computed here from
+aggregate's min and max under deletes over many groups, and its sums over a two-column key)
+equal the same queries computed here from
 that history. The servers run under the smallest memory limit, so state goes to disk and back.
 
 The writer runs in its own process and records each statement's number in a file once the server
@@ -13,6 +14,7 @@ number of random kills (10 by default; the full run takes 50)."""
 from __future__ import annotations
 
 import inspect
+import math
 import os
 import random
 import signal
@@ -37,6 +39,9 @@ SETUP = [
     # The integer aggregate's min and max under deletes, over many groups most of which go cold:
     # under the tiny memory limit below, their groups and values move to spilled pages and back.
     "CREATE MATERIALIZED VIEW bounds AS SELECT n % 97 AS b, min(k) AS lo, max(n) AS hi, count(*) AS c FROM events GROUP BY n % 97",
+    # The integer aggregate over a key of two columns: groups found by their encoded key bytes,
+    # their key values kept as typed rows that are released and compacted as groups come and go.
+    "CREATE MATERIALIZED VIEW pairs AS SELECT k, n % 7 AS r, count(*) AS c, sum(n) AS s FROM events GROUP BY k, n % 7",
 ]
 
 # Every server runs with the smallest memory limit: every page the state store may evict, and
@@ -129,6 +134,7 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         matched = sorted(connection.execute("SELECT id, v, k FROM matched").fetchall())
         spread = sorted(connection.execute("SELECT k, d, m FROM spread").fetchall())
         bounds = sorted(connection.execute("SELECT b, lo, hi, c FROM bounds").fetchall())
+        pairs = sorted(connection.execute("SELECT k, r, c, s FROM pairs").fetchall())
     candidates = [n for n in (acked, acked + 1) if _model(n) == (acct, events)]
     assert candidates, (
         f"{context}: after {acked} acknowledged statements the tables match neither {acked} nor {acked + 1} statements "
@@ -155,6 +161,13 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         entry[1] = max(entry[1], n)
         entry[2] += times
     assert bounds == sorted((b, lo, hi, c) for b, (lo, hi, c) in expected_bounds.items()), f"{context}: bounds"
+    expected_pairs: dict[tuple[int, int], list[int]] = {}
+    for (k, n), times in events.items():
+        # SQL's % keeps the dividend's sign (-2 % 7 is -2).
+        entry = expected_pairs.setdefault((k, int(math.fmod(n, 7))), [0, 0])
+        entry[0] += times
+        entry[1] += n * times
+    assert pairs == sorted((k, r, c, s) for (k, r), (c, s) in expected_pairs.items()), f"{context}: pairs"
     return candidates[-1]
 
 
