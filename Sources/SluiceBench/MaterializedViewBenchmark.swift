@@ -38,6 +38,10 @@ package struct MaterializedViewBenchmark {
         var aggregateRows: Int
         var groups: Int
         var bytesPerGroup: Double
+        /// The aggregate's epochs and change rows out: the barrier is timed, so a faster run
+        /// finishes fewer epochs, and each epoch emits a change per group it touched.
+        var epochs = 0
+        var rowsOut = 0
     }
 
     package func run() async throws {
@@ -68,9 +72,9 @@ package struct MaterializedViewBenchmark {
 
     private static func printFigures(_ figures: Figures) {
         print(String(
-            format: "  %-22@ end-to-end %6.2f s %12.0f rows/s | aggregate operator %12.0f rows/s | %d groups, %.0f bytes/group",
+            format: "  %-22@ end-to-end %6.2f s %12.0f rows/s | aggregate operator %12.0f rows/s | %d groups, %.0f bytes/group | %d epochs, %d changes out",
             figures.label as NSString, figures.endToEndSeconds, Double(figures.aggregateRows) / figures.endToEndSeconds,
-            Double(figures.aggregateRows) / figures.aggregateSeconds, figures.groups, figures.bytesPerGroup))
+            Double(figures.aggregateRows) / figures.aggregateSeconds, figures.groups, figures.bytesPerGroup, figures.epochs, figures.rowsOut))
     }
 
     private func scenario(label: String, keys: Int, deleteTenth: Bool, query: String = viewQuery, rows: Int? = nil) async throws -> Figures {
@@ -109,7 +113,8 @@ package struct MaterializedViewBenchmark {
         }
         return Figures(
             label: label, keys: keys, endToEndSeconds: elapsed, aggregateSeconds: Double(aggregate.nanoseconds) / 1e9,
-            aggregateRows: aggregate.rowsIn, groups: groups, bytesPerGroup: Double(aggregate.stateBytes) / Double(max(groups, 1)))
+            aggregateRows: aggregate.rowsIn, groups: groups, bytesPerGroup: Double(aggregate.stateBytes) / Double(max(groups, 1)),
+            epochs: aggregate.epochs, rowsOut: aggregate.rowsOut)
     }
 
     /// Rows `range`: id = i, k = a scrambled i mod `keys`, v = a scrambled i; the same formulas

@@ -11,6 +11,10 @@ package struct OperatorProfile: Sendable, Equatable {
     package var name: String
     package var nanoseconds: UInt64 = 0
     package var rowsIn = 0
+    /// Change rows it emitted.
+    package var rowsOut = 0
+    /// Epochs it finished.
+    package var epochs = 0
     /// The operator's state size as of the last epoch (``StreamOperator/stateBytes``).
     package var stateBytes = 0
 }
@@ -119,8 +123,11 @@ package struct OperatorGraph {
             try nodes[index].op.finishEpoch(barrier, state: &state, into: &output)
             nodes[index].profile.nanoseconds += Self.now() - started
             nodes[index].profile.stateBytes = nodes[index].op.stateBytes
+            nodes[index].profile.epochs += 1
             collectWarnings(output)
-            try forward(output.drain(), from: index, sink: sink)
+            let emitted = output.drain()
+            for chunk in emitted { nodes[index].profile.rowsOut += chunk.count }
+            try forward(emitted, from: index, sink: sink)
         }
     }
 
@@ -131,7 +138,9 @@ package struct OperatorGraph {
         nodes[node].profile.nanoseconds += Self.now() - started
         nodes[node].profile.rowsIn += chunk.count
         collectWarnings(output)
-        try forward(output.drain(), from: node, sink: sink)
+        let emitted = output.drain()
+        for chunk in emitted { nodes[node].profile.rowsOut += chunk.count }
+        try forward(emitted, from: node, sink: sink)
     }
 
     /// Time and rows per operator so far, inputs first.

@@ -61,8 +61,8 @@ package final class StreamCoordinator: Sendable {
     package var stateCheckpointTotals: StateCheckpointTotals { stateCheckpointWriter?.totals ?? StateCheckpointTotals() }
 
     /// Time and rows per operator of view `id` (inputs first), as of its last finished epoch.
-    package func operatorProfile(view id: Int) -> [(name: String, nanoseconds: UInt64, rowsIn: Int, stateBytes: Int)] {
-        runtime.views.first { $0.id == id }?.statistics.profile.map { ($0.name, $0.nanoseconds, $0.rowsIn, $0.stateBytes) } ?? []
+    package func operatorProfile(view id: Int) -> [OperatorProfile] {
+        runtime.views.first { $0.id == id }?.statistics.profile ?? []
     }
 
     /// The state store's memory use against `--memory-limit`, and the process's resident set.

@@ -304,12 +304,7 @@ extension KeyBuffer {
 
     /// The indexes of the keys in ascending key order; equal keys keep their order.
     func sortedIndices() -> [Int] {
-        var order = Array(0 ..< count)
-        order.sort { left, right in
-            let result = compare(left, with: right, of: self)
-            return result < 0 || (result == 0 && left < right)
-        }
-        return order
+        sortedOrder().map(Int.init)
     }
 }
 

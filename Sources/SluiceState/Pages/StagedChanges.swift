@@ -44,41 +44,9 @@ struct StagedChanges {
 
     /// The changes sorted by key and folded to one per key.
     func folded() -> FoldedChanges {
-        // Sorted by each key's first eight bytes (kept beside the index, so most comparisons
-        // touch one contiguous array), then by the whole key, then by arrival: the changes of one
-        // key stay in the order they came.
-        var sortable: [(prefix: UInt64, change: Int32)] = []
-        sortable.reserveCapacity(keys.count)
-        let ends = keys.ends
-        keys.bytes.withUnsafeBufferPointer { bytes in
-            for index in 0 ..< ends.count {
-                let start = index == 0 ? 0 : Int(ends[index - 1])
-                let end = Int(ends[index])
-                var prefix: UInt64 = 0
-                if end - start >= 8 {
-                    prefix = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
-                } else {
-                    for offset in 0 ..< 8 { prefix = prefix << 8 | UInt64(start + offset < end ? bytes[start + offset] : 0) }
-                }
-                sortable.append((prefix, Int32(index)))
-            }
-        }
-        keys.bytes.withUnsafeBufferPointer { bytes in
-            ends.withUnsafeBufferPointer { ends in
-                let base = bytes.baseAddress
-                @inline(__always) func start(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1]) }
-                sortable.sort { left, right in
-                    if left.prefix != right.prefix { return left.prefix < right.prefix }
-                    let leftStart = start(Int(left.change))
-                    let rightStart = start(Int(right.change))
-                    let order = KeyBuffer.compare(
-                        base.map { $0 + leftStart }, Int(ends[Int(left.change)]) - leftStart, base.map { $0 + rightStart },
-                        Int(ends[Int(right.change)]) - rightStart)
-                    return order < 0 || (order == 0 && left.change < right.change)
-                }
-            }
-        }
-        let order = sortable.map(\.change)
+        // Sorted by key, and by arrival among equal keys: the changes of one key stay in the
+        // order they came.
+        let order = keys.sortedOrder()
         var entries: [FoldedChange] = []
         entries.reserveCapacity(order.count)
         var index = 0

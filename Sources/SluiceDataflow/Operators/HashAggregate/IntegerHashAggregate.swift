@@ -159,7 +159,12 @@ package struct IntegerHashAggregate: StreamOperator {
         if integerKey {
             let column = data.columns[0]
             let values = Self.integers(column)
-            for row in 0 ..< rowCount {
+            // Found a batch at a time; then each row not found (a new group, or one moved out)
+            // looked up again alone, after the rows before it made their groups.
+            values.withUnsafeBufferPointer { values in
+                slots.withUnsafeMutableBufferPointer { slots in slotOfKey.slots(for: values, into: slots) }
+            }
+            for row in 0 ..< rowCount where slots[row] < 0 || column.hasNulls {
                 slots[row] = column.isNull(row) ? nullSlot() : slot(for: values[row])
             }
         } else if groupCount > 0 {

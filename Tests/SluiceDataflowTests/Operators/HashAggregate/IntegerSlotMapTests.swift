@@ -28,6 +28,13 @@ import Testing
         }
         #expect(map.count == model.count)
         for (key, slot) in model { #expect(map.slot(for: key) == slot) }
+        // The batch lookup, over present and absent keys and a length that is not a whole number
+        // of its batches, agrees with the model.
+        let probes = (0 ..< 1_037).map { _ in Int64(bitPattern: random.next() % 6_000) - 3_000 }
+        var found = [Int32](repeating: 7, count: probes.count)
+        probes.withUnsafeBufferPointer { keys in found.withUnsafeMutableBufferPointer { map.slots(for: keys, into: $0) } }
+        #expect(found == probes.map { model[$0] ?? -1 })
+        #expect(found.contains(-1) && found.contains { $0 >= 0 })
         // Keys that share a bucket's high bits: extremes and multiples of a power of two.
         var extremes = IntegerSlotMap()
         let awkward: [Int64] = [.min, .max, 0, -1, 1 << 40, 2 << 40, 3 << 40, 1 << 62]

@@ -1,0 +1,34 @@
+import SluiceCore
+import Testing
+
+@testable import SluiceState
+
+/// ``KeyBuffer/sortedOrder()`` against a stable comparison sort of the keys as byte arrays
+/// (a proper prefix first), over keys chosen to defeat the eight-byte radix prefix: short keys,
+/// keys that differ only after the eighth byte, zero bytes that pad like a shorter key's
+/// padding, duplicates, and prefixes shared by every key (passes that are skipped).
+@Suite struct KeySortTests {
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func agreesWithAStableComparisonSort(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let sharedHead: [UInt8] = seed % 2 == 0 ? [0x80, 0x01, 0x00] : []
+        var keys: [[UInt8]] = []
+        for _ in 0 ..< 3_000 {
+            let length = Int(random.next() % 14)
+            var key = sharedHead
+            for _ in 0 ..< length {
+                // Few byte values, so keys collide and tie often.
+                key.append([0x00, 0x01, 0x7F, 0xFF][Int(random.next() % 4)])
+            }
+            keys.append(key)
+            if random.next() % 5 == 0 { keys.append(key) }
+        }
+        var buffer = KeyBuffer()
+        for key in keys { buffer.append(key) }
+        let expected = keys.indices.sorted { left, right in
+            keys[left].lexicographicallyPrecedes(keys[right]) || (keys[left] == keys[right] && left < right)
+        }
+        #expect(buffer.sortedOrder().map(Int.init) == expected)
+        #expect(KeyBuffer().sortedOrder().isEmpty)
+    }
+}
