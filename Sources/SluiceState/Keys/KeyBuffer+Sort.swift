@@ -8,7 +8,11 @@ extension KeyBuffer {
     /// the linear passes: a comparison sort of a million keys took four times as long.
     /// - Complexity: O(n) for n keys whose prefixes differ, plus a comparison sort of each run
     ///   of equal prefixes.
-    package func sortedOrder() -> [Int32] {
+    package func sortedOrder() -> [Int32] { sortedOrderAndPrefixes().order }
+
+    /// ``sortedOrder()``, with each sorted key's first eight bytes as a big-endian word (zero
+    /// padded): keys with different words differ, so most equality tests need no bytes.
+    func sortedOrderAndPrefixes() -> (order: [Int32], prefixes: [UInt64]) {
         let count = self.count
         var prefixes = [UInt64](repeating: 0, count: count)
         var order = [Int32](repeating: 0, count: count)
@@ -28,7 +32,7 @@ extension KeyBuffer {
                 }
             }
         }
-        guard count > 1 else { return order }
+        guard count > 1 else { return (order, prefixes) }
         var otherPrefixes = [UInt64](repeating: 0, count: count)
         var otherOrder = [Int32](repeating: 0, count: count)
         var counts = [Int](repeating: 0, count: 256)
@@ -62,7 +66,7 @@ extension KeyBuffer {
             }
             runStart = runEnd
         }
-        return order
+        return (order, prefixes)
     }
 
     /// One stable counting-sort pass over the byte at `shift`; false (nothing written) when

@@ -116,12 +116,26 @@ package struct PagedTable {
                 rebuilt.append(pages[pageIndex])
                 pageIndex += 1
             }
-            var end = entryIndex + 1
+            // The entries before the next page's first key: found by doubling, then halving (an
+            // epoch's entries spread over many pages leave few per page).
+            var end = entries.count
             if target + 1 < pages.count {
                 let next = pages[target + 1].firstKey
-                while end < entries.count, changes.keys.compare(Int(entries[end].key), with: 0, of: next) < 0 { end += 1 }
-            } else {
-                end = entries.count
+                func isBefore(_ index: Int) -> Bool { changes.keys.compare(Int(entries[index].key), with: 0, of: next) < 0 }
+                var low = entryIndex + 1
+                var step = 1
+                while low < entries.count && isBefore(low) {
+                    low += step
+                    step *= 2
+                }
+                var high = min(low, entries.count)
+                low = max(entryIndex + 1, low - step / 2)
+                // Invariant: entries before `low` are before `next`; those from `high` are not.
+                while low < high {
+                    let middle = (low + high) / 2
+                    if isBefore(middle) { low = middle + 1 } else { high = middle }
+                }
+                end = low
             }
             let old = target >= 0 ? pages[target] : nil
             let isLast = target + 1 >= pages.count

@@ -46,25 +46,47 @@ struct StagedChanges {
     func folded() -> FoldedChanges {
         // Sorted by key, and by arrival among equal keys: the changes of one key stay in the
         // order they came.
-        let order = keys.sortedOrder()
+        let (order, prefixes) = keys.sortedOrderAndPrefixes()
+        // Each change's chunk and row in it, for the inserted rows' gather below.
+        var chunkOfChange: [Int32] = []
+        if chunks.count > 1 {
+            chunkOfChange.reserveCapacity(keys.count)
+            var start = 0
+            for (chunk, end) in chunkEnds.enumerated() {
+                chunkOfChange.append(contentsOf: repeatElement(Int32(chunk), count: end - start))
+                start = end
+            }
+        }
         var entries: [FoldedChange] = []
         entries.reserveCapacity(order.count)
+        var picks: [(source: Int32, row: Int32)] = []
+        picks.reserveCapacity(order.count)
         var index = 0
         while index < order.count {
             let first = order[index]
             var count: Int32 = 0
             var inserted: Int32 = -1
             var next = index
-            while next < order.count, next == index || keys.compare(Int(first), with: Int(order[next]), of: keys) == 0 {
+            while next < order.count,
+                next == index || (prefixes[next] == prefixes[index] && keys.compare(Int(first), with: Int(order[next]), of: keys) == 0)
+            {
                 let change = Int(order[next])
                 count += signs[change]
                 if signs[change] >= 0 { inserted = Int32(change) }
                 next += 1
             }
-            entries.append(FoldedChange(key: first, count: count, insertedRow: inserted))
+            var entry = FoldedChange(key: first, count: count, insertedRow: -1)
+            if inserted >= 0 {
+                let chunk = chunkOfChange.isEmpty ? 0 : Int(chunkOfChange[Int(inserted)])
+                entry.insertedRow = Int32(picks.count)
+                picks.append((Int32(chunk), inserted - Int32(chunk == 0 ? 0 : chunkEnds[chunk - 1])))
+            }
+            entries.append(entry)
             index = next
         }
-        let rows = chunks.count == 1 ? chunks[0] : Chunk.concatenate(chunks, types: chunks.first?.types ?? [])
+        // The rows the keys take, gathered once in key order: the commit then reads them in
+        // order, page after page, instead of at random from the chunks as they came.
+        let rows = Chunk.gather(from: chunks, picks: picks, types: chunks.first?.types ?? [])
         return FoldedChanges(keys: keys, entries: entries, rows: rows)
     }
 }
@@ -75,19 +97,15 @@ struct FoldedChange {
     /// The key's index in ``FoldedChanges/keys``.
     var key: Int32
     var count: Int32
-    /// The staged change whose row the key takes, or -1 when the epoch inserted none.
+    /// The row the key takes: its index in ``FoldedChanges/rows``, or -1 when the epoch
+    /// inserted none.
     var insertedRow: Int32
 }
 
-/// An epoch's changes, one per key in key order, with the staged rows they point into.
+/// An epoch's changes, one per key in key order, with the rows they take.
 struct FoldedChanges {
     var keys: KeyBuffer
     var entries: [FoldedChange]
-    /// Every staged row, in arrival order.
+    /// The rows the entries take, in key order.
     var rows: Chunk
-
-    /// The rows of staged changes `changes`, in that order, as one chunk.
-    func rows(_ changes: [Int]) -> Chunk {
-        rows.gather(changes)
-    }
 }

@@ -232,7 +232,11 @@ package struct IntegerHashAggregate: StreamOperator {
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty { touch(globalSlot()) }
         keyRows.seal()
-        var changes = TypedChanges(types: outputTypes)
+        // Which rows the epoch emits: per row its op, its slot, and the position in `before`
+        // whose values it shows (-1: the group as it is now). Emptied groups are released once
+        // the rows are built (a delete shows the group's key).
+        var emitted = GroupChangeRows()
+        var emptied: [Int32] = []
         for (position, slot) in dirty.enumerated() {
             let index = Int(slot)
             isDirty[index] = false
@@ -243,23 +247,20 @@ package struct IntegerHashAggregate: StreamOperator {
             if rowCounts[index] < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
             let hadRow = before.hadRow[position]
             if rowCounts[index] == 0 && groupCount > 0 {
-                if hadRow {
-                    changes.begin(.delete)
-                    try appendRow(slot: index, before: position, to: &changes)
-                }
-                release(slot)
+                if hadRow { emitted.append(.delete, slot: slot, before: Int32(position)) }
+                emptied.append(slot)
                 continue
             }
             if hadRow {
                 guard !isUnchanged(slot: index, since: position) else { continue }
-                changes.begin(.updateDelete)
-                try appendRow(slot: index, before: position, to: &changes)
-                changes.begin(.updateInsert)
+                emitted.append(.updateDelete, slot: slot, before: Int32(position))
+                emitted.append(.updateInsert, slot: slot, before: -1)
             } else {
-                changes.begin(.insert)
+                emitted.append(.insert, slot: slot, before: -1)
             }
-            try appendRow(slot: index, before: nil, to: &changes)
         }
+        try emitChanges(emitted, into: &output)
+        for slot in emptied { release(slot) }
         if countsMultisetBytes { for slot in dirty { multisetBytes += multisetBytes(slot: Int(slot)) } }
         dirty.removeAll(keepingCapacity: true)
         before.removeAll()
@@ -276,7 +277,6 @@ package struct IntegerHashAggregate: StreamOperator {
             }
         }
         if state.mode != .none { checkpoint(everything: state.mode == .everything, into: &state) } else { boundTracking() }
-        changes.emit(into: &output)
         if let charge {
             charge.set(groupBytes)
             if charge.memory.isOverLimit { evictColdGroups(charge.memory) }
@@ -606,39 +606,72 @@ package struct IntegerHashAggregate: StreamOperator {
 
     // MARK: Rows
 
-    /// Appends the output row of `slot` to `changes`: as it is now, or with `before`, as it was at
-    /// the start of the epoch (the slot was touched at that position).
-    private func appendRow(slot index: Int, before position: Int?, to changes: inout TypedChanges) throws(SluiceError) {
-        var column = 0
-        if integerKey {
-            if keyIsNull[index] { changes.builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &changes.builders[0]) }
-            column = 1
-        } else if groupCount > 0 {
-            keyRows.appendRow(keyRowOfSlot[index], to: &changes.builders, from: 0)
-            column = groupCount
-        }
-        for (aggregate, kind) in kinds.enumerated() {
-            let count = position.map { before.counts[aggregate][$0] } ?? counters[aggregate].count(at: index)
-            switch kind {
-            case .countStar, .count:
-                changes.builders[column].append(int64: count)
-            case .sum:
-                let sum = position.map { before.sums[aggregate][$0] } ?? counters[aggregate].sum(at: index)
-                if count == 0 {
-                    changes.builders[column].appendNull()
-                } else if aggregates[aggregate].resultType == .int64 {
-                    guard let narrow = Int64(exactly: sum) else { throw SluiceError(.numericValueOutOfRange, "bigint out of range") }
-                    changes.builders[column].append(int64: narrow)
-                } else {
-                    changes.builders[column].append(decimal: Decimal(mantissa: sum, scale: 0))
-                }
-            default:
-                let extreme = position.map { before.extremes[aggregate][$0] } ?? extremes[aggregate][index].value
-                if let extreme { Self.append(extreme, as: aggregates[aggregate].resultType, to: &changes.builders[column]) } else { changes.builders[column].appendNull() }
+    /// Emits `rows` as change chunks of about ``Chunk/preferredSize`` rows (never between the
+    /// two halves of an update), each column built whole from the typed state: the keys from
+    /// the key directory, each aggregate from its counters or extremes now or from what the
+    /// epoch's start kept.
+    private func emitChanges(_ rows: GroupChangeRows, into output: inout OutputBuffer) throws(SluiceError) {
+        var start = 0
+        while start < rows.ops.count {
+            var end = min(rows.ops.count, start + Chunk.preferredSize)
+            if end < rows.ops.count && rows.ops[end - 1] == .updateDelete { end += 1 }
+            var columns: [Column] = []
+            columns.reserveCapacity(outputTypes.count)
+            let slots = rows.slots[start ..< end]
+            let positions = rows.before[start ..< end]
+            if integerKey {
+                let values = slots.map { keys[Int($0)] }
+                let nulls = slots.map { keyIsNull[Int($0)] }
+                columns.append(Self.integerColumn(values, nulls: nulls, type: inputTypes[0]))
+            } else if groupCount > 0 {
+                var builders = inputTypes.prefix(groupCount).map { ColumnBuilder(type: $0, capacity: end - start) }
+                for slot in slots { keyRows.appendRow(keyRowOfSlot[Int(slot)], to: &builders, from: 0) }
+                columns += builders.map { $0.finish() }
             }
-            column += 1
+            for (aggregate, kind) in kinds.enumerated() {
+                let counts = zip(slots, positions).map { slot, position in
+                    position >= 0 ? before.counts[aggregate][Int(position)] : counters[aggregate].count(at: Int(slot))
+                }
+                switch kind {
+                case .countStar, .count:
+                    columns.append(Column(type: .int64, storage: .int64(counts)))
+                case .sum:
+                    let sums = zip(slots, positions).map { slot, position in
+                        position >= 0 ? before.sums[aggregate][Int(position)] : counters[aggregate].sum(at: Int(slot))
+                    }
+                    let nulls = counts.map { $0 == 0 }
+                    let validity = nulls.contains(true) ? Bitmap(bits: nulls.map { !$0 }) : nil
+                    if aggregates[aggregate].resultType == .int64 {
+                        var narrow = [Int64](repeating: 0, count: sums.count)
+                        for (row, sum) in sums.enumerated() where !nulls[row] {
+                            guard let value = Int64(exactly: sum) else { throw SluiceError(.numericValueOutOfRange, "bigint out of range") }
+                            narrow[row] = value
+                        }
+                        columns.append(Column(type: .int64, storage: .int64(narrow), validity: validity))
+                    } else {
+                        let decimals = sums.enumerated().map { row, sum in nulls[row] ? Decimal(mantissa: 0, scale: 0) : Decimal(mantissa: sum, scale: 0) }
+                        columns.append(Column(type: aggregates[aggregate].resultType, storage: .decimal(decimals), validity: validity))
+                    }
+                default:
+                    let values = zip(slots, positions).map { slot, position in
+                        position >= 0 ? before.extremes[aggregate][Int(position)] : extremes[aggregate][Int(slot)].value
+                    }
+                    columns.append(Self.integerColumn(values.map { $0 ?? 0 }, nulls: values.map { $0 == nil }, type: aggregates[aggregate].resultType))
+                }
+            }
+            output.append(StreamChunk(ops: Array(rows.ops[start ..< end]), data: Chunk(columns: columns, count: end - start)))
+            start = end
         }
-        changes.endRow()
+    }
+
+    /// An integer-layout column of `type` holding `values`, null where `nulls` says.
+    private static func integerColumn(_ values: [Int64], nulls: [Bool], type: DataType) -> Column {
+        let validity = nulls.contains(true) ? Bitmap(bits: nulls.map { !$0 }) : nil
+        switch type {
+        case .int16: return Column(type: type, storage: .int16(values.map { Int16(truncatingIfNeeded: $0) }), validity: validity)
+        case .int32, .date: return Column(type: type, storage: .int32(values.map { Int32(truncatingIfNeeded: $0) }), validity: validity)
+        default: return Column(type: type, storage: .int64(values), validity: validity)
+        }
     }
 
     /// Appends an integer-layout value of `type` to `builder`.
@@ -1063,40 +1096,17 @@ struct EpochStart {
     }
 }
 
-/// Change rows built straight into typed column builders, cut into chunks of
-/// ``Chunk/preferredSize`` rows: ``begin(_:)`` a row's op, append its values to ``builders``,
-/// ``endRow()``.
-struct TypedChanges {
-    let types: [DataType]
-    var builders: [ColumnBuilder]
-    private var ops: [ChangeOp] = []
-    private var chunks: [StreamChunk] = []
+/// The change rows an epoch emits, before their values are read: per row its op, its group's
+/// slot, and the position in ``EpochStart`` whose values it shows (-1: the group as it is now).
+struct GroupChangeRows {
+    var ops: [ChangeOp] = []
+    var slots: [Int32] = []
+    var before: [Int32] = []
 
-    init(types: [DataType]) {
-        self.types = types
-        builders = types.map { ColumnBuilder(type: $0, capacity: Chunk.preferredSize) }
-    }
-
-    mutating func begin(_ op: ChangeOp) {
+    mutating func append(_ op: ChangeOp, slot: Int32, before position: Int32) {
         ops.append(op)
-    }
-
-    /// Ends a row; a full chunk is cut, but never between the two halves of an update.
-    mutating func endRow() {
-        if ops.count >= Chunk.preferredSize && ops.last != .updateDelete { cut() }
-    }
-
-    mutating func emit(into output: inout OutputBuffer) {
-        if !ops.isEmpty { cut() }
-        for chunk in chunks { output.append(chunk) }
-        chunks = []
-    }
-
-    private mutating func cut() {
-        let columns = builders.map { $0.finish() }
-        chunks.append(StreamChunk(ops: ops, data: Chunk(columns: columns, count: ops.count)))
-        ops.removeAll(keepingCapacity: true)
-        builders = types.map { ColumnBuilder(type: $0, capacity: Chunk.preferredSize) }
+        slots.append(slot)
+        before.append(position)
     }
 }
 
