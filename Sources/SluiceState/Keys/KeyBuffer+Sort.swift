@@ -8,14 +8,48 @@ extension KeyBuffer {
     /// the linear passes: a comparison sort of a million keys took four times as long.
     /// - Complexity: O(n) for n keys whose prefixes differ, plus a comparison sort of each run
     ///   of equal prefixes.
-    package func sortedOrder() -> [Int32] { sortedOrderAndPrefixes().order }
+    package func sortedOrder() -> [Int32] {
+        let sorted = sortedByPrefix()
+        var order = sorted.items.map { Int32(truncatingIfNeeded: $0 >> 32) }
+        var runStart = 0
+        while runStart < order.count {
+            let runEnd = sorted.endOfRun(from: runStart)
+            if runEnd - runStart > 1 { sortByWholeKey(&order[runStart ..< runEnd]) }
+            runStart = runEnd
+        }
+        return order
+    }
 
-    /// ``sortedOrder()``, with each sorted key's first eight bytes as a big-endian word (zero
-    /// padded): keys with different words differ, so most equality tests need no bytes.
-    func sortedOrderAndPrefixes() -> (order: [Int32], prefixes: [UInt64]) {
+    /// Orders `indexes` (keys of this buffer) by their whole keys, equal keys by index.
+    func sortByWholeKey(_ indexes: inout ArraySlice<Int32>) {
+        indexes.sort { left, right in
+            let result = compare(Int(left), with: Int(right), of: self)
+            return result < 0 || (result == 0 && left < right)
+        }
+    }
+
+    /// Keys sorted by their first eight bytes alone, as a big-endian word zero padded: per
+    /// position the key's word (`prefixes`) and `items`, the key's index in the high half and
+    /// `payload[index]` (0 without one) in the low, carried along so that reading it needs no
+    /// access at random. Equal words keep index order; runs of them still need their whole keys
+    /// compared.
+    struct PrefixSorted {
+        var prefixes: [UInt64]
+        var items: [UInt64]
+
+        /// The end of the run of equal words that starts at `start`.
+        func endOfRun(from start: Int) -> Int {
+            var end = start + 1
+            while end < prefixes.count && prefixes[end] == prefixes[start] { end += 1 }
+            return end
+        }
+    }
+
+    func sortedByPrefix(carrying payload: [Int32] = []) -> PrefixSorted {
         let count = self.count
+        precondition(payload.isEmpty || payload.count == count, "one payload per key")
         var prefixes = [UInt64](repeating: 0, count: count)
-        var order = [Int32](repeating: 0, count: count)
+        var items = [UInt64](repeating: 0, count: count)
         bytes.withUnsafeBufferPointer { bytes in
             ends.withUnsafeBufferPointer { ends in
                 for index in 0 ..< count {
@@ -28,21 +62,21 @@ extension KeyBuffer {
                         for offset in 0 ..< 8 { prefix = prefix << 8 | UInt64(start + offset < end ? bytes[start + offset] : 0) }
                     }
                     prefixes[index] = prefix
-                    order[index] = Int32(index)
+                    items[index] = UInt64(index) << 32 | UInt64(UInt32(bitPattern: payload.isEmpty ? 0 : payload[index]))
                 }
             }
         }
-        guard count > 1 else { return (order, prefixes) }
+        guard count > 1 else { return PrefixSorted(prefixes: prefixes, items: items) }
         var otherPrefixes = [UInt64](repeating: 0, count: count)
-        var otherOrder = [Int32](repeating: 0, count: count)
+        var otherItems = [UInt64](repeating: 0, count: count)
         var counts = [Int](repeating: 0, count: 256)
         for shift in stride(from: 0, to: 64, by: 8) {
             let moved = prefixes.withUnsafeBufferPointer { prefixes in
-                order.withUnsafeBufferPointer { order in
+                items.withUnsafeBufferPointer { items in
                     otherPrefixes.withUnsafeMutableBufferPointer { otherPrefixes in
-                        otherOrder.withUnsafeMutableBufferPointer { otherOrder in
+                        otherItems.withUnsafeMutableBufferPointer { otherItems in
                             counts.withUnsafeMutableBufferPointer { counts in
-                                Self.radixPass(shift: UInt64(shift), prefixes, order, into: otherPrefixes, otherOrder, counts: counts)
+                                Self.radixPass(shift: UInt64(shift), prefixes, items, into: otherPrefixes, otherItems, counts: counts)
                             }
                         }
                     }
@@ -50,30 +84,17 @@ extension KeyBuffer {
             }
             if moved {
                 swap(&prefixes, &otherPrefixes)
-                swap(&order, &otherOrder)
+                swap(&items, &otherItems)
             }
         }
-        // Runs of equal prefixes, by their whole keys (index order among equal keys).
-        var runStart = 0
-        while runStart < count {
-            var runEnd = runStart + 1
-            while runEnd < count && prefixes[runEnd] == prefixes[runStart] { runEnd += 1 }
-            if runEnd - runStart > 1 {
-                order[runStart ..< runEnd].sort { left, right in
-                    let result = compare(Int(left), with: Int(right), of: self)
-                    return result < 0 || (result == 0 && left < right)
-                }
-            }
-            runStart = runEnd
-        }
-        return (order, prefixes)
+        return PrefixSorted(prefixes: prefixes, items: items)
     }
 
     /// One stable counting-sort pass over the byte at `shift`; false (nothing written) when
     /// every prefix has the same byte there.
     private static func radixPass(
-        shift: UInt64, _ prefixes: UnsafeBufferPointer<UInt64>, _ order: UnsafeBufferPointer<Int32>,
-        into outPrefixes: UnsafeMutableBufferPointer<UInt64>, _ outOrder: UnsafeMutableBufferPointer<Int32>,
+        shift: UInt64, _ prefixes: UnsafeBufferPointer<UInt64>, _ items: UnsafeBufferPointer<UInt64>,
+        into outPrefixes: UnsafeMutableBufferPointer<UInt64>, _ outItems: UnsafeMutableBufferPointer<UInt64>,
         counts: UnsafeMutableBufferPointer<Int>
     ) -> Bool {
         counts.update(repeating: 0)
@@ -91,7 +112,7 @@ extension KeyBuffer {
             let position = counts[digit]
             counts[digit] = position + 1
             outPrefixes[position] = prefix
-            outOrder[position] = order[index]
+            outItems[position] = items[index]
         }
         return true
     }

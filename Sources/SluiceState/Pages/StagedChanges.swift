@@ -42,59 +42,79 @@ struct StagedChanges {
         return combined.gather(positions.map { base[$0.chunk]! + $0.offset })
     }
 
-    /// The changes sorted by key and folded to one per key.
+    /// The changes sorted by key and folded to one per key, with the keys laid out in that
+    /// order and the rows they take gathered in it, so a commit reads both in order.
+    ///
+    /// The keys are radix-sorted by their first eight bytes, carrying each change's sign; runs
+    /// of equal prefixes (an update's two halves, keys that differ later) are then ordered by
+    /// whole key and arrival. Each key's bytes are read at random once, when its run is walked.
     func folded() -> FoldedChanges {
-        // Sorted by key, and by arrival among equal keys: the changes of one key stay in the
-        // order they came.
-        let (order, prefixes) = keys.sortedOrderAndPrefixes()
-        // Each change's chunk and row in it, for the inserted rows' gather below.
-        var chunkOfChange: [Int32] = []
-        if chunks.count > 1 {
-            chunkOfChange.reserveCapacity(keys.count)
-            var start = 0
-            for (chunk, end) in chunkEnds.enumerated() {
-                chunkOfChange.append(contentsOf: repeatElement(Int32(chunk), count: end - start))
-                start = end
-            }
-        }
+        let sorted = keys.sortedByPrefix(carrying: signs)
         var entries: [FoldedChange] = []
-        entries.reserveCapacity(order.count)
+        entries.reserveCapacity(sorted.items.count)
+        var sortedKeys = KeyBuffer(reservingKeys: sorted.items.count, bytes: keys.bytes.count)
         var picks: [(source: Int32, row: Int32)] = []
-        picks.reserveCapacity(order.count)
-        var index = 0
-        while index < order.count {
-            let first = order[index]
-            var count: Int32 = 0
-            var inserted: Int32 = -1
-            var next = index
-            while next < order.count,
-                next == index || (prefixes[next] == prefixes[index] && keys.compare(Int(first), with: Int(order[next]), of: keys) == 0)
-            {
-                let change = Int(order[next])
-                count += signs[change]
-                if signs[change] >= 0 { inserted = Int32(change) }
-                next += 1
+        picks.reserveCapacity(sorted.items.count)
+        var runStart = 0
+        while runStart < sorted.items.count {
+            let runEnd = sorted.endOfRun(from: runStart)
+            if runEnd - runStart == 1 {
+                let item = sorted.items[runStart]
+                let sign = Int32(truncatingIfNeeded: item)
+                appendEntry(count: sign, inserted: sign >= 0 ? Int32(truncatingIfNeeded: item >> 32) : -1, into: &entries, &picks)
+                sortedKeys.append(Int(item >> 32), of: keys)
+                runStart = runEnd
+                continue
             }
-            var entry = FoldedChange(key: first, count: count, insertedRow: -1)
-            if inserted >= 0 {
-                let chunk = chunkOfChange.isEmpty ? 0 : Int(chunkOfChange[Int(inserted)])
-                entry.insertedRow = Int32(picks.count)
-                picks.append((Int32(chunk), inserted - Int32(chunk == 0 ? 0 : chunkEnds[chunk - 1])))
+            // (Items order by their change index, in the high half, among equal keys.)
+            let run = sorted.items[runStart ..< runEnd].sorted { left, right in
+                let result = keys.compare(Int(left >> 32), with: Int(right >> 32), of: keys)
+                return result < 0 || (result == 0 && left < right)
             }
-            entries.append(entry)
-            index = next
+            var index = 0
+            while index < run.count {
+                let first = Int(run[index] >> 32)
+                var next = index + 1
+                while next < run.count && keys.compare(first, with: Int(run[next] >> 32), of: keys) == 0 { next += 1 }
+                var count: Int32 = 0
+                var inserted: Int32 = -1
+                for item in run[index ..< next] {
+                    let sign = Int32(truncatingIfNeeded: item)
+                    count += sign
+                    if sign >= 0 { inserted = Int32(truncatingIfNeeded: item >> 32) }
+                }
+                appendEntry(count: count, inserted: inserted, into: &entries, &picks)
+                sortedKeys.append(first, of: keys)
+                index = next
+            }
+            runStart = runEnd
         }
-        // The rows the keys take, gathered once in key order: the commit then reads them in
-        // order, page after page, instead of at random from the chunks as they came.
         let rows = Chunk.gather(from: chunks, picks: picks, types: chunks.first?.types ?? [])
-        return FoldedChanges(keys: keys, entries: entries, rows: rows)
+        return FoldedChanges(keys: sortedKeys, entries: entries, rows: rows)
+    }
+
+    /// Appends the next key's entry (its count, and the change whose row it takes).
+    private func appendEntry(count: Int32, inserted: Int32, into entries: inout [FoldedChange], _ picks: inout [(source: Int32, row: Int32)]) {
+        var entry = FoldedChange(key: Int32(entries.count), count: count, insertedRow: -1)
+        if inserted >= 0 {
+            // The chunk holding change `inserted` (the last whose start is not after it).
+            var low = 0
+            var high = chunkEnds.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if chunkEnds[middle] > Int(inserted) { high = middle } else { low = middle + 1 }
+            }
+            entry.insertedRow = Int32(picks.count)
+            picks.append((Int32(low), inserted - Int32(low == 0 ? 0 : chunkEnds[low - 1])))
+        }
+        entries.append(entry)
     }
 }
 
 /// A key's changes in one epoch: the sum of their signs, and the last row inserted or put in
 /// place (sign 0).
 struct FoldedChange {
-    /// The key's index in ``FoldedChanges/keys``.
+    /// The key's index in ``FoldedChanges/keys`` (the entry's own index: the keys are in order).
     var key: Int32
     var count: Int32
     /// The row the key takes: its index in ``FoldedChanges/rows``, or -1 when the epoch
