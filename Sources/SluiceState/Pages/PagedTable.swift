@@ -21,6 +21,10 @@ package struct PagedTable {
     package let types: [DataType]
     /// Non-empty pages in key order: every key of a page precedes every key of the next.
     package private(set) var pages: [StatePage] = []
+    /// Every page's first key, in one buffer, for finding a key's page without touching the
+    /// pages (a retain and a likely cache miss each). Rebuilt whenever the page list is replaced;
+    /// stale while pages are appended one by one (restoring), when its count tells it apart.
+    private var fences = KeyBuffer()
     /// Rows as readers see them (each key's row times its count).
     package private(set) var rowCount = 0
     /// Distinct keys.
@@ -158,6 +162,7 @@ package struct PagedTable {
             pageIndex += 1
         }
         pages = rebuilt
+        rebuildFences()
         staged = StagedChanges()
         if let memory, memory.isOverLimit { evictColdPages(memory, before: now) }
         if tracksChanges {
@@ -215,6 +220,7 @@ package struct PagedTable {
             byteCount += page.byteCount
             start = end
         }
+        rebuildFences()
     }
 
     /// The table a checkpoint chain's `steps` leave: page blocks that fall after every key so
@@ -274,6 +280,7 @@ package struct PagedTable {
             }
         }
         applyPending(&self)
+        rebuildFences()
         if let memory, memory.isOverLimit { evictColdPages(memory, before: memory.tick()) }
     }
 
@@ -314,6 +321,14 @@ package struct PagedTable {
             pageIndex += 1
         }
         pages = rebuilt
+        rebuildFences()
+    }
+
+    /// Lays out ``fences`` for the current pages.
+    private mutating func rebuildFences() {
+        var first = KeyBuffer(reservingKeys: pages.count, bytes: pages.count * 16)
+        for page in pages { first.append(0, of: page.firstKey) }
+        fences = first
     }
 
     /// The pages that replace `old` once the puts and removals `operations` (indexes into
@@ -410,13 +425,32 @@ package struct PagedTable {
 
     /// ``page(for:in:from:)`` of a key in an array, from the first page (no buffer made for it).
     func page(for key: [UInt8]) -> Int {
-        var low = 0
-        var high = pages.count
-        while low < high {
-            let middle = (low + high) / 2
-            if pages[middle].firstKey.compare(0, with: key) <= 0 { low = middle + 1 } else { high = middle }
+        guard fences.count == pages.count else {
+            var low = 0
+            var high = pages.count
+            while low < high {
+                let middle = (low + high) / 2
+                if pages[middle].firstKey.compare(0, with: key) <= 0 { low = middle + 1 } else { high = middle }
+            }
+            return max(0, low - 1)
         }
-        return max(0, low - 1)
+        // The number of fences not after the key, minus one.
+        return key.withUnsafeBufferPointer { key in
+            fences.bytes.withUnsafeBufferPointer { bytes in
+                fences.ends.withUnsafeBufferPointer { ends in
+                    var low = 0
+                    var high = ends.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        let start = middle == 0 ? 0 : Int(ends[middle - 1])
+                        let order = KeyBuffer.compare(
+                            bytes.baseAddress.map { $0 + start }, Int(ends[middle]) - start, key.baseAddress, key.count)
+                        if order <= 0 { low = middle + 1 } else { high = middle }
+                    }
+                    return max(0, low - 1)
+                }
+            }
+        }
     }
 
     /// The pages that replace `old` once `entries` (all within its key range) are applied.
@@ -624,6 +658,10 @@ package struct PagedTable {
             }
             rows += page.rowCount
             keys += page.keyCount
+        }
+        // The fences, where current, are the pages' first keys.
+        if fences.count == pages.count {
+            for (index, page) in pages.enumerated() where fences.compare(index, with: 0, of: page.firstKey) != 0 { return false }
         }
         return rows == rowCount && keys == keyCount
     }

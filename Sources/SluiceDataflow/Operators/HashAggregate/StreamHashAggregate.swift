@@ -238,7 +238,9 @@ package struct StreamHashAggregate: StreamOperator {
         var counts: [Int32] = []
         /// The groups in key order: slot, and row of `orderedAfter` (-1: the group is gone).
         var groupsInOrder: [(slot: Int32, orderedRow: Int32)] = []
-        for slot in (0 ..< touched).sorted(by: { ByteOrder.compare(dirtyKeys[$0], dirtyKeys[$1]) < 0 }) {
+        var touchedKeys = KeyBuffer(reservingKeys: touched, bytes: touched * 16)
+        for key in dirtyKeys { touchedKeys.append(key) }
+        for slot in touchedKeys.sortedOrder().lazy.map(Int.init) {
             let key = dirtyKeys[slot]
             let rowCount = rowCounts[slot]
             if rowCount < 0 { throw SluiceError.internalError("group row count went negative: a delete without its insert") }
