@@ -17,10 +17,21 @@ package struct MaterializedViewBenchmark {
     /// Nexmark events for the q0, q1 and q2 views (0: skip them).
     package var nexmarkEvents: Int
 
-    package init(rows: Int, compareWithDuckDB: Bool, nexmarkEvents: Int = 3_000_000) {
+    /// One aggregate scenario to run alone (nil: all, then the join and Nexmark).
+    package var only: Scenario?
+
+    package enum Scenario: String, CaseIterable, Sendable {
+        case thousandKeys = "1k"
+        case millionKeys = "1M"
+        case thousandKeysDeleted = "1k-deleted"
+        case general
+    }
+
+    package init(rows: Int, compareWithDuckDB: Bool, nexmarkEvents: Int = 3_000_000, only: Scenario? = nil) {
         self.rows = rows
         self.compareWithDuckDB = compareWithDuckDB
         self.nexmarkEvents = nexmarkEvents
+        self.only = only
     }
 
     static let viewQuery = "SELECT k, count(*), sum(v), max(v) FROM t GROUP BY k"
@@ -47,19 +58,33 @@ package struct MaterializedViewBenchmark {
     package func run() async throws {
         print("sluice bench mv: \(rows) rows into t(id, k, v) feeding \(Self.viewQuery)")
         var results: [Figures] = []
-        for (label, keys, deleteTenth) in [("1k keys", 1000, false), ("1M keys", 1_000_000, false), ("1k keys, 10% deleted", 1000, true)] {
+        let scenarios: [(Scenario, String, Int, Bool)] = [
+            (.thousandKeys, "1k keys", 1000, false), (.millionKeys, "1M keys", 1_000_000, false),
+            (.thousandKeysDeleted, "1k keys, 10% deleted", 1000, true),
+        ]
+        for (kind, label, keys, deleteTenth) in scenarios where only == nil || only == kind {
             let figures = try await scenario(label: label, keys: keys, deleteTenth: deleteTenth)
             results.append(figures)
             Self.printFigures(figures)
         }
         // (Fewer rows: the general aggregate is slower, and every row is an ordered entry.)
-        let generalRows = min(rows, 2_000_000)
-        print("  \(generalRows) rows feeding \(Self.generalQuery):")
-        Self.printFigures(try await scenario(label: "100k keys, general", keys: 100_000, deleteTenth: false, query: Self.generalQuery, rows: generalRows))
+        if only == nil || only == .general {
+            let generalRows = min(rows, 2_000_000)
+            print("  \(generalRows) rows feeding \(Self.generalQuery):")
+            Self.printFigures(try await scenario(label: "100k keys, general", keys: 100_000, deleteTenth: false, query: Self.generalQuery, rows: generalRows))
+        }
+        if only != nil {
+            if compareWithDuckDB && !results.isEmpty { try printDuckDB(for: results) }
+            return
+        }
         try await JoinViewBenchmark(rows: min(rows, 1_000_000), compareWithDuckDB: compareWithDuckDB).run()
         if nexmarkEvents > 0 { _ = try await NexmarkViewBenchmark(events: nexmarkEvents).run() }
         guard compareWithDuckDB else { return }
-        let duck = try duckDBSeconds(keys: [1000, 1_000_000])
+        try printDuckDB(for: results)
+    }
+
+    private func printDuckDB(for results: [Figures]) throws {
+        let duck = try duckDBSeconds(keys: Array(Set(results.map(\.keys))).sorted())
         for figures in results where !figures.label.contains("deleted") {
             guard let seconds = duck[figures.keys] else { continue }
             let duckRate = Double(rows) / seconds

@@ -22,6 +22,8 @@ struct ScanAgg: AsyncParsableCommand {
     }
 }
 
+extension MaterializedViewBenchmark.Scenario: ExpressibleByArgument {}
+
 struct MaterializedView: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mv",
@@ -36,9 +38,12 @@ struct MaterializedView: AsyncParsableCommand {
     @Flag(help: "Skip the DuckDB comparison.")
     var noDuckdb = false
 
+    @Option(help: "Run one aggregate scenario alone: '1k', '1M', '1k-deleted' or 'general' (no join, no Nexmark).")
+    var only: MaterializedViewBenchmark.Scenario?
+
     func run() async throws {
         MemoryTuning.apply()
-        try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb, nexmarkEvents: nexmarkEvents).run()
+        try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb, nexmarkEvents: nexmarkEvents, only: only).run()
     }
 }
 
