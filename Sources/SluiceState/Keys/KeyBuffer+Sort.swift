@@ -1,4 +1,25 @@
 extension KeyBuffer {
+    /// In ascending keys, the number of keys before `key` (or, `orEqual`, not after it): a
+    /// binary search that reads the buffers through raw pointers, one retain each rather than
+    /// one per comparison.
+    func count(before key: [UInt8], orEqual: Bool) -> Int {
+        key.withUnsafeBufferPointer { key in
+            bytes.withUnsafeBufferPointer { bytes in
+                ends.withUnsafeBufferPointer { ends in
+                    var low = 0
+                    var high = ends.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        let start = middle == 0 ? 0 : Int(ends[middle - 1])
+                        let order = Self.compare(bytes.baseAddress.map { $0 + start }, Int(ends[middle]) - start, key.baseAddress, key.count)
+                        if order < 0 || (orEqual && order == 0) { low = middle + 1 } else { high = middle }
+                    }
+                    return low
+                }
+            }
+        }
+    }
+
     /// The indexes of the keys in ascending key order; equal keys keep their order.
     ///
     /// A least-significant-digit radix sort of each key's first eight bytes (a pass per byte,

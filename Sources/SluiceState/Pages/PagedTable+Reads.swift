@@ -81,25 +81,8 @@ extension PagedTable {
     }
 
     /// The index of the first of `keys` (ascending) that is not before `key`.
-    /// (The buffers are read through raw pointers for the whole search: one retain each, not
-    /// one per comparison.)
     static func lowerBound(of key: [UInt8], in keys: KeyBuffer) -> Int {
-        key.withUnsafeBufferPointer { key in
-            keys.bytes.withUnsafeBufferPointer { bytes in
-                keys.ends.withUnsafeBufferPointer { ends in
-                    var low = 0
-                    var high = ends.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        let start = middle == 0 ? 0 : Int(ends[middle - 1])
-                        let order = KeyBuffer.compare(
-                            bytes.baseAddress.map { $0 + start }, Int(ends[middle]) - start, key.baseAddress, key.count)
-                        if order < 0 { low = middle + 1 } else { high = middle }
-                    }
-                    return low
-                }
-            }
-        }
+        keys.count(before: key, orEqual: false)
     }
 
     /// Counts the pages against `memory` from now on; the table must still be empty (an

@@ -434,23 +434,7 @@ package struct PagedTable {
             }
             return max(0, low - 1)
         }
-        // The number of fences not after the key, minus one.
-        return key.withUnsafeBufferPointer { key in
-            fences.bytes.withUnsafeBufferPointer { bytes in
-                fences.ends.withUnsafeBufferPointer { ends in
-                    var low = 0
-                    var high = ends.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        let start = middle == 0 ? 0 : Int(ends[middle - 1])
-                        let order = KeyBuffer.compare(
-                            bytes.baseAddress.map { $0 + start }, Int(ends[middle]) - start, key.baseAddress, key.count)
-                        if order <= 0 { low = middle + 1 } else { high = middle }
-                    }
-                    return max(0, low - 1)
-                }
-            }
-        }
+        return max(0, fences.count(before: key, orEqual: true) - 1)
     }
 
     /// The pages that replace `old` once `entries` (all within its key range) are applied.
