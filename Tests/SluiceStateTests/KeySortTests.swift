@@ -32,3 +32,21 @@ import Testing
         #expect(KeyBuffer().sortedOrder().isEmpty)
     }
 }
+
+extension KeySortTests {
+    /// Ascending keys are told apart from keys with a repeat or a step back anywhere, including
+    /// a proper prefix after its extension.
+    @Test func strictlyAscendingKeys() {
+        func buffer(_ keys: [[UInt8]]) -> KeyBuffer {
+            var buffer = KeyBuffer()
+            for key in keys { buffer.append(key) }
+            return buffer
+        }
+        #expect(buffer([]).isStrictlyAscending)
+        #expect(buffer([[5]]).isStrictlyAscending)
+        #expect(buffer([[], [0], [0, 0], [0, 1], [1]]).isStrictlyAscending)
+        #expect(!buffer([[0], [0, 1], [0, 1]]).isStrictlyAscending)
+        #expect(!buffer([[0, 1], [0]]).isStrictlyAscending)
+        #expect(!buffer([[1], [2], [3], [2]]).isStrictlyAscending)
+    }
+}

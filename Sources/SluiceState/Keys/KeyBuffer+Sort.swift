@@ -1,4 +1,22 @@
 extension KeyBuffer {
+    /// Whether every key is after the one before it.
+    var isStrictlyAscending: Bool {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                var previousStart = 0
+                for index in ends.indices.dropFirst() {
+                    let start = Int(ends[index - 1])
+                    let order = Self.compare(
+                        bytes.baseAddress.map { $0 + previousStart }, start - previousStart, bytes.baseAddress.map { $0 + start },
+                        Int(ends[index]) - start)
+                    if order >= 0 { return false }
+                    previousStart = start
+                }
+                return true
+            }
+        }
+    }
+
     /// In ascending keys, the number of keys before `key` (or, `orEqual`, not after it): a
     /// binary search that reads the buffers through raw pointers, one retain each rather than
     /// one per comparison.

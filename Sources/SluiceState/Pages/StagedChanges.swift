@@ -49,6 +49,18 @@ struct StagedChanges {
     /// of equal prefixes (an update's two halves, keys that differ later) are then ordered by
     /// whole key and arrival. Each key's bytes are read at random once, when its run is walked.
     func folded() -> FoldedChanges {
+        // Keys that came in ascending order, each once (an append-only view's row ids) need no
+        // sort and no copy: keys and rows are taken as they are.
+        if keys.isStrictlyAscending {
+            var entries: [FoldedChange] = []
+            entries.reserveCapacity(keys.count)
+            for change in 0 ..< keys.count {
+                let sign = signs[change]
+                entries.append(FoldedChange(key: Int32(change), count: sign, insertedRow: sign >= 0 ? Int32(change) : -1))
+            }
+            let rows = chunks.count == 1 ? chunks[0] : Chunk.concatenate(chunks, types: chunks.first?.types ?? [])
+            return FoldedChanges(keys: keys, entries: entries, rows: rows)
+        }
         let sorted = keys.sortedByPrefix(carrying: signs)
         var entries: [FoldedChange] = []
         entries.reserveCapacity(sorted.items.count)
