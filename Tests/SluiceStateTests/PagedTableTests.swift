@@ -31,12 +31,12 @@ import Testing
     }
 
     /// A budget that bounds the process leaves the pages the limit less what the process holds
-    /// outside them, and never less than half of the limit.
+    /// outside them, and never less than a quarter of the limit.
     @Test func aBudgetThatBoundsTheProcessCountsWhatTheProcessHolds() {
         let small = StateMemory(limit: 1 << 20, spillDirectory: NSTemporaryDirectory(), boundsProcess: true)
         // (This test process holds far more than a MiB.)
-        #expect(small.pageBudget == (1 << 20) / 2)
-        small.acquire(600 << 10)
+        #expect(small.pageBudget == (1 << 20) / 4)
+        small.acquire(300 << 10)
         #expect(small.isOverLimit)
         let large = StateMemory(limit: 1 << 40, spillDirectory: NSTemporaryDirectory(), boundsProcess: true)
         #expect(large.pageBudget < 1 << 40)

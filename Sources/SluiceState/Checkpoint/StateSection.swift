@@ -84,6 +84,28 @@ package struct StateSection: Sendable {
         return StateSection(table: table, types: types, keys: keptKeys, counts: keptCounts, rows: rows.gather(putIndexes), removed: keptRemoved)
     }
 
+    /// A section from puts already in ascending key order, each key once (an operator that
+    /// builds its rows in that order, so no sorted copy of them is made), and removals in any
+    /// order: a removal of a key that is also put is dropped (the put is the newer row).
+    package static func ordered(
+        table: Int, types: [DataType], keys: KeyBuffer, counts: [Int32], rows: Chunk, removed: KeyBuffer
+    ) -> StateSection {
+        assert(keys.isStrictlyAscending, "ordered section keys are not ascending")
+        guard !removed.isEmpty else { return StateSection(table: table, types: types, keys: keys, counts: counts, rows: rows) }
+        let order = removed.sortedOrder()
+        var keptRemoved = KeyBuffer(reservingKeys: removed.count, bytes: removed.bytes.count)
+        var previous = -1
+        for index in order.map(Int.init) {
+            if previous >= 0 && removed.compare(index, with: previous, of: removed) == 0 { continue }
+            previous = index
+            let key = removed.key(index)
+            let position = keys.count(before: key, orEqual: false)
+            if position < keys.count && keys.compare(position, with: key) == 0 { continue }
+            keptRemoved.append(index, of: removed)
+        }
+        return StateSection(table: table, types: types, keys: keys, counts: counts, rows: rows, removed: keptRemoved)
+    }
+
     /// The contents `sections` of one table leave, oldest first (a base, then deltas): for each
     /// key the newest put, unless a newer section removed it. With `keepingRemovals` (folding
     /// deltas into one delta) a key whose newest entry is a removal stays removed; otherwise the

@@ -17,7 +17,7 @@ import Synchronization
 /// rest of the process does not hold: the limit less the resident set outside the pages (the
 /// program, the epoch's rows in flight, checkpoints being written, what the allocator keeps),
 /// sampled from the kernel at most every 50 ms as the state is used, and never less than
-/// half of the limit. So the resident set, not the pages alone, is held near the limit: the
+/// a quarter of the limit. So the resident set, not the pages alone, is held near the limit: the
 /// more the rest of the process takes, the more pages go to disk.
 package final class StateMemory: Sendable {
     /// The most bytes the pages (or, with ``boundsProcess``, the process) may keep in memory.
@@ -58,11 +58,11 @@ package final class StateMemory: Sendable {
     package var loadedPages: Int { loads.load(ordering: .relaxed) }
 
     /// The most bytes of pages that may stay resident now: the limit or, bounding the process,
-    /// the limit less what the process holds outside the pages (at least half of it).
+    /// the limit less what the process holds outside the pages (at least a quarter of it).
     package var pageBudget: Int {
         guard boundsProcess else { return limit }
         sampleProcessIfDue()
-        return max(limit - outside.load(ordering: .relaxed), limit / 2)
+        return max(limit - outside.load(ordering: .relaxed), limit / 4)
     }
 
     /// Whether resident pages exceed their budget.

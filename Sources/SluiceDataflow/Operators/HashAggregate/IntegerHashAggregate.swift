@@ -87,7 +87,7 @@ package struct IntegerHashAggregate: StreamOperator {
     /// Groups read back from `spilled` this epoch (removed from it at the barrier), and per
     /// aggregate the values read back with them.
     private var reloadedKeys = KeyBuffer()
-    private var reloadedRows: [Chunk] = []
+    private var reloadedRows: [ColumnBuilder] = []
     private var reloadedValues: [(keys: KeyBuffer, counts: [Int64])] = []
     /// Under a memory limit, the bytes the min/max multisets hold, but for those of the groups
     /// touched this epoch (counted again at its barrier).
@@ -268,7 +268,7 @@ package struct IntegerHashAggregate: StreamOperator {
         // Groups read back are in the arrays now: out of the spilled table before a checkpoint
         // names both.
         if !reloadedKeys.isEmpty {
-            changeSpilled(keys: reloadedKeys, rows: Chunk.concatenate(reloadedRows, types: stateTypes), sign: -1)
+            changeSpilled(keys: reloadedKeys, rows: Chunk(columns: reloadedRows.map { $0.finish() }, count: reloadedKeys.count), sign: -1)
             reloadedKeys = KeyBuffer()
             reloadedRows = []
             for aggregate in reloadedValues.indices {
@@ -343,10 +343,10 @@ package struct IntegerHashAggregate: StreamOperator {
         }
         guard !victims.isEmpty else { return }
         keyRows.seal()
-        let (stateKeys, rows) = groupRows(victims)
-        changeSpilled(keys: stateKeys, rows: rows, sign: 1)
+        let (stateKeys, orderedVictims) = sortedStateKeys(victims)
+        changeSpilled(keys: stateKeys, rows: groupRows(orderedVictims), sign: 1)
         for aggregate in spilledValues.indices where spilledValues[aggregate] != nil {
-            spillValues(of: victims, groupKeys: stateKeys, aggregate: aggregate)
+            spillValues(of: orderedVictims, groupKeys: stateKeys, aggregate: aggregate)
         }
         for index in victims {
             multisetBytes -= multisetBytes(slot: index)
@@ -393,11 +393,14 @@ package struct IntegerHashAggregate: StreamOperator {
 
     /// The group stored under `stateKey` in `spilled`, moved back into a slot; nil when absent.
     private mutating func reload(_ stateKey: [UInt8]) -> Int32? {
-        guard let found = spilled?.lookup(stateKey) else { return nil }
-        let columns = found.row.columns
-        guard let slot = try? loadGroup(row: 0, columns: columns, integerColumns: integerColumns(of: columns), stateKey: stateKey) else { return nil }
+        guard let found = spilled?.find(stateKey) else { return nil }
+        let columns = found.contents.rows.columns
+        guard let slot = try? loadGroup(row: found.index, columns: columns, integerColumns: integerColumns(of: columns), stateKey: stateKey)
+        else { return nil }
+        // (Appended to typed columns: a chunk per group read back took more than the group.)
+        if reloadedRows.isEmpty { reloadedRows = stateTypes.map { ColumnBuilder(type: $0, capacity: 0) } }
         reloadedKeys.append(stateKey)
-        reloadedRows.append(found.row)
+        for column in columns.indices { reloadedRows[column].append(columns[column], row: found.index) }
         for aggregate in spilledValues.indices {
             guard let table = spilledValues[aggregate] else { continue }
             var values: [Int64] = []
@@ -758,10 +761,11 @@ extension IntegerHashAggregate {
         let removed = everything ? KeyBuffer() : removedKeys
         removedKeys = KeyBuffer()
         keyRows.seal()
-        let (stateKeys, rows) = groupRows(slots)
-        var groups = StateSection.sorting(
-            table: stateTableID, types: stateTypes, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count), rows: rows,
-            removed: removed)
+        // The rows are built in key order: no sorted copy of them.
+        let (stateKeys, orderedSlots) = sortedStateKeys(slots)
+        var groups = StateSection.ordered(
+            table: stateTableID, types: stateTypes, keys: stateKeys, counts: [Int32](repeating: 1, count: slots.count),
+            rows: groupRows(orderedSlots), removed: removed)
         groups.isWhole = everything
         state.add(groups)
         if everything, let spilled, !spilled.pages.isEmpty {
@@ -781,13 +785,21 @@ extension IntegerHashAggregate {
         trackingOverflowed = false
     }
 
-    /// The state keys and state rows of `slots`' groups.
-    private func groupRows(_ slots: [Int]) -> (keys: KeyBuffer, rows: Chunk) {
+    /// The state keys of `slots`' groups in ascending order, and the slots in that order.
+    private func sortedStateKeys(_ slots: [Int]) -> (keys: KeyBuffer, slots: [Int]) {
+        var keys = KeyBuffer(reservingKeys: slots.count, bytes: slots.count * 12)
+        for index in slots { keys.appendKey { appendStateKey(slot: index, to: &$0) } }
+        let order = keys.sortedOrder()
+        var sorted = KeyBuffer(reservingKeys: slots.count, bytes: keys.bytes.count)
+        for index in order { sorted.append(Int(index), of: keys) }
+        return (sorted, order.map { slots[Int($0)] })
+    }
+
+    /// The state rows of `slots`' groups, in that order.
+    private func groupRows(_ slots: [Int]) -> Chunk {
         let types = stateTypes
         var builders = types.map { ColumnBuilder(type: $0, capacity: slots.count) }
-        var stateKeys = KeyBuffer(reservingKeys: slots.count, bytes: slots.count * 12)
         for index in slots {
-            stateKeys.appendKey { appendStateKey(slot: index, to: &$0) }
             var column = 0
             if integerKey {
                 if keyIsNull[index] { builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &builders[0]) }
@@ -818,7 +830,7 @@ extension IntegerHashAggregate {
                 }
             }
         }
-        return (stateKeys, Chunk(columns: builders.map { $0.finish() }, count: slots.count))
+        return Chunk(columns: builders.map { $0.finish() }, count: slots.count)
     }
 
     /// Aggregate `aggregate`'s multiset entries: those whose count changed since the last
