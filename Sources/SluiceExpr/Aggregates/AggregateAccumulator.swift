@@ -92,6 +92,9 @@ package final class CountAccumulator: AggregateAccumulator {
     /// Group `group`'s count.
     package func count(at group: Int) -> Int64 { counts[group] }
 
+    /// The counts of `groups`, in that order (a gather: one tight loop, its loads independent).
+    package func counts(of groups: [Int]) -> [Int64] { counts.withUnsafeBufferPointer { counts in groups.map { counts[$0] } } }
+
     package func set(count: Int64, at group: Int) { counts[group] = count }
 
     /// Makes groups `0 ..< count` exist, new ones at zero.
@@ -155,6 +158,10 @@ package final class IntegerSumAccumulator: AggregateAccumulator {
     /// Group `group`'s sum and number of values summed.
     package func sum(at group: Int) -> Int128 { sums[group] }
     package func count(at group: Int) -> Int64 { counts[group] }
+
+    /// The counts and the sums of `groups`, in that order.
+    package func counts(of groups: [Int]) -> [Int64] { counts.withUnsafeBufferPointer { counts in groups.map { counts[$0] } } }
+    package func sums(of groups: [Int]) -> [Int128] { sums.withUnsafeBufferPointer { sums in groups.map { sums[$0] } } }
 
     package func set(sum: Int128, count: Int64, at group: Int) {
         sums[group] = sum

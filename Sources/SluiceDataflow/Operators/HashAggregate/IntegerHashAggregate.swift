@@ -795,42 +795,35 @@ extension IntegerHashAggregate {
         return (sorted, order.map { slots[Int($0)] })
     }
 
-    /// The state rows of `slots`' groups, in that order.
+    /// The state rows of `slots`' groups, in that order, built a column at a time: each column
+    /// is one gather from a typed array, whose loads the processor overlaps (a row at a time,
+    /// each row's reads waited on their cache misses in turn).
     private func groupRows(_ slots: [Int]) -> Chunk {
-        let types = stateTypes
-        var builders = types.map { ColumnBuilder(type: $0, capacity: slots.count) }
-        for index in slots {
-            var column = 0
-            if integerKey {
-                if keyIsNull[index] { builders[0].appendNull() } else { Self.append(keys[index], as: inputTypes[0], to: &builders[0]) }
-                column = 1
-            } else {
-                if groupCount > 0 {
-                    keyRows.appendRow(keyRowOfSlot[index], to: &builders, from: 0)
-                    column = groupCount
-                }
+        var columns: [Column] = []
+        columns.reserveCapacity(stateTypes.count)
+        if integerKey {
+            columns.append(Self.integerColumn(slots.map { keys[$0] }, nulls: slots.map { keyIsNull[$0] }, type: inputTypes[0]))
+        } else if groupCount > 0 {
+            var builders = inputTypes.prefix(groupCount).map { ColumnBuilder(type: $0, capacity: slots.count) }
+            for index in slots { keyRows.appendRow(keyRowOfSlot[index], to: &builders, from: 0) }
+            columns += builders.map { $0.finish() }
+        }
+        columns.append(Column(type: .int64, storage: .int64(slots.map { rowCounts[$0] })))
+        for (aggregate, kind) in kinds.enumerated() {
+            columns.append(Column(type: .int64, storage: .int64(counters[aggregate].counts(of: slots))))
+            if kind == .sum {
+                let sums = counters[aggregate].sums(of: slots)
+                columns.append(Column(type: .int64, storage: .int64(sums.map { Int64(truncatingIfNeeded: $0 >> 64) })))
+                columns.append(Column(type: .int64, storage: .int64(sums.map { Int64(truncatingIfNeeded: $0) })))
             }
-            builders[column].append(int64: rowCounts[index])
-            column += 1
-            for (aggregate, kind) in kinds.enumerated() {
-                builders[column].append(int64: counters[aggregate].count(at: index))
-                column += 1
-                if kind == .sum {
-                    let sum = counters[aggregate].sum(at: index)
-                    builders[column].append(int64: Int64(truncatingIfNeeded: sum >> 64))
-                    builders[column + 1].append(int64: Int64(truncatingIfNeeded: sum))
-                    column += 2
-                }
-                if (kind == .min || kind == .max) && appendOnlyInput {
-                    let kept = extremes[aggregate][index].extremeOnlyState
-                    builders[column].append(int64: kept.total)
-                    builders[column + 1].append(int64: kept.extreme)
-                    builders[column + 2].append(int64: kept.extremeCount)
-                    column += 3
-                }
+            if (kind == .min || kind == .max) && appendOnlyInput {
+                let kept = slots.map { extremes[aggregate][$0].extremeOnlyState }
+                columns.append(Column(type: .int64, storage: .int64(kept.map(\.total))))
+                columns.append(Column(type: .int64, storage: .int64(kept.map(\.extreme))))
+                columns.append(Column(type: .int64, storage: .int64(kept.map(\.extremeCount))))
             }
         }
-        return Chunk(columns: builders.map { $0.finish() }, count: slots.count)
+        return Chunk(columns: columns, count: slots.count)
     }
 
     /// Aggregate `aggregate`'s multiset entries: those whose count changed since the last
@@ -1054,6 +1047,20 @@ enum IntegerCounters {
         case .count(let counts): counts.count(at: slot)
         case .sum(let sums): sums.count(at: slot)
         }
+    }
+
+    /// The counts of `slots`, in that order.
+    func counts(of slots: [Int]) -> [Int64] {
+        switch self {
+        case .count(let counts): counts.counts(of: slots)
+        case .sum(let sums): sums.counts(of: slots)
+        }
+    }
+
+    /// The sums of `slots`, in that order (zeros for a count).
+    func sums(of slots: [Int]) -> [Int128] {
+        if case .sum(let sums) = self { return sums.sums(of: slots) }
+        return [Int128](repeating: 0, count: slots.count)
     }
 
     /// The sum at `slot` (0 for a count).
