@@ -50,3 +50,24 @@ extension KeySortTests {
         #expect(!buffer([[1], [2], [3], [2]]).isStrictlyAscending)
     }
 }
+
+extension KeySortTests {
+    /// Gathering keys by a shuffled subset of their indexes gives those keys, in that order, for
+    /// empty keys, short keys (copied a byte at a time) and long ones (copied in one move).
+    @Test func gatheredKeysAreTheNamedOnesInOrder() {
+        var random = SplitMix64(seed: 7)
+        var keys: [[UInt8]] = []
+        for _ in 0 ..< 2_000 {
+            let length = [0, 1, 11, 16, 17, 40][Int(random.next() % 6)]
+            keys.append((0 ..< length).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        }
+        var buffer = KeyBuffer()
+        for key in keys { buffer.append(key) }
+        var order = keys.indices.filter { _ in random.next() % 3 != 0 }.map(Int32.init)
+        for index in order.indices.reversed() { order.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+        let gathered = buffer.gathered(order)
+        #expect(gathered.count == order.count)
+        #expect((0 ..< gathered.count).map { gathered.key($0) } == order.map { keys[Int($0)] })
+        #expect(buffer.gathered([]).isEmpty)
+    }
+}

@@ -79,7 +79,11 @@ func forEachRow<E: Error>(
 /// Grows `array` to `count` elements of `fill`.
 @inline(__always)
 func growArray<Element>(_ array: inout [Element], to count: Int, with fill: Element) {
-    if array.count < count { array += repeatElement(fill, count: count - array.count) }
+    if array.count + 1 == count {
+        array.append(fill)
+    } else if array.count < count {
+        array += repeatElement(fill, count: count - array.count)
+    }
 }
 
 /// count(*) (`countsRows`) and count(x): one `Int64` per group.

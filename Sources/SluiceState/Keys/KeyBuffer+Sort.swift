@@ -38,6 +38,41 @@ extension KeyBuffer {
         }
     }
 
+    /// The keys `order` names, in that order (each key at most once), in a new buffer.
+    ///
+    /// One pass through raw pointers into a buffer allocated once: short keys are copied a byte
+    /// at a time with no call, so the reads of keys at random positions overlap; appending them
+    /// one at a time cost a call, a uniqueness check and a `memmove` each, and was a sixth of a
+    /// busy view's time.
+    package func gathered(_ order: [Int32]) -> KeyBuffer {
+        var newEnds = [Int32](repeating: 0, count: order.count)
+        var written = 0
+        let newBytes = [UInt8](unsafeUninitializedCapacity: bytes.count) { output, initialized in
+            bytes.withUnsafeBufferPointer { source in
+                ends.withUnsafeBufferPointer { ends in
+                    newEnds.withUnsafeMutableBufferPointer { newEnds in
+                        guard let from = source.baseAddress, let to = output.baseAddress else { return }
+                        for (position, key) in order.enumerated() {
+                            let index = Int(key)
+                            let start = index == 0 ? 0 : Int(ends[index - 1])
+                            let length = Int(ends[index]) - start
+                            precondition(written + length <= output.count, "a key gathered twice")
+                            if length <= 16 {
+                                for offset in 0 ..< length { to[written + offset] = from[start + offset] }
+                            } else {
+                                (to + written).update(from: from + start, count: length)
+                            }
+                            written += length
+                            newEnds[position] = Int32(written)
+                        }
+                    }
+                }
+            }
+            initialized = written
+        }
+        return KeyBuffer(bytes: newBytes, ends: newEnds)
+    }
+
     /// The indexes of the keys in ascending key order; equal keys keep their order.
     ///
     /// A least-significant-digit radix sort of each key's first eight bytes (a pass per byte,

@@ -64,7 +64,9 @@ struct StagedChanges {
         let sorted = keys.sortedByPrefix(carrying: signs)
         var entries: [FoldedChange] = []
         entries.reserveCapacity(sorted.items.count)
-        var sortedKeys = KeyBuffer(reservingKeys: sorted.items.count, bytes: keys.bytes.count)
+        // The keys in order are gathered in one pass at the end (``KeyBuffer/gathered(_:)``).
+        var keyOrder: [Int32] = []
+        keyOrder.reserveCapacity(sorted.items.count)
         var picks: [(source: Int32, row: Int32)] = []
         picks.reserveCapacity(sorted.items.count)
         var runStart = 0
@@ -74,7 +76,7 @@ struct StagedChanges {
                 let item = sorted.items[runStart]
                 let sign = Int32(truncatingIfNeeded: item)
                 appendEntry(count: sign, inserted: sign >= 0 ? Int32(truncatingIfNeeded: item >> 32) : -1, into: &entries, &picks)
-                sortedKeys.append(Int(item >> 32), of: keys)
+                keyOrder.append(Int32(truncatingIfNeeded: item >> 32))
                 runStart = runEnd
                 continue
             }
@@ -96,13 +98,13 @@ struct StagedChanges {
                     if sign >= 0 { inserted = Int32(truncatingIfNeeded: item >> 32) }
                 }
                 appendEntry(count: count, inserted: inserted, into: &entries, &picks)
-                sortedKeys.append(first, of: keys)
+                keyOrder.append(Int32(first))
                 index = next
             }
             runStart = runEnd
         }
         let rows = Chunk.gather(from: chunks, picks: picks, types: chunks.first?.types ?? [])
-        return FoldedChanges(keys: sortedKeys, entries: entries, rows: rows)
+        return FoldedChanges(keys: keys.gathered(keyOrder), entries: entries, rows: rows)
     }
 
     /// Appends the next key's entry (its count, and the change whose row it takes).
