@@ -71,3 +71,28 @@ extension KeySortTests {
         #expect(buffer.gathered([]).isEmpty)
     }
 }
+
+extension KeySortTests {
+    /// Runs longer than the comparison sort's cutoff that tie in their first eight bytes, and
+    /// again in the next eight, are ordered like a stable comparison sort: a group's entries
+    /// under one long group key, with zero bytes and keys that end where others go on.
+    @Test(arguments: [UInt64(11), 12, 13])
+    func longRunsThatTiePastEightBytesAgreeWithAComparisonSort(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let heads: [[UInt8]] = [[0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90], [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80]]
+        var keys: [[UInt8]] = []
+        for _ in 0 ..< 4_000 {
+            var key = heads[Int(random.next() % 2)]
+            if random.next() % 3 == 0 { key += [0, 0, 0, 0, 0, 0, 0, 0] }
+            for _ in 0 ..< Int(random.next() % 12) { key.append([0x00, 0x01, 0xFF][Int(random.next() % 3)]) }
+            keys.append(key)
+            if random.next() % 7 == 0 { keys.append(key) }
+        }
+        var buffer = KeyBuffer()
+        for key in keys { buffer.append(key) }
+        let expected = keys.indices.sorted { left, right in
+            keys[left].lexicographicallyPrecedes(keys[right]) || (keys[left] == keys[right] && left < right)
+        }
+        #expect(buffer.sortedOrder().map(Int.init) == expected)
+    }
+}

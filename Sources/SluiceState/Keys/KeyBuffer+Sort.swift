@@ -77,28 +77,90 @@ extension KeyBuffer {
     ///
     /// A least-significant-digit radix sort of each key's first eight bytes (a pass per byte,
     /// skipped where every key has the same byte), which keeps equal prefixes in index order;
-    /// then each run of equal prefixes is ordered by its whole keys. An epoch's keys (a view's
-    /// vnode and group key, say) mostly differ within eight bytes, so nearly all of the work is
-    /// the linear passes: a comparison sort of a million keys took four times as long.
-    /// - Complexity: O(n) for n keys whose prefixes differ, plus a comparison sort of each run
-    ///   of equal prefixes.
+    /// then each run of equal prefixes is ordered by its whole keys (``sortRun(_:_:depth:)``:
+    /// the next eight bytes the same way for a long run). An epoch's keys (a view's vnode and
+    /// group key, say) mostly differ within eight bytes, so nearly all of the work is the linear
+    /// passes: a comparison sort of a million keys took four times as long.
+    /// - Complexity: O(n · w) for n keys that differ within their first 8 · w bytes, plus a
+    ///   comparison sort of each run of at most 16 keys that tie there.
     package func sortedOrder() -> [Int32] {
         let sorted = sortedByPrefix()
-        var order = sorted.items.map { Int32(truncatingIfNeeded: $0 >> 32) }
+        var items = sorted.items
         var runStart = 0
-        while runStart < order.count {
+        while runStart < items.count {
             let runEnd = sorted.endOfRun(from: runStart)
-            if runEnd - runStart > 1 { sortByWholeKey(&order[runStart ..< runEnd]) }
+            if runEnd - runStart > 1 { sortRun(&items, runStart ..< runEnd, depth: 8) }
             runStart = runEnd
         }
-        return order
+        return items.map { Int32(truncatingIfNeeded: $0 >> 32) }
     }
 
-    /// Orders `indexes` (keys of this buffer) by their whole keys, equal keys by index.
-    func sortByWholeKey(_ indexes: inout ArraySlice<Int32>) {
-        indexes.sort { left, right in
-            let result = compare(Int(left), with: Int(right), of: self)
-            return result < 0 || (result == 0 && left < right)
+    /// Orders `items[range]` (a key's index in each item's high half), whose keys agree in
+    /// their first `depth` bytes as zero-padded words, by whole key and then by item.
+    ///
+    /// A long run (keys that share a long head: a group's entries under the group's key, the
+    /// keys of one vnode that begin alike) is radix-sorted by its next eight bytes like the
+    /// first eight, and each run still tied goes on to the eight after; short runs, and runs
+    /// of keys that all end within `depth` bytes (which tie as words but may differ in
+    /// length), are sorted by comparing whole keys.
+    func sortRun(_ items: inout [UInt64], _ range: Range<Int>, depth: Int) {
+        let count = range.count
+        guard count > 1 else { return }
+        var words = [UInt64](repeating: 0, count: count)
+        let longer = bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                var longer = false
+                for position in 0 ..< count {
+                    let index = Int(items[range.lowerBound + position] >> 32)
+                    let start = (index == 0 ? 0 : Int(ends[index - 1])) + depth
+                    let end = Int(ends[index])
+                    if end > start { longer = true }
+                    var word: UInt64 = 0
+                    if end - start >= 8 {
+                        word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
+                    } else {
+                        for offset in 0 ..< 8 { word = word << 8 | UInt64(start + offset < end ? bytes[start + offset] : 0) }
+                    }
+                    words[position] = word
+                }
+                return longer
+            }
+        }
+        if count <= 16 || !longer {
+            items[range].sort { left, right in
+                let result = compare(Int(left >> 32), with: Int(right >> 32), of: self)
+                return result < 0 || (result == 0 && left < right)
+            }
+            return
+        }
+        var runItems = Array(items[range])
+        var otherWords = [UInt64](repeating: 0, count: count)
+        var otherItems = [UInt64](repeating: 0, count: count)
+        var counts = [Int](repeating: 0, count: 256)
+        for shift in stride(from: 0, to: 64, by: 8) {
+            let moved = words.withUnsafeBufferPointer { words in
+                runItems.withUnsafeBufferPointer { runItems in
+                    otherWords.withUnsafeMutableBufferPointer { otherWords in
+                        otherItems.withUnsafeMutableBufferPointer { otherItems in
+                            counts.withUnsafeMutableBufferPointer { counts in
+                                Self.radixPass(shift: UInt64(shift), words, runItems, into: otherWords, otherItems, counts: counts)
+                            }
+                        }
+                    }
+                }
+            }
+            if moved {
+                swap(&words, &otherWords)
+                swap(&runItems, &otherItems)
+            }
+        }
+        items.replaceSubrange(range, with: runItems)
+        var start = 0
+        while start < count {
+            var end = start + 1
+            while end < count && words[end] == words[start] { end += 1 }
+            if end - start > 1 { sortRun(&items, range.lowerBound + start ..< range.lowerBound + end, depth: depth + 8) }
+            start = end
         }
     }
 

@@ -69,11 +69,12 @@ struct StagedChanges {
         keyOrder.reserveCapacity(sorted.items.count)
         var picks: [(source: Int32, row: Int32)] = []
         picks.reserveCapacity(sorted.items.count)
+        var items = sorted.items
         var runStart = 0
-        while runStart < sorted.items.count {
+        while runStart < items.count {
             let runEnd = sorted.endOfRun(from: runStart)
             if runEnd - runStart == 1 {
-                let item = sorted.items[runStart]
+                let item = items[runStart]
                 let sign = Int32(truncatingIfNeeded: item)
                 appendEntry(count: sign, inserted: sign >= 0 ? Int32(truncatingIfNeeded: item >> 32) : -1, into: &entries, &picks)
                 keyOrder.append(Int32(truncatingIfNeeded: item >> 32))
@@ -81,18 +82,15 @@ struct StagedChanges {
                 continue
             }
             // (Items order by their change index, in the high half, among equal keys.)
-            let run = sorted.items[runStart ..< runEnd].sorted { left, right in
-                let result = keys.compare(Int(left >> 32), with: Int(right >> 32), of: keys)
-                return result < 0 || (result == 0 && left < right)
-            }
-            var index = 0
-            while index < run.count {
-                let first = Int(run[index] >> 32)
+            keys.sortRun(&items, runStart ..< runEnd, depth: 8)
+            var index = runStart
+            while index < runEnd {
+                let first = Int(items[index] >> 32)
                 var next = index + 1
-                while next < run.count && keys.compare(first, with: Int(run[next] >> 32), of: keys) == 0 { next += 1 }
+                while next < runEnd && keys.compare(first, with: Int(items[next] >> 32), of: keys) == 0 { next += 1 }
                 var count: Int32 = 0
                 var inserted: Int32 = -1
-                for item in run[index ..< next] {
+                for item in items[index ..< next] {
                     let sign = Int32(truncatingIfNeeded: item)
                     count += sign
                     if sign >= 0 { inserted = Int32(truncatingIfNeeded: item >> 32) }

@@ -176,20 +176,22 @@ package struct StreamHashAggregate: StreamOperator {
         let slot = Int32(dirtyKeys.count)
         dirtyKeys.append(key)
         dirty[key] = slot
-        guard let stored = groups.lookup(key) else {
+        guard let stored = groups.find(key) else {
             for column in keyBuilders.indices { appendKey(&keyBuilders[column], column) }
             rowCounts.append(0)
             existed.append(false)
             for index in orderedBefore.indices { orderedBefore[index].appendNull() }
             return slot
         }
-        let columns = stored.row.columns
-        for column in keyBuilders.indices { keyBuilders[column].append(columns[column], row: 0) }
-        rowCounts.append(columns[groupCount].isNull(0) ? 0 : (columns[groupCount].value(at: 0).int64 ?? 0))
+        // (Read in place in the page: a one-row copy per group cost more than the group.)
+        let columns = stored.contents.rows.columns
+        let row = stored.index
+        for column in keyBuilders.indices { keyBuilders[column].append(columns[column], row: row) }
+        rowCounts.append(columns[groupCount].isNull(row) ? 0 : (columns[groupCount].value(at: row).int64 ?? 0))
         existed.append(true)
         for (index, layout) in layouts.enumerated() where layout.hasCounters {
-            try counters[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: 0)
-            try countersBefore[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: 0)
+            try counters[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: row)
+            try countersBefore[index]?.loadState(group: Int(slot), from: columns, at: layout.slot, row: row)
         }
         // Read before this epoch touches the group's ordered state: the results as emitted.
         if readsOrderedState {
