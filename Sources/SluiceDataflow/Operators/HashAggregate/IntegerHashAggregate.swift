@@ -833,7 +833,6 @@ extension IntegerHashAggregate {
         var keys = KeyBuffer()
         var removed = KeyBuffer()
         var valueCounts = ColumnBuilder(type: .int64, capacity: 0)
-        var key: [UInt8] = []
         /// The groups in state-key order, with their keys.
         func ordered(_ slots: [Int]) -> [(slot: Int, key: [UInt8])] {
             slots.map { slot in
@@ -848,10 +847,10 @@ extension IntegerHashAggregate {
                 let (values, entryCounts) = extremes[aggregate][slot].entries()
                 multisetBytes += extremes[aggregate][slot].bytes - bytesBefore
                 for (value, count) in zip(values, entryCounts) {
-                    key.removeAll(keepingCapacity: true)
-                    key += groupKey
-                    Self.appendOrdered(value, to: &key)
-                    keys.append(key)
+                    keys.appendKey { bytes in
+                        bytes += groupKey
+                        Self.appendOrdered(value, to: &bytes)
+                    }
                     valueCounts.append(int64: count)
                 }
             }
@@ -918,7 +917,13 @@ extension IntegerHashAggregate {
     private mutating func boundTracking() {
         guard tracksChanges && !trackingOverflowed else { return }
         let tracked = changedValues.reduce(savedSlots.count + releasedSlots.count) { $0 + $1.count }
-        let held = extremes.reduce(live.count) { total, multisets in total + multisets.count }
+        guard tracked > max(4 * live.count, 1 << 16) else { return }
+        // The multisets' values, counted only past the cheap bound: tracking may reach four
+        // times what the state holds, values included (bounded by the groups alone, a few
+        // groups with millions of values wrote every value at every checkpoint).
+        let held = extremes.reduce(live.count) { total, multisets in
+            multisets.indices.reduce(total) { live[$1] ? $0 + Int(multisets[$1].total) : $0 }
+        }
         guard tracked > max(4 * held, 1 << 16) else { return }
         trackingOverflowed = true
         for index in changedValues.indices { changedValues[index] = [] }
