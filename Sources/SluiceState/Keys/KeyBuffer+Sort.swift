@@ -115,13 +115,7 @@ extension KeyBuffer {
                     let start = (index == 0 ? 0 : Int(ends[index - 1])) + depth
                     let end = Int(ends[index])
                     if end > start { longer = true }
-                    var word: UInt64 = 0
-                    if end - start >= 8 {
-                        word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
-                    } else {
-                        for offset in 0 ..< 8 { word = word << 8 | UInt64(start + offset < end ? bytes[start + offset] : 0) }
-                    }
-                    words[position] = word
+                    words[position] = Self.word(bytes, from: start, to: end)
                 }
                 return longer
             }
@@ -134,26 +128,7 @@ extension KeyBuffer {
             return
         }
         var runItems = Array(items[range])
-        var otherWords = [UInt64](repeating: 0, count: count)
-        var otherItems = [UInt64](repeating: 0, count: count)
-        var counts = [Int](repeating: 0, count: 256)
-        for shift in stride(from: 0, to: 64, by: 8) {
-            let moved = words.withUnsafeBufferPointer { words in
-                runItems.withUnsafeBufferPointer { runItems in
-                    otherWords.withUnsafeMutableBufferPointer { otherWords in
-                        otherItems.withUnsafeMutableBufferPointer { otherItems in
-                            counts.withUnsafeMutableBufferPointer { counts in
-                                Self.radixPass(shift: UInt64(shift), words, runItems, into: otherWords, otherItems, counts: counts)
-                            }
-                        }
-                    }
-                }
-            }
-            if moved {
-                swap(&words, &otherWords)
-                swap(&runItems, &otherItems)
-            }
-        }
+        Self.radixSort(&words, carrying: &runItems)
         items.replaceSubrange(range, with: runItems)
         var start = 0
         while start < count {
@@ -191,39 +166,48 @@ extension KeyBuffer {
                 for index in 0 ..< count {
                     let start = index == 0 ? 0 : Int(ends[index - 1])
                     let end = Int(ends[index])
-                    var prefix: UInt64 = 0
-                    if end - start >= 8 {
-                        prefix = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self))
-                    } else {
-                        for offset in 0 ..< 8 { prefix = prefix << 8 | UInt64(start + offset < end ? bytes[start + offset] : 0) }
-                    }
-                    prefixes[index] = prefix
+                    prefixes[index] = Self.word(bytes, from: start, to: end)
                     items[index] = UInt64(index) << 32 | UInt64(UInt32(bitPattern: payload.isEmpty ? 0 : payload[index]))
                 }
             }
         }
-        guard count > 1 else { return PrefixSorted(prefixes: prefixes, items: items) }
-        var otherPrefixes = [UInt64](repeating: 0, count: count)
+        if count > 1 { Self.radixSort(&prefixes, carrying: &items) }
+        return PrefixSorted(prefixes: prefixes, items: items)
+    }
+
+    /// The eight bytes of `bytes` from `start` as a big-endian word, zero padded past `end`.
+    @inline(__always)
+    private static func word(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> UInt64 {
+        if end - start >= 8 { return UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self)) }
+        var word: UInt64 = 0
+        for offset in 0 ..< 8 { word = word << 8 | UInt64(start + offset < end ? bytes[start + offset] : 0) }
+        return word
+    }
+
+    /// Sorts `words` ascending, stably, with `items` carried along: eight least-significant-
+    /// digit passes of a byte each, a pass skipped where every word has the same byte.
+    private static func radixSort(_ words: inout [UInt64], carrying items: inout [UInt64]) {
+        let count = words.count
+        var otherWords = [UInt64](repeating: 0, count: count)
         var otherItems = [UInt64](repeating: 0, count: count)
         var counts = [Int](repeating: 0, count: 256)
         for shift in stride(from: 0, to: 64, by: 8) {
-            let moved = prefixes.withUnsafeBufferPointer { prefixes in
+            let moved = words.withUnsafeBufferPointer { words in
                 items.withUnsafeBufferPointer { items in
-                    otherPrefixes.withUnsafeMutableBufferPointer { otherPrefixes in
+                    otherWords.withUnsafeMutableBufferPointer { otherWords in
                         otherItems.withUnsafeMutableBufferPointer { otherItems in
                             counts.withUnsafeMutableBufferPointer { counts in
-                                Self.radixPass(shift: UInt64(shift), prefixes, items, into: otherPrefixes, otherItems, counts: counts)
+                                radixPass(shift: UInt64(shift), words, items, into: otherWords, otherItems, counts: counts)
                             }
                         }
                     }
                 }
             }
             if moved {
-                swap(&prefixes, &otherPrefixes)
+                swap(&words, &otherWords)
                 swap(&items, &otherItems)
             }
         }
-        return PrefixSorted(prefixes: prefixes, items: items)
     }
 
     /// One stable counting-sort pass over the byte at `shift`; false (nothing written) when
