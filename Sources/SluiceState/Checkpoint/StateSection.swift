@@ -92,16 +92,14 @@ package struct StateSection: Sendable {
     ) -> StateSection {
         assert(keys.isStrictlyAscending, "ordered section keys are not ascending")
         guard !removed.isEmpty else { return StateSection(table: table, types: types, keys: keys, counts: counts, rows: rows) }
-        let order = removed.sortedOrder()
-        var keptRemoved = KeyBuffer(reservingKeys: removed.count, bytes: removed.bytes.count)
-        var previous = -1
-        for index in order.map(Int.init) {
-            if previous >= 0 && removed.compare(index, with: previous, of: removed) == 0 { continue }
-            previous = index
-            let key = removed.key(index)
+        // The removals sorted and told once, as any section's are; then those put again dropped.
+        let sortedRemoved = sorting(table: table, types: types, keys: KeyBuffer(), counts: [], rows: Chunk(emptyOf: types), removed: removed).removed
+        var keptRemoved = KeyBuffer(reservingKeys: sortedRemoved.count, bytes: sortedRemoved.bytes.count)
+        for index in 0 ..< sortedRemoved.count {
+            let key = sortedRemoved.key(index)
             let position = keys.count(before: key, orEqual: false)
             if position < keys.count && keys.compare(position, with: key) == 0 { continue }
-            keptRemoved.append(index, of: removed)
+            keptRemoved.append(index, of: sortedRemoved)
         }
         return StateSection(table: table, types: types, keys: keys, counts: counts, rows: rows, removed: keptRemoved)
     }

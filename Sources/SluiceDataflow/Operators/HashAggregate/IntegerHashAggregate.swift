@@ -677,12 +677,13 @@ package struct IntegerHashAggregate: StreamOperator {
         }
     }
 
-    /// Appends an integer-layout value of `type` to `builder`.
-    private static func append(_ integer: Int64, as type: DataType, to builder: inout ColumnBuilder) {
-        switch type {
-        case .int16: builder.append(int16: Int16(truncatingIfNeeded: integer))
-        case .int32, .date: builder.append(int32: Int32(truncatingIfNeeded: integer))
-        default: builder.append(int64: integer)
+    /// Row `row` of an integer-layout column, widened to Int64.
+    private static func integer(_ column: Column, at row: Int) -> Int64 {
+        switch column.storage {
+        case .int64(let values): values[row]
+        case .int32(let values): Int64(values[row])
+        case .int16(let values): Int64(values[row])
+        default: 0
         }
     }
 
@@ -790,9 +791,7 @@ extension IntegerHashAggregate {
         var keys = KeyBuffer(reservingKeys: slots.count, bytes: slots.count * 12)
         for index in slots { keys.appendKey { appendStateKey(slot: index, to: &$0) } }
         let order = keys.sortedOrder()
-        var sorted = KeyBuffer(reservingKeys: slots.count, bytes: keys.bytes.count)
-        for index in order { sorted.append(Int(index), of: keys) }
-        return (sorted, order.map { slots[Int($0)] })
+        return (keys.gathered(order), order.map { slots[Int($0)] })
     }
 
     /// The state rows of `slots`' groups, in that order, built a column at a time: each column
@@ -931,10 +930,12 @@ extension IntegerHashAggregate {
         releasedSlots = []
     }
 
-    /// A state table's columns read as integers: every column after the group key (all bigint),
-    /// and the key when it is one integer; others empty.
+    /// A state table's columns read as integers: every column after the group key (all bigint,
+    /// so taken as they are, not copied); the key columns empty (``loadGroup`` reads an integer
+    /// key at its row: a page's smallint or integer key column widened whole for one group read
+    /// back would cost the page).
     private func integerColumns(of columns: [Column]) -> [[Int64]] {
-        columns.indices.map { $0 >= (integerKey ? 1 : groupCount) || integerKey ? Self.integers(columns[$0]) : [] }
+        columns.indices.map { $0 >= (integerKey ? 1 : groupCount) ? Self.integers(columns[$0]) : [] }
     }
 
     /// Puts row `row` of a state table's `columns` (`integerColumns`: those read as integers)
@@ -946,7 +947,7 @@ extension IntegerHashAggregate {
                 nullKeySlot = allocate(key: 0, isNull: true)
                 slot = nullKeySlot
             } else {
-                let key = integerColumns[0][row]
+                let key = Self.integer(columns[0], at: row)
                 slot = allocate(key: key, isNull: false)
                 slotOfKey.insert(key, slot: slot)
             }
