@@ -8,6 +8,19 @@ import Testing
 /// keys that differ only after the eighth byte, zero bytes that pad like a shorter key's
 /// padding, duplicates, and prefixes shared by every key (passes that are skipped).
 @Suite struct KeySortTests {
+    static func buffer(_ keys: [[UInt8]]) -> KeyBuffer {
+        var buffer = KeyBuffer()
+        for key in keys { buffer.append(key) }
+        return buffer
+    }
+
+    /// The oracle: the indexes of `keys` by a stable comparison sort of the keys as byte arrays.
+    static func stableOrder(_ keys: [[UInt8]]) -> [Int] {
+        keys.indices.sorted { left, right in
+            keys[left].lexicographicallyPrecedes(keys[right]) || (keys[left] == keys[right] && left < right)
+        }
+    }
+
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func agreesWithAStableComparisonSort(seed: UInt64) {
         var random = SplitMix64(seed: seed)
@@ -23,12 +36,7 @@ import Testing
             keys.append(key)
             if random.next() % 5 == 0 { keys.append(key) }
         }
-        var buffer = KeyBuffer()
-        for key in keys { buffer.append(key) }
-        let expected = keys.indices.sorted { left, right in
-            keys[left].lexicographicallyPrecedes(keys[right]) || (keys[left] == keys[right] && left < right)
-        }
-        #expect(buffer.sortedOrder().map(Int.init) == expected)
+        #expect(Self.buffer(keys).sortedOrder().map(Int.init) == Self.stableOrder(keys))
         #expect(KeyBuffer().sortedOrder().isEmpty)
     }
 }
@@ -37,11 +45,7 @@ extension KeySortTests {
     /// Ascending keys are told apart from keys with a repeat or a step back anywhere, including
     /// a proper prefix after its extension.
     @Test func strictlyAscendingKeys() {
-        func buffer(_ keys: [[UInt8]]) -> KeyBuffer {
-            var buffer = KeyBuffer()
-            for key in keys { buffer.append(key) }
-            return buffer
-        }
+        let buffer = Self.buffer
         #expect(buffer([]).isStrictlyAscending)
         #expect(buffer([[5]]).isStrictlyAscending)
         #expect(buffer([[], [0], [0, 0], [0, 1], [1]]).isStrictlyAscending)
@@ -61,8 +65,7 @@ extension KeySortTests {
             let length = [0, 1, 11, 16, 17, 40][Int(random.next() % 6)]
             keys.append((0 ..< length).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         }
-        var buffer = KeyBuffer()
-        for key in keys { buffer.append(key) }
+        let buffer = Self.buffer(keys)
         var order = keys.indices.filter { _ in random.next() % 3 != 0 }.map(Int32.init)
         for index in order.indices.reversed() { order.swapAt(index, Int(random.next() % UInt64(index + 1))) }
         let gathered = buffer.gathered(order)
@@ -88,11 +91,6 @@ extension KeySortTests {
             keys.append(key)
             if random.next() % 7 == 0 { keys.append(key) }
         }
-        var buffer = KeyBuffer()
-        for key in keys { buffer.append(key) }
-        let expected = keys.indices.sorted { left, right in
-            keys[left].lexicographicallyPrecedes(keys[right]) || (keys[left] == keys[right] && left < right)
-        }
-        #expect(buffer.sortedOrder().map(Int.init) == expected)
+        #expect(Self.buffer(keys).sortedOrder().map(Int.init) == Self.stableOrder(keys))
     }
 }
