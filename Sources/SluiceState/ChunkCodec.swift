@@ -139,6 +139,55 @@ package enum ChunkCodec {
         return Column(type: type, storage: storage, validity: validity)
     }
 
+    /// Checks one stored chunk of columns of `types` starting at `offset` without decoding it,
+    /// advancing `offset` past it, and returns its row count. A chunk that passes decodes
+    /// without error: every check ``decode(_:offset:types:)`` makes is made here (a table file
+    /// is checked whole when recovery opens it, and decoded at the table's first use).
+    package static func check(_ bytes: UnsafeRawBufferPointer, offset: inout Int, types: [DataType]) throws(SluiceError) -> Int {
+        var reader = ByteReader(bytes: bytes, offset: offset)
+        let rowCount = Int(try reader.read(UInt32.self))
+        let columnCount = Int(try reader.read(UInt32.self))
+        guard columnCount == types.count else { throw SluiceError(.ioError, "stored chunk has \(columnCount) columns, expected \(types.count)") }
+        for type in types { try checkColumn(&reader, type: type, count: rowCount) }
+        offset = reader.offset
+        return rowCount
+    }
+
+    private static func checkColumn(_ reader: inout ByteReader, type: DataType, count: Int) throws(SluiceError) {
+        if try reader.read(UInt8.self) == 1 { try reader.skip(8 * ((count + 63) >> 6)) }
+        switch ColumnStorage.empty(for: type) {
+        case .bool: try reader.skip(count)
+        case .int16: try reader.skip(2 * count)
+        case .int32, .float32: try reader.skip(4 * count)
+        case .int64, .float64: try reader.skip(8 * count)
+        case .decimal: try reader.skip(18 * count)
+        case .interval: try reader.skip(16 * count)
+        case .bytes:
+            try reader.skip(Int(try checkOffsets(&reader, count: count)))
+        case .structure:
+            guard case .structure(let fields) = type else { throw SluiceError.internalError("struct storage without struct type") }
+            for field in fields { try checkColumn(&reader, type: field.type, count: count) }
+        case .list:
+            guard case .list(let element) = type else { throw SluiceError.internalError("list storage without list type") }
+            let last = try checkOffsets(&reader, count: count)
+            let elementCount = Int(try reader.read(UInt32.self))
+            guard Int(last) == elementCount else { throw SluiceError(.ioError, "stored list offsets do not match its elements") }
+            try checkColumn(&reader, type: element, count: elementCount)
+        }
+    }
+
+    /// Reads `count` stored offsets (the first, 0, is implied), checks them as
+    /// ``checkOffsets(_:)`` does, and returns the last.
+    private static func checkOffsets(_ reader: inout ByteReader, count: Int) throws(SluiceError) -> Int32 {
+        var previous: Int32 = 0
+        for _ in 0 ..< count {
+            let offset = try reader.read(Int32.self)
+            guard offset >= previous else { throw SluiceError(.ioError, "stored offsets decrease") }
+            previous = offset
+        }
+        return previous
+    }
+
     /// Offsets must start at 0 and never decrease: anything else would index out of a buffer.
     private static func checkOffsets(_ offsets: [Int32]) throws(SluiceError) {
         var previous: Int32 = 0

@@ -21,6 +21,19 @@ package final class TableStore: Sendable {
         var rowCount = 0
         /// Chunks emptied by removals and left in place (see ``removeRows(_:from:primaryKey:)``).
         var emptyChunks = 0
+        /// Rows still on disk: a checkpoint's file and the changes logged after it, read in at
+        /// the table's first use (``load(_:)``).
+        var unread: Unread?
+    }
+
+    /// A table recovered but not yet read in: its checkpoint file, checked, and the changes to
+    /// apply on top of it, in order.
+    private struct Unread {
+        var file: TableFile
+        var changes: [(op: ChangeOp, rows: Chunk)] = []
+        /// The rows there will be, while every change is an insertion into a table without a
+        /// primary key (nil once that is not so: counting then needs the rows).
+        var rowCount: Int?
     }
 
     private let state = Mutex(State())
@@ -43,13 +56,98 @@ package final class TableStore: Sendable {
 
     package func snapshot() -> Snapshot {
         state.withLock { state in
-            Snapshot(
+            load(&state)
+            return Snapshot(
                 stored: state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty }, pages: state.pages,
                 rowCount: state.rowCount)
         }
     }
 
-    package var rowCount: Int { state.withLock { $0.rowCount } }
+    package var rowCount: Int {
+        state.withLock { state in
+            if let count = state.unread?.rowCount { return count }
+            load(&state)
+            return state.rowCount
+        }
+    }
+
+    // MARK: Recovery
+
+    /// Makes `file` (checked by ``TableFile/open(_:types:)``) the table's rows, left on disk
+    /// until the table is first used. The table must be empty.
+    package func restore(from file: TableFile) {
+        state.withLock { state in
+            state = State()
+            state.unread = Unread(file: file, rowCount: file.rowCount)
+        }
+    }
+
+    /// Applies a change read back from the write-ahead log: an insertion (upserting by the
+    /// primary key) or a deletion (by the primary key, or of one equal row without one). A
+    /// table still on disk keeps the change to apply when it is read in.
+    package func replay(_ op: ChangeOp, _ rows: Chunk) throws(SluiceError) {
+        let deferred = state.withLock { state -> Bool in
+            guard var unread = state.unread else { return false }
+            state.unread = nil
+            unread.changes.append((op, rows))
+            unread.rowCount = op.isInsertion && primaryKey.isEmpty ? unread.rowCount.map { $0 + rows.count } : nil
+            state.unread = unread
+            return true
+        }
+        if deferred { return }
+        if op.isInsertion {
+            try insert(rows)
+        } else if primaryKey.isEmpty {
+            removeRows(equalTo: rows)
+        } else {
+            _ = delete(keysOf: rows)
+        }
+    }
+
+    /// What a checkpoint of the table writes: its rows, or the file they were recovered from
+    /// when nothing has changed them since.
+    package func checkpointContents() -> CheckpointContents {
+        state.withLock { state in
+            if let unread = state.unread, unread.changes.isEmpty { return .file(unread.file) }
+            load(&state)
+            return .chunks(state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty })
+        }
+    }
+
+    package enum CheckpointContents {
+        case chunks([Chunk])
+        case file(TableFile)
+    }
+
+    /// Reads in rows left on disk at recovery, and applies the changes logged after them.
+    private func load(_ state: inout State) {
+        guard let unread = state.unread else { return }
+        state.unread = nil
+        let chunks: [Chunk]
+        do {
+            chunks = try unread.file.chunks()
+        } catch {
+            // The file passed every check when recovery opened it; only a change on disk since
+            // (checkpoint files are never rewritten) can fail here.
+            fatalError("table file \(unread.file.path) changed on disk after recovery read it: \(error.message)")
+        }
+        for chunk in chunks { Self.append(chunk, to: &state, mergeTail: false) }
+        Self.rebuildIndex(&state, primaryKey: primaryKey)
+        for change in unread.changes {
+            if change.op.isInsertion {
+                if primaryKey.isEmpty {
+                    Self.append(change.rows, to: &state)
+                } else {
+                    let keys = (0 ..< change.rows.count).map { KeyBytes(change.rows, row: $0, columns: primaryKey) }
+                    _ = Self.upsert(change.rows, keys: keys, into: &state, primaryKey: primaryKey, types: types)
+                }
+            } else if primaryKey.isEmpty {
+                _ = Self.removeRows(equalTo: change.rows, from: &state, primaryKey: primaryKey)
+            } else {
+                _ = Self.delete(keysOf: change.rows, from: &state, primaryKey: primaryKey, types: types)
+            }
+        }
+    }
 
     /// Appends the rows of `chunk` (whose columns have this table's types). With a primary key,
     /// existing rows with the same key are replaced; within `chunk`, the last row for a key wins.
@@ -60,7 +158,15 @@ package final class TableStore: Sendable {
         if chunk.isEmpty { return InsertResult(inserted: chunk, replaced: nil) }
         if primaryKey.isEmpty {
             state.withLock { state in
-                Self.append(chunk, to: &state)
+                if var unread = state.unread {
+                    // Appending needs none of the rows on disk.
+                    state.unread = nil
+                    unread.changes.append((.insert, chunk))
+                    unread.rowCount = unread.rowCount.map { $0 + chunk.count }
+                    state.unread = unread
+                } else {
+                    Self.append(chunk, to: &state)
+                }
             }
             return InsertResult(inserted: chunk, replaced: nil)
         }
@@ -68,47 +174,60 @@ package final class TableStore: Sendable {
             throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
         }
         let keys = (0 ..< chunk.count).map { KeyBytes(chunk, row: $0, columns: primaryKey) }
-        // Keep only the last occurrence of each key within the chunk.
+        return state.withLock { state in
+            load(&state)
+            return Self.upsert(chunk, keys: keys, into: &state, primaryKey: primaryKey, types: types)
+        }
+    }
+
+    /// Stores `chunk`'s rows (whose primary keys are `keys`), replacing the stored rows with the
+    /// same keys; within `chunk`, the last row for a key wins.
+    private static func upsert(
+        _ chunk: Chunk, keys: [KeyBytes], into state: inout State, primaryKey: [Int], types: [DataType]
+    ) -> InsertResult {
         var lastRow: [KeyBytes: Int] = [:]
         for (rowIndex, key) in keys.enumerated() { lastRow[key] = rowIndex }
         let keptRows = (0 ..< chunk.count).filter { lastRow[keys[$0]] == $0 }
         let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
-        let replaced = state.withLock { state -> Chunk? in
-            var doomed: [Int: [Int]] = [:]
-            var replaced: [Chunk] = []
-            for rowIndex in keptRows {
-                if let location = state.keyIndex[keys[rowIndex]] {
-                    doomed[location.chunk, default: []].append(location.row)
-                }
+        var doomed: [Int: [Int]] = [:]
+        var replaced: [Chunk] = []
+        for rowIndex in keptRows {
+            if let location = state.keyIndex[keys[rowIndex]] {
+                doomed[location.chunk, default: []].append(location.row)
             }
-            for (chunkIndex, rows) in doomed { replaced.append(state.chunks[chunkIndex].gather(rows)) }
-            if !doomed.isEmpty { Self.removeRows(doomed, from: &state, primaryKey: primaryKey) }
-            let chunkIndex = state.chunks.count
-            Self.append(kept, to: &state, mergeTail: false)
-            for (position, rowIndex) in keptRows.enumerated() {
-                state.keyIndex[keys[rowIndex]] = RowLocation(chunk: chunkIndex, row: position)
-            }
-            return replaced.isEmpty ? nil : Chunk.concatenate(replaced, types: types)
         }
-        return InsertResult(inserted: kept, replaced: replaced)
+        for (chunkIndex, rows) in doomed { replaced.append(state.chunks[chunkIndex].gather(rows)) }
+        if !doomed.isEmpty { removeRows(doomed, from: &state, primaryKey: primaryKey) }
+        let chunkIndex = state.chunks.count
+        append(kept, to: &state, mergeTail: false)
+        for (position, rowIndex) in keptRows.enumerated() {
+            state.keyIndex[keys[rowIndex]] = RowLocation(chunk: chunkIndex, row: position)
+        }
+        return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : Chunk.concatenate(replaced, types: types))
     }
 
     /// Deletes the rows whose primary key is that of a row of `keys` (a chunk of this table's
     /// columns; only the key columns are read) and returns them, or nil when none matched.
     package func delete(keysOf keys: Chunk) -> Chunk? {
         guard !primaryKey.isEmpty, !keys.isEmpty else { return nil }
-        let wanted = (0 ..< keys.count).map { KeyBytes(keys, row: $0, columns: primaryKey) }
         return state.withLock { state -> Chunk? in
-            var doomed: [Int: [Int]] = [:]
-            var seen = Set<KeyBytes>()
-            for key in wanted where seen.insert(key).inserted {
-                if let location = state.keyIndex[key] { doomed[location.chunk, default: []].append(location.row) }
-            }
-            guard !doomed.isEmpty else { return nil }
-            let removed = doomed.sorted { $0.key < $1.key }.map { state.chunks[$0.key].gather($0.value) }
-            Self.removeRows(doomed, from: &state, primaryKey: primaryKey)
-            return Chunk.concatenate(removed, types: types)
+            load(&state)
+            return Self.delete(keysOf: keys, from: &state, primaryKey: primaryKey, types: types)
         }
+    }
+
+    private static func delete(keysOf keys: Chunk, from state: inout State, primaryKey: [Int], types: [DataType]) -> Chunk? {
+        var doomed: [Int: [Int]] = [:]
+        var seen = Set<KeyBytes>()
+        for row in 0 ..< keys.count {
+            let key = KeyBytes(keys, row: row, columns: primaryKey)
+            guard seen.insert(key).inserted else { continue }
+            if let location = state.keyIndex[key] { doomed[location.chunk, default: []].append(location.row) }
+        }
+        guard !doomed.isEmpty else { return nil }
+        let removed = doomed.sorted { $0.key < $1.key }.map { state.chunks[$0.key].gather($0.value) }
+        removeRows(doomed, from: &state, primaryKey: primaryKey)
+        return Chunk.concatenate(removed, types: types)
     }
 
     /// Removes one stored row equal to each row of `rows` (all columns compared), where there is
@@ -117,24 +236,29 @@ package final class TableStore: Sendable {
     @discardableResult
     package func removeRows(equalTo rows: Chunk) -> Int {
         guard !rows.isEmpty else { return 0 }
-        let columns = Array(types.indices)
+        return state.withLock { state -> Int in
+            load(&state)
+            return Self.removeRows(equalTo: rows, from: &state, primaryKey: primaryKey)
+        }
+    }
+
+    private static func removeRows(equalTo rows: Chunk, from state: inout State, primaryKey: [Int]) -> Int {
+        let columns = Array(rows.columns.indices)
         var wanted: [KeyBytes: Int] = [:]
         for rowIndex in 0 ..< rows.count { wanted[KeyBytes(rows, row: rowIndex, columns: columns), default: 0] += 1 }
-        return state.withLock { state -> Int in
-            var doomed: [Int: [Int]] = [:]
-            var removed = 0
-            for (chunkIndex, chunk) in state.chunks.enumerated() where !wanted.isEmpty {
-                for rowIndex in 0 ..< chunk.count {
-                    let key = KeyBytes(chunk, row: rowIndex, columns: columns)
-                    guard let remaining = wanted[key] else { continue }
-                    wanted[key] = remaining == 1 ? nil : remaining - 1
-                    doomed[chunkIndex, default: []].append(rowIndex)
-                    removed += 1
-                }
+        var doomed: [Int: [Int]] = [:]
+        var removed = 0
+        for (chunkIndex, chunk) in state.chunks.enumerated() where !wanted.isEmpty {
+            for rowIndex in 0 ..< chunk.count {
+                let key = KeyBytes(chunk, row: rowIndex, columns: columns)
+                guard let remaining = wanted[key] else { continue }
+                wanted[key] = remaining == 1 ? nil : remaining - 1
+                doomed[chunkIndex, default: []].append(rowIndex)
+                removed += 1
             }
-            if !doomed.isEmpty { Self.removeRows(doomed, from: &state, primaryKey: primaryKey) }
-            return removed
         }
+        if !doomed.isEmpty { removeRows(doomed, from: &state, primaryKey: primaryKey) }
+        return removed
     }
 
     /// What ``insert(_:)`` stored and what it replaced.
@@ -152,6 +276,7 @@ package final class TableStore: Sendable {
             state.rowCount = pages.reduce(0) { $0 + $1.rowCount }
             state.keyIndex = [:]
             state.emptyChunks = 0
+            state.unread = nil
         }
     }
 
@@ -166,6 +291,7 @@ package final class TableStore: Sendable {
         var result = RewriteResult()
         var reinserted: [Chunk] = []
         try state.withLock { (state: inout State) throws(SluiceError) in
+            load(&state)
             var newChunks: [Chunk] = []
             for chunk in state.chunks {
                 let outcome = try transform(chunk)

@@ -7,7 +7,8 @@ import Testing
 /// Tables recovered from the write-ahead log and checkpoints, against a model: a seeded random
 /// history of INSERT, UPDATE, DELETE and CHECKPOINT over a keyed table and a bag, cut by
 /// "crashes" (the database dropped without a clean stop, a new one opened on the same directory)
-/// at random points. After every restart both tables equal the model.
+/// at random points. After a restart both tables equal the model, read at once or after more
+/// writes and checkpoints (the recovered tables are read in at their first use).
 @Suite struct TableJournalTests {
     static func directory() -> String {
         let path = NSTemporaryDirectory() + "sluice-journal-\(UUID().uuidString)"
@@ -53,6 +54,9 @@ import Testing
             // A crash: no clean stop, no checkpoint.
             sql.database.stop()
             sql = try SQLHarness(dataDirectory: path)
+            // Some rounds go on without reading: the tables stay on disk while the next round's
+            // writes and checkpoints come (and a crash may come first).
+            if round < 11 && random.next() % 3 == 0 { continue }
             let keyedRows = try await sql.rows("SELECT id, v FROM keyed ORDER BY id")
             #expect(keyedRows == keyed.sorted { $0.key < $1.key }.map { ["\($0.key)", "\($0.value)"] }, "round \(round)")
             let bagRows = try await sql.rows("SELECT x, count(*) FROM bag GROUP BY x ORDER BY x")

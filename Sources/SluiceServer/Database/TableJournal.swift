@@ -25,7 +25,6 @@ package final class TableJournal: Sendable {
     private let recent = Mutex<[CheckpointRecord]>([])
     static let keptHistory = 100
 
-    static let tableHeader = Array("SLUICE-TABLE-1\n".utf8)
     static let manifestHeader = "SLUICE-TABLES-MANIFEST-1"
 
     /// Opens the log for appending, in a new segment. Call after ``recover(into:)``.
@@ -66,7 +65,8 @@ package final class TableJournal: Sendable {
     /// from `keepingLogFrom` on stay whatever the checkpoints need (the views' state checkpoint
     /// replays the table writes after its cut).
     package func writeCheckpoint(
-        segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]] = [:], keepingLogFrom: UInt64? = nil
+        segment: UInt64, tables: [(id: Int, contents: TableStore.CheckpointContents)], positions: [Int: [Int32: Int64]] = [:],
+        keepingLogFrom: UInt64? = nil
     ) throws(SluiceError) {
         defer { checkpointState.withLock { $0 = (false, log.appendedBytes) } }
         let started = ContinuousClock.now
@@ -104,17 +104,28 @@ package final class TableJournal: Sendable {
     /// Writes the checkpoint's files, manifest last, and removes what it supersedes; returns the
     /// bytes written.
     private func writeFiles(
-        segment: UInt64, tables: [(id: Int, chunks: [Chunk])], positions: [Int: [Int32: Int64]], keepingLogFrom: UInt64?
+        segment: UInt64, tables: [(id: Int, contents: TableStore.CheckpointContents)], positions: [Int: [Int32: Int64]],
+        keepingLogFrom: UInt64?
     ) throws(SluiceError) -> Int {
         let directory = "\(dataDirectory)/tables"
         var written = 0
         for table in tables {
+            let path = "\(directory)/\(table.id)-\(segment).chunks"
+            let chunks: [Chunk]
+            switch table.contents {
+            case .file(let file):
+                // Unchanged since recovery read its file: a copy of that file.
+                written += try file.copy(to: path)
+                continue
+            case .chunks(let rows):
+                chunks = rows
+            }
             // Written a piece of about a megabyte at a time, checksummed as it goes.
-            written += try Files.writeChecksummed(to: "\(directory)/\(table.id)-\(segment).chunks") {
+            written += try Files.writeChecksummed(to: path) {
                 (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in
-                var piece = Self.tableHeader
+                var piece = TableFile.header
                 piece.reserveCapacity(1 << 21)
-                for chunk in table.chunks where !chunk.isEmpty {
+                for chunk in chunks where !chunk.isEmpty {
                     ChunkCodec.encode(chunk, into: &piece)
                     if piece.count >= 1 << 20 {
                         try write(piece)
@@ -272,15 +283,7 @@ package final class TableJournal: Sendable {
                 if let cut, recovery.changesAfterCut != nil, contents.ends[index] > cut {
                     recovery.changesAfterCut?.append((table, changes))
                 }
-                for change in changes {
-                    if change.op.isInsertion {
-                        try store.insert(change.rows)
-                    } else if store.primaryKey.isEmpty {
-                        store.removeRows(equalTo: change.rows)
-                    } else {
-                        _ = store.delete(keysOf: change.rows)
-                    }
-                }
+                for change in changes { try store.replay(change.op, change.rows) }
                 if let positions { recovery.positions[table] = positions }
             case .dropped(let table):
                 recovery.positions[table] = nil
@@ -302,11 +305,9 @@ package final class TableJournal: Sendable {
             throw SluiceError(.dataCorrupted, "table checkpoint manifest \(path) is malformed")
         }
         let covered = Set(lines.dropFirst(2).compactMap { $0.hasPrefix("table ") ? Int($0.dropFirst(6)) : nil })
+        // Each file is checked whole now and read in at its table's first use.
         for (id, store) in stores where covered.contains(id) {
-            let file = "\(directory)/\(id)-\(segment).chunks"
-            try Files.withMappedChecksummedFile(file) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
-                try load(bytes, path: file, into: store)
-            }
+            store.restore(from: try TableFile.open("\(directory)/\(id)-\(segment).chunks", types: store.types))
         }
         var positions: [Int: [Int32: Int64]] = [:]
         for line in lines where line.hasPrefix("positions ") {
@@ -326,8 +327,8 @@ package final class TableJournal: Sendable {
     }
 
     private static func load(_ bytes: UnsafeRawBufferPointer, path: String, into store: TableStore) throws(SluiceError) {
-        guard bytes.starts(with: tableHeader) else { throw SluiceError(.dataCorrupted, "table file \(path) has an unknown format") }
-        var offset = tableHeader.count
+        guard bytes.starts(with: TableFile.header) else { throw SluiceError(.dataCorrupted, "table file \(path) has an unknown format") }
+        var offset = TableFile.header.count
         do {
             while offset < bytes.count {
                 try store.insert(try ChunkCodec.decode(bytes, offset: &offset, types: store.types))

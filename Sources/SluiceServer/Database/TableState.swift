@@ -227,10 +227,12 @@ package final class TableState: Sendable {
     /// Checkpoints run one at a time, on ``checkpointQueue``.
     func writeTableCheckpoint() throws(SluiceError) {
         guard let journal else { return }
+        // A table recovered and changed since, still on disk, is read in now, not while writes wait.
+        for store in stores.tables().values { _ = store.checkpointContents() }
         let (segment, tables, positions) = try runtime.withWritesPaused {
-            () throws(SluiceError) -> (UInt64, [(id: Int, chunks: [Chunk])], [Int: [Int32: Int64]]) in
+            () throws(SluiceError) -> (UInt64, [(id: Int, contents: TableStore.CheckpointContents)], [Int: [Int32: Int64]]) in
             let segment = try journal.log.rotate()
-            let tables = stores.tables().map { (id: $0.key, chunks: $0.value.snapshot().chunks) }
+            let tables = stores.tables().map { (id: $0.key, contents: $0.value.checkpointContents()) }
             return (segment, tables, self.positions())
         }
         // The log the views' last state checkpoint needs (from its cut on) stays.

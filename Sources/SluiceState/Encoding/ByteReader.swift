@@ -36,6 +36,12 @@ struct ByteReader {
         self.offset = offset
     }
 
+    /// Moves past `count` bytes, which must be there.
+    mutating func skip(_ count: Int) throws(SluiceError) {
+        guard count >= 0, count <= bytes.count - offset else { throw SluiceError(.ioError, "stored data is truncated") }
+        offset += count
+    }
+
     mutating func readBytes(_ count: Int) throws(SluiceError) -> [UInt8] {
         guard count >= 0, count <= bytes.count - offset else { throw SluiceError(.ioError, "stored data is truncated") }
         defer { offset += count }

@@ -138,18 +138,55 @@ package enum Files {
     package static func withMappedChecksummedFile<T>(
         _ path: String, _ body: (UnsafeRawBufferPointer) throws(SluiceError) -> T
     ) throws(SluiceError) -> T {
-        let (descriptor, size) = try openForReading(path)
+        let (descriptor, _) = try openForReading(path)
         defer { close(descriptor) }
-        guard size >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
+        return try withMappedChecksummedFile(descriptor: descriptor, path: path, body)
+    }
+
+    /// ``withMappedChecksummedFile(_:_:)`` over a file the caller opened (and closes).
+    package static func withMappedChecksummedFile<T>(
+        descriptor: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws(SluiceError) -> T
+    ) throws(SluiceError) -> T {
+        try withMappedFile(descriptor: descriptor, path: path) { (mapped: UnsafeRawBufferPointer) throws(SluiceError) -> T in
+            guard mapped.count >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
+            let contents = UnsafeRawBufferPointer(rebasing: mapped[0 ..< mapped.count - 4])
+            let stored = UInt32(littleEndian: mapped.loadUnaligned(fromByteOffset: mapped.count - 4, as: UInt32.self))
+            guard CRC32C.checksum(contents) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
+            return try body(contents)
+        }
+    }
+
+    /// Maps the whole of an open file (read-only, read sequentially) and runs `body` over it;
+    /// the mapping ends when `body` returns.
+    package static func withMappedFile<T>(
+        descriptor: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws(SluiceError) -> T
+    ) throws(SluiceError) -> T {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw error(errno, "could not stat", path) }
+        let size = Int(status.st_size)
+        guard size > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw error(errno, "could not map", path)
         }
         defer { munmap(mapping, size) }
         _ = madvise(mapping, size, MADV_SEQUENTIAL)
-        let contents = UnsafeRawBufferPointer(start: mapping, count: size - 4)
-        let stored = UInt32(littleEndian: UnsafeRawPointer(mapping).loadUnaligned(fromByteOffset: size - 4, as: UInt32.self))
-        guard CRC32C.checksum(contents) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
-        return try body(contents)
+        return try body(UnsafeRawBufferPointer(start: mapping, count: size))
+    }
+
+    /// Writes the first `size` bytes of the open file `source` to `path` atomically, as
+    /// ``writeAtomically(_:to:)`` writes; the kernel copies (`sendfile`), without passing the
+    /// bytes through this process.
+    package static func writeCopy(of source: Int32, size: Int, to path: String) throws(SluiceError) {
+        try replace(path) { (descriptor: Int32, temporary: String) throws(SluiceError) in
+            var offset = off_t(0)
+            while offset < size {
+                let copied = sendfile(descriptor, source, &offset, min(1 << 30, size - Int(offset)))
+                if copied < 0 && errno == EINTR { continue }
+                guard copied > 0 else {
+                    throw copied == 0 ? SluiceError(.dataCorrupted, "file copied to \(path) ended early") : error(errno, "could not copy to", temporary)
+                }
+            }
+        }
     }
 
     /// `path` opened for reading, and its size; the caller closes the descriptor.
