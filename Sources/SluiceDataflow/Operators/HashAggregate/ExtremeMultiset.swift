@@ -40,6 +40,8 @@ struct ExtremeMultiset {
     }
 
     mutating func insert(_ value: Int64) {
+        // Room for a few values at first: a group's tail then grows by doubling from 4, not 1.
+        if inserted.capacity == 0 { inserted.reserveCapacity(4) }
         inserted.append(value)
         insertKeepingOnlyTheExtreme(value)
     }

@@ -196,7 +196,15 @@ package struct IntegerHashAggregate: StreamOperator {
             signs[row] = -1
             hasDeletes = true
         }
-        for row in 0 ..< rowCount where !isDirty[Int(slots[row])] { touch(slots[row]) }
+        var fresh: [Int32] = []
+        fresh.reserveCapacity(rowCount)
+        isDirty.withUnsafeMutableBufferPointer { isDirty in
+            for slot in slots where !isDirty[Int(slot)] {
+                isDirty[Int(slot)] = true
+                fresh.append(slot)
+            }
+        }
+        if !fresh.isEmpty { touch(fresh) }
         rowCounts.withUnsafeMutableBufferPointer { rowCounts in
             for row in 0 ..< rowCount { rowCounts[Int(slots[row])] += Int64(signs[row]) }
         }
@@ -230,7 +238,11 @@ package struct IntegerHashAggregate: StreamOperator {
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
-        if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty { touch(globalSlot()) }
+        if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty {
+            let slot = globalSlot()
+            isDirty[Int(slot)] = true
+            touch([slot])
+        }
         keyRows.seal()
         // Which rows the epoch emits: per row its op, its slot, and the position in `before`
         // whose values it shows (-1: the group as it is now). Emptied groups are released once
@@ -571,19 +583,28 @@ package struct IntegerHashAggregate: StreamOperator {
         freeSlots.append(slot)
     }
 
-    /// Marks a slot changed this epoch, remembering what it showed before.
-    private mutating func touch(_ slot: Int32) {
-        let index = Int(slot)
-        isDirty[index] = true
-        referenced[index] = true
-        dirty.append(slot)
-        if countsMultisetBytes { multisetBytes -= multisetBytes(slot: index) }
-        before.hadRow.append(rowCounts[index] > 0 || (groupCount == 0 && emittedGlobalRow))
+    /// Adds `slots` (marked dirty by the caller, none of them touched before this epoch) to the
+    /// epoch's changed groups, remembering what each showed before: a column at a time,
+    /// gathered from the typed state.
+    private mutating func touch(_ slots: [Int32]) {
+        dirty.append(contentsOf: slots)
+        let indexes = slots.map { Int($0) }
+        referenced.withUnsafeMutableBufferPointer { referenced in
+            for index in indexes { referenced[index] = true }
+        }
+        if countsMultisetBytes { for index in indexes { multisetBytes -= multisetBytes(slot: index) } }
+        let globalRowShown = groupCount == 0 && emittedGlobalRow
+        rowCounts.withUnsafeBufferPointer { rowCounts in
+            before.hadRow.append(contentsOf: indexes.lazy.map { rowCounts[$0] > 0 || globalRowShown })
+        }
         for (aggregate, kind) in kinds.enumerated() {
-            before.counts[aggregate].append(counters[aggregate].count(at: index))
+            before.counts[aggregate].append(contentsOf: counters[aggregate].counts(of: indexes))
             switch kind {
-            case .sum: before.sums[aggregate].append(counters[aggregate].sum(at: index))
-            case .min, .max: before.extremes[aggregate].append(extremes[aggregate][index].value)
+            case .sum: before.sums[aggregate].append(contentsOf: counters[aggregate].sums(of: indexes))
+            case .min, .max:
+                extremes[aggregate].withUnsafeBufferPointer { extremes in
+                    before.extremes[aggregate].append(contentsOf: indexes.lazy.map { extremes[$0].value })
+                }
             default: break
             }
         }
@@ -631,17 +652,14 @@ package struct IntegerHashAggregate: StreamOperator {
                 for slot in slots { keyRows.appendRow(keyRowOfSlot[Int(slot)], to: &builders, from: 0) }
                 columns += builders.map { $0.finish() }
             }
+            let indexes = slots.map { Int($0) }
             for (aggregate, kind) in kinds.enumerated() {
-                let counts = zip(slots, positions).map { slot, position in
-                    position >= 0 ? before.counts[aggregate][Int(position)] : counters[aggregate].count(at: Int(slot))
-                }
+                let counts = Self.patched(counters[aggregate].counts(of: indexes), positions: positions, from: before.counts[aggregate])
                 switch kind {
                 case .countStar, .count:
                     columns.append(Column(type: .int64, storage: .int64(counts)))
                 case .sum:
-                    let sums = zip(slots, positions).map { slot, position in
-                        position >= 0 ? before.sums[aggregate][Int(position)] : counters[aggregate].sum(at: Int(slot))
-                    }
+                    let sums = Self.patched(counters[aggregate].sums(of: indexes), positions: positions, from: before.sums[aggregate])
                     let nulls = counts.map { $0 == 0 }
                     let validity = nulls.contains(true) ? Bitmap(bits: nulls.map { !$0 }) : nil
                     if aggregates[aggregate].resultType == .int64 {
@@ -656,15 +674,26 @@ package struct IntegerHashAggregate: StreamOperator {
                         columns.append(Column(type: aggregates[aggregate].resultType, storage: .decimal(decimals), validity: validity))
                     }
                 default:
-                    let values = zip(slots, positions).map { slot, position in
-                        position >= 0 ? before.extremes[aggregate][Int(position)] : extremes[aggregate][Int(slot)].value
-                    }
+                    let now = extremes[aggregate].withUnsafeBufferPointer { extremes in indexes.map { extremes[$0].value } }
+                    let values = Self.patched(now, positions: positions, from: before.extremes[aggregate])
                     columns.append(Self.integerColumn(values.map { $0 ?? 0 }, nulls: values.map { $0 == nil }, type: aggregates[aggregate].resultType))
                 }
             }
             output.append(StreamChunk(ops: Array(rows.ops[start ..< end]), data: Chunk(columns: columns, count: end - start)))
             start = end
         }
+    }
+
+    /// `now` (values as the groups are now) with each row whose position is not -1 replaced by
+    /// what the epoch's start kept at that position.
+    private static func patched<T>(_ now: [T], positions: ArraySlice<Int32>, from kept: [T]) -> [T] {
+        var values = now
+        values.withUnsafeMutableBufferPointer { values in
+            kept.withUnsafeBufferPointer { kept in
+                for (row, position) in positions.enumerated() where position >= 0 { values[row] = kept[Int(position)] }
+            }
+        }
+        return values
     }
 
     /// An integer-layout column of `type` holding `values`, null where `nulls` says.
