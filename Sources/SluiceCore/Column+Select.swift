@@ -163,9 +163,22 @@ extension Column {
     /// several columns of one type at once (rows met on many pages), one pass per column.
     /// - Complexity: O(picks.count) plus the bytes of gathered strings.
     package static func gather(from columns: [Column], picks: [(source: Int32, row: Int32)], type: DataType) -> Column {
+        // Picks come in runs (consecutive rows of one source) when a page is rewritten around a
+        // few changes: each run is copied as one block.
+        let runs = Self.runs(of: picks)
         func take<T>(_ arrays: (Column) -> [T]?) -> [T] {
             let sources = columns.map { arrays($0) ?? [] }
-            return picks.map { sources[Int($0.source)][Int($0.row)] }
+            var result: [T] = []
+            result.reserveCapacity(picks.count)
+            for run in runs {
+                let values = sources[Int(run.source)]
+                if run.rows.count == 1 {
+                    result.append(values[run.rows.lowerBound])
+                } else {
+                    result.append(contentsOf: values[run.rows])
+                }
+            }
+            return result
         }
         let storage: ColumnStorage
         switch ColumnStorage.empty(for: type, capacity: 0) {
@@ -181,15 +194,19 @@ extension Column {
             let sources = columns.map { column -> VarBytes? in if case .bytes(let v) = column.storage { v } else { nil } }
             var result = VarBytes()
             result.offsets.reserveCapacity(picks.count + 1)
-            for pick in picks {
-                guard let values = sources[Int(pick.source)] else {
-                    result.offsets.append(Int32(result.data.count))
+            for run in runs {
+                guard let values = sources[Int(run.source)] else {
+                    for _ in run.rows { result.offsets.append(Int32(result.data.count)) }
                     continue
                 }
+                let first = values.byteRange(at: run.rows.lowerBound).lowerBound
+                let shift = Int32(result.data.count) - Int32(first)
                 values.data.withUnsafeBufferPointer { data in
-                    result.data.append(contentsOf: UnsafeBufferPointer(rebasing: data[values.byteRange(at: Int(pick.row))]))
+                    result.data.append(contentsOf: UnsafeBufferPointer(rebasing: data[first ..< values.byteRange(at: run.rows.upperBound - 1).upperBound]))
                 }
-                result.offsets.append(Int32(result.data.count))
+                values.offsets.withUnsafeBufferPointer { offsets in
+                    for row in run.rows { result.offsets.append(offsets[row + 1] + shift) }
+                }
             }
             storage = .bytes(result)
         case .structure(let emptyChildren, _):
@@ -214,6 +231,21 @@ extension Column {
             validity = bits
         }
         return Column(type: type, storage: storage, validity: validity)
+    }
+
+    /// `picks` as runs of consecutive rows of one source, in order.
+    private static func runs(of picks: [(source: Int32, row: Int32)]) -> [(source: Int32, rows: Range<Int>)] {
+        var runs: [(source: Int32, rows: Range<Int>)] = []
+        var index = 0
+        while index < picks.count {
+            let source = picks[index].source
+            let first = Int(picks[index].row)
+            var end = index + 1
+            while end < picks.count && picks[end].source == source && Int(picks[end].row) == first + (end - index) { end += 1 }
+            runs.append((source, first ..< first + (end - index)))
+            index = end
+        }
+        return runs
     }
 }
 

@@ -1,11 +1,17 @@
 import Synchronization
 import SluiceCore
 
-/// The rows of one table, held as immutable columnar chunks, safe to share between sessions.
+/// The rows of one table, or of a view for readers, safe to share between sessions.
 ///
-/// Readers take a ``Snapshot`` (an array of chunks, copied by reference) and scan it without a
-/// lock. Writers replace chunks under the lock. With a primary key, inserting a row whose key
-/// exists replaces the old row (RisingWave's upsert semantics for tables).
+/// A table's rows are a paged state table (``PagedTable``): sorted columnar pages keyed by the
+/// primary key (its vnode, then its memcomparable encoding) or, without one, by a hidden
+/// increasing row id (RisingWave's `_row_id`), so rows keep their insertion order. Each write
+/// stages its changes and commits them before it returns, rewriting only the pages it touched;
+/// readers take the pages (``Snapshot``), shared by reference, and scan them without a lock.
+/// With a primary key, inserting a row whose key exists replaces the old row (RisingWave's
+/// upsert semantics for tables).
+///
+/// A view's store holds the pages its materializer last published (``replaceAll(with:)``).
 package final class TableStore: Sendable {
     /// The column types of every row.
     package let types: [DataType]
@@ -13,18 +19,25 @@ package final class TableStore: Sendable {
     package let primaryKey: [Int]
 
     private struct State {
-        var chunks: [Chunk] = []
+        var table: PagedTable
+        /// The next hidden row id of a table without a primary key.
+        var nextRowID: UInt64 = 0
+        /// Writes staged in `table` and not yet committed: the latest row staged under each key
+        /// (a chunk of `stagedChunks` and a row there), or a deletion (chunk -1). Writes commit
+        /// when the rows are read (``commit(_:)``) or enough of them wait, so a one-row write
+        /// costs a lookup and a staged row, not a page rewrite.
+        var staged: [GroupKey: (chunk: Int32, row: Int32)] = [:]
+        var stagedChunks: [Chunk] = []
+        var stagedRows = 0
         /// A view's rows: its pages as last published (``replaceAll(with:)``).
-        var pages: [StatePage] = []
-        /// Encoded primary key → (chunk, row). Kept only when there is a primary key.
-        var keyIndex: [KeyBytes: RowLocation] = [:]
-        var rowCount = 0
-        /// Chunks emptied by removals and left in place (see ``removeRows(_:from:primaryKey:)``).
-        var emptyChunks = 0
+        var viewPages: [StatePage]?
         /// Rows still on disk: a checkpoint's file and the changes logged after it, read in at
         /// the table's first use (``load(_:)``).
         var unread: Unread?
     }
+
+    /// Rows staged past this many commit at once.
+    static let stagedRowLimit = 4096
 
     /// A table recovered but not yet read in: its checkpoint file, checked, and the changes to
     /// apply on top of it, in order.
@@ -36,30 +49,29 @@ package final class TableStore: Sendable {
         var rowCount: Int?
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     package init(types: [DataType], primaryKey: [Int]) {
         self.types = types
         self.primaryKey = primaryKey
+        state = Mutex(State(table: PagedTable(types: types)))
     }
 
     /// A consistent view of the table's rows at one moment.
     package struct Snapshot: Sendable {
-        fileprivate var stored: [Chunk]
-        /// A view's pages, read (and evicted ones loaded back) when ``chunks`` is asked for.
         fileprivate var pages: [StatePage]
         package var rowCount: Int
 
-        /// Every row, as chunks.
-        package var chunks: [Chunk] { pages.isEmpty ? stored : stored + pages.map(\.publishedForReading) }
+        /// Every row, as chunks (a page's rows read back if it was evicted).
+        package var chunks: [Chunk] { pages.map(\.publishedForReading).filter { !$0.isEmpty } }
     }
 
     package func snapshot() -> Snapshot {
         state.withLock { state in
             load(&state)
-            return Snapshot(
-                stored: state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty }, pages: state.pages,
-                rowCount: state.rowCount)
+            Self.commit(&state)
+            let pages = state.viewPages ?? state.table.snapshot
+            return Snapshot(pages: pages, rowCount: pages.reduce(0) { $0 + $1.rowCount })
         }
     }
 
@@ -67,8 +79,284 @@ package final class TableStore: Sendable {
         state.withLock { state in
             if let count = state.unread?.rowCount { return count }
             load(&state)
-            return state.rowCount
+            Self.commit(&state)
+            return state.viewPages.map { $0.reduce(0) { $0 + $1.rowCount } } ?? state.table.rowCount
         }
+    }
+
+    // MARK: Writes
+
+    /// Appends the rows of `chunk` (whose columns have this table's types). With a primary key,
+    /// existing rows with the same key are replaced; within `chunk`, the last row for a key wins.
+    /// Rows with a null key column are rejected with 23502. Returns the rows stored and the
+    /// rows they replaced (RisingWave's upsert), which is what the table's change stream shows.
+    @discardableResult
+    package func insert(_ chunk: Chunk) throws(SluiceError) -> InsertResult {
+        if chunk.isEmpty { return InsertResult(inserted: chunk, replaced: nil) }
+        if primaryKey.isEmpty {
+            state.withLock { state in
+                if var unread = state.unread {
+                    // Appending needs none of the rows on disk.
+                    state.unread = nil
+                    unread.changes.append((.insert, chunk))
+                    unread.rowCount = unread.rowCount.map { $0 + chunk.count }
+                    state.unread = unread
+                } else {
+                    Self.append(chunk, to: &state)
+                    Self.commitIfMany(&state)
+                }
+            }
+            return InsertResult(inserted: chunk, replaced: nil)
+        }
+        for keyColumn in primaryKey where chunk.columns[keyColumn].hasNulls {
+            throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
+        }
+        let keys = keys(of: chunk)
+        return state.withLock { state in
+            load(&state)
+            let result = Self.upsert(chunk, keys: keys, into: &state)
+            Self.commitIfMany(&state)
+            return result
+        }
+    }
+
+    /// The state-table key of each row of `rows` (this table's columns; only the key columns
+    /// are read): the vnode of the encoded primary key, then that encoding.
+    private func keys(of rows: Chunk) -> KeyBuffer {
+        var keys = KeyBuffer()
+        keys.reserve(additionalKeys: rows.count)
+        let columns = primaryKey.map { rows.columns[$0] }
+        for row in 0 ..< rows.count {
+            keys.appendKey { bytes in Self.appendKey(columns, row: row, to: &bytes) }
+        }
+        return keys
+    }
+
+    private static func appendKey(_ columns: [Column], row: Int, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(0)
+        bytes.append(0)
+        for column in columns { MemcomparableEncoding.append(column, row: row, to: &bytes) }
+        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
+        bytes[start] = UInt8(vnode >> 8)
+        bytes[start + 1] = UInt8(vnode & 0xFF)
+    }
+
+    /// Stages `chunk`'s rows under new row ids (a table without a primary key).
+    private static func append(_ chunk: Chunk, to state: inout State) {
+        var rowID = state.nextRowID
+        state.table.stage(chunk, signs: [Int8](repeating: 1, count: chunk.count)) { bytes, _ in
+            appendRowID(rowID, to: &bytes)
+            rowID += 1
+        }
+        state.nextRowID = rowID
+        state.stagedRows += chunk.count
+    }
+
+    /// A hidden row id's key: vnode 0 (one fragment owns every vnode for now), then the id
+    /// big-endian, so keys ascend with it.
+    private static func appendRowID(_ rowID: UInt64, to bytes: inout [UInt8]) {
+        bytes.append(0)
+        bytes.append(0)
+        withUnsafeBytes(of: rowID.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Commits the staged writes: their pages rewritten, readers shown them.
+    private static func commit(_ state: inout State) {
+        guard state.stagedRows > 0 else { return }
+        state.table.commitEpoch()
+        state.staged.removeAll(keepingCapacity: true)
+        state.stagedChunks.removeAll(keepingCapacity: true)
+        state.stagedRows = 0
+    }
+
+    private static func commitIfMany(_ state: inout State) {
+        if state.stagedRows >= stagedRowLimit { commit(&state) }
+    }
+
+    /// The row under `key` as of the writes so far: staged, or committed.
+    private static func find(_ key: [UInt8], in state: State) -> (rows: Chunk, index: Int)? {
+        if let staged = state.staged[GroupKey(key)] {
+            return staged.chunk < 0 ? nil : (state.stagedChunks[Int(staged.chunk)], Int(staged.row))
+        }
+        return state.table.find(key).map { ($0.contents.rows, $0.index) }
+    }
+
+    /// Stages `rows` under `keys` (`keyOf` maps a row to its key's index there) with `sign`s
+    /// (+1 new, 0 replacing, -1 removed), remembering each key's latest row.
+    private static func stage(
+        _ rows: Chunk, signs: [Int8], keys: KeyBuffer, keyOf: (Int) -> Int, in state: inout State
+    ) {
+        let chunkIndex = Int32(state.stagedChunks.count)
+        state.stagedChunks.append(rows)
+        for row in 0 ..< rows.count {
+            state.staged[GroupKey(keys.key(keyOf(row)))] = signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row))
+        }
+        state.table.stage(rows, signs: signs) { bytes, row in keys.appendKey(keyOf(row), to: &bytes) }
+        state.stagedRows += rows.count
+    }
+
+    /// Stages `chunk`'s rows (whose keys are `keys`) in place of the stored rows with the same
+    /// keys; within `chunk`, the last row for a key wins. Returns what is stored and replaced.
+    private static func upsert(_ chunk: Chunk, keys: KeyBuffer, into state: inout State) -> InsertResult {
+        var lastRow: [GroupKey: Int] = [:]
+        for row in 0 ..< chunk.count { lastRow[GroupKey(keys.key(row))] = row }
+        let keptRows = (0 ..< chunk.count).filter { lastRow[GroupKey(keys.key($0))] == $0 }
+        let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
+        var signs = [Int8](repeating: 1, count: keptRows.count)
+        var replaced = RowPicks()
+        for (position, row) in keptRows.enumerated() {
+            if let found = find(keys.key(row), in: state) {
+                replaced.add(found.rows, found.index)
+                signs[position] = 0
+            }
+        }
+        stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, in: &state)
+        return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : replaced.gathered(types: chunk.types))
+    }
+
+    /// Deletes the rows whose primary key is that of a row of `keys` (a chunk of this table's
+    /// columns; only the key columns are read) and returns them, or nil when none matched.
+    package func delete(keysOf keys: Chunk) -> Chunk? {
+        guard !primaryKey.isEmpty, !keys.isEmpty else { return nil }
+        let encoded = self.keys(of: keys)
+        return state.withLock { state -> Chunk? in
+            load(&state)
+            let removed = Self.delete(encoded, from: &state, types: types)
+            Self.commitIfMany(&state)
+            return removed
+        }
+    }
+
+    private static func delete(_ keys: KeyBuffer, from state: inout State, types: [DataType]) -> Chunk? {
+        var seen = Set<GroupKey>()
+        var found = RowPicks()
+        var foundKeys: [Int] = []
+        for row in 0 ..< keys.count {
+            let key = keys.key(row)
+            guard seen.insert(GroupKey(key)).inserted, let place = find(key, in: state) else { continue }
+            found.add(place.rows, place.index)
+            foundKeys.append(row)
+        }
+        guard !found.isEmpty else { return nil }
+        let removed = found.gathered(types: types)
+        stage(removed, signs: [Int8](repeating: -1, count: removed.count), keys: keys, keyOf: { foundKeys[$0] }, in: &state)
+        return removed
+    }
+
+    /// Removes one stored row equal to each row of `rows` (all columns compared), where there is
+    /// one: how a replayed delete finds its row in a table without a primary key. Returns the
+    /// number of rows removed.
+    @discardableResult
+    package func removeRows(equalTo rows: Chunk) -> Int {
+        guard !rows.isEmpty else { return 0 }
+        return state.withLock { state -> Int in
+            load(&state)
+            Self.commit(&state)
+            let removed = Self.removeRows(equalTo: rows, from: &state)
+            Self.commitIfMany(&state)
+            return removed
+        }
+    }
+
+    /// (The writes before must be committed: the scan reads the pages.)
+    private static func removeRows(equalTo rows: Chunk, from state: inout State) -> Int {
+        let columns = Array(rows.columns.indices)
+        var wanted: [KeyBytes: Int] = [:]
+        for rowIndex in 0 ..< rows.count { wanted[KeyBytes(rows, row: rowIndex, columns: columns), default: 0] += 1 }
+        var doomed = RowPicks()
+        for page in state.table.pages where !wanted.isEmpty {
+            let contents = page.contents
+            for rowIndex in 0 ..< contents.rows.count {
+                let key = KeyBytes(contents.rows, row: rowIndex, columns: columns)
+                guard let remaining = wanted[key] else { continue }
+                wanted[key] = remaining == 1 ? nil : remaining - 1
+                doomed.add(contents.rows, rowIndex, key: (contents.keys, rowIndex))
+            }
+        }
+        stageRemovals(doomed, in: &state)
+        return doomed.count
+    }
+
+    /// Stages the removal of the committed rows `doomed` picks (with their keys).
+    private static func stageRemovals(_ doomed: RowPicks, in state: inout State) {
+        guard !doomed.isEmpty else { return }
+        let rows = doomed.gathered(types: state.table.types)
+        stage(rows, signs: [Int8](repeating: -1, count: rows.count), keys: doomed.keys, keyOf: { $0 }, in: &state)
+    }
+
+    /// What ``insert(_:)`` stored and what it replaced.
+    package struct InsertResult {
+        package var inserted: Chunk
+        package var replaced: Chunk?
+    }
+
+    /// Removes, and may replace, the rows `select` picks: `select` is called with the stored rows
+    /// a chunk at a time under the write lock and returns which of them to remove (nil: none),
+    /// plus rows to add back through ``insert(_:)`` afterwards (updates, which may move a
+    /// primary key). Returns the rows removed and what the inserts stored and replaced.
+    package func rewrite(
+        _ select: (Chunk) throws(SluiceError) -> (removed: Bitmap?, reinserted: Chunk?)
+    ) throws(SluiceError) -> RewriteResult {
+        var result = RewriteResult()
+        var reinserted: [Chunk] = []
+        try state.withLock { (state: inout State) throws(SluiceError) in
+            load(&state)
+            Self.commit(&state)
+            var doomed = RowPicks()
+            for page in state.table.pages {
+                let contents = page.contents
+                let outcome = try select(contents.rows)
+                if let mask = outcome.removed, mask.setCount > 0 {
+                    result.removed.append(contents.rows.filter(mask))
+                    for index in 0 ..< contents.rows.count where mask[index] { doomed.add(contents.rows, index, key: (contents.keys, index)) }
+                }
+                if let extra = outcome.reinserted, !extra.isEmpty { reinserted.append(extra) }
+            }
+            Self.stageRemovals(doomed, in: &state)
+            Self.commit(&state)
+        }
+        for chunk in reinserted {
+            let outcome = try insert(chunk)
+            result.inserted.append(outcome.inserted)
+            if let replaced = outcome.replaced { result.replaced.append(replaced) }
+        }
+        return result
+    }
+
+    /// What ``rewrite(_:)`` did.
+    package struct RewriteResult {
+        /// Rows removed, a chunk per page.
+        package var removed: [Chunk] = []
+        /// Rows added back by insert.
+        package var inserted: [Chunk] = []
+        /// Rows those inserts replaced.
+        package var replaced: [Chunk] = []
+    }
+
+    // MARK: Views
+
+    /// Makes `pages` the store's rows (a materialized view publishing an epoch): views are
+    /// written only this way.
+    package func replaceAll(with pages: [StatePage]) {
+        state.withLock { state in
+            state.viewPages = pages
+            state.unread = nil
+        }
+    }
+
+    /// A read-only copy of the rows as they are now. The pages are shared, not copied: a view's
+    /// rows, taken for one query in O(1).
+    package func frozenCopy() -> TableStore {
+        let copy = TableStore(types: types, primaryKey: [])
+        let snapshot = snapshot()
+        copy.state.withLock { $0.viewPages = snapshot.pages }
+        return copy
+    }
+
+    /// Removes every row.
+    package func truncate() {
+        state.withLock { $0 = State(table: PagedTable(types: types)) }
     }
 
     // MARK: Recovery
@@ -77,7 +365,7 @@ package final class TableStore: Sendable {
     /// until the table is first used. The table must be empty.
     package func restore(from file: TableFile) {
         state.withLock { state in
-            state = State()
+            state = State(table: PagedTable(types: types))
             state.unread = Unread(file: file, rowCount: file.rowCount)
         }
     }
@@ -110,7 +398,8 @@ package final class TableStore: Sendable {
         state.withLock { state in
             if let unread = state.unread, unread.changes.isEmpty { return .file(unread.file) }
             load(&state)
-            return .chunks(state.emptyChunks == 0 ? state.chunks : state.chunks.filter { !$0.isEmpty })
+            Self.commit(&state)
+            return .chunks(state.table.snapshot.map(\.publishedForReading).filter { !$0.isEmpty })
         }
     }
 
@@ -119,7 +408,8 @@ package final class TableStore: Sendable {
         case file(TableFile)
     }
 
-    /// Reads in rows left on disk at recovery, and applies the changes logged after them.
+    /// Reads in rows left on disk at recovery, and applies the changes logged after them, each
+    /// committed as it was when it was made.
     private func load(_ state: inout State) {
         guard let unread = state.unread else { return }
         state.unread = nil
@@ -131,265 +421,86 @@ package final class TableStore: Sendable {
             // (checkpoint files are never rewritten) can fail here.
             fatalError("table file \(unread.file.path) changed on disk after recovery read it: \(error.message)")
         }
-        for chunk in chunks { Self.append(chunk, to: &state, mergeTail: false) }
-        Self.rebuildIndex(&state, primaryKey: primaryKey)
+        // A checkpoint holds each key once, in key order: its chunks become pages as they are
+        // (a file out of order is staged and sorted instead).
+        var runs: [(keys: KeyBuffer, rows: Chunk)] = []
+        runs.reserveCapacity(chunks.count)
+        for chunk in chunks where !chunk.isEmpty {
+            if primaryKey.isEmpty {
+                var keys = KeyBuffer(reservingKeys: chunk.count, bytes: chunk.count * 10)
+                for _ in 0 ..< chunk.count {
+                    keys.appendKey { bytes in Self.appendRowID(state.nextRowID, to: &bytes) }
+                    state.nextRowID += 1
+                }
+                runs.append((keys, chunk))
+            } else {
+                runs.append((keys(of: chunk), chunk))
+            }
+        }
+        if !state.table.append(runs) {
+            for run in runs {
+                state.table.stage(run.rows, signs: [Int8](repeating: 1, count: run.rows.count)) { bytes, row in run.keys.appendKey(row, to: &bytes) }
+            }
+            state.table.commitEpoch()
+        }
+        // Each change as it was made (appends and upserts staged, commits as they come).
         for change in unread.changes {
             if change.op.isInsertion {
                 if primaryKey.isEmpty {
                     Self.append(change.rows, to: &state)
                 } else {
-                    let keys = (0 ..< change.rows.count).map { KeyBytes(change.rows, row: $0, columns: primaryKey) }
-                    _ = Self.upsert(change.rows, keys: keys, into: &state, primaryKey: primaryKey, types: types)
+                    _ = Self.upsert(change.rows, keys: keys(of: change.rows), into: &state)
                 }
             } else if primaryKey.isEmpty {
-                _ = Self.removeRows(equalTo: change.rows, from: &state, primaryKey: primaryKey)
+                Self.commit(&state)
+                _ = Self.removeRows(equalTo: change.rows, from: &state)
             } else {
-                _ = Self.delete(keysOf: change.rows, from: &state, primaryKey: primaryKey, types: types)
+                _ = Self.delete(keys(of: change.rows), from: &state, types: types)
             }
+            Self.commitIfMany(&state)
         }
-    }
-
-    /// Appends the rows of `chunk` (whose columns have this table's types). With a primary key,
-    /// existing rows with the same key are replaced; within `chunk`, the last row for a key wins.
-    /// Rows with a null key column are rejected with 23502. Returns the rows stored and the
-    /// rows they replaced (RisingWave's upsert), which is what the table's change stream shows.
-    @discardableResult
-    package func insert(_ chunk: Chunk) throws(SluiceError) -> InsertResult {
-        if chunk.isEmpty { return InsertResult(inserted: chunk, replaced: nil) }
-        if primaryKey.isEmpty {
-            state.withLock { state in
-                if var unread = state.unread {
-                    // Appending needs none of the rows on disk.
-                    state.unread = nil
-                    unread.changes.append((.insert, chunk))
-                    unread.rowCount = unread.rowCount.map { $0 + chunk.count }
-                    state.unread = unread
-                } else {
-                    Self.append(chunk, to: &state)
-                }
-            }
-            return InsertResult(inserted: chunk, replaced: nil)
-        }
-        for keyColumn in primaryKey where chunk.columns[keyColumn].hasNulls {
-            throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
-        }
-        let keys = (0 ..< chunk.count).map { KeyBytes(chunk, row: $0, columns: primaryKey) }
-        return state.withLock { state in
-            load(&state)
-            return Self.upsert(chunk, keys: keys, into: &state, primaryKey: primaryKey, types: types)
-        }
-    }
-
-    /// Stores `chunk`'s rows (whose primary keys are `keys`), replacing the stored rows with the
-    /// same keys; within `chunk`, the last row for a key wins.
-    private static func upsert(
-        _ chunk: Chunk, keys: [KeyBytes], into state: inout State, primaryKey: [Int], types: [DataType]
-    ) -> InsertResult {
-        var lastRow: [KeyBytes: Int] = [:]
-        for (rowIndex, key) in keys.enumerated() { lastRow[key] = rowIndex }
-        let keptRows = (0 ..< chunk.count).filter { lastRow[keys[$0]] == $0 }
-        let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
-        var doomed: [Int: [Int]] = [:]
-        var replaced: [Chunk] = []
-        for rowIndex in keptRows {
-            if let location = state.keyIndex[keys[rowIndex]] {
-                doomed[location.chunk, default: []].append(location.row)
-            }
-        }
-        for (chunkIndex, rows) in doomed { replaced.append(state.chunks[chunkIndex].gather(rows)) }
-        if !doomed.isEmpty { removeRows(doomed, from: &state, primaryKey: primaryKey) }
-        let chunkIndex = state.chunks.count
-        append(kept, to: &state, mergeTail: false)
-        for (position, rowIndex) in keptRows.enumerated() {
-            state.keyIndex[keys[rowIndex]] = RowLocation(chunk: chunkIndex, row: position)
-        }
-        return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : Chunk.concatenate(replaced, types: types))
-    }
-
-    /// Deletes the rows whose primary key is that of a row of `keys` (a chunk of this table's
-    /// columns; only the key columns are read) and returns them, or nil when none matched.
-    package func delete(keysOf keys: Chunk) -> Chunk? {
-        guard !primaryKey.isEmpty, !keys.isEmpty else { return nil }
-        return state.withLock { state -> Chunk? in
-            load(&state)
-            return Self.delete(keysOf: keys, from: &state, primaryKey: primaryKey, types: types)
-        }
-    }
-
-    private static func delete(keysOf keys: Chunk, from state: inout State, primaryKey: [Int], types: [DataType]) -> Chunk? {
-        var doomed: [Int: [Int]] = [:]
-        var seen = Set<KeyBytes>()
-        for row in 0 ..< keys.count {
-            let key = KeyBytes(keys, row: row, columns: primaryKey)
-            guard seen.insert(key).inserted else { continue }
-            if let location = state.keyIndex[key] { doomed[location.chunk, default: []].append(location.row) }
-        }
-        guard !doomed.isEmpty else { return nil }
-        let removed = doomed.sorted { $0.key < $1.key }.map { state.chunks[$0.key].gather($0.value) }
-        removeRows(doomed, from: &state, primaryKey: primaryKey)
-        return Chunk.concatenate(removed, types: types)
-    }
-
-    /// Removes one stored row equal to each row of `rows` (all columns compared), where there is
-    /// one: how a replayed delete finds its row in a table without a primary key. Returns the
-    /// number of rows removed.
-    @discardableResult
-    package func removeRows(equalTo rows: Chunk) -> Int {
-        guard !rows.isEmpty else { return 0 }
-        return state.withLock { state -> Int in
-            load(&state)
-            return Self.removeRows(equalTo: rows, from: &state, primaryKey: primaryKey)
-        }
-    }
-
-    private static func removeRows(equalTo rows: Chunk, from state: inout State, primaryKey: [Int]) -> Int {
-        let columns = Array(rows.columns.indices)
-        var wanted: [KeyBytes: Int] = [:]
-        for rowIndex in 0 ..< rows.count { wanted[KeyBytes(rows, row: rowIndex, columns: columns), default: 0] += 1 }
-        var doomed: [Int: [Int]] = [:]
-        var removed = 0
-        for (chunkIndex, chunk) in state.chunks.enumerated() where !wanted.isEmpty {
-            for rowIndex in 0 ..< chunk.count {
-                let key = KeyBytes(chunk, row: rowIndex, columns: columns)
-                guard let remaining = wanted[key] else { continue }
-                wanted[key] = remaining == 1 ? nil : remaining - 1
-                doomed[chunkIndex, default: []].append(rowIndex)
-                removed += 1
-            }
-        }
-        if !doomed.isEmpty { removeRows(doomed, from: &state, primaryKey: primaryKey) }
-        return removed
-    }
-
-    /// What ``insert(_:)`` stored and what it replaced.
-    package struct InsertResult {
-        package var inserted: Chunk
-        package var replaced: Chunk?
-    }
-
-    /// Makes `pages` the table's rows (a materialized view publishing an epoch). Keeps no key
-    /// index: views are written only this way.
-    package func replaceAll(with pages: [StatePage]) {
-        state.withLock { state in
-            state.chunks = []
-            state.pages = pages
-            state.rowCount = pages.reduce(0) { $0 + $1.rowCount }
-            state.keyIndex = [:]
-            state.emptyChunks = 0
-            state.unread = nil
-        }
-    }
-
-    /// Replaces the table's rows by those for which `transform` returns a chunk: `transform` is
-    /// called once per stored chunk under the write lock and returns the chunk to keep (rows
-    /// removed or changed) plus rows to add back through ``insert(_:)`` afterwards (updates that
-    /// may move a primary key). Returns the number of rows `transform` reports as affected, and
-    /// what the inserts stored and replaced.
-    package func rewrite(
-        _ transform: (Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?)
-    ) throws(SluiceError) -> RewriteResult {
-        var result = RewriteResult()
-        var reinserted: [Chunk] = []
-        try state.withLock { (state: inout State) throws(SluiceError) in
-            load(&state)
-            var newChunks: [Chunk] = []
-            for chunk in state.chunks {
-                let outcome = try transform(chunk)
-                result.affected += outcome.affected
-                if !outcome.kept.isEmpty { newChunks.append(outcome.kept) }
-                if let extra = outcome.reinserted, !extra.isEmpty { reinserted.append(extra) }
-            }
-            state.chunks = newChunks
-            state.rowCount = newChunks.reduce(0) { $0 + $1.count }
-            state.emptyChunks = 0
-            Self.rebuildIndex(&state, primaryKey: primaryKey)
-        }
-        for chunk in reinserted {
-            let outcome = try insert(chunk)
-            result.inserted.append(outcome.inserted)
-            if let replaced = outcome.replaced { result.replaced.append(replaced) }
-        }
-        return result
-    }
-
-    /// What ``rewrite(_:)`` did.
-    package struct RewriteResult {
-        package var affected = 0
-        /// Rows added back by insert.
-        package var inserted: [Chunk] = []
-        /// Rows those inserts replaced.
-        package var replaced: [Chunk] = []
-    }
-
-    /// A read-only copy of the rows as they are now (no key index). The chunks are shared, not
-    /// copied: a view's pages, taken for one query in O(1).
-    package func frozenCopy() -> TableStore {
-        let copy = TableStore(types: types, primaryKey: [])
-        let snapshot = snapshot()
-        copy.state.withLock { state in
-            state.chunks = snapshot.stored
-            state.pages = snapshot.pages
-            state.rowCount = snapshot.rowCount
-        }
-        return copy
-    }
-
-    /// Removes every row.
-    package func truncate() {
-        state.withLock { $0 = State() }
-    }
-
-    private static func append(_ chunk: Chunk, to state: inout State, mergeTail: Bool = true) {
-        if mergeTail, let last = state.chunks.last, last.count + chunk.count <= Chunk.preferredSize {
-            state.chunks[state.chunks.count - 1] = Chunk.concatenate([last, chunk], types: last.types)
-        } else {
-            state.chunks.append(chunk)
-        }
-        state.rowCount += chunk.count
-    }
-
-    /// Removes rows `doomed[chunk]` from each chunk. Only the chunks that lost rows are laid out
-    /// again and have their rows' index entries moved; an emptied chunk stays in place (so other
-    /// chunks' positions hold) until empty chunks are a quarter of all, when they go and the
-    /// index is rebuilt once.
-    /// - Complexity: O(rows of the chunks touched), amortized.
-    private static func removeRows(_ doomed: [Int: [Int]], from state: inout State, primaryKey: [Int]) {
-        for (chunkIndex, rows) in doomed {
-            let chunk = state.chunks[chunkIndex]
-            let removed = Set(rows)
-            let keep = (0 ..< chunk.count).filter { !removed.contains($0) }
-            let kept = chunk.gather(keep)
-            state.chunks[chunkIndex] = kept
-            state.rowCount -= removed.count
-            if kept.isEmpty { state.emptyChunks += 1 }
-            guard !primaryKey.isEmpty else { continue }
-            for row in removed { state.keyIndex.removeValue(forKey: KeyBytes(chunk, row: row, columns: primaryKey)) }
-            for position in 0 ..< kept.count {
-                state.keyIndex[KeyBytes(kept, row: position, columns: primaryKey)] = RowLocation(chunk: chunkIndex, row: position)
-            }
-        }
-        if state.emptyChunks > 16 && state.emptyChunks * 4 > state.chunks.count {
-            state.chunks.removeAll { $0.isEmpty }
-            state.emptyChunks = 0
-            rebuildIndex(&state, primaryKey: primaryKey)
-        }
-    }
-
-    private static func rebuildIndex(_ state: inout State, primaryKey: [Int]) {
-        guard !primaryKey.isEmpty else { return }
-        state.keyIndex.removeAll(keepingCapacity: true)
-        for (chunkIndex, chunk) in state.chunks.enumerated() {
-            for rowIndex in 0 ..< chunk.count {
-                state.keyIndex[KeyBytes(chunk, row: rowIndex, columns: primaryKey)] = RowLocation(chunk: chunkIndex, row: rowIndex)
-            }
-        }
+        Self.commit(&state)
     }
 }
 
-/// Where a row lives in a ``TableStore``.
-struct RowLocation: Sendable {
-    var chunk: Int
-    var row: Int
+/// Rows picked from chunks (pages' rows, or staged ones), gathered into one chunk in the order
+/// picked: consecutive picks from one chunk share it as a source. With `key`s, each pick's
+/// state-table key is kept too.
+private struct RowPicks {
+    var sources: [Chunk] = []
+    var picks: [(source: Int32, row: Int32)] = []
+    var keys = KeyBuffer()
+    /// The key buffer of the last source (telling a new page from the same one).
+    private var lastKeys: KeyBuffer?
+
+    var isEmpty: Bool { picks.isEmpty }
+    var count: Int { picks.count }
+
+    mutating func add(_ rows: Chunk, _ index: Int, key: (keys: KeyBuffer, index: Int)? = nil) {
+        if let key {
+            if lastKeys.map({ !$0.isSameBuffer(as: key.keys) }) ?? true {
+                sources.append(rows)
+                lastKeys = key.keys
+            }
+            keys.append(key.index, of: key.keys)
+        } else {
+            sources.append(rows)
+        }
+        picks.append((Int32(sources.count - 1), Int32(index)))
+    }
+
+    func gathered(types: [DataType]) -> Chunk {
+        Chunk.gather(from: sources, picks: picks, types: types)
+    }
+}
+
+/// A state-table key as a dictionary key.
+private struct GroupKey: Hashable {
+    var bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
 
 /// The key columns of one row encoded as bytes, for hashing and equality.

@@ -20,23 +20,31 @@ import Testing
         #expect(result.replaced?.rows == [[.int64(2), .int64(20)]])
     }
 
-    /// Upserts and deletes by key over many small chunks, so that chunks empty out, stay in
-    /// place and are later dropped together: after every step the rows, and the key index behind
-    /// further upserts and deletes, agree with a dictionary.
-    @Test func upsertsAndDeletesAgreeWithAModelAcrossEmptiedChunks() throws {
-        var random = SplitMix64(seed: 9)
+    /// Upserts and deletes by key, in batches of many sizes over keys spread across pages: the
+    /// rows each upsert replaced and each delete removed (found among writes not yet committed
+    /// as well as committed ones) and, read now and then, the rows and their count agree with a
+    /// dictionary.
+    @Test(arguments: [UInt64(9), 10])
+    func upsertsAndDeletesAgreeWithAModel(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
         let store = TableStore(types: [.int64, .int64], primaryKey: [0])
         var model: [Int64: Int64] = [:]
-        for step in 0 ..< 400 {
-            let keys = (0 ..< Int(1 + random.next() % 12)).map { _ in Int64(random.next() % 300) }
+        for step in 0 ..< 600 {
+            let size = random.next() % 4 == 0 ? Int(random.next() % 3000) : Int(1 + random.next() % 12)
+            let keys = (0 ..< size).map { _ in Int64(random.next() % 5000) }
             if random.next() % 3 == 0 {
-                _ = store.delete(keysOf: Chunk(columns: [int64s(keys), int64s(keys.map { _ in 0 })]))
+                let removed = store.delete(keysOf: Chunk(columns: [int64s(keys), int64s(keys.map { _ in 0 })]))
+                let expected = Set(keys.compactMap { key in model[key].map { [Value.int64(key), .int64($0)] } })
+                #expect(Set(removed?.rows ?? []) == expected && (removed?.count ?? 0) == expected.count, "step \(step)")
                 for key in keys { model[key] = nil }
             } else {
-                let values = keys.map { _ in Int64(step) }
-                try store.insert(Chunk(columns: [int64s(keys), int64s(values)]))
-                for key in keys { model[key] = Int64(step) }
+                let values = keys.indices.map { Int64(step * 10_000 + $0) }
+                let result = try store.insert(Chunk(columns: [int64s(keys), int64s(values)]))
+                let expected = Set(Set(keys).compactMap { key in model[key].map { [Value.int64(key), .int64($0)] } })
+                #expect(Set(result.replaced?.rows ?? []) == expected && (result.replaced?.count ?? 0) == expected.count, "step \(step)")
+                for (key, value) in zip(keys, values) { model[key] = value }
             }
+            guard step % 7 == 0 || step == 599 else { continue }
             let rows = store.snapshot().chunks.flatMap(\.rows)
             #expect(rows.count == model.count && store.rowCount == model.count, "step \(step)")
             #expect(Set(rows) == Set(model.map { [Value.int64($0.key), .int64($0.value)] }), "step \(step)")
@@ -51,10 +59,10 @@ import Testing
     @Test func rewriteRemovesAndReinsertsRows() throws {
         let store = TableStore(types: [.int64], primaryKey: [])
         try store.insert(Chunk(columns: [int64s([1, 2, 3])]))
-        let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
-            (chunk.gather([0]), 2, Chunk(columns: [int64s([20, 30])]))
+        let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (removed: Bitmap?, reinserted: Chunk?) in
+            (Bitmap(bits: [false, true, true]), Chunk(columns: [int64s([20, 30])]))
         }
-        #expect(result.affected == 2)
+        #expect(result.removed.flatMap(\.rows) == [[.int64(2)], [.int64(3)]])
         #expect(result.inserted.map(\.count) == [2])
         #expect(result.replaced.isEmpty)
         #expect(Set(Chunk.concatenate(store.snapshot().chunks, types: [.int64]).rows) == [[.int64(1)], [.int64(20)], [.int64(30)]])

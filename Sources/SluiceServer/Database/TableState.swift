@@ -98,18 +98,13 @@ package final class TableState: Sendable {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         var affected = 0
         try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
-            var removed: [Chunk] = []
-            let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (kept: Chunk, affected: Int, reinserted: Chunk?) in
+            let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (removed: Bitmap?, reinserted: Chunk?) in
                 let mask = try matching(chunk)
-                let matched = mask.setCount
-                if matched == 0 { return (chunk, 0, nil) }
-                let old = chunk.filter(mask)
-                let replacement = try update?(old)
-                removed.append(old)
-                return (chunk.filter(~mask), matched, replacement)
+                guard mask.setCount > 0 else { return (nil, nil) }
+                return (mask, try update?(chunk.filter(mask)))
             }
-            affected = result.affected
-            let deletes = (removed + result.replaced).map { (op: ChangeOp.delete, rows: $0) }
+            affected = result.removed.reduce(0) { $0 + $1.count }
+            let deletes = (result.removed + result.replaced).map { (op: ChangeOp.delete, rows: $0) }
             return (deletes + result.inserted.map { (op: ChangeOp.insert, rows: $0) }, nil)
         }
         return affected

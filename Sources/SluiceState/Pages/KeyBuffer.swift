@@ -41,6 +41,12 @@ package struct KeyBuffer: Sendable {
     /// Key `index` as an array (for tests and edges; the data path compares in place).
     package func key(_ index: Int) -> [UInt8] { Array(bytes[start(index) ..< Int(ends[index])]) }
 
+    /// Whether this and `other` share one byte buffer (copies of one page's keys, say).
+    package func isSameBuffer(as other: KeyBuffer) -> Bool {
+        bytes.withUnsafeBufferPointer { mine in other.bytes.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } }
+            && ends.count == other.ends.count
+    }
+
     /// Appends a key.
     package mutating func append(_ key: some Collection<UInt8>) {
         bytes.append(contentsOf: key)
@@ -52,6 +58,18 @@ package struct KeyBuffer: Sendable {
         let range = other.start(index) ..< Int(other.ends[index])
         bytes.append(contentsOf: other.bytes[range])
         ends.append(Int32(bytes.count))
+    }
+
+    /// Appends keys `range` of `other`, as one block.
+    package mutating func append(_ range: Range<Int>, of other: KeyBuffer) {
+        guard !range.isEmpty else { return }
+        let byteStart = other.start(range.lowerBound)
+        let shift = Int32(bytes.count - byteStart)
+        bytes.append(contentsOf: other.bytes[byteStart ..< Int(other.ends[range.upperBound - 1])])
+        ends.reserveCapacity(ends.count + range.count)
+        other.ends.withUnsafeBufferPointer { otherEnds in
+            for index in range { ends.append(otherEnds[index] + shift) }
+        }
     }
 
     /// Appends the bytes of key `index` to `out` (the start of a longer key built there).

@@ -223,6 +223,40 @@ package struct PagedTable {
         rebuildFences()
     }
 
+    /// Appends `runs` of keys, each with its rows (every row present once), as pages: a table
+    /// read in whole from a file in key order. Every key must follow the one before it and every
+    /// key the table holds; when one does not, nothing is appended and the result is false.
+    package mutating func append(_ runs: [(keys: KeyBuffer, rows: Chunk)]) -> Bool {
+        var previous: (keys: KeyBuffer, index: Int)? = pages.last.map { ($0.lastKey, 0) }
+        for run in runs {
+            guard run.keys.count == run.rows.count else { return false }
+            for index in 0 ..< run.keys.count {
+                if let previous, previous.keys.compare(previous.index, with: index, of: run.keys) >= 0 { return false }
+                previous = (run.keys, index)
+            }
+        }
+        for run in runs {
+            var start = 0
+            while start < run.keys.count {
+                let end = min(run.keys.count, start + Self.pageCapacity)
+                var keys = run.keys
+                if start > 0 || end < run.keys.count {
+                    keys = KeyBuffer(reservingKeys: end - start, bytes: 0)
+                    for index in start ..< end { keys.append(index, of: run.keys) }
+                }
+                let rows = start == 0 && end == run.rows.count ? run.rows : run.rows.slice(start ..< end)
+                let page = StatePage(keys: keys, rows: rows, counts: nil, memory: memory)
+                pages.append(page)
+                rowCount += page.rowCount
+                keyCount += page.keyCount
+                byteCount += page.byteCount
+                start = end
+            }
+        }
+        rebuildFences()
+        return true
+    }
+
     /// The table a checkpoint chain's `steps` leave: page blocks that fall after every key so
     /// far are left in the run file as pages (each read on first use); the other blocks and
     /// sections are merged, in order, and applied once at the end (``apply(_:)``), or before an
@@ -455,7 +489,15 @@ package struct PagedTable {
         func copyOldKeys(upTo end: Int) {
             keysAreOld = false
             keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: oldKeys.bytes.count + entries.count * 16)
-            for index in 0 ..< end { keys.append(index, of: oldKeys) }
+            keys.append(0 ..< end, of: oldKeys)
+        }
+        // Old keys kept since `oldRunStart` (once the keys are no longer the old ones), copied
+        // as one block when something else comes or the merge ends.
+        var oldRunStart: Int?
+        func flushOldRun(upTo end: Int) {
+            guard let start = oldRunStart else { return }
+            keys.append(start ..< end, of: oldKeys)
+            oldRunStart = nil
         }
         // Each row's source: (0, row) a row of the old page, (1, row) a staged row.
         var picks: [(source: Int32, row: Int32)] = []
@@ -487,12 +529,13 @@ package struct PagedTable {
                                     newBytes.baseAddress.map { $0 + newStart }, Int(newEnds[key]) - newStart)
                             }
                             if order < 0 {
-                                if !keysAreOld { keys.append(oldIndex, of: oldKeys) }
+                                if !keysAreOld && oldRunStart == nil { oldRunStart = oldIndex }
                                 picks.append((0, Int32(oldIndex)))
                                 counts.append(oldCounts?[oldIndex] ?? 1)
                                 oldIndex += 1
                                 continue
                             }
+                            flushOldRun(upTo: oldIndex)
                             let entry = entries[entryIndex]
                             let baseCount = order == 0 ? (oldCounts?[oldIndex] ?? 1) : 0
                             let count = baseCount + entry.count
@@ -520,6 +563,7 @@ package struct PagedTable {
                 }
             }
         }
+        flushOldRun(upTo: oldIndex)
         inconsistencies += unmatched
         if keysAreOld { keys = oldKeys }
 
