@@ -60,6 +60,13 @@ package struct KeyBuffer: Sendable {
         ends.append(Int32(bytes.count))
     }
 
+    /// Drops the keys from `index` on.
+    package mutating func removeKeys(from index: Int) {
+        guard index < ends.count else { return }
+        bytes.removeLast(bytes.count - start(index))
+        ends.removeLast(ends.count - index)
+    }
+
     /// Appends keys `range` of `other`, as one block.
     package mutating func append(_ range: Range<Int>, of other: KeyBuffer) {
         guard !range.isEmpty else { return }

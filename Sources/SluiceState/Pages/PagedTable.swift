@@ -106,16 +106,23 @@ package struct PagedTable {
         guard !staged.keys.isEmpty else { return false }
         let now = memory?.tick() ?? 0
         let changes = staged.folded()
+        // The pages from the first one the commit changes on, rebuilt; the pages ahead of it
+        // (`leading` of them) stay where they are, as do their fences.
         var rebuilt: [StatePage] = []
-        rebuilt.reserveCapacity(pages.count + changes.entries.count / Self.pageCapacity + 1)
         var pageIndex = 0
         var entryIndex = 0
         var evictedThrough = 0
+        var leading: Int?
         let entries = changes.entries
         while entryIndex < entries.count {
             // The page a key falls in: the last page whose first key is not after it (the first
             // page for keys before every page).
             let target = pages.isEmpty ? -1 : page(for: entries[entryIndex].key, in: changes.keys, from: pageIndex)
+            if leading == nil {
+                leading = max(target, 0)
+                pageIndex = max(target, 0)
+                rebuilt.reserveCapacity(pages.count - pageIndex + changes.entries.count / Self.pageCapacity + 1)
+            }
             while pageIndex < target {
                 rebuilt.append(pages[pageIndex])
                 pageIndex += 1
@@ -161,8 +168,17 @@ package struct PagedTable {
             rebuilt.append(pages[pageIndex])
             pageIndex += 1
         }
-        pages = rebuilt
-        rebuildFences()
+        let current = fences.count == pages.count
+        let kept = leading ?? pages.count
+        pages.replaceSubrange(kept..., with: rebuilt)
+        if current {
+            // Only the fences from the first changed page on are laid out again (an append
+            // rewrites the last page alone).
+            fences.removeKeys(from: kept)
+            for page in pages[kept...] { fences.append(0, of: page.firstKey) }
+        } else {
+            rebuildFences()
+        }
         staged = StagedChanges()
         if let memory, memory.isOverLimit { evictColdPages(memory, before: now) }
         if tracksChanges {
@@ -211,8 +227,8 @@ package struct PagedTable {
         var start = 0
         while start < section.keys.count {
             let end = min(section.keys.count, start + Self.pageCapacity)
-            var keys = KeyBuffer(reservingKeys: end - start, bytes: 0)
-            for index in start ..< end { keys.append(index, of: section.keys) }
+            var keys = KeyBuffer()
+            keys.append(start ..< end, of: section.keys)
             let page = StatePage(keys: keys, rows: section.rows.slice(start ..< end), counts: Array(section.counts[start ..< end]), memory: memory)
             pages.append(page)
             rowCount += page.rowCount
@@ -241,8 +257,8 @@ package struct PagedTable {
                 let end = min(run.keys.count, start + Self.pageCapacity)
                 var keys = run.keys
                 if start > 0 || end < run.keys.count {
-                    keys = KeyBuffer(reservingKeys: end - start, bytes: 0)
-                    for index in start ..< end { keys.append(index, of: run.keys) }
+                    keys = KeyBuffer()
+                    keys.append(start ..< end, of: run.keys)
                 }
                 let rows = start == 0 && end == run.rows.count ? run.rows : run.rows.slice(start ..< end)
                 let page = StatePage(keys: keys, rows: rows, counts: nil, memory: memory)
@@ -491,13 +507,22 @@ package struct PagedTable {
             keys = KeyBuffer(reservingKeys: oldCount + entries.count, bytes: oldKeys.bytes.count + entries.count * 16)
             keys.append(0 ..< end, of: oldKeys)
         }
-        // Old keys kept since `oldRunStart` (once the keys are no longer the old ones), copied
-        // as one block when something else comes or the merge ends.
-        var oldRunStart: Int?
-        func flushOldRun(upTo end: Int) {
-            guard let start = oldRunStart else { return }
-            keys.append(start ..< end, of: oldKeys)
-            oldRunStart = nil
+        // Once the keys are no longer the old ones, keys are added in runs of consecutive keys
+        // of one buffer (the old page's, or the changes'), each copied as one block when the
+        // next key does not continue it or the merge ends.
+        var run: (isOld: Bool, keys: Range<Int>)?
+        func flushRun() {
+            guard let pending = run else { return }
+            keys.append(pending.keys, of: pending.isOld ? oldKeys : newKeys)
+            run = nil
+        }
+        func addKey(_ index: Int, isOld: Bool) {
+            if let pending = run, pending.isOld == isOld, pending.keys.upperBound == index {
+                run = (isOld, pending.keys.lowerBound ..< index + 1)
+                return
+            }
+            flushRun()
+            run = (isOld, index ..< index + 1)
         }
         // Each row's source: (0, row) a row of the old page, (1, row) a staged row.
         var picks: [(source: Int32, row: Int32)] = []
@@ -529,13 +554,12 @@ package struct PagedTable {
                                     newBytes.baseAddress.map { $0 + newStart }, Int(newEnds[key]) - newStart)
                             }
                             if order < 0 {
-                                if !keysAreOld && oldRunStart == nil { oldRunStart = oldIndex }
+                                if !keysAreOld { addKey(oldIndex, isOld: true) }
                                 picks.append((0, Int32(oldIndex)))
                                 counts.append(oldCounts?[oldIndex] ?? 1)
                                 oldIndex += 1
                                 continue
                             }
-                            flushOldRun(upTo: oldIndex)
                             let entry = entries[entryIndex]
                             let baseCount = order == 0 ? (oldCounts?[oldIndex] ?? 1) : 0
                             let count = baseCount + entry.count
@@ -547,7 +571,7 @@ package struct PagedTable {
                                 epochChanges.removed.append(Int(entry.key), of: newKeys)
                             } else if count > 0 {
                                 if tracksChanges { changedPositions.append(picks.count) }
-                                if !keysAreOld { keys.append(Int(entry.key), of: newKeys) }
+                                if !keysAreOld { addKey(Int(entry.key), isOld: false) }
                                 if entry.insertedRow >= 0 {
                                     picks.append((1, entry.insertedRow))
                                     insertedAny = true
@@ -563,7 +587,7 @@ package struct PagedTable {
                 }
             }
         }
-        flushOldRun(upTo: oldIndex)
+        flushRun()
         inconsistencies += unmatched
         if keysAreOld { keys = oldKeys }
 
