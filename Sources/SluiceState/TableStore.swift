@@ -101,6 +101,15 @@ package final class TableStore: Sendable {
                     unread.changes.append((.insert, chunk))
                     unread.rowCount = unread.rowCount.map { $0 + chunk.count }
                     state.unread = unread
+                } else if chunk.count >= PagedTable.pageCapacity / 2 {
+                    // A chunk of a page's size or so becomes a page as it is (after the writes
+                    // waiting before it): its row ids follow every key.
+                    Self.commit(&state)
+                    let keys = Self.rowIDKeys(count: chunk.count, state: &state)
+                    if !state.table.append([(keys, chunk)]) {
+                        state.table.stage(chunk, signs: [Int8](repeating: 1, count: chunk.count)) { bytes, row in keys.appendKey(row, to: &bytes) }
+                        state.table.commitEpoch()
+                    }
                 } else {
                     Self.append(chunk, to: &state)
                     Self.commitIfMany(&state)
@@ -133,13 +142,9 @@ package final class TableStore: Sendable {
     }
 
     private static func appendKey(_ columns: [Column], row: Int, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(0)
-        bytes.append(0)
-        for column in columns { MemcomparableEncoding.append(column, row: row, to: &bytes) }
-        let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
-        bytes[start] = UInt8(vnode >> 8)
-        bytes[start + 1] = UInt8(vnode & 0xFF)
+        VirtualNode.appendKey(to: &bytes) { bytes in
+            for column in columns { MemcomparableEncoding.append(column, row: row, to: &bytes) }
+        }
     }
 
     /// Stages `chunk`'s rows under new row ids (a table without a primary key).
@@ -151,6 +156,16 @@ package final class TableStore: Sendable {
         }
         state.nextRowID = rowID
         state.stagedRows += chunk.count
+    }
+
+    /// The keys of the next `count` row ids, taken.
+    private static func rowIDKeys(count: Int, state: inout State) -> KeyBuffer {
+        var keys = KeyBuffer(reservingKeys: count, bytes: count * 10)
+        for _ in 0 ..< count {
+            keys.appendKey { bytes in appendRowID(state.nextRowID, to: &bytes) }
+            state.nextRowID += 1
+        }
+        return keys
     }
 
     /// A hidden row id's key: vnode 0 (one fragment owns every vnode for now), then the id
@@ -427,12 +442,7 @@ package final class TableStore: Sendable {
         runs.reserveCapacity(chunks.count)
         for chunk in chunks where !chunk.isEmpty {
             if primaryKey.isEmpty {
-                var keys = KeyBuffer(reservingKeys: chunk.count, bytes: chunk.count * 10)
-                for _ in 0 ..< chunk.count {
-                    keys.appendKey { bytes in Self.appendRowID(state.nextRowID, to: &bytes) }
-                    state.nextRowID += 1
-                }
-                runs.append((keys, chunk))
+                runs.append((Self.rowIDKeys(count: chunk.count, state: &state), chunk))
             } else {
                 runs.append((keys(of: chunk), chunk))
             }

@@ -51,6 +51,46 @@ import Testing
         }
     }
 
+    /// A table without a key takes chunks of every size (large ones become pages as they are,
+    /// small ones wait to commit), removals of equal rows and rewrites: its rows, in insertion
+    /// order, agree with an array.
+    @Test func aBagOfRowsAgreesWithAModel() throws {
+        var random = SplitMix64(seed: 11)
+        let store = TableStore(types: [.int64], primaryKey: [])
+        var model: [Int64] = []
+        for step in 0 ..< 300 {
+            switch random.next() % 5 {
+            case 0:
+                let doomed = (0 ..< Int(1 + random.next() % 4)).map { _ in Int64(random.next() % 50) }
+                let removed = store.removeRows(equalTo: Chunk(columns: [int64s(doomed)]))
+                var expected = 0
+                for value in doomed {
+                    if let index = model.firstIndex(of: value) {
+                        model.remove(at: index)
+                        expected += 1
+                    }
+                }
+                #expect(removed == expected, "step \(step)")
+            case 1:
+                let limit = Int64(random.next() % 50)
+                let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (removed: Bitmap?, reinserted: Chunk?) in
+                    guard case .int64(let values) = chunk.columns[0].storage else { return (nil, nil) }
+                    return (Bitmap(bits: values.map { $0 < limit }), nil)
+                }
+                #expect(result.removed.reduce(0) { $0 + $1.count } == model.filter { $0 < limit }.count, "step \(step)")
+                model.removeAll { $0 < limit }
+            default:
+                let count = random.next() % 3 == 0 ? Int(500 + random.next() % 1500) : Int(1 + random.next() % 20)
+                let values = (0 ..< count).map { _ in Int64(random.next() % 50) }
+                try store.insert(Chunk(columns: [int64s(values)]))
+                model += values
+            }
+            guard step % 5 == 0 || step == 299 else { continue }
+            #expect(store.snapshot().chunks.flatMap(\.rows) == model.map { [Value.int64($0)] }, "step \(step)")
+            #expect(store.rowCount == model.count, "step \(step)")
+        }
+    }
+
     @Test func nullPrimaryKeyIsRejected() {
         let store = TableStore(types: [.int64], primaryKey: [0])
         #expect(throws: SluiceError.self) { try store.insert(Chunk(columns: [int64s([nil])])) }

@@ -105,13 +105,9 @@ package struct Materializer {
             }
             let columns = keyColumns.map { rows.columns[$0] }
             table.stage(rows, signs: signs) { bytes, rowIndex in
-                let start = bytes.count
-                bytes.append(0)
-                bytes.append(0)
-                for column in columns { KeyEncoding.append(column, row: rowIndex, to: &bytes) }
-                let vnode = bytes.withUnsafeBufferPointer { VirtualNode.of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
-                bytes[start] = UInt8(vnode >> 8)
-                bytes[start + 1] = UInt8(vnode & 0xFF)
+                VirtualNode.appendKey(to: &bytes) { bytes in
+                    for column in columns { KeyEncoding.append(column, row: rowIndex, to: &bytes) }
+                }
             }
         }
     }

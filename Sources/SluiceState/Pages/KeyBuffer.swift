@@ -156,6 +156,18 @@ package struct KeyBuffer: Sendable {
 package enum VirtualNode {
     package static let count = 256
 
+    /// Appends a state-table key to `bytes`: the vnode of what `encode` appends, then that.
+    @inlinable
+    package static func appendKey(to bytes: inout [UInt8], _ encode: (inout [UInt8]) -> Void) {
+        let start = bytes.count
+        bytes.append(0)
+        bytes.append(0)
+        encode(&bytes)
+        let vnode = bytes.withUnsafeBufferPointer { of(UnsafeBufferPointer(rebasing: $0[(start + 2)...])) }
+        bytes[start] = UInt8(vnode >> 8)
+        bytes[start + 1] = UInt8(vnode & 0xFF)
+    }
+
     /// The vnode of a distribution key's encoded bytes.
     @inlinable
     package static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt16 {

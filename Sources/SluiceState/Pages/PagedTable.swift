@@ -224,19 +224,29 @@ package struct PagedTable {
     /// A table holding `section`'s rows (a checkpoint's contents: ascending keys, no removals).
     package init(restoring section: StateSection, memory: StateMemory? = nil) {
         self.init(types: section.types, memory: memory)
+        appendPages(keys: section.keys, rows: section.rows, counts: section.counts)
+        rebuildFences()
+    }
+
+    /// Appends `keys` (ascending, after every key held) with their `rows` and `counts` (nil:
+    /// each row once) as pages of ``pageCapacity`` keys. The fences are left to the caller.
+    private mutating func appendPages(keys: KeyBuffer, rows: Chunk, counts: [Int32]?) {
         var start = 0
-        while start < section.keys.count {
-            let end = min(section.keys.count, start + Self.pageCapacity)
-            var keys = KeyBuffer()
-            keys.append(start ..< end, of: section.keys)
-            let page = StatePage(keys: keys, rows: section.rows.slice(start ..< end), counts: Array(section.counts[start ..< end]), memory: memory)
+        while start < keys.count {
+            let end = min(keys.count, start + Self.pageCapacity)
+            var pageKeys = keys
+            if start > 0 || end < keys.count {
+                pageKeys = KeyBuffer()
+                pageKeys.append(start ..< end, of: keys)
+            }
+            let pageRows = start == 0 && end == rows.count ? rows : rows.slice(start ..< end)
+            let page = StatePage(keys: pageKeys, rows: pageRows, counts: counts.map { Array($0[start ..< end]) }, memory: memory)
             pages.append(page)
             rowCount += page.rowCount
             keyCount += page.keyCount
             byteCount += page.byteCount
             start = end
         }
-        rebuildFences()
     }
 
     /// Appends `runs` of keys, each with its rows (every row present once), as pages: a table
@@ -251,25 +261,14 @@ package struct PagedTable {
                 previous = (run.keys, index)
             }
         }
-        for run in runs {
-            var start = 0
-            while start < run.keys.count {
-                let end = min(run.keys.count, start + Self.pageCapacity)
-                var keys = run.keys
-                if start > 0 || end < run.keys.count {
-                    keys = KeyBuffer()
-                    keys.append(start ..< end, of: run.keys)
-                }
-                let rows = start == 0 && end == run.rows.count ? run.rows : run.rows.slice(start ..< end)
-                let page = StatePage(keys: keys, rows: rows, counts: nil, memory: memory)
-                pages.append(page)
-                rowCount += page.rowCount
-                keyCount += page.keyCount
-                byteCount += page.byteCount
-                start = end
-            }
+        let current = fences.count == pages.count
+        let first = pages.count
+        for run in runs { appendPages(keys: run.keys, rows: run.rows, counts: nil) }
+        if current {
+            for page in pages[first...] { fences.append(0, of: page.firstKey) }
+        } else {
+            rebuildFences()
         }
-        rebuildFences()
         return true
     }
 
