@@ -17,6 +17,9 @@ package final class TableStore: Sendable {
     package let types: [DataType]
     /// Indexes of the primary-key columns (empty: no key, duplicates allowed).
     package let primaryKey: [Int]
+    /// The budget the table's pages count against (`--memory-limit`): past it, a commit
+    /// evicts the table's coldest pages to its spill file.
+    package let memory: StateMemory?
 
     private struct State {
         var table: PagedTable
@@ -51,10 +54,11 @@ package final class TableStore: Sendable {
 
     private let state: Mutex<State>
 
-    package init(types: [DataType], primaryKey: [Int]) {
+    package init(types: [DataType], primaryKey: [Int], memory: StateMemory? = nil) {
         self.types = types
         self.primaryKey = primaryKey
-        state = Mutex(State(table: PagedTable(types: types)))
+        self.memory = memory
+        state = Mutex(State(table: PagedTable(types: types, memory: memory)))
     }
 
     /// A consistent view of the table's rows at one moment.
@@ -371,7 +375,7 @@ package final class TableStore: Sendable {
 
     /// Removes every row.
     package func truncate() {
-        state.withLock { $0 = State(table: PagedTable(types: types)) }
+        state.withLock { $0 = State(table: PagedTable(types: types, memory: memory)) }
     }
 
     // MARK: Recovery
@@ -380,7 +384,7 @@ package final class TableStore: Sendable {
     /// until the table is first used. The table must be empty.
     package func restore(from file: TableFile) {
         state.withLock { state in
-            state = State(table: PagedTable(types: types))
+            state = State(table: PagedTable(types: types, memory: memory))
             state.unread = Unread(file: file, rowCount: file.rowCount)
         }
     }

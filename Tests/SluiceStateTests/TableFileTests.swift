@@ -130,6 +130,34 @@ import Testing
         }
     }
 
+    /// A table written to ten times its memory budget, a chunk and a row at a time: its commits
+    /// evict its coldest pages, so the pages in memory stay near the budget, and every row
+    /// reads back (evicted pages read from the spill file), upserts finding evicted keys.
+    @Test func aTableLargerThanItsBudgetEvictsPagesAndReadsBackWhole() throws {
+        let directory = NSTemporaryDirectory() + "sluice-table-spill-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let memory = StateMemory(limit: 1 << 20, spillDirectory: directory)
+        let store = TableStore(types: Self.types, primaryKey: [0], memory: memory)
+        let note = String(repeating: "n", count: 100)
+        var peak = 0
+        for start in stride(from: Int64(0), to: 100_000, by: 1000) {
+            let ids = Array(start ..< start + 1000)
+            try store.insert(Self.chunk(ids, ids.map { _ in note }))
+            _ = store.rowCount  // commits
+            peak = max(peak, memory.residentBytes)
+        }
+        #expect(memory.evictedPages > 0)
+        #expect(peak < 4 << 20, "pages in memory peaked at \(peak) bytes against a 1 MiB budget")
+        // An upsert of evicted keys replaces them.
+        let replaced = try store.insert(Self.chunk([5, 50_005], ["five", "fifty"])).replaced
+        #expect(replaced?.rows == [[.int64(5), .string(note)], [.int64(50_005), .string(note)]])
+        let rows = store.snapshot().chunks.flatMap(\.rows)
+        #expect(rows.count == 100_000)
+        #expect(Set(rows.map { $0[0] }) == Set((0 ..< 100_000).map { Value.int64(Int64($0)) }))
+        #expect(rows.first { $0[0] == .int64(50_005) }?[1] == .string("fifty"))
+    }
+
     @Test func aDamagedFileIsRefusedWhenOpenedNamingItsPath() throws {
         let path = try Self.write([Self.chunk([1, 2], ["a", "b"])])
         defer { try? FileManager.default.removeItem(atPath: Files.directory(of: path)) }

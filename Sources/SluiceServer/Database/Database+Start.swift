@@ -23,7 +23,7 @@ extension Database {
             var loaded: [Int: TableStore] = [:]
             for relation in relations where relation.kind == .table {
                 try catalog.add(relation)
-                let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey)
+                let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey, memory: streams.runtime.memory)
                 loaded[relation.id] = store
                 tables.stores.add(store, id: relation.id)
             }

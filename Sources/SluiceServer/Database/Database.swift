@@ -206,7 +206,7 @@ package final class Database: TableProvider, Sendable {
     /// Registers a new relation and, for a table, its empty store.
     package func create(_ relation: RelationDefinition) throws(SluiceError) -> TableStore {
         try catalog.add(relation)
-        let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey)
+        let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey, memory: streams.runtime.memory)
         tables.stores.add(store, id: relation.id)
         try saveCatalog()
         return store
