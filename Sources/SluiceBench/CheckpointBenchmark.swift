@@ -49,7 +49,11 @@ package struct CheckpointBenchmark {
         let path = try benchDirectory(named: "checkpoint")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(dataDirectory: durable == nil ? nil : path)
-        defer { database.stop() }
+        defer {
+            // (Checkpoints handed to the writer finish before the directory goes.)
+            database.stop()
+            database.streams.waitForStateCheckpoints()
+        }
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
         _ = try await session.execute(script: "CREATE TABLE t (id bigint, k bigint, v bigint)")
         _ = try await session.execute(script: "CREATE MATERIALIZED VIEW agg AS \(MaterializedViewBenchmark.viewQuery)")
