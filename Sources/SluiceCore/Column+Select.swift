@@ -163,9 +163,15 @@ extension Column {
     /// several columns of one type at once (rows met on many pages), one pass per column.
     /// - Complexity: O(picks.count) plus the bytes of gathered strings.
     package static func gather(from columns: [Column], picks: [(source: Int32, row: Int32)], type: DataType) -> Column {
-        // Picks come in runs (consecutive rows of one source) when a page is rewritten around a
-        // few changes: each run is copied as one block.
-        let runs = Self.runs(of: picks)
+        gather(from: columns, picks: picks, runs: runs(of: picks), type: type)
+    }
+
+    /// ``gather(from:picks:type:)`` with the picks' runs (``runs(of:)``), found once for all columns.
+    /// Picks come in runs (consecutive rows of one source) when a page is rewritten around a few
+    /// changes: each run is copied as one block.
+    fileprivate static func gather(
+        from columns: [Column], picks: [(source: Int32, row: Int32)], runs: [(source: Int32, rows: Range<Int>)], type: DataType
+    ) -> Column {
         func take<T>(_ arrays: (Column) -> [T]?) -> [T] {
             let sources = columns.map { arrays($0) ?? [] }
             var result: [T] = []
@@ -216,7 +222,7 @@ extension Column {
                     if case .structure(let c, _) = column.storage { return c[childIndex] }
                     return Column(type: emptyChildren[childIndex].type, repeating: .null, count: column.count)
                 }
-                children.append(gather(from: parts, picks: picks, type: emptyChildren[childIndex].type))
+                children.append(gather(from: parts, picks: picks, runs: runs, type: emptyChildren[childIndex].type))
             }
             storage = .structure(children, count: picks.count)
         case .list:
@@ -234,7 +240,7 @@ extension Column {
     }
 
     /// `picks` as runs of consecutive rows of one source, in order.
-    private static func runs(of picks: [(source: Int32, row: Int32)]) -> [(source: Int32, rows: Range<Int>)] {
+    fileprivate static func runs(of picks: [(source: Int32, row: Int32)]) -> [(source: Int32, rows: Range<Int>)] {
         var runs: [(source: Int32, rows: Range<Int>)] = []
         var index = 0
         while index < picks.count {
@@ -252,8 +258,11 @@ extension Column {
 extension Chunk {
     /// Row `picks[i].row` of `chunks[picks[i].source]`, for each i in order (``Column/gather(from:picks:type:)``).
     package static func gather(from chunks: [Chunk], picks: [(source: Int32, row: Int32)], types: [DataType]) -> Chunk {
-        Chunk(
-            columns: types.indices.map { column in Column.gather(from: chunks.map { $0.columns[column] }, picks: picks, type: types[column]) },
+        let runs = Column.runs(of: picks)
+        return Chunk(
+            columns: types.indices.map { column in
+                Column.gather(from: chunks.map { $0.columns[column] }, picks: picks, runs: runs, type: types[column])
+            },
             count: picks.count)
     }
 }

@@ -29,7 +29,7 @@ package final class TableStore: Sendable {
         /// (a chunk of `stagedChunks` and a row there), or a deletion (chunk -1). Writes commit
         /// when the rows are read (``commit(_:)``) or enough of them wait, so a one-row write
         /// costs a lookup and a staged row, not a page rewrite.
-        var staged: [GroupKey: (chunk: Int32, row: Int32)] = [:]
+        var staged: [KeyBytes: (chunk: Int32, row: Int32)] = [:]
         var stagedChunks: [Chunk] = []
         var stagedRows = 0
         /// A view's rows: its pages as last published (``replaceAll(with:)``).
@@ -195,7 +195,7 @@ package final class TableStore: Sendable {
 
     /// The row under `key` as of the writes so far: staged, or committed.
     private static func find(_ key: [UInt8], in state: State) -> (rows: Chunk, index: Int)? {
-        if let staged = state.staged[GroupKey(key)] {
+        if let staged = state.staged[KeyBytes(bytes: key)] {
             return staged.chunk < 0 ? nil : (state.stagedChunks[Int(staged.chunk)], Int(staged.row))
         }
         return state.table.find(key).map { ($0.contents.rows, $0.index) }
@@ -209,7 +209,7 @@ package final class TableStore: Sendable {
         let chunkIndex = Int32(state.stagedChunks.count)
         state.stagedChunks.append(rows)
         for row in 0 ..< rows.count {
-            state.staged[GroupKey(keys.key(keyOf(row)))] = signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row))
+            state.staged[KeyBytes(bytes: keys.key(keyOf(row)))] = signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row))
         }
         state.table.stage(rows, signs: signs) { bytes, row in keys.appendKey(keyOf(row), to: &bytes) }
         state.stagedRows += rows.count
@@ -218,9 +218,9 @@ package final class TableStore: Sendable {
     /// Stages `chunk`'s rows (whose keys are `keys`) in place of the stored rows with the same
     /// keys; within `chunk`, the last row for a key wins. Returns what is stored and replaced.
     private static func upsert(_ chunk: Chunk, keys: KeyBuffer, into state: inout State) -> InsertResult {
-        var lastRow: [GroupKey: Int] = [:]
-        for row in 0 ..< chunk.count { lastRow[GroupKey(keys.key(row))] = row }
-        let keptRows = (0 ..< chunk.count).filter { lastRow[GroupKey(keys.key($0))] == $0 }
+        var lastRow: [KeyBytes: Int] = [:]
+        for row in 0 ..< chunk.count { lastRow[KeyBytes(bytes: keys.key(row))] = row }
+        let keptRows = (0 ..< chunk.count).filter { lastRow[KeyBytes(bytes: keys.key($0))] == $0 }
         let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
         var signs = [Int8](repeating: 1, count: keptRows.count)
         var replaced = RowPicks()
@@ -248,12 +248,12 @@ package final class TableStore: Sendable {
     }
 
     private static func delete(_ keys: KeyBuffer, from state: inout State, types: [DataType]) -> Chunk? {
-        var seen = Set<GroupKey>()
+        var seen = Set<KeyBytes>()
         var found = RowPicks()
         var foundKeys: [Int] = []
         for row in 0 ..< keys.count {
             let key = keys.key(row)
-            guard seen.insert(GroupKey(key)).inserted, let place = find(key, in: state) else { continue }
+            guard seen.insert(KeyBytes(bytes: key)).inserted, let place = find(key, in: state) else { continue }
             found.add(place.rows, place.index)
             foundKeys.append(row)
         }
@@ -508,18 +508,13 @@ private struct RowPicks {
     }
 }
 
-/// A state-table key as a dictionary key.
-private struct GroupKey: Hashable {
-    var bytes: [UInt8]
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-    func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
-}
-
 /// The key columns of one row encoded as bytes, for hashing and equality.
 package struct KeyBytes: Hashable, Sendable {
     package var bytes: [UInt8]
+
+    package init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
     package init(_ chunk: Chunk, row: Int, columns: [Int]) {
         var bytes: [UInt8] = []
