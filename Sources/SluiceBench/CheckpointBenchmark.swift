@@ -118,7 +118,7 @@ package struct CheckpointBenchmark {
                 next = end
             }
             let checkpointStart = ContinuousClock.now
-            try database.tables.checkpoint()
+            try await database.checkpoint()
             let checkpointSeconds = (ContinuousClock.now - checkpointStart).inSeconds
             let written = database.tables.journal?.history.last?.bytesWritten ?? 0
             print(String(format: "  checkpoint   %7.2f s  %8.1f MiB written  %7.1f MiB/s  (%d rows)", checkpointSeconds,

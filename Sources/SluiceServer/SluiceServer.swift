@@ -64,12 +64,11 @@ package final class SluiceServer: Sendable {
         return SluiceServer(database: database, sqlServer: sqlServer, broker: broker)
     }
 
-    /// Stops accepting connections and writes every table to the data directory.
+    /// Stops accepting connections, writes a last checkpoint and stops.
     package func shutdown() async throws {
         try await sqlServer.shutdown()
         await broker?.shutdown()
-        database.stop()
-        try database.tables.checkpoint()
+        try await database.shutdown()
     }
 }
 

@@ -37,7 +37,19 @@ package final class TableStore: Sendable {
         /// Rows still on disk: a checkpoint's file and the changes logged after it, read in at
         /// the table's first use (``load(_:)``).
         var unread: Unread?
+        /// The table's checkpoints since its last base (``checkpointPiece(id:generation:)``).
+        var chain = CheckpointChain()
+
+        /// An empty table, keeping whether commits keep their changes for checkpoints.
+        mutating func clear(types: [DataType], memory: StateMemory?) {
+            let tracks = table.tracksChanges
+            self = State(table: PagedTable(types: types, memory: memory))
+            table.tracksChanges = tracks
+        }
     }
+
+    /// The table's id among the state tables of its checkpoint piece.
+    package static let stateTableID = 0
 
     /// Rows staged past this many commit at once.
     static let stagedRowLimit = 4096
@@ -375,7 +387,48 @@ package final class TableStore: Sendable {
 
     /// Removes every row.
     package func truncate() {
-        state.withLock { $0 = State(table: PagedTable(types: types, memory: memory)) }
+        state.withLock { $0.clear(types: types, memory: memory) }
+    }
+
+    // MARK: Checkpoints
+
+    /// Makes every commit keep its changes for the next ``checkpointPiece(id:generation:)``.
+    package func enableCheckpoints() {
+        state.withLock { $0.table.tracksChanges = true }
+    }
+
+    /// The table's piece of a state checkpoint, as relation `id`, with the writes so far (called
+    /// with no write in progress, at the checkpoint's cut): its pages when it has no chain to
+    /// extend or base generation `generation` asks for one (a base), else the changes since the
+    /// last piece, left unmerged for the checkpoint's writer. A table read in from a table
+    /// checkpoint file is read now.
+    package func checkpointPiece(id: Int, generation: Int) -> FragmentCheckpoint {
+        state.withLock { state in
+            load(&state)
+            Self.commit(&state)
+            let isBase = state.chain.needsBase(stateBytes: state.table.byteCount, generation: generation)
+            let image = state.table.checkpoint(table: Self.stateTableID, everything: isBase, merging: false)
+            state.chain.wrote(isBase: isBase, bytes: image.byteCount, generation: generation)
+            var piece = FragmentCheckpoint(view: id, isBase: isBase, sections: [], pagedTables: [image])
+            piece.isTable = true
+            return piece
+        }
+    }
+
+    /// Makes a state checkpoint's chain of this table (`restored`) its rows; its pages stay in
+    /// the run files until they are read. The table must be empty.
+    package func restore(from restored: RestoredTables, generation: Int) throws(SluiceError) {
+        try state.withLock { (state: inout State) throws(SluiceError) in
+            state.clear(types: types, memory: memory)
+            try state.table.restore(from: restored, table: Self.stateTableID)
+            state.chain = CheckpointChain(restoredBytes: restored.byteCount, generation: generation)
+            if primaryKey.isEmpty, let page = state.table.pages.last, page.keyCount > 0 {
+                // Row ids continue after the last one stored (the key's bytes after its vnode).
+                let key = page.keys.key(page.keyCount - 1)
+                guard key.count == 10 else { throw SluiceError(.dataCorrupted, "a stored row of a table without a primary key has a malformed row id") }
+                state.nextRowID = key[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 1
+            }
+        }
     }
 
     // MARK: Recovery
@@ -384,7 +437,7 @@ package final class TableStore: Sendable {
     /// until the table is first used. The table must be empty.
     package func restore(from file: TableFile) {
         state.withLock { state in
-            state = State(table: PagedTable(types: types, memory: memory))
+            state.clear(types: types, memory: memory)
             state.unread = Unread(file: file, rowCount: file.rowCount)
         }
     }

@@ -102,7 +102,7 @@ struct SQLHarness {
             let sql = try SQLHarness(dataDirectory: directory)
             try await sql.run("CREATE TABLE t (id int PRIMARY KEY, name varchar)")
             try await sql.run("INSERT INTO t VALUES (1, 'a'), (2, NULL)")
-            try sql.database.tables.checkpoint()
+            try await sql.database.shutdown()
         }
         let reopened = try SQLHarness(dataDirectory: directory)
         #expect(try await reopened.rows("SELECT id, name FROM t ORDER BY id") == [["1", "a"], ["2", nil]])

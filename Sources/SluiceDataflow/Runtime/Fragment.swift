@@ -81,20 +81,9 @@ package final class Fragment: @unchecked Sendable {
     private var blockedCount = 0
     /// Messages from inputs whose barrier came early, kept until the others catch up.
     private var held: [[StreamMessage]]
-    /// Checkpoints: whether they are taken, and the view's chain since its last base. A base is
-    /// written first, after a lost checkpoint, and when the chain holds more than twice the
-    /// state's bytes (deltas that overwrite each other: compaction) or ``maximumDeltas`` deltas.
-    /// A view that only grows (every delta adds rows) is never compacted for its size.
+    /// Checkpoints: whether they are taken, and the view's chain since its last base.
     private let checkpointing: Bool
-    private var hasBase = false
-    private var baseGeneration = 0
-    private var chainBytes = 0
-    private var deltaCount = 0
-    /// Deltas after a base before the next checkpoint writes a base again, however small
-    /// (`SLUICE_STATE_MAX_DELTAS` sets it, for tests of compaction).
-    static let maximumDeltas = getenv("SLUICE_STATE_MAX_DELTAS").flatMap { Int(String(cString: $0)) } ?? 256
-    /// Chain bytes that never call for a compaction, however small the state.
-    static let compactionFloorBytes = 8 << 20
+    private var chain = CheckpointChain()
 
     /// With `checkpointing`, the fragment writes its state at checkpoint barriers; with
     /// `restoring` (each state table's contents, by id), it starts from a checkpoint's state
@@ -129,9 +118,7 @@ package final class Fragment: @unchecked Sendable {
         self.checkpointing = checkpointing
         queue.schedule = { [weak self] in self?.wake() }
         if let restoring {
-            hasBase = true
-            baseGeneration = collector.requiredBaseGeneration
-            chainBytes = restoring.byteCount
+            chain = CheckpointChain(restoredBytes: restoring.byteCount, generation: collector.requiredBaseGeneration)
             started = true
         }
     }
@@ -267,9 +254,7 @@ package final class Fragment: @unchecked Sendable {
         var mode = StateWriter.Mode.none
         let generation = collector?.requiredBaseGeneration ?? 0
         if checkpointing && barrier.isCheckpoint {
-            let compact = chainBytes > max(2 * statistics.stateBytes.load(ordering: .relaxed), Self.compactionFloorBytes)
-                || deltaCount >= Self.maximumDeltas
-            mode = !hasBase || baseGeneration != generation || compact ? .everything : .changes
+            mode = chain.needsBase(stateBytes: statistics.stateBytes.load(ordering: .relaxed), generation: generation) ? .everything : .changes
         }
         var state = StateWriter(mode: mode)
         var failed = false
@@ -292,17 +277,11 @@ package final class Fragment: @unchecked Sendable {
             if failed {
                 // An operator stopped short of its sections: this view sits the checkpoint out and
                 // writes a base at the next one.
-                hasBase = false
+                chain.invalidate()
             } else {
                 piece = CheckpointPiece(
                     state: FragmentCheckpoint(view: id, isBase: mode == .everything, sections: state.sections, pagedTables: state.pagedTables))
-                let bytes = state.byteCount
-                if mode == .everything {
-                    (hasBase, baseGeneration, chainBytes, deltaCount) = (true, generation, bytes, 0)
-                } else {
-                    chainBytes += bytes
-                    deltaCount += 1
-                }
+                chain.wrote(isBase: mode == .everything, bytes: state.byteCount, generation: generation)
             }
         }
         output.sendWithoutWaiting(.barrier(barrier))

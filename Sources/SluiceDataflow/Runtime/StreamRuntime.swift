@@ -10,10 +10,13 @@ import SluiceState
 package struct CheckpointCut: Sendable {
     package var log: LogPosition
     package var positions: [Int: [Int32: Int64]]
+    /// Every table's piece, taken at the cut.
+    package var tables: [CheckpointPiece]
 
-    package init(log: LogPosition, positions: [Int: [Int32: Int64]]) {
+    package init(log: LogPosition, positions: [Int: [Int32: Int64]], tables: [CheckpointPiece] = []) {
         self.log = log
         self.positions = positions
+        self.tables = tables
     }
 }
 
@@ -21,6 +24,10 @@ package struct CheckpointCut: Sendable {
 /// writer (off the fragment's thread).
 package struct CheckpointPiece: Sendable {
     package var state: FragmentCheckpoint
+
+    package init(state: FragmentCheckpoint) {
+        self.state = state
+    }
 
     package var view: Int { state.view }
     package var isBase: Bool { state.isBase }
@@ -30,7 +37,7 @@ package struct CheckpointPiece: Sendable {
 package struct EpochCheckpoint: Sendable {
     package var epoch: UInt64
     package var cut: CheckpointCut
-    /// Every running view's piece, by view id.
+    /// Every table's piece, then every running view's, each by id.
     package var pieces: [CheckpointPiece]
 }
 
@@ -113,6 +120,9 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var stopped = false
     /// An epoch's changes grew past `epochByteLimit`: the barrier thread injects one now.
     private var epochIsFull = false
+    /// A table or source was written since the last checkpoint barrier: with checkpoints, the
+    /// barrier thread injects barriers (checkpoints of the tables) even when no view runs.
+    private let writtenSinceBarrier = Atomic<Bool>(false)
     /// Bytes of changes written since the last barrier, and the most an epoch takes before
     /// one is injected early (nil: no limit).
     private let epochBytes = Atomic<Int>(0)
@@ -178,6 +188,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     package func withSource<T, E: Error>(_ id: Int, _ body: (SourceWriter) throws(E) -> T) throws(E) -> T {
         let input = self.input(id)
         input.stream.waitForRoom()
+        writtenSinceBarrier.store(true, ordering: .relaxed)
         return try gate.withShared { () throws(E) -> T in
             input.lock.lock()
             defer { input.lock.unlock() }
@@ -214,7 +225,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
                 while !stopped && !epochIsFull && Date() < deadline { _ = condition.wait(until: deadline) }
                 epochIsFull = false
                 let isStopped = stopped
-                let idle = fragments.isEmpty
+                let idle = fragments.isEmpty && (checkpointHooks == nil || !writtenSinceBarrier.load(ordering: .relaxed))
                 condition.unlock()
                 if isStopped { return }
                 if !idle { injectBarrier() }
@@ -271,6 +282,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
         // No write is in progress while the gate is held: the cut matches the barrier.
         epochBytes.store(0, ordering: .relaxed)
+        // (What was written is in a checkpoint once one is cut.)
+        if hooks != nil { writtenSinceBarrier.store(false, ordering: .relaxed) }
         let cut = hooks?.cut()
         let (epoch, streams) = condition.withLock { () -> (UInt64, [ChangeDispatcher]) in
             lastInjected += 1
@@ -325,7 +338,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             inflight.removeFirst()
             if !first.rows.isEmpty { publish(first.rows, first.epoch) }
             if let cut = first.cut, let hooks = checkpointHooks {
-                hooks.write(EpochCheckpoint(epoch: first.epoch, cut: cut, pieces: first.pieces.sorted { $0.view < $1.view }))
+                hooks.write(EpochCheckpoint(epoch: first.epoch, cut: cut, pieces: cut.tables + first.pieces.sorted { $0.view < $1.view }))
             }
             committed = first.epoch
             condition.broadcast()

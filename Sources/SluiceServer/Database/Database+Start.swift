@@ -24,11 +24,13 @@ extension Database {
             for relation in relations where relation.kind == .table {
                 try catalog.add(relation)
                 let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey, memory: streams.runtime.memory)
+                // Replayed writes are in the next checkpoint's delta.
+                store.enableCheckpoints()
                 loaded[relation.id] = store
                 tables.stores.add(store, id: relation.id)
             }
-            // The views' last state checkpoint, if one covers every view and the log still
-            // reaches back to its cut; otherwise views are rebuilt from their inputs.
+            // The last state checkpoint: the tables' rows, and the views' state if it covers
+            // every view (otherwise views are rebuilt from their inputs).
             let views = relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
             // (Paged state tables written whole stay in the run files, read as pages are touched.)
             let reading = ContinuousClock.now
@@ -45,15 +47,23 @@ extension Database {
                 }
             }
             let readSeconds = (ContinuousClock.now - reading).inSeconds
-            var recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
+            var recovered: TableJournal.Recovery
+            if let checkpoint, checkpoint.manifest.includesTables {
+                recovered = try TableJournal.recover(
+                    dataDirectory: directory, into: loaded, stateCheckpoint: checkpoint.manifest, chains: checkpoint.views,
+                    generation: streams.runtime.requiredBaseGeneration)
+            } else {
+                // Tables as an earlier version checkpointed them (or the log alone).
+                recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
+            }
             if restored != nil && recovered.changesAfterCut == nil {
                 restored = nil
                 stateNote = "views rebuilt from their inputs (the log no longer reaches back to the last state checkpoint)"
             }
+            if let checkpoint { streams.stateCheckpointWriter?.checkpoints.resume(from: checkpoint.manifest) }
             recovered.damaged += damaged.map { "state: \($0)" }
             tables.journal = try TableJournal(dataDirectory: directory)
             if let restored {
-                streams.stateCheckpointWriter?.checkpoints.resume(from: restored.manifest)
                 // Views first, from their state; then the table writes logged after the
                 // checkpoint's cut; then the connectors, sources from the cut's positions.
                 let restoring = ContinuousClock.now

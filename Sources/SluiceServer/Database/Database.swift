@@ -14,11 +14,11 @@ import SluiceState
 ///
 /// - The catalog (``Catalog``) and its file (``CatalogFile``, `catalog.json`, rewritten after
 ///   every DDL statement).
-/// - The tables' state (``TableState``): every table's rows, the write-ahead log and table
-///   checkpoints under `wal/` and `tables/`, and the writes that change them.
+/// - The tables' state (``TableState``): every table's rows, the write-ahead log under `wal/`,
+///   and the writes that change them.
 /// - The stream side (``StreamCoordinator``): the runtime maintaining the views, its barriers,
-///   the views' and operators' state checkpoints under `state/`, the connectors and the memory
-///   budget.
+///   the state checkpoints of the tables, views and operators under `state/`, the connectors and
+///   the memory budget.
 ///
 /// At start the views come back from their last state checkpoint, or are rebuilt from their
 /// inputs when there is none that covers them all (``load(from:)``).
@@ -68,17 +68,7 @@ package final class Database: TableProvider, Sendable {
         let streams = StreamCoordinator(runtime: runtime)
         self.streams = streams
         let catalog = self.catalog
-        tables = TableState(
-            stores: stores, runtime: runtime,
-            positions: {
-                // Where each connector-fed table's connector stands, logged with its rows.
-                var positions: [Int: [Int32: Int64]] = [:]
-                for (id, connector) in streams.connectors.all where catalog.relation(id: id)?.kind == .table {
-                    positions[id] = connector.positions
-                }
-                return positions
-            },
-            stateCut: { streams.stateCheckpointWriter?.checkpoints.lastManifest?.log.segment })
+        tables = TableState(stores: stores, runtime: runtime)
         catalog.setStreamingStatusSource {
             runtime.views.map { fragment in
                 StreamingJobStatus(
@@ -101,8 +91,10 @@ package final class Database: TableProvider, Sendable {
         }
         if let dataDirectory {
             try streams.enableStateCheckpoints(
-                directory: "\(dataDirectory)/state", frequency: checkpointFrequency, log: { tables.journal?.log.position },
-                isSource: { catalog.relation(id: $0)?.kind == .source }, record: { entry in tables.journal?.record(entry) })
+                directory: "\(dataDirectory)/state", frequency: checkpointFrequency, log: { tables.journal?.cut() },
+                tables: { generation in tables.checkpointPieces(generation: generation) },
+                written: { written in tables.journal?.checkpointWritten(written) },
+                record: { entry in tables.journal?.record(entry) })
             try load(from: dataDirectory)
             if tables.journal == nil { tables.journal = try TableJournal(dataDirectory: dataDirectory) }
             runtime.resumeCheckpoints()
@@ -133,6 +125,20 @@ package final class Database: TableProvider, Sendable {
     /// Stops the connectors and the stream runtime's threads.
     package func stop() {
         streams.stop()
+    }
+
+    /// Takes a checkpoint of every table and view now and returns once it is on disk (the
+    /// `CHECKPOINT` statement); throws what made it fail.
+    package func checkpoint() async throws(SluiceError) {
+        try await streams.checkpointNow()
+    }
+
+    /// A clean stop: the connectors stop, a last checkpoint is written (so the next start
+    /// replays no log), then the runtime stops.
+    package func shutdown() async throws(SluiceError) {
+        streams.stopConnectors()
+        defer { stop() }
+        try await checkpoint()
     }
 
     /// Registers source or connector-fed table `relation` and starts its connector, which first
@@ -207,6 +213,7 @@ package final class Database: TableProvider, Sendable {
     package func create(_ relation: RelationDefinition) throws(SluiceError) -> TableStore {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey, memory: streams.runtime.memory)
+        if dataDirectory != nil { store.enableCheckpoints() }
         tables.stores.add(store, id: relation.id)
         try saveCatalog()
         return store

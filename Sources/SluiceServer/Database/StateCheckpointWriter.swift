@@ -17,14 +17,22 @@ final class StateCheckpointWriter: Sendable {
     /// Checkpoints submitted and not yet written.
     private let pending = Atomic<Int>(0)
     private let lost: @Sendable () -> Void
+    private let written: @Sendable (StateCheckpoints.Written) -> Void
     private let record: @Sendable (CheckpointRecord) -> Void
+    /// The last checkpoint's epoch and error, if it failed.
+    private let lastOutcome = Mutex<(epoch: UInt64, error: SluiceError?)>((0, nil))
 
     /// - Parameters:
     ///   - lost: called when a checkpoint was not written, or left views out.
+    ///   - written: takes each checkpoint written (to drop the log before the kept ones).
     ///   - record: takes each checkpoint's entry for the history.
-    init(directory: String, lost: @escaping @Sendable () -> Void, record: @escaping @Sendable (CheckpointRecord) -> Void) throws(SluiceError) {
+    init(
+        directory: String, lost: @escaping @Sendable () -> Void, written: @escaping @Sendable (StateCheckpoints.Written) -> Void,
+        record: @escaping @Sendable (CheckpointRecord) -> Void
+    ) throws(SluiceError) {
         checkpoints = try StateCheckpoints(directory: directory)
         self.lost = lost
+        self.written = written
         self.record = record
     }
 
@@ -45,6 +53,14 @@ final class StateCheckpointWriter: Sendable {
         queue.sync {}
     }
 
+    /// Returns once the checkpoint of `epoch` (submitted already, or never: a barrier that was
+    /// not a checkpoint) is written; throws its error if it failed.
+    func waitForWrite(of epoch: UInt64) throws(SluiceError) {
+        waitForWrites()
+        let outcome = lastOutcome.withLock { $0 }
+        if outcome.epoch == epoch, let error = outcome.error { throw error }
+    }
+
     /// What the checkpoints written since the start add up to.
     var totals: StateCheckpointTotals { totalsBox.withLock { $0 } }
 
@@ -59,6 +75,8 @@ final class StateCheckpointWriter: Sendable {
         do {
             let written = try checkpoints.write(epoch: checkpoint.epoch, log: checkpoint.cut.log, positions: checkpoint.cut.positions, pieces: pieces)
             if !written.brokenChains.isEmpty { lost() }
+            self.written(written)
+            lastOutcome.withLock { $0 = (checkpoint.epoch, nil) }
             entry.bytesWritten = written.bytes
             totalsBox.withLock { totals in
                 totals.checkpoints += 1
@@ -68,6 +86,7 @@ final class StateCheckpointWriter: Sendable {
             }
         } catch {
             totalsBox.withLock { $0.failures += 1 }
+            lastOutcome.withLock { $0 = (checkpoint.epoch, error) }
             lost()
             entry.error = error.message
             FileHandle.standardError.write(Data("sluice: state checkpoint failed: \(error.message)\n".utf8))

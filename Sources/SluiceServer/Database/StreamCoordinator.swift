@@ -20,15 +20,19 @@ package final class StreamCoordinator: Sendable {
         self.runtime = runtime
     }
 
-    /// Starts checkpointing the views' state under `directory`, every `frequency` barriers,
-    /// cut where the log and every source in `sources` stand. Paused until the database has
+    /// Starts checkpointing the tables' rows and the views' state under `directory`, every
+    /// `frequency` barriers, cut where the log stands (`log`, which may start a new segment
+    /// there), where every connector stands, and with every table's piece (`tables`, with the
+    /// base generation). `written` takes each checkpoint written. Paused until the database has
     /// restored the views.
     func enableStateCheckpoints(
-        directory: String, frequency: Int, log: @escaping @Sendable () -> LogPosition?, isSource: @escaping @Sendable (Int) -> Bool,
+        directory: String, frequency: Int, log: @escaping @Sendable () -> LogPosition?,
+        tables: @escaping @Sendable (_ generation: Int) -> [FragmentCheckpoint],
+        written: @escaping @Sendable (StateCheckpoints.Written) -> Void,
         record: @escaping @Sendable (CheckpointRecord) -> Void
     ) throws(SluiceError) {
         let runtime = self.runtime
-        let writer = try StateCheckpointWriter(directory: directory, lost: { runtime.requireBases() }, record: record)
+        let writer = try StateCheckpointWriter(directory: directory, lost: { runtime.requireBases() }, written: written, record: record)
         writerBox.withLock { $0 = writer }
         let connectors = self.connectors
         runtime.enableCheckpoints(CheckpointHooks(
@@ -36,13 +40,23 @@ package final class StreamCoordinator: Sendable {
             cut: {
                 // Called as a barrier passes, no write in progress.
                 var positions: [Int: [Int32: Int64]] = [:]
-                for (id, connector) in connectors.all where isSource(id) {
+                for (id, connector) in connectors.all {
                     if let reached = connector.positions { positions[id] = reached }
                 }
-                return CheckpointCut(log: log() ?? LogPosition(segment: 0, offset: 0), positions: positions)
+                let pieces = tables(runtime.requiredBaseGeneration).map(CheckpointPiece.init(state:))
+                return CheckpointCut(log: log() ?? LogPosition(segment: 0, offset: 0), positions: positions, tables: pieces)
             },
             write: { checkpoint in writer.submit(checkpoint) },
             isBusy: { writer.isBehind }), paused: true)
+    }
+
+    /// Takes a checkpoint now (a checkpoint barrier, whatever the frequency) and returns once it
+    /// is written; throws what made it fail. Without state checkpoints, returns at once.
+    package func checkpointNow() async throws(SluiceError) {
+        guard let writer = stateCheckpointWriter, runtime.isCheckpointing else { return }
+        let epoch = runtime.injectBarrier(checkpoint: true)
+        await runtime.waitForCommit(epoch)
+        try writer.waitForWrite(of: epoch)
     }
 
     var stateCheckpointWriter: StateCheckpointWriter? { writerBox.withLock { $0 } }
@@ -97,9 +111,13 @@ package final class StreamCoordinator: Sendable {
     /// Stops the connectors and the runtime's threads; a state checkpoint being written
     /// finishes (its files are whole or absent either way).
     func stop() {
-        for connector in connectors.all.values { connector.stop() }
+        stopConnectors()
         runtime.stop()
         waitForStateCheckpoints()
+    }
+
+    func stopConnectors() {
+        for connector in connectors.all.values { connector.stop() }
     }
 }
 

@@ -4,34 +4,33 @@ import SluiceCore
 import SluicePlanner
 import SluiceState
 
-/// What keeps tables across crashes: a checkpoint of every table's rows as files, and the
-/// write-ahead log of every change since.
+/// What keeps tables across crashes: the write-ahead log of every change, and the state
+/// checkpoints (``StateCheckpoints``), which hold every table's rows at their cut.
 ///
 /// On disk, under the data directory:
-/// - `wal/wal-<segment>.log`: ``TableLogRecord``s (``WriteAheadLog``);
-/// - `tables/<id>-<segment>.chunks`: table `id`'s rows as of the checkpoint that started WAL
-///   segment `segment` (``ChunkCodec`` chunks after a header line, then a CRC-32C);
-/// - `tables/MANIFEST`: that segment and the tables it covers, fsynced last: a checkpoint
-///   exists only once its manifest does, so a crash while writing one leaves the previous one.
+/// - `wal/wal-<segment>.log`: ``TableLogRecord``s (``WriteAheadLog``); a checkpoint's cut starts a
+///   new segment when the current one has passed ``segmentBytes``, and once two checkpoints that
+///   hold the tables are written, the segments before the older one's cut are deleted;
+/// - `tables/<id>-<segment>.chunks` and `tables/MANIFEST-<segment>`: table checkpoints as an
+///   earlier version wrote them (every table whole, at a log segment), still read at a start
+///   whose state checkpoints do not hold the tables, and deleted once two of them do.
 ///
-/// Recovery loads the manifest's table files and replays the log from its segment on.
+/// Recovery restores the tables from the state checkpoint and replays the log after its cut.
 package final class TableJournal: Sendable {
     package let dataDirectory: String
     package let log: WriteAheadLog
-    /// Log bytes after which a checkpoint is taken (bounding replay at start).
-    package let checkpointAfterBytes: UInt64
-    private let checkpointState = Mutex<(running: Bool, loggedAtLast: UInt64)>((false, 0))
+    /// Bytes of a log segment past which a checkpoint's cut starts a new one.
+    package let segmentBytes: Int64
     /// The last ``keptHistory`` checkpoints, written or failed, oldest first.
     private let recent = Mutex<[CheckpointRecord]>([])
     static let keptHistory = 100
 
     static let manifestHeader = "SLUICE-TABLES-MANIFEST-1"
 
-    /// Opens the log for appending, in a new segment. Call after ``recover(into:)``.
-    package init(dataDirectory: String, checkpointAfterBytes: UInt64 = 256 << 20) throws(SluiceError) {
+    /// Opens the log for appending, in a new segment. Call after recovery.
+    package init(dataDirectory: String, segmentBytes: Int64 = 64 << 20) throws(SluiceError) {
         self.dataDirectory = dataDirectory
-        self.checkpointAfterBytes = checkpointAfterBytes
-        try Files.createDirectory("\(dataDirectory)/tables")
+        self.segmentBytes = segmentBytes
         log = try WriteAheadLog(directory: "\(dataDirectory)/wal")
     }
 
@@ -47,42 +46,23 @@ package final class TableJournal: Sendable {
         try log.makeDurable(upTo: position)
     }
 
-    /// True when the log has grown enough since the last checkpoint that one should be taken;
-    /// marks one as running, so only one caller gets true until ``finishCheckpoint()``.
-    package func claimCheckpointIfDue() -> Bool {
-        let logged = log.appendedBytes
-        return checkpointState.withLock { state in
-            guard !state.running, logged - state.loggedAtLast >= checkpointAfterBytes else { return false }
-            state.running = true
-            return true
-        }
+    /// Where a checkpoint's cut leaves the log (called with no write in progress): the current
+    /// position, in a new segment when the current one has grown past ``segmentBytes`` (so the
+    /// segments before it can go once checkpoints hold their records).
+    package func cut() -> LogPosition {
+        if log.position.offset >= segmentBytes { _ = try? log.rotate() }
+        return log.position
     }
 
-    /// Writes a checkpoint: `tables`' rows as they were when `segment` was started (the caller
-    /// rotated the log and took the snapshots in one step, with writes held). Then deletes the
-    /// files and log segments the new manifest no longer needs.
-    /// `positions` are where the connectors feeding tables stood at that moment. Log segments
-    /// from `keepingLogFrom` on stay whatever the checkpoints need (the views' state checkpoint
-    /// replays the table writes after its cut).
-    package func writeCheckpoint(
-        segment: UInt64, tables: [(id: Int, contents: TableStore.CheckpointContents)], positions: [Int: [Int32: Int64]] = [:],
-        keepingLogFrom: UInt64? = nil
-    ) throws(SluiceError) {
-        defer { checkpointState.withLock { $0 = (false, log.appendedBytes) } }
-        let started = ContinuousClock.now
-        let startedAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        var written = 0
-        do throws(SluiceError) {
-            written = try writeFiles(segment: segment, tables: tables, positions: positions, keepingLogFrom: keepingLogFrom)
-        } catch {
-            record(CheckpointRecord(
-                epoch: segment, startedAt: startedAt, bytesWritten: written, tables: tables.count,
-                durationMicroseconds: Self.microseconds(since: started), error: error.message))
-            throw error
-        }
-        record(CheckpointRecord(
-            epoch: segment, startedAt: startedAt, bytesWritten: written, tables: tables.count,
-            durationMicroseconds: Self.microseconds(since: started), error: nil))
+    /// Drops what checkpoint `written` and the one kept before it no longer need: the log
+    /// segments before the older one's cut and the table checkpoint files of an earlier version,
+    /// once both hold the tables. (With no checkpoint before it, nothing goes: the log is what a
+    /// damaged single checkpoint falls back to.)
+    package func checkpointWritten(_ written: StateCheckpoints.Written) {
+        guard written.manifest.includesTables, let previous = written.previous, previous.includesTables else { return }
+        log.removeSegments(before: previous.log.segment)
+        let directory = "\(dataDirectory)/tables"
+        for name in (try? Files.list(directory)) ?? [] { Files.remove("\(directory)/\(name)") }
     }
 
     /// The recent checkpoints, oldest first (`sluice_checkpoints`).
@@ -99,60 +79,6 @@ package final class TableJournal: Sendable {
     package static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = ContinuousClock.now - start
         return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-    }
-
-    /// Writes the checkpoint's files, manifest last, and removes what it supersedes; returns the
-    /// bytes written.
-    private func writeFiles(
-        segment: UInt64, tables: [(id: Int, contents: TableStore.CheckpointContents)], positions: [Int: [Int32: Int64]],
-        keepingLogFrom: UInt64?
-    ) throws(SluiceError) -> Int {
-        let directory = "\(dataDirectory)/tables"
-        var written = 0
-        for table in tables {
-            let path = "\(directory)/\(table.id)-\(segment).chunks"
-            let chunks: [Chunk]
-            switch table.contents {
-            case .file(let file):
-                // Unchanged since recovery read its file: a copy of that file.
-                written += try file.copy(to: path)
-                continue
-            case .chunks(let rows):
-                chunks = rows
-            }
-            // Written a piece of about a megabyte at a time, checksummed as it goes.
-            written += try Files.writeChecksummed(to: path) {
-                (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in
-                var piece = TableFile.header
-                piece.reserveCapacity(1 << 21)
-                for chunk in chunks where !chunk.isEmpty {
-                    ChunkCodec.encode(chunk, into: &piece)
-                    if piece.count >= 1 << 20 {
-                        try write(piece)
-                        piece.removeAll(keepingCapacity: true)
-                    }
-                }
-                try write(piece)
-            }
-        }
-        try Failpoints.hit("before-manifest")
-        var lines = [Self.manifestHeader, "segment \(segment)"] + tables.map { "table \($0.id)" }
-        for (relation, partitions) in positions.sorted(by: { $0.key < $1.key }) {
-            lines.append("positions \(relation)" + partitions.sorted { $0.key < $1.key }.map { " \($0.key):\($0.value)" }.joined())
-        }
-        let manifest = lines.joined(separator: "\n") + "\n"
-        try Files.writeChecksummed(Array(manifest.utf8), to: "\(directory)/MANIFEST-\(segment)")
-        written += manifest.utf8.count + 4
-        try Failpoints.hit("after-manifest")
-        // The previous checkpoint stays, with the log after it, in case this one is damaged later.
-        let checkpoints = Self.manifestSegments(in: directory)
-        let kept = Set(checkpoints.suffix(2))
-        for name in (try? Files.list(directory)) ?? [] {
-            if let fileSegment = Self.segment(ofFile: name), kept.contains(fileSegment) { continue }
-            Files.remove("\(directory)/\(name)")
-        }
-        log.removeSegments(before: min(kept.min() ?? segment, keepingLogFrom ?? .max))
-        return written
     }
 
     /// The segments of the checkpoint manifests in `directory`, ascending.
@@ -184,10 +110,15 @@ package final class TableJournal: Sendable {
         package var changesAfterCut: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])]?
         /// How the views came back (restored from a state checkpoint or rebuilt).
         package var stateSummary: String?
+        /// The state checkpoint the tables came from (nil: a table checkpoint, or none).
+        package var stateCheckpoint: UInt64?
 
         /// One line for the server's log.
         package var summary: String {
-            var parts = [segment == 0 ? "no table checkpoint yet" : "tables from the checkpoint at log segment \(segment)"]
+            var parts = [
+                stateCheckpoint.map { "tables from state checkpoint \($0)" }
+                    ?? (segment == 0 ? "no checkpoint yet" : "tables from the table checkpoint at log segment \(segment)")
+            ]
             parts.append("\(recordsReplayed) log records replayed")
             if tornBytes > 0 { parts.append("\(tornBytes) bytes of a torn last record dropped") }
             for reason in damaged { parts.append("passed over a damaged checkpoint (\(reason))") }
@@ -258,6 +189,12 @@ package final class TableJournal: Sendable {
                 detail: failures.map(\.message).joined(separator: "; "))
         }
         let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment, repair: true)
+        if recovery.segment == 0, let first = contents.segments.first, first > 1 {
+            // The segments before it went with checkpoints, none of which reads back.
+            throw SluiceError(
+                .dataCorrupted, "the write-ahead log in \(dataDirectory)/wal begins at segment \(first), and no checkpoint that covers what came before it can be read",
+                detail: recovery.damaged.joined(separator: "; "))
+        }
         recovery.tornBytes = contents.tornBytes
         if let cut, cut.segment >= recovery.segment { recovery.changesAfterCut = [] }
         if let cut, cut.segment < recovery.segment {
@@ -266,13 +203,29 @@ package final class TableJournal: Sendable {
             // segments the table checkpoint kept, when it kept them all.
             recovery.changesAfterCut = changes(after: cut, before: recovery.segment, wal: "\(dataDirectory)/wal", stores: stores)
         }
-        // A table dropped in the log (its id may since name a new table) ignores its records
-        // up to the drop.
+        try replay(contents, after: nil, lastDrops: lastDrops(in: contents), into: stores, collectingAfter: cut, &recovery)
+        return recovery
+    }
+
+    /// Where each table dropped in `contents` was dropped last (its id may since name a new
+    /// table, which must not take the old one's records), by record index.
+    private static func lastDrops(in contents: WriteAheadLog.Contents) -> [Int: Int] {
         var lastDrop: [Int: Int] = [:]
         for (index, bytes) in contents.records.enumerated() {
             if let table = TableLogRecord.droppedTable(in: bytes) { lastDrop[table] = index }
         }
+        return lastDrop
+    }
+
+    /// Applies the records of `contents` that end after `start` (all, when nil) to `stores`,
+    /// records each connector-fed table's last positions, and collects the writes that end
+    /// after `cut` in `recovery.changesAfterCut` (when it is not nil).
+    private static func replay(
+        _ contents: WriteAheadLog.Contents, after start: LogPosition?, lastDrops lastDrop: [Int: Int], into stores: [Int: TableStore],
+        collectingAfter cut: LogPosition?, _ recovery: inout Recovery
+    ) throws(SluiceError) {
         for (index, bytes) in contents.records.enumerated() {
+            if let start, contents.ends[index] <= start { continue }
             let record = try TableLogRecord.decode(bytes) { id in
                 if let drop = lastDrop[id], drop > index { return nil }
                 return stores[id]?.types
@@ -292,6 +245,40 @@ package final class TableJournal: Sendable {
             }
             recovery.recordsReplayed += 1
         }
+    }
+
+    /// Fills `stores` (empty, by table id) from state checkpoint `manifest` (which holds every
+    /// table there was at its cut: `chains`, each table's) and the log after its cut, whose
+    /// writes it keeps in `changesAfterCut` for the views. A table the log drops after the cut
+    /// does not take the checkpoint's rows (its id now names a table created after the drop).
+    package static func recover(
+        dataDirectory: String, into stores: [Int: TableStore], stateCheckpoint manifest: StateManifest,
+        chains: [Int: [FragmentCheckpoint]], generation: Int
+    ) throws(SluiceError) -> Recovery {
+        var recovery = Recovery()
+        recovery.stateCheckpoint = manifest.sequence
+        recovery.changesAfterCut = []
+        let cut = manifest.log
+        let wal = "\(dataDirectory)/wal"
+        let contents = try WriteAheadLog.read(directory: wal, from: cut.segment, repair: true)
+        if let first = contents.segments.first, first != cut.segment || contents.segments != Array(first ... contents.segments.last!) {
+            throw SluiceError(
+                .dataCorrupted, "the write-ahead log in \(wal) does not hold every segment from \(cut.segment), where state checkpoint \(manifest.sequence) was cut")
+        }
+        recovery.tornBytes = contents.tornBytes
+        let drops = lastDrops(in: contents)
+        var afterCut = Set<Int>()
+        for (table, index) in drops where contents.ends[index] > cut { afterCut.insert(table) }
+        for (id, store) in stores where manifest.tables?.contains(id) == true && !afterCut.contains(id) {
+            guard let chain = chains[id] else { continue }
+            do throws(SluiceError) {
+                try store.restore(from: try FragmentCheckpoint.contents(of: chain), generation: generation)
+            } catch {
+                throw SluiceError(.dataCorrupted, "table \(id) in state checkpoint \(manifest.sequence) cannot be restored: \(error.message)")
+            }
+            if let positions = manifest.positions[id] { recovery.positions[id] = positions }
+        }
+        try replay(contents, after: cut, lastDrops: drops, into: stores, collectingAfter: cut, &recovery)
         return recovery
     }
 

@@ -10,12 +10,13 @@ import SluiceSQL
 import SluiceState
 
 /// The tables' part of the state store: every relation's stored rows (``StoreRegistry``), the
-/// write-ahead log and table checkpoints (``TableJournal``), and the writes that change them: DML
-/// and connector deliveries, logged and sent to the views reading the table.
+/// write-ahead log (``TableJournal``), and the writes that change them: DML and connector
+/// deliveries, logged and sent to the views reading the table. The tables' rows are
+/// checkpointed with the views' state (``checkpointPieces(generation:)``).
 package final class TableState: Sendable {
     let stores: StoreRegistry
     let runtime: StreamRuntime
-    /// The write-ahead log and table checkpoints; nil without a data directory.
+    /// The write-ahead log; nil without a data directory.
     package internal(set) var journal: TableJournal? {
         get { journalBox.withLock { $0 } }
         set { journalBox.withLock { $0 = newValue } }
@@ -23,21 +24,10 @@ package final class TableState: Sendable {
     private let journalBox = Mutex<TableJournal?>(nil)
     /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
     private let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
-    /// Serializes table checkpoints, off the writers' threads.
-    private let checkpointQueue = DispatchQueue(label: "sluice-table-checkpoints")
-    /// What a table checkpoint records beside the rows: where each connector-fed table's
-    /// connector stands, and the log segment the views' last state checkpoint still needs.
-    private let positions: @Sendable () -> [Int: [Int32: Int64]]
-    private let stateCut: @Sendable () -> UInt64?
 
-    init(
-        stores: StoreRegistry, runtime: StreamRuntime, positions: @escaping @Sendable () -> [Int: [Int32: Int64]],
-        stateCut: @escaping @Sendable () -> UInt64?
-    ) {
+    init(stores: StoreRegistry, runtime: StreamRuntime) {
         self.stores = stores
         self.runtime = runtime
-        self.positions = positions
-        self.stateCut = stateCut
     }
 
     package func store(for tableID: Int) -> TableStore? {
@@ -155,20 +145,10 @@ package final class TableState: Sendable {
         }
     }
 
-    /// Makes the log durable up to `position` when `synchronously`, and starts a checkpoint in
-    /// the background once the log has grown enough.
+    /// Makes the log durable up to `position` when `synchronously`.
     private func commit(_ position: UInt64?, synchronously: Bool) throws(SluiceError) {
-        guard let journal, let position else { return }
-        if synchronously { try journal.makeDurable(upTo: position) }
-        if journal.claimCheckpointIfDue() {
-            checkpointQueue.async { [weak self] in
-                do throws(SluiceError) {
-                    try self?.writeTableCheckpoint()
-                } catch {
-                    FileHandle.standardError.write(Data("sluice: table checkpoint failed: \(error.message)\n".utf8))
-                }
-            }
-        }
+        guard let journal, let position, synchronously else { return }
+        try journal.makeDurable(upTo: position)
     }
 
     /// Returns once everything logged so far is fsynced, waiting on a thread of the log's own
@@ -190,48 +170,10 @@ package final class TableState: Sendable {
         try result.get()
     }
 
-    /// ``checkpoint()`` on the checkpoint thread, the caller suspended meanwhile.
-    package func checkpointOffThread() async throws(SluiceError) {
-        let result: Result<Void, SluiceError> = await withCheckedContinuation { continuation in
-            checkpointQueue.async { [self] in
-                do throws(SluiceError) {
-                    try writeTableCheckpoint()
-                    continuation.resume(returning: .success(()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        try result.get()
-    }
-
-    /// Writes every table's rows as a checkpoint and drops the log before it. Writes wait only
-    /// while the log rotates and the tables' snapshots are taken.
-    package func checkpoint() throws(SluiceError) {
-        let result: Result<Void, SluiceError> = checkpointQueue.sync {
-            do throws(SluiceError) {
-                try writeTableCheckpoint()
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
-    }
-
-    /// Checkpoints run one at a time, on ``checkpointQueue``.
-    func writeTableCheckpoint() throws(SluiceError) {
-        guard let journal else { return }
-        // A table recovered and changed since, still on disk, is read in now, not while writes wait.
-        for store in stores.tables().values { _ = store.checkpointContents() }
-        let (segment, tables, positions) = try runtime.withWritesPaused {
-            () throws(SluiceError) -> (UInt64, [(id: Int, contents: TableStore.CheckpointContents)], [Int: [Int32: Int64]]) in
-            let segment = try journal.log.rotate()
-            let tables = stores.tables().map { (id: $0.key, contents: $0.value.checkpointContents()) }
-            return (segment, tables, self.positions())
-        }
-        // The log the views' last state checkpoint needs (from its cut on) stays.
-        try journal.writeCheckpoint(segment: segment, tables: tables.sorted { $0.id < $1.id }, positions: positions, keepingLogFrom: stateCut())
+    /// Every table's piece of a state checkpoint, at its cut (no write in progress), with base
+    /// generation `generation`.
+    func checkpointPieces(generation: Int) -> [FragmentCheckpoint] {
+        stores.tables().sorted { $0.key < $1.key }.map { $0.value.checkpointPiece(id: $0.key, generation: generation) }
     }
 
     /// `chunk`'s rows, all with change op `op`.

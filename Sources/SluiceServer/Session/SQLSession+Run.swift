@@ -16,7 +16,7 @@ extension SQLSession {
             return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW")
         }
         if case .utility(.checkpoint) = planned {
-            try await database.tables.checkpointOffThread()
+            try await database.checkpoint()
             return PGStatementResult(commandTag: "CHECKPOINT")
         }
         let result = try runStatement(planned)

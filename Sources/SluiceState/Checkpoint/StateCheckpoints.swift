@@ -12,8 +12,11 @@ import SluiceCore
 /// memory; as changes, its put keys in page-sized slices, then its removals. Each block is
 /// marked, so recovery can leave it in the file as a page (``StatePage/Reference``).
 package struct FragmentCheckpoint: Sendable {
+    /// The view's or table's relation id.
     package var view: Int
     package var isBase: Bool
+    /// A table's rows rather than a view's state: a table may not be left out of a checkpoint.
+    package var isTable = false
     package var sections: [StateSection]
     /// Paged tables, to be written in blocks.
     package var pagedTables: [PagedImage] = []
@@ -28,6 +31,9 @@ package struct FragmentCheckpoint: Sendable {
         /// Every page (a whole table), when `changes` is nil.
         package var pages: [StatePage]
         package var changes: StateSection?
+        /// Changes not merged yet (oldest first), to be merged into `changes` off the thread
+        /// that took them (``FragmentCheckpoint/settle()``).
+        package var unmerged: [StateSection]?
         /// Whether the pages are the whole table; otherwise they add their keys to it.
         package var isWhole = true
 
@@ -45,10 +51,29 @@ package struct FragmentCheckpoint: Sendable {
             self.changes = changes
         }
 
-        package var isEmpty: Bool { changes?.isEmpty ?? false }
+        /// Changes of table `table` still to be merged, oldest first.
+        package init(table: Int, types: [DataType], unmerged: [StateSection]) {
+            self.table = table
+            self.types = types
+            self.pages = []
+            self.unmerged = unmerged
+        }
+
+        package var isEmpty: Bool { changes?.isEmpty ?? unmerged?.allSatisfy(\.isEmpty) ?? false }
 
         /// Bytes the pages or changes hold.
-        package var byteCount: Int { changes?.byteCount ?? pages.reduce(0) { $0 + $1.byteCount } }
+        package var byteCount: Int {
+            changes?.byteCount ?? unmerged?.reduce(0) { $0 + $1.byteCount } ?? pages.reduce(0) { $0 + $1.byteCount }
+        }
+
+        /// Merges the unmerged changes.
+        mutating func settle() {
+            guard let parts = unmerged else { return }
+            unmerged = nil
+            var merged = StateSection.merged(parts, keepingRemovals: true) ?? StateSection(table: table, types: types)
+            merged.table = table
+            changes = merged
+        }
 
         /// The blocks it is written as, each with whether it is a page block (puts only).
         func blocks(_ body: (StateSection, _ isPageBlock: Bool) throws(SluiceError) -> Void) throws(SluiceError) {
@@ -93,6 +118,11 @@ package struct FragmentCheckpoint: Sendable {
         self.isBase = isBase
         self.sections = sections
         self.pagedTables = pagedTables
+    }
+
+    /// Merges what the paged tables' changes left unmerged (before ``write(to:)``).
+    package mutating func settle() {
+        for index in pagedTables.indices { pagedTables[index].settle() }
     }
 
     /// The first format: sections back to back, no lengths or checksums (still read).
@@ -334,17 +364,26 @@ package struct StateManifest: Sendable, Equatable {
     package var log: LogPosition
     /// Each source's positions (Kafka offsets by partition; a generator's next row).
     package var positions: [Int: [Int32: Int64]]
+    /// Each view's and table's chain, by relation id.
     package var chains: [Int: [Link]]
+    /// Which chains are tables'. Nil for a checkpoint from before tables were in them (their
+    /// rows then come from the tables' own checkpoint files).
+    package var tables: Set<Int>?
 
-    static let header = "SLUICE-STATE-MANIFEST-1"
+    static let headerVersion1 = "SLUICE-STATE-MANIFEST-1"
+    static let header = "SLUICE-STATE-MANIFEST-2"
+
+    /// Whether the checkpoint holds every table that existed at its cut.
+    package var includesTables: Bool { tables != nil }
 
     func encoded() -> [UInt8] {
-        var lines = [Self.header, "checkpoint \(sequence)", "epoch \(epoch)", "log \(log.segment) \(log.offset)"]
+        var lines = [tables == nil ? Self.headerVersion1 : Self.header, "checkpoint \(sequence)", "epoch \(epoch)", "log \(log.segment) \(log.offset)"]
         for (relation, partitions) in positions.sorted(by: { $0.key < $1.key }) {
             lines.append("positions \(relation)" + partitions.sorted { $0.key < $1.key }.map { " \($0.key):\($0.value)" }.joined())
         }
         for (view, links) in chains.sorted(by: { $0.key < $1.key }) {
-            lines.append("view \(view)" + links.map { " \($0.file):\($0.offset):\($0.length)" }.joined())
+            let kind = tables?.contains(view) == true ? "table" : "view"
+            lines.append("\(kind) \(view)" + links.map { " \($0.file):\($0.offset):\($0.length)" }.joined())
         }
         return Array((lines.joined(separator: "\n") + "\n").utf8)
     }
@@ -352,12 +391,13 @@ package struct StateManifest: Sendable, Equatable {
     static func decode(_ bytes: [UInt8], path: String) throws(SluiceError) -> StateManifest {
         let malformed = SluiceError(.dataCorrupted, "state checkpoint manifest \(path) is malformed")
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        guard lines.count >= 4, lines[0] == [header], lines[1].count == 2, let sequence = UInt64(lines[1][1]),
+        guard lines.count >= 4, lines[0] == [header] || lines[0] == [headerVersion1], lines[1].count == 2, let sequence = UInt64(lines[1][1]),
             lines[2].count == 2, let epoch = UInt64(lines[2][1]),
             lines[3].count == 3, lines[3][0] == "log", let segment = UInt64(lines[3][1]), let offset = Int64(lines[3][2])
         else { throw malformed }
         var manifest = StateManifest(
-            sequence: sequence, epoch: epoch, log: LogPosition(segment: segment, offset: offset), positions: [:], chains: [:])
+            sequence: sequence, epoch: epoch, log: LogPosition(segment: segment, offset: offset), positions: [:], chains: [:],
+            tables: lines[0] == [header] ? [] : nil)
         for fields in lines.dropFirst(4) {
             guard fields.count >= 2, let id = Int(fields[1]) else { throw malformed }
             let pairs = fields.dropFirst(2).map { $0.split(separator: ":").map(String.init) }
@@ -369,7 +409,11 @@ package struct StateManifest: Sendable, Equatable {
                     partitions[partition] = position
                 }
                 manifest.positions[id] = partitions
-            case "view":
+            case "view", "table":
+                if fields[0] == "table" {
+                    guard manifest.tables != nil else { throw malformed }
+                    manifest.tables?.insert(id)
+                }
                 var links: [Link] = []
                 for triple in pairs {
                     guard triple.count == 3, let file = UInt64(triple[0]), let offset = Int(triple[1]), let length = Int(triple[2]),
@@ -403,6 +447,9 @@ package final class StateCheckpoints: Sendable {
         var next: UInt64
         /// The last checkpoint written or recovered.
         var last: StateManifest?
+        /// The last write failed: deltas taken before it was known extend a chain that misses
+        /// the failed checkpoint's delta, until a write succeeds.
+        var failed = false
     }
     private let state: Mutex<State>
 
@@ -430,6 +477,8 @@ package final class StateCheckpoints: Sendable {
     /// What ``write(epoch:log:positions:pieces:)`` did.
     package struct Written: Sendable {
         package var manifest: StateManifest
+        /// The checkpoint before it, kept with it (recovery falls back to it if this one is damaged).
+        package var previous: StateManifest?
         package var bytes: Int
         /// Views whose delta had no chain to extend (a checkpoint before it failed): they must
         /// write a base next time; their state is left out of this checkpoint.
@@ -439,15 +488,36 @@ package final class StateCheckpoints: Sendable {
         package var deltaBytes = 0
     }
 
-    /// Writes a checkpoint of `pieces` (every view that runs now, so a view left out is one that
-    /// was dropped; each encoded as it is written), then its manifest, then deletes what the two
-    /// newest manifests no longer need.
+    /// Writes a checkpoint of `pieces` (every view and table there is now, so one left out was
+    /// dropped; each encoded as it is written), then its manifest, then deletes what the two
+    /// newest manifests no longer need. A table's delta that has no chain to extend (a
+    /// checkpoint before it failed) fails the checkpoint: a table is never left out.
     package func write(
         epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]], pieces: [FragmentCheckpoint]
     ) throws(SluiceError) -> Written {
-        let (sequence, previous) = state.withLock { state -> (UInt64, StateManifest?) in
+        let (sequence, previous, failedBefore) = state.withLock { state -> (UInt64, StateManifest?, Bool) in
             defer { state.next += 1 }
-            return (state.next, state.last)
+            return (state.next, state.last, state.failed)
+        }
+        do {
+            let written = try write(sequence: sequence, previous: previous, failedBefore: failedBefore, epoch: epoch, log: log, positions: positions, pieces: pieces)
+            state.withLock { $0.failed = false }
+            return written
+        } catch {
+            state.withLock { $0.failed = true }
+            throw error
+        }
+    }
+
+    private func write(
+        sequence: UInt64, previous: StateManifest?, failedBefore: Bool, epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]],
+        pieces: [FragmentCheckpoint]
+    ) throws(SluiceError) -> Written {
+        func isBroken(_ piece: FragmentCheckpoint) -> Bool {
+            !piece.isBase && (failedBefore || previous?.chains[piece.view] == nil)
+        }
+        if let table = pieces.first(where: { $0.isTable && isBroken($0) }) {
+            throw SluiceError(.ioError, "table \(table.view)'s changes extend a checkpoint that was not written; the next checkpoint writes it whole")
         }
         var chains: [Int: [StateManifest.Link]] = [:]
         var broken: [Int] = []
@@ -456,11 +526,12 @@ package final class StateCheckpoints: Sendable {
         var written = try Files.writeChecksummed(to: path(ofRun: sequence)) { (write: (borrowing [UInt8]) throws(SluiceError) -> Void) throws(SluiceError) in
             try write(Self.runHeader)
             var offset = Self.runHeader.count
-            for piece in pieces {
-                if !piece.isBase && previous?.chains[piece.view] == nil {
+            for var piece in pieces {
+                if isBroken(piece) {
                     broken.append(piece.view)
                     continue
                 }
+                piece.settle()
                 let length = try piece.write(to: write)
                 let link = StateManifest.Link(file: sequence, offset: offset, length: length)
                 offset += length
@@ -476,14 +547,17 @@ package final class StateCheckpoints: Sendable {
         }
         try Failpoints.hit("state-run-written")
         if compacts { try Failpoints.hit("state-compaction") }
-        let manifest = StateManifest(sequence: sequence, epoch: epoch, log: log, positions: positions, chains: chains)
+        let manifest = StateManifest(
+            sequence: sequence, epoch: epoch, log: log, positions: positions, chains: chains,
+            tables: Set(pieces.filter(\.isTable).map(\.view)))
         let encoded = manifest.encoded()
         try Files.writeChecksummed(encoded, to: path(ofManifest: sequence))
         written += encoded.count + 4
         try Failpoints.hit("state-after-manifest")
         state.withLock { $0.last = manifest }
         removeUnreferenced(keeping: [previous, manifest].compactMap { $0 })
-        return Written(manifest: manifest, bytes: written, brokenChains: broken, baseBytes: baseBytes, deltaBytes: deltaBytes)
+        return Written(
+            manifest: manifest, previous: previous, bytes: written, brokenChains: broken, baseBytes: baseBytes, deltaBytes: deltaBytes)
     }
 
     /// Deletes the manifests before the kept ones and every run file they do not refer to.

@@ -185,19 +185,9 @@ package struct PagedTable {
             let changes = epochChanges
             epochChanges = EpochChanges()
             if !needsFullCheckpoint {
-                let section = StateSection(
+                keepChanges(StateSection(
                     table: 0, types: types, keys: changes.keys, counts: changes.counts,
-                    rows: Chunk.concatenate(changes.rows, types: types), removed: changes.removed)
-                changeLog.append(section)
-                changeLogBytes += section.byteCount
-                // Under a memory limit the kept changes may not hold more than an eighth of it
-                // (the next checkpoint then writes the pages, read one at a time).
-                let bound = memory.map { max(min(byteCount, $0.limit / 8), 4 << 20) } ?? max(byteCount, 16 << 20)
-                if changeLogBytes > bound {
-                    needsFullCheckpoint = true
-                    changeLog = []
-                    changeLogBytes = 0
-                }
+                    rows: Chunk.concatenate(changes.rows, types: types), removed: changes.removed))
             }
         }
         return true
@@ -205,8 +195,9 @@ package struct PagedTable {
 
     /// The table's part of a checkpoint, as table `table`: what the commits since the last
     /// checkpoint changed or, with `everything`, every page (written one at a time when the
-    /// checkpoint is written). Forgets the changes.
-    package mutating func checkpoint(table: Int, everything: Bool) -> FragmentCheckpoint.PagedImage {
+    /// checkpoint is written). Forgets the changes. Without `merging`, the changes are left for
+    /// the checkpoint's writer to merge (``FragmentCheckpoint/settle()``).
+    package mutating func checkpoint(table: Int, everything: Bool, merging: Bool = true) -> FragmentCheckpoint.PagedImage {
         defer {
             changeLog = []
             changeLogBytes = 0
@@ -216,9 +207,25 @@ package struct PagedTable {
             // (Within a delta, a table whose changes were dropped writes itself whole.)
             return FragmentCheckpoint.PagedImage(table: table, types: types, pages: pages)
         }
-        var section = StateSection.merged(changeLog, keepingRemovals: true) ?? StateSection(table: table, types: types)
-        section.table = table
-        return FragmentCheckpoint.PagedImage(changes: section)
+        var image = FragmentCheckpoint.PagedImage(table: table, types: types, unmerged: changeLog)
+        if merging { image.settle() }
+        return image
+    }
+
+    /// Keeps `section` (a commit's changes) for the next checkpoint; past a bound, drops every
+    /// kept change and marks the table for a whole checkpoint instead.
+    private mutating func keepChanges(_ section: StateSection) {
+        guard !needsFullCheckpoint else { return }
+        changeLog.append(section)
+        changeLogBytes += section.byteCount
+        // Under a memory limit the kept changes may not hold more than an eighth of it
+        // (the next checkpoint then writes the pages, read one at a time).
+        let bound = memory.map { max(min(byteCount, $0.limit / 8), 4 << 20) } ?? max(byteCount, 16 << 20)
+        if changeLogBytes > bound {
+            needsFullCheckpoint = true
+            changeLog = []
+            changeLogBytes = 0
+        }
     }
 
     /// A table holding `section`'s rows (a checkpoint's contents: ascending keys, no removals).
@@ -264,6 +271,12 @@ package struct PagedTable {
         let current = fences.count == pages.count
         let first = pages.count
         for run in runs { appendPages(keys: run.keys, rows: run.rows, counts: nil) }
+        if tracksChanges {
+            for run in runs where !run.keys.isEmpty {
+                keepChanges(StateSection(
+                    table: 0, types: types, keys: run.keys, counts: [Int32](repeating: 1, count: run.keys.count), rows: run.rows))
+            }
+        }
         if current {
             for page in pages[first...] { fences.append(0, of: page.firstKey) }
         } else {
@@ -273,10 +286,10 @@ package struct PagedTable {
     }
 
     /// The table a checkpoint chain's `steps` leave: page blocks that fall after every key so
-    /// far are left in the run file as pages (each read on first use); the other blocks and
-    /// sections are merged, in order, and applied once at the end (``apply(_:)``), or before an
-    /// appended block when one of their keys is not below it. A view restored lazily: an
-    /// append-only view reads nothing but its last page.
+    /// far (stored or pending) are left in the run file as pages (each read on first use); the
+    /// other blocks and sections are merged, in order, and applied once at the end
+    /// (``apply(_:)``). A view restored lazily: an append-only view reads nothing but its last
+    /// page.
     package init(restoring steps: [RestoredTables.Step], types: [DataType], memory: StateMemory? = nil) throws(SluiceError) {
         self.init(types: types, memory: memory)
         var pending: [StateSection] = []
@@ -306,11 +319,14 @@ package struct PagedTable {
                         pending = []
                         pendingLast = KeyBuffer()
                     }
-                    if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0 {
+                    // A block that a page or a pending change reaches is merged with the
+                    // pending changes (it once was appended when only a pending change reached
+                    // it, after applying them: its keys then overlapped the page they made).
+                    if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0
+                        || (!pendingLast.isEmpty && pendingLast.compare(0, with: 0, of: reference.summary.bounds) >= 0) {
                         defer_(try reference.read())
                         continue
                     }
-                    if !pendingLast.isEmpty && pendingLast.compare(0, with: 0, of: reference.summary.bounds) >= 0 { applyPending(&self) }
                     let page = StatePage(reference: reference, memory: memory)
                     pages.append(page)
                     rowCount += page.rowCount
