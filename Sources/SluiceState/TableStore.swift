@@ -464,22 +464,6 @@ package final class TableStore: Sendable {
         }
     }
 
-    /// What a checkpoint of the table writes: its rows, or the file they were recovered from
-    /// when nothing has changed them since.
-    package func checkpointContents() -> CheckpointContents {
-        state.withLock { state in
-            if let unread = state.unread, unread.changes.isEmpty { return .file(unread.file) }
-            load(&state)
-            Self.commit(&state)
-            return .chunks(state.table.snapshot.map(\.publishedForReading).filter { !$0.isEmpty })
-        }
-    }
-
-    package enum CheckpointContents {
-        case chunks([Chunk])
-        case file(TableFile)
-    }
-
     /// Reads in rows left on disk at recovery, and applies the changes logged after them, each
     /// committed as it was when it was made.
     private func load(_ state: inout State) {

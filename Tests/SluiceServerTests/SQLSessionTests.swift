@@ -11,8 +11,8 @@ struct SQLHarness {
     let database: Database
     let session: SQLSession
 
-    init(dataDirectory: String? = nil) throws {
-        database = try Database(dataDirectory: dataDirectory)
+    init(dataDirectory: String? = nil, barrierIntervalMilliseconds: Int = 1000) throws {
+        database = try Database(dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds)
         session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
     }
 

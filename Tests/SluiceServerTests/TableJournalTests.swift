@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import SluiceState
 import Testing
 
 @testable import SluiceServer
@@ -81,6 +82,48 @@ import Testing
         sql.database.stop()
         sql = try SQLHarness(dataDirectory: path)
         #expect(try await sql.rows("SELECT c FROM reborn") == [["7"]])
+        sql.database.stop()
+    }
+
+    /// A data directory whose tables an earlier version checkpointed in files of their own
+    /// (`tables/`): its rows come back from that checkpoint and the log after it, the state
+    /// checkpoints then hold the table, and once two of them do the old files are gone.
+    @Test func tablesCheckpointedByAnEarlierVersionComeBackAndMoveToTheStateCheckpoints() async throws {
+        let path = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var sql = try SQLHarness(dataDirectory: path)
+        try await sql.run("CREATE TABLE t (id int PRIMARY KEY, v varchar)")
+        try await sql.run("INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+        let id = try #require(sql.database.catalog.relation(named: "t")).id
+        sql.database.stop()
+        sql = try SQLHarness(dataDirectory: path)
+        try await sql.run("INSERT INTO t VALUES (3, 'c')")
+        sql.database.stop()
+        // As the earlier version left it: the rows of log segment 1 in a table checkpoint at
+        // segment 2, the segment before it removed, no state checkpoint.
+        try FileManager.default.removeItem(atPath: "\(path)/state")
+        try FileManager.default.removeItem(atPath: WriteAheadLog.path(of: 1, in: "\(path)/wal"))
+        try FileManager.default.createDirectory(atPath: "\(path)/tables", withIntermediateDirectories: true)
+        var file = TableFile.header
+        ChunkCodec.encode(Chunk(columns: [
+            Column(type: .int32, values: [.int32(1), .int32(2)]), Column(type: .varchar, values: [.string("a"), .string("b")]),
+        ]), into: &file)
+        try Files.writeChecksummed(file, to: "\(path)/tables/\(id)-2.chunks")
+        try Files.writeChecksummed(Array("SLUICE-TABLES-MANIFEST-1\nsegment 2\ntable \(id)\n".utf8), to: "\(path)/tables/MANIFEST-2")
+        // (No barrier but the statements': the test's CHECKPOINTs are the only checkpoints.)
+        sql = try SQLHarness(dataDirectory: path, barrierIntervalMilliseconds: 3_600_000)
+        #expect(sql.database.recovery?.summary.hasPrefix("tables from the table checkpoint at log segment 2, 1 log records replayed") == true)
+        #expect(try await sql.rows("SELECT id, v FROM t ORDER BY id") == [["1", "a"], ["2", "b"], ["3", "c"]])
+        try await sql.run("CHECKPOINT")
+        #expect(FileManager.default.fileExists(atPath: "\(path)/tables/MANIFEST-2"))
+        try await sql.run("INSERT INTO t VALUES (4, 'd')")
+        try await sql.run("CHECKPOINT")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(path)/tables").isEmpty)
+        try await sql.run("INSERT INTO t VALUES (5, 'e')")
+        sql.database.stop()
+        sql = try SQLHarness(dataDirectory: path)
+        #expect(sql.database.recovery?.summary.hasPrefix("tables from state checkpoint") == true)
+        #expect(try await sql.rows("SELECT id, v FROM t ORDER BY id") == [["1", "a"], ["2", "b"], ["3", "c"], ["4", "d"], ["5", "e"]])
         sql.database.stop()
     }
 }

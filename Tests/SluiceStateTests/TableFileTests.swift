@@ -44,10 +44,6 @@ import Testing
         #expect(file.rowCount == 5)
         lazy.restore(from: file)
         #expect(lazy.rowCount == 5)
-        guard case .file = lazy.checkpointContents() else {
-            Issue.record("an untouched store is checkpointed as its file")
-            return
-        }
         let changes: [(ChangeOp, Chunk)] = [
             (.insert, Self.chunk([6, 2], ["f", "B"])), (.delete, Self.chunk([3], ["c"])), (.insert, Self.chunk([3], ["C"])),
         ]
@@ -63,10 +59,6 @@ import Testing
             #expect(try lazy.insert(Self.chunk([1], ["A"])).replaced?.rows == [[.int64(1), .string("a")]])
             try eager.insert(Self.chunk([1], ["A"]))
         }
-        guard case .chunks = lazy.checkpointContents() else {
-            Issue.record("a changed store is checkpointed as its rows")
-            return
-        }
         #expect(lazy.rowCount == eager.rowCount)
         #expect(Self.rows(lazy) == Self.rows(eager))
         #expect(Self.rows(lazy).count == (primaryKey.isEmpty ? 8 : 6))
@@ -81,20 +73,6 @@ import Testing
         try store.insert(Self.chunk([4, 5], ["d", "e"]))
         #expect(store.rowCount == 5)
         #expect(Self.rows(store).map { $0[0] } == [1, 2, 3, 4, 5].map { Value.int64($0) })
-    }
-
-    /// A copy of a recovered file is a file of its own: the copy opens to the same rows, and
-    /// survives the original's removal.
-    @Test func aCopyOfARecoveredFileReadsBackTheSameRows() throws {
-        let path = try Self.write([Self.chunk([1, 2], ["a", nil])])
-        defer { try? FileManager.default.removeItem(atPath: Files.directory(of: path)) }
-        let file = try TableFile.open(path, types: Self.types)
-        let copy = path + ".copy"
-        #expect(try file.copy(to: copy) == file.size)
-        Files.remove(path)
-        #expect(try TableFile.open(copy, types: Self.types).chunks().flatMap(\.rows) == [[.int64(1), .string("a")], [.int64(2), .null]])
-        // The original, gone by name, still reads through the open file.
-        #expect(try file.chunks().flatMap(\.rows).count == 2)
     }
 
     /// Every prefix and every single flipped byte of a stored chunk: `check` accepts exactly

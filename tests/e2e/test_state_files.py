@@ -1,10 +1,10 @@
-"""Damaged state files and a full disk: a checkpoint file with a flipped byte or cut short is caught
-by its checksum and named, and recovery falls back to the previous checkpoint and the log after
-it; a damaged log segment before the newest is refused with its path; a disk that fills up fails
+"""Damaged state files and a full disk: a checkpoint file (`state/run-<n>.state`, which holds the
+tables' rows and the views' state, or `state/MANIFEST-<n>`) with a flipped byte or cut short is
+caught by its checksum and named, and recovery falls back to the previous checkpoint and the log
+after it; a damaged log segment before the newest is refused with its path; a disk that fills up fails
 the write with SQLSTATE 53100, keeps the server serving reads, and loses nothing acknowledged.
 
-The same for the views' state checkpoints (`state/run-<n>.state` and `state/MANIFEST-<n>`): a
-damaged newest one (a flipped byte in its run file or manifest, or its run file cut short) is named
+The same with views: a damaged newest checkpoint (a flipped byte in its run file or manifest, or its run file cut short) is named
 in the recovery line with its reason, the views come back from the one before it with the table
 writes logged after that one's cut, and they go on to write good checkpoints; state checkpoints
 that fill a disk fail with their reason in `sluice_checkpoints` while the server keeps serving, and
@@ -48,19 +48,20 @@ def _expected(stop: int) -> list[tuple]:
 
 
 def _two_checkpoints(data: Path) -> None:
-    """Rows 0..29 with a checkpoint after 10 and after 20: two checkpoints, and the log after each."""
-    with SluiceServer(data_dir=data) as server:
+    """Rows 0..29 with a checkpoint after 10 and after 20 (and no other): two checkpoints, and the
+    log after each."""
+    with SluiceServer(data_dir=data, extra_args=FLUSHED_ONLY) as server:
         _run(server, "CREATE TABLE kept (id int PRIMARY KEY, note varchar)", *_inserts(0, 10), "CHECKPOINT",
              *_inserts(10, 20), "CHECKPOINT", *_inserts(20, 30))
         with psycopg.connect(server.endpoint().conninfo, autocommit=True) as connection:
-            done = connection.execute("SELECT epoch, status, tables FROM sluice_checkpoints WHERE kind = 'tables' ORDER BY epoch").fetchall()
+            done = connection.execute("SELECT epoch, status, tables FROM sluice_checkpoints WHERE kind = 'state' ORDER BY epoch").fetchall()
         assert len(done) == 2 and all(status == "done" and tables == 1 for _, status, tables in done), done
         server.kill()
 
 
 def _newest(data: Path, kind: str) -> Path:
-    """The newest checkpoint's manifest (`MANIFEST-`) or table file (`.chunks`)."""
-    files = [p for p in (data / "tables").iterdir() if p.name.startswith(kind) or p.name.endswith(kind)]
+    """The newest state checkpoint's manifest (`MANIFEST-`) or run file (`.state`)."""
+    files = [p for p in (data / "state").iterdir() if p.name.startswith(kind) or p.name.endswith(kind)]
     return max(files, key=lambda p: int(p.name.split("-")[-1].split(".")[0]))
 
 
@@ -70,21 +71,23 @@ def _flip(path: Path, at: int) -> None:
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("damage", ["manifest", "table file", "table file cut short"])
+@pytest.mark.parametrize("damage", ["manifest", "run file", "run file cut short"])
 def test_a_damaged_checkpoint_falls_back_to_the_previous_one(tmp_path: Path, damage: str) -> None:
     data = tmp_path / "data"
     _two_checkpoints(data)
     if damage == "manifest":
         _flip(_newest(data, "MANIFEST-"), 30)
-    elif damage == "table file":
-        _flip(_newest(data, ".chunks"), 40)
+    elif damage == "run file":
+        _flip(_newest(data, ".state"), 40)
     else:
-        victim = _newest(data, ".chunks")
+        victim = _newest(data, ".state")
         victim.write_bytes(victim.read_bytes()[:-9])
     with SluiceServer(data_dir=data) as server:
         assert _rows(server) == _expected(30)
         log = server.log()
         assert "passed over a damaged checkpoint" in log and ("checksum" in log or "truncated" in log), log
+        # The table came from the checkpoint before, the rows after its cut from the log.
+        assert "tables from state checkpoint 1, 20 log records replayed" in log, log
 
 
 def test_a_damaged_older_log_segment_is_refused_with_its_path(tmp_path: Path) -> None:

@@ -170,8 +170,7 @@ package struct MemoryStatus: Sendable {
 
 /// One checkpoint, written or attempted, for `sluice_checkpoints`.
 package struct CheckpointRecord: Sendable {
-    /// Of a table checkpoint, the write-ahead log segment it starts (what it covers ends before
-    /// it); of a state checkpoint, the epoch of its barrier.
+    /// The epoch of its barrier.
     package var epoch: UInt64
     /// When it started, in microseconds since 1970.
     package var startedAt: Int64
@@ -180,9 +179,10 @@ package struct CheckpointRecord: Sendable {
     package var durationMicroseconds: Int64
     /// Why it failed; nil when it was written.
     package var error: String?
-    /// `tables` (table rows, numbered by log segment) or `state` (views' and operators' state,
-    /// numbered by barrier epoch, with `tables` counting the views).
-    package var kind = "tables"
+    /// Always `state`: every checkpoint holds the tables' rows and the views' and operators'
+    /// state, and `tables` counts the tables and views. (Table checkpoints of their own, kind
+    /// `tables`, are gone.)
+    package var kind = "state"
 
     package init(epoch: UInt64, startedAt: Int64, bytesWritten: Int, tables: Int, durationMicroseconds: Int64, error: String?) {
         self.epoch = epoch

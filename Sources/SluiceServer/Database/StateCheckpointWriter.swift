@@ -71,7 +71,6 @@ final class StateCheckpointWriter: Sendable {
         // Numbered by the barrier's epoch, written or failed (a failed one has no manifest).
         var entry = CheckpointRecord(
             epoch: checkpoint.epoch, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
-        entry.kind = "state"
         do {
             let written = try checkpoints.write(epoch: checkpoint.epoch, log: checkpoint.cut.log, positions: checkpoint.cut.positions, pieces: pieces)
             if !written.brokenChains.isEmpty { lost() }

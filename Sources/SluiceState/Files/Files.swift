@@ -173,22 +173,6 @@ package enum Files {
         return try body(UnsafeRawBufferPointer(start: mapping, count: size))
     }
 
-    /// Writes the first `size` bytes of the open file `source` to `path` atomically, as
-    /// ``writeAtomically(_:to:)`` writes; the kernel copies (`sendfile`), without passing the
-    /// bytes through this process.
-    package static func writeCopy(of source: Int32, size: Int, to path: String) throws(SluiceError) {
-        try replace(path) { (descriptor: Int32, temporary: String) throws(SluiceError) in
-            var offset = off_t(0)
-            while offset < size {
-                let copied = sendfile(descriptor, source, &offset, min(1 << 30, size - Int(offset)))
-                if copied < 0 && errno == EINTR { continue }
-                guard copied > 0 else {
-                    throw copied == 0 ? SluiceError(.dataCorrupted, "file copied to \(path) ended early") : error(errno, "could not copy to", temporary)
-                }
-            }
-        }
-    }
-
     /// `path` opened for reading, and its size; the caller closes the descriptor.
     private static func openForReading(_ path: String) throws(SluiceError) -> (descriptor: Int32, size: Int) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

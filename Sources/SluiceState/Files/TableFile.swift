@@ -3,13 +3,14 @@ import Glibc
 #endif
 import SluiceCore
 
-/// One table's rows in a checkpoint: a file of ``ChunkCodec`` chunks after ``header``, written
-/// by ``Files/writeChecksummed(to:_:)``.
+/// One table's rows in a table checkpoint as an earlier version wrote them (tables are now in
+/// the state checkpoints): a file of ``ChunkCodec`` chunks after ``header``, written by
+/// ``Files/writeChecksummed(to:_:)``.
 ///
-/// Recovery opens the file with ``open(_:types:)``, which checks its checksum and every chunk's
-/// layout, and leaves the rows on disk: a ``TableStore`` decodes them at its first use
-/// (``chunks()``), so the server accepts SQL before gigabytes of tables are read in. The file
-/// stays open, so a later checkpoint that removes its name can still read or copy it.
+/// Recovery of such a data directory opens the file with ``open(_:types:)``, which checks its
+/// checksum and every chunk's layout, and leaves the rows on disk: a ``TableStore`` decodes them
+/// at its first use (``chunks()``). The file stays open, so a checkpoint that removes its name
+/// (the first state checkpoints write every table whole) can still read it.
 package final class TableFile: Sendable {
     package static let header = Array("SLUICE-TABLE-1\n".utf8)
 
@@ -68,12 +69,5 @@ package final class TableFile: Sendable {
             while offset < contents.count { chunks.append(try ChunkCodec.decode(contents, offset: &offset, types: types)) }
             return chunks
         }
-    }
-
-    /// Writes a copy of the file at `destination`, atomically and durably, as a checkpoint of
-    /// a table no write has touched since this file was read. Returns the bytes written.
-    package func copy(to destination: String) throws(SluiceError) -> Int {
-        try Files.writeCopy(of: descriptor, size: size, to: destination)
-        return size
     }
 }
