@@ -24,8 +24,8 @@ struct Serve: AsyncParsableCommand {
     var barrierIntervalMs = 1000
 
     @Option(help: ArgumentHelp(
-        "Barriers per checkpoint of the views' state (RisingWave's checkpoint_frequency).",
-        discussion: "Every Nth barrier writes what each view and operator changed since the last checkpoint, with the sources' positions, under <data-dir>/state; after a crash the views restart from the last one. Table writes are durable when acknowledged either way (write-ahead log)."))
+        "Barriers per checkpoint (RisingWave's checkpoint_frequency).",
+        discussion: "Every Nth barrier writes what each table, view and operator changed since the last checkpoint, with the sources' positions, under <data-dir>/state; after a crash the server restarts from the last one and replays the write-ahead log after it. Table writes are durable when acknowledged either way (the log)."))
     var checkpointFrequency = 1
 
     @Option(help: ArgumentHelp(
