@@ -98,11 +98,14 @@ import Testing
             // A restart from the last checkpoint written: the model goes back to it.
             epoch += 1
             let pieces = [keyed.checkpointPiece(id: 1, generation: generation), bag.checkpointPiece(id: 2, generation: generation)]
-            _ = try checkpoints.write(epoch: epoch, log: LogPosition(segment: 1, offset: Int64(epoch)), positions: [:], pieces: pieces)
+            _ = try checkpoints.write(
+                epoch: epoch, log: LogPosition(segment: 1, offset: Int64(epoch)), positions: [:], catalogVersion: 2, pieces: pieces)
             let (recovered, damaged) = StateCheckpoints.recover(directory: directory, lazily: .all)
             #expect(damaged.isEmpty)
             let checkpoint = try #require(recovered)
-            #expect(checkpoint.manifest.tables == [1, 2])
+            #expect(checkpoint.manifest.tables == [1, 2] && checkpoint.manifest.catalogVersion == 2)
+            // Table 2 has the catalog's next id: it came after the cut, whatever its chain says.
+            #expect(checkpoint.manifest.holds(table: 1) && !checkpoint.manifest.holds(view: 1) && !checkpoint.manifest.holds(table: 2))
             keyed = fresh([0])
             bag = fresh([])
             try keyed.restore(from: try FragmentCheckpoint.contents(of: checkpoint.views[1]!), generation: generation)

@@ -12,6 +12,8 @@ package struct CheckpointCut: Sendable {
     package var positions: [Int: [Int32: Int64]]
     /// Every table's piece, taken at the cut.
     package var tables: [CheckpointPiece]
+    /// The catalog's version at the cut (its next relation id): relations from it on came after.
+    package var catalogVersion: Int?
 
     package init(log: LogPosition, positions: [Int: [Int32: Int64]], tables: [CheckpointPiece] = []) {
         self.log = log

@@ -73,6 +73,17 @@ package final class Catalog: Sendable {
         state.withLock { $0.relations.values.sorted { $0.id < $1.id } }
     }
 
+    /// The id the next relation gets: ids are never given twice in a data directory (the
+    /// catalog's file keeps it), so it is also the catalog's version, which a checkpoint records.
+    package var nextID: Int {
+        state.withLock { $0.nextID }
+    }
+
+    /// Makes every id below `id` taken (the ids a data directory gave before).
+    package func reserveIDs(below id: Int) {
+        state.withLock { $0.nextID = max($0.nextID, id) }
+    }
+
     /// Reserves a new relation id.
     package func allocateID() -> Int {
         state.withLock { state in

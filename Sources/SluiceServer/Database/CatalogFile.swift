@@ -4,10 +4,12 @@ import SluicePlanner
 import SluiceState
 
 /// The catalog's file: `catalog.json` under the data directory, holding every relation's
-/// definition, rewritten whole after every DDL statement.
+/// definition and the next relation id, rewritten whole after every DDL statement.
 struct CatalogFile: Sendable {
     private struct Stored: Codable {
         var relations: [RelationDefinition]
+        /// (Absent from files an earlier version wrote: ids then started after the highest.)
+        var nextID: Int?
     }
 
     let path: String
@@ -18,21 +20,22 @@ struct CatalogFile: Sendable {
 
     /// Writes `relations`, renamed over the old file and fsynced with its directory: a crash
     /// leaves one whole catalog, the old or the new.
-    func save(_ relations: [RelationDefinition]) throws(SluiceError) {
+    func save(_ relations: [RelationDefinition], nextID: Int) throws(SluiceError) {
         let data: Data
         do {
-            data = try JSONEncoder().encode(Stored(relations: relations))
+            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID))
         } catch {
             throw SluiceError(.internalError, "could not encode the catalog: \(error)")
         }
         try Files.writeAtomically([UInt8](data), to: path)
     }
 
-    /// The stored definitions; nil when there is no file yet.
-    func read() throws(SluiceError) -> [RelationDefinition]? {
+    /// The stored definitions and next id; nil when there is no file yet.
+    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?)? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            return try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path))).relations
+            let stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            return (stored.relations, stored.nextID)
         } catch {
             throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
         }

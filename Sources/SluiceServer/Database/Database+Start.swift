@@ -16,7 +16,9 @@ extension Database {
     func load(from directory: String) throws(SluiceError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            guard let relations = try CatalogFile(dataDirectory: directory).read() else { return }
+            guard let stored = try CatalogFile(dataDirectory: directory).read() else { return }
+            let relations = stored.relations
+            if let nextID = stored.nextID { catalog.reserveIDs(below: nextID) }
             for relation in relations where relation.kind == .source {
                 try catalog.add(relation)
             }
@@ -37,7 +39,9 @@ extension Database {
             let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state", lazily: .all)
             var restored: RestoredState?
             var stateNote = views.isEmpty ? nil : "views rebuilt from their inputs (no state checkpoint covers them all)"
-            if let checkpoint, !views.isEmpty, views.allSatisfy({ checkpoint.views[$0.id] != nil }) {
+            // (A relation created after the checkpoint's cut has no state in it, whatever the id:
+            // an earlier version gave the highest id again after a restart.)
+            if let checkpoint, !views.isEmpty, views.allSatisfy({ checkpoint.manifest.holds(view: $0.id) }) {
                 do throws(SluiceError) {
                     var contents: [Int: RestoredTables] = [:]
                     for view in views { contents[view.id] = try FragmentCheckpoint.contents(of: checkpoint.views[view.id]!) }

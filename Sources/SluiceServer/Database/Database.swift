@@ -92,6 +92,7 @@ package final class Database: TableProvider, Sendable {
         if let dataDirectory {
             try streams.enableStateCheckpoints(
                 directory: "\(dataDirectory)/state", frequency: checkpointFrequency, log: { tables.journal?.cut() },
+                catalogVersion: { catalog.nextID },
                 tables: { generation in tables.checkpointPieces(generation: generation) },
                 written: { written in tables.journal?.checkpointWritten(written) },
                 record: { entry in tables.journal?.record(entry) })
@@ -108,7 +109,7 @@ package final class Database: TableProvider, Sendable {
 
     /// Writes the catalog's file (without a data directory: nothing).
     package func saveCatalog() throws(SluiceError) {
-        try catalogFile?.save(catalog.relations)
+        try catalogFile?.save(catalog.relations, nextID: catalog.nextID)
     }
 
     /// A table provider for one query: tables as they are now, every view at one epoch, and a

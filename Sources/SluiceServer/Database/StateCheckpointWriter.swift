@@ -19,8 +19,8 @@ final class StateCheckpointWriter: Sendable {
     private let lost: @Sendable () -> Void
     private let written: @Sendable (StateCheckpoints.Written) -> Void
     private let record: @Sendable (CheckpointRecord) -> Void
-    /// The last checkpoint's epoch and error, if it failed.
-    private let lastOutcome = Mutex<(epoch: UInt64, error: SluiceError?)>((0, nil))
+    /// The recent failed checkpoints' epochs and errors (the last 16).
+    private let failures = Mutex<[(epoch: UInt64, error: SluiceError)]>([])
 
     /// - Parameters:
     ///   - lost: called when a checkpoint was not written, or left views out.
@@ -57,8 +57,7 @@ final class StateCheckpointWriter: Sendable {
     /// not a checkpoint) is written; throws its error if it failed.
     func waitForWrite(of epoch: UInt64) throws(SluiceError) {
         waitForWrites()
-        let outcome = lastOutcome.withLock { $0 }
-        if outcome.epoch == epoch, let error = outcome.error { throw error }
+        if let failure = failures.withLock({ $0.last { $0.epoch == epoch } }) { throw failure.error }
     }
 
     /// What the checkpoints written since the start add up to.
@@ -72,10 +71,11 @@ final class StateCheckpointWriter: Sendable {
         var entry = CheckpointRecord(
             epoch: checkpoint.epoch, startedAt: startedAt, bytesWritten: 0, tables: pieces.count, durationMicroseconds: 0, error: nil)
         do {
-            let written = try checkpoints.write(epoch: checkpoint.epoch, log: checkpoint.cut.log, positions: checkpoint.cut.positions, pieces: pieces)
+            let written = try checkpoints.write(
+                epoch: checkpoint.epoch, log: checkpoint.cut.log, positions: checkpoint.cut.positions, catalogVersion: checkpoint.cut.catalogVersion,
+                pieces: pieces)
             if !written.brokenChains.isEmpty { lost() }
             self.written(written)
-            lastOutcome.withLock { $0 = (checkpoint.epoch, nil) }
             entry.bytesWritten = written.bytes
             totalsBox.withLock { totals in
                 totals.checkpoints += 1
@@ -85,7 +85,10 @@ final class StateCheckpointWriter: Sendable {
             }
         } catch {
             totalsBox.withLock { $0.failures += 1 }
-            lastOutcome.withLock { $0 = (checkpoint.epoch, error) }
+            failures.withLock { failures in
+                failures.append((checkpoint.epoch, error))
+                if failures.count > 16 { failures.removeFirst() }
+            }
             lost()
             entry.error = error.message
             FileHandle.standardError.write(Data("sluice: state checkpoint failed: \(error.message)\n".utf8))

@@ -22,11 +22,11 @@ package final class StreamCoordinator: Sendable {
 
     /// Starts checkpointing the tables' rows and the views' state under `directory`, every
     /// `frequency` barriers, cut where the log stands (`log`, which may start a new segment
-    /// there), where every connector stands, and with every table's piece (`tables`, with the
-    /// base generation). `written` takes each checkpoint written. Paused until the database has
+    /// there), where every connector stands, at the catalog's version, and with every table's
+    /// piece (`tables`, with the base generation). `written` takes each checkpoint written. Paused until the database has
     /// restored the views.
     func enableStateCheckpoints(
-        directory: String, frequency: Int, log: @escaping @Sendable () -> LogPosition?,
+        directory: String, frequency: Int, log: @escaping @Sendable () -> LogPosition?, catalogVersion: @escaping @Sendable () -> Int,
         tables: @escaping @Sendable (_ generation: Int) -> [FragmentCheckpoint],
         written: @escaping @Sendable (StateCheckpoints.Written) -> Void,
         record: @escaping @Sendable (CheckpointRecord) -> Void
@@ -44,7 +44,9 @@ package final class StreamCoordinator: Sendable {
                     if let reached = connector.positions { positions[id] = reached }
                 }
                 let pieces = tables(runtime.requiredBaseGeneration).map(CheckpointPiece.init(state:))
-                return CheckpointCut(log: log() ?? LogPosition(segment: 0, offset: 0), positions: positions, tables: pieces)
+                var cut = CheckpointCut(log: log() ?? LogPosition(segment: 0, offset: 0), positions: positions, tables: pieces)
+                cut.catalogVersion = catalogVersion()
+                return cut
             },
             write: { checkpoint in writer.submit(checkpoint) },
             isBusy: { writer.isBehind }), paused: true)

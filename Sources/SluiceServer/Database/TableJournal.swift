@@ -269,7 +269,7 @@ package final class TableJournal: Sendable {
         let drops = lastDrops(in: contents)
         var afterCut = Set<Int>()
         for (table, index) in drops where contents.ends[index] > cut { afterCut.insert(table) }
-        for (id, store) in stores where manifest.tables?.contains(id) == true && !afterCut.contains(id) {
+        for (id, store) in stores where manifest.holds(table: id) && !afterCut.contains(id) {
             guard let chain = chains[id] else { continue }
             do throws(SluiceError) {
                 try store.restore(from: try FragmentCheckpoint.contents(of: chain), generation: generation)

@@ -369,6 +369,20 @@ package struct StateManifest: Sendable, Equatable {
     /// Which chains are tables'. Nil for a checkpoint from before tables were in them (their
     /// rows then come from the tables' own checkpoint files).
     package var tables: Set<Int>?
+    /// The catalog's version at the cut (its next relation id): a relation with this id or a
+    /// higher one was created after the cut and has no state here. Nil: not recorded.
+    package var catalogVersion: Int?
+
+    /// Whether the checkpoint holds the state of view `id` (not a table's chain, and not one a
+    /// relation that had the id before it left).
+    package func holds(view id: Int) -> Bool {
+        chains[id] != nil && tables?.contains(id) != true && id < (catalogVersion ?? .max)
+    }
+
+    /// Whether the checkpoint holds the rows of table `id`.
+    package func holds(table id: Int) -> Bool {
+        chains[id] != nil && tables?.contains(id) == true && id < (catalogVersion ?? .max)
+    }
 
     static let headerVersion1 = "SLUICE-STATE-MANIFEST-1"
     static let header = "SLUICE-STATE-MANIFEST-2"
@@ -378,6 +392,7 @@ package struct StateManifest: Sendable, Equatable {
 
     func encoded() -> [UInt8] {
         var lines = [tables == nil ? Self.headerVersion1 : Self.header, "checkpoint \(sequence)", "epoch \(epoch)", "log \(log.segment) \(log.offset)"]
+        if let catalogVersion { lines.append("catalog \(catalogVersion)") }
         for (relation, partitions) in positions.sorted(by: { $0.key < $1.key }) {
             lines.append("positions \(relation)" + partitions.sorted { $0.key < $1.key }.map { " \($0.key):\($0.value)" }.joined())
         }
@@ -400,6 +415,11 @@ package struct StateManifest: Sendable, Equatable {
             tables: lines[0] == [header] ? [] : nil)
         for fields in lines.dropFirst(4) {
             guard fields.count >= 2, let id = Int(fields[1]) else { throw malformed }
+            if fields[0] == "catalog" {
+                guard fields.count == 2, manifest.catalogVersion == nil else { throw malformed }
+                manifest.catalogVersion = id
+                continue
+            }
             let pairs = fields.dropFirst(2).map { $0.split(separator: ":").map(String.init) }
             switch fields[0] {
             case "positions":
@@ -493,14 +513,16 @@ package final class StateCheckpoints: Sendable {
     /// newest manifests no longer need. A table's delta that has no chain to extend (a
     /// checkpoint before it failed) fails the checkpoint: a table is never left out.
     package func write(
-        epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]], pieces: [FragmentCheckpoint]
+        epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]], catalogVersion: Int? = nil, pieces: [FragmentCheckpoint]
     ) throws(SluiceError) -> Written {
         let (sequence, previous, failedBefore) = state.withLock { state -> (UInt64, StateManifest?, Bool) in
             defer { state.next += 1 }
             return (state.next, state.last, state.failed)
         }
         do {
-            let written = try write(sequence: sequence, previous: previous, failedBefore: failedBefore, epoch: epoch, log: log, positions: positions, pieces: pieces)
+            let written = try write(
+                sequence: sequence, previous: previous, failedBefore: failedBefore, epoch: epoch, log: log, positions: positions,
+                catalogVersion: catalogVersion, pieces: pieces)
             state.withLock { $0.failed = false }
             return written
         } catch {
@@ -511,7 +533,7 @@ package final class StateCheckpoints: Sendable {
 
     private func write(
         sequence: UInt64, previous: StateManifest?, failedBefore: Bool, epoch: UInt64, log: LogPosition, positions: [Int: [Int32: Int64]],
-        pieces: [FragmentCheckpoint]
+        catalogVersion: Int?, pieces: [FragmentCheckpoint]
     ) throws(SluiceError) -> Written {
         func isBroken(_ piece: FragmentCheckpoint) -> Bool {
             !piece.isBase && (failedBefore || previous?.chains[piece.view] == nil)
@@ -549,7 +571,7 @@ package final class StateCheckpoints: Sendable {
         if compacts { try Failpoints.hit("state-compaction") }
         let manifest = StateManifest(
             sequence: sequence, epoch: epoch, log: log, positions: positions, chains: chains,
-            tables: Set(pieces.filter(\.isTable).map(\.view)))
+            tables: Set(pieces.filter(\.isTable).map(\.view)), catalogVersion: catalogVersion)
         let encoded = manifest.encoded()
         try Files.writeChecksummed(encoded, to: path(ofManifest: sequence))
         written += encoded.count + 4
