@@ -293,7 +293,7 @@ import Testing
         #expect(state.pagedTables.map(\.table) == [10, 11])
         // One typed state row per distinct row, counted by its multiplicity; the left side of a
         // left join keeps the degree as its last column.
-        let sides = state.pagedTables.map { $0.changes ?? StateSection(table: $0.table, types: $0.types) }
+        let sides = state.pagedTables.map { $0.section() }
         #expect(sides[0].types == [.int64, .varchar, .int64] && sides[1].types == [.int64, .varchar])
         #expect(sides[0].counts == [2] && sides[1].counts == [1, 1])
         #expect((0 ..< sides[0].keys.count).map { sides[0].rows.row($0) } == [[.int64(1), .string("a"), .int64(1)]])

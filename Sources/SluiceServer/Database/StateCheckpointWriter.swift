@@ -36,12 +36,18 @@ final class StateCheckpointWriter: Sendable {
         self.record = record
     }
 
-    /// Queues `checkpoint` for writing.
+    /// Set once the database stops: a checkpoint of an epoch that finishes after that is dropped.
+    private let closed = Mutex(false)
+
+    /// Queues `checkpoint` for writing (unless the writer is closed).
     func submit(_ checkpoint: EpochCheckpoint) {
-        pending.add(1, ordering: .relaxed)
-        queue.async { [self] in
-            write(checkpoint)
-            pending.subtract(1, ordering: .relaxed)
+        closed.withLock { closed in
+            guard !closed else { return }
+            pending.add(1, ordering: .relaxed)
+            queue.async { [self] in
+                write(checkpoint)
+                pending.subtract(1, ordering: .relaxed)
+            }
         }
     }
 
@@ -51,6 +57,13 @@ final class StateCheckpointWriter: Sendable {
     /// Returns once every checkpoint submitted so far is written (or failed).
     func waitForWrites() {
         queue.sync {}
+    }
+
+    /// Takes no more checkpoints and returns once those submitted are written (or failed): after
+    /// it, nothing writes under the directory.
+    func close() {
+        closed.withLock { $0 = true }
+        waitForWrites()
     }
 
     /// Returns once the checkpoint of `epoch` (submitted already, or never: a barrier that was

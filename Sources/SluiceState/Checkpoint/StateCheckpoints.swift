@@ -66,6 +66,17 @@ package struct FragmentCheckpoint: Sendable {
             changes?.byteCount ?? unmerged?.reduce(0) { $0 + $1.byteCount } ?? pages.reduce(0) { $0 + $1.byteCount }
         }
 
+        /// What the image holds as one section (its pages' rows as puts, or its changes).
+        package func section() -> StateSection {
+            var image = self
+            image.settle()
+            var parts: [StateSection] = []
+            try! image.blocks { (section, _) throws(SluiceError) in parts.append(section) }
+            var merged = StateSection.merged(parts, keepingRemovals: true) ?? StateSection(table: table, types: types)
+            merged.table = table
+            return merged
+        }
+
         /// Merges the unmerged changes.
         mutating func settle() {
             guard let parts = unmerged else { return }

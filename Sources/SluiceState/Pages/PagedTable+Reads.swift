@@ -110,6 +110,7 @@ extension PagedTable {
         let tracks = tracksChanges
         self = restored
         tracksChanges = tracks
+        markCheckpointed()
     }
 
     /// The smallest key after every key that begins with `prefix`, or nil when there is none

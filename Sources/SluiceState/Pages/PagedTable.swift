@@ -48,6 +48,16 @@ package struct PagedTable {
     package private(set) var needsFullCheckpoint = false
     /// The commit in progress's changes, page by page (``tracksChanges``).
     private var epochChanges = EpochChanges()
+    /// While every commit since the last checkpoint changed only pages from this index on (the
+    /// last page then, and pages after it) and removed no key, the changes are those pages, and
+    /// no copy of them is kept: a table that only grows checkpoints its new pages. Nil once a
+    /// commit reached further (the changes are then kept in `changeLog`).
+    private var tailStart: Int? = 0
+    /// Whether anything was committed since the last checkpoint.
+    private var changedSinceCheckpoint = false
+    /// Whether the commit in progress gathers its changed rows into `epochChanges` (not while it
+    /// stays within the tail).
+    private var gathersChangedRows = false
 
     private struct EpochChanges {
         var keys = KeyBuffer()
@@ -121,6 +131,7 @@ package struct PagedTable {
             if leading == nil {
                 leading = max(target, 0)
                 pageIndex = max(target, 0)
+                gathersChangedRows = tracksChanges && (tailStart.map { max(target, 0) < $0 } ?? true)
                 rebuilt.reserveCapacity(pages.count - pageIndex + changes.entries.count / Self.pageCapacity + 1)
             }
             while pageIndex < target {
@@ -170,6 +181,9 @@ package struct PagedTable {
         }
         let current = fences.count == pages.count
         let kept = leading ?? pages.count
+        // The tail's pages as they were: the changes of the commits since the last checkpoint,
+        // should this one leave the tail.
+        let oldTail = tailStart.map { tail in tracksChanges && kept < tail ? Array(pages[min(tail, pages.count)...]) : [] } ?? []
         pages.replaceSubrange(kept..., with: rebuilt)
         if current {
             // Only the fences from the first changed page on are laid out again (an append
@@ -184,6 +198,14 @@ package struct PagedTable {
         if tracksChanges {
             let changes = epochChanges
             epochChanges = EpochChanges()
+            changedSinceCheckpoint = true
+            if let tail = tailStart {
+                if kept >= tail && changes.removed.isEmpty { return true }
+                // Leaving the tail: what the commits before changed (and, for a commit within
+                // the tail that removed keys, this one's puts too) is the tail's pages.
+                tailStart = nil
+                keepChanges(Self.section(of: kept >= tail ? Array(pages[min(tail, pages.count)...]) : oldTail, types: types))
+            }
             if !needsFullCheckpoint {
                 keepChanges(StateSection(
                     table: 0, types: types, keys: changes.keys, counts: changes.counts,
@@ -193,19 +215,39 @@ package struct PagedTable {
         return true
     }
 
+    /// `pages`' keys, counts and rows as one section of puts.
+    private static func section(of pages: [StatePage], types: [DataType]) -> StateSection {
+        let contents = pages.map { $0.readContents() }
+        return StateSection(
+            table: 0, types: types, keys: KeyBuffer.concatenating(contents.map(\.keys)),
+            counts: zip(pages, contents).flatMap { page, contents in contents.counts ?? [Int32](repeating: 1, count: page.keyCount) },
+            rows: Chunk.concatenate(contents.map(\.rows), types: types))
+    }
+
+    /// Marks the table as checkpointed as it is now: changes are tracked from here.
+    package mutating func markCheckpointed() {
+        changeLog = []
+        changeLogBytes = 0
+        needsFullCheckpoint = false
+        tailStart = max(pages.count - 1, 0)
+        changedSinceCheckpoint = false
+    }
+
     /// The table's part of a checkpoint, as table `table`: what the commits since the last
     /// checkpoint changed or, with `everything`, every page (written one at a time when the
     /// checkpoint is written). Forgets the changes. Without `merging`, the changes are left for
     /// the checkpoint's writer to merge (``FragmentCheckpoint/settle()``).
     package mutating func checkpoint(table: Int, everything: Bool, merging: Bool = true) -> FragmentCheckpoint.PagedImage {
-        defer {
-            changeLog = []
-            changeLogBytes = 0
-            needsFullCheckpoint = false
-        }
+        defer { markCheckpointed() }
         guard !everything && !needsFullCheckpoint else {
             // (Within a delta, a table whose changes were dropped writes itself whole.)
             return FragmentCheckpoint.PagedImage(table: table, types: types, pages: pages)
+        }
+        if let tail = tailStart {
+            // Only the tail changed: its pages are the delta (the first may repeat keys the last
+            // checkpoint has, with the same rows).
+            let changed = changedSinceCheckpoint ? Array(pages[min(tail, pages.count)...]) : []
+            return FragmentCheckpoint.PagedImage(table: table, types: types, pages: changed, isWhole: false)
         }
         var image = FragmentCheckpoint.PagedImage(table: table, types: types, unmerged: changeLog)
         if merging { image.settle() }
@@ -271,10 +313,14 @@ package struct PagedTable {
         let current = fences.count == pages.count
         let first = pages.count
         for run in runs { appendPages(keys: run.keys, rows: run.rows, counts: nil) }
-        if tracksChanges {
-            for run in runs where !run.keys.isEmpty {
-                keepChanges(StateSection(
-                    table: 0, types: types, keys: run.keys, counts: [Int32](repeating: 1, count: run.keys.count), rows: run.rows))
+        if tracksChanges && runs.contains(where: { !$0.keys.isEmpty }) {
+            changedSinceCheckpoint = true
+            // (Appended pages are in the tail, if the changes are still the tail's pages.)
+            if tailStart == nil {
+                for run in runs where !run.keys.isEmpty {
+                    keepChanges(StateSection(
+                        table: 0, types: types, keys: run.keys, counts: [Int32](repeating: 1, count: run.keys.count), rows: run.rows))
+                }
             }
         }
         if current {
@@ -585,7 +631,7 @@ package struct PagedTable {
                             } else if count == 0 && baseCount > 0 && tracksChanges {
                                 epochChanges.removed.append(Int(entry.key), of: newKeys)
                             } else if count > 0 {
-                                if tracksChanges { changedPositions.append(picks.count) }
+                                if gathersChangedRows { changedPositions.append(picks.count) }
                                 if !keysAreOld { addKey(Int(entry.key), isOld: false) }
                                 if entry.insertedRow >= 0 {
                                     picks.append((1, entry.insertedRow))
@@ -609,7 +655,7 @@ package struct PagedTable {
         // Rows are gathered from the old page's and the staged rows in one pass.
         let sources = [oldContents?.rows ?? changes.rows, changes.rows]
         let total = picks.count
-        if tracksChanges && !changedPositions.isEmpty {
+        if gathersChangedRows && !changedPositions.isEmpty {
             for position in changedPositions {
                 epochChanges.keys.append(position, of: keys)
                 epochChanges.counts.append(counts[position])

@@ -228,7 +228,7 @@ import Testing
         var output = OutputBuffer()
         var state = StateWriter(mode: .changes)
         try op.finishEpoch(Barrier(epoch: 1), state: &state, into: &output)
-        let changed = state.pagedTables.map { $0.changes ?? StateSection(table: $0.table, types: $0.types) }
+        let changed = state.pagedTables.map { $0.section() }
         #expect(changed.map(\.table) == [40, 41, 42, 43])
         #expect(changed.map(\.keys.count) == [1, 1, 1, 2])
         // The two equal values are one entry of multiplicity two, typed as the argument.
@@ -240,7 +240,7 @@ import Testing
             """))
         var second = StateWriter(mode: .changes)
         try op.finishEpoch(Barrier(epoch: 2), state: &second, into: &output)
-        #expect(second.pagedTables.map { $0.changes?.removed.count ?? -1 } == [1, 1, 1, 2])
+        #expect(second.pagedTables.map { $0.section().removed.count } == [1, 1, 1, 2])
     }
 
     @Test func distinctWithOrderByOverOtherColumnsIsRefused() {
