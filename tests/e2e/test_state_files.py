@@ -4,11 +4,12 @@ caught by its checksum and named, and recovery falls back to the previous checkp
 after it; a damaged log segment before the newest is refused with its path; a disk that fills up fails
 the write with SQLSTATE 53100, keeps the server serving reads, and loses nothing acknowledged.
 
-The same with views: a damaged newest checkpoint (a flipped byte in its run file or manifest, or its run file cut short) is named
-in the recovery line with its reason, the views come back from the one before it with the table
-writes logged after that one's cut, and they go on to write good checkpoints; state checkpoints
-that fill a disk fail with their reason in `sluice_checkpoints` while the server keeps serving, and
-after the disk grows the views come back from the last good one.
+The same with views: a damaged newest checkpoint (a flipped byte in its run file or manifest, or
+its run file cut short) is named in the recovery line with its reason, the views come back from
+the one before it with the table writes logged after that one's cut, and they go on to write good
+checkpoints; state checkpoints that fill a disk fail with their reason in `sluice_checkpoints`
+while the server keeps serving, and after the disk grows the views come back from the last good
+one.
 
 Each test writes a fixed history and checks the recovered tables against it, and the views
 against their queries over those tables (DuckDB's answer, or worked out here)."""
