@@ -28,68 +28,18 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan(let scan):
-            guard let store = tables.store(for: scan.tableID) else {
-                throw SluiceError(.undefinedTable, "relation \"\(scan.tableName)\" does not exist")
-            }
-            return store.snapshot().chunks.map { chunk in
-                Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
-            }
+        case .scan, .filter, .project, .limit, .nestedLoopJoin(_, _, .inner, _):
+            return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
-        case .filter(let input, let predicate):
-            var output: [Chunk] = []
-            for chunk in try run(input) {
-                let kept = try ExpressionEvaluator.filter(chunk, by: predicate, context: context)
-                if !kept.isEmpty { output.append(kept) }
-            }
-            return output
-        case .project(.filter(let input, let predicate), let expressions):
-            // Fused filter and projection: only the columns the projection reads are gathered.
-            let read = expressions.reduce(into: Set<Int>()) { $0.formUnion($1.referencedColumns) }.sorted()
-            var position: [Int: Int] = [:]
-            for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
-            let remapped = expressions.map { $0.remappingColumns { position[$0]! } }
-            var output: [Chunk] = []
-            for chunk in try run(input) {
-                if read.isEmpty {
-                    // Nothing is read but the row count (count(*) over a filter).
-                    let count = try ExpressionEvaluator.selectionCount(of: chunk, by: predicate, context: context)
-                    if count > 0 {
-                        var columns: [Column] = []
-                        let empty = Chunk(columns: [], count: count)
-                        for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: empty, context: context)) }
-                        output.append(Chunk(columns: columns, count: count))
-                    }
-                    continue
-                }
-                let selected = try ExpressionEvaluator.selection(of: chunk, by: predicate, context: context)
-                if selected.isEmpty { continue }
-                let all = selected.count == chunk.count
-                let kept = Chunk(columns: read.map { all ? chunk.columns[$0] : chunk.columns[$0].gather(selected) }, count: selected.count)
-                var columns: [Column] = []
-                columns.reserveCapacity(remapped.count)
-                for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: kept, context: context)) }
-                output.append(Chunk(columns: columns, count: kept.count))
-            }
-            return output
-        case .project(let input, let expressions):
-            var output: [Chunk] = []
-            for chunk in try run(input) {
-                var columns: [Column] = []
-                columns.reserveCapacity(expressions.count)
-                for expression in expressions {
-                    columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context))
-                }
-                output.append(Chunk(columns: columns, count: chunk.count))
-            }
-            return output
         case .projectSet(let input, let expressions, let expands):
             return try projectSet(try run(input), expressions: expressions, expands: expands, types: plan.outputTypes)
         case .hashAggregate(let input, let groupCount, let aggregates):
             var aggregator = HashAggregator(
                 inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
-            for chunk in try run(input) {
+            // Consumed as its input makes it: a join under it is never built whole.
+            let source = try stream(input)
+            while let chunk = try source.next() {
                 if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
                 try aggregator.consume(chunk)
             }
@@ -104,8 +54,6 @@ package struct BatchExecutor: Sendable {
                 leftTypes: left.outputTypes, rightTypes: right.outputTypes)
         case .sort(let input, let keys):
             return Sorter.sort(try run(input), types: input.outputTypes, keys: keys)
-        case .limit(let input, let limit, let offset):
-            return Self.limit(try run(input), limit: limit, offset: offset)
         case .union(let inputs, let distinct):
             var chunks: [Chunk] = []
             for input in inputs { chunks += try run(input) }
@@ -123,6 +71,69 @@ package struct BatchExecutor: Sendable {
         case .setOperation(let left, let right, let kind, let all):
             return SetOperations.apply(
                 kind, all: all, left: try run(left), right: try run(right), types: plan.outputTypes)
+        }
+    }
+
+    /// The rows of `plan` as a stream: scans, filters, projections, `LIMIT` and inner
+    /// nested-loop joins make their chunks as they are pulled (a `LIMIT` stops pulling once it
+    /// has its rows); everything else is run whole first.
+    func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
+        if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+        let context = self.context
+        switch plan {
+        case .scan(let scan):
+            guard let store = tables.store(for: scan.tableID) else {
+                throw SluiceError(.undefinedTable, "relation \"\(scan.tableName)\" does not exist")
+            }
+            return ChunkStream.of(store.snapshot().chunks.map { chunk in
+                Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
+            })
+        case .filter(let input, let predicate):
+            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+                try ExpressionEvaluator.filter(chunk, by: predicate, context: context)
+            }
+        case .project(.filter(let input, let predicate), let expressions):
+            // Fused filter and projection: only the columns the projection reads are gathered.
+            let read = expressions.reduce(into: Set<Int>()) { $0.formUnion($1.referencedColumns) }.sorted()
+            var position: [Int: Int] = [:]
+            for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
+            let remapped = expressions.map { $0.remappingColumns { position[$0]! } }
+            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+                if read.isEmpty {
+                    // Nothing is read but the row count (count(*) over a filter).
+                    let count = try ExpressionEvaluator.selectionCount(of: chunk, by: predicate, context: context)
+                    guard count > 0 else { return nil }
+                    var columns: [Column] = []
+                    let empty = Chunk(columns: [], count: count)
+                    for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: empty, context: context)) }
+                    return Chunk(columns: columns, count: count)
+                }
+                let selected = try ExpressionEvaluator.selection(of: chunk, by: predicate, context: context)
+                if selected.isEmpty { return nil }
+                let all = selected.count == chunk.count
+                let kept = Chunk(columns: read.map { all ? chunk.columns[$0] : chunk.columns[$0].gather(selected) }, count: selected.count)
+                var columns: [Column] = []
+                columns.reserveCapacity(remapped.count)
+                for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: kept, context: context)) }
+                return Chunk(columns: columns, count: kept.count)
+            }
+        case .project(let input, let expressions):
+            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+                var columns: [Column] = []
+                columns.reserveCapacity(expressions.count)
+                for expression in expressions {
+                    columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context))
+                }
+                return Chunk(columns: columns, count: chunk.count)
+            }
+        case .limit(let input, let limit, let offset):
+            return try stream(input).limited(limit, offset: offset)
+        case .nestedLoopJoin(let left, let right, .inner, let predicate):
+            // The build side whole, the probe side as it comes.
+            let build = Chunk.concatenate(try run(right), types: right.outputTypes)
+            return try stream(left).innerNestedLoopJoin(build: build, predicate: predicate, context: context, isCancelled: isCancelled)
+        default:
+            return ChunkStream.of(try run(plan))
         }
     }
 
@@ -208,26 +219,5 @@ package struct BatchExecutor: Sendable {
             }
         }
         return Chunk(columns: builders.map { $0.finish() }, count: rows.count)
-    }
-
-    static func limit(_ chunks: [Chunk], limit: Int?, offset: Int) -> [Chunk] {
-        var toSkip = offset
-        var remaining = limit ?? Int.max
-        var output: [Chunk] = []
-        for chunk in chunks {
-            if remaining == 0 { break }
-            var start = 0
-            if toSkip > 0 {
-                let skipped = min(toSkip, chunk.count)
-                toSkip -= skipped
-                start = skipped
-            }
-            let end = start + min(chunk.count - start, remaining)
-            if end > start {
-                output.append(start == 0 && end == chunk.count ? chunk : chunk.slice(start ..< end))
-                remaining -= end - start
-            }
-        }
-        return output
     }
 }

@@ -149,8 +149,43 @@ func values(_ rows: [[Value]], _ types: [DataType]) -> BatchPlan {
 
     @Test func limitAndOffsetCrossChunkBoundaries() throws {
         let chunks = [Chunk(columns: [int64s([1, 2, 3])]), Chunk(columns: [int64s([4, 5])])]
-        let limited = BatchExecutor.limit(chunks, limit: 2, offset: 2)
+        let limited = try ChunkStream.of(chunks).limited(2, offset: 2).drain()
         #expect(Chunk.concatenate(limited, types: [.int64]).rows == [[.int64(3)], [.int64(4)]])
+    }
+
+    /// A LIMIT takes no chunk from under it once it has its rows.
+    @Test func limitStopsPullingOnceItHasItsRows() throws {
+        var pulled = 0
+        let source = ChunkStream { () throws(SluiceError) -> Chunk? in
+            pulled += 1
+            return Chunk(columns: [int64s([Int64(pulled), Int64(pulled)])])
+        }
+        let limited = try source.limited(3, offset: 1).drain()
+        #expect(Chunk.concatenate(limited, types: [.int64]).rows == [[.int64(1)], [.int64(2)], [.int64(2)]])
+        #expect(pulled == 2)
+    }
+
+    /// The streamed inner nested-loop join gives the materialized join's rows, in chunks of at
+    /// most a chunk's preferred size, with and without a predicate, for probe and build sides of
+    /// sizes around the chunk size.
+    @Test func aStreamedInnerNestedLoopJoinEqualsTheWholeJoin() throws {
+        var random = SplitMix64(seed: 7)
+        for (probeCount, buildCount) in [(0, 5), (5, 0), (3, 700), (1500, 2), (40, 1100)] {
+            let probe = (0 ..< probeCount).map { _ in Int64(random.next() % 50) }
+            let build = (0 ..< buildCount).map { _ in Int64(random.next() % 50) }
+            let probeChunks = stride(from: 0, to: probe.count, by: 600).map { Chunk(columns: [int64s(Array(probe[$0 ..< min(probe.count, $0 + 600)]))]) }
+            let buildChunk = Chunk(columns: [int64s(build)])
+            let less = ScalarExpr.call(.comparison(.less, .int64), [.column(0, .int64), .column(1, .int64)])
+            for predicate in [nil, less] {
+                let streamed = try ChunkStream.of(probeChunks).innerNestedLoopJoin(
+                    build: buildChunk, predicate: predicate, context: EvaluationContext(), isCancelled: { false }).drain()
+                #expect(streamed.allSatisfy { $0.count <= Chunk.preferredSize && $0.count > 0 })
+                let whole = try JoinExecutor(context: EvaluationContext()).nestedLoopJoin(
+                    left: probeChunks, right: [buildChunk], kind: .inner, predicate: predicate, leftTypes: [.int64], rightTypes: [.int64])
+                let rows = { (chunks: [Chunk]) in chunks.flatMap(\.rows).map { "\($0)" }.sorted() }
+                #expect(rows(streamed) == rows(whole), "\(probeCount) x \(buildCount), predicate: \(predicate != nil)")
+            }
+        }
     }
 
     @Test func setOperationsFollowSQLMultisetRules() throws {
