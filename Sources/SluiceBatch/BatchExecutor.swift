@@ -30,6 +30,8 @@ package struct BatchExecutor: Sendable {
         switch plan {
         case .scan, .filter, .project, .limit, .nestedLoopJoin(_, _, .inner, _):
             return try stream(plan).drain()
+        case .hashJoin(let join) where join.kind == .inner:
+            return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
         case .projectSet(let input, let expressions, let expands):
@@ -74,8 +76,8 @@ package struct BatchExecutor: Sendable {
         }
     }
 
-    /// The rows of `plan` as a stream: scans, filters, projections, `LIMIT` and inner
-    /// nested-loop joins make their chunks as they are pulled (a `LIMIT` stops pulling once it
+    /// The rows of `plan` as a stream: scans, filters, projections, `LIMIT` and inner joins
+    /// (nested-loop and hash) make their chunks as they are pulled (a `LIMIT` stops pulling once it
     /// has its rows); everything else is run whole first.
     func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
@@ -132,6 +134,18 @@ package struct BatchExecutor: Sendable {
             // The build side whole, the probe side as it comes.
             let build = Chunk.concatenate(try run(right), types: right.outputTypes)
             return try stream(left).innerNestedLoopJoin(build: build, predicate: predicate, context: context, isCancelled: isCancelled)
+        case .hashJoin(let join) where join.kind == .inner:
+            // The build side whole and hashed by its key, the probe side as it comes.
+            let build = Chunk.concatenate(try run(join.right), types: join.right.outputTypes)
+            var table: [KeyBytes: [Int]] = [:]
+            for rowIndex in 0 ..< build.count where !join.rightKeys.contains(where: { build.columns[$0].isNull(rowIndex) }) {
+                table[KeyBytes(build, row: rowIndex, columns: join.rightKeys), default: []].append(rowIndex)
+            }
+            return try stream(join.left).innerJoin(build: build, predicate: join.residual, context: context, isCancelled: isCancelled) {
+                chunk, rowIndex in
+                if join.leftKeys.contains(where: { chunk.columns[$0].isNull(rowIndex) }) { return [] }
+                return table[KeyBytes(chunk, row: rowIndex, columns: join.leftKeys)] ?? []
+            }
         default:
             return ChunkStream.of(try run(plan))
         }

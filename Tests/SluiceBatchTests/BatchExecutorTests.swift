@@ -165,6 +165,28 @@ func values(_ rows: [[Value]], _ types: [DataType]) -> BatchPlan {
         #expect(pulled == 2)
     }
 
+    /// The streamed inner hash join gives the materialized join's rows, with keys that fan out
+    /// past a chunk (a key matching 1,500 build rows) and null keys on both sides.
+    @Test func aStreamedInnerHashJoinEqualsTheWholeJoin() throws {
+        var random = SplitMix64(seed: 9)
+        let probe = (0 ..< 2500).map { _ in random.next() % 10 == 0 ? nil : Int64(random.next() % 20) }
+        let build = (0 ..< 1500).map { _ in Int64(3) } + (0 ..< 700).map { _ in random.next() % 10 == 0 ? nil : Int64(random.next() % 20) }
+        let left = BatchPlan.values(rows: probe.map { [ScalarExpr.literal($0.map(Value.int64) ?? .null, .int64)] }, types: [.int64])
+        let right = BatchPlan.values(rows: build.map { [ScalarExpr.literal($0.map(Value.int64) ?? .null, .int64)] }, types: [.int64])
+        let less = ScalarExpr.call(.comparison(.lessOrEqual, .int64), [.column(0, .int64), .literal(.int64(10), .int64)])
+        for residual in [nil, less] {
+            let executor = BatchExecutor(tables: TestTables(stores: [:]), context: EvaluationContext())
+            let streamed = try executor.run(.hashJoin(HashJoin(left: left, right: right, kind: .inner, leftKeys: [0], rightKeys: [0], residual: residual)))
+            #expect(streamed.allSatisfy { $0.count <= Chunk.preferredSize && $0.count > 0 })
+            let whole = try JoinExecutor(context: EvaluationContext()).hashJoin(
+                left: [Chunk(columns: [int64s(probe)])], right: [Chunk(columns: [int64s(build)])],
+                join: HashJoin(left: left, right: right, kind: .inner, leftKeys: [0], rightKeys: [0], residual: residual),
+                leftTypes: [.int64], rightTypes: [.int64])
+            let rows = { (chunks: [Chunk]) in chunks.flatMap(\.rows).map { "\($0)" }.sorted() }
+            #expect(rows(streamed) == rows(whole) && !rows(whole).isEmpty)
+        }
+    }
+
     /// The streamed inner nested-loop join gives the materialized join's rows, in chunks of at
     /// most a chunk's preferred size, with and without a predicate, for probe and build sides of
     /// sizes around the chunk size.

@@ -58,37 +58,52 @@ struct ChunkStream {
     }
 
     /// The inner join of this stream's rows (the probe side) with every row of `build`, kept
-    /// where `predicate` holds, in chunks of at most ``Chunk/preferredSize`` pairs: a probe row
-    /// meets the build rows a block at a time. `isCancelled` is polled per block.
+    /// where `predicate` holds, in chunks of at most ``Chunk/preferredSize`` pairs.
     func innerNestedLoopJoin(
         build: Chunk, predicate: ScalarExpr?, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool
+    ) -> ChunkStream {
+        let everyRow = Array(0 ..< build.count)
+        return innerJoin(build: build, predicate: predicate, context: context, isCancelled: isCancelled) { _, _ in everyRow }
+    }
+
+    /// The inner join of this stream's rows (the probe side) with the rows of `build` that
+    /// `matches` names for each probe row, kept where `predicate` holds, in chunks of at most
+    /// ``Chunk/preferredSize`` pairs: a probe row meets its matches a block at a time, so no
+    /// chunk grows with the join's fan-out. `isCancelled` is polled per block.
+    func innerJoin(
+        build: Chunk, predicate: ScalarExpr?, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool,
+        matches: @escaping (Chunk, Int) -> [Int]
     ) -> ChunkStream {
         let source = next
         var probe: Chunk?
         var probeRow = 0
-        var buildRow = 0
+        var current: [Int]?
+        var matchIndex = 0
         return ChunkStream { () throws(SluiceError) -> Chunk? in
             guard build.count > 0 else { return nil }
             while true {
                 if probe == nil || probeRow >= probe!.count {
                     guard let chunk = try source() else { return nil }
-                    (probe, probeRow, buildRow) = (chunk, 0, 0)
+                    (probe, probeRow, current, matchIndex) = (chunk, 0, nil, 0)
                     continue
                 }
                 if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-                let current = probe!
+                let chunk = probe!
                 var probeRows: [Int] = []
                 var buildRows: [Int] = []
                 probeRows.reserveCapacity(Chunk.preferredSize)
                 buildRows.reserveCapacity(Chunk.preferredSize)
-                while probeRows.count < Chunk.preferredSize && probeRow < current.count {
-                    let take = min(Chunk.preferredSize - probeRows.count, build.count - buildRow)
+                while probeRows.count < Chunk.preferredSize && probeRow < chunk.count {
+                    let rowMatches = current ?? matches(chunk, probeRow)
+                    current = rowMatches
+                    let take = min(Chunk.preferredSize - probeRows.count, rowMatches.count - matchIndex)
                     probeRows.append(contentsOf: repeatElement(probeRow, count: take))
-                    buildRows.append(contentsOf: buildRow ..< buildRow + take)
-                    buildRow += take
-                    if buildRow == build.count { (probeRow, buildRow) = (probeRow + 1, 0) }
+                    buildRows.append(contentsOf: rowMatches[matchIndex ..< matchIndex + take])
+                    matchIndex += take
+                    if matchIndex >= rowMatches.count { (probeRow, current, matchIndex) = (probeRow + 1, nil, 0) }
                 }
-                var joined = Chunk(columns: current.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
+                if probeRows.isEmpty { continue }
+                var joined = Chunk(columns: chunk.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
                 if let predicate {
                     joined = try ExpressionEvaluator.filter(joined, by: predicate, context: context)
                 }
