@@ -137,15 +137,8 @@ package struct BatchExecutor: Sendable {
         case .hashJoin(let join) where join.kind == .inner:
             // The build side whole and hashed by its key, the probe side as it comes.
             let build = Chunk.concatenate(try run(join.right), types: join.right.outputTypes)
-            var table: [KeyBytes: [Int]] = [:]
-            for rowIndex in 0 ..< build.count where !join.rightKeys.contains(where: { build.columns[$0].isNull(rowIndex) }) {
-                table[KeyBytes(build, row: rowIndex, columns: join.rightKeys), default: []].append(rowIndex)
-            }
-            return try stream(join.left).innerJoin(build: build, predicate: join.residual, context: context, isCancelled: isCancelled) {
-                chunk, rowIndex in
-                if join.leftKeys.contains(where: { chunk.columns[$0].isNull(rowIndex) }) { return [] }
-                return table[KeyBytes(chunk, row: rowIndex, columns: join.leftKeys)] ?? []
-            }
+            return try stream(join.left).innerJoin(
+                build: build, predicate: join.residual, context: context, isCancelled: isCancelled, matches: JoinExecutor.matches(of: join, in: build))
         default:
             return ChunkStream.of(try run(plan))
         }

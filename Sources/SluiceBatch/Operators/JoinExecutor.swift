@@ -16,12 +16,18 @@ struct JoinExecutor {
         left: [Chunk], right: [Chunk], join: HashJoin, leftTypes: [DataType], rightTypes: [DataType]
     ) throws(SluiceError) -> [Chunk] {
         let build = Chunk.concatenate(right, types: rightTypes)
+        return try joinPairs(
+            left: left, build: build, kind: join.kind, residual: join.residual, leftTypes: leftTypes, candidates: Self.matches(of: join, in: build))
+    }
+
+    /// For a probe row (a chunk and a row of the left side), the rows of `build` (the right
+    /// side) with its key: the build rows hashed by key once, null keys matching nothing.
+    static func matches(of join: HashJoin, in build: Chunk) -> (Chunk, Int) -> [Int] {
         var table: [KeyBytes: [Int]] = [:]
         for rowIndex in 0 ..< build.count where !join.rightKeys.contains(where: { build.columns[$0].isNull(rowIndex) }) {
             table[KeyBytes(build, row: rowIndex, columns: join.rightKeys), default: []].append(rowIndex)
         }
-        return try joinPairs(left: left, build: build, kind: join.kind, residual: join.residual, leftTypes: leftTypes) {
-            chunk, rowIndex in
+        return { chunk, rowIndex in
             if join.leftKeys.contains(where: { chunk.columns[$0].isNull(rowIndex) }) { return [] }
             return table[KeyBytes(chunk, row: rowIndex, columns: join.leftKeys)] ?? []
         }
