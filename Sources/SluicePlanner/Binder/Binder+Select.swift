@@ -59,14 +59,16 @@ extension Binder {
         }
         if let having = select.having {
             var context = ExpressionContext(scope: input.scope, clause: "HAVING", aggregates: mapping)
-            context.allowsSubqueries = false
             let predicate = try coerce(try bindExpression(having, &context), to: .boolean, position: having.position.errorPosition, clause: "HAVING")
-            input.plan = .filter(input: input.plan, predicate: predicate)
+            let width = input.scope.entries.count
+            input.plan = .filter(input: try attachScalarSubqueries(input.plan, context.scalarSubqueries, width: width), predicate: predicate)
+            if !context.scalarSubqueries.isEmpty {
+                input.plan = .project(input: input.plan, expressions: input.scope.types.enumerated().map { .column($0.offset, $0.element) })
+            }
         }
 
         // Projection.
         var context = ExpressionContext(scope: input.scope, clause: "SELECT", aggregates: mapping)
-        if mapping != nil { context.allowsSubqueries = false }
         var expressions: [ScalarExpr] = []
         var expands: [Bool] = []
         var entries: [Scope.Entry] = []

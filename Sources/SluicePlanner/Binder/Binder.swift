@@ -36,6 +36,8 @@ package struct Binder {
     /// Inside CASE arms and COALESCE arguments, a constant that fails to fold is left for run
     /// time (where only rows reaching it evaluate it), as Postgres simplifies those first.
     var foldingDeferrals = 0
+    /// Rewrites the plans of queries, of INSERT's source and of CREATE TABLE AS.
+    package var optimizer = Optimizer()
 
     package init(catalog: Catalog, session: SessionInfo, parameterTypes: [DataType] = [], parameterValues: [Value]? = nil) {
         self.catalog = catalog
@@ -44,8 +46,17 @@ package struct Binder {
         self.parameterValues = parameterValues
     }
 
-    /// Binds one statement.
+    /// Binds one statement, its plans optimized.
     package mutating func bind(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
+        switch try bindStatement(statement) {
+        case .query(let plan, let columns): .query(optimizer.optimize(plan), columns: columns)
+        case .insert(let table, let source): .insert(table: table, source: optimizer.optimize(source))
+        case .createTable(let relation, let populate?): .createTable(relation, populate: optimizer.optimize(populate))
+        case let planned: planned
+        }
+    }
+
+    private mutating func bindStatement(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
         switch statement.kind {
         case .query(let query):
             let bound = try bindQuery(query)

@@ -118,6 +118,13 @@ package final class Database: TableProvider, Sendable {
         SourceScanningReader(base: tables.stores.reader(), connectors: streams.connectors.all, catalog: catalog)
     }
 
+    /// The optimizer for a session's queries: the stored row counts for its estimates, and
+    /// constants folded in `context`.
+    package func optimizer(foldingIn context: EvaluationContext) -> Optimizer {
+        let stores = tables.stores
+        return Optimizer(rowCount: { stores.rowCount(id: $0) }, foldingContext: context)
+    }
+
     /// Returns once every write made before the call is visible in every view.
     package func flush() async {
         await streams.runtime.flush()

@@ -43,6 +43,12 @@ final class StoreRegistry: Sendable {
         }
     }
 
+    /// The rows a table or view holds now (nil for one without stored rows), for the optimizer's
+    /// estimates.
+    func rowCount(id: Int) -> Int? {
+        stores.withLock { $0[id]?.store }?.rowCount
+    }
+
     /// Tables as they are, and a copy of every view's rows taken in one step.
     func reader() -> any TableProvider {
         stores.withLock { stores in

@@ -46,12 +46,12 @@ extension SQLSession {
         let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled)
         switch planned {
         case .query(let plan, let columns):
-            let chunks = try executor.run(ColumnPruning.optimize(plan))
+            let chunks = try executor.run(plan)
             if let failure = reader.failure { throw failure }
             let count = chunks.reduce(0) { $0 + $1.count }
             return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
         case .insert(let table, let source):
-            let chunks = try executor.run(ColumnPruning.optimize(source))
+            let chunks = try executor.run(source)
             if let failure = reader.failure { throw failure }
             for chunk in chunks { try checkNotNull(chunk, table: table) }
             let count = try database.tables.insert(chunks, into: table, synchronousCommit: false)

@@ -110,6 +110,7 @@ package final class SQLSession: PGSession {
             var binder = Binder(
                 catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
                 parameterValues: parameters)
+            binder.optimizer = database.optimizer(foldingIn: EvaluationContext(timeZone: setting("timezone") ?? "UTC"))
             let planned = try binder.bind(statement)
             return try await run(planned)
         } catch {

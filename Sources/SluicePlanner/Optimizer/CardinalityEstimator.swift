@@ -1,0 +1,116 @@
+import Foundation
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// Rough row counts of plans, for ordering joins: stored row counts at the scans, fixed
+/// selectivities for predicates (as System R did), and equi-joins estimated under the
+/// foreign-key assumption — each key's distinct values are the rows of the smaller table it
+/// comes from.
+struct CardinalityEstimator {
+    var rowCount: (Int) -> Int?
+
+    /// Rows assumed for a relation whose count is unknown.
+    static let unknownRows = 1_000.0
+
+    func rows(_ plan: BatchPlan) -> Double {
+        switch plan {
+        case .scan(let scan): return Double(rowCount(scan.tableID) ?? Int(Self.unknownRows))
+        case .values(let rows, _): return Double(rows.count)
+        case .tableFunction: return Self.unknownRows
+        case .filter(let input, let predicate): return max(rows(input) * selectivity(predicate), 1)
+        case .project(let input, _), .sort(let input, _), .apply(let input, _, _): return rows(input)
+        case .projectSet(let input, _, _): return rows(input) * 2
+        case .maxOneRow: return 1
+        case .limit(let input, let limit, let offset):
+            let available = max(rows(input) - Double(offset), 0)
+            return limit.map { min(available, Double($0)) } ?? available
+        case .hashAggregate(let input, let groupCount, _):
+            if groupCount == 0 { return 1 }
+            return max(min(rows(input), pow(max(rows(input), 1), 0.75)), 1)
+        case .union(let inputs, let distinct):
+            let total = inputs.reduce(0) { $0 + rows($1) }
+            return distinct ? max(total / 2, 1) : total
+        case .setOperation(let left, _, _, _): return rows(left)
+        case .hashJoin(let join):
+            let pairs = join.leftKeys.indices.map { (join.leftKeys[$0], join.rightKeys[$0]) }
+            return joinRows(left: join.left, right: join.right, kind: join.kind, keys: pairs, residual: join.residual)
+        case .nestedLoopJoin(let left, let right, let kind, let predicate):
+            return joinRows(left: left, right: right, kind: kind, keys: [], residual: predicate)
+        }
+    }
+
+    private func joinRows(left: BatchPlan, right: BatchPlan, kind: JoinKind, keys: [(Int, Int)], residual: ScalarExpr?) -> Double {
+        let (l, r) = (rows(left), rows(right))
+        switch kind {
+        case .semi, .anti: return max(l * 0.5, 1)
+        default: break
+        }
+        var inner = l * r
+        if !keys.isEmpty {
+            let distinct = keys.map { min(baseRows(of: $0.0, in: left) ?? l, baseRows(of: $0.1, in: right) ?? r) }.max() ?? 1
+            inner /= max(distinct, 1)
+        }
+        if let residual { inner *= selectivity(residual) }
+        inner = max(inner, 1)
+        switch kind {
+        case .left: return max(inner, l)
+        case .right: return max(inner, r)
+        case .full: return max(inner, l + r)
+        default: return inner
+        }
+    }
+
+    /// The stored rows of the table a column comes from, unfiltered (the number of distinct
+    /// values a key may have), when the column can be traced to one.
+    func baseRows(of column: Int, in plan: BatchPlan) -> Double? {
+        switch plan {
+        case .scan(let scan): return rowCount(scan.tableID).map(Double.init)
+        case .filter(let input, _), .sort(let input, _), .limit(let input, _, _), .maxOneRow(let input):
+            return baseRows(of: column, in: input)
+        case .project(let input, let expressions):
+            guard column < expressions.count, case .column(let index, _) = expressions[column] else { return nil }
+            return baseRows(of: index, in: input)
+        case .apply(let input, _, _):
+            return column < input.outputTypes.count ? baseRows(of: column, in: input) : nil
+        case .hashAggregate(let input, let groupCount, _):
+            // A group key has at most as many values as the aggregate has rows.
+            guard column < groupCount else { return nil }
+            return groupCount == 1 ? min(baseRows(of: column, in: input) ?? rows(plan), rows(plan)) : nil
+        case .hashJoin(let join):
+            let width = join.left.outputTypes.count
+            return column < width ? baseRows(of: column, in: join.left) : baseRows(of: column - width, in: join.right)
+        case .nestedLoopJoin(let left, let right, _, _):
+            let width = left.outputTypes.count
+            return column < width ? baseRows(of: column, in: left) : baseRows(of: column - width, in: right)
+        default:
+            return nil
+        }
+    }
+
+    /// The fraction of rows a predicate is assumed to keep.
+    func selectivity(_ predicate: ScalarExpr) -> Double {
+        switch predicate {
+        case .and(let operands): return operands.reduce(1) { $0 * selectivity($1) }
+        case .or(let operands): return min(operands.reduce(0) { $0 + selectivity($1) }, 1)
+        case .not(let operand): return 1 - selectivity(operand)
+        case .isNull(_, let negated): return negated ? 0.9 : 0.1
+        case .literal(let value, _):
+            if case .bool(true) = value { return 1 }
+            return 0
+        case .call(let function, let arguments):
+            switch function.name {
+            case "=", "is_not_distinct_from":
+                // A column equal to a column (of one input) or to a constant.
+                return arguments.allSatisfy({ !$0.referencedColumns.isEmpty }) ? 0.1 : 0.05
+            case "<>", "is_distinct_from": return 0.9
+            case "<", "<=", ">", ">=": return 0.33
+            case "like", "~~", "ilike", "~~*", "similar to", "~", "~*": return 0.1
+            case "not like", "!~~", "not ilike", "!~~*", "!~", "!~*": return 0.9
+            default: return 0.25
+            }
+        default:
+            return 0.25
+        }
+    }
+}
