@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -19,6 +19,21 @@ struct ScanAgg: AsyncParsableCommand {
 
     func run() async throws {
         try await ScanAggBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
+    }
+}
+
+struct TPCH: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tpch", abstract: "TPC-H's 22 queries, Sluice beside DuckDB with one thread, with their ratios and geometric mean.")
+
+    @Option(help: "TPC-H scale factor (1 is 6 million lineitem rows).")
+    var sf = 1.0
+
+    @Option(help: "Runs per query; the median is reported.")
+    var repetitions = 3
+
+    func run() async throws {
+        try await TPCHBenchmark(scaleFactor: sf, repetitions: repetitions).run()
     }
 }
 

@@ -11,9 +11,12 @@ The expected answers are worked out here."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from harness import SluiceServer
 
@@ -39,3 +42,40 @@ def test_a_cross_join_under_a_limit_and_a_count_over_one_stay_small(tmp_path: Pa
         peak = _peak_rss_kib(server.process.pid)
     # (The LIMIT's whole product would be terabytes.)
     assert peak < 256 * 1024, f"peak resident set {peak} KiB"
+
+
+def test_statement_timeout_cancels_a_long_query_and_others_keep_answering(tmp_path: Path) -> None:
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        endpoint = server.endpoint()
+        with psycopg.connect(endpoint.conninfo, autocommit=True) as conn, psycopg.connect(endpoint.conninfo, autocommit=True) as other:
+            with pytest.raises(psycopg.errors.InvalidParameterValue):
+                conn.execute("SET statement_timeout = 'soon'")
+            conn.execute("SET statement_timeout = '300ms'")
+            assert conn.execute("SHOW statement_timeout").fetchone() == ("300ms",)
+            # Ten billion pairs: hours of work, stopped at its deadline.
+            started = time.monotonic()
+            errors: list[BaseException] = []
+
+            def long_query() -> None:
+                try:
+                    conn.execute("SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b")
+                except BaseException as error:  # noqa: BLE001 - inspected below
+                    errors.append(error)
+
+            worker = threading.Thread(target=long_query)
+            worker.start()
+            # Meanwhile another session answers at once.
+            latencies = []
+            while worker.is_alive():
+                clock = time.monotonic()
+                assert other.execute("SELECT 1").fetchone() == (1,)
+                latencies.append(time.monotonic() - clock)
+            worker.join()
+            elapsed = time.monotonic() - started
+            assert len(errors) == 1 and isinstance(errors[0], psycopg.errors.QueryCanceled), errors
+            assert "statement timeout" in str(errors[0])
+            assert elapsed < 10, elapsed
+            assert latencies and max(latencies) < 0.1, latencies
+            # The session goes on, and RESET lifts the timeout.
+            conn.execute("RESET statement_timeout")
+            assert conn.execute("SELECT count(*) FROM generate_series(1, 1000) a, generate_series(1, 1000) b").fetchone() == (1000000,)

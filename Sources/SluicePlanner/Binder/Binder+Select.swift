@@ -221,14 +221,25 @@ extension Binder {
                 var context = ExpressionContext(scope: result.scope, clause: "WHERE")
                 let left = try bindExpression(operand, &context)
                 let (subquery, isCorrelated) = try bindSubquery(query, outer: result.scope)
-                if isCorrelated {
-                    throw SluiceError(.featureNotSupported, "correlated IN subqueries are not supported yet; use EXISTS", position: conjunct.position.errorPosition)
-                }
                 guard subquery.scope.entries.count == 1 else {
                     throw SluiceError(.syntaxError, "subquery has too many columns", position: conjunct.position.errorPosition)
                 }
                 let type = try FunctionRegistry.commonType(left.type, subquery.scope.types[0], context: "IN")
                 let width = result.scope.entries.count
+                if isCorrelated {
+                    // `x IN (correlated)` in WHERE is `EXISTS (… WHERE column = x)`, x passed to the
+                    // subquery as one more outer column; the optimizer makes it a semi join.
+                    let widened = BatchPlan.project(
+                        input: result.plan,
+                        expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) } + [try coerce(left, to: type, position: nil)])
+                    let matching = BatchPlan.filter(
+                        input: castPlan(subquery.plan, from: subquery.scope.types, to: [type]),
+                        predicate: .call(.comparison(.equal, type), [.column(0, type), .call(OuterReference.function(width, type: type), [])]))
+                    let exists = BatchPlan.filter(
+                        input: .apply(input: widened, subquery: matching, kind: .exists), predicate: .column(width + 1, .boolean))
+                    result.plan = .project(input: exists, expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) })
+                    continue
+                }
                 let probe = BatchPlan.project(
                     input: result.plan,
                     expressions: result.scope.types.enumerated().map { .column($0.offset, $0.element) } + [try coerce(left, to: type, position: nil)])

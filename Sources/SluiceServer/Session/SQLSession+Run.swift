@@ -160,6 +160,11 @@ extension SQLSession {
             guard SessionDefaults.isKnown(settingName) else {
                 throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
             }
+            if settingName == "statement_timeout", Self.milliseconds(text) == nil {
+                throw SluiceError(
+                    .invalidParameterValue, "invalid value for parameter \"statement_timeout\": \"\(text)\"",
+                    hint: "Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
+            }
             if settingName == "barrier_interval_ms" {
                 guard let milliseconds = Int(text), milliseconds > 0 else {
                     throw SluiceError(.invalidParameterValue, "barrier_interval_ms must be a positive number of milliseconds")

@@ -85,6 +85,9 @@ package final class SQLSession: PGSession {
 
     package func execute(_ prepared: PGPreparedStatement, parameters: [Value]) async throws(SluiceError) -> PGStatementResult {
         cancelled.value.store(false, ordering: .relaxed)
+        let timeout = Self.milliseconds(setting("statement_timeout") ?? "0") ?? 0
+        cancelled.deadline.store(timeout > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000 : 0, ordering: .relaxed)
+        defer { cancelled.deadline.store(0, ordering: .relaxed) }
         guard let statement = state.withLock({ $0.statements[prepared.id] }) else {
             throw SluiceError(.invalidSQLStatementName, "prepared statement does not exist")
         }
@@ -115,6 +118,9 @@ package final class SQLSession: PGSession {
             return try await run(planned)
         } catch {
             if transactionStatus == .inBlock { setTransactionStatus(.failed) }
+            if error.code == .queryCanceled, !cancelled.value.load(ordering: .relaxed), cancelled.isPastDeadline {
+                throw SluiceError(.queryCanceled, "canceling statement due to statement timeout")
+            }
             throw error
         }
     }
@@ -131,8 +137,31 @@ package final class SQLSession: PGSession {
         state.withLock { $0.statements.removeAll() }
     }
 
+    /// Polled by the executor between chunks: a cancel request, or the statement's timeout.
     var isCancelled: @Sendable () -> Bool {
-        { [cancelled] in cancelled.value.load(ordering: .relaxed) }
+        { [cancelled] in cancelled.value.load(ordering: .relaxed) || cancelled.isPastDeadline }
+    }
+
+    /// A duration setting in milliseconds, as PostgreSQL reads `statement_timeout`: a number
+    /// (milliseconds) or a number with a unit (`us`, `ms`, `s`, `min`, `h`, `d`). Nil when it is
+    /// not one.
+    static func milliseconds(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "'")))
+        let digits = trimmed.prefix { $0.isNumber || $0 == "." }
+        guard let number = Double(digits), number >= 0 else { return nil }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let scale: Double
+        switch unit {
+        case "", "ms": scale = 1
+        case "us": scale = 0.001
+        case "s": scale = 1000
+        case "min": scale = 60_000
+        case "h": scale = 3_600_000
+        case "d": scale = 86_400_000
+        default: return nil
+        }
+        let value = number * scale
+        return value < Double(Int32.max) ? Int(value.rounded(.up)) : Int(Int32.max)
     }
 
     func setting(_ name: String) -> String? {
@@ -187,4 +216,12 @@ package final class SQLSession: PGSession {
 /// A cancellation request shared between a session and the query it runs.
 final class CancelFlag: Sendable {
     let value = Atomic<Bool>(false)
+    /// When the running statement's `statement_timeout` runs out, in monotonic nanoseconds
+    /// (0: no timeout).
+    let deadline = Atomic<UInt64>(0)
+
+    var isPastDeadline: Bool {
+        let deadline = deadline.load(ordering: .relaxed)
+        return deadline != 0 && DispatchTime.now().uptimeNanoseconds >= deadline
+    }
 }
