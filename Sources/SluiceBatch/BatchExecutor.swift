@@ -218,6 +218,11 @@ package struct BatchExecutor: Sendable {
         for row in rows {
             guard row.count == types.count else { throw SluiceError.internalError("VALUES row has \(row.count) columns, expected \(types.count)") }
             for (columnIndex, expression) in row.enumerated() {
+                if case .literal(let value, let type) = expression, type == types[columnIndex] || value.isNull {
+                    // A literal of the column's type (what INSERT … VALUES binds to) goes in as it is.
+                    builders[columnIndex].append(value)
+                    continue
+                }
                 var column = try ExpressionEvaluator.evaluate(expression, on: single, context: context)
                 if column.type != types[columnIndex] {
                     column = try CastKernels.cast(column, to: types[columnIndex], context: context)

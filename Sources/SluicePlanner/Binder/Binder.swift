@@ -48,7 +48,12 @@ package struct Binder {
 
     /// Binds one statement, its plans optimized.
     package mutating func bind(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
-        switch try bindStatement(statement) {
+        optimized(try bindUnoptimized(statement))
+    }
+
+    /// `planned` with its plans optimized.
+    package func optimized(_ planned: PlannedStatement) -> PlannedStatement {
+        switch planned {
         case .query(let plan, let columns): .query(optimizer.optimize(plan), columns: columns)
         case .insert(let table, let source): .insert(table: table, source: optimizer.optimize(source))
         case .createTable(let relation, let populate?): .createTable(relation, populate: optimizer.optimize(populate))
@@ -56,7 +61,8 @@ package struct Binder {
         }
     }
 
-    private mutating func bindStatement(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
+    /// Binds one statement, its plans as written.
+    package mutating func bindUnoptimized(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
         switch statement.kind {
         case .query(let query):
             let bound = try bindQuery(query)

@@ -9,6 +9,7 @@ package final class Catalog: Sendable {
     private struct State {
         var relations: [Int: RelationDefinition] = [:]
         var nextID = 16384
+        var generation = 0
     }
 
     private let state = Mutex(State())
@@ -100,6 +101,7 @@ package final class Catalog: Sendable {
             }
             state.relations[relation.id] = relation
             state.nextID = max(state.nextID, relation.id + 1)
+            state.generation += 1
         }
     }
 
@@ -111,7 +113,16 @@ package final class Catalog: Sendable {
     /// Removes relation `id` and returns it.
     @discardableResult
     package func remove(id: Int) -> RelationDefinition? {
-        state.withLock { $0.relations.removeValue(forKey: id) }
+        state.withLock { state in
+            state.generation += 1
+            return state.relations.removeValue(forKey: id)
+        }
+    }
+
+    /// Changes with every relation added or removed: a plan bound at one generation is valid
+    /// while the generation stays.
+    package var generation: Int {
+        state.withLock { $0.generation }
     }
 }
 

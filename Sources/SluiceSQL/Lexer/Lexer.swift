@@ -184,8 +184,17 @@ package struct Lexer {
     ]
     private static let oneByteOperators: Set<UInt8> = Set("+-*/%^=<>~!@#&|?()[],;.:{}".utf8)
 
+    /// Bytes that are a token alone, never the start of a longer operator.
+    private static let punctuation: [String?] = (0 ..< 128).map { byte in
+        "()[],;{}".utf8.contains(UInt8(byte)) ? String(UnicodeScalar(UInt8(byte))) : nil
+    }
+
     private mutating func lexOperator() throws(SluiceError) -> Token {
         let start = index
+        if bytes[index] < 128, let text = Self.punctuation[Int(bytes[index])] {
+            index += 1
+            return makeToken(.symbol, text, from: start)
+        }
         for candidate in Self.threeByteOperators where matches(candidate) {
             index += 3
             return makeToken(.symbol, candidate, from: start)

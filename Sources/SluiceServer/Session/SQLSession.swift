@@ -24,10 +24,18 @@ package struct SQLBackend: PGBackend {
     }
 }
 
+/// A statement a client prepared, with its plan when it was bound at Parse and can be run as
+/// bound: a query or INSERT without parameters, valid while the catalog and the session's
+/// settings are as they were (a bulk load of INSERTs is bound once, not twice).
+private struct Prepared {
+    var statement: Statement
+    var bound: (planned: PlannedStatement, catalogGeneration: Int, settings: [String: String])?
+}
+
 /// One client session: parses, binds and runs statements against the shared ``Database``.
 package final class SQLSession: PGSession {
     private struct State {
-        var statements: [Int: Statement] = [:]
+        var statements: [Int: Prepared] = [:]
         var nextStatementID = 1
         var settings: [String: String]
         var transactionStatus = PGTransactionStatus.idle
@@ -64,18 +72,26 @@ package final class SQLSession: PGSession {
         for statement in statements {
             var types = parameterTypes.map { $0 ?? .unknown }
             var columns: [PGColumn]? = nil
+            var entry = Prepared(statement: statement)
             // A lone statement is bound now so Describe can report parameter and result types;
             // in a multi-statement string, later statements may depend on earlier ones, so they
             // are bound only when they run.
             if statements.count == 1 && transactionStatus != .failed {
+                let generation = database.catalog.generation
                 var binder = Binder(catalog: database.catalog, session: info, parameterTypes: types)
-                let planned = try binder.bind(statement)
+                let planned = try binder.bindUnoptimized(statement)
                 types = binder.parameterTypes.map { $0 == .unknown ? .varchar : $0 }
                 columns = Self.resultColumns(of: planned)
+                switch planned {
+                case .query, .insert where types.isEmpty:
+                    entry.bound = (planned, generation, state.withLock { $0.settings })
+                default:
+                    break
+                }
             }
             let id = state.withLock { state in
                 defer { state.nextStatementID += 1 }
-                state.statements[state.nextStatementID] = statement
+                state.statements[state.nextStatementID] = entry
                 return state.nextStatementID
             }
             prepared.append(PGPreparedStatement(id: id, sql: statement.sourceText, parameterTypes: types, resultColumns: columns))
@@ -88,7 +104,7 @@ package final class SQLSession: PGSession {
         let timeout = Self.milliseconds(setting("statement_timeout") ?? "0") ?? 0
         cancelled.deadline.store(timeout > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000 : 0, ordering: .relaxed)
         defer { cancelled.deadline.store(0, ordering: .relaxed) }
-        guard let statement = state.withLock({ $0.statements[prepared.id] }) else {
+        guard let (statement, bound, settings) = state.withLock({ state in state.statements[prepared.id].map { ($0.statement, $0.bound, state.settings) } }) else {
             throw SluiceError(.invalidSQLStatementName, "prepared statement does not exist")
         }
         if transactionStatus == .failed {
@@ -114,7 +130,12 @@ package final class SQLSession: PGSession {
                 catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
                 parameterValues: parameters)
             binder.optimizer = database.optimizer(foldingIn: EvaluationContext(timeZone: setting("timezone") ?? "UTC"))
-            let planned = try binder.bind(statement)
+            let planned: PlannedStatement
+            if let bound, bound.catalogGeneration == database.catalog.generation, bound.settings == settings {
+                planned = binder.optimized(bound.planned)
+            } else {
+                planned = try binder.bind(statement)
+            }
             return try await run(planned)
         } catch {
             if transactionStatus == .inBlock { setTransactionStatus(.failed) }
