@@ -133,12 +133,13 @@ package struct BatchExecutor: Sendable {
         case .nestedLoopJoin(let left, let right, .inner, let predicate):
             // The build side whole, the probe side as it comes.
             let build = Chunk.concatenate(try run(right), types: right.outputTypes)
-            return try stream(left).innerNestedLoopJoin(build: build, predicate: predicate, context: context, isCancelled: isCancelled)
+            return try stream(left).innerJoin(build: build, table: nil, probeKeys: [], predicate: predicate, context: context, isCancelled: isCancelled)
         case .hashJoin(let join) where join.kind == .inner:
             // The build side whole and hashed by its key, the probe side as it comes.
             let build = Chunk.concatenate(try run(join.right), types: join.right.outputTypes)
             return try stream(join.left).innerJoin(
-                build: build, predicate: join.residual, context: context, isCancelled: isCancelled, matches: JoinExecutor.matches(of: join, in: build))
+                build: build, table: JoinHashTable(build: build, keys: join.rightKeys), probeKeys: join.leftKeys, predicate: join.residual,
+                context: context, isCancelled: isCancelled)
         default:
             return ChunkStream.of(try run(plan))
         }

@@ -17,10 +17,13 @@ import SluiceServer
 package struct TPCHBenchmark {
     package var scaleFactor: Double
     package var repetitions: Int
+    /// The queries to run (all 22 when empty).
+    package var queries: [Int]
 
-    package init(scaleFactor: Double, repetitions: Int) {
+    package init(scaleFactor: Double, repetitions: Int, queries: [Int] = []) {
         self.scaleFactor = scaleFactor
         self.repetitions = repetitions
+        self.queries = queries
     }
 
     package func run() async throws {
@@ -55,7 +58,7 @@ package struct TPCHBenchmark {
         var ratios: [Double] = []
         var sluiceTotal = 0.0
         var duckTotal = 0.0
-        for number in 1 ... 22 {
+        for number in 1 ... 22 where queries.isEmpty || queries.contains(number) {
             let text = try String(contentsOfFile: "\(directory)/q\(number).sql", encoding: .utf8)
             var times: [Double] = []
             var rows = 0
@@ -86,7 +89,7 @@ package struct TPCHBenchmark {
         }
         let geometricMean = exp(ratios.reduce(0) { $0 + log($1) } / Double(max(ratios.count, 1)))
         print(String(format: "  total   %10.3f   %19.3f", sluiceTotal, duckTotal))
-        print(String(format: "  %d of 22 queries completed; geometric mean of duckdb/sluice: %.3f", ratios.count, geometricMean))
+        print(String(format: "  %d of %d queries completed; geometric mean of duckdb/sluice: %.3f", ratios.count, queries.isEmpty ? 22 : queries.count, geometricMean))
     }
 
     /// Reads a `|`-separated text file (one row a line, empty fields NULL) and passes it on in

@@ -32,8 +32,12 @@ struct TPCH: AsyncParsableCommand {
     @Option(help: "Runs per query; the median is reported.")
     var repetitions = 3
 
+    @Option(help: "Only these queries, comma-separated (all 22 when not given).")
+    var queries: String?
+
     func run() async throws {
-        try await TPCHBenchmark(scaleFactor: sf, repetitions: repetitions).run()
+        let numbers = (queries ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        try await TPCHBenchmark(scaleFactor: sf, repetitions: repetitions, queries: numbers).run()
     }
 }
 

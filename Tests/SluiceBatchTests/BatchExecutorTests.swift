@@ -199,8 +199,8 @@ func values(_ rows: [[Value]], _ types: [DataType]) -> BatchPlan {
             let buildChunk = Chunk(columns: [int64s(build)])
             let less = ScalarExpr.call(.comparison(.less, .int64), [.column(0, .int64), .column(1, .int64)])
             for predicate in [nil, less] {
-                let streamed = try ChunkStream.of(probeChunks).innerNestedLoopJoin(
-                    build: buildChunk, predicate: predicate, context: EvaluationContext(), isCancelled: { false }).drain()
+                let streamed = try ChunkStream.of(probeChunks).innerJoin(
+                    build: buildChunk, table: nil, probeKeys: [], predicate: predicate, context: EvaluationContext(), isCancelled: { false }).drain()
                 #expect(streamed.allSatisfy { $0.count <= Chunk.preferredSize && $0.count > 0 })
                 let whole = try JoinExecutor(context: EvaluationContext()).nestedLoopJoin(
                     left: probeChunks, right: [buildChunk], kind: .inner, predicate: predicate, leftTypes: [.int64], rightTypes: [.int64])

@@ -57,34 +57,27 @@ struct ChunkStream {
         }
     }
 
-    /// The inner join of this stream's rows (the probe side) with every row of `build`, kept
-    /// where `predicate` holds, in chunks of at most ``Chunk/preferredSize`` pairs.
-    func innerNestedLoopJoin(
-        build: Chunk, predicate: ScalarExpr?, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool
-    ) -> ChunkStream {
-        let everyRow = Array(0 ..< build.count)
-        return innerJoin(build: build, predicate: predicate, context: context, isCancelled: isCancelled) { _, _ in everyRow }
-    }
-
-    /// The inner join of this stream's rows (the probe side) with the rows of `build` that
-    /// `matches` names for each probe row, kept where `predicate` holds, in chunks of at most
-    /// ``Chunk/preferredSize`` pairs: a probe row meets its matches a block at a time, so no
-    /// chunk grows with the join's fan-out. `isCancelled` is polled per block.
+    /// The inner join of this stream's rows (the probe side) with the rows of `build`: those
+    /// with equal keys through `table` (its build side is `build`), or every row when `table` is
+    /// nil; kept where `predicate` holds, in chunks of at most ``Chunk/preferredSize`` pairs: a
+    /// probe row meets its matches a block at a time, so no chunk grows with the join's fan-out.
+    /// `isCancelled` is polled per block.
     func innerJoin(
-        build: Chunk, predicate: ScalarExpr?, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool,
-        matches: @escaping (Chunk, Int) -> [Int]
+        build: Chunk, table: JoinHashTable?, probeKeys: [Int], predicate: ScalarExpr?, context: EvaluationContext,
+        isCancelled: @escaping @Sendable () -> Bool
     ) -> ChunkStream {
         let source = next
         var probe: Chunk?
-        var probeRow = 0
-        var current: [Int]?
-        var matchIndex = 0
+        var hashes: [UInt64] = []
+        var cursor = JoinHashTable.Cursor()
         return ChunkStream { () throws(SluiceError) -> Chunk? in
             guard build.count > 0 else { return nil }
             while true {
-                if probe == nil || probeRow >= probe!.count {
+                if probe == nil || cursor.row >= probe!.count {
                     guard let chunk = try source() else { return nil }
-                    (probe, probeRow, current, matchIndex) = (chunk, 0, nil, 0)
+                    probe = chunk
+                    cursor = JoinHashTable.Cursor()
+                    if table != nil { hashes = KeyHash.hashes(chunk, keys: probeKeys) }
                     continue
                 }
                 if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
@@ -93,14 +86,23 @@ struct ChunkStream {
                 var buildRows: [Int] = []
                 probeRows.reserveCapacity(Chunk.preferredSize)
                 buildRows.reserveCapacity(Chunk.preferredSize)
-                while probeRows.count < Chunk.preferredSize && probeRow < chunk.count {
-                    let rowMatches = current ?? matches(chunk, probeRow)
-                    current = rowMatches
-                    let take = min(Chunk.preferredSize - probeRows.count, rowMatches.count - matchIndex)
-                    probeRows.append(contentsOf: repeatElement(probeRow, count: take))
-                    buildRows.append(contentsOf: rowMatches[matchIndex ..< matchIndex + take])
-                    matchIndex += take
-                    if matchIndex >= rowMatches.count { (probeRow, current, matchIndex) = (probeRow + 1, nil, 0) }
+                if let table {
+                    table.probe(
+                        chunk, keys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize, probeRows: &probeRows,
+                        buildRows: &buildRows)
+                } else {
+                    // Every pair, a probe row's block of build rows at a time (`entry`: the next build row).
+                    while probeRows.count < Chunk.preferredSize && cursor.row < chunk.count {
+                        let from = Int(max(cursor.entry, 0))
+                        let take = min(Chunk.preferredSize - probeRows.count, build.count - from)
+                        probeRows.append(contentsOf: repeatElement(cursor.row, count: take))
+                        buildRows.append(contentsOf: from ..< from + take)
+                        if from + take >= build.count {
+                            cursor = JoinHashTable.Cursor(row: cursor.row + 1, entry: -1)
+                        } else {
+                            cursor.entry = Int32(from + take)
+                        }
+                    }
                 }
                 if probeRows.isEmpty { continue }
                 var joined = Chunk(columns: chunk.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)

@@ -15,21 +15,13 @@ struct JoinExecutor {
     func hashJoin(
         left: [Chunk], right: [Chunk], join: HashJoin, leftTypes: [DataType], rightTypes: [DataType]
     ) throws(SluiceError) -> [Chunk] {
-        let build = Chunk.concatenate(right, types: rightTypes)
-        return try joinPairs(
-            left: left, build: build, kind: join.kind, residual: join.residual, leftTypes: leftTypes, candidates: Self.matches(of: join, in: build))
-    }
-
-    /// For a probe row (a chunk and a row of the left side), the rows of `build` (the right
-    /// side) with its key: the build rows hashed by key once, null keys matching nothing.
-    static func matches(of join: HashJoin, in build: Chunk) -> (Chunk, Int) -> [Int] {
-        var table: [KeyBytes: [Int]] = [:]
-        for rowIndex in 0 ..< build.count where !join.rightKeys.contains(where: { build.columns[$0].isNull(rowIndex) }) {
-            table[KeyBytes(build, row: rowIndex, columns: join.rightKeys), default: []].append(rowIndex)
-        }
-        return { chunk, rowIndex in
-            if join.leftKeys.contains(where: { chunk.columns[$0].isNull(rowIndex) }) { return [] }
-            return table[KeyBytes(chunk, row: rowIndex, columns: join.leftKeys)] ?? []
+        let table = JoinHashTable(build: Chunk.concatenate(right, types: rightTypes), keys: join.rightKeys)
+        return try joinPairs(left: left, build: table.build, kind: join.kind, residual: join.residual, leftTypes: leftTypes) {
+            chunk, probeRows, buildRows in
+            var cursor = JoinHashTable.Cursor()
+            table.probe(
+                chunk, keys: join.leftKeys, hashes: KeyHash.hashes(chunk, keys: join.leftKeys), cursor: &cursor, limit: Int.max,
+                probeRows: &probeRows, buildRows: &buildRows)
         }
     }
 
@@ -38,15 +30,19 @@ struct JoinExecutor {
         rightTypes: [DataType]
     ) throws(SluiceError) -> [Chunk] {
         let build = Chunk.concatenate(right, types: rightTypes)
-        let everyRow = Array(0 ..< build.count)
-        return try joinPairs(left: left, build: build, kind: kind, residual: predicate, leftTypes: leftTypes) { _, _ in everyRow }
+        return try joinPairs(left: left, build: build, kind: kind, residual: predicate, leftTypes: leftTypes) { chunk, probeRows, buildRows in
+            for row in 0 ..< chunk.count {
+                probeRows.append(contentsOf: repeatElement(row, count: build.count))
+                buildRows.append(contentsOf: 0 ..< build.count)
+            }
+        }
     }
 
     /// Joins each probe row with the build rows `candidates` names, keeps the pairs where
     /// `residual` holds, and pads unmatched rows as the join kind asks.
     private func joinPairs(
         left: [Chunk], build: Chunk, kind: JoinKind, residual: ScalarExpr?, leftTypes: [DataType],
-        candidates: (Chunk, Int) -> [Int]
+        candidates: (Chunk, inout [Int], inout [Int]) -> Void
     ) throws(SluiceError) -> [Chunk] {
         var output: [Chunk] = []
         var buildMatched = [Bool](repeating: false, count: build.count)
@@ -54,12 +50,7 @@ struct JoinExecutor {
             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
             var probeRows: [Int] = []
             var buildRows: [Int] = []
-            for rowIndex in 0 ..< chunk.count {
-                for match in candidates(chunk, rowIndex) {
-                    probeRows.append(rowIndex)
-                    buildRows.append(match)
-                }
-            }
+            candidates(chunk, &probeRows, &buildRows)
             var joined = Chunk(
                 columns: chunk.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
             if let residual, !joined.isEmpty {
