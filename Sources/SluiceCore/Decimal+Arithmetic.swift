@@ -56,6 +56,11 @@ extension Decimal {
 
     /// The sum, at the larger of the two scales (`numeric_add`).
     package static func adding(_ lhs: Decimal, _ rhs: Decimal) throws(SluiceError) -> Decimal {
+        if lhs.scale == rhs.scale {
+            let (sum, overflow) = lhs.mantissa.addingReportingOverflow(rhs.mantissa)
+            guard !overflow, sum.magnitude <= Decimal.maximumMantissa.magnitude else { throw overflowError }
+            return Decimal(mantissa: sum, scale: lhs.scale)
+        }
         let scale = max(Int(lhs.scale), Int(rhs.scale))
         let left = try lhs.rescaled(to: scale), right = try rhs.rescaled(to: scale)
         let (sum, overflow) = left.mantissa.addingReportingOverflow(right.mantissa)

@@ -26,11 +26,18 @@ struct GroupTable {
     private var nullGroup: Int32 = -1
     private(set) var int64KeyNulls: [Bool] = []
 
-    // General keys.
-    private var byteGroups: [KeyBytes: Int32] = [:]
-    private var keyBuilders: [ColumnBuilder] = []
+    // General keys: open addressing on the keys' hash (slot → group + 1), each group's hash
+    // beside its slot, and each group's key kept as a row of one of `keyChunks` (the rows that
+    // started groups, gathered per input chunk, in group order).
+    private var hashSlots: [Int32] = []
+    private var slotHashes: [UInt64] = []
+    private var keyChunks: [Chunk] = []
+    private var keyStore: GroupKeyStore
+    private let keyTypes: [DataType]
 
     init(keyTypes: [DataType]) {
+        self.keyTypes = keyTypes
+        keyStore = GroupKeyStore(types: keyTypes)
         keyColumns = Array(keyTypes.indices)
         if keyTypes.isEmpty {
             mode = .global
@@ -42,7 +49,9 @@ struct GroupTable {
             slotMask = 1023
         } else {
             mode = .bytes
-            keyBuilders = keyTypes.map { ColumnBuilder(type: $0) }
+            hashSlots = [Int32](repeating: 0, count: 1024)
+            slotHashes = [UInt64](repeating: 0, count: 1024)
+            slotMask = 1023
         }
     }
 
@@ -55,23 +64,90 @@ struct GroupTable {
         case .int64:
             return int64GroupIDs(chunk.columns[0])
         case .bytes:
-            var ids = [Int32](repeating: 0, count: chunk.count)
-            for rowIndex in 0 ..< chunk.count {
-                let key = KeyBytes(chunk, row: rowIndex, columns: keyColumns)
-                if let id = byteGroups[key] {
-                    ids[rowIndex] = id
-                } else {
-                    let id = Int32(groupCount)
-                    byteGroups[key] = id
-                    groupCount += 1
-                    for columnIndex in keyColumns.indices {
-                        keyBuilders[columnIndex].append(chunk.columns[columnIndex].value(at: rowIndex))
-                    }
-                    ids[rowIndex] = id
-                }
-            }
-            return ids
+            return hashedGroupIDs(chunk)
         }
+    }
+
+    private mutating func hashedGroupIDs(_ chunk: Chunk) -> [Int32] {
+        while (groupCount + chunk.count) * 2 > slotMask + 1 { growHashed() }
+        let hashes = KeyHash.hashes(chunk, keys: keyColumns)
+        var ids = [Int32](repeating: 0, count: chunk.count)
+        var startRows: [Int] = []
+        // First each row takes the group whose hash equals its own (or starts one); then the
+        // keys of those matches are compared a column at a time; a row whose key differs (a
+        // hash collision) probes on, comparing as it goes.
+        var candidateRows: [Int] = []
+        var candidateGroups: [Int] = []
+        var candidateSlots: [Int] = []
+        let mask = UInt64(slotMask)
+        for row in 0 ..< chunk.count {
+            let hash = hashes[row]
+            var slot = Int(hash & mask)
+            while true {
+                let entry = hashSlots[slot]
+                if entry == 0 {
+                    ids[row] = startGroup(in: slot, hash: hash, chunk: chunk, row: row)
+                    startRows.append(row)
+                    break
+                }
+                if slotHashes[slot] == hash {
+                    ids[row] = entry - 1
+                    candidateRows.append(row)
+                    candidateGroups.append(Int(entry - 1))
+                    candidateSlots.append(slot)
+                    break
+                }
+                slot = (slot + 1) & slotMask
+            }
+        }
+        let equal = keyStore.equal(chunk, keyColumns, rows: candidateRows, groups: candidateGroups)
+        for index in equal.indices where !equal[index] {
+            let row = candidateRows[index]
+            let hash = hashes[row]
+            var slot = (candidateSlots[index] + 1) & slotMask
+            while true {
+                let entry = hashSlots[slot]
+                if entry == 0 {
+                    ids[row] = startGroup(in: slot, hash: hash, chunk: chunk, row: row)
+                    startRows.append(row)
+                    break
+                }
+                if slotHashes[slot] == hash && keyStore.equal(chunk, keyColumns, rows: [row], groups: [Int(entry - 1)])[0] {
+                    ids[row] = entry - 1
+                    break
+                }
+                slot = (slot + 1) & slotMask
+            }
+        }
+        if !startRows.isEmpty {
+            keyChunks.append(Chunk(columns: keyColumns.map { chunk.columns[$0].gather(startRows) }, count: startRows.count))
+        }
+        return ids
+    }
+
+    private mutating func startGroup(in slot: Int, hash: UInt64, chunk: Chunk, row: Int) -> Int32 {
+        let group = Int32(groupCount)
+        hashSlots[slot] = group + 1
+        slotHashes[slot] = hash
+        keyStore.append(chunk, row: row, keys: keyColumns)
+        groupCount += 1
+        return group
+    }
+
+    private mutating func growHashed() {
+        let capacity = (slotMask + 1) * 2
+        var slots = [Int32](repeating: 0, count: capacity)
+        var hashes = [UInt64](repeating: 0, count: capacity)
+        let mask = UInt64(capacity - 1)
+        for (slot, entry) in hashSlots.enumerated() where entry != 0 {
+            var target = Int(slotHashes[slot] & mask)
+            while slots[target] != 0 { target = (target + 1) & (capacity - 1) }
+            slots[target] = entry
+            hashes[target] = slotHashes[slot]
+        }
+        hashSlots = slots
+        slotHashes = hashes
+        slotMask = capacity - 1
     }
 
     private mutating func int64GroupIDs(_ column: Column) -> [Int32] {
@@ -155,7 +231,107 @@ struct GroupTable {
         case .int64:
             let validity = nullGroup >= 0 ? Bitmap(bits: int64KeyNulls.map { !$0 }) : nil
             return [Column(type: types[0], storage: .int64(int64Keys), validity: validity)]
-        case .bytes: return keyBuilders.map { $0.finish() }
+        case .bytes:
+            return Chunk.concatenate(keyChunks, types: keyTypes).columns
         }
+    }
+}
+
+/// The groups' keys, one growing typed array per key column, for comparing input rows with them
+/// a column at a time (values of other types as their equality-preserving byte encoding).
+struct GroupKeyStore {
+    private enum Kind { case int16, int32, int64, bool, bytes, encoded }
+    private let kinds: [Kind]
+    private var int16s: [[Int16]]
+    private var int32s: [[Int32]]
+    private var int64s: [[Int64]]
+    private var bools: [[Bool]]
+    private var bytes: [VarBytes]
+    private var nulls: [[Bool]]
+    private var hasNull: [Bool]
+
+    init(types: [DataType]) {
+        kinds = types.map { type in
+            switch type {
+            case .int16: .int16
+            case .int32, .date: .int32
+            case .int64, .time, .timestamp, .timestamptz: .int64
+            case .boolean: .bool
+            case .varchar, .jsonb, .bytea: .bytes
+            default: .encoded
+            }
+        }
+        int16s = types.map { _ in [] }
+        int32s = types.map { _ in [] }
+        int64s = types.map { _ in [] }
+        bools = types.map { _ in [] }
+        bytes = types.map { _ in VarBytes() }
+        nulls = types.map { _ in [] }
+        hasNull = types.map { _ in false }
+    }
+
+    mutating func append(_ chunk: Chunk, row: Int, keys: [Int]) {
+        for (index, key) in keys.enumerated() {
+            let column = chunk.columns[key]
+            let isNull = column.isNull(row)
+            nulls[index].append(isNull)
+            if isNull { hasNull[index] = true }
+            switch (kinds[index], column.storage) {
+            case (.int16, .int16(let values)): int16s[index].append(values[row])
+            case (.int32, .int32(let values)): int32s[index].append(values[row])
+            case (.int64, .int64(let values)): int64s[index].append(values[row])
+            case (.bool, .bool(let values)): bools[index].append(values[row])
+            case (.bytes, .bytes(let values)):
+                values.data.withUnsafeBytes { data in bytes[index].append(bytes: UnsafeRawBufferPointer(rebasing: data[values.byteRange(at: row)])) }
+            default:
+                var encoded: [UInt8] = []
+                KeyEncoding.append(column, row: row, to: &encoded)
+                bytes[index].append(encoded)
+            }
+        }
+    }
+
+    /// For each `(rows[i], groups[i])`, whether the row's key equals the group's (nulls equal).
+    func equal(_ chunk: Chunk, _ keys: [Int], rows: [Int], groups: [Int]) -> [Bool] {
+        var equal = [Bool](repeating: true, count: rows.count)
+        for (index, key) in keys.enumerated() {
+            let column = chunk.columns[key]
+            let groupNulls = nulls[index]
+            func compare<T: Equatable>(_ values: [T], _ stored: [T]) {
+                for pair in rows.indices where equal[pair] && values[rows[pair]] != stored[groups[pair]] { equal[pair] = false }
+            }
+            switch (kinds[index], column.storage) {
+            case (.int16, .int16(let values)): compare(values, int16s[index])
+            case (.int32, .int32(let values)): compare(values, int32s[index])
+            case (.int64, .int64(let values)): compare(values, int64s[index])
+            case (.bool, .bool(let values)): compare(values, bools[index])
+            case (.bytes, .bytes(let values)):
+                let stored = bytes[index]
+                values.data.withUnsafeBufferPointer { data in
+                    stored.data.withUnsafeBufferPointer { storedData in
+                        for pair in rows.indices where equal[pair] {
+                            let range = values.byteRange(at: rows[pair])
+                            let storedRange = stored.byteRange(at: groups[pair])
+                            if range.count != storedRange.count || !data[range].elementsEqual(storedData[storedRange]) { equal[pair] = false }
+                        }
+                    }
+                }
+            default:
+                let stored = bytes[index]
+                var encoded: [UInt8] = []
+                stored.data.withUnsafeBufferPointer { storedData in
+                    for pair in rows.indices where equal[pair] {
+                        encoded.removeAll(keepingCapacity: true)
+                        KeyEncoding.append(column, row: rows[pair], to: &encoded)
+                        if !storedData[stored.byteRange(at: groups[pair])].elementsEqual(encoded) { equal[pair] = false }
+                    }
+                }
+            }
+            // A null equals only a null; the slots under nulls hold zero values, compared above.
+            if column.hasNulls || hasNull[index] {
+                for pair in rows.indices where column.isNull(rows[pair]) != groupNulls[groups[pair]] { equal[pair] = false }
+            }
+        }
+        return equal
     }
 }

@@ -79,6 +79,39 @@ enum KeyHash {
         return mix(hash ^ tail)
     }
 
+    /// Whether row `leftRow` of `left` and row `rightRow` of `right` have equal values in
+    /// `columns` (of both), nulls equal to nulls (GROUP BY's equality).
+    static func rowsEqual(_ left: Chunk, _ leftRow: Int, _ right: Chunk, _ rightRow: Int, columns: [Int]) -> Bool {
+        for column in columns {
+            let (a, b) = (left.columns[column], right.columns[column])
+            let (aNull, bNull) = (a.isNull(leftRow), b.isNull(rightRow))
+            if aNull || bNull {
+                if aNull != bNull { return false }
+                continue
+            }
+            switch (a.storage, b.storage) {
+            case (.int16(let x), .int16(let y)): if x[leftRow] != y[rightRow] { return false }
+            case (.int32(let x), .int32(let y)): if x[leftRow] != y[rightRow] { return false }
+            case (.int64(let x), .int64(let y)): if x[leftRow] != y[rightRow] { return false }
+            case (.bool(let x), .bool(let y)): if x[leftRow] != y[rightRow] { return false }
+            case (.bytes(let x), .bytes(let y)):
+                let (xRange, yRange) = (x.byteRange(at: leftRow), y.byteRange(at: rightRow))
+                if xRange.count != yRange.count { return false }
+                let same = x.data.withUnsafeBufferPointer { xData in
+                    y.data.withUnsafeBufferPointer { yData in xData[xRange].elementsEqual(yData[yRange]) }
+                }
+                if !same { return false }
+            default:
+                var xBytes: [UInt8] = []
+                var yBytes: [UInt8] = []
+                KeyEncoding.append(a, row: leftRow, to: &xBytes)
+                KeyEncoding.append(b, row: rightRow, to: &yBytes)
+                if xBytes != yBytes { return false }
+            }
+        }
+        return true
+    }
+
     /// Keeps the pairs `(leftRows[i], rightRows[i])` whose keys are equal (nulls equal to nulls
     /// when `nullsEqual`, else never equal), in order.
     static func keepEqual(

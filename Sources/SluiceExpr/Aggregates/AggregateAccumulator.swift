@@ -290,10 +290,40 @@ protocol RunningSum {
     /// The results of `sums` as a column of `type`.
     static func column(_ sums: [Self], validity: Bitmap, type: DataType) -> Column
     static func append(_ sum: Self, to builder: inout ColumnBuilder)
+    /// Adds each of the first `rowCount` values not null in `validity` to its group's sum and
+    /// count (`groups` empty: all to group 0). Each type's own loop, so the loop holds no
+    /// generic code.
+    static func accumulate(
+        _ values: [Self], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Self], counts: inout [Int64]
+    ) throws(SluiceError)
+}
+
+extension RunningSum {
+    static func accumulate(
+        _ values: [Self], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Self], counts: inout [Int64]
+    ) throws(SluiceError) {
+        let global = groups.isEmpty
+        for row in 0 ..< rowCount where validity?[row] ?? true {
+            let group = global ? 0 : Int(groups[row])
+            sums[group] = try add(sums[group], values[row], sign: 1)
+            counts[group] += 1
+        }
+    }
 }
 
 extension Decimal: RunningSum {
     static var stateType: DataType { .numeric }
+
+    static func accumulate(
+        _ values: [Decimal], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Decimal], counts: inout [Int64]
+    ) throws(SluiceError) {
+        let global = groups.isEmpty
+        for row in 0 ..< rowCount where validity?[row] ?? true {
+            let group = global ? 0 : Int(groups[row])
+            sums[group] = try Decimal.adding(sums[group], values[row])
+            counts[group] += 1
+        }
+    }
 
     static func add(_ sum: Decimal, _ value: Decimal, sign: Int8) throws(SluiceError) -> Decimal {
         sign > 0 ? try Decimal.adding(sum, value) : try Decimal.subtracting(sum, value)
@@ -383,10 +413,24 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
         growArray(&counts, to: groupCount, with: 0)
         guard let argument, let values = Sum.addends(argument) else { return }
         let validity = argument.validity
+        // The loops work on local arrays: the class's own, reached through `self` in a closure,
+        // cost a generic metadata lookup per row.
+        var localSums = sums
+        var localCounts = counts
+        sums = []
+        counts = []
+        defer {
+            sums = localSums
+            counts = localCounts
+        }
+        if signs == nil, rows == nil {
+            try Sum.accumulate(values, validity: validity, groups: groups, rowCount: rowCount, sums: &localSums, counts: &localCounts)
+            return
+        }
         try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
             guard validity?[row] ?? true else { return }
-            sums[group] = try Sum.add(sums[group], values[row], sign: sign)
-            counts[group] += Int64(sign)
+            localSums[group] = try Sum.add(localSums[group], values[row], sign: sign)
+            localCounts[group] += Int64(sign)
         }
     }
 
