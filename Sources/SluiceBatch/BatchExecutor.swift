@@ -79,7 +79,7 @@ package struct BatchExecutor: Sendable {
     /// The rows of `plan` as a stream: scans, filters, projections, `LIMIT` and inner joins
     /// (nested-loop and hash) make their chunks as they are pulled (a `LIMIT` stops pulling once it
     /// has its rows); everything else is run whole first.
-    func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
+    package func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         let context = self.context
         switch plan {

@@ -13,7 +13,7 @@ extension SQLSession {
     func execute(script sql: String) async throws -> PGStatementResult {
         let statements = try await prepare(sql, parameterTypes: [])
         var last = PGStatementResult(commandTag: "")
-        for statement in statements { last = try await execute(statement, parameters: []) }
+        for statement in statements { last = try await execute(statement, parameters: []).collected() }
         return last
     }
 }

@@ -20,7 +20,7 @@ struct SQLHarness {
     func run(_ sql: String, parameters: [Value] = []) async throws -> PGStatementResult {
         var last = PGStatementResult(commandTag: "")
         for statement in try await session.prepare(sql, parameterTypes: []) {
-            last = try await session.execute(statement, parameters: parameters)
+            last = try await session.execute(statement, parameters: parameters).collected()
         }
         return last
     }

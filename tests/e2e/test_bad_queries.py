@@ -11,6 +11,8 @@ The expected answers are worked out here."""
 
 from __future__ import annotations
 
+import os
+import struct
 import threading
 import time
 from pathlib import Path
@@ -19,6 +21,7 @@ import psycopg
 import pytest
 
 from harness import SluiceServer
+from wire import WireClient, cstring, message
 
 
 def _peak_rss_kib(pid: int) -> int:
@@ -79,3 +82,46 @@ def test_statement_timeout_cancels_a_long_query_and_others_keep_answering(tmp_pa
             # The session goes on, and RESET lifts the timeout.
             conn.execute("RESET statement_timeout")
             assert conn.execute("SELECT count(*) FROM generate_series(1, 1000) a, generate_series(1, 1000) b").fetchone() == (1000000,)
+
+
+def test_an_endless_result_streams_as_the_client_reads_and_stops_when_it_leaves(tmp_path: Path) -> None:
+    """Ten billion rows without LIMIT: the server sends them as the client reads, holding about a
+    chunk; a client that stops reading holds the query still; one that leaves ends it."""
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        endpoint = server.endpoint()
+        client = WireClient(endpoint.host, endpoint.port)
+        client.login()
+        client.send(message(b"Q", cstring("SELECT a, b FROM generate_series(1, 100000) a, generate_series(1, 100000) b")))
+        assert client.read_message().type == b"T"
+        rows = [client.read_message() for _ in range(200_000)]
+        assert all(row.type == b"D" for row in rows)
+        # The rows come in order: b runs fastest under a.
+        first, last = rows[0].body, rows[-1].body
+        assert first.endswith(b"1") and struct.unpack("!h", first[:2])[0] == 2
+        assert last.endswith(b"100000") and b"2" in last[:12], last
+        # The client stops reading: once the socket's buffers are full, the server stops making
+        # rows (its CPU time stands still over half a second), well before the result's end.
+        deadline = time.monotonic() + 30
+        cpu = _cpu_seconds(server.process.pid)
+        while True:
+            time.sleep(0.5)
+            now = _cpu_seconds(server.process.pid)
+            if now - cpu < 0.05:
+                break
+            assert time.monotonic() < deadline, "the server kept working for a client that reads nothing"
+            cpu = now
+        client.close()
+        with psycopg.connect(endpoint.conninfo, autocommit=True) as conn:
+            # Meanwhile and after, other sessions answer; a big result is counted right.
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+            cursor = conn.execute("SELECT g, g * 2 FROM generate_series(1, 300000) g")
+            assert cursor.rowcount == 300000
+            fetched = cursor.fetchall()
+            assert len(fetched) == 300000 and fetched[0] == (1, 2) and fetched[-1] == (300000, 600000)
+        peak = _peak_rss_kib(server.process.pid)
+    assert peak < 256 * 1024, f"peak resident set {peak} KiB"
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -4,8 +4,8 @@ import SluicePlan
 
 /// Chunks produced one at a time, each when asked for: what lets `LIMIT` stop the work under it
 /// and keeps an inner nested-loop join from building its whole product at once.
-struct ChunkStream {
-    let next: () throws(SluiceError) -> Chunk?
+package struct ChunkStream {
+    package let next: () throws(SluiceError) -> Chunk?
 
     /// A stream over chunks already made.
     static func of(_ chunks: [Chunk]) -> ChunkStream {
@@ -29,7 +29,7 @@ struct ChunkStream {
     }
 
     /// Every chunk left.
-    func drain() throws(SluiceError) -> [Chunk] {
+    package func drain() throws(SluiceError) -> [Chunk] {
         var chunks: [Chunk] = []
         while let chunk = try next() { chunks.append(chunk) }
         return chunks

@@ -15,6 +15,11 @@ package struct PGStatementResult: Sendable {
     package var parameterChanges: [(String, String)]
     /// True when the statement was empty: the server answers EmptyQueryResponse instead of CommandComplete.
     package var isEmptyQuery: Bool
+    /// More rows after `chunks`, pulled as the client takes them: the connection asks for the
+    /// next chunk only once the previous ones are written and the socket is writable again, so a
+    /// result of any size holds about a chunk in memory. The tag's row count is then counted as
+    /// the rows go out.
+    package var stream: PGRowStream?
 
     package init(
         commandTag: String, columns: [PGColumn]? = nil, chunks: [Chunk] = [],
@@ -37,4 +42,32 @@ package struct PGStatementResult: Sendable {
 
     /// The number of result rows over all chunks.
     package var rowCount: Int { chunks.reduce(0) { $0 + $1.count } }
+
+    /// This result with its stream read to the end into `chunks` (for callers in the process,
+    /// not the wire), its tag counting every row.
+    package func collected() throws(SluiceError) -> PGStatementResult {
+        guard let stream else { return self }
+        var result = self
+        result.stream = nil
+        while let chunk = try stream.next() { result.chunks.append(chunk) }
+        result.commandTag = ConnectionStateMachine.commandTag(commandTag, rowCount: result.rowCount)
+        return result
+    }
+}
+
+/// Rows of a result made as they are asked for (see ``PGStatementResult/stream``). `next` is
+/// called off the event loop, one call at a time.
+package final class PGRowStream: @unchecked Sendable, Equatable {
+    private let source: () throws(SluiceError) -> Chunk?
+
+    package init(_ source: @escaping () throws(SluiceError) -> Chunk?) {
+        self.source = source
+    }
+
+    /// The next chunk, or nil once the rows are all out.
+    package func next() throws(SluiceError) -> Chunk? {
+        try source()
+    }
+
+    package static func == (lhs: PGRowStream, rhs: PGRowStream) -> Bool { lhs === rhs }
 }

@@ -17,6 +17,9 @@ package struct ConnectionAction: Sendable, Equatable {
         case prepare(String, parameterTypes: [DataType?])
         /// Call `PGSession.execute`; report `executeSucceeded(_:)` or `executeFailed(_:)`.
         case execute(PGPreparedStatement, parameters: [Value])
+        /// Once the socket is writable, call the stream's `next()`; report `rowsPulled(_:)` or
+        /// `rowsFailed(_:)`.
+        case pullRows(PGRowStream)
         /// Cancel the session with this key, if any, then close without a reply.
         case cancel(processID: Int32, secretKey: Int32)
         /// Close the connection.

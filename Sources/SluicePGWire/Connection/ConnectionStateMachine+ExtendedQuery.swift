@@ -124,21 +124,32 @@ extension ConnectionStateMachine {
         return sendRows(of: PGResultCursor(result), portalName: portalName, maxRows: maxRows, messages: messages)
     }
 
-    /// Sends up to `maxRows` rows, then PortalSuspended if rows remain or CommandComplete if not.
-    private mutating func sendRows(of cursor: PGResultCursor, portalName: String, maxRows: Int, messages: [PGBackendMessage]) -> ConnectionAction {
+    /// Sends up to `maxRows` rows (`sent` of them already sent by this Execute), asking the
+    /// result's stream for more as the held ones run out; then PortalSuspended if rows remain or
+    /// CommandComplete if not.
+    mutating func sendRows(
+        of cursor: PGResultCursor, portalName: String, maxRows: Int, messages: [PGBackendMessage], sent: Int = 0
+    ) -> ConnectionAction {
         var cursor = cursor
         var messages = messages
         let formats = portals[portalName]?.resultFormats ?? []
-        let rows = cursor.nextRows(limit: maxRows, formats: formats)
+        let rows = cursor.nextRows(limit: maxRows - sent, formats: formats)
+        let sentNow = sent + rows.count
         messages.append(contentsOf: rows.map(PGBackendMessage.dataRow))
+        if sentNow < maxRows, cursor.needsPull, let stream = cursor.stream {
+            enter(.extendedQuery(.streaming(portalName: portalName, maxRows: maxRows, sent: sentNow, cursor: cursor)))
+            return ConnectionAction(messages: messages, effect: .pullRows(stream))
+        }
+        enter(.extendedQuery(.awaitingMessage))
         if !cursor.isExhausted {
+            cursor.suspend()
             portals[portalName]?.progress = .suspended(cursor)
             messages.append(.portalSuspended)
             return ConnectionAction(messages: messages)
         }
         // A portal fetched in parts reports the rows of its last part, as Postgres does.
-        let tag = cursor.wasSuspended ? Self.commandTag(cursor.result.commandTag, rowCount: rows.count) : cursor.result.commandTag
-        portals[portalName]?.progress = .completed(commandTag: cursor.result.commandTag)
+        let tag = cursor.wasSuspended ? Self.commandTag(cursor.commandTag, rowCount: sentNow) : cursor.commandTag
+        portals[portalName]?.progress = .completed(commandTag: cursor.commandTag)
         messages.append(.commandComplete(tag))
         messages.append(contentsOf: Self.parameterStatusMessages(cursor.result))
         return ConnectionAction(messages: messages)

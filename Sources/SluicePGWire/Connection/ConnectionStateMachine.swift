@@ -29,6 +29,8 @@ package struct ConnectionStateMachine {
         case preparing
         /// `statements` are all of the query's statements; `nextIndex` is the one after the running one.
         case executing(statements: [PGPreparedStatement], nextIndex: Int)
+        /// The running statement's rows are being sent; its stream is asked for the next chunk.
+        case streaming(PGResultCursor, statements: [PGPreparedStatement], nextIndex: Int)
     }
 
     package enum ExtendedQueryStep {
@@ -36,6 +38,9 @@ package struct ConnectionStateMachine {
         case awaitingMessage
         case parsing(PGParse, parameterTypes: [DataType?])
         case executing(portalName: String, maxRows: Int)
+        /// Execute's rows are being sent (`sent` of at most `maxRows` so far); the result's stream
+        /// is asked for the next chunk.
+        case streaming(portalName: String, maxRows: Int, sent: Int, cursor: PGResultCursor)
     }
 
     /// The settings a connection needs from the server.
@@ -78,7 +83,7 @@ package struct ConnectionStateMachine {
     package var isAwaitingBackend: Bool {
         switch state {
         case .startingSession, .simpleQuery: true
-        case .extendedQuery(.parsing), .extendedQuery(.executing): true
+        case .extendedQuery(.parsing), .extendedQuery(.executing), .extendedQuery(.streaming): true
         case .awaitingStartup, .authenticating, .ready, .extendedQuery(.awaitingMessage), .extendedQueryFailed, .closed: false
         }
     }
@@ -96,7 +101,7 @@ package struct ConnectionStateMachine {
             return queryMessageReceived(message)
         case .extendedQueryFailed:
             return messageReceivedWhileSkippingToSync(message)
-        case .startingSession, .simpleQuery, .extendedQuery(.parsing), .extendedQuery(.executing):
+        case .startingSession, .simpleQuery, .extendedQuery(.parsing), .extendedQuery(.executing), .extendedQuery(.streaming):
             return closed(with: .fail(.internalError("a client message was handled while a backend call was running")))
         case .closed:
             return ConnectionAction(effect: .close)
@@ -174,8 +179,8 @@ package struct ConnectionStateMachine {
             return parseCompleted(parse, parameterTypes: parameterTypes, prepared: prepared)
         case .closed:
             return ConnectionAction(closedStatements: prepared, effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.executing),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.executing), .simpleQuery(.streaming),
+             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQuery(.streaming), .extendedQueryFailed:
             return closed(with: .fail(.internalError("prepare returned while none was running")))
         }
     }
@@ -189,8 +194,8 @@ package struct ConnectionStateMachine {
             return extendedQueryFailed(error)
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.executing),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.executing), .simpleQuery(.streaming),
+             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQuery(.streaming), .extendedQueryFailed:
             return closed(with: .fail(.internalError("prepare failed while none was running")))
         }
     }
@@ -199,23 +204,83 @@ package struct ConnectionStateMachine {
     package mutating func executeSucceeded(_ result: PGStatementResult) -> ConnectionAction {
         switch state {
         case .simpleQuery(.executing(let statements, let nextIndex)):
-            var messages = Self.completeResultMessages(result)
-            guard nextIndex < statements.count else {
-                state = .ready
-                messages.append(.readyForQuery(transactionStatus))
-                return ConnectionAction(messages: messages, closedStatements: statements)
+            if result.stream != nil {
+                var messages = Self.noticeMessages(result)
+                if let columns = result.columns {
+                    messages.append(.rowDescription(PGRowDescriptionField.fields(for: columns, formats: [])))
+                }
+                return sendSimpleRows(of: PGResultCursor(result), statements: statements, nextIndex: nextIndex, messages: messages)
             }
-            var action = executeSimpleStatement(statements[nextIndex], of: statements, index: nextIndex)
-            action.messages.insert(contentsOf: messages, at: 0)
-            return action
+            return simpleStatementDone(Self.completeResultMessages(result), statements: statements, nextIndex: nextIndex)
         case .extendedQuery(.executing(let portalName, let maxRows)):
             return portalExecuted(portalName, maxRows: maxRows, result: result)
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.preparing),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.preparing), .simpleQuery(.streaming),
+             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQuery(.streaming), .extendedQueryFailed:
             return closed(with: .fail(.internalError("execute returned while none was running")))
         }
+    }
+
+    /// A result stream gave its next chunk (nil: it ended).
+    package mutating func rowsPulled(_ chunk: Chunk?) -> ConnectionAction {
+        switch state {
+        case .simpleQuery(.streaming(var cursor, let statements, let nextIndex)):
+            cursor.pulled(chunk)
+            return sendSimpleRows(of: cursor, statements: statements, nextIndex: nextIndex, messages: [])
+        case .extendedQuery(.streaming(let portalName, let maxRows, let sent, var cursor)):
+            cursor.pulled(chunk)
+            return sendRows(of: cursor, portalName: portalName, maxRows: maxRows, messages: [], sent: sent)
+        case .closed:
+            return ConnectionAction(effect: .close)
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+            return closed(with: .fail(.internalError("rows arrived while none were asked for")))
+        }
+    }
+
+    /// A result stream failed part way: the rows sent stand, the error follows them.
+    package mutating func rowsFailed(_ error: SluiceError) -> ConnectionAction {
+        switch state {
+        case .simpleQuery(.streaming(_, let statements, _)):
+            return simpleQueryFailed(error, statements: statements)
+        case .extendedQuery(.streaming(let portalName, _, _, _)):
+            portals[portalName]?.progress = .completed(commandTag: "")
+            return extendedQueryFailed(error)
+        case .closed:
+            return ConnectionAction(effect: .close)
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+            return closed(with: .fail(.internalError("rows failed while none were asked for")))
+        }
+    }
+
+    /// Sends the held rows of a simple query's statement; asks for more while its stream has
+    /// them, then completes the statement.
+    private mutating func sendSimpleRows(
+        of cursor: PGResultCursor, statements: [PGPreparedStatement], nextIndex: Int, messages: [PGBackendMessage]
+    ) -> ConnectionAction {
+        var cursor = cursor
+        var messages = messages
+        messages.append(contentsOf: cursor.nextRows(limit: .max, formats: []).map(PGBackendMessage.dataRow))
+        if cursor.needsPull, let stream = cursor.stream {
+            state = .simpleQuery(.streaming(cursor, statements: statements, nextIndex: nextIndex))
+            return ConnectionAction(messages: messages, effect: .pullRows(stream))
+        }
+        messages.append(.commandComplete(cursor.commandTag))
+        messages.append(contentsOf: Self.parameterStatusMessages(cursor.result))
+        return simpleStatementDone(messages, statements: statements, nextIndex: nextIndex)
+    }
+
+    /// After one statement of a simple query: the next one, or ReadyForQuery.
+    private mutating func simpleStatementDone(_ messages: [PGBackendMessage], statements: [PGPreparedStatement], nextIndex: Int) -> ConnectionAction {
+        var messages = messages
+        guard nextIndex < statements.count else {
+            state = .ready
+            messages.append(.readyForQuery(transactionStatus))
+            return ConnectionAction(messages: messages, closedStatements: statements)
+        }
+        var action = executeSimpleStatement(statements[nextIndex], of: statements, index: nextIndex)
+        action.messages.insert(contentsOf: messages, at: 0)
+        return action
     }
 
     /// `PGSession.execute` threw.
@@ -227,8 +292,8 @@ package struct ConnectionStateMachine {
             return extendedQueryFailed(error)
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.preparing),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.preparing), .simpleQuery(.streaming),
+             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQuery(.streaming), .extendedQueryFailed:
             return closed(with: .fail(.internalError("execute failed while none was running")))
         }
     }

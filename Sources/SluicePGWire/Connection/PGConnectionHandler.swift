@@ -25,6 +25,8 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
     private var isReadHeld = false
     private var isInactive = false
     private var context: ChannelHandlerContext?
+    /// A result stream waiting for the socket to drain before its next chunk is made.
+    private var pendingPull: PGRowStream?
 
     package init(
         configuration: ConnectionStateMachine.Configuration, backend: any PGBackend,
@@ -63,13 +65,25 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
         events.removeAll()
         let wasAwaitingBackend = machine.isAwaitingBackend
         machine.connectionClosed()
-        if wasAwaitingBackend {
+        if pendingPull != nil {
+            // A result was waiting for the client to read: nothing is running, the rest is dropped.
+            pendingPull = nil
+            terminateSession()
+        } else if wasAwaitingBackend {
             // The call's completion terminates the session; meanwhile stop it early.
             session?.cancel()
         } else {
             terminateSession()
         }
         context.fireChannelInactive()
+    }
+
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let stream = pendingPull {
+            pendingPull = nil
+            pull(stream)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     package func read(context: ChannelHandlerContext) {
@@ -144,6 +158,9 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
                 }
                 handler.afterBackendCall()
             }
+        case .pullRows(let stream):
+            context.flush()
+            pull(stream)
         case .cancel(let processID, let secretKey):
             registry.cancel(processID: processID, secretKey: secretKey)
             context.close(promise: nil)
@@ -154,6 +171,24 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
             } else {
                 context.close(promise: nil)
             }
+        }
+    }
+
+    /// Makes a result stream's next chunk off the event loop, once the socket takes more: the
+    /// client's reading paces the query.
+    private func pull(_ stream: PGRowStream) {
+        guard let context else { return }
+        guard context.channel.isWritable else {
+            pendingPull = stream
+            return
+        }
+        runOffLoop { () async throws(SluiceError) in try stream.next() } completion: { handler, result in
+            handler.refreshTransactionStatus()
+            switch result {
+            case .success(let chunk): handler.perform(handler.machine.rowsPulled(chunk))
+            case .failure(let error): handler.perform(handler.machine.rowsFailed(error))
+            }
+            handler.afterBackendCall()
         }
     }
 

@@ -23,35 +23,72 @@ struct PGPortal: Sendable {
     var progress: Progress = .unexecuted
 }
 
-/// Walks the rows of a statement result, a limited number at a time.
-struct PGResultCursor: Sendable {
+/// Walks the rows of a statement result, a limited number at a time: its chunks, then those its
+/// stream gives as they are pulled.
+package struct PGResultCursor: Sendable {
     let result: PGStatementResult
+    private var chunks: [Chunk]
     private var chunkIndex = 0
     private var rowIndex = 0
+    /// The rows still to be pulled; nil once the stream ended (or there is none).
+    private(set) var stream: PGRowStream?
+    /// Rows handed out so far.
+    private(set) var rowsSent = 0
     /// True once a batch stopped before the end.
     private(set) var wasSuspended = false
 
     init(_ result: PGStatementResult) {
         self.result = result
+        chunks = result.chunks
+        stream = result.stream
         skipExhaustedChunks()
     }
 
-    var isExhausted: Bool { chunkIndex >= result.chunks.count }
+    /// True when the held chunks are all sent (more may come from the stream).
+    private var chunksSent: Bool { chunkIndex >= chunks.count }
 
-    /// The next rows, at most `limit` of them.
+    /// No row is left, held or to be pulled.
+    var isExhausted: Bool { chunksSent && stream == nil }
+
+    /// The held rows are all sent and the stream must be asked for more.
+    var needsPull: Bool { chunksSent && stream != nil }
+
+    /// The tag for CommandComplete: a streamed result counts the rows it sent.
+    var commandTag: String {
+        result.stream == nil ? result.commandTag : ConnectionStateMachine.commandTag(result.commandTag, rowCount: rowsSent)
+    }
+
+    /// A chunk the stream gave, or nil when it ended.
+    mutating func pulled(_ chunk: Chunk?) {
+        guard let chunk else {
+            stream = nil
+            return
+        }
+        chunks = [chunk]
+        chunkIndex = 0
+        rowIndex = 0
+        skipExhaustedChunks()
+    }
+
+    /// The next held rows, at most `limit` of them.
     mutating func nextRows(limit: Int, formats: [PGFormat]) -> [PGDataRow] {
         var rows: [PGDataRow] = []
-        while rows.count < limit, !isExhausted {
-            rows.append(PGDataRow(chunk: result.chunks[chunkIndex], rowIndex: rowIndex, formats: formats))
+        while rows.count < limit, !chunksSent {
+            rows.append(PGDataRow(chunk: chunks[chunkIndex], rowIndex: rowIndex, formats: formats))
             rowIndex += 1
             skipExhaustedChunks()
         }
-        if !isExhausted { wasSuspended = true }
+        rowsSent += rows.count
         return rows
     }
 
+    /// Marks that the client's row limit stopped a batch before the end.
+    mutating func suspend() {
+        wasSuspended = true
+    }
+
     private mutating func skipExhaustedChunks() {
-        while chunkIndex < result.chunks.count, rowIndex >= result.chunks[chunkIndex].count {
+        while chunkIndex < chunks.count, rowIndex >= chunks[chunkIndex].count {
             chunkIndex += 1
             rowIndex = 0
         }

@@ -46,7 +46,14 @@ package enum PGWireFuzz {
                 case .execute(let statement, _):
                     action = statement.sql.contains("boom")
                         ? machine.executeFailed(SluiceError(.divisionByZero, "division by zero"))
-                        : machine.executeSucceeded(fakeResult(rowCount: statement.sql.count % 5))
+                        : machine.executeSucceeded(fakeResult(rowCount: statement.sql.count % 5, streamed: statement.sql))
+                    continue
+                case .pullRows(let stream):
+                    do throws(SluiceError) {
+                        action = machine.rowsPulled(try stream.next())
+                    } catch {
+                        action = machine.rowsFailed(error)
+                    }
                     continue
                 case .cancel, .close:
                     return .closed(lastMessage: lastMessage)
@@ -67,11 +74,25 @@ package enum PGWireFuzz {
         }
     }
 
-    private static func fakeResult(rowCount: Int) -> PGStatementResult {
+    /// `rowCount` rows; a statement with "stream" in it sends them as a stream of three such
+    /// chunks after them, one with "leak" failing after its first streamed chunk.
+    private static func fakeResult(rowCount: Int, streamed sql: String) -> PGStatementResult {
         let column = Column(type: .int32, values: (0 ..< rowCount).map { .int32(Int32($0)) })
-        return PGStatementResult(
+        var result = PGStatementResult(
             commandTag: "SELECT \(rowCount)", columns: [PGColumn(name: "n", type: .int32)],
             chunks: [Chunk(columns: [column])]
         )
+        if sql.contains("stream") {
+            result.commandTag = "SELECT 0"
+            var left = 3
+            let fails = sql.contains("leak")
+            result.stream = PGRowStream { () throws(SluiceError) -> Chunk? in
+                if fails && left < 3 { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+                guard left > 0 else { return nil }
+                left -= 1
+                return Chunk(columns: [column])
+            }
+        }
+        return result
     }
 }

@@ -46,10 +46,25 @@ extension SQLSession {
         let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled)
         switch planned {
         case .query(let plan, let columns):
-            let chunks = try executor.run(plan)
-            if let failure = reader.failure { throw failure }
-            let count = chunks.reduce(0) { $0 + $1.count }
-            return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
+            // The first chunks are made now; a result with more streams to the client as it
+            // reads (the connection pulls each next chunk once the socket drains).
+            let stream = try executor.stream(plan)
+            var chunks: [Chunk] = []
+            while chunks.count < Self.chunksBeforeStreaming, let chunk = try stream.next() { chunks.append(chunk) }
+            if chunks.count < Self.chunksBeforeStreaming {
+                if let failure = reader.failure { throw failure }
+                let count = chunks.reduce(0) { $0 + $1.count }
+                return PGStatementResult(commandTag: "SELECT \(count)", columns: columns.map(Self.pgColumn), chunks: chunks)
+            }
+            var result = PGStatementResult(commandTag: "SELECT 0", columns: columns.map(Self.pgColumn), chunks: chunks)
+            result.stream = PGRowStream { () throws(SluiceError) -> Chunk? in
+                guard let chunk = try stream.next() else {
+                    if let failure = reader.failure { throw failure }
+                    return nil
+                }
+                return chunk
+            }
+            return result
         case .insert(let table, let source):
             let chunks = try executor.run(source)
             if let failure = reader.failure { throw failure }
@@ -105,6 +120,9 @@ extension SQLSession {
             return try runUtility(utility)
         }
     }
+
+    /// Chunks of a query's result made before it is sent; past them, the rest streams.
+    static let chunksBeforeStreaming = 8
 
     /// Whether a write waits for the log's fsync (PostgreSQL's `synchronous_commit`; `off`
     /// acknowledges before it, so a crash may lose the last writes).

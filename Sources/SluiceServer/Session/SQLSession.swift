@@ -103,7 +103,6 @@ package final class SQLSession: PGSession {
         cancelled.value.store(false, ordering: .relaxed)
         let timeout = Self.milliseconds(setting("statement_timeout") ?? "0") ?? 0
         cancelled.deadline.store(timeout > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000 : 0, ordering: .relaxed)
-        defer { cancelled.deadline.store(0, ordering: .relaxed) }
         guard let (statement, bound, settings) = state.withLock({ state in state.statements[prepared.id].map { ($0.statement, $0.bound, state.settings) } }) else {
             throw SluiceError(.invalidSQLStatementName, "prepared statement does not exist")
         }

@@ -177,6 +177,65 @@ import Testing
         #expect(error(machine.messageReceived(.execute(PGExecute(portalName: "p"))))?.code == .invalidCursorName)
     }
 
+    /// A result of `first` held rows and a stream of `streamed` chunks of one row each.
+    static func streamed(_ first: [Int32], _ streamed: [Int32]) -> (PGStatementResult, PGRowStream) {
+        var result = rows(first)
+        result.commandTag = "SELECT 0"
+        var left = streamed[...]
+        let stream = PGRowStream { () throws(SluiceError) -> Chunk? in
+            guard let value = left.popFirst() else { return nil }
+            return Chunk(columns: [Column(type: .int32, values: [.int32(value)])])
+        }
+        result.stream = stream
+        return (result, stream)
+    }
+
+    static let selectN = PGPreparedStatement(id: 3, sql: "select n", parameterTypes: [], resultColumns: [PGColumn(name: "n", type: .int32)])
+
+    @Test func aStreamedResultOfASimpleQueryIsPulledChunkByChunkAndCounted() {
+        var machine = readyMachine()
+        _ = machine.messageReceived(.query("select n; insert"))
+        _ = machine.prepareSucceeded([Self.selectN, Self.insertStatement])
+        let (result, stream) = Self.streamed([1], [2, 3])
+        #expect(machine.executeSucceeded(result) == ConnectionAction(messages: [Self.nDescription, Self.row("1")], effect: .pullRows(stream)))
+        #expect(machine.isAwaitingBackend)
+        #expect(machine.rowsPulled(try! stream.next()) == ConnectionAction(messages: [Self.row("2")], effect: .pullRows(stream)))
+        #expect(machine.rowsPulled(try! stream.next()) == ConnectionAction(messages: [Self.row("3")], effect: .pullRows(stream)))
+        // The end: the tag counts every row sent; the next statement runs.
+        #expect(machine.rowsPulled(try! stream.next())
+            == ConnectionAction(messages: [.commandComplete("SELECT 3")], effect: .execute(Self.insertStatement, parameters: [])))
+    }
+
+    @Test func aStreamFailingPartWaySendsItsRowsThenTheError() {
+        var machine = readyMachine()
+        _ = machine.messageReceived(.query("select n"))
+        _ = machine.prepareSucceeded([Self.selectN])
+        let (result, stream) = Self.streamed([1], [2])
+        _ = machine.executeSucceeded(result)
+        let failure = SluiceError(.queryCanceled, "canceling statement due to statement timeout")
+        #expect(machine.rowsFailed(failure).messages == [.errorResponse(PGErrorFields(.error, failure)), .readyForQuery(.idle)])
+        #expect(!machine.isAwaitingBackend)
+        _ = stream
+    }
+
+    @Test func aStreamedPortalSuspendsAtItsRowLimitWithoutPullingFurther() {
+        var machine = readyMachine()
+        _ = machine.messageReceived(.parse(PGParse(statementName: "", query: "select $1", parameterOIDs: [23])))
+        _ = machine.prepareSucceeded([Self.selectStatement])
+        _ = machine.messageReceived(.bind(PGBind(portalName: "p", statementName: "", parameters: [Array("5".utf8)])))
+        _ = machine.messageReceived(.execute(PGExecute(portalName: "p", maxRows: 2)))
+        let (result, stream) = Self.streamed([1], [2, 3, 4])
+        #expect(machine.executeSucceeded(result) == ConnectionAction(messages: [Self.row("1")], effect: .pullRows(stream)))
+        // The second row fills the batch: suspended, the stream not asked again.
+        #expect(machine.rowsPulled(try! stream.next()) == .send(Self.row("2"), .portalSuspended))
+        #expect(machine.messageReceived(.execute(PGExecute(portalName: "p", maxRows: 5))) == ConnectionAction(effect: .pullRows(stream)))
+        #expect(machine.rowsPulled(try! stream.next()) == ConnectionAction(messages: [Self.row("3")], effect: .pullRows(stream)))
+        #expect(machine.rowsPulled(try! stream.next()) == ConnectionAction(messages: [Self.row("4")], effect: .pullRows(stream)))
+        // A portal fetched in parts reports its last part's rows.
+        #expect(machine.rowsPulled(try! stream.next()) == .send(.commandComplete("SELECT 2")))
+        #expect(machine.messageReceived(.sync) == .send(.readyForQuery(.idle)))
+    }
+
     @Test func binaryParametersAndResults() {
         var machine = readyMachine()
         _ = machine.messageReceived(.parse(PGParse(statementName: "", query: "select $1")))
