@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceExpr
 import SluicePGWire
 import SluiceServer
 
@@ -45,10 +44,8 @@ package struct TPCHBenchmark {
             let parts = line.split(separator: "|", maxSplits: 1)
             let table = String(parts[0])
             _ = try await session.execute(script: "CREATE TABLE \(table) (\(parts[1]))")
-            guard let relation = database.catalog.relation(named: table), let store = database.store(for: relation.id) else {
-                throw SluiceError.internalError("benchmark table \(table) missing")
-            }
-            loadedRows += try Self.load(path: "\(directory)/\(table).tbl", types: relation.columns.map(\.type)) { try store.insert($0) }
+            guard let relation = database.catalog.relation(named: table) else { throw SluiceError.internalError("benchmark table \(table) missing") }
+            loadedRows += try database.loadDelimitedText(path: "\(directory)/\(table).tbl", into: relation)
         }
         let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
         print(String(format: "  sluice load (in-process, from text): %d rows in %.1f s", loadedRows, loadSeconds))
@@ -90,64 +87,6 @@ package struct TPCHBenchmark {
         let geometricMean = exp(ratios.reduce(0) { $0 + log($1) } / Double(max(ratios.count, 1)))
         print(String(format: "  total   %10.3f   %19.3f", sluiceTotal, duckTotal))
         print(String(format: "  %d of %d queries completed; geometric mean of duckdb/sluice: %.3f", ratios.count, queries.isEmpty ? 22 : queries.count, geometricMean))
-    }
-
-    /// Reads a `|`-separated text file (one row a line, empty fields NULL) and passes it on in
-    /// chunks of `types`; returns the rows read.
-    static func load(path: String, types: [DataType], insert: (Chunk) throws -> Void) throws -> Int {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw SluiceError(.ioError, "cannot open \(path)") }
-        defer { try? handle.close() }
-        let context = EvaluationContext()
-        var fields = [VarBytes](repeating: VarBytes(), count: types.count)
-        var nulls = [[Bool]](repeating: [], count: types.count)
-        var rowsInChunk = 0
-        var total = 0
-        var pending: [UInt8] = []
-
-        func flush() throws {
-            guard rowsInChunk > 0 else { return }
-            var columns: [Column] = []
-            for (index, type) in types.enumerated() {
-                var text = Column(type: .varchar, storage: .bytes(fields[index]))
-                if nulls[index].contains(true) { text = Column(type: .varchar, values: (0 ..< rowsInChunk).map { nulls[index][$0] ? .null : text.value(at: $0) }) }
-                columns.append(type == .varchar ? text : try CastKernels.cast(text, to: type, context: context))
-            }
-            try insert(Chunk(columns: columns, count: rowsInChunk))
-            total += rowsInChunk
-            rowsInChunk = 0
-            fields = [VarBytes](repeating: VarBytes(), count: types.count)
-            nulls = [[Bool]](repeating: [], count: types.count)
-        }
-
-        while true {
-            let block = handle.readData(ofLength: 8 << 20)
-            if block.isEmpty { break }
-            pending.append(contentsOf: block)
-            var lineStart = 0
-            try pending.withUnsafeBufferPointer { buffer in
-                var index = 0
-                while let newline = buffer[index...].firstIndex(of: UInt8(ascii: "\n")) {
-                    var fieldStart = index
-                    var column = 0
-                    for position in index ... newline where position == newline || buffer[position] == UInt8(ascii: "|") {
-                        if column < types.count {
-                            let field = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[fieldStart ..< position]))
-                            fields[column].append(bytes: field)
-                            nulls[column].append(field.isEmpty && types[column] != .varchar)
-                        }
-                        column += 1
-                        fieldStart = position + 1
-                    }
-                    rowsInChunk += 1
-                    if rowsInChunk == Chunk.preferredSize { try flush() }
-                    index = newline + 1
-                }
-                lineStart = index
-            }
-            pending.removeFirst(lineStart)
-        }
-        try flush()
-        return total
     }
 
     /// Generates the data, writes it and the queries under argv[2], and times each query with

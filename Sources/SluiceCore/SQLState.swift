@@ -22,6 +22,8 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let featureNotSupported = SQLState("0A000")
     /// The corresponding SQLSTATE is `21000`.
     package static let cardinalityViolation = SQLState("21000")
+    /// The corresponding SQLSTATE is `22P04`.
+    package static let badCopyFileFormat = SQLState("22P04")
     /// The corresponding SQLSTATE is `22000`.
     package static let dataException = SQLState("22000")
     /// The corresponding SQLSTATE is `22001`.

@@ -109,4 +109,40 @@ struct SQLHarness {
         try await reopened.run("INSERT INTO t VALUES (1, 'z')")
         #expect(try await reopened.rows("SELECT name FROM t WHERE id = 1") == [["z"]])
     }
+
+    /// A view's state is kept with a hash of the plan that made it: a start that plans the view
+    /// differently (a newer optimizer) rebuilds it from its inputs instead of restoring state
+    /// that does not fit; an unchanged plan restores.
+    @Test func aViewPlannedDifferentlyAtStartIsRebuiltNotRestored() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let sql = try SQLHarness(dataDirectory: directory)
+            try await sql.run("CREATE TABLE a (k int, v int); CREATE TABLE b (k int, w int)")
+            try await sql.run("CREATE MATERIALIZED VIEW j AS SELECT a.k, sum(v + w) AS s FROM a, b WHERE a.k = b.k AND w > 1 GROUP BY a.k")
+            try await sql.run("INSERT INTO a VALUES (1, 10), (2, 20), (3, 30); INSERT INTO b VALUES (1, 5), (2, 1), (3, 7), (3, 2)")
+            try await sql.run("FLUSH")
+            try await sql.run("CHECKPOINT")
+            try await sql.database.shutdown()
+        }
+        let expected: [[String?]] = [["1", "15"], ["3", "69"]]
+        do {
+            let same = try SQLHarness(dataDirectory: directory)
+            #expect(same.database.recovery?.stateSummary?.contains("restored from state checkpoint") == true, "\(same.database.recovery?.stateSummary ?? "")")
+            #expect(try await same.rows("SELECT k, s FROM j ORDER BY k") == expected)
+            try await same.run("CHECKPOINT")
+            try await same.database.shutdown()
+        }
+        // As if an older planner had made the view's state.
+        let catalogPath = directory + "/catalog.json"
+        let text = try String(contentsOfFile: catalogPath, encoding: .utf8)
+        let fingerprint = try #require(text.firstMatch(of: /"planFingerprint"\s*:\s*"([0-9a-f]+)"/)?.1)
+        try text.replacingOccurrences(of: "\"\(fingerprint)\"", with: "\"0\"").write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        let changed = try SQLHarness(dataDirectory: directory)
+        #expect(changed.database.recovery?.stateSummary?.contains("planned differently than their state was made: j") == true, "\(changed.database.recovery?.stateSummary ?? "")")
+        #expect(try await changed.rows("SELECT k, s FROM j ORDER BY k") == expected)
+        try await changed.run("INSERT INTO b VALUES (2, 4)")
+        try await changed.run("FLUSH")
+        #expect(try await changed.rows("SELECT k, s FROM j ORDER BY k") == [["1", "15"], ["2", "24"], ["3", "69"]])
+    }
 }

@@ -54,6 +54,19 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The lines EXPLAIN CREATE MATERIALIZED VIEW prints: the materialize node, then the plan.
+    /// A hash of the plan's operators and expressions (its EXPLAIN text), hex: equal for plans
+    /// that keep the same state.
+    package var fingerprint: String {
+        var lines: [String] = []
+        render(into: &lines, depth: 0)
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in lines.joined(separator: "\n").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+
     package func explainLines(viewName: String, columns: [String]) -> [String] {
         var lines = ["StreamMaterialize { view: \(viewName), columns: [\(columns.joined(separator: ", "))] }"]
         render(into: &lines, depth: 1)

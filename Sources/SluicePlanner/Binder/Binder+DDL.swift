@@ -255,9 +255,10 @@ extension Binder {
                 })
         }
         let streamPlan = try StreamPlanner.plan(plan)
-        let relation = RelationDefinition(
+        var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: view.name.name, kind: .materializedView, columns: columns,
             definition: sourceText, dependencies: streamPlan.scannedRelations)
+        relation.planFingerprint = streamPlan.fingerprint
         return .createMaterializedView(relation, plan: streamPlan)
     }
 }

@@ -47,6 +47,9 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var dependencies: [Int]
     /// For a source, or a table a connector feeds: the connector and format.
     package var connector: ConnectorSpec?
+    /// For a materialized view: a hash of the stream plan its state was made by. A start that
+    /// plans the view differently (a newer optimizer) cannot use that state and rebuilds it.
+    package var planFingerprint: String?
 
     package init(
         id: Int, schema: String = "public", name: String, kind: RelationKind, columns: [CatalogColumn],

@@ -60,6 +60,14 @@ extension Database {
                 // Tables as an earlier version checkpointed them (or the log alone).
                 recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
             }
+            if restored != nil {
+                // State made by a different plan (an older optimizer's) does not fit this one.
+                let changed = try viewsPlannedDifferently(views)
+                if !changed.isEmpty {
+                    restored = nil
+                    stateNote = "views rebuilt from their inputs (planned differently than their state was made: \(changed.joined(separator: ", ")))"
+                }
+            }
             if restored != nil && recovered.changesAfterCut == nil {
                 restored = nil
                 stateNote = "views rebuilt from their inputs (the log no longer reaches back to the last state checkpoint)"
@@ -111,6 +119,26 @@ extension Database {
                 FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
             }
         }
+    }
+
+    /// The names of `views` whose definitions now plan to a different stream plan than the one
+    /// they were stored with (or that were stored without one). Each is bound in order, put in
+    /// the catalog for the views after it, and taken out again.
+    private func viewsPlannedDifferently(_ views: [RelationDefinition]) throws(SluiceError) -> [String] {
+        var changed: [String] = []
+        var added: [Int] = []
+        defer { for id in added { catalog.remove(id: id) } }
+        for stored in views {
+            let statements = try SQLParser.parse(stored.definition)
+            var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
+            guard statements.count == 1, case .createMaterializedView(_, let plan) = try binder.bind(statements[0]) else {
+                throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view")
+            }
+            if stored.planFingerprint != plan.fingerprint { changed.append(stored.name) }
+            try catalog.add(stored)
+            added.append(stored.id)
+        }
+        return changed
     }
 
     /// Binds a stored view definition again and starts maintaining it under its old id, from

@@ -25,8 +25,8 @@ package struct SQLBackend: PGBackend {
 }
 
 /// A statement a client prepared, with its plan when it was bound at Parse and can be run as
-/// bound: a query or INSERT without parameters, valid while the catalog and the session's
-/// settings are as they were (a bulk load of INSERTs is bound once, not twice).
+/// bound: an INSERT without parameters, valid while the catalog and the session's settings are
+/// as they were (a bulk load of INSERTs is bound once, not twice).
 private struct Prepared {
     var statement: Statement
     var bound: (planned: PlannedStatement, catalogGeneration: Int, settings: [String: String])?
@@ -82,11 +82,9 @@ package final class SQLSession: PGSession {
                 let planned = try binder.bindUnoptimized(statement)
                 types = binder.parameterTypes.map { $0 == .unknown ? .varchar : $0 }
                 columns = Self.resultColumns(of: planned)
-                switch planned {
-                case .query, .insert where types.isEmpty:
+                // (A query is bound again: system relations are bound with their contents.)
+                if case .insert = planned, types.isEmpty {
                     entry.bound = (planned, generation, state.withLock { $0.settings })
-                default:
-                    break
                 }
             }
             let id = state.withLock { state in
