@@ -4,12 +4,12 @@ import SluiceState
 /// Hashes of key columns, a column at a time, and equality of keys between rows of two chunks,
 /// a column at a time over lists of row pairs: what hash joins and hash aggregates compare keys
 /// with, without making a key value or a byte string per row.
-enum KeyHash {
+package enum KeyHash {
     static let seed: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// The hash of each row's values in `keys` (a null hashes as its slot's zero value; equality
     /// tells them apart).
-    static func hashes(_ chunk: Chunk, keys: [Int]) -> [UInt64] {
+    package static func hashes(_ chunk: Chunk, keys: [Int]) -> [UInt64] {
         var hashes = [UInt64](repeating: seed, count: chunk.count)
         for key in keys { combine(chunk.columns[key], into: &hashes) }
         return hashes

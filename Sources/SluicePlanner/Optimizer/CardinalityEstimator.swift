@@ -4,11 +4,14 @@ import SluiceExpr
 import SluicePlan
 
 /// Rough row counts of plans, for ordering joins: stored row counts at the scans, fixed
-/// selectivities for predicates (as System R did), and equi-joins estimated under the
-/// foreign-key assumption — each key's distinct values are the rows of the smaller table it
-/// comes from.
+/// selectivities for predicates (as System R did), and equi-joins as |L| x |R| / the larger
+/// number of distinct key values of the two sides (each side's capped by its rows), from the
+/// store's sampled estimates; where those are unknown (views are planned without statistics),
+/// under the foreign-key assumption: a key has as many values as the smaller table it comes
+/// from has rows.
 struct CardinalityEstimator {
     var rowCount: (Int) -> Int?
+    var distinctValues: (Int, Int) -> Double? = { _, _ in nil }
 
     /// Rows assumed for a relation whose count is unknown.
     static let unknownRows = 1_000.0
@@ -48,7 +51,12 @@ struct CardinalityEstimator {
         }
         var inner = l * r
         if !keys.isEmpty {
-            let distinct = keys.map { min(baseRows(of: $0.0, in: left) ?? l, baseRows(of: $0.1, in: right) ?? r) }.max() ?? 1
+            let distinct = keys.map { key -> Double in
+                if let a = distinctValues(of: key.0, in: left), let b = distinctValues(of: key.1, in: right) {
+                    return max(min(a, l), min(b, r))
+                }
+                return min(baseRows(of: key.0, in: left) ?? l, baseRows(of: key.1, in: right) ?? r)
+            }.max() ?? 1
             inner /= max(distinct, 1)
         }
         if let residual { inner *= selectivity(residual) }
@@ -58,6 +66,31 @@ struct CardinalityEstimator {
         case .right: return max(inner, r)
         case .full: return max(inner, l + r)
         default: return inner
+        }
+    }
+
+    /// The sampled number of distinct values of the stored column a column comes from, when the
+    /// column can be traced to one and the store has an estimate.
+    func distinctValues(of column: Int, in plan: BatchPlan) -> Double? {
+        switch plan {
+        case .scan(let scan): return column < scan.columns.count ? distinctValues(scan.tableID, scan.columns[column]) : nil
+        case .filter(let input, _), .sort(let input, _), .limit(let input, _, _), .maxOneRow(let input):
+            return distinctValues(of: column, in: input)
+        case .project(let input, let expressions):
+            guard column < expressions.count, case .column(let index, _) = expressions[column] else { return nil }
+            return distinctValues(of: index, in: input)
+        case .apply(let input, _, _):
+            return column < input.outputTypes.count ? distinctValues(of: column, in: input) : nil
+        case .hashAggregate(let input, let groupCount, _):
+            return column < groupCount && groupCount == 1 ? distinctValues(of: column, in: input) : nil
+        case .hashJoin(let join):
+            let width = join.left.outputTypes.count
+            return column < width ? distinctValues(of: column, in: join.left) : distinctValues(of: column - width, in: join.right)
+        case .nestedLoopJoin(let left, let right, _, _):
+            let width = left.outputTypes.count
+            return column < width ? distinctValues(of: column, in: left) : distinctValues(of: column - width, in: right)
+        default:
+            return nil
         }
     }
 

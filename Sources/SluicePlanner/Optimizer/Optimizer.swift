@@ -16,18 +16,25 @@ import SluicePlan
 package struct Optimizer: Sendable {
     /// The stored row count of a table or view by catalog id, when known.
     package var rowCount: @Sendable (Int) -> Int?
+    /// The estimated number of distinct values of a stored column (table id, column number), when
+    /// known.
+    package var distinctValues: @Sendable (Int, Int) -> Double?
     /// The context constant expressions are evaluated in; nil leaves them alone.
     package var foldingContext: EvaluationContext?
 
-    package init(rowCount: @escaping @Sendable (Int) -> Int? = { _ in nil }, foldingContext: EvaluationContext? = nil) {
+    package init(
+        rowCount: @escaping @Sendable (Int) -> Int? = { _ in nil }, distinctValues: @escaping @Sendable (Int, Int) -> Double? = { _, _ in nil },
+        foldingContext: EvaluationContext? = nil
+    ) {
         self.rowCount = rowCount
+        self.distinctValues = distinctValues
         self.foldingContext = foldingContext
     }
 
     package func optimize(_ plan: BatchPlan) -> BatchPlan {
         var result = plan
         if let foldingContext { result = ConstantFolding(context: foldingContext).fold(result) }
-        result = PredicatePushdown(estimator: CardinalityEstimator(rowCount: rowCount)).push(result, [])
+        result = PredicatePushdown(estimator: CardinalityEstimator(rowCount: rowCount, distinctValues: distinctValues)).push(result, [])
         return ColumnPruning.optimize(result)
     }
 }

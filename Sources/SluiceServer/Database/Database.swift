@@ -31,6 +31,8 @@ package final class Database: TableProvider, Sendable {
     package let dataDirectory: String?
     private let catalogFile: CatalogFile?
     package let tables: TableState
+    /// Sampled distinct-value estimates of table columns, for the optimizer.
+    let statistics = ColumnStatistics()
     package let streams: StreamCoordinator
     /// What recovery did at start, for the log line `sluice serve` prints.
     package internal(set) var recovery: TableJournal.Recovery? {
@@ -122,7 +124,11 @@ package final class Database: TableProvider, Sendable {
     /// constants folded in `context`.
     package func optimizer(foldingIn context: EvaluationContext) -> Optimizer {
         let stores = tables.stores
-        return Optimizer(rowCount: { stores.rowCount(id: $0) }, foldingContext: context)
+        let statistics = self.statistics
+        return Optimizer(
+            rowCount: { stores.rowCount(id: $0) },
+            distinctValues: { table, column in stores.store(for: table).flatMap { statistics.distinctValues(table: table, column: column, in: $0) } },
+            foldingContext: context)
     }
 
     /// Returns once every write made before the call is visible in every view.
