@@ -81,48 +81,43 @@ struct GroupTable {
         var candidateSlots: [Int] = []
         let mask = UInt64(slotMask)
         for row in 0 ..< chunk.count {
-            let hash = hashes[row]
-            var slot = Int(hash & mask)
-            while true {
-                let entry = hashSlots[slot]
-                if entry == 0 {
-                    ids[row] = startGroup(in: slot, hash: hash, chunk: chunk, row: row)
-                    startRows.append(row)
-                    break
-                }
-                if slotHashes[slot] == hash {
-                    ids[row] = entry - 1
-                    candidateRows.append(row)
-                    candidateGroups.append(Int(entry - 1))
-                    candidateSlots.append(slot)
-                    break
-                }
-                slot = (slot + 1) & slotMask
+            let found = findGroup(hash: hashes[row], from: Int(hashes[row] & mask), chunk: chunk, row: row, comparingKeys: false)
+            ids[row] = found.group
+            if found.started {
+                startRows.append(row)
+            } else {
+                candidateRows.append(row)
+                candidateGroups.append(Int(found.group))
+                candidateSlots.append(found.slot)
             }
         }
         let equal = keyStore.equal(chunk, keyColumns, rows: candidateRows, groups: candidateGroups)
         for index in equal.indices where !equal[index] {
             let row = candidateRows[index]
-            let hash = hashes[row]
-            var slot = (candidateSlots[index] + 1) & slotMask
-            while true {
-                let entry = hashSlots[slot]
-                if entry == 0 {
-                    ids[row] = startGroup(in: slot, hash: hash, chunk: chunk, row: row)
-                    startRows.append(row)
-                    break
-                }
-                if slotHashes[slot] == hash && keyStore.equal(chunk, keyColumns, rows: [row], groups: [Int(entry - 1)])[0] {
-                    ids[row] = entry - 1
-                    break
-                }
-                slot = (slot + 1) & slotMask
-            }
+            let found = findGroup(hash: hashes[row], from: (candidateSlots[index] + 1) & slotMask, chunk: chunk, row: row, comparingKeys: true)
+            ids[row] = found.group
+            if found.started { startRows.append(row) }
         }
         if !startRows.isEmpty {
             keyChunks.append(Chunk(columns: keyColumns.map { chunk.columns[$0].gather(startRows) }, count: startRows.count))
         }
         return ids
+    }
+
+    /// Walks the slots from `slot`: the first holding `hash` (and, `comparingKeys`, the row's
+    /// key) gives its group; the first empty one starts a group for the row.
+    private mutating func findGroup(
+        hash: UInt64, from slot: Int, chunk: Chunk, row: Int, comparingKeys: Bool
+    ) -> (group: Int32, slot: Int, started: Bool) {
+        var slot = slot
+        while true {
+            let entry = hashSlots[slot]
+            if entry == 0 { return (startGroup(in: slot, hash: hash, chunk: chunk, row: row), slot, true) }
+            if slotHashes[slot] == hash && (!comparingKeys || keyStore.equal(chunk, keyColumns, rows: [row], groups: [Int(entry - 1)])[0]) {
+                return (entry - 1, slot, false)
+            }
+            slot = (slot + 1) & slotMask
+        }
     }
 
     private mutating func startGroup(in slot: Int, hash: UInt64, chunk: Chunk, row: Int) -> Int32 {

@@ -72,50 +72,35 @@ struct CardinalityEstimator {
     /// The sampled number of distinct values of the stored column a column comes from, when the
     /// column can be traced to one and the store has an estimate.
     func distinctValues(of column: Int, in plan: BatchPlan) -> Double? {
-        switch plan {
-        case .scan(let scan): return column < scan.columns.count ? distinctValues(scan.tableID, scan.columns[column]) : nil
-        case .filter(let input, _), .sort(let input, _), .limit(let input, _, _), .maxOneRow(let input):
-            return distinctValues(of: column, in: input)
-        case .project(let input, let expressions):
-            guard column < expressions.count, case .column(let index, _) = expressions[column] else { return nil }
-            return distinctValues(of: index, in: input)
-        case .apply(let input, _, _):
-            return column < input.outputTypes.count ? distinctValues(of: column, in: input) : nil
-        case .hashAggregate(let input, let groupCount, _):
-            return column < groupCount && groupCount == 1 ? distinctValues(of: column, in: input) : nil
-        case .hashJoin(let join):
-            let width = join.left.outputTypes.count
-            return column < width ? distinctValues(of: column, in: join.left) : distinctValues(of: column - width, in: join.right)
-        case .nestedLoopJoin(let left, let right, _, _):
-            let width = left.outputTypes.count
-            return column < width ? distinctValues(of: column, in: left) : distinctValues(of: column - width, in: right)
-        default:
-            return nil
-        }
+        storedColumn(column, in: plan).flatMap { distinctValues($0.scan.tableID, $0.scan.columns[$0.column]) }
     }
 
     /// The stored rows of the table a column comes from, unfiltered (the number of distinct
     /// values a key may have), when the column can be traced to one.
     func baseRows(of column: Int, in plan: BatchPlan) -> Double? {
+        storedColumn(column, in: plan).flatMap { rowCount($0.scan.tableID).map(Double.init) }
+    }
+
+    /// The scan, and the column of it, that a column of `plan` passes through from unchanged.
+    private func storedColumn(_ column: Int, in plan: BatchPlan) -> (scan: TableScan, column: Int)? {
         switch plan {
-        case .scan(let scan): return rowCount(scan.tableID).map(Double.init)
+        case .scan(let scan): return column < scan.columns.count ? (scan, column) : nil
         case .filter(let input, _), .sort(let input, _), .limit(let input, _, _), .maxOneRow(let input):
-            return baseRows(of: column, in: input)
+            return storedColumn(column, in: input)
         case .project(let input, let expressions):
             guard column < expressions.count, case .column(let index, _) = expressions[column] else { return nil }
-            return baseRows(of: index, in: input)
+            return storedColumn(index, in: input)
         case .apply(let input, _, _):
-            return column < input.outputTypes.count ? baseRows(of: column, in: input) : nil
+            return column < input.outputTypes.count ? storedColumn(column, in: input) : nil
         case .hashAggregate(let input, let groupCount, _):
-            // A group key has at most as many values as the aggregate has rows.
-            guard column < groupCount else { return nil }
-            return groupCount == 1 ? min(baseRows(of: column, in: input) ?? rows(plan), rows(plan)) : nil
+            // A single group key has the values of the column it groups.
+            return column < groupCount && groupCount == 1 ? storedColumn(column, in: input) : nil
         case .hashJoin(let join):
             let width = join.left.outputTypes.count
-            return column < width ? baseRows(of: column, in: join.left) : baseRows(of: column - width, in: join.right)
+            return column < width ? storedColumn(column, in: join.left) : storedColumn(column - width, in: join.right)
         case .nestedLoopJoin(let left, let right, _, _):
             let width = left.outputTypes.count
-            return column < width ? baseRows(of: column, in: left) : baseRows(of: column - width, in: right)
+            return column < width ? storedColumn(column, in: left) : storedColumn(column - width, in: right)
         default:
             return nil
         }
