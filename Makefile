@@ -38,6 +38,7 @@ bench: release deps
 	.build/release/sluice bench broker
 	.build/release/sluice bench json-decode
 	.build/release/sluice bench kafka-json
+	.build/release/sluice bench tpch
 
 # Everything: unit tests, then the debug binary, then the end-to-end and sqllogictest suites.
 test: deps unit build pytest
