@@ -17,11 +17,28 @@ package struct BatchExecutor: Sendable {
     package var context: EvaluationContext
     /// Polled between chunks; returning true stops the query with 57014.
     package var isCancelled: @Sendable () -> Bool
+    /// What the operators that hold rows reserve from (53200 past its limit).
+    package var memory: QueryMemory
 
-    package init(tables: any TableProvider, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool = { false }) {
+    package init(
+        tables: any TableProvider, context: EvaluationContext, isCancelled: @escaping @Sendable () -> Bool = { false },
+        memory: QueryMemory = QueryMemory(limit: .max)
+    ) {
         self.tables = tables
         self.context = context
         self.isCancelled = isCancelled
+        self.memory = memory
+    }
+
+    /// All rows of `plan`, held by `operation`: each chunk's bytes reserved as it comes.
+    func collect(_ plan: BatchPlan, for operation: String) throws(SluiceError) -> [Chunk] {
+        let source = try stream(plan)
+        var chunks: [Chunk] = []
+        while let chunk = try source.next() {
+            try memory.reserve(chunk.approximateBytes, for: operation)
+            chunks.append(chunk)
+        }
+        return chunks
     }
 
     /// All result rows of `plan`.
@@ -41,24 +58,31 @@ package struct BatchExecutor: Sendable {
                 inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
             // Consumed as its input makes it: a join under it is never built whole.
             let source = try stream(input)
+            var groups = 0
+            let bytesPerGroup = 48 + 16 * (groupCount + aggregates.count)
             while let chunk = try source.next() {
                 if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
                 try aggregator.consume(chunk)
+                if aggregator.groupsSeen > groups {
+                    try memory.reserve((aggregator.groupsSeen - groups) * bytesPerGroup, for: "the hash aggregate's groups")
+                    groups = aggregator.groupsSeen
+                }
             }
             return try aggregator.finish()
         case .hashJoin(let join):
             return try JoinExecutor(context: context, isCancelled: isCancelled).hashJoin(
-                left: try run(join.left), right: try run(join.right), join: join,
+                left: try collect(join.left, for: "the hash join's probe side"), right: try collect(join.right, for: "the hash join's build side"), join: join,
                 leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
             return try JoinExecutor(context: context, isCancelled: isCancelled).nestedLoopJoin(
-                left: try run(left), right: try run(right), kind: kind, predicate: predicate,
+                left: try collect(left, for: "the nested-loop join's outer side"), right: try collect(right, for: "the nested-loop join's inner side"),
+                kind: kind, predicate: predicate,
                 leftTypes: left.outputTypes, rightTypes: right.outputTypes)
         case .sort(let input, let keys):
-            return Sorter.sort(try run(input), types: input.outputTypes, keys: keys)
+            return Sorter.sort(try collect(input, for: "the sort"), types: input.outputTypes, keys: keys)
         case .union(let inputs, let distinct):
             var chunks: [Chunk] = []
-            for input in inputs { chunks += try run(input) }
+            for input in inputs { chunks += try collect(input, for: distinct ? "UNION" : "UNION ALL") }
             return distinct ? SetOperations.distinct(chunks, types: plan.outputTypes) : chunks
         case .apply(let input, let subquery, let kind):
             return try apply(input: input, subquery: subquery, kind: kind)
@@ -71,8 +95,9 @@ package struct BatchExecutor: Sendable {
             }
             return chunks
         case .setOperation(let left, let right, let kind, let all):
+            let name = kind.rawValue.uppercased()
             return SetOperations.apply(
-                kind, all: all, left: try run(left), right: try run(right), types: plan.outputTypes)
+                kind, all: all, left: try collect(left, for: name), right: try collect(right, for: name), types: plan.outputTypes)
         }
     }
 
@@ -132,11 +157,13 @@ package struct BatchExecutor: Sendable {
             return try stream(input).limited(limit, offset: offset)
         case .nestedLoopJoin(let left, let right, .inner, let predicate):
             // The build side whole, the probe side as it comes.
-            let build = Chunk.concatenate(try run(right), types: right.outputTypes)
+            let build = Chunk.concatenate(try collect(right, for: "the nested-loop join's inner side"), types: right.outputTypes)
             return try stream(left).innerJoin(build: build, table: nil, probeKeys: [], predicate: predicate, context: context, isCancelled: isCancelled)
         case .hashJoin(let join) where join.kind == .inner:
             // The build side whole and hashed by its key, the probe side as it comes.
-            let build = Chunk.concatenate(try run(join.right), types: join.right.outputTypes)
+            let build = Chunk.concatenate(try collect(join.right, for: "the hash join's build side"), types: join.right.outputTypes)
+            // The chains and hashes beside the rows.
+            try memory.reserve(build.count * 16 + 64, for: "the hash join's build side")
             return try stream(join.left).innerJoin(
                 build: build, table: JoinHashTable(build: build, keys: join.rightKeys), probeKeys: join.leftKeys, predicate: join.residual,
                 context: context, isCancelled: isCancelled)

@@ -99,3 +99,29 @@ package indirect enum ColumnStorage: Sendable {
         return array
     }
 }
+
+extension Column {
+    /// About how many bytes the column's buffers hold (for memory budgets, not exact).
+    package var approximateBytes: Int {
+        let values: Int
+        switch storage {
+        case .bool(let array): values = array.count
+        case .int16(let array): values = array.count * 2
+        case .int32(let array): values = array.count * 4
+        case .int64(let array): values = array.count * 8
+        case .float32(let array): values = array.count * 4
+        case .float64(let array): values = array.count * 8
+        case .decimal(let array): values = array.count * MemoryLayout<Decimal>.stride
+        case .interval(let array): values = array.count * MemoryLayout<Interval>.stride
+        case .bytes(let bytes): values = bytes.data.count + bytes.offsets.count * 4
+        case .structure(let children, _): values = children.reduce(0) { $0 + $1.approximateBytes }
+        case .list(let offsets, let elements): values = offsets.count * 4 + elements.approximateBytes
+        }
+        return values + (validity == nil ? 0 : count / 8 + 8)
+    }
+}
+
+extension Chunk {
+    /// About how many bytes the chunk's columns hold.
+    package var approximateBytes: Int { columns.reduce(0) { $0 + $1.approximateBytes } }
+}

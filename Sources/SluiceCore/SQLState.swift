@@ -126,6 +126,8 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let queryCanceled = SQLState("57014")
     /// `53100`, disk_full: a write found no room on its disk.
     package static let diskFull = SQLState("53100")
+    /// `53200`, out_of_memory: a query needed more memory than it may have.
+    package static let outOfMemory = SQLState("53200")
     /// `XX001`, data_corrupted: a stored file failed its checksum.
     package static let dataCorrupted = SQLState("XX001")
     /// The corresponding SQLSTATE is `58030`.

@@ -125,3 +125,27 @@ def test_an_endless_result_streams_as_the_client_reads_and_stops_when_it_leaves(
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_operators_over_the_query_memory_limit_fail_with_53200_naming_themselves(tmp_path: Path) -> None:
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            with pytest.raises(psycopg.errors.InvalidParameterValue):
+                conn.execute("SET query_memory_limit = 'lots'")
+            conn.execute("SET query_memory_limit = '2MB'")
+            # A million rows on each side: 4 MB of build side, a million groups, 4 MB to sort.
+            cases = {
+                "SELECT count(*) FROM generate_series(1, 1000000) a JOIN generate_series(1, 1000000) b ON a = b": "hash join's build side",
+                "SELECT g, count(*) FROM generate_series(1, 1000000) g GROUP BY g": "hash aggregate",
+                "SELECT g FROM generate_series(1, 1000000) g ORDER BY g DESC LIMIT 3": "sort",
+            }
+            for query, operation in cases.items():
+                with pytest.raises(psycopg.errors.OutOfMemory) as failure:
+                    conn.execute(query)
+                assert operation in str(failure.value.diag.message_detail), (query, failure.value.diag.message_detail)
+                # The session goes on.
+                assert conn.execute("SELECT 1").fetchone() == (1,)
+            # Within the limit (the server's, after RESET) the same queries answer.
+            conn.execute("RESET query_memory_limit")
+            assert conn.execute(next(iter(cases))).fetchone() == (1000000,)
+            assert conn.execute("SELECT g FROM generate_series(1, 1000000) g ORDER BY g DESC LIMIT 3").fetchall() == [(1000000,), (999999,), (999998,)]

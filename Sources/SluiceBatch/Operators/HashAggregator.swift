@@ -15,6 +15,8 @@ struct HashAggregator {
     let aggregates: [AggregateCall]
     let context: EvaluationContext
     private var groups: GroupTable
+    /// The groups seen so far.
+    var groupsSeen: Int { groups.groupCount }
     private var accumulators: [any AggregateAccumulator]
     private var distinctSeen: [Set<KeyBytes>]
     /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end.

@@ -170,6 +170,8 @@ package enum SessionDefaults {
         ("rw_implicit_flush", "false"),
         ("barrier_interval_ms", "1000"),
         ("statement_timeout", "0"),
+        // 0: the server's --memory-limit.
+        ("query_memory_limit", "0"),
     ]
 
     /// Settings that clients set and Sluice accepts without acting on them.

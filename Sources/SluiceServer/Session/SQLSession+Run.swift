@@ -1,3 +1,4 @@
+import Foundation
 import SluiceBatch
 import SluiceCore
 import SluiceDataflow
@@ -43,7 +44,7 @@ extension SQLSession {
     private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
         let context = EvaluationContext(statementTimestamp: Self.currentTimestamp(), timeZone: setting("timezone") ?? "UTC")
         let reader = database.reader()
-        let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled)
+        let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled, memory: QueryMemory(limit: queryMemoryLimit))
         switch planned {
         case .query(let plan, let columns):
             // The first chunks are made now; a result with more streams to the client as it
@@ -121,6 +122,32 @@ extension SQLSession {
         }
     }
 
+    /// The bytes one query's operators may hold: `query_memory_limit`, or the server's
+    /// `--memory-limit` when it is 0.
+    var queryMemoryLimit: Int {
+        let setting = Self.bytes(setting("query_memory_limit") ?? "0") ?? 0
+        return setting > 0 ? setting : (database.streams.runtime.memory?.limit ?? StateMemory.defaultLimit)
+    }
+
+    /// A memory setting in bytes, as PostgreSQL reads `work_mem`: a number (kilobytes) or a
+    /// number with a unit (`B`, `kB`, `MB`, `GB`, `TB`). Nil when it is not one.
+    static func bytes(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "'")))
+        let digits = trimmed.prefix { $0.isNumber }
+        guard let number = Int(digits) else { return nil }
+        let scale: Int
+        switch trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces) {
+        case "B": scale = 1
+        case "", "kB": scale = 1 << 10
+        case "MB": scale = 1 << 20
+        case "GB": scale = 1 << 30
+        case "TB": scale = 1 << 40
+        default: return nil
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: scale)
+        return overflow ? Int.max : bytes
+    }
+
     /// Chunks of a query's result made before it is sent; past them, the rest streams.
     static let chunksBeforeStreaming = 8
 
@@ -182,6 +209,11 @@ extension SQLSession {
                 throw SluiceError(
                     .invalidParameterValue, "invalid value for parameter \"statement_timeout\": \"\(text)\"",
                     hint: "Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
+            }
+            if settingName == "query_memory_limit", Self.bytes(text) == nil {
+                throw SluiceError(
+                    .invalidParameterValue, "invalid value for parameter \"query_memory_limit\": \"\(text)\"",
+                    hint: "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
             }
             if settingName == "barrier_interval_ms" {
                 guard let milliseconds = Int(text), milliseconds > 0 else {
