@@ -27,11 +27,6 @@ package final class QueryMemory: @unchecked Sendable {
         }
     }
 
-    /// Gives back `bytes` an operator no longer holds.
-    func release(_ bytes: Int) {
-        reserved = max(0, reserved - bytes)
-    }
-
     static func describe(_ bytes: Int) -> String {
         bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GB" : (bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes >> 10) kB")
     }

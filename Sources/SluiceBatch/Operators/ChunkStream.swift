@@ -86,24 +86,9 @@ package struct ChunkStream {
                 var buildRows: [Int] = []
                 probeRows.reserveCapacity(Chunk.preferredSize)
                 buildRows.reserveCapacity(Chunk.preferredSize)
-                if let table {
-                    table.probe(
-                        chunk, keys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize, probeRows: &probeRows,
-                        buildRows: &buildRows)
-                } else {
-                    // Every pair, a probe row's block of build rows at a time (`entry`: the next build row).
-                    while probeRows.count < Chunk.preferredSize && cursor.row < chunk.count {
-                        let from = Int(max(cursor.entry, 0))
-                        let take = min(Chunk.preferredSize - probeRows.count, build.count - from)
-                        probeRows.append(contentsOf: repeatElement(cursor.row, count: take))
-                        buildRows.append(contentsOf: from ..< from + take)
-                        if from + take >= build.count {
-                            cursor = JoinHashTable.Cursor(row: cursor.row + 1, entry: -1)
-                        } else {
-                            cursor.entry = Int32(from + take)
-                        }
-                    }
-                }
+                JoinHashTable.nextPairs(
+                    chunk, build: build, table: table, probeKeys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize,
+                    probeRows: &probeRows, buildRows: &buildRows)
                 if probeRows.isEmpty { continue }
                 var joined = Chunk(columns: chunk.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
                 if let predicate {

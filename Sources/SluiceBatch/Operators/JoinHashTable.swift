@@ -79,52 +79,19 @@ package enum KeyHash {
         return mix(hash ^ tail)
     }
 
-    /// Whether row `leftRow` of `left` and row `rightRow` of `right` have equal values in
-    /// `columns` (of both), nulls equal to nulls (GROUP BY's equality).
-    static func rowsEqual(_ left: Chunk, _ leftRow: Int, _ right: Chunk, _ rightRow: Int, columns: [Int]) -> Bool {
-        for column in columns {
-            let (a, b) = (left.columns[column], right.columns[column])
-            let (aNull, bNull) = (a.isNull(leftRow), b.isNull(rightRow))
-            if aNull || bNull {
-                if aNull != bNull { return false }
-                continue
-            }
-            switch (a.storage, b.storage) {
-            case (.int16(let x), .int16(let y)): if x[leftRow] != y[rightRow] { return false }
-            case (.int32(let x), .int32(let y)): if x[leftRow] != y[rightRow] { return false }
-            case (.int64(let x), .int64(let y)): if x[leftRow] != y[rightRow] { return false }
-            case (.bool(let x), .bool(let y)): if x[leftRow] != y[rightRow] { return false }
-            case (.bytes(let x), .bytes(let y)):
-                let (xRange, yRange) = (x.byteRange(at: leftRow), y.byteRange(at: rightRow))
-                if xRange.count != yRange.count { return false }
-                let same = x.data.withUnsafeBufferPointer { xData in
-                    y.data.withUnsafeBufferPointer { yData in xData[xRange].elementsEqual(yData[yRange]) }
-                }
-                if !same { return false }
-            default:
-                var xBytes: [UInt8] = []
-                var yBytes: [UInt8] = []
-                KeyEncoding.append(a, row: leftRow, to: &xBytes)
-                KeyEncoding.append(b, row: rightRow, to: &yBytes)
-                if xBytes != yBytes { return false }
-            }
-        }
-        return true
-    }
-
     /// Keeps the pairs `(leftRows[i], rightRows[i])` whose keys are equal (nulls equal to nulls
     /// when `nullsEqual`, else never equal), in order.
+    /// (Only the pairs from index `start` on are looked at; those before it stay.)
     static func keepEqual(
         _ left: Chunk, _ leftKeys: [Int], _ right: Chunk, _ rightKeys: [Int], nullsEqual: Bool,
-        leftRows: inout [Int], rightRows: inout [Int]
+        leftRows: inout [Int], rightRows: inout [Int], from start: Int = 0
     ) {
         var keep = [Bool](repeating: true, count: leftRows.count)
         for (leftKey, rightKey) in zip(leftKeys, rightKeys) {
-            markEqual(left.columns[leftKey], leftRows, right.columns[rightKey], rightRows, nullsEqual: nullsEqual, keep: &keep)
+            markEqual(left.columns[leftKey], leftRows, right.columns[rightKey], rightRows, from: start, nullsEqual: nullsEqual, keep: &keep)
         }
-        if keep.allSatisfy({ $0 }) { return }
-        var write = 0
-        for index in keep.indices where keep[index] {
+        var write = start
+        for index in start ..< keep.count where keep[index] {
             leftRows[write] = leftRows[index]
             rightRows[write] = rightRows[index]
             write += 1
@@ -133,10 +100,12 @@ package enum KeyHash {
         rightRows.removeLast(rightRows.count - write)
     }
 
-    private static func markEqual(_ a: Column, _ aRows: [Int], _ b: Column, _ bRows: [Int], nullsEqual: Bool, keep: inout [Bool]) {
+    private static func markEqual(
+        _ a: Column, _ aRows: [Int], _ b: Column, _ bRows: [Int], from start: Int, nullsEqual: Bool, keep: inout [Bool]
+    ) {
         let count = aRows.count
         func values<T: Equatable>(_ x: [T], _ y: [T]) {
-            for index in 0 ..< count where keep[index] && x[aRows[index]] != y[bRows[index]] { keep[index] = false }
+            for index in start ..< count where keep[index] && x[aRows[index]] != y[bRows[index]] { keep[index] = false }
         }
         switch (a.storage, b.storage) {
         case (.int16(let x), .int16(let y)): values(x, y)
@@ -146,7 +115,7 @@ package enum KeyHash {
         case (.bytes(let x), .bytes(let y)):
             x.data.withUnsafeBufferPointer { xData in
                 y.data.withUnsafeBufferPointer { yData in
-                    for index in 0 ..< count where keep[index] {
+                    for index in start ..< count where keep[index] {
                         let xRange = x.byteRange(at: aRows[index])
                         let yRange = y.byteRange(at: bRows[index])
                         if xRange.count != yRange.count || !xData[xRange].elementsEqual(yData[yRange]) { keep[index] = false }
@@ -156,7 +125,7 @@ package enum KeyHash {
         default:
             var xBytes: [UInt8] = []
             var yBytes: [UInt8] = []
-            for index in 0 ..< count where keep[index] {
+            for index in start ..< count where keep[index] {
                 xBytes.removeAll(keepingCapacity: true)
                 yBytes.removeAll(keepingCapacity: true)
                 KeyEncoding.append(a, row: aRows[index], to: &xBytes)
@@ -165,7 +134,7 @@ package enum KeyHash {
             }
         }
         if a.hasNulls || b.hasNulls {
-            for index in 0 ..< count {
+            for index in start ..< count {
                 let (aNull, bNull) = (a.isNull(aRows[index]), b.isNull(bRows[index]))
                 if aNull || bNull { keep[index] = keep[index] && nullsEqual && aNull == bNull }
             }
@@ -249,14 +218,33 @@ struct JoinHashTable {
                 }
             }
         }
-        if probeRows.count > firstPair {
-            var newProbe = Array(probeRows[firstPair...])
-            var newBuild = Array(buildRows[firstPair...])
-            KeyHash.keepEqual(chunk, probeKeys, build, keys, nullsEqual: false, leftRows: &newProbe, rightRows: &newBuild)
-            probeRows.removeLast(probeRows.count - firstPair)
-            buildRows.removeLast(buildRows.count - firstPair)
-            probeRows += newProbe
-            buildRows += newBuild
+        KeyHash.keepEqual(chunk, probeKeys, build, keys, nullsEqual: false, leftRows: &probeRows, rightRows: &buildRows, from: firstPair)
+    }
+}
+
+extension JoinHashTable {
+    /// The next pairs (probe row of `chunk`, row of `build`) from `cursor` on, at most `limit`
+    /// of them: rows with equal keys through `table` (whose build side `build` is), or every
+    /// pair when `table` is nil (a nested-loop join; the cursor's `entry` is then the next build
+    /// row). What every join, streamed or whole, makes its pairs with, a block at a time.
+    static func nextPairs(
+        _ chunk: Chunk, build: Chunk, table: JoinHashTable?, probeKeys: [Int], hashes: [UInt64], cursor: inout Cursor, limit: Int,
+        probeRows: inout [Int], buildRows: inout [Int]
+    ) {
+        if let table {
+            table.probe(chunk, keys: probeKeys, hashes: hashes, cursor: &cursor, limit: limit, probeRows: &probeRows, buildRows: &buildRows)
+            return
+        }
+        while probeRows.count < limit && cursor.row < chunk.count {
+            let from = Int(max(cursor.entry, 0))
+            let take = min(limit - probeRows.count, build.count - from)
+            probeRows.append(contentsOf: repeatElement(cursor.row, count: take))
+            buildRows.append(contentsOf: from ..< from + take)
+            if from + take >= build.count {
+                cursor = Cursor(row: cursor.row + 1, entry: -1)
+            } else {
+                cursor.entry = Int32(from + take)
+            }
         }
     }
 }

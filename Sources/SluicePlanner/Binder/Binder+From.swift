@@ -127,7 +127,7 @@ extension Binder {
         case .on(let condition):
             var context = ExpressionContext(scope: scope, clause: "JOIN/ON")
             let bound = try coerce(try bindExpression(condition, &context), to: .boolean, position: condition.position.errorPosition, clause: "JOIN/ON")
-            conjuncts = Self.conjuncts(of: bound)
+            conjuncts = bound.conjuncts
         case .using(let names):
             for name in names {
                 conjuncts.append(try usingCondition(name, left: left.scope, right: right.scope, leftWidth: leftWidth))
@@ -146,7 +146,7 @@ extension Binder {
                 }
             }
         }
-        var plan = Self.joinPlan(left: left.plan, right: right.plan, kind: kind, leftWidth: leftWidth, conjuncts: conjuncts)
+        var plan = BatchPlan.join(left.plan, right.plan, kind: kind, on: conjuncts)
         // A USING column is one column: in a right join it comes from the right side, in a full
         // join from whichever side has the row.
         if kind == .right || kind == .full {
@@ -175,42 +175,6 @@ extension Binder {
         let lhs = castIfNeeded(.column(leftIndex, left.entries[leftIndex].type), to: type)
         let rhs = castIfNeeded(.column(leftWidth + rightIndex, right.entries[rightIndex].type), to: type)
         return .call(.comparison(.equal, type), [lhs, rhs])
-    }
-
-    /// A join plan: equalities between a left and a right column become hash keys; the rest is
-    /// a residual predicate; without keys, a nested-loop join.
-    static func joinPlan(left: BatchPlan, right: BatchPlan, kind: SluicePlan.JoinKind, leftWidth: Int, conjuncts: [ScalarExpr]) -> BatchPlan {
-        var leftKeys: [Int] = []
-        var rightKeys: [Int] = []
-        var residual: [ScalarExpr] = []
-        for conjunct in conjuncts {
-            if case .call(let function, let arguments) = conjunct, function.name == "=", arguments.count == 2,
-                case .column(let a, let typeA) = arguments[0], case .column(let b, let typeB) = arguments[1], typeA == typeB
-            {
-                if a < leftWidth && b >= leftWidth {
-                    leftKeys.append(a)
-                    rightKeys.append(b - leftWidth)
-                    continue
-                }
-                if b < leftWidth && a >= leftWidth {
-                    leftKeys.append(b)
-                    rightKeys.append(a - leftWidth)
-                    continue
-                }
-            }
-            residual.append(conjunct)
-        }
-        let predicate: ScalarExpr? = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual))
-        if leftKeys.isEmpty {
-            return .nestedLoopJoin(left: left, right: right, kind: kind, predicate: predicate)
-        }
-        return .hashJoin(HashJoin(left: left, right: right, kind: kind, leftKeys: leftKeys, rightKeys: rightKeys, residual: predicate))
-    }
-
-    /// The operands of a top-level AND.
-    static func conjuncts(of expression: ScalarExpr) -> [ScalarExpr] {
-        if case .and(let operands) = expression { return operands.flatMap { conjuncts(of: $0) } }
-        return [expression]
     }
 
     func castIfNeeded(_ expression: ScalarExpr, to type: DataType) -> ScalarExpr {
