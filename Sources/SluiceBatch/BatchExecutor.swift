@@ -30,12 +30,23 @@ package struct BatchExecutor: Sendable {
         self.memory = memory
     }
 
-    /// All rows of `plan`, held by `operation`: each chunk's bytes reserved as it comes.
+    /// All rows of `plan`, held by `operation`: each chunk's bytes reserved as it comes. The
+    /// operators that hold rows put them in one chunk, whose text columns address their bytes
+    /// with 32-bit offsets: past 2 GiB of text in a column the query fails with 54000.
     func collect(_ plan: BatchPlan, for operation: String) throws(SluiceError) -> [Chunk] {
         let source = try stream(plan)
         var chunks: [Chunk] = []
+        var textBytes: [Int] = []
         while let chunk = try source.next() {
             try memory.reserve(chunk.approximateBytes, for: operation)
+            if textBytes.isEmpty { textBytes = [Int](repeating: 0, count: chunk.columns.count) }
+            for (index, column) in chunk.columns.enumerated() {
+                guard case .bytes(let bytes) = column.storage else { continue }
+                textBytes[index] += bytes.data.count
+                if textBytes[index] > Int(Int32.max) {
+                    throw SluiceError(.programLimitExceeded, "\(operation) holds more than 2 GB of text in one column")
+                }
+            }
             chunks.append(chunk)
         }
         return chunks

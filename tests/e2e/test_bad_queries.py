@@ -149,3 +149,14 @@ def test_operators_over_the_query_memory_limit_fail_with_53200_naming_themselves
             conn.execute("RESET query_memory_limit")
             assert conn.execute(next(iter(cases))).fetchone() == (1000000,)
             assert conn.execute("SELECT g FROM generate_series(1, 1000000) g ORDER BY g DESC LIMIT 3").fetchall() == [(1000000,), (999999,), (999998,)]
+
+
+def test_more_than_two_gigabytes_of_text_to_sort_fails_with_54000_not_a_crash(tmp_path: Path) -> None:
+    """The rows an operator holds go into one chunk, whose text columns address their bytes with
+    32-bit offsets: 2.2 GB of text to sort is refused with 54000 before it would overflow them."""
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            with pytest.raises(psycopg.errors.ProgramLimitExceeded) as failure:
+                conn.execute("SELECT length(s) FROM (SELECT repeat('x', 1000000) || g AS s FROM generate_series(1, 2200) g) t ORDER BY s LIMIT 1")
+            assert "the sort holds more than 2 GB of text" in str(failure.value)
+            assert conn.execute("SELECT length(s) FROM (SELECT repeat('x', 1000) || g AS s FROM generate_series(1, 2200) g) t ORDER BY s LIMIT 1").fetchone() == (1001,)
