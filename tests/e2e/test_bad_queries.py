@@ -84,6 +84,46 @@ def test_statement_timeout_cancels_a_long_query_and_others_keep_answering(tmp_pa
             assert conn.execute("SELECT count(*) FROM generate_series(1, 1000) a, generate_series(1, 1000) b").fetchone() == (1000000,)
 
 
+def test_long_queries_in_more_sessions_than_cores_leave_other_sessions_answering(tmp_path: Path) -> None:
+    """Each running statement has its own thread: long queries in more sessions than the machine
+    has cores (which would hold every thread of a pool sized to the cores) do not hold up a
+    `SELECT 1` in another session."""
+    sessions = (os.cpu_count() or 2) + 2
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        endpoint = server.endpoint()
+        connections = [psycopg.connect(endpoint.conninfo, autocommit=True) for _ in range(sessions)]
+        try:
+            errors: list[BaseException] = []
+            running = threading.Barrier(sessions + 1)
+
+            def long_query(conn: psycopg.Connection) -> None:
+                conn.execute("SET statement_timeout = '3s'")
+                running.wait()
+                try:
+                    conn.execute("SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b")
+                except BaseException as error:  # noqa: BLE001 - inspected below
+                    errors.append(error)
+
+            workers = [threading.Thread(target=long_query, args=(conn,)) for conn in connections]
+            for worker in workers:
+                worker.start()
+            with psycopg.connect(endpoint.conninfo, autocommit=True) as other:
+                running.wait()
+                latencies = []
+                while any(worker.is_alive() for worker in workers):
+                    clock = time.monotonic()
+                    assert other.execute("SELECT 1").fetchone() == (1,)
+                    latencies.append(time.monotonic() - clock)
+                for worker in workers:
+                    worker.join()
+                assert len(errors) == sessions and all(isinstance(e, psycopg.errors.QueryCanceled) for e in errors), errors
+                assert len(latencies) > 10 and max(latencies) < 0.1, (len(latencies), max(latencies))
+                assert other.execute("SELECT count(*) FROM generate_series(1, 10) a, generate_series(1, 10) b").fetchone() == (100,)
+        finally:
+            for conn in connections:
+                conn.close()
+
+
 def test_an_endless_result_streams_as_the_client_reads_and_stops_when_it_leaves(tmp_path: Path) -> None:
     """Ten billion rows without LIMIT: the server sends them as the client reads, holding about a
     chunk; a client that stops reading holds the query still; one that leaves ends it."""

@@ -4,7 +4,7 @@ import SluiceCore
 /// The NIO side of one connection: feeds decoded messages to a ``ConnectionStateMachine`` one
 /// at a time and performs its actions — writes, backend calls, closing.
 ///
-/// Backend calls run off the event loop (`makeFutureWithTask`). While one runs, further client
+/// Backend calls run off the event loop, on the server's ``SessionThreads``. While one runs, further client
 /// messages wait in a queue and reads are held back, which keeps per-connection order and
 /// applies backpressure to a client that pipelines faster than queries complete.
 package final class PGConnectionHandler: ChannelDuplexHandler {
@@ -20,6 +20,7 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
     private var machine: ConnectionStateMachine
     private let backend: any PGBackend
     private let registry: PGConnectionRegistry
+    private let threads: SessionThreads
     private var session: (any PGSession)?
     private var events = CircularBuffer<Event>()
     private var isReadHeld = false
@@ -30,11 +31,12 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
 
     package init(
         configuration: ConnectionStateMachine.Configuration, backend: any PGBackend,
-        registry: PGConnectionRegistry, processID: Int32, secretKey: Int32
+        registry: PGConnectionRegistry, threads: SessionThreads, processID: Int32, secretKey: Int32
     ) {
         machine = ConnectionStateMachine(configuration: configuration, processID: processID, secretKey: secretKey)
         self.backend = backend
         self.registry = registry
+        self.threads = threads
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -220,20 +222,21 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
         session.terminate()
     }
 
-    /// Runs `work` on the cooperative pool and hands its result back on the event loop.
+    /// Runs `work` on the session threads and hands its result back on the event loop.
     private func runOffLoop<Success: Sendable>(
         _ work: @escaping @Sendable () async throws(SluiceError) -> Success,
         completion: @escaping (PGConnectionHandler, Result<Success, SluiceError>) -> Void
     ) {
         guard let context else { return }
-        let future = context.eventLoop.makeFutureWithTask { () async -> Result<Success, SluiceError> in
+        let promise = context.eventLoop.makePromise(of: Result<Success, SluiceError>.self)
+        Task(executorPreference: threads) {
             do throws(SluiceError) {
-                return .success(try await work())
+                promise.succeed(.success(try await work()))
             } catch {
-                return .failure(error)
+                promise.succeed(.failure(error))
             }
         }
-        future.assumeIsolated().whenSuccess { result in
+        promise.futureResult.assumeIsolated().whenSuccess { result in
             completion(self, result)
         }
     }

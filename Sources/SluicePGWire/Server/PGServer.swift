@@ -32,6 +32,7 @@ package final class PGServer: Sendable {
             serverVersion: configuration.serverVersion
         )
         let maxMessageLength = configuration.maxMessageLength
+        let threads = SessionThreads()
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: configuration.backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -46,7 +47,7 @@ package final class PGServer: Sendable {
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(PGFrontendDecodingHandler(maxMessageLength: maxMessageLength)),
                         PGConnectionHandler(
-                            configuration: connectionConfiguration, backend: backend, registry: registry,
+                            configuration: connectionConfiguration, backend: backend, registry: registry, threads: threads,
                             processID: key.processID, secretKey: key.secretKey
                         ),
                     ])

@@ -19,7 +19,7 @@ import Testing
             ByteToMessageHandler(PGFrontendDecodingHandler(maxMessageLength: maxMessageLength)),
             PGConnectionHandler(
                 configuration: .init(authenticator: .cleartext(users: ["root": "a password nobody guesses"])),
-                backend: UnusedBackend(), registry: PGConnectionRegistry(), processID: 1, secretKey: 2
+                backend: UnusedBackend(), registry: PGConnectionRegistry(), threads: SessionThreads(), processID: 1, secretKey: 2
             ),
         ])
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 5432)).wait()
