@@ -56,41 +56,12 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan, .filter, .project, .limit, .nestedLoopJoin(_, _, .inner, _):
-            return try stream(plan).drain()
-        case .hashJoin(let join) where join.kind == .inner:
+        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
         case .projectSet(let input, let expressions, let expands):
             return try projectSet(try run(input), expressions: expressions, expands: expands, types: plan.outputTypes)
-        case .hashAggregate(let input, let groupCount, let aggregates):
-            var aggregator = HashAggregator(
-                inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
-            // Consumed as its input makes it: a join under it is never built whole.
-            let source = try stream(input)
-            var groups = 0
-            let bytesPerGroup = 48 + 16 * (groupCount + aggregates.count)
-            while let chunk = try source.next() {
-                if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-                try aggregator.consume(chunk)
-                if aggregator.groupsSeen > groups {
-                    try memory.reserve((aggregator.groupsSeen - groups) * bytesPerGroup, for: "the hash aggregate's groups")
-                    groups = aggregator.groupsSeen
-                }
-            }
-            return try aggregator.finish()
-        case .hashJoin(let join):
-            return try JoinExecutor(context: context, isCancelled: isCancelled).hashJoin(
-                left: try collect(join.left, for: "the hash join's probe side"), right: try collect(join.right, for: "the hash join's build side"), join: join,
-                leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes)
-        case .nestedLoopJoin(let left, let right, let kind, let predicate):
-            return try JoinExecutor(context: context, isCancelled: isCancelled).nestedLoopJoin(
-                left: try collect(left, for: "the nested-loop join's outer side"), right: try collect(right, for: "the nested-loop join's inner side"),
-                kind: kind, predicate: predicate,
-                leftTypes: left.outputTypes, rightTypes: right.outputTypes)
-        case .sort(let input, let keys):
-            return Sorter.sort(try collect(input, for: "the sort"), types: input.outputTypes, keys: keys)
         case .union(let inputs, let distinct):
             var chunks: [Chunk] = []
             for input in inputs { chunks += try collect(input, for: distinct ? "UNION" : "UNION ALL") }
@@ -112,9 +83,10 @@ package struct BatchExecutor: Sendable {
         }
     }
 
-    /// The rows of `plan` as a stream: scans, filters, projections, `LIMIT` and inner joins
-    /// (nested-loop and hash) make their chunks as they are pulled (a `LIMIT` stops pulling once it
-    /// has its rows); everything else is run whole first.
+    /// The rows of `plan` as a stream: scans, filters, projections, `LIMIT`, joins, sorts and
+    /// aggregates make their chunks as they are pulled (a `LIMIT` stops pulling once it has its
+    /// rows; a join's build side, a sort's input and an aggregate's input are taken whole
+    /// first); everything else is run whole first.
     package func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         let context = self.context
@@ -166,18 +138,22 @@ package struct BatchExecutor: Sendable {
             }
         case .limit(let input, let limit, let offset):
             return try stream(input).limited(limit, offset: offset)
-        case .nestedLoopJoin(let left, let right, .inner, let predicate):
+        case .nestedLoopJoin(let left, let right, let kind, let predicate):
             // The build side whole, the probe side as it comes.
             let build = Chunk.concatenate(try collect(right, for: "the nested-loop join's inner side"), types: right.outputTypes)
-            return try stream(left).innerJoin(build: build, table: nil, probeKeys: [], predicate: predicate, context: context, isCancelled: isCancelled)
-        case .hashJoin(let join) where join.kind == .inner:
-            // The build side whole and hashed by its key, the probe side as it comes.
-            let build = Chunk.concatenate(try collect(join.right, for: "the hash join's build side"), types: join.right.outputTypes)
-            // The chains and hashes beside the rows.
-            try memory.reserve(build.count * 16 + 64, for: "the hash join's build side")
-            return try stream(join.left).innerJoin(
-                build: build, table: JoinHashTable(build: build, keys: join.rightKeys), probeKeys: join.leftKeys, predicate: join.residual,
-                context: context, isCancelled: isCancelled)
+            if kind == .inner {
+                return try stream(left).innerJoin(
+                    build: build, table: nil, probeKeys: [], predicate: predicate, context: context, isCancelled: isCancelled)
+            }
+            return JoinExecutor(context: context, isCancelled: isCancelled).join(
+                probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes)
+        case .hashJoin(let join):
+            return try hashJoin(join)
+        case .hashAggregate(let input, let groupCount, let aggregates):
+            // Consumed as its input makes it: a join under it is never built whole.
+            return try hashAggregate(try stream(input), inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates)
+        case .sort(let input, let keys):
+            return try ExternalSort(types: input.outputTypes, keys: keys, memory: memory, isCancelled: isCancelled).sort(try stream(input))
         default:
             return ChunkStream.of(try run(plan))
         }

@@ -15,6 +15,9 @@ struct GroupTable {
     private let mode: Mode
     private let keyColumns: [Int]
     private(set) var groupCount = 0
+    /// Set when the aggregate has no memory for more groups: rows of keys not seen yet get
+    /// group -1 (they are spilled) instead of starting a group.
+    var acceptsNewGroups = true
 
     // Open addressing for one bigint key: slot → group + 1 (0 empty), with the slot's key beside
     // it so a probe touches one cache line; keys by group for the output. The null group is
@@ -55,7 +58,8 @@ struct GroupTable {
         }
     }
 
-    /// The group number of each row of `chunk` (whose first columns are the keys).
+    /// The group number of each row of `chunk` (whose first columns are the keys); -1 for a row
+    /// of a new key when the table accepts no new groups.
     mutating func groupIDs(for chunk: Chunk) -> [Int32] {
         switch mode {
         case .global:
@@ -83,6 +87,7 @@ struct GroupTable {
         for row in 0 ..< chunk.count {
             let found = findGroup(hash: hashes[row], from: Int(hashes[row] & mask), chunk: chunk, row: row, comparingKeys: false)
             ids[row] = found.group
+            if found.group < 0 { continue }
             if found.started {
                 startRows.append(row)
             } else {
@@ -112,7 +117,10 @@ struct GroupTable {
         var slot = slot
         while true {
             let entry = hashSlots[slot]
-            if entry == 0 { return (startGroup(in: slot, hash: hash, chunk: chunk, row: row), slot, true) }
+            if entry == 0 {
+                guard acceptsNewGroups else { return (-1, slot, false) }
+                return (startGroup(in: slot, hash: hash, chunk: chunk, row: row), slot, true)
+            }
             if slotHashes[slot] == hash && (!comparingKeys || keyStore.equal(chunk, keyColumns, rows: [row], groups: [Int(entry - 1)])[0]) {
                 return (entry - 1, slot, false)
             }
@@ -156,12 +164,17 @@ struct GroupTable {
         var nextGroup = Int32(groupCount)
         var nullGroup = self.nullGroup
         let mask = slotMask
+        let acceptsNew = acceptsNewGroups
         slots.withUnsafeMutableBufferPointer { slots in
             slotKeys.withUnsafeMutableBufferPointer { slotKeys in
                 ids.withUnsafeMutableBufferPointer { ids in
                     keys.withUnsafeBufferPointer { keys in
                         for rowIndex in 0 ..< keys.count {
                             if let validity, !validity[rowIndex] {
+                                if nullGroup < 0 && !acceptsNew {
+                                    ids[rowIndex] = -1
+                                    continue
+                                }
                                 if nullGroup < 0 {
                                     nullGroup = nextGroup
                                     nextGroup += 1
@@ -175,6 +188,10 @@ struct GroupTable {
                             while true {
                                 let entry = slots[slot]
                                 if entry == 0 {
+                                    if !acceptsNew {
+                                        ids[rowIndex] = -1
+                                        break
+                                    }
                                     slots[slot] = nextGroup + 1
                                     slotKeys[slot] = key
                                     ids[rowIndex] = nextGroup

@@ -21,7 +21,7 @@ struct HashAggregator {
     private var distinctSeen: [Set<KeyBytes>]
     /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end.
     private var orderedInput: [Chunk] = []
-    private let needsOrdering: Bool
+    let needsOrdering: Bool
 
     init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], context: EvaluationContext) {
         self.inputTypes = inputTypes
@@ -36,21 +36,36 @@ struct HashAggregator {
         self.needsOrdering = aggregates.contains { !$0.orderBy.isEmpty }
     }
 
-    mutating func consume(_ chunk: Chunk) throws(SluiceError) {
+    /// Folds `chunk` into the groups. Once ``stopMakingGroups()`` was called, the rows of keys
+    /// with no group yet are left out and returned.
+    mutating func consume(_ chunk: Chunk) throws(SluiceError) -> Chunk? {
         if needsOrdering {
             orderedInput.append(chunk)
-            return
+            return nil
         }
-        try feed(chunk)
+        return try feed(chunk)
     }
 
-    private mutating func feed(_ chunk: Chunk) throws(SluiceError) {
+    /// From now on, rows whose key has no group are not aggregated but handed back by
+    /// ``consume(_:)`` (the aggregate has no memory for more groups).
+    mutating func stopMakingGroups() {
+        groups.acceptsNewGroups = false
+    }
+
+    private mutating func feed(_ chunk: Chunk) throws(SluiceError) -> Chunk? {
         let ids = groups.groupIDs(for: chunk)
+        // The rows with a group, when some have none.
+        var present: [Int]? = nil
+        var rest: Chunk? = nil
+        if !groups.acceptsNewGroups, ids.contains(-1) {
+            present = ids.indices.filter { ids[$0] >= 0 }
+            rest = chunk.gather(ids.indices.filter { ids[$0] < 0 })
+        }
         for (index, call) in aggregates.enumerated() {
-            var rows: [Int]? = nil
+            var rows: [Int]? = present
             if let filter = call.filter {
                 let mask = ExpressionEvaluator.mask(of: chunk.columns[filter])
-                rows = (0 ..< chunk.count).filter { mask[$0] }
+                rows = (rows ?? Array(0 ..< chunk.count)).filter { mask[$0] }
             }
             if call.distinct, let argument = call.argument {
                 var kept: [Int] = []
@@ -65,6 +80,7 @@ struct HashAggregator {
                 groups: ids, rowCount: chunk.count, groupCount: groups.groupCount, argument: call.argument.map { chunk.columns[$0] },
                 delimiter: call.delimiter.map { chunk.columns[$0] }, signs: nil, rows: rows)
         }
+        return rest
     }
 
     mutating func finish() throws(SluiceError) -> [Chunk] {
@@ -75,7 +91,7 @@ struct HashAggregator {
             }
             let sorted = Sorter.sort(orderedInput, types: inputTypes, keys: keys)
             orderedInput = []
-            for chunk in sorted { try feed(chunk) }
+            for chunk in sorted { _ = try feed(chunk) }
         }
         let count = groups.groupCount
         var columns = groups.keyColumnsOutput(types: Array(inputTypes.prefix(groupCount)))

@@ -3,15 +3,53 @@ import SluiceState
 import SluiceExpr
 import SluicePlan
 
-/// ORDER BY: gathers the input and sorts it by the keys (stable).
+/// ORDER BY (stable), in memory.
+///
+/// The rows stay in their chunks: only the key columns are gathered into one chunk to find the
+/// order, and the sorted rows are gathered from the input a chunk at a time as they are read,
+/// so a sort holds its input once, plus its keys and 16 bytes a row.
 enum Sorter {
     static func sort(_ chunks: [Chunk], types: [DataType], keys: [SortKey]) -> [Chunk] {
-        let all = Chunk.concatenate(chunks, types: types)
-        if all.count <= 1 || keys.isEmpty { return all.isEmpty ? [] : [all] }
-        let order = permutation(of: all, keys: keys)
-        let sorted = all.gather(order)
-        return stride(from: 0, to: sorted.count, by: Chunk.preferredSize).map {
-            sorted.slice($0 ..< min(sorted.count, $0 + Chunk.preferredSize))
+        try! sorted(chunks, types: types, keys: keys).drain()
+    }
+
+    /// The bytes sorting `chunk` holds: its own, its keys' copy and the order's row numbers.
+    static func cost(of chunk: Chunk, keys: [SortKey]) -> Int {
+        chunk.approximateBytes + keys.reduce(0) { $0 + chunk.columns[$1.column].approximateBytes } + 16 * chunk.count
+    }
+
+    /// The rows of `chunks` in order, gathered a chunk at a time as the stream is read.
+    static func sorted(_ chunks: [Chunk], types: [DataType], keys: [SortKey]) -> ChunkStream {
+        let chunks = chunks.filter { $0.count > 0 }
+        if keys.isEmpty || chunks.isEmpty || (chunks.count == 1 && chunks[0].count <= 1) { return ChunkStream.of(chunks) }
+        var starts: [Int] = []
+        var total = 0
+        for chunk in chunks {
+            starts.append(total)
+            total += chunk.count
+        }
+        let keyChunk = Chunk.concatenate(
+            chunks.map { chunk in Chunk(columns: keys.map { chunk.columns[$0.column] }, count: chunk.count) },
+            types: keys.map { types[$0.column] })
+        let order = permutation(of: keyChunk, keys: keys.enumerated().map { SortKey(column: $0.offset, descending: $0.element.descending, nullsFirst: $0.element.nullsFirst) })
+        var position = 0
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            guard position < order.count else { return nil }
+            let end = min(order.count, position + Chunk.preferredSize)
+            var picks: [(source: Int32, row: Int32)] = []
+            picks.reserveCapacity(end - position)
+            for index in order[position ..< end] {
+                // The chunk holding global row `index`: the last whose start is at most it.
+                var low = 0
+                var high = starts.count - 1
+                while low < high {
+                    let middle = (low + high + 1) / 2
+                    if starts[middle] <= index { low = middle } else { high = middle - 1 }
+                }
+                picks.append((Int32(low), Int32(index - starts[low])))
+            }
+            position = end
+            return Chunk.gather(from: chunks, picks: picks, types: types)
         }
     }
 
@@ -29,17 +67,135 @@ enum Sorter {
             }
         }
         return Array(0 ..< chunk.count).sorted { a, b in
-            for key in keys {
-                let column = chunk.columns[key.column]
-                let (aNull, bNull) = (column.isNull(a), column.isNull(b))
-                if aNull || bNull {
-                    if aNull == bNull { continue }
-                    return aNull == key.nullsFirst
-                }
-                let order = ValueOrdering.compare(column, a, column, b)
-                if order != 0 { return key.descending ? order > 0 : order < 0 }
+            let order = compare(chunk, a, chunk, b, keys: keys)
+            return order != 0 ? order < 0 : a < b
+        }
+    }
+
+    /// How row `a` of `x` sorts against row `b` of `y` by `keys`: negative before, positive after.
+    static func compare(_ x: Chunk, _ a: Int, _ y: Chunk, _ b: Int, keys: [SortKey]) -> Int {
+        for key in keys {
+            let (left, right) = (x.columns[key.column], y.columns[key.column])
+            let (aNull, bNull) = (left.isNull(a), right.isNull(b))
+            if aNull || bNull {
+                if aNull == bNull { continue }
+                return aNull == key.nullsFirst ? -1 : 1
             }
-            return a < b
+            let order = ValueOrdering.compare(left, a, right, b)
+            if order != 0 { return key.descending ? -order : order }
+        }
+        return 0
+    }
+}
+
+/// ORDER BY over any number of rows: sorted runs as big as the query's memory allows, each
+/// written to a spill file when the next chunk does not fit, then merged (DuckDB's and
+/// PostgreSQL's external sort). The last run stays in memory. A run also ends before any of
+/// its text columns passes 2 GB, what one chunk can address.
+struct ExternalSort {
+    let types: [DataType]
+    let keys: [SortKey]
+    let memory: QueryMemory
+    let isCancelled: @Sendable () -> Bool
+
+    func sort(_ source: ChunkStream) throws(SluiceError) -> ChunkStream {
+        var run: [Chunk] = []
+        var runCost = 0
+        var runText = [Int](repeating: 0, count: types.count)
+        var runs: [ChunkSpillFile] = []
+        while let chunk = try source.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            let cost = Sorter.cost(of: chunk, keys: keys)
+            var text = [Int](repeating: 0, count: types.count)
+            for (index, column) in chunk.columns.enumerated() {
+                if case .bytes(let bytes) = column.storage { text[index] = bytes.data.count }
+            }
+            let textFull = zip(runText, text).contains { $0 + $1 > Int(Int32.max) }
+            if textFull || !memory.tryReserve(cost) {
+                if !run.isEmpty, let file = try memory.spillFile(types: types) {
+                    let sorted = Sorter.sorted(run, types: types, keys: keys)
+                    while let piece = try sorted.next() { try file.append(piece) }
+                    memory.noteSpilled(file.byteCount)
+                    runs.append(file)
+                    memory.release(runCost)
+                    run = []
+                    runCost = 0
+                    runText = [Int](repeating: 0, count: types.count)
+                } else if textFull {
+                    throw SluiceError(.programLimitExceeded, "the sort holds more than 2 GB of text in one column")
+                }
+                if text.contains(where: { $0 > Int(Int32.max) }) {
+                    throw SluiceError(.programLimitExceeded, "the sort holds more than 2 GB of text in one column")
+                }
+                try memory.reserve(cost, for: "the sort")
+            }
+            run.append(chunk)
+            runCost += cost
+            for index in text.indices { runText[index] += text[index] }
+        }
+        let memory = self.memory
+        let last = Sorter.sorted(run, types: types, keys: keys).whenDone { [runCost] in memory.release(runCost) }
+        if runs.isEmpty { return last }
+        var inputs: [ChunkStream] = []
+        for file in runs { inputs.append(try file.chunks()) }
+        return Self.merge(inputs + [last], types: types, keys: keys, isCancelled: isCancelled)
+    }
+
+    /// The rows of sorted `inputs` in one order; rows that sort alike come in the inputs' order
+    /// (so a merge of a stable sort's runs stays stable).
+    static func merge(_ inputs: [ChunkStream], types: [DataType], keys: [SortKey], isCancelled: @escaping @Sendable () -> Bool) -> ChunkStream {
+        var current: [Chunk?] = []
+        var rows = [Int](repeating: 0, count: inputs.count)
+        var heap: [Int] = []
+        var started = false
+        func before(_ i: Int, _ j: Int) -> Bool {
+            let order = Sorter.compare(current[i]!, rows[i], current[j]!, rows[j], keys: keys)
+            return order != 0 ? order < 0 : i < j
+        }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                var child = left
+                if left + 1 < heap.count && before(heap[left + 1], heap[left]) { child = left + 1 }
+                guard before(heap[child], heap[parent]) else { return }
+                heap.swapAt(child, parent)
+                parent = child
+            }
+        }
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            if !started {
+                started = true
+                for input in inputs { current.append(try input.next()) }
+                heap = inputs.indices.filter { current[$0] != nil }
+                for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+            }
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            // The chunks this output chunk takes rows from, and the position of each input's in it.
+            var sources: [Chunk] = []
+            var sourceOf = [Int32](repeating: -1, count: inputs.count)
+            var picks: [(source: Int32, row: Int32)] = []
+            picks.reserveCapacity(Chunk.preferredSize)
+            while picks.count < Chunk.preferredSize, let top = heap.first {
+                if sourceOf[top] < 0 {
+                    sourceOf[top] = Int32(sources.count)
+                    sources.append(current[top]!)
+                }
+                picks.append((sourceOf[top], Int32(rows[top])))
+                rows[top] += 1
+                if rows[top] == current[top]!.count {
+                    current[top] = try inputs[top].next()
+                    rows[top] = 0
+                    sourceOf[top] = -1
+                    if current[top] == nil {
+                        heap[0] = heap[heap.count - 1]
+                        heap.removeLast()
+                    }
+                }
+                siftDown(0)
+            }
+            return picks.isEmpty ? nil : Chunk.gather(from: sources, picks: picks, types: types)
         }
     }
 }

@@ -29,6 +29,12 @@ import SluiceState
 package final class Database: TableProvider, Sendable {
     package let catalog = Catalog()
     package let dataDirectory: String?
+    /// Where queries and state pages spill: under the data directory, or the system's
+    /// temporary directory.
+    package let spillDirectory: String
+    /// The memory all queries together may hold: half the memory limit (the rest is the state
+    /// pages', the results' in flight and the allocator's).
+    package let queryMemory: ServerQueryMemory
     private let catalogFile: CatalogFile?
     package let tables: TableState
     /// Sampled distinct-value estimates of table columns, for the optimizer.
@@ -58,12 +64,10 @@ package final class Database: TableProvider, Sendable {
         self.dataDirectory = dataDirectory
         catalogFile = dataDirectory.map { CatalogFile(dataDirectory: $0) }
         let stores = StoreRegistry()
-        // Evicted pages go under the data directory (or the system's temporary directory).
-        let memory = memoryLimit.map { limit in
-            StateMemory(
-                limit: limit, spillDirectory: dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"),
-                boundsProcess: true)
-        }
+        let spillDirectory = dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
+        self.spillDirectory = spillDirectory
+        queryMemory = ServerQueryMemory(limit: (memoryLimit ?? StateMemory.defaultLimit) / 2)
+        let memory = memoryLimit.map { limit in StateMemory(limit: limit, spillDirectory: spillDirectory, boundsProcess: true) }
         let runtime = StreamRuntime(barrierIntervalMilliseconds: barrierIntervalMilliseconds, memory: memory) { rows, _ in
             stores.publish(rows)
         }

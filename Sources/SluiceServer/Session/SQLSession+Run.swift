@@ -44,7 +44,7 @@ extension SQLSession {
     private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
         let context = EvaluationContext(statementTimestamp: Self.currentTimestamp(), timeZone: setting("timezone") ?? "UTC")
         let reader = database.reader()
-        let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled, memory: QueryMemory(limit: queryMemoryLimit))
+        let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled, memory: QueryMemory(limit: queryMemoryLimit, spillDirectory: database.spillDirectory, server: database.queryMemory))
         switch planned {
         case .query(let plan, let columns):
             // The first chunks are made now; a result with more streams to the client as it

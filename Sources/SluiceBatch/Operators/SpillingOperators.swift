@@ -1,0 +1,203 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// The hash join and the hash aggregate, bounded by the query's memory: past it, each splits
+/// its rows into partitions on disk by their keys' hash and then works on one partition at a
+/// time (the Grace hash join; DuckDB's partitioned aggregate), splitting a partition again,
+/// on the next bits of the hash, when it still does not fit. What cannot be split further (one
+/// key with more rows than the memory holds) fails with 53200 naming the operator.
+extension BatchExecutor {
+    /// An equi-join of any kind: the build (right) side whole in memory if it fits, else both
+    /// sides partitioned to disk and joined a partition at a time.
+    func hashJoin(_ join: HashJoin) throws(SluiceError) -> ChunkStream {
+        try hashJoin(build: try stream(join.right), probe: { () throws(SluiceError) in try stream(join.left) }, join: join, level: 0)
+    }
+
+    private func hashJoin(
+        build source: ChunkStream, probe: () throws(SluiceError) -> ChunkStream, join: HashJoin, level: Int
+    ) throws(SluiceError) -> ChunkStream {
+        let buildTypes = join.right.outputTypes
+        var chunks: [Chunk] = []
+        var held = 0
+        var text = [Int](repeating: 0, count: buildTypes.count)
+        while let chunk = try source.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            // The rows, then their chains and hashes in the table.
+            let cost = chunk.approximateBytes + 16 * chunk.count
+            let textFull = Self.addText(of: chunk, to: &text)
+            if textFull || !memory.tryReserve(cost) {
+                if level <= PartitionedSpill.maximumLevel, memory.spillDirectory != nil, join.rightKeys.count > 0 {
+                    memory.release(held)
+                    return try partitionedJoin(build: chunks + [chunk], rest: source, probe: try probe(), join: join, level: level)
+                }
+                if textFull { throw SluiceError(.programLimitExceeded, "the hash join's build side holds more than 2 GB of text in one column") }
+                try memory.reserve(cost, for: "the hash join's build side")
+            }
+            held += cost
+            chunks.append(chunk)
+        }
+        let build = Chunk.concatenate(chunks, types: buildTypes)
+        chunks = []
+        let table = JoinHashTable(build: build, keys: join.rightKeys)
+        let joined: ChunkStream
+        if join.kind == .inner {
+            joined = try probe().innerJoin(
+                build: build, table: table, probeKeys: join.leftKeys, predicate: join.residual, context: context, isCancelled: isCancelled)
+        } else {
+            joined = JoinExecutor(context: context, isCancelled: isCancelled).join(
+                probe: try probe(), build: build, table: table, probeKeys: join.leftKeys, kind: join.kind, residual: join.residual,
+                leftTypes: join.left.outputTypes)
+        }
+        // The build side is let go once the join is done (the next partition's takes its place).
+        let memory = self.memory
+        return joined.whenDone { memory.release(held) }
+    }
+
+    /// Writes both sides to partitions by key, then joins each pair of partitions: rows with
+    /// equal keys meet in one, and a row no key matches lands in one too, so every join kind
+    /// pads it there. Rows with a null key match nothing: they are kept apart and come last,
+    /// padded, where the join kind keeps unmatched rows of their side.
+    private func partitionedJoin(
+        build held: [Chunk], rest: ChunkStream, probe: ChunkStream, join: HashJoin, level: Int
+    ) throws(SluiceError) -> ChunkStream {
+        let directory = memory.spillDirectory!
+        let (leftTypes, rightTypes) = (join.left.outputTypes, join.right.outputTypes)
+        let buildSpill = try PartitionedSpill(in: directory, types: rightTypes, keys: join.rightKeys, level: level, nullKeysApart: true)
+        for chunk in held { try buildSpill.append(chunk) }
+        while let chunk = try rest.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            try buildSpill.append(chunk)
+        }
+        let buildFiles = try buildSpill.finish()
+        let probeSpill = try PartitionedSpill(in: directory, types: leftTypes, keys: join.leftKeys, level: level, nullKeysApart: true)
+        while let chunk = try probe.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            try probeSpill.append(chunk)
+        }
+        let probeFiles = try probeSpill.finish()
+        let (buildNulls, probeNulls) = (buildSpill.nullKeyRows!, probeSpill.nullKeyRows!)
+        memory.noteSpilled((buildFiles + probeFiles + [buildNulls, probeNulls]).reduce(0) { $0 + $1.byteCount })
+        return ChunkStream.concatenating(count: buildFiles.count + 2) { (part: Int) throws(SluiceError) -> ChunkStream in
+            if part < buildFiles.count {
+                return try hashJoin(
+                    build: try buildFiles[part].chunks(), probe: { () throws(SluiceError) in try probeFiles[part].chunks() }, join: join,
+                    level: level + 1)
+            }
+            if part == buildFiles.count {
+                // Probe rows with a null key.
+                switch join.kind {
+                case .left, .full:
+                    return try probeNulls.chunks().map { chunk in
+                        Chunk(columns: chunk.columns + rightTypes.map { Column(type: $0, repeating: .null, count: chunk.count) }, count: chunk.count)
+                    }
+                case .anti: return try probeNulls.chunks()
+                case .inner, .right, .semi: return ChunkStream.of([])
+                }
+            }
+            // Build rows with a null key.
+            guard join.kind == .right || join.kind == .full else { return ChunkStream.of([]) }
+            return try buildNulls.chunks().map { chunk in
+                Chunk(columns: leftTypes.map { Column(type: $0, repeating: .null, count: chunk.count) } + chunk.columns, count: chunk.count)
+            }
+        }
+    }
+
+    /// GROUP BY: the groups in memory while they fit; past that, the rows of groups not yet in
+    /// memory go to partitions on disk, and each partition is aggregated after the groups in
+    /// memory are out. (Every row of a group is aggregated in one place, so every aggregate,
+    /// DISTINCT ones too, works unchanged.)
+    func hashAggregate(_ source: ChunkStream, inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], level: Int = 0) throws(SluiceError) -> ChunkStream {
+        var aggregator = HashAggregator(inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
+        var spill: PartitionedSpill?
+        var groups = 0
+        var held = 0
+        let bytesPerGroup = 48 + 16 * (groupCount + aggregates.count)
+        while let chunk = try source.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            if aggregator.needsOrdering {
+                // Aggregates with ORDER BY keep their input until it is all in.
+                try memory.reserve(chunk.approximateBytes, for: "the ordered aggregate's input")
+            }
+            if let rest = try aggregator.consume(chunk) { try spill!.append(rest) }
+            guard aggregator.groupsSeen > groups else { continue }
+            let bytes = (aggregator.groupsSeen - groups) * bytesPerGroup
+            groups = aggregator.groupsSeen
+            if memory.tryReserve(bytes) {
+                held += bytes
+                continue
+            }
+            guard spill == nil, groupCount > 0, level <= PartitionedSpill.maximumLevel, let directory = memory.spillDirectory,
+                !aggregator.needsOrdering
+            else {
+                try memory.reserve(bytes, for: "the hash aggregate's groups")
+                continue
+            }
+            // The groups made are held; no more are made here.
+            memory.hold(bytes)
+            held += bytes
+            spill = try PartitionedSpill(in: directory, types: inputTypes, keys: Array(0 ..< groupCount), level: level)
+            aggregator.stopMakingGroups()
+        }
+        let output = try aggregator.finish()
+        let memory = self.memory
+        guard let spill else { return ChunkStream.of(output).whenDone { memory.release(held) } }
+        let files = try spill.finish()
+        memory.noteSpilled(files.reduce(0) { $0 + $1.byteCount })
+        var released = false
+        return ChunkStream.concatenating(count: files.count + 1) { (part: Int) throws(SluiceError) -> ChunkStream in
+            if part == 0 { return ChunkStream.of(output) }
+            if !released {
+                // The groups in memory are out.
+                memory.release(held)
+                released = true
+            }
+            return try hashAggregate(
+                try files[part - 1].chunks(), inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, level: level + 1)
+        }
+    }
+
+    /// Adds the text bytes of `chunk`'s columns to `text`; true when a column would pass the
+    /// 2 GB one chunk can address.
+    static func addText(of chunk: Chunk, to text: inout [Int]) -> Bool {
+        var full = false
+        for (index, column) in chunk.columns.enumerated() {
+            guard case .bytes(let bytes) = column.storage else { continue }
+            text[index] += bytes.data.count
+            if text[index] > Int(Int32.max) { full = true }
+        }
+        return full
+    }
+}
+
+extension ChunkStream {
+    /// This stream, calling `done` once when it ends.
+    func whenDone(_ done: @escaping () -> Void) -> ChunkStream {
+        let source = next
+        var finished = false
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            if let chunk = try source() { return chunk }
+            if !finished {
+                finished = true
+                done()
+            }
+            return nil
+        }
+    }
+
+    /// The streams `make(0)`, `make(1)`, … `make(count - 1)` one after another, each made when
+    /// the one before it ends.
+    static func concatenating(count: Int, _ make: @escaping (Int) throws(SluiceError) -> ChunkStream) -> ChunkStream {
+        var index = 0
+        var current: ChunkStream?
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            while index < count {
+                if current == nil { current = try make(index) }
+                if let chunk = try current!.next() { return chunk }
+                current = nil
+                index += 1
+            }
+            return nil
+        }
+    }
+}
