@@ -56,7 +56,7 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort:
+        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
@@ -68,8 +68,6 @@ package struct BatchExecutor: Sendable {
             return distinct ? SetOperations.distinct(chunks, types: plan.outputTypes) : chunks
         case .apply(let input, let subquery, let kind):
             return try apply(input: input, subquery: subquery, kind: kind)
-        case .tableFunction(let function, let arguments, let types):
-            return try TableFunctions.run(function, arguments: arguments, types: types, context: context)
         case .maxOneRow(let input):
             let chunks = try run(input)
             if chunks.reduce(0, { $0 + $1.count }) > 1 {
@@ -149,6 +147,8 @@ package struct BatchExecutor: Sendable {
                 probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes)
         case .hashJoin(let join):
             return try hashJoin(join)
+        case .tableFunction(let function, let arguments, let types):
+            return try TableFunctions.stream(function, arguments: arguments, types: types, context: context)
         case .hashAggregate(let input, let groupCount, let aggregates):
             // Consumed as its input makes it: a join under it is never built whole.
             return try hashAggregate(try stream(input), inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates)

@@ -32,13 +32,16 @@ enum Sorter {
             chunks.map { chunk in Chunk(columns: keys.map { chunk.columns[$0.column] }, count: chunk.count) },
             types: keys.map { types[$0.column] })
         let order = permutation(of: keyChunk, keys: keys.enumerated().map { SortKey(column: $0.offset, descending: $0.element.descending, nullsFirst: $0.element.nullsFirst) })
+        let text = TextWidth(types: types)
         var position = 0
         return ChunkStream { () throws(SluiceError) -> Chunk? in
             guard position < order.count else { return nil }
-            let end = min(order.count, position + Chunk.preferredSize)
             var picks: [(source: Int32, row: Int32)] = []
-            picks.reserveCapacity(end - position)
-            for index in order[position ..< end] {
+            picks.reserveCapacity(min(Chunk.preferredSize, order.count - position))
+            var bytes = 0
+            while position < order.count && picks.count < Chunk.preferredSize && bytes < TextWidth.chunkBytes {
+                let index = order[position]
+                position += 1
                 // The chunk holding global row `index`: the last whose start is at most it.
                 var low = 0
                 var high = starts.count - 1
@@ -47,8 +50,8 @@ enum Sorter {
                     if starts[middle] <= index { low = middle } else { high = middle - 1 }
                 }
                 picks.append((Int32(low), Int32(index - starts[low])))
+                if text.hasText { bytes += text.bytes(chunks[low], index - starts[low]) }
             }
-            position = end
             return Chunk.gather(from: chunks, picks: picks, types: types)
         }
     }
@@ -85,6 +88,26 @@ enum Sorter {
             if order != 0 { return key.descending ? -order : order }
         }
         return 0
+    }
+}
+
+/// The text bytes of rows, to end a sorted output chunk before its text grows past
+/// ``chunkBytes`` (a thousand long strings would make one chunk of gigabytes).
+struct TextWidth {
+    static let chunkBytes = 16 << 20
+    let columns: [Int]
+    var hasText: Bool { !columns.isEmpty }
+
+    init(types: [DataType]) {
+        columns = types.indices.filter { if case .bytes = ColumnStorage.empty(for: types[$0]) { true } else { false } }
+    }
+
+    func bytes(_ chunk: Chunk, _ row: Int) -> Int {
+        var total = 0
+        for column in columns {
+            if case .bytes(let values) = chunk.columns[column].storage { total += values.byteRange(at: row).count }
+        }
+        return total
     }
 }
 
@@ -148,6 +171,7 @@ struct ExternalSort {
         var rows = [Int](repeating: 0, count: inputs.count)
         var heap: [Int] = []
         var started = false
+        let text = TextWidth(types: types)
         func before(_ i: Int, _ j: Int) -> Bool {
             let order = Sorter.compare(current[i]!, rows[i], current[j]!, rows[j], keys: keys)
             return order != 0 ? order < 0 : i < j
@@ -177,12 +201,14 @@ struct ExternalSort {
             var sourceOf = [Int32](repeating: -1, count: inputs.count)
             var picks: [(source: Int32, row: Int32)] = []
             picks.reserveCapacity(Chunk.preferredSize)
-            while picks.count < Chunk.preferredSize, let top = heap.first {
+            var bytes = 0
+            while picks.count < Chunk.preferredSize && bytes < TextWidth.chunkBytes, let top = heap.first {
                 if sourceOf[top] < 0 {
                     sourceOf[top] = Int32(sources.count)
                     sources.append(current[top]!)
                 }
                 picks.append((sourceOf[top], Int32(rows[top])))
+                if text.hasText { bytes += text.bytes(current[top]!, rows[top]) }
                 rows[top] += 1
                 if rows[top] == current[top]!.count {
                     current[top] = try inputs[top].next()

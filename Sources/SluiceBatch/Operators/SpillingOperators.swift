@@ -120,7 +120,8 @@ extension BatchExecutor {
                 try memory.reserve(chunk.approximateBytes, for: "the ordered aggregate's input")
             }
             if let rest = try aggregator.consume(chunk) { try spill!.append(rest) }
-            guard aggregator.groupsSeen > groups else { continue }
+            // (Without keys there is one group, nothing to count.)
+            guard groupCount > 0, aggregator.groupsSeen > groups else { continue }
             let bytes = (aggregator.groupsSeen - groups) * bytesPerGroup
             groups = aggregator.groupsSeen
             if memory.tryReserve(bytes) {

@@ -2,39 +2,57 @@ import SluiceCore
 import SluiceExpr
 import SluicePlan
 
-/// Set-returning functions in FROM, over arguments that do not depend on other FROM items.
+/// Set-returning functions in FROM, over arguments that do not depend on other FROM items,
+/// made a chunk at a time as they are read: `generate_series` of any length holds one chunk.
 enum TableFunctions {
-    static let maximumRows = 10_000_000
-
-    static func run(_ function: TableFunction, arguments: [ScalarExpr], types: [DataType], context: EvaluationContext) throws(SluiceError) -> [Chunk] {
+    static func stream(_ function: TableFunction, arguments: [ScalarExpr], types: [DataType], context: EvaluationContext) throws(SluiceError) -> ChunkStream {
         let single = Chunk(columns: [], count: 1)
         var values: [Value] = []
         for argument in arguments { values.append(try ExpressionEvaluator.evaluate(argument, on: single, context: context).value(at: 0)) }
-        var builder = ColumnBuilder(type: types[0])
         switch function {
         case .unnest:
+            var builder = ColumnBuilder(type: types[0])
             if case .list(let elements) = values[0] { for element in elements { builder.append(element) } }
+            let column = builder.finish()
+            if column.count == 0 { return ChunkStream.of([]) }
+            let all = Chunk(columns: [column])
+            return ChunkStream.of(stride(from: 0, to: all.count, by: Chunk.preferredSize).map { all.slice($0 ..< min(all.count, $0 + Chunk.preferredSize)) })
         case .generateSeries:
-            guard case .int64(let start) = values[0], case .int64(let stop) = values[1] else { return [] }
+            guard case .int64(let start) = values[0], case .int64(let stop) = values[1] else { return ChunkStream.of([]) }
             var step: Int64 = 1
             if values.count > 2 {
-                guard case .int64(let given) = values[2] else { return [] }
+                guard case .int64(let given) = values[2] else { return ChunkStream.of([]) }
                 step = given
             }
             if step == 0 { throw SluiceError(.invalidParameterValue, "step size cannot equal zero") }
-            let count = step > 0 ? (stop >= start ? (stop - start) / step + 1 : 0) : (start >= stop ? (start - stop) / -step + 1 : 0)
-            if count > maximumRows {
-                throw SluiceError(.programLimitExceeded, "generate_series would produce \(count) rows, more than the limit of \(maximumRows)")
-            }
-            var value = start
-            for _ in 0 ..< count {
-                builder.append(types[0] == .int32 ? .int32(Int32(truncatingIfNeeded: value)) : .int64(value))
-                value &+= step
+            // The values left, as a magnitude (a series over the whole bigint range has 2^64).
+            let span = step > 0 ? (stop >= start ? UInt64(bitPattern: stop &- start) / UInt64(step) + 1 : 0)
+                : (start >= stop ? UInt64(bitPattern: start &- stop) / step.magnitude + 1 : 0)
+            var remaining = span
+            var next = start
+            let isInt32 = types[0] == .int32
+            return ChunkStream { () throws(SluiceError) -> Chunk? in
+                guard remaining > 0 else { return nil }
+                let count = Int(min(remaining, UInt64(Chunk.preferredSize)))
+                remaining -= UInt64(count)
+                let column: Column
+                if isInt32 {
+                    var out = [Int32](repeating: 0, count: count)
+                    for index in 0 ..< count {
+                        out[index] = Int32(truncatingIfNeeded: next)
+                        next &+= step
+                    }
+                    column = Column(type: .int32, storage: .int32(out), validity: nil)
+                } else {
+                    var out = [Int64](repeating: 0, count: count)
+                    for index in 0 ..< count {
+                        out[index] = next
+                        next &+= step
+                    }
+                    column = Column(type: .int64, storage: .int64(out), validity: nil)
+                }
+                return Chunk(columns: [column], count: count)
             }
         }
-        let column = builder.finish()
-        if column.count == 0 { return [] }
-        let all = Chunk(columns: [column])
-        return stride(from: 0, to: all.count, by: Chunk.preferredSize).map { all.slice($0 ..< min(all.count, $0 + Chunk.preferredSize)) }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SluiceCore
 
 /// The six comparison operators and `IS [NOT] DISTINCT FROM`.
@@ -108,7 +111,10 @@ package enum ValueOrdering {
     /// Byte-wise order (the "C" collation).
     package static func bytesOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let common = min(a.count, b.count)
-        for index in 0 ..< common where a[index] != b[index] { return a[index] < b[index] ? -1 : 1 }
+        if common > 0 {
+            let difference = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if difference != 0 { return difference < 0 ? -1 : 1 }
+        }
         return order(a.count, b.count)
     }
 }

@@ -44,8 +44,11 @@ package final class SessionThreads: TaskExecutor, @unchecked Sendable {
         condition.signal()
         condition.unlock()
         if startsThread {
-            let thread = Thread { [self] in work() }
-            thread.name = "sluice-session"
+            let thread = Thread { [self] in
+                // (A new thread would otherwise keep the name of the one that made it.)
+                Thread.current.name = "sluice-session"
+                work()
+            }
             thread.stackSize = Self.stackSize
             thread.start()
         }
