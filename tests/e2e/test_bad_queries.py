@@ -205,3 +205,35 @@ def test_more_than_two_gigabytes_of_text_to_sort_is_sorted_in_runs_that_each_fit
             assert conn.execute(
                 "SELECT octet_length(s), s = repeat('x', 1000000) || '1' FROM (SELECT repeat('x', 1000000) || g AS s FROM generate_series(1, 2200) g) t ORDER BY s LIMIT 1"
             ).fetchone() == (1000001, True)
+
+
+def test_deeply_nested_queries_answer_or_fail_with_54001_and_the_server_stays_up(tmp_path: Path) -> None:
+    """Every shape of nesting the parser takes (up to its 1,000 levels, a chain of operators
+    counting a level per link) is bound, optimized and run on a statement thread whose stack
+    holds it; deeper fails with 54001, as PostgreSQL's stack depth check does. (A chain of 999
+    additions took the server down.)"""
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            answers = {
+                "SELECT " + "+".join(["1"] * 990): [(990,)],
+                "SELECT count(*) FROM generate_series(1, 10) g WHERE " + " OR ".join(f"g = {i}" for i in range(900)): [(10,)],
+                "SELECT " + "(" * 900 + "7" + ")" * 900: [(7,)],
+                "SELECT * FROM " + "(SELECT * FROM " * 300 + "(SELECT 5 AS a) t" + ") t" * 300: [(5,)],
+                "SELECT " + "CASE WHEN false THEN 1 ELSE " * 900 + "2" + " END" * 900: [(2,)],
+                "SELECT 1 WHERE " + "EXISTS (SELECT 1 WHERE " * 300 + "true" + ")" * 300: [(1,)],
+                "SELECT " + "(SELECT " * 300 + "3" + ")" * 300: [(3,)],
+                "SELECT count(*) FROM (" + " UNION ALL ".join(["SELECT 1"] * 990) + ") t": [(990,)],
+                "SELECT count(*) FROM generate_series(1, 2) g0 " + " ".join(f"JOIN generate_series(1, 2) g{i} ON g{i} = g{i - 1}" for i in range(1, 200)): [(2,)],
+                "SELECT " + "NOT " * 900 + "true": [(True,)],
+            }
+            for query, expected in answers.items():
+                assert conn.execute(query).fetchall() == expected, query[:80]
+            for query in [
+                "SELECT " + "+".join(["1"] * 100000),
+                "SELECT " + "(" * 5000 + "1" + ")" * 5000,
+                " UNION ALL ".join(["SELECT 1"] * 5000),
+                "SELECT 1 WHERE " + " AND ".join(["true"] * 5000),
+            ]:
+                with pytest.raises(psycopg.errors.StatementTooComplex):
+                    conn.execute(query)
+            assert conn.execute("SELECT 1").fetchone() == (1,)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import NIOCore
 
@@ -11,8 +14,10 @@ import NIOCore
 /// (PostgreSQL gets the same from its process per connection). A thread that stays idle for
 /// `idleTimeout` ends.
 package final class SessionThreads: TaskExecutor, @unchecked Sendable {
-    /// A statement's stack: the binder, optimizer and executor recurse over a query's nesting.
-    package static let stackSize = 16 << 20
+    /// A statement's stack: the binder, optimizer and executor recurse over a query's nesting
+    /// (up to the parser's 1,000 levels), several KiB a level in a debug build. Only the pages
+    /// a statement touches take memory.
+    package static let stackSize = 256 << 20
 
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -43,15 +48,33 @@ package final class SessionThreads: TaskExecutor, @unchecked Sendable {
         if startsThread { threads += 1 }
         condition.signal()
         condition.unlock()
-        if startsThread {
-            let thread = Thread { [self] in
-                // (A new thread would otherwise keep the name of the one that made it.)
-                Thread.current.name = "sluice-session"
-                work()
-            }
-            thread.stackSize = Self.stackSize
-            thread.start()
+        if startsThread { startThread() }
+    }
+
+    /// A thread with a stack of ``stackSize`` (made with pthreads: Foundation's `Thread` leaves
+    /// its stack at the 8 MiB default whatever `stackSize` says).
+    private func startThread() {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, Self.stackSize)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { context in
+            let threads = Unmanaged<SessionThreads>.fromOpaque(context!).takeRetainedValue()
+            // (A new thread would otherwise keep the name of the one that made it.)
+            Thread.current.name = "sluice-session"
+            threads.work()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<SessionThreads>.fromOpaque(context).release()
+            condition.lock()
+            threads -= 1
+            condition.unlock()
+            return
         }
+        pthread_detach(thread)
     }
 
     private func work() {

@@ -9,6 +9,9 @@ import SluicePlan
 /// join's build side, on every conjunct that now has both its sides. Parts that no conjunct
 /// connects are cross-joined last, smallest first.
 struct JoinOrder {
+    /// The most inputs ordered by the greedy search.
+    static let greedyLimit = 16
+
     var pushdown: PredicatePushdown
 
     private struct Part {
@@ -53,6 +56,33 @@ struct JoinOrder {
             return Part(
                 plan: optimized, columns: Array(offsets[index] ..< offsets[index] + widths[index]), inputs: [index],
                 rows: pushdown.estimator.rows(optimized))
+        }
+
+        if parts.count > Self.greedyLimit {
+            // The greedy search weighs every pair of parts at every step; past this many inputs
+            // that costs more than it saves, and the inputs are joined in the order written, each
+            // on the conjuncts it completes (PostgreSQL keeps the written order past its
+            // join_collapse_limit too).
+            var edgesByInput = [[Int]](repeating: [], count: parts.count)
+            for (index, edge) in edges.enumerated() {
+                for input in edge.inputs { edgesByInput[input].append(index) }
+            }
+            var used = [Bool](repeating: false, count: edges.count)
+            var joined = parts[0]
+            for next in 1 ..< parts.count {
+                let covered = joined.inputs.union([next])
+                let completing = edgesByInput[next].filter { !used[$0] && edges[$0].inputs.isSubset(of: covered) }
+                for index in completing { used[index] = true }
+                // (Not estimated: the estimate walks the whole tree, each step.)
+                let columns = joined.columns + parts[next].columns
+                var position: [Int: Int] = [:]
+                for (index, column) in columns.enumerated() { position[column] = index }
+                let plan = BatchPlan.join(
+                    joined.plan, parts[next].plan, kind: .inner, on: completing.map { edges[$0].conjunct.remappingColumns { position[$0]! } })
+                joined = Part(plan: plan, columns: columns, inputs: covered, rows: 0)
+            }
+            parts = [joined]
+            edges = edges.indices.filter { !used[$0] }.map { edges[$0] }
         }
 
         while parts.count > 1 {

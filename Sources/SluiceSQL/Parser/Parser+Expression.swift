@@ -28,8 +28,10 @@ extension Parser {
         try descend()
         defer { depth -= 1 }
         var expression = try parsePrefixExpression()
+        var links = 0
         while let combined = try parseInfix(after: expression, above: minimum) {
             expression = combined
+            try extendChain(&links)
         }
         return expression
     }

@@ -58,6 +58,7 @@ extension Parser {
     /// Set operations: `INTERSECT` binds tighter than `UNION` and `EXCEPT`, all left-associative.
     private mutating func parseSetExpression(above minimum: Int) throws(SluiceError) -> SetExpression {
         var left = try parseSetOperand()
+        var links = 0
         while current.kind == .word {
             let setOperator: SetOperator
             let precedence: Int
@@ -73,6 +74,7 @@ extension Parser {
             if !isAll { _ = consumeKeyword("distinct") }
             let right = try parseSetExpression(above: precedence)
             left = .setOperation(setOperator, isAll: isAll, left, right)
+            try extendChain(&links)
         }
         return left
     }

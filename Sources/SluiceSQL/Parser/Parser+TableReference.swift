@@ -4,6 +4,7 @@ extension Parser {
     /// A FROM item with the joins that follow it.
     mutating func parseTableReference() throws(SluiceError) -> TableReference {
         var left = try parseTablePrimary()
+        var links = 0
         while true {
             let natural = consumeKeyword("natural")
             let kind: JoinKind
@@ -41,6 +42,7 @@ extension Parser {
                 throw syntaxError()
             }
             left = .join(Join(left: left, right: right, kind: kind, condition: condition))
+            try extendChain(&links)
         }
     }
 

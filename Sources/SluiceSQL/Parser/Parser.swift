@@ -185,10 +185,20 @@ struct Parser {
     /// passes ``maximumDepth`` or the thread's stack runs low, whichever comes first.
     mutating func descend() throws(SluiceError) {
         depth += 1
-        if depth > Self.maximumDepth || !stackGuard.hasRoom() {
-            throw SluiceError(
-                .statementTooComplex, "stack depth limit exceeded",
-                hint: "Nesting deeper than \(Self.maximumDepth) levels is not supported.", position: current.position)
-        }
+        if depth > Self.maximumDepth || !stackGuard.hasRoom() { throw tooDeep() }
+    }
+
+    /// Adds a link to a left-deep chain (`a + b + c`, `x UNION y UNION z`, `t JOIN u JOIN v`).
+    /// The parser loops over a chain, but its tree grows a level per link, and the binder, the
+    /// optimizer and the executor recurse that deep: a chain counts as nesting.
+    func extendChain(_ links: inout Int) throws(SluiceError) {
+        links += 1
+        if depth + links > Self.maximumDepth { throw tooDeep() }
+    }
+
+    private func tooDeep() -> SluiceError {
+        SluiceError(
+            .statementTooComplex, "stack depth limit exceeded",
+            hint: "Nesting deeper than \(Self.maximumDepth) levels is not supported.", position: current.position)
     }
 }
