@@ -237,3 +237,45 @@ def test_deeply_nested_queries_answer_or_fail_with_54001_and_the_server_stays_up
                 with pytest.raises(psycopg.errors.StatementTooComplex):
                     conn.execute(query)
             assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_a_group_by_a_sort_and_a_join_past_256_mb_spill_and_answer_while_the_server_stays_under_its_limit(tmp_path: Path) -> None:
+    """Under a 256 MB query_memory_limit: ten million groups of fifty million generated rows, a
+    sort of fifty million rows and a join whose build side is twenty million rows each spill to
+    disk and give the right answer (worked out here), while another session answers `SELECT 1`
+    within 100 ms and the server's resident set stays under its --memory-limit of 1 GB."""
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker", "--memory-limit", "1GB"]) as server:
+        endpoint = server.endpoint()
+        with psycopg.connect(endpoint.conninfo, autocommit=True) as conn, psycopg.connect(endpoint.conninfo, autocommit=True) as other:
+            conn.execute("SET query_memory_limit = '256MB'")
+            cases = [
+                # g % 10000019 over 1..5e7: every residue, four or five times each.
+                ("SELECT count(*), sum(c), max(c) FROM (SELECT g % 10000019 AS k, count(*) AS c FROM generate_series(1, 50000000) g GROUP BY 1) t",
+                 [(10000019, 50000000, 5)]),
+                # The largest residue, 10000018, first: g = 10000018 and 10000018 + 10000019.
+                ("SELECT g FROM generate_series(1, 50000000) g ORDER BY g % 10000019 DESC, g LIMIT 2", [(10000018,), (20000037,)]),
+                ("SELECT count(*), sum(a) FROM generate_series(1, 20000000) a JOIN generate_series(1, 20000000) b ON a = b",
+                 [(20000000, 20000000 * 20000001 // 2)]),
+            ]
+            for query, expected in cases:
+                results: list[object] = []
+
+                def run() -> None:
+                    try:
+                        results.append(conn.execute(query).fetchall())
+                    except BaseException as error:  # noqa: BLE001 - inspected below
+                        results.append(error)
+
+                worker = threading.Thread(target=run)
+                worker.start()
+                latencies = []
+                while worker.is_alive():
+                    clock = time.monotonic()
+                    assert other.execute("SELECT 1").fetchone() == (1,)
+                    latencies.append(time.monotonic() - clock)
+                    time.sleep(0.01)
+                worker.join()
+                assert results == [expected], (query, results)
+                assert latencies and max(latencies) < 0.1, (query, max(latencies))
+        peak = _peak_rss_kib(server.process.pid)
+    assert peak < 1024 * 1024, f"peak resident set {peak} KiB"
