@@ -7,6 +7,9 @@ import PackageDescription
 // L3 SluicePGWire · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+// The columnar data path is optimized in debug builds too: the tests run the debug binary over
+// tens of millions of rows, which unoptimized generic code takes ten times as long over.
+let optimized: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "Sluice",
@@ -19,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "SluiceCore"),
+        .target(name: "SluiceCore", swiftSettings: optimized),
         // The compression libraries (Debian's -dev packages; tests/install-system-deps.sh installs
         // them before any build), linked dynamically.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -35,11 +38,11 @@ let package = Package(
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
         .target(name: "SluiceFormats", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceExpr", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceExpr", dependencies: ["SluiceCore"], swiftSettings: optimized),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore", "SluiceCodecs"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
-        .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
+        .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"], swiftSettings: optimized),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),

@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -38,6 +38,21 @@ struct TPCH: AsyncParsableCommand {
     func run() async throws {
         let numbers = (queries ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         try await TPCHBenchmark(scaleFactor: sf, repetitions: repetitions, queries: numbers).run()
+    }
+}
+
+struct Spill: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A GROUP BY, a sort and a join past a 256 MB query memory limit (spilling), in memory, and in DuckDB with the same limit.")
+
+    @Option(help: "Rows generated for the GROUP BY and the sort (the join's sides are two fifths of it).")
+    var rows = 50_000_000
+
+    @Option(help: "Runs per query; the median is reported.")
+    var repetitions = 1
+
+    func run() async throws {
+        try await SpillBenchmark(rows: rows, repetitions: repetitions).run()
     }
 }
 

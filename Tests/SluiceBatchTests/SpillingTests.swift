@@ -71,6 +71,42 @@ import Testing
         #expect(got.map { $0[2] } == expected.map { Value.int64($0.2!) })
     }
 
+    /// Integer and boolean keys sort on normalized words: every direction and null placement,
+    /// bigint keys with and without nulls, against Swift's comparisons of the values.
+    @Test(arguments: [false, true])
+    func integerAndBooleanKeysSortAsTheirValuesDo(descending: Bool) throws {
+        var random = SplitMix64(seed: descending ? 11 : 12)
+        let count = 5_000
+        let small = (0 ..< count).map { _ in random.next() % 9 == 0 ? nil : Int32(truncatingIfNeeded: random.next() % 7) - 3 }
+        let wide = (0 ..< count).map { _ in random.next() % 5 == 0 ? nil : Int64(bitPattern: random.next()) >> Int64(random.next() % 60) }
+        let flags = (0 ..< count).map { _ in random.next() % 4 == 0 ? nil : random.next() % 2 == 0 }
+        let dense = (0 ..< count).map { _ in Int64(random.next() % 3) }
+        let chunk = Chunk(columns: [
+            Column(type: .int32, values: small.map { $0.map(Value.int32) ?? .null }), int64s(wide),
+            Column(type: .boolean, values: flags.map { $0.map(Value.bool) ?? .null }), int64s(dense),
+        ])
+        for nullsFirst in [false, true] {
+            let keys = [0, 2, 3, 1].map { SortKey(column: $0, descending: descending, nullsFirst: nullsFirst) }
+            #expect(NormalizedKeys(chunk, keys: keys) != nil)
+            let order = Sorter.permutation(of: chunk, keys: keys)
+            func compare<T: Comparable>(_ x: T?, _ y: T?) -> Int {
+                switch (x, y) {
+                case (nil, nil): return 0
+                case (nil, _): return nullsFirst ? -1 : 1
+                case (_, nil): return nullsFirst ? 1 : -1
+                case (let x?, let y?): return x == y ? 0 : ((x < y) != descending ? -1 : 1)
+                }
+            }
+            let expected = (0 ..< count).sorted { a, b in
+                for order in [compare(small[a], small[b]), compare(flags[a].map { $0 ? 1 : 0 }, flags[b].map { $0 ? 1 : 0 }), compare(dense[a], dense[b]), compare(wide[a], wide[b])] where order != 0 {
+                    return order < 0
+                }
+                return a < b
+            }
+            #expect(order == expected, "nulls first: \(nullsFirst)")
+        }
+    }
+
     @Test func anAggregateOfMoreGroupsThanTheLimitHoldsSpillsPartitionsAndSplitsThemAgain() throws {
         let rows = randomRows(40_000, keys: 6_000, seed: 2)
         let (executor, memory) = executor([1: try table(rows)], limit: 20_000)

@@ -26,7 +26,6 @@ import Testing
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(results == Array(repeating: true, count: count))
-        #expect(threads.threadCount >= count)
     }
 
     /// Idle threads end; the next statement starts one again.
