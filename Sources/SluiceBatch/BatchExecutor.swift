@@ -134,6 +134,9 @@ package struct BatchExecutor: Sendable {
                 }
                 return Chunk(columns: columns, count: chunk.count)
             }
+        case .limit(.sort(let input, let keys), let limit?, let offset) where limit <= TopN.maximumRows && offset <= TopN.maximumRows - limit:
+            return try TopN(types: input.outputTypes, keys: keys, count: limit + offset, memory: memory, isCancelled: isCancelled)
+                .sort(try stream(input)).limited(limit, offset: offset)
         case .limit(let input, let limit, let offset):
             return try stream(input).limited(limit, offset: offset)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):

@@ -71,6 +71,19 @@ import Testing
         #expect(got.map { $0[2] } == expected.map { Value.int64($0.2!) })
     }
 
+    /// ORDER BY … LIMIT … OFFSET keeps only the rows it needs, and gives the whole sort's rows.
+    @Test func aTopNSortGivesTheWholeSortsFirstRows() throws {
+        let rows = randomRows(30_000, keys: 50, seed: 6)
+        let (executor, memory) = executor([1: try table(rows)], limit: 1 << 30)
+        let keys = [SortKey(column: 1, descending: true, nullsFirst: true), SortKey(column: 0, descending: true)]
+        let whole = try executor.run(.sort(input: scan(1), keys: keys)).flatMap(\.rows)
+        let wholePeak = memory.peak
+        let (topExecutor, topMemory) = self.executor([1: try table(rows)], limit: 1 << 30)
+        let top = try topExecutor.run(.limit(input: .sort(input: scan(1), keys: keys), limit: 25, offset: 5)).flatMap(\.rows)
+        #expect(top.map { "\($0)" } == whole[5 ..< 30].map { "\($0)" })
+        #expect(topMemory.peak < wholePeak / 2)
+    }
+
     /// Integer and boolean keys sort on normalized words: every direction and null placement,
     /// bigint keys with and without nulls, against Swift's comparisons of the values.
     @Test(arguments: [false, true])

@@ -252,8 +252,10 @@ def test_a_group_by_a_sort_and_a_join_past_256_mb_spill_and_answer_while_the_ser
                 # g % 10000019 over 1..5e7: every residue, four or five times each.
                 ("SELECT count(*), sum(c), max(c) FROM (SELECT g % 10000019 AS k, count(*) AS c FROM generate_series(1, 50000000) g GROUP BY 1) t",
                  [(10000019, 50000000, 5)]),
-                # The largest residue, 10000018, first: g = 10000018 and 10000018 + 10000019.
-                ("SELECT g FROM generate_series(1, 50000000) g ORDER BY g % 10000019 DESC, g LIMIT 2", [(10000018,), (20000037,)]),
+                # A whole sort (the OFFSET is past what a top-n sort keeps): residue 0 comes last,
+                # g = 10000019 * 1 … 4 in order, so the last two rows are 3 and 4 times 10000019.
+                ("SELECT g FROM generate_series(1, 50000000) g ORDER BY g % 10000019 DESC, g LIMIT 2 OFFSET 49999998",
+                 [(30000057,), (40000076,)]),
                 ("SELECT count(*), sum(a) FROM generate_series(1, 20000000) a JOIN generate_series(1, 20000000) b ON a = b",
                  [(20000000, 20000000 * 20000001 // 2)]),
             ]

@@ -85,13 +85,15 @@ enum Sorter {
 /// unsigned words, a row's words comparing as its keys do with each key's direction and null
 /// placement folded in: a sort then compares machine words, not values of any type (DuckDB
 /// sorts on normalized keys too). A key takes one word, or two (null rank, value) for a bigint
-/// column with nulls.
+/// column with nulls (or any bigint column, with `fixedLayout`).
 struct NormalizedKeys {
     let width: Int
     let count: Int
     private(set) var words: [UInt64]
 
-    init?(_ chunk: Chunk, keys: [SortKey]) {
+    /// `fixedLayout`: bigint keys take two words whether or not the chunk has nulls, so that
+    /// chunks of one type compare with each other (a merge's runs).
+    init?(_ chunk: Chunk, keys: [SortKey], fixedLayout: Bool = false) {
         var columns: [(words: Int, fill: (inout [UInt64], Int, Int) -> Void)] = []
         for key in keys {
             let column = chunk.columns[key.column]
@@ -129,12 +131,12 @@ struct NormalizedKeys {
                 }))
             case .int64(let values):
                 let flip: UInt64 = descending ? .max : 0
-                if let validity {
+                if validity != nil || fixedLayout {
                     let nullRank: UInt64 = key.nullsFirst ? 0 : 2
                     columns.append((2, { words, width, offset in
                         for row in values.indices {
                             let slot = row * width + offset
-                            if !validity[row] {
+                            if let validity, !validity[row] {
                                 words[slot] = nullRank
                                 words[slot + 1] = 0
                             } else {
@@ -161,6 +163,17 @@ struct NormalizedKeys {
             offset += column.words
         }
         self.words = words
+    }
+
+    /// How row `a` of `x` sorts against row `b` of `y` (keys of one layout).
+    @inline(__always)
+    static func compare(_ x: NormalizedKeys, _ a: Int, _ y: NormalizedKeys, _ b: Int) -> Int {
+        let width = x.width
+        for offset in 0 ..< width {
+            let (left, right) = (x.words[a * width + offset], y.words[b * width + offset])
+            if left != right { return left < right ? -1 : 1 }
+        }
+        return 0
     }
 
     /// Row indexes in the words' order, ties in row order.
@@ -203,6 +216,51 @@ struct TextWidth {
             if case .bytes(let values) = chunk.columns[column].storage { total += values.byteRange(at: row).count }
         }
         return total
+    }
+}
+
+/// ORDER BY … LIMIT n for a small n (PostgreSQL's bounded sort): only the first n rows seen so
+/// far are kept; the input is taken a batch at a time, and each batch sorted with what is kept
+/// and cut back to n rows. The rows kept came first in the input, so ties keep their order.
+struct TopN {
+    /// The most rows a top-n sort keeps (`LIMIT` plus `OFFSET`); a larger one sorts whole.
+    static let maximumRows = 65_536
+
+    let types: [DataType]
+    let keys: [SortKey]
+    let count: Int
+    let memory: QueryMemory
+    let isCancelled: @Sendable () -> Bool
+
+    func sort(_ source: ChunkStream) throws(SluiceError) -> ChunkStream {
+        var kept: [Chunk] = []
+        var keptRows = 0
+        var held = 0
+        var text = [Int](repeating: 0, count: types.count)
+        let batch = max(count * 2, Chunk.preferredSize * 8)
+        while let chunk = try source.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            let cost = Sorter.cost(of: chunk, keys: keys)
+            try memory.reserve(cost, for: "the sort")
+            held += cost
+            kept.append(chunk)
+            keptRows += chunk.count
+            // (What is kept is sorted as one chunk of keys: its text stays well under 2 GB.)
+            if BatchExecutor.addText(of: chunk, to: &text) {
+                throw SluiceError(.programLimitExceeded, "the sort holds more than 2 GB of text in one column")
+            }
+            if keptRows >= batch || text.contains(where: { $0 > 1 << 30 }) {
+                kept = try Sorter.sorted(kept, types: types, keys: keys).limited(count, offset: 0).drain()
+                keptRows = kept.reduce(0) { $0 + $1.count }
+                memory.release(held)
+                held = kept.reduce(0) { $0 + Sorter.cost(of: $1, keys: keys) }
+                try memory.reserve(held, for: "the sort")
+                text = [Int](repeating: 0, count: types.count)
+                for chunk in kept { _ = BatchExecutor.addText(of: chunk, to: &text) }
+            }
+        }
+        let memory = self.memory
+        return Sorter.sorted(kept, types: types, keys: keys).limited(count, offset: 0).whenDone { [held] in memory.release(held) }
     }
 }
 
@@ -263,11 +321,17 @@ struct ExternalSort {
     /// (so a merge of a stable sort's runs stays stable).
     static func merge(_ inputs: [ChunkStream], types: [DataType], keys: [SortKey], isCancelled: @escaping @Sendable () -> Bool) -> ChunkStream {
         var current: [Chunk?] = []
+        // Each current chunk's keys as words, when they normalize (the same layout for all).
+        var words: [NormalizedKeys?] = []
         var rows = [Int](repeating: 0, count: inputs.count)
         var heap: [Int] = []
         var started = false
         let text = TextWidth(types: types)
         func before(_ i: Int, _ j: Int) -> Bool {
+            if let x = words[i], let y = words[j] {
+                let order = NormalizedKeys.compare(x, rows[i], y, rows[j])
+                return order != 0 ? order < 0 : i < j
+            }
             let order = Sorter.compare(current[i]!, rows[i], current[j]!, rows[j], keys: keys)
             return order != 0 ? order < 0 : i < j
         }
@@ -287,6 +351,7 @@ struct ExternalSort {
             if !started {
                 started = true
                 for input in inputs { current.append(try input.next()) }
+                words = current.map { $0.flatMap { NormalizedKeys($0, keys: keys, fixedLayout: true) } }
                 heap = inputs.indices.filter { current[$0] != nil }
                 for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
             }
@@ -307,6 +372,7 @@ struct ExternalSort {
                 rows[top] += 1
                 if rows[top] == current[top]!.count {
                     current[top] = try inputs[top].next()
+                    words[top] = current[top].flatMap { NormalizedKeys($0, keys: keys, fixedLayout: true) }
                     rows[top] = 0
                     sourceOf[top] = -1
                     if current[top] == nil {
