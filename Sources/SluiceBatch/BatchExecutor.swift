@@ -137,6 +137,10 @@ package struct BatchExecutor: Sendable {
         case .limit(.sort(let input, let keys), let limit?, let offset) where limit <= TopN.maximumRows && offset <= TopN.maximumRows - limit:
             return try TopN(types: input.outputTypes, keys: keys, count: limit + offset, memory: memory, isCancelled: isCancelled)
                 .sort(try stream(input)).limited(limit, offset: offset)
+        case .limit(.project(.sort(let input, let keys), let expressions), let limit?, let offset)
+        where limit <= TopN.maximumRows && offset <= TopN.maximumRows - limit:
+            // The projection of the rows kept: the top-n sort under it.
+            return try stream(.project(input: .limit(input: .sort(input: input, keys: keys), limit: limit, offset: offset), expressions: expressions))
         case .limit(let input, let limit, let offset):
             return try stream(input).limited(limit, offset: offset)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):

@@ -58,7 +58,7 @@ package struct SpillBenchmark {
                 figures.append(times.sorted()[times.count / 2])
             }
             let duckSeconds = duck["q\(index)"] ?? .nan
-            let check = duck["q\(index).answer.\(answer)"] == 1 ? "" : "  (answer \(answer) differs from DuckDB's)"
+            let check = duck["q\(index).failed"] == 1 ? "  (DuckDB failed)" : (duck["q\(index).answer.\(answer)"] == 1 ? "" : "  (answer \(answer) differs from DuckDB's)")
             let name = query.name.padding(toLength: 30, withPad: " ", startingAt: 0)
             print(String(
                 format: "  %@  %17.2f   %20.2f   %27.2f   %13.2f%@", name as NSString, figures[0], figures[1], duckSeconds,
@@ -78,8 +78,13 @@ package struct SpillBenchmark {
         con.execute(f"SET temp_directory = '{tempfile.mkdtemp()}'")
         for number, text in enumerate(sys.argv[2:]):
             times = []
-            for _ in range(reps):
-                t = time.perf_counter(); rows = con.execute(text).fetchall(); times.append(time.perf_counter() - t)
+            try:
+                for _ in range(reps):
+                    t = time.perf_counter(); rows = con.execute(text).fetchall(); times.append(time.perf_counter() - t)
+            except duckdb.Error as error:
+                print(f"q{number}.failed=1")
+                print(f"duckdb failed q{number}: {str(error).splitlines()[0]}", file=sys.stderr)
+                continue
             print(f"q{number}={sorted(times)[len(times) // 2]}")
             print(f"q{number}.answer." + ";".join(",".join(str(v) for v in row) for row in rows) + "=1")
         """

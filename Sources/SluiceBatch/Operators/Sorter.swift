@@ -38,6 +38,10 @@ enum Sorter {
             guard position < order.count else { return nil }
             var picks: [(source: Int32, row: Int32)] = []
             picks.reserveCapacity(min(Chunk.preferredSize, order.count - position))
+            // The chunks this output chunk takes rows from (not all of them: a gather walks its
+            // sources), and each one's place among them.
+            var sources: [Chunk] = []
+            var sourceOf: [Int: Int32] = [:]
             var bytes = 0
             while position < order.count && picks.count < Chunk.preferredSize && bytes < TextWidth.chunkBytes {
                 let index = order[position]
@@ -49,10 +53,18 @@ enum Sorter {
                     let middle = (low + high + 1) / 2
                     if starts[middle] <= index { low = middle } else { high = middle - 1 }
                 }
-                picks.append((Int32(low), Int32(index - starts[low])))
+                let source: Int32
+                if let known = sourceOf[low] {
+                    source = known
+                } else {
+                    source = Int32(sources.count)
+                    sourceOf[low] = source
+                    sources.append(chunks[low])
+                }
+                picks.append((source, Int32(index - starts[low])))
                 if text.hasText { bytes += text.bytes(chunks[low], index - starts[low]) }
             }
-            return Chunk.gather(from: chunks, picks: picks, types: types)
+            return Chunk.gather(from: sources, picks: picks, types: types)
         }
     }
 
