@@ -31,6 +31,28 @@ def _peak_rss_kib(pid: int) -> int:
     raise AssertionError("no VmHWM in /proc status")
 
 
+def _run_measuring_others(conn: psycopg.Connection, query: str, other: psycopg.Connection) -> tuple[object, list[float]]:
+    """Runs `query` on `conn` in a thread (its rows, or the error it raised) while `other` asks
+    `SELECT 1` over and over: the seconds each took."""
+    results: list[object] = []
+
+    def run() -> None:
+        try:
+            results.append(conn.execute(query).fetchall())
+        except BaseException as error:  # noqa: BLE001 - returned to the caller
+            results.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    latencies = []
+    while worker.is_alive():
+        clock = time.monotonic()
+        assert other.execute("SELECT 1").fetchone() == (1,)
+        latencies.append(time.monotonic() - clock)
+    worker.join()
+    return results[0], latencies
+
+
 def test_a_cross_join_under_a_limit_and_a_count_over_one_stay_small(tmp_path: Path) -> None:
     with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
         with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
@@ -55,28 +77,14 @@ def test_statement_timeout_cancels_a_long_query_and_others_keep_answering(tmp_pa
                 conn.execute("SET statement_timeout = 'soon'")
             conn.execute("SET statement_timeout = '300ms'")
             assert conn.execute("SHOW statement_timeout").fetchone() == ("300ms",)
-            # Ten billion pairs: hours of work, stopped at its deadline.
+            # Ten billion pairs: hours of work, stopped at its deadline; meanwhile another session
+            # answers at once.
             started = time.monotonic()
-            errors: list[BaseException] = []
-
-            def long_query() -> None:
-                try:
-                    conn.execute("SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b")
-                except BaseException as error:  # noqa: BLE001 - inspected below
-                    errors.append(error)
-
-            worker = threading.Thread(target=long_query)
-            worker.start()
-            # Meanwhile another session answers at once.
-            latencies = []
-            while worker.is_alive():
-                clock = time.monotonic()
-                assert other.execute("SELECT 1").fetchone() == (1,)
-                latencies.append(time.monotonic() - clock)
-            worker.join()
+            error, latencies = _run_measuring_others(
+                conn, "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b", other)
             elapsed = time.monotonic() - started
-            assert len(errors) == 1 and isinstance(errors[0], psycopg.errors.QueryCanceled), errors
-            assert "statement timeout" in str(errors[0])
+            assert isinstance(error, psycopg.errors.QueryCanceled), error
+            assert "statement timeout" in str(error)
             assert elapsed < 10, elapsed
             assert latencies and max(latencies) < 0.1, latencies
             # The session goes on, and RESET lifts the timeout.
@@ -260,24 +268,8 @@ def test_a_group_by_a_sort_and_a_join_past_256_mb_spill_and_answer_while_the_ser
                  [(20000000, 20000000 * 20000001 // 2)]),
             ]
             for query, expected in cases:
-                results: list[object] = []
-
-                def run() -> None:
-                    try:
-                        results.append(conn.execute(query).fetchall())
-                    except BaseException as error:  # noqa: BLE001 - inspected below
-                        results.append(error)
-
-                worker = threading.Thread(target=run)
-                worker.start()
-                latencies = []
-                while worker.is_alive():
-                    clock = time.monotonic()
-                    assert other.execute("SELECT 1").fetchone() == (1,)
-                    latencies.append(time.monotonic() - clock)
-                    time.sleep(0.01)
-                worker.join()
-                assert results == [expected], (query, results)
+                result, latencies = _run_measuring_others(conn, query, other)
+                assert result == expected, (query, result)
                 assert latencies and max(latencies) < 0.1, (query, max(latencies))
         peak = _peak_rss_kib(server.process.pid)
     assert peak < 1024 * 1024, f"peak resident set {peak} KiB"
