@@ -56,16 +56,12 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction:
+        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
         case .projectSet(let input, let expressions, let expands):
             return try projectSet(try run(input), expressions: expressions, expands: expands, types: plan.outputTypes)
-        case .union(let inputs, let distinct):
-            var chunks: [Chunk] = []
-            for input in inputs { chunks += try collect(input, for: distinct ? "UNION" : "UNION ALL") }
-            return distinct ? SetOperations.distinct(chunks, types: plan.outputTypes) : chunks
         case .apply(let input, let subquery, let kind):
             return try apply(input: input, subquery: subquery, kind: kind)
         case .maxOneRow(let input):
@@ -156,6 +152,13 @@ package struct BatchExecutor: Sendable {
             return try hashJoin(join)
         case .tableFunction(let function, let arguments, let types):
             return try TableFunctions.stream(function, arguments: arguments, types: types, context: context)
+        case .union(let inputs, let distinct):
+            // Each input as it comes; UNION's duplicates go as GROUP BY every column's do (spilling
+            // past the memory limit).
+            let all = ChunkStream.concatenating(count: inputs.count) { (index: Int) throws(SluiceError) in try stream(inputs[index]) }
+            guard distinct else { return all }
+            let types = plan.outputTypes
+            return try hashAggregate(all, inputTypes: types, groupCount: types.count, aggregates: [])
         case .hashAggregate(let input, let groupCount, let aggregates):
             // Consumed as its input makes it: a join under it is never built whole.
             return try hashAggregate(try stream(input), inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates)

@@ -190,6 +190,19 @@ import Testing
         #expect(got == expected)
     }
 
+    /// UNION's duplicates go as GROUP BY every column's do, spilling too; nulls are one value.
+    @Test func aUnionOfMoreDistinctRowsThanTheLimitHoldsSpills() throws {
+        let left = randomRows(8_000, keys: 900, seed: 7).map { ($0.0, $0.1, Int64?.none) }
+        let right = randomRows(8_000, keys: 900, seed: 8).map { ($0.0, $0.1, Int64?.none) }
+        let (executor, memory) = executor([1: try table(left), 2: try table(right)], limit: 20_000)
+        let got = try executor.run(.union(inputs: [scan(1), scan(2)], distinct: true)).flatMap(\.rows).map { "\($0)" }.sorted()
+        #expect(memory.spilledBytes > 0)
+        let expected = Set((left + right).map { row in
+            "\([row.0.map(Value.int64) ?? .null, row.1.map(Value.string) ?? .null, Value.null])"
+        }).sorted()
+        #expect(got == expected)
+    }
+
     /// One key with more rows than the limit holds cannot be split: the join fails with 53200
     /// after the partitions run out of hash bits, rather than splitting forever.
     @Test func aBuildSideOfOneKeyLargerThanTheLimitFailsWith53200() throws {

@@ -193,14 +193,18 @@ def test_operators_over_the_query_memory_limit_spill_and_the_others_fail_with_53
             assert conn.execute(
                 "SELECT a FROM generate_series(1, 1000000) a LEFT JOIN generate_series(1, 1000000, 2) b ON a = b WHERE b IS NULL ORDER BY a LIMIT 2"
             ).fetchall() == [(2,), (4,)]
+            assert conn.execute(
+                "SELECT count(*), max(g) FROM (SELECT g FROM generate_series(1, 1000000) g UNION SELECT g FROM generate_series(1, 1000000, 3) g) t"
+            ).fetchone() == (1000000, 1000000)
             # What cannot spill yet fails cleanly, naming itself.
+            intersect = "SELECT count(*) FROM (SELECT g FROM generate_series(1, 1000000) g INTERSECT SELECT g FROM generate_series(1, 1000000, 2) g) t"
             with pytest.raises(psycopg.errors.OutOfMemory) as failure:
-                conn.execute("SELECT count(*) FROM (SELECT g FROM generate_series(1, 1000000) g UNION SELECT 1) t")
-            assert "UNION" in str(failure.value.diag.message_detail), failure.value.diag.message_detail
+                conn.execute(intersect)
+            assert "INTERSECT" in str(failure.value.diag.message_detail), failure.value.diag.message_detail
             # The session goes on.
             assert conn.execute("SELECT 1").fetchone() == (1,)
             conn.execute("RESET query_memory_limit")
-            assert conn.execute("SELECT count(*) FROM (SELECT g FROM generate_series(1, 1000000) g UNION SELECT 1) t").fetchone() == (1000000,)
+            assert conn.execute(intersect).fetchone() == (500000,)
 
 
 def test_more_than_two_gigabytes_of_text_to_sort_is_sorted_in_runs_that_each_fit_a_chunk(tmp_path: Path) -> None:

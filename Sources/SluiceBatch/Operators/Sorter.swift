@@ -399,22 +399,8 @@ struct ExternalSort {
     }
 }
 
-/// DISTINCT, UNION, INTERSECT and EXCEPT over whole rows.
+/// INTERSECT and EXCEPT over whole rows.
 enum SetOperations {
-    static func distinct(_ chunks: [Chunk], types: [DataType]) -> [Chunk] {
-        var seen = Set<KeyBytes>()
-        var output: [Chunk] = []
-        let allColumns = Array(types.indices)
-        for chunk in chunks {
-            var keep: [Int] = []
-            for rowIndex in 0 ..< chunk.count where seen.insert(KeyBytes(chunk, row: rowIndex, columns: allColumns)).inserted {
-                keep.append(rowIndex)
-            }
-            if !keep.isEmpty { output.append(chunk.gather(keep)) }
-        }
-        return output
-    }
-
     static func apply(_ kind: SetOperationKind, all: Bool, left: [Chunk], right: [Chunk], types: [DataType]) -> [Chunk] {
         let allColumns = Array(types.indices)
         var counts: [KeyBytes: Int] = [:]
