@@ -36,16 +36,12 @@ package struct BatchExecutor: Sendable {
     func collect(_ plan: BatchPlan, for operation: String) throws(SluiceError) -> [Chunk] {
         let source = try stream(plan)
         var chunks: [Chunk] = []
-        var textBytes: [Int] = []
+        var text: [Int] = []
         while let chunk = try source.next() {
             try memory.reserve(chunk.approximateBytes, for: operation)
-            if textBytes.isEmpty { textBytes = [Int](repeating: 0, count: chunk.columns.count) }
-            for (index, column) in chunk.columns.enumerated() {
-                guard case .bytes(let bytes) = column.storage else { continue }
-                textBytes[index] += bytes.data.count
-                if textBytes[index] > Int(Int32.max) {
-                    throw SluiceError(.programLimitExceeded, "\(operation) holds more than 2 GB of text in one column")
-                }
+            if text.isEmpty { text = [Int](repeating: 0, count: chunk.columns.count) }
+            if Self.addText(of: chunk, to: &text) {
+                throw SluiceError(.programLimitExceeded, "\(operation) holds more than 2 GB of text in one column")
             }
             chunks.append(chunk)
         }
@@ -142,10 +138,6 @@ package struct BatchExecutor: Sendable {
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
             // The build side whole, the probe side as it comes.
             let build = Chunk.concatenate(try collect(right, for: "the nested-loop join's inner side"), types: right.outputTypes)
-            if kind == .inner {
-                return try stream(left).innerJoin(
-                    build: build, table: nil, probeKeys: [], predicate: predicate, context: context, isCancelled: isCancelled)
-            }
             return JoinExecutor(context: context, isCancelled: isCancelled).join(
                 probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes)
         case .hashJoin(let join):

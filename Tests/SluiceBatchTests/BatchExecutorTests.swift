@@ -200,8 +200,9 @@ func values(_ rows: [[Value]], _ types: [DataType]) -> BatchPlan {
             let buildChunk = Chunk(columns: [int64s(build)])
             let less = ScalarExpr.call(.comparison(.less, .int64), [.column(0, .int64), .column(1, .int64)])
             for predicate in [nil, less] {
-                let streamed = try ChunkStream.of(probeChunks).innerJoin(
-                    build: buildChunk, table: nil, probeKeys: [], predicate: predicate, context: EvaluationContext(), isCancelled: { false }).drain()
+                let streamed = try JoinExecutor(context: EvaluationContext()).join(
+                    probe: ChunkStream.of(probeChunks), build: buildChunk, table: nil, probeKeys: [], kind: .inner, residual: predicate,
+                    leftTypes: [.int64]).drain()
                 #expect(streamed.allSatisfy { $0.count <= Chunk.preferredSize && $0.count > 0 })
                 var expected: [String] = []
                 for p in probe {

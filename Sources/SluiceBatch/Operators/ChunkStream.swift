@@ -56,46 +56,4 @@ package struct ChunkStream {
             return nil
         }
     }
-
-    /// The inner join of this stream's rows (the probe side) with the rows of `build`: those
-    /// with equal keys through `table` (its build side is `build`), or every row when `table` is
-    /// nil; kept where `predicate` holds, in chunks of at most ``Chunk/preferredSize`` pairs: a
-    /// probe row meets its matches a block at a time, so no chunk grows with the join's fan-out.
-    /// `isCancelled` is polled per block.
-    func innerJoin(
-        build: Chunk, table: JoinHashTable?, probeKeys: [Int], predicate: ScalarExpr?, context: EvaluationContext,
-        isCancelled: @escaping @Sendable () -> Bool
-    ) -> ChunkStream {
-        let source = next
-        var probe: Chunk?
-        var hashes: [UInt64] = []
-        var cursor = JoinHashTable.Cursor()
-        return ChunkStream { () throws(SluiceError) -> Chunk? in
-            guard build.count > 0 else { return nil }
-            while true {
-                if probe == nil || cursor.row >= probe!.count {
-                    guard let chunk = try source() else { return nil }
-                    probe = chunk
-                    cursor = JoinHashTable.Cursor()
-                    if table != nil { hashes = KeyHash.hashes(chunk, keys: probeKeys) }
-                    continue
-                }
-                if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-                let chunk = probe!
-                var probeRows: [Int] = []
-                var buildRows: [Int] = []
-                probeRows.reserveCapacity(Chunk.preferredSize)
-                buildRows.reserveCapacity(Chunk.preferredSize)
-                JoinHashTable.nextPairs(
-                    chunk, build: build, table: table, probeKeys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize,
-                    probeRows: &probeRows, buildRows: &buildRows)
-                if probeRows.isEmpty { continue }
-                var joined = Chunk(columns: chunk.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
-                if let predicate {
-                    joined = try ExpressionEvaluator.filter(joined, by: predicate, context: context)
-                }
-                if !joined.isEmpty { return joined }
-            }
-        }
-    }
 }

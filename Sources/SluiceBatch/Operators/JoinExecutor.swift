@@ -3,12 +3,13 @@ import SluiceExpr
 import SluicePlan
 import SluiceState
 
-/// Outer, semi and anti joins, hash and nested-loop, as streams.
+/// Joins of every kind, hash and nested-loop, as streams.
 ///
 /// The right input is the build side, gathered into one chunk; left chunks are probed as they
 /// come, each a block of at most ``Chunk/preferredSize`` pairs at a time, so no join holds more
 /// pairs than that whatever its fan-out. A right or full join's unmatched build rows come last.
-/// (Inner joins are ``ChunkStream/innerJoin(build:table:probeKeys:predicate:context:isCancelled:)``.)
+/// A join that keeps no unmatched probe row ends at once on an empty build side, without
+/// reading its probe side (an inner join under `LIMIT`, say).
 struct JoinExecutor {
     var context: EvaluationContext
     /// Polled once per block of pairs, so a long join can be cancelled.
@@ -27,7 +28,9 @@ struct JoinExecutor {
         var hashes: [UInt64] = []
         var cursor = JoinHashTable.Cursor()
         var finished = false
+        let keepsUnmatchedProbeRows = kind == .left || kind == .full || kind == .anti
         return ChunkStream { () throws(SluiceError) -> Chunk? in
+            if build.count == 0 && !keepsUnmatchedProbeRows { return nil }
             while !finished {
                 guard let probe = chunk else {
                     guard let next = try source.next() else {

@@ -40,15 +40,9 @@ extension BatchExecutor {
         let build = Chunk.concatenate(chunks, types: buildTypes)
         chunks = []
         let table = JoinHashTable(build: build, keys: join.rightKeys)
-        let joined: ChunkStream
-        if join.kind == .inner {
-            joined = try probe().innerJoin(
-                build: build, table: table, probeKeys: join.leftKeys, predicate: join.residual, context: context, isCancelled: isCancelled)
-        } else {
-            joined = JoinExecutor(context: context, isCancelled: isCancelled).join(
-                probe: try probe(), build: build, table: table, probeKeys: join.leftKeys, kind: join.kind, residual: join.residual,
-                leftTypes: join.left.outputTypes)
-        }
+        let joined = JoinExecutor(context: context, isCancelled: isCancelled).join(
+            probe: try probe(), build: build, table: table, probeKeys: join.leftKeys, kind: join.kind, residual: join.residual,
+            leftTypes: join.left.outputTypes)
         // The build side is let go once the join is done (the next partition's takes its place).
         let memory = self.memory
         return joined.whenDone { memory.release(held) }
