@@ -52,16 +52,13 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union:
+        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union, .projectSet, .apply:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
-        case .projectSet(let input, let expressions, let expands):
-            return try projectSet(try run(input), expressions: expressions, expands: expands, types: plan.outputTypes)
-        case .apply(let input, let subquery, let kind):
-            return try apply(input: input, subquery: subquery, kind: kind)
         case .maxOneRow(let input):
-            let chunks = try run(input)
+            // (Two rows are enough to fail: no more are made.)
+            let chunks = try stream(input).limited(2, offset: 0).drain()
             if chunks.reduce(0, { $0 + $1.count }) > 1 {
                 throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
             }
@@ -144,6 +141,16 @@ package struct BatchExecutor: Sendable {
             return try hashJoin(join)
         case .tableFunction(let function, let arguments, let types):
             return try TableFunctions.stream(function, arguments: arguments, types: types, context: context)
+        case .projectSet(let input, let expressions, let expands):
+            let types = plan.outputTypes
+            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+                try projectSet(chunk, expressions: expressions, expands: expands, types: types)
+            }
+        case .apply(let input, let subquery, let kind):
+            let inputTypes = input.outputTypes
+            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+                try apply(chunk, inputTypes: inputTypes, subquery: subquery, kind: kind)
+            }
         case .union(let inputs, let distinct):
             // Each input as it comes; UNION's duplicates go as GROUP BY every column's do (spilling
             // past the memory limit).
@@ -166,67 +173,60 @@ package struct BatchExecutor: Sendable {
         Chunk.concatenate(try run(plan), types: plan.outputTypes)
     }
 
-    /// Runs a correlated subquery once per input row (no decorrelation yet: fine for the
-    /// catalog queries clients send, slow for large inputs).
-    private func apply(input: BatchPlan, subquery: BatchPlan, kind: ApplyKind) throws(SluiceError) -> [Chunk] {
-        let inputTypes = input.outputTypes
+    /// Runs a correlated subquery once per row of `chunk` (the shapes decorrelation leaves:
+    /// fine for the catalog queries clients send, slow for large inputs).
+    private func apply(_ chunk: Chunk, inputTypes: [DataType], subquery: BatchPlan, kind: ApplyKind) throws(SluiceError) -> Chunk {
         let resultType = kind.resultType(subquery.outputTypes.first ?? .unknown)
-        var output: [Chunk] = []
-        for chunk in try run(input) {
-            var builder = ColumnBuilder(type: resultType, capacity: chunk.count)
-            for rowIndex in 0 ..< chunk.count {
-                let bound = subquery.bindingOuterReferences(to: chunk.row(rowIndex), types: inputTypes)
-                switch kind {
-                case .exists:
-                    let rows = try run(.limit(input: bound, limit: 1, offset: 0))
-                    builder.append(.bool(rows.contains { !$0.isEmpty }))
-                case .array:
-                    let result = try runToChunk(bound)
-                    builder.append(.list(result.count == 0 ? [] : result.columns[0].values))
-                case .scalar:
-                    let result = try runToChunk(bound)
-                    if result.count > 1 {
-                        throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
-                    }
-                    builder.append(result.count == 0 ? .null : result.columns[0].value(at: 0))
+        var builder = ColumnBuilder(type: resultType, capacity: chunk.count)
+        for rowIndex in 0 ..< chunk.count {
+            let bound = subquery.bindingOuterReferences(to: chunk.row(rowIndex), types: inputTypes)
+            switch kind {
+            case .exists:
+                let rows = try run(.limit(input: bound, limit: 1, offset: 0))
+                builder.append(.bool(rows.contains { !$0.isEmpty }))
+            case .array:
+                let result = try runToChunk(bound)
+                builder.append(.list(result.count == 0 ? [] : result.columns[0].values))
+            case .scalar:
+                // (Two rows are enough to fail: no more are made.)
+                let result = Chunk.concatenate(try stream(bound).limited(2, offset: 0).drain(), types: bound.outputTypes)
+                if result.count > 1 {
+                    throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
                 }
+                builder.append(result.count == 0 ? .null : result.columns[0].value(at: 0))
             }
-            output.append(Chunk(columns: chunk.columns + [builder.finish()], count: chunk.count))
         }
-        return output
+        return Chunk(columns: chunk.columns + [builder.finish()], count: chunk.count)
     }
 
-    private func projectSet(_ chunks: [Chunk], expressions: [ScalarExpr], expands: [Bool], types: [DataType]) throws(SluiceError) -> [Chunk] {
-        var output: [Chunk] = []
-        for chunk in chunks {
-            var columns: [Column] = []
-            for expression in expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
-            var builders = types.map { ColumnBuilder(type: $0, capacity: chunk.count) }
-            for rowIndex in 0 ..< chunk.count {
-                var lists: [[Value]?] = []
-                var length = 0
-                for (columnIndex, column) in columns.enumerated() {
-                    if expands[columnIndex], case .list(let elements) = column.value(at: rowIndex) {
-                        lists.append(elements)
-                        length = max(length, elements.count)
-                    } else {
-                        lists.append(expands[columnIndex] ? [] : nil)
-                    }
+    /// One input chunk's rows of a projection with set-returning functions (nil when none).
+    private func projectSet(_ chunk: Chunk, expressions: [ScalarExpr], expands: [Bool], types: [DataType]) throws(SluiceError) -> Chunk? {
+        var columns: [Column] = []
+        for expression in expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
+        var builders = types.map { ColumnBuilder(type: $0, capacity: chunk.count) }
+        for rowIndex in 0 ..< chunk.count {
+            var lists: [[Value]?] = []
+            var length = 0
+            for (columnIndex, column) in columns.enumerated() {
+                if expands[columnIndex], case .list(let elements) = column.value(at: rowIndex) {
+                    lists.append(elements)
+                    length = max(length, elements.count)
+                } else {
+                    lists.append(expands[columnIndex] ? [] : nil)
                 }
-                for position in 0 ..< length {
-                    for (columnIndex, column) in columns.enumerated() {
-                        if let list = lists[columnIndex] {
-                            builders[columnIndex].append(position < list.count ? list[position] : .null)
-                        } else {
-                            builders[columnIndex].append(column.value(at: rowIndex))
-                        }
+            }
+            for position in 0 ..< length {
+                for (columnIndex, column) in columns.enumerated() {
+                    if let list = lists[columnIndex] {
+                        builders[columnIndex].append(position < list.count ? list[position] : .null)
+                    } else {
+                        builders[columnIndex].append(column.value(at: rowIndex))
                     }
                 }
             }
-            let result = Chunk(columns: builders.map { $0.finish() })
-            if !result.isEmpty { output.append(result) }
         }
-        return output
+        let result = Chunk(columns: builders.map { $0.finish() })
+        return result.isEmpty ? nil : result
     }
 
     private func values(_ rows: [[ScalarExpr]], types: [DataType]) throws(SluiceError) -> Chunk {

@@ -277,3 +277,20 @@ def test_a_group_by_a_sort_and_a_join_past_256_mb_spill_and_answer_while_the_ser
                 assert latencies and max(latencies) < 0.1, (query, max(latencies))
         peak = _peak_rss_kib(server.process.pid)
     assert peak < 1024 * 1024, f"peak resident set {peak} KiB"
+
+
+def test_a_scalar_subquery_and_set_returning_functions_stream_their_input(tmp_path: Path) -> None:
+    """A scalar subquery fails at its second row, without making the rest; a set-returning
+    function in the select list expands its input a chunk at a time (both held all their input
+    before, outside any memory budget)."""
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            started = time.monotonic()
+            with pytest.raises(psycopg.errors.CardinalityViolation):
+                conn.execute("SELECT (SELECT g FROM generate_series(1, 1000000000) g)")
+            assert time.monotonic() - started < 10
+            conn.execute("SET query_memory_limit = '2MB'")
+            assert conn.execute(
+                "SELECT count(*), sum(x) FROM (SELECT unnest(ARRAY[g, -g]) AS x FROM generate_series(1, 3000000) g) t").fetchone() == (6000000, 0)
+        peak = _peak_rss_kib(server.process.pid)
+    assert peak < 256 * 1024, f"peak resident set {peak} KiB"
