@@ -6,7 +6,7 @@ import SluiceCore
 /// the stream aggregate (inserts and deletes; a group's state saved to and loaded from its
 /// state table as ``stateTypes`` columns).
 ///
-/// count, sum, avg, bool_and and bool_or are retractable: a row with sign -1 takes back what
+/// count, sum, avg, bool_and, bool_or and the bit_ aggregates are retractable: a row with sign -1 takes back what
 /// the same row with sign 1 added. min and max here keep the extreme so far and accept inserts
 /// only (the stream aggregate keeps an ordered multiset per group under deletes); string_agg and
 /// array_agg here collect in input order, inserts only, and keep no state row (the stream
@@ -54,6 +54,8 @@ package enum AggregateAccumulators {
             return ExtremeAccumulator(isMax: kind == .max, resultType: resultType)
         case (.boolAnd, _), (.boolOr, _):
             return BoolAccumulator(isAnd: kind == .boolAnd)
+        case (.bitAnd, _), (.bitOr, _), (.bitXor, _):
+            return BitAccumulator(operation: kind == .bitAnd ? .and : (kind == .bitOr ? .or : .xor), resultType: resultType)
         case (.stringAgg, _):
             return StringAggAccumulator()
         case (.arrayAgg, _), (.sum, nil), (.avg, nil):
@@ -774,7 +776,7 @@ extension Array {
 
 extension Column {
     /// Row `row` of an integer-layout column (not NULL).
-    fileprivate func int64(at row: Int) -> Int64 {
+    func int64(at row: Int) -> Int64 {
         switch storage {
         case .int64(let values): values[row]
         case .int32(let values): Int64(values[row])

@@ -11,6 +11,9 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
     case max
     case boolAnd = "bool_and"
     case boolOr = "bool_or"
+    case bitAnd = "bit_and"
+    case bitOr = "bit_or"
+    case bitXor = "bit_xor"
     case stringAgg = "string_agg"
     /// `array_agg(x)`: every value, NULLs included, as an array.
     case arrayAgg = "array_agg"
@@ -25,6 +28,9 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
         case "max": self = .max
         case "bool_and", "every": self = .boolAnd
         case "bool_or": self = .boolOr
+        case "bit_and": self = .bitAnd
+        case "bit_or": self = .bitOr
+        case "bit_xor": self = .bitXor
         case "string_agg": self = .stringAgg
         case "array_agg": self = .arrayAgg
         default: return nil
@@ -58,6 +64,7 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
             default: return argumentType
             }
         case .boolAnd, .boolOr: return argumentType == .boolean ? .boolean : nil
+        case .bitAnd, .bitOr, .bitXor: return [.int16, .int32, .int64].contains(argumentType) ? argumentType : nil
         case .stringAgg: return argumentType == .varchar ? .varchar : nil
         case .arrayAgg: return .list(argumentType)
         }

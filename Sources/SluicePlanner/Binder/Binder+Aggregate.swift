@@ -45,12 +45,44 @@ extension Binder {
         }
         var aggregateCalls: [AggregateCall] = []
         var callTypes: [DataType] = []
+        var callResults: [ScalarExpr] = []
         for call in calls {
             let name = call.name.name
-            guard let kind = AggregateKind(name: name) else { throw SluiceError.internalError("not an aggregate: \(name)") }
             var argumentContext = ExpressionContext(scope: input.scope, clause: "aggregate function calls")
             argumentContext.allowsSubqueries = false
             for argument in call.arguments { try checkNoAggregates(argument, clause: "aggregate function calls") }
+            if let statistical = StatisticalAggregate(name: name) {
+                // count(x), sum(x) and sum(x * x), finished by a function of the three.
+                guard call.arguments.count == 1, !call.isStar else {
+                    throw SluiceError(.undefinedFunction, "function \(name) with \(call.arguments.count) arguments does not exist")
+                }
+                if call.isDistinct { throw SluiceError(.featureNotSupported, "\(name)(DISTINCT …) is not supported yet") }
+                var argument = try bindExpression(call.arguments[0], &argumentContext)
+                if argument.type == .unknown { argument = try coerce(argument, to: .float64, position: nil) }
+                guard let sumType = StatisticalAggregate.sumType(for: argument.type) else {
+                    throw SluiceError(
+                        .undefinedFunction, "function \(name)(\(argument.type.sqlName)) does not exist",
+                        hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
+                }
+                let value = argument.type == sumType ? argument : ScalarExpr.cast(argument, sumType)
+                let square = ScalarExpr.call(try FunctionRegistry.resolveOperator("*", sumType, sumType), [value, value])
+                var parts = [
+                    AggregateCall(kind: .count, argument: project(argument), resultType: .int64),
+                    AggregateCall(kind: .sum, argument: project(value), resultType: sumType),
+                    AggregateCall(kind: .sum, argument: project(square), resultType: sumType),
+                ]
+                if let filter = call.filter {
+                    try checkNoAggregates(filter, clause: "FILTER")
+                    let column = project(try coerce(try bindExpression(filter, &argumentContext), to: .boolean, position: filter.position.errorPosition, clause: "FILTER"))
+                    for index in parts.indices { parts[index].filter = column }
+                }
+                let first = groupExpressions.count + aggregateCalls.count
+                aggregateCalls += parts
+                callTypes += parts.map(\.resultType)
+                callResults.append(.call(statistical.finish(sumType: sumType), [.column(first, .int64), .column(first + 1, sumType), .column(first + 2, sumType)]))
+                continue
+            }
+            guard let kind = AggregateKind(name: name) else { throw SluiceError.internalError("not an aggregate: \(name)") }
             var aggregate: AggregateCall
             if call.isStar || (kind == .count && call.arguments.isEmpty) {
                 aggregate = AggregateCall(kind: .countStar, argument: nil, resultType: .int64)
@@ -85,16 +117,17 @@ extension Binder {
             if aggregate.kind == .countStar, call.isDistinct {
                 throw SluiceError(.syntaxError, "count(DISTINCT *) is not valid")
             }
+            callResults.append(.column(groupExpressions.count + aggregateCalls.count, aggregate.resultType))
             aggregateCalls.append(aggregate)
             callTypes.append(aggregate.resultType)
         }
         let plan = BatchPlan.hashAggregate(
             input: .project(input: input.plan, expressions: projected), groupCount: groupExpressions.count, aggregates: aggregateCalls)
         var entries = groupNames
-        for (index, call) in calls.enumerated() {
-            entries.append(Scope.Entry(qualifier: nil, name: call.name.name, type: callTypes[index]))
+        for (index, call) in aggregateCalls.enumerated() {
+            entries.append(Scope.Entry(qualifier: nil, name: call.kind.rawValue, type: callTypes[index]))
         }
-        let mapping = AggregateMapping(groupExpressions: groupExpressions, calls: calls, callTypes: callTypes, fromScope: input.scope)
+        let mapping = AggregateMapping(groupExpressions: groupExpressions, calls: calls, callResults: callResults, fromScope: input.scope)
         return (BoundQuery(plan: plan, scope: Scope(entries: entries)), mapping)
     }
 
@@ -103,7 +136,8 @@ extension Binder {
         var calls: [FunctionCall] = []
         for expression in expressions {
             Self.walk(expression) { node in
-                if case .function(let call) = node.node, call.over == nil, AggregateKind(name: call.name.name) != nil,
+                if case .function(let call) = node.node, call.over == nil,
+                    AggregateKind(name: call.name.name) != nil || StatisticalAggregate(name: call.name.name) != nil,
                     call.name.qualifier.isEmpty || call.name.qualifier == ["pg_catalog"]
                 {
                     if !calls.contains(call) { calls.append(call) }

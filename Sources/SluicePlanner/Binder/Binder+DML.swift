@@ -10,7 +10,12 @@ extension Binder {
         // Target columns: named ones in order, or all.
         var targets: [Int] = []
         if insert.columns.isEmpty {
+            // Without a column list the values fill the first columns; the rest take their
+            // defaults (NULL), as in PostgreSQL.
             targets = Array(table.columns.indices)
+            if let width = try insert.source.flatMap({ (query) throws(SluiceError) in try sourceWidth(query) }), width < targets.count {
+                targets = Array(targets.prefix(width))
+            }
         } else {
             for name in insert.columns {
                 guard let index = table.columnIndex(named: name) else {
@@ -78,6 +83,24 @@ extension Binder {
             source.plan = .project(input: source.plan, expressions: expressions)
         }
         return .insert(table: table, source: source.plan)
+    }
+
+    /// The number of columns `query` yields, when it is fewer than it could be bound to
+    /// (a VALUES list's width; a query's select list, when it names no `*`).
+    private func sourceWidth(_ query: Query) throws(SluiceError) -> Int? {
+        switch query.body {
+        case .values(let rows):
+            guard let width = rows.first?.count else { return nil }
+            if let row = rows.first(where: { $0.count != width }) {
+                throw SluiceError(.syntaxError, "VALUES lists must all be the same length", position: row.first?.position.errorPosition)
+            }
+            return width
+        case .select(let select):
+            if select.projection.contains(where: { if case .wildcard = $0 { true } else { false } }) { return nil }
+            return select.projection.count
+        default:
+            return nil
+        }
     }
 
     /// `value` converted for storing into `column` (assignment cast), or 42804.

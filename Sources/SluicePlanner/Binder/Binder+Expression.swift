@@ -9,7 +9,7 @@ extension Binder {
         let position = expression.position.errorPosition
         if let mapping = context.aggregates {
             if case .function(let call) = expression.node, let index = mapping.calls.firstIndex(of: call) {
-                return .column(mapping.groupExpressions.count + index, mapping.callTypes[index])
+                return mapping.callResults[index]
             }
             if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression) {
                 var below = ExpressionContext(scope: mapping.fromScope, clause: context.clause)

@@ -158,7 +158,7 @@ extension Binder {
         if call.over != nil {
             throw SluiceError(.featureNotSupported, "window functions are not supported yet", position: position)
         }
-        if AggregateKind(name: name) != nil {
+        if AggregateKind(name: name) != nil || StatisticalAggregate(name: name) != nil {
             throw SluiceError(.groupingError, "aggregate functions are not allowed in \(context.clause)", position: position)
         }
         if call.isStar || call.isDistinct || call.filter != nil || !call.orderBy.isEmpty {

@@ -100,9 +100,15 @@ extension Binder {
             guard left.scope.entries.count == right.scope.entries.count else {
                 throw SluiceError(.syntaxError, "each \(op.rawValue) query must have the same number of columns")
             }
+            // An untyped literal's column takes the other side's type, as PostgreSQL resolves
+            // unknown-typed set operation columns (`SELECT 1 UNION SELECT NULL` is integer).
             var types: [DataType] = []
-            for (a, b) in zip(left.scope.types, right.scope.types) {
-                types.append(try FunctionRegistry.commonType(a, b, context: op.rawValue))
+            for (a, b) in zip(left.scope.entries, right.scope.entries) {
+                if a.isUntyped != b.isUntyped {
+                    types.append(a.isUntyped ? b.type : a.type)
+                } else {
+                    types.append(try FunctionRegistry.commonType(a.type, b.type, context: op.rawValue))
+                }
             }
             left.plan = castPlan(left.plan, from: left.scope.types, to: types)
             right.plan = castPlan(right.plan, from: right.scope.types, to: types)
@@ -110,6 +116,7 @@ extension Binder {
             for index in scope.entries.indices {
                 scope.entries[index].type = types[index]
                 scope.entries[index].qualifier = nil
+                scope.entries[index].isUntyped = left.scope.entries[index].isUntyped && right.scope.entries[index].isUntyped
             }
             let plan: BatchPlan
             switch op {

@@ -7,9 +7,10 @@ import SluiceSQL
 struct AggregateMapping {
     /// GROUP BY expressions, bound over the FROM scope; output columns 0 ..< count.
     var groupExpressions: [ScalarExpr]
-    /// Aggregate calls by their syntax; output column `groupExpressions.count + index`.
+    /// Aggregate calls by their syntax, and the value of each over the aggregate's output
+    /// (its column, or a function of several: `var_samp` is one of count, sum and sum of squares).
     var calls: [FunctionCall]
-    var callTypes: [DataType]
+    var callResults: [ScalarExpr]
     /// The scope below the aggregate, for binding the candidates of group expressions.
     var fromScope: Scope
 }
@@ -103,6 +104,7 @@ extension Binder {
                 expressions.append(resolved)
                 expands.append(false)
                 var entry = Scope.Entry(qualifier: nil, name: alias ?? Self.outputName(of: expression), type: resolved.type)
+                entry.isUntyped = bound.type == .unknown
                 if alias == nil, case .column(let index, _) = resolved, mapping == nil, index < input.scope.entries.count {
                     entry.tableID = input.scope.entries[index].tableID
                     entry.columnNumber = input.scope.entries[index].columnNumber

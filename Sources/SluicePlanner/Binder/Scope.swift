@@ -10,6 +10,9 @@ struct Scope {
         var isHidden = false
         var tableID = 0
         var columnNumber = 0
+        /// An untyped literal's column (`SELECT NULL`, `SELECT 'x'`), typed `varchar` for
+        /// want of another: in a set operation it takes the other side's type instead.
+        var isUntyped = false
     }
 
     var entries: [Entry] = []

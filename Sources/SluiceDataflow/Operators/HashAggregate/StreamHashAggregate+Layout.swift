@@ -11,6 +11,7 @@ import SluiceState
 /// - `count(*)`, `count(x)`, `count(DISTINCT x)`: the count;
 /// - `sum` and `avg` (also DISTINCT): the sum (NULL before any value) and the number of values;
 /// - `bool_and` and `bool_or`: the numbers of true and of false inputs;
+/// - `bit_and`, `bit_or` and `bit_xor`: the number of inputs and, per bit, of inputs that set it;
 /// - `min`, `max`, `string_agg`, `array_agg`: none; they read their ordered state. Over an
 ///   append-only input, `min` and `max` instead keep the extreme so far.
 struct AggregateLayout {
@@ -112,7 +113,7 @@ extension StreamHashAggregate {
                     throw SluiceError.internalError("\(call.kind.rawValue) has no argument")
                 }
                 switch call.kind {
-                case .count, .sum, .avg:
+                case .count, .sum, .avg, .bitXor:
                     if call.distinct {
                         let state = stateIndex(for: .distinctValues(argument: argument, filter: call.filter))
                         states[state].distinctConsumers.append(index)
@@ -138,13 +139,14 @@ extension StreamHashAggregate {
                         distinct: call.distinct)
                     layout.orderedState = stateIndex(for: .elements(elements))
                     layout.foldsEveryRow = false
-                case .boolAnd, .boolOr, .countStar:
-                    // DISTINCT changes nothing for bool_and and bool_or either.
+                case .boolAnd, .boolOr, .bitAnd, .bitOr, .countStar:
+                    // DISTINCT changes nothing for bool_and, bool_or, bit_and and bit_or either.
+                    break
                     break
                 }
             }
             switch call.kind {
-            case .count, .countStar, .sum, .avg, .boolAnd, .boolOr: layout.hasCounters = true
+            case .count, .countStar, .sum, .avg, .boolAnd, .boolOr, .bitAnd, .bitOr, .bitXor: layout.hasCounters = true
             case .min, .max: layout.hasCounters = appendOnly
             case .stringAgg, .arrayAgg: layout.hasCounters = false
             }
