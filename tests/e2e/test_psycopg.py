@@ -132,3 +132,16 @@ def test_column_metadata(conn: psycopg.Connection) -> None:
         ("h", 1082), ("i", 1114), ("j", 1184), ("k", 1186), ("l", 3802),
     ]
     assert cur.fetchone() == (1, 2, 3, 1.5, 2.5, Decimal("1.0"), True, dt.date(2024, 1, 1), dt.datetime(2024, 1, 1), dt.datetime(2024, 1, 1, tzinfo=UTC), dt.timedelta(days=1), {})
+
+
+def test_returning_with_parameters(conn: psycopg.Connection, table_name: str) -> None:
+    """RETURNING over the extended protocol: Describe gives the returned columns, Execute the rows."""
+    conn.execute(f"CREATE TABLE {table_name} (id int, s varchar)")
+    cursor = conn.execute(f"INSERT INTO {table_name} VALUES (%s, %s), (%s, %s) RETURNING id, s", (1, "x", 2, "y"))
+    assert [column.name for column in cursor.description] == ["id", "s"]
+    assert sorted(cursor.fetchall()) == [(1, "x"), (2, "y")]
+    assert cursor.rowcount == 2
+    assert conn.execute(f"UPDATE {table_name} SET s = %s WHERE id = %s RETURNING *", ("z", 2)).fetchall() == [(2, "z")]
+    cursor = conn.execute(f"DELETE FROM {table_name} WHERE id = %s RETURNING s", (7,))
+    assert (cursor.rowcount, cursor.fetchall()) == (0, [])
+    assert conn.execute(f"DELETE FROM {table_name} WHERE id = %s RETURNING s || '!'", (1,)).fetchall() == [("x!",)]

@@ -6,7 +6,7 @@ import SluiceSQL
 extension Binder {
     mutating func bindInsert(_ insert: Insert) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(insert.table)
-        if !insert.returning.isEmpty { throw SluiceError(.featureNotSupported, "INSERT … RETURNING is not supported yet") }
+        let returning = try bindReturning(insert.returning, table: table, alias: nil)
         // Target columns: named ones in order, or all.
         var targets: [Int] = []
         if insert.columns.isEmpty {
@@ -28,7 +28,7 @@ extension Binder {
         guard let sourceQuery = insert.source else {
             // DEFAULT VALUES: one row of nulls.
             let row = table.columns.map { ScalarExpr.literal(.null, $0.type) }
-            return .insert(table: table, source: .values(rows: [row], types: table.columns.map(\.type)))
+            return .insert(table: table, source: .values(rows: [row], types: table.columns.map(\.type)), returning: returning)
         }
         var source: BoundQuery
         var rowsForTypes: [[ScalarExpr]]? = nil
@@ -82,7 +82,7 @@ extension Binder {
             }
             source.plan = .project(input: source.plan, expressions: expressions)
         }
-        return .insert(table: table, source: source.plan)
+        return .insert(table: table, source: source.plan, returning: returning)
     }
 
     /// The number of columns `query` yields, when it is fewer than it could be bound to
@@ -118,7 +118,6 @@ extension Binder {
     mutating func bindUpdate(_ update: Update) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(update.table)
         if !update.from.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … FROM is not supported yet") }
-        if !update.returning.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … RETURNING is not supported yet") }
         let scope = tableScope(table, alias: update.alias)
         var context = ExpressionContext(scope: scope, clause: "UPDATE")
         var assignments: [Int: ScalarExpr] = [:]
@@ -141,7 +140,9 @@ extension Binder {
             assignments[index] = value
         }
         let filter = try bindDMLFilter(update.filter, &context)
-        return .update(table: table, filter: filter, assignments: assignments, subqueries: try dmlSubqueries(context))
+        return .update(
+            table: table, filter: filter, assignments: assignments, subqueries: try dmlSubqueries(context),
+            returning: try bindReturning(update.returning, table: table, alias: update.alias))
     }
 
     /// The subqueries of an UPDATE or DELETE; they may not refer to the row being changed.
@@ -160,10 +161,48 @@ extension Binder {
     mutating func bindDelete(_ delete: Delete) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(delete.table)
         if !delete.using.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … USING is not supported yet") }
-        if !delete.returning.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … RETURNING is not supported yet") }
         var context = ExpressionContext(scope: tableScope(table, alias: delete.alias), clause: "WHERE")
         let filter = try bindDMLFilter(delete.filter, &context)
-        return .delete(table: table, filter: filter, subqueries: try dmlSubqueries(context))
+        return .delete(
+            table: table, filter: filter, subqueries: try dmlSubqueries(context), returning: try bindReturning(delete.returning, table: table, alias: delete.alias))
+    }
+
+    /// The RETURNING list over the table's row: `*` and `t.*` name its columns, expressions
+    /// may not hold aggregates or subqueries.
+    private mutating func bindReturning(_ items: [SelectItem], table: RelationDefinition, alias: String?) throws(SluiceError) -> DMLReturning? {
+        guard !items.isEmpty else { return nil }
+        var scope = tableScope(table, alias: alias)
+        for index in scope.entries.indices {
+            scope.entries[index].tableID = table.id
+            scope.entries[index].columnNumber = index + 1
+        }
+        var context = ExpressionContext(scope: scope, clause: "RETURNING")
+        context.allowsSubqueries = false
+        var returning = DMLReturning(expressions: [], columns: [])
+        for item in items {
+            switch item {
+            case .wildcard(let qualifier, let position):
+                if let name = qualifier.last, name != (alias ?? table.name) {
+                    throw SluiceError(.undefinedTable, "missing FROM-clause entry for table \"\(qualifier.joined(separator: "."))\"", position: position.errorPosition)
+                }
+                for (index, column) in table.columns.enumerated() {
+                    returning.expressions.append(.column(index, column.type))
+                    returning.columns.append(OutputColumn(name: column.name, type: column.type, tableID: table.id, columnNumber: index + 1))
+                }
+            case .expression(let expression, let name):
+                try checkNoAggregates(expression, clause: "RETURNING")
+                var bound = try bindExpression(expression, &context)
+                if bound.type == .unknown { bound = try coerce(bound, to: .varchar, position: nil) }
+                var column = OutputColumn(name: name ?? Self.outputName(of: expression), type: bound.type)
+                if name == nil, case .column(let index, _) = bound {
+                    column.tableID = table.id
+                    column.columnNumber = index + 1
+                }
+                returning.expressions.append(bound)
+                returning.columns.append(column)
+            }
+        }
+        return returning
     }
 
     private mutating func bindDMLFilter(_ filter: Expression?, _ context: inout ExpressionContext) throws(SluiceError) -> ScalarExpr? {

@@ -55,7 +55,7 @@ package struct Binder {
     package func optimized(_ planned: PlannedStatement) -> PlannedStatement {
         switch planned {
         case .query(let plan, let columns): .query(optimizer.optimize(plan), columns: columns)
-        case .insert(let table, let source): .insert(table: table, source: optimizer.optimize(source))
+        case .insert(let table, let source, let returning): .insert(table: table, source: optimizer.optimize(source), returning: returning)
         case .createTable(let relation, let populate?): .createTable(relation, populate: optimizer.optimize(populate))
         case let planned: planned
         }
@@ -95,7 +95,7 @@ package struct Binder {
             let planned = try inner.bind(explain.statement)
             switch planned {
             case .query(let plan, _): return .explain(lines: plan.description.split(separator: "\n").map(String.init))
-            case .insert(_, let source): return .explain(lines: ["BatchInsert"] + source.description.split(separator: "\n").map { "  " + $0 })
+            case .insert(_, let source, _): return .explain(lines: ["BatchInsert"] + source.description.split(separator: "\n").map { "  " + $0 })
             case .createMaterializedView(let relation, let plan):
                 return .explain(lines: plan.explainLines(viewName: relation.name, columns: relation.columns.map(\.name)))
             default: throw SluiceError(.featureNotSupported, "EXPLAIN is not supported for this statement yet")

@@ -20,15 +20,23 @@ package struct OutputColumn: Sendable, Equatable {
 
 /// What a statement does, after binding: plans for the executor, or catalog and session changes
 /// for the server to carry out.
+/// `RETURNING` of an INSERT, UPDATE or DELETE: expressions over the rows the statement changed
+/// (in the table's column order: the new rows of an INSERT or UPDATE, the removed rows of a
+/// DELETE), and the columns of the rows it returns.
+package struct DMLReturning: Sendable {
+    package var expressions: [ScalarExpr]
+    package var columns: [OutputColumn]
+}
+
 package enum PlannedStatement: Sendable {
     case query(BatchPlan, columns: [OutputColumn])
     /// Rows of `source` (in the table's column order and types) go into the table.
-    case insert(table: RelationDefinition, source: BatchPlan)
+    case insert(table: RelationDefinition, source: BatchPlan, returning: DMLReturning?)
     /// Rows matching `filter` get `assignments` (column index → new value over the old row).
     /// Column `table.columns.count + i` of those expressions is the value of `subqueries[i]`,
     /// computed once before the rows are changed.
-    case update(table: RelationDefinition, filter: ScalarExpr?, assignments: [Int: ScalarExpr], subqueries: [DMLSubquery])
-    case delete(table: RelationDefinition, filter: ScalarExpr?, subqueries: [DMLSubquery])
+    case update(table: RelationDefinition, filter: ScalarExpr?, assignments: [Int: ScalarExpr], subqueries: [DMLSubquery], returning: DMLReturning?)
+    case delete(table: RelationDefinition, filter: ScalarExpr?, subqueries: [DMLSubquery], returning: DMLReturning?)
     /// A new table; with `populate`, filled from that plan (CREATE TABLE AS).
     case createTable(RelationDefinition, populate: BatchPlan?)
     /// A new materialized view, maintained by `plan` (its dependencies are the relations the

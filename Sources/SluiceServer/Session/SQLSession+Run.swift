@@ -66,16 +66,17 @@ extension SQLSession {
                 return chunk
             }
             return result
-        case .insert(let table, let source):
+        case .insert(let table, let source, let returning):
             let chunks = try executor.run(source)
             if let failure = reader.failure { throw failure }
             for chunk in chunks { try checkNotNull(chunk, table: table) }
             let count = try database.tables.insert(chunks, into: table, synchronousCommit: false)
-            return PGStatementResult(commandTag: "INSERT 0 \(count)")
-        case .update(let table, var filter, var assignments, let subqueries):
+            return try Self.result(tag: "INSERT 0 \(count)", returning: returning, rows: chunks, context: context)
+        case .update(let table, var filter, var assignments, let subqueries, let returning):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
+            var updated: [Chunk] = []
             let affected = try database.tables.modify(
                 table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
             ) {
@@ -84,17 +85,24 @@ extension SQLSession {
                 for (index, expression) in assignments {
                     columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
                 }
-                let updated = Chunk(columns: columns, count: old.count)
-                try self.checkNotNull(updated, table: table)
-                return updated
+                let new = Chunk(columns: columns, count: old.count)
+                try self.checkNotNull(new, table: table)
+                if returning != nil { updated.append(new) }
+                return new
             }
-            return PGStatementResult(commandTag: "UPDATE \(affected)")
-        case .delete(let table, var filter, let subqueries):
+            return try Self.result(tag: "UPDATE \(affected)", returning: returning, rows: updated, context: context)
+        case .delete(let table, var filter, let subqueries, let returning):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
+            var removed: [Chunk] = []
             let affected = try database.tables.modify(
-                table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) })
-            return PGStatementResult(commandTag: "DELETE \(affected)")
+                table, synchronousCommit: false,
+                matching: { (chunk) throws(SluiceError) in
+                    let mask = try Self.matching(filter, chunk, context)
+                    if returning != nil, mask.setCount > 0 { removed.append(chunk.filter(mask)) }
+                    return mask
+                })
+            return try Self.result(tag: "DELETE \(affected)", returning: returning, rows: removed, context: context)
         case .createTable(let relation, let populate):
             var rows: [Chunk] = []
             if let populate { rows = try executor.run(populate) }
@@ -120,6 +128,19 @@ extension SQLSession {
         case .utility(let utility):
             return try runUtility(utility)
         }
+    }
+
+    /// A DML statement's result: its tag, and with RETURNING the expressions over the rows it
+    /// changed.
+    static func result(tag: String, returning: DMLReturning?, rows: [Chunk], context: EvaluationContext) throws(SluiceError) -> PGStatementResult {
+        guard let returning else { return PGStatementResult(commandTag: tag) }
+        var chunks: [Chunk] = []
+        for chunk in rows where chunk.count > 0 {
+            var columns: [Column] = []
+            for expression in returning.expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
+            chunks.append(Chunk(columns: columns, count: chunk.count))
+        }
+        return PGStatementResult(commandTag: tag, columns: returning.columns.map(Self.pgColumn), chunks: chunks)
     }
 
     /// The bytes one query's operators may hold: `query_memory_limit`, or the server's

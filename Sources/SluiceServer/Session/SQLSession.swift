@@ -204,6 +204,8 @@ package final class SQLSession: PGSession {
             return columns.map(Self.pgColumn)
         case .explain:
             return [PGColumn(name: "QUERY PLAN", type: .varchar)]
+        case .insert(_, _, let returning?), .update(_, _, _, _, let returning?), .delete(_, _, _, let returning?):
+            return returning.columns.map(Self.pgColumn)
         case .utility(let utility):
             switch utility {
             case .show(let name): return [PGColumn(name: name, type: .varchar)]
