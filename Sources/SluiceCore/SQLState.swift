@@ -112,6 +112,10 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let invalidColumnReference = SQLState("42P10")
     /// The corresponding SQLSTATE is `42P16`.
     package static let invalidTableDefinition = SQLState("42P16")
+    /// The corresponding SQLSTATE is `55000`.
+    package static let objectNotInPrerequisiteState = SQLState("55000")
+    /// The corresponding SQLSTATE is `42P17`.
+    package static let invalidObjectDefinition = SQLState("42P17")
     /// The corresponding SQLSTATE is `42P18`.
     package static let indeterminateDatatype = SQLState("42P18")
     /// The corresponding SQLSTATE is `42P20`.

@@ -5,7 +5,7 @@ import SluiceSQL
 
 extension Binder {
     mutating func bindInsert(_ insert: Insert) throws(SluiceError) -> PlannedStatement {
-        let table = try writableTable(insert.table)
+        let table = try writableTable(insert.table, verb: "insert into")
         let returning = try bindReturning(insert.returning, table: table, alias: nil)
         // Target columns: named ones in order, or all.
         var targets: [Int] = []
@@ -116,7 +116,7 @@ extension Binder {
     }
 
     mutating func bindUpdate(_ update: Update) throws(SluiceError) -> PlannedStatement {
-        let table = try writableTable(update.table)
+        let table = try writableTable(update.table, verb: "update")
         if !update.from.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … FROM is not supported yet") }
         let scope = tableScope(table, alias: update.alias)
         var context = ExpressionContext(scope: scope, clause: "UPDATE")
@@ -159,7 +159,7 @@ extension Binder {
     }
 
     mutating func bindDelete(_ delete: Delete) throws(SluiceError) -> PlannedStatement {
-        let table = try writableTable(delete.table)
+        let table = try writableTable(delete.table, verb: "delete from")
         if !delete.using.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … USING is not supported yet") }
         var context = ExpressionContext(scope: tableScope(table, alias: delete.alias), clause: "WHERE")
         let filter = try bindDMLFilter(delete.filter, &context)
@@ -216,8 +216,12 @@ extension Binder {
         Scope(entries: table.columns.map { Scope.Entry(qualifier: alias ?? table.name, name: $0.name, type: $0.type) })
     }
 
-    private func writableTable(_ name: ObjectName) throws(SluiceError) -> RelationDefinition {
+    private func writableTable(_ name: ObjectName, verb: String) throws(SluiceError) -> RelationDefinition {
         let table = try relation(named: name, position: nil)
+        if table.kind == .view {
+            // Views are not automatically updatable here (PostgreSQL's are when simple).
+            throw SluiceError(.objectNotInPrerequisiteState, "cannot \(verb) view \"\(table.name)\"", detail: "Views are not updatable in Sluice.")
+        }
         guard table.kind == .table else {
             throw SluiceError(.wrongObjectType, "cannot change \(table.kind.rawValue) \"\(table.name)\"")
         }

@@ -95,6 +95,8 @@ extension Binder {
             return system
         }
         let relation = try relation(named: name, position: position)
+        if !referencedRelations.contains(relation.id) { referencedRelations.append(relation.id) }
+        if relation.kind == .view { return try bindView(relation, position: position) }
         if relation.kind == .sink {
             throw SluiceError(.wrongObjectType, "\"\(relation.name)\" is a sink, not a relation that can be queried", position: position)
         }

@@ -36,6 +36,12 @@ package struct Binder {
     /// Inside CASE arms and COALESCE arguments, a constant that fails to fold is left for run
     /// time (where only rows reaching it evaluate it), as Postgres simplifies those first.
     var foldingDeferrals = 0
+    /// The user relations (tables, views, sources, materialized views) the statement names,
+    /// for a new view's or materialized view's dependencies; a view's own references are not
+    /// added where it is used.
+    var referencedRelations: [Int] = []
+    /// How many views are being expanded around the binding (a limit stops a cycle).
+    var viewDepth = 0
     /// Rewrites the plans of queries, of INSERT's source and of CREATE TABLE AS.
     package var optimizer = Optimizer()
 
@@ -126,7 +132,7 @@ package struct Binder {
             return .nothing(tag: "CREATE_INDEX", notice: "indexes are not needed in Sluice; the statement was ignored")
         case .createView(let view):
             if view.isMaterialized { return try bindCreateMaterializedView(view, sourceText: statement.sourceText) }
-            throw SluiceError(.featureNotSupported, "CREATE VIEW is not supported yet", position: statement.position.errorPosition)
+            return try bindCreateView(view, sourceText: statement.sourceText)
         case .createSource(let create):
             return try bindCreateSource(create, sourceText: statement.sourceText)
         case .createSink:

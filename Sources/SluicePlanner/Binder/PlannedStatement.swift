@@ -42,6 +42,8 @@ package enum PlannedStatement: Sendable {
     /// A new materialized view, maintained by `plan` (its dependencies are the relations the
     /// plan scans).
     case createMaterializedView(RelationDefinition, plan: StreamPlan)
+    /// A new view (`replacing` the view of that name, for CREATE OR REPLACE VIEW).
+    case createView(RelationDefinition, replacing: RelationDefinition?)
     /// A source, or a table a connector feeds (`relation.kind` says which; `relation.connector`
     /// holds the connector).
     case createSource(RelationDefinition)

@@ -31,6 +31,11 @@ extension Database {
                 loaded[relation.id] = store
                 tables.stores.add(store, id: relation.id)
             }
+            // Views are their definitions: in the catalog before the materialized views that
+            // may read them are bound again.
+            for relation in relations where relation.kind == .view {
+                try catalog.add(relation)
+            }
             // The last state checkpoint: the tables' rows, and the views' state if it covers
             // every view (otherwise views are rebuilt from their inputs).
             let views = relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }

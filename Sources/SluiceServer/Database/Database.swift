@@ -237,6 +237,19 @@ package final class Database: TableProvider, Sendable {
         return store
     }
 
+    /// Registers view `relation` (in place of `replacing`, for CREATE OR REPLACE VIEW). A view
+    /// is its definition alone: queries naming it bind its query in its place.
+    package func createView(_ relation: RelationDefinition, replacing: RelationDefinition?) throws(SluiceError) {
+        if let replacing { catalog.remove(id: replacing.id) }
+        do {
+            try catalog.add(relation)
+        } catch {
+            if let replacing { try? catalog.add(replacing) }
+            throw error
+        }
+        try saveCatalog()
+    }
+
     /// Registers materialized view `relation` and starts maintaining it by `plan`, from the
     /// current rows of what it reads. Returns the epoch after which it shows those rows.
     package func createMaterializedView(

@@ -111,6 +111,9 @@ extension SQLSession {
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
+        case .createView(let relation, let replacing):
+            try database.createView(relation, replacing: replacing)
+            return PGStatementResult(commandTag: "CREATE_VIEW")
         case .createSource(let relation):
             let notices = try database.createSource(relation)
             return PGStatementResult(
