@@ -146,6 +146,8 @@ package struct BatchExecutor: Sendable {
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
                 try projectSet(chunk, expressions: expressions, expands: expands, types: types)
             }
+        case .apply(let input, let subquery, let kind) where kind.isLateral:
+            return try lateral(try stream(input), inputTypes: input.outputTypes, subquery: subquery, keepsUnmatched: kind == .lateralLeft)
         case .apply(let input, let subquery, let kind):
             let inputTypes = input.outputTypes
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
@@ -194,9 +196,63 @@ package struct BatchExecutor: Sendable {
                     throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
                 }
                 builder.append(result.count == 0 ? .null : result.columns[0].value(at: 0))
+            case .lateral, .lateralLeft:
+                throw SluiceError.internalError("a lateral apply runs through lateral(_:…)")
             }
         }
         return Chunk(columns: chunk.columns + [builder.finish()], count: chunk.count)
+    }
+
+    /// A lateral apply: for each input row, the subquery's rows (run with its outer references
+    /// bound to that row) as they stream, each after the input row's columns; with
+    /// `keepsUnmatched`, the input row padded with NULLs when the subquery has none.
+    private func lateral(_ input: ChunkStream, inputTypes: [DataType], subquery: BatchPlan, keepsUnmatched: Bool) throws(SluiceError) -> ChunkStream {
+        let rightTypes = subquery.outputTypes
+        var current: Chunk?
+        var rowIndex = 0
+        var row: [Value] = []
+        var rows: ChunkStream?
+        var matched = false
+        func joined(_ right: Chunk) -> Chunk {
+            var columns: [Column] = []
+            for (index, type) in inputTypes.enumerated() {
+                var builder = ColumnBuilder(type: type, capacity: right.count)
+                for _ in 0 ..< right.count { builder.append(row[index]) }
+                columns.append(builder.finish())
+            }
+            return Chunk(columns: columns + right.columns, count: right.count)
+        }
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            while true {
+                if self.isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+                if let stream = rows {
+                    if let chunk = try stream.next() {
+                        if chunk.count == 0 { continue }
+                        matched = true
+                        return joined(chunk)
+                    }
+                    rows = nil
+                    rowIndex += 1
+                    if keepsUnmatched && !matched {
+                        let nulls = rightTypes.map { (type) -> Column in
+                            var builder = ColumnBuilder(type: type, capacity: 1)
+                            builder.appendNull()
+                            return builder.finish()
+                        }
+                        return joined(Chunk(columns: nulls, count: 1))
+                    }
+                }
+                if current == nil || rowIndex >= current!.count {
+                    guard let next = try input.next() else { return nil }
+                    current = next
+                    rowIndex = 0
+                    continue
+                }
+                row = current!.row(rowIndex)
+                matched = false
+                rows = try self.stream(subquery.bindingOuterReferences(to: row, types: inputTypes))
+            }
+        }
     }
 
     /// One input chunk's rows of a projection with set-returning functions (nil when none).

@@ -59,7 +59,7 @@ package indirect enum BatchPlan: Sendable, Equatable {
             kind.outputTypes(left: left.outputTypes, right: right.outputTypes)
         case .union(let inputs, _): inputs.first?.outputTypes ?? []
         case .apply(let input, let subquery, let kind):
-            input.outputTypes + [kind.resultType(subquery.outputTypes.first ?? .unknown)]
+            kind.isLateral ? input.outputTypes + subquery.outputTypes : input.outputTypes + [kind.resultType(subquery.outputTypes.first ?? .unknown)]
         case .setOperation(let left, _, _, _): left.outputTypes
         }
     }
@@ -178,6 +178,15 @@ package enum ApplyKind: String, Sendable, Equatable {
     case exists
     /// The subquery's first column collected into an array (`ARRAY(SELECT …)`).
     case array
+    /// Every row of the subquery, its columns appended to the input row's (`CROSS JOIN
+    /// LATERAL`, and a function in FROM over earlier FROM items' columns).
+    case lateral
+    /// As ``lateral``, and the input row with NULLs when the subquery has no row for it
+    /// (`LEFT JOIN LATERAL … ON true`).
+    case lateralLeft = "lateral left"
+
+    /// Whether the apply appends the subquery's rows (all its columns) rather than one value.
+    package var isLateral: Bool { self == .lateral || self == .lateralLeft }
 }
 
 /// A reference from a correlated subquery to column `index` of the row it runs for.
@@ -200,7 +209,7 @@ extension ApplyKind {
     /// The type of the column an apply appends, given the subquery's first column type.
     package func resultType(_ firstColumn: DataType) -> DataType {
         switch self {
-        case .scalar: firstColumn
+        case .scalar, .lateral, .lateralLeft: firstColumn
         case .exists: .boolean
         case .array: .list(firstColumn)
         }
@@ -213,4 +222,11 @@ package enum TableFunction: String, Sendable, Equatable {
     case unnest
     /// `generate_series(start, stop[, step])` over integers.
     case generateSeries = "generate_series"
+    /// `range(start, stop[, step])` over integers: `generate_series` without `stop` itself.
+    case range
+    /// `generate_series(start, stop, step)` over timestamps (with or without time zone) and an
+    /// interval step.
+    case generateTimestampSeries = "generate_series(timestamp)"
+    /// `range(start, stop, step)` over timestamps: without `stop` itself.
+    case timestampRange = "range(timestamp)"
 }

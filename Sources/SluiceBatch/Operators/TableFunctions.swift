@@ -17,14 +17,27 @@ enum TableFunctions {
             if column.count == 0 { return ChunkStream.of([]) }
             let all = Chunk(columns: [column])
             return ChunkStream.of(stride(from: 0, to: all.count, by: Chunk.preferredSize).map { all.slice($0 ..< min(all.count, $0 + Chunk.preferredSize)) })
-        case .generateSeries:
-            guard case .int64(let start) = values[0], case .int64(let stop) = values[1] else { return ChunkStream.of([]) }
+        case .generateTimestampSeries, .timestampRange:
+            return try timestampSeries(values, type: types[0], inclusive: function == .generateTimestampSeries)
+        case .generateSeries, .range:
+            guard case .int64(let start) = values[0], case .int64(var stop) = values[1] else { return ChunkStream.of([]) }
             var step: Int64 = 1
             if values.count > 2 {
                 guard case .int64(let given) = values[2] else { return ChunkStream.of([]) }
                 step = given
             }
             if step == 0 { throw SluiceError(.invalidParameterValue, "step size cannot equal zero") }
+            if function == .range {
+                // Without `stop`: the last value is at most `stop - 1` (at least `stop + 1`
+                // going down); none when that passes the ends of bigint.
+                if step > 0 {
+                    guard stop > Int64.min else { return ChunkStream.of([]) }
+                    stop -= 1
+                } else {
+                    guard stop < Int64.max else { return ChunkStream.of([]) }
+                    stop += 1
+                }
+            }
             // The values left, as a magnitude (a series over the whole bigint range has 2^64).
             let span = step > 0 ? (stop >= start ? UInt64(bitPattern: stop &- start) / UInt64(step) + 1 : 0)
                 : (start >= stop ? UInt64(bitPattern: start &- stop) / step.magnitude + 1 : 0)
@@ -53,6 +66,42 @@ enum TableFunctions {
                 }
                 return Chunk(columns: [column], count: count)
             }
+        }
+    }
+
+    /// `generate_series` and `range` over timestamps: `start`, `start + step`, … while not past
+    /// `stop` (before it, for `range`), as PostgreSQL's `generate_series_timestamp` steps: each
+    /// value is the previous one plus the interval.
+    private static func timestampSeries(_ values: [Value], type: DataType, inclusive: Bool) throws(SluiceError) -> ChunkStream {
+        func micros(_ value: Value) -> Int64? {
+            switch value {
+            case .timestamp(let micros), .timestamptz(let micros): micros
+            default: nil
+            }
+        }
+        guard let start = micros(values[0]), let stop = micros(values[1]), case .interval(let step) = values[2] else { return ChunkStream.of([]) }
+        // An interval's sign as PostgreSQL compares it: months as 30 days, days as 24 hours.
+        let span = (Int128(step.months) * 30 + Int128(step.days)) * 86_400_000_000 + Int128(step.microseconds)
+        if span == 0 { throw SluiceError(.invalidParameterValue, "step size cannot equal zero") }
+        let ascending = span > 0
+        var next: Int64? = start
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            var out: [Int64] = []
+            while out.count < Chunk.preferredSize, let current = next {
+                let within = ascending ? (inclusive ? current <= stop : current < stop) : (inclusive ? current >= stop : current > stop)
+                guard within else {
+                    next = nil
+                    break
+                }
+                out.append(current)
+                do {
+                    next = try TimestampArithmetic.add(step, to: current)
+                } catch {
+                    next = nil  // past the last timestamp: the series ends there, as in PostgreSQL
+                }
+            }
+            guard !out.isEmpty else { return nil }
+            return Chunk(columns: [Column(type: type, storage: .int64(out), validity: nil)], count: out.count)
         }
     }
 }

@@ -10,13 +10,37 @@ extension Binder {
             return BoundQuery(plan: .values(rows: [[]], types: []), scope: Scope())
         }
         for reference in references.dropFirst() {
-            let right = try bindTableReference(reference)
+            let (right, isCorrelated) = try bindTableReference(reference, lateralTo: result.scope)
             try checkDuplicateAliases(result.scope, right.scope)
             result = BoundQuery(
-                plan: .nestedLoopJoin(left: result.plan, right: right.plan, kind: .inner, predicate: nil),
+                plan: isCorrelated
+                    ? .apply(input: result.plan, subquery: right.plan, kind: .lateral)
+                    : .nestedLoopJoin(left: result.plan, right: right.plan, kind: .inner, predicate: nil),
                 scope: result.scope + right.scope)
         }
         return result
+    }
+
+    /// A FROM item that may refer to the columns of the items before it (`scope`): a LATERAL
+    /// subquery, or a function (implicitly lateral, as in PostgreSQL). `isCorrelated` says
+    /// whether it does; then its plan's outer references index `scope`'s columns.
+    private mutating func bindTableReference(_ reference: TableReference, lateralTo scope: Scope) throws(SluiceError) -> (BoundQuery, isCorrelated: Bool) {
+        switch reference {
+        case .subquery(let query, let alias, true, _):
+            var (bound, isCorrelated) = try bindSubquery(query, outer: scope)
+            applyAlias(alias, defaultQualifier: nil, to: &bound.scope)
+            return (bound, isCorrelated)
+        case .function(let call, let alias, _, _, let position):
+            var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
+            inner.outerScope = scope
+            var bound = try inner.bindTableFunction(call, position: position.errorPosition)
+            parameterTypes = inner.parameterTypes
+            applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
+            if let alias, alias.columns.isEmpty, bound.scope.entries.count == 1 { bound.scope.entries[0].name = alias.name }
+            return (bound, inner.usesOuterReferences)
+        default:
+            return (try bindTableReference(reference), false)
+        }
     }
 
     private func checkDuplicateAliases(_ left: Scope, _ right: Scope) throws(SluiceError) {
@@ -33,7 +57,7 @@ extension Binder {
             applyAlias(alias, defaultQualifier: name.name, to: &bound.scope)
             return bound
         case .subquery(let query, let alias, let isLateral, let position):
-            if isLateral { throw SluiceError(.featureNotSupported, "LATERAL is not supported yet", position: position.errorPosition) }
+            _ = isLateral  // (with nothing before it to refer to, LATERAL changes nothing)
             var bound = try bindQuery(query)
             applyAlias(alias, defaultQualifier: nil, to: &bound.scope)
             return bound
@@ -51,7 +75,7 @@ extension Binder {
 
     /// `unnest(array)` and `generate_series(start, stop[, step])`; arguments may use outer
     /// references (a correlated subquery) but not other FROM items.
-    private mutating func bindTableFunction(_ call: FunctionCall, position: Int?) throws(SluiceError) -> BoundQuery {
+    mutating func bindTableFunction(_ call: FunctionCall, position: Int?) throws(SluiceError) -> BoundQuery {
         var context = ExpressionContext(scope: Scope(), clause: "FROM")
         context.allowsSubqueries = false
         var arguments: [ScalarExpr] = []
@@ -64,16 +88,59 @@ extension Binder {
             return BoundQuery(
                 plan: .tableFunction(.unnest, arguments: arguments, types: [element]),
                 scope: Scope(entries: [Scope.Entry(qualifier: nil, name: "unnest", type: element)]))
-        case ("generate_series", 2), ("generate_series", 3):
+        case ("generate_series", 3), ("range", 3)
+        where arguments[2].type == .interval || arguments.prefix(2).contains(where: { [.timestamp, .timestamptz, .date].contains($0.type) }):
+            // Over timestamps: with time zone when either end has one (or is a date), as
+            // PostgreSQL resolves the overloads.
+            let type: DataType = arguments.prefix(2).contains(where: { $0.type == .timestamp }) && !arguments.prefix(2).contains(where: { $0.type == .timestamptz || $0.type == .date })
+                ? .timestamp : .timestamptz
+            let coerced = [
+                try coerce(arguments[0], to: type, position: position), try coerce(arguments[1], to: type, position: position),
+                try coerce(arguments[2], to: .interval, position: position),
+            ]
+            let function: TableFunction = call.name.name == "range" ? .timestampRange : .generateTimestampSeries
+            return BoundQuery(
+                plan: .tableFunction(function, arguments: coerced, types: [type]),
+                scope: Scope(entries: [Scope.Entry(qualifier: nil, name: call.name.name, type: type)]))
+        case ("generate_series", 2), ("generate_series", 3), ("range", 2), ("range", 3):
             let allSmall = arguments.allSatisfy { $0.type == .int32 || $0.type == .int16 || $0.type == .unknown }
             var coerced: [ScalarExpr] = []
             for argument in arguments { coerced.append(try coerce(argument, to: .int64, position: position)) }
             let type: DataType = allSmall ? .int32 : .int64
             return BoundQuery(
-                plan: .tableFunction(.generateSeries, arguments: coerced, types: [type]),
-                scope: Scope(entries: [Scope.Entry(qualifier: nil, name: "generate_series", type: type)]))
+                plan: .tableFunction(call.name.name == "range" ? .range : .generateSeries, arguments: coerced, types: [type]),
+                scope: Scope(entries: [Scope.Entry(qualifier: nil, name: call.name.name, type: type)]))
         default:
             throw SluiceError(.featureNotSupported, "table function \(call.name.description) is not supported yet", position: position)
+        }
+    }
+
+    /// `a [INNER|CROSS|LEFT] JOIN LATERAL (…) ON …` whose right side refers to the left's
+    /// columns: an apply. An inner join filters its rows by the condition; a left join takes
+    /// only a condition that is always true (`ON true`), as the subquery's own WHERE says the rest.
+    private mutating func bindLateralJoin(_ join: Join, left: BoundQuery, right: BoundQuery) throws(SluiceError) -> BoundQuery {
+        let scope = left.scope + right.scope
+        var condition: ScalarExpr?
+        switch join.condition {
+        case .none:
+            break
+        case .on(let expression):
+            var context = ExpressionContext(scope: scope, clause: "JOIN/ON")
+            condition = try coerce(try bindExpression(expression, &context), to: .boolean, position: expression.position.errorPosition, clause: "JOIN/ON")
+        case .using, .natural:
+            throw SluiceError(.featureNotSupported, "USING and NATURAL with a LATERAL subquery are not supported yet")
+        }
+        let isTrue = condition == nil || condition == .literal(.bool(true), .boolean)
+        switch join.kind {
+        case .inner, .cross:
+            let plan = BatchPlan.apply(input: left.plan, subquery: right.plan, kind: .lateral)
+            return BoundQuery(plan: isTrue ? plan : .filter(input: plan, predicate: condition!), scope: scope)
+        case .left where isTrue:
+            return BoundQuery(plan: .apply(input: left.plan, subquery: right.plan, kind: .lateralLeft), scope: scope)
+        default:
+            throw SluiceError(
+                .featureNotSupported, "only INNER, CROSS and LEFT … ON true joins with a LATERAL subquery are supported",
+                hint: "Put the condition in the subquery's WHERE clause.")
         }
     }
 
@@ -111,8 +178,9 @@ extension Binder {
 
     private mutating func bindJoin(_ join: Join) throws(SluiceError) -> BoundQuery {
         let left = try bindTableReference(join.left)
-        let right = try bindTableReference(join.right)
+        let (right, isLateral) = try bindTableReference(join.right, lateralTo: left.scope)
         try checkDuplicateAliases(left.scope, right.scope)
+        if isLateral { return try bindLateralJoin(join, left: left, right: right) }
         var scope = left.scope + right.scope
         let leftWidth = left.scope.entries.count
         let kind: SluicePlan.JoinKind

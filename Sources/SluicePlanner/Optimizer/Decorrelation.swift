@@ -18,7 +18,7 @@ struct Decorrelation {
 
     func apply(input: BatchPlan, subquery: BatchPlan, kind: ApplyKind, predicates: [ScalarExpr]) -> BatchPlan {
         let width = input.outputTypes.count
-        let (onValue, below) = predicates.partitioned { $0.referencedColumns.contains(width) }
+        let (onValue, below) = predicates.partitioned { $0.referencedColumns.contains { $0 >= width } }
         if kind == .exists, onValue.count == 1 {
             let marker = ScalarExpr.column(width, .boolean)
             let anti: Bool? = onValue[0] == marker ? false : (onValue[0] == .not(marker) ? true : nil)

@@ -193,6 +193,7 @@ extension SQLSession {
             case .scalar: values.append((result.count == 0 ? .null : result.columns[0].value(at: 0), subquery.type))
             case .exists: values.append((.bool(result.count > 0), .boolean))
             case .array: values.append((.list(result.count == 0 ? [] : result.columns[0].values), subquery.type))
+            case .lateral, .lateralLeft: throw SluiceError.internalError("a lateral subquery in an UPDATE or DELETE expression")
             }
         }
         return values
