@@ -7,11 +7,14 @@ extension Binder {
     /// Binds `expression` in `context`, typing it; `unknown` types remain for untyped literals.
     mutating func bindExpression(_ expression: Expression, _ context: inout ExpressionContext) throws(SluiceError) -> ScalarExpr {
         let position = expression.position.errorPosition
+        if case .function(let call) = expression.node, call.over != nil, let column = context.windows[call] {
+            return .column(column, context.scope.entries[column].type)
+        }
         if let mapping = context.aggregates {
             if case .function(let call) = expression.node, let index = mapping.calls.firstIndex(of: call) {
                 return .column(mapping.groupExpressions.count + index, mapping.callTypes[index])
             }
-            if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression) {
+            if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression), collectWindowCalls([expression]).isEmpty {
                 var below = ExpressionContext(scope: mapping.fromScope, clause: context.clause)
                 let candidate = try bindExpression(expression, &below)
                 if let index = mapping.groupExpressions.firstIndex(of: candidate) {

@@ -24,6 +24,8 @@ struct ExpressionContext {
     /// column after the scope's columns (see ``Binder/attachScalarSubqueries``).
     var scalarSubqueries: [PendingSubquery] = []
     var allowsSubqueries = true
+    /// Set when the select list has window calls: the column holding each call's value.
+    var windows: [FunctionCall: Int] = [:]
 
     init(scope: Scope, clause: String, aggregates: AggregateMapping? = nil) {
         self.scope = scope
@@ -67,8 +69,18 @@ extension Binder {
             }
         }
 
+        // Window functions, over the rows that WHERE, GROUP BY and HAVING leave.
+        let windowCalls = collectWindowCalls(select.projection.compactMap {
+            if case .expression(let expression, _) = $0 { return expression } else { return nil }
+        } + orderBy.map(\.expression))
+        var windowColumns: [FunctionCall: Int] = [:]
+        if !windowCalls.isEmpty {
+            (input, windowColumns) = try bindWindows(windowCalls, input: input, aggregates: mapping)
+        }
+
         // Projection.
         var context = ExpressionContext(scope: input.scope, clause: "SELECT", aggregates: mapping)
+        context.windows = windowColumns
         var expressions: [ScalarExpr] = []
         var expands: [Bool] = []
         var entries: [Scope.Entry] = []
