@@ -110,6 +110,20 @@ extension Binder {
                     entries.append(Scope.Entry(qualifier: nil, name: alias ?? call.name.name, type: set.element))
                     continue
                 }
+                // `(f(…)).field` over a set-returning function of rows: that field of each row.
+                if case .fieldAccess(let base, let field) = expression.node, case .function(let call) = base.node, call.over == nil,
+                    let set = try bindSetReturning(call, &context)
+                {
+                    guard case .structure(let fields) = set.element, let index = fields.firstIndex(where: { $0.name == field }) else {
+                        throw SluiceError(
+                            .undefinedColumn, "column \"\(field)\" not found in data type \(set.element.sqlName)",
+                            position: expression.position.errorPosition)
+                    }
+                    expressions.append(.call(SetReturningFunctions.field(index, of: set.element), [set.array]))
+                    expands.append(true)
+                    entries.append(Scope.Entry(qualifier: nil, name: alias ?? field, type: fields[index].type))
+                    continue
+                }
                 let bound = try bindExpression(expression, &context)
                 let resolved = bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound
                 expressions.append(resolved)
@@ -296,7 +310,7 @@ extension Binder {
     /// become rows: `unnest(array)`, `generate_subscripts(array, 1)`, `generate_series(a, b[, step])`.
     mutating func bindSetReturning(_ call: FunctionCall, _ context: inout ExpressionContext) throws(SluiceError) -> (array: ScalarExpr, element: DataType)? {
         let name = call.name.name
-        guard ["unnest", "generate_subscripts", "generate_series"].contains(name) else { return nil }
+        guard ["unnest", "generate_subscripts", "generate_series", "_pg_expandarray"].contains(name) else { return nil }
         var arguments: [ScalarExpr] = []
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
         switch (name, arguments.count) {
@@ -310,6 +324,12 @@ extension Binder {
                 throw SluiceError(.undefinedFunction, "function generate_subscripts(\(arguments[0].type.sqlName), integer) does not exist")
             }
             return (.call(SetReturningFunctions.subscripts(of: arguments[0].type), [arguments[0]]), .int32)
+        case ("_pg_expandarray", 1):
+            guard case .list(let element) = arguments[0].type else {
+                throw SluiceError(.undefinedFunction, "function _pg_expandarray(\(arguments[0].type.sqlName)) does not exist")
+            }
+            let expand = SetReturningFunctions.expandArray(elementType: element)
+            return (.call(expand.function, [arguments[0]]), expand.element)
         case ("generate_series", 2), ("generate_series", 3):
             var coerced: [ScalarExpr] = []
             for argument in arguments { coerced.append(try coerce(argument, to: .int64, position: nil)) }
