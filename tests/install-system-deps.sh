@@ -15,6 +15,9 @@ compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql
 command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
 command -v flock >/dev/null 2>&1 || missing+=(util-linux)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
+# pgjdbc and a JDK for tests/e2e/test_jdbc.py (tests/clients/jdbc/Metadata.java).
+command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+[ -f /usr/share/java/postgresql.jar ] || missing+=(libpostgresql-jdbc-java)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # Build dependencies: the system-library targets' headers (SluiceKafkaClient's CRdKafka).

@@ -52,7 +52,8 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union, .projectSet, .apply:
+        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union, .projectSet, .apply,
+            .window:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
@@ -163,6 +164,9 @@ package struct BatchExecutor: Sendable {
         case .hashAggregate(let input, let groupCount, let aggregates):
             // Consumed as its input makes it: a join under it is never built whole.
             return try hashAggregate(try stream(input), inputTypes: input.outputTypes, groupCount: groupCount, aggregates: aggregates)
+        case .window(let input, let partitionColumns, let orderColumns, let functions):
+            var numbering = WindowNumbering(partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
+            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in numbering.number(chunk) }
         case .sort(let input, let keys):
             return try ExternalSort(types: input.outputTypes, keys: keys, memory: memory, isCancelled: isCancelled).sort(try stream(input))
         default:

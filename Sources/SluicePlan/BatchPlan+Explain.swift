@@ -52,6 +52,10 @@ extension BatchPlan: CustomStringConvertible {
             subquery.render(into: &lines, depth: depth + 1)
         case .tableFunction(let function, let arguments, _):
             lines.append("\(indent)BatchTableFunction { \(function.rawValue)(\(arguments.map(\.description).joined(separator: ", "))) }")
+        case .window(let input, let partitionColumns, let orderColumns, let functions):
+            let calls = functions.map { "\($0.rawValue)()" }.joined(separator: ", ")
+            lines.append("\(indent)BatchWindow { partition_by: \(partitionColumns), order_by: \(orderColumns), calls: [\(calls)] }")
+            input.render(into: &lines, depth: depth + 1)
         case .maxOneRow(let input):
             lines.append("\(indent)BatchMaxOneRow")
             input.render(into: &lines, depth: depth + 1)

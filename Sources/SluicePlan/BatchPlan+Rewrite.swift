@@ -58,6 +58,9 @@ extension BatchPlan {
         case .apply(let input, let subquery, let kind):
             // The subquery's own outer references belong to this apply, not to an enclosing one.
             return .apply(input: input.rewritingExpressions(transform), subquery: subquery, kind: kind)
+        case .window(let input, let partitionColumns, let orderColumns, let functions):
+            return .window(
+                input: input.rewritingExpressions(transform), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
         }
     }
 

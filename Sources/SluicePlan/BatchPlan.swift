@@ -39,6 +39,10 @@ package indirect enum BatchPlan: Sendable, Equatable {
     /// columns and appends one column: the subquery's single value (scalar) or whether it
     /// returned any row (exists).
     case apply(input: BatchPlan, subquery: BatchPlan, kind: ApplyKind)
+    /// Ranking window functions over `input`, which arrives sorted by its partition columns
+    /// then its order columns: appends one bigint column per function, numbering the rows of
+    /// each run of equal partition columns (peers share the order columns' values).
+    case window(input: BatchPlan, partitionColumns: [Int], orderColumns: [Int], functions: [WindowFunctionKind])
 
     /// The types of the columns this plan produces.
     package var outputTypes: [DataType] {
@@ -61,6 +65,7 @@ package indirect enum BatchPlan: Sendable, Equatable {
         case .apply(let input, let subquery, let kind):
             kind.isLateral ? input.outputTypes + subquery.outputTypes : input.outputTypes + [kind.resultType(subquery.outputTypes.first ?? .unknown)]
         case .setOperation(let left, _, _, _): left.outputTypes
+        case .window(let input, _, _, let functions): input.outputTypes + functions.map { _ in .int64 }
         }
     }
 }
@@ -229,4 +234,14 @@ package enum TableFunction: String, Sendable, Equatable {
     case generateTimestampSeries = "generate_series(timestamp)"
     /// `range(start, stop, step)` over timestamps: without `stop` itself.
     case timestampRange = "range(timestamp)"
+}
+
+/// The window functions a ``BatchPlan/window(input:partitionColumns:orderColumns:functions:)`` computes.
+package enum WindowFunctionKind: String, Sendable, Equatable {
+    /// 1, 2, 3, … within the partition.
+    case rowNumber = "row_number"
+    /// The row number of the first peer: gaps after ties.
+    case rank
+    /// 1 + the number of distinct peer groups before: no gaps.
+    case denseRank = "dense_rank"
 }

@@ -53,4 +53,31 @@ package enum ArrayFunctions {
             }
         }
     }
+
+    /// `array[index]`: the element at a 1-based index, NULL when the index is out of range.
+    package static func element(elementType: DataType) -> ScalarFunction {
+        ScalarFunction(name: "array_element", argumentTypes: [.list(elementType), .int32], resultType: elementType) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: elementType) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .list(let elements) = arguments[0].value(at: rowIndex), case .int32(let index) = arguments[1].value(at: rowIndex),
+                    index >= 1, Int(index) <= elements.count
+                else { return .null }
+                return elements[Int(index) - 1]
+            }
+        }
+    }
+
+    /// `array_upper(array, dimension)` (and `array_length`): the upper bound of dimension 1, NULL
+    /// for an empty array or another dimension (arrays here are one-dimensional and start at 1).
+    package static func upperBound(elementType: DataType, name: String) -> ScalarFunction {
+        ScalarFunction(name: name, argumentTypes: [.list(elementType), .int32], resultType: .int32) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .int32) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .list(let elements) = arguments[0].value(at: rowIndex), case .int32(1) = arguments[1].value(at: rowIndex),
+                    !elements.isEmpty
+                else { return .null }
+                return .int32(Int32(elements.count))
+            }
+        }
+    }
 }

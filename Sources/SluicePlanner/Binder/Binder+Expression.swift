@@ -7,11 +7,14 @@ extension Binder {
     /// Binds `expression` in `context`, typing it; `unknown` types remain for untyped literals.
     mutating func bindExpression(_ expression: Expression, _ context: inout ExpressionContext) throws(SluiceError) -> ScalarExpr {
         let position = expression.position.errorPosition
+        if case .function(let call) = expression.node, call.over != nil, let column = context.windows[call] {
+            return .column(column, context.scope.entries[column].type)
+        }
         if let mapping = context.aggregates {
             if case .function(let call) = expression.node, let index = mapping.calls.firstIndex(of: call) {
                 return mapping.callResults[index]
             }
-            if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression) {
+            if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression), collectWindowCalls([expression]).isEmpty {
                 var below = ExpressionContext(scope: mapping.fromScope, clause: context.clause)
                 let candidate = try bindExpression(expression, &below)
                 if let index = mapping.groupExpressions.firstIndex(of: candidate) {
@@ -187,8 +190,16 @@ extension Binder {
             return .call(ArrayFunctions.constructor(elementType: type, count: coerced.count), coerced)
         case .arraySubquery(let query):
             return try pendSubquery(query, kind: .array, &context, position: position).column
-        case .element, .slice:
-            throw SluiceError(.featureNotSupported, "array subscripts are not supported yet", position: position)
+        case .element(let base, let index):
+            let array = try bindExpression(base, &context)
+            guard case .list(let elementType) = array.type else {
+                throw SluiceError(
+                    .datatypeMismatch, "cannot subscript type \(array.type.sqlName) because it does not support subscripting", position: position)
+            }
+            let elementIndex = try coerce(try bindExpression(index, &context), to: .int32, position: index.position.errorPosition)
+            return .call(ArrayFunctions.element(elementType: elementType), [array, elementIndex])
+        case .slice:
+            throw SluiceError(.featureNotSupported, "array slices are not supported yet", position: position)
         case .fieldAccess(let base, let field):
             let bound = try bindExpression(base, &context)
             guard case .structure(let fields) = bound.type, let index = fields.firstIndex(where: { $0.name == field }) else {

@@ -156,7 +156,8 @@ extension Binder {
     mutating func bindFunctionCall(_ call: FunctionCall, _ context: inout ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
         let name = call.name.name
         if call.over != nil {
-            throw SluiceError(.featureNotSupported, "window functions are not supported yet", position: position)
+            // Window calls are bound in the select list and ORDER BY (see Binder+Window.swift).
+            throw SluiceError(SQLState("42P20"), "window functions are not allowed in \(context.clause)", position: position)
         }
         if AggregateKind(name: name) != nil || StatisticalAggregate(name: name) != nil {
             throw SluiceError(.groupingError, "aggregate functions are not allowed in \(context.clause)", position: position)

@@ -27,6 +27,12 @@ extension Binder {
             case .regtype:
                 let dataType = try SQLParser.parseTypeName(text).resolvedDataType()
                 return .literal(.int32(dataType.oid), .int32)
+            case .regproc, .regprocedure:
+                // A function's name, which is how a regproc prints; `pg_type.typinput` holds names.
+                var name = Substring(text.trimmingSpaces)
+                if let parenthesis = name.firstIndex(of: "(") { name = name[..<parenthesis] }
+                if name.hasPrefix("pg_catalog.") { name = name.dropFirst("pg_catalog.".count) }
+                return .literal(.string(String(name)), .varchar)
             case .regnamespace:
                 switch text {
                 case "pg_catalog": return .literal(.int32(11), .int32)

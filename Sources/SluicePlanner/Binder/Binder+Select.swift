@@ -25,6 +25,8 @@ struct ExpressionContext {
     /// column after the scope's columns (see ``Binder/attachScalarSubqueries``).
     var scalarSubqueries: [PendingSubquery] = []
     var allowsSubqueries = true
+    /// Set when the select list has window calls: the column holding each call's value.
+    var windows: [FunctionCall: Int] = [:]
 
     init(scope: Scope, clause: String, aggregates: AggregateMapping? = nil) {
         self.scope = scope
@@ -68,8 +70,18 @@ extension Binder {
             }
         }
 
+        // Window functions, over the rows that WHERE, GROUP BY and HAVING leave.
+        let windowCalls = collectWindowCalls(select.projection.compactMap {
+            if case .expression(let expression, _) = $0 { return expression } else { return nil }
+        } + orderBy.map(\.expression))
+        var windowColumns: [FunctionCall: Int] = [:]
+        if !windowCalls.isEmpty {
+            (input, windowColumns) = try bindWindows(windowCalls, input: input, aggregates: mapping)
+        }
+
         // Projection.
         var context = ExpressionContext(scope: input.scope, clause: "SELECT", aggregates: mapping)
+        context.windows = windowColumns
         var expressions: [ScalarExpr] = []
         var expands: [Bool] = []
         var entries: [Scope.Entry] = []
@@ -97,6 +109,20 @@ extension Binder {
                     expressions.append(set.array)
                     expands.append(true)
                     entries.append(Scope.Entry(qualifier: nil, name: alias ?? call.name.name, type: set.element))
+                    continue
+                }
+                // `(f(…)).field` over a set-returning function of rows: that field of each row.
+                if case .fieldAccess(let base, let field) = expression.node, case .function(let call) = base.node, call.over == nil,
+                    let set = try bindSetReturning(call, &context)
+                {
+                    guard case .structure(let fields) = set.element, let index = fields.firstIndex(where: { $0.name == field }) else {
+                        throw SluiceError(
+                            .undefinedColumn, "column \"\(field)\" not found in data type \(set.element.sqlName)",
+                            position: expression.position.errorPosition)
+                    }
+                    expressions.append(.call(SetReturningFunctions.field(index, of: set.element), [set.array]))
+                    expands.append(true)
+                    entries.append(Scope.Entry(qualifier: nil, name: alias ?? field, type: fields[index].type))
                     continue
                 }
                 let bound = try bindExpression(expression, &context)
@@ -286,7 +312,7 @@ extension Binder {
     /// become rows: `unnest(array)`, `generate_subscripts(array, 1)`, `generate_series(a, b[, step])`.
     mutating func bindSetReturning(_ call: FunctionCall, _ context: inout ExpressionContext) throws(SluiceError) -> (array: ScalarExpr, element: DataType)? {
         let name = call.name.name
-        guard ["unnest", "generate_subscripts", "generate_series"].contains(name) else { return nil }
+        guard ["unnest", "generate_subscripts", "generate_series", "_pg_expandarray"].contains(name) else { return nil }
         var arguments: [ScalarExpr] = []
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
         switch (name, arguments.count) {
@@ -300,6 +326,12 @@ extension Binder {
                 throw SluiceError(.undefinedFunction, "function generate_subscripts(\(arguments[0].type.sqlName), integer) does not exist")
             }
             return (.call(SetReturningFunctions.subscripts(of: arguments[0].type), [arguments[0]]), .int32)
+        case ("_pg_expandarray", 1):
+            guard case .list(let element) = arguments[0].type else {
+                throw SluiceError(.undefinedFunction, "function _pg_expandarray(\(arguments[0].type.sqlName)) does not exist")
+            }
+            let expand = SetReturningFunctions.expandArray(elementType: element)
+            return (.call(expand.function, [arguments[0]]), expand.element)
         case ("generate_series", 2), ("generate_series", 3):
             var coerced: [ScalarExpr] = []
             for argument in arguments { coerced.append(try coerce(argument, to: .int64, position: nil)) }

@@ -42,4 +42,34 @@ enum SetReturningFunctions {
             }
         }
     }
+
+    /// `information_schema._pg_expandarray(array)`: a row `(x, n)` per element, its value and
+    /// its 1-based position, as pgjdbc reads index keys.
+    static func expandArray(elementType: DataType) -> (function: ScalarFunction, element: DataType) {
+        let element = DataType.structure([StructField(name: "x", type: elementType), StructField(name: "n", type: .int32)])
+        let function = ScalarFunction(name: "_pg_expandarray", argumentTypes: [.list(elementType)], resultType: .list(element)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .list(element)) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .list(let elements) = arguments[0].value(at: rowIndex) else { return .null }
+                return .list(elements.enumerated().map { .structure([$0.element, .int32(Int32($0.offset + 1))]) })
+            }
+        }
+        return (function, element)
+    }
+
+    /// One field of each row of a set-returning function that returns rows: `(f(…)).field`.
+    static func field(_ index: Int, of elementType: DataType) -> ScalarFunction {
+        guard case .structure(let fields) = elementType else { preconditionFailure("not a row type") }
+        let fieldType = fields[index].type
+        return ScalarFunction(name: "field_\(index)", argumentTypes: [.list(elementType)], resultType: .list(fieldType)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .list(fieldType)) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .list(let rows) = arguments[0].value(at: rowIndex) else { return .null }
+                return .list(rows.map { row in
+                    guard case .structure(let values) = row else { return .null }
+                    return values[index]
+                })
+            }
+        }
+    }
 }

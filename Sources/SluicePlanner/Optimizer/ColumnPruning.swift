@@ -89,6 +89,9 @@ package enum ColumnPruning {
             return (.setOperation(left: optimize(left), right: optimize(right), kind: kind, all: all), identity(plan))
         case .maxOneRow(let input):
             return (.maxOneRow(input: optimize(input)), identity(plan))
+        case .window(let input, let partitionColumns, let orderColumns, let functions):
+            // Row numbers depend on every input row: the input is kept whole.
+            return (.window(input: optimize(input), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions), identity(plan))
         case .apply(let input, let subquery, let kind):
             // The subquery's outer references index the input row: keep the input whole.
             return (.apply(input: optimize(input), subquery: optimize(subquery), kind: kind), identity(plan))

@@ -74,6 +74,8 @@ extension BatchPlan {
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
             return .nestedLoopJoin(left: transform(left), right: transform(right), kind: kind, predicate: predicate)
         case .sort(let input, let keys): return .sort(input: transform(input), keys: keys)
+        case .window(let input, let partitionColumns, let orderColumns, let functions):
+            return .window(input: transform(input), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
         case .limit(let input, let limit, let offset): return .limit(input: transform(input), limit: limit, offset: offset)
         case .union(let inputs, let distinct): return .union(inputs: inputs.map(transform), distinct: distinct)
         case .setOperation(let left, let right, let kind, let all):

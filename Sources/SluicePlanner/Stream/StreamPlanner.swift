@@ -85,6 +85,8 @@ package enum StreamPlanner {
             throw refusal("LIMIT and OFFSET")
         case .projectSet:
             throw refusal("set-returning functions in the select list")
+        case .window:
+            throw refusal("window functions")
         case .tableFunction(let function, _, _):
             throw refusal("the table function \(function.rawValue)")
         case .setOperation(_, _, let kind, _):

@@ -153,20 +153,33 @@ enum SystemCatalog {
                     ("oid", .int32), ("conname", .varchar), ("connamespace", .int32), ("contype", .varchar), ("conrelid", .int32),
                     ("conindid", .int32), ("confrelid", .int32), ("conkey", .list(.int16)), ("condeferrable", .boolean),
                     ("condeferred", .boolean), ("convalidated", .boolean), ("conislocal", .boolean), ("contypid", .int32),
-                    ("conparentid", .int32), ("confkey", .list(.int16)),
+                    ("conparentid", .int32), ("confkey", .list(.int16)), ("confupdtype", .varchar), ("confdeltype", .varchar),
+                    ("confmatchtype", .varchar),
                 ],
                 rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
                     [
                         .int32(Int32(primaryKeyIndexOID(relation)) + 1), .string("\(relation.name)_pkey"), .int32(publicNamespaceOID),
                         .string("p"), .int32(Int32(relation.id)), .int32(Int32(primaryKeyIndexOID(relation))), .int32(0),
                         .list(relation.primaryKey.map { .int16(Int16($0 + 1)) }), .bool(false),
-                        .bool(false), .bool(true), .bool(true), .int32(0), .int32(0), .null,
+                        .bool(false), .bool(true), .bool(true), .int32(0), .int32(0), .null, .string(" "), .string(" "), .string(" "),
                     ]
                 })
         case "pg_attrdef", "pg_description", "pg_inherits", "pg_trigger", "pg_rewrite", "pg_policy", "pg_statistic_ext",
             "pg_publication", "pg_publication_rel", "pg_foreign_table", "pg_partitioned_table", "pg_sequence", "pg_event_trigger",
             "pg_extension", "pg_enum", "pg_collation", "pg_proc", "pg_opclass", "pg_depend", "pg_shdescription", "pg_tablespace":
             return emptyTable(name)
+        case "pg_settings":
+            return Table(
+                columns: [
+                    ("name", .varchar), ("setting", .varchar), ("unit", .varchar), ("category", .varchar), ("short_desc", .varchar),
+                    ("context", .varchar), ("vartype", .varchar), ("source", .varchar), ("boot_val", .varchar), ("reset_val", .varchar),
+                ],
+                rows: SessionDefaults.values.sorted { $0.0 < $1.0 }.map { setting in
+                    [
+                        .string(setting.0), .string(setting.1), .null, .string(""), .string(""), .string("user"), .string("string"),
+                        .string("default"), .string(setting.1), .string(setting.1),
+                    ]
+                })
         case "pg_roles", "pg_user":
             return Table(
                 columns: [("oid", .int32), ("rolname", .varchar), ("usename", .varchar), ("rolsuper", .boolean), ("usesuper", .boolean), ("rolcanlogin", .boolean)],

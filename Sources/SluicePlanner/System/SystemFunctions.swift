@@ -15,23 +15,36 @@ enum SystemFunctions {
         case ("current_database", 0), ("current_catalog", 0): return text(session.database)
         case ("current_user", 0), ("session_user", 0), ("user", 0): return text(session.user)
         case ("pg_backend_pid", 0): return .literal(.int32(1), .int32)
-        case ("pg_table_is_visible", 1), ("pg_type_is_visible", 1), ("pg_function_is_visible", 1),
+        case ("pg_table_is_visible", 1), ("pg_type_is_visible", 1), ("pg_function_is_visible", 1), ("pg_collation_is_visible", 1),
+            ("pg_opclass_is_visible", 1), ("pg_operator_is_visible", 1), ("pg_conversion_is_visible", 1), ("pg_ts_config_is_visible", 1),
             ("has_table_privilege", 2), ("has_schema_privilege", 2), ("has_database_privilege", 2), ("has_table_privilege", 3):
             return .literal(.bool(true), .boolean)
         case ("pg_get_userbyid", 1): return text(session.user)
         case ("pg_encoding_to_char", 1): return text("UTF8")
         case ("obj_description", _), ("col_description", _), ("shobj_description", _), ("pg_get_expr", _),
-            ("pg_get_partkeydef", _), ("pg_get_serial_sequence", _), ("pg_get_viewdef", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
+            ("pg_get_partkeydef", _), ("pg_get_serial_sequence", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
             return text(nil)
-        case ("current_schemas", 1): return text("{public}")
+        case ("pg_get_viewdef", 1), ("pg_get_viewdef", 2):
+            guard arguments[0].type.isInteger || arguments[0].type == .unknown else { return text(nil) }
+            return .call(viewDefinition(catalog: catalog), [.cast(arguments[0], .int32)])
+        case ("current_schemas", 1):
+            // The schemas of the search path that exist, implicit ones (pg_catalog) first when asked.
+            return .call(currentSchemas, [.cast(arguments[0], .boolean)])
+        case ("array_upper", 2), ("array_length", 2):
+            guard case .list(let element) = arguments[0].type else { return nil }
+            return .call(ArrayFunctions.upperBound(elementType: element, name: name), [arguments[0], .cast(arguments[1], .int32)])
         case ("pg_is_in_recovery", 0), ("pg_relation_is_publishable", 1): return .literal(.bool(false), .boolean)
         case ("pg_relation_size", _), ("pg_total_relation_size", _), ("pg_table_size", _), ("pg_indexes_size", _):
             return .literal(.int64(0), .int64)
-        case ("current_setting", 1):
+        case ("current_setting", 1), ("current_setting", 2):
             if case .literal(.string(let setting), _) = arguments[0] {
                 return text(SessionDefaults.value(of: setting.lowercased()) ?? "")
             }
-            return nil
+            // A name known only at run time (a parameter, say).
+            return .call(currentSetting, [.cast(arguments[0], .varchar)])
+        case ("pg_get_indexdef", 3) where arguments[1] != .literal(.int32(0), .int32):
+            // pg_get_indexdef(index, column, pretty): the name of one key column (1-based).
+            return .call(indexColumn(catalog: catalog), [.cast(arguments[0], .int32), .cast(arguments[1], .int32)])
         case ("pg_get_indexdef", _), ("pg_get_constraintdef", _):
             return .call(constraintDefinition(catalog: catalog), [.cast(arguments[0], .int32)])
         case ("quote_ident", 1):
@@ -61,6 +74,54 @@ enum SystemFunctions {
             let modifier = arguments[1].isNull(rowIndex) ? -1 : modifiers[rowIndex]
             out += (SystemCatalog.formatType(oid: oids[rowIndex], modifier: modifier) ?? "???").utf8
             return true
+        }
+    }
+
+    /// `current_setting(name)` for a name not known when the query is planned.
+    static let currentSetting = ScalarFunction(name: "current_setting", argumentTypes: [.varchar], resultType: .varchar) {
+        (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        try Kernels.buildValues(rowCount: rowCount, type: .varchar) { (rowIndex: Int) throws(SluiceError) -> Value in
+            guard case .string(let setting) = arguments[0].value(at: rowIndex) else { return .null }
+            return .string(SessionDefaults.value(of: setting.lowercased()) ?? "")
+        }
+    }
+
+    /// `current_schemas(include_implicit)`: `{pg_catalog,public}` or `{public}`.
+    static let currentSchemas = ScalarFunction(name: "current_schemas", argumentTypes: [.boolean], resultType: .list(.varchar)) {
+        (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        try Kernels.buildValues(rowCount: rowCount, type: .list(.varchar)) { (rowIndex: Int) throws(SluiceError) -> Value in
+            guard case .bool(let implicit) = arguments[0].value(at: rowIndex) else { return .null }
+            return .list((implicit ? ["pg_catalog", "public"] : ["public"]).map(Value.string))
+        }
+    }
+
+    /// `pg_get_viewdef(oid)`: the defining query of a view or materialized view, as it was written.
+    static func viewDefinition(catalog: Catalog) -> ScalarFunction {
+        ScalarFunction(name: "pg_get_viewdef", argumentTypes: [.int32], resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .varchar) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .int32(let oid) = arguments[0].value(at: rowIndex), let relation = catalog.relation(id: Int(oid)),
+                    relation.kind == .view || relation.kind == .materializedView
+                else { return .null }
+                return .string(relation.definition)
+            }
+        }
+    }
+
+    /// `pg_get_indexdef(index, column, pretty)` for a column number above 0: that key column's name.
+    static func indexColumn(catalog: Catalog) -> ScalarFunction {
+        ScalarFunction(name: "pg_get_indexdef", argumentTypes: [.int32, .int32], resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .varchar) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .int32(let oid) = arguments[0].value(at: rowIndex), case .int32(let column) = arguments[1].value(at: rowIndex) else {
+                    return .null
+                }
+                for relation in catalog.relations where !relation.primaryKey.isEmpty && SystemCatalog.primaryKeyIndexOID(relation) == Int(oid) {
+                    guard column >= 1, Int(column) <= relation.primaryKey.count else { return .string("") }
+                    return .string(relation.columns[relation.primaryKey[Int(column) - 1]].name)
+                }
+                return .null
+            }
         }
     }
 
@@ -154,6 +215,8 @@ package enum SessionDefaults {
         ("intervalstyle", "postgres"),
         ("timezone", "UTC"),
         ("server_version", "13.14.0"),
+        ("default_table_access_method", "heap"),
+        ("max_index_keys", "32"),
         ("server_version_num", "130014"),
         ("server_encoding", "UTF8"),
         ("standard_conforming_strings", "on"),

@@ -26,6 +26,10 @@ enum BuiltinCatalog {
                 Overload([text, .int32, .int32], StringFunctions.substring(name, withLength: true)),
             ]
         case "strpos", "position": return [Overload([text, text], StringFunctions.strpos(name))]
+        // `text LIKE pattern ESCAPE escape`; the two-argument forms are operators.
+        case "like", "not like", "ilike", "not ilike":
+            let function = PatternMatching.like(negated: name.hasPrefix("not"), caseInsensitive: name.hasSuffix("ilike"), withEscape: true)
+            return [Overload([text, text, text], function)]
         case "left": return [Overload([text, .int32], StringFunctions.leftOrRight(fromLeft: true))]
         case "right": return [Overload([text, .int32], StringFunctions.leftOrRight(fromLeft: false))]
         case "lpad", "rpad":

@@ -1,7 +1,8 @@
 import SluiceCore
 
 /// A compiled SQL `LIKE` pattern: `%` matches any run of characters, `_` exactly one character,
-/// and a backslash makes the next character literal.
+/// and the escape character (a backslash unless `ESCAPE` names another, none for `ESCAPE ''`)
+/// makes the next character literal.
 ///
 /// Matching works on UTF-8 bytes: literals compare byte-wise and `_` steps over one whole
 /// character. As in Postgres, a pattern ending in a lone backslash is only an error when the
@@ -13,13 +14,14 @@ struct LikePattern {
         case anyCharacter
         /// `%`
         case anySequence
-        /// A trailing backslash with nothing to escape.
+        /// A trailing escape character with nothing to escape.
         case danglingEscape
     }
 
     let tokens: [Token]
 
-    init(_ pattern: UnsafeBufferPointer<UInt8>) {
+    /// Compiles `pattern`; `escape` is the UTF-8 of the escape character, nil for none.
+    init(_ pattern: UnsafeBufferPointer<UInt8>, escape: [UInt8]? = [UInt8(ascii: "\\")]) {
         var tokens: [Token] = []
         var literal: [UInt8] = []
         func flush() {
@@ -28,18 +30,9 @@ struct LikePattern {
         }
         var offset = 0
         while offset < pattern.count {
-            let byte = pattern[offset]
-            switch byte {
-            case UInt8(ascii: "%"):
-                flush()
-                if tokens.last != .anySequence { tokens.append(.anySequence) }
-                offset += 1
-            case UInt8(ascii: "_"):
-                flush()
-                tokens.append(.anyCharacter)
-                offset += 1
-            case UInt8(ascii: "\\"):
-                offset += 1
+            // The escape character is looked at first, so that `ESCAPE '%'` makes `%%` a literal `%`.
+            if let escape, Self.bytes(pattern, at: offset, startWith: escape) {
+                offset += escape.count
                 if offset == pattern.count {
                     flush()
                     tokens.append(.danglingEscape)
@@ -48,6 +41,17 @@ struct LikePattern {
                     literal.append(contentsOf: pattern[offset ..< offset + length])
                     offset += length
                 }
+                continue
+            }
+            switch pattern[offset] {
+            case UInt8(ascii: "%"):
+                flush()
+                if tokens.last != .anySequence { tokens.append(.anySequence) }
+                offset += 1
+            case UInt8(ascii: "_"):
+                flush()
+                tokens.append(.anyCharacter)
+                offset += 1
             default:
                 let length = UTF8Bytes.characterLength(at: offset, in: pattern)
                 literal.append(contentsOf: pattern[offset ..< offset + length])
@@ -102,6 +106,10 @@ struct LikePattern {
         }
     }
 
+    private static func bytes(_ text: UnsafeBufferPointer<UInt8>, at offset: Int, startWith prefix: [UInt8]) -> Bool {
+        prefix.count <= text.count - offset && bytes(text, at: offset, equal: prefix)
+    }
+
     @inline(__always)
     private static func bytes(_ text: UnsafeBufferPointer<UInt8>, at offset: Int, equal literal: [UInt8]) -> Bool {
         for index in literal.indices where text[offset + index] != literal[index] { return false }
@@ -113,21 +121,36 @@ struct LikePattern {
 enum PatternMatching {
     /// `text [NOT] LIKE pattern` or `ILIKE`: the pattern is compiled once per distinct value in a
     /// call, so a constant pattern column compiles once.
-    static func like(negated: Bool, caseInsensitive: Bool) -> ScalarFunction {
+    /// With `withEscape`, a third argument is the `ESCAPE` string: empty for none, else one character.
+    static func like(negated: Bool, caseInsensitive: Bool, withEscape: Bool = false) -> ScalarFunction {
         let name = (negated ? "not " : "") + (caseInsensitive ? "ilike" : "like")
-        return ScalarFunction(name: name, argumentTypes: [.varchar, .varchar], resultType: .boolean) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        let argumentTypes: [DataType] = withEscape ? [.varchar, .varchar, .varchar] : [.varchar, .varchar]
+        return ScalarFunction(name: name, argumentTypes: argumentTypes, resultType: .boolean) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             let text = StringArgument(arguments[0])
             let pattern = StringArgument(arguments[1])
+            let escape = withEscape ? StringArgument(arguments[2]) : nil
             var cachedPatternBytes: ArraySlice<UInt8>? = nil
+            var cachedEscapeBytes: ArraySlice<UInt8>? = nil
             var compiled = LikePattern(UnsafeBufferPointer(start: nil, count: 0))
             var foldedText: [UInt8] = []
             return try Kernels.values(arguments, rowCount: rowCount, type: .boolean) { (rowIndex: Int) throws(SluiceError) -> Bool in
                 let patternBytes = pattern.slice(rowIndex)
-                if cachedPatternBytes.map({ $0.elementsEqual(patternBytes) }) != true {
+                let escapeBytes = escape?.slice(rowIndex)
+                if cachedPatternBytes.map({ $0.elementsEqual(patternBytes) }) != true
+                    || cachedEscapeBytes.map({ escapeBytes?.elementsEqual($0) ?? false }) == false
+                {
                     var source = Array(patternBytes)
                     if caseInsensitive { source = foldCase(source) }
-                    compiled = source.withUnsafeBufferPointer { LikePattern($0) }
+                    var escapeCharacter: [UInt8]? = [UInt8(ascii: "\\")]
+                    if let escapeBytes {
+                        guard escapeBytes.filter({ !UTF8Bytes.isContinuation($0) }).count <= 1 else {
+                            throw SluiceError(SQLState("22025"), "invalid escape string", hint: "Escape string must be empty or one character.")
+                        }
+                        escapeCharacter = escapeBytes.isEmpty ? nil : (caseInsensitive ? foldCase(Array(escapeBytes)) : Array(escapeBytes))
+                    }
+                    compiled = source.withUnsafeBufferPointer { LikePattern($0, escape: escapeCharacter) }
                     cachedPatternBytes = patternBytes
+                    cachedEscapeBytes = escapeBytes
                 }
                 let matched: Bool
                 if caseInsensitive {

@@ -27,6 +27,8 @@ enum OperatorCatalog {
             return function
         case "||":
             return concatenation(left, right)
+        case "&", "|", "#":
+            return bitwise(symbol, left, right)
         case "like", "~~", "not like", "!~~", "ilike", "~~*", "not ilike", "!~~*":
             guard isStringOrUnknown(left), isStringOrUnknown(right) else { return nil }
             let negated = symbol.hasPrefix("not") || symbol.hasPrefix("!")
@@ -90,6 +92,36 @@ enum OperatorCatalog {
         default:
             guard let function = ScalarFunction.arithmetic(op, common) else { return nil }
             return withArguments(function, [common, common])
+        }
+    }
+
+    /// `&`, `|` and `#` (and, or, exclusive or) on integers of the operands' common type.
+    static func bitwise(_ symbol: String, _ left: DataType, _ right: DataType) -> ScalarFunction? {
+        guard left.isInteger || left == .unknown, right.isInteger || right == .unknown else { return nil }
+        let common: DataType?
+        if left == .unknown {
+            common = right == .unknown ? .int32 : right
+        } else {
+            common = right == .unknown ? left : TypeCoercion.commonType(left, right)
+        }
+        guard let common, common.isInteger else { return nil }
+        @Sendable func combine(_ a: Int64, _ b: Int64) -> Int64 {
+            switch symbol {
+            case "&": return a & b
+            case "|": return a | b
+            default: return a ^ b
+            }
+        }
+        return ScalarFunction(name: symbol, argumentTypes: [common, common], resultType: common) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: common) { (rowIndex: Int) throws(SluiceError) -> Value in
+                switch (arguments[0].value(at: rowIndex), arguments[1].value(at: rowIndex)) {
+                case (.int16(let a), .int16(let b)): return .int16(Int16(truncatingIfNeeded: combine(Int64(a), Int64(b))))
+                case (.int32(let a), .int32(let b)): return .int32(Int32(truncatingIfNeeded: combine(Int64(a), Int64(b))))
+                case (.int64(let a), .int64(let b)): return .int64(combine(a, b))
+                default: return .null
+                }
+            }
         }
     }
 

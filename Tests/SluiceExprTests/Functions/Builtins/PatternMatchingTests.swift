@@ -22,6 +22,18 @@ import Testing
         #expect(error?.message == "LIKE pattern must not end with escape character")
     }
 
+    @Test func likeWithAnEscapeCharacterOfItsOwn() throws {
+        // Expectations from PostgreSQL 15: `ESCAPE ''` turns escaping off.
+        #expect(try call("like", [text("pg_catalog", "pgxcatalog", "pg_x"), text("pg/_%", "pg/_%", "pg//_x"), text("/", "/", "/")])
+            == [.bool(true), .bool(false), .bool(false)])
+        #expect(try call("not like", [text("100%", "1000"), text("100!%", "100!%"), text("!", "!")]) == [.bool(false), .bool(true)])
+        #expect(try call("like", [text("a\\b"), text("a\\b"), text("")]) == [.bool(true)])
+        #expect(try call("ilike", [text("ABC_x"), text("abc#_%"), text("#")]) == [.bool(true)])
+        let error = sluiceError { _ = try call("like", [text("a"), text("a"), text("ab")]) }
+        #expect(error?.code == SQLState("22025"))
+        #expect(error?.message == "invalid escape string")
+    }
+
     @Test func negatedAndCaseInsensitiveVariants() throws {
         #expect(try apply("not like", text("abc", nil), text("a_c", "a")) == [.bool(false), .null])
         #expect(try apply("ilike", text("ÉCOLE", "aXb"), text("école", "AxB")) == [.bool(true), .bool(true)])
