@@ -135,6 +135,15 @@ package indirect enum DataType: Hashable, Sendable, Codable {
         }
     }
 
+    /// `pg_type.typstorage`: `p` (plain) for fixed-length types, `m` (main) for numeric, `x`
+    /// (extended) for other variable-length types, as PostgreSQL's types have it.
+    package var storage: String {
+        switch self {
+        case .decimal: "m"
+        default: typeLength < 0 ? "x" : "p"
+        }
+    }
+
     /// The type for an OID a client sends, if Sluice has one.
     package init?(oid: Int32) {
         switch oid {

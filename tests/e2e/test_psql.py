@@ -126,6 +126,48 @@ def test_describe_table(target: Endpoint, pg_oracle, table_name: str) -> None:
         pg_oracle.drop_database(oracle)
 
 
+def test_describe_plus_on_views(target: Endpoint, pg_oracle, table_name: str) -> None:
+    """`\\d+` on a table, a view and a materialized view: the same columns and storage as
+    PostgreSQL shows, and each view's definition."""
+    table, view, materialized = table_name, f"{table_name}_v", f"{table_name}_m"
+    ddl = [
+        f"CREATE TABLE {table} (id int NOT NULL, name varchar, price numeric(10,2))",
+        f"CREATE VIEW {view} AS SELECT id, name FROM {table} WHERE price < 10",
+        f"CREATE MATERIALIZED VIEW {materialized} AS SELECT count(*) AS n FROM {table}",
+    ]
+    described = {}
+    oracle = pg_oracle.create_database("psql_plus")
+    try:
+        for endpoint in (target, oracle):
+            for statement in ddl:
+                run_psql(endpoint, "-c", statement)
+            described[endpoint is oracle] = {
+                name: _rows(run_psql(endpoint, "-A", "-c", f"\\d+ {name}").stdout) for name in (table, view, materialized)
+            }
+    finally:
+        pg_oracle.drop_database(oracle)
+    sluice, postgres = described[False], described[True]
+    # psql shows a Compression column for servers from version 14; Sluice reports 13.
+    for lines in postgres.values():
+        if "Compression" in lines[1]:
+            drop, width = lines[1].index("Compression"), len(lines[1])
+            for line in lines[1:]:
+                if len(line) == width:
+                    del line[drop]
+    assert sluice[view][0] == [f'View "public.{view}"']
+    assert sluice[view][1] == ["Column", "Type", "Collation", "Nullable", "Default", "Storage", "Description"]
+    assert sluice[view][2:4] == [["id", "integer", "", "", "", "plain", ""], ["name", "character varying", "", "", "", "extended", ""]]
+    def columns_part(lines: list[list[str]]) -> list[list[str]]:
+        # The title, header and column lines; a definition is each engine's own text.
+        return lines[: next((i for i, line in enumerate(lines) if line == ["View definition:"]), len(lines))]
+
+    for name in (table, view, materialized):
+        assert columns_part(sluice[name]) == columns_part(postgres[name]), (name, sluice[name], postgres[name])
+    view_text = "\n".join("|".join(line) for line in sluice[view])
+    assert "View definition:" in view_text and f"from {table} where price < 10".lower() in view_text.lower()
+    assert "View definition:" in "\n".join("|".join(line) for line in sluice[materialized])
+
+
 def test_list_tables(target: Endpoint, table_name: str) -> None:
     run_psql(target, "-c", f"CREATE TABLE {table_name}_a (x int)", "-c", f"CREATE TABLE {table_name}_b (y varchar)")
     rows = _rows(run_psql(target, "-A", "-c", "\\dt").stdout)

@@ -54,6 +54,32 @@ package enum ArrayFunctions {
         }
     }
 
+    /// `||` with an array: `array || array` (`array_cat`: a NULL side gives the other),
+    /// `array || element` (`array_append`) and `element || array` (`array_prepend`), where a
+    /// NULL element is appended as NULL and a NULL array counts as empty.
+    package static func concatenate(elementType: DataType, left leftIsArray: Bool, right rightIsArray: Bool) -> ScalarFunction {
+        let array = DataType.list(elementType)
+        return ScalarFunction(
+            name: leftIsArray && rightIsArray ? "array_cat" : (leftIsArray ? "array_append" : "array_prepend"),
+            argumentTypes: [leftIsArray ? array : elementType, rightIsArray ? array : elementType], resultType: array
+        ) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: array) { (rowIndex: Int) throws(SluiceError) -> Value in
+                let left = arguments[0].value(at: rowIndex)
+                let right = arguments[1].value(at: rowIndex)
+                func elements(_ value: Value, isArray: Bool) -> [Value]? {
+                    guard isArray else { return [value] }
+                    if case .list(let elements) = value { return elements }
+                    return nil
+                }
+                let head = elements(left, isArray: leftIsArray)
+                let tail = elements(right, isArray: rightIsArray)
+                if head == nil && tail == nil { return .null }
+                return .list((head ?? []) + (tail ?? []))
+            }
+        }
+    }
+
     /// `array[index]`: the element at a 1-based index, NULL when the index is out of range.
     package static func element(elementType: DataType) -> ScalarFunction {
         ScalarFunction(name: "array_element", argumentTypes: [.list(elementType), .int32], resultType: elementType) {

@@ -70,7 +70,7 @@ enum SystemCatalog {
                     ("relhasrules", .boolean), ("relhastriggers", .boolean), ("relrowsecurity", .boolean),
                     ("relforcerowsecurity", .boolean), ("relispartition", .boolean), ("reltablespace", .int32),
                     ("reloftype", .int32), ("relpersistence", .varchar), ("relreplident", .varchar), ("reltoastrelid", .int32),
-                    ("reloptions", .varchar), ("relacl", .varchar), ("relpartbound", .varchar), ("reltuples", .float32),
+                    ("reloptions", .list(.varchar)), ("relacl", .varchar), ("relpartbound", .varchar), ("reltuples", .float32),
                     ("relpages", .int32), ("relhassubclass", .boolean), ("relisshared", .boolean),
                 ],
                 rows: relations.map { relation in
@@ -97,6 +97,7 @@ enum SystemCatalog {
                         .int32(Int32(relation.id)), .string(column.name), .int32(column.type.oid), .int32(typeModifier(column.type)),
                         .int16(Int16(index + 1)), .bool(!column.isNullable), .bool(false), .bool(false), .string(""), .string(""),
                         .int32(0), .int16(column.type.typeLength), .int32(0), .bool(true), .null,
+                        .string(column.type.storage), .string(""), .int16(-1),
                     ])
                 }
             }
@@ -105,7 +106,8 @@ enum SystemCatalog {
                     ("attrelid", .int32), ("attname", .varchar), ("atttypid", .int32), ("atttypmod", .int32), ("attnum", .int16),
                     ("attnotnull", .boolean), ("attisdropped", .boolean), ("atthasdef", .boolean), ("attidentity", .varchar),
                     ("attgenerated", .varchar), ("attcollation", .int32), ("attlen", .int16), ("attndims", .int32),
-                    ("attislocal", .boolean), ("attoptions", .varchar),
+                    ("attislocal", .boolean), ("attoptions", .varchar), ("attstorage", .varchar), ("attcompression", .varchar),
+                    ("attstattarget", .int16),
                 ], rows: rows)
         case "pg_type":
             return Table(

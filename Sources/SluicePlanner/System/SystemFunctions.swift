@@ -95,7 +95,9 @@ enum SystemFunctions {
         }
     }
 
-    /// `pg_get_viewdef(oid)`: the defining query of a view or materialized view, as it was written.
+    /// `pg_get_viewdef(oid)`: the defining query of a view or materialized view, as it was
+    /// written (PostgreSQL prints its own rendering of the query; both start with a space and
+    /// end with a semicolon).
     static func viewDefinition(catalog: Catalog) -> ScalarFunction {
         ScalarFunction(name: "pg_get_viewdef", argumentTypes: [.int32], resultType: .varchar) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
@@ -103,7 +105,10 @@ enum SystemFunctions {
                 guard case .int32(let oid) = arguments[0].value(at: rowIndex), let relation = catalog.relation(id: Int(oid)),
                     relation.kind == .view || relation.kind == .materializedView
                 else { return .null }
-                return .string(relation.definition)
+                guard let statement = try? SQLParser.parse(relation.definition).first, case .createView(let view) = statement.kind else {
+                    return .string(relation.definition)
+                }
+                return .string(" " + view.queryText.trimmingCharacters(in: .whitespacesAndNewlines) + ";")
             }
         }
     }

@@ -127,6 +127,18 @@ enum OperatorCatalog {
 
     /// `text || anything` and `anything || text`: the other operand is cast to text.
     static func concatenation(_ left: DataType, _ right: DataType) -> ScalarFunction? {
+        switch (left, right) {
+        case (.list(let element), .list(let other)) where element == other:
+            return ArrayFunctions.concatenate(elementType: element, left: true, right: true)
+        case (.list(let element), .unknown), (.unknown, .list(let element)):
+            return ArrayFunctions.concatenate(elementType: element, left: true, right: true)
+        case (.list(let element), let other) where other == element:
+            return ArrayFunctions.concatenate(elementType: element, left: true, right: false)
+        case (let other, .list(let element)) where other == element:
+            return ArrayFunctions.concatenate(elementType: element, left: false, right: true)
+        default:
+            break
+        }
         let leftIsText = left == .varchar || left == .unknown
         let rightIsText = right == .varchar || right == .unknown
         guard leftIsText || rightIsText else { return nil }
