@@ -88,8 +88,8 @@ extension Binder {
             return BoundQuery(
                 plan: .tableFunction(.unnest, arguments: arguments, types: [element]),
                 scope: Scope(entries: [Scope.Entry(qualifier: nil, name: "unnest", type: element)]))
-        case ("generate_series", 3), ("range", 3)
-        where arguments[2].type == .interval || arguments.prefix(2).contains(where: { [.timestamp, .timestamptz, .date].contains($0.type) }):
+        case (let name, 3) where (name == "generate_series" || name == "range")
+            && (arguments[2].type == .interval || arguments.prefix(2).contains(where: { [.timestamp, .timestamptz, .date].contains($0.type) })):
             // Over timestamps: with time zone when either end has one (or is a date), as
             // PostgreSQL resolves the overloads.
             let type: DataType = arguments.prefix(2).contains(where: { $0.type == .timestamp }) && !arguments.prefix(2).contains(where: { $0.type == .timestamptz || $0.type == .date })

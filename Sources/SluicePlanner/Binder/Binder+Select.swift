@@ -139,15 +139,20 @@ extension Binder {
             }
         }
 
-        // ORDER BY: output names and positions first, then expressions over the input.
+        // ORDER BY (and DISTINCT ON): output names and positions first, then expressions over
+        // the input.
         var keys: [SortKey] = []
         var hiddenCount = 0
-        for item in orderBy {
+        var distinctOnColumns: [Int] = []
+        var items: [(expression: Expression, order: OrderByItem?)] = orderBy.map { ($0.expression, $0) }
+        if case .on(let onExpressions)? = select.distinct { items += onExpressions.map { ($0, nil) } }
+        for (expression, item) in items {
+            let clause = item == nil ? "SELECT DISTINCT ON" : "ORDER BY"
             var index: Int?
-            switch item.expression.node {
+            switch expression.node {
             case .literal(.integer(let ordinal)):
                 guard ordinal >= 1, ordinal <= entries.count else {
-                    throw SluiceError(.invalidColumnReference, "ORDER BY position \(ordinal) is not in select list", position: item.expression.position.errorPosition)
+                    throw SluiceError(.invalidColumnReference, "\(clause) position \(ordinal) is not in select list", position: expression.position.errorPosition)
                 }
                 index = Int(ordinal) - 1
             case .column(let parts) where parts.count == 1:
@@ -155,20 +160,20 @@ extension Binder {
                 if matches.count == 1 || (matches.count > 1 && matches.allSatisfy { expressions[$0] == expressions[matches[0]] }) {
                     index = matches.first
                 } else if matches.count > 1 {
-                    throw SluiceError(.ambiguousColumn, "ORDER BY \"\(parts[0])\" is ambiguous", position: item.expression.position.errorPosition)
+                    throw SluiceError(.ambiguousColumn, "\(clause) \"\(parts[0])\" is ambiguous", position: expression.position.errorPosition)
                 }
             default:
                 break
             }
             if index == nil {
-                let bound = try bindExpression(item.expression, &context)
+                let bound = try bindExpression(expression, &context)
                 if let existing = expressions.firstIndex(of: bound) {
                     index = existing
                 } else {
-                    if select.distinct != nil {
+                    if case .distinct? = select.distinct {
                         throw SluiceError(
                             .invalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
-                            position: item.expression.position.errorPosition)
+                            position: expression.position.errorPosition)
                     }
                     expressions.append(bound)
                     expands.append(false)
@@ -177,7 +182,11 @@ extension Binder {
                     index = expressions.count - 1
                 }
             }
-            keys.append(SortKey(column: index!, descending: item.ascending == false, nullsFirst: item.nullsFirst))
+            if let item {
+                keys.append(SortKey(column: index!, descending: item.ascending == false, nullsFirst: item.nullsFirst))
+            } else if !distinctOnColumns.contains(index!) {
+                distinctOnColumns.append(index!)
+            }
         }
 
         var plan = try attachScalarSubqueries(input.plan, context.scalarSubqueries, width: input.scope.entries.count)
@@ -193,7 +202,18 @@ extension Binder {
         case .distinct?:
             plan = .union(inputs: [plan], distinct: true)
         case .on?:
-            throw SluiceError(.featureNotSupported, "DISTINCT ON is not supported yet", position: select.position.errorPosition)
+            // The first row of each run of equal DISTINCT ON values, in ORDER BY's order: rows
+            // sorted by ORDER BY (its leading keys must be the DISTINCT ON expressions) and then
+            // the rest of them, numbered within each run, and those numbered 1 kept.
+            let width = expressions.count
+            if keys.prefix(distinctOnColumns.count).contains(where: { !distinctOnColumns.contains($0.column) }) {
+                throw SluiceError(.invalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions", position: select.position.errorPosition)
+            }
+            let sortKeys = keys + distinctOnColumns.filter { column in !keys.contains { $0.column == column } }.map { SortKey(column: $0) }
+            plan = .window(input: .sort(input: plan, keys: sortKeys), partitionColumns: distinctOnColumns, orderColumns: [], functions: [.rowNumber])
+            let first = ScalarExpr.call(ScalarFunction.comparison(.equal, .int64), [.column(width, .int64), .literal(.int64(1), .int64)])
+            plan = .project(input: .filter(input: plan, predicate: first), expressions: entries.indices.map { .column($0, entries[$0].type) })
+            keys = []  // (already in ORDER BY's order)
         case nil:
             break
         }
