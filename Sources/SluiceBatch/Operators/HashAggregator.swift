@@ -52,7 +52,8 @@ struct HashAggregator {
         groups.acceptsNewGroups = false
     }
 
-    private mutating func feed(_ chunk: Chunk) throws(SluiceError) -> Chunk? {
+    /// Folds `chunk` into the aggregates `only` names (all when nil).
+    private mutating func feed(_ chunk: Chunk, only: [Int]? = nil) throws(SluiceError) -> Chunk? {
         let ids = groups.groupIDs(for: chunk)
         // The rows with a group, when some have none.
         var present: [Int]? = nil
@@ -61,7 +62,7 @@ struct HashAggregator {
             present = ids.indices.filter { ids[$0] >= 0 }
             rest = chunk.gather(ids.indices.filter { ids[$0] < 0 })
         }
-        for (index, call) in aggregates.enumerated() {
+        for (index, call) in aggregates.enumerated() where only?.contains(index) ?? true {
             var rows: [Int]? = present
             if let filter = call.filter {
                 let mask = ExpressionEvaluator.mask(of: chunk.columns[filter])
@@ -85,13 +86,15 @@ struct HashAggregator {
 
     mutating func finish() throws(SluiceError) -> [Chunk] {
         if needsOrdering {
-            let keys = aggregates.first { !$0.orderBy.isEmpty }!.orderBy
-            if aggregates.contains(where: { !$0.orderBy.isEmpty && $0.orderBy != keys }) {
-                throw SluiceError(.featureNotSupported, "aggregates with different ORDER BY clauses in one query are not supported yet")
+            // One pass over the kept input per distinct ORDER BY, sorted that way, feeding the
+            // aggregates with that order (and, in the first, those without one).
+            var orderings: [[SortKey]] = []
+            for call in aggregates where !call.orderBy.isEmpty && !orderings.contains(call.orderBy) { orderings.append(call.orderBy) }
+            for (pass, keys) in orderings.enumerated() {
+                let members = aggregates.indices.filter { aggregates[$0].orderBy == keys || (pass == 0 && aggregates[$0].orderBy.isEmpty) }
+                for chunk in Sorter.sort(orderedInput, types: inputTypes, keys: keys) { _ = try feed(chunk, only: members) }
             }
-            let sorted = Sorter.sort(orderedInput, types: inputTypes, keys: keys)
             orderedInput = []
-            for chunk in sorted { _ = try feed(chunk) }
         }
         let count = groups.groupCount
         var columns = groups.keyColumnsOutput(types: Array(inputTypes.prefix(groupCount)))

@@ -13,7 +13,10 @@ extension Binder {
         fromContext.allowsSubqueries = false
         var groupExpressions: [ScalarExpr] = []
         var groupNames: [Scope.Entry] = []
-        for item in select.groupBy {
+        let grouping = try GroupingSets.of(select.groupBy)
+        // Each GROUP BY column's place among the group expressions (equal ones are one).
+        var elementColumns: [Int] = []
+        for item in grouping?.columns ?? select.groupBy {
             var expression = item
             // GROUP BY 1 and GROUP BY output-alias refer to select items.
             if case .literal(.integer(let ordinal)) = item.node {
@@ -28,13 +31,19 @@ extension Binder {
             }
             try checkNoAggregates(expression, clause: "GROUP BY")
             let bound = try bindExpression(expression, &fromContext)
-            if !groupExpressions.contains(bound) {
+            if let existing = groupExpressions.firstIndex(of: bound) {
+                elementColumns.append(existing)
+            } else {
+                elementColumns.append(groupExpressions.count)
                 groupExpressions.append(bound)
                 var entry = Scope.Entry(qualifier: nil, name: Self.outputName(of: expression), type: bound.type)
                 if case .column(let index, _) = bound { entry = input.scope.entries[index] }
                 groupNames.append(entry)
             }
         }
+        let sets = grouping.map { grouping in grouping.sets.map { set in set.map { elementColumns[$0] } } }
+        // With grouping sets the set number follows the group columns.
+        let keyCount = groupExpressions.count + (sets == nil ? 0 : 1)
 
         // The aggregate's input: group keys, then each distinct argument, filter and sort key once.
         var projected = groupExpressions
@@ -76,10 +85,63 @@ extension Binder {
                     let column = project(try coerce(try bindExpression(filter, &argumentContext), to: .boolean, position: filter.position.errorPosition, clause: "FILTER"))
                     for index in parts.indices { parts[index].filter = column }
                 }
-                let first = groupExpressions.count + aggregateCalls.count
+                let first = keyCount + aggregateCalls.count
                 aggregateCalls += parts
                 callTypes += parts.map(\.resultType)
                 callResults.append(.call(statistical.finish(sumType: sumType), [.column(first, .int64), .column(first + 1, sumType), .column(first + 2, sumType)]))
+                continue
+            }
+            if let ordered = OrderedSetAggregate(name: name) {
+                // An array_agg of the values in order, finished by a function of the array.
+                if call.isDistinct || call.isStar { throw SluiceError(.featureNotSupported, "\(name) with DISTINCT or * is not supported") }
+                var value: ScalarExpr
+                var fraction: ScalarExpr?
+                var keys: [SortKey] = []
+                if ordered.ignoresNulls {
+                    guard call.orderBy.count == 1, call.arguments.count == (ordered.takesFraction ? 1 : 0) else {
+                        throw SluiceError(
+                            .wrongObjectType, "WITHIN GROUP is required for ordered-set aggregate \(name), with one ORDER BY expression"
+                                + (ordered.takesFraction ? " and a fraction" : " and no argument"))
+                    }
+                    value = try bindExpression(call.orderBy[0].expression, &argumentContext)
+                    if value.type == .unknown { value = try coerce(value, to: ordered == .percentileContinuous ? .float64 : .varchar, position: nil) }
+                    if ordered == .percentileContinuous {
+                        guard value.type.isNumeric else {
+                            throw SluiceError(.undefinedFunction, "function percentile_cont(double precision ORDER BY \(value.type.sqlName)) does not exist")
+                        }
+                        value = try coerce(value, to: .float64, position: nil)
+                    }
+                    if ordered.takesFraction {
+                        let bound = try bindExpression(call.arguments[0], &argumentContext)
+                        guard bound.referencedColumns.isEmpty else {
+                            throw SluiceError(.groupingError, "the fraction of \(name) must not refer to the rows it aggregates")
+                        }
+                        fraction = try coerce(bound, to: .float64, position: nil)
+                    }
+                    let item = call.orderBy[0]
+                    keys = [SortKey(column: project(value), descending: item.ascending == false, nullsFirst: item.nullsFirst)]
+                } else {
+                    guard call.arguments.count == 1, !call.orderBy.isEmpty else {
+                        throw SluiceError(.undefinedFunction, "\(name) takes one argument and an ORDER BY: \(name)(value ORDER BY key)")
+                    }
+                    value = try bindExpression(call.arguments[0], &argumentContext)
+                    if value.type == .unknown { value = try coerce(value, to: .varchar, position: nil) }
+                    for item in call.orderBy {
+                        keys.append(SortKey(column: project(try bindExpression(item.expression, &argumentContext)), descending: item.ascending == false, nullsFirst: item.nullsFirst))
+                    }
+                }
+                var aggregate = AggregateCall(kind: .arrayAgg, argument: project(value), resultType: .list(value.type))
+                aggregate.orderBy = keys
+                var conditions: [ScalarExpr] = ordered.ignoresNulls ? [.isNull(value, negated: true)] : []
+                if let filter = call.filter {
+                    try checkNoAggregates(filter, clause: "FILTER")
+                    conditions.append(try coerce(try bindExpression(filter, &argumentContext), to: .boolean, position: filter.position.errorPosition, clause: "FILTER"))
+                }
+                if !conditions.isEmpty { aggregate.filter = project(conditions.count == 1 ? conditions[0] : .and(conditions)) }
+                let column = ScalarExpr.column(keyCount + aggregateCalls.count, aggregate.resultType)
+                callResults.append(.call(ordered.finish(elementType: value.type), [column] + (fraction.map { [$0] } ?? [])))
+                aggregateCalls.append(aggregate)
+                callTypes.append(aggregate.resultType)
                 continue
             }
             guard let kind = AggregateKind(name: name) else { throw SluiceError.internalError("not an aggregate: \(name)") }
@@ -117,17 +179,25 @@ extension Binder {
             if aggregate.kind == .countStar, call.isDistinct {
                 throw SluiceError(.syntaxError, "count(DISTINCT *) is not valid")
             }
-            callResults.append(.column(groupExpressions.count + aggregateCalls.count, aggregate.resultType))
+            callResults.append(.column(keyCount + aggregateCalls.count, aggregate.resultType))
             aggregateCalls.append(aggregate)
             callTypes.append(aggregate.resultType)
         }
-        let plan = BatchPlan.hashAggregate(
-            input: .project(input: input.plan, expressions: projected), groupCount: groupExpressions.count, aggregates: aggregateCalls)
+        let plan: BatchPlan
         var entries = groupNames
+        if let sets {
+            plan = Self.groupingSetsPlan(
+                input: input.plan, projected: projected, groupCount: groupExpressions.count, sets: sets, aggregates: aggregateCalls)
+            entries.append(Scope.Entry(qualifier: nil, name: "?grouping set?", type: .int32, isHidden: true))
+        } else {
+            plan = .hashAggregate(
+                input: .project(input: input.plan, expressions: projected), groupCount: groupExpressions.count, aggregates: aggregateCalls)
+        }
         for (index, call) in aggregateCalls.enumerated() {
             entries.append(Scope.Entry(qualifier: nil, name: call.kind.rawValue, type: callTypes[index]))
         }
-        let mapping = AggregateMapping(groupExpressions: groupExpressions, calls: calls, callResults: callResults, fromScope: input.scope)
+        var mapping = AggregateMapping(groupExpressions: groupExpressions, calls: calls, callResults: callResults, fromScope: input.scope)
+        mapping.groupingSets = sets
         return (BoundQuery(plan: plan, scope: Scope(entries: entries)), mapping)
     }
 
@@ -137,7 +207,8 @@ extension Binder {
         for expression in expressions {
             Self.walk(expression) { node in
                 if case .function(let call) = node.node, call.over == nil,
-                    AggregateKind(name: call.name.name) != nil || StatisticalAggregate(name: call.name.name) != nil,
+                    AggregateKind(name: call.name.name) != nil || StatisticalAggregate(name: call.name.name) != nil
+                        || OrderedSetAggregate(name: call.name.name) != nil,
                     call.name.qualifier.isEmpty || call.name.qualifier == ["pg_catalog"]
                 {
                     if !calls.contains(call) { calls.append(call) }

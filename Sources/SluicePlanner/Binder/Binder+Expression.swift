@@ -14,6 +14,9 @@ extension Binder {
             if case .function(let call) = expression.node, let index = mapping.calls.firstIndex(of: call) {
                 return mapping.callResults[index]
             }
+            if case .function(let call) = expression.node, call.name.name == "grouping", call.name.qualifier.isEmpty, call.over == nil {
+                return try bindGroupingCall(call, mapping: mapping, position: position)
+            }
             if collectAggregates([expression]).isEmpty, !Self.containsSubquery(expression), collectWindowCalls([expression]).isEmpty {
                 var below = ExpressionContext(scope: mapping.fromScope, clause: context.clause)
                 let candidate = try bindExpression(expression, &below)

@@ -159,7 +159,7 @@ extension Binder {
             // Window calls are bound in the select list and ORDER BY (see Binder+Window.swift).
             throw SluiceError(SQLState("42P20"), "window functions are not allowed in \(context.clause)", position: position)
         }
-        if AggregateKind(name: name) != nil || StatisticalAggregate(name: name) != nil {
+        if AggregateKind(name: name) != nil || StatisticalAggregate(name: name) != nil || OrderedSetAggregate(name: name) != nil {
             throw SluiceError(.groupingError, "aggregate functions are not allowed in \(context.clause)", position: position)
         }
         if call.isStar || call.isDistinct || call.filter != nil || !call.orderBy.isEmpty {

@@ -13,6 +13,9 @@ struct AggregateMapping {
     var callResults: [ScalarExpr]
     /// The scope below the aggregate, for binding the candidates of group expressions.
     var fromScope: Scope
+    /// With GROUPING SETS, ROLLUP or CUBE: each set's group expressions (indexes); the set's
+    /// number is output column `groupExpressions.count`.
+    var groupingSets: [[Int]]?
 }
 
 /// Context for binding one expression: what is visible and what is allowed.

@@ -130,7 +130,7 @@ extension Parser {
         if consumeKeyword("where") { select.filter = try parseExpression() }
         if consumeKeywords("group", "by") {
             _ = consumeKeyword("all")
-            select.groupBy = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseExpression() }
+            select.groupBy = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseGroupingElement() }
         }
         if consumeKeyword("having") { select.having = try parseExpression() }
         if consumeKeyword("window") {
@@ -182,5 +182,26 @@ extension Parser {
         }
         let columns = isSymbol("(") ? try parseParenthesizedIdentifiers() : []
         return TableAlias(name: name, columns: columns)
+    }
+}
+
+extension Parser {
+    /// One GROUP BY element: an expression (`ROLLUP(…)` and `CUBE(…)` parse as calls), `()`,
+    /// or `GROUPING SETS (element, …)`, which becomes a call named `grouping sets` whose
+    /// arguments are its elements (a parenthesized list is a row).
+    mutating func parseGroupingElement() throws(SluiceError) -> Expression {
+        let start = position
+        if isKeyword("grouping"), isKeyword("sets", at: 1) {
+            index += 2
+            try expectSymbol("(")
+            let elements = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseGroupingElement() }
+            try expectSymbol(")")
+            return Expression(.function(FunctionCall(name: ObjectName("grouping sets"), arguments: elements)), at: start)
+        }
+        if isSymbol("("), isSymbol(")", at: 1) {
+            index += 2
+            return Expression(.row([], explicit: false), at: start)
+        }
+        return try parseExpression()
     }
 }
