@@ -39,11 +39,18 @@ package struct ScalarFunction: Sendable, Equatable, CustomStringConvertible {
 package struct EvaluationContext: Sendable {
     /// `now()`: microseconds since 1970-01-01 UTC, fixed for the statement.
     package var statementTimestamp: Int64
-    /// The session's `TimeZone` setting; only UTC offsets are applied for now.
+    /// The session's `TimeZone` setting, as written.
     package var timeZone: String
+    /// The rules of the session's time zone: `timestamptz` shows, reads (without an offset),
+    /// truncates and extracts in it.
+    package var zone: TimeZoneRules
+    /// The zones `AT TIME ZONE` looks up by name (nil: only UTC and fixed offsets).
+    package var timeZones: TimeZoneDatabase?
 
-    package init(statementTimestamp: Int64 = 0, timeZone: String = "UTC") {
+    package init(statementTimestamp: Int64 = 0, timeZone: String = "UTC", zone: TimeZoneRules = .utc, timeZones: TimeZoneDatabase? = nil) {
         self.statementTimestamp = statementTimestamp
         self.timeZone = timeZone
+        self.zone = zone
+        self.timeZones = timeZones
     }
 }

@@ -1,13 +1,25 @@
 /// `extract(field from x)` as Postgres 14+ computes it, returning `numeric`: seconds and
 /// epochs carry six fractional digits (`1.500000`), milliseconds three, the rest none.
 package enum Extract {
-    /// `extract` from a `timestamp` (or `timestamptz` in the UTC session zone when `withZone`).
-    package static func field(_ fieldName: String, fromTimestamp timestamp: Int64, withZone: Bool = false) throws(SluiceError) -> Decimal {
+    /// `extract` from a `timestamp`, or (`withZone`) from a `timestamptz` read on `zone`'s
+    /// clocks: the fields are local, the epoch is the instant's, and `timezone` is the offset.
+    package static func field(
+        _ fieldName: String, fromTimestamp instant: Int64, withZone: Bool = false, zone: TimeZoneRules = .utc
+    ) throws(SluiceError) -> Decimal {
         let typeName = withZone ? "timestamp with time zone" : "timestamp without time zone"
         let field = try TemporalField.named(fieldName, forType: typeName)
-        if timestamp == Int64.max || timestamp == Int64.min {
+        if instant == Int64.max || instant == Int64.min {
             throw SluiceError(.featureNotSupported, "extracting fields from infinite timestamps is not supported")
         }
+        let offset = withZone ? Int64(zone.offset(atUTC: instant).utcOffset) : 0
+        switch field {
+        case .epoch: return Decimal(mantissa: Int128(instant), scale: 6)
+        case .timezone where withZone: return Decimal(offset)
+        case .timezoneHour where withZone: return Decimal(offset / 3600)
+        case .timezoneMinute where withZone: return Decimal(offset / 60 % 60)
+        default: break
+        }
+        let timestamp = instant &+ offset * TemporalUnits.microsecondsPerSecond
         let (days, timeOfDay) = TemporalUnits.split(timestamp)
         switch field {
         case .hour: return Decimal(timeOfDay / TemporalUnits.microsecondsPerHour)

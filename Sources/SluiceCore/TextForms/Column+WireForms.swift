@@ -4,9 +4,12 @@
 /// `IntervalStyle = postgres`, `TimeZone = UTC`, `extra_float_digits = 1`,
 /// `bytea_output = hex`.
 extension Column {
-    /// Appends the Postgres text form of row `rowIndex`, which must not be null.
-    package func appendText(at rowIndex: Int, to out: inout [UInt8]) {
+    /// Appends the Postgres text form of row `rowIndex`, which must not be null; a
+    /// `timestamptz` shows in `zone` (the session's time zone).
+    package func appendText(at rowIndex: Int, to out: inout [UInt8], zone: TimeZoneRules = .utc) {
         switch (storage, type) {
+        case (.int64(let values), .timestamptz):
+            out.append(contentsOf: TemporalText.timestamp(values[rowIndex], withZone: true, zone: zone).utf8)
         case (.bool(let values), _):
             out.append(values[rowIndex] ? UInt8(ascii: "t") : UInt8(ascii: "f"))
         case (.int16(let values), _):
@@ -52,10 +55,11 @@ extension Value {
         }
     }
 
-    /// Parses the Postgres text form of a value of `type` (`typinput`).
+    /// Parses the Postgres text form of a value of `type` (`typinput`); a `timestamptz`
+    /// without an offset is a reading of `zone`'s clocks.
     ///
     /// A `numeric(p, s)` type rounds and range-checks the value (``Decimal/coerced(precision:scale:)``).
-    package init(parsingText text: String, as type: DataType) throws(SluiceError) {
+    package init(parsingText text: String, as type: DataType, zone: TimeZoneRules = .utc) throws(SluiceError) {
         switch type {
         case .boolean:
             self = .bool(try ScalarText.parseBool(text))
@@ -82,7 +86,7 @@ extension Value {
         case .timestamp:
             self = .timestamp(try TemporalText.parseTimestamp(text, withZone: false))
         case .timestamptz:
-            self = .timestamptz(try TemporalText.parseTimestamp(text, withZone: true))
+            self = .timestamptz(try TemporalText.parseTimestamp(text, withZone: true, zone: zone))
         case .interval:
             self = .interval(try Interval(parsingText: text))
         case .jsonb:

@@ -28,8 +28,9 @@ extension TemporalText {
     }
 
     /// Parses a `timestamp` or `timestamptz` (microseconds since 1970). For `timestamptz`
-    /// a zone offset converts the value to UTC; without one, UTC is assumed (the session zone).
-    package static func parseTimestamp(_ text: String, withZone: Bool) throws(SluiceError) -> Int64 {
+    /// a zone offset converts the value to UTC; without one, it is a reading of `zone`'s
+    /// clocks (the session's time zone).
+    package static func parseTimestamp(_ text: String, withZone: Bool, zone: TimeZoneRules = .utc) throws(SluiceError) -> Int64 {
         let typeName = withZone ? "timestamp with time zone" : "timestamp"
         let fields = try decode(text, typeName: typeName)
         switch fields.special {
@@ -45,6 +46,8 @@ extension TemporalText {
         var overflow3 = false
         if withZone, let offset = fields.zoneOffset {
             (microseconds, overflow3) = microseconds.subtractingReportingOverflow(Int64(offset) * TemporalUnits.microsecondsPerSecond)
+        } else if withZone, !overflow1, !overflow2 {
+            microseconds = zone.utcMicros(fromLocal: microseconds)
         }
         guard !overflow1, !overflow2, !overflow3,
               microseconds >= TemporalUnits.minimumTimestamp, microseconds < TemporalUnits.timestampEnd else {

@@ -19,19 +19,42 @@ package enum TemporalText {
         return out
     }
 
-    /// `2024-01-15 10:30:00.5`, with ` BC` for years before 1 and `+00` when `withZone`.
-    package static func timestamp(_ microseconds: Int64, withZone: Bool) -> String {
+    /// `2024-01-15 10:30:00.5`, with ` BC` for years before 1; `withZone`, the local time in
+    /// `zone` and its offset (`+00`, `-04`, `+05:30`, `-00:01:15`), as `timestamptz_out` shows
+    /// it in the session's zone.
+    package static func timestamp(_ microseconds: Int64, withZone: Bool, zone: TimeZoneRules = .utc) -> String {
         if microseconds == Int64.max { return "infinity" }
         if microseconds == Int64.min { return "-infinity" }
-        let (days, timeOfDay) = TemporalUnits.split(microseconds)
+        var offset: Int32 = 0
+        var local = microseconds
+        if withZone {
+            offset = zone.offset(atUTC: microseconds).utcOffset
+            local = microseconds &+ Int64(offset) * TemporalUnits.microsecondsPerSecond
+        }
+        let (days, timeOfDay) = TemporalUnits.split(local)
         let civil = CivilDate(daysSinceUnixEpoch: Int(days))
         var out = ""
         appendDate(civil, to: &out)
         out += " "
         appendTime(timeOfDay, to: &out)
-        if withZone { out += "+00" }
+        if withZone { appendOffset(offset, to: &out) }
         if civil.year <= 0 { out += " BC" }
         return out
+    }
+
+    /// `+HH`, `+HH:MM` or `+HH:MM:SS` for an offset in seconds east of UTC.
+    static func appendOffset(_ offset: Int32, to out: inout String) {
+        out += offset < 0 ? "-" : "+"
+        let magnitude = Int(offset.magnitude)
+        appendPadded(magnitude / 3600, width: 2, to: &out)
+        if magnitude % 3600 != 0 {
+            out += ":"
+            appendPadded(magnitude / 60 % 60, width: 2, to: &out)
+            if magnitude % 60 != 0 {
+                out += ":"
+                appendPadded(magnitude % 60, width: 2, to: &out)
+            }
+        }
     }
 
     /// `YYYY-MM-DD` with the year as written in AD/BC terms, at least four digits.

@@ -97,37 +97,53 @@ package enum CastKernels {
         case (.boolean, .int64): return try Kernels.unary(column, resultType: type) { (v: Bool) in Int64(v ? 1 : 0) }
         case (.int32, .boolean): return try Kernels.unary(column, resultType: type) { (v: Int32) in v != 0 }
         case (.int64, .boolean): return try Kernels.unary(column, resultType: type) { (v: Int64) in v != 0 }
-        case (.date, .timestamp), (.date, .timestamptz):
+        // A timestamptz is an instant; as a date, time or timestamp it is read on the session
+        // zone's clocks, and those become an instant in that zone.
+        case (.date, .timestamp):
             return try Kernels.unary(column, resultType: type) { (days: Int32) throws(SluiceError) -> Int64 in
                 try TimestampArithmetic.timestamp(fromDate: days)
             }
-        case (.timestamp, .date), (.timestamptz, .date):
-            return try Kernels.unary(column, resultType: type) { (micros: Int64) in
-                Int32(floorDivide(micros, 86_400_000_000))
+        case (.date, .timestamptz):
+            let zone = context.zone
+            return try Kernels.unary(column, resultType: type) { (days: Int32) throws(SluiceError) -> Int64 in
+                zone.utcMicros(fromLocal: try TimestampArithmetic.timestamp(fromDate: days))
             }
-        case (.timestamp, .timestamptz), (.timestamptz, .timestamp):
-            return column.retyped(as: type)
-        case (.timestamp, .time), (.timestamptz, .time):
+        case (.timestamp, .date), (.timestamptz, .date):
+            let zone = source == .timestamptz ? context.zone : .utc
             return try Kernels.unary(column, resultType: type) { (micros: Int64) in
-                micros - floorDivide(micros, 86_400_000_000) * 86_400_000_000
+                Int32(floorDivide(zone.localMicros(fromUTC: micros), 86_400_000_000))
+            }
+        case (.timestamp, .timestamptz):
+            let zone = context.zone
+            return try Kernels.unary(column, resultType: type) { (micros: Int64) in zone.utcMicros(fromLocal: micros) }
+        case (.timestamptz, .timestamp):
+            let zone = context.zone
+            return try Kernels.unary(column, resultType: type) { (micros: Int64) in zone.localMicros(fromUTC: micros) }
+        case (.timestamp, .time), (.timestamptz, .time):
+            let zone = source == .timestamptz ? context.zone : .utc
+            return try Kernels.unary(column, resultType: type) { (micros: Int64) in
+                let local = zone.localMicros(fromUTC: micros)
+                return local - floorDivide(local, 86_400_000_000) * 86_400_000_000
             }
         case (.varchar, .varchar), (.jsonb, .varchar), (.bytea, .varchar) where source != .bytea:
             return column.retyped(as: type)
         case (_, .varchar):
+            let zone = context.zone
             return try Kernels.buildBytes(rowCount: column.count) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
                 if column.isNull(rowIndex) { return false }
-                column.appendText(at: rowIndex, to: &out)
+                column.appendText(at: rowIndex, to: &out, zone: zone)
                 return true
             }
         case (.unknown, _) where column.nullCount == column.count:
             return Column(type: type, repeating: .null, count: column.count)
         default:
             // Through the text form: exact for every pair Postgres allows, if not the fastest.
+            let zone = context.zone
             return try Kernels.buildValues(rowCount: column.count, type: type) { (rowIndex: Int) throws(SluiceError) -> Value in
                 if column.isNull(rowIndex) { return .null }
                 var text: [UInt8] = []
-                column.appendText(at: rowIndex, to: &text)
-                let value = try Value(parsingText: String(decoding: text, as: UTF8.self), as: type)
+                column.appendText(at: rowIndex, to: &text, zone: zone)
+                let value = try Value(parsingText: String(decoding: text, as: UTF8.self), as: type, zone: zone)
                 return value
             }
         }

@@ -20,6 +20,8 @@ package struct PGStatementResult: Sendable {
     /// result of any size holds about a chunk in memory. The tag's row count is then counted as
     /// the rows go out.
     package var stream: PGRowStream?
+    /// The session's time zone, in which `timestamptz` values are sent as text.
+    package var timeZone: TimeZoneRules = .utc
 
     package init(
         commandTag: String, columns: [PGColumn]? = nil, chunks: [Chunk] = [],

@@ -74,7 +74,7 @@ package struct PGResultCursor: Sendable {
     mutating func nextRows(limit: Int, formats: [PGFormat]) -> [PGDataRow] {
         var rows: [PGDataRow] = []
         while rows.count < limit, !chunksSent {
-            rows.append(PGDataRow(chunk: chunks[chunkIndex], rowIndex: rowIndex, formats: formats))
+            rows.append(PGDataRow(chunk: chunks[chunkIndex], rowIndex: rowIndex, formats: formats, zone: result.timeZone))
             rowIndex += 1
             skipExhaustedChunks()
         }

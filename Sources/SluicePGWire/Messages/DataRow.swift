@@ -9,13 +9,14 @@ package struct PGDataRow: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// Row `rowIndex` of `chunk`, each column in the format the 0/1/n rule gives it.
-    package init(chunk: Chunk, rowIndex: Int, formats: [PGFormat]) {
+    /// Row `rowIndex` of `chunk`, each column in the format the 0/1/n rule gives it; text
+    /// `timestamptz` values in `zone`.
+    package init(chunk: Chunk, rowIndex: Int, formats: [PGFormat], zone: TimeZoneRules = .utc) {
         fields = chunk.columns.enumerated().map { columnIndex, column in
             if column.isNull(rowIndex) { return nil }
             var bytes: [UInt8] = []
             switch PGFormat.format(at: columnIndex, of: formats) {
-            case .text: column.appendText(at: rowIndex, to: &bytes)
+            case .text: column.appendText(at: rowIndex, to: &bytes, zone: zone)
             case .binary: column.appendBinary(at: rowIndex, to: &bytes)
             }
             return bytes

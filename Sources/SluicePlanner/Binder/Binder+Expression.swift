@@ -150,8 +150,13 @@ extension Binder {
             return try explicitCast(bound, to: type, position: position)
         case .collate(let operand, _):
             return try bindExpression(operand, &context)
-        case .atTimeZone:
-            throw SluiceError(.featureNotSupported, "AT TIME ZONE is not supported yet", position: position)
+        case .atTimeZone(let operand, let zone):
+            var value = try bindExpression(operand, &context)
+            if value.type != .timestamp { value = try coerce(value, to: .timestamptz, position: position) }
+            var zoneValue = try bindExpression(zone, &context)
+            if zoneValue.type != .interval { zoneValue = try coerce(zoneValue, to: .varchar, position: zone.position.errorPosition) }
+            // (Not folded here: the optimizer folds it with the server's time zones.)
+            return .call(TimeZoneFunctions.atTimeZone(value.type, zoneType: zoneValue.type), [zoneValue, value])
         case .function(let call):
             return try bindFunctionCall(call, &context, position: position)
         case .extract(let field, let source):

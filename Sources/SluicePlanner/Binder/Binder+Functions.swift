@@ -7,7 +7,7 @@ extension Binder {
     /// Parses a literal's text as `type`, pointing errors at `position`.
     func parseLiteral(_ text: String, as type: DataType, position: Int?) throws(SluiceError) -> Value {
         do {
-            return try Value(parsingText: text, as: type)
+            return try Value(parsingText: text, as: type, zone: session.zone)
         } catch {
             throw error.at(position: position)
         }
@@ -89,8 +89,8 @@ extension Binder {
             // Fold casts of literals now so errors point at the literal.
             do {
                 let column = try CastKernels.cast(
-                    try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext()), to: type,
-                    context: EvaluationContext())
+                    try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext(zone: session.zone)), to: type,
+                    context: EvaluationContext(zone: session.zone))
                 return .literal(column.value(at: 0), type)
             } catch {
                 throw error.at(position: position)
@@ -123,7 +123,7 @@ extension Binder {
             arguments.allSatisfy({ if case .literal = $0 { return true } else { return false } })
         else { return expression }
         do {
-            let value = try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext()).value(at: 0)
+            let value = try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext(zone: session.zone)).value(at: 0)
             return .literal(value, expression.type)
         } catch {
             if foldingDeferrals > 0 { return expression }

@@ -55,16 +55,32 @@ extension Binder {
     }
 
     /// The column name Postgres gives an unaliased select item.
+    /// Whether `expression` is named after a type (a typed literal, or casts down to one that
+    /// has no name of its own): a cast of it is named after its own type instead.
+    private static func isNamedByType(_ expression: Expression) -> Bool {
+        switch expression.node {
+        case .typedLiteral: return true
+        case .cast(let operand, _, _): return isNamedByType(operand) || outputName(of: operand) == "?column?"
+        default: return false
+        }
+    }
+
     static func outputName(of expression: Expression) -> String {
         switch expression.node {
         case .column(let parts): return parts.last ?? "?column?"
         case .function(let call): return call.name.name
         case .cast(let operand, let typeName, _):
-            let inner = outputName(of: operand)
-            if inner != "?column?" { return inner }
+            // A cast takes its operand's name when that is a column's or a function's, else its
+            // type's (a cast of a cast of a literal: the outer type), as PostgreSQL names it.
+            if !isNamedByType(operand) {
+                let inner = outputName(of: operand)
+                if inner != "?column?" { return inner }
+            }
+            if typeName.simpleName.lowercased() == "text" { return "text" }
             return (try? typeName.resolvedDataType()).map(Self.internalTypeName) ?? typeName.simpleName
         case .typedLiteral(let typeName, _): return (try? typeName.resolvedDataType()).map(Self.internalTypeName) ?? typeName.simpleName
         case .interval: return "interval"
+        case .atTimeZone: return "timezone"
         case .caseWhen: return "case"
         case .extract: return "extract"
         case .substring: return "substring"

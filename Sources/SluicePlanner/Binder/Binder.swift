@@ -8,6 +8,9 @@ package struct SessionInfo: Sendable {
     package var user: String
     package var database: String
     package var schema: String = "public"
+    /// The session's time zone: literals of `timestamptz` without an offset read in it, and
+    /// constant folding evaluates in it.
+    package var zone: TimeZoneRules = .utc
 
     package init(user: String, database: String) {
         self.user = user

@@ -40,6 +40,8 @@ package final class Database: TableProvider, Sendable {
     /// Sampled distinct-value estimates of table columns, for the optimizer.
     let statistics = ColumnStatistics()
     package let streams: StreamCoordinator
+    /// The system's time zones (tzdata), for `SET TimeZone` and `AT TIME ZONE`.
+    package let timeZones = TimeZoneDatabase()
     /// What recovery did at start, for the log line `sluice serve` prints.
     package internal(set) var recovery: TableJournal.Recovery? {
         get { recoveryBox.withLock { $0 } }

@@ -20,7 +20,8 @@ extension SQLSession {
             try await database.checkpoint()
             return PGStatementResult(commandTag: "CHECKPOINT")
         }
-        let result = try runStatement(planned)
+        var result = try runStatement(planned)
+        result.timeZone = zone
         switch planned {
         case .insert, .update, .delete, .createTable:
             // The write is in the log; it is acknowledged once an fsync covers it, waited for off
@@ -42,7 +43,7 @@ extension SQLSession {
     }
 
     private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
-        let context = EvaluationContext(statementTimestamp: Self.currentTimestamp(), timeZone: setting("timezone") ?? "UTC")
+        let context = evaluationContext(statementTimestamp: Self.currentTimestamp())
         let reader = database.reader()
         let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled, memory: QueryMemory(limit: queryMemoryLimit, spillDirectory: database.spillDirectory, server: database.queryMemory))
         switch planned {
@@ -240,6 +241,19 @@ extension SQLSession {
                     .invalidParameterValue, "invalid value for parameter \"query_memory_limit\": \"\(text)\"",
                     hint: "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
             }
+            if settingName == "timezone" {
+                // A zone of the system's tzdata, a POSIX zone string or an offset in hours, as
+                // in PostgreSQL; shown by its own name.
+                if text.lowercased() == "local" || text.lowercased() == "default" {
+                    text = "UTC"
+                } else {
+                    do {
+                        text = try database.timeZones.sessionTimeZone(setting: text).name
+                    } catch {
+                        throw SluiceError(.invalidParameterValue, "invalid value for parameter \"TimeZone\": \"\(text)\"")
+                    }
+                }
+            }
             if settingName == "barrier_interval_ms" {
                 guard let milliseconds = Int(text), milliseconds > 0 else {
                     throw SluiceError(.invalidParameterValue, "barrier_interval_ms must be a positive number of milliseconds")
@@ -261,8 +275,9 @@ extension SQLSession {
             guard let value = current else {
                 throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
             }
+            let displayName = ["timezone": "TimeZone", "datestyle": "DateStyle", "intervalstyle": "IntervalStyle"][key] ?? name
             return PGStatementResult(
-                commandTag: "SHOW", columns: [PGColumn(name: name, type: .varchar)],
+                commandTag: "SHOW", columns: [PGColumn(name: displayName, type: .varchar)],
                 chunks: [Chunk(columns: [Column(type: .varchar, values: [.string(value)])])])
         case .showAll:
             let settings = SessionDefaults.values.map { ($0.0, setting($0.0) ?? $0.1) }

@@ -123,10 +123,12 @@ package final class SQLSession: PGSession {
             }
         }
         do {
+            var session = info
+            session.zone = zone
             var binder = Binder(
-                catalog: database.catalog, session: info, parameterTypes: prepared.parameterTypes,
+                catalog: database.catalog, session: session, parameterTypes: prepared.parameterTypes,
                 parameterValues: parameters)
-            binder.optimizer = database.optimizer(foldingIn: EvaluationContext(timeZone: setting("timezone") ?? "UTC"))
+            binder.optimizer = database.optimizer(foldingIn: evaluationContext(statementTimestamp: 0))
             let planned: PlannedStatement
             if let bound, bound.catalogGeneration == database.catalog.generation, bound.settings == settings {
                 planned = binder.optimized(bound.planned)
@@ -182,6 +184,17 @@ package final class SQLSession: PGSession {
         return value < Double(Int32.max) ? Int(value.rounded(.up)) : Int(Int32.max)
     }
 
+    /// The rules of the session's `TimeZone` (UTC if the setting names none: it is checked
+    /// when set).
+    var zone: TimeZoneRules {
+        (try? database.timeZones.sessionTimeZone(setting: setting("timezone") ?? "UTC")) ?? .utc
+    }
+
+    /// What a statement's expressions evaluate in: its start time and the session's time zone.
+    func evaluationContext(statementTimestamp: Int64) -> EvaluationContext {
+        EvaluationContext(statementTimestamp: statementTimestamp, timeZone: setting("timezone") ?? "UTC", zone: zone, timeZones: database.timeZones)
+    }
+
     func setting(_ name: String) -> String? {
         state.withLock { $0.settings[name] }
     }
@@ -208,7 +221,9 @@ package final class SQLSession: PGSession {
             return returning.columns.map(Self.pgColumn)
         case .utility(let utility):
             switch utility {
-            case .show(let name): return [PGColumn(name: name, type: .varchar)]
+            case .show(let name):
+                let key = name == "time zone" ? "timezone" : name
+                return [PGColumn(name: ["timezone": "TimeZone", "datestyle": "DateStyle", "intervalstyle": "IntervalStyle"][key] ?? name, type: .varchar)]
             case .showAll: return [PGColumn(name: "Name", type: .varchar), PGColumn(name: "Setting", type: .varchar), PGColumn(name: "Description", type: .varchar)]
             case .showList: return [PGColumn(name: "Name", type: .varchar)]
             case .describe: return DescribeOutput.columns

@@ -56,7 +56,7 @@ enum TemporalFunctions {
 
     /// `date_trunc(unit, timestamp | timestamptz | interval)`.
     static func dateTrunc(_ type: DataType) -> ScalarFunction {
-        ScalarFunction(name: "date_trunc", argumentTypes: [.varchar, type], resultType: type) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        ScalarFunction(name: "date_trunc", argumentTypes: [.varchar, type], resultType: type) { (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
             let units = StringArgument(arguments[0])
             if type == .interval {
                 let values = Interval.elements(of: arguments[1].storage)
@@ -66,6 +66,16 @@ enum TemporalFunctions {
             }
             let typeName = type.sqlName
             let values = Int64.elements(of: arguments[1].storage)
+            if type == .timestamptz {
+                // Truncated on the session zone's clocks, as PostgreSQL does.
+                let zone = context.zone
+                return try Kernels.values(arguments, rowCount: rowCount, type: type) { (rowIndex: Int) throws(SluiceError) -> Int64 in
+                    let value = values[rowIndex]
+                    if value == Int64.max || value == Int64.min { return value }
+                    let local = try DateTrunc.truncate(zone.localMicros(fromUTC: value), to: units.string(rowIndex).lowercased(), typeName: typeName)
+                    return zone.utcMicros(fromLocal: local)
+                }
+            }
             return try Kernels.values(arguments, rowCount: rowCount, type: type) { (rowIndex: Int) throws(SluiceError) -> Int64 in
                 try DateTrunc.truncate(values[rowIndex], to: units.string(rowIndex).lowercased(), typeName: typeName)
             }
@@ -77,7 +87,7 @@ enum TemporalFunctions {
     static func extract(_ name: String, _ type: DataType) -> ScalarFunction {
         let asDouble = name == "date_part"
         let resultType: DataType = asDouble ? .float64 : .numeric
-        return ScalarFunction(name: name, argumentTypes: [.varchar, type], resultType: resultType) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+        return ScalarFunction(name: name, argumentTypes: [.varchar, type], resultType: resultType) { (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
             let fields = StringArgument(arguments[0])
             let source = arguments[1]
             let validity = Kernels.combinedValidity(arguments)
@@ -92,7 +102,7 @@ enum TemporalFunctions {
                 switch source.storage {
                 case .int32(let days): output.append(try Extract.field(field, fromDate: days[rowIndex]))
                 case .int64(let micros) where type == .time: output.append(try Extract.field(field, fromTime: micros[rowIndex]))
-                case .int64(let micros): output.append(try Extract.field(field, fromTimestamp: micros[rowIndex], withZone: type == .timestamptz))
+                case .int64(let micros): output.append(try Extract.field(field, fromTimestamp: micros[rowIndex], withZone: type == .timestamptz, zone: context.zone))
                 case .interval(let intervals): output.append(try Extract.field(field, fromInterval: intervals[rowIndex]))
                 default: throw SluiceError.internalError("extract from \(type.sqlName)")
                 }
