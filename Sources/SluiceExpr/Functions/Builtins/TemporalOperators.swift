@@ -64,17 +64,43 @@ enum TemporalOperators {
                     return sum
                 }
             }
-        case ("+", .timestamp, .interval), ("-", .timestamp, .interval), ("+", .timestamptz, .interval), ("-", .timestamptz, .interval):
+        case ("+", .timestamp, .interval), ("-", .timestamp, .interval):
             let negate = symbol == "-"
             return make(symbol, [left, .interval], left) { (arguments: [Column]) throws(SluiceError) -> Column in
                 try Kernels.binary(arguments[0], arguments[1], resultType: left) { (timestamp: Int64, interval: Interval) throws(SluiceError) -> Int64 in
                     negate ? try TimestampArithmetic.subtract(interval, from: timestamp) : try TimestampArithmetic.add(interval, to: timestamp)
                 }
             }
-        case ("+", .interval, .timestamp), ("+", .interval, .timestamptz):
+        case ("+", .interval, .timestamp):
             return make(symbol, [.interval, right], right) { (arguments: [Column]) throws(SluiceError) -> Column in
                 try Kernels.binary(arguments[0], arguments[1], resultType: right) { (interval: Interval, timestamp: Int64) throws(SluiceError) -> Int64 in
                     try TimestampArithmetic.add(interval, to: timestamp)
+                }
+            }
+        case ("+", .timestamptz, .interval), ("-", .timestamptz, .interval), ("+", .interval, .timestamptz):
+            // Months and days move the session zone's clocks (a day across a DST change is 23
+            // or 25 hours), the rest moves the instant, as PostgreSQL's timestamptz_pl_interval.
+            let negate = symbol == "-"
+            let intervalFirst = left == .interval
+            return ScalarFunction(name: symbol, argumentTypes: [left, right], resultType: .timestamptz) {
+                (arguments: [Column], _: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+                let zone = context.zone
+                let (instants, intervals) = intervalFirst ? (arguments[1], arguments[0]) : (arguments[0], arguments[1])
+                return try Kernels.binary(instants, intervals, resultType: .timestamptz) { (instant: Int64, given: Interval) throws(SluiceError) -> Int64 in
+                    var interval = given
+                    if negate {
+                        guard given.months != .min, given.days != .min, given.microseconds != .min else {
+                            throw SluiceError(.datetimeFieldOverflow, "interval out of range")
+                        }
+                        interval = Interval(months: -given.months, days: -given.days, microseconds: -given.microseconds)
+                    }
+                    if instant == Int64.max || instant == Int64.min { return instant }
+                    var result = instant
+                    if interval.months != 0 || interval.days != 0 {
+                        let local = try TimestampArithmetic.add(Interval(months: interval.months, days: interval.days), to: zone.localMicros(fromUTC: instant))
+                        result = zone.utcMicros(fromLocal: local)
+                    }
+                    return try TimestampArithmetic.add(Interval(microseconds: interval.microseconds), to: result)
                 }
             }
         case ("-", let a, let b) where TypeCoercion.dateTimeRank(a) != nil && TypeCoercion.dateTimeRank(b) != nil:
