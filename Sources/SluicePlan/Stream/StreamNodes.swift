@@ -117,3 +117,50 @@ extension StreamPlan {
 
     package static func union(inputs: [StreamPlan]) -> StreamPlan { StreamPlan(UnionNode(inputs: inputs)) }
 }
+
+/// A select list with set-returning functions: each input row becomes as many rows as its
+/// longest expanded array (`expands`), the other columns repeated and shorter arrays padded
+/// with NULL, as PostgreSQL runs several set-returning functions in lockstep. Each output row
+/// carries its input row's change, so a delete takes back exactly what the insert gave.
+package struct ProjectSetNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    package var expressions: [ScalarExpr]
+    package var expands: [Bool]
+
+    package var operatorName: String { "StreamProjectSet" }
+    package var explainFields: String {
+        "exprs: [\(zip(expressions, expands).map { $1 ? "expand(\($0))" : $0.description }.joined(separator: ", "))]"
+    }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] {
+        zip(expressions, expands).map { expression, expands in
+            if expands, case .list(let element) = expression.type { return element }
+            return expression.type
+        }
+    }
+    package var isAppendOnly: Bool { input.isAppendOnly }
+}
+
+/// A set-returning function in FROM over constants (`generate_series(1, 10)`): its rows,
+/// emitted once when the view is created.
+package struct TableFunctionNode: StreamNode, Equatable {
+    package var function: TableFunction
+    package var arguments: [ScalarExpr]
+    package var types: [DataType]
+
+    package var operatorName: String { "StreamTableFunction" }
+    package var explainFields: String { "\(function.rawValue)(\(arguments.map(\.description).joined(separator: ", ")))" }
+    package var inputs: [StreamPlan] { [] }
+    package var outputTypes: [DataType] { types }
+    package var isAppendOnly: Bool { true }
+}
+
+extension StreamPlan {
+    package static func projectSet(input: StreamPlan, expressions: [ScalarExpr], expands: [Bool]) -> StreamPlan {
+        StreamPlan(ProjectSetNode(input: input, expressions: expressions, expands: expands))
+    }
+
+    package static func tableFunction(_ function: TableFunction, arguments: [ScalarExpr], types: [DataType]) -> StreamPlan {
+        StreamPlan(TableFunctionNode(function: function, arguments: arguments, types: types))
+    }
+}

@@ -83,12 +83,14 @@ package enum StreamPlanner {
         case .limit(let input, _, _):
             if case .sort = input { throw refusal("ORDER BY … LIMIT (top-N)") }
             throw refusal("LIMIT and OFFSET")
-        case .projectSet:
-            throw refusal("set-returning functions in the select list")
+        case .projectSet(let input, let expressions, let expands):
+            for expression in expressions { try checkDeterministic(expression) }
+            return .projectSet(input: try convert(input), expressions: expressions, expands: expands)
         case .window:
             throw refusal("window functions")
-        case .tableFunction(let function, _, _):
-            throw refusal("the table function \(function.rawValue)")
+        case .tableFunction(let function, let arguments, let types):
+            for argument in arguments { try checkDeterministic(argument) }
+            return .tableFunction(function, arguments: arguments, types: types)
         case .setOperation(_, _, let kind, _):
             throw refusal(kind.rawValue.uppercased())
         case .maxOneRow, .apply:

@@ -1,0 +1,70 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+
+/// Set-returning functions in a view's select list: each input row becomes the rows of its
+/// expanded arrays, in lockstep, each with the input row's change. An update's old and new
+/// rows may expand to different numbers of rows, so the pair goes on as a delete and an insert.
+/// - Complexity: O(output rows) per chunk plus the expressions; no state (the same input row
+///   always expands the same way, so a delete takes back what its insert gave).
+struct ProjectSet: StreamOperator {
+    let expressions: [ScalarExpr]
+    let expands: [Bool]
+    let types: [DataType]
+    let context: EvaluationContext
+
+    mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        let data = chunk.data
+        var columns: [Column] = []
+        for expression in expressions { columns.append(MapFilterProject.evaluate(expression, on: data, context: context, output: &output)) }
+        var builders = types.map { ColumnBuilder(type: $0, capacity: data.count) }
+        var ops: [ChangeOp] = []
+        for rowIndex in 0 ..< data.count {
+            var lists: [[Value]?] = []
+            var length = 0
+            for (index, column) in columns.enumerated() {
+                if expands[index] {
+                    let elements: [Value]
+                    if case .list(let values) = column.value(at: rowIndex) { elements = values } else { elements = [] }
+                    lists.append(elements)
+                    length = max(length, elements.count)
+                } else {
+                    lists.append(nil)
+                }
+            }
+            let op: ChangeOp
+            switch chunk.ops[rowIndex] {
+            case .insert, .updateInsert: op = .insert
+            case .delete, .updateDelete: op = .delete
+            }
+            for position in 0 ..< length {
+                for (index, column) in columns.enumerated() {
+                    if let list = lists[index] {
+                        builders[index].append(position < list.count ? list[position] : .null)
+                    } else {
+                        builders[index].append(column.value(at: rowIndex))
+                    }
+                }
+                ops.append(op)
+            }
+        }
+        if ops.isEmpty { return }
+        output.append(StreamChunk(ops: ops, data: Chunk(columns: builders.map { $0.finish() }, count: ops.count)))
+    }
+}
+
+extension ProjectSetNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        ProjectSet(expressions: expressions, expands: expands, types: outputTypes, context: site.context)
+    }
+}
+
+extension TableFunctionNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        let next = try function.rows(arguments: arguments, types: types, context: site.context)
+        var chunks: [Chunk] = []
+        while let chunk = try next() { chunks.append(chunk) }
+        if !chunks.isEmpty { site.emitAtStart(Chunk.concatenate(chunks, types: types)) }
+        return PassThrough()
+    }
+}
