@@ -2,7 +2,8 @@
 
 A seeded random workload of inserts, upserts, updates and deletes (at least 100,000 row changes)
 goes into three tables feeding a dozen views: aggregates (count, sum, avg, min, max, count
-DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), filters, inner and left joins with
+DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), semi
+and anti joins, INTERSECT and EXCEPT [ALL], filters, inner and left joins with
 residual conditions, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
 SELECT over the tables; at the end the views must also equal DuckDB's answers over the same
@@ -57,6 +58,17 @@ VIEWS = {
         "FROM a GROUP BY g"
     ),
 }
+# Semi and anti joins (EXISTS, NOT EXISTS, IN) and INTERSECT / EXCEPT [ALL], maintained through
+# joins with distinct keys and counted copies.
+VIEWS.update({
+    "v_semi": "SELECT id, k FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.k = a.k)",
+    "v_anti": "SELECT id, k FROM a WHERE NOT EXISTS (SELECT 1 FROM c WHERE c.k = a.k)",
+    "v_in": "SELECT id FROM a WHERE k IN (SELECT k FROM b WHERE w > 5)",
+    "v_intersect_all": "SELECT k FROM a INTERSECT ALL SELECT k FROM c",
+    "v_intersect": "SELECT k, flag FROM a WHERE v < 30 INTERSECT SELECT k, w < 5 FROM b",
+    "v_except": "SELECT k FROM c EXCEPT SELECT k FROM b",
+    "v_except_all": "SELECT k, x % 3 AS r FROM c EXCEPT ALL SELECT k, w % 3 FROM b",
+})
 # Aggregates computed from other counters (variance and deviation from count, sum and sum of
 # squares) and the bit aggregates' per-bit counters, under deletes. Checked against the batch
 # query only: DuckDB's variance is a double where ours is an exact numeric.

@@ -67,7 +67,10 @@ package enum StreamPlanner {
             case .full:
                 throw refusal("FULL OUTER JOIN")
             case .semi, .anti:
-                throw refusal("IN, EXISTS and NOT EXISTS subqueries")
+                guard join.residual == nil else {
+                    throw refusal("IN, EXISTS and NOT EXISTS subqueries with conditions other than equalities")
+                }
+                return try semiJoin(join)
             }
         case .nestedLoopJoin(_, _, let kind, _):
             throw refusal(kind == .inner ? "joins without an equality condition" : "\(kind.rawValue) joins without an equality condition")
@@ -91,8 +94,8 @@ package enum StreamPlanner {
         case .tableFunction(let function, let arguments, let types):
             for argument in arguments { try checkDeterministic(argument) }
             return .tableFunction(function, arguments: arguments, types: types)
-        case .setOperation(_, _, let kind, _):
-            throw refusal(kind.rawValue.uppercased())
+        case .setOperation(let left, let right, let kind, let all):
+            return try setOperation(left: try convert(left), right: try convert(right), kind: kind, all: all)
         case .maxOneRow, .apply:
             throw refusal("correlated and scalar subqueries")
         }
@@ -107,6 +110,75 @@ package enum StreamPlanner {
             throw SluiceError(
                 .featureNotSupported, "materialized views cannot use the non-deterministic function \(offending)()",
                 hint: "The view would change without any change to its inputs; compute the value when querying the view instead.")
+        }
+    }
+
+    /// A semi join (EXISTS, IN) as an inner join with the right side's distinct keys, and an
+    /// anti join (NOT EXISTS) as a left join with them keeping the rows without a match: each
+    /// left row then meets at most one right row, so its copies stay as many as it has.
+    private static func semiJoin(_ join: HashJoin) throws(SluiceError) -> StreamPlan {
+        let left = try convert(join.left)
+        let right = try convert(join.right)
+        let leftTypes = left.outputTypes
+        let rightTypes = right.outputTypes
+        let keyTypes = join.rightKeys.map { rightTypes[$0] }
+        let keys = StreamPlan.hashAggregate(
+            input: .project(input: right, predicate: nil, expressions: zip(join.rightKeys, keyTypes).map { .column($0, $1) }),
+            groupCount: keyTypes.count, aggregates: [])
+        let joined = StreamPlan.hashJoin(
+            StreamHashJoinPlan(
+                left: left, right: keys, kind: join.kind == .semi ? .inner : .left, leftKeys: join.leftKeys,
+                rightKeys: Array(keyTypes.indices), residual: nil))
+        let leftColumns = leftTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+        // (A matched key is never NULL: NULL keys match nothing.)
+        let unmatched: ScalarExpr? = join.kind == .anti ? .isNull(.column(leftTypes.count, keyTypes[0]), negated: false) : nil
+        return .project(input: joined, predicate: unmatched, expressions: leftColumns)
+    }
+
+    /// INTERSECT and EXCEPT [ALL]: both sides' rows counted per distinct row (a GROUP BY of
+    /// every column with a count for each side), then each row repeated as many times as the
+    /// operation keeps it (ALL: the smaller count, or the left count less the right's; else once
+    /// or not at all) by a set-returning expansion, so views retract them like any aggregate.
+    private static func setOperation(left: StreamPlan, right: StreamPlan, kind: SetOperationKind, all: Bool) throws(SluiceError) -> StreamPlan {
+        let types = left.outputTypes
+        let columns = types.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+        func tagged(_ plan: StreamPlan, isLeft: Bool) -> StreamPlan {
+            .project(input: plan, predicate: nil, expressions: columns + [.literal(.bool(isLeft), .boolean), .literal(.bool(!isLeft), .boolean)])
+        }
+        let width = types.count
+        let counted = StreamPlan.hashAggregate(
+            input: .union(inputs: [tagged(left, isLeft: true), tagged(right, isLeft: false)]), groupCount: width,
+            aggregates: [
+                AggregateCall(kind: .countStar, argument: nil, filter: width, resultType: .int64),
+                AggregateCall(kind: .countStar, argument: nil, filter: width + 1, resultType: .int64),
+            ])
+        let copies = ScalarExpr.call(
+            setOperationCopies(kind: kind, all: all), [.column(width, .int64), .column(width + 1, .int64)])
+        let expanded = StreamPlan.projectSet(
+            input: counted, expressions: columns + [copies], expands: Array(repeating: false, count: width) + [true])
+        return .project(input: expanded, predicate: nil, expressions: columns)
+    }
+
+    /// How many copies of a row with `left` and `right` occurrences a set operation keeps, as
+    /// an array of that many elements (for the expansion).
+    private static func setOperationCopies(kind: SetOperationKind, all: Bool) -> ScalarFunction {
+        ScalarFunction(name: "\(kind.rawValue)\(all ? "_all" : "")_copies", argumentTypes: [.int64, .int64], resultType: .list(.int64)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            guard case .int64(let lefts) = arguments[0].storage, case .int64(let rights) = arguments[1].storage else {
+                throw SluiceError.internalError("set operation counts are not bigint")
+            }
+            var builder = ColumnBuilder(type: .list(.int64), capacity: rowCount)
+            for row in 0 ..< rowCount {
+                let (left, right) = (lefts[row], rights[row])
+                let count: Int64 = switch (kind, all) {
+                case (.intersect, true): min(left, right)
+                case (.intersect, false): left > 0 && right > 0 ? 1 : 0
+                case (.except, true): max(left - right, 0)
+                case (.except, false): left > 0 && right == 0 ? 1 : 0
+                }
+                builder.append(.list((0 ..< max(count, 0)).map { .int64($0) }))
+            }
+            return builder.finish()
         }
     }
 
