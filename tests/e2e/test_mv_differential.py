@@ -3,7 +3,7 @@
 A seeded random workload of inserts, upserts, updates and deletes (at least 100,000 row changes)
 goes into three tables feeding a dozen views: aggregates (count, sum, avg, min, max, count
 DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), semi
-and anti joins, INTERSECT and EXCEPT [ALL], filters, inner and left joins with
+and anti joins, FULL OUTER JOIN, INTERSECT and EXCEPT [ALL], filters, inner and left joins with
 residual conditions, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
 SELECT over the tables; at the end the views must also equal DuckDB's answers over the same
@@ -68,6 +68,7 @@ VIEWS.update({
     "v_intersect": "SELECT k, flag FROM a WHERE v < 30 INTERSECT SELECT k, w < 5 FROM b",
     "v_except": "SELECT k FROM c EXCEPT SELECT k FROM b",
     "v_except_all": "SELECT k, x % 3 AS r FROM c EXCEPT ALL SELECT k, w % 3 FROM b",
+    "v_full": "SELECT a.id AS aid, a.k AS ak, b.id AS bid, b.w FROM a FULL JOIN b ON a.k = b.k AND a.id % 7 = b.id % 7",
 })
 # Aggregates computed from other counters (variance and deviation from count, sum and sum of
 # squares) and the bit aggregates' per-bit counters, under deletes. Checked against the batch

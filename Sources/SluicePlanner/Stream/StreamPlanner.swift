@@ -65,7 +65,21 @@ package enum StreamPlanner {
                     + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
                 return .project(input: swapped, predicate: nil, expressions: reorder)
             case .full:
-                throw refusal("FULL OUTER JOIN")
+                // The left join's rows, and the right rows no left row matches padded with NULLs
+                // (an anti join with the left side's distinct keys).
+                guard join.residual == nil else { throw refusal("FULL OUTER JOIN with conditions other than equalities") }
+                let leftTypes = join.left.outputTypes
+                let rightTypes = join.right.outputTypes
+                let leftJoin = StreamPlan.hashJoin(
+                    StreamHashJoinPlan(
+                        left: try convert(join.left), right: try convert(join.right), kind: .left, leftKeys: join.leftKeys,
+                        rightKeys: join.rightKeys, residual: nil))
+                var swapped = join
+                (swapped.left, swapped.right, swapped.leftKeys, swapped.rightKeys, swapped.kind) = (join.right, join.left, join.rightKeys, join.leftKeys, .anti)
+                let unmatchedRight = StreamPlan.project(
+                    input: try semiJoin(swapped), predicate: nil,
+                    expressions: leftTypes.map { .literal(.null, $0) } + rightTypes.enumerated().map { .column($0.offset, $0.element) })
+                return .union(inputs: [leftJoin, unmatchedRight])
             case .semi, .anti:
                 guard join.residual == nil else {
                     throw refusal("IN, EXISTS and NOT EXISTS subqueries with conditions other than equalities")
