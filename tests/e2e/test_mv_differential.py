@@ -3,7 +3,8 @@
 A seeded random workload of inserts, upserts, updates and deletes (at least 100,000 row changes)
 goes into three tables feeding a dozen views: aggregates (count, sum, avg, min, max, count
 DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), semi
-and anti joins, FULL OUTER JOIN, INTERSECT and EXCEPT [ALL], filters, inner and left joins with
+and anti joins, FULL OUTER JOIN, joins without an equality and a dynamic filter, INTERSECT and
+EXCEPT [ALL], filters, inner and left joins with
 residual conditions, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
 SELECT over the tables; at the end the views must also equal DuckDB's answers over the same
@@ -69,6 +70,10 @@ VIEWS.update({
     "v_except": "SELECT k FROM c EXCEPT SELECT k FROM b",
     "v_except_all": "SELECT k, x % 3 AS r FROM c EXCEPT ALL SELECT k, w % 3 FROM b",
     "v_full": "SELECT a.id AS aid, a.k AS ak, b.id AS bid, b.w FROM a FULL JOIN b ON a.k = b.k AND a.id % 7 = b.id % 7",
+    # A comparison with a scalar subquery (a dynamic filter) and joins without an equality.
+    "v_dynamic": "SELECT id, v FROM a WHERE v > (SELECT avg(v) FROM a)",
+    "v_band": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 JOIN b b2 ON b1.w < b2.w - 7",
+    "v_band_left": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 LEFT JOIN b b2 ON b1.w > b2.w + 8 AND b1.tag = b2.tag",
 })
 # Aggregates computed from other counters (variance and deviation from count, sum and sum of
 # squares) and the bit aggregates' per-bit counters, under deletes. Checked against the batch

@@ -86,8 +86,29 @@ package enum StreamPlanner {
                 }
                 return try semiJoin(join)
             }
-        case .nestedLoopJoin(_, _, let kind, _):
-            throw refusal(kind == .inner ? "joins without an equality condition" : "\(kind.rawValue) joins without an equality condition")
+        case .nestedLoopJoin(let left, let right, let kind, let predicate):
+            // Every pair is a candidate: a hash join on no key, the condition its residual. A
+            // change on one side meets the other side whole, as a nested loop would; against a
+            // one-row side (a scalar subquery: RisingWave's dynamic filter) that is one row.
+            if let predicate { try checkDeterministic(predicate) }
+            switch kind {
+            case .inner, .left:
+                return .hashJoin(
+                    StreamHashJoinPlan(left: try convert(left), right: try convert(right), kind: kind, leftKeys: [], rightKeys: [], residual: predicate))
+            case .right:
+                let leftWidth = left.outputTypes.count
+                let rightWidth = right.outputTypes.count
+                let swapped = StreamPlan.hashJoin(
+                    StreamHashJoinPlan(
+                        left: try convert(right), right: try convert(left), kind: .left, leftKeys: [], rightKeys: [],
+                        residual: predicate?.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth }))
+                let types = swapped.outputTypes
+                let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
+                    + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
+                return .project(input: swapped, predicate: nil, expressions: reorder)
+            case .full, .semi, .anti:
+                throw refusal("\(kind.rawValue) joins without an equality condition")
+            }
         case .union(let inputs, let distinct):
             let converted = try inputs.map { (input) throws(SluiceError) -> StreamPlan in try convert(input) }
             let merged = StreamPlan.union(inputs: converted)
@@ -110,8 +131,16 @@ package enum StreamPlanner {
             return .tableFunction(function, arguments: arguments, types: types)
         case .setOperation(let left, let right, let kind, let all):
             return try setOperation(left: try convert(left), right: try convert(right), kind: kind, all: all)
-        case .maxOneRow, .apply:
-            throw refusal("correlated and scalar subqueries")
+        case .maxOneRow(let input):
+            // A scalar subquery is maintained when it always has one row: a global aggregate.
+            var below = input
+            while case .project(let inner, _) = below { below = inner }
+            guard case .hashAggregate(_, 0, _) = below else {
+                throw refusal("scalar subqueries that are not a single aggregate (their row count could change)")
+            }
+            return try convert(input)
+        case .apply:
+            throw refusal("correlated subqueries that could not be turned into joins")
         }
     }
 
