@@ -1,5 +1,5 @@
-"""Materialized views with set-returning functions (in the select list, and over constants in
-FROM) equal their queries run as batch SELECTs after every FLUSH, under random inserts, updates
+"""Materialized views with set-returning functions (in the select list, over constants in FROM,
+and over earlier FROM items' columns through LATERAL) equal their queries run as batch SELECTs after every FLUSH, under random inserts, updates
 and deletes: the differential test of the stream ProjectSet and table-function operators.
 The same views also restart: their rows come back and keep up with the writes after it."""
 
@@ -23,6 +23,10 @@ VIEWS = {
     "v_lockstep": "SELECT id, unnest(tags) AS tag, generate_series(1, n) AS g, n * 2 AS n2 FROM s",
     "v_series_count": "SELECT g, count(s.id) AS c FROM generate_series(0, 5) g LEFT JOIN s ON s.n = g GROUP BY g",
     "v_tag_totals": "SELECT tag, count(*) AS c, sum(id) AS ids FROM (SELECT id, unnest(tags) AS tag FROM s) t GROUP BY tag",
+    # Functions in FROM over earlier items' columns (implicitly LATERAL), and a LATERAL select.
+    "v_lateral_unnest": "SELECT s.id, x FROM s, unnest(s.tags) x",
+    "v_lateral_series": "SELECT s.id, g FROM s CROSS JOIN LATERAL generate_series(1, s.n) g",
+    "v_lateral_select": "SELECT s.id, l.m FROM s CROSS JOIN LATERAL (SELECT s.n * 2 AS m, s.id + 1 AS i) l",
 }
 
 

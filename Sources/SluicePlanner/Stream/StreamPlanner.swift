@@ -139,6 +139,26 @@ package enum StreamPlanner {
                 throw refusal("scalar subqueries that are not a single aggregate (their row count could change)")
             }
             return try convert(input)
+        case .apply(let input, .tableFunction(let function, let arguments, let types), .lateral)
+        where function == .unnest || function == .generateSeries:
+            // `FROM t, unnest(t.a)` and `FROM t, generate_series(1, t.n)`: the input's columns and
+            // the function's rows, a set-returning expansion of each input row.
+            let width = input.outputTypes.count
+            let bound = arguments.map(Self.outerReferencesAsColumns)
+            for argument in bound { try checkDeterministic(argument) }
+            let array: ScalarExpr = function == .unnest ? bound[0] : .call(SetReturningFunctions.series(count: bound.count), bound)
+            let columns = input.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+            let expanded = StreamPlan.projectSet(
+                input: try convert(input), expressions: columns + [array], expands: Array(repeating: false, count: width) + [true])
+            let element = expanded.outputTypes[width]
+            let last = ScalarExpr.column(width, element)
+            return .project(input: expanded, predicate: nil, expressions: columns + [element == types[0] ? last : .cast(last, types[0])])
+        case .apply(let input, .project(.values(let rows, _), let expressions), .lateral) where rows.count == 1 && rows[0].isEmpty:
+            // `CROSS JOIN LATERAL (SELECT f(t.x) AS y)`: one more column per input row.
+            let columns = input.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+            let bound = expressions.map(Self.outerReferencesAsColumns)
+            for expression in bound { try checkDeterministic(expression) }
+            return .project(input: try convert(input), predicate: nil, expressions: columns + bound)
         case .apply:
             throw refusal("correlated subqueries that could not be turned into joins")
         }
@@ -222,6 +242,16 @@ package enum StreamPlanner {
                 builder.append(.list((0 ..< max(count, 0)).map { .int64($0) }))
             }
             return builder.finish()
+        }
+    }
+
+    /// `expression` with each outer reference (to the apply's input row) made a column of it.
+    private static func outerReferencesAsColumns(_ expression: ScalarExpr) -> ScalarExpr {
+        expression.rewritten { node in
+            if case .call(let reference, let operands) = node, operands.isEmpty, let index = OuterReference.index(of: reference) {
+                return .column(index, reference.resultType)
+            }
+            return node
         }
     }
 
