@@ -67,6 +67,7 @@ extension Binder {
     /// For a CREATE of relation `name` that already exists: the statement that only notices
     /// (IF NOT EXISTS), or the error. Nil when the name is free.
     func existingRelation(_ name: String, schema: String, ifNotExists: Bool, tag: String) throws(SluiceError) -> PlannedStatement? {
+        try checkSchemaExists(schema)
         guard catalog.relation(named: name, schema: schema) != nil else { return nil }
         guard ifNotExists else { throw SluiceError(.duplicateTable, "relation \"\(name)\" already exists") }
         return .nothing(tag: tag, notice: "relation \"\(name)\" already exists, skipping")
@@ -149,7 +150,9 @@ extension Binder {
         case .materializedView: kind = .materializedView
         case .source: kind = .source
         case .sink: kind = .sink
-        case .index, .schema, .database, .column, .function:
+        case .schema:
+            return try bindDropSchema(drop)
+        case .index, .database, .column, .function:
             if drop.ifExists { return .nothing(tag: "DROP_\(drop.objectType.rawValue.replacing(" ", with: "_"))", notice: nil) }
             throw SluiceError(.featureNotSupported, "DROP \(drop.objectType.rawValue) is not supported yet")
         }
@@ -192,7 +195,7 @@ extension Binder {
     }
 
     /// Every relation that depends on `id`, directly or not, nearest first.
-    private func allDependents(of id: Int) -> [RelationDefinition] {
+    func allDependents(of id: Int) -> [RelationDefinition] {
         var result: [RelationDefinition] = []
         var queue = [id]
         while let next = queue.first {
@@ -272,6 +275,7 @@ extension Binder {
     /// after them, as in PostgreSQL.
     mutating func bindCreateView(_ view: CreateView, sourceText: String) throws(SluiceError) -> PlannedStatement {
         let schema = view.name.qualifier.last ?? session.schema
+        try checkSchemaExists(schema)
         var replacing: RelationDefinition?
         if let existing = catalog.relation(named: view.name.name, schema: schema) {
             if view.orReplace {
@@ -350,5 +354,58 @@ extension Binder {
             Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)
         })
         return bound
+    }
+}
+
+extension Binder {
+    /// `CREATE SCHEMA [IF NOT EXISTS] name`.
+    func bindCreateSchema(_ name: ObjectName, ifNotExists: Bool) throws(SluiceError) -> PlannedStatement {
+        if catalog.hasSchema(name.name) {
+            if ifNotExists { return .nothing(tag: "CREATE_SCHEMA", notice: "schema \"\(name.name)\" already exists, skipping") }
+            throw SluiceError(.duplicateSchema, "schema \"\(name.name)\" already exists")
+        }
+        return .createSchema(name.name, oid: catalog.allocateID())
+    }
+
+    /// `DROP SCHEMA [IF EXISTS] name, … [CASCADE]`: without CASCADE a schema holding relations
+    /// is refused (2BP01); with it they go too, and what depends on them.
+    func bindDropSchema(_ drop: Drop) throws(SluiceError) -> PlannedStatement {
+        var names: [String] = []
+        var doomed: [RelationDefinition] = []
+        var notices: [String] = []
+        for name in drop.names {
+            let schema = name.name
+            if ["pg_catalog", "information_schema", "rw_catalog"].contains(schema) {
+                throw SluiceError(.dependentObjectsStillExist, "cannot drop schema \(schema) because it is required by the database system")
+            }
+            guard catalog.hasSchema(schema) else {
+                if drop.ifExists {
+                    notices.append("schema \"\(schema)\" does not exist, skipping")
+                    continue
+                }
+                throw SluiceError(.invalidSchemaName, "schema \"\(schema)\" does not exist")
+            }
+            let members = catalog.relations.filter { $0.schema == schema }
+            if !members.isEmpty && !drop.cascade {
+                throw SluiceError(
+                    .dependentObjectsStillExist, "cannot drop schema \(schema) because other objects depend on it",
+                    detail: members.map { "\($0.kind.rawValue) \(schema).\($0.name) depends on schema \(schema)" }.joined(separator: "\n"),
+                    hint: "Use DROP ... CASCADE to drop the dependent objects too.")
+            }
+            for member in members {
+                for dependent in allDependents(of: member.id).reversed() where !doomed.contains(where: { $0.id == dependent.id }) {
+                    doomed.append(dependent)
+                }
+                if !doomed.contains(where: { $0.id == member.id }) { doomed.append(member) }
+            }
+            names.append(schema)
+        }
+        if names.isEmpty { return .nothing(tag: "DROP_SCHEMA", notice: notices.first) }
+        return .dropSchemas(names, relations: doomed)
+    }
+
+    /// Fails with 3F000 unless schema `name` exists (for a new relation in it).
+    func checkSchemaExists(_ name: String) throws(SluiceError) {
+        guard catalog.hasSchema(name) else { throw SluiceError(.invalidSchemaName, "schema \"\(name)\" does not exist") }
     }
 }

@@ -127,8 +127,8 @@ package struct Binder {
             return .utility(.deallocate(name))
         case .comment:
             return .nothing(tag: "COMMENT", notice: nil)
-        case .createSchema(_, _):
-            return .nothing(tag: "CREATE_SCHEMA", notice: nil)
+        case .createSchema(let name, let ifNotExists):
+            return try bindCreateSchema(name, ifNotExists: ifNotExists)
         case .createDatabase(_, _):
             throw SluiceError(.featureNotSupported, "CREATE DATABASE is not supported yet; use database \"dev\"")
         case .createIndex:

@@ -49,6 +49,10 @@ package enum PlannedStatement: Sendable {
     case createSource(RelationDefinition)
     /// Relations to drop, dependents first.
     case drop([RelationDefinition])
+    /// A new schema and its `pg_namespace` oid.
+    case createSchema(String, oid: Int)
+    /// Schemas to drop, after the relations in them (dependents first).
+    case dropSchemas([String], relations: [RelationDefinition])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).
     case nothing(tag: String, notice: String?)
     /// Session and utility statements the server answers itself.

@@ -8,6 +8,8 @@ import SluiceCore
 package final class Catalog: Sendable {
     private struct State {
         var relations: [Int: RelationDefinition] = [:]
+        /// User schemas by name, each with its `pg_namespace` oid (`public` is 2200).
+        var schemas: [String: Int] = ["public": 2200]
         var nextID = 16384
         var generation = 0
     }
@@ -58,6 +60,33 @@ package final class Catalog: Sendable {
     /// The running state of every materialized view.
     package var streamingStatus: [StreamingJobStatus] {
         statusSource.withLock { $0 }?() ?? []
+    }
+
+    /// The user schemas and their oids.
+    package var schemas: [String: Int] {
+        state.withLock { $0.schemas }
+    }
+
+    /// Whether schema `name` exists (the system schemas always do).
+    package func hasSchema(_ name: String) -> Bool {
+        ["pg_catalog", "information_schema", "rw_catalog"].contains(name) || state.withLock { $0.schemas[name] != nil }
+    }
+
+    /// Adds schema `name` with `oid`; fails with 42P06 if it exists.
+    package func addSchema(_ name: String, oid: Int) throws(SluiceError) {
+        try state.withLock { (state: inout State) throws(SluiceError) in
+            if state.schemas[name] != nil { throw SluiceError(.duplicateSchema, "schema \"\(name)\" already exists") }
+            state.schemas[name] = oid
+            state.nextID = max(state.nextID, oid + 1)
+            state.generation += 1
+        }
+    }
+
+    package func removeSchema(_ name: String) {
+        state.withLock { state in
+            state.schemas[name] = nil
+            state.generation += 1
+        }
     }
 
     /// The relation `name` in `schema`, if any.

@@ -59,9 +59,8 @@ enum SystemCatalog {
                 columns: [("oid", .int32), ("nspname", .varchar), ("nspowner", .int32), ("nspacl", .varchar)],
                 rows: [
                     [.int32(catalogNamespaceOID), .string("pg_catalog"), .int32(10), .null],
-                    [.int32(publicNamespaceOID), .string("public"), .int32(10), .null],
                     [.int32(informationSchemaOID), .string("information_schema"), .int32(10), .null],
-                ])
+                ] + catalog.schemas.sorted { $0.value < $1.value }.map { name, oid in [.int32(Int32(oid)), .string(name), .int32(10), .null] })
         case "pg_class":
             return Table(
                 columns: [
@@ -75,7 +74,7 @@ enum SystemCatalog {
                 ],
                 rows: relations.map { relation in
                     [
-                        .int32(Int32(relation.id)), .string(relation.name), .int32(publicNamespaceOID), .int32(0), .int32(10),
+                        .int32(Int32(relation.id)), .string(relation.name), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)), .int32(0), .int32(10),
                         .int32(relation.kind == .table ? 2 : 0), .string(relation.kind.relkind), .int16(Int16(relation.columns.count)),
                         .int16(0), .bool(!relation.primaryKey.isEmpty), .bool(false), .bool(false), .bool(false), .bool(false),
                         .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, .null, .null, .float32(-1),
@@ -83,7 +82,7 @@ enum SystemCatalog {
                     ]
                 } + relations.filter { !$0.primaryKey.isEmpty }.map { relation in
                     [
-                        .int32(Int32(primaryKeyIndexOID(relation))), .string("\(relation.name)_pkey"), .int32(publicNamespaceOID), .int32(0),
+                        .int32(Int32(primaryKeyIndexOID(relation))), .string("\(relation.name)_pkey"), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)), .int32(0),
                         .int32(10), .int32(403), .string("i"), .int16(Int16(relation.primaryKey.count)), .int16(0), .bool(false),
                         .bool(false), .bool(false), .bool(false), .bool(false), .bool(false), .int32(0), .int32(0), .string("p"),
                         .string("n"), .int32(0), .null, .null, .null, .float32(-1), .int32(0), .bool(false), .bool(false),
@@ -160,7 +159,7 @@ enum SystemCatalog {
                 ],
                 rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
                     [
-                        .int32(Int32(primaryKeyIndexOID(relation)) + 1), .string("\(relation.name)_pkey"), .int32(publicNamespaceOID),
+                        .int32(Int32(primaryKeyIndexOID(relation)) + 1), .string("\(relation.name)_pkey"), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)),
                         .string("p"), .int32(Int32(relation.id)), .int32(Int32(primaryKeyIndexOID(relation))), .int32(0),
                         .list(relation.primaryKey.map { .int16(Int16($0 + 1)) }), .bool(false),
                         .bool(false), .bool(true), .bool(true), .int32(0), .int32(0), .null, .string(" "), .string(" "), .string(" "),
@@ -279,7 +278,7 @@ enum SystemCatalog {
             return Table(
                 columns: [("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("definition", .varchar)],
                 rows: catalog.relations.filter { $0.kind == .materializedView }.map {
-                    [.int32(Int32($0.id)), .string($0.name), .int32(publicNamespaceOID), .int32(10), .string($0.definition)]
+                    [.int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10), .string($0.definition)]
                 })
         case "rw_sources":
             return Table(
@@ -289,7 +288,7 @@ enum SystemCatalog {
                 ],
                 rows: catalog.relations.filter { $0.kind == .source || ($0.kind == .table && $0.connector != nil) }.map {
                     [
-                        .int32(Int32($0.id)), .string($0.name), .int32(publicNamespaceOID), .int32(10),
+                        .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10),
                         .string($0.connector?.connector.uppercased() ?? ""), .string($0.connector?.format ?? ""),
                         .string($0.connector?.encode ?? ""), .string($0.definition),
                     ]
@@ -378,7 +377,7 @@ enum SystemCatalog {
         case "schemata":
             return Table(
                 columns: [("catalog_name", .varchar), ("schema_name", .varchar), ("schema_owner", .varchar)],
-                rows: ["pg_catalog", "public", "information_schema"].map { [.string(session.database), .string($0), .string(session.user)] })
+                rows: (["pg_catalog", "information_schema"] + catalog.schemas.sorted { $0.value < $1.value }.map(\.key)).map { [.string(session.database), .string($0), .string(session.user)] })
         default:
             return nil
         }

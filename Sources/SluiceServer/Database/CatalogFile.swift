@@ -10,6 +10,8 @@ struct CatalogFile: Sendable {
         var relations: [RelationDefinition]
         /// (Absent from files an earlier version wrote: ids then started after the highest.)
         var nextID: Int?
+        /// User schemas and their oids (absent from files an earlier version wrote: `public`).
+        var schemas: [String: Int]?
     }
 
     let path: String
@@ -20,10 +22,10 @@ struct CatalogFile: Sendable {
 
     /// Writes `relations`, renamed over the old file and fsynced with its directory: a crash
     /// leaves one whole catalog, the old or the new.
-    func save(_ relations: [RelationDefinition], nextID: Int) throws(SluiceError) {
+    func save(_ relations: [RelationDefinition], nextID: Int, schemas: [String: Int]) throws(SluiceError) {
         let data: Data
         do {
-            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID))
+            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID, schemas: schemas))
         } catch {
             throw SluiceError(.internalError, "could not encode the catalog: \(error)")
         }
@@ -31,11 +33,11 @@ struct CatalogFile: Sendable {
     }
 
     /// The stored definitions and next id; nil when there is no file yet.
-    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?)? {
+    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?)? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             let stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            return (stored.relations, stored.nextID)
+            return (stored.relations, stored.nextID, stored.schemas)
         } catch {
             throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
         }

@@ -19,6 +19,14 @@ extension Database {
             guard let stored = try CatalogFile(dataDirectory: directory).read() else { return }
             let relations = stored.relations
             if let nextID = stored.nextID { catalog.reserveIDs(below: nextID) }
+            // Schemas: as stored, or (a file an earlier version wrote) those its relations name.
+            var schemas = stored.schemas ?? [:]
+            if stored.schemas == nil {
+                for relation in relations where relation.schema != "public" && schemas[relation.schema] == nil {
+                    schemas[relation.schema] = catalog.allocateID()
+                }
+            }
+            for (name, oid) in schemas where name != "public" { try catalog.addSchema(name, oid: oid) }
             for relation in relations where relation.kind == .source {
                 try catalog.add(relation)
             }

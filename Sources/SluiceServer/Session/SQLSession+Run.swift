@@ -112,6 +112,15 @@ extension SQLSession {
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
+        case .createSchema(let name, let oid):
+            try database.catalog.addSchema(name, oid: oid)
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: "CREATE_SCHEMA")
+        case .dropSchemas(let names, let relations):
+            for relation in relations { try database.drop(relation) }
+            for name in names { database.catalog.removeSchema(name) }
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: "DROP_SCHEMA")
         case .createView(let relation, let replacing):
             try database.createView(relation, replacing: replacing)
             return PGStatementResult(commandTag: "CREATE_VIEW")
