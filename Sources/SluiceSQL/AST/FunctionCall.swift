@@ -7,8 +7,10 @@ package struct FunctionCall: Hashable, Sendable {
     package var isStar: Bool
     /// `count(DISTINCT x)`.
     package var isDistinct: Bool
-    /// `string_agg(x, ',' ORDER BY y)`.
+    /// `string_agg(x, ',' ORDER BY y)`, or the ORDER BY of `WITHIN GROUP (ORDER BY …)`.
     package var orderBy: [OrderByItem]
+    /// The ORDER BY was written `WITHIN GROUP (ORDER BY …)` (an ordered-set aggregate's).
+    package var isWithinGroup = false
     /// `FILTER (WHERE …)`.
     package var filter: Expression?
     /// `OVER (…)` or `OVER name`.

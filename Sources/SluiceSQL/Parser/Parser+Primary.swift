@@ -237,6 +237,7 @@ extension Parser {
             try expectKeyword("order")
             try expectKeyword("by")
             call.orderBy = try parseOrderByList()
+            call.isWithinGroup = true
             try expectSymbol(")")
         }
         if isKeyword("filter"), isSymbol("(", at: 1) {

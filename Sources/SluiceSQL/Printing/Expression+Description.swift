@@ -39,7 +39,9 @@ extension Expression: CustomStringConvertible {
         case .inSubquery(let operand, let query, let negated):
             return "\(operand.operandText) \(negated ? "NOT " : "")IN (\(query))"
         case .like(let operand, let pattern, let escape, let caseInsensitive, let negated):
-            var text = "\(operand.operandText) \(negated ? "NOT " : "")\(caseInsensitive ? "ILIKE" : "LIKE") \(pattern.operandText)"
+            // (The pattern in parentheses: `~~` binds tighter than LIKE, so `a ~~ b COLLATE c`
+            // reprinted as LIKE would group differently.)
+            var text = "\(operand.operandText) \(negated ? "NOT " : "")\(caseInsensitive ? "ILIKE" : "LIKE") (\(pattern))"
             if let escape { text += " ESCAPE \(escape.operandText)" }
             return text
         case .similarTo(let operand, let pattern, let escape, let negated):
@@ -93,6 +95,8 @@ extension Expression: CustomStringConvertible {
             return "(\(operand)).\(quoteIdentifierIfNeeded(field))"
         case .row(let fields, let explicit):
             let list = fields.map(\.description).joined(separator: ", ")
+            // (An empty unmarked row is GROUP BY's empty grouping set, `()`.)
+            if fields.isEmpty && !explicit { return "()" }
             return explicit || fields.count < 2 ? "ROW(\(list))" : "(\(list))"
         case .valueFunction(let function):
             return function.rawValue
@@ -125,6 +129,8 @@ extension BinaryOperator {
     var printedSymbol: String {
         switch self {
         case .custom(let symbol) where symbol.hasPrefix("OPERATOR("): symbol
+        // Written bare, these parse as LIKE (`OPERATOR(pg_catalog.~~)` keeps the binary form).
+        case _ where ["~~", "!~~", "~~*", "!~~*"].contains(symbol): "OPERATOR(pg_catalog.\(symbol))"
         default: symbol
         }
     }
@@ -153,15 +159,17 @@ extension IntervalQualifier: CustomStringConvertible {
 
 extension FunctionCall: CustomStringConvertible {
     package var description: String {
+        if name.parts == ["grouping sets"] { return "GROUPING SETS (" + arguments.map(\.description).joined(separator: ", ") + ")" }
         var text = name.description + "("
         if isStar {
             text += "*"
         } else {
             if isDistinct { text += "DISTINCT " }
             text += arguments.map(\.description).joined(separator: ", ")
-            if !orderBy.isEmpty { text += " ORDER BY " + orderBy.map(\.description).joined(separator: ", ") }
+            if !orderBy.isEmpty && !isWithinGroup { text += " ORDER BY " + orderBy.map(\.description).joined(separator: ", ") }
         }
         text += ")"
+        if isWithinGroup { text += " WITHIN GROUP (ORDER BY " + orderBy.map(\.description).joined(separator: ", ") + ")" }
         if let filter { text += " FILTER (WHERE \(filter))" }
         switch over {
         case .named(let window): text += " OVER \(quoteIdentifierIfNeeded(window))"
