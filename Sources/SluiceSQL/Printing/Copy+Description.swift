@@ -22,7 +22,10 @@ extension Copy: CustomStringConvertible {
 
 extension CopyOption: CustomStringConvertible {
     package var description: String {
-        switch argument {
+        // Any word is an option name (keywords too), so only other spellings are quoted.
+        let isWord = !name.isEmpty && name.unicodeScalars.allSatisfy { ("a" ... "z").contains($0) || $0 == "_" }
+        let name = isWord ? name : "\"" + name.replacing("\"", with: "\"\"") + "\""
+        return switch argument {
         case nil: name
         case .text(let value): "\(name) \(quoteStringLiteral(value))"
         case .star: "\(name) *"
