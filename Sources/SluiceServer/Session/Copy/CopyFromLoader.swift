@@ -49,7 +49,7 @@ final class CopyFromLoader: PGCopyInSink {
     }
 
     func received(_ data: [UInt8]) throws(SluiceError) {
-        if session.isCancelled() { throw ending(SluiceError(.queryCanceled, "canceling statement due to user request")) }
+        if session.isCancelled() { throw prefixed(ending(SluiceError(.queryCanceled, "canceling statement due to user request"))) }
         try state.withLock { (state) throws(SluiceError) in
             guard !state.isEnded else { return }
             do throws(SluiceError) {
@@ -135,7 +135,9 @@ final class CopyFromLoader: PGCopyInSink {
     /// `error` with PostgreSQL's COPY context: `COPY t, line 3, column b: "x"`.
     /// An error of the reader, whose context names the line, with the relation's name added
     /// (PostgreSQL's `COPY t, line 3: "…"`); errors of this loader already have it.
+    /// Also fails an open transaction block, as any failed statement does.
     private func prefixed(_ error: SluiceError) -> SluiceError {
+        if session.transactionStatus == .inBlock { session.setTransactionStatus(.failed) }
         guard let context = error.context, !context.hasPrefix("COPY ") else { return error }
         return withContext(error, context)
     }
