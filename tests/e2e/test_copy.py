@@ -344,3 +344,20 @@ def test_a_two_million_row_copy_streams_in_bounded_memory(tmp_path: Path) -> Non
                 assert count == rows
         peak = _peak_rss_kib(server.process.pid)
     assert peak < 400 * 1024, f"peak resident set {peak} KiB"
+
+
+def test_copy_inside_a_multi_statement_query(target: Endpoint, conn: psycopg.Connection, table_name: str) -> None:
+    """The statements after a COPY in one simple query run once its data is in."""
+    conn.execute(f"CREATE TABLE {table_name} (id int)")
+    client = WireClient(target.host, target.port)
+    try:
+        client.login(target.user, target.dbname)
+        client.send(message(b"Q", cstring(f"COPY {table_name} FROM STDIN; SELECT count(*) FROM {table_name}")))
+        assert client.read_message().type == b"G"
+        client.send(message(b"d", b"1\n2") + message(b"d", b"\n3\n") + message(b"c"))
+        messages = client.read_until(b"Z")
+        assert [m.type for m in messages] == [b"C", b"T", b"D", b"C", b"Z"], messages
+        assert messages[0].body == b"COPY 3\x00"
+        assert messages[2].body.endswith(b"3")
+    finally:
+        client.close()
