@@ -17,7 +17,7 @@ extension ConnectionStateMachine {
         var origin: CopyOrigin
         /// CopyData not yet handed to the sink: small messages (psql sends one per line) are
         /// passed on together, up to ``copyInBatchBytes``.
-        var pending: [UInt8] = []
+        var pending = CopyInBuffer()
         /// A call of the sink runs; client messages wait.
         var isBusy = false
     }
@@ -51,19 +51,14 @@ extension ConnectionStateMachine {
         var progress = progress
         switch message {
         case .copyData(let bytes):
-            progress.pending += bytes
-            guard progress.pending.count >= Self.copyInBatchBytes else {
-                enter(.copyIn(progress))
-                return ConnectionAction()
-            }
-            let data = progress.pending
-            progress.pending = []
+            progress.pending.bytes += bytes
+            guard progress.pending.bytes.count >= Self.copyInBatchBytes else { return ConnectionAction() }
+            let data = progress.pending.take()
             progress.isBusy = true
             enter(.copyIn(progress))
             return ConnectionAction(effect: .sendCopyData(progress.sink, data))
         case .copyDone:
-            let data = progress.pending
-            progress.pending = []
+            let data = progress.pending.take()
             progress.isBusy = true
             enter(.copyIn(progress))
             return ConnectionAction(effect: .finishCopy(progress.sink, data))
@@ -191,4 +186,17 @@ package struct PGCopyInReference: Sendable, Equatable {
     }
 
     package static func == (lhs: PGCopyInReference, rhs: PGCopyInReference) -> Bool { lhs.sink === rhs.sink }
+}
+
+/// The CopyData bytes gathered for the sink. A class, so that appending to it inside the
+/// state enum does not copy the bytes gathered so far (the connection's one event loop is its
+/// only user).
+package final class CopyInBuffer: @unchecked Sendable {
+    var bytes: [UInt8] = []
+
+    /// The bytes, leaving the buffer empty.
+    func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
 }
