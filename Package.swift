@@ -50,7 +50,7 @@ let package = Package(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
+                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),

@@ -9,6 +9,9 @@ package struct SluiceError: Error, Hashable, Sendable, CustomStringConvertible {
     package var detail: String?
     package var hint: String?
     package var position: Int?
+    /// Where the error happened, as Postgres's CONTEXT (the `W` field): e.g. the line of COPY
+    /// input, `COPY t, line 3, column b: "x"`.
+    package var context: String?
 
     package init(_ code: SQLState, _ message: String, detail: String? = nil, hint: String? = nil, position: Int? = nil) {
         self.code = code
@@ -22,6 +25,7 @@ package struct SluiceError: Error, Hashable, Sendable, CustomStringConvertible {
         var text = "ERROR:  \(message) (SQLSTATE \(code))"
         if let detail { text += "\nDETAIL:  \(detail)" }
         if let hint { text += "\nHINT:  \(hint)" }
+        if let context { text += "\nCONTEXT:  \(context)" }
         return text
     }
 

@@ -46,9 +46,10 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceGen": {"SluiceCore"},
     # Connectors implement Dataflow's source protocol; the engine never imports them.
     "SluiceConnectors": {"SluiceCore", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient"},
+    # (Formats: COPY reads and writes PostgreSQL's text and CSV formats.)
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
-        "SluiceDataflow", "SluiceConnectors", "SluicePGWire", "SluiceBroker", "NIOCore", "NIOPosix",
+        "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "NIOCore", "NIOPosix",
     },
     # The broker benchmark drives the broker with the Kafka client the tools use; the JSON
     # benchmark times the decoder directly.

@@ -9,7 +9,9 @@ import SluiceState
 /// The file is unlinked as soon as it is made: it lives only as long as its descriptor, so a
 /// query that ends, fails or dies with the server leaves nothing behind. Chunks are written in
 /// ``ChunkCodec``'s form behind a 4-byte length, through a buffer of ``bufferSize`` bytes.
-final class ChunkSpillFile {
+/// (COPY FROM stages its rows in one too, so that nothing is inserted before all are read.)
+/// Not `Sendable`: one owner uses it at a time.
+package final class ChunkSpillFile {
     static let bufferSize = 256 << 10
 
     let types: [DataType]
@@ -17,11 +19,13 @@ final class ChunkSpillFile {
     private let path: String
     private var buffer: [UInt8] = []
     private var length = 0
-    private(set) var rowCount = 0
+    /// The rows appended so far.
+    package private(set) var rowCount = 0
     /// The bytes written so far.
     var byteCount: Int { length + buffer.count }
 
-    init(in directory: String, types: [DataType]) throws(SluiceError) {
+    /// Makes an unlinked file in `directory` for chunks of columns of `types`.
+    package init(in directory: String, types: [DataType]) throws(SluiceError) {
         self.types = types
         mkdir(directory, 0o755)
         var template = Array("\(directory)/spill-XXXXXX".utf8CString)
@@ -38,7 +42,8 @@ final class ChunkSpillFile {
         close(descriptor)
     }
 
-    func append(_ chunk: Chunk) throws(SluiceError) {
+    /// Writes `chunk` after the others (through the buffer).
+    package func append(_ chunk: Chunk) throws(SluiceError) {
         guard chunk.count > 0 else { return }
         let start = buffer.count
         buffer.append(contentsOf: [0, 0, 0, 0])
@@ -59,7 +64,7 @@ final class ChunkSpillFile {
     }
 
     /// The chunks written, in order. Writing ends here.
-    func chunks() throws(SluiceError) -> ChunkStream {
+    package func chunks() throws(SluiceError) -> ChunkStream {
         try flush()
         buffer = []
         var offset = 0

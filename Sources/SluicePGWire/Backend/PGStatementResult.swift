@@ -22,6 +22,13 @@ package struct PGStatementResult: Sendable {
     package var stream: PGRowStream?
     /// The session's time zone, in which `timestamptz` values are sent as text.
     package var timeZone: TimeZoneRules = .utc
+    /// Set for `COPY … FROM STDIN`: the connection answers CopyInResponse and hands the client's
+    /// CopyData to this sink; `commandTag` is unused (the sink's ``PGCopyInSink/finished()``
+    /// gives it).
+    package var copyIn: (any PGCopyInSink)?
+    /// Set for `COPY … TO STDOUT`: the connection answers CopyOutResponse and sends the stream's
+    /// rows as CopyData; `commandTag` is unused (the stream gives it).
+    package var copyOut: PGCopyOutStream?
 
     package init(
         commandTag: String, columns: [PGColumn]? = nil, chunks: [Chunk] = [],
@@ -72,4 +79,45 @@ package final class PGRowStream: @unchecked Sendable, Equatable {
     }
 
     package static func == (lhs: PGRowStream, rhs: PGRowStream) -> Bool { lhs === rhs }
+}
+
+/// Where the data of a `COPY … FROM STDIN` goes ("COPY Operations" in "Message Flow"). Calls
+/// come one at a time, off the event loop, in order: any number of `received`, then `finished`
+/// or `failed` (once, and `failed` also when the connection closes mid-copy).
+package protocol PGCopyInSink: AnyObject, Sendable {
+    /// The number of columns CopyInResponse announces.
+    var columnCount: Int { get }
+    /// Takes the next bytes of the data, in the order the client sent them (cut anywhere). A
+    /// throw ends the COPY: nothing of it takes effect.
+    func received(_ data: [UInt8]) throws(SluiceError)
+    /// The client sent CopyDone: takes the rest and returns the CommandComplete tag (`COPY n`).
+    func finished() async throws(SluiceError) -> String
+    /// The COPY ends without effect (CopyFail, an error, the connection closing).
+    func failed()
+}
+
+/// The rows of a `COPY … TO STDOUT`, made as they are asked for (as ``PGRowStream``): each call
+/// of `next` gives the CopyData of some rows, one message per row, or nil at the end.
+package final class PGCopyOutStream: @unchecked Sendable, Equatable {
+    /// The number of columns CopyOutResponse announces.
+    package let columnCount: Int
+    private let source: () throws(SluiceError) -> [[UInt8]]?
+    private let tag: () -> String
+
+    /// `source` gives the next lines (or nil at the end); `commandTag` is asked once it ended.
+    package init(columnCount: Int, source: @escaping () throws(SluiceError) -> [[UInt8]]?, commandTag: @escaping () -> String) {
+        self.columnCount = columnCount
+        self.source = source
+        self.tag = commandTag
+    }
+
+    /// The next lines, or nil once all are out.
+    package func next() throws(SluiceError) -> [[UInt8]]? {
+        try source()
+    }
+
+    /// The CommandComplete tag, `COPY n`, once the stream ended.
+    package var commandTag: String { tag() }
+
+    package static func == (lhs: PGCopyOutStream, rhs: PGCopyOutStream) -> Bool { lhs === rhs }
 }

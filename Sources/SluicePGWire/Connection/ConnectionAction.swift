@@ -1,10 +1,12 @@
 import SluiceCore
 
 /// What the connection handler must do after the state machine took an event: send `messages`,
-/// call `PGSession.close` for `closedStatements`, then perform `effect`.
+/// call `PGSession.close` for `closedStatements` and `PGCopyInSink.failed` for `abortedCopies`,
+/// then perform `effect`.
 package struct ConnectionAction: Sendable, Equatable {
     package var messages: [PGBackendMessage]
     package var closedStatements: [PGPreparedStatement]
+    package var abortedCopies: [PGCopyInReference] = []
     package var effect: Effect
 
     /// The step after sending: carry on, or one call whose outcome comes back as an event.
@@ -20,6 +22,14 @@ package struct ConnectionAction: Sendable, Equatable {
         /// Once the socket is writable, call the stream's `next()`; report `rowsPulled(_:)` or
         /// `rowsFailed(_:)`.
         case pullRows(PGRowStream)
+        /// Call the sink's `received` with the bytes; report `copyDataTaken()` or `copyInFailed(_:)`.
+        case sendCopyData(PGCopyInReference, [UInt8])
+        /// Call the sink's `received` with the bytes (if any), then `finished`; report
+        /// `copyInFinished(_:)` or `copyInFailed(_:)`.
+        case finishCopy(PGCopyInReference, [UInt8])
+        /// Once the socket is writable, call the stream's `next()`; report `copyDataPulled(_:)`
+        /// or `copyOutFailed(_:)`.
+        case pullCopyData(PGCopyOutStream)
         /// Cancel the session with this key, if any, then close without a reply.
         case cancel(processID: Int32, secretKey: Int32)
         /// Close the connection.

@@ -15,7 +15,8 @@ extension ConnectionStateMachine {
             return ConnectionAction(effect: .cancel(processID: processID, secretKey: secretKey))
         case .startup(let startupMessage):
             return startupReceived(startupMessage)
-        case .authenticationResponse, .query, .parse, .bind, .describe, .execute, .close, .sync, .flush, .terminate:
+        case .authenticationResponse, .query, .parse, .bind, .describe, .execute, .close, .sync, .flush, .terminate,
+             .copyData, .copyDone, .copyFail:
             return closed(with: .fail(SluiceError(.protocolViolation, "expected a startup packet")))
         }
     }
@@ -56,7 +57,7 @@ extension ConnectionStateMachine {
         case .terminate:
             return closed(with: ConnectionAction(effect: .close))
         case .startup, .sslRequest, .gssEncryptionRequest, .cancelRequest, .query, .parse, .bind, .describe,
-             .execute, .close, .sync, .flush:
+             .execute, .close, .sync, .flush, .copyData, .copyDone, .copyFail:
             return closed(with: .fail(SluiceError(.protocolViolation, "expected password response")))
         }
         do throws(SluiceError) {
@@ -104,7 +105,7 @@ extension ConnectionStateMachine {
             return ConnectionAction(messages: messages)
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("a session started while none was being started")))
         }
     }
@@ -116,7 +117,7 @@ extension ConnectionStateMachine {
             return closed(with: .fail(error))
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("a session failed while none was being started")))
         }
     }

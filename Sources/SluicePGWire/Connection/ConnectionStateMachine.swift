@@ -16,6 +16,10 @@ package struct ConnectionStateMachine {
         case extendedQuery(ExtendedQueryStep)
         /// An extended-query message failed: messages are discarded until Sync.
         case extendedQueryFailed
+        /// `COPY … FROM STDIN`: CopyData is taken from the client, or passed to the sink.
+        case copyIn(CopyInProgress)
+        /// `COPY … TO STDOUT`: the stream is asked for its next rows.
+        case copyOut(PGCopyOutStream, origin: CopyOrigin)
         case closed
     }
 
@@ -82,7 +86,8 @@ package struct ConnectionStateMachine {
     /// True while a backend call is in flight and client messages must wait.
     package var isAwaitingBackend: Bool {
         switch state {
-        case .startingSession, .simpleQuery: true
+        case .startingSession, .simpleQuery, .copyOut: true
+        case .copyIn(let progress): progress.isBusy
         case .extendedQuery(.parsing), .extendedQuery(.executing), .extendedQuery(.streaming): true
         case .awaitingStartup, .authenticating, .ready, .extendedQuery(.awaitingMessage), .extendedQueryFailed, .closed: false
         }
@@ -101,7 +106,9 @@ package struct ConnectionStateMachine {
             return queryMessageReceived(message)
         case .extendedQueryFailed:
             return messageReceivedWhileSkippingToSync(message)
-        case .startingSession, .simpleQuery, .extendedQuery(.parsing), .extendedQuery(.executing), .extendedQuery(.streaming):
+        case .copyIn(let progress) where !progress.isBusy:
+            return copyInMessageReceived(message, progress: progress)
+        case .startingSession, .simpleQuery, .extendedQuery(.parsing), .extendedQuery(.executing), .extendedQuery(.streaming), .copyIn, .copyOut:
             return closed(with: .fail(.internalError("a client message was handled while a backend call was running")))
         case .closed:
             return ConnectionAction(effect: .close)
@@ -113,7 +120,7 @@ package struct ConnectionStateMachine {
         switch state {
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(error))
         }
     }
@@ -142,6 +149,9 @@ package struct ConnectionStateMachine {
             return syncReceived()
         case .flush:
             return ConnectionAction()
+        case .copyData, .copyDone, .copyFail:
+            // Left over from a COPY FROM STDIN that failed: ignored, as Postgres does.
+            return ConnectionAction()
         case .terminate:
             return closed(with: ConnectionAction(effect: .close))
         case .authenticationResponse:
@@ -157,7 +167,7 @@ package struct ConnectionStateMachine {
             return syncReceived()
         case .terminate:
             return closed(with: ConnectionAction(effect: .close))
-        case .query, .parse, .bind, .describe, .execute, .close, .flush:
+        case .query, .parse, .bind, .describe, .execute, .close, .flush, .copyData, .copyDone, .copyFail:
             return ConnectionAction()
         case .authenticationResponse, .startup, .sslRequest, .gssEncryptionRequest, .cancelRequest:
             return closed(with: .fail(SluiceError(.protocolViolation, "unexpected message type after an extended-query error")))
@@ -180,7 +190,7 @@ package struct ConnectionStateMachine {
         case .closed:
             return ConnectionAction(closedStatements: prepared, effect: .close)
         case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.executing), .simpleQuery(.streaming),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQuery(.streaming), .extendedQueryFailed:
+             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQuery(.streaming), .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("prepare returned while none was running")))
         }
     }
@@ -195,7 +205,7 @@ package struct ConnectionStateMachine {
         case .closed:
             return ConnectionAction(effect: .close)
         case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.executing), .simpleQuery(.streaming),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQuery(.streaming), .extendedQueryFailed:
+             .extendedQuery(.awaitingMessage), .extendedQuery(.executing), .extendedQuery(.streaming), .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("prepare failed while none was running")))
         }
     }
@@ -204,6 +214,9 @@ package struct ConnectionStateMachine {
     package mutating func executeSucceeded(_ result: PGStatementResult) -> ConnectionAction {
         switch state {
         case .simpleQuery(.executing(let statements, let nextIndex)):
+            if result.copyIn != nil || result.copyOut != nil {
+                return copyStarted(result, origin: .simple(statements: statements, nextIndex: nextIndex))
+            }
             if result.stream != nil {
                 var messages = Self.noticeMessages(result)
                 if let columns = result.columns {
@@ -213,11 +226,14 @@ package struct ConnectionStateMachine {
             }
             return simpleStatementDone(Self.completeResultMessages(result), statements: statements, nextIndex: nextIndex)
         case .extendedQuery(.executing(let portalName, let maxRows)):
+            if result.copyIn != nil || result.copyOut != nil {
+                return copyStarted(result, origin: .extended(portalName: portalName))
+            }
             return portalExecuted(portalName, maxRows: maxRows, result: result)
         case .closed:
             return ConnectionAction(effect: .close)
         case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.preparing), .simpleQuery(.streaming),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQuery(.streaming), .extendedQueryFailed:
+             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQuery(.streaming), .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("execute returned while none was running")))
         }
     }
@@ -233,7 +249,7 @@ package struct ConnectionStateMachine {
             return sendRows(of: cursor, portalName: portalName, maxRows: maxRows, messages: [], sent: sent)
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("rows arrived while none were asked for")))
         }
     }
@@ -248,7 +264,7 @@ package struct ConnectionStateMachine {
             return extendedQueryFailed(error)
         case .closed:
             return ConnectionAction(effect: .close)
-        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed:
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("rows failed while none were asked for")))
         }
     }
@@ -271,7 +287,7 @@ package struct ConnectionStateMachine {
     }
 
     /// After one statement of a simple query: the next one, or ReadyForQuery.
-    private mutating func simpleStatementDone(_ messages: [PGBackendMessage], statements: [PGPreparedStatement], nextIndex: Int) -> ConnectionAction {
+    mutating func simpleStatementDone(_ messages: [PGBackendMessage], statements: [PGPreparedStatement], nextIndex: Int) -> ConnectionAction {
         var messages = messages
         guard nextIndex < statements.count else {
             state = .ready
@@ -293,7 +309,7 @@ package struct ConnectionStateMachine {
         case .closed:
             return ConnectionAction(effect: .close)
         case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery(.preparing), .simpleQuery(.streaming),
-             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQuery(.streaming), .extendedQueryFailed:
+             .extendedQuery(.awaitingMessage), .extendedQuery(.parsing), .extendedQuery(.streaming), .extendedQueryFailed, .copyIn, .copyOut:
             return closed(with: .fail(.internalError("execute failed while none was running")))
         }
     }
@@ -313,7 +329,7 @@ package struct ConnectionStateMachine {
         return ConnectionAction(effect: .execute(statement, parameters: []))
     }
 
-    private mutating func simpleQueryFailed(_ error: SluiceError, statements: [PGPreparedStatement]) -> ConnectionAction {
+    mutating func simpleQueryFailed(_ error: SluiceError, statements: [PGPreparedStatement]) -> ConnectionAction {
         state = .ready
         return ConnectionAction(
             messages: [.errorResponse(PGErrorFields(.error, error)), .readyForQuery(transactionStatus)],

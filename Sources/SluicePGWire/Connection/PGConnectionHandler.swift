@@ -26,8 +26,13 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
     private var isReadHeld = false
     private var isInactive = false
     private var context: ChannelHandlerContext?
-    /// A result stream waiting for the socket to drain before its next chunk is made.
-    private var pendingPull: PGRowStream?
+    /// A result or COPY TO stream waiting for the socket to drain before its next chunk is made.
+    private var pendingPull: PendingPull?
+
+    private enum PendingPull {
+        case rows(PGRowStream)
+        case copy(PGCopyOutStream)
+    }
 
     package init(
         configuration: ConnectionStateMachine.Configuration, backend: any PGBackend,
@@ -66,7 +71,9 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
         isInactive = true
         events.removeAll()
         let wasAwaitingBackend = machine.isAwaitingBackend
+        let copyIn = machine.activeCopyIn
         machine.connectionClosed()
+        if !wasAwaitingBackend { copyIn?.failed() }
         if pendingPull != nil {
             // A result was waiting for the client to read: nothing is running, the rest is dropped.
             pendingPull = nil
@@ -81,9 +88,12 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
     }
 
     package func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let stream = pendingPull {
+        if context.channel.isWritable, let pending = pendingPull {
             pendingPull = nil
-            pull(stream)
+            switch pending {
+            case .rows(let stream): pull(stream)
+            case .copy(let stream): pullCopy(stream)
+            }
         }
         context.fireChannelWritabilityChanged()
     }
@@ -128,6 +138,7 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
             writeFuture = context.write(wrapOutboundOut(buffer))
         }
         for statement in action.closedStatements { session?.close(statement) }
+        for copy in action.abortedCopies { copy.sink.failed() }
 
         switch action.effect {
         case .readNextMessage:
@@ -163,6 +174,33 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
         case .pullRows(let stream):
             context.flush()
             pull(stream)
+        case .sendCopyData(let copy, let data):
+            let sink = copy.sink
+            runOffLoop { () async throws(SluiceError) in try sink.received(data) } completion: { handler, result in
+                handler.refreshTransactionStatus()
+                switch result {
+                case .success: handler.perform(handler.machine.copyDataTaken())
+                case .failure(let error): handler.perform(handler.machine.copyInFailed(error))
+                }
+                handler.afterBackendCall()
+            }
+        case .finishCopy(let copy, let data):
+            context.flush()
+            let sink = copy.sink
+            runOffLoop { () async throws(SluiceError) -> String in
+                if !data.isEmpty { try sink.received(data) }
+                return try await sink.finished()
+            } completion: { handler, result in
+                handler.refreshTransactionStatus()
+                switch result {
+                case .success(let tag): handler.perform(handler.machine.copyInFinished(tag))
+                case .failure(let error): handler.perform(handler.machine.copyInFailed(error))
+                }
+                handler.afterBackendCall()
+            }
+        case .pullCopyData(let stream):
+            context.flush()
+            pullCopy(stream)
         case .cancel(let processID, let secretKey):
             registry.cancel(processID: processID, secretKey: secretKey)
             context.close(promise: nil)
@@ -181,7 +219,7 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
     private func pull(_ stream: PGRowStream) {
         guard let context else { return }
         guard context.channel.isWritable else {
-            pendingPull = stream
+            pendingPull = .rows(stream)
             return
         }
         runOffLoop { () async throws(SluiceError) in try stream.next() } completion: { handler, result in
@@ -189,6 +227,23 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
             switch result {
             case .success(let chunk): handler.perform(handler.machine.rowsPulled(chunk))
             case .failure(let error): handler.perform(handler.machine.rowsFailed(error))
+            }
+            handler.afterBackendCall()
+        }
+    }
+
+    /// Makes a COPY TO stream's next rows off the event loop, once the socket takes more.
+    private func pullCopy(_ stream: PGCopyOutStream) {
+        guard let context else { return }
+        guard context.channel.isWritable else {
+            pendingPull = .copy(stream)
+            return
+        }
+        runOffLoop { () async throws(SluiceError) in try stream.next() } completion: { handler, result in
+            handler.refreshTransactionStatus()
+            switch result {
+            case .success(let lines): handler.perform(handler.machine.copyDataPulled(lines))
+            case .failure(let error): handler.perform(handler.machine.copyOutFailed(error))
             }
             handler.afterBackendCall()
         }

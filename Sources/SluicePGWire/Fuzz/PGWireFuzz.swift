@@ -55,6 +55,30 @@ package enum PGWireFuzz {
                         action = machine.rowsFailed(error)
                     }
                     continue
+                case .sendCopyData(let copy, let data):
+                    do throws(SluiceError) {
+                        try copy.sink.received(data)
+                        action = machine.copyDataTaken()
+                    } catch {
+                        action = machine.copyInFailed(error)
+                    }
+                    continue
+                case .finishCopy(let copy, let data):
+                    guard let sink = copy.sink as? FakeCopySink else { return .closed(lastMessage: lastMessage) }
+                    do throws(SluiceError) {
+                        try sink.received(data)
+                        action = machine.copyInFinished(try sink.finishedNow())
+                    } catch {
+                        action = machine.copyInFailed(error)
+                    }
+                    continue
+                case .pullCopyData(let stream):
+                    do throws(SluiceError) {
+                        action = machine.copyDataPulled(try stream.next())
+                    } catch {
+                        action = machine.copyOutFailed(error)
+                    }
+                    continue
                 case .cancel, .close:
                     return .closed(lastMessage: lastMessage)
                 }
@@ -74,6 +98,23 @@ package enum PGWireFuzz {
         }
     }
 
+    /// A COPY FROM sink that counts bytes and refuses data holding `!`.
+    private final class FakeCopySink: PGCopyInSink, @unchecked Sendable {
+        let columnCount = 2
+        private var bytes = 0
+
+        func received(_ data: [UInt8]) throws(SluiceError) {
+            if data.contains(UInt8(ascii: "!")) { throw SluiceError(.badCopyFileFormat, "extra data after last expected column") }
+            bytes += data.count
+        }
+
+        func finishedNow() throws(SluiceError) -> String { "COPY \(bytes)" }
+
+        func finished() async throws(SluiceError) -> String { try finishedNow() }
+
+        func failed() {}
+    }
+
     /// `rowCount` rows; a statement with "stream" in it sends them as a stream of three such
     /// chunks after them, one with "leak" failing after its first streamed chunk.
     private static func fakeResult(rowCount: Int, streamed sql: String) -> PGStatementResult {
@@ -82,6 +123,21 @@ package enum PGWireFuzz {
             commandTag: "SELECT \(rowCount)", columns: [PGColumn(name: "n", type: .int32)],
             chunks: [Chunk(columns: [column])]
         )
+        if sql.contains("copyin") {
+            result.copyIn = FakeCopySink()
+        } else if sql.contains("copyout") {
+            var left = 2
+            let fails = sql.contains("leak")
+            result.copyOut = PGCopyOutStream(
+                columnCount: 1,
+                source: { () throws(SluiceError) -> [[UInt8]]? in
+                    if fails && left < 2 { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+                    guard left > 0 else { return nil }
+                    left -= 1
+                    return [Array("1\n".utf8), Array("2\n".utf8)]
+                },
+                commandTag: { "COPY 4" })
+        }
         if sql.contains("stream") {
             result.commandTag = "SELECT 0"
             var left = 3

@@ -37,6 +37,7 @@ package struct PGErrorFields: Sendable, Equatable {
         if let detail = error.detail { field("D", detail) }
         if let hint = error.hint { field("H", hint) }
         if let position = error.position { field("P", String(position)) }
+        if let context = error.context { field("W", context) }
         buffer.writeInteger(UInt8(0))
     }
 }

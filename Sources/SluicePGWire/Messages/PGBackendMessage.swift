@@ -39,6 +39,14 @@ package enum PGBackendMessage: Sendable, Equatable {
     case parameterDescription([Int32])
     /// `s`
     case portalSuspended
+    /// `G`: the server takes COPY data in text form for `columnCount` columns.
+    case copyInResponse(columnCount: Int)
+    /// `H`: COPY data in text form for `columnCount` columns follows.
+    case copyOutResponse(columnCount: Int)
+    /// `d`: one row of COPY output.
+    case copyData([UInt8])
+    /// `c`: the end of COPY output.
+    case copyDone
 
     /// Appends the wire form of this message.
     package func encode(into buffer: inout ByteBuffer) {
@@ -92,6 +100,22 @@ package enum PGBackendMessage: Sendable, Equatable {
             }
         case .portalSuspended:
             buffer.writePGMessage(UInt8(ascii: "s")) { _ in }
+        case .copyInResponse(let columnCount):
+            buffer.writePGMessage(UInt8(ascii: "G")) { Self.encodeCopyResponse(columnCount: columnCount, into: &$0) }
+        case .copyOutResponse(let columnCount):
+            buffer.writePGMessage(UInt8(ascii: "H")) { Self.encodeCopyResponse(columnCount: columnCount, into: &$0) }
+        case .copyData(let bytes):
+            buffer.writePGMessage(UInt8(ascii: "d")) { $0.writeBytes(bytes) }
+        case .copyDone:
+            buffer.writePGMessage(UInt8(ascii: "c")) { _ in }
         }
+    }
+
+    /// CopyInResponse and CopyOutResponse: the overall format (0, text), then one format code
+    /// (0) per column.
+    private static func encodeCopyResponse(columnCount: Int, into buffer: inout ByteBuffer) {
+        buffer.writeInteger(Int8(0))
+        buffer.writeInteger(Int16(truncatingIfNeeded: columnCount))
+        for _ in 0 ..< columnCount { buffer.writeInteger(Int16(0)) }
     }
 }

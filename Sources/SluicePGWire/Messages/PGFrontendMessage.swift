@@ -31,6 +31,12 @@ package enum PGFrontendMessage: Sendable, Equatable {
     case flush
     /// `X`
     case terminate
+    /// `d`: data of COPY … FROM STDIN ("COPY Operations" in "Message Flow").
+    case copyData([UInt8])
+    /// `c`: the end of COPY data.
+    case copyDone
+    /// `f`: the client gives up a COPY … FROM STDIN, with its reason.
+    case copyFail(String)
 }
 
 /// The object Describe and Close refer to: a prepared statement (`S`) or a portal (`P`), by name.

@@ -38,7 +38,7 @@ package struct PGFrontendMessageDecoder: Sendable {
             case .sslRequest, .gssEncryptionRequest:
                 break
             case .startup, .cancelRequest, .authenticationResponse, .query, .parse, .bind, .describe,
-                 .execute, .close, .sync, .flush, .terminate:
+                 .execute, .close, .sync, .flush, .terminate, .copyData, .copyDone, .copyFail:
                 isExpectingStartupPacket = false
             }
             return message
@@ -78,6 +78,9 @@ package struct PGFrontendMessageDecoder: Sendable {
         case UInt8(ascii: "S"): "Sync"
         case UInt8(ascii: "H"): "Flush"
         case UInt8(ascii: "X"): "Terminate"
+        case UInt8(ascii: "d"): "CopyData"
+        case UInt8(ascii: "c"): "CopyDone"
+        case UInt8(ascii: "f"): "CopyFail"
         default: nil
         }
     }
@@ -94,6 +97,9 @@ package struct PGFrontendMessageDecoder: Sendable {
         case UInt8(ascii: "S"): return .sync
         case UInt8(ascii: "H"): return .flush
         case UInt8(ascii: "X"): return .terminate
+        case UInt8(ascii: "d"): return .copyData(body.readRest())
+        case UInt8(ascii: "c"): return .copyDone
+        case UInt8(ascii: "f"): return .copyFail(try body.readCString())
         default: throw SluiceError.internalError("message type \(type) passed the type check but has no decoder")
         }
     }

@@ -64,6 +64,7 @@ package struct Binder {
     package func optimized(_ planned: PlannedStatement) -> PlannedStatement {
         switch planned {
         case .query(let plan, let columns): .query(optimizer.optimize(plan), columns: columns)
+        case .copyTo(let plan, let columns, let options, let name): .copyTo(optimizer.optimize(plan), columns: columns, options: options, relationName: name)
         case .insert(let table, let source, let returning): .insert(table: table, source: optimizer.optimize(source), returning: returning)
         case .createTable(let relation, let populate?): .createTable(relation, populate: optimizer.optimize(populate))
         case let planned: planned
@@ -140,6 +141,8 @@ package struct Binder {
             return try bindCreateSource(create, sourceText: statement.sourceText)
         case .createSink:
             throw SluiceError(.featureNotSupported, "CREATE SINK is not supported yet", position: statement.position.errorPosition)
+        case .copy(let copy):
+            return try bindCopy(copy, position: statement.position.errorPosition)
         case .alter(let objectType, _):
             throw SluiceError(.featureNotSupported, "ALTER \(objectType) is not supported yet", position: statement.position.errorPosition)
         }

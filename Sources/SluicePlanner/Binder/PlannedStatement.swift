@@ -1,6 +1,7 @@
 import SluiceCore
 import SluiceExpr
 import SluicePlan
+import SluiceSQL
 
 /// A column of a query result, as RowDescription shows it.
 package struct OutputColumn: Sendable, Equatable {
@@ -58,6 +59,12 @@ package enum PlannedStatement: Sendable {
     /// Session and utility statements the server answers itself.
     case utility(UtilityStatement)
     case explain(lines: [String])
+    /// `COPY table FROM STDIN`: client rows go into `columns` of `table` (table column indices,
+    /// in the order the rows hold them; other columns are NULL), read as `options` say.
+    case copyFrom(table: RelationDefinition, columns: [Int], options: [CopyOption])
+    /// `COPY … TO STDOUT`: the rows of `plan` go to the client as `options` say. `relationName`
+    /// is the table's name, or nil for a query.
+    case copyTo(BatchPlan, columns: [OutputColumn], options: [CopyOption], relationName: String?)
 }
 
 /// Statements about the session or the catalog that the server executes directly.

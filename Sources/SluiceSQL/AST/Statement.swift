@@ -24,6 +24,8 @@ package struct Statement: Hashable, Sendable {
         case insert(Insert)
         case update(Update)
         case delete(Delete)
+        /// `COPY … FROM …` / `COPY … TO …`.
+        case copy(Copy)
         case createTable(CreateTable)
         /// `CREATE [MATERIALIZED] VIEW`.
         case createView(CreateView)

@@ -28,6 +28,8 @@ extension Parser {
             return .update(try parseUpdate())
         case "delete":
             return .delete(try parseDelete())
+        case "copy":
+            return .copy(try parseCopy())
         case "create":
             return try parseCreate()
         case "drop":

@@ -118,6 +118,8 @@ extension Statement.Kind: CustomStringConvertible {
             return "COMMENT ON \(comment.objectType.rawValue) \(comment.name) IS " + (comment.text.map(quoteStringLiteral) ?? "NULL")
         case .alter(let objectType, let name):
             return "ALTER \(objectType)" + (name.map { " \($0)" } ?? "")
+        case .copy(let copy):
+            return copy.description
         }
     }
 }

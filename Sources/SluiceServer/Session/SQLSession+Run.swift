@@ -140,6 +140,10 @@ extension SQLSession {
                 commandTag: "EXPLAIN", columns: [PGColumn(name: "QUERY PLAN", type: .varchar)], chunks: [Chunk(columns: [column])])
         case .utility(let utility):
             return try runUtility(utility)
+        case .copyFrom(let table, let columns, let options):
+            return try copyFrom(table, columns: columns, options: options)
+        case .copyTo(let plan, let columns, let options, _):
+            return try copyTo(try executor.stream(plan), columns: columns, options: options, reader: reader)
         }
     }
 

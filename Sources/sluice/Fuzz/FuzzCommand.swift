@@ -13,10 +13,10 @@ struct Fuzz: AsyncParsableCommand {
             """)
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case sql, wire, engine, json, state
+        case sql, wire, engine, json, state, copy
     }
 
-    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run), json (the JSON source decoder) or state (write-ahead log records and stored chunks).")
+    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run), json (the JSON source decoder), state (write-ahead log records and stored chunks) or copy (the COPY text and CSV row reader).")
     var target: Target
 
     @Option(help: "Stop after this many seconds.")
@@ -49,6 +49,7 @@ struct Fuzz: AsyncParsableCommand {
         let engine = target == .engine ? try EngineFuzzer() : nil
         var json = JSONDecodeFuzz()
         var state = LogRecordFuzz()
+        var copy = CopyRowFuzz()
         var count = 0
         var lastReport = Date()
         let start = Date()
@@ -82,6 +83,11 @@ struct Fuzz: AsyncParsableCommand {
                 if skipping { continue }
                 if trace { FileHandle.standardError.write(Data((input.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
                 state.run(input)
+            case .copy:
+                let input = CopyRowFuzz.input(random: &random)
+                if skipping { continue }
+                if trace { FileHandle.standardError.write(Data((input.bytes.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
+                copy.run(input)
             }
             if Date().timeIntervalSince(lastReport) >= 10 {
                 lastReport = Date()
@@ -91,6 +97,7 @@ struct Fuzz: AsyncParsableCommand {
         let elapsed = Date().timeIntervalSince(start)
         var extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
         if target == .json { extra = ", \(json.rows) rows, \(json.errors) clean errors, builders intact" }
+        if target == .copy { extra = ", \(copy.rows) rows, \(copy.errors) clean errors, the same however cut" }
         if target == .state { extra = ", \(state.decoded) records decoded, \(state.errors) clean errors" }
         print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
     }

@@ -12,6 +12,9 @@ enum FuzzCorpus {
     ]
 
     static let sqlStatements: [String] = setup + [
+        "COPY t1 FROM STDIN WITH (FORMAT csv, HEADER true, FORCE_NULL (b), \"Delimiter\" ';')",
+        "COPY t1 (a, b) TO STDOUT WITH CSV HEADER DELIMITER ';' FORCE QUOTE *",
+        "COPY (SELECT a FROM t1 ORDER BY a) TO STDOUT (FORMAT text, NULL 'x', header)",
         "SELECT a, b FROM t1 WHERE a > 1 ORDER BY a DESC NULLS FIRST LIMIT 2 OFFSET 1",
         "SELECT b, count(*), sum(a), avg(c), min(d), max(e), string_agg(b, ',' ORDER BY a), bool_and(a > 0) FROM t1 GROUP BY b HAVING count(*) > 0",
         "SELECT t1.a, t2.s FROM t1 LEFT JOIN t2 ON t1.a = t2.a AND t2.flag FULL JOIN t1 AS t3 USING (a)",

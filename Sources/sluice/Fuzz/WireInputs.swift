@@ -20,8 +20,10 @@ enum WireInputs {
             stream += startup(["user": "root", "database": "dev", "application_name": "fuzz"])
         }
         for _ in 0 ..< 1 + random.next(below: 6) {
-            let sql = sqlSeeds[random.next(below: sqlSeeds.count)]
-            switch random.next(below: 8) {
+            var sql = sqlSeeds[random.next(below: sqlSeeds.count)]
+            // The fake backend answers statements naming copyin/copyout with a COPY.
+            if random.next(below: 4) == 0 { sql = ["copyin", "copyout", "copyout leak", "copyin; copyout"][random.next(below: 4)] }
+            switch random.next(below: 11) {
             case 0: stream += message("Q", cString(sql))
             case 1: stream += message("P", cString("s\(random.next(below: 3))") + cString(sql) + int16(1) + int32(23))
             case 2:
@@ -31,6 +33,9 @@ enum WireInputs {
             case 4: stream += message("E", cString("") + int32(Int32(random.next(below: 5))))
             case 5: stream += message("S", [])
             case 6: stream += message("C", [UInt8(ascii: "S")] + cString("s0"))
+            case 7: stream += message("d", Array(sql.utf8.prefix(random.next(below: 12))) + (random.next(below: 4) == 0 ? [UInt8(ascii: "!")] : []))
+            case 8: stream += message("c", [])
+            case 9: stream += message("f", cString("gave up"))
             default: stream += (0 ..< random.next(below: 32)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             }
         }

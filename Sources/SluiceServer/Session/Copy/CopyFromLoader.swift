@@ -1,0 +1,207 @@
+import Synchronization
+import SluiceBatch
+import SluiceCore
+import SluiceFormats
+import SluicePGWire
+import SluicePlanner
+
+/// Takes the data of one `COPY table FROM STDIN` as it arrives: splits it into rows, parses
+/// each value with its column type's text input, and builds chunks of ``Chunk/preferredSize``
+/// rows. The chunks are staged (in memory, then in an unlinked spill file past
+/// ``chunksInMemory``) and inserted only once CopyDone came and every row was read, so a bad
+/// row, CopyFail or a dropped connection leaves the table as it was, and memory stays bounded
+/// whatever the size of the data.
+///
+/// - Complexity: O(bytes) to read; the insert streams the staged chunks back a few at a time.
+final class CopyFromLoader: PGCopyInSink {
+    /// Chunks held before staging moves to a spill file.
+    static let chunksInMemory = 16
+    /// Chunks inserted in one table write.
+    static let chunksPerInsert = 8
+
+    private struct State {
+        var reader: CopyRowReader
+        var builders: [ColumnBuilder]
+        var staged: [Chunk] = []
+        var spill: ChunkSpillFile?
+        var rowCount = 0
+        var isEnded = false
+    }
+
+    let columnCount: Int
+    private let session: SQLSession
+    private let table: RelationDefinition
+    /// The table column each field of a row goes to.
+    private let columns: [Int]
+    /// Table columns no field fills, which must allow NULL.
+    private let omittedNotNullColumn: String?
+    private let state: Mutex<State>
+
+    init(session: SQLSession, table: RelationDefinition, columns: [Int], format: CopyFormat) {
+        self.session = session
+        self.table = table
+        self.columns = columns
+        self.columnCount = columns.count
+        omittedNotNullColumn = table.columns.indices.first { !columns.contains($0) && !table.columns[$0].isNullable }
+            .map { table.columns[$0].name }
+        let reader = CopyRowReader(format: format, columnNames: columns.map { table.columns[$0].name })
+        state = Mutex(State(reader: reader, builders: Self.builders(for: table)))
+    }
+
+    func received(_ data: [UInt8]) throws(SluiceError) {
+        if session.isCancelled() { throw prefixed(ending(SluiceError(.queryCanceled, "canceling statement due to user request"))) }
+        try state.withLock { (state) throws(SluiceError) in
+            guard !state.isEnded else { return }
+            do throws(SluiceError) {
+                try read(data, into: &state)
+            } catch {
+                end(&state)
+                throw prefixed(error)
+            }
+        }
+    }
+
+    func finished() async throws(SluiceError) -> String {
+        let count = try state.withLock { (state) throws(SluiceError) -> Int in
+            guard !state.isEnded else { throw SluiceError.internalError("COPY finished after it ended") }
+            defer { end(&state) }
+            do throws(SluiceError) {
+                var reader = state.reader
+                try reader.finish { (row) throws(SluiceError) in try append(row, to: &state) }
+                try flushChunk(&state)
+                return try insertStaged(&state)
+            } catch {
+                throw prefixed(error)
+            }
+        }
+        if session.synchronousCommit { try await session.database.tables.makeWritesDurable() }
+        if ["true", "on", "1"].contains(session.setting("rw_implicit_flush")?.lowercased() ?? "") {
+            await session.database.streams.runtime.flush()
+        }
+        return "COPY \(count)"
+    }
+
+    func failed() {
+        state.withLock { end(&$0) }
+    }
+
+    // MARK: Reading
+
+    private func read(_ data: [UInt8], into state: inout State) throws(SluiceError) {
+        var reader = state.reader
+        defer { state.reader = reader }
+        try reader.read(data) { (row) throws(SluiceError) in try append(row, to: &state) }
+    }
+
+    /// Adds one row to the builders, checked against the columns' count, types and NOT NULL.
+    private func append(_ row: CopyRow, to state: inout State) throws(SluiceError) {
+        guard row.count == columns.count else {
+            let message = row.count > columns.count
+                ? "extra data after last expected column"
+                : "missing data for column \"\(table.columns[columns[row.count]].name)\""
+            throw withContext(SluiceError(.badCopyFileFormat, message), CopyContext.line(row.lineNumber, text: row.line))
+        }
+        if let omittedNotNullColumn { throw notNullViolation(omittedNotNullColumn, row) }
+        for (field, column) in columns.enumerated() {
+            let definition = table.columns[column]
+            if row.isNull[field] {
+                guard definition.isNullable else { throw notNullViolation(definition.name, row) }
+                state.builders[column].appendNull()
+                continue
+            }
+            if definition.type == .varchar {
+                row.bytes.withUnsafeBytes { bytes in
+                    state.builders[column].append(bytes: UnsafeRawBufferPointer(rebasing: bytes[row.range(of: field)]))
+                }
+                continue
+            }
+            do {
+                state.builders[column].append(try Value(parsingText: row.string(at: field), as: definition.type))
+            } catch {
+                throw withContext(error, CopyContext.column(row.lineNumber, name: definition.name, value: Array(row.bytes[row.range(of: field)])))
+            }
+        }
+        for column in table.columns.indices where !columns.contains(column) { state.builders[column].appendNull() }
+        state.rowCount += 1
+        if state.rowCount % Chunk.preferredSize == 0 { try flushChunk(&state) }
+    }
+
+    private func notNullViolation(_ column: String, _ row: CopyRow) -> SluiceError {
+        withContext(
+            SluiceError(.notNullViolation, "null value in column \"\(column)\" of relation \"\(table.name)\" violates not-null constraint"),
+            CopyContext.line(row.lineNumber, text: row.line))
+    }
+
+    /// `error` with PostgreSQL's COPY context: `COPY t, line 3, column b: "x"`.
+    /// An error of the reader, whose context names the line, with the relation's name added
+    /// (PostgreSQL's `COPY t, line 3: "…"`); errors of this loader already have it.
+    /// Also fails an open transaction block, as any failed statement does.
+    private func prefixed(_ error: SluiceError) -> SluiceError {
+        if session.transactionStatus == .inBlock { session.setTransactionStatus(.failed) }
+        guard let context = error.context, !context.hasPrefix("COPY ") else { return error }
+        return withContext(error, context)
+    }
+
+    private func withContext(_ error: SluiceError, _ context: String) -> SluiceError {
+        var error = error
+        error.context = "COPY \(table.name), \(context)"
+        return error
+    }
+
+    private func ending(_ error: SluiceError) -> SluiceError {
+        state.withLock { end(&$0) }
+        return error
+    }
+
+    // MARK: Staging and inserting
+
+    /// Moves the built rows into a chunk, staged in memory or in the spill file.
+    private func flushChunk(_ state: inout State) throws(SluiceError) {
+        guard let count = state.builders.first?.count, count > 0 else { return }
+        let chunk = Chunk(columns: state.builders.map { $0.finish() }, count: count)
+        state.builders = Self.builders(for: table)
+        if state.spill == nil, state.staged.count >= Self.chunksInMemory {
+            let spill = try ChunkSpillFile(in: session.database.spillDirectory, types: table.columns.map(\.type))
+            for staged in state.staged { try spill.append(staged) }
+            state.staged = []
+            state.spill = spill
+        }
+        if let spill = state.spill {
+            try spill.append(chunk)
+        } else {
+            state.staged.append(chunk)
+        }
+    }
+
+    /// Inserts every staged chunk, a few per table write; returns the rows inserted.
+    private func insertStaged(_ state: inout State) throws(SluiceError) -> Int {
+        let tables = session.database.tables
+        guard let spill = state.spill else {
+            return state.staged.isEmpty ? 0 : try tables.insert(state.staged, into: table, synchronousCommit: false)
+        }
+        let stream = try spill.chunks()
+        var count = 0
+        var batch: [Chunk] = []
+        while let chunk = try stream.next() {
+            batch.append(chunk)
+            if batch.count == Self.chunksPerInsert {
+                count += try tables.insert(batch, into: table, synchronousCommit: false)
+                batch = []
+            }
+        }
+        if !batch.isEmpty { count += try tables.insert(batch, into: table, synchronousCommit: false) }
+        return count
+    }
+
+    /// Drops everything staged; later calls do nothing.
+    private func end(_ state: inout State) {
+        state.isEnded = true
+        state.staged = []
+        state.spill = nil
+        state.builders = []
+    }
+
+    private static func builders(for table: RelationDefinition) -> [ColumnBuilder] {
+        table.columns.map { ColumnBuilder(type: $0.type) }
+    }
+}
