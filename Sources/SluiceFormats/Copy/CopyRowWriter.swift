@@ -4,10 +4,13 @@ import SluiceCore
 /// `CopyAttributeOutCSV` in copyto.c): values in their text output form, one line per row.
 package struct CopyRowWriter {
     package let format: CopyFormat
+    /// The session's time zone: `timestamptz` values are written in it, as PostgreSQL does.
+    package let zone: TimeZoneRules
     private var scratch: [UInt8] = []
 
-    package init(format: CopyFormat) {
+    package init(format: CopyFormat, zone: TimeZoneRules = .utc) {
         self.format = format
+        self.zone = zone
     }
 
     /// Appends the header line: the column names, quoted or escaped as values are.
@@ -30,7 +33,7 @@ package struct CopyRowWriter {
                 continue
             }
             scratch.removeAll(keepingCapacity: true)
-            column.appendText(at: rowIndex, to: &scratch)
+            column.appendText(at: rowIndex, to: &scratch, zone: zone)
             appendField(isQuoteForced: format.forceQuote.contains(index), isSingleColumn: chunk.columns.count == 1, to: &out)
         }
         out.append(UInt8(ascii: "\n"))

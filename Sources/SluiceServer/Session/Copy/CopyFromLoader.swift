@@ -36,9 +36,12 @@ final class CopyFromLoader: PGCopyInSink {
     /// Table columns no field fills, which must allow NULL.
     private let omittedNotNullColumn: String?
     private let state: Mutex<State>
+    /// The session's time zone, for `timestamptz` fields without an offset.
+    private let zone: TimeZoneRules
 
     init(session: SQLSession, table: RelationDefinition, columns: [Int], format: CopyFormat) {
         self.session = session
+        self.zone = session.zone
         self.table = table
         self.columns = columns
         self.columnCount = columns.count
@@ -116,7 +119,7 @@ final class CopyFromLoader: PGCopyInSink {
                 continue
             }
             do {
-                state.builders[column].append(try Value(parsingText: row.string(at: field), as: definition.type))
+                state.builders[column].append(try Value(parsingText: row.string(at: field), as: definition.type, zone: zone))
             } catch {
                 throw withContext(error, CopyContext.column(row.lineNumber, name: definition.name, value: Array(row.bytes[row.range(of: field)])))
             }

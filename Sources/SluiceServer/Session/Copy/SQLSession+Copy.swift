@@ -21,7 +21,7 @@ extension SQLSession {
         _ rows: ChunkStream, columns: [OutputColumn], options: [CopyOption], reader: SourceScanningReader
     ) throws(SluiceError) -> PGStatementResult {
         let format = try CopyFormat(options: options, columnNames: columns.map(\.name), isFrom: false)
-        let output = CopyOutput(writer: CopyRowWriter(format: format), header: format.header == .present ? columns.map(\.name) : nil)
+        let output = CopyOutput(writer: CopyRowWriter(format: format, zone: zone), header: format.header == .present ? columns.map(\.name) : nil)
         var result = PGStatementResult(commandTag: "COPY 0")
         result.copyOut = PGCopyOutStream(
             columnCount: columns.count,
