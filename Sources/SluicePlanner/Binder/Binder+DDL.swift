@@ -93,7 +93,7 @@ extension Binder {
     }
 
     /// The columns and primary key of a CREATE TABLE or CREATE SOURCE column list.
-    func bindColumnDefinitions(
+    mutating func bindColumnDefinitions(
         _ definitions: [ColumnDefinition], _ constraints: [TableConstraint], relation: String
     ) throws(SluiceError) -> ([CatalogColumn], [Int]) {
         var columns: [CatalogColumn] = []
@@ -116,7 +116,21 @@ extension Binder {
                     }
                     primaryKey = [columns.count]
                     column.isNullable = false
-                case .unique, .defaultValue, .generated:
+                case .defaultValue(let expression):
+                    // Checked now (no column references, a type that assigns to the column) and
+                    // kept as text, evaluated by each statement that uses it.
+                    try checkNoAggregates(expression, clause: "DEFAULT expressions")
+                    var context = ExpressionContext(scope: Scope(), clause: "DEFAULT")
+                    context.allowsSubqueries = false
+                    let bound: ScalarExpr
+                    do {
+                        bound = try bindExpression(expression, &context)
+                    } catch where error.code == .undefinedColumn {
+                        throw SluiceError(.featureNotSupported, "cannot use column reference in DEFAULT expression", position: expression.position.errorPosition)
+                    }
+                    _ = try assign(bound, to: column, position: expression.position.errorPosition)
+                    column.defaultExpression = expression.description
+                case .unique, .generated:
                     throw SluiceError(.featureNotSupported, "column constraint is not supported yet", position: definition.position.errorPosition)
                 }
             }

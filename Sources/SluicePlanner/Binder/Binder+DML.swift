@@ -26,8 +26,9 @@ extension Binder {
             }
         }
         guard let sourceQuery = insert.source else {
-            // DEFAULT VALUES: one row of nulls.
-            let row = table.columns.map { ScalarExpr.literal(.null, $0.type) }
+            // DEFAULT VALUES: one row of the columns' defaults.
+            var row: [ScalarExpr] = []
+            for column in table.columns { row.append(try defaultValue(of: column)) }
             return .insert(table: table, source: .values(rows: [row], types: table.columns.map(\.type)), returning: returning)
         }
         var source: BoundQuery
@@ -47,7 +48,7 @@ extension Binder {
                 for (position, expression) in row.enumerated() {
                     let column = table.columns[targets[position]]
                     if case .defaultValue = expression.node {
-                        bound.append(.literal(.null, column.type))
+                        bound.append(try defaultValue(of: column))
                         continue
                     }
                     let value = try bindExpression(expression, &context)
@@ -74,11 +75,15 @@ extension Binder {
             source.plan = .project(input: source.plan, expressions: casts)
         }
         _ = rowsForTypes
-        // Reorder into the table's column order, filling unnamed columns with NULL.
+        // Reorder into the table's column order, filling unnamed columns with their defaults.
         if targets != Array(table.columns.indices) {
-            let expressions = table.columns.indices.map { index -> ScalarExpr in
-                if let position = targets.firstIndex(of: index) { return .column(position, table.columns[index].type) }
-                return .literal(.null, table.columns[index].type)
+            var expressions: [ScalarExpr] = []
+            for index in table.columns.indices {
+                if let position = targets.firstIndex(of: index) {
+                    expressions.append(.column(position, table.columns[index].type))
+                } else {
+                    expressions.append(try defaultValue(of: table.columns[index]))
+                }
             }
             source.plan = .project(input: source.plan, expressions: expressions)
         }
@@ -101,6 +106,14 @@ extension Binder {
         default:
             return nil
         }
+    }
+
+    /// Column `column`'s `DEFAULT` bound for this statement, cast to its type (NULL without one).
+    mutating func defaultValue(of column: CatalogColumn) throws(SluiceError) -> ScalarExpr {
+        guard let text = column.defaultExpression else { return .literal(.null, column.type) }
+        var context = ExpressionContext(scope: Scope(), clause: "DEFAULT")
+        context.allowsSubqueries = false
+        return try assign(try bindExpression(try SQLParser.parseExpression(text), &context), to: column, position: nil)
     }
 
     /// `value` converted for storing into `column` (assignment cast), or 42804.
@@ -133,7 +146,7 @@ extension Binder {
             try checkNoAggregates(assignment.value, clause: "UPDATE")
             let value: ScalarExpr
             if case .defaultValue = assignment.value.node {
-                value = .literal(.null, table.columns[index].type)
+                value = try defaultValue(of: table.columns[index])
             } else {
                 value = try assign(try bindExpression(assignment.value, &context), to: table.columns[index], position: assignment.value.position.errorPosition)
             }

@@ -23,6 +23,8 @@ package struct CatalogColumn: Sendable, Equatable, Codable {
     package var name: String
     package var type: DataType
     package var isNullable: Bool
+    /// `DEFAULT expr` as SQL text, bound again where an INSERT or UPDATE uses it (nil: NULL).
+    package var defaultExpression: String?
 
     package init(name: String, type: DataType, isNullable: Bool = true) {
         self.name = name

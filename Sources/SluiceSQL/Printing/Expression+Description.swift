@@ -39,9 +39,7 @@ extension Expression: CustomStringConvertible {
         case .inSubquery(let operand, let query, let negated):
             return "\(operand.operandText) \(negated ? "NOT " : "")IN (\(query))"
         case .like(let operand, let pattern, let escape, let caseInsensitive, let negated):
-            // (The pattern in parentheses: `~~` binds tighter than LIKE, so `a ~~ b COLLATE c`
-            // reprinted as LIKE would group differently.)
-            var text = "\(operand.operandText) \(negated ? "NOT " : "")\(caseInsensitive ? "ILIKE" : "LIKE") (\(pattern))"
+            var text = "\(operand.operandText) \(negated ? "NOT " : "")\(caseInsensitive ? "ILIKE" : "LIKE") \(pattern.operandText)"
             if let escape { text += " ESCAPE \(escape.operandText)" }
             return text
         case .similarTo(let operand, let pattern, let escape, let negated):
