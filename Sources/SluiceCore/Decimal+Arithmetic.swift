@@ -29,6 +29,7 @@ extension Decimal {
     /// This value with its scale raised to `newScale`; throws if the mantissa overflows.
     /// A `newScale` below the current scale is a bug (use ``rounded(scale:)``).
     package func rescaled(to newScale: Int) throws(SluiceError) -> Decimal {
+        if isSpecial { return self }
         let increase = newScale - Int(scale)
         guard increase > 0 else { return self }
         guard increase <= Decimal.maximumDigits, newScale <= Int(Int16.max) else {
@@ -56,6 +57,11 @@ extension Decimal {
 
     /// The sum, at the larger of the two scales (`numeric_add`).
     package static func adding(_ lhs: Decimal, _ rhs: Decimal) throws(SluiceError) -> Decimal {
+        if lhs.isSpecial || rhs.isSpecial {
+            if lhs.isNaN || rhs.isNaN { return .nan }
+            if lhs.isInfinite, rhs.isInfinite { return lhs.mantissa == rhs.mantissa ? lhs : .nan }
+            return lhs.isInfinite ? lhs : rhs
+        }
         if lhs.scale == rhs.scale {
             let (sum, overflow) = lhs.mantissa.addingReportingOverflow(rhs.mantissa)
             guard !overflow, sum.magnitude <= Decimal.maximumMantissa.magnitude else { throw overflowError }
@@ -75,6 +81,11 @@ extension Decimal {
 
     /// The product, at the sum of the two scales (`numeric_mul`).
     package static func multiplying(_ lhs: Decimal, _ rhs: Decimal) throws(SluiceError) -> Decimal {
+        if lhs.isSpecial || rhs.isSpecial {
+            // An infinity times zero is NaN; otherwise the signs multiply.
+            if lhs.isNaN || rhs.isNaN || lhs.signum == 0 || rhs.signum == 0 { return .nan }
+            return lhs.signum == rhs.signum ? .infinity : .negativeInfinity
+        }
         let (product, overflow) = lhs.mantissa.multipliedReportingOverflow(by: rhs.mantissa)
         guard !overflow else { throw overflowError }
         return try Decimal(checkedMantissa: product, scale: Int(lhs.scale) + Int(rhs.scale))
@@ -83,8 +94,20 @@ extension Decimal {
     /// The quotient, rounded half away from zero at the scale Postgres's `select_div_scale`
     /// picks: at least 16 significant digits and no less than either operand's scale.
     package static func dividing(_ lhs: Decimal, _ rhs: Decimal) throws(SluiceError) -> Decimal {
+        if let special = try specialQuotient(lhs, rhs) { return special }
         guard rhs.mantissa != 0 else { throw SluiceError(.divisionByZero, "division by zero") }
         return try dividing(lhs, rhs, scale: divisionScale(lhs, rhs))
+    }
+
+    /// `numeric_div`'s answers when either side is special: NaN if either is NaN or both are
+    /// infinite, an infinity over a nonzero number keeps its infinity (division by zero still
+    /// fails), and a number over an infinity is zero.
+    private static func specialQuotient(_ lhs: Decimal, _ rhs: Decimal) throws(SluiceError) -> Decimal? {
+        guard lhs.isSpecial || rhs.isSpecial else { return nil }
+        if lhs.isNaN || rhs.isNaN || (lhs.isInfinite && rhs.isInfinite) { return .nan }
+        if rhs.isInfinite { return .zero }
+        if rhs.signum == 0 { throw SluiceError(.divisionByZero, "division by zero") }
+        return lhs.signum == rhs.signum ? .infinity : .negativeInfinity
     }
 
     /// The scale `select_div_scale` (numeric.c) gives the quotient `lhs / rhs`.
@@ -116,6 +139,7 @@ extension Decimal {
 
     /// The quotient rounded half away from zero to `scale` fractional digits.
     package static func dividing(_ lhs: Decimal, _ rhs: Decimal, scale: Int) throws(SluiceError) -> Decimal {
+        if let special = try specialQuotient(lhs, rhs) { return special }
         guard rhs.mantissa != 0 else { throw SluiceError(.divisionByZero, "division by zero") }
         // lhs/rhs = (m1 / m2) * 10^(s2 - s1); we need q = m1 * 10^(scale - s1 + s2) / m2.
         var shift = scale - Int(lhs.scale) + Int(rhs.scale)
@@ -168,6 +192,16 @@ extension Decimal {
     /// The remainder of truncating division, with the dividend's sign, at the larger scale
     /// (`numeric_mod`).
     package static func remainder(_ lhs: Decimal, _ rhs: Decimal) throws(SluiceError) -> Decimal {
+        if lhs.isSpecial || rhs.isSpecial {
+            // `numeric_mod`: NaN in, NaN out; an infinite dividend has no remainder (NaN,
+            // division by zero still fails); a finite dividend over an infinity is itself.
+            if lhs.isNaN || rhs.isNaN { return .nan }
+            if lhs.isInfinite {
+                if rhs.signum == 0 { throw SluiceError(.divisionByZero, "division by zero") }
+                return .nan
+            }
+            return lhs
+        }
         guard rhs.mantissa != 0 else { throw SluiceError(.divisionByZero, "division by zero") }
         let scale = max(Int(lhs.scale), Int(rhs.scale))
         let left = try lhs.rescaled(to: scale), right = try rhs.rescaled(to: scale)

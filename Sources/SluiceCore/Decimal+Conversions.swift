@@ -19,6 +19,8 @@ extension Decimal {
 
     private func integerValue(typeName: String, range: ClosedRange<Int64> = Int64.min ... Int64.max) throws(SluiceError) -> Int64 {
         let outOfRange = SluiceError(.numericValueOutOfRange, "\(typeName) out of range")
+        if isNaN { throw SluiceError(.featureNotSupported, "cannot convert NaN to \(typeName)") }
+        if isInfinite { throw SluiceError(.featureNotSupported, "cannot convert infinity to \(typeName)") }
         let whole: Decimal
         do { whole = try rounded(scale: 0) } catch { throw outOfRange }
         guard let value = Int64(exactly: whole.mantissa), range.contains(value) else { throw outOfRange }
@@ -27,19 +29,19 @@ extension Decimal {
 
     /// The nearest `Double` (`numeric_float8`, which reads the value's text with `strtod`).
     package var doubleValue: Double {
-        Double(textForm) ?? .nan
+        if isSpecial { return isNaN ? .nan : Double(mantissa) * .infinity }
+        return Double(textForm) ?? .nan
     }
 
     /// The nearest `Float` (`numeric_float4`).
     package var floatValue: Float {
-        Float(textForm) ?? .nan
+        if isSpecial { return isNaN ? .nan : Float(mantissa) * .infinity }
+        return Float(textForm) ?? .nan
     }
 
     /// The value of a `Double` rounded to 15 significant digits, as Postgres's `float8::numeric`
     /// (`float8_numeric` prints with `%.15g` and parses the text).
-    ///
-    /// Postgres 15 has numeric `NaN` and `Infinity`; ``Decimal`` has neither, so non-finite
-    /// input throws `featureNotSupported`.
+    /// `NaN` and the infinities map to their numeric counterparts.
     package init(_ double: Double) throws(SluiceError) {
         try self.init(double, significantDigits: 15)
     }
@@ -50,8 +52,8 @@ extension Decimal {
     }
 
     private init(_ double: Double, significantDigits: Int, shortest: FloatingDigits? = nil) throws(SluiceError) {
-        if double.isNaN { throw SluiceError(.featureNotSupported, "cannot convert NaN to numeric") }
-        if double.isInfinite { throw SluiceError(.featureNotSupported, "cannot convert infinity to numeric") }
+        if double.isNaN { self = .nan; return }
+        if double.isInfinite { self = double < 0 ? .negativeInfinity : .infinity; return }
         var digits = shortest ?? FloatingDigits(double)
         digits.round(toSignificantDigits: significantDigits, exact: double)
         // value = 0.d1d2… × 10^exponent

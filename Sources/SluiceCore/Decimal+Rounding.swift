@@ -17,6 +17,7 @@ extension Decimal {
     ///
     /// The result's scale is `max(scale, 0)`, so `round(1.2, 3)` is `1.200` as in Postgres.
     package func rounded(scale newScale: Int, rule: RoundingRule = .halfAwayFromZero) throws(SluiceError) -> Decimal {
+        if isSpecial { return self }
         let target = max(newScale, 0)
         if newScale >= Int(scale) { return try rescaled(to: target) }
         let dropped = Int(scale) - newScale
@@ -76,6 +77,12 @@ extension Decimal {
     /// Throws `numericValueOutOfRange` with Postgres's `numeric field overflow` message and
     /// detail when it does not fit.
     package func coerced(precision: Int, scale newScale: Int) throws(SluiceError) -> Decimal {
+        if isNaN { return self }
+        if isInfinite {
+            throw SluiceError(
+                .numericValueOutOfRange, "numeric field overflow",
+                detail: "A field with precision \(precision), scale \(newScale) cannot hold an infinite value.")
+        }
         let rounded = try self.rounded(scale: newScale)
         let integerDigits = precision - newScale
         // |value| must be below 10^integerDigits.

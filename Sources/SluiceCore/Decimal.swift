@@ -4,6 +4,10 @@
 /// Values with different scales compare by numeric value; ``Hashable`` is numeric too, so
 /// `1.5` and `1.50` hash alike. At most 38 significant digits fit; operations that need more
 /// raise `numericValueOutOfRange`.
+///
+/// PostgreSQL's special values `NaN`, `Infinity` and `-Infinity` are kept with the scale
+/// ``specialScale`` and a mantissa of 0, 1 or -1. They order as PostgreSQL orders them:
+/// `-Infinity` below every number, `Infinity` above, and `NaN` above everything, equal to itself.
 package struct Decimal: Sendable {
     package var mantissa: Int128
     package var scale: Int16
@@ -19,6 +23,18 @@ package struct Decimal: Sendable {
     }
 
     package static let zero = Decimal(mantissa: 0, scale: 0)
+
+    /// The scale that marks a special value.
+    package static let specialScale = Int16.min
+    package static let nan = Decimal(mantissa: 0, scale: specialScale)
+    package static let infinity = Decimal(mantissa: 1, scale: specialScale)
+    package static let negativeInfinity = Decimal(mantissa: -1, scale: specialScale)
+
+    /// Whether the value is `NaN` or an infinity.
+    package var isSpecial: Bool { scale == Decimal.specialScale }
+    package var isNaN: Bool { isSpecial && mantissa == 0 }
+    package var isInfinite: Bool { isSpecial && mantissa != 0 }
+    package var isFinite: Bool { !isSpecial }
 }
 
 extension Decimal: Hashable, Comparable {
@@ -41,6 +57,11 @@ extension Decimal: Hashable, Comparable {
     }
 
     package func hash(into hasher: inout Hasher) {
+        if isSpecial {
+            hasher.combine(mantissa)
+            hasher.combine(scale)
+            return
+        }
         let canonical = normalized
         hasher.combine(canonical.mantissa)
         hasher.combine(canonical.mantissa == 0 ? 0 : canonical.scale)
@@ -48,6 +69,15 @@ extension Decimal: Hashable, Comparable {
 
     /// -1, 0 or 1 as `lhs` is less than, equal to or greater than `rhs` numerically.
     package static func compare(_ lhs: Decimal, _ rhs: Decimal) -> Int {
+        if lhs.isSpecial || rhs.isSpecial {
+            // -Infinity < numbers < Infinity < NaN.
+            func rank(_ value: Decimal) -> Int {
+                guard value.isSpecial else { return 0 }
+                return value.mantissa == 0 ? 2 : Int(value.mantissa)
+            }
+            let (left, right) = (rank(lhs), rank(rhs))
+            return left < right ? -1 : (left == right ? 0 : 1)
+        }
         if lhs.scale == rhs.scale { return lhs.mantissa < rhs.mantissa ? -1 : (lhs.mantissa == rhs.mantissa ? 0 : 1) }
         // Bring the value with the smaller scale up to the larger; if that overflows, its
         // magnitude exceeds anything the other can hold, so its sign decides.

@@ -589,7 +589,7 @@ package enum KeyEncoding {
         case .decimal(let values):
             let normalized = values[row].normalized
             fixed(normalized.mantissa)
-            fixed(normalized.mantissa == 0 ? 0 : normalized.scale)
+            fixed(normalized.mantissa == 0 && normalized.isFinite ? 0 : normalized.scale)
         case .interval(let values):
             fixed(values[row].months)
             fixed(values[row].days)

@@ -48,7 +48,31 @@ struct DecimalTests {
         #expect(Decimal(exactly: 0.5)?.textForm == "0.5")
         #expect(Decimal(exactly: 0.1)?.textForm == "0.1")
         #expect(Decimal(exactly: .infinity) == nil)
-        #expect(throws: SluiceError.self) { try Decimal(Double.nan) }
+        #expect(try Decimal(Double.nan).isNaN)
+        #expect(try Decimal(-Double.infinity) == .negativeInfinity)
+        #expect(Decimal.infinity.doubleValue == .infinity)
+        #expect(Decimal.nan.doubleValue.isNaN)
+        #expect(throws: SluiceError.self) { try Decimal.infinity.int64Value() }
+    }
+
+    @Test func specialValuesOrderAndCompareAsPostgres() throws {
+        let ordered = [Decimal.negativeInfinity, decimal("-1e30"), decimal("0"), decimal("1e30"), .infinity, .nan]
+        for (i, a) in ordered.enumerated() {
+            for (j, b) in ordered.enumerated() {
+                #expect(Decimal.compare(a, b) == (i < j ? -1 : (i == j ? 0 : 1)))
+            }
+        }
+        #expect(Decimal.nan == decimal("NaN"))
+        #expect(Set([Decimal.nan, decimal("nan"), .zero, .infinity]).count == 3)
+        #expect(decimal(" -Inf ").textForm == "-Infinity")
+        #expect(throws: SluiceError.self) { try Decimal(parsingText: "-NaN") }
+        #expect(try Decimal.adding(.infinity, .negativeInfinity).isNaN)
+        #expect(try Decimal.multiplying(.negativeInfinity, decimal("-2")) == .infinity)
+        #expect(try Decimal.dividing(decimal("5"), .infinity) == .zero)
+        #expect(throws: SluiceError.self) { try Decimal.dividing(.infinity, .zero) }
+        #expect(try Decimal.remainder(decimal("-7.5"), .infinity).textForm == "-7.5")
+        #expect(try Decimal.infinity.rounded(scale: 2) == .infinity)
+        #expect(throws: SluiceError.self) { try Decimal.infinity.coerced(precision: 10, scale: 2) }
     }
 
     @Test func negationAndMagnitude() {

@@ -22,6 +22,12 @@ struct RoundTripPropertyTests {
             let double = Double(bitPattern: UInt64.random(in: 0 ... .max, using: &rng))
             return .float64(double.isNaN ? 0 : double)
         case .decimal:
+            switch Int.random(in: 0 ..< 20, using: &rng) {
+            case 0: return .decimal(.nan)
+            case 1: return .decimal(.infinity)
+            case 2: return .decimal(.negativeInfinity)
+            default: break
+            }
             let digits = Int.random(in: 0 ... 38, using: &rng)
             let bound = Decimal.powerOfTen(digits)
             let mantissa = Int128.random(in: -bound + 1 ... bound - 1, using: &rng)

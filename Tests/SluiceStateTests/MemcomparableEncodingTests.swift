@@ -47,6 +47,8 @@ func expectOrderPreserved<T>(_ values: [T], type: DataType, value: (T) -> Value,
             let mantissa = Int128(Int64(bitPattern: random.next()) % 10_000_000_000)
             values.append(Decimal(mantissa: mantissa, scale: Int16(random.next() % 12)))
         }
+        values += [.nan, .infinity, .negativeInfinity, Decimal(mantissa: Decimal.maximumMantissa, scale: 0), Decimal(mantissa: -Decimal.maximumMantissa, scale: 0),
+                   Decimal(mantissa: 1, scale: 38), Decimal(mantissa: -1, scale: 38)]
         expectOrderPreserved(values, type: .numeric, value: Value.decimal, ascending: <)
         // Equal values encode equally: 1.50 and 1.5.
         #expect(encoded(.decimal(Decimal(mantissa: 150, scale: 2)), .numeric) == encoded(.decimal(Decimal(mantissa: 15, scale: 1)), .numeric))

@@ -152,8 +152,9 @@ struct BinaryReader {
         let displayScale = Int(try read(Int16.self))
         switch sign {
         case 0x0000, 0x4000: break
-        case 0xC000: throw SluiceError(.featureNotSupported, "numeric NaN is not supported")
-        case 0xD000, 0xF000: throw SluiceError(.featureNotSupported, "numeric infinity is not supported")
+        case 0xC000: return .nan
+        case 0xD000: return .infinity
+        case 0xF000: return .negativeInfinity
         default: throw SluiceError(.invalidParameterValue, "invalid sign in external \"numeric\" value")
         }
         guard digitCount >= 0, displayScale >= 0 else { throw formatError }
@@ -222,6 +223,14 @@ extension Decimal {
 
     /// `numeric_send`.
     package func appendBinary(to out: inout [UInt8]) {
+        if isSpecial {
+            // No digits, weight 0, the special sign word, display scale 0.
+            out.appendBigEndian(Int16(0))
+            out.appendBigEndian(Int16(0))
+            out.appendBigEndian(UInt16(isNaN ? 0xC000 : (mantissa < 0 ? 0xF000 : 0xD000)))
+            out.appendBigEndian(Int16(0))
+            return
+        }
         let (digits, weight) = baseTenThousandDigits
         out.appendBigEndian(Int16(digits.count))
         out.appendBigEndian(Int16(weight))

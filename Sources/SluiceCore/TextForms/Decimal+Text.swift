@@ -2,6 +2,7 @@
 extension Decimal {
     /// The text Postgres prints: all `scale` fractional digits, no exponent (`1.50`, `-0.001`).
     package var textForm: String {
+        if isSpecial { return isNaN ? "NaN" : (mantissa < 0 ? "-Infinity" : "Infinity") }
         var digits = String(mantissa.magnitude)
         let scale = Int(scale)
         if scale > 0 {
@@ -45,11 +46,15 @@ extension Decimal {
             index += 1
         }
         guard seenDigit else {
-            let rest = String(decoding: bytes[index...], as: UTF8.self).lowercased().trimmingSpaces
-            if rest == "nan" || rest == "infinity" || rest == "inf" {
-                throw SluiceError(.featureNotSupported, "numeric \(rest == "nan" ? "NaN" : "infinity") is not supported")
+            // `numeric_in` takes NaN (unsigned) and the infinities, in any case.
+            guard !seenPoint else { throw invalid }
+            let signed = index > 0 && (bytes[index - 1] == UInt8(ascii: "+") || bytes[index - 1] == UInt8(ascii: "-"))
+            switch String(decoding: bytes[index...], as: UTF8.self).lowercased().trimmingSpaces {
+            case "nan" where !signed: self = .nan
+            case "infinity", "inf": self = negative ? .negativeInfinity : .infinity
+            default: throw invalid
             }
-            throw invalid
+            return
         }
         var exponent = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {

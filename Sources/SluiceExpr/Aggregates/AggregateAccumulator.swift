@@ -298,9 +298,36 @@ protocol RunningSum {
     static func accumulate(
         _ values: [Self], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Self], counts: inout [Int64]
     ) throws(SluiceError)
+    /// Whether values may be special (numeric NaN and infinities), counted apart from the sum
+    /// so that taking one back restores the sum before it (Postgres's `NumericSumAccum` keeps
+    /// the same counts for its moving aggregates).
+    static var tracksSpecials: Bool { get }
+    /// 0, 1 or 2 for NaN, an infinity and a negative infinity; nil for finite values.
+    static func specialIndex(_ value: Self) -> Int?
+    /// The sum of finite values `sum` and of the counted special values.
+    static func resolve(_ sum: Self, specials: SpecialCounts) -> Self
+}
+
+/// How many NaN, infinite and negatively infinite values a numeric sum holds.
+struct SpecialCounts: Sendable {
+    var counts: (Int64, Int64, Int64) = (0, 0, 0)
+
+    var isEmpty: Bool { counts == (0, 0, 0) }
+
+    mutating func add(_ index: Int, _ sign: Int8) {
+        switch index {
+        case 0: counts.0 += Int64(sign)
+        case 1: counts.1 += Int64(sign)
+        default: counts.2 += Int64(sign)
+        }
+    }
 }
 
 extension RunningSum {
+    static var tracksSpecials: Bool { false }
+    static func specialIndex(_ value: Self) -> Int? { nil }
+    static func resolve(_ sum: Self, specials: SpecialCounts) -> Self { sum }
+
     static func accumulate(
         _ values: [Self], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Self], counts: inout [Int64]
     ) throws(SluiceError) {
@@ -315,6 +342,21 @@ extension RunningSum {
 
 extension Decimal: RunningSum {
     static var stateType: DataType { .numeric }
+    static var tracksSpecials: Bool { true }
+
+    static func specialIndex(_ value: Decimal) -> Int? {
+        guard value.isSpecial else { return nil }
+        return value.isNaN ? 0 : (value.mantissa > 0 ? 1 : 2)
+    }
+
+    /// NaN if a NaN or both infinities are in, else the infinity that is, else the sum.
+    static func resolve(_ sum: Decimal, specials: SpecialCounts) -> Decimal {
+        let (nans, positive, negative) = specials.counts
+        if nans > 0 || (positive > 0 && negative > 0) { return .nan }
+        if positive > 0 { return .infinity }
+        if negative > 0 { return .negativeInfinity }
+        return sum
+    }
 
     static func accumulate(
         _ values: [Decimal], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Decimal], counts: inout [Int64]
@@ -394,25 +436,30 @@ extension Interval: RunningSum {
 }
 
 /// sum and avg of numeric, real, double precision and interval: a running sum and the number of
-/// values per group. The state row is the sum (NULL before any value) and the count.
+/// values per group. The state row is the sum (NULL before any value) and the count; for
+/// numeric, then the counts of NaN, infinite and negatively infinite values, which the sum
+/// leaves out.
 final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
     let average: Bool
     let resultType: DataType
     private var sums: [Sum] = []
     private var counts: [Int64] = []
+    /// Per group when `Sum.tracksSpecials`, else empty.
+    private var specials: [SpecialCounts] = []
 
     init(average: Bool, resultType: DataType) {
         self.average = average
         self.resultType = resultType
     }
 
-    var stateTypes: [DataType] { [Sum.stateType, .int64] }
+    var stateTypes: [DataType] { Sum.tracksSpecials ? [Sum.stateType, .int64, .int64, .int64, .int64] : [Sum.stateType, .int64] }
 
     func update(
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
         growArray(&sums, to: groupCount, with: Sum.zero)
         growArray(&counts, to: groupCount, with: 0)
+        if Sum.tracksSpecials { growArray(&specials, to: groupCount, with: SpecialCounts()) }
         guard let argument, let values = Sum.addends(argument) else { return }
         let validity = argument.validity
         // The loops work on local arrays: the class's own, reached through `self` in a closure,
@@ -425,12 +472,18 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
             sums = localSums
             counts = localCounts
         }
-        if signs == nil, rows == nil {
+        let hasSpecials = Sum.tracksSpecials && values.prefix(rowCount).contains { Sum.specialIndex($0) != nil }
+        if signs == nil, rows == nil, !hasSpecials {
             try Sum.accumulate(values, validity: validity, groups: groups, rowCount: rowCount, sums: &localSums, counts: &localCounts)
             return
         }
         try forEachRow(groups: groups, rowCount: rowCount, signs: signs, rows: rows) { (row, group, sign) throws(SluiceError) in
             guard validity?[row] ?? true else { return }
+            if hasSpecials, let index = Sum.specialIndex(values[row]) {
+                specials[group].add(index, sign)
+                localCounts[group] += Int64(sign)
+                return
+            }
             localSums[group] = try Sum.add(localSums[group], values[row], sign: sign)
             localCounts[group] += Int64(sign)
         }
@@ -446,6 +499,8 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
             if counts[group] == 0 {
                 validity[group] = false
                 output.append(Sum.zero)
+            } else if Sum.tracksSpecials, group < specials.count, !specials[group].isEmpty {
+                output.append(Sum.resolve(sums[group], specials: specials[group]))
             } else {
                 output.append(average ? try Sum.average(sums[group], count: counts[group]) : sums[group])
             }
@@ -457,6 +512,12 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
         let count = group < counts.count ? counts[group] : 0
         if count == 0 { builders[offset].appendNull() } else { Sum.append(sums[group], to: &builders[offset]) }
         builders[offset + 1].append(int64: count)
+        if Sum.tracksSpecials {
+            let counts = group < specials.count ? specials[group].counts : (0, 0, 0)
+            builders[offset + 2].append(int64: counts.0)
+            builders[offset + 3].append(int64: counts.1)
+            builders[offset + 4].append(int64: counts.2)
+        }
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
@@ -464,11 +525,17 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
         growArray(&counts, to: group + 1, with: 0)
         sums[group] = columns[offset].isNull(row) ? Sum.zero : (Sum.addends(columns[offset])?[row] ?? Sum.zero)
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
+        if Sum.tracksSpecials {
+            growArray(&specials, to: group + 1, with: SpecialCounts())
+            func count(_ index: Int) -> Int64 { columns[offset + index].isNull(row) ? 0 : columns[offset + index].int64(at: row) }
+            specials[group].counts = (count(2), count(3), count(4))
+        }
     }
 
     func removeAll() {
         sums.removeAll(keepingCapacity: true)
         counts.removeAll(keepingCapacity: true)
+        specials.removeAll(keepingCapacity: true)
     }
 }
 

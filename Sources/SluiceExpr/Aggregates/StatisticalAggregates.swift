@@ -67,12 +67,15 @@ package enum StatisticalAggregate: String, Sendable, CaseIterable {
     func result(count: Int64, sum: Double, squares: Double) -> Double {
         let n = Double(count)
         let numerator = n * squares - sum * sum
+        if numerator.isNaN { return .nan }
         guard numerator > 0 else { return 0 }
         let variance = numerator / (isSample ? n * (n - 1) : n * n)
         return isDeviation ? variance.squareRoot() : variance
     }
 
     func result(count: Int64, sum: Decimal, squares: Decimal) throws(SluiceError) -> Decimal {
+        // Postgres: any NaN or infinity among the values makes the variance NaN.
+        if sum.isSpecial || squares.isSpecial { return .nan }
         let n = Decimal(mantissa: Int128(count), scale: 0)
         let numerator = try Decimal.subtracting(try Decimal.multiplying(n, squares), try Decimal.multiplying(sum, sum))
         guard numerator.mantissa > 0 else { return .zero }

@@ -158,7 +158,19 @@ package enum MemcomparableEncoding {
     /// Sign byte (0 negative, 1 zero, 2 positive), then for non-zero values the decimal exponent
     /// (position of the first significant digit, biased) and the significant digits ended by a
     /// terminator; negative values invert the exponent and digits so larger magnitudes sort first.
+    ///
+    /// The special values fit around them: `-Infinity` is a negative value with an exponent
+    /// below every real one's encoding (all zero bytes), `Infinity` a positive value with an
+    /// exponent above (all one bytes), and `NaN` a sign byte of its own above both.
     static func appendDecimal(_ value: Decimal, to out: inout [UInt8]) {
+        if value.isSpecial {
+            switch value.mantissa {
+            case 0: out.append(3)
+            case 1: out += [2, 0xFF, 0xFF, 0xFF, 0xFF]
+            default: out += [0, 0, 0, 0, 0]
+            }
+            return
+        }
         let normalized = value.normalized
         if normalized.mantissa == 0 {
             out.append(1)

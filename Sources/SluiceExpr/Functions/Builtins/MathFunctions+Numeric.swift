@@ -26,7 +26,7 @@ extension MathFunctions {
     }
 
     static func numericSign(_ type: DataType) -> ScalarFunction {
-        numeric("sign", type) { (value: Decimal) throws(SluiceError) -> Decimal in Decimal(Int64(value.signum)) }
+        numeric("sign", type) { (value: Decimal) throws(SluiceError) -> Decimal in value.isNaN ? .nan : Decimal(Int64(value.signum)) }
     }
 
     /// `numeric op numeric` (`+ - * / %`) and `mod`, exact, at Postgres's scales.
