@@ -6,6 +6,12 @@ import SluiceState
 /// Finds the stored rows of tables and views by catalog id.
 package protocol TableProvider: Sendable {
     func store(for tableID: Int) -> TableStore?
+    /// The secondary index `indexID` (``TableIndex``), kept with its table's current rows.
+    func index(_ indexID: Int) -> TableIndex?
+}
+
+extension TableProvider {
+    package func index(_ indexID: Int) -> TableIndex? { nil }
 }
 
 /// Runs batch plans to completion over columnar chunks.
@@ -80,6 +86,12 @@ package struct BatchExecutor: Sendable {
         let context = self.context
         switch plan {
         case .scan(let scan):
+            if let lookup = scan.index, let index = tables.index(lookup.indexID) {
+                let chunks = index.rows(
+                    prefix: lookup.prefix, lower: lookup.lower.map { TableIndex.Bound(value: $0.value, inclusive: $0.inclusive) },
+                    upper: lookup.upper.map { TableIndex.Bound(value: $0.value, inclusive: $0.inclusive) })
+                return ChunkStream.of(chunks.map { chunk in Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count) })
+            }
             guard let store = tables.store(for: scan.tableID) else {
                 throw SluiceError(.undefinedTable, "relation \"\(scan.tableName)\" does not exist")
             }

@@ -13,7 +13,11 @@ extension BatchPlan: CustomStringConvertible {
         let indent = String(repeating: "  ", count: depth) + (depth > 0 ? "└─" : "")
         switch self {
         case .scan(let scan):
-            lines.append("\(indent)BatchScan { table: \(scan.tableName), columns: \(scan.columns) }")
+            if let index = scan.index {
+                lines.append("\(indent)BatchIndexScan { table: \(scan.tableName), index: \(index.indexName), range: [\(index.rangeDescription)], columns: \(scan.columns) }")
+            } else {
+                lines.append("\(indent)BatchScan { table: \(scan.tableName), columns: \(scan.columns) }")
+            }
         case .values(let rows, _):
             lines.append("\(indent)BatchValues { rows: \(rows.count) }")
         case .filter(let input, let predicate):

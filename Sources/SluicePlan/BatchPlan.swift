@@ -81,6 +81,9 @@ package struct TableScan: Sendable, Equatable {
     /// True for a source: its change stream only ever inserts, which lets aggregates over it
     /// keep a single value for min and max instead of every value.
     package var isAppendOnly: Bool
+    /// Read through a secondary index, only the rows of one key range (a superset of the rows
+    /// the filter above keeps); nil: every row.
+    package var index: IndexLookup?
 
     package init(tableID: Int, tableName: String, columns: [Int], columnTypes: [DataType], isAppendOnly: Bool = false) {
         self.tableID = tableID
@@ -88,6 +91,56 @@ package struct TableScan: Sendable, Equatable {
         self.columns = columns
         self.columnTypes = columnTypes
         self.isAppendOnly = isAppendOnly
+    }
+}
+
+/// A lookup in a table's secondary index: the rows whose first key columns equal `prefix` and
+/// whose next key column is within `lower` and `upper` (open where nil).
+package struct IndexLookup: Sendable, Equatable {
+    package struct Bound: Sendable, Equatable {
+        package var value: Value
+        package var inclusive: Bool
+
+        package init(value: Value, inclusive: Bool) {
+            self.value = value
+            self.inclusive = inclusive
+        }
+    }
+
+    package var indexID: Int
+    package var indexName: String
+    /// The names of the key columns the lookup constrains, for EXPLAIN.
+    package var keyNames: [String]
+    package var prefix: [Value]
+    package var lower: Bound?
+    package var upper: Bound?
+
+    package init(indexID: Int, indexName: String, keyNames: [String], prefix: [Value], lower: Bound? = nil, upper: Bound? = nil) {
+        self.indexID = indexID
+        self.indexName = indexName
+        self.keyNames = keyNames
+        self.prefix = prefix
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// `a = 1 AND b >= 2 AND b < 5`, as EXPLAIN shows the range.
+    package var rangeDescription: String {
+        var parts = zip(keyNames, prefix).map { "\($0) = \($1.sqlLiteralText)" }
+        if prefix.count < keyNames.count {
+            let name = keyNames[prefix.count]
+            if let lower { parts.append("\(name) \(lower.inclusive ? ">=" : ">") \(lower.value.sqlLiteralText)") }
+            if let upper { parts.append("\(name) \(upper.inclusive ? "<=" : "<") \(upper.value.sqlLiteralText)") }
+        }
+        return parts.joined(separator: " AND ")
+    }
+}
+
+extension Value {
+    /// The value as EXPLAIN shows a constant: text quoted.
+    fileprivate var sqlLiteralText: String {
+        if case .string = self { return "'\(textForm)'" }
+        return textForm
     }
 }
 

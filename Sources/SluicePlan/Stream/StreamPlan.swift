@@ -53,11 +53,15 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// The lines EXPLAIN CREATE MATERIALIZED VIEW prints: the materialize node, then the plan.
-    /// A hash of the plan's operators and expressions (its EXPLAIN text), hex: equal for plans
-    /// that keep the same state.
+    /// Raised when operators change the columns of the state they keep for the same plan
+    /// (2: numeric sums keep counts of NaN and infinities), so that views made before are
+    /// rebuilt rather than restored.
+    package static let stateLayoutVersion = 2
+
+    /// A hash of the plan's operators and expressions (its EXPLAIN text) and of
+    /// ``stateLayoutVersion``, hex: equal for plans that keep the same state.
     package var fingerprint: String {
-        var lines: [String] = []
+        var lines = ["state layout \(StreamPlan.stateLayoutVersion)"]
         render(into: &lines, depth: 0)
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in lines.joined(separator: "\n").utf8 {
@@ -67,6 +71,7 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
         return String(hash, radix: 16)
     }
 
+    /// The lines EXPLAIN CREATE MATERIALIZED VIEW prints: the materialize node, then the plan.
     package func explainLines(viewName: String, columns: [String]) -> [String] {
         var lines = ["StreamMaterialize { view: \(viewName), columns: [\(columns.joined(separator: ", "))] }"]
         render(into: &lines, depth: 1)

@@ -166,7 +166,9 @@ extension Binder {
         case .sink: kind = .sink
         case .schema:
             return try bindDropSchema(drop)
-        case .index, .database, .column, .function:
+        case .index:
+            return try bindDropIndex(drop)
+        case .database, .column, .function:
             if drop.ifExists { return .nothing(tag: "DROP_\(drop.objectType.rawValue.replacing(" ", with: "_"))", notice: nil) }
             throw SluiceError(.featureNotSupported, "DROP \(drop.objectType.rawValue) is not supported yet")
         }

@@ -132,8 +132,8 @@ package struct Binder {
             return try bindCreateSchema(name, ifNotExists: ifNotExists)
         case .createDatabase(_, _):
             throw SluiceError(.featureNotSupported, "CREATE DATABASE is not supported yet; use database \"dev\"")
-        case .createIndex:
-            return .nothing(tag: "CREATE_INDEX", notice: "indexes are not needed in Sluice; the statement was ignored")
+        case .createIndex(let create):
+            return try bindCreateIndex(create)
         case .createView(let view):
             if view.isMaterialized { return try bindCreateMaterializedView(view, sourceText: statement.sourceText) }
             return try bindCreateView(view, sourceText: statement.sourceText)

@@ -50,6 +50,10 @@ package enum PlannedStatement: Sendable {
     case createSource(RelationDefinition)
     /// Relations to drop, dependents first.
     case drop([RelationDefinition])
+    /// A new secondary index of `table`, built from its rows.
+    case createIndex(table: RelationDefinition, index: IndexDefinition)
+    /// Indexes to drop, each with its table.
+    case dropIndexes([(table: RelationDefinition, index: IndexDefinition)])
     /// A new schema and its `pg_namespace` oid.
     case createSchema(String, oid: Int)
     /// Schemas to drop, after the relations in them (dependents first).

@@ -125,11 +125,45 @@ package final class Catalog: Sendable {
     /// Adds `relation`; fails with 42P07 if its name is taken.
     package func add(_ relation: RelationDefinition) throws(SluiceError) {
         try state.withLock { (state: inout State) throws(SluiceError) in
-            if state.relations.values.contains(where: { $0.name == relation.name && $0.schema == relation.schema }) {
+            if state.relations.values.contains(where: { $0.schema == relation.schema && ($0.name == relation.name || $0.indexList.contains { $0.name == relation.name }) }) {
                 throw SluiceError(.duplicateTable, "relation \"\(relation.name)\" already exists")
             }
             state.relations[relation.id] = relation
             state.nextID = max(state.nextID, relation.id + 1)
+            state.generation += 1
+        }
+    }
+
+    /// The index `name` in `schema` and the table it belongs to, if any.
+    package func index(named name: String, schema: String = "public") -> (table: RelationDefinition, index: IndexDefinition)? {
+        state.withLock { state in
+            for relation in state.relations.values where relation.schema == schema {
+                if let index = relation.indexList.first(where: { $0.name == name }) { return (relation, index) }
+            }
+            return nil
+        }
+    }
+
+    /// Adds `index` to table `tableID`; fails with 42P07 if its name is taken in the table's schema.
+    package func addIndex(_ index: IndexDefinition, toTable tableID: Int) throws(SluiceError) {
+        try state.withLock { (state: inout State) throws(SluiceError) in
+            guard var table = state.relations[tableID] else { throw SluiceError(.undefinedTable, "relation \(tableID) does not exist") }
+            if state.relations.values.contains(where: { $0.schema == table.schema && ($0.name == index.name || $0.indexList.contains { $0.name == index.name }) }) {
+                throw SluiceError(.duplicateTable, "relation \"\(index.name)\" already exists")
+            }
+            table.indexes = table.indexList + [index]
+            state.relations[tableID] = table
+            state.nextID = max(state.nextID, index.id + 1)
+            state.generation += 1
+        }
+    }
+
+    /// Removes index `indexID` from table `tableID`.
+    package func removeIndex(_ indexID: Int, fromTable tableID: Int) {
+        state.withLock { state in
+            guard var table = state.relations[tableID] else { return }
+            table.indexes = table.indexList.filter { $0.id != indexID }
+            state.relations[tableID] = table
             state.generation += 1
         }
     }

@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceSQL
 
 /// The kinds of relation the catalog holds, with the names SHOW and `pg_class.relkind` use.
 package enum RelationKind: String, Sendable, Equatable, Codable {
@@ -52,6 +53,11 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     /// For a materialized view: a hash of the stream plan its state was made by. A start that
     /// plans the view differently (a newer optimizer) cannot use that state and rebuilds it.
     package var planFingerprint: String?
+    /// For a table: its secondary indexes (nil in files written before there were any).
+    package var indexes: [IndexDefinition]?
+
+    /// The table's secondary indexes.
+    package var indexList: [IndexDefinition] { indexes ?? [] }
 
     package init(
         id: Int, schema: String = "public", name: String, kind: RelationKind, columns: [CatalogColumn],
@@ -71,6 +77,52 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     /// The index of the column named `name`, if any.
     package func columnIndex(named name: String) -> Int? {
         columns.firstIndex { $0.name == name }
+    }
+}
+
+/// A secondary index of a table (`CREATE INDEX`): the table's rows kept sorted by `keys`, for
+/// point and range lookups.
+package struct IndexDefinition: Sendable, Equatable, Codable {
+    /// One key column: its index in the table's columns and its order.
+    package struct Key: Sendable, Equatable, Codable {
+        package var column: Int
+        package var descending: Bool
+        package var nullsFirst: Bool
+
+        package init(column: Int, descending: Bool, nullsFirst: Bool) {
+            self.column = column
+            self.descending = descending
+            self.nullsFirst = nullsFirst
+        }
+    }
+
+    /// From the catalog's ids: also the index's `pg_class.oid`.
+    package var id: Int
+    package var name: String
+    package var keys: [Key]
+    /// The columns named in `INCLUDE (…)` (the index keeps every column of the row in any case,
+    /// as RisingWave's does without INCLUDE).
+    package var include: [Int]
+
+    package init(id: Int, name: String, keys: [Key], include: [Int] = []) {
+        self.id = id
+        self.name = name
+        self.keys = keys
+        self.include = include
+    }
+
+    /// `CREATE INDEX name ON schema.table USING btree (key …)`, as `pg_get_indexdef` and
+    /// `pg_indexes.indexdef` show it.
+    package func definition(on table: RelationDefinition) -> String {
+        let keys = keys.map { key in
+            var text = quoteIdentifierIfNeeded(table.columns[key.column].name)
+            if key.descending { text += " DESC" }
+            if key.nullsFirst != key.descending { text += key.nullsFirst ? " NULLS FIRST" : " NULLS LAST" }
+            return text
+        }
+        var text = "CREATE INDEX \(quoteIdentifierIfNeeded(name)) ON \(table.schema).\(quoteIdentifierIfNeeded(table.name)) USING btree (\(keys.joined(separator: ", ")))"
+        if !include.isEmpty { text += " INCLUDE (\(include.map { quoteIdentifierIfNeeded(table.columns[$0].name) }.joined(separator: ", ")))" }
+        return text
     }
 }
 

@@ -12,7 +12,9 @@ import SluicePlan
 ///    NOT EXISTS filter becomes a semi or anti join, a correlated scalar subquery a left join
 ///    with an aggregate grouped by the correlation keys) and orders each tree of inner joins
 ///    greedily on estimated cardinalities, equalities between its inputs becoming hash keys;
-/// 3. column pruning.
+/// 3. column pruning;
+/// 4. index selection (batch queries with a table that has indexes): a filtered scan reads only
+///    the key range of the index its equalities and comparisons narrow most.
 package struct Optimizer: Sendable {
     /// The stored row count of a table or view by catalog id, when known.
     package var rowCount: @Sendable (Int) -> Int?
@@ -21,6 +23,8 @@ package struct Optimizer: Sendable {
     package var distinctValues: @Sendable (Int, Int) -> Double?
     /// The context constant expressions are evaluated in; nil leaves them alone.
     package var foldingContext: EvaluationContext?
+    /// The table of a catalog id when it has secondary indexes (nil: none, or not a table).
+    package var indexedTable: @Sendable (Int) -> RelationDefinition? = { _ in nil }
 
     package init(
         rowCount: @escaping @Sendable (Int) -> Int? = { _ in nil }, distinctValues: @escaping @Sendable (Int, Int) -> Double? = { _, _ in nil },
@@ -35,7 +39,9 @@ package struct Optimizer: Sendable {
         var result = plan
         if let foldingContext { result = ConstantFolding(context: foldingContext).fold(result) }
         result = PredicatePushdown(estimator: CardinalityEstimator(rowCount: rowCount, distinctValues: distinctValues)).push(result, [])
-        return ColumnPruning.optimize(result)
+        result = ColumnPruning.optimize(result)
+        if foldingContext != nil { result = IndexSelection(indexedTable: indexedTable).apply(result) }
+        return result
     }
 }
 

@@ -76,7 +76,7 @@ enum SystemCatalog {
                     [
                         .int32(Int32(relation.id)), .string(relation.name), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)), .int32(0), .int32(10),
                         .int32(relation.kind == .table ? 2 : 0), .string(relation.kind.relkind), .int16(Int16(relation.columns.count)),
-                        .int16(0), .bool(!relation.primaryKey.isEmpty), .bool(false), .bool(false), .bool(false), .bool(false),
+                        .int16(0), .bool(!relation.primaryKey.isEmpty || !relation.indexList.isEmpty), .bool(false), .bool(false), .bool(false), .bool(false),
                         .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, .null, .null, .float32(-1),
                         .int32(0), .bool(false), .bool(false),
                     ]
@@ -87,6 +87,8 @@ enum SystemCatalog {
                         .bool(false), .bool(false), .bool(false), .bool(false), .bool(false), .int32(0), .int32(0), .string("p"),
                         .string("n"), .int32(0), .null, .null, .null, .float32(-1), .int32(0), .bool(false), .bool(false),
                     ]
+                } + relations.flatMap { relation in
+                    relation.indexList.map { indexClassRow($0, namespace: catalog.schemas[relation.schema] ?? 2200) }
                 })
         case "pg_attribute":
             var rows: [[Value]] = []
@@ -139,7 +141,7 @@ enum SystemCatalog {
                     ("indexprs", .varchar), ("indpred", .varchar), ("indclass", .list(.int32)), ("indcollation", .list(.int32)),
                     ("indnullsnotdistinct", .boolean),
                 ],
-                rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
+                rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation -> [Value] in
                     [
                         .int32(Int32(primaryKeyIndexOID(relation))), .int32(Int32(relation.id)), .int16(Int16(relation.primaryKey.count)),
                         .int16(Int16(relation.primaryKey.count)), .bool(true), .bool(true), .bool(false), .bool(true), .bool(false),
@@ -147,7 +149,7 @@ enum SystemCatalog {
                         .list(relation.primaryKey.map { _ in .int16(0) }), .null, .null,
                         .list(relation.primaryKey.map { _ in .int32(1978) }), .list(relation.primaryKey.map { _ in .int32(0) }), .bool(false),
                     ]
-                })
+                } + relations.flatMap { relation -> [[Value]] in relation.indexList.map { indexRow($0, of: relation) } })
         case "pg_constraint":
             return Table(
                 columns: [
@@ -188,7 +190,26 @@ enum SystemCatalog {
         case "pg_tables":
             return Table(
                 columns: [("schemaname", .varchar), ("tablename", .varchar), ("tableowner", .varchar), ("tablespace", .varchar), ("hasindexes", .boolean)],
-                rows: relations.filter { $0.kind == .table }.map { [.string($0.schema), .string($0.name), .string(session.user), .null, .bool(!$0.primaryKey.isEmpty)] })
+                rows: relations.filter { $0.kind == .table }.map {
+                    [.string($0.schema), .string($0.name), .string(session.user), .null, .bool(!$0.primaryKey.isEmpty || !$0.indexList.isEmpty)]
+                })
+        case "pg_indexes":
+            return Table(
+                columns: [("schemaname", .varchar), ("tablename", .varchar), ("indexname", .varchar), ("tablespace", .varchar), ("indexdef", .varchar)],
+                rows: relations.flatMap { relation -> [[Value]] in
+                    var rows: [[Value]] = []
+                    if !relation.primaryKey.isEmpty {
+                        let columns = relation.primaryKey.map { quoteIdentifierIfNeeded(relation.columns[$0].name) }.joined(separator: ", ")
+                        rows.append([
+                            .string(relation.schema), .string(relation.name), .string("\(relation.name)_pkey"), .null,
+                            .string("CREATE UNIQUE INDEX \(relation.name)_pkey ON \(relation.schema).\(relation.name) USING btree (\(columns))"),
+                        ])
+                    }
+                    for index in relation.indexList {
+                        rows.append([.string(relation.schema), .string(relation.name), .string(index.name), .null, .string(index.definition(on: relation))])
+                    }
+                    return rows
+                })
         case "pg_matviews":
             return Table(
                 columns: [("schemaname", .varchar), ("matviewname", .varchar), ("matviewowner", .varchar), ("definition", .varchar)],
@@ -389,6 +410,28 @@ enum SystemCatalog {
         "pg_constraint": 2606, "pg_inherits": 2611, "pg_index": 2610, "pg_namespace": 2615, "pg_description": 2609,
         "pg_am": 2601, "pg_trigger": 2620, "pg_sequence": 2224, "pg_collation": 3456, "pg_enum": 3501,
     ]
+
+    /// A secondary index's `pg_index` row.
+    private static func indexRow(_ index: IndexDefinition, of relation: RelationDefinition) -> [Value] {
+        let columns: [Int] = index.keys.map(\.column) + index.include
+        // indoption: 1 for DESC, 2 for NULLS FIRST (INDOPTION_DESC, INDOPTION_NULLS_FIRST).
+        let options: [Value] = index.keys.map { key in Value.int16((key.descending ? 1 : 0) | (key.nullsFirst ? 2 : 0)) }
+        let keys: [Value] = columns.map { column in Value.int16(Int16(column + 1)) }
+        var row: [Value] = [.int32(Int32(index.id)), .int32(Int32(relation.id)), .int16(Int16(columns.count)), .int16(Int16(index.keys.count))]
+        row += [.bool(false), .bool(false), .bool(false), .bool(true), .bool(false), .bool(true), .bool(false)]
+        row += [.list(keys), .list(options), .null, .null]
+        row += [.list(index.keys.map { _ in Value.int32(1978) }), .list(index.keys.map { _ in Value.int32(0) }), .bool(false)]
+        return row
+    }
+
+    /// A secondary index's `pg_class` row.
+    private static func indexClassRow(_ index: IndexDefinition, namespace: Int) -> [Value] {
+        var row: [Value] = [.int32(Int32(index.id)), .string(index.name), .int32(Int32(namespace)), .int32(0), .int32(10), .int32(403), .string("i")]
+        row += [.int16(Int16(index.keys.count + index.include.count)), .int16(0), .bool(false), .bool(false), .bool(false), .bool(false)]
+        row += [.bool(false), .bool(false), .int32(0), .int32(0), .string("p"), .string("n"), .int32(0), .null, .null, .null]
+        row += [.float32(-1), .int32(0), .bool(false), .bool(false)]
+        return row
+    }
 
     static func primaryKeyIndexOID(_ relation: RelationDefinition) -> Int { 1_000_000 + relation.id * 2 }
 

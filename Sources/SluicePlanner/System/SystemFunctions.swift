@@ -121,9 +121,16 @@ enum SystemFunctions {
                 guard case .int32(let oid) = arguments[0].value(at: rowIndex), case .int32(let column) = arguments[1].value(at: rowIndex) else {
                     return .null
                 }
-                for relation in catalog.relations where !relation.primaryKey.isEmpty && SystemCatalog.primaryKeyIndexOID(relation) == Int(oid) {
-                    guard column >= 1, Int(column) <= relation.primaryKey.count else { return .string("") }
-                    return .string(relation.columns[relation.primaryKey[Int(column) - 1]].name)
+                for relation in catalog.relations {
+                    if !relation.primaryKey.isEmpty && SystemCatalog.primaryKeyIndexOID(relation) == Int(oid) {
+                        guard column >= 1, Int(column) <= relation.primaryKey.count else { return .string("") }
+                        return .string(relation.columns[relation.primaryKey[Int(column) - 1]].name)
+                    }
+                    if let index = relation.indexList.first(where: { $0.id == Int(oid) }) {
+                        let columns = index.keys.map(\.column) + index.include
+                        guard column >= 1, Int(column) <= columns.count else { return .string("") }
+                        return .string(relation.columns[columns[Int(column) - 1]].name)
+                    }
                 }
                 return .null
             }
@@ -195,7 +202,12 @@ enum SystemFunctions {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.buildBytes(rowCount: rowCount) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
                 guard case .int32(let oids) = arguments[0].storage, !arguments[0].isNull(rowIndex) else { return false }
-                for relation in catalog.relations where !relation.primaryKey.isEmpty {
+                for relation in catalog.relations {
+                    if let index = relation.indexList.first(where: { $0.id == Int(oids[rowIndex]) }) {
+                        out += index.definition(on: relation).utf8
+                        return true
+                    }
+                    guard !relation.primaryKey.isEmpty else { continue }
                     let index = Int32(SystemCatalog.primaryKeyIndexOID(relation))
                     if oids[rowIndex] == index || oids[rowIndex] == index + 1 {
                         let columns = relation.primaryKey.map { relation.columns[$0].name }.joined(separator: ", ")

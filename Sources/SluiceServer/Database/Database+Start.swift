@@ -88,6 +88,15 @@ extension Database {
             if let checkpoint { streams.stateCheckpointWriter?.checkpoints.resume(from: checkpoint.manifest) }
             recovered.damaged += damaged.map { "state: \($0)" }
             tables.journal = try TableJournal(dataDirectory: directory)
+            // Indexes are derived from their tables' recovered rows, before any write.
+            for relation in relations where relation.kind == .table {
+                guard let store = loaded[relation.id] else { continue }
+                for index in relation.indexList {
+                    let built = makeIndex(index, of: relation)
+                    built.rebuild(from: store)
+                    tables.stores.addIndex(built, id: index.id, table: relation.id)
+                }
+            }
             if let restored {
                 // Views first, from their state; then the table writes logged after the
                 // checkpoint's cut; then the connectors, sources from the cut's positions.

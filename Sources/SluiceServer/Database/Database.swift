@@ -131,10 +131,13 @@ package final class Database: TableProvider, Sendable {
     package func optimizer(foldingIn context: EvaluationContext) -> Optimizer {
         let stores = tables.stores
         let statistics = self.statistics
-        return Optimizer(
+        let catalog = self.catalog
+        var optimizer = Optimizer(
             rowCount: { stores.rowCount(id: $0) },
             distinctValues: { table, column in stores.store(for: table).flatMap { statistics.distinctValues(table: table, column: column, in: $0) } },
             foldingContext: context)
+        optimizer.indexedTable = { id in catalog.relation(id: id).flatMap { $0.indexList.isEmpty ? nil : $0 } }
+        return optimizer
     }
 
     /// Returns once every write made before the call is visible in every view.
@@ -279,6 +282,39 @@ package final class Database: TableProvider, Sendable {
             stores.remove(id: relation.id)
             throw error
         }
+    }
+
+    /// Adds secondary index `index` to `table` and builds it from the table's rows, with the
+    /// table's writes paused so that none is missed or applied twice.
+    package func createIndex(_ index: IndexDefinition, on table: RelationDefinition) throws(SluiceError) {
+        guard let store = tables.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
+        let built = makeIndex(index, of: table)
+        try streams.runtime.withWritesPaused { () throws(SluiceError) in
+            try catalog.addIndex(index, toTable: table.id)
+            built.rebuild(from: store)
+            tables.stores.addIndex(built, id: index.id, table: table.id)
+        }
+        do {
+            try saveCatalog()
+        } catch {
+            tables.stores.removeIndex(id: index.id, table: table.id)
+            catalog.removeIndex(index.id, fromTable: table.id)
+            throw error
+        }
+    }
+
+    package func dropIndex(_ index: IndexDefinition, of table: RelationDefinition) throws(SluiceError) {
+        catalog.removeIndex(index.id, fromTable: table.id)
+        tables.stores.removeIndex(id: index.id, table: table.id)
+        try saveCatalog()
+    }
+
+    /// An empty index `index` of `table`, counted against the memory limit.
+    func makeIndex(_ index: IndexDefinition, of table: RelationDefinition) -> TableIndex {
+        TableIndex(
+            types: table.columns.map(\.type),
+            keys: index.keys.map { TableIndex.KeyColumn(column: $0.column, descending: $0.descending, nullsFirst: $0.nullsFirst) },
+            memory: streams.runtime.memory)
     }
 
     package func drop(_ relation: RelationDefinition) throws(SluiceError) {

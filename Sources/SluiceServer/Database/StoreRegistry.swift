@@ -18,6 +18,26 @@ final class StoreRegistry: Sendable {
     }
 
     private let stores = Mutex<[Int: Entry]>([:])
+    /// Tables' secondary indexes: table id → index id → index.
+    private let indexes = Mutex<[Int: [Int: TableIndex]]>([:])
+
+    /// Table `tableID`'s indexes.
+    func indexes(of tableID: Int) -> [TableIndex] {
+        indexes.withLock { $0[tableID].map { Array($0.values) } ?? [] }
+    }
+
+    func addIndex(_ index: TableIndex, id: Int, table: Int) {
+        indexes.withLock { $0[table, default: [:]][id] = index }
+    }
+
+    func removeIndex(id: Int, table: Int) {
+        indexes.withLock { _ = $0[table]?.removeValue(forKey: id) }
+    }
+
+    /// Every index, by id.
+    func allIndexes() -> [Int: TableIndex] {
+        indexes.withLock { $0.values.reduce(into: [:]) { all, byID in all.merge(byID) { first, _ in first } } }
+    }
 
     func store(for id: Int) -> TableStore? {
         stores.withLock { $0[id]?.store }
@@ -34,6 +54,7 @@ final class StoreRegistry: Sendable {
 
     func remove(id: Int) {
         stores.withLock { _ = $0.removeValue(forKey: id) }
+        indexes.withLock { _ = $0.removeValue(forKey: id) }
     }
 
     /// Replaces the rows of every view in `rows` in one step.
@@ -54,7 +75,7 @@ final class StoreRegistry: Sendable {
         stores.withLock { stores in
             var tables: [Int: TableStore] = [:]
             for (id, entry) in stores { tables[id] = entry.isView ? entry.store.frozenCopy() : entry.store }
-            return ConsistentReader(tables: tables)
+            return ConsistentReader(tables: tables, indexes: allIndexes())
         }
     }
 }
@@ -62,9 +83,14 @@ final class StoreRegistry: Sendable {
 /// The tables one query reads: views fixed at one epoch, tables live.
 struct ConsistentReader: TableProvider {
     var tables: [Int: TableStore]
+    var indexes: [Int: TableIndex]
 
     func store(for tableID: Int) -> TableStore? {
         tables[tableID]
+    }
+
+    func index(_ indexID: Int) -> TableIndex? {
+        indexes[indexID]
     }
 }
 
@@ -82,6 +108,10 @@ package final class SourceScanningReader: TableProvider, @unchecked Sendable {
         self.base = base
         self.connectors = connectors
         self.catalog = catalog
+    }
+
+    package func index(_ indexID: Int) -> TableIndex? {
+        base.index(indexID)
     }
 
     package func store(for tableID: Int) -> TableStore? {

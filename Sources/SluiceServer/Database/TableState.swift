@@ -124,6 +124,8 @@ package final class TableState: Sendable {
                     throw error
                 }
             }
+            // The table's indexes change in the same step, so a lookup sees what a scan does.
+            for index in stores.indexes(of: table.id) { index.apply(kept) }
             if writer.isRead {
                 for change in kept { writer.emit(Self.changes(change.rows, change.op)) }
             }

@@ -132,6 +132,12 @@ extension SQLSession {
             for relation in relations { try database.drop(relation) }
             let kind = relations.last!.kind.rawValue.uppercased().replacing(" ", with: "_")
             return PGStatementResult(commandTag: "DROP_\(kind)")
+        case .createIndex(let table, let index):
+            try database.createIndex(index, on: table)
+            return PGStatementResult(commandTag: "CREATE_INDEX")
+        case .dropIndexes(let doomed):
+            for (table, index) in doomed { try database.dropIndex(index, of: table) }
+            return PGStatementResult(commandTag: "DROP_INDEX")
         case .nothing(let tag, let notice):
             return PGStatementResult(commandTag: tag, notices: notice.map { [SluiceError(.successfulCompletion, $0)] } ?? [])
         case .explain(let lines):

@@ -1,0 +1,151 @@
+import Synchronization
+import SluiceCore
+
+/// A secondary index of a table (`CREATE INDEX`): the table's rows in a paged state table sorted
+/// by the index's key columns, for point and range lookups (RisingWave's index, which is a
+/// materialized view of the table ordered by its key).
+///
+/// Each row is stored under its key columns' order-preserving encoding (ascending or
+/// descending, nulls last or first, as declared) followed by the whole row's identity, so equal
+/// keys keep every row and equal rows are counted. The table's writes apply their changes here
+/// in the same step as to the table (``apply(_:)``), so a lookup sees what a scan would. The
+/// index is derived state: a restart builds it again from the recovered table (``rebuild(from:)``).
+package final class TableIndex: Sendable {
+    /// One key column: its position in the table's row and its order.
+    package struct KeyColumn: Sendable, Equatable {
+        package var column: Int
+        package var descending: Bool
+        package var nullsFirst: Bool
+
+        package init(column: Int, descending: Bool = false, nullsFirst: Bool? = nil) {
+            self.column = column
+            self.descending = descending
+            // Postgres's default: NULLS LAST ascending, NULLS FIRST descending.
+            self.nullsFirst = nullsFirst ?? descending
+        }
+    }
+
+    package let types: [DataType]
+    package let keys: [KeyColumn]
+    private let table: Mutex<PagedTable>
+
+    package init(types: [DataType], keys: [KeyColumn], memory: StateMemory? = nil) {
+        self.types = types
+        self.keys = keys
+        table = Mutex(PagedTable(types: types, memory: memory))
+    }
+
+    /// Applies a write's changes (rows inserted and deleted, in order) to the index.
+    package func apply(_ changes: [(op: ChangeOp, rows: Chunk)]) {
+        let changes = changes.filter { !$0.rows.isEmpty }
+        guard !changes.isEmpty else { return }
+        table.withLock { table in
+            for change in changes {
+                let rows = change.rows
+                let signs = [Int8](repeating: change.op.isInsertion ? 1 : -1, count: rows.count)
+                table.stage(rows, signs: signs) { bytes, row in self.appendKey(of: rows, row: row, to: &bytes) }
+            }
+            _ = table.commitEpoch()
+        }
+    }
+
+    /// Replaces the index's rows by `store`'s.
+    package func rebuild(from store: TableStore) {
+        let chunks = store.snapshot().chunks
+        table.withLock { table in
+            table = PagedTable(types: types, memory: table.memory)
+            for rows in chunks {
+                table.stage(rows, signs: [Int8](repeating: 1, count: rows.count)) { bytes, row in self.appendKey(of: rows, row: row, to: &bytes) }
+            }
+            _ = table.commitEpoch()
+        }
+    }
+
+    /// The rows stored.
+    package var rowCount: Int { table.withLock { $0.rowCount } }
+
+    private func appendKey(of rows: Chunk, row: Int, to bytes: inout [UInt8]) {
+        for key in keys {
+            let column = rows.columns[key.column]
+            MemcomparableEncoding.append(column.value(at: row), as: column.type, descending: key.descending, nullsFirst: key.nullsFirst, to: &bytes)
+        }
+        for column in rows.columns { KeyEncoding.append(column, row: row, to: &bytes) }
+    }
+
+    /// A bound of a lookup on the key column after `prefix`'s.
+    package struct Bound: Sendable {
+        package var value: Value
+        package var inclusive: Bool
+
+        package init(value: Value, inclusive: Bool) {
+            self.value = value
+            self.inclusive = inclusive
+        }
+    }
+
+    /// The rows whose first key columns equal `prefix` (non-null values of the key columns'
+    /// types) and whose next key column lies between `lower` and `upper` (in the column's
+    /// value order, whichever way the index sorts it; a missing bound is open, and NULLs may be
+    /// among the rows an open bound gives), in index order.
+    /// - Complexity: O(log n) to find the first row, then the rows returned.
+    package func rows(prefix: [Value], lower: Bound?, upper: Bound?) -> [Chunk] {
+        precondition(prefix.count <= keys.count && (prefix.count < keys.count || (lower == nil && upper == nil)))
+        var start: [UInt8] = []
+        for (value, key) in zip(prefix, keys) {
+            MemcomparableEncoding.append(value, as: types[key.column], descending: key.descending, nullsFirst: key.nullsFirst, to: &start)
+        }
+        var end = PagedTable.upperBound(ofPrefix: start)
+        if prefix.count < keys.count {
+            let key = keys[prefix.count]
+            // In a descending column, the value order's lower bound is the key order's upper.
+            let (first, last) = key.descending ? (upper, lower) : (lower, upper)
+            let prefixBytes = start
+            func encoded(_ bound: Bound) -> [UInt8] {
+                var bytes = prefixBytes
+                MemcomparableEncoding.append(bound.value, as: types[key.column], descending: key.descending, nullsFirst: key.nullsFirst, to: &bytes)
+                return bytes
+            }
+            if let first {
+                let bytes = encoded(first)
+                // Keys continue past the column's encoding with the rest of the row.
+                start = first.inclusive ? bytes : (PagedTable.upperBound(ofPrefix: bytes) ?? bytes)
+            }
+            if let last {
+                let bytes = encoded(last)
+                end = last.inclusive ? PagedTable.upperBound(ofPrefix: bytes) : bytes
+            }
+        }
+        let pages = table.withLock { $0.snapshot }
+        return Self.rows(in: pages, from: start, before: end)
+    }
+
+    /// The rows of `pages` whose keys are at or after `start` and before `end` (nil: to the end).
+    private static func rows(in pages: [StatePage], from start: [UInt8], before end: [UInt8]?) -> [Chunk] {
+        // The first page that ends at or after `start`.
+        var low = 0, high = pages.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pages[middle].lastKey.compare(0, with: start) < 0 { low = middle + 1 } else { high = middle }
+        }
+        var result: [Chunk] = []
+        for page in pages[low...] {
+            if let end, page.firstKey.compare(0, with: end) >= 0 { break }
+            let contents = page.contents
+            let first = contents.keys.count(before: start, orEqual: false)
+            let stop = end.map { contents.keys.count(before: $0, orEqual: false) } ?? contents.keys.count
+            guard first < stop else { continue }
+            if first == 0, stop == contents.keys.count, contents.counts == nil {
+                result.append(contents.rows)
+                continue
+            }
+            var picks: [Int] = []
+            picks.reserveCapacity(stop - first)
+            for index in first ..< stop {
+                let count = contents.counts.map { Int($0[index]) } ?? 1
+                for _ in 0 ..< max(count, 0) { picks.append(index) }
+            }
+            result.append(contents.rows.gather(picks))
+        }
+        return result
+    }
+}
