@@ -42,6 +42,10 @@ SETUP = [
     # The integer aggregate over a key of two columns: groups found by their encoded key bytes,
     # their key values kept as typed rows that are released and compacted as groups come and go.
     "CREATE MATERIALIZED VIEW pairs AS SELECT k, n % 7 AS r, count(*) AS c, sum(n) AS s FROM events GROUP BY k, n % 7",
+    # Secondary indexes, built again from the recovered tables: lookups through them must find
+    # what scans find.
+    "CREATE INDEX events_k_n ON events (k, n DESC)",
+    "CREATE INDEX acct_v ON acct (v)",
 ]
 
 # Every server runs with the smallest memory limit: every page the state store may evict, and
@@ -135,6 +139,13 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         spread = sorted(connection.execute("SELECT k, d, m FROM spread").fetchall())
         bounds = sorted(connection.execute("SELECT b, lo, hi, c FROM bounds").fetchall())
         pairs = sorted(connection.execute("SELECT k, r, c, s FROM pairs").fetchall())
+        assert "BatchIndexScan" in "".join(row[0] for row in connection.execute("EXPLAIN SELECT n FROM events WHERE k = 3").fetchall())
+        by_index = {k: Counter(connection.execute(f"SELECT k, n FROM events WHERE k = {k}").fetchall()) for k in range(7)}
+        ranged = Counter(connection.execute("SELECT k, n FROM events WHERE k = 2 AND n >= 20 AND n < 300").fetchall())
+        accounts = sorted(connection.execute("SELECT id, v FROM acct WHERE v > 50 AND v <= 400").fetchall())
+    assert all(by_index[k] == Counter({row: times for row, times in events.items() if row[0] == k}) for k in range(7)), f"{context}: index k"
+    assert ranged == Counter({row: times for row, times in events.items() if row[0] == 2 and 20 <= row[1] < 300}), f"{context}: index range"
+    assert accounts == sorted((i, v) for i, v in acct.items() if 50 < v <= 400), f"{context}: index v"
     candidates = [n for n in (acked, acked + 1) if _model(n) == (acct, events)]
     assert candidates, (
         f"{context}: after {acked} acknowledged statements the tables match neither {acked} nor {acked + 1} statements "

@@ -1,5 +1,6 @@
-"""SQLAlchemy 2.1 reflection through pg_catalog: the Inspector's answers for a table and a
-materialized view on Sluice must equal PostgreSQL's for the same DDL (the oracle), and a table
+"""SQLAlchemy 2.1 reflection through pg_catalog: the Inspector's answers for a table (with
+secondary indexes) and a materialized view on Sluice must equal PostgreSQL's for the same DDL
+(the oracle), and a table
 reflected with `autoload_with` must work for Core statements."""
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def engines(target: Endpoint, pg_oracle) -> Iterator[tuple[sa.Engine, sa.Engine]
                 conn.execute(sa.text(f"CREATE TABLE {TABLE} ({COLUMNS})"))
                 conn.execute(sa.text(f"INSERT INTO {TABLE} (id, code, name, price) VALUES (1, 10, 'pen', 1.50), (2, 20, 'ink', 3.25)"))
                 conn.execute(sa.text(f"CREATE MATERIALIZED VIEW {VIEW} AS {VIEW_QUERY}"))
+                conn.execute(sa.text(f"CREATE INDEX items_name ON {TABLE} (name)"))
+                conn.execute(sa.text(f"CREATE INDEX items_day_seen ON {TABLE} (day DESC, seen NULLS FIRST) INCLUDE (price)"))
         yield sluice, postgres
     finally:
         sluice.dispose()
@@ -90,6 +93,8 @@ def test_inspector_matches_postgres(engines: tuple[sa.Engine, sa.Engine]) -> Non
     assert actual["has_table"] == [True, True, False]
     assert actual["primary_key"]["constrained_columns"] == ["id", "code"]
     assert actual["primary_key"]["name"] == f"{TABLE}_pkey"
+    assert [(index["name"], index["column_names"]) for index in actual["indexes"]] == [
+        ("items_day_seen", ["day", "seen"]), ("items_name", ["name"])]
     columns = {column["name"]: column for column in actual["table_columns"]}
     assert columns["price"]["type"] == "NUMERIC(precision=10, scale=2)"
     assert columns["stamped"]["type"] == "TIMESTAMP(timezone=True)"
