@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
 }
 
 struct ScanAgg: AsyncParsableCommand {
@@ -38,6 +38,21 @@ struct TPCH: AsyncParsableCommand {
     func run() async throws {
         let numbers = (queries ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         try await TPCHBenchmark(scaleFactor: sf, repetitions: repetitions, queries: numbers).run()
+    }
+}
+
+struct IndexBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index", abstract: "CREATE INDEX, point and range lookups through it and through a scan, and its cost to writes; DuckDB's ART index beside.")
+
+    @Option(help: "Rows in the table.")
+    var rows = 5_000_000
+
+    @Option(help: "Lookups of each kind; the median is reported.")
+    var lookups = 1_000
+
+    func run() async throws {
+        try await IndexBenchmark(rows: rows, lookups: lookups).run()
     }
 }
 

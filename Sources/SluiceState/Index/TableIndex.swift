@@ -66,8 +66,19 @@ package final class TableIndex: Sendable {
 
     private func appendKey(of rows: Chunk, row: Int, to bytes: inout [UInt8]) {
         for key in keys {
+            // The bytes of MemcomparableEncoding.append(_:as:descending:nullsFirst:to:), read
+            // from the column's buffers.
             let column = rows.columns[key.column]
-            MemcomparableEncoding.append(column.value(at: row), as: column.type, descending: key.descending, nullsFirst: key.nullsFirst, to: &bytes)
+            if column.isNull(row) {
+                bytes.append(key.nullsFirst ? 0x00 : 0x02)
+                continue
+            }
+            bytes.append(0x01)
+            let start = bytes.count
+            MemcomparableEncoding.append(column, row: row, to: &bytes)
+            if key.descending {
+                for index in start ..< bytes.count { bytes[index] = ~bytes[index] }
+            }
         }
         for column in rows.columns { KeyEncoding.append(column, row: row, to: &bytes) }
     }
