@@ -74,6 +74,10 @@ VIEWS.update({
     "v_dynamic": "SELECT id, v FROM a WHERE v > (SELECT avg(v) FROM a)",
     "v_band": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 JOIN b b2 ON b1.w < b2.w - 7",
     "v_band_left": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 LEFT JOIN b b2 ON b1.w > b2.w + 8 AND b1.tag = b2.tag",
+    # DISTINCT ON: the first row of each group, the next one shown when it goes (orders total,
+    # so every engine picks the same row).
+    "v_distinct_on": "SELECT DISTINCT ON (k) k, id, v, g FROM a ORDER BY k, v DESC, id",
+    "v_distinct_on_two": "SELECT DISTINCT ON (g, flag) g, flag, d, id FROM a ORDER BY g, flag, d NULLS FIRST, id DESC",
 })
 # Aggregates computed from other counters (variance and deviation from count, sum and sum of
 # squares) and the bit aggregates' per-bit counters, under deletes. Checked against the batch

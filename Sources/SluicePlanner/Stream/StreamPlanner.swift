@@ -15,6 +15,64 @@ package enum StreamPlanner {
         return try convert(Optimizer().optimize(root))
     }
 
+    /// `outer` with each column reference replaced by the `inner` expression it reads, so two
+    /// projections run as one; nil when that would compute an inner expression more than once
+    /// (one read more than once that is not a column or a constant).
+    private static func compose(_ outer: [ScalarExpr], over inner: [ScalarExpr]) -> [ScalarExpr]? {
+        var uses: [Int: Int] = [:]
+        for expression in outer { expression.visit { if case .column(let index, _) = $0 { uses[index, default: 0] += 1 } } }
+        for (index, count) in uses where count > 1 {
+            switch inner[index] {
+            case .column, .literal: continue
+            default: return nil
+            }
+        }
+        return outer.map { expression in
+            expression.rewritten { node in
+                if case .column(let index, _) = node { return inner[index] }
+                return node
+            }
+        }
+    }
+
+    /// Whether `predicate` is `row_number = 1` over the column `rowNumberColumn`.
+    private static func keepsFirstRows(_ predicate: ScalarExpr, rowNumberColumn: Int) -> Bool {
+        guard case .call(let function, let arguments) = predicate, function.name == "=", arguments.count == 2,
+              case .column(rowNumberColumn, _) = arguments[0], case .literal(.int64(1), _) = arguments[1]
+        else { return false }
+        return true
+    }
+
+    /// The first row of each group of `input` with equal `partition` columns, in the order of
+    /// `keys`, and a last column of ones (the row number the batch plan filters on): a GROUP BY
+    /// of the partition columns whose other columns are each the first of an `array_agg` in
+    /// that order, so the view keeps every row of a group in ordered state and shows the next
+    /// one when the first is deleted. The order is completed with every column, so that rows
+    /// tied on `keys` still order alike in each array and every column comes from one row.
+    private static func firstRowPerGroup(_ input: BatchPlan, keys: [SortKey], partition: [Int]) -> BatchPlan {
+        let types = input.outputTypes
+        let offset = partition.count
+        // The group columns first, then every input column.
+        let grouped = BatchPlan.project(
+            input: input, expressions: (partition + Array(types.indices)).map { ScalarExpr.column($0, types[$0]) })
+        var order = keys.map { SortKey(column: offset + $0.column, descending: $0.descending, nullsFirst: $0.nullsFirst) }
+        for column in types.indices where !keys.contains(where: { $0.column == column }) {
+            switch types[column] {
+            case .structure, .list: continue
+            default: order.append(SortKey(column: offset + column))
+            }
+        }
+        let others = types.indices.filter { !partition.contains($0) }
+        let aggregates = others.map { AggregateCall(kind: .arrayAgg, argument: offset + $0, orderBy: order, resultType: .list(types[$0])) }
+        var outputs: [ScalarExpr] = types.indices.map { column in
+            if let group = partition.firstIndex(of: column) { return .column(group, types[column]) }
+            let aggregate = offset + others.firstIndex(of: column)!
+            return .call(OrderedSetAggregate.firstValue.finish(elementType: types[column]), [.column(aggregate, .list(types[column]))])
+        }
+        outputs.append(.literal(.int64(1), .int64))
+        return .project(input: .hashAggregate(input: grouped, groupCount: offset, aggregates: aggregates), expressions: outputs)
+    }
+
     private static func convert(_ plan: BatchPlan) throws(SluiceError) -> StreamPlan {
         switch plan {
         case .scan(let scan):
@@ -22,6 +80,10 @@ package enum StreamPlanner {
         case .values(let rows, let types):
             for row in rows { for expression in row { try checkDeterministic(expression) } }
             return .values(rows: rows, types: types)
+        case .filter(.window(.sort(let input, let keys), let partition, let order, let functions), let predicate)
+        where order.isEmpty && functions == [.rowNumber] && keepsFirstRows(predicate, rowNumberColumn: input.outputTypes.count):
+            // DISTINCT ON: the first row of each group in the sort's order.
+            return try convert(firstRowPerGroup(input, keys: keys, partition: partition))
         case .filter(let input, let predicate):
             try checkDeterministic(predicate)
             let converted = try convert(input)
@@ -38,6 +100,9 @@ package enum StreamPlanner {
             }
             if let filter = converted.node as? ProjectNode, filter.isIdentity {
                 return .project(input: filter.input, predicate: filter.predicate, expressions: expressions)
+            }
+            if let inner = converted.node as? ProjectNode, let composed = compose(expressions, over: inner.expressions) {
+                return .project(input: inner.input, predicate: inner.predicate, expressions: composed)
             }
             return .project(input: converted, predicate: nil, expressions: expressions)
         case .hashAggregate(let input, let groupCount, let aggregates):
