@@ -304,6 +304,8 @@ protocol RunningSum {
     static var tracksSpecials: Bool { get }
     /// 0, 1 or 2 for NaN, an infinity and a negative infinity; nil for finite values.
     static func specialIndex(_ value: Self) -> Int?
+    /// Whether any of the first `count` of `values` is special (each type's own loop).
+    static func containsSpecial(_ values: [Self], count: Int) -> Bool
     /// The sum of finite values `sum` and of the counted special values.
     static func resolve(_ sum: Self, specials: SpecialCounts) -> Self
 }
@@ -326,6 +328,7 @@ struct SpecialCounts: Sendable {
 extension RunningSum {
     static var tracksSpecials: Bool { false }
     static func specialIndex(_ value: Self) -> Int? { nil }
+    static func containsSpecial(_ values: [Self], count: Int) -> Bool { false }
     static func resolve(_ sum: Self, specials: SpecialCounts) -> Self { sum }
 
     static func accumulate(
@@ -347,6 +350,14 @@ extension Decimal: RunningSum {
     static func specialIndex(_ value: Decimal) -> Int? {
         guard value.isSpecial else { return nil }
         return value.isNaN ? 0 : (value.mantissa > 0 ? 1 : 2)
+    }
+
+    static func containsSpecial(_ values: [Decimal], count: Int) -> Bool {
+        values.withUnsafeBufferPointer { values in
+            var found = false
+            for index in 0 ..< min(count, values.count) where values[index].scale == Decimal.specialScale { found = true }
+            return found
+        }
     }
 
     /// NaN if a NaN or both infinities are in, else the infinity that is, else the sum.
@@ -472,7 +483,7 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
             sums = localSums
             counts = localCounts
         }
-        let hasSpecials = Sum.tracksSpecials && values.prefix(rowCount).contains { Sum.specialIndex($0) != nil }
+        let hasSpecials = Sum.containsSpecial(values, count: rowCount)
         if signs == nil, rows == nil, !hasSpecials {
             try Sum.accumulate(values, validity: validity, groups: groups, rowCount: rowCount, sums: &localSums, counts: &localCounts)
             return
