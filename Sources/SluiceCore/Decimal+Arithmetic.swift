@@ -7,23 +7,35 @@ extension Decimal {
     /// The most decimal digits a mantissa may hold.
     package static let maximumDigits = 38
 
-    /// The largest mantissa magnitude: 38 nines.
-    package static let maximumMantissa: Int128 = {
-        var value: Int128 = 1
-        for _ in 0 ..< maximumDigits { value *= 10 }
-        return value - 1
-    }()
+    /// The largest mantissa magnitude: 38 nines (a literal, so it is initialized statically).
+    package static let maximumMantissa: Int128 = 99_999_999_999_999_999_999_999_999_999_999_999_999
 
     /// The error Postgres raises when a result does not fit (`value overflows numeric format`).
     package static var overflowError: SluiceError {
         SluiceError(.numericValueOutOfRange, "value overflows numeric format")
     }
 
+    /// `10^0 … 10^38`.
+    private static let powersOfTen: [Int128] = [
+        1, 10, 100,
+        1000, 10000, 100000,
+        1000000, 10000000, 100000000,
+        1000000000, 10000000000, 100000000000,
+        1000000000000, 10000000000000, 100000000000000,
+        1000000000000000, 10000000000000000, 100000000000000000,
+        1000000000000000000, 10000000000000000000, 100000000000000000000,
+        1000000000000000000000, 10000000000000000000000, 100000000000000000000000,
+        1000000000000000000000000, 10000000000000000000000000, 100000000000000000000000000,
+        1000000000000000000000000000, 10000000000000000000000000000, 100000000000000000000000000000,
+        1000000000000000000000000000000, 10000000000000000000000000000000, 100000000000000000000000000000000,
+        1000000000000000000000000000000000, 10000000000000000000000000000000000, 100000000000000000000000000000000000,
+        1000000000000000000000000000000000000, 10000000000000000000000000000000000000, 100000000000000000000000000000000000000
+    ]
+
     /// `10^exponent` for `0 ... 38`.
+    @inline(__always)
     package static func powerOfTen(_ exponent: Int) -> Int128 {
-        var value: Int128 = 1
-        for _ in 0 ..< exponent { value *= 10 }
-        return value
+        powersOfTen[exponent]
     }
 
     /// This value with its scale raised to `newScale`; throws if the mantissa overflows.

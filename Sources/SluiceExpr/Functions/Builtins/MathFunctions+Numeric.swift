@@ -32,7 +32,8 @@ extension MathFunctions {
     /// `numeric op numeric` (`+ - * / %`) and `mod`, exact, at Postgres's scales.
     static func numericArithmetic(_ name: String, _ op: ArithmeticOperator, _ left: DataType, _ right: DataType) -> ScalarFunction {
         ScalarFunction(name: name, argumentTypes: [left, right], resultType: .numeric) { (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
-            try Kernels.binary(arguments[0], arguments[1], resultType: .numeric) { (a: Decimal, b: Decimal) throws(SluiceError) -> Decimal in
+            if let result = try DecimalKernels.arithmetic(op, arguments[0], arguments[1]) { return result }
+            return try Kernels.binary(arguments[0], arguments[1], resultType: .numeric) { (a: Decimal, b: Decimal) throws(SluiceError) -> Decimal in
                 switch op {
                 case .add: try Decimal.adding(a, b)
                 case .subtract: try Decimal.subtracting(a, b)
