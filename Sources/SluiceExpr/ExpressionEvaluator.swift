@@ -61,6 +61,7 @@ package enum ExpressionEvaluator {
 
     /// The number of rows of `chunk` where `predicate` is true.
     package static func selectionCount(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> Int {
+        if case .and = predicate { return try selection(of: chunk, by: predicate, context: context).count }
         let column = try evaluate(predicate, on: chunk, context: context)
         guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
         if let validity = column.validity {
@@ -74,7 +75,31 @@ package enum ExpressionEvaluator {
     }
 
     /// The indexes of the rows of `chunk` where `predicate` is true, in order.
+    ///
+    /// An AND is taken a conjunct at a time, each over the rows the ones before kept (gathered
+    /// from the columns the rest read), so a selective first condition spares the others most of
+    /// their work.
     package static func selection(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
+        guard case .and(let operands) = predicate, operands.count > 1 else { return try selection(of: chunk, byOne: predicate, context: context) }
+        var rows = try selection(of: chunk, byOne: operands[0], context: context)
+        for operand in operands.dropFirst() {
+            if rows.isEmpty { return rows }
+            if rows.count == chunk.count {
+                rows = try selection(of: chunk, byOne: operand, context: context)
+                continue
+            }
+            // The columns this conjunct reads, gathered; its references renumbered to them.
+            let read = operand.referencedColumns.sorted()
+            var position: [Int: Int] = [:]
+            for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
+            let subset = Chunk(columns: read.map { chunk.columns[$0].gather(rows) }, count: rows.count)
+            let kept = try selection(of: subset, byOne: operand.remappingColumns { position[$0]! }, context: context)
+            if kept.count != rows.count { rows = kept.map { rows[$0] } }
+        }
+        return rows
+    }
+
+    private static func selection(of chunk: Chunk, byOne predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
         let column = try evaluate(predicate, on: chunk, context: context)
         guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
         if let validity = column.validity {

@@ -162,6 +162,8 @@ extension ScalarFunction {
             for rowIndex in 0 ..< rowCount { result[rowIndex] = op.holds(ValueOrdering.order(a[rowIndex], b[rowIndex])) }
         case (.float64(let a), .float64(let b)):
             for rowIndex in 0 ..< rowCount { result[rowIndex] = op.holds(ValueOrdering.floatOrder(a[rowIndex], b[rowIndex])) }
+        case (.decimal(let a), .decimal(let b)):
+            for rowIndex in 0 ..< rowCount where validity?[rowIndex] ?? true { result[rowIndex] = op.holds(Decimal.compare(a[rowIndex], b[rowIndex])) }
         default:
             for rowIndex in 0 ..< rowCount where validity?[rowIndex] ?? true {
                 result[rowIndex] = op.holds(ValueOrdering.compare(lhs, rowIndex, rhs, rowIndex))

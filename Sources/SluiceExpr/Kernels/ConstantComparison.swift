@@ -17,6 +17,15 @@ package enum ConstantComparison {
             return run(values, c, op, column.validity)
         case (.float64(let values), .float64(let c)) where !c.isNaN:
             return run(values, c, op, column.validity)
+        case (.decimal(let values), .decimal(let c)) where c.isFinite:
+            // A column of one scale against a constant of no larger scale: the constant raised
+            // to the column's scale, and the mantissas compared.
+            guard let scale = DecimalKernels.uniformScale(values, column.validity), c.scale <= scale,
+                  Int(scale - c.scale) <= Decimal.maximumDigits
+            else { return nil }
+            let (constant, overflow) = c.mantissa.multipliedReportingOverflow(by: Decimal.powerOfTen(Int(scale - c.scale)))
+            guard !overflow else { return nil }
+            return run(values.map(\.mantissa), constant, op, column.validity)
         default:
             return nil
         }

@@ -1,0 +1,97 @@
+import SluiceCore
+import Testing
+
+@testable import SluiceExpr
+
+/// The one-scale numeric kernels (arithmetic, and comparisons with a constant) against
+/// ``Decimal``'s own arithmetic and ordering, value by value, over random columns with NULLs,
+/// values near the 38-digit limit and columns they must leave to the general path.
+@Suite struct DecimalKernelTests {
+    func column(_ random: inout SplitMix64, scale: Int16, digits: Int, count: Int, special: Bool = false) -> Column {
+        let bound = Decimal.powerOfTen(digits)
+        var values: [Value] = []
+        for index in 0 ..< count {
+            if random.next() % 9 == 0 {
+                values.append(.null)
+            } else if special && index == count / 2 {
+                values.append(.decimal(.infinity))
+            } else {
+                let mantissa = Int128(Int64(bitPattern: random.next())) % bound
+                values.append(.decimal(Decimal(mantissa: mantissa, scale: scale)))
+            }
+        }
+        return Column(type: .numeric, values: values)
+    }
+
+    /// What each row of `op` gives through Decimal's arithmetic: a value, NULL, or an error.
+    func expected(_ op: ArithmeticOperator, _ lhs: Column, _ rhs: Column) -> Result<[Value], SluiceError> {
+        var out: [Value] = []
+        for row in 0 ..< lhs.count {
+            guard case .decimal(let a) = lhs.value(at: row), case .decimal(let b) = rhs.value(at: row) else {
+                out.append(.null)
+                continue
+            }
+            do throws(SluiceError) {
+                switch op {
+                case .add: out.append(.decimal(try Decimal.adding(a, b)))
+                case .subtract: out.append(.decimal(try Decimal.subtracting(a, b)))
+                default: out.append(.decimal(try Decimal.multiplying(a, b)))
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(out)
+    }
+
+    @Test func arithmeticEqualsDecimalsOwn() throws {
+        var random = SplitMix64(seed: 42)
+        for round in 0 ..< 300 {
+            let digits = [3, 12, 19, 30, 38][round % 5]
+            let lhs = column(&random, scale: Int16(random.next() % 6), digits: digits, count: 50)
+            let rhs = column(&random, scale: Int16(random.next() % 6), digits: [2, 10, 19, 38][round % 4], count: 50)
+            for op in [ArithmeticOperator.add, .subtract, .multiply] {
+                let want = expected(op, lhs, rhs)
+                let got: Result<Column?, SluiceError> = Result { () throws(SluiceError) -> Column? in try DecimalKernels.arithmetic(op, lhs, rhs) }
+                switch (want, got) {
+                case (.success(let values), .success(let column?)):
+                    #expect((0 ..< column.count).map { column.value(at: $0) } == values, "\(op) round \(round)")
+                    // Equal values and equal scales: the text Postgres prints matches too.
+                    #expect((0 ..< column.count).map { column.value(at: $0).textForm } == values.map(\.textForm))
+                case (.failure, .failure): break
+                case (_, .success(nil)): Issue.record("one-scale columns left to the general path")
+                default: Issue.record("\(op) round \(round): \(want) vs \(got)")
+                }
+            }
+        }
+        // Mixed scales or a special value: left to Decimal's arithmetic.
+        let mixed = Column(type: .numeric, values: [.decimal(Decimal(mantissa: 1, scale: 1)), .decimal(Decimal(mantissa: 1, scale: 2))])
+        #expect(try DecimalKernels.arithmetic(.add, mixed, mixed) == nil)
+        let special = column(&random, scale: 2, digits: 5, count: 20, special: true)
+        #expect(try DecimalKernels.arithmetic(.multiply, special, special) == nil)
+    }
+
+    @Test func constantComparisonsEqualDecimalOrdering() {
+        var random = SplitMix64(seed: 7)
+        for round in 0 ..< 200 {
+            let values = column(&random, scale: Int16(2 + round % 3), digits: 6, count: 64)
+            for constant in [Decimal(mantissa: Int128(round * 37 - 3000), scale: Int16(round % 3)), Decimal(mantissa: 123_456, scale: 4), .infinity, .nan] {
+                for op in [ComparisonOperator.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual] {
+                    let fast = ConstantComparison.compare(values, op, .decimal(constant))
+                    if let fast {
+                        for row in 0 ..< values.count {
+                            guard case .decimal(let value) = values.value(at: row) else {
+                                #expect(fast.isNull(row))
+                                continue
+                            }
+                            #expect(fast.value(at: row) == .bool(op.holds(Decimal.compare(value, constant))), "\(value) \(op) \(constant)")
+                        }
+                    } else {
+                        // Only what the fast path does not take: a constant of larger scale, or a special one.
+                        #expect(constant.scale > Int16(2 + round % 3) || !constant.isFinite)
+                    }
+                }
+            }
+        }
+    }
+}
