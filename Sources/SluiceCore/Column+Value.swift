@@ -48,6 +48,15 @@ extension Column {
         case .float32(let v): self.init(type: type, storage: .float32(Array(repeating: v, count: count))); return
         case .float64(let v): self.init(type: type, storage: .float64(Array(repeating: v, count: count))); return
         case .decimal(let v): self.init(type: type, storage: .decimal(Array(repeating: v, count: count))); return
+        case .string(let v) where type == .varchar || type == .unknown:
+            // One copy of the bytes per row, the offsets stepping by their length.
+            let bytes = Array(v.utf8)
+            var data: [UInt8] = []
+            data.reserveCapacity(bytes.count * count)
+            for _ in 0 ..< count { data += bytes }
+            let offsets = (0 ... count).map { Int32($0 * bytes.count) }
+            self.init(type: type, storage: .bytes(VarBytes(offsets: offsets, data: data)))
+            return
         default: break
         }
         var builder = ColumnBuilder(type: type, capacity: count)

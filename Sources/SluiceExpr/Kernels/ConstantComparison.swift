@@ -1,3 +1,4 @@
+import Glibc
 import SluiceCore
 
 /// `column op constant` without building a column of the constant: the common shape of
@@ -17,6 +18,8 @@ package enum ConstantComparison {
             return run(values, c, op, column.validity)
         case (.float64(let values), .float64(let c)) where !c.isNaN:
             return run(values, c, op, column.validity)
+        case (.bytes(let values), .string(let c)) where column.type == .varchar:
+            return runBytes(values, Array(c.utf8), op, column.validity)
         case (.decimal(let values), .decimal(let c)) where c.isFinite:
             // A column of one scale against a constant of no larger scale: the constant raised
             // to the column's scale, and the mantissas compared.
@@ -29,6 +32,33 @@ package enum ConstantComparison {
         default:
             return nil
         }
+    }
+
+    /// Text against a constant, byte by byte (``ValueOrdering/bytesOrder(_:_:)``); equality
+    /// first compares lengths.
+    private static func runBytes(_ values: VarBytes, _ constant: [UInt8], _ op: ComparisonOperator, _ validity: Bitmap?) -> Column {
+        var result = [Bool](repeating: false, count: values.count)
+        result.withUnsafeMutableBufferPointer { result in
+            values.offsets.withUnsafeBufferPointer { offsets in
+                values.data.withUnsafeBufferPointer { data in
+                    constant.withUnsafeBufferPointer { constant in
+                        for row in 0 ..< result.count {
+                            let start = Int(offsets[row])
+                            let length = Int(offsets[row + 1]) - start
+                            let value = UnsafeBufferPointer(rebasing: data[start ..< start + length])
+                            switch op {
+                            case .equal, .notEqual:
+                                let equal = length == constant.count && (length == 0 || memcmp(value.baseAddress!, constant.baseAddress!, length) == 0)
+                                result[row] = equal == (op == .equal)
+                            default:
+                                result[row] = op.holds(ValueOrdering.bytesOrder(value, constant))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Column(type: .boolean, storage: .bool(result), validity: validity)
     }
 
     private static func run<T: Comparable>(_ values: [T], _ constant: T, _ op: ComparisonOperator, _ validity: Bitmap?) -> Column {

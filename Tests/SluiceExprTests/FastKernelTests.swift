@@ -3,10 +3,11 @@ import Testing
 
 @testable import SluiceExpr
 
-/// The one-scale numeric kernels (arithmetic, and comparisons with a constant) against
-/// ``Decimal``'s own arithmetic and ordering, value by value, over random columns with NULLs,
-/// values near the 38-digit limit and columns they must leave to the general path.
-@Suite struct DecimalKernelTests {
+/// The fast kernels against the general path, value by value: one-scale numeric arithmetic and
+/// comparisons with a constant against ``Decimal``'s own arithmetic and ordering (random columns
+/// with NULLs, values near the 38-digit limit, and columns they must leave to the general path),
+/// and text compared with a constant against the general byte order.
+@Suite struct FastKernelTests {
     func column(_ random: inout SplitMix64, scale: Int16, digits: Int, count: Int, special: Bool = false) -> Column {
         let bound = Decimal.powerOfTen(digits)
         var values: [Value] = []
@@ -91,6 +92,23 @@ import Testing
                         #expect(constant.scale > Int16(2 + round % 3) || !constant.isFinite)
                     }
                 }
+            }
+        }
+    }
+
+    @Test func textConstantComparisonsEqualByteOrder() {
+        let words = ["", "a", "ab", "abc", "b", "Brand#12", "Brand#1", "Brand#123", "SM CASE", "é", "e\u{0}x", "zz"]
+        var random = SplitMix64(seed: 3)
+        let values: [Value] = (0 ..< 200).map { _ in random.next() % 10 == 0 ? .null : .string(words[Int(random.next() % UInt64(words.count))]) }
+        let column = Column(type: .varchar, values: values)
+        for constant in words {
+            for op in [ComparisonOperator.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual] {
+                guard let fast = ConstantComparison.compare(column, op, .string(constant)) else {
+                    Issue.record("text constant left to the general path")
+                    return
+                }
+                let general = ScalarFunction.compareColumns(column, Column(type: .varchar, repeating: .string(constant), count: column.count), op)
+                #expect((0 ..< column.count).map { fast.value(at: $0) } == (0 ..< column.count).map { general.value(at: $0) }, "\(op) '\(constant)'")
             }
         }
     }
