@@ -112,4 +112,46 @@ import Testing
             }
         }
     }
+
+    @Test func quantifiedComparisonsFollowThreeValuedLogic() throws {
+        var random = SplitMix64(seed: 11)
+        var values: [Value] = []
+        var lists: [Value] = []
+        for _ in 0 ..< 400 {
+            values.append(random.next() % 8 == 0 ? .null : .int32(Int32(random.next() % 6)))
+            switch random.next() % 10 {
+            case 0: lists.append(.null)
+            case 1: lists.append(.list([]))
+            default:
+                lists.append(.list((0 ..< Int(random.next() % 4) + 1).map { _ in random.next() % 7 == 0 ? Value.null : .int32(Int32(random.next() % 6)) }))
+            }
+        }
+        let column = Column(type: .int32, values: values)
+        let arrays = Column(type: .list(.int32), values: lists)
+        for (op, all) in [(ComparisonOperator.equal, false), (.notEqual, true), (.less, false), (.greaterOrEqual, true)] {
+            let function = ArrayFunctions.quantified(op, all: all, elementType: .int32)
+            let result = try function.kernel([column, arrays], column.count, EvaluationContext())
+            for row in 0 ..< column.count {
+                // SQL: NULL array → NULL; empty → ALL true / ANY false; NULL value → NULL; then any
+                // deciding element decides, else NULL if an element was NULL.
+                var want: Value
+                if case .list(let elements) = lists[row] {
+                    if elements.isEmpty {
+                        want = .bool(all)
+                    } else if case .int32(let v) = values[row] {
+                        let outcomes = elements.map { element -> Bool? in
+                            guard case .int32(let e) = element else { return nil }
+                            return op.holds(v < e ? -1 : (v == e ? 0 : 1))
+                        }
+                        if outcomes.contains(!all) { want = .bool(!all) } else if outcomes.contains(nil) { want = .null } else { want = .bool(all) }
+                    } else {
+                        want = .null
+                    }
+                } else {
+                    want = .null
+                }
+                #expect(result.value(at: row) == want, "\(values[row]) \(op) \(all ? "ALL" : "ANY") \(lists[row])")
+            }
+        }
+    }
 }

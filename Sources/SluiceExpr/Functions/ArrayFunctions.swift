@@ -19,7 +19,46 @@ package enum ArrayFunctions {
         ScalarFunction(
             name: "\(op.rawValue) \(all ? "all" : "any")", argumentTypes: [elementType, .list(elementType)], resultType: .boolean
         ) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
-            try Kernels.buildValues(rowCount: rowCount, type: .boolean) { (rowIndex: Int) throws(SluiceError) -> Value in
+            if case .list(let offsets, let elements) = arguments[1].storage, elements.type == arguments[0].type {
+                // Each row's elements compared in place, from the list's element column.
+                let value = arguments[0]
+                let arrays = arguments[1]
+                var result = [Bool](repeating: false, count: rowCount)
+                var validity = Bitmap(count: rowCount, value: true)
+                for row in 0 ..< rowCount {
+                    let range = Int(offsets[row]) ..< Int(offsets[row + 1])
+                    if arrays.isNull(row) {
+                        validity[row] = false
+                        continue
+                    }
+                    if range.isEmpty {
+                        result[row] = all
+                        continue
+                    }
+                    if value.isNull(row) {
+                        validity[row] = false
+                        continue
+                    }
+                    var sawNull = false
+                    var decided = false
+                    for element in range {
+                        if elements.isNull(element) {
+                            sawNull = true
+                            continue
+                        }
+                        if op.holds(ValueOrdering.compare(value, row, elements, element)) != all {
+                            result[row] = !all
+                            decided = true
+                            break
+                        }
+                    }
+                    if !decided {
+                        if sawNull { validity[row] = false } else { result[row] = all }
+                    }
+                }
+                return Column(type: .boolean, storage: .bool(result), validity: validity)
+            }
+            return try Kernels.buildValues(rowCount: rowCount, type: .boolean) { (rowIndex: Int) throws(SluiceError) -> Value in
                 let value = arguments[0]
                 guard !arguments[1].isNull(rowIndex), case .list(let elements) = arguments[1].value(at: rowIndex) else { return .null }
                 if elements.isEmpty { return .bool(all) }
