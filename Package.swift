@@ -54,7 +54,7 @@ let package = Package(
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePlanner", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [

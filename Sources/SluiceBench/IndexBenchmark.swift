@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import SluicePlanner
 import SluiceServer
 
 /// `sluice bench index`: a table of N rows `(id bigint PRIMARY KEY, k bigint, v bigint)` with `k`
@@ -28,10 +27,12 @@ package struct IndexBenchmark {
         _ = try await session.execute(script: "CREATE TABLE t (id bigint PRIMARY KEY, k bigint, v bigint)")
         guard let table = database.catalog.relation(named: "t") else { throw SluiceError.internalError("benchmark table missing") }
         precondition(rows % 7_919 != 0, "the row count must not be a multiple of 7919")
+        // The table's write path: logged (with no data directory, not), indexed, sent to views.
+        let write = { (rows: Chunk) throws(SluiceError) -> Void in _ = try database.tables.insert([rows], into: table, synchronousCommit: false) }
         var start = 0
         while start < rows {
             let end = min(rows, start + Chunk.preferredSize)
-            try database.tables.insert([chunk(start ..< end)], into: table, synchronousCommit: false)
+            try write(chunk(start ..< end))
             start = end
         }
         print("sluice bench index: \(rows) rows (id bigint PRIMARY KEY, k bigint: a permutation of the ids, v bigint), \(lookups) lookups")
@@ -39,14 +40,14 @@ package struct IndexBenchmark {
 
         let scanPoint = try await median(session, Array(probes.prefix(5))) { "SELECT v FROM t WHERE k = \($0)" }
         let scanRange = try await median(session, Array(probes.prefix(5))) { "SELECT count(*), sum(v) FROM t WHERE k >= \($0) AND k < \($0 + 1000)" }
-        let writesBefore = try writeSeconds(table: table, database: database, from: rows)
+        let writesBefore = try writeSeconds(write, from: rows)
 
         let buildStart = ContinuousClock.now
         _ = try await session.execute(script: "CREATE INDEX t_k ON t (k)")
         let buildSeconds = (ContinuousClock.now - buildStart).inSeconds
         let point = try await median(session, probes) { "SELECT v FROM t WHERE k = \($0)" }
         let range = try await median(session, probes) { "SELECT count(*), sum(v) FROM t WHERE k >= \($0) AND k < \($0 + 1000)" }
-        let writesAfter = try writeSeconds(table: table, database: database, from: rows + Self.writtenRows)
+        let writesAfter = try writeSeconds(write, from: rows + Self.writtenRows)
 
         print(String(format: "  CREATE INDEX (build):             %8.3f s  %12.0f rows/s", buildSeconds, Double(rows) / buildSeconds))
         print(String(format: "  point lookup, index:              %8.1f µs  (scan: %.1f ms, %.0fx)", point * 1e6, scanPoint * 1e3, scanPoint / point))
@@ -64,17 +65,17 @@ package struct IndexBenchmark {
         }
     }
 
-    /// Rows written by each pass of ``writeSeconds(table:database:from:)``.
+    /// Rows written by each pass of ``writeSeconds(_:from:)``.
     static let writtenRows = 100_000
 
     /// Seconds to insert ``writtenRows`` new rows (ids from `first`) in chunks of 1,000 through
     /// the table's write path (no data directory, so no log).
-    private func writeSeconds(table: RelationDefinition, database: Database, from first: Int) throws -> Double {
+    private func writeSeconds(_ write: (Chunk) throws(SluiceError) -> Void, from first: Int) throws -> Double {
         let clock = ContinuousClock.now
         var start = first
         while start < first + Self.writtenRows {
             let end = start + 1_000
-            try database.tables.insert([chunk(start ..< end)], into: table, synchronousCommit: false)
+            try write(chunk(start ..< end))
             start = end
         }
         return (ContinuousClock.now - clock).inSeconds

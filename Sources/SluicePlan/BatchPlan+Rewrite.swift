@@ -64,8 +64,9 @@ extension BatchPlan {
         }
     }
 
-    /// This plan with `transform` applied to each direct input (an apply's subquery included).
-    package func mappingInputs(_ transform: (BatchPlan) -> BatchPlan) -> BatchPlan {
+    /// This plan with each direct input replaced by `transform` of it; an apply's subquery too
+    /// when `includingSubqueries`.
+    package func mappingInputs(includingSubqueries: Bool = false, _ transform: (BatchPlan) -> BatchPlan) -> BatchPlan {
         switch self {
         case .scan, .values, .tableFunction: return self
         case .filter(let input, let predicate): return .filter(input: transform(input), predicate: predicate)
@@ -83,7 +84,8 @@ extension BatchPlan {
         case .union(let inputs, let distinct): return .union(inputs: inputs.map(transform), distinct: distinct)
         case .setOperation(let left, let right, let kind, let all): return .setOperation(left: transform(left), right: transform(right), kind: kind, all: all)
         case .maxOneRow(let input): return .maxOneRow(input: transform(input))
-        case .apply(let input, let subquery, let kind): return .apply(input: transform(input), subquery: transform(subquery), kind: kind)
+        case .apply(let input, let subquery, let kind):
+            return .apply(input: transform(input), subquery: includingSubqueries ? transform(subquery) : subquery, kind: kind)
         case .window(let input, let partitionColumns, let orderColumns, let functions):
             return .window(input: transform(input), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
         }

@@ -188,20 +188,6 @@ package enum SetOperationKind: String, Sendable, Equatable {
     case intersect, except
 }
 
-/// One ORDER BY key over an input column.
-package struct SortKey: Sendable, Equatable {
-    package var column: Int
-    package var descending: Bool
-    /// Postgres's default: nulls sort as if larger than every value (last ascending, first descending).
-    package var nullsFirst: Bool
-
-    package init(column: Int, descending: Bool = false, nullsFirst: Bool? = nil) {
-        self.column = column
-        self.descending = descending
-        self.nullsFirst = nullsFirst ?? descending
-    }
-}
-
 /// One aggregate computed by a hash aggregate, over columns of its input.
 package struct AggregateCall: Sendable, Equatable {
     package var kind: AggregateKind

@@ -29,7 +29,7 @@ import Testing
     @Test(arguments: [(false, false), (true, true), (false, true), (true, false)])
     func rangesMatchAFilterInEveryKeyOrder(descending: Bool, nullsFirst: Bool) {
         let data = rows(seed: descending ? 7 : 8)
-        let index = TableIndex(types: [.int64, .int32], keys: [TableIndex.KeyColumn(column: 0, descending: descending, nullsFirst: nullsFirst), TableIndex.KeyColumn(column: 1)])
+        let index = TableIndex(types: [.int64, .int32], keys: [SortKey(column: 0, descending: descending, nullsFirst: nullsFirst), SortKey(column: 1)])
         let store = TableStore(types: [.int64, .int32], primaryKey: [])
         _ = try? store.insert(data)
         index.rebuild(from: store)

@@ -373,10 +373,21 @@ extension Decimal: RunningSum {
         _ values: [Decimal], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Decimal], counts: inout [Int64]
     ) throws(SluiceError) {
         let global = groups.isEmpty
+        let limit = Decimal.maximumMantissa
         for row in 0 ..< rowCount where validity?[row] ?? true {
             let group = global ? 0 : Int(groups[row])
-            sums[group] = try Decimal.adding(sums[group], values[row])
+            let value = values[row]
             counts[group] += 1
+            // The common case, a sum at the value's scale, here (no call into Decimal's module);
+            // anything else (a first value of another scale, an overflow) through `adding`.
+            if sums[group].scale == value.scale {
+                let (sum, overflow) = sums[group].mantissa.addingReportingOverflow(value.mantissa)
+                if !overflow, sum <= limit, sum >= -limit {
+                    sums[group].mantissa = sum
+                    continue
+                }
+            }
+            sums[group] = try Decimal.adding(sums[group], value)
         }
     }
 

@@ -29,6 +29,8 @@ package struct PGColumn: Sendable, Equatable {
     package var columnNumber: Int16 = 0
     /// The type modifier (`atttypmod`), -1 when none.
     package var typeModifier: Int32 = -1
+    /// The type OID RowDescription gives, when not `type`'s.
+    package var typeOID: Int32?
 
     package init(name: String, type: DataType, tableOID: Int32 = 0, columnNumber: Int16 = 0, typeModifier: Int32 = -1) {
         self.name = name

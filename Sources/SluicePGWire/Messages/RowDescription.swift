@@ -29,7 +29,7 @@ package struct PGRowDescriptionField: Sendable, Equatable {
     package init(_ column: PGColumn, format: PGFormat) {
         self.init(
             name: column.name, tableOID: column.tableOID, columnNumber: column.columnNumber,
-            typeOID: column.type.oid, typeLength: column.type.typeLength,
+            typeOID: column.typeOID ?? column.type.oid, typeLength: column.typeOID == nil ? column.type.typeLength : -1,
             typeModifier: column.typeModifier, format: format
         )
     }

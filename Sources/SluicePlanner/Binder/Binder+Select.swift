@@ -105,7 +105,9 @@ extension Binder {
                 for (index, entry) in matching {
                     expressions.append(.column(index, entry.type))
                     expands.append(false)
-                    entries.append(Scope.Entry(qualifier: nil, name: entry.name, type: entry.type, tableID: entry.tableID, columnNumber: entry.columnNumber))
+                    var expanded = Scope.Entry(qualifier: nil, name: entry.name, type: entry.type, tableID: entry.tableID, columnNumber: entry.columnNumber)
+                    expanded.vectorOID = entry.vectorOID
+                    entries.append(expanded)
                 }
             case .expression(let expression, let alias):
                 if case .function(let call) = expression.node, call.over == nil, let set = try bindSetReturning(call, &context) {
@@ -134,9 +136,12 @@ extension Binder {
                 expands.append(false)
                 var entry = Scope.Entry(qualifier: nil, name: alias ?? Self.outputName(of: expression), type: resolved.type)
                 entry.isUntyped = bound.type == .unknown
-                if alias == nil, case .column(let index, _) = resolved, mapping == nil, index < input.scope.entries.count {
-                    entry.tableID = input.scope.entries[index].tableID
-                    entry.columnNumber = input.scope.entries[index].columnNumber
+                if case .column(let index, _) = resolved, mapping == nil, index < input.scope.entries.count {
+                    entry.vectorOID = input.scope.entries[index].vectorOID
+                    if alias == nil {
+                        entry.tableID = input.scope.entries[index].tableID
+                        entry.columnNumber = input.scope.entries[index].columnNumber
+                    }
                 }
                 entries.append(entry)
             }

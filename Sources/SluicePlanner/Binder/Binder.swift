@@ -71,12 +71,32 @@ package struct Binder {
         }
     }
 
+    /// A result's vector-typed system columns (``Scope/Entry/vectorOID``) as PostgreSQL's text
+    /// form of them, elements separated by spaces, described with the vector type's OID.
+    static func vectorsAsText(_ bound: BoundQuery) -> (plan: BatchPlan, columns: [OutputColumn]) {
+        var columns = bound.outputColumns
+        guard bound.scope.entries.contains(where: { $0.vectorOID != nil }) else { return (bound.plan, columns) }
+        var expressions: [ScalarExpr] = []
+        for (index, entry) in bound.scope.entries.enumerated() {
+            let column = ScalarExpr.column(index, entry.type)
+            if let oid = entry.vectorOID, case .list(let element) = entry.type {
+                expressions.append(.call(ArrayFunctions.toString(elementType: element), [column, .literal(.string(" "), .varchar)]))
+                columns[index].type = .varchar
+                columns[index].typeOID = oid
+            } else {
+                expressions.append(column)
+            }
+        }
+        return (.project(input: bound.plan, expressions: expressions), columns)
+    }
+
     /// Binds one statement, its plans as written.
     package mutating func bindUnoptimized(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
         switch statement.kind {
         case .query(let query):
             let bound = try bindQuery(query)
-            return .query(bound.plan, columns: bound.outputColumns)
+            let result = Self.vectorsAsText(bound)
+            return .query(result.plan, columns: result.columns)
         case .insert(let insert):
             return try bindInsert(insert)
         case .update(let update):

@@ -10,6 +10,9 @@ package struct OutputColumn: Sendable, Equatable {
     /// The relation and column it comes from, when it is a plain column reference.
     package var tableID: Int = 0
     package var columnNumber: Int = 0
+    /// The type OID to describe it with, when not its type's (PostgreSQL's vector types, whose
+    /// values the plan gives as text).
+    package var typeOID: Int32?
 
     package init(name: String, type: DataType, tableID: Int = 0, columnNumber: Int = 0) {
         self.name = name

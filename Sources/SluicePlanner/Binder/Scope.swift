@@ -13,6 +13,10 @@ struct Scope {
         /// An untyped literal's column (`SELECT NULL`, `SELECT 'x'`), typed `varchar` for
         /// want of another: in a set operation it takes the other side's type instead.
         var isUntyped = false
+        /// A system column of one of PostgreSQL's vector types (int2vector 22, oidvector 30),
+        /// kept as an array: a query's result sends it as that type, its elements separated by
+        /// spaces, as clients that read `pg_index` expect.
+        var vectorOID: Int32?
     }
 
     var entries: [Entry] = []

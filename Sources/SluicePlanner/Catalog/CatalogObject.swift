@@ -83,18 +83,8 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
 /// A secondary index of a table (`CREATE INDEX`): the table's rows kept sorted by `keys`, for
 /// point and range lookups.
 package struct IndexDefinition: Sendable, Equatable, Codable {
-    /// One key column: its index in the table's columns and its order.
-    package struct Key: Sendable, Equatable, Codable {
-        package var column: Int
-        package var descending: Bool
-        package var nullsFirst: Bool
-
-        package init(column: Int, descending: Bool, nullsFirst: Bool) {
-            self.column = column
-            self.descending = descending
-            self.nullsFirst = nullsFirst
-        }
-    }
+    /// A key column: its index in the table's columns and its order.
+    package typealias Key = SortKey
 
     /// From the catalog's ids: also the index's `pg_class.oid`.
     package var id: Int

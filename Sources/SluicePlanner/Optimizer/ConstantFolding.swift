@@ -55,33 +55,4 @@ extension BatchPlan {
             return mappingInputs { $0.rewritingSubqueries(transform) }
         }
     }
-
-    /// This plan with each direct input replaced by `transform` of it (an apply's subquery is
-    /// not an input).
-    func mappingInputs(_ transform: (BatchPlan) -> BatchPlan) -> BatchPlan {
-        switch self {
-        case .scan, .values, .tableFunction: return self
-        case .filter(let input, let predicate): return .filter(input: transform(input), predicate: predicate)
-        case .project(let input, let expressions): return .project(input: transform(input), expressions: expressions)
-        case .projectSet(let input, let expressions, let expands):
-            return .projectSet(input: transform(input), expressions: expressions, expands: expands)
-        case .hashAggregate(let input, let groupCount, let aggregates):
-            return .hashAggregate(input: transform(input), groupCount: groupCount, aggregates: aggregates)
-        case .hashJoin(var join):
-            join.left = transform(join.left)
-            join.right = transform(join.right)
-            return .hashJoin(join)
-        case .nestedLoopJoin(let left, let right, let kind, let predicate):
-            return .nestedLoopJoin(left: transform(left), right: transform(right), kind: kind, predicate: predicate)
-        case .sort(let input, let keys): return .sort(input: transform(input), keys: keys)
-        case .window(let input, let partitionColumns, let orderColumns, let functions):
-            return .window(input: transform(input), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
-        case .limit(let input, let limit, let offset): return .limit(input: transform(input), limit: limit, offset: offset)
-        case .union(let inputs, let distinct): return .union(inputs: inputs.map(transform), distinct: distinct)
-        case .setOperation(let left, let right, let kind, let all):
-            return .setOperation(left: transform(left), right: transform(right), kind: kind, all: all)
-        case .maxOneRow(let input): return .maxOneRow(input: transform(input))
-        case .apply(let input, let subquery, let kind): return .apply(input: transform(input), subquery: subquery, kind: kind)
-        }
-    }
 }

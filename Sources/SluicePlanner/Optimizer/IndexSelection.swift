@@ -15,7 +15,7 @@ struct IndexSelection {
             scan.index = lookup
             return .filter(input: .scan(scan), predicate: predicate)
         }
-        return plan.mappingInputs(apply)
+        return plan.mappingInputs(includingSubqueries: true, apply)
     }
 
     /// What the conjuncts say of one table column.

@@ -42,7 +42,16 @@ enum SystemCatalog {
         }
         let plan: BatchPlan = .values(
             rows: table.rows.map { row in zip(row, types).map { ScalarExpr.literal($0.0, $0.1) } }, types: types)
-        let scope = Scope(entries: table.columns.map { Scope.Entry(qualifier: name.name, name: $0.0, type: $0.1) })
+        var scope = Scope(entries: table.columns.map { Scope.Entry(qualifier: name.name, name: $0.0, type: $0.1) })
+        if name.name == "pg_index" {
+            for index in scope.entries.indices {
+                switch scope.entries[index].name {
+                case "indkey", "indoption": scope.entries[index].vectorOID = 22
+                case "indclass", "indcollation": scope.entries[index].vectorOID = 30
+                default: break
+                }
+            }
+        }
         if table.rows.isEmpty {
             // An empty VALUES is not allowed; filter a one-row NULL VALUES away instead.
             let nullRow = types.map { ScalarExpr.literal(.null, $0) }
@@ -137,7 +146,7 @@ enum SystemCatalog {
                 columns: [
                     ("indexrelid", .int32), ("indrelid", .int32), ("indnatts", .int16), ("indnkeyatts", .int16), ("indisunique", .boolean),
                     ("indisprimary", .boolean), ("indisexclusion", .boolean), ("indimmediate", .boolean), ("indisclustered", .boolean),
-                    ("indisvalid", .boolean), ("indisreplident", .boolean), ("indkey", .list(.int16)), ("indoption", .varchar),
+                    ("indisvalid", .boolean), ("indisreplident", .boolean), ("indkey", .list(.int16)), ("indoption", .list(.int16)),
                     ("indexprs", .varchar), ("indpred", .varchar), ("indclass", .list(.int32)), ("indcollation", .list(.int32)),
                     ("indnullsnotdistinct", .boolean),
                 ],
@@ -146,7 +155,7 @@ enum SystemCatalog {
                         .int32(Int32(primaryKeyIndexOID(relation))), .int32(Int32(relation.id)), .int16(Int16(relation.primaryKey.count)),
                         .int16(Int16(relation.primaryKey.count)), .bool(true), .bool(true), .bool(false), .bool(true), .bool(false),
                         .bool(true), .bool(false), .list(relation.primaryKey.map { .int16(Int16($0 + 1)) }),
-                        .string(relation.primaryKey.map { _ in "0" }.joined(separator: " ")), .null, .null,
+                        .list(relation.primaryKey.map { _ in .int16(0) }), .null, .null,
                         .list(relation.primaryKey.map { _ in .int32(1978) }), .list(relation.primaryKey.map { _ in .int32(0) }), .bool(false),
                     ]
                 } + relations.flatMap { relation -> [[Value]] in relation.indexList.map { indexRow($0, of: relation) } })
@@ -414,13 +423,12 @@ enum SystemCatalog {
     /// A secondary index's `pg_index` row.
     private static func indexRow(_ index: IndexDefinition, of relation: RelationDefinition) -> [Value] {
         let columns: [Int] = index.keys.map(\.column) + index.include
-        // indoption: 1 for DESC, 2 for NULLS FIRST (INDOPTION_DESC, INDOPTION_NULLS_FIRST), in
-        // int2vector's text form ("1 0"), which is what clients read it as.
-        let options = index.keys.map { key in String((key.descending ? 1 : 0) | (key.nullsFirst ? 2 : 0)) }.joined(separator: " ")
+        // indoption: 1 for DESC, 2 for NULLS FIRST (INDOPTION_DESC, INDOPTION_NULLS_FIRST).
+        let options: [Value] = index.keys.map { key in Value.int16((key.descending ? 1 : 0) | (key.nullsFirst ? 2 : 0)) }
         let keys: [Value] = columns.map { column in Value.int16(Int16(column + 1)) }
         var row: [Value] = [.int32(Int32(index.id)), .int32(Int32(relation.id)), .int16(Int16(columns.count)), .int16(Int16(index.keys.count))]
         row += [.bool(false), .bool(false), .bool(false), .bool(true), .bool(false), .bool(true), .bool(false)]
-        row += [.list(keys), .string(options), .null, .null]
+        row += [.list(keys), .list(options), .null, .null]
         row += [.list(index.keys.map { _ in Value.int32(1978) }), .list(index.keys.map { _ in Value.int32(0) }), .bool(false)]
         return row
     }

@@ -313,7 +313,7 @@ package final class Database: TableProvider, Sendable {
     func makeIndex(_ index: IndexDefinition, of table: RelationDefinition) -> TableIndex {
         TableIndex(
             types: table.columns.map(\.type),
-            keys: index.keys.map { TableIndex.KeyColumn(column: $0.column, descending: $0.descending, nullsFirst: $0.nullsFirst) },
+            keys: index.keys,
             memory: streams.runtime.memory)
     }
 

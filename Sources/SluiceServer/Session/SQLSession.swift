@@ -237,9 +237,11 @@ package final class SQLSession: PGSession {
     static func pgColumn(_ column: OutputColumn) -> PGColumn {
         var typeModifier: Int32 = -1
         if case .decimal(let precision?, let scale) = column.type { typeModifier = Int32((precision << 16) | (scale ?? 0)) + 4 }
-        return PGColumn(
+        var result = PGColumn(
             name: column.name, type: column.type, tableOID: Int32(column.tableID), columnNumber: Int16(column.columnNumber),
             typeModifier: typeModifier)
+        result.typeOID = column.typeOID
+        return result
     }
 
     /// Microseconds since 1970 now, for `now()`.

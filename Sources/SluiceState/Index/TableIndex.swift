@@ -11,25 +11,11 @@ import SluiceCore
 /// in the same step as to the table (``apply(_:)``), so a lookup sees what a scan would. The
 /// index is derived state: a restart builds it again from the recovered table (``rebuild(from:)``).
 package final class TableIndex: Sendable {
-    /// One key column: its position in the table's row and its order.
-    package struct KeyColumn: Sendable, Equatable {
-        package var column: Int
-        package var descending: Bool
-        package var nullsFirst: Bool
-
-        package init(column: Int, descending: Bool = false, nullsFirst: Bool? = nil) {
-            self.column = column
-            self.descending = descending
-            // Postgres's default: NULLS LAST ascending, NULLS FIRST descending.
-            self.nullsFirst = nullsFirst ?? descending
-        }
-    }
-
     package let types: [DataType]
-    package let keys: [KeyColumn]
+    package let keys: [SortKey]
     private let table: Mutex<PagedTable>
 
-    package init(types: [DataType], keys: [KeyColumn], memory: StateMemory? = nil) {
+    package init(types: [DataType], keys: [SortKey], memory: StateMemory? = nil) {
         self.types = types
         self.keys = keys
         table = Mutex(PagedTable(types: types, memory: memory))
