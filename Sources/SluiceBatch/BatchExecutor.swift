@@ -88,8 +88,7 @@ package struct BatchExecutor: Sendable {
         case .scan(let scan):
             if let lookup = scan.index, let index = tables.index(lookup.indexID) {
                 let chunks = index.rows(
-                    prefix: lookup.prefix, lower: lookup.lower.map { TableIndex.Bound(value: $0.value, inclusive: $0.inclusive) },
-                    upper: lookup.upper.map { TableIndex.Bound(value: $0.value, inclusive: $0.inclusive) })
+                    prefix: lookup.prefix, lower: lookup.lower, upper: lookup.upper)
                 return ChunkStream.of(chunks.map { chunk in Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count) })
             }
             guard let store = tables.store(for: scan.tableID) else {

@@ -11,3 +11,14 @@ package struct SortKey: Sendable, Hashable, Codable {
         self.nullsFirst = nullsFirst ?? descending
     }
 }
+
+/// One end of a key range: a value, and whether the range takes it.
+package struct KeyBound: Sendable, Equatable {
+    package var value: Value
+    package var inclusive: Bool
+
+    package init(value: Value, inclusive: Bool) {
+        self.value = value
+        self.inclusive = inclusive
+    }
+}

@@ -97,15 +97,7 @@ package struct TableScan: Sendable, Equatable {
 /// A lookup in a table's secondary index: the rows whose first key columns equal `prefix` and
 /// whose next key column is within `lower` and `upper` (open where nil).
 package struct IndexLookup: Sendable, Equatable {
-    package struct Bound: Sendable, Equatable {
-        package var value: Value
-        package var inclusive: Bool
-
-        package init(value: Value, inclusive: Bool) {
-            self.value = value
-            self.inclusive = inclusive
-        }
-    }
+    package typealias Bound = KeyBound
 
     package var indexID: Int
     package var indexName: String

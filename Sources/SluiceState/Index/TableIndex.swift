@@ -52,33 +52,13 @@ package final class TableIndex: Sendable {
 
     private func appendKey(of rows: Chunk, row: Int, to bytes: inout [UInt8]) {
         for key in keys {
-            // The bytes of MemcomparableEncoding.append(_:as:descending:nullsFirst:to:), read
-            // from the column's buffers.
-            let column = rows.columns[key.column]
-            if column.isNull(row) {
-                bytes.append(key.nullsFirst ? 0x00 : 0x02)
-                continue
-            }
-            bytes.append(0x01)
-            let start = bytes.count
-            MemcomparableEncoding.append(column, row: row, to: &bytes)
-            if key.descending {
-                for index in start ..< bytes.count { bytes[index] = ~bytes[index] }
-            }
+            MemcomparableEncoding.append(rows.columns[key.column], row: row, descending: key.descending, nullsFirst: key.nullsFirst, to: &bytes)
         }
         for column in rows.columns { KeyEncoding.append(column, row: row, to: &bytes) }
     }
 
     /// A bound of a lookup on the key column after `prefix`'s.
-    package struct Bound: Sendable {
-        package var value: Value
-        package var inclusive: Bool
-
-        package init(value: Value, inclusive: Bool) {
-            self.value = value
-            self.inclusive = inclusive
-        }
-    }
+    package typealias Bound = KeyBound
 
     /// The rows whose first key columns equal `prefix` (non-null values of the key columns'
     /// types) and whose next key column lies between `lower` and `upper` (in the column's

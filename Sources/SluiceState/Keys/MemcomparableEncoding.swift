@@ -66,6 +66,21 @@ package enum MemcomparableEncoding {
         append(value, as: type, descending: descending, to: &out)
     }
 
+    /// The bytes of ``append(_:as:descending:nullsFirst:to:)`` for row `row` of `column`, read
+    /// from the column's buffers (``append(_:row:to:)``).
+    package static func append(_ column: Column, row: Int, descending: Bool, nullsFirst: Bool, to out: inout [UInt8]) {
+        if column.isNull(row) {
+            out.append(nullsFirst ? 0x00 : 0x02)
+            return
+        }
+        out.append(0x01)
+        let start = out.count
+        append(column, row: row, to: &out)
+        if descending {
+            for index in start ..< out.count { out[index] = ~out[index] }
+        }
+    }
+
     /// Appends bytes that tell apart values that encode alike but are not the same — `1.5` and
     /// `1.50`, `0` and `-0`, `1 mon` and `30 days` — so a key made of a value's encoding and
     /// then these bytes is equal only for identical values. Empty for most values; fixed-width
