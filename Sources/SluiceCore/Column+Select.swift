@@ -5,24 +5,47 @@ extension Column {
     package func gather(_ indices: [Int]) -> Column {
         let newStorage: ColumnStorage
         switch storage {
-        case .bool(let values): newStorage = .bool(indices.map { values[$0] })
-        case .int16(let values): newStorage = .int16(indices.map { values[$0] })
-        case .int32(let values): newStorage = .int32(indices.map { values[$0] })
-        case .int64(let values): newStorage = .int64(indices.map { values[$0] })
-        case .float32(let values): newStorage = .float32(indices.map { values[$0] })
-        case .float64(let values): newStorage = .float64(indices.map { values[$0] })
-        case .decimal(let values): newStorage = .decimal(indices.map { values[$0] })
-        case .interval(let values): newStorage = .interval(indices.map { values[$0] })
+        case .bool(let values): newStorage = .bool(Column.gathered(values, indices))
+        case .int16(let values): newStorage = .int16(Column.gathered(values, indices))
+        case .int32(let values): newStorage = .int32(Column.gathered(values, indices))
+        case .int64(let values): newStorage = .int64(Column.gathered(values, indices))
+        case .float32(let values): newStorage = .float32(Column.gathered(values, indices))
+        case .float64(let values): newStorage = .float64(Column.gathered(values, indices))
+        case .decimal(let values): newStorage = .decimal(Column.gathered(values, indices))
+        case .interval(let values): newStorage = .interval(Column.gathered(values, indices))
         case .bytes(let values):
-            var result = VarBytes()
-            result.offsets.reserveCapacity(indices.count + 1)
-            values.data.withUnsafeBufferPointer { data in
+            // The lengths first, so the bytes are copied into one allocation of the right size.
+            newStorage = .bytes(values.offsets.withUnsafeBufferPointer { offsets in
+                var total = 0
                 for index in indices {
-                    result.data.append(contentsOf: UnsafeBufferPointer(rebasing: data[values.byteRange(at: index)]))
-                    result.offsets.append(Int32(result.data.count))
+                    precondition(index >= 0 && index + 1 < offsets.count, "gather index out of range")
+                    total += Int(offsets[index + 1] - offsets[index])
                 }
-            }
-            newStorage = .bytes(result)
+                var result = VarBytes()
+                result.offsets = [Int32](unsafeUninitializedCapacity: indices.count + 1) { buffer, initialized in
+                    buffer.initializeElement(at: 0, to: 0)
+                    var end = 0
+                    for (position, index) in indices.enumerated() {
+                        end += Int(offsets[index + 1] - offsets[index])
+                        buffer.initializeElement(at: position + 1, to: Int32(end))
+                    }
+                    initialized = indices.count + 1
+                }
+                result.data = values.data.withUnsafeBufferPointer { data in
+                    [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+                        var end = 0
+                        for index in indices {
+                            let start = Int(offsets[index]), length = Int(offsets[index + 1]) - start
+                            if length > 0 {
+                                (buffer.baseAddress! + end).initialize(from: data.baseAddress! + start, count: length)
+                                end += length
+                            }
+                        }
+                        initialized = total
+                    }
+                }
+                return result
+            })
         case .structure(let children, _):
             newStorage = .structure(children.map { $0.gather(indices) }, count: indices.count)
         case .list:
@@ -37,6 +60,20 @@ extension Column {
             newValidity = bits
         }
         return Column(type: type, storage: newStorage, validity: newValidity)
+    }
+
+    /// `values[index]` for each of `indices`, in one allocation.
+    @inline(__always)
+    static func gathered<Element>(_ values: [Element], _ indices: [Int]) -> [Element] {
+        values.withUnsafeBufferPointer { values in
+            [Element](unsafeUninitializedCapacity: indices.count) { buffer, initialized in
+                for (position, index) in indices.enumerated() {
+                    precondition(index >= 0 && index < values.count, "gather index out of range")
+                    buffer.initializeElement(at: position, to: values[index])
+                }
+                initialized = indices.count
+            }
+        }
     }
 
     /// The rows where `mask` is set.
@@ -126,6 +163,20 @@ extension Chunk {
     /// The rows at `indices`, in that order.
     package func gather(_ indices: [Int]) -> Chunk {
         Chunk(columns: columns.map { $0.gather(indices) }, count: indices.count)
+    }
+
+    /// `values[index]` for each of `indices`, in one allocation.
+    @inline(__always)
+    static func gathered<Element>(_ values: [Element], _ indices: [Int]) -> [Element] {
+        values.withUnsafeBufferPointer { values in
+            [Element](unsafeUninitializedCapacity: indices.count) { buffer, initialized in
+                for (position, index) in indices.enumerated() {
+                    precondition(index >= 0 && index < values.count, "gather index out of range")
+                    buffer.initializeElement(at: position, to: values[index])
+                }
+                initialized = indices.count
+            }
+        }
     }
 
     /// The rows where `mask` is set.

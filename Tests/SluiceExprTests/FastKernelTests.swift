@@ -17,7 +17,9 @@ import Testing
             } else if special && index == count / 2 {
                 values.append(.decimal(.infinity))
             } else {
-                let mantissa = Int128(Int64(bitPattern: random.next())) % bound
+                // Past 18 digits, mantissas wider than 64 bits, so the 128-bit path runs.
+                let wide = digits > 18 ? (Int128(Int64(bitPattern: random.next())) << 64) | Int128(random.next()) : 0
+                let mantissa = (Int128(Int64(bitPattern: random.next())) ^ wide) % bound
                 values.append(.decimal(Decimal(mantissa: mantissa, scale: scale)))
             }
         }
@@ -47,10 +49,12 @@ import Testing
 
     @Test func arithmeticEqualsDecimalsOwn() throws {
         var random = SplitMix64(seed: 42)
-        for round in 0 ..< 300 {
-            let digits = [3, 12, 19, 30, 38][round % 5]
+        // Digit counts that take each path: 64-bit sums and products, 128-bit products of 64-bit
+        // mantissas, 128-bit mantissas with overflow checks, and overflows.
+        for round in 0 ..< 600 {
+            let digits = [3, 9, 12, 16, 19, 30, 38][round % 7]
             let lhs = column(&random, scale: Int16(random.next() % 6), digits: digits, count: 50)
-            let rhs = column(&random, scale: Int16(random.next() % 6), digits: [2, 10, 19, 38][round % 4], count: 50)
+            let rhs = column(&random, scale: Int16(random.next() % 6), digits: [2, 10, 19, 38, 8][round % 5], count: 50)
             for op in [ArithmeticOperator.add, .subtract, .multiply] {
                 let want = expected(op, lhs, rhs)
                 let got: Result<Column?, SluiceError> = Result { () throws(SluiceError) -> Column? in try DecimalKernels.arithmetic(op, lhs, rhs) }

@@ -84,6 +84,22 @@ QUERIES = {
     "filter_through_union": "SELECT * FROM (SELECT k, v FROM oa UNION ALL SELECT k, w FROM ob) u WHERE k < 5 AND v > 20",
     "constants": "SELECT k FROM oa WHERE v > 2 + 3 * 4 AND (1 = 1 OR v IS NULL) AND s = 'x' || ''",
     "cross_join_small": "SELECT od.g, oc.x FROM od, oc WHERE oc.x < 2",
+    # A selective IN over a join: the semi join moves onto oa, under the join (TPC-H q18).
+    "selective_in_over_join": (
+        "SELECT oa.k, oa.v, ob.w FROM oa, ob WHERE oa.k = ob.k AND oa.k IN (SELECT k FROM oc WHERE x = 3 GROUP BY k HAVING count(*) >= 1)"),
+    "uncorrelated_in_over_join": (
+        "SELECT oa.k, ob.w FROM oa, ob WHERE oa.k = ob.k AND oa.g IN (SELECT g FROM od WHERE name = 'group3')"),
+    # The aggregate of a scalar subquery reads only the groups the filtered outer side can have
+    # (TPC-H q17 and q20), count's empty groups included.
+    "scalar_keys_from_filtered_side": (
+        "SELECT oa.k, oa.v FROM oa, od WHERE oa.g = od.g AND od.name = 'group3' AND oa.v > (SELECT avg(w) - 40 FROM ob WHERE ob.g = od.g)"),
+    "scalar_count_keys_from_filtered_side": (
+        "SELECT od.name, (SELECT count(*) FROM ob WHERE ob.g = od.g AND ob.w > 90) FROM od WHERE od.name IN ('group1', 'group4')"),
+    "scalar_keys_through_join": (
+        "SELECT sum(oa.v), count(*) FROM oa, oc WHERE oa.k = oc.k AND oc.flag AND oc.x < 3 "
+        "AND oa.v < (SELECT 0.5 * avg(a2.v) + 20 FROM oa a2 WHERE a2.k = oc.k)"),
+    "scalar_two_keys_from_filtered_side": (
+        "SELECT oa.k, oa.g, oa.v FROM oa WHERE oa.s = 'zz' AND oa.v >= (SELECT max(ob.w) / 3 FROM ob WHERE ob.k = oa.k AND ob.g = oa.g)"),
 }
 
 
@@ -121,6 +137,21 @@ def test_explain_shows_subqueries_decorrelated(both) -> None:
     assert "type: left" in scalar and "BatchApply" not in scalar, scalar
     # A LIMIT in a correlated subquery keeps it an apply, which runs it per row.
     assert "BatchApply" in _explain(sluice, QUERIES["scalar_with_limit_stays_apply"])
+
+
+def test_explain_shows_semi_joins_reducing_rows_early(both) -> None:
+    sluice, _ = both
+    # The IN's semi join is under the inner join, on oa's scan.
+    lines = _explain(sluice, QUERIES["selective_in_over_join"]).splitlines()
+    inner = next(index for index, line in enumerate(lines) if "type: inner" in line)
+    semi = next(index for index, line in enumerate(lines) if "type: semi" in line)
+    assert semi > inner, "\n".join(lines)
+    # The subquery's aggregate reads ob semi-joined with od's filtered rows.
+    plan = _explain(sluice, QUERIES["scalar_keys_from_filtered_side"])
+    lines = plan.splitlines()
+    aggregate = next(index for index, line in enumerate(lines) if "BatchHashAgg" in line)
+    assert "type: semi" in lines[aggregate + 1], plan
+    assert sum("table: od" in line for line in lines) == 2, plan
 
 
 VIEWS = {

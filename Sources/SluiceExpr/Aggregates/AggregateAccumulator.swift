@@ -372,22 +372,43 @@ extension Decimal: RunningSum {
     static func accumulate(
         _ values: [Decimal], validity: Bitmap?, groups: [Int32], rowCount: Int, sums: inout [Decimal], counts: inout [Int64]
     ) throws(SluiceError) {
-        let global = groups.isEmpty
         let limit = Decimal.maximumMantissa
-        for row in 0 ..< rowCount where validity?[row] ?? true {
-            let group = global ? 0 : Int(groups[row])
-            let value = values[row]
-            counts[group] += 1
-            // The common case, a sum at the value's scale, here (no call into Decimal's module);
-            // anything else (a first value of another scale, an overflow) through `adding`.
-            if sums[group].scale == value.scale {
-                let (sum, overflow) = sums[group].mantissa.addingReportingOverflow(value.mantissa)
-                if !overflow, sum <= limit, sum >= -limit {
-                    sums[group].mantissa = sum
-                    continue
+        // The sums and counts through their buffers; a value that takes the slow path (another
+        // scale, an overflow) is added after the buffers are let go, so `adding` can throw.
+        var pending: [Int] = []
+        values.withUnsafeBufferPointer { values in
+            groups.withUnsafeBufferPointer { groups in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for row in 0 ..< rowCount where validity?[row] ?? true {
+                            let group = groups.isEmpty ? 0 : Int(groups[row])
+                            let value = values[row]
+                            // The common case, a sum at the value's scale, here (no call into
+                            // Decimal's module).
+                            if sums[group].scale == value.scale {
+                                let (sum, overflow) = sums[group].mantissa.addingReportingOverflow(value.mantissa)
+                                if !overflow, sum <= limit, sum >= -limit {
+                                    sums[group].mantissa = sum
+                                    counts[group] += 1
+                                    continue
+                                }
+                            } else if sums[group].mantissa == 0, sums[group].scale < value.scale {
+                                // A zero sum (a group's first value) takes the larger scale,
+                                // as `adding` gives it.
+                                sums[group] = value
+                                counts[group] += 1
+                                continue
+                            }
+                            pending.append(row)
+                        }
+                    }
                 }
             }
-            sums[group] = try Decimal.adding(sums[group], value)
+        }
+        for row in pending {
+            let group = groups.isEmpty ? 0 : Int(groups[row])
+            sums[group] = try Decimal.adding(sums[group], values[row])
+            counts[group] += 1
         }
     }
 

@@ -2,16 +2,19 @@ import SluiceCore
 
 /// `+`, `-` and `*` on numeric columns whose values each have one scale (a `numeric(p, s)`
 /// column, or a constant): the mantissas are combined in one loop, with the scale worked out
-/// once per column instead of per value. The results equal ``Decimal``'s own arithmetic; any
+/// once per column instead of per value, and in 64-bit arithmetic without overflow checks when
+/// the column's largest values show that none can overflow. The results equal ``Decimal``'s own arithmetic; any
 /// other column (mixed scales, NaN or infinities) is left to it.
 enum DecimalKernels {
     /// The result of `lhs op rhs`, or nil when the columns do not suit this kernel.
     static func arithmetic(_ op: ArithmeticOperator, _ lhs: Column, _ rhs: Column) throws(SluiceError) -> Column? {
         guard op == .add || op == .subtract || op == .multiply,
               case .decimal(let left) = lhs.storage, case .decimal(let right) = rhs.storage, left.count == right.count,
-              let leftScale = uniformScale(left, lhs.validity), let rightScale = uniformScale(right, rhs.validity)
+              let leftProfile = profile(left, lhs.validity), let rightProfile = profile(right, rhs.validity)
         else { return nil }
         let validity = Kernels.combinedValidity([lhs, rhs])
+        if let result = smallArithmetic(op, left, leftProfile, right, rightProfile, validity: validity) { return result }
+        let leftScale = leftProfile.scale, rightScale = rightProfile.scale
         let limit = Decimal.maximumMantissa
         var output = [Decimal](repeating: .zero, count: left.count)
         var overflowed = false
@@ -58,21 +61,106 @@ enum DecimalKernels {
         return Column(type: .numeric, storage: .decimal(output), validity: validity)
     }
 
+    /// The one scale of a column's values not null, and the largest magnitude of their
+    /// mantissas when every one fits in 64 bits.
+    struct Profile {
+        var scale: Int16
+        var magnitude: UInt64?
+    }
+
     /// The scale of every value not null in `values`, or nil when they differ or one is special
     /// (or none is valid).
-    static func uniformScale(_ values: [Decimal], _ validity: Bitmap?) -> Int16? {
+    static func uniformScale(_ values: [Decimal], _ validity: Bitmap?) -> Int16? { profile(values, validity)?.scale }
+
+    /// The profile of `values` (nil when their scales differ, one is special, or none is valid).
+    static func profile(_ values: [Decimal], _ validity: Bitmap?) -> Profile? {
         values.withUnsafeBufferPointer { values in
-            var scale: Int16?
-            for row in 0 ..< values.count where validity?[row] ?? true {
-                let rowScale = values[row].scale
-                if let scale {
-                    if scale != rowScale { return nil }
-                } else {
-                    if rowScale == Decimal.specialScale { return nil }
-                    scale = rowScale
+            guard let first = (0 ..< values.count).first(where: { validity?[$0] ?? true }) else { return nil }
+            let scale = values[first].scale
+            if scale == Decimal.specialScale { return nil }
+            // One pass without branches: whether any scale differs, whether any mantissa needs
+            // more than 64 bits, and the largest 64-bit magnitude.
+            var differs = false
+            var wide = false
+            var largest: UInt64 = 0
+            if let validity {
+                for row in first ..< values.count where validity[row] {
+                    let value = values[row]
+                    let low = Int64(truncatingIfNeeded: value.mantissa)
+                    differs = differs || value.scale != scale
+                    wide = wide || Int128(low) != value.mantissa
+                    largest = max(largest, low.magnitude)
+                }
+            } else {
+                for row in first ..< values.count {
+                    let value = values[row]
+                    let low = Int64(truncatingIfNeeded: value.mantissa)
+                    differs = differs || value.scale != scale
+                    wide = wide || Int128(low) != value.mantissa
+                    largest = max(largest, low.magnitude)
                 }
             }
-            return scale
+            return differs ? nil : Profile(scale: scale, magnitude: wide ? nil : largest)
         }
+    }
+
+    /// `+ - *` when the mantissas, raised to the result's scale, fit in 64 bits and so does
+    /// the result (or, for `*`, the product of two such mantissas, which fits in 127 bits and
+    /// below ``Decimal/maximumMantissa``): one loop with no overflow checks. Nil otherwise.
+    private static func smallArithmetic(
+        _ op: ArithmeticOperator, _ left: [Decimal], _ leftProfile: Profile, _ right: [Decimal], _ rightProfile: Profile, validity: Bitmap?
+    ) -> Column? {
+        guard let leftMagnitude = leftProfile.magnitude, let rightMagnitude = rightProfile.magnitude else { return nil }
+        let count = left.count
+        let output: [Decimal]
+        if op == .multiply {
+            let scale = Int(leftProfile.scale) + Int(rightProfile.scale)
+            guard scale <= Int(Int16.max) else { return nil }
+            let resultScale = Int16(scale)
+            let (bound, overflow) = leftMagnitude.multipliedReportingOverflow(by: rightMagnitude)
+            let narrow = !overflow && bound <= UInt64(Int64.max)
+            // (Null rows hold whatever their slots held; wrapping keeps them from trapping.)
+            output = left.withUnsafeBufferPointer { left in
+                right.withUnsafeBufferPointer { right in
+                    [Decimal](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        if narrow {
+                            for row in 0 ..< count {
+                                let product = Int64(truncatingIfNeeded: left[row].mantissa) &* Int64(truncatingIfNeeded: right[row].mantissa)
+                                buffer.initializeElement(at: row, to: Decimal(mantissa: Int128(product), scale: resultScale))
+                            }
+                        } else {
+                            for row in 0 ..< count {
+                                let product = Int128(Int64(truncatingIfNeeded: left[row].mantissa)) &* Int128(Int64(truncatingIfNeeded: right[row].mantissa))
+                                buffer.initializeElement(at: row, to: Decimal(mantissa: product, scale: resultScale))
+                            }
+                        }
+                        initialized = count
+                    }
+                }
+            }
+        } else {
+            let scale = max(leftProfile.scale, rightProfile.scale)
+            guard Int(scale - min(leftProfile.scale, rightProfile.scale)) <= 18 else { return nil }
+            let leftFactor = Int64(Decimal.powerOfTen(Int(scale - leftProfile.scale)))
+            let rightFactor = Int64(Decimal.powerOfTen(Int(scale - rightProfile.scale)))
+            let (raisedLeft, overflowLeft) = leftMagnitude.multipliedReportingOverflow(by: UInt64(leftFactor))
+            let (raisedRight, overflowRight) = rightMagnitude.multipliedReportingOverflow(by: UInt64(rightFactor))
+            let (bound, overflowSum) = raisedLeft.addingReportingOverflow(raisedRight)
+            guard !overflowLeft, !overflowRight, !overflowSum, bound <= UInt64(Int64.max) else { return nil }
+            let subtract = op == .subtract
+            output = left.withUnsafeBufferPointer { left in
+                right.withUnsafeBufferPointer { right in
+                    [Decimal](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        for row in 0 ..< count {
+                            let a = Int64(truncatingIfNeeded: left[row].mantissa) &* leftFactor
+                            let b = Int64(truncatingIfNeeded: right[row].mantissa) &* rightFactor
+                            buffer.initializeElement(at: row, to: Decimal(mantissa: Int128(subtract ? a &- b : a &+ b), scale: scale))
+                        }
+                        initialized = count
+                    }
+                }
+            }
+        }
+        return Column(type: .numeric, storage: .decimal(output), validity: validity)
     }
 }

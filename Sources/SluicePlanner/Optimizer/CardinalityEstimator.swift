@@ -46,7 +46,13 @@ struct CardinalityEstimator {
     private func joinRows(left: BatchPlan, right: BatchPlan, kind: JoinKind, keys: [(Int, Int)], residual: ScalarExpr?) -> Double {
         let (l, r) = (rows(left), rows(right))
         switch kind {
-        case .semi, .anti: return max(l * 0.5, 1)
+        case .semi:
+            // At most half the rows; fewer when the right side has few rows for the left key's
+            // values (each right row keeps the left rows of one value).
+            guard let key = keys.first else { return max(l * 0.5, 1) }
+            let values = distinctValues(of: key.0, in: left) ?? baseRows(of: key.0, in: left) ?? l
+            return max(min(l * 0.5, r * l / max(min(values, l), 1)), 1)
+        case .anti: return max(l * 0.5, 1)
         default: break
         }
         var inner = l * r

@@ -11,9 +11,12 @@ import SluicePlan
 /// 2. predicate pushdown, which also decorrelates subqueries as it meets them (an EXISTS or
 ///    NOT EXISTS filter becomes a semi or anti join, a correlated scalar subquery a left join
 ///    with an aggregate grouped by the correlation keys) and orders each tree of inner joins
-///    greedily on estimated cardinalities, equalities between its inputs becoming hash keys;
-/// 3. column pruning;
-/// 4. index selection (batch queries with a table that has indexes): a filtered scan reads only
+///    greedily on estimated cardinalities, equalities between its inputs becoming hash keys; a
+///    semi or anti join moves below the inner joins to the input whose columns it reads;
+/// 3. aggregate key reduction (batch queries only): an aggregate joined on its group keys reads
+///    only rows whose keys the other side has, when a cheap input of that side has them;
+/// 4. column pruning;
+/// 5. index selection (batch queries with a table that has indexes): a filtered scan reads only
 ///    the key range of the index its equalities and comparisons narrow most.
 package struct Optimizer: Sendable {
     /// The stored row count of a table or view by catalog id, when known.
@@ -38,7 +41,9 @@ package struct Optimizer: Sendable {
     package func optimize(_ plan: BatchPlan) -> BatchPlan {
         var result = plan
         if let foldingContext { result = ConstantFolding(context: foldingContext).fold(result) }
-        result = PredicatePushdown(estimator: CardinalityEstimator(rowCount: rowCount, distinctValues: distinctValues)).push(result, [])
+        let estimator = CardinalityEstimator(rowCount: rowCount, distinctValues: distinctValues)
+        result = PredicatePushdown(estimator: estimator).push(result, [])
+        if foldingContext != nil { result = AggregateKeyReduction(estimator: estimator).apply(result) }
         result = ColumnPruning.optimize(result)
         if foldingContext != nil { result = IndexSelection(indexedTable: indexedTable).apply(result) }
         return result

@@ -60,6 +60,7 @@ struct PredicatePushdown {
         case .hashJoin(let join) where join.kind == .inner:
             return JoinOrder(pushdown: self).reorder(plan, predicates)
         case .hashJoin(var join):
+            if let sunk = sinkingSemiJoin(join) { return push(sunk, predicates) }
             let (left, right, above, residual) = pushIntoOuterJoin(
                 left: join.left, right: join.right, kind: join.kind, predicates: predicates, residual: join.residual)
             join.left = left
