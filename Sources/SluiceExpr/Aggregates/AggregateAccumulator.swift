@@ -282,6 +282,14 @@ package final class IntegerSumAccumulator: AggregateAccumulator {
 /// precision, intervals as intervals.
 protocol RunningSum {
     static var zero: Self { get }
+    /// Grows `sums` to `count` zeros (each type's own code: growing an array of a generic
+    /// element goes through the runtime's generic metadata, element by element).
+    static func grow(_ sums: inout [Self], to count: Int)
+    /// The sums (or averages) of the first `count` groups, with counts `counts`, as a column of
+    /// `type`: NULL where a group counted nothing. (Each type's own loop too.)
+    static func results(
+        sums: [Self], counts: [Int64], specials: [SpecialCounts], count: Int, average: Bool, type: DataType
+    ) throws(SluiceError) -> Column
     /// The type the sum is kept as in a state row.
     static var stateType: DataType { get }
     /// `sum + value`, or `sum - value` for a negative `sign`.
@@ -326,6 +334,27 @@ struct SpecialCounts: Sendable {
 }
 
 extension RunningSum {
+    static func grow(_ sums: inout [Self], to count: Int) { growArray(&sums, to: count, with: zero) }
+
+    static func results(
+        sums: [Self], counts: [Int64], specials: [SpecialCounts], count: Int, average: Bool, type: DataType
+    ) throws(SluiceError) -> Column {
+        var output: [Self] = []
+        output.reserveCapacity(count)
+        var validity = Bitmap(count: count, value: true)
+        for group in 0 ..< count {
+            if counts[group] == 0 {
+                validity[group] = false
+                output.append(zero)
+            } else if tracksSpecials, group < specials.count, !specials[group].isEmpty {
+                output.append(resolve(sums[group], specials: specials[group]))
+            } else {
+                output.append(average ? try Self.average(sums[group], count: counts[group]) : sums[group])
+            }
+        }
+        return column(output, validity: validity, type: type)
+    }
+
     static var tracksSpecials: Bool { false }
     static func specialIndex(_ value: Self) -> Int? { nil }
     static func containsSpecial(_ values: [Self], count: Int) -> Bool { false }
@@ -500,7 +529,7 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
     func update(
         groups: [Int32], rowCount: Int, groupCount: Int, argument: Column?, delimiter: Column?, signs: [Int8]?, rows: [Int]?
     ) throws(SluiceError) {
-        growArray(&sums, to: groupCount, with: Sum.zero)
+        Sum.grow(&sums, to: groupCount)
         growArray(&counts, to: groupCount, with: 0)
         if Sum.tracksSpecials { growArray(&specials, to: groupCount, with: SpecialCounts()) }
         guard let argument, let values = Sum.addends(argument) else { return }
@@ -533,22 +562,9 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
     }
 
     func finish(groupCount: Int) throws(SluiceError) -> Column {
-        growArray(&sums, to: groupCount, with: Sum.zero)
+        Sum.grow(&sums, to: groupCount)
         growArray(&counts, to: groupCount, with: 0)
-        var output: [Sum] = []
-        output.reserveCapacity(groupCount)
-        var validity = Bitmap(count: groupCount, value: true)
-        for group in 0 ..< groupCount {
-            if counts[group] == 0 {
-                validity[group] = false
-                output.append(Sum.zero)
-            } else if Sum.tracksSpecials, group < specials.count, !specials[group].isEmpty {
-                output.append(Sum.resolve(sums[group], specials: specials[group]))
-            } else {
-                output.append(average ? try Sum.average(sums[group], count: counts[group]) : sums[group])
-            }
-        }
-        return Sum.column(output, validity: validity, type: resultType)
+        return try Sum.results(sums: sums, counts: counts, specials: specials, count: groupCount, average: average, type: resultType)
     }
 
     func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {
@@ -564,7 +580,7 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
     }
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
-        growArray(&sums, to: group + 1, with: Sum.zero)
+        Sum.grow(&sums, to: group + 1)
         growArray(&counts, to: group + 1, with: 0)
         sums[group] = columns[offset].isNull(row) ? Sum.zero : (Sum.addends(columns[offset])?[row] ?? Sum.zero)
         counts[group] = columns[offset + 1].isNull(row) ? 0 : columns[offset + 1].int64(at: row)
