@@ -20,6 +20,12 @@ package enum ExpressionEvaluator {
             {
                 return result
             }
+            if arguments.count == 2, function.name == "like" || function.name == "not like", arguments[0].type == .varchar,
+                case .literal(.string(let pattern), _) = arguments[1], let compiled = SubstringPattern(pattern),
+                let result = compiled.evaluate(try evaluate(arguments[0], on: chunk, context: context), negated: function.name == "not like")
+            {
+                return result
+            }
             var columns: [Column] = []
             columns.reserveCapacity(arguments.count)
             for argument in arguments { columns.append(try evaluate(argument, on: chunk, context: context)) }

@@ -158,4 +158,42 @@ import Testing
             }
         }
     }
+
+    /// LIKE with a constant pattern of literals and `%` against the definition, matched
+    /// character by character with backtracking, over random texts (NULLs, empty strings, a
+    /// two-byte character) and patterns.
+    @Test func substringLikeEqualsTheDefinition() throws {
+        func like(_ text: [Character], _ pattern: [Character]) -> Bool {
+            guard let first = pattern.first else { return text.isEmpty }
+            if first == "%" { return (0 ... text.count).contains { like(Array(text[$0...]), Array(pattern.dropFirst())) } }
+            return text.first == first && like(Array(text.dropFirst()), Array(pattern.dropFirst()))
+        }
+        var random = SplitMix64(seed: 7)
+        let alphabet: [Character] = ["a", "b", "c", "é"]
+        func word(_ length: Int) -> [Character] { (0 ..< length).map { _ in alphabet[Int(random.next() % 4)] } }
+        var texts: [Value] = [.null, .string("")]
+        for _ in 0 ..< 200 { texts.append(.string(String(word(Int(random.next() % 9))))) }
+        let column = Column(type: .varchar, values: texts)
+        for _ in 0 ..< 300 {
+            var pattern: [Character] = []
+            for _ in 0 ..< Int(random.next() % 5) {
+                pattern += random.next() % 2 == 0 ? ["%"] : word(1 + Int(random.next() % 3))
+            }
+            let compiled = try #require(SubstringPattern(String(pattern)))
+            for negated in [false, true] {
+                let result = try #require(compiled.evaluate(column, negated: negated))
+                for (row, text) in texts.enumerated() {
+                    guard case .string(let string) = text else {
+                        #expect(result.isNull(row))
+                        continue
+                    }
+                    #expect(result.value(at: row) == .bool(like(Array(string), pattern) != negated), "'\(string)' LIKE '\(String(pattern))'")
+                }
+            }
+        }
+        // `_` and a dangling escape are left to the general matcher.
+        #expect(SubstringPattern("a_c") == nil)
+        #expect(SubstringPattern("ab\\") == nil)
+        #expect(SubstringPattern("a\\%b") != nil)
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import SluiceCore
 
 /// A compiled SQL `LIKE` pattern: `%` matches any run of characters, `_` exactly one character,
@@ -168,5 +169,105 @@ enum PatternMatching {
     static func foldCase(_ bytes: [UInt8]) -> [UInt8] {
         if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.map(StringFunctions.asciiLower) }
         return Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+    }
+}
+
+/// A `LIKE` pattern of literals and `%` only (`'%special%requests%'`, `'forest%'`): the text
+/// must start with the literal before the first `%`, end with the one after the last, and hold
+/// the ones between in order, each found leftmost (which is all a run of `%` can ask of them).
+/// Searching with `memchr` and `memcmp` makes it one pass over the text, where the general
+/// matcher backtracks.
+struct SubstringPattern {
+    let prefix: [UInt8]
+    let suffix: [UInt8]
+    let middle: [[UInt8]]
+    /// True without `%`: the text must equal `prefix`.
+    let exact: Bool
+
+    /// The pattern of `tokens`, or nil when they hold `_` or a dangling escape.
+    init?(_ tokens: [LikePattern.Token]) {
+        var literals: [[UInt8]] = []
+        var sequences = 0
+        for token in tokens {
+            switch token {
+            case .literal(let bytes): literals.append(bytes)
+            case .anySequence: sequences += 1
+            default: return nil
+            }
+        }
+        if sequences == 0 {
+            prefix = literals.first ?? []
+            suffix = []
+            middle = []
+            exact = true
+            return
+        }
+        exact = false
+        var prefix: [UInt8] = []
+        var suffix: [UInt8] = []
+        if case .literal(let bytes) = tokens.first { prefix = bytes; literals.removeFirst() }
+        if case .literal(let bytes) = tokens.last, !literals.isEmpty { suffix = bytes; literals.removeLast() }
+        self.prefix = prefix
+        self.suffix = suffix
+        middle = literals
+    }
+
+    func matches(_ text: UnsafeRawBufferPointer) -> Bool {
+        if exact { return text.count == prefix.count && Self.equal(text, at: 0, prefix) }
+        guard text.count >= prefix.count + suffix.count, Self.equal(text, at: 0, prefix),
+              Self.equal(text, at: text.count - suffix.count, suffix)
+        else { return false }
+        var start = prefix.count
+        let end = text.count - suffix.count
+        for literal in middle {
+            guard let found = Self.find(literal, in: text, from: start, to: end) else { return false }
+            start = found + literal.count
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func equal(_ text: UnsafeRawBufferPointer, at offset: Int, _ literal: [UInt8]) -> Bool {
+        literal.isEmpty || literal.withUnsafeBytes { memcmp(text.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
+    }
+
+    /// Where `literal` first occurs wholly within `text[start ..< end]`.
+    private static func find(_ literal: [UInt8], in text: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+        guard !literal.isEmpty else { return start }
+        guard end - start >= literal.count, let base = text.baseAddress else { return nil }
+        let first = Int32(literal[0])
+        var position = start
+        let last = end - literal.count
+        while position <= last {
+            guard let hit = memchr(base + position, first, last - position + 1) else { return nil }
+            let offset = base.distance(to: UnsafeRawPointer(hit))
+            if equal(text, at: offset, literal) { return offset }
+            position = offset + 1
+        }
+        return nil
+    }
+
+    /// The constant pattern of a `LIKE` without `ESCAPE`, or nil when it is not of this kind.
+    init?(_ pattern: String) {
+        var source = pattern
+        self.init(source.withUTF8 { LikePattern($0).tokens })
+    }
+
+    /// `column [NOT] LIKE` this pattern, or nil when the column is not text.
+    func evaluate(_ column: Column, negated: Bool) -> Column? {
+        guard case .bytes(let values) = column.storage else { return nil }
+        var result = [Bool](repeating: false, count: values.count)
+        result.withUnsafeMutableBufferPointer { result in
+            values.offsets.withUnsafeBufferPointer { offsets in
+                values.data.withUnsafeBytes { data in
+                    for row in 0 ..< result.count {
+                        let start = Int(offsets[row]), end = Int(offsets[row + 1])
+                        let text = UnsafeRawBufferPointer(rebasing: data[start ..< end])
+                        result[row] = matches(text) != negated
+                    }
+                }
+            }
+        }
+        return Column(type: .boolean, storage: .bool(result), validity: column.validity)
     }
 }
