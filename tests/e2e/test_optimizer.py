@@ -100,6 +100,14 @@ QUERIES = {
         "AND oa.v < (SELECT 0.5 * avg(a2.v) + 20 FROM oa a2 WHERE a2.k = oc.k)"),
     "scalar_two_keys_from_filtered_side": (
         "SELECT oa.k, oa.g, oa.v FROM oa WHERE oa.s = 'zz' AND oa.v >= (SELECT max(ob.w) / 3 FROM ob WHERE ob.k = oa.k AND ob.g = oa.g)"),
+    # DISTINCT calls over one argument group the distinct values first (TPC-H q16).
+    "distinct_calls_grouped": "SELECT g, count(DISTINCT k), sum(DISTINCT k), min(DISTINCT k), max(DISTINCT k) FROM oa GROUP BY g",
+    "distinct_count_global_text": "SELECT count(DISTINCT s) FROM oa",
+    "distinct_calls_over_no_rows": "SELECT count(DISTINCT k), sum(DISTINCT k) FROM oa WHERE v > 1000",
+    "distinct_count_over_no_rows_grouped": "SELECT g, count(DISTINCT k) FROM oa WHERE v > 1000 GROUP BY g",
+    "distinct_and_plain_calls": "SELECT g, count(DISTINCT k), count(*), count(k) FROM oa GROUP BY g",
+    "distinct_count_over_join_having": (
+        "SELECT ob.g, count(DISTINCT oa.v) AS n FROM oa, ob WHERE oa.k = ob.k GROUP BY ob.g HAVING count(DISTINCT oa.v) > 3"),
 }
 
 
@@ -152,6 +160,13 @@ def test_explain_shows_semi_joins_reducing_rows_early(both) -> None:
     aggregate = next(index for index, line in enumerate(lines) if "BatchHashAgg" in line)
     assert "type: semi" in lines[aggregate + 1], plan
     assert sum("table: od" in line for line in lines) == 2, plan
+
+
+def test_explain_shows_distinct_calls_grouping_distinct_values_first(both) -> None:
+    sluice, _ = both
+    assert _explain(sluice, QUERIES["distinct_calls_grouped"]).count("BatchHashAgg") == 2
+    # With a call that is not DISTINCT, one aggregate with its own sets of seen values.
+    assert _explain(sluice, QUERIES["distinct_and_plain_calls"]).count("BatchHashAgg") == 1
 
 
 VIEWS = {

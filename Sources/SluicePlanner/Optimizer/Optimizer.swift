@@ -15,6 +15,8 @@ import SluicePlan
 ///    semi or anti join moves below the inner joins to the input whose columns it reads;
 /// 3. aggregate key reduction (batch queries only): an aggregate joined on its group keys reads
 ///    only rows whose keys the other side has, when a cheap input of that side has them;
+///    Then an aggregate of `DISTINCT` calls over one argument groups the distinct values first
+///    (``DistinctAggregateSplit``);
 /// 4. column pruning;
 /// 5. index selection (batch queries with a table that has indexes): a filtered scan reads only
 ///    the key range of the index its equalities and comparisons narrow most.
@@ -43,7 +45,10 @@ package struct Optimizer: Sendable {
         if let foldingContext { result = ConstantFolding(context: foldingContext).fold(result) }
         let estimator = CardinalityEstimator(rowCount: rowCount, distinctValues: distinctValues)
         result = PredicatePushdown(estimator: estimator).push(result, [])
-        if foldingContext != nil { result = AggregateKeyReduction(estimator: estimator).apply(result) }
+        if foldingContext != nil {
+            result = AggregateKeyReduction(estimator: estimator).apply(result)
+            result = DistinctAggregateSplit.apply(result)
+        }
         result = ColumnPruning.optimize(result)
         if foldingContext != nil { result = IndexSelection(indexedTable: indexedTable).apply(result) }
         return result
