@@ -30,6 +30,13 @@ package indirect enum DataType: Hashable, Sendable, Codable {
     /// Unconstrained `numeric`.
     package static let numeric = DataType.decimal(precision: nil, scale: nil)
 
+    /// Whether values of the two types are the same values, compared the same way: equal types,
+    /// or `numeric`s of any precision and scale (a `numeric(15,2)` column against `0.05`).
+    package func sameValues(as other: DataType) -> Bool {
+        if case .decimal = self, case .decimal = other { return true }
+        return self == other
+    }
+
     package var isNumeric: Bool {
         switch self {
         case .int16, .int32, .int64, .float32, .float64, .decimal: true

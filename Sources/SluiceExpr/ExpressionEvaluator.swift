@@ -14,8 +14,8 @@ package enum ExpressionEvaluator {
             return Column(type: type, repeating: value, count: chunk.count)
         case .call(let function, let arguments):
             if arguments.count == 2, case .literal(let constant, _) = arguments[1], let op = ComparisonOperator(rawValue: function.name),
-                function.argumentTypes.count == 2, function.argumentTypes[0] == function.argumentTypes[1],
-                arguments[0].type == function.argumentTypes[0],
+                function.argumentTypes.count == 2, function.argumentTypes[0].sameValues(as: function.argumentTypes[1]),
+                arguments[0].type.sameValues(as: function.argumentTypes[0]),
                 let result = ConstantComparison.compare(try evaluate(arguments[0], on: chunk, context: context), op, constant)
             {
                 return result
