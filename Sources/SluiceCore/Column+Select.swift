@@ -165,19 +165,6 @@ extension Chunk {
         Chunk(columns: columns.map { $0.gather(indices) }, count: indices.count)
     }
 
-    /// `values[index]` for each of `indices`, in one allocation.
-    @inline(__always)
-    static func gathered<Element>(_ values: [Element], _ indices: [Int]) -> [Element] {
-        values.withUnsafeBufferPointer { values in
-            [Element](unsafeUninitializedCapacity: indices.count) { buffer, initialized in
-                for (position, index) in indices.enumerated() {
-                    precondition(index >= 0 && index < values.count, "gather index out of range")
-                    buffer.initializeElement(at: position, to: values[index])
-                }
-                initialized = indices.count
-            }
-        }
-    }
 
     /// The rows where `mask` is set.
     package func filter(_ mask: Bitmap) -> Chunk {

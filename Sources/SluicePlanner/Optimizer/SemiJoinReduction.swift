@@ -47,11 +47,7 @@ extension PredicatePushdown {
     private static func sink(_ node: BatchPlan, _ needed: [Int], _ make: (BatchPlan, [Int]) -> BatchPlan) -> BatchPlan? {
         switch node {
         case .project(let input, let expressions):
-            var mapped: [Int] = []
-            for column in needed {
-                guard case .column(let index, _) = expressions[column] else { return nil }
-                mapped.append(index)
-            }
+            guard let mapped = ScalarExpr.inputColumns(of: needed, through: expressions) else { return nil }
             return sink(input, mapped, make).map { .project(input: $0, expressions: expressions) }
         case .filter(let input, let predicate):
             return sink(input, needed, make).map { .filter(input: $0, predicate: predicate) }
@@ -109,11 +105,7 @@ struct AggregateKeyReduction {
     private func reducing(_ plan: BatchPlan, keys: [Int], source: (plan: BatchPlan, columns: [Int], rows: Double)) -> BatchPlan? {
         switch plan {
         case .project(let input, let expressions):
-            var mapped: [Int] = []
-            for key in keys {
-                guard case .column(let index, _) = expressions[key] else { return nil }
-                mapped.append(index)
-            }
+            guard let mapped = ScalarExpr.inputColumns(of: keys, through: expressions) else { return nil }
             return reducing(input, keys: mapped, source: source).map { .project(input: $0, expressions: expressions) }
         case .hashAggregate(let input, let groupCount, let aggregates):
             guard keys.allSatisfy({ $0 < groupCount }), source.rows * Self.minimumReduction < estimator.rows(input) else { return nil }
@@ -141,11 +133,7 @@ struct AggregateKeyReduction {
         var child: (BatchPlan, [Int])?
         switch plan {
         case .project(let input, let expressions):
-            var mapped: [Int] = []
-            for column in columns {
-                guard case .column(let index, _) = expressions[column] else { return best }
-                mapped.append(index)
-            }
+            guard let mapped = ScalarExpr.inputColumns(of: columns, through: expressions) else { return best }
             child = (input, mapped)
         case .filter(let input, _):
             child = (input, columns)
@@ -183,5 +171,18 @@ struct AggregateKeyReduction {
             return !(join.residual?.isVolatile ?? false) && isCheap(join.left) && isCheap(join.right)
         default: return false
         }
+    }
+}
+
+extension ScalarExpr {
+    /// The input columns that projection `expressions` passes through unchanged as its columns
+    /// `columns`; nil when one of them is computed.
+    static func inputColumns(of columns: [Int], through expressions: [ScalarExpr]) -> [Int]? {
+        var mapped: [Int] = []
+        for column in columns {
+            guard case .column(let index, _) = expressions[column] else { return nil }
+            mapped.append(index)
+        }
+        return mapped
     }
 }
