@@ -7,11 +7,24 @@ import subprocess
 import time
 
 
+_handed_out: set[int] = set()
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port on `host` that nothing listens on right now (the kernel picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
+    """A TCP port on `host` that nothing listens on right now (the kernel picks it) and that
+    this test run has not handed out before.
+
+    The kernel may pick the same port for two binds in a row once the first socket is closed,
+    so a server given two ports (SQL and Kafka) could be told to listen twice on one port.
+    """
+    for _ in range(1000):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind((host, 0))
+            port = sock.getsockname()[1]
+        if port not in _handed_out:
+            _handed_out.add(port)
+            return port
+    raise RuntimeError(f"no free port on {host} that this run has not used")
 
 
 def wait_for_port(
