@@ -98,8 +98,9 @@ package struct BatchExecutor: Sendable {
                 Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
             })
         case .filter(let input, let predicate):
+            let filter = CompiledFilter(predicate)
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
-                try ExpressionEvaluator.filter(chunk, by: predicate, context: context)
+                try filter.filter(chunk, context: context)
             }
         case .project(.filter(let input, let predicate), let expressions):
             // Fused filter and projection: only the columns the projection reads are gathered.
@@ -107,20 +108,21 @@ package struct BatchExecutor: Sendable {
             var position: [Int: Int] = [:]
             for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
             let remapped = expressions.map { $0.remappingColumns { position[$0]! } }
+            let filter = CompiledFilter(predicate)
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
                 if read.isEmpty {
                     // Nothing is read but the row count (count(*) over a filter).
-                    let count = try ExpressionEvaluator.selectionCount(of: chunk, by: predicate, context: context)
+                    let count = try filter.selectionCount(of: chunk, context: context)
                     guard count > 0 else { return nil }
                     var columns: [Column] = []
                     let empty = Chunk(columns: [], count: count)
                     for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: empty, context: context)) }
                     return Chunk(columns: columns, count: count)
                 }
-                let selected = try ExpressionEvaluator.selection(of: chunk, by: predicate, context: context)
-                if selected.isEmpty { return nil }
-                let all = selected.count == chunk.count
-                let kept = Chunk(columns: read.map { all ? chunk.columns[$0] : chunk.columns[$0].gather(selected) }, count: selected.count)
+                let selected = try filter.selection(of: chunk, context: context)
+                if selected?.isEmpty == true { return nil }
+                let kept = selected.map { rows in Chunk(columns: read.map { chunk.columns[$0].gather(rows) }, count: rows.count) }
+                    ?? Chunk(columns: read.map { chunk.columns[$0] }, count: chunk.count)
                 var columns: [Column] = []
                 columns.reserveCapacity(remapped.count)
                 for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: kept, context: context)) }

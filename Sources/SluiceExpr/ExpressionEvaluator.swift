@@ -13,9 +13,7 @@ package enum ExpressionEvaluator {
         case .literal(let value, let type):
             return Column(type: type, repeating: value, count: chunk.count)
         case .call(let function, let arguments):
-            if arguments.count == 2, case .literal(let constant, _) = arguments[1], let op = ComparisonOperator(rawValue: function.name),
-                function.argumentTypes.count == 2, function.argumentTypes[0].sameValues(as: function.argumentTypes[1]),
-                arguments[0].type.sameValues(as: function.argumentTypes[0]),
+            if let (op, constant) = ConstantComparison.comparison(function, arguments),
                 let result = ConstantComparison.compare(try evaluate(arguments[0], on: chunk, context: context), op, constant)
             {
                 return result
@@ -58,54 +56,9 @@ package enum ExpressionEvaluator {
         return mask
     }
 
-    /// Evaluates `predicate` and returns the rows of `chunk` where it is true.
-    package static func filter(_ chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> Chunk {
-        let selected = try selection(of: chunk, by: predicate, context: context)
-        if selected.count == chunk.count { return chunk }
-        return chunk.gather(selected)
-    }
-
-    /// The number of rows of `chunk` where `predicate` is true.
-    package static func selectionCount(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> Int {
-        if case .and = predicate { return try selection(of: chunk, by: predicate, context: context).count }
-        let column = try evaluate(predicate, on: chunk, context: context)
-        guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
-        if let validity = column.validity {
-            return (0 ..< values.count).count(where: { values[$0] && validity[$0] })
-        }
-        return values.withUnsafeBufferPointer { values in
-            var count = 0
-            for value in values { count &+= Int(unsafeBitCast(value, to: UInt8.self)) }
-            return count
-        }
-    }
-
-    /// The indexes of the rows of `chunk` where `predicate` is true, in order.
-    ///
-    /// An AND is taken a conjunct at a time, each over the rows the ones before kept (gathered
-    /// from the columns the rest read), so a selective first condition spares the others most of
-    /// their work.
-    package static func selection(of chunk: Chunk, by predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
-        guard case .and(let operands) = predicate, operands.count > 1 else { return try selection(of: chunk, byOne: predicate, context: context) }
-        var rows = try selection(of: chunk, byOne: operands[0], context: context)
-        for operand in operands.dropFirst() {
-            if rows.isEmpty { return rows }
-            if rows.count == chunk.count {
-                rows = try selection(of: chunk, byOne: operand, context: context)
-                continue
-            }
-            // The columns this conjunct reads, gathered; its references renumbered to them.
-            let read = operand.referencedColumns.sorted()
-            var position: [Int: Int] = [:]
-            for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
-            let subset = Chunk(columns: read.map { chunk.columns[$0].gather(rows) }, count: rows.count)
-            let kept = try selection(of: subset, byOne: operand.remappingColumns { position[$0]! }, context: context)
-            if kept.count != rows.count { rows = kept.map { rows[$0] } }
-        }
-        return rows
-    }
-
-    private static func selection(of chunk: Chunk, byOne predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
+    /// The indexes of the rows of `chunk` where `predicate` (one condition, evaluated whole) is
+    /// true, in order. ``CompiledFilter`` takes conjunctions a conjunct at a time.
+    package static func selection(of chunk: Chunk, byOne predicate: ScalarExpr, context: EvaluationContext) throws(SluiceError) -> [Int] {
         let column = try evaluate(predicate, on: chunk, context: context)
         guard case .bool(let values) = column.storage else { preconditionFailure("predicate is not boolean") }
         if let validity = column.validity {

@@ -196,4 +196,49 @@ import Testing
         #expect(SubstringPattern("ab\\") == nil)
         #expect(SubstringPattern("a\\%b") != nil)
     }
+
+    /// A compiled filter's rows against the whole predicate evaluated the general way and
+    /// masked: random conjunctions of comparisons with constants (integers, dates, text, one-scale
+    /// and mixed-scale numerics, NULL constants) and a general conjunct, over columns with NULLs.
+    @Test func compiledFilterKeepsTheRowsThePredicateHolds() throws {
+        var random = SplitMix64(seed: 5)
+        let count = 300
+        let integers = Column(type: .int32, values: (0 ..< count).map { _ in random.next() % 7 == 0 ? .null : .int32(Int32(random.next() % 20)) })
+        let dates = Column(type: .date, values: (0 ..< count).map { _ in .date(Int32(random.next() % 20)) })
+        let words = ["", "a", "ab", "b", "ba"]
+        let texts = Column(type: .varchar, values: (0 ..< count).map { _ in random.next() % 6 == 0 ? .null : .string(words[Int(random.next() % 5)]) })
+        let decimals = column(&random, scale: 2, digits: 3, count: count)
+        let mixed = Column(type: .numeric, values: (0 ..< count).map { _ in .decimal(Decimal(mantissa: Int128(random.next() % 300), scale: Int16(random.next() % 3))) })
+        let chunk = Chunk(columns: [integers, dates, texts, decimals, mixed], count: count)
+        let types: [DataType] = [.int32, .date, .varchar, .numeric, .numeric]
+        func constant(for column: Int) -> Value {
+            if random.next() % 15 == 0 { return .null }
+            switch column {
+            case 0: return .int32(Int32(random.next() % 20))
+            case 1: return .date(Int32(random.next() % 20))
+            case 2: return .string(words[Int(random.next() % 5)])
+            default: return .decimal(Decimal(mantissa: Int128(Int64(random.next() % 2000)) - 1000, scale: Int16(random.next() % 3)))
+            }
+        }
+        let operators = ComparisonOperator.allCases
+        for round in 0 ..< 400 {
+            var conjuncts: [ScalarExpr] = []
+            for _ in 0 ..< 1 + Int(random.next() % 4) {
+                let column = Int(random.next() % 5)
+                let op = operators[Int(random.next() % UInt64(operators.count))]
+                let type = types[column]
+                conjuncts.append(.call(ScalarFunction.comparison(op, type), [.column(column, type), .literal(constant(for: column), type)]))
+            }
+            if round % 3 == 0 {
+                // A conjunct of another shape, through the general path: two columns compared.
+                let general = ScalarExpr.call(ScalarFunction.comparison(.greater, .numeric), [.column(3, .numeric), .column(4, .numeric)])
+                conjuncts.insert(general, at: Int(random.next() % UInt64(conjuncts.count + 1)))
+            }
+            let predicate: ScalarExpr = conjuncts.count == 1 ? conjuncts[0] : .and(conjuncts)
+            let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(predicate, on: chunk, context: EvaluationContext()))
+            let want = (0 ..< count).filter { mask[$0] }
+            let got = try CompiledFilter(predicate).selection(of: chunk, context: EvaluationContext()) ?? Array(0 ..< count)
+            #expect(got == want, "round \(round): \(predicate)")
+        }
+    }
 }
