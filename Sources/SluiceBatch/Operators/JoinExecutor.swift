@@ -72,6 +72,11 @@ struct JoinExecutor {
                     probe, build: build, table: table, probeKeys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize,
                     probeRows: &probeRows, buildRows: &buildRows)
                 if probeRows.isEmpty { continue }
+                if residual == nil, kind == .semi || kind == .anti {
+                    // Only whether each probe row has a match counts: no pair is assembled.
+                    for row in probeRows { probeMatched[row] = true }
+                    continue
+                }
                 var joined = Chunk(columns: probe.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
                 if let residual {
                     let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(residual, on: joined, context: context))

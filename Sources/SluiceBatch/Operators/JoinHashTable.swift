@@ -142,15 +142,26 @@ package enum KeyHash {
     }
 }
 
-/// The build side of a hash join: its rows chained by the hash of their key (rows with a null
-/// in the key left out, as they match nothing), probed a chunk at a time.
+/// The build side of a hash join: its rows chained by the hash of their key, each row's hash
+/// and the next row of its chain side by side in one entry, so that a probe reads a bucket's
+/// head and then one entry per row of the chain. Building writes the heads at random and the
+/// entries in order. Rows with a null in the key are left out, as they match nothing.
 struct JoinHashTable {
     let build: Chunk
     let keys: [Int]
+    /// The first row of each bucket's chain, or -1.
     private var heads: [Int32]
-    private var next: [Int32]
-    private var hashes: [UInt64]
+    /// Row `r`'s hash and the next row of its chain (or -1).
+    private var entries: [Entry]
     private let mask: Int
+
+    /// The bytes the table holds per build row, besides the rows: its entry and two heads.
+    static let bytesPerRow = MemoryLayout<Entry>.stride + 2 * MemoryLayout<Int32>.stride
+
+    private struct Entry {
+        var hash: UInt64
+        var next: Int32
+    }
 
     /// Where a probe stopped: the probe row, and the build row of its chain to go on from (-1:
     /// start at the chain's head).
@@ -162,19 +173,31 @@ struct JoinHashTable {
     init(build: Chunk, keys: [Int]) {
         self.build = build
         self.keys = keys
-        hashes = KeyHash.hashes(build, keys: keys)
+        let hashes = KeyHash.hashes(build, keys: keys)
         var capacity = 16
         while capacity < build.count * 2 { capacity <<= 1 }
-        mask = capacity - 1
-        heads = [Int32](repeating: -1, count: capacity)
-        next = [Int32](repeating: -1, count: build.count)
+        let mask = capacity - 1
+        self.mask = mask
+        var heads = [Int32](repeating: -1, count: capacity)
         let nullable = keys.map { build.columns[$0] }.filter(\.hasNulls)
-        // Inserted last row first, so each chain lists its rows in order.
-        for row in (0 ..< build.count).reversed() where !nullable.contains(where: { $0.isNull(row) }) {
-            let bucket = Int(hashes[row] & UInt64(mask))
-            next[row] = heads[bucket]
-            heads[bucket] = Int32(row)
+        entries = hashes.withUnsafeBufferPointer { hashes in
+            heads.withUnsafeMutableBufferPointer { heads in
+                [Entry](unsafeUninitializedCapacity: hashes.count) { entries, initialized in
+                    // Inserted last row first, so each chain lists its rows in order.
+                    for row in (0 ..< hashes.count).reversed() {
+                        if !nullable.isEmpty && nullable.contains(where: { $0.isNull(row) }) {
+                            entries.initializeElement(at: row, to: Entry(hash: hashes[row], next: -1))
+                            continue
+                        }
+                        let bucket = Int(hashes[row] & UInt64(mask))
+                        entries.initializeElement(at: row, to: Entry(hash: hashes[row], next: heads[bucket]))
+                        heads[bucket] = Int32(row)
+                    }
+                    initialized = hashes.count
+                }
+            }
         }
+        self.heads = heads
     }
 
     /// The pairs (probe row, build row) with equal keys for the rows of `chunk` from `cursor` on,
@@ -188,8 +211,8 @@ struct JoinHashTable {
         let nullable = probeKeys.map { chunk.columns[$0] }.filter(\.hasNulls)
         let mask = UInt64(self.mask)
         heads.withUnsafeBufferPointer { heads in
-            next.withUnsafeBufferPointer { next in
-                hashes.withUnsafeBufferPointer { hashes in
+            entries.withUnsafeBufferPointer { entries in
+                probeHashes.withUnsafeBufferPointer { probeHashes in
                     while cursor.row < chunk.count && probeRows.count < limit {
                         let row = cursor.row
                         var entry = cursor.entry
@@ -202,11 +225,12 @@ struct JoinHashTable {
                         }
                         let hash = probeHashes[row]
                         while entry >= 0 && probeRows.count < limit {
-                            if hashes[Int(entry)] == hash {
+                            let found = entries[Int(entry)]
+                            if found.hash == hash {
                                 probeRows.append(row)
                                 buildRows.append(Int(entry))
                             }
-                            entry = next[Int(entry)]
+                            entry = found.next
                         }
                         if entry >= 0 {
                             cursor.entry = entry

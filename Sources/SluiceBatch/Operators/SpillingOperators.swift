@@ -23,8 +23,8 @@ extension BatchExecutor {
         var text = [Int](repeating: 0, count: buildTypes.count)
         while let chunk = try source.next() {
             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-            // The rows, then their chains and hashes in the table.
-            let cost = chunk.approximateBytes + 16 * chunk.count
+            // The rows, then their entries and buckets in the table.
+            let cost = chunk.approximateBytes + JoinHashTable.bytesPerRow * chunk.count
             let textFull = Self.addText(of: chunk, to: &text)
             if textFull || !memory.tryReserve(cost) {
                 if level <= PartitionedSpill.maximumLevel, memory.spillDirectory != nil, join.rightKeys.count > 0 {
