@@ -101,7 +101,7 @@ package struct BatchExecutor: Sendable {
             let filter = CompiledFilter(predicate)
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
                 try filter.filter(chunk, context: context)
-            }
+            }.coalesced(types: plan.outputTypes)
         case .project(.filter(let input, let predicate), let expressions):
             // Fused filter and projection: only the columns the projection reads are gathered.
             let read = expressions.reduce(into: Set<Int>()) { $0.formUnion($1.referencedColumns) }.sorted()
@@ -127,7 +127,7 @@ package struct BatchExecutor: Sendable {
                 columns.reserveCapacity(remapped.count)
                 for expression in remapped { columns.append(try ExpressionEvaluator.evaluate(expression, on: kept, context: context)) }
                 return Chunk(columns: columns, count: kept.count)
-            }
+            }.coalesced(types: plan.outputTypes)
         case .project(let input, let expressions):
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
                 var columns: [Column] = []
@@ -150,9 +150,10 @@ package struct BatchExecutor: Sendable {
             // The build side whole, the probe side as it comes.
             let build = Chunk.concatenate(try collect(right, for: "the nested-loop join's inner side"), types: right.outputTypes)
             return JoinExecutor(context: context, isCancelled: isCancelled).join(
-                probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes)
+                probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes
+            ).coalesced(types: plan.outputTypes)
         case .hashJoin(let join):
-            return try hashJoin(join)
+            return try hashJoin(join).coalesced(types: plan.outputTypes)
         case .tableFunction(let function, let arguments, let types):
             return try TableFunctions.stream(function, arguments: arguments, types: types, context: context)
         case .projectSet(let input, let expressions, let expands):

@@ -59,7 +59,10 @@ extension Column {
             for (position, index) in indices.enumerated() where !validity[index] { bits[position] = false }
             newValidity = bits
         }
-        return Column(type: type, storage: newStorage, validity: newValidity)
+        var gathered = Column(type: type, storage: newStorage, validity: newValidity)
+        // Some of the same rows: the same scale, and no larger magnitude.
+        gathered.decimalProfile = decimalProfile
+        return gathered
     }
 
     /// `values[index]` for each of `indices`, in one allocation.
@@ -155,7 +158,15 @@ extension Column {
             for column in columns { for row in 0 ..< column.count { builder.append(column.value(at: row)) } }
             return builder.finish()
         }
-        return Column(type: type, storage: storage, validity: validity)
+        var result = Column(type: type, storage: storage, validity: validity)
+        if case .decimal = storage, var profile = columns.first?.decimalProfile {
+            for column in columns.dropFirst() {
+                guard let next = column.decimalProfile.flatMap(profile.merged(with:)) else { return result }
+                profile = next
+            }
+            result.decimalProfile = profile
+        }
+        return result
     }
 }
 

@@ -47,7 +47,10 @@ extension Column {
             return
         case .float32(let v): self.init(type: type, storage: .float32(Array(repeating: v, count: count))); return
         case .float64(let v): self.init(type: type, storage: .float64(Array(repeating: v, count: count))); return
-        case .decimal(let v): self.init(type: type, storage: .decimal(Array(repeating: v, count: count))); return
+        case .decimal(let v):
+            self.init(type: type, storage: .decimal(Array(repeating: v, count: count)))
+            decimalProfile = count > 0 ? DecimalProfile(of: v) : nil
+            return
         case .string(let v) where type == .varchar || type == .unknown:
             // One copy of the bytes per row, the offsets stepping by their length.
             let bytes = Array(v.utf8)

@@ -5,8 +5,14 @@
 /// the validity. `validity == nil` means no row is null.
 package struct Column: Sendable {
     package var type: DataType
-    package var storage: ColumnStorage
-    package var validity: Bitmap?
+    package var storage: ColumnStorage { didSet { decimalProfile = nil } }
+    package var validity: Bitmap? { didSet { decimalProfile = nil } }
+    /// For a numeric column, when known: the one scale of its values not null and a bound on
+    /// their mantissas. What makes the column sets it when it knows it for free (an arithmetic
+    /// kernel, a constant, a builder, a gather of a column that had it), so that the kernels
+    /// that read the column need not scan it for it. Changing the storage or the validity
+    /// clears it.
+    package var decimalProfile: DecimalProfile?
 
     package init(type: DataType, storage: ColumnStorage, validity: Bitmap? = nil) {
         self.type = type

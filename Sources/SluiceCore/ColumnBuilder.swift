@@ -171,6 +171,8 @@ package struct ColumnBuilder {
         case .structure: storage = .structure(children.map { $0.finish() }, count: count)
         case .list: storage = .list(offsets: offsets, elements: children[0].finish())
         }
-        return Column(type: type, storage: storage, validity: hasNull ? validity : nil)
+        var column = Column(type: type, storage: storage, validity: hasNull ? validity : nil)
+        if layout == .decimal { column.decimalProfile = DecimalProfile.of(decimals, column.validity) }
+        return column
     }
 }

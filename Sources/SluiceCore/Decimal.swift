@@ -99,3 +99,74 @@ extension Decimal: Hashable, Comparable {
         return result
     }
 }
+
+/// What the fast numeric kernels need to know of a column's values: their one scale (a
+/// `numeric(p, s)` column's, or a constant's) and, when every mantissa fits in 64 bits, a bound
+/// on their magnitude.
+package struct DecimalProfile: Sendable, Equatable {
+    package var scale: Int16
+    /// At least the largest magnitude of the values' mantissas; nil when one needs more than 64
+    /// bits.
+    package var magnitude: UInt64?
+
+    package init(scale: Int16, magnitude: UInt64?) {
+        self.scale = scale
+        self.magnitude = magnitude
+    }
+
+    /// The profile of one value (nil for a special one).
+    package init?(of value: Decimal) {
+        guard value.isFinite else { return nil }
+        let low = Int64(truncatingIfNeeded: value.mantissa)
+        self.init(scale: value.scale, magnitude: Int128(low) == value.mantissa ? low.magnitude : nil)
+    }
+
+    /// The profile of the values not null in `values` (nil when their scales differ, one is
+    /// special, or none is valid): one pass.
+    package static func of(_ values: [Decimal], _ validity: Bitmap?) -> DecimalProfile? {
+        values.withUnsafeBufferPointer { values in
+            guard let first = (0 ..< values.count).first(where: { validity?[$0] ?? true }) else { return nil }
+            let scale = values[first].scale
+            if scale == Decimal.specialScale { return nil }
+            // Without branches: whether any scale differs, whether any mantissa needs more than
+            // 64 bits, and the largest 64-bit magnitude.
+            var differs = false
+            var wide = false
+            var largest: UInt64 = 0
+            if let validity {
+                for row in first ..< values.count where validity[row] {
+                    let value = values[row]
+                    let low = Int64(truncatingIfNeeded: value.mantissa)
+                    differs = differs || value.scale != scale
+                    wide = wide || Int128(low) != value.mantissa
+                    largest = max(largest, low.magnitude)
+                }
+            } else {
+                for row in first ..< values.count {
+                    let value = values[row]
+                    let low = Int64(truncatingIfNeeded: value.mantissa)
+                    differs = differs || value.scale != scale
+                    wide = wide || Int128(low) != value.mantissa
+                    largest = max(largest, low.magnitude)
+                }
+            }
+            return differs ? nil : DecimalProfile(scale: scale, magnitude: wide ? nil : largest)
+        }
+    }
+
+    /// The profile of values that have either profile (nil unless the scales agree).
+    package func merged(with other: DecimalProfile) -> DecimalProfile? {
+        guard scale == other.scale else { return nil }
+        return DecimalProfile(scale: scale, magnitude: magnitude.flatMap { a in other.magnitude.map { max(a, $0) } })
+    }
+}
+
+extension Column {
+    /// The column's ``DecimalProfile``: the one it carries, else worked out from its values (nil
+    /// for a column that is not numeric or has none).
+    package var profileOfDecimals: DecimalProfile? {
+        if let decimalProfile { return decimalProfile }
+        guard case .decimal(let values) = storage else { return nil }
+        return DecimalProfile.of(values, validity)
+    }
+}

@@ -136,7 +136,9 @@ package enum ChunkCodec {
             guard Int(offsets.last ?? 0) == elementCount else { throw SluiceError(.ioError, "stored list offsets do not match its elements") }
             storage = .list(offsets: offsets, elements: try decodeColumn(&reader, type: element, count: elementCount))
         }
-        return Column(type: type, storage: storage, validity: validity)
+        var column = Column(type: type, storage: storage, validity: validity)
+        if case .decimal(let values) = storage { column.decimalProfile = DecimalProfile.of(values, column.validity) }
+        return column
     }
 
     /// Checks one stored chunk of columns of `types` starting at `offset` without decoding it,

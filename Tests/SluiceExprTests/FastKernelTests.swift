@@ -47,6 +47,18 @@ import Testing
         return .success(out)
     }
 
+    /// Whether the profile a column carries, if any, holds for its values not null: their one
+    /// scale, and a bound on their magnitude.
+    func profileHolds(_ column: Column) -> Bool {
+        guard let profile = column.decimalProfile else { return true }
+        for row in 0 ..< column.count {
+            guard case .decimal(let value) = column.value(at: row) else { continue }
+            if value.scale != profile.scale { return false }
+            if let magnitude = profile.magnitude, value.mantissa.magnitude > UInt128(magnitude) { return false }
+        }
+        return true
+    }
+
     @Test func arithmeticEqualsDecimalsOwn() throws {
         var random = SplitMix64(seed: 42)
         // Digit counts that take each path: 64-bit sums and products, 128-bit products of 64-bit
@@ -61,6 +73,11 @@ import Testing
                 switch (want, got) {
                 case (.success(let values), .success(let column?)):
                     #expect((0 ..< column.count).map { column.value(at: $0) } == values, "\(op) round \(round)")
+                    // The profile the result carries holds for it, and for its rows gathered.
+                    #expect(profileHolds(column), "\(op) round \(round): \(String(describing: column.decimalProfile))")
+                    let picked = column.gather((0 ..< column.count).filter { _ in random.next() % 2 == 0 })
+                    #expect(profileHolds(picked))
+                    #expect(profileHolds(Column.concatenate([picked, column], type: .numeric)))
                     // Equal values and equal scales: the text Postgres prints matches too.
                     #expect((0 ..< column.count).map { column.value(at: $0).textForm } == values.map(\.textForm))
                 case (.failure, .failure): break

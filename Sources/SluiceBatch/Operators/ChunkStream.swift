@@ -28,6 +28,36 @@ package struct ChunkStream {
         }
     }
 
+    /// This stream's chunks in order, with runs of small ones (under half of
+    /// ``Chunk/preferredSize`` rows) put together: a selective filter or join leaves a few rows
+    /// of each chunk, and every operator above would otherwise do its per-chunk work for each.
+    func coalesced(types: [DataType]) -> ChunkStream {
+        let source = next
+        let minimum = Chunk.preferredSize / 2
+        var pending: [Chunk] = []
+        var pendingRows = 0
+        func flush() -> Chunk? {
+            defer { (pending, pendingRows) = ([], 0) }
+            if pending.count <= 1 { return pending.first }
+            return Chunk.concatenate(pending, types: types)
+        }
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            while true {
+                if pendingRows >= minimum { return flush() }
+                guard let chunk = try source() else { return flush() }
+                if pending.isEmpty && chunk.count >= minimum { return chunk }
+                if pendingRows + chunk.count > Chunk.preferredSize {
+                    // (No chunk made here is larger than the preferred size.)
+                    let full = flush()
+                    (pending, pendingRows) = ([chunk], chunk.count)
+                    return full
+                }
+                pending.append(chunk)
+                pendingRows += chunk.count
+            }
+        }
+    }
+
     /// Every chunk left.
     package func drain() throws(SluiceError) -> [Chunk] {
         var chunks: [Chunk] = []

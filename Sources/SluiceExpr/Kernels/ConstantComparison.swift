@@ -60,7 +60,7 @@ package enum ConstantComparison {
                 }
             }
         case (.decimal(let values), .decimal(let c)) where c.isFinite:
-            guard let kept = selectDecimals(values, column.validity, c, op, among: rows) else { return nil }
+            guard let kept = selectDecimals(values, column.validity, column.decimalProfile?.scale, c, op, among: rows) else { return nil }
             return kept
         default:
             return nil
@@ -71,10 +71,18 @@ package enum ConstantComparison {
 
     /// Decimals of one scale against a constant of no larger scale, raised to it: the mantissas
     /// compared, and nil when a value not null has another scale (or is special).
-    private static func selectDecimals(_ values: [Decimal], _ validity: Bitmap?, _ c: Decimal, _ op: ComparisonOperator, among rows: [Int]?) -> [Int]? {
-        guard let first = rows?.first(where: { validity?[$0] ?? true }) ?? (rows == nil ? (0 ..< values.count).first(where: { validity?[$0] ?? true }) : nil)
-        else { return [] }
-        let scale = values[first].scale
+    /// (`known`: the scale of every value not null, when the column's profile says it.)
+    private static func selectDecimals(
+        _ values: [Decimal], _ validity: Bitmap?, _ known: Int16?, _ c: Decimal, _ op: ComparisonOperator, among rows: [Int]?
+    ) -> [Int]? {
+        let scale: Int16
+        if let known {
+            scale = known
+        } else {
+            guard let first = rows?.first(where: { validity?[$0] ?? true }) ?? (rows == nil ? (0 ..< values.count).first(where: { validity?[$0] ?? true }) : nil)
+            else { return [] }
+            scale = values[first].scale
+        }
         guard scale != Decimal.specialScale, c.scale <= scale, Int(scale - c.scale) <= Decimal.maximumDigits else { return nil }
         let (raised, overflow) = c.mantissa.multipliedReportingOverflow(by: Decimal.powerOfTen(Int(scale - c.scale)))
         guard !overflow else { return nil }
@@ -164,7 +172,7 @@ package enum ConstantComparison {
         case (.decimal(let values), .decimal(let c)) where c.isFinite:
             // A column of one scale against a constant of no larger scale: the constant raised
             // to the column's scale, and the mantissas compared.
-            guard let scale = DecimalKernels.uniformScale(values, column.validity), c.scale <= scale,
+            guard let scale = column.profileOfDecimals?.scale, c.scale <= scale,
                   Int(scale - c.scale) <= Decimal.maximumDigits
             else { return nil }
             let (constant, overflow) = c.mantissa.multipliedReportingOverflow(by: Decimal.powerOfTen(Int(scale - c.scale)))

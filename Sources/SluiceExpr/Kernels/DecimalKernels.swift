@@ -10,7 +10,7 @@ enum DecimalKernels {
     static func arithmetic(_ op: ArithmeticOperator, _ lhs: Column, _ rhs: Column) throws(SluiceError) -> Column? {
         guard op == .add || op == .subtract || op == .multiply,
               case .decimal(let left) = lhs.storage, case .decimal(let right) = rhs.storage, left.count == right.count,
-              let leftProfile = profile(left, lhs.validity), let rightProfile = profile(right, rhs.validity)
+              let leftProfile = lhs.profileOfDecimals, let rightProfile = rhs.profileOfDecimals
         else { return nil }
         let validity = Kernels.combinedValidity([lhs, rhs])
         if let result = smallArithmetic(op, left, leftProfile, right, rightProfile, validity: validity) { return result }
@@ -58,51 +58,13 @@ enum DecimalKernels {
             }
         }
         if overflowed { throw Decimal.overflowError }
-        return Column(type: .numeric, storage: .decimal(output), validity: validity)
+        var result = Column(type: .numeric, storage: .decimal(output), validity: validity)
+        result.decimalProfile = DecimalProfile(
+            scale: op == .multiply ? leftScale + rightScale : max(leftScale, rightScale), magnitude: nil)
+        return result
     }
 
-    /// The one scale of a column's values not null, and the largest magnitude of their
-    /// mantissas when every one fits in 64 bits.
-    struct Profile {
-        var scale: Int16
-        var magnitude: UInt64?
-    }
-
-    /// The scale of every value not null in `values`, or nil when they differ or one is special
-    /// (or none is valid).
-    static func uniformScale(_ values: [Decimal], _ validity: Bitmap?) -> Int16? { profile(values, validity)?.scale }
-
-    /// The profile of `values` (nil when their scales differ, one is special, or none is valid).
-    static func profile(_ values: [Decimal], _ validity: Bitmap?) -> Profile? {
-        values.withUnsafeBufferPointer { values in
-            guard let first = (0 ..< values.count).first(where: { validity?[$0] ?? true }) else { return nil }
-            let scale = values[first].scale
-            if scale == Decimal.specialScale { return nil }
-            // One pass without branches: whether any scale differs, whether any mantissa needs
-            // more than 64 bits, and the largest 64-bit magnitude.
-            var differs = false
-            var wide = false
-            var largest: UInt64 = 0
-            if let validity {
-                for row in first ..< values.count where validity[row] {
-                    let value = values[row]
-                    let low = Int64(truncatingIfNeeded: value.mantissa)
-                    differs = differs || value.scale != scale
-                    wide = wide || Int128(low) != value.mantissa
-                    largest = max(largest, low.magnitude)
-                }
-            } else {
-                for row in first ..< values.count {
-                    let value = values[row]
-                    let low = Int64(truncatingIfNeeded: value.mantissa)
-                    differs = differs || value.scale != scale
-                    wide = wide || Int128(low) != value.mantissa
-                    largest = max(largest, low.magnitude)
-                }
-            }
-            return differs ? nil : Profile(scale: scale, magnitude: wide ? nil : largest)
-        }
-    }
+    typealias Profile = DecimalProfile
 
     /// `+ - *` when the mantissas, raised to the result's scale, fit in 64 bits and so does
     /// the result (or, for `*`, the product of two such mantissas, which fits in 127 bits and
@@ -113,12 +75,15 @@ enum DecimalKernels {
         guard let leftMagnitude = leftProfile.magnitude, let rightMagnitude = rightProfile.magnitude else { return nil }
         let count = left.count
         let output: [Decimal]
+        // The result's: its scale, and the bound its values keep to.
+        let profile: DecimalProfile
         if op == .multiply {
             let scale = Int(leftProfile.scale) + Int(rightProfile.scale)
             guard scale <= Int(Int16.max) else { return nil }
             let resultScale = Int16(scale)
             let (bound, overflow) = leftMagnitude.multipliedReportingOverflow(by: rightMagnitude)
             let narrow = !overflow && bound <= UInt64(Int64.max)
+            profile = DecimalProfile(scale: resultScale, magnitude: narrow ? bound : nil)
             // (Null rows hold whatever their slots held; wrapping keeps them from trapping.)
             output = left.withUnsafeBufferPointer { left in
                 right.withUnsafeBufferPointer { right in
@@ -147,6 +112,7 @@ enum DecimalKernels {
             let (raisedRight, overflowRight) = rightMagnitude.multipliedReportingOverflow(by: UInt64(rightFactor))
             let (bound, overflowSum) = raisedLeft.addingReportingOverflow(raisedRight)
             guard !overflowLeft, !overflowRight, !overflowSum, bound <= UInt64(Int64.max) else { return nil }
+            profile = DecimalProfile(scale: scale, magnitude: bound)
             let subtract = op == .subtract
             output = left.withUnsafeBufferPointer { left in
                 right.withUnsafeBufferPointer { right in
@@ -161,6 +127,8 @@ enum DecimalKernels {
                 }
             }
         }
-        return Column(type: .numeric, storage: .decimal(output), validity: validity)
+        var result = Column(type: .numeric, storage: .decimal(output), validity: validity)
+        result.decimalProfile = profile
+        return result
     }
 }

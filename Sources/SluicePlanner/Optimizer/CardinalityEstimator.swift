@@ -21,7 +21,7 @@ struct CardinalityEstimator {
         case .scan(let scan): return Double(rowCount(scan.tableID) ?? Int(Self.unknownRows))
         case .values(let rows, _): return Double(rows.count)
         case .tableFunction: return Self.unknownRows
-        case .filter(let input, let predicate): return max(rows(input) * selectivity(predicate), 1)
+        case .filter(let input, let predicate): return max(rows(input) * selectivity(predicate, over: input), 1)
         case .project(let input, _), .sort(let input, _), .apply(let input, _, _), .window(let input, _, _, _): return rows(input)
         case .projectSet(let input, _, _): return rows(input) * 2
         case .maxOneRow: return 1
@@ -112,12 +112,13 @@ struct CardinalityEstimator {
         }
     }
 
-    /// The fraction of rows a predicate is assumed to keep.
-    func selectivity(_ predicate: ScalarExpr) -> Double {
+    /// The fraction of rows a predicate is assumed to keep; over `input`, a column equal to a
+    /// constant keeps one of its column's distinct values' share, when the store has an estimate.
+    func selectivity(_ predicate: ScalarExpr, over input: BatchPlan? = nil) -> Double {
         switch predicate {
-        case .and(let operands): return operands.reduce(1) { $0 * selectivity($1) }
-        case .or(let operands): return min(operands.reduce(0) { $0 + selectivity($1) }, 1)
-        case .not(let operand): return 1 - selectivity(operand)
+        case .and(let operands): return operands.reduce(1) { $0 * selectivity($1, over: input) }
+        case .or(let operands): return min(operands.reduce(0) { $0 + selectivity($1, over: input) }, 1)
+        case .not(let operand): return 1 - selectivity(operand, over: input)
         case .isNull(_, let negated): return negated ? 0.9 : 0.1
         case .literal(let value, _):
             if case .bool(true) = value { return 1 }
@@ -126,6 +127,11 @@ struct CardinalityEstimator {
             switch function.name {
             case "=", "is_not_distinct_from":
                 // A column equal to a column (of one input) or to a constant.
+                if let input, arguments.count == 2, case .column(let column, _) = arguments[0], arguments[1].referencedColumns.isEmpty,
+                    let values = distinctValues(of: column, in: input), values >= 1
+                {
+                    return 1 / values
+                }
                 return arguments.allSatisfy({ !$0.referencedColumns.isEmpty }) ? 0.1 : 0.05
             case "<>", "is_distinct_from": return 0.9
             case "<", "<=", ">", ">=": return 0.33

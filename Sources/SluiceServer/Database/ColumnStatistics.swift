@@ -5,11 +5,12 @@ import SluiceCore
 import SluiceState
 
 /// Estimates of how many distinct values stored columns hold, for the optimizer's join
-/// estimates: from a sample of about 8,192 rows spread over the table, by the GEE estimator
-/// (Charikar et al., "Towards estimation error guarantees for distinct values") — the values seen
-/// once, scaled by the square root of the sampling fraction, plus those seen more than once — or,
-/// when almost every sampled value is different, the sampled fraction of distinct values scaled
-/// to the table. An estimate is kept until the table's row count moves by a tenth.
+/// estimates: from a sample of about 8,192 rows spread over the table, by Haas and Stokes's
+/// first-order jackknife estimator Duj1 ("Estimating the number of classes in a finite
+/// population", 1998). GEE, used before, took a uniform column of 10,000 values in 6 million
+/// rows (TPC-H's `l_suppkey`) for 99,000 and so misjudged which join side was smaller; Duj1 says
+/// about 10,000, and a unique column's estimate is its row count. An estimate is kept until the
+/// table's row count moves by a tenth.
 final class ColumnStatistics: Sendable {
     private struct Entry {
         var rows: Int
@@ -51,7 +52,8 @@ final class ColumnStatistics: Sendable {
         let distinct = Double(seen.count)
         if sampled >= total { return distinct }
         let once = Double(seen.values.reduce(0) { $0 + ($1 == 1 ? 1 : 0) })
-        if distinct >= 0.9 * Double(sampled) { return Double(total) * distinct / Double(sampled) }
-        return min(Double(total), (Double(total) / Double(sampled)).squareRoot() * once + (distinct - once))
+        let (n, big) = (Double(sampled), Double(total))
+        // d·n / (n − f1 + f1·n/N): every value seen once in a sample of a unique column gives N.
+        return min(big, max(distinct, distinct * n / (n - once + once * n / big)))
     }
 }
