@@ -55,10 +55,12 @@ package struct VarBytes: Hashable, Sendable {
         offsets.append(Int32(data.count))
     }
 
+    @inlinable
     package func byteRange(at index: Int) -> Range<Int> {
         Int(offsets[index]) ..< Int(offsets[index + 1])
     }
 
+    @inlinable
     package func length(at index: Int) -> Int {
         Int(offsets[index + 1] - offsets[index])
     }

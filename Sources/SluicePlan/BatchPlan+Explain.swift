@@ -33,7 +33,9 @@ extension BatchPlan: CustomStringConvertible {
             lines.append("\(indent)BatchHashAgg { group_key: \(Array(0 ..< groupCount)), aggs: [\(aggregates.map(\.explainText).joined(separator: ", "))] }")
             input.render(into: &lines, depth: depth + 1)
         case .hashJoin(let join):
-            lines.append("\(indent)BatchHashJoin { type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "") }")
+            lines.append(
+                "\(indent)BatchHashJoin { type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)"
+                    + "\(join.residual.map { ", condition: \($0)" } ?? "")\(join.buildsLeft ? ", build: left" : "") }")
             join.left.render(into: &lines, depth: depth + 1)
             join.right.render(into: &lines, depth: depth + 1)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):

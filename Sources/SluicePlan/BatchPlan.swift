@@ -145,6 +145,11 @@ package struct EquiJoin<Input: Sendable & Equatable>: Sendable, Equatable {
     package var rightKeys: [Int]
     /// Extra condition over the concatenated row (left columns, then right columns).
     package var residual: ScalarExpr?
+    /// For a batch semi or anti join: the hash table is built on the left side, whose rows are
+    /// marked as the right side's rows find them, and the left rows marked (semi) or not (anti)
+    /// come out at the end. Chosen when the left side is estimated much smaller than the right
+    /// (`EXISTS` over a large table), so that the large side streams past a small table.
+    package var buildsLeft = false
 
     package init(left: Input, right: Input, kind: JoinKind, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?) {
         self.left = left

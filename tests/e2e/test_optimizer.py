@@ -100,6 +100,17 @@ QUERIES = {
         "AND oa.v < (SELECT 0.5 * avg(a2.v) + 20 FROM oa a2 WHERE a2.k = oc.k)"),
     "scalar_two_keys_from_filtered_side": (
         "SELECT oa.k, oa.g, oa.v FROM oa WHERE oa.s = 'zz' AND oa.v >= (SELECT max(ob.w) / 3 FROM ob WHERE ob.k = oa.k AND ob.g = oa.g)"),
+    # Semi and anti joins whose outer side is much smaller hash the outer side, and the
+    # subquery's rows stream past it (TPC-H q4, q21, q22): residuals, NULL keys, IN.
+    "exists_small_outer": "SELECT k, v FROM oa WHERE v < 3 AND EXISTS (SELECT 1 FROM ob WHERE ob.k = oa.k AND ob.w > oa.v)",
+    "not_exists_small_outer": "SELECT k, g FROM oa WHERE v > 45 AND NOT EXISTS (SELECT 1 FROM ob WHERE ob.k = oa.k AND ob.g <> oa.g)",
+    "not_exists_plain_small_outer": "SELECT k, s FROM oa WHERE s = 'zz' AND v < 10 AND NOT EXISTS (SELECT 1 FROM ob WHERE ob.k = oa.k)",
+    "in_small_outer": "SELECT k, x FROM oc WHERE x = 1 AND k IN (SELECT k FROM ob WHERE w > 20)",
+    "exists_small_outer_none_match": "SELECT k FROM oa WHERE v < 0 AND EXISTS (SELECT 1 FROM ob WHERE ob.k = oa.k AND ob.w > 1000)",
+    # A left join whose left side is much smaller runs as the right join of its sides swapped (TPC-H q13).
+    "left_join_small_outer": "SELECT oa.k, oa.v, ob.w, ob.g FROM oa LEFT JOIN ob ON oa.k = ob.k AND ob.w > oa.v WHERE oa.v < 3",
+    "left_join_small_outer_counted": (
+        "SELECT c, count(*) FROM (SELECT oa.k, count(ob.w) AS c FROM oa LEFT JOIN ob ON oa.k = ob.k AND ob.g <> 2 WHERE oa.g = 1 GROUP BY oa.k) t GROUP BY c"),
     # DISTINCT calls over one argument group the distinct values first (TPC-H q16).
     "distinct_calls_grouped": "SELECT g, count(DISTINCT k), sum(DISTINCT k), min(DISTINCT k), max(DISTINCT k) FROM oa GROUP BY g",
     "distinct_count_global_text": "SELECT count(DISTINCT s) FROM oa",
@@ -160,6 +171,18 @@ def test_explain_shows_semi_joins_reducing_rows_early(both) -> None:
     aggregate = next(index for index, line in enumerate(lines) if "BatchHashAgg" in line)
     assert "type: semi" in lines[aggregate + 1], plan
     assert sum("table: od" in line for line in lines) == 2, plan
+
+
+def test_explain_shows_small_outer_sides_of_semi_anti_and_left_joins_hashed(both) -> None:
+    sluice, _ = both
+    for name in ("exists_small_outer", "not_exists_small_outer", "in_small_outer"):
+        plan = _explain(sluice, QUERIES[name])
+        assert any(("type: semi" in line or "type: anti" in line) and "build: left" in line for line in plan.splitlines()), plan
+    plan = _explain(sluice, QUERIES["left_join_small_outer"])
+    assert "type: right" in plan and "type: left" not in plan, plan
+    # A large outer side keeps the subquery's side as the hash table.
+    plan = _explain(sluice, QUERIES["exists"])
+    assert "build: left" not in plan, plan
 
 
 def test_explain_shows_distinct_calls_grouping_distinct_values_first(both) -> None:

@@ -1,3 +1,4 @@
+import Glibc
 import SluiceCore
 import SluiceState
 
@@ -324,7 +325,11 @@ struct GroupKeyStore {
                         for pair in rows.indices where equal[pair] {
                             let range = values.byteRange(at: rows[pair])
                             let storedRange = stored.byteRange(at: groups[pair])
-                            if range.count != storedRange.count || !data[range].elementsEqual(storedData[storedRange]) { equal[pair] = false }
+                            if range.count != storedRange.count
+                                || (!range.isEmpty && memcmp(data.baseAddress! + range.lowerBound, storedData.baseAddress! + storedRange.lowerBound, range.count) != 0)
+                            {
+                                equal[pair] = false
+                            }
                         }
                     }
                 }

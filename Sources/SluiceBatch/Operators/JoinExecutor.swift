@@ -93,4 +93,51 @@ struct JoinExecutor {
             return nil
         }
     }
+
+    /// A semi or anti join built on its left side (`build`, hashed in `table`): the right side's
+    /// rows mark the left rows they match (where `residual`, over the left columns and then the
+    /// right ones, holds), and then the left rows marked (semi) or not (anti) come out, in
+    /// order. The right side is not read when the left is empty.
+    func markLeftRows(
+        build: Chunk, table: JoinHashTable, probe: @escaping () throws(SluiceError) -> ChunkStream, probeKeys: [Int], anti: Bool,
+        residual: ScalarExpr?
+    ) -> ChunkStream {
+        let (context, isCancelled) = (self.context, self.isCancelled)
+        var output: [Int]?
+        var position = 0
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            if output == nil {
+                var matched = [Bool](repeating: false, count: build.count)
+                if build.count > 0 {
+                    let source = try probe()
+                    while let chunk = try source.next() {
+                        let hashes = KeyHash.hashes(chunk, keys: probeKeys)
+                        var cursor = JoinHashTable.Cursor()
+                        while cursor.row < chunk.count {
+                            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+                            var probeRows: [Int] = []
+                            var buildRows: [Int] = []
+                            table.probe(
+                                chunk, keys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize, probeRows: &probeRows,
+                                buildRows: &buildRows)
+                            if probeRows.isEmpty { continue }
+                            if let residual {
+                                let pairs = Chunk(columns: build.gather(buildRows).columns + chunk.gather(probeRows).columns, count: probeRows.count)
+                                let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(residual, on: pairs, context: context))
+                                for index in buildRows.indices where mask[index] { matched[buildRows[index]] = true }
+                            } else {
+                                for row in buildRows { matched[row] = true }
+                            }
+                        }
+                    }
+                }
+                output = (0 ..< build.count).filter { matched[$0] != anti }
+            }
+            guard let rows = output, position < rows.count else { return nil }
+            let end = min(position + Chunk.preferredSize, rows.count)
+            defer { position = end }
+            if position == 0 && end == build.count { return build }
+            return build.gather(Array(rows[position ..< end]))
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import SluiceCore
 import SluiceState
 
@@ -118,7 +119,11 @@ package enum KeyHash {
                     for index in start ..< count where keep[index] {
                         let xRange = x.byteRange(at: aRows[index])
                         let yRange = y.byteRange(at: bRows[index])
-                        if xRange.count != yRange.count || !xData[xRange].elementsEqual(yData[yRange]) { keep[index] = false }
+                        if xRange.count != yRange.count
+                            || (!xRange.isEmpty && memcmp(xData.baseAddress! + xRange.lowerBound, yData.baseAddress! + yRange.lowerBound, xRange.count) != 0)
+                        {
+                            keep[index] = false
+                        }
                     }
                 }
             }

@@ -11,7 +11,36 @@ extension BatchExecutor {
     /// An equi-join of any kind: the build (right) side whole in memory if it fits, else both
     /// sides partitioned to disk and joined a partition at a time.
     func hashJoin(_ join: HashJoin) throws(SluiceError) -> ChunkStream {
-        try hashJoin(build: try stream(join.right), probe: { () throws(SluiceError) in try stream(join.left) }, join: join, level: 0)
+        if join.buildsLeft, join.kind == .semi || join.kind == .anti, let joined = try leftBuiltJoin(join) { return joined }
+        return try hashJoin(build: try stream(join.right), probe: { () throws(SluiceError) in try stream(join.left) }, join: join, level: 0)
+    }
+
+    /// A semi or anti join with its hash table on the left side (``EquiJoin/buildsLeft``), or
+    /// nil when the left side does not fit in memory after all: the join is then run the usual
+    /// way, building (and spilling) the right side.
+    private func leftBuiltJoin(_ join: HashJoin) throws(SluiceError) -> ChunkStream? {
+        let types = join.left.outputTypes
+        let source = try stream(join.left)
+        var chunks: [Chunk] = []
+        var held = 0
+        var text = [Int](repeating: 0, count: types.count)
+        while let chunk = try source.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            let cost = chunk.approximateBytes + JoinHashTable.bytesPerRow * chunk.count
+            if Self.addText(of: chunk, to: &text) || !memory.tryReserve(cost) {
+                memory.release(held)
+                return nil
+            }
+            held += cost
+            chunks.append(chunk)
+        }
+        let build = Chunk.concatenate(chunks, types: types)
+        chunks = []
+        let joined = JoinExecutor(context: context, isCancelled: isCancelled).markLeftRows(
+            build: build, table: JoinHashTable(build: build, keys: join.leftKeys), probe: { () throws(SluiceError) in try stream(join.right) },
+            probeKeys: join.rightKeys, anti: join.kind == .anti, residual: join.residual)
+        let memory = self.memory
+        return joined.whenDone { memory.release(held) }
     }
 
     private func hashJoin(

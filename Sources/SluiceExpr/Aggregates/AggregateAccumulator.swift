@@ -544,7 +544,8 @@ final class SumAccumulator<Sum: RunningSum>: AggregateAccumulator {
             sums = localSums
             counts = localCounts
         }
-        let hasSpecials = Sum.containsSpecial(values, count: rowCount)
+        // (A numeric column with a profile has no special value.)
+        let hasSpecials = Sum.tracksSpecials && argument.decimalProfile == nil && Sum.containsSpecial(values, count: rowCount)
         if signs == nil, rows == nil, !hasSpecials {
             try Sum.accumulate(values, validity: validity, groups: groups, rowCount: rowCount, sums: &localSums, counts: &localCounts)
             return

@@ -48,6 +48,7 @@ package struct Optimizer: Sendable {
         if foldingContext != nil {
             result = AggregateKeyReduction(estimator: estimator).apply(result)
             result = DistinctAggregateSplit.apply(result)
+            result = JoinBuildSide(estimator: estimator).apply(result)
         }
         result = ColumnPruning.optimize(result)
         if foldingContext != nil { result = IndexSelection(indexedTable: indexedTable).apply(result) }

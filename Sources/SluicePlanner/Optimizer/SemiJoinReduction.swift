@@ -186,3 +186,34 @@ extension ScalarExpr {
         return mapped
     }
 }
+
+/// Batch joins that keep their left side's rows (semi, anti and left joins) hash that side
+/// when it is estimated at most half the right side:
+/// - A semi or anti join builds its table on the left side (``EquiJoin/buildsLeft``):
+///   `EXISTS (SELECT … FROM lineitem …)` over a few thousand orders then streams lineitem past
+///   a table of those orders, instead of hashing all of lineitem.
+/// - A left join becomes the right join of its sides swapped, its columns put back in order
+///   above it: customers `LEFT JOIN` orders hashes the customers (TPC-H q13).
+struct JoinBuildSide {
+    var estimator: CardinalityEstimator
+
+    func apply(_ plan: BatchPlan) -> BatchPlan {
+        let rebuilt = plan.mappingInputs(includingSubqueries: true) { apply($0) }
+        guard case .hashJoin(var join) = rebuilt, !join.leftKeys.isEmpty,
+              join.kind == .semi || join.kind == .anti || join.kind == .left,
+              estimator.rows(join.left) * 2 <= estimator.rows(join.right)
+        else { return rebuilt }
+        if join.kind != .left {
+            join.buildsLeft = true
+            return .hashJoin(join)
+        }
+        let (leftTypes, rightTypes) = (join.left.outputTypes, join.right.outputTypes)
+        let (leftWidth, rightWidth) = (leftTypes.count, rightTypes.count)
+        let swapped = HashJoin(
+            left: join.right, right: join.left, kind: .right, leftKeys: join.rightKeys, rightKeys: join.leftKeys,
+            residual: join.residual?.remappingColumns { $0 < leftWidth ? rightWidth + $0 : $0 - leftWidth })
+        let order = leftTypes.indices.map { ScalarExpr.column(rightWidth + $0, leftTypes[$0]) }
+            + rightTypes.indices.map { ScalarExpr.column($0, rightTypes[$0]) }
+        return .project(input: .hashJoin(swapped), expressions: order)
+    }
+}
