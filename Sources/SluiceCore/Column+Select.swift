@@ -48,10 +48,16 @@ extension Column {
             })
         case .structure(let children, _):
             newStorage = .structure(children.map { $0.gather(indices) }, count: indices.count)
-        case .list:
-            var builder = ColumnBuilder(type: type, capacity: indices.count)
-            for index in indices { builder.append(value(at: index)) }
-            return builder.finish()
+        case .list(let offsets, let elements):
+            // The rows' element ranges, one after another: new offsets, and the elements gathered.
+            var newOffsets = [Int32](repeating: 0, count: indices.count + 1)
+            var picks: [Int] = []
+            for (position, index) in indices.enumerated() {
+                precondition(index >= 0 && index + 1 < offsets.count, "gather index out of range")
+                picks.append(contentsOf: Int(offsets[index]) ..< Int(offsets[index + 1]))
+                newOffsets[position + 1] = Int32(picks.count)
+            }
+            newStorage = .list(offsets: newOffsets, elements: elements.gather(picks))
         }
         var newValidity: Bitmap?
         if let validity {

@@ -48,5 +48,7 @@ import Testing
         let expected = Chunk.concatenate(chunks, types: types).gather(flat)
         #expect(across.count == picks.count)
         #expect((0 ..< across.count).allSatisfy { across.row($0) == expected.row($0) })
+        // And both are the picked rows, read from their sources value by value.
+        #expect(picks.indices.allSatisfy { expected.row($0) == chunks[Int(picks[$0].source)].row(Int(picks[$0].row)) })
     }
 }

@@ -97,6 +97,9 @@ struct GroupTable {
                 candidateSlots.append(found.slot)
             }
         }
+        // The keys of the groups started above, in the order they were started, a column at a
+        // time (before any key is compared).
+        keyStore.append(chunk, rows: startRows, keys: keyColumns)
         let equal = keyStore.equal(chunk, keyColumns, rows: candidateRows, groups: candidateGroups)
         for index in equal.indices where !equal[index] {
             let row = candidateRows[index]
@@ -120,7 +123,8 @@ struct GroupTable {
             let entry = hashSlots[slot]
             if entry == 0 {
                 guard acceptsNewGroups else { return (-1, slot, false) }
-                return (startGroup(in: slot, hash: hash, chunk: chunk, row: row), slot, true)
+                // (Without comparing keys, the caller stores the new groups' keys together.)
+                return (startGroup(in: slot, hash: hash, chunk: chunk, row: row, storingKey: comparingKeys), slot, true)
             }
             if slotHashes[slot] == hash && (!comparingKeys || keyStore.equal(chunk, keyColumns, rows: [row], groups: [Int(entry - 1)])[0]) {
                 return (entry - 1, slot, false)
@@ -129,11 +133,11 @@ struct GroupTable {
         }
     }
 
-    private mutating func startGroup(in slot: Int, hash: UInt64, chunk: Chunk, row: Int) -> Int32 {
+    private mutating func startGroup(in slot: Int, hash: UInt64, chunk: Chunk, row: Int, storingKey: Bool) -> Int32 {
         let group = Int32(groupCount)
         hashSlots[slot] = group + 1
         slotHashes[slot] = hash
-        keyStore.append(chunk, row: row, keys: keyColumns)
+        if storingKey { keyStore.append(chunk, rows: [row], keys: keyColumns) }
         groupCount += 1
         return group
     }
@@ -283,23 +287,39 @@ struct GroupKeyStore {
         hasNull = types.map { _ in false }
     }
 
-    mutating func append(_ chunk: Chunk, row: Int, keys: [Int]) {
+    /// Stores the keys of `rows` of `chunk`, in that order, as the next groups' keys.
+    mutating func append(_ chunk: Chunk, rows: [Int], keys: [Int]) {
+        if rows.isEmpty { return }
         for (index, key) in keys.enumerated() {
             let column = chunk.columns[key]
-            let isNull = column.isNull(row)
-            nulls[index].append(isNull)
-            if isNull { hasNull[index] = true }
+            if column.hasNulls {
+                for row in rows {
+                    let isNull = column.isNull(row)
+                    nulls[index].append(isNull)
+                    if isNull { hasNull[index] = true }
+                }
+            } else {
+                nulls[index].append(contentsOf: repeatElement(false, count: rows.count))
+            }
             switch (kinds[index], column.storage) {
-            case (.int16, .int16(let values)): int16s[index].append(values[row])
-            case (.int32, .int32(let values)): int32s[index].append(values[row])
-            case (.int64, .int64(let values)): int64s[index].append(values[row])
-            case (.bool, .bool(let values)): bools[index].append(values[row])
+            case (.int16, .int16(let values)): int16s[index].append(contentsOf: rows.lazy.map { values[$0] })
+            case (.int32, .int32(let values)): int32s[index].append(contentsOf: rows.lazy.map { values[$0] })
+            case (.int64, .int64(let values)): int64s[index].append(contentsOf: rows.lazy.map { values[$0] })
+            case (.bool, .bool(let values)): bools[index].append(contentsOf: rows.lazy.map { values[$0] })
             case (.bytes, .bytes(let values)):
-                values.data.withUnsafeBytes { data in bytes[index].append(bytes: UnsafeRawBufferPointer(rebasing: data[values.byteRange(at: row)])) }
+                var stored = bytes[index]
+                bytes[index] = VarBytes()
+                values.data.withUnsafeBytes { data in
+                    for row in rows { stored.append(bytes: UnsafeRawBufferPointer(rebasing: data[values.byteRange(at: row)])) }
+                }
+                bytes[index] = stored
             default:
                 var encoded: [UInt8] = []
-                KeyEncoding.append(column, row: row, to: &encoded)
-                bytes[index].append(encoded)
+                for row in rows {
+                    encoded.removeAll(keepingCapacity: true)
+                    KeyEncoding.append(column, row: row, to: &encoded)
+                    bytes[index].append(encoded)
+                }
             }
         }
     }

@@ -26,6 +26,7 @@ struct JoinExecutor {
         var chunk: Chunk?
         var probeMatched: [Bool] = []
         var hashes: [UInt64] = []
+        var firsts: [Int32] = []
         var cursor = JoinHashTable.Cursor()
         var finished = false
         let keepsUnmatchedProbeRows = kind == .left || kind == .full || kind == .anti
@@ -44,6 +45,7 @@ struct JoinExecutor {
                     chunk = next
                     probeMatched = [Bool](repeating: false, count: next.count)
                     hashes = table == nil ? [] : KeyHash.hashes(next, keys: probeKeys)
+                    firsts = table?.candidates(next, keys: probeKeys, hashes: hashes) ?? []
                     cursor = JoinHashTable.Cursor()
                     continue
                 }
@@ -69,7 +71,7 @@ struct JoinExecutor {
                 var probeRows: [Int] = []
                 var buildRows: [Int] = []
                 JoinHashTable.nextPairs(
-                    probe, build: build, table: table, probeKeys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize,
+                    probe, build: build, table: table, probeKeys: probeKeys, hashes: hashes, firsts: firsts, cursor: &cursor, limit: Chunk.preferredSize,
                     probeRows: &probeRows, buildRows: &buildRows)
                 if probeRows.isEmpty { continue }
                 if residual == nil, kind == .semi || kind == .anti {
@@ -112,13 +114,14 @@ struct JoinExecutor {
                     let source = try probe()
                     while let chunk = try source.next() {
                         let hashes = KeyHash.hashes(chunk, keys: probeKeys)
+                        let firsts = table.candidates(chunk, keys: probeKeys, hashes: hashes)
                         var cursor = JoinHashTable.Cursor()
                         while cursor.row < chunk.count {
                             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
                             var probeRows: [Int] = []
                             var buildRows: [Int] = []
                             table.probe(
-                                chunk, keys: probeKeys, hashes: hashes, cursor: &cursor, limit: Chunk.preferredSize, probeRows: &probeRows,
+                                chunk, keys: probeKeys, hashes: hashes, firsts: firsts, cursor: &cursor, limit: Chunk.preferredSize, probeRows: &probeRows,
                                 buildRows: &buildRows)
                             if probeRows.isEmpty { continue }
                             if let residual {

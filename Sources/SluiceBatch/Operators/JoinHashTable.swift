@@ -148,28 +148,38 @@ package enum KeyHash {
 }
 
 /// The build side of a hash join: its rows chained by the hash of their key, each row's hash
-/// and the next row of its chain side by side in one entry, so that a probe reads a bucket's
-/// head and then one entry per row of the chain. Building writes the heads at random and the
-/// entries in order. Rows with a null in the key are left out, as they match nothing.
+/// and the next row of its chain side by side in one entry. Each bucket's head holds, besides
+/// its chain's first row, a 32-bit filter with one bit set per row of the chain (picked by the
+/// hash's top bits), so that most probe rows that match nothing are turned away by the head
+/// alone. Rows with a null in the key are left out, as they match nothing.
+///
+/// A probe chunk's heads are looked up in one pass first (``candidates(_:keys:hashes:)``):
+/// the loads do not depend on one another, so the processor overlaps their cache misses,
+/// which the walk along the chains, one row at a time, cannot.
 struct JoinHashTable {
     let build: Chunk
     let keys: [Int]
-    /// The first row of each bucket's chain, or -1.
-    private var heads: [Int32]
+    /// Per bucket: the filter in the high 32 bits, the chain's first row (or all ones) in the low.
+    private var heads: [UInt64]
     /// Row `r`'s hash and the next row of its chain (or -1).
     private var entries: [Entry]
     private let mask: Int
 
     /// The bytes the table holds per build row, besides the rows: its entry and two heads.
-    static let bytesPerRow = MemoryLayout<Entry>.stride + 2 * MemoryLayout<Int32>.stride
+    static let bytesPerRow = MemoryLayout<Entry>.stride + 2 * MemoryLayout<UInt64>.stride
 
     private struct Entry {
         var hash: UInt64
         var next: Int32
     }
 
+    private static let emptyHead = UInt64(UInt32.max)
+
+    /// The filter bit of a hash (its top five bits pick it; the bucket comes from the low bits).
+    @inline(__always) private static func filterBit(_ hash: UInt64) -> UInt64 { 1 << (32 + (hash >> 59)) }
+
     /// Where a probe stopped: the probe row, and the build row of its chain to go on from (-1:
-    /// start at the chain's head).
+    /// start at the row's candidate).
     struct Cursor {
         var row = 0
         var entry: Int32 = -1
@@ -183,20 +193,22 @@ struct JoinHashTable {
         while capacity < build.count * 2 { capacity <<= 1 }
         let mask = capacity - 1
         self.mask = mask
-        var heads = [Int32](repeating: -1, count: capacity)
+        var heads = [UInt64](repeating: Self.emptyHead, count: capacity)
         let nullable = keys.map { build.columns[$0] }.filter(\.hasNulls)
         entries = hashes.withUnsafeBufferPointer { hashes in
             heads.withUnsafeMutableBufferPointer { heads in
                 [Entry](unsafeUninitializedCapacity: hashes.count) { entries, initialized in
                     // Inserted last row first, so each chain lists its rows in order.
                     for row in (0 ..< hashes.count).reversed() {
+                        let hash = hashes[row]
                         if !nullable.isEmpty && nullable.contains(where: { $0.isNull(row) }) {
-                            entries.initializeElement(at: row, to: Entry(hash: hashes[row], next: -1))
+                            entries.initializeElement(at: row, to: Entry(hash: hash, next: -1))
                             continue
                         }
-                        let bucket = Int(hashes[row] & UInt64(mask))
-                        entries.initializeElement(at: row, to: Entry(hash: hashes[row], next: heads[bucket]))
-                        heads[bucket] = Int32(row)
+                        let bucket = Int(hash & UInt64(mask))
+                        let head = heads[bucket]
+                        entries.initializeElement(at: row, to: Entry(hash: hash, next: Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: head))))
+                        heads[bucket] = (head & ~Self.emptyHead) | Self.filterBit(hash) | UInt64(UInt32(row))
                     }
                     initialized = hashes.count
                 }
@@ -205,29 +217,44 @@ struct JoinHashTable {
         self.heads = heads
     }
 
+    /// For each row of a probe chunk (hashed into `hashes`), the first row of its bucket's chain,
+    /// or -1 when no build row can match it: a null in its key, an empty bucket, or a filter
+    /// without its bit.
+    func candidates(_ chunk: Chunk, keys probeKeys: [Int], hashes probeHashes: [UInt64]) -> [Int32] {
+        let mask = UInt64(self.mask)
+        var firsts = heads.withUnsafeBufferPointer { heads in
+            probeHashes.withUnsafeBufferPointer { probeHashes in
+                [Int32](unsafeUninitializedCapacity: probeHashes.count) { firsts, initialized in
+                    for row in 0 ..< probeHashes.count {
+                        let hash = probeHashes[row]
+                        let head = heads[Int(hash & mask)]
+                        firsts.initializeElement(at: row, to: head & Self.filterBit(hash) != 0 ? Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: head)) : -1)
+                    }
+                    initialized = probeHashes.count
+                }
+            }
+        }
+        for column in probeKeys.map({ chunk.columns[$0] }) where column.hasNulls {
+            for row in 0 ..< chunk.count where column.isNull(row) { firsts[row] = -1 }
+        }
+        return firsts
+    }
+
     /// The pairs (probe row, build row) with equal keys for the rows of `chunk` from `cursor` on,
     /// appended until there are `limit` candidates; `cursor` is left where the next call goes on
-    /// (its row at `chunk.count` once the chunk is done).
+    /// (its row at `chunk.count` once the chunk is done). `firsts` are the chunk's
+    /// ``candidates(_:keys:hashes:)``.
     func probe(
-        _ chunk: Chunk, keys probeKeys: [Int], hashes probeHashes: [UInt64], cursor: inout Cursor, limit: Int,
+        _ chunk: Chunk, keys probeKeys: [Int], hashes probeHashes: [UInt64], firsts: [Int32], cursor: inout Cursor, limit: Int,
         probeRows: inout [Int], buildRows: inout [Int]
     ) {
         let firstPair = probeRows.count
-        let nullable = probeKeys.map { chunk.columns[$0] }.filter(\.hasNulls)
-        let mask = UInt64(self.mask)
-        heads.withUnsafeBufferPointer { heads in
-            entries.withUnsafeBufferPointer { entries in
-                probeHashes.withUnsafeBufferPointer { probeHashes in
+        entries.withUnsafeBufferPointer { entries in
+            probeHashes.withUnsafeBufferPointer { probeHashes in
+                firsts.withUnsafeBufferPointer { firsts in
                     while cursor.row < chunk.count && probeRows.count < limit {
                         let row = cursor.row
-                        var entry = cursor.entry
-                        if entry < 0 {
-                            if !nullable.isEmpty && nullable.contains(where: { $0.isNull(row) }) {
-                                cursor.row += 1
-                                continue
-                            }
-                            entry = heads[Int(probeHashes[row] & mask)]
-                        }
+                        var entry = cursor.entry < 0 ? firsts[row] : cursor.entry
                         let hash = probeHashes[row]
                         while entry >= 0 && probeRows.count < limit {
                             let found = entries[Int(entry)]
@@ -257,11 +284,12 @@ extension JoinHashTable {
     /// pair when `table` is nil (a nested-loop join; the cursor's `entry` is then the next build
     /// row). What every join, streamed or whole, makes its pairs with, a block at a time.
     static func nextPairs(
-        _ chunk: Chunk, build: Chunk, table: JoinHashTable?, probeKeys: [Int], hashes: [UInt64], cursor: inout Cursor, limit: Int,
+        _ chunk: Chunk, build: Chunk, table: JoinHashTable?, probeKeys: [Int], hashes: [UInt64], firsts: [Int32], cursor: inout Cursor, limit: Int,
         probeRows: inout [Int], buildRows: inout [Int]
     ) {
         if let table {
-            table.probe(chunk, keys: probeKeys, hashes: hashes, cursor: &cursor, limit: limit, probeRows: &probeRows, buildRows: &buildRows)
+            table.probe(
+                chunk, keys: probeKeys, hashes: hashes, firsts: firsts, cursor: &cursor, limit: limit, probeRows: &probeRows, buildRows: &buildRows)
             return
         }
         while probeRows.count < limit && cursor.row < chunk.count {
