@@ -9,15 +9,13 @@ import SluiceCore
 /// - Any other conjunct: it is evaluated over the kept rows of the columns it reads, gathered.
 ///   Its expression is renumbered to those columns once, here, rather than per chunk.
 package struct CompiledFilter: Sendable {
-    private enum Conjunct: Sendable {
-        case constantComparison(column: Int, op: ComparisonOperator, constant: Value, expression: ScalarExpr)
-        case general(expression: ScalarExpr, read: [Int], remapped: ScalarExpr)
-
-        var expression: ScalarExpr {
-            switch self {
-            case .constantComparison(_, _, _, let expression), .general(let expression, _, _): expression
-            }
-        }
+    private struct Conjunct: Sendable {
+        var expression: ScalarExpr
+        /// The columns it reads, and the expression renumbered to them.
+        var read: [Int]
+        var remapped: ScalarExpr
+        /// `column op constant`, when it has that shape.
+        var comparison: (column: Int, op: ComparisonOperator, constant: Value)?
     }
 
     private let conjuncts: [Conjunct]
@@ -26,13 +24,12 @@ package struct CompiledFilter: Sendable {
         let operands: [ScalarExpr]
         if case .and(let list) = predicate, !list.isEmpty { operands = list } else { operands = [predicate] }
         conjuncts = operands.map { operand in
-            if let (column, op, constant) = ConstantComparison.shape(of: operand) {
-                return .constantComparison(column: column, op: op, constant: constant, expression: operand)
-            }
             let read = operand.referencedColumns.sorted()
             var position: [Int: Int] = [:]
             for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
-            return .general(expression: operand, read: read, remapped: operand.remappingColumns { position[$0]! })
+            return Conjunct(
+                expression: operand, read: read, remapped: operand.remappingColumns { position[$0]! },
+                comparison: ConstantComparison.shape(of: operand))
         }
     }
 
@@ -41,14 +38,11 @@ package struct CompiledFilter: Sendable {
         var rows: [Int]? = nil
         for conjunct in conjuncts {
             if let kept = rows, kept.isEmpty { return kept }
-            switch conjunct {
-            case .constantComparison(let column, let op, let constant, _):
-                if let kept = ConstantComparison.select(chunk.columns[column], op, constant, among: rows) {
-                    rows = kept
-                    continue
-                }
-            case .general:
-                break
+            if let (column, op, constant) = conjunct.comparison,
+                let kept = ConstantComparison.select(chunk.columns[column], op, constant, among: rows)
+            {
+                rows = kept
+                continue
             }
             rows = try narrow(rows, of: chunk, by: conjunct, context: context)
             if rows?.count == chunk.count { rows = nil }
@@ -68,21 +62,14 @@ package struct CompiledFilter: Sendable {
         return chunk.gather(rows)
     }
 
-    /// `rows` (nil: every row) narrowed to those where `conjunct` holds, evaluated the general way.
+    /// `rows` (nil: every row) narrowed to those where `conjunct` holds, evaluated the general
+    /// way (a constant comparison the fast kernel declined too: a numeric column of mixed scales).
     private func narrow(_ rows: [Int]?, of chunk: Chunk, by conjunct: Conjunct, context: EvaluationContext) throws(SluiceError) -> [Int] {
         guard let rows else {
             return try ExpressionEvaluator.selection(of: chunk, byOne: conjunct.expression, context: context)
         }
-        guard case .general(_, let read, let remapped) = conjunct else {
-            // A constant comparison the fast kernel declined (a numeric column of mixed scales):
-            // evaluated over its one column.
-            let subset = Chunk(columns: [chunk.columns[conjunct.expression.referencedColumns.first!].gather(rows)], count: rows.count)
-            let kept = try ExpressionEvaluator.selection(
-                of: subset, byOne: conjunct.expression.remappingColumns { _ in 0 }, context: context)
-            return kept.count == rows.count ? rows : kept.map { rows[$0] }
-        }
-        let subset = Chunk(columns: read.map { chunk.columns[$0].gather(rows) }, count: rows.count)
-        let kept = try ExpressionEvaluator.selection(of: subset, byOne: remapped, context: context)
+        let subset = Chunk(columns: conjunct.read.map { chunk.columns[$0].gather(rows) }, count: rows.count)
+        let kept = try ExpressionEvaluator.selection(of: subset, byOne: conjunct.remapped, context: context)
         return kept.count == rows.count ? rows : kept.map { rows[$0] }
     }
 }

@@ -45,16 +45,7 @@ package enum ConstantComparison {
                 values.data.withUnsafeBufferPointer { data in
                     constant.withUnsafeBufferPointer { constant in
                         selectRows(count: values.count, among: rows) { row in
-                            let start = Int(offsets[row])
-                            let length = Int(offsets[row + 1]) - start
-                            switch op {
-                            case .equal, .notEqual:
-                                let equal = length == constant.count
-                                    && (length == 0 || memcmp(data.baseAddress! + start, constant.baseAddress!, length) == 0)
-                                return equal == (op == .equal)
-                            default:
-                                return op.holds(ValueOrdering.bytesOrder(UnsafeBufferPointer(rebasing: data[start ..< start + length]), constant))
-                            }
+                            holds(op, UnsafeBufferPointer(rebasing: data[Int(offsets[row]) ..< Int(offsets[row + 1])]), constant)
                         }
                     }
                 }
@@ -79,15 +70,15 @@ package enum ConstantComparison {
         if let known {
             scale = known
         } else {
-            guard let first = rows?.first(where: { validity?[$0] ?? true }) ?? (rows == nil ? (0 ..< values.count).first(where: { validity?[$0] ?? true }) : nil)
-            else { return [] }
+            let isValid = { (row: Int) in validity?[row] ?? true }
+            guard let first = rows.map({ $0.first(where: isValid) }) ?? (0 ..< values.count).first(where: isValid) else { return [] }
             scale = values[first].scale
         }
         guard scale != Decimal.specialScale, c.scale <= scale, Int(scale - c.scale) <= Decimal.maximumDigits else { return nil }
         let (raised, overflow) = c.mantissa.multipliedReportingOverflow(by: Decimal.powerOfTen(Int(scale - c.scale)))
         guard !overflow else { return nil }
         var differs = false
-        var selected = values.withUnsafeBufferPointer { values in
+        let selected = values.withUnsafeBufferPointer { values in
             func run(_ test: (Int128) -> Bool) -> [Int] {
                 if let validity {
                     return selectRows(count: values.count, among: rows) { row in
@@ -112,9 +103,8 @@ package enum ConstantComparison {
             case .greaterOrEqual: return run { $0 >= raised }
             }
         }
-        if differs { return nil }
-        if validity != nil { selected.removeAll { !(validity?[$0] ?? true) } }
-        return selected
+        // (Null rows were turned away in the loop.)
+        return differs ? nil : selected
     }
 
     private static func select<T: Comparable>(_ values: [T], _ constant: T, _ op: ComparisonOperator, among rows: [Int]?) -> [Int] {
@@ -192,22 +182,26 @@ package enum ConstantComparison {
                 values.data.withUnsafeBufferPointer { data in
                     constant.withUnsafeBufferPointer { constant in
                         for row in 0 ..< result.count {
-                            let start = Int(offsets[row])
-                            let length = Int(offsets[row + 1]) - start
-                            let value = UnsafeBufferPointer(rebasing: data[start ..< start + length])
-                            switch op {
-                            case .equal, .notEqual:
-                                let equal = length == constant.count && (length == 0 || memcmp(value.baseAddress!, constant.baseAddress!, length) == 0)
-                                result[row] = equal == (op == .equal)
-                            default:
-                                result[row] = op.holds(ValueOrdering.bytesOrder(value, constant))
-                            }
+                            result[row] = holds(op, UnsafeBufferPointer(rebasing: data[Int(offsets[row]) ..< Int(offsets[row + 1])]), constant)
                         }
                     }
                 }
             }
         }
         return Column(type: .boolean, storage: .bool(result), validity: validity)
+    }
+
+    /// `value op constant` for text, byte by byte (``ValueOrdering/bytesOrder(_:_:)``); equality
+    /// compares lengths first.
+    @inline(__always)
+    private static func holds(_ op: ComparisonOperator, _ value: UnsafeBufferPointer<UInt8>, _ constant: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch op {
+        case .equal, .notEqual:
+            let equal = value.count == constant.count && (value.isEmpty || memcmp(value.baseAddress!, constant.baseAddress!, value.count) == 0)
+            return equal == (op == .equal)
+        default:
+            return op.holds(ValueOrdering.bytesOrder(value, constant))
+        }
     }
 
     private static func run<T: Comparable>(_ values: [T], _ constant: T, _ op: ComparisonOperator, _ validity: Bitmap?) -> Column {

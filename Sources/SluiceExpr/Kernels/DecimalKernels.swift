@@ -64,13 +64,11 @@ enum DecimalKernels {
         return result
     }
 
-    typealias Profile = DecimalProfile
-
     /// `+ - *` when the mantissas, raised to the result's scale, fit in 64 bits and so does
     /// the result (or, for `*`, the product of two such mantissas, which fits in 127 bits and
     /// below ``Decimal/maximumMantissa``): one loop with no overflow checks. Nil otherwise.
     private static func smallArithmetic(
-        _ op: ArithmeticOperator, _ left: [Decimal], _ leftProfile: Profile, _ right: [Decimal], _ rightProfile: Profile, validity: Bitmap?
+        _ op: ArithmeticOperator, _ left: [Decimal], _ leftProfile: DecimalProfile, _ right: [Decimal], _ rightProfile: DecimalProfile, validity: Bitmap?
     ) -> Column? {
         guard let leftMagnitude = leftProfile.magnitude, let rightMagnitude = rightProfile.magnitude else { return nil }
         let count = left.count
