@@ -87,9 +87,10 @@ package struct BatchExecutor: Sendable {
         switch plan {
         case .scan(let scan):
             if let lookup = scan.index, let index = tables.index(lookup.indexID) {
-                let chunks = index.rows(
-                    prefix: lookup.prefix, lower: lookup.lower, upper: lookup.upper)
-                return ChunkStream.of(chunks.map { chunk in Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count) })
+                var range = index.rows(prefix: lookup.prefix, lower: lookup.lower, upper: lookup.upper)
+                return ChunkStream { () throws(SluiceError) -> Chunk? in
+                    range.next().map { chunk in Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count) }
+                }
             }
             guard let store = tables.store(for: scan.tableID) else {
                 throw SluiceError(.undefinedTable, "relation \"\(scan.tableName)\" does not exist")
@@ -198,27 +199,42 @@ package struct BatchExecutor: Sendable {
     private func apply(_ chunk: Chunk, inputTypes: [DataType], subquery: BatchPlan, kind: ApplyKind) throws(SluiceError) -> Chunk {
         let resultType = kind.resultType(subquery.outputTypes.first ?? .unknown)
         var builder = ColumnBuilder(type: resultType, capacity: chunk.count)
+        // ARRAY results are held, as rows and as the arrays made of them, until the chunk is out.
+        var held = 0
+        defer { memory.release(held) }
         for rowIndex in 0 ..< chunk.count {
             let bound = subquery.bindingOuterReferences(to: chunk.row(rowIndex), types: inputTypes)
-            switch kind {
-            case .exists:
-                let rows = try run(.limit(input: bound, limit: 1, offset: 0))
-                builder.append(.bool(rows.contains { !$0.isEmpty }))
-            case .array:
-                let result = try runToChunk(bound)
-                builder.append(.list(result.count == 0 ? [] : result.columns[0].values))
-            case .scalar:
-                // (Two rows are enough to fail: no more are made.)
-                let result = Chunk.concatenate(try stream(bound).limited(2, offset: 0).drain(), types: bound.outputTypes)
-                if result.count > 1 {
-                    throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
-                }
-                builder.append(result.count == 0 ? .null : result.columns[0].value(at: 0))
-            case .lateral, .lateralLeft:
-                throw SluiceError.internalError("a lateral apply runs through lateral(_:…)")
-            }
+            builder.append(try subqueryValue(bound, kind: kind, holding: &held))
         }
         return Chunk(columns: chunk.columns + [builder.finish()], count: chunk.count)
+    }
+
+    /// The value subquery `plan` gives an expression: whether it has a row (EXISTS), its one
+    /// value (NULL without rows; more than one row fails with 21000), or its values as an array,
+    /// whose bytes are reserved from the query's memory and added to `held`, for the caller to
+    /// release when the value is gone.
+    package func subqueryValue(_ plan: BatchPlan, kind: ApplyKind, holding held: inout Int) throws(SluiceError) -> Value {
+        switch kind {
+        case .exists:
+            return .bool(try run(.limit(input: plan, limit: 1, offset: 0)).contains { !$0.isEmpty })
+        case .array:
+            let chunks = try collect(plan, for: "an ARRAY subquery")
+            let count = chunks.reduce(0) { $0 + $1.count }
+            held += chunks.reduce(0) { $0 + $1.approximateBytes }
+            // (A boxed value per element.)
+            try memory.reserve(40 * count, for: "an ARRAY subquery")
+            held += 40 * count
+            return .list(chunks.flatMap { $0.columns[0].values })
+        case .scalar:
+            // (Two rows are enough to fail: no more are made.)
+            let result = Chunk.concatenate(try stream(plan).limited(2, offset: 0).drain(), types: plan.outputTypes)
+            if result.count > 1 {
+                throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
+            }
+            return result.count == 0 ? .null : result.columns[0].value(at: 0)
+        case .lateral, .lateralLeft:
+            throw SluiceError.internalError("a lateral apply runs through lateral(_:…)")
+        }
     }
 
     /// A lateral apply: for each input row, the subquery's rows (run with its outer references

@@ -26,6 +26,8 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let badCopyFileFormat = SQLState("22P04")
     /// The corresponding SQLSTATE is `22000`.
     package static let dataException = SQLState("22000")
+    /// The corresponding SQLSTATE is `22004`.
+    package static let nullValueNotAllowed = SQLState("22004")
     /// The corresponding SQLSTATE is `22001`.
     package static let stringDataRightTruncation = SQLState("22001")
     /// The corresponding SQLSTATE is `22003`.

@@ -18,7 +18,7 @@ import Testing
         return Chunk(columns: [Column(type: .int64, values: a), Column(type: .int32, values: b)])
     }
 
-    func pairs(_ chunks: [Chunk]) -> [String] {
+    func pairs(_ chunks: some Sequence<Chunk>) -> [String] {
         chunks.flatMap { chunk in
             (0 ..< chunk.count).map { row in
                 chunk.columns.map { $0.isNull(row) ? "NULL" : "\($0.value(at: row))" }.joined(separator: " ")

@@ -3,7 +3,7 @@
 A seeded random workload of inserts, upserts, updates and deletes (at least 100,000 row changes)
 goes into three tables feeding a dozen views: aggregates (count, sum, avg, min, max, count
 DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), semi
-and anti joins, FULL OUTER JOIN, joins without an equality and a dynamic filter, INTERSECT and
+and anti joins (with equalities, other conditions or both), FULL OUTER JOIN, joins without an equality and a dynamic filter, INTERSECT and
 EXCEPT [ALL], filters, inner and left joins with
 residual conditions, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
@@ -70,6 +70,18 @@ VIEWS.update({
     "v_except": "SELECT k FROM c EXCEPT SELECT k FROM b",
     "v_except_all": "SELECT k, x % 3 AS r FROM c EXCEPT ALL SELECT k, w % 3 FROM b",
     "v_full": "SELECT a.id AS aid, a.k AS ak, b.id AS bid, b.w FROM a FULL JOIN b ON a.k = b.k AND a.id % 7 = b.id % 7",
+    # Semi, anti and full joins with conditions other than equalities: the join keeps each
+    # row's number of matches.
+    "v_semi_cond": "SELECT id, k FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.k = a.k AND b.w > a.v % 10)",
+    "v_anti_cond": "SELECT id, v FROM a WHERE NOT EXISTS (SELECT 1 FROM c WHERE c.k = a.k AND c.x < a.v)",
+    # Without any equality every pair is a candidate: the filters keep one side small.
+    "v_semi_band": "SELECT id FROM b WHERE EXISTS (SELECT 1 FROM c WHERE c.x < 40 AND c.x BETWEEN b.w * 4 AND b.w * 4 + 1)",
+    "v_anti_band": "SELECT id, w FROM b WHERE NOT EXISTS (SELECT 1 FROM a WHERE a.g = 'gold' AND a.flag AND a.v < b.w)",
+    "v_in_cond": "SELECT k, x FROM c WHERE k IN (SELECT k FROM b WHERE b.w <> c.x % 10)",
+    "v_full_band": (
+        "SELECT b.id AS bid, c.k AS ck, c.x FROM (SELECT * FROM b WHERE w < 3) b "
+        "FULL JOIN (SELECT * FROM c WHERE x < 60) c ON c.x BETWEEN b.w * 20 AND b.w * 20 + 3"
+    ),
     # A comparison with a scalar subquery (a dynamic filter) and joins without an equality.
     "v_dynamic": "SELECT id, v FROM a WHERE v > (SELECT avg(v) FROM a)",
     "v_band": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 JOIN b b2 ON b1.w < b2.w - 7",

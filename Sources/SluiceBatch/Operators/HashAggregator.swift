@@ -8,6 +8,11 @@ import SluiceState
 /// State: a ``GroupTable`` plus one ``AggregateAccumulator`` per aggregate (the functions the
 /// stream aggregate uses too), and for DISTINCT aggregates
 /// the set of (group, value) pairs already seen.
+///
+/// Memory: the values `string_agg` and `array_agg` keep and the pairs DISTINCT aggregates have
+/// seen grow with the input, not with the groups. ``consume(_:)`` counts what they grew by
+/// (``takeKeptGrowth()``) for the caller to reserve along with the groups, and a feed of kept
+/// input (aggregates with ORDER BY) reserves it from `memory` itself, failing with 53200.
 /// - Complexity: O(rows) per chunk with one hash probe per row.
 struct HashAggregator {
     let inputTypes: [DataType]
@@ -22,8 +27,15 @@ struct HashAggregator {
     /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end.
     private var orderedInput: [Chunk] = []
     let needsOrdering: Bool
+    /// Where the kept values of a feed of kept input reserve; nil reserves nothing.
+    private let memory: QueryMemory?
+    /// The bytes reserved here for kept values and seen DISTINCT pairs.
+    private(set) var keptBytes = 0
+    /// What the kept values grew by since ``takeKeptGrowth()``, not reserved yet.
+    private var keptGrowth = 0
 
-    init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], context: EvaluationContext) {
+    init(inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], context: EvaluationContext, memory: QueryMemory? = nil) {
+        self.memory = memory
         self.inputTypes = inputTypes
         self.groupCount = groupCount
         self.aggregates = aggregates
@@ -62,6 +74,7 @@ struct HashAggregator {
             present = ids.indices.filter { ids[$0] >= 0 }
             rest = chunk.gather(ids.indices.filter { ids[$0] < 0 })
         }
+        var grown = 0
         for (index, call) in aggregates.enumerated() where only?.contains(index) ?? true {
             var rows: [Int]? = present
             if let filter = call.filter {
@@ -73,16 +86,34 @@ struct HashAggregator {
                 for rowIndex in rows ?? Array(0 ..< chunk.count) where !chunk.columns[argument].isNull(rowIndex) {
                     var key = KeyBytes(chunk, row: rowIndex, columns: [argument])
                     withUnsafeBytes(of: ids.isEmpty ? Int32(0) : ids[rowIndex]) { key.bytes.append(contentsOf: $0) }
-                    if distinctSeen[index].insert(key).inserted { kept.append(rowIndex) }
+                    if distinctSeen[index].insert(key).inserted {
+                        kept.append(rowIndex)
+                        grown += key.bytes.count + 48
+                    }
                 }
                 rows = kept
+            }
+            if call.kind == .stringAgg || call.kind == .arrayAgg, let argument = call.argument, chunk.count > 0 {
+                // The argument's share of the chunk's bytes, and a boxed value per array element.
+                let fed = rows?.count ?? chunk.count
+                grown += chunk.columns[argument].approximateBytes * fed / chunk.count + (call.kind == .arrayAgg ? 40 * fed : 0)
             }
             try accumulators[index].update(
                 groups: ids, rowCount: chunk.count, groupCount: groups.groupCount, argument: call.argument.map { chunk.columns[$0] },
                 delimiter: call.delimiter.map { chunk.columns[$0] }, signs: nil, rows: rows)
         }
+        keptGrowth += grown
         return rest
     }
+
+    /// What the kept values grew by since the last call, for the caller to reserve.
+    mutating func takeKeptGrowth() -> Int {
+        defer { keptGrowth = 0 }
+        return keptGrowth
+    }
+
+    /// What `string_agg`, `array_agg` and DISTINCT aggregates hold, as named in 53200 errors.
+    static let keptValues = "the aggregate keeping its values (string_agg, array_agg, DISTINCT)"
 
     mutating func finish() throws(SluiceError) -> [Chunk] {
         if needsOrdering {
@@ -92,7 +123,14 @@ struct HashAggregator {
             for call in aggregates where !call.orderBy.isEmpty && !orderings.contains(call.orderBy) { orderings.append(call.orderBy) }
             for (pass, keys) in orderings.enumerated() {
                 let members = aggregates.indices.filter { aggregates[$0].orderBy == keys || (pass == 0 && aggregates[$0].orderBy.isEmpty) }
-                for chunk in Sorter.sort(orderedInput, types: inputTypes, keys: keys) { _ = try feed(chunk, only: members) }
+                for chunk in Sorter.sort(orderedInput, types: inputTypes, keys: keys) {
+                    _ = try feed(chunk, only: members)
+                    let grown = takeKeptGrowth()
+                    if grown > 0, let memory {
+                        try memory.reserve(grown, for: Self.keptValues)
+                        keptBytes += grown
+                    }
+                }
             }
             orderedInput = []
         }

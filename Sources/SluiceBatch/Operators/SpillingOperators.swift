@@ -131,30 +131,46 @@ extension BatchExecutor {
     /// memory are out. (Every row of a group is aggregated in one place, so every aggregate,
     /// DISTINCT ones too, works unchanged.)
     func hashAggregate(_ source: ChunkStream, inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], level: Int = 0) throws(SluiceError) -> ChunkStream {
-        var aggregator = HashAggregator(inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, context: context)
+        var aggregator = HashAggregator(inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, context: context, memory: memory)
         var spill: PartitionedSpill?
         var groups = 0
         var held = 0
+        // What the groups in memory grew by past the limit once spilling began.
+        var overdraft = 0
         let bytesPerGroup = 48 + 16 * (groupCount + aggregates.count)
         while let chunk = try source.next() {
             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
             if aggregator.needsOrdering {
                 // Aggregates with ORDER BY keep their input until it is all in.
                 try memory.reserve(chunk.approximateBytes, for: "the ordered aggregate's input")
+                held += chunk.approximateBytes
             }
             if let rest = try aggregator.consume(chunk) { try spill!.append(rest) }
-            // (Without keys there is one group, nothing to count.)
-            guard groupCount > 0, aggregator.groupsSeen > groups else { continue }
-            let bytes = (aggregator.groupsSeen - groups) * bytesPerGroup
-            groups = aggregator.groupsSeen
+            // The new groups (without keys there is one group, nothing to count) and what the
+            // values that string_agg, array_agg and DISTINCT keep grew by.
+            let kept = aggregator.takeKeptGrowth()
+            var bytes = kept
+            if groupCount > 0, aggregator.groupsSeen > groups {
+                bytes += (aggregator.groupsSeen - groups) * bytesPerGroup
+                groups = aggregator.groupsSeen
+            }
+            guard bytes > 0 else { continue }
             if memory.tryReserve(bytes) {
                 held += bytes
+                continue
+            }
+            if spill != nil, kept > 0, overdraft + bytes <= memory.limit {
+                // Spilling already: the groups in memory still grow, by at most one more limit.
+                memory.hold(bytes)
+                held += bytes
+                overdraft += bytes
                 continue
             }
             guard spill == nil, groupCount > 0, level <= PartitionedSpill.maximumLevel, let directory = memory.spillDirectory,
                 !aggregator.needsOrdering
             else {
-                try memory.reserve(bytes, for: "the hash aggregate's groups")
+                try memory.reserve(bytes, for: kept > 0 ? HashAggregator.keptValues : "the hash aggregate's groups")
+                held += bytes
                 continue
             }
             // The groups made are held; no more are made here.
@@ -164,6 +180,8 @@ extension BatchExecutor {
             aggregator.stopMakingGroups()
         }
         let output = try aggregator.finish()
+        // The kept values are in the output now, or gone.
+        held += aggregator.keptBytes
         let memory = self.memory
         guard let spill else { return ChunkStream.of(output).whenDone { memory.release(held) } }
         let files = try spill.finish()

@@ -91,8 +91,10 @@ extension StreamHashJoin {
         if let residual, !pairs.isEmpty {
             mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(residual, on: pairs, context: context))
         }
-        // Output row sources: pair p is `p`; NULL-padded row n is `pairs.count + n`, padding
-        // `paddedSources[n]` (an input row for the left side, a candidate for the right side).
+        // Output row sources: pair p is `p`; left row n output alone (NULL-padded in a left join)
+        // is `aloneBase + n`, that row being `paddedSources[n]` (an input row for the left side,
+        // a candidate for the right side). Semi and anti joins output left rows alone only.
+        let aloneBase = emitsPairs ? pairs.count : 0
         var emitted = EmittedRows()
         var paddedSources: [Int] = []
         var staging = Staging()
@@ -106,30 +108,30 @@ extension StreamHashJoin {
                 var degree: Int64 = 0
                 for pair in pairRange where mask?[pair] ?? true {
                     let multiplicity = candidates.multiplicity(batch.pairCandidates[pair])
-                    emitted.append(op, source: pair, times: multiplicity)
+                    if emitsPairs { emitted.append(op, source: pair, times: multiplicity) }
                     degree += multiplicity
                 }
-                if degree == 0 && kind == .left {
-                    emitted.append(op, source: pairs.count + paddedSources.count, times: 1)
+                if emitsAlone(degree: degree) {
+                    emitted.append(op, source: aloneBase + paddedSources.count, times: 1)
                     paddedSources.append(rowIndex)
                 }
                 if let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: degree) }
             }
             let rows = chunk.data.gather(staging.rows)
             leftState.stage(
-                kind == .left ? Chunk(columns: rows.columns + [Column(type: .int64, storage: .int64(staging.degrees))], count: rows.count) : rows,
+                kind != .inner ? Chunk(columns: rows.columns + [Column(type: .int64, storage: .int64(staging.degrees))], count: rows.count) : rows,
                 signs: staging.signs, keys: staging.keys)
         case .right:
-            // The left rows' degrees (a left join's left side keeps them as its last column).
+            // The left rows' degrees (kept as the left side's last column but in an inner join).
             var degrees: [Int64] = []
-            if kind == .left, case .int64(let stored) = storedCandidates.columns[otherWidth].storage { degrees = stored }
+            if kind != .inner, case .int64(let stored) = storedCandidates.columns[otherWidth].storage { degrees = stored }
             var paddedIndexOfCandidate = [Int?](repeating: nil, count: candidates.count)
             var degreeChanged = [Bool](repeating: false, count: candidates.count)
             func paddedSource(_ candidate: Int) -> Int {
-                if let index = paddedIndexOfCandidate[candidate] { return pairs.count + index }
+                if let index = paddedIndexOfCandidate[candidate] { return aloneBase + index }
                 paddedIndexOfCandidate[candidate] = paddedSources.count
                 paddedSources.append(candidate)
-                return pairs.count + paddedSources.count - 1
+                return aloneBase + paddedSources.count - 1
             }
             for offset in batch.keys.indices {
                 let rowIndex = batch.firstRow + offset
@@ -138,23 +140,21 @@ extension StreamHashJoin {
                 for pair in batch.pairStarts[offset] ..< batch.pairStarts[offset + 1] where mask?[pair] ?? true {
                     let candidate = batch.pairCandidates[pair]
                     let multiplicity = candidates.multiplicity(candidate)
-                    guard kind == .left else {
+                    guard kind != .inner else {
                         emitted.append(op, source: pair, times: multiplicity)
                         continue
                     }
-                    // The left row's degree moves by one; its padded row exists exactly while
-                    // the degree is zero.
+                    // The left row's degree moves by one; its row alone (padded in a left join)
+                    // is output exactly while `emitsAlone` holds for the degree, retracted before
+                    // its pairs are added and restored after they are taken back.
                     var degree = degrees[candidate]
-                    if isInsertion {
-                        if degree == 0 { emitted.append(.delete, source: paddedSource(candidate), times: multiplicity) }
-                        emitted.append(.insert, source: pair, times: multiplicity)
-                        degree += 1
-                    } else {
-                        emitted.append(.delete, source: pair, times: multiplicity)
-                        degree -= 1
-                        if degree < 0 { throw SluiceError.internalError("left join match degree went negative: a right delete without its insert") }
-                        if degree == 0 { emitted.append(.insert, source: paddedSource(candidate), times: multiplicity) }
-                    }
+                    let aloneBefore = emitsAlone(degree: degree)
+                    degree += isInsertion ? 1 : -1
+                    if degree < 0 { throw SluiceError.internalError("join match degree went negative: a right delete without its insert") }
+                    let aloneAfter = emitsAlone(degree: degree)
+                    if aloneBefore && !aloneAfter { emitted.append(.delete, source: paddedSource(candidate), times: multiplicity) }
+                    if emitsPairs { emitted.append(op, source: pair, times: multiplicity) }
+                    if aloneAfter && !aloneBefore { emitted.append(.insert, source: paddedSource(candidate), times: multiplicity) }
                     degrees[candidate] = degree
                     degreeChanged[candidate] = true
                 }
@@ -175,10 +175,19 @@ extension StreamHashJoin {
         var rows = pairs
         if !paddedSources.isEmpty {
             let paddedLeft = side == .left ? chunk.data.gather(paddedSources) : candidateChunk.gather(paddedSources)
+            guard emitsPairs else {
+                emit(emitted, from: paddedLeft, into: &output)
+                return
+            }
             let nulls = rightTypes.map { Column(type: $0, repeating: .null, count: paddedSources.count) }
             let padded = Chunk(columns: paddedLeft.columns + nulls, count: paddedSources.count)
             rows = pairs.isEmpty ? padded : Chunk.concatenate([pairs, padded], types: outputTypes)
         }
+        emit(emitted, from: rows, into: &output)
+    }
+
+    /// Appends the `emitted` rows, gathered from `rows`, in chunks of at most the preferred size.
+    private func emit(_ emitted: EmittedRows, from rows: Chunk, into output: inout OutputBuffer) {
         var start = 0
         while start < emitted.ops.count {
             let end = min(start + Chunk.preferredSize, emitted.ops.count)

@@ -3,7 +3,8 @@ import SluiceExpr
 import SluicePlan
 import SluiceState
 
-/// An incremental equi-join of two change streams, inner or left outer, with bag semantics.
+/// An incremental equi-join of two change streams, inner, left outer, semi or anti, with bag
+/// semantics.
 ///
 /// Input 0 is the left side, input 1 the right. A change on one side is joined with the current
 /// state of the other side, and the joined rows are emitted with the change's sign as it is
@@ -13,7 +14,10 @@ import SluiceState
 /// A left join keeps, for each left row, its match degree: how many right rows (counted with
 /// multiplicity) have its key and pass the residual. A right change that moves a degree from 0
 /// to 1 retracts the left row's NULL-padded output before adding the joined rows; one that moves
-/// it back to 0 restores the padded row after retracting them.
+/// it back to 0 restores the padded row after retracting them. Semi and anti joins keep the same
+/// degrees and output only the left row: a semi join while its degree is above zero, an anti join
+/// while it is zero. So EXISTS, NOT EXISTS and IN with any condition (keys, a residual, or only a
+/// residual) are maintained exactly, each left row counted as many times as it occurs.
 ///
 /// SQL equality: a row with a NULL in any key column never matches. Such rows are not kept in
 /// state; in a left join a left one is output padded with NULLs (and retracted the same way).
@@ -22,7 +26,7 @@ import SluiceState
 /// `stateTableID + 1` for the right). Each distinct row is one typed state row, counted by its
 /// multiplicity and keyed by its join key's vnode and memcomparable encoding followed by that of
 /// all its values, so the rows of one key are the keys with that prefix. The left side of a left
-/// join keeps each row's match degree as one more column.
+/// join (and of a semi or anti join) keeps each row's match degree as one more column.
 /// - Complexity: per input chunk, O(rows) key encodings and staged changes, one prefix read per
 ///   distinct key per batch of about ``Chunk/preferredSize`` candidate pairs, O(pairs) to build
 ///   the candidate rows and evaluate the residual once per batch, plus the output rows.
@@ -31,7 +35,7 @@ package struct StreamHashJoin: StreamOperator {
     package let leftTypes: [DataType]
     /// The column types of the right input (input 1).
     package let rightTypes: [DataType]
-    /// `.inner` or `.left`.
+    /// `.inner`, `.left`, `.semi` or `.anti`.
     package let kind: JoinKind
     /// The left key columns; `leftKeys[n]` is compared with `rightKeys[n]`.
     package let leftKeys: [Int]
@@ -45,7 +49,7 @@ package struct StreamHashJoin: StreamOperator {
     var leftState: JoinSideState
     var rightState: JoinSideState
 
-    /// Creates the operator; only `.inner` and `.left` joins are supported.
+    /// Creates the operator; `.right` and `.full` joins are planned from these.
     ///
     /// Key columns pair up by position and must have the same type on both sides (the planner
     /// casts them), since keys match by their encoded bytes.
@@ -54,9 +58,9 @@ package struct StreamHashJoin: StreamOperator {
         residual: ScalarExpr?, stateTableID: Int, context: EvaluationContext = EvaluationContext()
     ) throws(SluiceError) {
         switch kind {
-        case .inner, .left:
+        case .inner, .left, .semi, .anti:
             break
-        case .right, .full, .semi, .anti:
+        case .right, .full:
             throw SluiceError(.featureNotSupported, "\(kind.rawValue) join is not supported in materialized views yet")
         }
         guard leftKeys.count == rightKeys.count else {
@@ -84,12 +88,26 @@ package struct StreamHashJoin: StreamOperator {
         self.rightKeys = rightKeys
         self.residual = residual
         self.context = context
-        self.leftState = JoinSideState(id: stateTableID, types: leftTypes + (kind == .left ? [.int64] : []))
+        self.leftState = JoinSideState(id: stateTableID, types: leftTypes + (kind == .inner ? [] : [.int64]))
         self.rightState = JoinSideState(id: stateTableID + 1, types: rightTypes)
     }
 
-    /// The types of the output rows: the left columns, then the right columns.
-    package var outputTypes: [DataType] { leftTypes + rightTypes }
+    /// The types of the output rows: the left columns, then the right columns (only the left
+    /// columns for a semi or anti join).
+    package var outputTypes: [DataType] { emitsPairs ? leftTypes + rightTypes : leftTypes }
+
+    /// Whether output rows are joined pairs (inner and left joins), not left rows alone.
+    var emitsPairs: Bool { kind == .inner || kind == .left }
+
+    /// Whether a left row with `degree` matches is output on its own: a left join's padded
+    /// row or an anti join's row at degree zero, a semi join's row above it.
+    func emitsAlone(degree: Int64) -> Bool {
+        switch kind {
+        case .left, .anti: degree == 0
+        case .semi: degree > 0
+        case .inner, .right, .full: false
+        }
+    }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let side: JoinSide
@@ -152,7 +170,7 @@ package struct StreamHashJoin: StreamOperator {
     func keys(of side: JoinSide) -> [Int] { side == .left ? leftKeys : rightKeys }
 
     /// Whether state rows of `side` carry a match degree as their last column.
-    func keepsDegree(_ side: JoinSide) -> Bool { side == .left && kind == .left }
+    func keepsDegree(_ side: JoinSide) -> Bool { side == .left && kind != .inner }
 }
 
 /// One input of a two-input join.

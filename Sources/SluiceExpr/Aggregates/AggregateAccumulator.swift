@@ -826,9 +826,10 @@ final class ExtremeAccumulator: AggregateAccumulator {
 }
 
 /// string_agg, inserts only: each group's text so far, values joined in input order, each
-/// after the first preceded by its own delimiter (a NULL delimiter counting as empty).
+/// after the first preceded by its own delimiter (a NULL delimiter counting as empty). Each
+/// group's bytes grow in place, so a group of n values costs O(n), not a copy per value.
 final class StringAggAccumulator: AggregateAccumulator {
-    private var texts: [String?] = []
+    private var texts: [[UInt8]?] = []
 
     var stateTypes: [DataType] { [] }
 
@@ -839,20 +840,26 @@ final class StringAggAccumulator: AggregateAccumulator {
         growArray(&texts, to: groupCount, with: nil)
         guard let argument else { return }
         forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
-            guard !argument.isNull(row), case .string(let text) = argument.value(at: row) else { return }
-            if let sofar = texts[group] {
-                let separator = delimiter.map { $0.isNull(row) ? "" : $0.value(at: row).textForm } ?? ""
-                texts[group] = sofar + separator + text
-            } else {
-                texts[group] = text
+            guard !argument.isNull(row) else { return }
+            if texts[group] == nil {
+                texts[group] = []
+            } else if let delimiter, !delimiter.isNull(row) {
+                delimiter.appendText(at: row, to: &texts[group]!)
             }
+            argument.appendText(at: row, to: &texts[group]!)
         }
     }
 
     func finish(groupCount: Int) -> Column {
         growArray(&texts, to: groupCount, with: nil)
         var builder = ColumnBuilder(type: .varchar, capacity: groupCount)
-        for group in 0 ..< groupCount { builder.append(texts[group].map { .string($0) } ?? .null) }
+        for group in 0 ..< groupCount {
+            guard let text = texts[group] else {
+                builder.appendNull()
+                continue
+            }
+            text.withUnsafeBytes { builder.append(bytes: $0) }
+        }
         return builder.finish()
     }
 
@@ -876,8 +883,10 @@ final class ArrayAggAccumulator: AggregateAccumulator {
         if let signs, signs.contains(where: { $0 < 0 }) { throw insertOnly("array_agg") }
         growArray(&elements, to: groupCount, with: nil)
         guard let argument else { return }
+        // (Appended in place: each group's array is not copied per value.)
         forEachRow(groups: groups, rowCount: rowCount, signs: nil, rows: rows) { row, group, _ in
-            elements[group, default: []].append(argument.value(at: row))
+            if elements[group] == nil { elements[group] = [] }
+            elements[group]!.append(argument.value(at: row))
         }
     }
 
@@ -891,14 +900,6 @@ final class ArrayAggAccumulator: AggregateAccumulator {
     func saveState(group: Int, into builders: inout [ColumnBuilder], at offset: Int) {}
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {}
     func removeAll() { elements.removeAll(keepingCapacity: true) }
-}
-
-extension Array {
-    /// `self[index]`, with `default` first stored where it is nil.
-    fileprivate subscript<Wrapped>(index: Int, default defaultValue: @autoclosure () -> Wrapped) -> Wrapped where Element == Wrapped? {
-        get { self[index] ?? defaultValue() }
-        set { self[index] = newValue }
-    }
 }
 
 extension Column {

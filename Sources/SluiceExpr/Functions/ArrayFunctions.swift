@@ -146,3 +146,17 @@ package enum ArrayFunctions {
         }
     }
 }
+
+extension ArrayFunctions {
+    /// `cardinality(array)`: how many elements the array has (0 for an empty one), read from
+    /// the list's offsets.
+    package static func cardinality(elementType: DataType) -> ScalarFunction {
+        ScalarFunction(name: "cardinality", argumentTypes: [.list(elementType)], resultType: .int32) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            guard case .list(let offsets, _) = arguments[0].storage else { throw SluiceError.internalError("cardinality of a column that is not a list") }
+            var counts = [Int32](repeating: 0, count: rowCount)
+            for row in 0 ..< rowCount { counts[row] = offsets[row + 1] - offsets[row] }
+            return Column(type: .int32, storage: .int32(counts), validity: arguments[0].validity)
+        }
+    }
+}

@@ -84,8 +84,14 @@ package struct HashJoinNode: StreamNode, Equatable {
         "type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "")"
     }
     package var inputs: [StreamPlan] { [join.left, join.right] }
-    package var outputTypes: [DataType] { join.left.outputTypes + join.right.outputTypes }
-    package var isAppendOnly: Bool { join.kind == .inner && join.left.isAppendOnly && join.right.isAppendOnly }
+    package var outputTypes: [DataType] {
+        switch join.kind {
+        case .semi, .anti: join.left.outputTypes
+        case .inner, .left, .right, .full: join.left.outputTypes + join.right.outputTypes
+        }
+    }
+    /// An inner or semi join of append-only inputs only adds rows (a match never goes away).
+    package var isAppendOnly: Bool { (join.kind == .inner || join.kind == .semi) && join.left.isAppendOnly && join.right.isAppendOnly }
 }
 
 /// The changes of all inputs, merged (UNION ALL).

@@ -165,6 +165,11 @@ extension Binder {
         if call.isStar || call.isDistinct || call.filter != nil || !call.orderBy.isEmpty {
             throw SluiceError(.wrongObjectType, "\(call.isStar ? "*" : "DISTINCT/FILTER/ORDER BY") specified, but \(name) is not an aggregate function", position: position)
         }
+        if name == "timezone", call.arguments.count == 2 {
+            // timezone(zone, x) is `x AT TIME ZONE zone`.
+            let first = call.arguments[1]
+            return try bindExpression(Expression(.atTimeZone(first, zone: call.arguments[0]), at: first.position), &context)
+        }
         var arguments: [ScalarExpr] = []
         if name == "coalesce" { foldingDeferrals += 1 }
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }

@@ -11,6 +11,9 @@ package struct SessionInfo: Sendable {
     /// The session's time zone: literals of `timestamptz` without an offset read in it, and
     /// constant folding evaluates in it.
     package var zone: TimeZoneRules = .utc
+    /// The rows a table or materialized view holds now, for the statistics views
+    /// (`pg_stat_user_tables.n_live_tup`); nil when not known.
+    package var rowCount: @Sendable (Int) -> Int? = { _ in nil }
 
     package init(user: String, database: String) {
         self.user = user

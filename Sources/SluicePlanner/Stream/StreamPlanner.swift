@@ -130,24 +130,15 @@ package enum StreamPlanner {
                     + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
                 return .project(input: swapped, predicate: nil, expressions: reorder)
             case .full:
-                // The left join's rows, and the right rows no left row matches padded with NULLs
-                // (an anti join with the left side's distinct keys).
-                guard join.residual == nil else { throw refusal("FULL OUTER JOIN with conditions other than equalities") }
-                let leftTypes = join.left.outputTypes
-                let rightTypes = join.right.outputTypes
-                let leftJoin = StreamPlan.hashJoin(
-                    StreamHashJoinPlan(
-                        left: try convert(join.left), right: try convert(join.right), kind: .left, leftKeys: join.leftKeys,
-                        rightKeys: join.rightKeys, residual: nil))
-                var swapped = join
-                (swapped.left, swapped.right, swapped.leftKeys, swapped.rightKeys, swapped.kind) = (join.right, join.left, join.rightKeys, join.leftKeys, .anti)
-                let unmatchedRight = StreamPlan.project(
-                    input: try semiJoin(swapped), predicate: nil,
-                    expressions: leftTypes.map { .literal(.null, $0) } + rightTypes.enumerated().map { .column($0.offset, $0.element) })
-                return .union(inputs: [leftJoin, unmatchedRight])
+                return try fullJoin(
+                    left: join.left, right: join.right, leftKeys: join.leftKeys, rightKeys: join.rightKeys, residual: join.residual)
             case .semi, .anti:
                 guard join.residual == nil else {
-                    throw refusal("IN, EXISTS and NOT EXISTS subqueries with conditions other than equalities")
+                    // The join keeps each left row's number of matches itself.
+                    return .hashJoin(
+                        StreamHashJoinPlan(
+                            left: try convert(join.left), right: try convert(join.right), kind: join.kind, leftKeys: join.leftKeys,
+                            rightKeys: join.rightKeys, residual: join.residual))
                 }
                 return try semiJoin(join)
             }
@@ -171,8 +162,11 @@ package enum StreamPlanner {
                 let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
                     + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
                 return .project(input: swapped, predicate: nil, expressions: reorder)
-            case .full, .semi, .anti:
-                throw refusal("\(kind.rawValue) joins without an equality condition")
+            case .semi, .anti:
+                return .hashJoin(
+                    StreamHashJoinPlan(left: try convert(left), right: try convert(right), kind: kind, leftKeys: [], rightKeys: [], residual: predicate))
+            case .full:
+                return try fullJoin(left: left, right: right, leftKeys: [], rightKeys: [], residual: predicate)
             }
         case .union(let inputs, let distinct):
             let converted = try inputs.map { (input) throws(SluiceError) -> StreamPlan in try convert(input) }
@@ -204,14 +198,18 @@ package enum StreamPlanner {
                 throw refusal("scalar subqueries that are not a single aggregate (their row count could change)")
             }
             return try convert(input)
-        case .apply(let input, .tableFunction(let function, let arguments, let types), .lateral)
-        where function == .unnest || function == .generateSeries:
-            // `FROM t, unnest(t.a)` and `FROM t, generate_series(1, t.n)`: the input's columns and
-            // the function's rows, a set-returning expansion of each input row.
+        case .apply(let input, .tableFunction(let function, let arguments, let types), .lateral) where types.count == 1:
+            // `FROM t, unnest(t.a)`, `FROM t, generate_series(1, t.n)`, `range(…)` and the
+            // timestamp series: the input's columns and the function's rows, a set-returning
+            // expansion of each input row.
             let width = input.outputTypes.count
             let bound = arguments.map(Self.outerReferencesAsColumns)
             for argument in bound { try checkDeterministic(argument) }
-            let array: ScalarExpr = function == .unnest ? bound[0] : .call(SetReturningFunctions.series(count: bound.count), bound)
+            let array: ScalarExpr = switch function {
+            case .unnest: bound[0]
+            case .generateSeries: .call(SetReturningFunctions.series(count: bound.count), bound)
+            case .range, .generateTimestampSeries, .timestampRange: .call(rowsAsArray(function, argumentTypes: bound.map(\.type), type: types[0]), bound)
+            }
             let columns = input.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
             let expanded = StreamPlan.projectSet(
                 input: try convert(input), expressions: columns + [array], expands: Array(repeating: false, count: width) + [true])
@@ -239,6 +237,34 @@ package enum StreamPlanner {
                 .featureNotSupported, "materialized views cannot use the non-deterministic function \(offending)()",
                 hint: "The view would change without any change to its inputs; compute the value when querying the view instead.")
         }
+    }
+
+    /// A full outer join: the left join's rows, and the right rows no left row matches padded
+    /// with NULLs (an anti join of the right side with the left).
+    private static func fullJoin(
+        left: BatchPlan, right: BatchPlan, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?
+    ) throws(SluiceError) -> StreamPlan {
+        let leftTypes = left.outputTypes
+        let rightTypes = right.outputTypes
+        let leftJoin = StreamPlan.hashJoin(
+            StreamHashJoinPlan(
+                left: try convert(left), right: try convert(right), kind: .left, leftKeys: leftKeys, rightKeys: rightKeys, residual: residual))
+        let unmatched: StreamPlan
+        if let residual {
+            // The condition over (right, left) columns: the swapped join's order.
+            let leftWidth = leftTypes.count
+            let rightWidth = rightTypes.count
+            unmatched = .hashJoin(
+                StreamHashJoinPlan(
+                    left: try convert(right), right: try convert(left), kind: .anti, leftKeys: rightKeys, rightKeys: leftKeys,
+                    residual: residual.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth }))
+        } else {
+            unmatched = try semiJoin(HashJoin(left: right, right: left, kind: .anti, leftKeys: rightKeys, rightKeys: leftKeys, residual: nil))
+        }
+        let padded = StreamPlan.project(
+            input: unmatched, predicate: nil,
+            expressions: leftTypes.map { .literal(.null, $0) } + rightTypes.enumerated().map { .column($0.offset, $0.element) })
+        return .union(inputs: [leftJoin, padded])
     }
 
     /// A semi join (EXISTS, IN) as an inner join with the right side's distinct keys, and an
@@ -307,6 +333,23 @@ package enum StreamPlanner {
                 builder.append(.list((0 ..< max(count, 0)).map { .int64($0) }))
             }
             return builder.finish()
+        }
+    }
+
+    /// A table function's rows for each row's arguments, as an array (for the expansion).
+    private static func rowsAsArray(_ function: TableFunction, argumentTypes: [DataType], type: DataType) -> ScalarFunction {
+        ScalarFunction(name: function.rawValue, argumentTypes: argumentTypes, resultType: .list(type)) {
+            (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .list(type)) { (rowIndex: Int) throws(SluiceError) -> Value in
+                let literals = arguments.map { ScalarExpr.literal($0.value(at: rowIndex), $0.type) }
+                let next = try function.rows(arguments: literals, types: [type], context: context)
+                var values: [Value] = []
+                while let chunk = try next() {
+                    values += chunk.columns[0].values
+                    if values.count > 10_000_000 { throw SluiceError(.programLimitExceeded, "\(function.rawValue) produces too many rows") }
+                }
+                return .list(values)
+            }
         }
     }
 

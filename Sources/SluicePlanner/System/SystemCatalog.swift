@@ -219,6 +219,19 @@ enum SystemCatalog {
                     }
                     return rows
                 })
+        case "pg_stat_user_tables", "pg_stat_all_tables":
+            // Tables and materialized views, with the rows they hold now.
+            return Table(
+                columns: [
+                    ("relid", .int32), ("schemaname", .varchar), ("relname", .varchar), ("seq_scan", .int64), ("n_tup_ins", .int64),
+                    ("n_tup_upd", .int64), ("n_tup_del", .int64), ("n_live_tup", .int64), ("n_dead_tup", .int64),
+                ],
+                rows: relations.filter { $0.kind == .table || $0.kind == .materializedView }.map { relation in
+                    [
+                        .int32(Int32(relation.id)), .string(relation.schema), .string(relation.name), .int64(0), .int64(0), .int64(0), .int64(0),
+                        session.rowCount(relation.id).map { .int64(Int64($0)) } ?? .null, .int64(0),
+                    ]
+                })
         case "pg_matviews":
             return Table(
                 columns: [("schemaname", .varchar), ("matviewname", .varchar), ("matviewowner", .varchar), ("definition", .varchar)],
@@ -384,17 +397,29 @@ enum SystemCatalog {
         case "tables":
             return Table(
                 columns: [("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("table_type", .varchar), ("is_insertable_into", .varchar)],
-                rows: relations.filter { $0.kind != .sink }.map { relation in
+                rows: relations.filter(\.isInInformationSchema).map { relation in
                     [.string(session.database), .string(relation.schema), .string(relation.name), .string(relation.kind == .table ? "BASE TABLE" : (relation.kind == .source ? "SOURCE" : "VIEW")), .string(relation.kind == .table ? "YES" : "NO")]
                 })
         case "columns":
             var rows: [[Value]] = []
-            for relation in relations where relation.kind != .sink {
+            for relation in relations where relation.isInInformationSchema {
                 for (index, column) in relation.columns.enumerated() {
+                    var precision: Value = .null
+                    var scale: Value = .null
+                    switch column.type {
+                    case .int16: (precision, scale) = (.int32(16), .int32(0))
+                    case .int32: (precision, scale) = (.int32(32), .int32(0))
+                    case .int64: (precision, scale) = (.int32(64), .int32(0))
+                    case .float32: precision = .int32(24)
+                    case .float64: precision = .int32(53)
+                    case .decimal(let p, let sc): (precision, scale) = (p.map { .int32(Int32($0)) } ?? .null, sc.map { .int32(Int32($0)) } ?? .null)
+                    default: break
+                    }
                     rows.append([
                         .string(session.database), .string(relation.schema), .string(relation.name), .string(column.name),
-                        .int32(Int32(index + 1)), .null, .string(column.isNullable ? "YES" : "NO"), .string(column.type.sqlName.split(separator: "(").first.map(String.init) ?? ""),
-                        .string(udtName(column.type)),
+                        .int32(Int32(index + 1)), column.defaultExpression.map(Value.string) ?? .null, .string(column.isNullable ? "YES" : "NO"),
+                        .string(informationSchemaTypeName(column.type)), .string(session.database), .string("pg_catalog"), .string(udtName(column.type)),
+                        .null, precision, scale, .string("NO"), .string("NEVER"), .string(relation.kind == .table ? "YES" : "NO"),
                     ])
                 }
             }
@@ -402,8 +427,45 @@ enum SystemCatalog {
                 columns: [
                     ("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("column_name", .varchar),
                     ("ordinal_position", .int32), ("column_default", .varchar), ("is_nullable", .varchar), ("data_type", .varchar),
-                    ("udt_name", .varchar),
+                    ("udt_catalog", .varchar), ("udt_schema", .varchar), ("udt_name", .varchar), ("character_maximum_length", .int32),
+                    ("numeric_precision", .int32), ("numeric_scale", .int32), ("is_identity", .varchar), ("is_generated", .varchar),
+                    ("is_updatable", .varchar),
                 ], rows: rows)
+        case "table_constraints":
+            // The primary keys (the only constraints besides NOT NULL).
+            return Table(
+                columns: [
+                    ("constraint_catalog", .varchar), ("constraint_schema", .varchar), ("constraint_name", .varchar),
+                    ("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("constraint_type", .varchar),
+                    ("is_deferrable", .varchar), ("initially_deferred", .varchar), ("enforced", .varchar),
+                ],
+                rows: relations.filter { !$0.primaryKey.isEmpty }.map { relation in
+                    [
+                        .string(session.database), .string(relation.schema), .string("\(relation.name)_pkey"), .string(session.database),
+                        .string(relation.schema), .string(relation.name), .string("PRIMARY KEY"), .string("NO"), .string("NO"), .string("YES"),
+                    ]
+                })
+        case "key_column_usage":
+            return Table(
+                columns: [
+                    ("constraint_catalog", .varchar), ("constraint_schema", .varchar), ("constraint_name", .varchar),
+                    ("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("column_name", .varchar),
+                    ("ordinal_position", .int32), ("position_in_unique_constraint", .int32),
+                ],
+                rows: relations.flatMap { relation in
+                    relation.primaryKey.enumerated().map { position, column -> [Value] in
+                        [
+                            .string(session.database), .string(relation.schema), .string("\(relation.name)_pkey"), .string(session.database),
+                            .string(relation.schema), .string(relation.name), .string(relation.columns[column].name), .int32(Int32(position + 1)), .null,
+                        ]
+                    }
+                })
+        case "views":
+            return Table(
+                columns: [("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("view_definition", .varchar)],
+                rows: relations.filter { $0.kind == .view || $0.kind == .materializedView }.map {
+                    [.string(session.database), .string($0.schema), .string($0.name), .string($0.definition)]
+                })
         case "schemata":
             return Table(
                 columns: [("catalog_name", .varchar), ("schema_name", .varchar), ("schema_owner", .varchar)],
@@ -411,6 +473,13 @@ enum SystemCatalog {
         default:
             return nil
         }
+    }
+
+    /// A type as `information_schema.columns.data_type` names it: the SQL standard's name, with
+    /// no modifiers, and `ARRAY` for arrays.
+    static func informationSchemaTypeName(_ type: DataType) -> String {
+        if case .list = type { return "ARRAY" }
+        return formatType(oid: type.oid, modifier: -1) ?? (type.sqlName.split(separator: "(").first.map(String.init) ?? "")
     }
 
     /// The OIDs Postgres gives its catalog tables, for `'pg_catalog.pg_class'::regclass`.
@@ -517,4 +586,11 @@ enum SystemCatalog {
         default: return builtinTypes.first { $0.oid == oid }?.name
         }
     }
+}
+
+extension RelationDefinition {
+    /// Whether `information_schema.tables` and `.columns` list the relation: as in PostgreSQL,
+    /// tables and views but not materialized views (clients read those from `pg_class` and
+    /// `pg_attribute`, and would otherwise see their columns twice), nor sinks.
+    fileprivate var isInInformationSchema: Bool { kind != .sink && kind != .materializedView }
 }

@@ -17,7 +17,9 @@ enum SystemFunctions {
         case ("pg_backend_pid", 0): return .literal(.int32(1), .int32)
         case ("pg_table_is_visible", 1), ("pg_type_is_visible", 1), ("pg_function_is_visible", 1), ("pg_collation_is_visible", 1),
             ("pg_opclass_is_visible", 1), ("pg_operator_is_visible", 1), ("pg_conversion_is_visible", 1), ("pg_ts_config_is_visible", 1),
-            ("has_table_privilege", 2), ("has_schema_privilege", 2), ("has_database_privilege", 2), ("has_table_privilege", 3):
+            ("has_table_privilege", 2), ("has_table_privilege", 3), ("has_schema_privilege", 2), ("has_schema_privilege", 3),
+            ("has_database_privilege", 2), ("has_database_privilege", 3), ("has_any_column_privilege", 2), ("has_any_column_privilege", 3),
+            ("has_column_privilege", 3), ("has_column_privilege", 4), ("pg_has_role", 2), ("pg_has_role", 3):
             return .literal(.bool(true), .boolean)
         case ("pg_get_userbyid", 1): return text(session.user)
         case ("pg_encoding_to_char", 1): return text("UTF8")
@@ -30,6 +32,9 @@ enum SystemFunctions {
         case ("current_schemas", 1):
             // The schemas of the search path that exist, implicit ones (pg_catalog) first when asked.
             return .call(currentSchemas, [.cast(arguments[0], .boolean)])
+        case ("cardinality", 1):
+            guard case .list(let element) = arguments[0].type else { return nil }
+            return .call(ArrayFunctions.cardinality(elementType: element), arguments)
         case ("array_upper", 2), ("array_length", 2):
             guard case .list(let element) = arguments[0].type else { return nil }
             return .call(ArrayFunctions.upperBound(elementType: element, name: name), [arguments[0], .cast(arguments[1], .int32)])
@@ -47,8 +52,11 @@ enum SystemFunctions {
             return .call(indexColumn(catalog: catalog), [.cast(arguments[0], .int32), .cast(arguments[1], .int32)])
         case ("pg_get_indexdef", _), ("pg_get_constraintdef", _):
             return .call(constraintDefinition(catalog: catalog), [.cast(arguments[0], .int32)])
-        case ("quote_ident", 1):
-            return .cast(arguments[0], .varchar)
+        case ("quote_ident", 1), ("quote_literal", 1), ("quote_nullable", 1):
+            return .call(FormatFunction.quote(name), [.cast(arguments[0], .varchar)])
+        case ("format", let count) where count >= 1:
+            let textual = arguments.map { $0.type == .unknown ? ScalarExpr.cast($0, .varchar) : $0 }
+            return .call(FormatFunction.format(textual.map(\.type)), textual)
         case ("array_to_string", 2):
             guard case .list(let element) = arguments[0].type else { return nil }
             return .call(ArrayFunctions.toString(elementType: element), [arguments[0], .cast(arguments[1], .varchar)])

@@ -267,7 +267,7 @@ package final class Database: TableProvider, Sendable {
         let connectors = streams.connectors
         do {
             let epoch = try streams.runtime.createView(
-                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(), restoring: restoring
+                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring
             ) { (id: Int) throws(SluiceError) -> [Chunk] in
                 if catalog.relation(id: id)?.kind == .source, let connector = connectors.all[id] {
                     return try connector.snapshot()

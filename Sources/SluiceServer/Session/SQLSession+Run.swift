@@ -207,14 +207,11 @@ extension SQLSession {
     /// The value of each DML subquery.
     func subqueryValues(_ subqueries: [DMLSubquery], executor: BatchExecutor) throws(SluiceError) -> [(Value, DataType)] {
         var values: [(Value, DataType)] = []
+        // (The arrays' memory is held until the statement ends with its executor.)
+        var held = 0
         for subquery in subqueries {
-            let result = try executor.runToChunk(subquery.plan)
-            switch subquery.kind {
-            case .scalar: values.append((result.count == 0 ? .null : result.columns[0].value(at: 0), subquery.type))
-            case .exists: values.append((.bool(result.count > 0), .boolean))
-            case .array: values.append((.list(result.count == 0 ? [] : result.columns[0].values), subquery.type))
-            case .lateral, .lateralLeft: throw SluiceError.internalError("a lateral subquery in an UPDATE or DELETE expression")
-            }
+            let value = try executor.subqueryValue(subquery.plan, kind: subquery.kind, holding: &held)
+            values.append((value, subquery.kind == .exists ? .boolean : subquery.type))
         }
         return values
     }

@@ -48,7 +48,10 @@ package final class SQLSession: PGSession {
 
     package init(database: Database, user: String, databaseName: String, parameters: [String: String]) {
         self.database = database
-        self.info = SessionInfo(user: user, database: databaseName)
+        var info = SessionInfo(user: user, database: databaseName)
+        let stores = database.tables.stores
+        info.rowCount = { stores.rowCount(id: $0) }
+        self.info = info
         var settings = Dictionary(uniqueKeysWithValues: SessionDefaults.values)
         for (key, value) in parameters { settings[key.lowercased()] = value }
         self.state = Mutex(State(settings: settings))

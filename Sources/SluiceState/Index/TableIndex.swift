@@ -63,9 +63,10 @@ package final class TableIndex: Sendable {
     /// The rows whose first key columns equal `prefix` (non-null values of the key columns'
     /// types) and whose next key column lies between `lower` and `upper` (in the column's
     /// value order, whichever way the index sorts it; a missing bound is open, and NULLs may be
-    /// among the rows an open bound gives), in index order.
+    /// among the rows an open bound gives), in index order, a page's worth at a time as they are
+    /// read: a range is never gathered whole.
     /// - Complexity: O(log n) to find the first row, then the rows returned.
-    package func rows(prefix: [Value], lower: Bound?, upper: Bound?) -> [Chunk] {
+    package func rows(prefix: [Value], lower: Bound?, upper: Bound?) -> IndexRange {
         precondition(prefix.count <= keys.count && (prefix.count < keys.count || (lower == nil && upper == nil)))
         var start: [UInt8] = []
         for (value, key) in zip(prefix, keys) {
@@ -92,37 +93,53 @@ package final class TableIndex: Sendable {
                 end = last.inclusive ? PagedTable.upperBound(ofPrefix: bytes) : bytes
             }
         }
-        let pages = table.withLock { $0.snapshot }
-        return Self.rows(in: pages, from: start, before: end)
+        return IndexRange(pages: table.withLock { $0.snapshot }, from: start, before: end)
     }
+}
 
-    /// The rows of `pages` whose keys are at or after `start` and before `end` (nil: to the end).
-    private static func rows(in pages: [StatePage], from start: [UInt8], before end: [UInt8]?) -> [Chunk] {
+/// The rows of an index's pages whose keys are at or after a start and before an end (nil: to
+/// the end), in key order, one chunk per page read. The pages are the index's snapshot when the
+/// lookup began, so writes after it are not seen.
+package struct IndexRange: Sequence, IteratorProtocol {
+    private let pages: [StatePage]
+    private let start: [UInt8]
+    private let end: [UInt8]?
+    private var page: Int
+
+    init(pages: [StatePage], from start: [UInt8], before end: [UInt8]?) {
+        self.pages = pages
+        self.start = start
+        self.end = end
         // The first page that ends at or after `start`.
         var low = 0, high = pages.count
         while low < high {
             let middle = (low + high) / 2
             if pages[middle].lastKey.compare(0, with: start) < 0 { low = middle + 1 } else { high = middle }
         }
-        var result: [Chunk] = []
-        for page in pages[low...] {
-            if let end, page.firstKey.compare(0, with: end) >= 0 { break }
-            let contents = page.contents
+        page = low
+    }
+
+    package mutating func next() -> Chunk? {
+        while page < pages.count {
+            let current = pages[page]
+            if let end, current.firstKey.compare(0, with: end) >= 0 {
+                page = pages.count
+                return nil
+            }
+            page += 1
+            let contents = current.contents
             let first = contents.keys.count(before: start, orEqual: false)
             let stop = end.map { contents.keys.count(before: $0, orEqual: false) } ?? contents.keys.count
             guard first < stop else { continue }
-            if first == 0, stop == contents.keys.count, contents.counts == nil {
-                result.append(contents.rows)
-                continue
-            }
+            if first == 0, stop == contents.keys.count, contents.counts == nil { return contents.rows }
             var picks: [Int] = []
             picks.reserveCapacity(stop - first)
             for index in first ..< stop {
                 let count = contents.counts.map { Int($0[index]) } ?? 1
-                for _ in 0 ..< max(count, 0) { picks.append(index) }
+                for _ in 0 ..< Swift.max(count, 0) { picks.append(index) }
             }
-            result.append(contents.rows.gather(picks))
+            return contents.rows.gather(picks)
         }
-        return result
+        return nil
     }
 }

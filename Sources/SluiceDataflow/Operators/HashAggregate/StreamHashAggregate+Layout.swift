@@ -142,7 +142,6 @@ extension StreamHashAggregate {
                 case .boolAnd, .boolOr, .bitAnd, .bitOr, .countStar:
                     // DISTINCT changes nothing for bool_and, bool_or, bit_and and bit_or either.
                     break
-                    break
                 }
             }
             switch call.kind {
