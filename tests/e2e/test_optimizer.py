@@ -117,6 +117,9 @@ QUERIES = {
     "distinct_calls_over_no_rows": "SELECT count(DISTINCT k), sum(DISTINCT k) FROM oa WHERE v > 1000",
     "distinct_count_over_no_rows_grouped": "SELECT g, count(DISTINCT k) FROM oa WHERE v > 1000 GROUP BY g",
     "distinct_and_plain_calls": "SELECT g, count(DISTINCT k), count(*), count(k) FROM oa GROUP BY g",
+    "distinct_and_avg": "SELECT g, count(DISTINCT k), avg(k) FROM oa GROUP BY g",
+    # A global aggregate of no rows: the count beside the DISTINCT one is 0, not NULL.
+    "distinct_and_plain_over_nothing": "SELECT count(DISTINCT k), count(*), min(k) FROM oa WHERE k < -1000000",
     "distinct_count_over_join_having": (
         "SELECT ob.g, count(DISTINCT oa.v) AS n FROM oa, ob WHERE oa.k = ob.k GROUP BY ob.g HAVING count(DISTINCT oa.v) > 3"),
 }
@@ -188,8 +191,10 @@ def test_explain_shows_small_outer_sides_of_semi_anti_and_left_joins_hashed(both
 def test_explain_shows_distinct_calls_grouping_distinct_values_first(both) -> None:
     sluice, _ = both
     assert _explain(sluice, QUERIES["distinct_calls_grouped"]).count("BatchHashAgg") == 2
-    # With a call that is not DISTINCT, one aggregate with its own sets of seen values.
-    assert _explain(sluice, QUERIES["distinct_and_plain_calls"]).count("BatchHashAgg") == 1
+    # Counts beside the DISTINCT call are counted per value first and summed after.
+    assert _explain(sluice, QUERIES["distinct_and_plain_calls"]).count("BatchHashAgg") == 2
+    # An average cannot be combined that way: one aggregate with its own sets of seen values.
+    assert _explain(sluice, QUERIES["distinct_and_avg"]).count("BatchHashAgg") == 1
 
 
 VIEWS = {
