@@ -82,6 +82,10 @@ VIEWS.update({
         "SELECT b.id AS bid, c.k AS ck, c.x FROM (SELECT * FROM b WHERE w < 3) b "
         "FULL JOIN (SELECT * FROM c WHERE x < 60) c ON c.x BETWEEN b.w * 20 AND b.w * 20 + 3"
     ),
+    # NOT IN and ALL over a subquery: its values kept as one array, NULLs in it included.
+    "v_not_in": "SELECT id, k FROM a WHERE k NOT IN (SELECT k FROM c WHERE x < 30)",
+    "v_not_in_nulls": "SELECT id FROM b WHERE w NOT IN (SELECT CASE WHEN x % 97 = 0 THEN NULL ELSE x % 12 END FROM c WHERE k = 3)",
+    "v_all": "SELECT id, v FROM a WHERE v > ALL (SELECT w * 10 FROM b WHERE tag = 'z')",
     # A comparison with a scalar subquery (a dynamic filter) and joins without an equality.
     "v_dynamic": "SELECT id, v FROM a WHERE v > (SELECT avg(v) FROM a)",
     "v_band": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 JOIN b b2 ON b1.w < b2.w - 7",

@@ -95,12 +95,23 @@ extension Binder {
             guard let comparison = ComparisonOperator(rawValue: op.symbol == "!=" ? "<>" : op.symbol) else {
                 throw SluiceError(.featureNotSupported, "\(op.symbol) \(quantifier.rawValue) is not supported yet", position: position)
             }
-            var array = try bindExpression(right, &context)
+            var array: ScalarExpr
+            if case .subquery(let query) = right.node {
+                // x op ANY (SELECT y …) compares with the subquery's values as an array, as IN does.
+                array = try pendSubquery(query, kind: .array, &context, position: right.position.errorPosition).column
+            } else {
+                array = try bindExpression(right, &context)
+            }
             var element = lhs.type == .unknown ? DataType.varchar : lhs.type
             if case .list(let arrayElement) = array.type {
                 element = try FunctionRegistry.commonType(element, arrayElement, context: quantifier.rawValue)
             }
-            array = try coerce(array, to: .list(element), position: right.position.errorPosition)
+            if case .list(let arrayElement) = array.type, arrayElement != element {
+                // (The elements widen to the common type, as IN's do.)
+                array = .cast(array, .list(element))
+            } else {
+                array = try coerce(array, to: .list(element), position: right.position.errorPosition)
+            }
             return .call(ArrayFunctions.quantified(comparison, all: quantifier == .all, elementType: element), [try coerce(lhs, to: element, position: position), array])
         case .isNull(let operand, let negated):
             let bound = try bindExpression(operand, &context)

@@ -222,6 +222,18 @@ package enum StreamPlanner {
             let bound = expressions.map(Self.outerReferencesAsColumns)
             for expression in bound { try checkDeterministic(expression) }
             return .project(input: try convert(input), predicate: nil, expressions: columns + bound)
+        case .apply(.values(let rows, _), let subquery, .array) where rows.count == 1 && rows[0].isEmpty:
+            // An ARRAY subquery with nothing to correlate with (`x NOT IN (SELECT …)`, `x > ALL
+            // (SELECT …)`): its values as a global array_agg the view keeps up to date, the
+            // empty array when it has no rows (array_agg's NULL otherwise).
+            let converted = try convert(subquery)
+            let type = converted.outputTypes[0]
+            let values = StreamPlan.project(input: converted, predicate: nil, expressions: [.column(0, type)])
+            let aggregate = StreamPlan.hashAggregate(
+                input: values, groupCount: 0, aggregates: [AggregateCall(kind: .arrayAgg, argument: 0, resultType: .list(type))])
+            return .project(
+                input: aggregate, predicate: nil,
+                expressions: [.coalesce([.column(0, .list(type)), .literal(.list([]), .list(type))], .list(type))])
         case .apply:
             throw refusal("correlated subqueries that could not be turned into joins")
         }
