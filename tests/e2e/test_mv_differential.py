@@ -82,6 +82,10 @@ VIEWS.update({
         "SELECT b.id AS bid, c.k AS ck, c.x FROM (SELECT * FROM b WHERE w < 3) b "
         "FULL JOIN (SELECT * FROM c WHERE x < 60) c ON c.x BETWEEN b.w * 20 AND b.w * 20 + 3"
     ),
+    # Scalar subqueries correlated by comparisons other than equality: an aggregate grouped by
+    # the domain of the outer columns they read.
+    "v_scalar_band": "SELECT id, (SELECT count(*) FROM c WHERE c.x < b.w * 10) AS n FROM b",
+    "v_scalar_key_band": "SELECT id, k, (SELECT max(x) FROM c WHERE c.k = a.k AND c.x < a.v * 10) AS m FROM a",
     # NOT IN and ALL over a subquery: its values kept as one array, NULLs in it included.
     "v_not_in": "SELECT id, k FROM a WHERE k NOT IN (SELECT k FROM c WHERE x < 30)",
     "v_not_in_nulls": "SELECT id FROM b WHERE w NOT IN (SELECT CASE WHEN x % 97 = 0 THEN NULL ELSE x % 12 END FROM c WHERE k = 3)",

@@ -67,6 +67,10 @@ QUERIES = {
     "exists_in_select_list": "SELECT k, EXISTS (SELECT 1 FROM ob WHERE ob.k = oa.k) FROM oa",
     "correlated_in": "SELECT k, v FROM oa WHERE v IN (SELECT w - 50 FROM ob WHERE ob.g = oa.g)",
     "scalar_count_bug": "SELECT k, (SELECT count(*) FROM ob WHERE ob.k = oa.k) FROM oa",
+    # Correlated by other comparisons: grouped by the domain of oa.v (and oa.k).
+    "scalar_by_domain": "SELECT k, v, (SELECT count(*) FROM ob WHERE ob.w < oa.v) FROM oa",
+    "scalar_by_domain_and_key": "SELECT k, (SELECT max(w) FROM ob WHERE ob.k = oa.k AND ob.w <= oa.v) FROM oa",
+    "scalar_by_domain_in_where": "SELECT k, v FROM oa WHERE v > (SELECT avg(w) FROM ob WHERE ob.g <> oa.g)",
     "scalar_count_expression": "SELECT k, (SELECT count(w) + 1 FROM ob WHERE ob.k = oa.k) AS c FROM oa",
     "scalar_in_where": "SELECT k, v FROM oa WHERE v * 2 > (SELECT avg(w) FROM ob WHERE ob.k = oa.k)",
     "scalar_two_keys": "SELECT k, g, (SELECT max(w) FROM ob WHERE ob.k = oa.k AND ob.g = oa.g) FROM oa",
@@ -157,6 +161,10 @@ def test_explain_shows_subqueries_decorrelated(both) -> None:
     assert "type: anti" in _explain(sluice, QUERIES["not_exists"])
     scalar = _explain(sluice, QUERIES["scalar_count_bug"])
     assert "type: left" in scalar and "BatchApply" not in scalar, scalar
+    for name in ("scalar_by_domain", "scalar_by_domain_and_key", "scalar_by_domain_in_where"):
+        scalar = _explain(sluice, QUERIES[name])
+        # (An outer join, its small side hashed: left, or right with the sides swapped.)
+        assert ("type: left" in scalar or "type: right" in scalar) and "BatchApply" not in scalar, scalar
     # A LIMIT in a correlated subquery keeps it an apply, which runs it per row.
     assert "BatchApply" in _explain(sluice, QUERIES["scalar_with_limit_stays_apply"])
 
@@ -201,6 +209,9 @@ VIEWS = {
     "v_count_bug": QUERIES["scalar_count_bug"],
     "v_scalar_in_where": QUERIES["scalar_in_where"],
     "v_comma_join": QUERIES["comma_join"],
+    "v_scalar_by_domain": QUERIES["scalar_by_domain"],
+    "v_scalar_by_domain_and_key": QUERIES["scalar_by_domain_and_key"],
+    "v_scalar_by_domain_in_where": QUERIES["scalar_by_domain_in_where"],
 }
 
 

@@ -11,6 +11,11 @@ import SluicePlan
 /// - a scalar subquery over an aggregate without GROUP BY becomes a left join of the input with
 ///   the aggregate grouped by the subquery's side of its correlated equalities; a row with no
 ///   group gets the aggregate's value over no rows (`count` is 0, not NULL: the "count bug").
+///   Correlated by other comparisons (`t2.v < t1.v`), the aggregate is grouped by the *domain*:
+///   the distinct values of the outer columns those comparisons read, joined with the subquery's
+///   rows on them; the input then meets its group by equality on those columns. A NULL outer
+///   value makes a comparison unknown, so its row has no group and rightly gets the value over
+///   no rows.
 ///
 /// A subquery in another form stays an apply, and is optimized on its own.
 struct Decorrelation {
@@ -59,26 +64,64 @@ struct Decorrelation {
             let (plan, correlated) = pullUp(aggregateInput, forExists: false), !correlated.isEmpty
         else { return nil }
 
-        // Every correlated conjunct must be `inner = outer`.
+        // Correlated conjuncts `inner = outer` group the aggregate by the inner side; any other
+        // comparison groups it by the domain of the outer columns (below).
         var innerKeys: [ScalarExpr] = []
         var outerKeys: [ScalarExpr] = []
+        var byDomain = false
         for conjunct in correlated {
-            guard let (a, b) = conjunct.equalityOperands else { return nil }
+            guard let (a, b) = conjunct.comparisonOperands else { return nil }
+            let sides: (inner: ScalarExpr, outer: ScalarExpr)
             if !a.hasOuterReference, !a.referencedColumns.isEmpty, b.referencedColumns.isEmpty, !b.isVolatile {
-                innerKeys.append(a)
-                outerKeys.append(b)
+                sides = (a, b)
             } else if !b.hasOuterReference, !b.referencedColumns.isEmpty, a.referencedColumns.isEmpty, !a.isVolatile {
-                innerKeys.append(b)
-                outerKeys.append(a)
+                sides = (b, a)
             } else {
                 return nil
             }
+            if conjunct.equalityOperands == nil {
+                byDomain = true
+            } else {
+                innerKeys.append(sides.inner)
+                outerKeys.append(sides.outer)
+            }
         }
-
-        // The aggregate, grouped by the inner keys first.
-        let keyCount = innerKeys.count
-        let keyed = BatchPlan.project(input: plan, expressions: innerKeys + plan.identityExpressions)
-        let grouped = BatchPlan.hashAggregate(input: keyed, groupCount: keyCount, aggregates: aggregates.map { $0.shifted(by: keyCount) })
+        var grouped: BatchPlan
+        let keyCount: Int
+        if byDomain {
+            // The outer columns' distinct values, joined with the rows each would select.
+            var outerColumns: [Int] = []
+            for conjunct in correlated {
+                conjunct.visit { node in
+                    if case .call(let reference, let operands) = node, operands.isEmpty, let index = OuterReference.index(of: reference),
+                        !outerColumns.contains(index)
+                    {
+                        outerColumns.append(index)
+                    }
+                }
+            }
+            let inputTypes = input.outputTypes
+            keyCount = outerColumns.count
+            let domain = BatchPlan.hashAggregate(
+                input: .project(input: input, expressions: outerColumns.map { .column($0, inputTypes[$0]) }), groupCount: keyCount, aggregates: [])
+            let condition = correlated.map { conjunct in
+                conjunct.remappingColumns { $0 + keyCount }.rewritten { node in
+                    if case .call(let reference, let operands) = node, operands.isEmpty, let index = OuterReference.index(of: reference) {
+                        return .column(outerColumns.firstIndex(of: index)!, reference.resultType)
+                    }
+                    return node
+                }
+            }
+            let selected = BatchPlan.join(domain, plan, kind: .inner, on: condition)
+            grouped = .hashAggregate(input: selected, groupCount: keyCount, aggregates: aggregates.map { $0.shifted(by: keyCount) })
+            innerKeys = outerColumns.map { .column($0, inputTypes[$0]) }
+            outerKeys = outerColumns.map { .call(OuterReference.function($0, type: inputTypes[$0]), []) }
+        } else {
+            // The aggregate, grouped by the inner keys first.
+            keyCount = innerKeys.count
+            let keyed = BatchPlan.project(input: plan, expressions: innerKeys + plan.identityExpressions)
+            grouped = .hashAggregate(input: keyed, groupCount: keyCount, aggregates: aggregates.map { $0.shifted(by: keyCount) })
+        }
         var value: [ScalarExpr] = aggregates.enumerated().map { .column(keyCount + $0.offset, $0.element.resultType) }
         var empty: [ScalarExpr] = aggregates.map {
             $0.kind == .count || $0.kind == .countStar ? .literal(.int64(0), $0.resultType) : .literal(.null, $0.resultType)

@@ -110,6 +110,14 @@ extension ScalarExpr {
         }
         return nil
     }
+
+    /// The operands of a comparison (`=`, `<>`, `<`, `<=`, `>`, `>=`): unknown when either is NULL.
+    var comparisonOperands: (ScalarExpr, ScalarExpr)? {
+        if case .call(let function, let arguments) = self, ["=", "<>", "<", "<=", ">", ">="].contains(function.name), arguments.count == 2 {
+            return (arguments[0], arguments[1])
+        }
+        return nil
+    }
 }
 
 extension BatchPlan {
