@@ -5,7 +5,8 @@ over the acknowledged table writes.
 
 The pipeline is seed 000's source and two GROUP BY views as written, seed 001's source and its
 view (a join of the source with its own GROUP BY) as written, a join of seed 000's source with a
-table taking UPDATEs, and the table. Each round produces a batch of events and updates the table,
+table taking UPDATEs, the table, and views of the table against the source through a semi join
+with a condition, an anti join without keys, NOT IN and a scalar subquery correlated by `<`. Each round produces a batch of events and updates the table,
 then the server dies: at a random point of the source's reading, or at a named failpoint of the
 state checkpoint (after its run file, during a compaction, after its manifest).
 `SLUICE_VIEW_CRASH_ROUNDS` sets the random rounds (4 by default)."""
@@ -66,6 +67,17 @@ VIEWS = {
   SELECT teams.team, count(*) AS pops, sum(balloon_game_events.score) AS points
   FROM balloon_game_events JOIN teams ON balloon_game_events.player = teams.player
   GROUP BY teams.team""",
+    # The join kinds that keep each row's match degree, an ARRAY subquery kept as one aggregate
+    # and a scalar subquery decorrelated by its domain, each with its state in state tables.
+    "team_hot_players": """
+  SELECT player, team FROM teams WHERE EXISTS (
+    SELECT 1 FROM balloon_game_events e WHERE e.player = teams.player AND e.score > teams.team * 12 + 40)""",
+    "team_quiet_players": """
+  SELECT player FROM teams WHERE NOT EXISTS (SELECT 1 FROM balloon_game_events e WHERE e.score > teams.team * 20 + 10)""",
+    "team_pages_unseen": """
+  SELECT player, team FROM teams WHERE team + 4 NOT IN (SELECT page_id FROM balloon_game_events WHERE score = 49)""",
+    "team_low_scores": """
+  SELECT player, (SELECT count(*) FROM balloon_game_events e WHERE e.score < teams.team * 10) AS low FROM teams""",
 }
 
 
@@ -157,7 +169,8 @@ def _setup(server: SluiceServer, teams: dict[str, int]) -> None:
         conn.execute("CREATE TABLE teams (player varchar PRIMARY KEY, team int)")
         for player, team in teams.items():
             conn.execute("INSERT INTO teams VALUES (%s, %s)", (player, team))
-        conn.execute(f"CREATE MATERIALIZED VIEW team_scores AS {VIEWS['team_scores']}")
+        for name in ("team_scores", "team_hot_players", "team_quiet_players", "team_pages_unseen", "team_low_scores"):
+            conn.execute(f"CREATE MATERIALIZED VIEW {name} AS {VIEWS[name]}")
 
 
 def _rounds(tmp_path: Path, rounds: int, seed: int, failpoint: str | None = None, environment: dict | None = None) -> None:
