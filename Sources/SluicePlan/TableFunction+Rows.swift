@@ -10,6 +10,12 @@ extension TableFunction {
         let single = Chunk(columns: [], count: 1)
         var values: [Value] = []
         for argument in arguments { values.append(try ExpressionEvaluator.evaluate(argument, on: single, context: context).value(at: 0)) }
+        return try rows(values: values, types: types)
+    }
+
+    /// The rows of this function over argument `values`, as ``rows(arguments:types:context:)``
+    /// gives them.
+    package func rows(values: [Value], types: [DataType]) throws(SluiceError) -> () throws(SluiceError) -> Chunk? {
         switch self {
         case .unnest:
             var builder = ColumnBuilder(type: types[0])

@@ -109,65 +109,31 @@ package enum StreamPlanner {
             return .hashAggregate(input: try convert(input), groupCount: groupCount, aggregates: aggregates)
         case .hashJoin(let join):
             if let residual = join.residual { try checkDeterministic(residual) }
+            if join.kind == .semi || join.kind == .anti, join.residual == nil, !join.leftKeys.isEmpty { return try semiJoin(join) }
             switch join.kind {
-            case .inner, .left:
+            case .inner, .left, .semi, .anti:
+                // (Semi and anti joins here have a condition or no keys: the join keeps each left
+                // row's number of matches itself.)
                 return .hashJoin(
                     StreamHashJoinPlan(
                         left: try convert(join.left), right: try convert(join.right), kind: join.kind, leftKeys: join.leftKeys,
                         rightKeys: join.rightKeys, residual: join.residual))
             case .right:
                 // A right join is the left join with its inputs swapped, columns put back in order.
-                let left = try convert(join.left)
-                let right = try convert(join.right)
-                let leftWidth = left.outputTypes.count
-                let rightWidth = right.outputTypes.count
-                let residual = join.residual?.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth }
-                let swapped = StreamPlan.hashJoin(
-                    StreamHashJoinPlan(
-                        left: right, right: left, kind: .left, leftKeys: join.rightKeys, rightKeys: join.leftKeys, residual: residual))
+                let swapped = try convert(.hashJoin(swappedSides(join, kind: .left)))
+                let (leftWidth, rightWidth) = (join.left.outputTypes.count, join.right.outputTypes.count)
                 let types = swapped.outputTypes
                 let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
                     + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
                 return .project(input: swapped, predicate: nil, expressions: reorder)
             case .full:
-                return try fullJoin(
-                    left: join.left, right: join.right, leftKeys: join.leftKeys, rightKeys: join.rightKeys, residual: join.residual)
-            case .semi, .anti:
-                guard join.residual == nil else {
-                    // The join keeps each left row's number of matches itself.
-                    return .hashJoin(
-                        StreamHashJoinPlan(
-                            left: try convert(join.left), right: try convert(join.right), kind: join.kind, leftKeys: join.leftKeys,
-                            rightKeys: join.rightKeys, residual: join.residual))
-                }
-                return try semiJoin(join)
+                return try fullJoin(join)
             }
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
             // Every pair is a candidate: a hash join on no key, the condition its residual. A
             // change on one side meets the other side whole, as a nested loop would; against a
             // one-row side (a scalar subquery: RisingWave's dynamic filter) that is one row.
-            if let predicate { try checkDeterministic(predicate) }
-            switch kind {
-            case .inner, .left:
-                return .hashJoin(
-                    StreamHashJoinPlan(left: try convert(left), right: try convert(right), kind: kind, leftKeys: [], rightKeys: [], residual: predicate))
-            case .right:
-                let leftWidth = left.outputTypes.count
-                let rightWidth = right.outputTypes.count
-                let swapped = StreamPlan.hashJoin(
-                    StreamHashJoinPlan(
-                        left: try convert(right), right: try convert(left), kind: .left, leftKeys: [], rightKeys: [],
-                        residual: predicate?.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth }))
-                let types = swapped.outputTypes
-                let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
-                    + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
-                return .project(input: swapped, predicate: nil, expressions: reorder)
-            case .semi, .anti:
-                return .hashJoin(
-                    StreamHashJoinPlan(left: try convert(left), right: try convert(right), kind: kind, leftKeys: [], rightKeys: [], residual: predicate))
-            case .full:
-                return try fullJoin(left: left, right: right, leftKeys: [], rightKeys: [], residual: predicate)
-            }
+            return try convert(.hashJoin(HashJoin(left: left, right: right, kind: kind, leftKeys: [], rightKeys: [], residual: predicate)))
         case .union(let inputs, let distinct):
             let converted = try inputs.map { (input) throws(SluiceError) -> StreamPlan in try convert(input) }
             let merged = StreamPlan.union(inputs: converted)
@@ -251,32 +217,24 @@ package enum StreamPlanner {
         }
     }
 
+    /// `join`'s inputs swapped, as a join of `kind`: the right side's keys first, and the
+    /// condition over (right, left) columns.
+    private static func swappedSides(_ join: HashJoin, kind: JoinKind) -> HashJoin {
+        let (leftWidth, rightWidth) = (join.left.outputTypes.count, join.right.outputTypes.count)
+        return HashJoin(
+            left: join.right, right: join.left, kind: kind, leftKeys: join.rightKeys, rightKeys: join.leftKeys,
+            residual: join.residual?.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth })
+    }
+
     /// A full outer join: the left join's rows, and the right rows no left row matches padded
     /// with NULLs (an anti join of the right side with the left).
-    private static func fullJoin(
-        left: BatchPlan, right: BatchPlan, leftKeys: [Int], rightKeys: [Int], residual: ScalarExpr?
-    ) throws(SluiceError) -> StreamPlan {
-        let leftTypes = left.outputTypes
-        let rightTypes = right.outputTypes
-        let leftJoin = StreamPlan.hashJoin(
-            StreamHashJoinPlan(
-                left: try convert(left), right: try convert(right), kind: .left, leftKeys: leftKeys, rightKeys: rightKeys, residual: residual))
-        let unmatched: StreamPlan
-        if let residual {
-            // The condition over (right, left) columns: the swapped join's order.
-            let leftWidth = leftTypes.count
-            let rightWidth = rightTypes.count
-            unmatched = .hashJoin(
-                StreamHashJoinPlan(
-                    left: try convert(right), right: try convert(left), kind: .anti, leftKeys: rightKeys, rightKeys: leftKeys,
-                    residual: residual.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth }))
-        } else {
-            unmatched = try semiJoin(HashJoin(left: right, right: left, kind: .anti, leftKeys: rightKeys, rightKeys: leftKeys, residual: nil))
-        }
+    private static func fullJoin(_ join: HashJoin) throws(SluiceError) -> StreamPlan {
+        var leftJoin = join
+        leftJoin.kind = .left
         let padded = StreamPlan.project(
-            input: unmatched, predicate: nil,
-            expressions: leftTypes.map { .literal(.null, $0) } + rightTypes.enumerated().map { .column($0.offset, $0.element) })
-        return .union(inputs: [leftJoin, padded])
+            input: try convert(.hashJoin(swappedSides(join, kind: .anti))), predicate: nil,
+            expressions: join.left.outputTypes.map { .literal(.null, $0) } + join.right.outputTypes.enumerated().map { .column($0.offset, $0.element) })
+        return .union(inputs: [try convert(.hashJoin(leftJoin)), padded])
     }
 
     /// A semi join (EXISTS, IN) as an inner join with the right side's distinct keys, and an
@@ -351,10 +309,9 @@ package enum StreamPlanner {
     /// A table function's rows for each row's arguments, as an array (for the expansion).
     private static func rowsAsArray(_ function: TableFunction, argumentTypes: [DataType], type: DataType) -> ScalarFunction {
         ScalarFunction(name: function.rawValue, argumentTypes: argumentTypes, resultType: .list(type)) {
-            (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.buildValues(rowCount: rowCount, type: .list(type)) { (rowIndex: Int) throws(SluiceError) -> Value in
-                let literals = arguments.map { ScalarExpr.literal($0.value(at: rowIndex), $0.type) }
-                let next = try function.rows(arguments: literals, types: [type], context: context)
+                let next = try function.rows(values: arguments.map { $0.value(at: rowIndex) }, types: [type])
                 var values: [Value] = []
                 while let chunk = try next() {
                     values += chunk.columns[0].values

@@ -92,7 +92,8 @@ enum FormatFunction {
                 default: break
                 }
             }
-            let padding = max(0, width - String(decoding: text, as: UTF8.self).count)
+            // (Widths count characters, not bytes.)
+            let padding = width == 0 ? 0 : max(0, width - String(decoding: text, as: UTF8.self).count)
             if !leftAligned { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
             out.append(contentsOf: text)
             if leftAligned { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: padding)) }
