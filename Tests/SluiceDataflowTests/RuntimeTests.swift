@@ -13,8 +13,8 @@ private final class Published: Sendable {
     let rows = Mutex<[Int: [Chunk]]>([:])
     let commits = Mutex<[UInt64]>([])
 
-    func record(_ views: [Int: [StatePage]], _ epoch: UInt64) {
-        rows.withLock { $0.merge(views.mapValues { $0.map(\.published) }) { $1 } }
+    func record(_ views: [Int: PublishedView], _ epoch: UInt64) {
+        rows.withLock { $0.merge(views.mapValues { $0.pages.map(\.published) }) { $1 } }
         commits.withLock { $0.append(epoch) }
     }
 

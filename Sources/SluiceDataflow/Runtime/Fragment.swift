@@ -7,7 +7,7 @@ import SluiceState
 package protocol EpochCollector: AnyObject, Sendable {
     /// Fragment `fragmentID` finished `epoch`; `rows` is its view's new contents, or nil when
     /// the epoch changed nothing; `checkpoint` its state for a checkpoint barrier.
-    func collect(epoch: UInt64, fragmentID: Int, rows: [StatePage]?, checkpoint: CheckpointPiece?)
+    func collect(epoch: UInt64, fragmentID: Int, rows: PublishedView?, checkpoint: CheckpointPiece?)
     /// Raised when a checkpoint was lost: a fragment whose base is older writes a new one.
     var requiredBaseGeneration: Int { get }
 }
@@ -54,6 +54,9 @@ package final class Fragment: @unchecked Sendable {
     /// The view's change stream, for views over this view.
     package let output = ChangeDispatcher()
     package let statistics = FragmentStatistics()
+    /// Whether the view has indexes, which take each epoch's changes (set by anyone; read by
+    /// the fragment when an epoch ends).
+    package let keepsChanges = Atomic<Bool>(false)
     /// Relation ids read, in input order (empty: constant rows only; the runtime's ticker then
     /// delivers barriers as input 0).
     package let upstreams: [Int]
@@ -266,6 +269,7 @@ package final class Fragment: @unchecked Sendable {
         }
         let warnings = graph.takeWarnings()
         if let last = warnings.last { statistics.record(last, count: warnings.count) }
+        materializer.keepsChanges = keepsChanges.load(ordering: .acquiring)
         let rows = materializer.publish()
         statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
         let profile = graph.profile

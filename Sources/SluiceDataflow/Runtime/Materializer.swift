@@ -43,6 +43,12 @@ package struct Materializer {
     private var unmatchedDeletes = 0
     /// Restored from a checkpoint and not yet published.
     private var restored = false
+    /// The epoch's changes, kept for the view's indexes when the epoch began with
+    /// ``keepsChanges`` set; nil otherwise.
+    private var changes: [StreamChunk]?
+    /// Whether the next epochs keep their changes (the view has indexes); takes effect when
+    /// the current epoch is published, so an epoch's changes are kept whole or not at all.
+    package var keepsChanges = false
 
     package init(types: [DataType], identity: RowIdentity = .wholeRow, memory: StateMemory? = nil) {
         self.types = types
@@ -75,6 +81,7 @@ package struct Materializer {
                 unmatchedDeletes += chunk.count - kept.count
                 inserts = StreamChunk(ops: kept.map { chunk.ops[$0] }, data: chunk.data.gather(kept))
             }
+            changes?.append(inserts)
             var rowID = nextRowID
             // One fragment owns every vnode for now; its row ids carry vnode 0.
             table.stage(inserts) { bytes, _ in
@@ -85,6 +92,7 @@ package struct Materializer {
             }
             nextRowID = rowID
         case .key, .wholeRow:
+            changes?.append(chunk)
             var rows = chunk.data
             var signs = chunk.ops.map { Int8($0.isInsertion ? 1 : -1) }
             if case .key = identity, chunk.ops.contains(.updateDelete) {
@@ -112,12 +120,15 @@ package struct Materializer {
         }
     }
 
-    /// Commits the epoch's changes and returns the view's pages (shared, read lazily), or nil
-    /// when the epoch changed nothing (and nothing was restored since the last publish).
-    package mutating func publish() -> [StatePage]? {
+    /// Commits the epoch's changes and returns the view's pages (shared, read lazily) with the
+    /// epoch's changes when they were kept, or nil when the epoch changed nothing (and nothing
+    /// was restored since the last publish).
+    package mutating func publish() -> PublishedView? {
+        let epochChanges = changes
+        changes = keepsChanges ? [] : nil
         guard table.commitEpoch() || restored else { return nil }
-        restored = false
-        return table.snapshot
+        defer { restored = false }
+        return PublishedView(pages: table.snapshot, changes: restored ? nil : epochChanges)
     }
 
     /// The id of the view's rows among its fragment's state tables.
@@ -144,5 +155,17 @@ package struct Materializer {
             if key.count == 10 { nextRowID = key[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 1 }
         }
         restored = true
+    }
+}
+
+/// A view's rows after an epoch, for readers, and what the epoch changed in them when the view
+/// kept it (for its indexes; nil: rebuild them from the pages).
+package struct PublishedView: Sendable {
+    package var pages: [StatePage]
+    package var changes: [StreamChunk]?
+
+    package init(pages: [StatePage], changes: [StreamChunk]? = nil) {
+        self.pages = pages
+        self.changes = changes
     }
 }

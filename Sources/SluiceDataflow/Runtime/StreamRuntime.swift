@@ -90,7 +90,7 @@ package struct CheckpointHooks: Sendable {
 /// the current rows of its inputs to start from.
 package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// Receives the rows of every view an epoch changed, keyed by view id, with the epoch.
-    package typealias Publish = @Sendable ([Int: [StatePage]], UInt64) -> Void
+    package typealias Publish = @Sendable ([Int: PublishedView], UInt64) -> Void
 
     private let gate = CutGate()
     /// Guards everything below it.
@@ -113,7 +113,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private struct Inflight {
         var epoch: UInt64
         var expected: Set<Int>
-        var rows: [Int: [StatePage]] = [:]
+        var rows: [Int: PublishedView] = [:]
         /// Set for a checkpoint barrier.
         var cut: CheckpointCut?
         var pieces: [CheckpointPiece] = []
@@ -321,7 +321,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         await waitForCommit(injectBarrier())
     }
 
-    package func collect(epoch: UInt64, fragmentID: Int, rows: [StatePage]?, checkpoint: CheckpointPiece?) {
+    package func collect(epoch: UInt64, fragmentID: Int, rows: PublishedView?, checkpoint: CheckpointPiece?) {
         condition.withLock {
             guard let index = inflight.firstIndex(where: { $0.epoch == epoch }) else { return }
             guard inflight[index].expected.remove(fragmentID) != nil else { return }
@@ -441,6 +441,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// The running views, by id.
     package var views: [Fragment] {
         condition.withLock { fragments.values.sorted { $0.id < $1.id } }
+    }
+
+    /// Whether view `id` hands each epoch's changes to its indexes from the next epoch on.
+    package func setKeepsChanges(_ keeps: Bool, view id: Int) {
+        condition.withLock { fragments[id] }?.keepsChanges.store(keeps, ordering: .releasing)
     }
 
     /// Stops every fragment, the workers and the barrier thread; wakes all waiters.

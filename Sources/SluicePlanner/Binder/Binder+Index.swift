@@ -6,10 +6,8 @@ import SluiceSQL
 extension Binder {
     mutating func bindCreateIndex(_ create: CreateIndex) throws(SluiceError) -> PlannedStatement {
         let table = try relation(named: create.table, position: nil)
-        guard table.kind == .table else {
-            throw SluiceError(
-                .featureNotSupported, "cannot create an index on \(table.kind.rawValue) \"\(table.name)\"",
-                hint: table.kind == .materializedView ? "Indexes are kept for tables; query the view, or create it with its key first." : nil)
+        guard table.kind == .table || table.kind == .materializedView else {
+            throw SluiceError(.wrongObjectType, "cannot create index on relation \"\(table.name)\"", detail: "This operation is not supported for \(table.kind.rawValue)s.")
         }
         if create.isUnique {
             throw SluiceError(.featureNotSupported, "unique indexes are not supported", hint: "Use a PRIMARY KEY on the table.")

@@ -173,6 +173,7 @@ extension Database {
             throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view")
         }
         relation.id = stored.id
+        relation.indexes = stored.indexes
         _ = try createMaterializedView(relation, plan: plan, restoring: state)
     }
 }

@@ -263,6 +263,9 @@ package final class Database: TableProvider, Sendable {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
         tables.stores.add(store, id: relation.id, isView: true)
+        // A restored view's indexes, empty until its first epoch is published (rebuilt from its
+        // rows then, whole).
+        for index in relation.indexList { tables.stores.addIndex(makeIndex(index, of: relation), id: index.id, table: relation.id) }
         let stores = tables.stores
         let connectors = streams.connectors
         do {
@@ -275,6 +278,7 @@ package final class Database: TableProvider, Sendable {
                 guard let source = stores.store(for: id) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
                 return source.snapshot().chunks
             }
+            if !relation.indexList.isEmpty { streams.runtime.setKeepsChanges(true, view: relation.id) }
             try saveCatalog()
             return epoch
         } catch {
@@ -286,9 +290,23 @@ package final class Database: TableProvider, Sendable {
 
     /// Adds secondary index `index` to `table` and builds it from the table's rows, with the
     /// table's writes paused so that none is missed or applied twice.
+    /// A materialized view's index is built from the view's rows in the step that publishes an
+    /// epoch, and takes each later epoch's changes.
     package func createIndex(_ index: IndexDefinition, on table: RelationDefinition) throws(SluiceError) {
         guard let store = tables.store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         let built = makeIndex(index, of: table)
+        if table.kind == .materializedView {
+            tables.stores.addViewIndex(built, id: index.id, view: table.id)
+            streams.runtime.setKeepsChanges(true, view: table.id)
+            do {
+                try catalog.addIndex(index, toTable: table.id)
+                try saveCatalog()
+            } catch {
+                dropIndex(index.id, of: table.id)
+                throw error
+            }
+            return
+        }
         try streams.runtime.withWritesPaused { () throws(SluiceError) in
             try catalog.addIndex(index, toTable: table.id)
             built.rebuild(from: store)
@@ -304,9 +322,14 @@ package final class Database: TableProvider, Sendable {
     }
 
     package func dropIndex(_ index: IndexDefinition, of table: RelationDefinition) throws(SluiceError) {
-        catalog.removeIndex(index.id, fromTable: table.id)
-        tables.stores.removeIndex(id: index.id, table: table.id)
+        dropIndex(index.id, of: table.id)
         try saveCatalog()
+    }
+
+    private func dropIndex(_ indexID: Int, of tableID: Int) {
+        catalog.removeIndex(indexID, fromTable: tableID)
+        tables.stores.removeIndex(id: indexID, table: tableID)
+        if tables.stores.indexes(of: tableID).isEmpty { streams.runtime.setKeepsChanges(false, view: tableID) }
     }
 
     /// An empty index `index` of `table`, counted against the memory limit.

@@ -34,11 +34,6 @@ final class StoreRegistry: Sendable {
         indexes.withLock { _ = $0[table]?.removeValue(forKey: id) }
     }
 
-    /// Every index, by id.
-    func allIndexes() -> [Int: TableIndex] {
-        indexes.withLock { $0.values.reduce(into: [:]) { all, byID in all.merge(byID) { first, _ in first } } }
-    }
-
     func store(for id: Int) -> TableStore? {
         stores.withLock { $0[id]?.store }
     }
@@ -57,10 +52,26 @@ final class StoreRegistry: Sendable {
         indexes.withLock { _ = $0.removeValue(forKey: id) }
     }
 
-    /// Replaces the rows of every view in `rows` in one step.
-    func publish(_ rows: [Int: [StatePage]]) {
+    /// Replaces the rows of every view in `views` in one step, with their indexes: each takes
+    /// the epoch's changes, or is rebuilt from the view's rows when they were not kept.
+    func publish(_ views: [Int: PublishedView]) {
         stores.withLock { stores in
-            for (id, pages) in rows { stores[id]?.store.replaceAll(with: pages) }
+            for (id, view) in views {
+                guard let store = stores[id]?.store else { continue }
+                store.replaceAll(with: view.pages)
+                for index in indexes(of: id) {
+                    if let changes = view.changes { index.apply(changes) } else { index.rebuild(from: store) }
+                }
+            }
+        }
+    }
+
+    /// Adds index `index` of view `viewID`, built from the view's rows in the step that
+    /// publishes them, so that it misses no epoch and takes none twice.
+    func addViewIndex(_ index: TableIndex, id: Int, view viewID: Int) {
+        stores.withLock { stores in
+            if let store = stores[viewID]?.store { index.rebuild(from: store) }
+            addIndex(index, id: id, table: viewID)
         }
     }
 
@@ -75,7 +86,14 @@ final class StoreRegistry: Sendable {
         stores.withLock { stores in
             var tables: [Int: TableStore] = [:]
             for (id, entry) in stores { tables[id] = entry.isView ? entry.store.frozenCopy() : entry.store }
-            return ConsistentReader(tables: tables, indexes: allIndexes())
+            // A view's indexes as of the same epoch as its rows; a table's, live as its rows.
+            let all = indexes.withLock { indexes in
+                indexes.reduce(into: [Int: TableIndex]()) { all, relation in
+                    let isView = stores[relation.key]?.isView == true
+                    for (id, index) in relation.value { all[id] = isView ? index.frozen() : index }
+                }
+            }
+            return ConsistentReader(tables: tables, indexes: all)
         }
     }
 }

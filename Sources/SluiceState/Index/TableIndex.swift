@@ -10,15 +10,46 @@ import SluiceCore
 /// keys keep every row and equal rows are counted. The table's writes apply their changes here
 /// in the same step as to the table (``apply(_:)``), so a lookup sees what a scan would. The
 /// index is derived state: a restart builds it again from the recovered table (``rebuild(from:)``).
+///
+/// A materialized view's index takes each published epoch's changes (``apply(_:)-([StreamChunk])``)
+/// in the step that publishes the view's rows, and a query reads it as of the view's epoch
+/// (``frozen()``).
 package final class TableIndex: Sendable {
     package let types: [DataType]
     package let keys: [SortKey]
     private let table: Mutex<PagedTable>
+    /// A frozen index's pages: the index as it was when frozen, whatever comes after.
+    private let frozenPages: [StatePage]?
 
     package init(types: [DataType], keys: [SortKey], memory: StateMemory? = nil) {
         self.types = types
         self.keys = keys
         table = Mutex(PagedTable(types: types, memory: memory))
+        frozenPages = nil
+    }
+
+    private init(types: [DataType], keys: [SortKey], frozenPages: [StatePage]) {
+        self.types = types
+        self.keys = keys
+        table = Mutex(PagedTable(types: types))
+        self.frozenPages = frozenPages
+    }
+
+    /// The index as it is now, unchanged by later writes (its pages shared, not copied).
+    package func frozen() -> TableIndex {
+        TableIndex(types: types, keys: keys, frozenPages: table.withLock { $0.snapshot })
+    }
+
+    /// Applies a view's changes of one epoch (insertions and deletions of whole rows) in one step.
+    package func apply(_ changes: [StreamChunk]) {
+        guard changes.contains(where: { $0.count > 0 }) else { return }
+        table.withLock { table in
+            for change in changes where change.count > 0 {
+                let rows = change.data
+                table.stage(rows, signs: change.ops.map { $0.isInsertion ? 1 : -1 }) { bytes, row in self.appendKey(of: rows, row: row, to: &bytes) }
+            }
+            _ = table.commitEpoch()
+        }
     }
 
     /// Applies a write's changes (rows inserted and deleted, in order) to the index.
@@ -37,7 +68,11 @@ package final class TableIndex: Sendable {
 
     /// Replaces the index's rows by `store`'s.
     package func rebuild(from store: TableStore) {
-        let chunks = store.snapshot().chunks
+        rebuild(from: store.snapshot().chunks)
+    }
+
+    /// Replaces the index's rows by `chunks`' rows.
+    package func rebuild(from chunks: some Sequence<Chunk>) {
         table.withLock { table in
             table = PagedTable(types: types, memory: table.memory)
             for rows in chunks {
@@ -48,7 +83,7 @@ package final class TableIndex: Sendable {
     }
 
     /// The rows stored.
-    package var rowCount: Int { table.withLock { $0.rowCount } }
+    package var rowCount: Int { frozenPages.map { $0.reduce(0) { $0 + $1.rowCount } } ?? table.withLock { $0.rowCount } }
 
     private func appendKey(of rows: Chunk, row: Int, to bytes: inout [UInt8]) {
         for key in keys {
@@ -93,7 +128,7 @@ package final class TableIndex: Sendable {
                 end = last.inclusive ? PagedTable.upperBound(ofPrefix: bytes) : bytes
             }
         }
-        return IndexRange(pages: table.withLock { $0.snapshot }, from: start, before: end)
+        return IndexRange(pages: frozenPages ?? table.withLock { $0.snapshot }, from: start, before: end)
     }
 }
 

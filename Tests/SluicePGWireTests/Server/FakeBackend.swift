@@ -8,19 +8,28 @@ import Synchronization
 ///   other selects return 1.
 /// - Text containing `syntax` fails to prepare with 42601; database `missing` does not exist.
 struct FakeBackend: PGBackend {
+    /// How many `select sleep` statements have started: a test cancels one only once it runs.
+    final class Sleeps: Sendable {
+        let started = Atomic<Int>(0)
+    }
+    let sleeps = Sleeps()
+
     func startSession(_ startup: PGStartup) throws(SluiceError) -> any PGSession {
         guard startup.database != "missing" else {
             throw SluiceError(.invalidCatalogName, "database \"\(startup.database)\" does not exist")
         }
-        return FakeSession()
+        return FakeSession(sleeps: sleeps)
     }
 }
 
 final class FakeSession: PGSession {
+    private let sleeps: FakeBackend.Sleeps
     private let isCancelled = Mutex(false)
     private let nextID = Mutex(0)
 
     static let column = PGColumn(name: "?column?", type: .int32)
+
+    init(sleeps: FakeBackend.Sleeps) { self.sleeps = sleeps }
 
     func prepare(_ sql: String, parameterTypes: [DataType?]) async throws(SluiceError) -> [PGPreparedStatement] {
         if let range = sql.firstRange(of: "syntax") {
@@ -51,6 +60,7 @@ final class FakeSession: PGSession {
         case "select many": values = [.int32(1), .int32(2), .int32(3)]
         case "select sleep":
             isCancelled.withLock { $0 = false }
+            sleeps.started.add(1, ordering: .sequentiallyConsistent)
             for _ in 0 ..< 1000 {
                 if isCancelled.withLock({ $0 }) { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
                 try? await Task.sleep(for: .milliseconds(10))

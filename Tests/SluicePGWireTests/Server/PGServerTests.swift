@@ -8,11 +8,12 @@ import Testing
     typealias B = FrontendBytes
 
     func withServer(
-        _ authentication: PGAuthentication = .trust, _ body: (PGServer) async throws -> Void
+        _ authentication: PGAuthentication = .trust, backend: FakeBackend = FakeBackend(),
+        _ body: (PGServer) async throws -> Void
     ) async throws {
         let server = try await PGServer.start(
             configuration: PGServerConfiguration(host: "127.0.0.1", port: 0, authentication: authentication),
-            backend: FakeBackend()
+            backend: backend
         )
         do {
             try await body(server)
@@ -86,12 +87,14 @@ import Testing
     }
 
     @Test func cancelRequestStopsARunningQuery() async throws {
-        try await withServer { server in
+        let backend = FakeBackend()
+        try await withServer(backend: backend) { server in
             let client = try RawPGClient(port: server.port)
             let greeting = try client.startup()
             guard let keyData = greeting.first(where: { $0.type == "K" }) else { Issue.record("no BackendKeyData"); return }
             client.send(B.query("select sleep"))
-            try await Task.sleep(for: .milliseconds(100))
+            // A cancel that arrives before the statement runs has nothing to stop.
+            while backend.sleeps.started.load(ordering: .sequentiallyConsistent) == 0 { try await Task.sleep(for: .milliseconds(1)) }
 
             let wrongKey = try RawPGClient(port: server.port)
             wrongKey.send(B.int32(16) + B.int32(80_877_102) + Array(keyData.body[0 ..< 4]) + B.int32(12345))
