@@ -11,7 +11,7 @@ import SluiceState
 ///
 /// Changes are staged for the barrier, and a probe must also see the changes earlier input of
 /// the same epoch made: the staged changes are indexed by their join-key prefix, and
-/// ``candidates(withPrefix:into:)`` folds them into the committed rows.
+/// ``candidates(withPrefix:from:limit:into:)`` folds them into the committed rows.
 struct JoinSideState {
     let id: Int
     private(set) var table: PagedTable
@@ -37,11 +37,24 @@ struct JoinSideState {
     /// Adds the rows with `prefix` to `candidates`: each distinct row once, with its
     /// multiplicity as of now (committed, then this epoch's changes in order). Rows whose
     /// multiplicity is not positive are left out.
-    func candidates(withPrefix prefix: [UInt8], into candidates: inout JoinCandidates) {
-        let start = candidates.count
-        for run in table.runs(withPrefix: prefix) { candidates.append(run, prefixLength: prefix.count) }
-        guard !stagedByPrefix.isEmpty, let staged = stagedByPrefix[GroupKeyBytes(bytes: prefix)] else { return }
-        candidates.fold(staged, of: table, from: start, prefixLength: prefix.count)
+    ///
+    /// A prefix with many rows is read in slices: from `start` (nil: the first row), at most
+    /// `limit` committed rows (and the staged changes between them) per call; the key where the
+    /// next slice starts is returned, nil after the last.
+    func candidates(withPrefix prefix: [UInt8], from start: [UInt8]? = nil, limit: Int = .max, into candidates: inout JoinCandidates) -> [UInt8]? {
+        let first = candidates.count
+        let (runs, resume) = table.runs(withPrefix: prefix, from: start ?? prefix, limit: limit)
+        for run in runs { candidates.append(run, prefixLength: prefix.count) }
+        guard !stagedByPrefix.isEmpty, var staged = stagedByPrefix[GroupKeyBytes(bytes: prefix)] else { return resume }
+        if start != nil || resume != nil {
+            // The slice's staged changes: those whose keys lie between its start and the next's.
+            staged = staged.filter { change in
+                let key = table.stagedKey(Int(change))
+                return start.map { !key.lexicographicallyPrecedes($0) } ?? true && resume.map { key.lexicographicallyPrecedes($0) } ?? true
+            }
+        }
+        candidates.fold(staged, of: table, from: first, prefixLength: prefix.count)
+        return resume
     }
 
     /// Stages `rows` (rows of this side, with the degree column where it keeps one) with their

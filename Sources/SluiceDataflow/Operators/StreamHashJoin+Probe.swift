@@ -24,37 +24,49 @@ struct ProbeBatch {
     /// Where each join key's rows are in `candidates`, keyed by the key's prefix.
     private var candidatesByJoinKey: [GroupKeyBytes: Range<Int>] = [:]
 
-    init(firstRow: Int) {
+    /// The first row's match degree from the slices of its candidates earlier batches took.
+    let carriedDegree: Int64
+    /// Whether the last row's candidates go on in the next batch (a key with more rows than
+    /// one read takes): its degree is carried there, and it is stored after its last slice.
+    var lastRowContinues = false
+
+    init(firstRow: Int, carriedDegree: Int64 = 0) {
         self.firstRow = firstRow
+        self.carriedDegree = carriedDegree
     }
 
     var pairCount: Int { pairRows.count }
 
     /// Adds input row `rowIndex` of `data` (whose join key columns are `keys`), pairing it with
-    /// the rows of `other` that have the same key.
+    /// the rows of `other` that have the same key: all of them, or, for a key with more than
+    /// `limit`, a slice from `resume` (nil: the first), returning where the next slice starts.
     /// - Complexity: one prefix read of `other` per distinct key in the batch, plus O(pairs).
-    mutating func add(row rowIndex: Int, of data: Chunk, keys joinKeys: [Int], probing other: borrowing JoinSideState) {
+    mutating func add(
+        row rowIndex: Int, of data: Chunk, keys joinKeys: [Int], probing other: borrowing JoinSideState, limit: Int, from resume: [UInt8]?
+    ) -> [UInt8]? {
         defer { pairStarts.append(pairRows.count) }
         guard let key = JoinStateKey(row: rowIndex, of: data, keys: joinKeys) else {
             keys.append(nil)
-            return
+            return nil
         }
         keys.append(key)
         let prefix = GroupKeyBytes(bytes: key.prefix)
         let range: Range<Int>
-        if let known = candidatesByJoinKey[prefix] {
+        var next: [UInt8]?
+        if resume == nil, let known = candidatesByJoinKey[prefix] {
             range = known
         } else {
             // The key encoding is self-delimiting, so exactly the rows of this key start with it.
             let start = candidates.count
-            other.candidates(withPrefix: prefix.bytes, into: &candidates)
+            next = other.candidates(withPrefix: prefix.bytes, from: resume, limit: limit, into: &candidates)
             range = start ..< candidates.count
-            candidatesByJoinKey[prefix] = range
+            if resume == nil && next == nil { candidatesByJoinKey[prefix] = range }
         }
         for candidate in range {
             pairRows.append(rowIndex)
             pairCandidates.append(candidate)
         }
+        return next
     }
 }
 
@@ -73,8 +85,10 @@ private struct EmittedRows {
 
 extension StreamHashJoin {
     /// Joins the rows of `batch` (rows of `chunk`, from `side`) with their candidates, updates
-    /// both sides' state row by row in input order, and emits the joined rows.
-    mutating func apply(_ batch: ProbeBatch, of chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
+    /// both sides' state row by row in input order, and emits the joined rows. Returns the
+    /// match degree of a last left row whose candidates go on in the next batch.
+    @discardableResult
+    mutating func apply(_ batch: ProbeBatch, of chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) -> Int64 {
         let candidates = batch.candidates
         let storedCandidates = side == .left ? candidates.rows(stagedIn: rightState.table) : candidates.rows(stagedIn: leftState.table)
         // The candidates' values (without a degree column).
@@ -98,6 +112,8 @@ extension StreamHashJoin {
         var emitted = EmittedRows()
         var paddedSources: [Int] = []
         var staging = Staging()
+        var carried: Int64 = 0
+        let continuing = batch.lastRowContinues ? batch.keys.count - 1 : -1
         switch side {
         case .left:
             for offset in batch.keys.indices {
@@ -105,11 +121,15 @@ extension StreamHashJoin {
                 let isInsertion = chunk.ops[rowIndex].isInsertion
                 let op: ChangeOp = isInsertion ? .insert : .delete
                 let pairRange = batch.pairStarts[offset] ..< batch.pairStarts[offset + 1]
-                var degree: Int64 = 0
+                var degree: Int64 = offset == 0 ? batch.carriedDegree : 0
                 for pair in pairRange where mask?[pair] ?? true {
                     let multiplicity = candidates.multiplicity(batch.pairCandidates[pair])
                     if emitsPairs { emitted.append(op, source: pair, times: multiplicity) }
                     degree += multiplicity
+                }
+                if offset == continuing {
+                    carried = degree
+                    break
                 }
                 if emitsAlone(degree: degree) {
                     emitted.append(op, source: aloneBase + paddedSources.count, times: 1)
@@ -158,7 +178,7 @@ extension StreamHashJoin {
                     degrees[candidate] = degree
                     degreeChanged[candidate] = true
                 }
-                if let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: 0) }
+                if offset != continuing, let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: 0) }
             }
             rightState.stage(chunk.data.gather(staging.rows), signs: staging.signs, keys: staging.keys)
             // The left rows whose degree moved take their new degree in place (sign 0).
@@ -171,19 +191,20 @@ extension StreamHashJoin {
                     keys: changed.map { candidates.key($0, stagedIn: leftState.table) })
             }
         }
-        if emitted.ops.isEmpty { return }
+        if emitted.ops.isEmpty { return carried }
         var rows = pairs
         if !paddedSources.isEmpty {
             let paddedLeft = side == .left ? chunk.data.gather(paddedSources) : candidateChunk.gather(paddedSources)
             guard emitsPairs else {
                 emit(emitted, from: paddedLeft, into: &output)
-                return
+                return carried
             }
             let nulls = rightTypes.map { Column(type: $0, repeating: .null, count: paddedSources.count) }
             let padded = Chunk(columns: paddedLeft.columns + nulls, count: paddedSources.count)
             rows = pairs.isEmpty ? padded : Chunk.concatenate([pairs, padded], types: outputTypes)
         }
         emit(emitted, from: rows, into: &output)
+        return carried
     }
 
     /// Appends the `emitted` rows, gathered from `rows`, in chunks of at most the preferred size.

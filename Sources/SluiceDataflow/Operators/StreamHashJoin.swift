@@ -44,6 +44,10 @@ package struct StreamHashJoin: StreamOperator {
     /// A condition over the joined row (left columns, then right columns) that a matching pair
     /// must also satisfy.
     package let residual: ScalarExpr?
+    /// The most rows of the other side one probe reads for a key: a key with more (every row,
+    /// in a join without equalities) is read and joined in slices, so a probe holds a bounded
+    /// number of candidates and pairs whatever the other side's size.
+    package var candidateSlice = 4 * Chunk.preferredSize
     /// What the residual may depend on besides its input (time zone, statement time).
     package let context: EvaluationContext
     var leftState: JoinSideState
@@ -121,19 +125,30 @@ package struct StreamHashJoin: StreamOperator {
                 "join \(side) input has \(chunk.data.columnCount) columns, expected \(types(of: side).count)")
         }
         var batch = ProbeBatch(firstRow: 0)
-        for rowIndex in 0 ..< chunk.count {
+        var rowIndex = 0
+        // Where the current row's candidates go on (a key with more than a slice of rows).
+        var resume: [UInt8]?
+        while rowIndex < chunk.count {
             // (The other side's state is passed as stored, not through a copy: a copy per row
             // costs a retain of each of its buffers, and one held across `apply` would make its
             // staging copy them whole.)
-            if side == .left {
-                batch.add(row: rowIndex, of: chunk.data, keys: leftKeys, probing: rightState)
-            } else {
-                batch.add(row: rowIndex, of: chunk.data, keys: rightKeys, probing: leftState)
+            let next = side == .left
+                ? batch.add(row: rowIndex, of: chunk.data, keys: leftKeys, probing: rightState, limit: candidateSlice, from: resume)
+                : batch.add(row: rowIndex, of: chunk.data, keys: rightKeys, probing: leftState, limit: candidateSlice, from: resume)
+            if let next {
+                // The row's next slice of candidates goes in the next batch, its degree with it.
+                batch.lastRowContinues = true
+                let carried = try apply(batch, of: chunk, from: side, into: &output)
+                batch = ProbeBatch(firstRow: rowIndex, carriedDegree: carried)
+                resume = next
+                continue
             }
+            resume = nil
             if batch.pairCount >= Chunk.preferredSize || rowIndex == chunk.count - 1 {
                 try apply(batch, of: chunk, from: side, into: &output)
                 batch = ProbeBatch(firstRow: rowIndex + 1)
             }
+            rowIndex += 1
         }
         // Pages the probes read back stay until the next commit, unless over the limit.
         leftState.shedCachedPages()

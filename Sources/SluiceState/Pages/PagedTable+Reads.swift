@@ -16,21 +16,39 @@ extension PagedTable {
     /// - Complexity: O(log p) page comparisons, O(log k) key comparisons on the first page, plus
     ///   the keys found.
     package func runs(withPrefix prefix: [UInt8]) -> [Run] {
-        var pageIndex = pageIndex(from: prefix)
+        runs(withPrefix: prefix, from: prefix, limit: .max).runs
+    }
+
+    /// The committed keys that begin with `prefix`, from `start` on (a key at or after the
+    /// prefix), at most `limit` of them, as runs of the pages they are on; with the first key left
+    /// out when the limit cut the read short (where the next read starts), nil when it did not.
+    /// Reads only the pages the keys returned and the next one are on.
+    /// - Complexity: O(log p) page comparisons, O(log k) key comparisons on the first page, plus
+    ///   the keys found.
+    package func runs(withPrefix prefix: [UInt8], from start: [UInt8], limit: Int) -> (runs: [Run], resume: [UInt8]?) {
+        var pageIndex = pageIndex(from: start)
         var result: [Run] = []
+        var taken = 0
         while pageIndex < pages.count {
             let page = pages[pageIndex]
             // A page that begins past the prefix's keys is not read.
             if page.firstKey.compare(0, with: prefix) > 0 && !page.firstKey.hasPrefix(0, prefix) { break }
             let contents = page.contents
-            let low = Self.lowerBound(of: prefix, in: contents.keys)
+            let low = Self.lowerBound(of: start, in: contents.keys)
             var end = low
-            while end < contents.keys.count && contents.keys.hasPrefix(end, prefix) { end += 1 }
+            while end < contents.keys.count && contents.keys.hasPrefix(end, prefix) {
+                if taken == limit {
+                    if end > low { result.append(Run(contents: contents, range: low ..< end)) }
+                    return (result, contents.keys.key(end))
+                }
+                end += 1
+                taken += 1
+            }
             if end > low { result.append(Run(contents: contents, range: low ..< end)) }
             if end < contents.keys.count { break }
             pageIndex += 1
         }
-        return result
+        return (result, nil)
     }
 
     /// The first committed key that begins with `prefix` (the least entry of an ordered group):
