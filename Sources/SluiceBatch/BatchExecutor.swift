@@ -70,10 +70,8 @@ package struct BatchExecutor: Sendable {
                 throw SluiceError(.cardinalityViolation, "more than one row returned by a subquery used as an expression")
             }
             return chunks
-        case .setOperation(let left, let right, let kind, let all):
-            let name = kind.rawValue.uppercased()
-            return SetOperations.apply(
-                kind, all: all, left: try collect(left, for: name), right: try collect(right, for: name), types: plan.outputTypes)
+        case .setOperation:
+            return try stream(plan).drain()
         }
     }
 
@@ -184,6 +182,9 @@ package struct BatchExecutor: Sendable {
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in numbering.number(chunk) }
         case .sort(let input, let keys):
             return try ExternalSort(types: input.outputTypes, keys: keys, memory: memory, isCancelled: isCancelled).sort(try stream(input))
+        case .setOperation(let left, let right, let kind, let all):
+            // Counted by an aggregate, which spills when the rows outgrow the query's memory.
+            return try stream(SetOperationCounting.plan(left: left, right: right, kind: kind, all: all))
         default:
             return ChunkStream.of(try run(plan))
         }

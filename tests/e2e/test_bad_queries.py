@@ -197,15 +197,23 @@ def test_operators_over_the_query_memory_limit_spill_and_the_others_fail_with_53
             assert conn.execute(
                 "SELECT count(*), max(g) FROM (SELECT g FROM generate_series(1, 1000000) g UNION SELECT g FROM generate_series(1, 1000000, 3) g) t"
             ).fetchone() == (1000000, 1000000)
-            # What cannot spill yet fails cleanly, naming itself.
-            intersect = "SELECT count(*) FROM (SELECT g FROM generate_series(1, 1000000) g INTERSECT SELECT g FROM generate_series(1, 1000000, 2) g) t"
+            # INTERSECT and EXCEPT [ALL] count each side's rows in an aggregate, which spills.
+            assert conn.execute(
+                "SELECT count(*), max(g) FROM (SELECT g FROM generate_series(1, 1000000) g INTERSECT SELECT g FROM generate_series(1, 1000000, 2) g) t"
+            ).fetchone() == (500000, 999999)
+            assert conn.execute(
+                "SELECT count(*), min(g) FROM (SELECT g % 400000 AS g FROM generate_series(1, 1000000) g "
+                "EXCEPT ALL SELECT g FROM generate_series(1, 1000000, 2) g) t").fetchone() == (800000, 0)
+            # What cannot spill yet fails cleanly, naming itself: a join without an equality
+            # holds its inner side.
+            band = "SELECT count(*) FROM generate_series(1, 1000000) a JOIN generate_series(1, 1000000) b ON b > a AND b < a + 2"
             with pytest.raises(psycopg.errors.OutOfMemory) as failure:
-                conn.execute(intersect)
-            assert "INTERSECT" in str(failure.value.diag.message_detail), failure.value.diag.message_detail
+                conn.execute(band)
+            assert "nested-loop join" in str(failure.value.diag.message_detail), failure.value.diag.message_detail
             # The session goes on.
             assert conn.execute("SELECT 1").fetchone() == (1,)
             conn.execute("RESET query_memory_limit")
-            assert conn.execute(intersect).fetchone() == (500000,)
+            assert conn.execute("SELECT count(*) FROM generate_series(1, 2000) a JOIN generate_series(1, 2000) b ON b > a AND b < a + 2").fetchone() == (1999,)
 
 
 def test_values_kept_by_aggregates_and_array_subqueries_count_against_the_query_memory_limit(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ goes into three tables feeding a dozen views: aggregates (count, sum, avg, min, 
 DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), semi
 and anti joins (with equalities, other conditions or both), FULL OUTER JOIN, joins without an equality and a dynamic filter, INTERSECT and
 EXCEPT [ALL], filters, inner and left joins with
-residual conditions, UNION ALL, a view over a view and an aggregate over a join. After each
+residual conditions, correlated LATERAL subqueries, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
 SELECT over the tables; at the end the views must also equal DuckDB's answers over the same
 final rows, an engine that shares no code with ours.
@@ -94,6 +94,13 @@ VIEWS.update({
     "v_dynamic": "SELECT id, v FROM a WHERE v > (SELECT avg(v) FROM a)",
     "v_band": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 JOIN b b2 ON b1.w < b2.w - 7",
     "v_band_left": "SELECT b1.id AS i1, b2.id AS i2 FROM b b1 LEFT JOIN b b2 ON b1.w > b2.w + 8 AND b1.tag = b2.tag",
+    # Correlated LATERAL subqueries: joins on their correlated conjuncts, or an aggregate joined
+    # as a scalar subquery is.
+    "v_lateral_rows": "SELECT b.id, x.cid FROM b, LATERAL (SELECT c.x AS cid FROM c WHERE c.k = b.k AND c.x < b.w * 30) x",
+    "v_lateral_agg": "SELECT b.id, x.n, x.hi FROM b, LATERAL (SELECT count(*) AS n, max(c.x) AS hi FROM c WHERE c.x < b.w * 20) x",
+    "v_lateral_left": (
+        "SELECT a.id, x.bid FROM a LEFT JOIN LATERAL (SELECT b.id AS bid FROM b WHERE b.k = a.k AND b.w > a.v % 10) x ON true"
+    ),
     # DISTINCT ON: the first row of each group, the next one shown when it goes (orders total,
     # so every engine picks the same row).
     "v_distinct_on": "SELECT DISTINCT ON (k) k, id, v, g FROM a ORDER BY k, v DESC, id",

@@ -398,38 +398,3 @@ struct ExternalSort {
         }
     }
 }
-
-/// INTERSECT and EXCEPT over whole rows.
-enum SetOperations {
-    static func apply(_ kind: SetOperationKind, all: Bool, left: [Chunk], right: [Chunk], types: [DataType]) -> [Chunk] {
-        let allColumns = Array(types.indices)
-        var counts: [KeyBytes: Int] = [:]
-        for chunk in right {
-            for rowIndex in 0 ..< chunk.count { counts[KeyBytes(chunk, row: rowIndex, columns: allColumns), default: 0] += 1 }
-        }
-        var emitted = Set<KeyBytes>()
-        var output: [Chunk] = []
-        for chunk in left {
-            var keep: [Int] = []
-            for rowIndex in 0 ..< chunk.count {
-                let key = KeyBytes(chunk, row: rowIndex, columns: allColumns)
-                let available = counts[key] ?? 0
-                switch (kind, all) {
-                case (.intersect, true):
-                    if available > 0 {
-                        counts[key] = available - 1
-                        keep.append(rowIndex)
-                    }
-                case (.intersect, false):
-                    if available > 0 && emitted.insert(key).inserted { keep.append(rowIndex) }
-                case (.except, true):
-                    if available > 0 { counts[key] = available - 1 } else { keep.append(rowIndex) }
-                case (.except, false):
-                    if available == 0 && emitted.insert(key).inserted { keep.append(rowIndex) }
-                }
-            }
-            if !keep.isEmpty { output.append(chunk.gather(keep)) }
-        }
-        return output
-    }
-}

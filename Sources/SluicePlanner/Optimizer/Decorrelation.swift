@@ -16,6 +16,9 @@ import SluicePlan
 ///   rows on them; the input then meets its group by equality on those columns. A NULL outer
 ///   value makes a comparison unknown, so its row has no group and rightly gets the value over
 ///   no rows.
+/// - a LATERAL subquery becomes a join of the input with the subquery, its correlated conjuncts
+///   lifted into the condition (a left join for `LEFT JOIN LATERAL … ON true`); over an aggregate
+///   without GROUP BY it is joined as a scalar subquery is, with all its values.
 ///
 /// A subquery in another form stays an apply, and is optimized on its own.
 struct Decorrelation {
@@ -33,7 +36,10 @@ struct Decorrelation {
                 return pushdown.push(appended, below)
             }
         }
-        if kind == .scalar, let joined = scalarJoin(input: input, subquery: subquery) {
+        if kind == .scalar, let joined = aggregateJoin(input: input, subquery: subquery, values: 1) {
+            return pushdown.push(joined, predicates)
+        }
+        if kind.isLateral, let joined = lateralJoin(input: input, subquery: subquery, left: kind == .lateralLeft) {
             return pushdown.push(joined, predicates)
         }
         let kept = BatchPlan.apply(input: pushdown.push(input, below), subquery: pushdown.push(subquery, []), kind: kind)
@@ -51,8 +57,26 @@ struct Decorrelation {
         return .join(input, plan, kind: anti ? .anti : .semi, on: condition)
     }
 
-    /// The input's rows, each with the value of the scalar subquery for it appended.
-    private func scalarJoin(input: BatchPlan, subquery: BatchPlan) -> BatchPlan? {
+    /// The input's rows joined with the rows of a LATERAL subquery: its correlated conjuncts
+    /// lifted into the join's condition (a LEFT JOIN LATERAL … ON true keeps the input rows
+    /// without any); or, for a subquery over an aggregate without GROUP BY (one row per input
+    /// row), the aggregate's values joined as a scalar subquery's value is.
+    private func lateralJoin(input: BatchPlan, subquery: BatchPlan, left: Bool) -> BatchPlan? {
+        let width = input.outputTypes.count
+        let subqueryWidth = subquery.outputTypes.count
+        if let joined = aggregateJoin(input: input, subquery: subquery, values: nil) { return joined }
+        guard let (plan, correlated) = pullUp(subquery, forExists: false), !correlated.isEmpty, !plan.hasOuterReference else { return nil }
+        let condition = correlated.map { $0.remappingColumns { $0 + width }.outerReferencesAsColumns }
+        let joined = BatchPlan.join(input, plan, kind: left ? .left : .inner, on: condition)
+        // The columns the lifted conjuncts needed beyond the subquery's own are dropped again.
+        if plan.outputTypes.count == subqueryWidth { return joined }
+        let types = joined.outputTypes
+        return .project(input: joined, expressions: (0 ..< width + subqueryWidth).map { .column($0, types[$0]) })
+    }
+
+    /// The input's rows, each with the values of a subquery over an aggregate without GROUP BY
+    /// for it appended (`values` of them when given: a scalar subquery's one).
+    private func aggregateJoin(input: BatchPlan, subquery: BatchPlan, values expectedValues: Int?) -> BatchPlan? {
         var projections: [[ScalarExpr]] = []
         var node = subquery
         while case .project(let inner, let expressions) = node {
@@ -130,26 +154,27 @@ struct Decorrelation {
             value = expressions.map { $0.substituting(value) }
             empty = expressions.map { $0.substituting(empty) }
         }
-        guard value.count == 1 else { return nil }
+        guard !value.isEmpty, expectedValues.map({ value.count == $0 }) ?? true else { return nil }
         let keyColumns = innerKeys.enumerated().map { ScalarExpr.column($0.offset, $0.element.type) }
         let right = BatchPlan.project(input: grouped, expressions: value + keyColumns)
 
         let width = input.outputTypes.count
+        let firstKey = width + value.count
         let condition = outerKeys.enumerated().map { index, outer in
             ScalarExpr.call(
-                .comparison(.equal, outer.type), [outer.outerReferencesAsColumns, .column(width + 1 + index, innerKeys[index].type)])
+                .comparison(.equal, outer.type), [outer.outerReferencesAsColumns, .column(firstKey + index, innerKeys[index].type)])
         }
         let joined = BatchPlan.join(input, right, kind: .left, on: condition)
-        var result = ScalarExpr.column(width, value[0].type)
-        let whenEmpty = ConstantFolding(context: EvaluationContext()).fold(empty[0])
-        if case .literal(let constant, _) = whenEmpty, constant.isNull {
-            // No group gives NULL, as the subquery over no rows would.
-        } else {
-            result = .caseWhen(
-                [CaseBranch(condition: .isNull(.column(width + 1, innerKeys[0].type), negated: false), result: whenEmpty)],
-                otherwise: result, value[0].type)
+        let results = value.indices.map { index -> ScalarExpr in
+            let result = ScalarExpr.column(width + index, value[index].type)
+            let whenEmpty = ConstantFolding(context: EvaluationContext()).fold(empty[index])
+            // No group gives NULL, as the subquery over no rows would, unless it says otherwise.
+            if case .literal(let constant, _) = whenEmpty, constant.isNull { return result }
+            return .caseWhen(
+                [CaseBranch(condition: .isNull(.column(firstKey, innerKeys[0].type), negated: false), result: whenEmpty)],
+                otherwise: result, value[index].type)
         }
-        return .project(input: joined, expressions: input.identityExpressions + [result])
+        return .project(input: joined, expressions: input.identityExpressions + results)
     }
 
     /// The subquery with its correlated conjuncts lifted out of it: the plan that is left (its

@@ -259,10 +259,8 @@ package enum StreamPlanner {
         return .project(input: joined, predicate: unmatched, expressions: leftColumns)
     }
 
-    /// INTERSECT and EXCEPT [ALL]: both sides' rows counted per distinct row (a GROUP BY of
-    /// every column with a count for each side), then each row repeated as many times as the
-    /// operation keeps it (ALL: the smaller count, or the left count less the right's; else once
-    /// or not at all) by a set-returning expansion, so views retract them like any aggregate.
+    /// INTERSECT and EXCEPT [ALL]: the counted plan of ``SetOperationCounting``, so views retract
+    /// them like any aggregate.
     private static func setOperation(left: StreamPlan, right: StreamPlan, kind: SetOperationKind, all: Bool) throws(SluiceError) -> StreamPlan {
         let types = left.outputTypes
         let columns = types.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
@@ -272,38 +270,11 @@ package enum StreamPlanner {
         let width = types.count
         let counted = StreamPlan.hashAggregate(
             input: .union(inputs: [tagged(left, isLeft: true), tagged(right, isLeft: false)]), groupCount: width,
-            aggregates: [
-                AggregateCall(kind: .countStar, argument: nil, filter: width, resultType: .int64),
-                AggregateCall(kind: .countStar, argument: nil, filter: width + 1, resultType: .int64),
-            ])
-        let copies = ScalarExpr.call(
-            setOperationCopies(kind: kind, all: all), [.column(width, .int64), .column(width + 1, .int64)])
+            aggregates: SetOperationCounting.countsPerSide(width: width))
         let expanded = StreamPlan.projectSet(
-            input: counted, expressions: columns + [copies], expands: Array(repeating: false, count: width) + [true])
+            input: counted, expressions: columns + [SetOperationCounting.copiesCall(kind: kind, all: all, width: width)],
+            expands: Array(repeating: false, count: width) + [true])
         return .project(input: expanded, predicate: nil, expressions: columns)
-    }
-
-    /// How many copies of a row with `left` and `right` occurrences a set operation keeps, as
-    /// an array of that many elements (for the expansion).
-    private static func setOperationCopies(kind: SetOperationKind, all: Bool) -> ScalarFunction {
-        ScalarFunction(name: "\(kind.rawValue)\(all ? "_all" : "")_copies", argumentTypes: [.int64, .int64], resultType: .list(.int64)) {
-            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
-            guard case .int64(let lefts) = arguments[0].storage, case .int64(let rights) = arguments[1].storage else {
-                throw SluiceError.internalError("set operation counts are not bigint")
-            }
-            var builder = ColumnBuilder(type: .list(.int64), capacity: rowCount)
-            for row in 0 ..< rowCount {
-                let (left, right) = (lefts[row], rights[row])
-                let count: Int64 = switch (kind, all) {
-                case (.intersect, true): min(left, right)
-                case (.intersect, false): left > 0 && right > 0 ? 1 : 0
-                case (.except, true): max(left - right, 0)
-                case (.except, false): left > 0 && right == 0 ? 1 : 0
-                }
-                builder.append(.list((0 ..< max(count, 0)).map { .int64($0) }))
-            }
-            return builder.finish()
-        }
     }
 
     /// A table function's rows for each row's arguments, as an array (for the expansion).
