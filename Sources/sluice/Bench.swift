@@ -43,7 +43,7 @@ struct TPCH: AsyncParsableCommand {
 
 struct IndexBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "index", abstract: "CREATE INDEX, point and range lookups through it and through a scan, and its cost to writes; DuckDB's ART index beside.")
+        commandName: "index", abstract: "CREATE INDEX on a table and on a materialized view, lookups through it and through a scan, and its cost to writes; DuckDB's ART index beside.")
 
     @Option(help: "Rows in the table.")
     var rows = 5_000_000

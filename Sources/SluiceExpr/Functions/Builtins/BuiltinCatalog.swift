@@ -103,6 +103,10 @@ enum BuiltinCatalog {
             return overloads
         case "sign":
             return [Overload([float], MathFunctions.signFunction()), Overload([numeric]) { types in MathFunctions.numericSign(types[0]) }]
+        case "scale", "min_scale":
+            return [Overload([numeric]) { types in MathFunctions.numericScale(name, types[0], minimal: name == "min_scale") }]
+        case "trim_scale":
+            return [Overload([numeric]) { types in MathFunctions.numericTrimScale(types[0]) }]
         case "mod":
             var overloads = [DataType.int16, .int32, .int64].map { type in Overload([type, type], MathFunctions.mod(type)!) }
             overloads.append(Overload([numeric, numeric]) { types in MathFunctions.numericArithmetic("mod", .modulo, types[0], types[1]) })

@@ -45,6 +45,22 @@ extension MathFunctions {
         }
     }
 
+    /// `scale(numeric)`: the digits after the decimal point as stored; `min_scale(numeric)`: the
+    /// fewest that show the value exactly. Both are NULL for NaN and the infinities.
+    static func numericScale(_ name: String, _ type: DataType, minimal: Bool) -> ScalarFunction {
+        ScalarFunction(name: name, argumentTypes: [type], resultType: .int32) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .int32) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .decimal(let value) = arguments[0].value(at: rowIndex), value.isFinite else { return .null }
+                return .int32(Int32(max(minimal ? value.normalized.scale : value.scale, 0)))
+            }
+        }
+    }
+
+    /// `trim_scale(numeric)`: the value without trailing fractional zeros.
+    static func numericTrimScale(_ type: DataType) -> ScalarFunction {
+        numeric("trim_scale", type) { (value: Decimal) throws(SluiceError) -> Decimal in value.isSpecial ? value : value.normalized }
+    }
+
     static func numericNegate(_ type: DataType) -> ScalarFunction {
         numeric("-", type) { (value: Decimal) throws(SluiceError) -> Decimal in value.negated }
     }
