@@ -105,6 +105,9 @@ extension Binder {
         // An untyped literal meeting a typed operand takes its type (Postgres's unknown rule).
         if left.type == .unknown && right.type != .unknown && symbol != "||" { left = try coerce(left, to: right.type, position: position) }
         if right.type == .unknown && left.type != .unknown && symbol != "||" { right = try coerce(right, to: left.type, position: position) }
+        // For `||` only beside an array: `array || NULL` is array || array, as in Postgres.
+        if symbol == "||", left.type == .unknown, case .list = right.type { left = try coerce(left, to: right.type, position: position) }
+        if symbol == "||", right.type == .unknown, case .list = left.type { right = try coerce(right, to: left.type, position: position) }
         if left.type == .unknown { left = try coerce(left, to: .varchar, position: position) }
         if right.type == .unknown { right = try coerce(right, to: .varchar, position: position) }
         let function: ScalarFunction
