@@ -18,28 +18,18 @@ package enum SetOperationCounting {
         let width = types.count
         let counted = BatchPlan.hashAggregate(
             input: .union(inputs: [tagged(left, isLeft: true), tagged(right, isLeft: false)], distinct: false), groupCount: width,
-            aggregates: countsPerSide(width: width))
+            aggregates: [
+                AggregateCall(kind: .countStar, argument: nil, filter: width, resultType: .int64),
+                AggregateCall(kind: .countStar, argument: nil, filter: width + 1, resultType: .int64),
+            ])
         let expanded = BatchPlan.projectSet(
-            input: counted, expressions: columns + [copiesCall(kind: kind, all: all, width: width)],
+            input: counted, expressions: columns + [.call(copies(kind: kind, all: all), [.column(width, .int64), .column(width + 1, .int64)])],
             expands: Array(repeating: false, count: width) + [true])
         return .project(input: expanded, expressions: columns)
     }
 
-    /// The aggregate's calls: the rows of each side, over rows whose last two columns say
-    /// which side they came from.
-    package static func countsPerSide(width: Int) -> [AggregateCall] {
-        [
-            AggregateCall(kind: .countStar, argument: nil, filter: width, resultType: .int64),
-            AggregateCall(kind: .countStar, argument: nil, filter: width + 1, resultType: .int64),
-        ]
-    }
-
-    /// How many copies of a group's row the operation keeps, as an array of that many
-    /// elements (for the expansion), from the counts after the `width` columns.
-    package static func copiesCall(kind: SetOperationKind, all: Bool, width: Int) -> ScalarExpr {
-        .call(copies(kind: kind, all: all), [.column(width, .int64), .column(width + 1, .int64)])
-    }
-
+    /// How many copies of a group's row the operation keeps, from the two sides' counts, as
+    /// an array of that many elements (for the expansion).
     private static func copies(kind: SetOperationKind, all: Bool) -> ScalarFunction {
         ScalarFunction(name: "\(kind.rawValue)\(all ? "_all" : "")_copies", argumentTypes: [.int64, .int64], resultType: .list(.int64)) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in

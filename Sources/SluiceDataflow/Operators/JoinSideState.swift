@@ -49,8 +49,8 @@ struct JoinSideState {
         if start != nil || resume != nil {
             // The slice's staged changes: those whose keys lie between its start and the next's.
             staged = staged.filter { change in
-                let key = table.stagedKey(Int(change))
-                return start.map { !key.lexicographicallyPrecedes($0) } ?? true && resume.map { key.lexicographicallyPrecedes($0) } ?? true
+                start.map { table.compareStagedKey(Int(change), with: $0) >= 0 } ?? true
+                    && resume.map { table.compareStagedKey(Int(change), with: $0) < 0 } ?? true
             }
         }
         candidates.fold(staged, of: table, from: first, prefixLength: prefix.count)

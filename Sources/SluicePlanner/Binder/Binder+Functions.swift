@@ -102,12 +102,14 @@ extension Binder {
     mutating func callOperator(_ symbol: String, _ lhs: ScalarExpr, _ rhs: ScalarExpr, position: Int?) throws(SluiceError) -> ScalarExpr {
         var left = lhs
         var right = rhs
-        // An untyped literal meeting a typed operand takes its type (Postgres's unknown rule).
-        if left.type == .unknown && right.type != .unknown && symbol != "||" { left = try coerce(left, to: right.type, position: position) }
-        if right.type == .unknown && left.type != .unknown && symbol != "||" { right = try coerce(right, to: left.type, position: position) }
-        // For `||` only beside an array: `array || NULL` is array || array, as in Postgres.
-        if symbol == "||", left.type == .unknown, case .list = right.type { left = try coerce(left, to: right.type, position: position) }
-        if symbol == "||", right.type == .unknown, case .list = left.type { right = try coerce(right, to: left.type, position: position) }
+        // An untyped literal meeting a typed operand takes its type (Postgres's unknown rule);
+        // for `||` only beside an array (`array || NULL` is array || array), else it is text.
+        func lends(_ type: DataType) -> Bool {
+            if case .list = type { return true }
+            return type != .unknown && symbol != "||"
+        }
+        if left.type == .unknown && lends(right.type) { left = try coerce(left, to: right.type, position: position) }
+        if right.type == .unknown && lends(left.type) { right = try coerce(right, to: left.type, position: position) }
         if left.type == .unknown { left = try coerce(left, to: .varchar, position: position) }
         if right.type == .unknown { right = try coerce(right, to: .varchar, position: position) }
         let function: ScalarFunction

@@ -155,7 +155,9 @@ package enum StreamPlanner {
             for argument in arguments { try checkDeterministic(argument) }
             return .tableFunction(function, arguments: arguments, types: types)
         case .setOperation(let left, let right, let kind, let all):
-            return try setOperation(left: try convert(left), right: try convert(right), kind: kind, all: all)
+            // Counted per side by an aggregate (``SetOperationCounting``), so views retract them
+            // like any aggregate.
+            return try convert(SetOperationCounting.plan(left: left, right: right, kind: kind, all: all))
         case .maxOneRow(let input):
             // A scalar subquery is maintained when it always has one row: a global aggregate.
             var below = input
@@ -257,24 +259,6 @@ package enum StreamPlanner {
         // (A matched key is never NULL: NULL keys match nothing.)
         let unmatched: ScalarExpr? = join.kind == .anti ? .isNull(.column(leftTypes.count, keyTypes[0]), negated: false) : nil
         return .project(input: joined, predicate: unmatched, expressions: leftColumns)
-    }
-
-    /// INTERSECT and EXCEPT [ALL]: the counted plan of ``SetOperationCounting``, so views retract
-    /// them like any aggregate.
-    private static func setOperation(left: StreamPlan, right: StreamPlan, kind: SetOperationKind, all: Bool) throws(SluiceError) -> StreamPlan {
-        let types = left.outputTypes
-        let columns = types.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
-        func tagged(_ plan: StreamPlan, isLeft: Bool) -> StreamPlan {
-            .project(input: plan, predicate: nil, expressions: columns + [.literal(.bool(isLeft), .boolean), .literal(.bool(!isLeft), .boolean)])
-        }
-        let width = types.count
-        let counted = StreamPlan.hashAggregate(
-            input: .union(inputs: [tagged(left, isLeft: true), tagged(right, isLeft: false)]), groupCount: width,
-            aggregates: SetOperationCounting.countsPerSide(width: width))
-        let expanded = StreamPlan.projectSet(
-            input: counted, expressions: columns + [SetOperationCounting.copiesCall(kind: kind, all: all, width: width)],
-            expands: Array(repeating: false, count: width) + [true])
-        return .project(input: expanded, predicate: nil, expressions: columns)
     }
 
     /// A table function's rows for each row's arguments, as an array (for the expansion).

@@ -42,11 +42,16 @@ package final class TableIndex: Sendable {
 
     /// Applies a view's changes of one epoch (insertions and deletions of whole rows) in one step.
     package func apply(_ changes: [StreamChunk]) {
-        guard changes.contains(where: { $0.count > 0 }) else { return }
+        stage(changes.map { ($0.data, $0.ops.map { $0.isInsertion ? 1 : -1 }) })
+    }
+
+    /// Stages rows with their signs (+1 added, -1 taken away) and commits them as one step.
+    private func stage(_ changes: [(rows: Chunk, signs: [Int8])]) {
+        let changes = changes.filter { !$0.rows.isEmpty }
+        guard !changes.isEmpty else { return }
         table.withLock { table in
-            for change in changes where change.count > 0 {
-                let rows = change.data
-                table.stage(rows, signs: change.ops.map { $0.isInsertion ? 1 : -1 }) { bytes, row in self.appendKey(of: rows, row: row, to: &bytes) }
+            for (rows, signs) in changes {
+                table.stage(rows, signs: signs) { bytes, row in self.appendKey(of: rows, row: row, to: &bytes) }
             }
             _ = table.commitEpoch()
         }
@@ -54,16 +59,7 @@ package final class TableIndex: Sendable {
 
     /// Applies a write's changes (rows inserted and deleted, in order) to the index.
     package func apply(_ changes: [(op: ChangeOp, rows: Chunk)]) {
-        let changes = changes.filter { !$0.rows.isEmpty }
-        guard !changes.isEmpty else { return }
-        table.withLock { table in
-            for change in changes {
-                let rows = change.rows
-                let signs = [Int8](repeating: change.op.isInsertion ? 1 : -1, count: rows.count)
-                table.stage(rows, signs: signs) { bytes, row in self.appendKey(of: rows, row: row, to: &bytes) }
-            }
-            _ = table.commitEpoch()
-        }
+        stage(changes.map { ($0.rows, [Int8](repeating: $0.op.isInsertion ? 1 : -1, count: $0.rows.count)) })
     }
 
     /// Replaces the index's rows by `store`'s.

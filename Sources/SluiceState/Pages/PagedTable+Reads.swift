@@ -154,6 +154,10 @@ extension PagedTable {
     /// The key of staged change `change`.
     package func stagedKey(_ change: Int) -> [UInt8] { staged.keys.key(change) }
 
+    /// How the key of staged change `change` orders against `key` (negative: before it), in
+    /// key order, without copying it.
+    package func compareStagedKey(_ change: Int, with key: [UInt8]) -> Int { staged.keys.compare(change, with: key) }
+
     /// The rows of staged changes `changes`, in that order, as one chunk.
     package func stagedRows(_ changes: [Int]) -> Chunk { staged.rows(at: changes, types: types) }
 }
