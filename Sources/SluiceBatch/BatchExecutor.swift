@@ -183,8 +183,40 @@ package struct BatchExecutor: Sendable {
         case .sort(let input, let keys):
             return try ExternalSort(types: input.outputTypes, keys: keys, memory: memory, isCancelled: isCancelled).sort(try stream(input))
         case .setOperation(let left, let right, let kind, let all):
-            // Counted by an aggregate, which spills when the rows outgrow the query's memory.
-            return try stream(SetOperationCounting.plan(left: left, right: right, kind: kind, all: all))
+            // Counted by an aggregate, which spills when the rows outgrow the query's memory;
+            // each row then repeated as many times as the operation keeps it, a chunk at a time.
+            let width = left.outputTypes.count
+            let counted = try stream(SetOperationCounting.counted(left: left, right: right))
+            var current: (chunk: Chunk, lefts: [Int64], rights: [Int64])?
+            var (row, emitted) = (0, Int64(0))
+            return ChunkStream { () throws(SluiceError) -> Chunk? in
+                var picks: [Int] = []
+                while picks.count < Chunk.preferredSize {
+                    if current == nil || row == current!.chunk.count {
+                        guard let chunk = try counted.next() else { break }
+                        guard case .int64(let lefts) = chunk.columns[width].storage, case .int64(let rights) = chunk.columns[width + 1].storage else {
+                            throw SluiceError.internalError("set operation counts are not bigint")
+                        }
+                        if !picks.isEmpty, let previous = current {
+                            // Rows of the finished chunk go out before the next chunk's.
+                            current = (chunk, lefts, rights)
+                            (row, emitted) = (0, 0)
+                            return Chunk(columns: Array(previous.chunk.gather(picks).columns[..<width]), count: picks.count)
+                        }
+                        current = (chunk, lefts, rights)
+                        (row, emitted) = (0, 0)
+                        continue
+                    }
+                    let (_, lefts, rights) = current!
+                    let copies = SetOperationCounting.copies(kind: kind, all: all, left: lefts[row], right: rights[row])
+                    let taken = min(copies - emitted, Int64(Chunk.preferredSize - picks.count))
+                    picks.append(contentsOf: repeatElement(row, count: Int(taken)))
+                    emitted += taken
+                    if emitted == copies { (row, emitted) = (row + 1, 0) }
+                }
+                guard let chunk = current?.chunk, !picks.isEmpty else { return nil }
+                return Chunk(columns: Array(chunk.gather(picks).columns[..<width]), count: picks.count)
+            }
         default:
             return ChunkStream.of(try run(plan))
         }

@@ -204,6 +204,10 @@ def test_operators_over_the_query_memory_limit_spill_and_the_others_fail_with_53
             assert conn.execute(
                 "SELECT count(*), min(g) FROM (SELECT g % 400000 AS g FROM generate_series(1, 1000000) g "
                 "EXCEPT ALL SELECT g FROM generate_series(1, 1000000, 2) g) t").fetchone() == (800000, 0)
+            # One row kept two million times comes out a chunk at a time, not as one list.
+            assert conn.execute(
+                "SELECT count(*), min(x), max(x) FROM (SELECT g % 1 AS x FROM generate_series(1, 3000000) g "
+                "INTERSECT ALL SELECT 0 FROM generate_series(1, 2000000) g) t").fetchone() == (2000000, 0, 0)
             # What cannot spill yet fails cleanly, naming itself: a join without an equality
             # holds its inner side.
             band = "SELECT count(*) FROM generate_series(1, 1000000) a JOIN generate_series(1, 1000000) b ON b > a AND b < a + 2"
