@@ -1,6 +1,7 @@
-"""Kafka sources end to end, against the built-in broker: seed 000's source and views exactly as
-the seed prints them (template variables filled in), fed by `sluice gen balloon` and checked
-against totals computed here from the same events read back with kafka-python; a topic with 1%
+"""Kafka sources end to end, against the built-in broker: seed 000's source and five views exactly
+as the seed prints them (template variables filled in), fed by `sluice gen balloon` and checked
+against totals computed here, and DuckDB's answers, from the same events read back with
+kafka-python; a topic with 1%
 malformed messages; SELECT on a source; tables fed by Kafka; partitions added while reading; the
 consumer group the source commits to; and every mistake at CREATE answered with an error."""
 
@@ -8,12 +9,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import time
 from collections import defaultdict
 from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 
+import duckdb
 import psycopg
 import pytest
 from kafka import KafkaAdminClient, KafkaProducer
@@ -76,7 +80,7 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
     run = subprocess.run(["psql", "-h", endpoint.host, "-p", str(endpoint.port), "-U", "root", "-d", "dev", "-v", "ON_ERROR_STOP=1",
                           "-f", str(sql)], capture_output=True, timeout=60)
     assert run.returncode == 0, run.stderr.decode()
-    assert run.stdout.decode().split() == ["CREATE_SOURCE", "CREATE_MATERIALIZED_VIEW", "CREATE_MATERIALIZED_VIEW"]
+    assert run.stdout.decode().split() == ["CREATE_SOURCE"] + ["CREATE_MATERIALIZED_VIEW"] * 5
 
     count = 20000
     gen = subprocess.run([str(sluice_binary()), "gen", "balloon", "--count", str(count), "--seed", "7", "--topic", topic,
@@ -110,6 +114,41 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
                              "FROM mv_balloon_color_stats ORDER BY player, balloon_color").fetchall()
         assert stats == [(*key, *values) for key, values in sorted(colors.items())]
         assert source_status(conn, "balloon_game_events")[1] == 0
+
+        # The windowed views against DuckDB over the same events, each TUMBLE written as the
+        # window arithmetic it stands for: 15-second windows from the Unix epoch.
+        db = duckdb.connect()
+        db.execute("SET TimeZone = 'UTC'")
+        dump = tmp_path / "events.json"
+        dump.write_text("\n".join(json.dumps(event) for event in events))
+        db.execute("CREATE TABLE balloon_game_events AS SELECT * FROM read_json(?, columns = {player: 'varchar', balloon_color: 'varchar', "
+                   "score: 'integer', page_id: 'integer', favorite_color_bonus: 'boolean', event_ts: 'timestamptz'})", [str(dump)])
+        windows = ("(SELECT *, epoch_us(event_ts) // 15000000 * 15000000 AS window_start, "
+                   "epoch_us(event_ts) // 15000000 * 15000000 + 15000000 AS window_end FROM balloon_game_events)")
+        for name, sql in _views(script).items():
+            if "TUMBLE(" not in sql:
+                continue
+            oracle = sql.replace("TUMBLE(balloon_game_events, event_ts, INTERVAL '15 SECONDS')", windows)
+            expected = _rounded(db.execute(oracle).fetchall())
+            actual = _rounded(conn.execute(f"SELECT * FROM {name}").fetchall())
+            assert len(expected) > 10, name
+            assert actual == expected, f"{name} differs from DuckDB"
+
+
+def _views(script: str) -> dict[str, str]:
+    """The queries of a script's materialized views, by name."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"CREATE MATERIALIZED VIEW (?:IF NOT EXISTS )?(\w+) AS(.*?);", script, re.S)}
+
+
+def _rounded(rows: list[tuple]) -> list[tuple]:
+    """Rows with timestamps as microseconds since 1970 and averages to 9 digits, sorted."""
+    def value(v):
+        if isinstance(v, datetime):
+            return round(v.timestamp() * 1_000_000)
+        if isinstance(v, (float, Decimal)):
+            return round(float(v), 9)
+        return v
+    return sorted(tuple(value(v) for v in row) for row in rows)
 
 
 # -- bad rows --------------------------------------------------------------------------------

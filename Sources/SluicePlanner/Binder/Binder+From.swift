@@ -30,6 +30,8 @@ extension Binder {
             var (bound, isCorrelated) = try bindSubquery(query, outer: scope)
             applyAlias(alias, defaultQualifier: nil, to: &bound.scope)
             return (bound, isCorrelated)
+        case .function(let call, let alias, _, _, let position) where TimeWindowKind(rawValue: call.name.name) != nil && call.name.qualifier.isEmpty:
+            return (try bindTimeWindow(call, alias: alias, position: position.errorPosition), false)
         case .function(let call, let alias, _, _, let position):
             var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
             inner.outerScope = scope
@@ -61,6 +63,8 @@ extension Binder {
             var bound = try bindQuery(query)
             applyAlias(alias, defaultQualifier: nil, to: &bound.scope)
             return bound
+        case .function(let call, let alias, _, _, let position) where TimeWindowKind(rawValue: call.name.name) != nil && call.name.qualifier.isEmpty:
+            return try bindTimeWindow(call, alias: alias, position: position.errorPosition)
         case .function(let call, let alias, _, _, let position):
             var bound = try bindTableFunction(call, position: position.errorPosition)
             applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
@@ -144,7 +148,7 @@ extension Binder {
         }
     }
 
-    private func applyAlias(_ alias: TableAlias?, defaultQualifier: String?, to scope: inout Scope) {
+    func applyAlias(_ alias: TableAlias?, defaultQualifier: String?, to scope: inout Scope) {
         let qualifier = alias?.name ?? defaultQualifier
         for index in scope.entries.indices {
             scope.entries[index].qualifier = qualifier
@@ -152,7 +156,7 @@ extension Binder {
         }
     }
 
-    private mutating func bindNamedRelation(_ name: ObjectName, position: Int?) throws(SluiceError) -> BoundQuery {
+    mutating func bindNamedRelation(_ name: ObjectName, position: Int?) throws(SluiceError) -> BoundQuery {
         if name.qualifier.isEmpty {
             for level in commonTables.reversed() {
                 if let table = level[name.name] { return BoundQuery(plan: table.plan, scope: table.scope) }
