@@ -26,10 +26,24 @@ package struct OutputBuffer {
         if !chunk.data.isEmpty { chunks.append(chunk) }
     }
 
+    /// Watermarks the operator's output carries, in its columns; they go on after the chunks
+    /// emitted with them.
+    package private(set) var watermarks: [Watermark] = []
+
+    package mutating func emit(_ watermark: Watermark) {
+        watermarks.append(watermark)
+    }
+
     /// Takes the buffered chunks, leaving the buffer empty.
     package mutating func drain() -> [StreamChunk] {
         defer { chunks = [] }
         return chunks
+    }
+
+    /// Takes the buffered watermarks.
+    package mutating func drainWatermarks() -> [Watermark] {
+        defer { watermarks = [] }
+        return watermarks
     }
 }
 
@@ -88,8 +102,13 @@ package protocol StreamOperator {
     /// Counts the operator's state against `memory` (`--memory-limit`) and lets it move state
     /// beyond the limit out of memory. Default: nothing.
     mutating func useMemory(_ memory: StateMemory)
-    /// Reacts to event-time progress. Default: nothing (the runtime passes the watermark on).
-    mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError)
+    /// Event-time progress on input `input`: no later row of it has column `watermark.column`
+    /// below `watermark.value`. The operator may emit what the watermark completes (windows it
+    /// closes), drop state behind it, and emit the watermarks its own output carries, in its
+    /// output's columns, after the rows they follow (``OutputBuffer/emit(_:)``). Default:
+    /// nothing, so a watermark goes no further than an operator that does not know how its
+    /// output relates to it.
+    mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError)
     /// Bytes of memory the operator's state holds, estimated from what it stores (for system
     /// views and benchmarks). Default: 0, for stateless operators.
     var stateBytes: Int { get }
@@ -97,7 +116,7 @@ package protocol StreamOperator {
 
 extension StreamOperator {
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {}
-    package mutating func advance(to watermark: Watermark, into output: inout OutputBuffer) throws(SluiceError) {}
+    package mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {}
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {}
     package mutating func enableCheckpoints() {}
     package mutating func useMemory(_ memory: StateMemory) {}

@@ -84,6 +84,8 @@ package struct TableScan: Sendable, Equatable {
     /// Read through a secondary index, only the rows of one key range (a superset of the rows
     /// the filter above keeps); nil: every row.
     package var index: IndexLookup?
+    /// For a source with a watermark: its time column, in the stored schema.
+    package var watermarkColumn: Int?
 
     package init(tableID: Int, tableName: String, columns: [Int], columnTypes: [DataType], isAppendOnly: Bool = false) {
         self.tableID = tableID

@@ -11,11 +11,24 @@ package struct MapFilterProject: StreamOperator {
     package let predicate: ScalarExpr?
     package let projections: [ScalarExpr]
     package let context: EvaluationContext
+    /// The input's column types, to derive the output's watermarks (empty: none derived).
+    package let inputTypes: [DataType]
 
-    package init(predicate: ScalarExpr?, projections: [ScalarExpr], context: EvaluationContext = EvaluationContext()) {
+    package init(predicate: ScalarExpr?, projections: [ScalarExpr], context: EvaluationContext = EvaluationContext(), inputTypes: [DataType] = []) {
         self.predicate = predicate
         self.projections = projections
         self.context = context
+        self.inputTypes = inputTypes
+    }
+
+    /// A column passed on keeps its watermark; an expression that never decreases in it (a
+    /// window's start) carries its value at the watermark. The filter changes nothing: it only
+    /// removes rows.
+    package mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        guard !inputTypes.isEmpty else { return }
+        for derived in WatermarkDerivation.derive(watermark, through: projections, inputTypes: inputTypes, context: context) {
+            output.emit(derived)
+        }
     }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
@@ -84,6 +97,6 @@ package struct MapFilterProject: StreamOperator {
 
 extension ProjectNode: StreamOperatorNode {
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
-        MapFilterProject(predicate: predicate, projections: expressions, context: site.context)
+        MapFilterProject(predicate: predicate, projections: expressions, context: site.context, inputTypes: input.outputTypes)
     }
 }

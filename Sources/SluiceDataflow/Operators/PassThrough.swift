@@ -24,6 +24,12 @@ package struct ColumnSelection: StreamOperator {
         let data = Chunk(columns: columns.map { chunk.data.columns[$0] }, count: chunk.count)
         output.append(StreamChunk(ops: chunk.ops, data: data))
     }
+
+    package mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        for (position, column) in columns.enumerated() where column == watermark.column {
+            output.emit(Watermark(column: position, value: watermark.value))
+        }
+    }
 }
 
 extension ScanNode: StreamOperatorNode {

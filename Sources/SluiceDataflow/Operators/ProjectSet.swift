@@ -12,6 +12,18 @@ struct ProjectSet: StreamOperator {
     let expands: [Bool]
     let types: [DataType]
     let context: EvaluationContext
+    let inputTypes: [DataType]
+
+    /// Columns passed on keep their watermark; an expanded hopping window's start carries the
+    /// earliest window the watermark can still be in.
+    mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        for (position, expression) in expressions.enumerated() {
+            let value = expands[position]
+                ? WatermarkDerivation.smallestElement(of: expression, at: watermark, inputTypes: inputTypes, context: context)
+                : WatermarkDerivation.value(of: expression, at: watermark, inputTypes: inputTypes, context: context)
+            if let value { output.emit(Watermark(column: position, value: value)) }
+        }
+    }
 
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = chunk.data
@@ -55,7 +67,7 @@ struct ProjectSet: StreamOperator {
 
 extension ProjectSetNode: StreamOperatorNode {
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
-        ProjectSet(expressions: expressions, expands: expands, types: outputTypes, context: site.context)
+        ProjectSet(expressions: expressions, expands: expands, types: outputTypes, context: site.context, inputTypes: input.outputTypes)
     }
 }
 

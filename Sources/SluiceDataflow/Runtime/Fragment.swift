@@ -236,7 +236,7 @@ package final class Fragment: @unchecked Sendable {
         case .chunk(let chunk):
             statistics.rowsIn.add(chunk.count, ordering: .relaxed)
             do {
-                try graph.process(chunk, upstream: input, into: emit)
+                try graph.process(chunk, upstream: input, into: emit, watermarks: emit)
             } catch {
                 statistics.record(error)
             }
@@ -248,8 +248,12 @@ package final class Fragment: @unchecked Sendable {
                 blocked = [Bool](repeating: false, count: blocked.count)
                 blockedCount = 0
             }
-        case .watermark:
-            break
+        case .watermark(let watermark):
+            do {
+                try graph.advance(watermark, upstream: input, into: emit, watermarks: emit)
+            } catch {
+                statistics.record(error)
+            }
         }
     }
 
@@ -262,7 +266,7 @@ package final class Fragment: @unchecked Sendable {
         var state = StateWriter(mode: mode)
         var failed = false
         do {
-            try graph.finishEpoch(barrier, state: &state, into: emit)
+            try graph.finishEpoch(barrier, state: &state, into: emit, watermarks: emit)
         } catch {
             statistics.record(error)
             failed = true
@@ -295,5 +299,10 @@ package final class Fragment: @unchecked Sendable {
     private func emit(_ chunk: StreamChunk) {
         materializer.apply(chunk)
         output.sendWithoutWaiting(.chunk(chunk))
+    }
+
+    /// Passes the view's watermark on to the views that read it.
+    private func emit(_ watermark: Watermark) {
+        output.sendWithoutWaiting(.watermark(watermark))
     }
 }

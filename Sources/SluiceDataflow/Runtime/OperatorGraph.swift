@@ -88,7 +88,7 @@ package struct OperatorGraph {
     /// Emits the constant rows, once, before anything else.
     package mutating func start(into sink: (StreamChunk) -> Void) throws(SluiceError) {
         for (node, chunk) in constants {
-            try push(StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), into: node, input: 0, sink: sink)
+            try push(StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), into: node, input: 0, sink: sink) { _ in }
         }
         constants = []
     }
@@ -111,12 +111,35 @@ package struct OperatorGraph {
     }
 
     /// Runs a chunk of upstream `upstream`'s changes through the graph.
-    package mutating func process(_ chunk: StreamChunk, upstream: Int, into sink: (StreamChunk) -> Void) throws(SluiceError) {
-        for leaf in leaves[upstream] { try push(chunk, into: leaf, input: 0, sink: sink) }
+    package mutating func process(
+        _ chunk: StreamChunk, upstream: Int, into sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void = { _ in }
+    ) throws(SluiceError) {
+        for leaf in leaves[upstream] { try push(chunk, into: leaf, input: 0, sink: sink, watermarks: watermarks) }
+    }
+
+    /// Runs upstream `upstream`'s watermark through the graph: each operator it reaches may emit
+    /// rows and the watermarks its output carries; those that reach the root go to
+    /// `watermarks`, for the views that read this one.
+    package mutating func advance(
+        _ watermark: Watermark, upstream: Int, into sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void
+    ) throws(SluiceError) {
+        for leaf in leaves[upstream] { try push(watermark, into: leaf, input: 0, sink: sink, watermarks: watermarks) }
+    }
+
+    private mutating func push(
+        _ watermark: Watermark, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void
+    ) throws(SluiceError) {
+        var output = OutputBuffer()
+        let started = Self.now()
+        try nodes[node].op.advance(to: watermark, from: input, into: &output)
+        nodes[node].profile.nanoseconds += Self.now() - started
+        try forward(&output, from: node, sink: sink, watermarks: watermarks)
     }
 
     /// Ends the epoch in every operator, inputs first.
-    package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into sink: (StreamChunk) -> Void) throws(SluiceError) {
+    package mutating func finishEpoch(
+        _ barrier: Barrier, state: inout StateWriter, into sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void = { _ in }
+    ) throws(SluiceError) {
         for index in nodes.indices {
             var output = OutputBuffer()
             let started = Self.now()
@@ -124,23 +147,19 @@ package struct OperatorGraph {
             nodes[index].profile.nanoseconds += Self.now() - started
             nodes[index].profile.stateBytes = nodes[index].op.stateBytes
             nodes[index].profile.epochs += 1
-            collectWarnings(output)
-            let emitted = output.drain()
-            for chunk in emitted { nodes[index].profile.rowsOut += chunk.count }
-            try forward(emitted, from: index, sink: sink)
+            try forward(&output, from: index, sink: sink, watermarks: watermarks)
         }
     }
 
-    private mutating func push(_ chunk: StreamChunk, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void) throws(SluiceError) {
+    private mutating func push(
+        _ chunk: StreamChunk, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void
+    ) throws(SluiceError) {
         var output = OutputBuffer()
         let started = Self.now()
         try nodes[node].op.process(chunk, from: input, into: &output)
         nodes[node].profile.nanoseconds += Self.now() - started
         nodes[node].profile.rowsIn += chunk.count
-        collectWarnings(output)
-        let emitted = output.drain()
-        for chunk in emitted { nodes[node].profile.rowsOut += chunk.count }
-        try forward(emitted, from: node, sink: sink)
+        try forward(&output, from: node, sink: sink, watermarks: watermarks)
     }
 
     /// Time and rows per operator so far, inputs first.
@@ -168,12 +187,22 @@ package struct OperatorGraph {
         }
     }
 
-    private mutating func forward(_ chunks: [StreamChunk], from node: Int, sink: (StreamChunk) -> Void) throws(SluiceError) {
+    /// Passes what an operator emitted to its parent, or out of the root: its chunks, then its
+    /// watermarks.
+    private mutating func forward(
+        _ output: inout OutputBuffer, from node: Int, sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void
+    ) throws(SluiceError) {
+        collectWarnings(output)
+        let chunks = output.drain()
+        let derived = output.drainWatermarks()
+        for chunk in chunks { nodes[node].profile.rowsOut += chunk.count }
         guard let parent = nodes[node].parent else {
             for chunk in chunks { sink(chunk) }
+            for watermark in derived { watermarks(watermark) }
             return
         }
         let input = nodes[node].parentInput
-        for chunk in chunks { try push(chunk, into: parent, input: input, sink: sink) }
+        for chunk in chunks { try push(chunk, into: parent, input: input, sink: sink, watermarks: watermarks) }
+        for watermark in derived { try push(watermark, into: parent, input: input, sink: sink, watermarks: watermarks) }
     }
 }

@@ -163,6 +163,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             input.stream.sendWithoutWaiting(.chunk(chunk))
             runtime.count(chunk)
         }
+
+        /// Sends the relation's event-time progress, after the changes it follows.
+        package func emit(_ watermark: Watermark) {
+            input.stream.sendWithoutWaiting(.watermark(watermark))
+        }
     }
 
     /// Counts an emitted chunk toward the epoch's size; wakes the barrier thread when the epoch

@@ -63,6 +63,8 @@ package final class SourceStatistics: Sendable {
 
     package let rowsRead = Atomic<Int>(0)
     package let rowsRejected = Atomic<Int>(0)
+    /// Rows dropped behind the source's watermark.
+    package let rowsLate = Atomic<Int>(0)
     private let state = Mutex<(errors: [SourceErrorRecord], status: String)>(([], "starting"))
 
     package init() {}

@@ -11,6 +11,10 @@ package struct ScanNode: StreamNode, Equatable {
     package var inputs: [StreamPlan] { [] }
     package var outputTypes: [DataType] { table.columnTypes }
     package var isAppendOnly: Bool { table.isAppendOnly }
+    package var watermarkColumns: [Int] {
+        guard let column = table.watermarkColumn else { return [] }
+        return table.columns.indices.filter { table.columns[$0] == column }
+    }
 }
 
 /// Constant rows, emitted once when the view is created.
@@ -53,6 +57,11 @@ package struct ProjectNode: StreamNode, Equatable {
         return mapped
     }
 
+    package var watermarkColumns: [Int] {
+        let carried = input.watermarkColumns
+        return expressions.indices.filter { position in carried.contains { expressions[position].isNonDecreasing(in: $0) } }
+    }
+
     /// True when the node passes its input's columns on as they are (a filter alone).
     package var isIdentity: Bool {
         expressions.enumerated().allSatisfy { $0.element == .column($0.offset, $0.element.type) }
@@ -73,6 +82,7 @@ package struct HashAggregateNode: StreamNode, Equatable {
     package var outputTypes: [DataType] { Array(input.outputTypes.prefix(groupCount)) + aggregates.map(\.resultType) }
     package var isAppendOnly: Bool { false }
     package var streamKey: [Int]? { Array(0 ..< groupCount) }
+    package var watermarkColumns: [Int] { input.watermarkColumns.filter { $0 < groupCount } }
 }
 
 /// Incremental equi-join (inner or left outer), bag semantics.
@@ -145,6 +155,10 @@ package struct ProjectSetNode: StreamNode, Equatable {
         }
     }
     package var isAppendOnly: Bool { input.isAppendOnly }
+    package var watermarkColumns: [Int] {
+        let carried = input.watermarkColumns
+        return expressions.indices.filter { position in carried.contains { expressions[position].isNonDecreasing(in: $0) } }
+    }
 }
 
 /// A set-returning function in FROM over constants (`generate_series(1, 10)`): its rows,
@@ -168,5 +182,29 @@ extension StreamPlan {
 
     package static func tableFunction(_ function: TableFunction, arguments: [ScalarExpr], types: [DataType]) -> StreamPlan {
         StreamPlan(TableFunctionNode(function: function, arguments: arguments, types: types))
+    }
+}
+
+/// `EMIT ON WINDOW CLOSE`: holds each row of `input` (a view's rows, told apart by `key`)
+/// until the watermark on `windowColumn` passes it, then emits it once, final, and forgets it.
+/// Its output only inserts: a window's row appears when the window closes and never changes.
+package struct WindowCloseNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    package var windowColumn: Int
+    /// The columns that tell the input's rows apart (its stream key; all columns without one).
+    package var key: [Int]
+
+    package var operatorName: String { "StreamEowcGate" }
+    package var explainFields: String { "window_column: \(windowColumn), key: \(key)" }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] { input.outputTypes }
+    package var isAppendOnly: Bool { true }
+    package var streamKey: [Int]? { input.streamKey }
+    package var watermarkColumns: [Int] { input.watermarkColumns }
+}
+
+extension StreamPlan {
+    package static func windowClose(input: StreamPlan, windowColumn: Int, key: [Int]) -> StreamPlan {
+        StreamPlan(WindowCloseNode(input: input, windowColumn: windowColumn, key: key))
     }
 }

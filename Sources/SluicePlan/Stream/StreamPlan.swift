@@ -30,6 +30,9 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
     /// aggregate's group key, carried through projections that pass it on unchanged; nil when
     /// no such columns are known, and the rows are then told apart by all their values.
     package var streamKey: [Int]? { node.streamKey }
+    /// Output columns that carry a watermark (event-time progress) from a source's
+    /// `WATERMARK FOR`: a window's start over the source's time column, a group key that is one.
+    package var watermarkColumns: [Int] { node.watermarkColumns }
 
     package static func == (left: StreamPlan, right: StreamPlan) -> Bool {
         left.node.isEqual(to: right.node)
@@ -96,11 +99,14 @@ package protocol StreamNode: Sendable {
     var isAppendOnly: Bool { get }
     /// See ``StreamPlan/streamKey``; nil by default.
     var streamKey: [Int]? { get }
+    /// See ``StreamPlan/watermarkColumns``; none by default.
+    var watermarkColumns: [Int] { get }
     func isEqual(to other: any StreamNode) -> Bool
 }
 
 extension StreamNode {
     package var streamKey: [Int]? { nil }
+    package var watermarkColumns: [Int] { [] }
 }
 
 extension StreamNode where Self: Equatable {

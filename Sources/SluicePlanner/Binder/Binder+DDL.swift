@@ -15,7 +15,9 @@ extension Binder {
             }
             let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
             if !create.watermarks.isEmpty {
-                throw SluiceError(.featureNotSupported, "watermarks are not supported yet")
+                throw SluiceError(
+                    .featureNotSupported, "watermarks on tables are not supported yet",
+                    hint: "Define the watermark on a CREATE SOURCE, and read the source in a materialized view.")
             }
             if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
             let relation = RelationDefinition(
@@ -34,7 +36,9 @@ extension Binder {
         } else {
             (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
             if !create.watermarks.isEmpty {
-                throw SluiceError(.featureNotSupported, "watermarks on tables are not supported yet")
+                throw SluiceError(
+                    .featureNotSupported, "watermarks on tables are not supported yet",
+                    hint: "Define the watermark on a CREATE SOURCE, and read the source in a materialized view.")
             }
         }
         if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
@@ -53,12 +57,20 @@ extension Binder {
         if columns.isEmpty {
             throw SluiceError(.invalidTableDefinition, "source \"\(create.name.name)\" needs its columns listed: schema inference is not supported")
         }
-        if !create.watermarks.isEmpty {
-            throw SluiceError(.featureNotSupported, "watermarks are not supported yet")
-        }
-        let relation = RelationDefinition(
+        var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .source, columns: columns, primaryKey: primaryKey,
             definition: sourceText, connector: try connectorSpec(create.options, create.format))
+        if create.watermarks.count > 1 {
+            throw SluiceError(.featureNotSupported, "a source takes one WATERMARK, not \(create.watermarks.count)")
+        }
+        if let watermark = create.watermarks.first {
+            relation.watermark = WatermarkSpec(column: -1, expression: watermark.expression.description)
+            guard let column = relation.columnIndex(named: watermark.column) else {
+                throw SluiceError(.undefinedColumn, "column \"\(watermark.column)\" named in WATERMARK FOR does not exist")
+            }
+            relation.watermark?.column = column
+            _ = try Self.watermarkExpression(of: relation, catalog: catalog, session: session)
+        }
         return .createSource(relation)
     }
 
@@ -250,7 +262,6 @@ extension Binder {
             return existing
         }
         if view.orReplace { throw SluiceError(.featureNotSupported, "CREATE OR REPLACE MATERIALIZED VIEW is not supported") }
-        if view.emitOnWindowClose { throw SluiceError(.featureNotSupported, "EMIT ON WINDOW CLOSE is not supported yet") }
         if !view.options.isEmpty { throw SluiceError(.featureNotSupported, "WITH options on materialized views are not supported yet") }
         let bound = try bindQuery(view.query)
         var columns = bound.scope.entries.map { CatalogColumn(name: $0.name, type: $0.type == .unknown ? .varchar : $0.type) }
@@ -273,7 +284,7 @@ extension Binder {
                     entry.type == .unknown ? .cast(.column(index, .unknown), .varchar) : .column(index, entry.type)
                 })
         }
-        let streamPlan = try StreamPlanner.plan(plan)
+        let streamPlan = try StreamPlanner.plan(plan, emitOnWindowClose: view.emitOnWindowClose)
         var dependencies = streamPlan.scannedRelations
         for id in referencedRelations where !dependencies.contains(id) { dependencies.append(id) }
         var relation = RelationDefinition(
@@ -423,5 +434,38 @@ extension Binder {
     /// Fails with 3F000 unless schema `name` exists (for a new relation in it).
     func checkSchemaExists(_ name: String) throws(SluiceError) {
         guard catalog.hasSchema(name) else { throw SluiceError(.invalidSchemaName, "schema \"\(name)\" does not exist") }
+    }
+}
+
+extension Binder {
+    /// The bound expression of `relation`'s watermark, of its time column's type: checked when
+    /// the source is created and bound again when it starts. The time column must be a
+    /// timestamp or timestamptz, and the expression deterministic.
+    package static func watermarkExpression(of relation: RelationDefinition, catalog: Catalog, session: SessionInfo) throws(SluiceError) -> ScalarExpr {
+        guard let spec = relation.watermark else { throw SluiceError.internalError("\(relation.name) has no watermark") }
+        let column = relation.columns[spec.column]
+        guard column.type == .timestamp || column.type == .timestamptz else {
+            throw SluiceError(
+                .datatypeMismatch, "a watermark must be on a timestamp or timestamptz column; \"\(column.name)\" is \(column.type.sqlName)",
+                hint: "Declare the event time as timestamptz, or convert it in a view first.")
+        }
+        var binder = Binder(catalog: catalog, session: session)
+        let scope = Scope(entries: relation.columns.enumerated().map { index, column in
+            Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)
+        })
+        var context = ExpressionContext(scope: scope, clause: "WATERMARK")
+        context.allowsSubqueries = false
+        let parsed = try SQLParser.parseExpression(spec.expression)
+        try binder.checkNoAggregates(parsed, clause: "WATERMARK")
+        let bound = try binder.bindExpression(parsed, &context)
+        let coerced = try binder.coerce(bound, to: column.type, position: nil, clause: "WATERMARK")
+        var volatile: String?
+        coerced.visit { node in
+            if case .call(let function, _) = node, !function.isDeterministic { volatile = function.name }
+        }
+        if let volatile {
+            throw SluiceError(.featureNotSupported, "a watermark cannot use the non-deterministic function \(volatile)()")
+        }
+        return coerced
     }
 }

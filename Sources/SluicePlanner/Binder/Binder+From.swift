@@ -171,9 +171,10 @@ extension Binder {
         if relation.kind == .sink {
             throw SluiceError(.wrongObjectType, "\"\(relation.name)\" is a sink, not a relation that can be queried", position: position)
         }
-        let scan = TableScan(
+        var scan = TableScan(
             tableID: relation.id, tableName: relation.name, columns: Array(relation.columns.indices),
             columnTypes: relation.columns.map(\.type), isAppendOnly: relation.kind == .source)
+        scan.watermarkColumn = relation.watermark?.column
         let entries = relation.columns.enumerated().map { index, column in
             Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)
         }

@@ -222,14 +222,17 @@ package struct SourceStatus: Sendable {
     package var relationID: Int
     package var rowsRead: Int
     package var rowsRejected: Int
+    /// Rows dropped behind the source's watermark.
+    package var rowsLate: Int
     package var status: String
     /// The kept rejected rows, oldest first.
     package var errors: [SourceErrorRecord]
 
-    package init(relationID: Int, rowsRead: Int, rowsRejected: Int, status: String, errors: [SourceErrorRecord]) {
+    package init(relationID: Int, rowsRead: Int, rowsRejected: Int, rowsLate: Int = 0, status: String, errors: [SourceErrorRecord]) {
         self.relationID = relationID
         self.rowsRead = rowsRead
         self.rowsRejected = rowsRejected
+        self.rowsLate = rowsLate
         self.status = status
         self.errors = errors
     }

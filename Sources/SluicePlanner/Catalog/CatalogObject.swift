@@ -55,6 +55,8 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var planFingerprint: String?
     /// For a table: its secondary indexes (nil in files written before there were any).
     package var indexes: [IndexDefinition]?
+    /// For a source: its `WATERMARK FOR column AS expression`, if it has one.
+    package var watermark: WatermarkSpec?
 
     /// The table's secondary indexes.
     package var indexList: [IndexDefinition] { indexes ?? [] }
@@ -113,6 +115,21 @@ package struct IndexDefinition: Sendable, Equatable, Codable {
         var text = "CREATE INDEX \(quoteIdentifierIfNeeded(name)) ON \(table.schema).\(quoteIdentifierIfNeeded(table.name)) USING btree (\(keys.joined(separator: ", ")))"
         if !include.isEmpty { text += " INCLUDE (\(include.map { quoteIdentifierIfNeeded(table.columns[$0].name) }.joined(separator: ", ")))" }
         return text
+    }
+}
+
+/// A source's watermark, `WATERMARK FOR column AS expression`: after each chunk of rows, the
+/// source's event time has reached the largest value of `expression` over its rows so far, and
+/// a later row whose `column` is below it is late: dropped and counted.
+package struct WatermarkSpec: Sendable, Equatable, Codable {
+    /// The index of the time column in the source's columns.
+    package var column: Int
+    /// The expression, as SQL text over the source's columns (bound again at each start).
+    package var expression: String
+
+    package init(column: Int, expression: String) {
+        self.column = column
+        self.expression = expression
     }
 }
 

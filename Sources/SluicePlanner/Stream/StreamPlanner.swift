@@ -7,12 +7,21 @@ import SluicePlan
 /// What cannot be maintained incrementally yet is refused here, at CREATE time, with 0A000 and a
 /// message naming the construct, so a view is never accepted and then wrong.
 package enum StreamPlanner {
-    package static func plan(_ batch: BatchPlan) throws(SluiceError) -> StreamPlan {
+    package static func plan(_ batch: BatchPlan, emitOnWindowClose: Bool = false) throws(SluiceError) -> StreamPlan {
         var root = batch
         // A view has no order: a top-level ORDER BY without LIMIT is dropped, as RisingWave does.
         while case .sort(let input, _) = root { root = input }
         // No row counts: a view is planned again, alike, each time the server starts.
-        return try convert(Optimizer().optimize(root))
+        let plan = try convert(Optimizer().optimize(root))
+        guard emitOnWindowClose else { return plan }
+        // Each row waits for the watermark to pass its window, then shows once, final.
+        guard let windowColumn = plan.watermarkColumns.first else {
+            throw SluiceError(
+                .featureNotSupported, "EMIT ON WINDOW CLOSE needs a column the watermark passes, and this query has none",
+                hint: "Give the source a WATERMARK FOR its time column, and group by a window over it: "
+                    + "GROUP BY window_start FROM TUMBLE(source, time_column, INTERVAL '1 minute').")
+        }
+        return .windowClose(input: plan, windowColumn: windowColumn, key: plan.streamKey ?? Array(plan.outputTypes.indices))
     }
 
     /// `outer` with each column reference replaced by the `inner` expression it reads, so two

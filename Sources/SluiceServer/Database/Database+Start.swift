@@ -135,8 +135,12 @@ extension Database {
             do {
                 var description = Self.sourceDescription(relation)
                 if let positions = recovery.positions[relation.id] { description.startPositions = positions }
-                if relation.kind == .source { description.resumePositions = resume[relation.id] }
-                start(try makeConnector(description, false), for: relation)
+                var watermark: Int64?
+                if relation.kind == .source, var positions = resume[relation.id] {
+                    watermark = positions.removeValue(forKey: WatermarkFilter.positionKey)
+                    description.resumePositions = positions
+                }
+                start(try makeConnector(description, false), for: relation, watermark: watermark)
             } catch {
                 FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
             }

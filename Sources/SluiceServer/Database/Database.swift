@@ -94,7 +94,8 @@ package final class Database: TableProvider, Sendable {
                 let statistics = connector.statistics
                 return SourceStatus(
                     relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
-                    rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), status: statistics.status, errors: statistics.errors)
+                    rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), rowsLate: statistics.rowsLate.load(ordering: .relaxed),
+                    status: statistics.status, errors: statistics.errors)
             }
         }
         if let dataDirectory {
@@ -188,7 +189,9 @@ package final class Database: TableProvider, Sendable {
         return connector.notices
     }
 
-    func start(_ connector: any SourceConnector, for relation: RelationDefinition) {
+    /// Starts `connector`, which feeds `relation`; a source with a watermark starts it from
+    /// `watermark` (a checkpoint's) when given.
+    func start(_ connector: any SourceConnector, for relation: RelationDefinition, watermark: Int64? = nil) {
         streams.connectors.set(connector, for: relation.id)
         let runtime = streams.runtime
         let tables = self.tables
@@ -212,6 +215,20 @@ package final class Database: TableProvider, Sendable {
                         return reached()
                     }
                 })
+        } else if let filter = watermarkFilter(for: relation, from: watermark) {
+            // Late rows are dropped and counted; the watermark follows the rows it rose with,
+            // in the same step (a checkpoint's cut sees both or neither).
+            streams.connectors.setWatermarkFilter(filter, for: id)
+            let statistics = connector.statistics
+            output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+                runtime.withSource(id) { writer in
+                    let (kept, late, watermark) = filter.apply(chunk)
+                    if late > 0 { statistics.rowsLate.add(late, ordering: .relaxed) }
+                    writer.emit(TableState.changes(kept, .insert))
+                    if let watermark { writer.emit(watermark) }
+                    advance()
+                }
+            }
         } else {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
                 runtime.withSource(id) { writer in
@@ -221,6 +238,18 @@ package final class Database: TableProvider, Sendable {
             }
         }
         connector.start(output: output)
+    }
+
+    /// The filter of `relation`'s watermark, if it has one (its expression bound again).
+    private func watermarkFilter(for relation: RelationDefinition, from watermark: Int64?) -> WatermarkFilter? {
+        guard let spec = relation.watermark else { return nil }
+        do {
+            let expression = try Binder.watermarkExpression(of: relation, catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
+            return WatermarkFilter(column: spec.column, expression: expression, context: EvaluationContext(), watermark: watermark)
+        } catch {
+            // Checked at CREATE; a start that cannot bind it again reads without a watermark.
+            return nil
+        }
     }
 
     static func sourceDescription(_ relation: RelationDefinition) -> SourceDescription {

@@ -150,14 +150,23 @@ package final class SourceScanningReader: TableProvider, @unchecked Sendable {
 /// The running connectors, by relation id.
 final class ConnectorSet: Sendable {
     private let connectors = Mutex<[Int: any SourceConnector]>([:])
+    /// The watermark filters of the sources that have one, by source id.
+    private let filters = Mutex<[Int: WatermarkFilter]>([:])
 
     var all: [Int: any SourceConnector] { connectors.withLock { $0 } }
+
+    var watermarkFilters: [Int: WatermarkFilter] { filters.withLock { $0 } }
 
     func set(_ connector: any SourceConnector, for id: Int) {
         connectors.withLock { $0[id] = connector }
     }
 
+    func setWatermarkFilter(_ filter: WatermarkFilter?, for id: Int) {
+        filters.withLock { $0[id] = filter }
+    }
+
     func remove(_ id: Int) -> (any SourceConnector)? {
-        connectors.withLock { $0.removeValue(forKey: id) }
+        filters.withLock { _ = $0.removeValue(forKey: id) }
+        return connectors.withLock { $0.removeValue(forKey: id) }
     }
 }

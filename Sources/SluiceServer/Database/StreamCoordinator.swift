@@ -43,6 +43,11 @@ package final class StreamCoordinator: Sendable {
                 for (id, connector) in connectors.all {
                     if let reached = connector.positions { positions[id] = reached }
                 }
+                // A source's watermark goes with its positions, so a restart judges late rows
+                // as the run before it did.
+                for (id, filter) in connectors.watermarkFilters {
+                    if let watermark = filter.watermark { positions[id, default: [:]][WatermarkFilter.positionKey] = watermark }
+                }
                 let pieces = tables(runtime.requiredBaseGeneration).map(CheckpointPiece.init(state:))
                 var cut = CheckpointCut(log: log() ?? LogPosition(segment: 0, offset: 0), positions: positions, tables: pieces)
                 cut.catalogVersion = catalogVersion()

@@ -373,7 +373,8 @@ package struct StateManifest: Sendable, Equatable {
     /// The runtime's epoch it was taken at (for the history; epochs restart with the process).
     package var epoch: UInt64
     package var log: LogPosition
-    /// Each source's positions (Kafka offsets by partition; a generator's next row).
+    /// Each source's positions (Kafka offsets by partition; a generator's next row), and under
+    /// the pseudo-partition `Int32.min` a source's watermark, in microseconds.
     package var positions: [Int: [Int32: Int64]]
     /// Each view's and table's chain, by relation id.
     package var chains: [Int: [Link]]

@@ -39,7 +39,7 @@ package struct StreamHashAggregate: StreamOperator {
     let stateTableID: Int
     /// The column types of a group's state row.
     let stateTypes: [DataType]
-    private var groups: PagedTable
+    var groups: PagedTable
     let layouts: [AggregateLayout]
     let orderedStates: [OrderedAggregateState]
     /// Per aggregate: its counters for the groups touched this epoch, by slot (nil for an
@@ -57,6 +57,12 @@ package struct StreamHashAggregate: StreamOperator {
     private var orderedBefore: [ColumnBuilder] = []
     private let readsOrderedState: Bool
     private var emittedGlobalRow = false
+    /// Watermarks on group columns, passed on at the barrier after the changes they follow
+    /// (the groups' changes are emitted only then).
+    private var heldWatermarks: [Watermark] = []
+    /// State cleaning behind a watermark on a group column (nil: none); see
+    /// ``removeGroups(below:)``.
+    var cleaning: WatermarkCleaning?
 
     /// Refuses only string_agg and array_agg with DISTINCT and an ORDER BY over other columns
     /// than their arguments (which Postgres rejects too).
@@ -107,6 +113,12 @@ package struct StreamHashAggregate: StreamOperator {
     }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        var chunk = chunk
+        if let cleaning {
+            // Rows of groups already cleaned away come too late to count.
+            guard let kept = cleaning.dropLate(chunk) else { return }
+            chunk = kept
+        }
         let data = chunk.data
         let rowCount = data.count
         let keyColumns = Array(data.columns.prefix(groupCount))
@@ -205,7 +217,20 @@ package struct StreamHashAggregate: StreamOperator {
         return slot
     }
 
+    /// A watermark on a group column holds for the same output column: later rows only touch
+    /// groups at or past it.
+    package mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        guard watermark.column < groupCount else { return }
+        heldWatermarks.removeAll { $0.column == watermark.column }
+        heldWatermarks.append(watermark)
+        cleaning?.receive(watermark)
+    }
+
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+        defer {
+            for watermark in heldWatermarks { output.emit(watermark) }
+            heldWatermarks = []
+        }
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty && groups.lookup(Self.globalKey) == nil {
             // The global row exists before any input, as in a batch aggregate over no rows.
             _ = try touch(Self.globalKey) { _, _ in }
@@ -216,10 +241,12 @@ package struct StreamHashAggregate: StreamOperator {
         forgetTouchedGroups()
         if groupCount == 0 { emittedGlobalRow = true }
         groups.commitEpoch()
+        if let below = cleaning?.takeTarget() { try removeGroups(below: below) }
         if state.mode != .none {
             let everything = state.mode == .everything
             state.add(groups.checkpoint(table: stateTableID, everything: everything))
             for ordered in orderedStates { state.add(ordered.entries.checkpoint(everything: everything)) }
+            if var cleaning { state.add(cleaning.checkpoint(everything: everything)); self.cleaning = cleaning }
         }
     }
 
@@ -357,16 +384,19 @@ package struct StreamHashAggregate: StreamOperator {
     package mutating func enableCheckpoints() {
         groups.tracksChanges = true
         for ordered in orderedStates { ordered.entries.tracksChanges = true }
+        cleaning?.progress.tracksChanges = true
     }
 
     package mutating func useMemory(_ memory: StateMemory) {
         groups.useMemory(memory)
         for ordered in orderedStates { ordered.entries.useMemory(memory) }
+        cleaning?.progress.useMemory(memory)
     }
 
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         try groups.restore(from: tables, table: stateTableID)
         for ordered in orderedStates { try ordered.entries.restore(tables) }
+        try cleaning?.restore(tables)
         // A global aggregate's row was emitted once its state row exists.
         if groupCount == 0 && groups.lookup(Self.globalKey) != nil { emittedGlobalRow = true }
     }
@@ -386,6 +416,15 @@ extension HashAggregateNode: StreamOperatorNode {
     /// The integer aggregate where it applies (integer keys and counters), else the general one.
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
         let types = input.outputTypes
+        // A group column the watermark passes: the general aggregate, which cleans the groups
+        // behind it.
+        if let column = input.watermarkColumns.first(where: { $0 < groupCount }) {
+            var aggregate = try StreamHashAggregate(
+                inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: site.stateTableID,
+                appendOnlyInput: input.isAppendOnly)
+            aggregate.cleaning = WatermarkCleaning(column: column, type: types[column], stateTableID: site.stateTableID + 99)
+            return aggregate
+        }
         if IntegerHashAggregate.supports(inputTypes: types, groupCount: groupCount, aggregates: aggregates) {
             return try IntegerHashAggregate(
                 inputTypes: types, groupCount: groupCount, aggregates: aggregates, stateTableID: site.stateTableID,

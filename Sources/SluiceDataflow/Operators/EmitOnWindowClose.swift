@@ -1,0 +1,154 @@
+import SluiceCore
+import SluiceExpr
+import SluicePlan
+import SluiceState
+
+/// `EMIT ON WINDOW CLOSE`: keeps the current version of each row of its input (a windowed
+/// aggregate's groups) until the watermark on the window column passes it, then emits it once
+/// as an insert and forgets it. Its output only ever inserts, each window's rows when final.
+///
+/// Rows whose window is NULL never close and are never emitted. A change to a window already
+/// emitted (possible only when the watermark fell back, after a restart) is dropped.
+///
+/// State: a paged state table (id `stateTableID`) with the input rows, keyed by the window
+/// column then the key columns, so the rows a watermark closes are a range scan from the
+/// start; all under one vnode (the gate orders every window, like RisingWave's sort buffer).
+/// A second table (`stateTableID + 1`) holds the last watermark emitted up to, one row.
+/// - Complexity: per input row, one key encoding; per closing watermark, a scan of the rows
+///   it closes plus a page lookup.
+struct EmitOnWindowClose: StreamOperator {
+    let types: [DataType]
+    let windowColumn: Int
+    let key: [Int]
+    let stateTableID: Int
+    private var rows: PagedTable
+    private var progress: PagedTable
+    /// The watermark received and not yet acted on, and the one emitted up to.
+    private var pending: Value?
+    private var closedThrough: Value?
+
+    init(types: [DataType], windowColumn: Int, key: [Int], stateTableID: Int) {
+        self.types = types
+        self.windowColumn = windowColumn
+        self.key = key.filter { $0 != windowColumn }
+        self.stateTableID = stateTableID
+        rows = PagedTable(types: types)
+        progress = PagedTable(types: [types[windowColumn]])
+    }
+
+    /// The state key of row `row` of `data`: the vnode (always 0), the window, the key columns.
+    private static func appendKey(_ data: Chunk, row: Int, windowColumn: Int, key: [Int], to bytes: inout [UInt8]) {
+        bytes += [0, 0]
+        MemcomparableEncoding.append(data.columns[windowColumn], row: row, to: &bytes)
+        for column in key { MemcomparableEncoding.append(data.columns[column], row: row, to: &bytes) }
+    }
+
+    mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        var data = chunk.data
+        var ops = chunk.ops
+        if let closedThrough {
+            // A change to a window already emitted comes too late to show.
+            let windows = data.columns[windowColumn]
+            let open = (0 ..< data.count).filter { windows.isNull($0) || ValueOrdering.compare(windows.value(at: $0), closedThrough) >= 0 }
+            if open.count < data.count {
+                data = data.gather(open)
+                ops = open.map { ops[$0] }
+            }
+        }
+        guard data.count > 0 else { return }
+        let staged = data
+        let (windowColumn, key) = (self.windowColumn, self.key)
+        rows.stage(StreamChunk(ops: ops, data: staged)) { bytes, row in
+            Self.appendKey(staged, row: row, windowColumn: windowColumn, key: key, to: &bytes)
+        }
+    }
+
+    mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        guard watermark.column == windowColumn, !watermark.value.isNull else { return }
+        if let pending, ValueOrdering.compare(pending, watermark.value) >= 0 { return }
+        pending = watermark.value
+    }
+
+    /// At the barrier, after the epoch's changes: emits the rows of every window the watermark
+    /// has passed, in window order, and removes them.
+    mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+        rows.commitEpoch()
+        if let watermark = pending, closedThrough.map({ ValueOrdering.compare($0, watermark) < 0 }) ?? true {
+            var bound: [UInt8] = [0, 0]
+            MemcomparableEncoding.append(watermark, as: types[windowColumn], to: &bound)
+            // Every non-NULL window (tag 0x01) below the bound.
+            let prefix: [UInt8] = [0, 0, 0x01]
+            var start = prefix
+            var closed: [Chunk] = []
+            var removals: [Chunk] = []
+            var removalCounts: [Int32] = []
+            var removalKeys: [[UInt8]] = []
+            scan: while true {
+                let (runs, resume) = rows.runs(withPrefix: prefix, from: start, limit: 4096)
+                for run in runs {
+                    var end = run.range.lowerBound
+                    while end < run.range.upperBound && run.contents.keys.compare(end, with: bound) < 0 { end += 1 }
+                    if end > run.range.lowerBound {
+                        let picks = Array(run.range.lowerBound ..< end)
+                        // Each row as often as it is present, then taken away as often.
+                        var repeated: [Int] = []
+                        for index in picks {
+                            let count = run.contents.counts?[index] ?? 1
+                            repeated += Array(repeating: index, count: Int(max(count, 0)))
+                            removalCounts.append(-count)
+                            removalKeys.append(run.contents.keys.key(index))
+                        }
+                        closed.append(run.contents.rows.gather(repeated))
+                        removals.append(run.contents.rows.gather(picks))
+                    }
+                    if end < run.range.upperBound { break scan }
+                }
+                guard let resume else { break }
+                start = resume
+            }
+            if !closed.isEmpty {
+                let emitted = Chunk.concatenate(closed, types: types)
+                output.append(StreamChunk(ops: [ChangeOp](repeating: .insert, count: emitted.count), data: emitted))
+                let keys = removalKeys
+                rows.stage(Chunk.concatenate(removals, types: types), counts: removalCounts) { bytes, row in bytes += keys[row] }
+                rows.commitEpoch()
+            }
+            var builder = ColumnBuilder(type: types[windowColumn], capacity: 1)
+            builder.append(watermark)
+            progress.stage(Chunk(columns: [builder.finish()], count: 1), counts: [closedThrough == nil ? 1 : 0]) { bytes, _ in bytes += [0, 0] }
+            closedThrough = watermark
+            output.emit(Watermark(column: windowColumn, value: watermark))
+        }
+        pending = nil
+        progress.commitEpoch()
+        if state.mode != .none {
+            let everything = state.mode == .everything
+            state.add(rows.checkpoint(table: stateTableID, everything: everything))
+            state.add(progress.checkpoint(table: stateTableID + 1, everything: everything))
+        }
+    }
+
+    mutating func enableCheckpoints() {
+        rows.tracksChanges = true
+        progress.tracksChanges = true
+    }
+
+    mutating func useMemory(_ memory: StateMemory) {
+        rows.useMemory(memory)
+        progress.useMemory(memory)
+    }
+
+    mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
+        try rows.restore(from: tables, table: stateTableID)
+        try progress.restore(from: tables, table: stateTableID + 1)
+        if let last = progress.lookup([0, 0]) { closedThrough = last.row.columns[0].value(at: 0) }
+    }
+
+    var stateBytes: Int { rows.byteCount + progress.byteCount }
+}
+
+extension WindowCloseNode: StreamOperatorNode {
+    package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
+        EmitOnWindowClose(types: outputTypes, windowColumn: windowColumn, key: key, stateTableID: site.stateTableID)
+    }
+}
