@@ -5,7 +5,8 @@ goes into three tables feeding a dozen views: aggregates (count, sum, avg, min, 
 DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the bit aggregates), semi
 and anti joins (with equalities, other conditions or both), FULL OUTER JOIN, joins without an equality and a dynamic filter, INTERSECT and
 EXCEPT [ALL], filters, inner and left joins with
-residual conditions, correlated LATERAL subqueries, UNION ALL, a view over a view and an aggregate over a join. After each
+residual conditions, correlated LATERAL subqueries, DISTINCT ON, ORDER BY … LIMIT [OFFSET], group top-N and
+deduplication by ROW_NUMBER, RANK and DENSE_RANK, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
 SELECT over the tables; at the end the views must also equal DuckDB's answers over the same
 final rows, an engine that shares no code with ours.
@@ -105,6 +106,24 @@ VIEWS.update({
     # so every engine picks the same row).
     "v_distinct_on": "SELECT DISTINCT ON (k) k, id, v, g FROM a ORDER BY k, v DESC, id",
     "v_distinct_on_two": "SELECT DISTINCT ON (g, flag) g, flag, d, id FROM a ORDER BY g, flag, d NULLS FIRST, id DESC",
+    # Top-N: ORDER BY … LIMIT [OFFSET], and ranking window functions filtered by rank, over
+    # total orders (ties broken by a key) except where RANK and DENSE_RANK number ties alike.
+    "v_top": "SELECT id, v, g FROM a ORDER BY v DESC NULLS LAST, id LIMIT 5",
+    "v_top_offset": "SELECT id, k FROM a ORDER BY k NULLS FIRST, id LIMIT 4 OFFSET 3",
+    "v_group_top": (
+        "SELECT * FROM (SELECT id, k, v, row_number() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST, id) AS rn FROM a) t "
+        "WHERE rn <= 3"
+    ),
+    "v_group_middle": (
+        "SELECT id, g FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY d NULLS FIRST, id DESC) AS rn FROM a) t "
+        "WHERE rn > 1 AND rn <= 3"
+    ),
+    "v_group_rank": "SELECT k, x, r FROM (SELECT k, x, rank() OVER (PARTITION BY k ORDER BY x NULLS LAST) AS r FROM c) t WHERE r <= 2",
+    "v_group_dense": (
+        "SELECT tag, w, dr FROM (SELECT tag, w, dense_rank() OVER (PARTITION BY tag ORDER BY w DESC NULLS LAST) AS dr FROM b) t "
+        "WHERE dr < 3"
+    ),
+    "v_dedup_latest": "SELECT id, k, w FROM (SELECT id, k, w, row_number() OVER (PARTITION BY k ORDER BY id DESC) AS rn FROM b) t WHERE rn = 1",
 })
 # Aggregates computed from other counters (variance and deviation from count, sum and sum of
 # squares) and the bit aggregates' per-bit counters, under deletes. Checked against the batch

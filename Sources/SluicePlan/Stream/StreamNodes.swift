@@ -208,3 +208,40 @@ extension StreamPlan {
         StreamPlan(WindowCloseNode(input: input, windowColumn: windowColumn, key: key))
     }
 }
+
+/// Top-N: per group of rows with equal `groupColumns` (one group of all rows when empty), the
+/// rows whose rank in `order` is within `lower < rank <= upper` (no upper bound when nil),
+/// ranked as `rank` says (row numbers for ORDER BY … LIMIT, which orders ties by every column);
+/// with `emitsRank`, each row's rank as one more column. `ORDER BY … LIMIT n OFFSET m` in a
+/// view, `ROW_NUMBER()/RANK()/DENSE_RANK() OVER (PARTITION BY …) <= n`, and deduplication
+/// (`ROW_NUMBER() … = 1`). Over an append-only input, rows ranked past the bound are dropped
+/// for good (they can never rise).
+package struct TopNNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    package var groupColumns: [Int]
+    package var order: [SortKey]
+    package var rank: WindowFunctionKind
+    package var lower: Int
+    package var upper: Int?
+    package var emitsRank: Bool
+
+    package var operatorName: String { groupColumns.isEmpty ? "StreamTopN" : "StreamGroupTopN" }
+    package var explainFields: String {
+        let orderText = order.map { "$\($0.column)\($0.descending ? " DESC" : "")" }.joined(separator: ", ")
+        var text = groupColumns.isEmpty ? "" : "group_key: \(groupColumns), "
+        text += "order: [\(orderText)], \(rank.rawValue) in \(lower + 1)..." + (upper.map(String.init) ?? "")
+        if input.isAppendOnly { text += ", append_only" }
+        return text
+    }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] { input.outputTypes + (emitsRank ? [.int64] : []) }
+    package var isAppendOnly: Bool { false }
+}
+
+extension StreamPlan {
+    package static func topN(
+        input: StreamPlan, groupColumns: [Int], order: [SortKey], rank: WindowFunctionKind, lower: Int, upper: Int?, emitsRank: Bool
+    ) -> StreamPlan {
+        StreamPlan(TopNNode(input: input, groupColumns: groupColumns, order: order, rank: rank, lower: lower, upper: upper, emitsRank: emitsRank))
+    }
+}

@@ -44,44 +44,6 @@ package enum StreamPlanner {
         }
     }
 
-    /// Whether `predicate` is `row_number = 1` over the column `rowNumberColumn`.
-    private static func keepsFirstRows(_ predicate: ScalarExpr, rowNumberColumn: Int) -> Bool {
-        guard case .call(let function, let arguments) = predicate, function.name == "=", arguments.count == 2,
-              case .column(rowNumberColumn, _) = arguments[0], case .literal(.int64(1), _) = arguments[1]
-        else { return false }
-        return true
-    }
-
-    /// The first row of each group of `input` with equal `partition` columns, in the order of
-    /// `keys`, and a last column of ones (the row number the batch plan filters on): a GROUP BY
-    /// of the partition columns whose other columns are each the first of an `array_agg` in
-    /// that order, so the view keeps every row of a group in ordered state and shows the next
-    /// one when the first is deleted. The order is completed with every column, so that rows
-    /// tied on `keys` still order alike in each array and every column comes from one row.
-    private static func firstRowPerGroup(_ input: BatchPlan, keys: [SortKey], partition: [Int]) -> BatchPlan {
-        let types = input.outputTypes
-        let offset = partition.count
-        // The group columns first, then every input column.
-        let grouped = BatchPlan.project(
-            input: input, expressions: (partition + Array(types.indices)).map { ScalarExpr.column($0, types[$0]) })
-        var order = keys.map { SortKey(column: offset + $0.column, descending: $0.descending, nullsFirst: $0.nullsFirst) }
-        for column in types.indices where !keys.contains(where: { $0.column == column }) {
-            switch types[column] {
-            case .structure, .list: continue
-            default: order.append(SortKey(column: offset + column))
-            }
-        }
-        let others = types.indices.filter { !partition.contains($0) }
-        let aggregates = others.map { AggregateCall(kind: .arrayAgg, argument: offset + $0, orderBy: order, resultType: .list(types[$0])) }
-        var outputs: [ScalarExpr] = types.indices.map { column in
-            if let group = partition.firstIndex(of: column) { return .column(group, types[column]) }
-            let aggregate = offset + others.firstIndex(of: column)!
-            return .call(OrderedSetAggregate.firstValue.finish(elementType: types[column]), [.column(aggregate, .list(types[column]))])
-        }
-        outputs.append(.literal(.int64(1), .int64))
-        return .project(input: .hashAggregate(input: grouped, groupCount: offset, aggregates: aggregates), expressions: outputs)
-    }
-
     private static func convert(_ plan: BatchPlan) throws(SluiceError) -> StreamPlan {
         switch plan {
         case .scan(let scan):
@@ -89,11 +51,8 @@ package enum StreamPlanner {
         case .values(let rows, let types):
             for row in rows { for expression in row { try checkDeterministic(expression) } }
             return .values(rows: rows, types: types)
-        case .filter(.window(.sort(let input, let keys), let partition, let order, let functions), let predicate)
-        where order.isEmpty && functions == [.rowNumber] && keepsFirstRows(predicate, rowNumberColumn: input.outputTypes.count):
-            // DISTINCT ON: the first row of each group in the sort's order.
-            return try convert(firstRowPerGroup(input, keys: keys, partition: partition))
         case .filter(let input, let predicate):
+            if let topN = try rankFilter(input, predicate) { return topN }
             try checkDeterministic(predicate)
             let converted = try convert(input)
             // Fuse with a projection below only when it has no filter of its own and is a plain
@@ -152,9 +111,17 @@ package enum StreamPlanner {
             return .hashAggregate(input: merged, groupCount: width, aggregates: [])
         case .sort:
             throw refusal("ORDER BY inside a subquery")
-        case .limit(let input, _, _):
-            if case .sort = input { throw refusal("ORDER BY … LIMIT (top-N)") }
-            throw refusal("LIMIT and OFFSET")
+        case .limit(let input, let limit, let offset):
+            // ORDER BY … LIMIT n OFFSET m: the top-N of one group of every row. Without ORDER
+            // BY, rows are ordered by all their columns, so the view keeps the same rows
+            // however its input arrived.
+            var source = input
+            var keys: [SortKey] = []
+            if case .sort(let sorted, let sortKeys) = input { (source, keys) = (sorted, sortKeys) }
+            if limit == nil && offset == 0 { return try convert(source) }
+            return .topN(
+                input: try convert(source), groupColumns: [], order: keys, rank: .rowNumber, lower: offset, upper: limit.map { offset + $0 },
+                emitsRank: false)
         case .projectSet(let input, let expressions, let expands):
             for expression in expressions { try checkDeterministic(expression) }
             return .projectSet(input: try convert(input), expressions: expressions, expands: expands)
@@ -214,6 +181,85 @@ package enum StreamPlanner {
         case .apply:
             throw refusal("correlated subqueries that could not be turned into joins")
         }
+    }
+
+    /// A filter on a ranking window function's value (`row_number() OVER (PARTITION BY a ORDER
+    /// BY b) <= 3`, `= 1` for deduplication, `rank() … < 5`, DISTINCT ON's first row): the
+    /// group top-N, with the rank as the window's column, and any other condition as a filter
+    /// above it. Seen through a projection that passes the columns on. Nil when `input` is not
+    /// one ranking window or the condition gives its rank no upper bound.
+    private static func rankFilter(_ input: BatchPlan, _ predicate: ScalarExpr) throws(SluiceError) -> StreamPlan? {
+        var window = input
+        var passed: [ScalarExpr]?
+        if case .project(let below, let expressions) = input, case .window = below {
+            guard expressions.allSatisfy({ if case .column = $0 { true } else { false } }) else { return nil }
+            window = below
+            passed = expressions
+        }
+        guard case .window(let windowInput, let partition, _, let functions) = window, functions.count == 1 else { return nil }
+        let rankColumn = windowInput.outputTypes.count
+        // The condition over the window's columns.
+        let condition = passed.map { expressions in
+            predicate.rewritten { node in
+                if case .column(let index, _) = node { return expressions[index] }
+                return node
+            }
+        } ?? predicate
+        var lower = 0
+        var upper: Int?
+        var others: [ScalarExpr] = []
+        for conjunct in condition.conjuncts {
+            guard let (op, bound) = rankBound(conjunct, rankColumn: rankColumn) else {
+                others.append(conjunct)
+                continue
+            }
+            switch op {
+            case "<=": upper = min(upper ?? .max, bound)
+            case "<": upper = min(upper ?? .max, bound - 1)
+            case "=":
+                upper = min(upper ?? .max, bound)
+                lower = max(lower, bound - 1)
+            case ">=": lower = max(lower, bound - 1)
+            case ">": lower = max(lower, bound)
+            default: others.append(conjunct)
+            }
+        }
+        guard let upper else { return nil }
+        for other in others { try checkDeterministic(other) }
+        var source = windowInput
+        var keys: [SortKey] = []
+        if case .sort(let sorted, let sortKeys) = windowInput { (source, keys) = (sorted, sortKeys) }
+        let kind = functions[0]
+        // A group's rows in the sort's order past the partition columns (equal within it).
+        var plan = StreamPlan.topN(
+            input: try convert(source), groupColumns: partition, order: keys.filter { !partition.contains($0.column) }, rank: kind,
+            lower: max(lower, 0), upper: max(upper, 0), emitsRank: true)
+        if !others.isEmpty {
+            let identity = plan.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+            plan = .project(input: plan, predicate: others.count == 1 ? others[0] : .and(others), expressions: identity)
+        }
+        if let passed { plan = .project(input: plan, predicate: nil, expressions: passed) }
+        return plan
+    }
+
+    /// `rank op constant` (or `constant op rank`, turned around) over column `rankColumn`: the
+    /// operator and the constant.
+    private static func rankBound(_ conjunct: ScalarExpr, rankColumn: Int) -> (String, Int)? {
+        guard case .call(let function, let arguments) = conjunct, arguments.count == 2 else { return nil }
+        let flipped = ["<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="]
+        guard let mirrored = flipped[function.name] else { return nil }
+        func constant(_ expression: ScalarExpr) -> Int? {
+            switch expression {
+            case .literal(.int64(let value), _): Int(exactly: value)
+            case .literal(.int32(let value), _): Int(value)
+            case .literal(.int16(let value), _): Int(value)
+            case .cast(let inner, _): constant(inner)
+            default: nil
+            }
+        }
+        if case .column(rankColumn, _) = arguments[0], let value = constant(arguments[1]) { return (function.name, value) }
+        if case .column(rankColumn, _) = arguments[1], let value = constant(arguments[0]) { return (mirrored, value) }
+        return nil
     }
 
     private static func checkDeterministic(_ expression: ScalarExpr) throws(SluiceError) {
