@@ -59,7 +59,7 @@ package struct BatchExecutor: Sendable {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
         case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union, .projectSet, .apply,
-            .window:
+            .window, .overWindow:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
@@ -180,6 +180,8 @@ package struct BatchExecutor: Sendable {
         case .window(let input, let partitionColumns, let orderColumns, let functions):
             var numbering = WindowNumbering(partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
             return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in numbering.number(chunk) }
+        case .overWindow(let input, let partitionColumns, let order, let calls):
+            return try overWindow(try stream(input), types: input.outputTypes, partitionColumns: partitionColumns, order: order, calls: calls)
         case .sort(let input, let keys):
             return try ExternalSort(types: input.outputTypes, keys: keys, memory: memory, isCancelled: isCancelled).sort(try stream(input))
         case .setOperation(let left, let right, let kind, let all):

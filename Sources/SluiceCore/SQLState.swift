@@ -40,6 +40,8 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let divisionByZero = SQLState("22012")
     /// The corresponding SQLSTATE is `22023`.
     package static let invalidParameterValue = SQLState("22023")
+    /// The corresponding SQLSTATE is `22013`.
+    package static let invalidPrecedingOrFollowingSize = SQLState("22013")
     /// The corresponding SQLSTATE is `22P02`.
     package static let invalidTextRepresentation = SQLState("22P02")
     /// The corresponding SQLSTATE is `2201B`.

@@ -62,6 +62,11 @@ extension BatchPlan: CustomStringConvertible {
             let calls = functions.map { "\($0.rawValue)()" }.joined(separator: ", ")
             lines.append("\(indent)BatchWindow { partition_by: \(partitionColumns), order_by: \(orderColumns), calls: [\(calls)] }")
             input.render(into: &lines, depth: depth + 1)
+        case .overWindow(let input, let partitionColumns, let order, let calls):
+            let orderText = order.map { "$\($0.column)\($0.descending ? " DESC" : "")" }.joined(separator: ", ")
+            lines.append(
+                "\(indent)BatchOverWindow { partition_by: \(partitionColumns), order_by: [\(orderText)], calls: [\(calls.map(\.explainText).joined(separator: ", "))] }")
+            input.render(into: &lines, depth: depth + 1)
         case .maxOneRow(let input):
             lines.append("\(indent)BatchMaxOneRow")
             input.render(into: &lines, depth: depth + 1)

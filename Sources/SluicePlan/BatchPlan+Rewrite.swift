@@ -61,6 +61,8 @@ extension BatchPlan {
         case .window(let input, let partitionColumns, let orderColumns, let functions):
             return .window(
                 input: input.rewritingExpressions(transform), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
+        case .overWindow(let input, let partitionColumns, let order, let calls):
+            return .overWindow(input: input.rewritingExpressions(transform), partitionColumns: partitionColumns, order: order, calls: calls)
         }
     }
 
@@ -88,6 +90,8 @@ extension BatchPlan {
             return .apply(input: transform(input), subquery: includingSubqueries ? transform(subquery) : subquery, kind: kind)
         case .window(let input, let partitionColumns, let orderColumns, let functions):
             return .window(input: transform(input), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions)
+        case .overWindow(let input, let partitionColumns, let order, let calls):
+            return .overWindow(input: transform(input), partitionColumns: partitionColumns, order: order, calls: calls)
         }
     }
 

@@ -43,6 +43,10 @@ package indirect enum BatchPlan: Sendable, Equatable {
     /// then its order columns: appends one bigint column per function, numbering the rows of
     /// each run of equal partition columns (peers share the order columns' values).
     case window(input: BatchPlan, partitionColumns: [Int], orderColumns: [Int], functions: [WindowFunctionKind])
+    /// Window functions over frames (aggregates, `lag`/`lead`, `first_value`/`last_value`)
+    /// over `input`, which arrives sorted by its partition columns then `order`: appends one
+    /// column per call, each row's value over its partition (``OverWindowEvaluation``).
+    case overWindow(input: BatchPlan, partitionColumns: [Int], order: [SortKey], calls: [WindowCall])
 
     /// The types of the columns this plan produces.
     package var outputTypes: [DataType] {
@@ -66,6 +70,7 @@ package indirect enum BatchPlan: Sendable, Equatable {
             kind.isLateral ? input.outputTypes + subquery.outputTypes : input.outputTypes + [kind.resultType(subquery.outputTypes.first ?? .unknown)]
         case .setOperation(let left, _, _, _): left.outputTypes
         case .window(let input, _, _, let functions): input.outputTypes + functions.map { _ in .int64 }
+        case .overWindow(let input, _, _, let calls): input.outputTypes + calls.map(\.resultType)
         }
     }
 }

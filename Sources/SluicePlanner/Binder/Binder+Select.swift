@@ -79,7 +79,7 @@ extension Binder {
         } + orderBy.map(\.expression))
         var windowColumns: [FunctionCall: Int] = [:]
         if !windowCalls.isEmpty {
-            (input, windowColumns) = try bindWindows(windowCalls, input: input, aggregates: mapping)
+            (input, windowColumns) = try bindWindows(windowCalls, input: input, aggregates: mapping, named: select.windows)
         }
 
         // Projection.

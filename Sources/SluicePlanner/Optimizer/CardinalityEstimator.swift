@@ -22,7 +22,7 @@ struct CardinalityEstimator {
         case .values(let rows, _): return Double(rows.count)
         case .tableFunction: return Self.unknownRows
         case .filter(let input, let predicate): return max(rows(input) * selectivity(predicate, over: input), 1)
-        case .project(let input, _), .sort(let input, _), .apply(let input, _, _), .window(let input, _, _, _): return rows(input)
+        case .project(let input, _), .sort(let input, _), .apply(let input, _, _), .window(let input, _, _, _), .overWindow(let input, _, _, _): return rows(input)
         case .projectSet(let input, _, _): return rows(input) * 2
         case .maxOneRow: return 1
         case .limit(let input, let limit, let offset):

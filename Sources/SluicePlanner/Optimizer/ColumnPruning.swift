@@ -92,6 +92,8 @@ package enum ColumnPruning {
         case .window(let input, let partitionColumns, let orderColumns, let functions):
             // Row numbers depend on every input row: the input is kept whole.
             return (.window(input: optimize(input), partitionColumns: partitionColumns, orderColumns: orderColumns, functions: functions), identity(plan))
+        case .overWindow(let input, let partitionColumns, let order, let calls):
+            return (.overWindow(input: optimize(input), partitionColumns: partitionColumns, order: order, calls: calls), identity(plan))
         case .apply(let input, let subquery, let kind):
             // The subquery's outer references index the input row: keep the input whole.
             return (.apply(input: optimize(input), subquery: optimize(subquery), kind: kind), identity(plan))

@@ -127,6 +127,8 @@ package enum StreamPlanner {
             return .projectSet(input: try convert(input), expressions: expressions, expands: expands)
         case .window:
             throw refusal("window functions")
+        case .overWindow:
+            throw refusal("window functions over frames")
         case .tableFunction(let function, let arguments, let types):
             for argument in arguments { try checkDeterministic(argument) }
             return .tableFunction(function, arguments: arguments, types: types)
