@@ -7,6 +7,9 @@ package struct WindowCall: Sendable, Equatable {
     package enum Function: Sendable, Equatable, CustomStringConvertible {
         case aggregate(AggregateKind)
         case lag, lead, firstValue, lastValue
+        /// `row_number`, `rank`, `dense_rank` (in a view's over-window; queries number rows
+        /// with ``BatchPlan/window(input:partitionColumns:orderColumns:functions:)``).
+        case ranking(WindowFunctionKind)
 
         package var description: String {
             switch self {
@@ -15,6 +18,7 @@ package struct WindowCall: Sendable, Equatable {
             case .lead: "lead"
             case .firstValue: "first_value"
             case .lastValue: "last_value"
+            case .ranking(let kind): kind.rawValue
             }
         }
     }
@@ -112,6 +116,19 @@ package enum OverWindowEvaluation {
         var columns: [Column] = []
         for call in calls {
             switch call.function {
+            case .ranking(let kind):
+                var values: [Int64] = []
+                values.reserveCapacity(count)
+                var dense: Int64 = 0
+                for row in 0 ..< count {
+                    if peerStart[row] == row { dense += 1 }
+                    switch kind {
+                    case .rowNumber: values.append(Int64(row + 1))
+                    case .rank: values.append(Int64(peerStart[row] + 1))
+                    case .denseRank: values.append(dense)
+                    }
+                }
+                columns.append(Column(type: .int64, storage: .int64(values)))
             case .lag, .lead:
                 let step = call.function == .lag ? -call.offset : call.offset
                 var builder = ColumnBuilder(type: call.resultType, capacity: count)

@@ -6,7 +6,7 @@ DISTINCT, bool_and/bool_or, string_agg with ORDER BY, FILTER, variance and the b
 and anti joins (with equalities, other conditions or both), FULL OUTER JOIN, joins without an equality and a dynamic filter, INTERSECT and
 EXCEPT [ALL], filters, inner and left joins with
 residual conditions, correlated LATERAL subqueries, DISTINCT ON, ORDER BY … LIMIT [OFFSET], group top-N and
-deduplication by ROW_NUMBER, RANK and DENSE_RANK, UNION ALL, a view over a view and an aggregate over a join. After each
+deduplication by ROW_NUMBER, RANK and DENSE_RANK, window functions over frames, UNION ALL, a view over a view and an aggregate over a join. After each
 FLUSH every view must hold exactly the rows (as a multiset) of the same query run as a batch
 SELECT over the tables; at the end the views must also equal DuckDB's answers over the same
 final rows, an engine that shares no code with ours.
@@ -124,6 +124,19 @@ VIEWS.update({
         "WHERE dr < 3"
     ),
     "v_dedup_latest": "SELECT id, k, w FROM (SELECT id, k, w, row_number() OVER (PARTITION BY k ORDER BY id DESC) AS rn FROM b) t WHERE rn = 1",
+    # Over-windows: aggregates over frames, lag/lead, first/last values and ranks on every row,
+    # over orders without ties where the function depends on how peers are ordered.
+    "v_running": "SELECT id, k, v, sum(v) OVER (PARTITION BY k ORDER BY id) AS running, count(*) OVER (PARTITION BY k) AS n FROM a",
+    "v_lag_lead": "SELECT id, g, lag(v) OVER (PARTITION BY g ORDER BY id) AS prev, lead(id, 2, -1) OVER (PARTITION BY g ORDER BY id) AS next2 FROM a",
+    "v_frames": (
+        "SELECT id, w, avg(w) OVER (PARTITION BY tag ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS near, "
+        "max(w) OVER (PARTITION BY tag ORDER BY w RANGE BETWEEN 3 PRECEDING AND CURRENT ROW) AS hi FROM b"
+    ),
+    "v_edges": (
+        "SELECT id, first_value(v) OVER (PARTITION BY k ORDER BY id) AS fv, "
+        "last_value(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS lv FROM a"
+    ),
+    "v_ranks": "SELECT k, x, rank() OVER (PARTITION BY k ORDER BY x) AS r, dense_rank() OVER (PARTITION BY k ORDER BY x DESC) AS dr FROM c",
 })
 # Aggregates computed from other counters (variance and deviation from count, sum and sum of
 # squares) and the bit aggregates' per-bit counters, under deletes. Checked against the batch

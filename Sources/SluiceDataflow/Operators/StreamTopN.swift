@@ -8,10 +8,9 @@ import SluiceState
 /// the epoch with those it shows now, and emits the difference: deletes of rows that left the
 /// range or changed rank, inserts of rows that entered it or took a new rank.
 ///
-/// State: a paged state table (id `stateTableID`) with the input rows, keyed by the vnode and
-/// encoding of the group columns, then the order columns (in their directions and NULL
-/// placement), then every column (so equal rows share a key, counted, and rows tied on the
-/// order still sort alike). A group's ranked rows are a range read from its prefix. Over an
+/// State: a paged state table (id `stateTableID`) with the input rows, under
+/// ``OrderedPartitionKeys`` of the group columns: a group's ranked rows are a range read from
+/// its prefix. Over an
 /// append-only input a row ranked past the upper bound can never rise again, so it is removed
 /// at the barrier and state stays within the bound per group.
 /// - Complexity: per input row, one key encoding; per epoch, per touched group, two reads of
@@ -48,34 +47,9 @@ struct StreamTopN: StreamOperator {
         table = PagedTable(types: types)
     }
 
-    /// The key prefix of row `row`'s group: the vnode and the group columns' encoding.
-    private func groupPrefix(_ data: Chunk, row: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        VirtualNode.appendKey(to: &bytes) { bytes in
-            for column in groupColumns { MemcomparableEncoding.append(data.columns[column], row: row, to: &bytes) }
-        }
-        return bytes
-    }
-
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
-        let data = chunk.data
-        var keys: [[UInt8]] = []
-        keys.reserveCapacity(data.count)
-        for row in 0 ..< data.count {
-            var key = groupPrefix(data, row: row)
-            if touchedSet.insert(key).inserted { touched.append(key) }
-            for sortKey in order {
-                MemcomparableEncoding.append(
-                    data.columns[sortKey.column].value(at: row), as: types[sortKey.column], descending: sortKey.descending,
-                    nullsFirst: sortKey.nullsFirst, to: &key)
-            }
-            for column in data.columns.indices {
-                MemcomparableEncoding.append(data.columns[column], row: row, to: &key)
-                MemcomparableEncoding.appendExactForm(data.columns[column], row: row, to: &key)
-            }
-            keys.append(key)
-        }
-        table.stage(chunk) { bytes, row in bytes += keys[row] }
+        OrderedPartitionKeys(partitionColumns: groupColumns, order: order, types: types)
+            .stage(chunk, in: &table, touched: &touched, touchedSet: &touchedSet)
     }
 
     /// One copy of a stored row in a group's ranking.

@@ -245,3 +245,28 @@ extension StreamPlan {
         StreamPlan(TopNNode(input: input, groupColumns: groupColumns, order: order, rank: rank, lower: lower, upper: upper, emitsRank: emitsRank))
     }
 }
+
+/// Window functions over partitions (`sum(x) OVER (PARTITION BY k ORDER BY t RANGE …)`,
+/// `lag`, `row_number()` unfiltered): each input row with one more column per call, kept up to
+/// date as rows come and go (a change re-evaluates its partition).
+package struct OverWindowNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    package var partitionColumns: [Int]
+    package var order: [SortKey]
+    package var calls: [WindowCall]
+
+    package var operatorName: String { "StreamOverWindow" }
+    package var explainFields: String {
+        let orderText = order.map { "$\($0.column)\($0.descending ? " DESC" : "")" }.joined(separator: ", ")
+        return "partition_by: \(partitionColumns), order_by: [\(orderText)], calls: [\(calls.map(\.explainText).joined(separator: ", "))]"
+    }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] { input.outputTypes + calls.map(\.resultType) }
+    package var isAppendOnly: Bool { false }
+}
+
+extension StreamPlan {
+    package static func overWindow(input: StreamPlan, partitionColumns: [Int], order: [SortKey], calls: [WindowCall]) -> StreamPlan {
+        StreamPlan(OverWindowNode(input: input, partitionColumns: partitionColumns, order: order, calls: calls))
+    }
+}

@@ -125,10 +125,18 @@ package enum StreamPlanner {
         case .projectSet(let input, let expressions, let expands):
             for expression in expressions { try checkDeterministic(expression) }
             return .projectSet(input: try convert(input), expressions: expressions, expands: expands)
-        case .window:
-            throw refusal("window functions")
-        case .overWindow:
-            throw refusal("window functions over frames")
+        case .window(let input, let partition, _, let functions):
+            // Ranks not filtered to a top-N: an over-window numbering every row.
+            var source = input
+            var keys: [SortKey] = []
+            if case .sort(let sorted, let sortKeys) = input { (source, keys) = (sorted, sortKeys) }
+            let calls = functions.map { WindowCall(function: .ranking($0), argument: nil, frame: .standard, resultType: .int64) }
+            return .overWindow(
+                input: try convert(source), partitionColumns: partition, order: keys.filter { !partition.contains($0.column) }, calls: calls)
+        case .overWindow(let input, let partition, let order, let calls):
+            var source = input
+            if case .sort(let sorted, _) = input { source = sorted }
+            return .overWindow(input: try convert(source), partitionColumns: partition, order: order, calls: calls)
         case .tableFunction(let function, let arguments, let types):
             for argument in arguments { try checkDeterministic(argument) }
             return .tableFunction(function, arguments: arguments, types: types)
