@@ -9,6 +9,7 @@ enum TemporalFunctions {
         case "current_date": return [Overload([], currentDate())]
         case "to_timestamp": return [Overload([.float64], toTimestamp())]
         case "make_date": return [Overload([.int32, .int32, .int32], makeDate())]
+        case "to_char": return [DataType.timestamp, .timestamptz].map { type in Overload([type, .varchar], toChar(type)) }
         case "date_trunc":
             return [DataType.timestamp, .timestamptz, .interval].map { type in Overload([.varchar, type], dateTrunc(type)) }
         case "extract", "date_part":
@@ -38,6 +39,32 @@ enum TemporalFunctions {
         ScalarFunction(name: "to_timestamp", argumentTypes: [.float64], resultType: .timestamptz) { (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.unary(arguments[0], resultType: .timestamptz) { (seconds: Double) throws(SluiceError) -> Int64 in
                 try TimestampArithmetic.toTimestamp(seconds)
+            }
+        }
+    }
+
+    /// `to_char(timestamp | timestamptz, template)`: PostgreSQL's date-time templates
+    /// (``DateTimeFormat``); a timestamptz is shown on the session zone's clocks. A template
+    /// repeated down the column is compiled once.
+    static func toChar(_ type: DataType) -> ScalarFunction {
+        ScalarFunction(name: "to_char", argumentTypes: [type, .varchar], resultType: .varchar) { (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            let values = Int64.elements(of: arguments[0].storage)
+            let templates = StringArgument(arguments[1])
+            let validity = Kernels.combinedValidity(arguments)
+            var compiled: (text: String, format: DateTimeFormat)?
+            return try Kernels.buildBytes(rowCount: rowCount) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                if let validity, !validity[rowIndex] { return false }
+                let template = templates.string(rowIndex)
+                if compiled?.text != template { compiled = (template, DateTimeFormat(template)) }
+                var value = values[rowIndex]
+                if value == Int64.max || value == Int64.min { return false }
+                var zone = ""
+                if type == .timestamptz {
+                    value = context.zone.localMicros(fromUTC: value)
+                    zone = context.timeZone.uppercased() == "UTC" ? "UTC" : context.timeZone
+                }
+                out += Array(compiled!.format.format(value, zone: zone).utf8)
+                return true
             }
         }
     }
