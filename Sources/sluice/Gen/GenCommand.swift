@@ -28,7 +28,7 @@ struct Gen: ParsableCommand {
             configuration.players = players
             configuration.bonusProbability = bonusProbability
             configuration.timeline = try options.timeline()
-            if options.rate > 0 { configuration.eventsPerSecond = options.rate }
+            if let eventsPerSecond = options.eventsPerSecond { configuration.eventsPerSecond = eventsPerSecond }
             var generator = BalloonGenerator(configuration)
             try options.run("balloon", &generator, defaultTopic: "balloon_game_events")
         }
@@ -45,7 +45,7 @@ struct Gen: ParsableCommand {
             configuration.seed = options.seed
             configuration.users = users
             configuration.timeline = try options.timeline()
-            if options.rate > 0 { configuration.eventsPerSecond = options.rate }
+            if let eventsPerSecond = options.eventsPerSecond { configuration.eventsPerSecond = eventsPerSecond }
             var generator = UserCDCGenerator(configuration)
             try options.run("user-cdc", &generator, defaultTopic: "user-events")
         }
@@ -68,7 +68,7 @@ struct Gen: ParsableCommand {
             configuration.kind = kind
             configuration.defects = PaymentDefects(rate: defectRate)
             configuration.timeline = try options.timeline()
-            if options.rate > 0 { configuration.eventsPerSecond = options.rate }
+            if let eventsPerSecond = options.eventsPerSecond { configuration.eventsPerSecond = eventsPerSecond }
             var generator = PaymentsGenerator(configuration)
             try options.run("payments \(kind.rawValue)", &generator, defaultTopic: kind.topic)
         }
@@ -85,7 +85,7 @@ struct Gen: ParsableCommand {
             configuration.seed = options.seed
             configuration.kind = kind
             configuration.timeline = try options.timeline()
-            if options.rate > 0 { configuration.eventsPerSecond = options.rate }
+            if let eventsPerSecond = options.eventsPerSecond { configuration.eventsPerSecond = eventsPerSecond }
             var generator = NexmarkGenerator(configuration)
             try options.run("nexmark", &generator, defaultTopic: kind == .all ? "nexmark-events" : "nexmark-\(kind.rawValue)")
         }
@@ -115,11 +115,16 @@ struct GenOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Write NDJSON to this file instead of producing ('-': standard output).") var output: String?
     @Option(help: "Event timestamps: auto (simulated unless paced), simulated or wall.") var timestamps: TimestampSource = .auto
     @Option(help: "The simulated clock's first timestamp.") var startTime = "2025-01-01T00:00:00Z"
+    @Option(help: "Events a second on the simulated clock, unpaced (default: --rate, or the generator's own).") var simulatedRate: Double?
+
+    /// How far apart events are timed: `--simulated-rate`, else `--rate`; nil for the generator's own.
+    var eventsPerSecond: Double? { simulatedRate ?? (rate > 0 ? rate : nil) }
 
     func validate() throws {
         if let count, count < 0 { throw ValidationError("--count must not be negative") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 or positive") }
+        if let simulatedRate, !(simulatedRate > 0 && simulatedRate.isFinite) { throw ValidationError("--simulated-rate must be positive") }
         if let partitions, partitions <= 0 { throw ValidationError("--partitions must be positive") }
     }
 
