@@ -221,11 +221,11 @@ package enum OverWindowEvaluation {
         // values ascending and larger ones descending.
         let subtract = back != key.descending
         let operatorSymbol = subtract ? "-" : "+"
-        let function = try FunctionRegistry.resolveOperator(operatorSymbol, column.type, distance == .null ? column.type : typeOf(distance))
-        var builder = ColumnBuilder(type: typeOf(distance), capacity: 1)
+        let function = try FunctionRegistry.resolveOperator(operatorSymbol, column.type, distance.inferredType)
+        var builder = ColumnBuilder(type: distance.inferredType, capacity: 1)
         builder.append(distance)
         let bound = try ExpressionEvaluator.evaluate(
-            .call(function, [.column(0, column.type), .column(1, typeOf(distance))]),
+            .call(function, [.column(0, column.type), .column(1, distance.inferredType)]),
             on: Chunk(columns: [column.slice(row ..< row + 1), builder.finish()], count: 1), context: context)
         let target = bound.type == column.type ? bound : try CastKernels.cast(bound, to: column.type, context: context)
         // Rows are sorted by the key (NULLs first or last): binary search over the non-NULL run.
@@ -245,19 +245,6 @@ package enum OverWindowEvaluation {
             if before { lo = middle + 1 } else { hi = middle }
         }
         return lo
-    }
-
-    private static func typeOf(_ value: Value) -> DataType {
-        switch value {
-        case .interval: .interval
-        case .int16: .int16
-        case .int32: .int32
-        case .int64: .int64
-        case .float32: .float32
-        case .float64: .float64
-        case .decimal: .numeric
-        default: .unknown
-        }
     }
 
     /// An aggregate over each row's frame: the frames' rows fed to the aggregate's accumulator,

@@ -4,7 +4,27 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self])
+}
+
+struct NexmarkBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nexmark",
+        abstract: "Nexmark's queries as materialized views over pre-generated JSON events in the built-in broker: events/s per query.")
+
+    @Option(help: "Only these queries, comma-separated (q0,q1,…; all when not given).")
+    var queries: String?
+
+    @Option(help: "Events to load (the full stream: persons, auctions and bids).")
+    var events = 1_000_000
+
+    @Option(help: "Events a second on the generator's simulated clock (windows close as its time passes).")
+    var simulatedRate = 10_000.0
+
+    func run() async throws {
+        let names = (queries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        try await NexmarkViewBenchmark(events: events, only: names, eventsPerSecond: simulatedRate).run()
+    }
 }
 
 struct ScanAgg: AsyncParsableCommand {

@@ -4,6 +4,8 @@ and a source's counters and status from `sluice_sources`."""
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 
 import psycopg
 
@@ -32,3 +34,25 @@ def source_status(conn: psycopg.Connection, name: str) -> tuple[int, int, str]:
     row = conn.execute("SELECT rows_read, rows_rejected, status FROM sluice_sources WHERE name = %s", (name,)).fetchone()
     assert row is not None, f"no connector for {name} in sluice_sources"
     return row
+
+
+def comparable_rows(rows, digits: int = 6) -> list[tuple]:
+    """Rows in a form two engines' answers can be compared in, as multisets: a timestamp with a
+    zone as microseconds since 1970 (DuckDB's `epoch_us`), one without as its ISO text, numbers
+    as floats rounded to `digits`, sorted (numbers by value, NULLs last)."""
+    def value(v):
+        if isinstance(v, datetime):
+            if not v.tzinfo:
+                return v.isoformat(sep=" ")
+            v = (v - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
+        if isinstance(v, (Decimal, float)) or (isinstance(v, int) and not isinstance(v, bool)):
+            return round(float(v), digits)
+        return v
+
+    def order(x):
+        if x is None:
+            return (2, 0.0, "")
+        if isinstance(x, float):
+            return (0, x, "")
+        return (1, 0.0, str(x))
+    return sorted((tuple(value(v) for v in row) for row in rows), key=lambda row: tuple(order(x) for x in row))

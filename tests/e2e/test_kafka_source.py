@@ -14,7 +14,6 @@ import subprocess
 import time
 from collections import defaultdict
 from datetime import datetime
-from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -26,7 +25,7 @@ from kafka_support import read_topic, unique_topic
 
 from harness import SluiceServer
 from harness.sluice_server import sluice_binary
-from source_support import connect, source_status, wait_until
+from source_support import comparable_rows, connect, source_status, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SEED_000 = REPO_ROOT / "tests" / "fixtures" / "seeds" / "000_source.sql"
@@ -129,8 +128,8 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
             if "TUMBLE(" not in sql:
                 continue
             oracle = sql.replace("TUMBLE(balloon_game_events, event_ts, INTERVAL '15 SECONDS')", windows)
-            expected = _rounded(db.execute(oracle).fetchall())
-            actual = _rounded(conn.execute(f"SELECT * FROM {name}").fetchall())
+            expected = comparable_rows(db.execute(oracle).fetchall())
+            actual = comparable_rows(conn.execute(f"SELECT * FROM {name}").fetchall())
             assert len(expected) > 10, name
             assert actual == expected, f"{name} differs from DuckDB"
 
@@ -138,17 +137,6 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
 def _views(script: str) -> dict[str, str]:
     """The queries of a script's materialized views, by name."""
     return {m.group(1): m.group(2) for m in re.finditer(r"CREATE MATERIALIZED VIEW (?:IF NOT EXISTS )?(\w+) AS(.*?);", script, re.S)}
-
-
-def _rounded(rows: list[tuple]) -> list[tuple]:
-    """Rows with timestamps as microseconds since 1970 and averages to 9 digits, sorted."""
-    def value(v):
-        if isinstance(v, datetime):
-            return round(v.timestamp() * 1_000_000)
-        if isinstance(v, (float, Decimal)):
-            return round(float(v), 9)
-        return v
-    return sorted(tuple(value(v) for v in row) for row in rows)
 
 
 # -- bad rows --------------------------------------------------------------------------------

@@ -16,8 +16,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from datetime import datetime
-from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -28,7 +26,7 @@ from kafka_support import read_topic
 
 from harness import SluiceServer
 from harness.sluice_server import sluice_binary
-from source_support import connect, wait_until
+from source_support import comparable_rows, connect, wait_until
 
 EVENTS = 24_000
 
@@ -170,16 +168,6 @@ def _duckdb_sql(sql: str) -> str:
     return sql
 
 
-def _normalized(rows) -> list[tuple]:
-    def value(v):
-        if isinstance(v, datetime):
-            return v.isoformat(sep=" ")
-        if isinstance(v, (Decimal, float)):
-            return round(float(v), 4)
-        return v
-    return sorted((tuple(value(v) for v in row) for row in rows), key=lambda row: tuple((x is None, str(x)) for x in row))
-
-
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
     """A server whose views hold every query over the same events, and DuckDB with those events."""
@@ -223,7 +211,7 @@ def loaded(tmp_path_factory):
 @pytest.mark.parametrize("name", list(QUERIES))
 def test_nexmark_query_equals_duckdb(loaded, name: str) -> None:
     server, db = loaded
-    expected = _normalized(db.execute(_duckdb_sql(QUERIES[name])).fetchall())
+    expected = comparable_rows(db.execute(_duckdb_sql(QUERIES[name])).fetchall(), digits=4)
     if name in RANKED:
         partition, order, bound = RANKED[name]
         source = ("(SELECT A.id, B.price, B.date_time AS bid_date_time FROM auction A, bid B WHERE A.id = B.auction AND "
@@ -233,7 +221,7 @@ def test_nexmark_query_equals_duckdb(loaded, name: str) -> None:
             FROM {source}) WHERE n = {bound + 1} AND r <= {bound}""").fetchone()[0]
         assert ties == 0, f"{name}: the events tie at the rank bound; pick another seed"
     with connect(server) as conn:
-        actual = _normalized(conn.execute(f"SELECT * FROM nexmark_{name}").fetchall())
+        actual = comparable_rows(conn.execute(f"SELECT * FROM nexmark_{name}").fetchall(), digits=4)
     assert expected, f"{name}: the oracle has no rows"
     assert len(actual) == len(expected), f"{name}: {len(actual)} rows, DuckDB has {len(expected)}"
     assert actual == expected, f"{name} differs from DuckDB"

@@ -14,7 +14,6 @@ import json
 import re
 import subprocess
 from datetime import datetime, timedelta
-from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -24,7 +23,7 @@ from kafka_support import read_topic
 
 from harness import SluiceServer
 from harness.sluice_server import sluice_binary
-from source_support import connect, wait_until
+from source_support import comparable_rows, connect, wait_until
 
 SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "004_e207f97af027f7c5.txt"
 
@@ -152,16 +151,6 @@ def _adapted(statement: str, bootstrap: str) -> str:
     return statement.rstrip().rstrip(";")
 
 
-def _normalized(rows) -> list[tuple]:
-    def value(v):
-        if isinstance(v, datetime):
-            return v.isoformat(sep=" ")
-        if isinstance(v, (Decimal, float)):
-            return round(float(v), 6)
-        return v
-    return sorted((tuple(value(v) for v in row) for row in rows), key=lambda row: tuple((x is None, str(x)) for x in row))
-
-
 def test_seed_004_cleaning_and_rolling_features_equal_duckdb(tmp_path: Path) -> None:
     count = 4000
     with SluiceServer() as server:
@@ -198,8 +187,8 @@ def test_seed_004_cleaning_and_rolling_features_equal_duckdb(tmp_path: Path) -> 
         cleaned_sql = _adapted(CLEANED, bootstrap).split(" AS\n", 1)[1].replace(
             "card_country ~ '^[A-Z]{2}$'", "regexp_full_match(card_country, '^[A-Z]{2}$')")
         expected = {
-            "payment_charges_cleaned": _normalized(db.execute(cleaned_sql).fetchall()),
-            "payment_features": _normalized(db.execute(_adapted(FEATURES, bootstrap)).fetchall()),
+            "payment_charges_cleaned": comparable_rows(db.execute(cleaned_sql).fetchall()),
+            "payment_features": comparable_rows(db.execute(_adapted(FEATURES, bootstrap)).fetchall()),
         }
         assert len(expected["payment_features"]) == len(kept)
         assert any(row[8] is None for row in expected["payment_charges_cleaned"]), "some failure codes spelled as null strings"
@@ -211,5 +200,5 @@ def test_seed_004_cleaning_and_rolling_features_equal_duckdb(tmp_path: Path) -> 
             assert late == count - len(kept)
             conn.execute("FLUSH")
             for name, rows in expected.items():
-                actual = _normalized(conn.execute(f"SELECT * FROM {name}").fetchall())
+                actual = comparable_rows(conn.execute(f"SELECT * FROM {name}").fetchall())
                 assert actual == rows, f"{name} differs from DuckDB"

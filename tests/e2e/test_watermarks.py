@@ -25,7 +25,7 @@ from kafka.admin import NewTopic
 
 from harness import SluiceServer
 from harness.ports import free_port
-from source_support import connect, wait_until
+from source_support import comparable_rows, connect, wait_until
 
 BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 SECOND = 1_000_000
@@ -105,19 +105,10 @@ def _expected(events: list[dict], tmp_path: Path) -> dict[str, list[tuple]]:
     }
 
 
-def _normalized(rows: list[tuple]) -> list[tuple]:
-    """Rows with timestamps as microseconds since 1970 and numbers as ints, sorted."""
-    def value(v):
-        if isinstance(v, datetime):
-            return round(v.timestamp() * 1_000_000)
-        return int(v) if isinstance(v, (int, float)) or type(v).__name__ == "Decimal" else v
-    return sorted(tuple(value(v) for v in row) for row in rows)
-
-
 def _actual(server: SluiceServer) -> dict[str, list[tuple]]:
     with connect(server) as conn:
         conn.execute("FLUSH")
-        return {name: _normalized(conn.execute(f"SELECT * FROM {name}").fetchall()) for name in VIEWS}
+        return {name: comparable_rows(conn.execute(f"SELECT * FROM {name}").fetchall()) for name in VIEWS}
 
 
 def _produce(bootstrap: str, events: list[dict]) -> None:
@@ -133,7 +124,7 @@ def _late(conn: psycopg.Connection, name: str) -> tuple[int, int]:
 
 
 def _wait_equal(server: SluiceServer, expected: dict[str, list[tuple]], context: str) -> None:
-    want = {name: _normalized(rows) for name, rows in expected.items()}
+    want = {name: comparable_rows(rows) for name, rows in expected.items()}
     for name, rows in want.items():
         assert rows, f"{context}: the oracle has no rows for {name}: the test data closes no window"
     last: dict = {}
