@@ -328,30 +328,7 @@ package struct BatchExecutor: Sendable {
     private func projectSet(_ chunk: Chunk, expressions: [ScalarExpr], expands: [Bool], types: [DataType]) throws(SluiceError) -> Chunk? {
         var columns: [Column] = []
         for expression in expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
-        var builders = types.map { ColumnBuilder(type: $0, capacity: chunk.count) }
-        for rowIndex in 0 ..< chunk.count {
-            var lists: [[Value]?] = []
-            var length = 0
-            for (columnIndex, column) in columns.enumerated() {
-                if expands[columnIndex], case .list(let elements) = column.value(at: rowIndex) {
-                    lists.append(elements)
-                    length = max(length, elements.count)
-                } else {
-                    lists.append(expands[columnIndex] ? [] : nil)
-                }
-            }
-            for position in 0 ..< length {
-                for (columnIndex, column) in columns.enumerated() {
-                    if let list = lists[columnIndex] {
-                        builders[columnIndex].append(position < list.count ? list[position] : .null)
-                    } else {
-                        builders[columnIndex].append(column.value(at: rowIndex))
-                    }
-                }
-            }
-        }
-        let result = Chunk(columns: builders.map { $0.finish() })
-        return result.isEmpty ? nil : result
+        return Chunk.expandingLists(columns, expands: expands, types: types, rowCount: chunk.count)?.chunk
     }
 
     private func values(_ rows: [[ScalarExpr]], types: [DataType]) throws(SluiceError) -> Chunk {

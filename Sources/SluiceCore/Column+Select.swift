@@ -214,6 +214,15 @@ extension Chunk {
 }
 
 extension Column {
+    /// One NULL of `type`: a source for ``gather(from:picks:type:)`` where a pick has no row.
+    package static func null(of type: DataType) -> Column {
+        var builder = ColumnBuilder(type: type, capacity: 1)
+        builder.appendNull()
+        return builder.finish()
+    }
+}
+
+extension Column {
     /// Row `picks[i].row` of `columns[picks[i].source]`, for each i in order: a gather across
     /// several columns of one type at once (rows met on many pages), one pass per column.
     /// - Complexity: O(picks.count) plus the bytes of gathered strings.

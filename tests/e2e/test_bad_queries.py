@@ -93,6 +93,31 @@ def test_statement_timeout_cancels_a_long_query_and_others_keep_answering(tmp_pa
             assert conn.execute("SELECT count(*) FROM generate_series(1, 1000) a, generate_series(1, 1000) b").fetchone() == (1000000,)
 
 
+def test_a_window_over_frames_of_every_preceding_row_is_cancelled_by_its_timeout(tmp_path: Path) -> None:
+    """A min over a frame that keeps growing cannot slide (min does not retract): half a million
+    rows make 10^11 steps. Its deadline stops it; a running sum over the same rows slides and
+    answers at once."""
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--no-broker"]) as server:
+        endpoint = server.endpoint()
+        with psycopg.connect(endpoint.conninfo, autocommit=True) as conn, psycopg.connect(endpoint.conninfo, autocommit=True) as other:
+            conn.execute("SET statement_timeout = '500ms'")
+            started = time.monotonic()
+            error, latencies = _run_measuring_others(
+                conn,
+                "SELECT max(m) FROM (SELECT min(g) OVER (ORDER BY g ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) "
+                "+ min(-g) OVER (ORDER BY g ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS m "
+                "FROM generate_series(1, 500000) g) s",
+                other)
+            assert isinstance(error, psycopg.errors.QueryCanceled), error
+            assert time.monotonic() - started < 10
+            assert latencies and max(latencies) < 0.1, latencies
+            conn.execute("SET statement_timeout = '20s'")
+            n = 300_000
+            assert conn.execute(
+                f"SELECT sum(s) FROM (SELECT sum(g) OVER (ORDER BY g) AS s FROM generate_series(1, {n}) g) t").fetchone() == (
+                sum(k * (k + 1) // 2 for k in range(1, n + 1)),)
+
+
 def test_long_queries_in_more_sessions_than_cores_leave_other_sessions_answering(tmp_path: Path) -> None:
     """Each running statement has its own thread: long queries in more sessions than the machine
     has cores (which would hold every thread of a pool sized to the cores) do not hold up a

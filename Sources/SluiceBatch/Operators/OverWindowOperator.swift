@@ -12,6 +12,7 @@ extension BatchExecutor {
     ) throws(SluiceError) -> ChunkStream {
         let context = self.context
         let memory = self.memory
+        let isCancelled = self.isCancelled
         var pending: [Chunk] = []
         var pendingRows = 0
         var reserved = 0
@@ -21,7 +22,7 @@ extension BatchExecutor {
         func flush() throws(SluiceError) {
             guard pendingRows > 0 else { return }
             let rows = Chunk.concatenate(pending, types: types)
-            let values = try OverWindowEvaluation.evaluate(calls, over: rows, order: order, context: context)
+            let values = try OverWindowEvaluation.evaluate(calls, over: rows, order: order, context: context, isCancelled: isCancelled)
             let all = Chunk(columns: rows.columns + values, count: rows.count)
             var start = 0
             while start < all.count {
@@ -33,18 +34,6 @@ extension BatchExecutor {
             pendingRows = 0
             memory.release(reserved)
             reserved = 0
-        }
-        func samePartition(_ a: Chunk, _ aRow: Int, _ b: Chunk, _ bRow: Int) -> Bool {
-            for column in partitionColumns {
-                let left = a.columns[column]
-                let right = b.columns[column]
-                switch (left.isNull(aRow), right.isNull(bRow)) {
-                case (true, true): continue
-                case (false, false): if ValueOrdering.compare(left, aRow, right, bRow) != 0 { return false }
-                default: return false
-                }
-            }
-            return true
         }
         return ChunkStream { () throws(SluiceError) -> Chunk? in
             while output.isEmpty {
@@ -58,7 +47,7 @@ extension BatchExecutor {
                 var start = 0
                 for row in 0 ..< chunk.count {
                     let previous: (Chunk, Int)? = row > start ? (chunk, row - 1) : pending.last.map { ($0, $0.count - 1) }
-                    if let previous, !samePartition(previous.0, previous.1, chunk, row) {
+                    if let previous, !ValueOrdering.equalRows(previous.0, previous.1, chunk, row, columns: partitionColumns) {
                         if row > start { pending.append(chunk.slice(start ..< row)) ; pendingRows += row - start }
                         try flush()
                         start = row

@@ -44,22 +44,17 @@ struct EmitOnWindowClose: StreamOperator {
     }
 
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
-        var data = chunk.data
-        var ops = chunk.ops
+        var chunk = chunk
         if let closedThrough {
             // A change to a window already emitted comes too late to show.
-            let windows = data.columns[windowColumn]
-            let open = (0 ..< data.count).filter { windows.isNull($0) || ValueOrdering.compare(windows.value(at: $0), closedThrough) >= 0 }
-            if open.count < data.count {
-                data = data.gather(open)
-                ops = open.map { ops[$0] }
+            guard let open = WatermarkCleaning.rows(of: chunk, column: windowColumn, atOrPast: closedThrough, type: types[windowColumn]) else {
+                return
             }
+            chunk = open
         }
-        guard data.count > 0 else { return }
-        let staged = data
-        let (windowColumn, key) = (self.windowColumn, self.key)
-        rows.stage(StreamChunk(ops: ops, data: staged)) { bytes, row in
-            Self.appendKey(staged, row: row, windowColumn: windowColumn, key: key, to: &bytes)
+        let (data, windowColumn, key) = (chunk.data, self.windowColumn, self.key)
+        rows.stage(chunk) { bytes, row in
+            Self.appendKey(data, row: row, windowColumn: windowColumn, key: key, to: &bytes)
         }
     }
 

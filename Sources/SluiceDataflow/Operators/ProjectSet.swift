@@ -29,39 +29,14 @@ struct ProjectSet: StreamOperator {
         let data = chunk.data
         var columns: [Column] = []
         for expression in expressions { columns.append(MapFilterProject.evaluate(expression, on: data, context: context, output: &output)) }
-        var builders = types.map { ColumnBuilder(type: $0, capacity: data.count) }
-        var ops: [ChangeOp] = []
-        for rowIndex in 0 ..< data.count {
-            var lists: [[Value]?] = []
-            var length = 0
-            for (index, column) in columns.enumerated() {
-                if expands[index] {
-                    let elements: [Value]
-                    if case .list(let values) = column.value(at: rowIndex) { elements = values } else { elements = [] }
-                    lists.append(elements)
-                    length = max(length, elements.count)
-                } else {
-                    lists.append(nil)
-                }
-            }
-            let op: ChangeOp
-            switch chunk.ops[rowIndex] {
-            case .insert, .updateInsert: op = .insert
-            case .delete, .updateDelete: op = .delete
-            }
-            for position in 0 ..< length {
-                for (index, column) in columns.enumerated() {
-                    if let list = lists[index] {
-                        builders[index].append(position < list.count ? list[position] : .null)
-                    } else {
-                        builders[index].append(column.value(at: rowIndex))
-                    }
-                }
-                ops.append(op)
+        guard let (expanded, sources) = Chunk.expandingLists(columns, expands: expands, types: types, rowCount: data.count) else { return }
+        let ops = sources.map { row -> ChangeOp in
+            switch chunk.ops[row] {
+            case .insert, .updateInsert: .insert
+            case .delete, .updateDelete: .delete
             }
         }
-        if ops.isEmpty { return }
-        output.append(StreamChunk(ops: ops, data: Chunk(columns: builders.map { $0.finish() }, count: ops.count)))
+        output.append(StreamChunk(ops: ops, data: expanded))
     }
 }
 

@@ -9,8 +9,8 @@ import SluiceState
 /// difference is emitted: deletes of the rows whose values changed or that left, inserts of
 /// their new versions and of new rows.
 ///
-/// State: a paged state table (id `stateTableID`) with the input rows, under
-/// ``OrderedPartitionKeys`` of the partition columns: a partition is a range read.
+/// State: the input rows in an ``OrderedPartitionState`` (id `stateTableID`): a partition is
+/// a range read.
 /// - Complexity: per input row, one key encoding; per epoch, per touched partition, two reads
 ///   and evaluations of the whole partition (a partition that only grows, as a rolling window
 ///   over a source's history, costs more each time it is touched).
@@ -20,10 +20,7 @@ struct StreamOverWindow: StreamOperator {
     let order: [SortKey]
     let calls: [WindowCall]
     let context: EvaluationContext
-    let stateTableID: Int
-    private var table: PagedTable
-    private var touched: [[UInt8]] = []
-    private var touchedSet: Set<[UInt8]> = []
+    private var state: OrderedPartitionState
 
     init(types: [DataType], partitionColumns: [Int], order: [SortKey], calls: [WindowCall], context: EvaluationContext, stateTableID: Int) {
         self.types = types
@@ -31,13 +28,11 @@ struct StreamOverWindow: StreamOperator {
         self.order = order
         self.calls = calls
         self.context = context
-        self.stateTableID = stateTableID
-        table = PagedTable(types: types)
+        state = OrderedPartitionState(partitionColumns: partitionColumns, order: order, types: types, stateTableID: stateTableID)
     }
 
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
-        OrderedPartitionKeys(partitionColumns: partitionColumns, order: order, types: types)
-            .stage(chunk, in: &table, touched: &touched, touchedSet: &touchedSet)
+        state.stage(chunk)
     }
 
     /// A partition's rows (each copy of a counted row), with their values, and what tells each
@@ -47,7 +42,7 @@ struct StreamOverWindow: StreamOperator {
         var picks: [(source: Int32, row: Int32)] = []
         var keys: [[UInt8]] = []
         var copies: [Int32] = []
-        for run in table.runs(withPrefix: prefix) {
+        for run in state.table.runs(withPrefix: prefix) {
             sources.append(run.contents.rows)
             for index in run.range {
                 let key = run.contents.keys.key(index)
@@ -75,11 +70,12 @@ struct StreamOverWindow: StreamOperator {
         return (Chunk(columns: rows.columns + values, count: rows.count), identities)
     }
 
-    mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+    mutating func finishEpoch(_ barrier: Barrier, state writer: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+        let touched = state.touched
         if !touched.isEmpty {
             var before: [(rows: Chunk, identities: [[UInt8]])] = []
             for prefix in touched { before.append(try evaluate(prefix)) }
-            table.commitEpoch()
+            state.commit()
             for (position, prefix) in touched.enumerated() {
                 let after = try evaluate(prefix)
                 let old = Set(before[position].identities)
@@ -93,21 +89,17 @@ struct StreamOverWindow: StreamOperator {
                     output.append(StreamChunk(ops: [ChangeOp](repeating: .insert, count: came.count), data: after.rows.gather(came)))
                 }
             }
-            touched = []
-            touchedSet = []
         }
-        if state.mode != .none { state.add(table.checkpoint(table: stateTableID, everything: state.mode == .everything)) }
+        state.checkpoint(into: &writer)
     }
 
-    mutating func enableCheckpoints() { table.tracksChanges = true }
+    mutating func enableCheckpoints() { state.enableCheckpoints() }
 
-    mutating func useMemory(_ memory: StateMemory) { table.useMemory(memory) }
+    mutating func useMemory(_ memory: StateMemory) { state.useMemory(memory) }
 
-    mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        try table.restore(from: tables, table: stateTableID)
-    }
+    mutating func restore(_ tables: RestoredTables) throws(SluiceError) { try state.restore(tables) }
 
-    var stateBytes: Int { table.byteCount }
+    var stateBytes: Int { state.stateBytes }
 }
 
 extension MemcomparableEncoding {

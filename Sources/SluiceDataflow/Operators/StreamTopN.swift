@@ -8,9 +8,8 @@ import SluiceState
 /// the epoch with those it shows now, and emits the difference: deletes of rows that left the
 /// range or changed rank, inserts of rows that entered it or took a new rank.
 ///
-/// State: a paged state table (id `stateTableID`) with the input rows, under
-/// ``OrderedPartitionKeys`` of the group columns: a group's ranked rows are a range read from
-/// its prefix. Over an
+/// State: the input rows in an ``OrderedPartitionState`` (id `stateTableID`) partitioned by
+/// the group columns: a group's ranked rows are a range read from its prefix. Over an
 /// append-only input a row ranked past the upper bound can never rise again, so it is removed
 /// at the barrier and state stays within the bound per group.
 /// - Complexity: per input row, one key encoding; per epoch, per touched group, two reads of
@@ -25,11 +24,7 @@ struct StreamTopN: StreamOperator {
     let upper: Int?
     let emitsRank: Bool
     let appendOnly: Bool
-    let stateTableID: Int
-    private var table: PagedTable
-    /// The key prefixes of the groups the epoch touched, each once, in first-touched order.
-    private var touched: [[UInt8]] = []
-    private var touchedSet: Set<[UInt8]> = []
+    private var state: OrderedPartitionState
 
     init(
         types: [DataType], groupColumns: [Int], order: [SortKey], rank: WindowFunctionKind, lower: Int, upper: Int?, emitsRank: Bool,
@@ -43,13 +38,11 @@ struct StreamTopN: StreamOperator {
         self.upper = upper
         self.emitsRank = emitsRank
         self.appendOnly = appendOnly
-        self.stateTableID = stateTableID
-        table = PagedTable(types: types)
+        state = OrderedPartitionState(partitionColumns: groupColumns, order: order, types: types, stateTableID: stateTableID)
     }
 
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
-        OrderedPartitionKeys(partitionColumns: groupColumns, order: order, types: types)
-            .stage(chunk, in: &table, touched: &touched, touchedSet: &touchedSet)
+        state.stage(chunk)
     }
 
     /// One copy of a stored row in a group's ranking.
@@ -59,27 +52,15 @@ struct StreamTopN: StreamOperator {
         var key: [UInt8]
         var copy: Int32
         var rank: Int64
+
+        /// What tells ranked rows apart when two rankings are compared.
+        var identity: Identity { Identity(key: key, copy: copy, rank: rank) }
     }
 
-    /// Identifies a ranked row for the comparison of two rankings.
     private struct Identity: Hashable {
         var key: [UInt8]
         var copy: Int32
         var rank: Int64
-    }
-
-    /// Whether the stored rows `a` and `b` tie on the order columns.
-    private func tie(_ a: (rows: Chunk, index: Int), _ b: (rows: Chunk, index: Int)) -> Bool {
-        for sortKey in order {
-            let left = a.rows.columns[sortKey.column]
-            let right = b.rows.columns[sortKey.column]
-            switch (left.isNull(a.index), right.isNull(b.index)) {
-            case (true, true): continue
-            case (false, false): if ValueOrdering.compare(left, a.index, right, b.index) != 0 { return false }
-            default: return false
-            }
-        }
-        return true
     }
 
     /// The committed rows of the group under `prefix` ranked within the bounds, in order; with
@@ -91,12 +72,12 @@ struct StreamTopN: StreamOperator {
         var currentRank: Int64 = 0
         var previous: (rows: Chunk, index: Int)?
         while true {
-            let (runs, resume) = table.runs(withPrefix: prefix, from: start, limit: 1024)
+            let (runs, resume) = state.table.runs(withPrefix: prefix, from: start, limit: 1024)
             for run in runs {
                 let rows = run.contents.rows
                 for index in run.range {
                     let count = run.contents.counts?[index] ?? 1
-                    let tied = rank != .rowNumber && previous.map { tie($0, (rows, index)) } == true
+                    let tied = rank != .rowNumber && previous.map { state.tie($0.rows, $0.index, rows, index) } == true
                     previous = (rows, index)
                     if !tied {
                         currentRank = rank == .denseRank ? currentRank + 1 : position + 1
@@ -123,21 +104,22 @@ struct StreamTopN: StreamOperator {
         }
     }
 
-    mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+    mutating func finishEpoch(_ barrier: Barrier, state writer: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+        let touched = state.touched
         if !touched.isEmpty {
             var none: [(key: [UInt8], rows: Chunk, index: Int, count: Int32)]?
             let before = touched.map { ranking($0, past: &none) }
-            table.commitEpoch()
+            state.commit()
             var deleted: [Ranked] = []
             var inserted: [Ranked] = []
             var removals: [(key: [UInt8], rows: Chunk, index: Int, count: Int32)] = []
             for (position, prefix) in touched.enumerated() {
                 var past: [(key: [UInt8], rows: Chunk, index: Int, count: Int32)]? = appendOnly && upper != nil ? [] : nil
                 let after = ranking(prefix, past: &past)
-                let old = Set(before[position].map { Identity(key: $0.key, copy: $0.copy, rank: $0.rank) })
-                let new = Set(after.map { Identity(key: $0.key, copy: $0.copy, rank: $0.rank) })
-                deleted += before[position].filter { !new.contains(Identity(key: $0.key, copy: $0.copy, rank: $0.rank)) }
-                inserted += after.filter { !old.contains(Identity(key: $0.key, copy: $0.copy, rank: $0.rank)) }
+                let old = Set(before[position].map(\.identity))
+                let new = Set(after.map(\.identity))
+                deleted += before[position].filter { !new.contains($0.identity) }
+                inserted += after.filter { !old.contains($0.identity) }
                 removals += past ?? []
             }
             emit(deleted, op: .delete, into: &output)
@@ -146,14 +128,10 @@ struct StreamTopN: StreamOperator {
                 // Rows past the bound of an append-only input never come back: they go.
                 let rows = Chunk.gather(
                     from: removals.map(\.rows), picks: removals.indices.map { (Int32($0), Int32(removals[$0].index)) }, types: types)
-                let keys = removals.map(\.key)
-                table.stage(rows, counts: removals.map { -$0.count }) { bytes, row in bytes += keys[row] }
-                table.commitEpoch()
+                state.remove(rows, keys: removals.map(\.key), counts: removals.map(\.count))
             }
-            touched = []
-            touchedSet = []
         }
-        if state.mode != .none { state.add(table.checkpoint(table: stateTableID, everything: state.mode == .everything)) }
+        state.checkpoint(into: &writer)
     }
 
     private func emit(_ ranked: [Ranked], op: ChangeOp, into output: inout OutputBuffer) {
@@ -165,15 +143,13 @@ struct StreamTopN: StreamOperator {
         output.append(StreamChunk(ops: [ChangeOp](repeating: op, count: ranked.count), data: data))
     }
 
-    mutating func enableCheckpoints() { table.tracksChanges = true }
+    mutating func enableCheckpoints() { state.enableCheckpoints() }
 
-    mutating func useMemory(_ memory: StateMemory) { table.useMemory(memory) }
+    mutating func useMemory(_ memory: StateMemory) { state.useMemory(memory) }
 
-    mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        try table.restore(from: tables, table: stateTableID)
-    }
+    mutating func restore(_ tables: RestoredTables) throws(SluiceError) { try state.restore(tables) }
 
-    var stateBytes: Int { table.byteCount }
+    var stateBytes: Int { state.stateBytes }
 }
 
 extension TopNNode: StreamOperatorNode {

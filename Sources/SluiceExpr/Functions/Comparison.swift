@@ -70,6 +70,21 @@ package enum ValueOrdering {
         }
     }
 
+    /// Whether row `aRow` of `a` and row `bRow` of `b` hold equal values in `columns`, NULLs
+    /// equal to NULLs (peers of a window's order, rows of one partition, ties of a ranking).
+    package static func equalRows(_ a: Chunk, _ aRow: Int, _ b: Chunk, _ bRow: Int, columns: [Int]) -> Bool {
+        for column in columns {
+            let left = a.columns[column]
+            let right = b.columns[column]
+            switch (left.isNull(aRow), right.isNull(bRow)) {
+            case (true, true): continue
+            case (false, false): if compare(left, aRow, right, bRow) != 0 { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+
     package static func order<T: Comparable>(_ a: T, _ b: T) -> Int {
         a < b ? -1 : (a == b ? 0 : 1)
     }

@@ -115,28 +115,22 @@ package enum StreamPlanner {
             // ORDER BY … LIMIT n OFFSET m: the top-N of one group of every row. Without ORDER
             // BY, rows are ordered by all their columns, so the view keeps the same rows
             // however its input arrived.
-            var source = input
-            var keys: [SortKey] = []
-            if case .sort(let sorted, let sortKeys) = input { (source, keys) = (sorted, sortKeys) }
+            let (source, keys) = unsorted(input)
             if limit == nil && offset == 0 { return try convert(source) }
-            return .topN(
-                input: try convert(source), groupColumns: [], order: keys, rank: .rowNumber, lower: offset, upper: limit.map { offset + $0 },
-                emitsRank: false)
+            // (A bound past the largest count keeps every row: saturating, not trapping.)
+            let upper = limit.map { limit in offset.addingReportingOverflow(limit).overflow ? Int.max : offset + limit }
+            return .topN(input: try convert(source), groupColumns: [], order: keys, rank: .rowNumber, lower: offset, upper: upper, emitsRank: false)
         case .projectSet(let input, let expressions, let expands):
             for expression in expressions { try checkDeterministic(expression) }
             return .projectSet(input: try convert(input), expressions: expressions, expands: expands)
         case .window(let input, let partition, _, let functions):
             // Ranks not filtered to a top-N: an over-window numbering every row.
-            var source = input
-            var keys: [SortKey] = []
-            if case .sort(let sorted, let sortKeys) = input { (source, keys) = (sorted, sortKeys) }
+            let (source, keys) = unsorted(input)
             let calls = functions.map { WindowCall(function: .ranking($0), argument: nil, frame: .standard, resultType: .int64) }
             return .overWindow(
                 input: try convert(source), partitionColumns: partition, order: keys.filter { !partition.contains($0.column) }, calls: calls)
         case .overWindow(let input, let partition, let order, let calls):
-            var source = input
-            if case .sort(let sorted, _) = input { source = sorted }
-            return .overWindow(input: try convert(source), partitionColumns: partition, order: order, calls: calls)
+            return .overWindow(input: try convert(unsorted(input).input), partitionColumns: partition, order: order, calls: calls)
         case .tableFunction(let function, let arguments, let types):
             for argument in arguments { try checkDeterministic(argument) }
             return .tableFunction(function, arguments: arguments, types: types)
@@ -223,33 +217,39 @@ package enum StreamPlanner {
                 others.append(conjunct)
                 continue
             }
+            // Ranks start at 1: a bound below that keeps nothing (clamped, so no bound overflows).
+            let below = max(bound, 0) - 1
             switch op {
-            case "<=": upper = min(upper ?? .max, bound)
-            case "<": upper = min(upper ?? .max, bound - 1)
+            case "<=": upper = min(upper ?? .max, max(bound, 0))
+            case "<": upper = min(upper ?? .max, max(below, 0))
             case "=":
-                upper = min(upper ?? .max, bound)
-                lower = max(lower, bound - 1)
-            case ">=": lower = max(lower, bound - 1)
-            case ">": lower = max(lower, bound)
+                upper = min(upper ?? .max, max(bound, 0))
+                lower = max(lower, below)
+            case ">=": lower = max(lower, below)
+            case ">": lower = max(lower, max(bound, 0))
             default: others.append(conjunct)
             }
         }
         guard let upper else { return nil }
         for other in others { try checkDeterministic(other) }
-        var source = windowInput
-        var keys: [SortKey] = []
-        if case .sort(let sorted, let sortKeys) = windowInput { (source, keys) = (sorted, sortKeys) }
-        let kind = functions[0]
+        let (source, keys) = unsorted(windowInput)
         // A group's rows in the sort's order past the partition columns (equal within it).
         var plan = StreamPlan.topN(
-            input: try convert(source), groupColumns: partition, order: keys.filter { !partition.contains($0.column) }, rank: kind,
-            lower: max(lower, 0), upper: max(upper, 0), emitsRank: true)
+            input: try convert(source), groupColumns: partition, order: keys.filter { !partition.contains($0.column) }, rank: functions[0],
+            lower: lower, upper: upper, emitsRank: true)
         if !others.isEmpty {
             let identity = plan.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
             plan = .project(input: plan, predicate: others.count == 1 ? others[0] : .and(others), expressions: identity)
         }
         if let passed { plan = .project(input: plan, predicate: nil, expressions: passed) }
         return plan
+    }
+
+    /// The rows under a sort, and its keys (none when `plan` is not a sort): what a top-N or a
+    /// window orders by, its input taken unsorted.
+    private static func unsorted(_ plan: BatchPlan) -> (input: BatchPlan, keys: [SortKey]) {
+        if case .sort(let input, let keys) = plan { return (input, keys) }
+        return (plan, [])
     }
 
     /// `rank op constant` (or `constant op rank`, turned around) over column `rankColumn`: the

@@ -61,9 +61,6 @@ package struct IntegerHashAggregate: StreamOperator {
     private var before = EpochStart()
     private var isDirty: [Bool] = []
     private var emittedGlobalRow = false
-    /// Watermarks on group columns, passed on at the barrier after the changes they follow
-    /// (the groups' changes are emitted only then).
-    private var heldWatermarks: [Watermark] = []
     /// Checkpoints (``enableCheckpoints()``): which slots hold a group, and the slots and the
     /// removed groups' keys changed since the last checkpoint.
     private var tracksChanges = false
@@ -240,19 +237,7 @@ package struct IntegerHashAggregate: StreamOperator {
         }
     }
 
-    /// A watermark on a group column holds for the same output column: later rows only touch
-    /// groups at or past it.
-    package mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
-        guard watermark.column < groupCount else { return }
-        heldWatermarks.removeAll { $0.column == watermark.column }
-        heldWatermarks.append(watermark)
-    }
-
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
-        defer {
-            for watermark in heldWatermarks { output.emit(watermark) }
-            heldWatermarks = []
-        }
         if groupCount == 0 && !emittedGlobalRow && dirty.isEmpty {
             let slot = globalSlot()
             isDirty[Int(slot)] = true

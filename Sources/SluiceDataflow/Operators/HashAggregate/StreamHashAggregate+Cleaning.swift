@@ -48,13 +48,17 @@ struct WatermarkCleaning {
     /// `chunk` without the rows of cleaned groups; nil when none is left.
     func dropLate(_ chunk: StreamChunk) -> StreamChunk? {
         guard let cleanedBelow else { return chunk }
+        return Self.rows(of: chunk, column: column, atOrPast: cleanedBelow, type: type)
+    }
+
+    /// The rows of `chunk` whose `column` is NULL or not below `bound`; nil when none is left.
+    /// An update pair split by the bound goes on as the half kept, a delete or an insert.
+    static func rows(of chunk: StreamChunk, column: Int, atOrPast bound: Value, type: DataType) -> StreamChunk? {
         let values = chunk.data.columns[column]
-        let bound = Self.column(of: cleanedBelow, type: type)
-        let kept = (0 ..< chunk.count).filter { values.isNull($0) || ValueOrdering.compare(values, $0, bound, 0) >= 0 }
+        let limit = Self.column(of: bound, type: type)
+        let kept = (0 ..< chunk.count).filter { values.isNull($0) || ValueOrdering.compare(values, $0, limit, 0) >= 0 }
         if kept.count == chunk.count { return chunk }
         if kept.isEmpty { return nil }
-        // (An update pair split here comes from a change across the bound: both halves are
-        // judged alone, as a delete and an insert.)
         let ops = kept.map { index -> ChangeOp in
             switch chunk.ops[index] {
             case .updateDelete: .delete
