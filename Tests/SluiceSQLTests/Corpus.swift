@@ -178,6 +178,8 @@ enum Corpus {
         "SELECT * FROM HOP(bids, ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)",
         "SELECT string_agg(DISTINCT name, ',' ORDER BY name) FILTER (WHERE id > 0) FROM t",
         "SELECT row_number() OVER (PARTITION BY a ORDER BY b ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM t",
+        "SELECT first_value(b) OVER (PARTITION BY a ORDER BY b SESSION WITH GAP INTERVAL '10' SECOND) FROM t",
+        "SELECT count(*) OVER w FROM t WINDOW w AS (PARTITION BY a ORDER BY b SESSION WITH GAP 3)",
         "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
         "SELECT EXTRACT(EPOCH FROM ts), SUBSTRING(s FROM 2 FOR 3), POSITION('a' IN s), TRIM(LEADING 'x' FROM s), TRIM(s), OVERLAY(s PLACING 'ab' FROM 2 FOR 1) FROM t",
         "SELECT coalesce(a, b), nullif(a, 0), greatest(1, 2), least(3, 4)",

@@ -203,6 +203,13 @@ extension Binder {
         case .rows: units = .rows
         case .range: units = .range
         case .groups: throw SluiceError(.featureNotSupported, "GROUPS frames are not supported yet")
+        case .session:
+            guard orderKeys.count == 1, !orderKeys[0].descending else {
+                throw SluiceError(
+                    .windowingError, "a SESSION frame requires exactly one ascending ORDER BY column",
+                    hint: "Order the window by the time column the sessions are cut on.")
+            }
+            units = .range
         }
         func bound(_ bound: WindowFrame.Bound) throws(SluiceError) -> WindowFrameBounds.Bound {
             switch bound {
@@ -246,6 +253,10 @@ extension Binder {
                 }
                 return isPreceding ? .preceding(value) : .following(value)
             }
+        }
+        if frame.units == .session {
+            guard case .preceding(let gap) = try bound(frame.start) else { throw SluiceError.internalError("a session frame without its gap") }
+            return WindowFrameBounds(units: .session, start: .preceding(gap), end: .following(gap))
         }
         let start = try bound(frame.start)
         let end = try frame.end.map { (value) throws(SluiceError) -> WindowFrameBounds.Bound in try bound(value) } ?? .currentRow

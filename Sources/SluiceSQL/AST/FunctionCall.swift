@@ -69,12 +69,14 @@ package struct WindowSpecification: Hashable, Sendable {
     }
 }
 
-/// `ROWS|RANGE|GROUPS BETWEEN start AND end` or `ROWS start`.
+/// `ROWS|RANGE|GROUPS BETWEEN start AND end`, `ROWS start`, or RisingWave's session frame
+/// `SESSION WITH GAP gap` (`start` is `.preceding(gap)`, `end` nil).
 package struct WindowFrame: Hashable, Sendable {
     package enum Units: String, Hashable, Sendable {
         case rows = "ROWS"
         case range = "RANGE"
         case groups = "GROUPS"
+        case session = "SESSION"
     }
 
     package enum Bound: Hashable, Sendable {

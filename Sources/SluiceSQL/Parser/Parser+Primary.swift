@@ -262,7 +262,7 @@ extension Parser {
     mutating func parseWindowSpecification() throws(SluiceError) -> WindowSpecification {
         var specification = WindowSpecification()
         if current.kind == .quotedIdentifier
-            || (current.kind == .word && !["partition", "order", "rows", "range", "groups"].contains(current.text)
+            || (current.kind == .word && !["partition", "order", "rows", "range", "groups", "session"].contains(current.text)
                 && !Keywords.reserved.contains(current.text))
         {
             specification.baseName = advance().text
@@ -271,6 +271,12 @@ extension Parser {
             specification.partitionBy = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseExpression() }
         }
         if consumeKeywords("order", "by") { specification.orderBy = try parseOrderByList() }
+        if consumeKeyword("session") {
+            try expectKeyword("with")
+            try expectKeyword("gap")
+            specification.frame = WindowFrame(units: .session, start: .preceding(try parseExpression()))
+            return specification
+        }
         let units: WindowFrame.Units? =
             if isKeyword("rows") { .rows } else if isKeyword("range") { .range } else if isKeyword("groups") { .groups } else { nil }
         if let units {

@@ -200,6 +200,7 @@ extension WindowSpecification: CustomStringConvertible {
 
 extension WindowFrame: CustomStringConvertible {
     package var description: String {
+        if units == .session, case .preceding(let gap) = start { return "SESSION WITH GAP \(gap.operandText)" }
         guard let end else { return "\(units.rawValue) \(start)" }
         return "\(units.rawValue) BETWEEN \(start) AND \(end)"
     }
