@@ -14,7 +14,7 @@ SEED_STAMP := $(SEED_VENV)/.installed
 PYTEST_ARGS ?=
 SLUICE_ARGS ?=
 
-.PHONY: run build release test unit deps system-deps venv pytest crash-full clean-venv bench
+.PHONY: run build release test unit deps system-deps venv pytest crash-full clean-venv bench bench-flink
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
@@ -39,6 +39,15 @@ bench: release deps
 	.build/release/sluice bench json-decode
 	.build/release/sluice bench kafka-json
 	.build/release/sluice bench tpch
+
+# Nexmark on Apache Flink beside `sluice bench nexmark`, same events, same machine (by hand, not in
+# CI): Flink's runtime comes from PyPI into .venv-flink (Java 17 must be on the machine).
+EVENTS ?= 1000000
+FLINK_VENV := .venv-flink
+bench-flink: release
+	@$(FLINK_VENV)/bin/python -c '' 2>/dev/null || $(PYTHON) -m venv --clear $(FLINK_VENV)
+	$(FLINK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input -r benchmarks/flink/requirements.txt
+	$(FLINK_VENV)/bin/python benchmarks/flink/nexmark_flink.py --events $(EVENTS)
 
 # Everything: unit tests, then the debug binary, then the end-to-end and sqllogictest suites.
 test: deps unit build pytest

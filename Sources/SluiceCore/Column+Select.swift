@@ -216,8 +216,13 @@ extension Chunk {
 extension Column {
     /// One NULL of `type`: a source for ``gather(from:picks:type:)`` where a pick has no row.
     package static func null(of type: DataType) -> Column {
-        var builder = ColumnBuilder(type: type, capacity: 1)
-        builder.appendNull()
+        nulls(of: type, count: 1)
+    }
+
+    /// `count` NULLs of `type`.
+    package static func nulls(of type: DataType, count: Int) -> Column {
+        var builder = ColumnBuilder(type: type, capacity: count)
+        for _ in 0 ..< count { builder.appendNull() }
         return builder.finish()
     }
 }

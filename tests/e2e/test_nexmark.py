@@ -3,8 +3,11 @@
 built-in broker; each view's rows equal DuckDB's answer over the same events read back from the
 topic (the oracle).
 
-Left out: q6 (not in RisingWave's set), q12 and q13 (processing time, not the events), and
-q14's `count_char` column (a SQL function of RisingWave's own). q11's session windows are written
+q12 counts bids in processing-time windows, over a second source on the topic with a generated
+column `p_time TIMESTAMPTZ AS PROCTIME()`: which window a bid falls in is the time it was read, so
+the oracle checks what holds whatever the timing: each bidder's windows add up to its bids, and
+every window is a 10-second one within the test's run. Left out: q6 (not in RisingWave's set),
+q13 (a lookup join in processing time), and q14's `count_char` column (a SQL function of RisingWave's own). q11's session windows are written
 with RisingWave's session frame (`first_value`/`last_value` over `SESSION WITH GAP`), Flink's
 `SESSION_START` and `SESSION_END`. In the oracle, TUMBLE and HOP are written as the window
 arithmetic they stand for, q11's sessions as a running count of gaps, `to_char` as `strftime`,
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import duckdb
@@ -187,7 +191,9 @@ def _duckdb_sql(sql: str) -> str:
 
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
-    """A server whose views hold every query over the same events, and DuckDB with those events."""
+    """A server whose views hold every query over the same events, DuckDB with those events, and
+    when the events started to be read."""
+    started = datetime.now(timezone.utc)
     with SluiceServer() as server:
         bootstrap = server.kafka_bootstrap
         admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
@@ -199,6 +205,11 @@ def loaded(tmp_path_factory):
                 conn.execute(view)
             for name, sql in QUERIES.items():
                 conn.execute(f"CREATE MATERIALIZED VIEW nexmark_{name} AS {sql}")
+            conn.execute(SOURCE.replace("CREATE SOURCE nexmark (", "CREATE SOURCE nexmark_p (")
+                         .replace("date_time TIMESTAMP, extra VARCHAR>\n)", "date_time TIMESTAMP, extra VARCHAR>,\n  p_time TIMESTAMPTZ AS PROCTIME()\n)")
+                         .format(bootstrap=bootstrap))
+            conn.execute("CREATE VIEW bid_p AS SELECT (bid).auction, (bid).bidder, (bid).price, p_time FROM nexmark_p WHERE event_type = 2")
+            conn.execute(f"CREATE MATERIALIZED VIEW nexmark_q12 AS {Q12}")
         gen = subprocess.run([str(sluice_binary()), "gen", "nexmark", "--count", str(EVENTS), "--seed", "5", "--simulated-rate", "200",
                               "--topic", "nexmark", "--bootstrap", bootstrap], capture_output=True, timeout=300)
         assert gen.returncode == 0, gen.stderr.decode()
@@ -219,15 +230,35 @@ def loaded(tmp_path_factory):
         db.execute("""CREATE TABLE bid AS SELECT bid.auction AS auction, bid.bidder AS bidder, bid.price AS price, bid.channel AS channel,
             bid.url AS url, CAST(bid.date_time AS timestamp) AS date_time, bid.extra AS extra FROM events WHERE event_type = 2""")
         with connect(server) as conn:
-            wait_until(lambda: conn.execute("SELECT rows_read FROM sluice_sources WHERE name = 'nexmark'").fetchone()[0] == EVENTS,
-                       120, "the source to read every event")
+            for source in ("nexmark", "nexmark_p"):
+                wait_until(lambda: conn.execute("SELECT rows_read FROM sluice_sources WHERE name = %s", (source,)).fetchone()[0] == EVENTS,
+                           120, f"source {source} to read every event")
             conn.execute("FLUSH")
-        yield server, db
+        yield server, db, started
+
+
+# q12 as RisingWave writes it over a processing-time column.
+Q12 = """SELECT bidder, count(*) AS bid_count, window_start, window_end
+         FROM TUMBLE(bid_p, p_time, INTERVAL '10' SECOND) GROUP BY bidder, window_start, window_end"""
+
+
+def test_nexmark_q12_counts_every_bid_in_processing_time_windows(loaded) -> None:
+    server, db, started = loaded
+    finished = datetime.now(timezone.utc)
+    expected = dict(db.execute("SELECT bidder, count(*) FROM bid GROUP BY bidder").fetchall())
+    with connect(server) as conn:
+        rows = conn.execute("SELECT bidder, bid_count, window_start, window_end FROM nexmark_q12").fetchall()
+    totals: dict[int, int] = {}
+    for bidder, count, start, end in rows:
+        totals[bidder] = totals.get(bidder, 0) + count
+        assert end - start == timedelta(seconds=10) and start.timestamp() % 10 == 0, (start, end)
+        assert started - timedelta(seconds=10) < start <= finished, (started, start, finished)
+    assert totals == expected
 
 
 @pytest.mark.parametrize("name", list(QUERIES))
 def test_nexmark_query_equals_duckdb(loaded, name: str) -> None:
-    server, db = loaded
+    server, db, _ = loaded
     expected = comparable_rows(db.execute(ORACLE.get(name) or _duckdb_sql(QUERIES[name])).fetchall(), digits=4)
     if name in RANKED:
         partition, order, bound = RANKED[name]

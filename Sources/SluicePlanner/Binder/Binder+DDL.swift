@@ -53,7 +53,8 @@ extension Binder {
         if let existing = try existingRelation(create.name.name, schema: schema, ifNotExists: create.ifNotExists, tag: "CREATE_SOURCE") {
             return existing
         }
-        let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
+        let (columns, primaryKey) = try bindColumnDefinitions(
+            create.columns, create.constraints, relation: create.name.name, allowsGenerated: true)
         if columns.isEmpty {
             throw SluiceError(.invalidTableDefinition, "source \"\(create.name.name)\" needs its columns listed: schema inference is not supported")
         }
@@ -105,12 +106,37 @@ extension Binder {
     }
 
     /// The columns and primary key of a CREATE TABLE or CREATE SOURCE column list.
+    /// Generated columns (`name [type] AS expr`) only where `allowsGenerated` (a source's).
     mutating func bindColumnDefinitions(
-        _ definitions: [ColumnDefinition], _ constraints: [TableConstraint], relation: String
+        _ definitions: [ColumnDefinition], _ constraints: [TableConstraint], relation: String, allowsGenerated: Bool = false
     ) throws(SluiceError) -> ([CatalogColumn], [Int]) {
         var columns: [CatalogColumn] = []
         var primaryKey: [Int] = []
+        var generated: [(column: Int, expression: Expression)] = []
         for definition in definitions {
+            if let expression = definition.constraints.lazy.compactMap({ constraint -> Expression? in
+                if case .generated(let expression) = constraint { expression } else { nil }
+            }).first {
+                guard allowsGenerated else {
+                    throw SluiceError(
+                        .featureNotSupported, "generated columns are supported on sources only",
+                        hint: "Compute the column in a view over the table, or declare the input as a CREATE SOURCE.",
+                        position: definition.position.errorPosition)
+                }
+                guard definition.constraints.count == 1 else {
+                    throw SluiceError(
+                        .invalidTableDefinition, "generated column \"\(definition.name)\" takes no other constraint",
+                        position: definition.position.errorPosition)
+                }
+                if columns.contains(where: { $0.name == definition.name }) {
+                    throw SluiceError(.duplicateColumn, "column \"\(definition.name)\" specified more than once", position: definition.position.errorPosition)
+                }
+                generated.append((columns.count, expression))
+                var column = CatalogColumn(name: definition.name, type: try definition.type?.resolvedDataType() ?? .unknown)
+                column.generatedExpression = expression.description
+                columns.append(column)
+                continue
+            }
             guard let typeName = definition.type else {
                 throw SluiceError(.syntaxError, "column \"\(definition.name)\" needs a type", position: definition.position.errorPosition)
             }
@@ -165,7 +191,47 @@ extension Binder {
                 throw SluiceError(.featureNotSupported, "UNIQUE constraints are not supported yet")
             }
         }
+        if !generated.isEmpty {
+            let physical = columns.filter { $0.generatedExpression == nil }
+            for (column, expression) in generated {
+                if primaryKey.contains(column) {
+                    throw SluiceError(.invalidTableDefinition, "generated column \"\(columns[column].name)\" cannot be part of the primary key")
+                }
+                let bound = try bindGenerated(expression, over: physical, relation: relation, as: columns[column].type == .unknown ? nil : columns[column].type)
+                columns[column].type = bound.type
+            }
+        }
         return (columns, primaryKey)
+    }
+
+    /// A generated column's expression over a source's decoded (not generated) columns, in the
+    /// declared type when there is one. Deterministic or not (`proctime()` is the row's arrival).
+    private mutating func bindGenerated(
+        _ expression: Expression, over physical: [CatalogColumn], relation: String, as type: DataType?
+    ) throws(SluiceError) -> ScalarExpr {
+        try checkNoAggregates(expression, clause: "generated column expressions")
+        var context = ExpressionContext(
+            scope: Scope(entries: physical.map { Scope.Entry(qualifier: relation, name: $0.name, type: $0.type) }), clause: "generated column")
+        context.allowsSubqueries = false
+        let bound = try bindExpression(expression, &context)
+        if let type { return try coerce(bound, to: type, position: expression.position.errorPosition, clause: "generated column") }
+        return bound.type == .unknown ? try coerce(bound, to: .varchar, position: nil) : bound
+    }
+
+    /// A source's generated columns, bound again (at start), each with its position among all
+    /// columns; their expressions read the decoded columns, numbered in order without them.
+    package static func generatedColumns(
+        of relation: RelationDefinition, catalog: Catalog, session: SessionInfo
+    ) throws(SluiceError) -> [(column: Int, expression: ScalarExpr)] {
+        var binder = Binder(catalog: catalog, session: session)
+        let physical = relation.columns.filter { $0.generatedExpression == nil }
+        var result: [(column: Int, expression: ScalarExpr)] = []
+        for (index, column) in relation.columns.enumerated() {
+            guard let text = column.generatedExpression else { continue }
+            let bound = try binder.bindGenerated(try SQLParser.parseExpression(text), over: physical, relation: relation.name, as: column.type)
+            result.append((index, bound))
+        }
+        return result
     }
 
     mutating func bindDrop(_ drop: Drop) throws(SluiceError) -> PlannedStatement {

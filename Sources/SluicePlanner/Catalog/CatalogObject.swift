@@ -26,6 +26,10 @@ package struct CatalogColumn: Sendable, Equatable, Codable {
     package var isNullable: Bool
     /// `DEFAULT expr` as SQL text, bound again where an INSERT or UPDATE uses it (nil: NULL).
     package var defaultExpression: String?
+    /// A source's generated column, `name [type] AS expr`, as SQL text over the source's other
+    /// columns: computed as each chunk of rows arrives, never read from the input (nil: a column
+    /// the connector decodes).
+    package var generatedExpression: String?
 
     package init(name: String, type: DataType, isNullable: Bool = true) {
         self.name = name

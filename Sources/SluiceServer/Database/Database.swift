@@ -192,6 +192,9 @@ package final class Database: TableProvider, Sendable {
     /// Starts `connector`, which feeds `relation`; a source with a watermark starts it from
     /// `watermark` (a checkpoint's) when given.
     func start(_ connector: any SourceConnector, for relation: RelationDefinition, watermark: Int64? = nil) {
+        // A source's generated columns complete each chunk it delivers, snapshots and scans too.
+        let connector: any SourceConnector = generatedColumns(for: relation, statistics: connector.statistics)
+            .map { GeneratingConnector(connector, generated: $0) } ?? connector
         streams.connectors.set(connector, for: relation.id)
         let runtime = streams.runtime
         let tables = self.tables
@@ -240,6 +243,18 @@ package final class Database: TableProvider, Sendable {
         connector.start(output: output)
     }
 
+    /// `relation`'s generated columns, if it has any (bound again).
+    private func generatedColumns(for relation: RelationDefinition, statistics: SourceStatistics) -> GeneratedColumns? {
+        guard relation.columns.contains(where: { $0.generatedExpression != nil }) else { return nil }
+        do {
+            let columns = try Binder.generatedColumns(of: relation, catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
+            return GeneratedColumns(columns: relation.columns, expressions: columns, statistics: statistics)
+        } catch {
+            // Checked at CREATE; a start that cannot bind them again fills them with NULLs.
+            return GeneratedColumns(columns: relation.columns, expressions: [], statistics: statistics)
+        }
+    }
+
     /// The filter of `relation`'s watermark, if it has one (its expression bound again).
     private func watermarkFilter(for relation: RelationDefinition, from watermark: Int64?) -> WatermarkFilter? {
         guard let spec = relation.watermark else { return nil }
@@ -255,7 +270,8 @@ package final class Database: TableProvider, Sendable {
     static func sourceDescription(_ relation: RelationDefinition) -> SourceDescription {
         let spec = relation.connector ?? ConnectorSpec(options: [:], format: "", encode: "")
         var description = SourceDescription(
-            id: relation.id, name: relation.name, columns: relation.columns.map { ($0.name, $0.type) }, primaryKey: relation.primaryKey,
+            id: relation.id, name: relation.name, columns: relation.columns.filter { $0.generatedExpression == nil }.map { ($0.name, $0.type) },
+            primaryKey: relation.primaryKey,
             options: spec.options, format: spec.format, encode: spec.encode, formatOptions: spec.formatOptions, isTable: relation.kind == .table)
         description.startPositions = spec.startPositions
         return description

@@ -6,6 +6,10 @@ enum TemporalFunctions {
         switch name {
         case "now", "current_timestamp", "transaction_timestamp", "statement_timestamp":
             return [Overload([], statementTimestamp(name))]
+        case "proctime":
+            // Flink's and RisingWave's processing time: a source's generated column evaluates it
+            // as each chunk of rows arrives (its context's clock), so it is the rows' arrival.
+            return [Overload([], statementTimestamp(name))]
         case "current_date": return [Overload([], currentDate())]
         case "to_timestamp": return [Overload([.float64], toTimestamp())]
         case "make_date": return [Overload([.int32, .int32, .int32], makeDate())]
