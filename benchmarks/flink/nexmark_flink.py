@@ -45,6 +45,7 @@ CREATE TEMPORARY TABLE {name} (
               date_time TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT, extra STRING>,
   bid ROW<auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING, date_time TIMESTAMP(3), extra STRING>,
   date_time AS CASE WHEN event_type = 0 THEN person.date_time WHEN event_type = 1 THEN auction.date_time ELSE bid.date_time END,
+  p_time AS PROCTIME(),
   WATERMARK FOR date_time AS date_time - INTERVAL '4' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '{path}', 'format' = 'json')
 """
@@ -53,6 +54,7 @@ VIEWS = [
     "CREATE TEMPORARY VIEW {p}person AS SELECT person.id, person.name, person.email_address, person.credit_card, person.city, person.state, date_time, person.extra FROM {src} WHERE event_type = 0",
     "CREATE TEMPORARY VIEW {p}auction AS SELECT auction.id, auction.item_name, auction.description, auction.initial_bid, auction.reserve, date_time, auction.expires, auction.seller, auction.category, auction.extra FROM {src} WHERE event_type = 1",
     "CREATE TEMPORARY VIEW {p}bid AS SELECT bid.auction, bid.bidder, bid.price, bid.channel, bid.url, date_time, bid.extra FROM {src} WHERE event_type = 2",
+    "CREATE TEMPORARY VIEW {p}bid_p AS SELECT bid.auction, bid.bidder, bid.price, p_time FROM {src} WHERE event_type = 2",
 ]
 
 # Flink's Nexmark queries ({p} prefixes the views: the empty-file run uses its own).
@@ -91,6 +93,9 @@ QUERIES: dict[str, str] = {
     "q10": "SELECT auction, bidder, price, date_time, DATE_FORMAT(date_time, 'yyyy-MM-dd'), DATE_FORMAT(date_time, 'HH:mm') FROM {p}bid",
     "q11": "SELECT bidder, count(*) AS bid_count, window_start AS starttime, window_end AS endtime"
            " FROM TABLE(SESSION(TABLE {p}bid PARTITION BY bidder, DESCRIPTOR(date_time), INTERVAL '10' SECOND))"
+           " GROUP BY bidder, window_start, window_end",
+    "q12": "SELECT bidder, count(*) AS bid_count, window_start, window_end"
+           " FROM TABLE(TUMBLE(TABLE {p}bid_p, DESCRIPTOR(p_time), INTERVAL '10' SECOND))"
            " GROUP BY bidder, window_start, window_end",
     "q14": "SELECT auction, bidder, 0.908 * price AS price, CASE"
            " WHEN HOUR(date_time) >= 8 AND HOUR(date_time) <= 18 THEN 'dayTime'"

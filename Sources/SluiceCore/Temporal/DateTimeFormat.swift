@@ -170,4 +170,144 @@ package struct DateTimeFormat: Sendable {
         }
         return out
     }
+
+    /// `text` read by this template, as PostgreSQL's `to_timestamp(text, template)` reads it: the
+    /// local wall-clock time since 1970 in microseconds. A numeric field takes up to its width in
+    /// digits (a year any number, when the next character is not a digit), names match in any
+    /// case, a literal or a separator in the template skips one character of the input, and
+    /// blanks in the input before a field are skipped. Fields not given are January 1st of year
+    /// 1 at midnight, as in PostgreSQL; a day name is read and ignored.
+    /// - Throws: 22007 for input that does not match, 22008 for a field out of range.
+    package func parse(_ text: String) throws(SluiceError) -> Int64 {
+        let input = Array(text.utf8)
+        var position = 0
+        var (year, month, day, hour, minute, second, fraction) = (1, 1, 1, 0, 0, 0, 0)
+        var dayOfYear: Int?
+        var pm: Bool?
+        var hour12 = false
+        func invalid(_ what: String) -> SluiceError {
+            SluiceError(.invalidDatetimeFormat, "invalid value \"\(String(decoding: input[min(position, input.count)...], as: UTF8.self))\" for \"\(what)\"")
+        }
+        func skipBlanks() { while position < input.count && input[position] == UInt8(ascii: " ") { position += 1 } }
+        func number(_ width: Int?, _ what: String, signed: Bool = false) throws(SluiceError) -> Int {
+            skipBlanks()
+            var negative = false
+            if signed && position < input.count && input[position] == UInt8(ascii: "-") {
+                negative = true
+                position += 1
+            }
+            var value = 0
+            var digits = 0
+            while position < input.count, input[position] >= 0x30, input[position] <= 0x39, width.map({ digits < $0 }) ?? (digits < 9) {
+                value = value * 10 + Int(input[position] - 0x30)
+                digits += 1
+                position += 1
+            }
+            if digits == 0 { throw invalid(what) }
+            return negative ? -value : value
+        }
+        func name(_ names: [String], abbreviated: Bool, _ what: String) throws(SluiceError) -> Int {
+            skipBlanks()
+            for (index, full) in names.enumerated() {
+                let candidate = Array((abbreviated ? String(full.prefix(3)) : full).lowercased().utf8)
+                guard position + candidate.count <= input.count else { continue }
+                let slice = input[position ..< position + candidate.count].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
+                if slice == candidate {
+                    position += candidate.count
+                    return index
+                }
+            }
+            throw invalid(what)
+        }
+        for (index, item) in items.enumerated() {
+            // A year runs on past four digits unless a numeric field follows directly (YYYYMMDD).
+            let numberFollows: Bool = if index + 1 < items.count, case .field(let next, _) = items[index + 1] {
+                switch next {
+                case .meridiem, .monthName, .dayName, .zone: false
+                default: true
+                }
+            } else {
+                false
+            }
+            switch item {
+            case .literal(let literal):
+                // Each character of a literal or separator skips one of the input (a blank only a blank).
+                for character in literal.utf8 where position < input.count {
+                    if character == UInt8(ascii: " ") { skipBlanks() } else { position += 1 }
+                }
+            case .field(let field, _):
+                switch field {
+                case .year4:
+                    year = try number(numberFollows ? 4 : nil, "YYYY", signed: true)
+                case .year3: year = 2000 + (try number(3, "YYY"))
+                case .year2:
+                    let value = try number(2, "YY")
+                    year = value < 70 ? 2000 + value : 1900 + value
+                case .year1: year = 2000 + (try number(1, "Y"))
+                case .month: month = try number(2, "MM")
+                case .day: day = try number(2, "DD")
+                case .dayOfYear: dayOfYear = try number(3, "DDD")
+                case .dayOfWeek: _ = try number(1, "D")
+                case .hour12:
+                    hour = try number(2, "HH12")
+                    hour12 = true
+                case .hour24: hour = try number(2, "HH24")
+                case .minute: minute = try number(2, "MI")
+                case .second: second = try number(2, "SS")
+                case .millisecond:
+                    let start = position
+                    let value = try number(3, "MS")
+                    let digits = position - start
+                    fraction = value * [1, 100_000, 10_000, 1000][min(digits, 3)]
+                case .microsecond:
+                    let start = position
+                    let value = try number(6, "US")
+                    var scaled = value
+                    for _ in (position - start) ..< 6 { scaled *= 10 }
+                    fraction = scaled
+                case .quarter: _ = try number(1, "Q")
+                case .meridiem(_, let dotted):
+                    skipBlanks()
+                    let length = dotted ? 4 : 2
+                    guard position + length <= input.count else { throw invalid(dotted ? "A.M." : "AM") }
+                    let first = input[position] | 0x20
+                    guard first == UInt8(ascii: "a") || first == UInt8(ascii: "p") else { throw invalid(dotted ? "A.M." : "AM") }
+                    pm = first == UInt8(ascii: "p")
+                    position += length
+                case .monthName(_, let abbreviated): month = try name(Self.months, abbreviated: abbreviated, abbreviated ? "MON" : "MONTH") + 1
+                case .dayName(_, let abbreviated): _ = try name(Self.days, abbreviated: abbreviated, abbreviated ? "DY" : "DAY")
+                case .zone:
+                    throw SluiceError(.featureNotSupported, "formatting field \"TZ\" is only supported in to_char")
+                }
+            }
+        }
+        if hour12 || pm != nil {
+            guard (1 ... 12).contains(hour) || (!hour12 && hour <= 12) else {
+                throw SluiceError(.datetimeFieldOverflow, "hour \"\(hour)\" is invalid for the 12-hour clock", hint: "Use the 24-hour clock, or give an hour between 1 and 12.")
+            }
+            if pm == true && hour < 12 { hour += 12 } else if pm != true && hour == 12 { hour = 0 }
+        }
+        if year == 0 { throw SluiceError(.invalidDatetimeFormat, "cannot calculate date from year 0") }
+        if year < 0 { year += 1 }
+        var days: Int
+        if let dayOfYear {
+            guard (1 ... 366).contains(dayOfYear) else { throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"") }
+            days = CivilDate(year: year, month: 1, day: 1).daysSinceUnixEpoch + dayOfYear - 1
+        } else {
+            guard CivilDate(year: year, month: month, day: day).isValid else {
+                throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"")
+            }
+            days = CivilDate(year: year, month: month, day: day).daysSinceUnixEpoch
+        }
+        guard hour < 24 || (hour == 24 && minute == 0 && second == 0 && fraction == 0), minute < 60, second < 60 else {
+            throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"")
+        }
+        if hour == 24 {
+            days += 1
+            hour = 0
+        }
+        let time = Int64(hour) * TemporalUnits.microsecondsPerHour + Int64(minute) * TemporalUnits.microsecondsPerMinute
+            + Int64(second) * TemporalUnits.microsecondsPerSecond + Int64(fraction)
+        return Int64(days) * TemporalUnits.microsecondsPerDay + time
+    }
 }

@@ -43,10 +43,11 @@ package enum MemcomparableEncoding {
         case (.int16(let values), .int16):
             out.append(0x01)
             appendBigEndian(UInt16(bitPattern: values[row]) ^ 0x8000, to: &out)
-        case (.int32(let values), _) where column.type == .int32 || column.type == .date:
+        // (Cases matched by pattern, not by `==` on the type: this runs per row.)
+        case (.int32(let values), .int32), (.int32(let values), .date):
             out.append(0x01)
             appendBigEndian(UInt32(bitPattern: values[row]) ^ 0x8000_0000, to: &out)
-        case (.int64(let values), _) where column.type == .int64 || column.type == .time || column.type == .timestamp || column.type == .timestamptz:
+        case (.int64(let values), .int64), (.int64(let values), .time), (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             out.append(0x01)
             appendBigEndian(UInt64(bitPattern: values[row]) ^ 0x8000_0000_0000_0000, to: &out)
         default:

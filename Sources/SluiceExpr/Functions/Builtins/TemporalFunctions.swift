@@ -11,7 +11,7 @@ enum TemporalFunctions {
             // as each chunk of rows arrives (its context's clock), so it is the rows' arrival.
             return [Overload([], statementTimestamp(name))]
         case "current_date": return [Overload([], currentDate())]
-        case "to_timestamp": return [Overload([.float64], toTimestamp())]
+        case "to_timestamp": return [Overload([.float64], toTimestamp()), Overload([.varchar, .varchar], parseTimestamp())]
         case "make_date": return [Overload([.int32, .int32, .int32], makeDate())]
         case "to_char": return [DataType.timestamp, .timestamptz].map { type in Overload([type, .varchar], toChar(type)) }
         case "date_trunc":
@@ -70,6 +70,25 @@ enum TemporalFunctions {
                 out += Array(compiled!.format.format(value, zone: zone).utf8)
                 return true
             }
+        }
+    }
+
+    /// `to_timestamp(text, template)`: `text` read by a `to_char` template
+    /// (``DateTimeFormat/parse(_:)``), a wall-clock time in the session's zone.
+    static func parseTimestamp() -> ScalarFunction {
+        ScalarFunction(name: "to_timestamp", argumentTypes: [.varchar, .varchar], resultType: .timestamptz) { (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            let texts = StringArgument(arguments[0])
+            let templates = StringArgument(arguments[1])
+            let validity = Kernels.combinedValidity(arguments)
+            var compiled: (text: String, format: DateTimeFormat)?
+            var values = [Int64](repeating: 0, count: rowCount)
+            for row in 0 ..< rowCount {
+                if let validity, !validity[row] { continue }
+                let template = templates.string(row)
+                if compiled?.text != template { compiled = (template, DateTimeFormat(template)) }
+                values[row] = context.zone.utcMicros(fromLocal: try compiled!.format.parse(texts.string(row)))
+            }
+            return Column(type: .timestamptz, storage: .int64(values), validity: validity)
         }
     }
 
