@@ -20,9 +20,17 @@ extension Binder {
                     hint: "Define the watermark on a CREATE SOURCE, and read the source in a materialized view.")
             }
             if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
-            let relation = RelationDefinition(
+            var relation = RelationDefinition(
                 id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
                 definition: sourceText, connector: try connectorSpec(create.options, create.format))
+            if create.isAppendOnly {
+                try checkAppendOnly(primaryKey: primaryKey)
+                if relation.connector?.format.uppercased() == "UPSERT" {
+                    throw SluiceError(
+                        .featureNotSupported, "an APPEND ONLY table cannot take FORMAT UPSERT", hint: "Upserts update and delete rows; use FORMAT PLAIN.")
+                }
+                relation.appendOnly = true
+            }
             return .createSource(relation)
         }
         var columns: [CatalogColumn] = []
@@ -42,10 +50,24 @@ extension Binder {
             }
         }
         if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
-        let relation = RelationDefinition(
+        var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
             definition: sourceText)
+        if create.isAppendOnly {
+            try checkAppendOnly(primaryKey: primaryKey)
+            relation.appendOnly = true
+        }
         return .createTable(relation, populate: populate)
+    }
+
+    /// An APPEND ONLY table has no primary key: a key would make an insert of a key already
+    /// there an update (RisingWave refuses it too).
+    private func checkAppendOnly(primaryKey: [Int]) throws(SluiceError) {
+        guard primaryKey.isEmpty else {
+            throw SluiceError(
+                .invalidTableDefinition, "an APPEND ONLY table cannot have a primary key",
+                hint: "Remove APPEND ONLY to keep one row per key, or the primary key to keep every row.")
+        }
     }
 
     mutating func bindCreateSource(_ create: CreateSource, sourceText: String) throws(SluiceError) -> PlannedStatement {

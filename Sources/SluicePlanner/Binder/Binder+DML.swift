@@ -238,6 +238,10 @@ extension Binder {
         guard table.kind == .table else {
             throw SluiceError(.wrongObjectType, "cannot change \(table.kind.rawValue) \"\(table.name)\"")
         }
+        if table.appendOnly == true && verb != "insert into" {
+            throw SluiceError(
+                .featureNotSupported, "cannot \(verb) APPEND ONLY table \"\(table.name)\"", hint: "Rows of an APPEND ONLY table are only ever inserted.")
+        }
         return table
     }
 }

@@ -173,7 +173,7 @@ extension Binder {
         }
         var scan = TableScan(
             tableID: relation.id, tableName: relation.name, columns: Array(relation.columns.indices),
-            columnTypes: relation.columns.map(\.type), isAppendOnly: relation.kind == .source)
+            columnTypes: relation.columns.map(\.type), isAppendOnly: relation.isAppendOnly)
         scan.watermarkColumn = relation.watermark?.column
         let entries = relation.columns.enumerated().map { index, column in
             Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)

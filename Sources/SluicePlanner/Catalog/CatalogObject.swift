@@ -61,6 +61,12 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var indexes: [IndexDefinition]?
     /// For a source: its `WATERMARK FOR column AS expression`, if it has one.
     package var watermark: WatermarkSpec?
+    /// For a table: `APPEND ONLY` (RisingWave's), rows only ever inserted, so views over it run
+    /// the cheaper operators; UPDATE and DELETE are refused (nil: false).
+    package var appendOnly: Bool?
+
+    /// Whether rows are only ever added: a source's, or an APPEND ONLY table's.
+    package var isAppendOnly: Bool { kind == .source || appendOnly == true }
 
     /// The table's secondary indexes.
     package var indexList: [IndexDefinition] { indexes ?? [] }
