@@ -91,6 +91,9 @@ package struct TableScan: Sendable, Equatable {
     package var index: IndexLookup?
     /// For a source with a watermark: its time column, in the stored schema.
     package var watermarkColumn: Int?
+    /// Read `FOR SYSTEM_TIME AS OF PROCTIME()`: a query reads it as it is, and a view joining
+    /// it looks its rows up as the other side's rows arrive, its own changes emitting nothing.
+    package var asOfProcessingTime = false
 
     package init(tableID: Int, tableName: String, columns: [Int], columnTypes: [DataType], isAppendOnly: Bool = false) {
         self.tableID = tableID

@@ -176,6 +176,7 @@ enum Corpus {
         "SELECT * FROM generate_series(1, 10) AS g (n), LATERAL (SELECT n * 2) AS d",
         "SELECT * FROM unnest(ARRAY[1, 2]) WITH ORDINALITY AS u (x, i)",
         "SELECT * FROM HOP(bids, ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)",
+        "SELECT * FROM s JOIN t FOR SYSTEM_TIME AS OF PROCTIME() AS u ON s.k = u.k LEFT JOIN v FOR SYSTEM_TIME AS OF s.p_time ON TRUE",
         "SELECT string_agg(DISTINCT name, ',' ORDER BY name) FILTER (WHERE id > 0) FROM t",
         "SELECT row_number() OVER (PARTITION BY a ORDER BY b ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM t",
         "SELECT first_value(b) OVER (PARTITION BY a ORDER BY b SESSION WITH GAP INTERVAL '10' SECOND) FROM t",

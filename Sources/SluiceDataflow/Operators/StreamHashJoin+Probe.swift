@@ -135,7 +135,7 @@ extension StreamHashJoin {
                     emitted.append(op, source: aloneBase + paddedSources.count, times: 1)
                     paddedSources.append(rowIndex)
                 }
-                if let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: degree) }
+                if !isLookup, let key = batch.keys[offset] { staging.add(rowIndex, key: key, sign: isInsertion ? 1 : -1, degree: degree) }
             }
             let rows = chunk.data.gather(staging.rows)
             leftState.stage(

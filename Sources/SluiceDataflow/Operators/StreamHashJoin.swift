@@ -50,6 +50,14 @@ package struct StreamHashJoin: StreamOperator {
     package var candidateSlice = 4 * Chunk.preferredSize
     /// What the residual may depend on besides its input (time zone, statement time).
     package let context: EvaluationContext
+    /// A lookup join (``HashJoinNode/isLookup``): left rows are joined with the right state as
+    /// it is and not kept, so right changes find no left rows and emit nothing.
+    package let isLookup: Bool
+    /// A lookup join's left rows of its first epoch (the rows its inputs held when the view was
+    /// created, say), joined at that epoch's barrier, once the right side's rows of the epoch
+    /// are all in: whichever input's rows come first, they find the table as it was then.
+    private var heldLeft: [StreamChunk] = []
+    private var passedFirstBarrier = false
     var leftState: JoinSideState
     var rightState: JoinSideState
 
@@ -59,7 +67,7 @@ package struct StreamHashJoin: StreamOperator {
     /// casts them), since keys match by their encoded bytes.
     package init(
         leftTypes: [DataType], rightTypes: [DataType], kind: JoinKind, leftKeys: [Int], rightKeys: [Int],
-        residual: ScalarExpr?, stateTableID: Int, context: EvaluationContext = EvaluationContext()
+        residual: ScalarExpr?, stateTableID: Int, context: EvaluationContext = EvaluationContext(), isLookup: Bool = false
     ) throws(SluiceError) {
         switch kind {
         case .inner, .left, .semi, .anti:
@@ -92,6 +100,7 @@ package struct StreamHashJoin: StreamOperator {
         self.rightKeys = rightKeys
         self.residual = residual
         self.context = context
+        self.isLookup = isLookup
         self.leftState = JoinSideState(id: stateTableID, types: leftTypes + (kind == .inner ? [] : [.int64]))
         self.rightState = JoinSideState(id: stateTableID + 1, types: rightTypes)
     }
@@ -124,6 +133,14 @@ package struct StreamHashJoin: StreamOperator {
             throw SluiceError.internalError(
                 "join \(side) input has \(chunk.data.columnCount) columns, expected \(types(of: side).count)")
         }
+        if isLookup && side == .left && !passedFirstBarrier {
+            heldLeft.append(chunk)
+            return
+        }
+        try probe(chunk, from: side, into: &output)
+    }
+
+    private mutating func probe(_ chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
         var batch = ProbeBatch(firstRow: 0)
         var rowIndex = 0
         // Where the current row's candidates go on (a key with more than a slice of rows).
@@ -156,6 +173,12 @@ package struct StreamHashJoin: StreamOperator {
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {
+        if !passedFirstBarrier {
+            passedFirstBarrier = true
+            let held = heldLeft
+            heldLeft = []
+            for chunk in held { try probe(chunk, from: .left, into: &output) }
+        }
         leftState.commit()
         rightState.commit()
         if state.mode != .none {
@@ -201,6 +224,6 @@ extension HashJoinNode: StreamOperatorNode {
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
         try StreamHashJoin(
             leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,
-            rightKeys: join.rightKeys, residual: join.residual, stateTableID: site.stateTableID, context: site.context)
+            rightKeys: join.rightKeys, residual: join.residual, stateTableID: site.stateTableID, context: site.context, isLookup: isLookup)
     }
 }

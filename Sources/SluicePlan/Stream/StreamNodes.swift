@@ -88,8 +88,11 @@ package struct HashAggregateNode: StreamNode, Equatable {
 /// Incremental equi-join (inner or left outer), bag semantics.
 package struct HashJoinNode: StreamNode, Equatable {
     package var join: StreamHashJoinPlan
+    /// A lookup join (`FOR SYSTEM_TIME AS OF PROCTIME()`): left rows are joined with the right
+    /// side as it is when they arrive and are not kept; right changes emit nothing.
+    package var isLookup = false
 
-    package var operatorName: String { "StreamHashJoin" }
+    package var operatorName: String { isLookup ? "StreamTemporalJoin" : "StreamHashJoin" }
     package var explainFields: String {
         "type: \(join.kind.rawValue), left_keys: \(join.leftKeys), right_keys: \(join.rightKeys)\(join.residual.map { ", condition: \($0)" } ?? "")"
     }
@@ -100,8 +103,12 @@ package struct HashJoinNode: StreamNode, Equatable {
         case .inner, .left, .right, .full: join.left.outputTypes + join.right.outputTypes
         }
     }
-    /// An inner or semi join of append-only inputs only adds rows (a match never goes away).
-    package var isAppendOnly: Bool { (join.kind == .inner || join.kind == .semi) && join.left.isAppendOnly && join.right.isAppendOnly }
+    /// An inner or semi join of append-only inputs only adds rows (a match never goes away); a
+    /// lookup join only adds rows when its left side does (right changes emit nothing).
+    package var isAppendOnly: Bool {
+        if isLookup { return join.left.isAppendOnly }
+        return (join.kind == .inner || join.kind == .semi) && join.left.isAppendOnly && join.right.isAppendOnly
+    }
 }
 
 /// The changes of all inputs, merged (UNION ALL).
@@ -130,6 +137,7 @@ extension StreamPlan {
     }
 
     package static func hashJoin(_ join: StreamHashJoinPlan) -> StreamPlan { StreamPlan(HashJoinNode(join: join)) }
+    package static func lookupJoin(_ join: StreamHashJoinPlan) -> StreamPlan { StreamPlan(HashJoinNode(join: join, isLookup: true)) }
 
     package static func union(inputs: [StreamPlan]) -> StreamPlan { StreamPlan(UnionNode(inputs: inputs)) }
 }

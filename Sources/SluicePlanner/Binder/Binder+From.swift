@@ -58,6 +58,20 @@ extension Binder {
             var bound = try bindNamedRelation(name, position: position.errorPosition)
             applyAlias(alias, defaultQualifier: name.name, to: &bound.scope)
             return bound
+        case .processingTime(let name, let alias, let position):
+            var bound = try bindNamedRelation(name, position: position.errorPosition)
+            guard case .scan(var scan) = bound.plan, let relation = catalog.relation(id: scan.tableID),
+                relation.kind == .table || relation.kind == .materializedView
+            else {
+                throw SluiceError(
+                    .featureNotSupported, "FOR SYSTEM_TIME AS OF PROCTIME() reads a table or a materialized view, not \"\(name.name)\"",
+                    hint: "Look rows up in a table or a materialized view; a source or a view has no rows of its own to look up.",
+                    position: position.errorPosition)
+            }
+            scan.asOfProcessingTime = true
+            bound.plan = .scan(scan)
+            applyAlias(alias, defaultQualifier: name.name, to: &bound.scope)
+            return bound
         case .subquery(let query, let alias, let isLateral, let position):
             _ = isLateral  // (with nothing before it to refer to, LATERAL changes nothing)
             var bound = try bindQuery(query)

@@ -47,6 +47,11 @@ package enum StreamPlanner {
     private static func convert(_ plan: BatchPlan) throws(SluiceError) -> StreamPlan {
         switch plan {
         case .scan(let scan):
+            if scan.asOfProcessingTime {
+                throw SluiceError(
+                    .featureNotSupported, "\(scan.tableName) FOR SYSTEM_TIME AS OF PROCTIME() must be one side of a join",
+                    hint: "Join a stream with it: FROM s JOIN t FOR SYSTEM_TIME AS OF PROCTIME() ON s.k = t.k.")
+            }
             return .scan(scan)
         case .values(let rows, let types):
             for row in rows { for expression in row { try checkDeterministic(expression) } }
@@ -77,6 +82,7 @@ package enum StreamPlanner {
             return .hashAggregate(input: try convert(input), groupCount: groupCount, aggregates: aggregates)
         case .hashJoin(let join):
             if let residual = join.residual { try checkDeterministic(residual) }
+            if readsAsOfProcessingTime(join.left) || readsAsOfProcessingTime(join.right) { return try lookupJoin(join) }
             if join.kind == .semi || join.kind == .anti, join.residual == nil, !join.leftKeys.isEmpty { return try semiJoin(join) }
             switch join.kind {
             case .inner, .left, .semi, .anti:
@@ -291,6 +297,63 @@ package enum StreamPlanner {
         return HashJoin(
             left: join.right, right: join.left, kind: kind, leftKeys: join.rightKeys, rightKeys: join.leftKeys,
             residual: join.residual?.remappingColumns { $0 < leftWidth ? $0 + rightWidth : $0 - leftWidth })
+    }
+
+    /// Whether `plan` is a table read `FOR SYSTEM_TIME AS OF PROCTIME()`, under projections and
+    /// filters only.
+    private static func readsAsOfProcessingTime(_ plan: BatchPlan) -> Bool {
+        switch plan {
+        case .scan(let scan): scan.asOfProcessingTime
+        case .project(let input, _), .filter(let input, _): readsAsOfProcessingTime(input)
+        default: false
+        }
+    }
+
+    /// `plan` with its table read plainly (the lookup join reads it as its state).
+    private static func plainRead(_ plan: BatchPlan) -> BatchPlan {
+        switch plan {
+        case .scan(var scan):
+            scan.asOfProcessingTime = false
+            return .scan(scan)
+        case .project(let input, let expressions): return .project(input: plainRead(input), expressions: expressions)
+        case .filter(let input, let predicate): return .filter(input: plainRead(input), predicate: predicate)
+        default: return plan
+        }
+    }
+
+    /// A join with a table read `FOR SYSTEM_TIME AS OF PROCTIME()`: a lookup join
+    /// (``HashJoinNode/isLookup``), each row of the stream side joined with the table's rows as
+    /// they are when it arrives; the table's changes update what later rows find and emit
+    /// nothing. Inner or left, the table on the right (an inner join's sides are swapped back
+    /// when the optimizer put the table first); the stream side must be append-only, as in
+    /// RisingWave, since a row taken back could no longer find what it was joined with.
+    private static func lookupJoin(_ join: HashJoin) throws(SluiceError) -> StreamPlan {
+        if readsAsOfProcessingTime(join.left) {
+            guard join.kind == .inner, !readsAsOfProcessingTime(join.right) else {
+                throw SluiceError(
+                    .featureNotSupported, "a table read FOR SYSTEM_TIME AS OF PROCTIME() must be the right side of an inner or left join",
+                    hint: "Write the stream first: FROM s [LEFT] JOIN t FOR SYSTEM_TIME AS OF PROCTIME() ON ….")
+            }
+            let swapped = try lookupJoin(swappedSides(join, kind: .inner))
+            let (leftWidth, rightWidth) = (join.left.outputTypes.count, join.right.outputTypes.count)
+            let types = swapped.outputTypes
+            let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
+                + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
+            return .project(input: swapped, predicate: nil, expressions: reorder)
+        }
+        guard join.kind == .inner || join.kind == .left else {
+            throw SluiceError(.featureNotSupported, "a lookup join FOR SYSTEM_TIME AS OF PROCTIME() is an inner or left join, not \(join.kind.rawValue)")
+        }
+        let stream = try convert(join.left)
+        guard stream.isAppendOnly else {
+            throw SluiceError(
+                .featureNotSupported, "a lookup join FOR SYSTEM_TIME AS OF PROCTIME() needs an append-only stream side",
+                hint: "Read a source or an APPEND ONLY table on the left; a row taken back could not find what it was joined with.")
+        }
+        return .lookupJoin(
+            StreamHashJoinPlan(
+                left: stream, right: try convert(plainRead(join.right)), kind: join.kind, leftKeys: join.leftKeys, rightKeys: join.rightKeys,
+                residual: join.residual))
     }
 
     /// A full outer join: the left join's rows, and the right rows no left row matches padded

@@ -2,6 +2,11 @@
 package indirect enum TableReference: Hashable, Sendable {
     /// A table, view, source or CTE by name.
     case table(ObjectName, alias: TableAlias?, position: SourcePosition)
+    /// `name FOR SYSTEM_TIME AS OF PROCTIME() [AS alias]`: a table or materialized view read as
+    /// it is when each row of the other side of a join arrives (a lookup join, Flink's and
+    /// RisingWave's process-time temporal join). Flink's `AS OF t.p_time`, a processing-time
+    /// column, is read the same way.
+    case processingTime(ObjectName, alias: TableAlias?, position: SourcePosition)
     /// `[LATERAL] (query) [AS] alias`.
     case subquery(Query, alias: TableAlias?, isLateral: Bool, position: SourcePosition)
     /// A table function: `TUMBLE(t, ts, INTERVAL '15 SECONDS')`, `HOP(…)`, `generate_series(1, 3)`,

@@ -67,6 +67,11 @@ extension Parser {
             return .function(call, alias: try parseTableAlias(), isLateral: isLateral, withOrdinality: withOrdinality, position: start)
         }
         if isLateral { throw syntaxError() }
+        if consumeKeywords("for", "system_time", "as", "of") {
+            // PROCTIME() or a processing-time column (Flink's `AS OF b.p_time`).
+            _ = try parseSubexpression(above: Precedence.isTest)
+            return .processingTime(name, alias: try parseTableAlias(), position: start)
+        }
         return .table(name, alias: try parseTableAlias(), position: start)
     }
 }

@@ -80,6 +80,8 @@ extension TableReference: CustomStringConvertible {
         switch self {
         case .table(let name, let alias, _):
             return name.description + (alias.map { " \($0)" } ?? "")
+        case .processingTime(let name, let alias, _):
+            return name.description + " FOR SYSTEM_TIME AS OF PROCTIME()" + (alias.map { " \($0)" } ?? "")
         case .subquery(let query, let alias, let isLateral, _):
             return (isLateral ? "LATERAL " : "") + "(\(query))" + (alias.map { " \($0)" } ?? "")
         case .function(let call, let alias, let isLateral, let withOrdinality, _):
