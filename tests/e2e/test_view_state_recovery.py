@@ -6,7 +6,8 @@ over the acknowledged table writes.
 The pipeline is seed 000's source and two GROUP BY views as written, seed 001's source and its
 view (a join of the source with its own GROUP BY) as written, a join of seed 000's source with a
 table taking UPDATEs, the table, and views of the table against the source through a semi join
-with a condition, an anti join without keys, NOT IN and a scalar subquery correlated by `<`. Each round produces a batch of events and updates the table,
+with a condition, an anti join without keys, NOT IN and a scalar subquery correlated by `<`, a
+group top-N and a window function over a ROWS frame. Each round produces a batch of events and updates the table,
 then the server dies: at a random point of the source's reading, or at a named failpoint of the
 state checkpoint (after its run file, during a compaction, after its manifest).
 `SLUICE_VIEW_CRASH_ROUNDS` sets the random rounds (4 by default)."""
@@ -78,6 +79,15 @@ VIEWS = {
   SELECT player, team FROM teams WHERE team + 4 NOT IN (SELECT page_id FROM balloon_game_events WHERE score = 49)""",
     "team_low_scores": """
   SELECT player, (SELECT count(*) FROM balloon_game_events e WHERE e.score < teams.team * 10) AS low FROM teams""",
+    # Group top-N and an over-window: their ordered partitions are state tables (ties broken by
+    # the events' distinct times, so the oracle's rows are the only answer).
+    "top_scores": """
+  SELECT player, score, event_ts FROM (
+    SELECT player, score, event_ts, row_number() OVER (PARTITION BY player ORDER BY score DESC, event_ts) AS r
+    FROM balloon_game_events) t WHERE r <= 3""",
+    "page_running_scores": """
+  SELECT player, event_ts, sum(score) OVER (PARTITION BY player ORDER BY event_ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s
+  FROM balloon_game_events WHERE page_id = 3""",
 }
 
 
@@ -169,7 +179,7 @@ def _setup(server: SluiceServer, teams: dict[str, int]) -> None:
         conn.execute("CREATE TABLE teams (player varchar PRIMARY KEY, team int)")
         for player, team in teams.items():
             conn.execute("INSERT INTO teams VALUES (%s, %s)", (player, team))
-        for name in ("team_scores", "team_hot_players", "team_quiet_players", "team_pages_unseen", "team_low_scores"):
+        for name in (n for n in VIEWS if n not in SEED_VIEWS):
             conn.execute(f"CREATE MATERIALIZED VIEW {name} AS {VIEWS[name]}")
 
 

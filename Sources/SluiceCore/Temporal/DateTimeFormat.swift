@@ -108,6 +108,9 @@ package struct DateTimeFormat: Sendable {
 
     private static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
     private static let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    /// The names as ``parse(_:)`` matches them, lowercased once.
+    private static let lowercaseMonths = months.map { Array($0.lowercased().utf8) }
+    private static let lowercaseDays = days.map { Array($0.lowercased().utf8) }
 
     /// `microseconds` (local wall-clock time since 1970) in this template; `zone` is what `TZ` shows.
     package func format(_ microseconds: Int64, zone: String = "") -> String {
@@ -171,15 +174,15 @@ package struct DateTimeFormat: Sendable {
         return out
     }
 
-    /// `text` read by this template, as PostgreSQL's `to_timestamp(text, template)` reads it: the
+    /// UTF-8 text read by this template, as PostgreSQL's `to_timestamp(text, template)` reads it: the
     /// local wall-clock time since 1970 in microseconds. A numeric field takes up to its width in
     /// digits (a year any number, when the next character is not a digit), names match in any
     /// case, a literal or a separator in the template skips one character of the input, and
     /// blanks in the input before a field are skipped. Fields not given are January 1st of year
     /// 1 at midnight, as in PostgreSQL; a day name is read and ignored.
     /// - Throws: 22007 for input that does not match, 22008 for a field out of range.
-    package func parse(_ text: String) throws(SluiceError) -> Int64 {
-        let input = Array(text.utf8)
+    package func parse(utf8 input: UnsafeBufferPointer<UInt8>) throws(SluiceError) -> Int64 {
+        let text = { String(decoding: input, as: UTF8.self) }
         var position = 0
         var (year, month, day, hour, minute, second, fraction) = (1, 1, 1, 0, 0, 0, 0)
         var dayOfYear: Int?
@@ -206,13 +209,13 @@ package struct DateTimeFormat: Sendable {
             if digits == 0 { throw invalid(what) }
             return negative ? -value : value
         }
-        func name(_ names: [String], abbreviated: Bool, _ what: String) throws(SluiceError) -> Int {
+        func name(_ names: [[UInt8]], abbreviated: Bool, _ what: String) throws(SluiceError) -> Int {
             skipBlanks()
             for (index, full) in names.enumerated() {
-                let candidate = Array((abbreviated ? String(full.prefix(3)) : full).lowercased().utf8)
+                let candidate = abbreviated ? full.prefix(3) : full[...]
                 guard position + candidate.count <= input.count else { continue }
-                let slice = input[position ..< position + candidate.count].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
-                if slice == candidate {
+                let slice = input[position ..< position + candidate.count].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
+                if slice.elementsEqual(candidate) {
                     position += candidate.count
                     return index
                 }
@@ -274,8 +277,8 @@ package struct DateTimeFormat: Sendable {
                     guard first == UInt8(ascii: "a") || first == UInt8(ascii: "p") else { throw invalid(dotted ? "A.M." : "AM") }
                     pm = first == UInt8(ascii: "p")
                     position += length
-                case .monthName(_, let abbreviated): month = try name(Self.months, abbreviated: abbreviated, abbreviated ? "MON" : "MONTH") + 1
-                case .dayName(_, let abbreviated): _ = try name(Self.days, abbreviated: abbreviated, abbreviated ? "DY" : "DAY")
+                case .monthName(_, let abbreviated): month = try name(Self.lowercaseMonths, abbreviated: abbreviated, abbreviated ? "MON" : "MONTH") + 1
+                case .dayName(_, let abbreviated): _ = try name(Self.lowercaseDays, abbreviated: abbreviated, abbreviated ? "DY" : "DAY")
                 case .zone:
                     throw SluiceError(.featureNotSupported, "formatting field \"TZ\" is only supported in to_char")
                 }
@@ -291,16 +294,16 @@ package struct DateTimeFormat: Sendable {
         if year < 0 { year += 1 }
         var days: Int
         if let dayOfYear {
-            guard (1 ... 366).contains(dayOfYear) else { throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"") }
+            guard (1 ... 366).contains(dayOfYear) else { throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text())\"") }
             days = CivilDate(year: year, month: 1, day: 1).daysSinceUnixEpoch + dayOfYear - 1
         } else {
             guard CivilDate(year: year, month: month, day: day).isValid else {
-                throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"")
+                throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text())\"")
             }
             days = CivilDate(year: year, month: month, day: day).daysSinceUnixEpoch
         }
         guard hour < 24 || (hour == 24 && minute == 0 && second == 0 && fraction == 0), minute < 60, second < 60 else {
-            throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text)\"")
+            throw SluiceError(.datetimeFieldOverflow, "date/time field value out of range: \"\(text())\"")
         }
         if hour == 24 {
             days += 1
@@ -308,6 +311,14 @@ package struct DateTimeFormat: Sendable {
         }
         let time = Int64(hour) * TemporalUnits.microsecondsPerHour + Int64(minute) * TemporalUnits.microsecondsPerMinute
             + Int64(second) * TemporalUnits.microsecondsPerSecond + Int64(fraction)
-        return Int64(days) * TemporalUnits.microsecondsPerDay + time
+        // (A year of nine digits is far past what a timestamp holds.)
+        let (dayMicros, overflowDays) = Int64(days).multipliedReportingOverflow(by: TemporalUnits.microsecondsPerDay)
+        let (micros, overflowSum) = dayMicros.addingReportingOverflow(time)
+        // (Two days of room at either end: the zone's offset is added next.)
+        let room = 2 * TemporalUnits.microsecondsPerDay
+        guard !overflowDays, !overflowSum, micros < Int64.max - room, micros > Int64.min + room else {
+            throw SluiceError(.datetimeFieldOverflow, "timestamp out of range: \"\(text())\"")
+        }
+        return micros
     }
 }

@@ -94,12 +94,7 @@ package enum StreamPlanner {
                         rightKeys: join.rightKeys, residual: join.residual))
             case .right:
                 // A right join is the left join with its inputs swapped, columns put back in order.
-                let swapped = try convert(.hashJoin(swappedSides(join, kind: .left)))
-                let (leftWidth, rightWidth) = (join.left.outputTypes.count, join.right.outputTypes.count)
-                let types = swapped.outputTypes
-                let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
-                    + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
-                return .project(input: swapped, predicate: nil, expressions: reorder)
+                return inOriginalOrder(try convert(.hashJoin(swappedSides(join, kind: .left))), of: join)
             case .full:
                 return try fullJoin(join)
             }
@@ -290,6 +285,16 @@ package enum StreamPlanner {
         }
     }
 
+    /// The rows of `swapped`, `join` planned with its inputs swapped, with the columns put back
+    /// in `join`'s order (left, then right).
+    private static func inOriginalOrder(_ swapped: StreamPlan, of join: HashJoin) -> StreamPlan {
+        let (leftWidth, rightWidth) = (join.left.outputTypes.count, join.right.outputTypes.count)
+        let types = swapped.outputTypes
+        let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
+            + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
+        return .project(input: swapped, predicate: nil, expressions: reorder)
+    }
+
     /// `join`'s inputs swapped, as a join of `kind`: the right side's keys first, and the
     /// condition over (right, left) columns.
     private static func swappedSides(_ join: HashJoin, kind: JoinKind) -> HashJoin {
@@ -334,12 +339,7 @@ package enum StreamPlanner {
                     .featureNotSupported, "a table read FOR SYSTEM_TIME AS OF PROCTIME() must be the right side of an inner or left join",
                     hint: "Write the stream first: FROM s [LEFT] JOIN t FOR SYSTEM_TIME AS OF PROCTIME() ON ….")
             }
-            let swapped = try lookupJoin(swappedSides(join, kind: .inner))
-            let (leftWidth, rightWidth) = (join.left.outputTypes.count, join.right.outputTypes.count)
-            let types = swapped.outputTypes
-            let reorder = (0 ..< leftWidth).map { ScalarExpr.column(rightWidth + $0, types[rightWidth + $0]) }
-                + (0 ..< rightWidth).map { ScalarExpr.column($0, types[$0]) }
-            return .project(input: swapped, predicate: nil, expressions: reorder)
+            return inOriginalOrder(try lookupJoin(swappedSides(join, kind: .inner)), of: join)
         }
         guard join.kind == .inner || join.kind == .left else {
             throw SluiceError(.featureNotSupported, "a lookup join FOR SYSTEM_TIME AS OF PROCTIME() is an inner or left join, not \(join.kind.rawValue)")

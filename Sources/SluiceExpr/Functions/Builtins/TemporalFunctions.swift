@@ -86,7 +86,9 @@ enum TemporalFunctions {
                 if let validity, !validity[row] { continue }
                 let template = templates.string(row)
                 if compiled?.text != template { compiled = (template, DateTimeFormat(template)) }
-                values[row] = context.zone.utcMicros(fromLocal: try compiled!.format.parse(texts.string(row)))
+                let format = compiled!.format
+                let local = try texts.withBytes(row) { (bytes: UnsafeBufferPointer<UInt8>) throws(SluiceError) -> Int64 in try format.parse(utf8: bytes) }
+                values[row] = context.zone.utcMicros(fromLocal: local)
             }
             return Column(type: .timestamptz, storage: .int64(values), validity: validity)
         }
