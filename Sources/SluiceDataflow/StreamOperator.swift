@@ -128,15 +128,8 @@ extension StreamOperator {
 /// its code, and ``OperatorGraph`` has no list of kinds.
 package protocol StreamOperatorNode: StreamNode {
     /// Builds the node's operator. A leaf says at `site` which relation it reads or which rows it
-    /// emits at the start.
+    /// emits at the start. Input `i` of the operator is the node's `i`th.
     func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator
-    /// Whether every input feeds the operator's input 0 (a union); otherwise input `i` is the
-    /// node's `i`th. Default: false.
-    var mergesInputs: Bool { get }
-}
-
-extension StreamOperatorNode {
-    package var mergesInputs: Bool { false }
 }
 
 /// Where an operator is built: its state tables' id range and evaluation context, and what a

@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceExpr
 import SluiceState
 
 /// One input's state in a join: its distinct rows, each with its multiplicity (the paged table's
@@ -72,6 +73,17 @@ struct JoinSideState {
     mutating func commit() {
         table.commitEpoch()
         stagedByPrefix.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes away the rows where `expression` (over the side's columns) is below `bound`: rows
+    /// no later row can match, after the epoch's commit. A page whose expression fails keeps
+    /// its rows.
+    mutating func removeRows(where expression: ScalarExpr, below bound: Value, context: EvaluationContext) {
+        let limit = WatermarkCleaning.column(of: bound, type: expression.type)
+        _ = table.removeRows { rows in
+            guard let values = try? ExpressionEvaluator.evaluate(expression, on: rows, context: context) else { return [] }
+            return WatermarkCleaning.positions(in: values, below: limit)
+        }
     }
 
     /// Gives back pages read by probes since the last commit while the state is over its limit.

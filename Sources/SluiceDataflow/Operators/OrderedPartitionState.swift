@@ -65,6 +65,11 @@ struct OrderedPartitionState {
         table.commitEpoch()
     }
 
+    /// Takes away the rows whose `column` is below `bound` (partitions a watermark closed).
+    mutating func removeRows(whereColumn column: Int, below bound: Value) {
+        _ = table.removeRows(whereColumn: column, below: bound)
+    }
+
     /// Whether rows `a` and `b` tie on the order keys (NULLs alike).
     func tie(_ a: Chunk, _ aRow: Int, _ b: Chunk, _ bRow: Int) -> Bool {
         ValueOrdering.equalRows(a, aRow, b, bRow, columns: order.map(\.column))

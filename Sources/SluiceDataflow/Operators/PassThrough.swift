@@ -11,6 +11,40 @@ package struct PassThrough: StreamOperator {
     }
 }
 
+/// UNION ALL: every input's chunks go on unchanged, and a column's watermark is the least of
+/// the inputs' latest ones on it, once each input has given one (a row of the slowest input may
+/// still come down to it).
+struct StreamUnion: StreamOperator {
+    let inputCount: Int
+    /// The latest watermark of each input, by column.
+    private var latest: [Int: [Value?]] = [:]
+    /// The watermark last emitted, by column.
+    private var emitted: [Int: Value] = [:]
+
+    init(inputCount: Int) {
+        self.inputCount = inputCount
+    }
+
+    mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        output.append(chunk)
+    }
+
+    mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        guard (0 ..< inputCount).contains(input), !watermark.value.isNull else { return }
+        var values = latest[watermark.column] ?? Array(repeating: nil, count: inputCount)
+        values[input] = watermark.value
+        latest[watermark.column] = values
+        var least: Value?
+        for value in values {
+            guard let value else { return }
+            if least.map({ ValueOrdering.compare(value, $0) < 0 }) ?? true { least = value }
+        }
+        guard let least, emitted[watermark.column].map({ ValueOrdering.compare($0, least) < 0 }) ?? true else { return }
+        emitted[watermark.column] = least
+        output.emit(Watermark(column: watermark.column, value: least))
+    }
+}
+
 /// Keeps the given columns of each chunk, in the given order: the leaf that reads a relation's
 /// change stream. A chunk with no columns left keeps its row count (`SELECT count(*)`).
 package struct ColumnSelection: StreamOperator {
@@ -54,9 +88,7 @@ extension ValuesNode: StreamOperatorNode {
 }
 
 extension UnionNode: StreamOperatorNode {
-    package var mergesInputs: Bool { true }
-
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
-        PassThrough()
+        StreamUnion(inputCount: inputs.count)
     }
 }

@@ -57,7 +57,12 @@ package struct StreamHashJoin: StreamOperator {
     /// created, say), joined at that epoch's barrier, once the right side's rows of the epoch
     /// are all in: whichever input's rows come first, they find the table as it was then.
     private var heldLeft: [StreamChunk] = []
-    private var passedFirstBarrier = false
+    /// A lookup join's stream-side watermarks of its first epoch, passed on after its rows.
+    var heldWatermarks: [Watermark] = []
+    private(set) var passedFirstBarrier = false
+    /// Watermarks through the join and the state they let go; nil when its condition bounds
+    /// no event-time column (``JoinTimeBound``).
+    var watermarks: JoinWatermarks?
     var leftState: JoinSideState
     var rightState: JoinSideState
 
@@ -178,9 +183,12 @@ package struct StreamHashJoin: StreamOperator {
             let held = heldLeft
             heldLeft = []
             for chunk in held { try probe(chunk, from: .left, into: &output) }
+            for watermark in heldWatermarks { output.emit(watermark) }
+            heldWatermarks = []
         }
         leftState.commit()
         rightState.commit()
+        cleanBehindWatermarks()
         if state.mode != .none {
             state.add(leftState.checkpoint(everything: state.mode == .everything))
             state.add(rightState.checkpoint(everything: state.mode == .everything))
@@ -222,8 +230,15 @@ enum JoinSide: CustomStringConvertible {
 
 extension HashJoinNode: StreamOperatorNode {
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
-        try StreamHashJoin(
+        var joinOperator = try StreamHashJoin(
             leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,
             rightKeys: join.rightKeys, residual: join.residual, stateTableID: site.stateTableID, context: site.context, isLookup: isLookup)
+        let bounds = join.timeBounds
+        if !isLookup, !bounds.isEmpty {
+            joinOperator.watermarks = JoinWatermarks(
+                bounds: bounds, leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, passesRight: join.kind == .inner,
+                context: site.context)
+        }
+        return joinOperator
     }
 }

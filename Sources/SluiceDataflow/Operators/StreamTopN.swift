@@ -25,6 +25,10 @@ struct StreamTopN: StreamOperator {
     let emitsRank: Bool
     let appendOnly: Bool
     private var state: OrderedPartitionState
+    /// State cleaning behind a watermark on a group column; nil when none has one.
+    var cleaning: WatermarkCleaning?
+    /// Watermarks on group columns, passed on at the barrier after the rows they follow.
+    private var heldWatermarks: [Watermark] = []
 
     init(
         types: [DataType], groupColumns: [Int], order: [SortKey], rank: WindowFunctionKind, lower: Int, upper: Int?, emitsRank: Bool,
@@ -42,7 +46,22 @@ struct StreamTopN: StreamOperator {
     }
 
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        var chunk = chunk
+        if let cleaning {
+            // Rows of groups already cleaned away come too late to rank.
+            guard let kept = cleaning.dropLate(chunk) else { return }
+            chunk = kept
+        }
         state.stage(chunk)
+    }
+
+    /// A watermark on a group column holds for the same output column: the groups behind it
+    /// change no more.
+    mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        guard groupColumns.contains(watermark.column) else { return }
+        heldWatermarks.removeAll { $0.column == watermark.column }
+        heldWatermarks.append(watermark)
+        cleaning?.receive(watermark)
     }
 
     /// One copy of a stored row in a group's ranking.
@@ -131,7 +150,14 @@ struct StreamTopN: StreamOperator {
                 state.remove(rows, keys: removals.map(\.key), counts: removals.map(\.count))
             }
         }
+        if let below = cleaning?.takeTarget() { state.removeRows(whereColumn: cleaning!.column, below: below) }
+        for watermark in heldWatermarks { output.emit(watermark) }
+        heldWatermarks = []
         state.checkpoint(into: &writer)
+        if writer.mode != .none, var cleaning {
+            writer.add(cleaning.checkpoint(everything: writer.mode == .everything))
+            self.cleaning = cleaning
+        }
     }
 
     private func emit(_ ranked: [Ranked], op: ChangeOp, into output: inout OutputBuffer) {
@@ -143,19 +169,32 @@ struct StreamTopN: StreamOperator {
         output.append(StreamChunk(ops: [ChangeOp](repeating: op, count: ranked.count), data: data))
     }
 
-    mutating func enableCheckpoints() { state.enableCheckpoints() }
+    mutating func enableCheckpoints() {
+        state.enableCheckpoints()
+        cleaning?.progress.tracksChanges = true
+    }
 
-    mutating func useMemory(_ memory: StateMemory) { state.useMemory(memory) }
+    mutating func useMemory(_ memory: StateMemory) {
+        state.useMemory(memory)
+        cleaning?.progress.useMemory(memory)
+    }
 
-    mutating func restore(_ tables: RestoredTables) throws(SluiceError) { try state.restore(tables) }
+    mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
+        try state.restore(tables)
+        try cleaning?.restore(tables)
+    }
 
     var stateBytes: Int { state.stateBytes }
 }
 
 extension TopNNode: StreamOperatorNode {
     package func makeOperator(at site: inout OperatorSite) throws(SluiceError) -> any StreamOperator {
-        StreamTopN(
+        var topN = StreamTopN(
             types: input.outputTypes, groupColumns: groupColumns, order: order, rank: rank, lower: lower, upper: upper, emitsRank: emitsRank,
             appendOnly: input.isAppendOnly, stateTableID: site.stateTableID)
+        if let column = input.watermarkColumns.first(where: groupColumns.contains) {
+            topN.cleaning = WatermarkCleaning(column: column, type: input.outputTypes[column], stateTableID: site.stateTableID + 99)
+        }
+        return topN
     }
 }

@@ -80,7 +80,7 @@ package struct OperatorGraph {
         nodes.append(Node(op: op, profile: OperatorProfile(name: node.operatorName), parent: nil, parentInput: 0))
         for (position, child) in children.enumerated() {
             nodes[child].parent = index
-            nodes[child].parentInput = node.mergesInputs ? 0 : position
+            nodes[child].parentInput = position
         }
         return index
     }

@@ -109,6 +109,9 @@ package struct HashJoinNode: StreamNode, Equatable {
         if isLookup { return join.left.isAppendOnly }
         return (join.kind == .inner || join.kind == .semi) && join.left.isAppendOnly && join.right.isAppendOnly
     }
+    /// A lookup join passes its stream side's watermarks on; another join those its condition
+    /// bounds (``EquiJoin/watermarkColumns``).
+    package var watermarkColumns: [Int] { isLookup ? join.left.watermarkColumns : join.watermarkColumns }
 }
 
 /// The changes of all inputs, merged (UNION ALL).
@@ -119,6 +122,11 @@ package struct UnionNode: StreamNode, Equatable {
     package var explainFields: String { "all: true" }
     package var outputTypes: [DataType] { inputs.first?.outputTypes ?? [] }
     package var isAppendOnly: Bool { inputs.allSatisfy(\.isAppendOnly) }
+    /// A column every input's watermark passes carries the least of them.
+    package var watermarkColumns: [Int] {
+        guard let first = inputs.first else { return [] }
+        return first.watermarkColumns.filter { column in inputs.allSatisfy { $0.watermarkColumns.contains(column) } }
+    }
 }
 
 extension StreamPlan {
@@ -244,6 +252,8 @@ package struct TopNNode: StreamNode, Equatable {
     package var inputs: [StreamPlan] { [input] }
     package var outputTypes: [DataType] { input.outputTypes + (emitsRank ? [.int64] : []) }
     package var isAppendOnly: Bool { false }
+    /// A group column the watermark passes: the groups behind it change no more.
+    package var watermarkColumns: [Int] { input.watermarkColumns.filter(groupColumns.contains) }
 }
 
 extension StreamPlan {
