@@ -3,10 +3,14 @@ package struct Barrier: Sendable, Equatable {
     package var epoch: UInt64
     /// True when the state of this epoch is to be written durably.
     package var isCheckpoint: Bool
+    /// When the barrier was injected, in microseconds since 1970-01-01 UTC: `now()` for the
+    /// epoch it closes (temporal filters). Never less than an earlier barrier's.
+    package var timestamp: Int64
 
-    package init(epoch: UInt64, isCheckpoint: Bool = true) {
+    package init(epoch: UInt64, isCheckpoint: Bool = true, timestamp: Int64 = 0) {
         self.epoch = epoch
         self.isCheckpoint = isCheckpoint
+        self.timestamp = timestamp
     }
 }
 

@@ -128,3 +128,69 @@ import Testing
         #expect(try finish(&topN, 4).watermarks == [])
     }
 }
+
+/// Temporal filters: rows cross `now()` bounds as the barriers' times move on.
+@Suite struct StreamTemporalFilterTests {
+    /// Rows of (id bigint, ts timestamptz), `ts` in microseconds.
+    func chunk(_ rows: [(ChangeOp, Int64, Int64)]) -> StreamChunk {
+        StreamChunk(
+            ops: rows.map(\.0),
+            data: Chunk(columns: [
+                Column(type: .int64, storage: .int64(rows.map(\.1))), Column(type: .timestamptz, storage: .int64(rows.map(\.2))),
+            ]))
+    }
+
+    /// The op and id of each change.
+    func ids(_ chunks: [StreamChunk]) -> [[String]] {
+        chunks.flatMap(\.changes).map { [$0[0], $0[1]] }
+    }
+
+    func filter(lower: Bool) throws -> StreamTemporalFilter {
+        let bound = TemporalFilterNode.Bound(now: .call(try FunctionRegistry.resolve(name: "now", argumentTypes: []), []), inclusive: !lower)
+        return StreamTemporalFilter(
+            types: [.int64, .timestamptz], time: .column(1, .timestamptz), lower: lower ? bound : nil, upper: lower ? nil : bound,
+            stateTableID: 10, context: EvaluationContext())
+    }
+
+    func process(_ op: inout StreamTemporalFilter, _ rows: [(ChangeOp, Int64, Int64)]) throws -> [[String]] {
+        var output = OutputBuffer()
+        try op.process(chunk(rows), from: 0, into: &output)
+        return ids(output.drain())
+    }
+
+    func barrier(_ op: inout StreamTemporalFilter, _ epoch: UInt64, at time: Int64) throws -> [[String]] {
+        var output = OutputBuffer()
+        var state = StateWriter()
+        try op.finishEpoch(Barrier(epoch: epoch, timestamp: time), state: &state, into: &output)
+        return ids(output.drain())
+    }
+
+    @Test func rowsLeaveWhenTheLowerBoundPassesThem() throws {
+        // ts > now()
+        var op = try filter(lower: true)
+        // Before the first barrier, every row waits for it.
+        #expect(try process(&op, [(.insert, 1, 150), (.insert, 2, 250), (.insert, 3, 50)]) == [])
+        #expect(try barrier(&op, 1, at: 100) == [["+", "1"], ["+", "2"]])
+        // A row already behind the bound is dropped; the others pass at once, deletes too.
+        #expect(try process(&op, [(.insert, 4, 80), (.insert, 5, 300), (.delete, 2, 250)]) == [["+", "5"], ["-", "2"]])
+        #expect(try barrier(&op, 2, at: 200) == [["-", "1"]])
+        // The clock going back moves nothing.
+        #expect(try barrier(&op, 3, at: 150) == [])
+        // An update whose new time is behind the bound is the old row's delete.
+        #expect(try process(&op, [(.updateDelete, 5, 300), (.updateInsert, 5, 100)]) == [["-", "5"]])
+        #expect(try barrier(&op, 4, at: 400) == [])
+        #expect(op.stateBytes < 200)
+    }
+
+    @Test func rowsShowWhenTheUpperBoundReachesThem() throws {
+        // ts <= now()
+        var op = try filter(lower: false)
+        #expect(try barrier(&op, 1, at: 100) == [])
+        #expect(try process(&op, [(.insert, 1, 50), (.insert, 2, 150), (.insert, 3, 300), (.insert, 4, 200)]) == [["+", "1"]])
+        // Inclusive: the row exactly at the bound shows.
+        #expect(try barrier(&op, 2, at: 200) == [["+", "2"], ["+", "4"]])
+        // A waiting row deleted never shows; a shown row's delete passes at once.
+        #expect(try process(&op, [(.delete, 3, 300), (.delete, 1, 50)]) == [["-", "1"]])
+        #expect(try barrier(&op, 3, at: 400) == [])
+    }
+}

@@ -132,15 +132,22 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var intervalMilliseconds: Int
     private let publish: Publish
     private let pool: WorkerPool
+    /// The time barriers carry (``Barrier/timestamp``), in microseconds since 1970-01-01 UTC.
+    private let clock: @Sendable () -> Int64
+    /// The last barrier's time: the next one's is never less.
+    private var lastTimestamp: Int64 = .min
     /// The budget every view's pages count against (`--memory-limit`); nil: no limit.
     package let memory: StateMemory?
 
-    /// - Parameter workerThreads: threads that run the views' operators (default: one per core).
+    /// - Parameters:
+    ///   - workerThreads: threads that run the views' operators (default: one per core).
+    ///   - clock: the time each barrier carries (default: the system's clock).
     package init(
         barrierIntervalMilliseconds: Int = 1000, workerThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        memory: StateMemory? = nil, publish: @escaping Publish
+        memory: StateMemory? = nil, clock: @escaping @Sendable () -> Int64 = StreamRuntime.systemClock, publish: @escaping Publish
     ) {
         self.memory = memory
+        self.clock = clock
         self.epochByteLimit = memory.map { max($0.limit / 32, 1 << 20) }
         self.intervalMilliseconds = max(1, barrierIntervalMilliseconds)
         self.publish = publish
@@ -223,6 +230,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
 
     // MARK: Barriers
 
+    /// The system's clock, in microseconds since 1970-01-01 UTC.
+    package static let systemClock: @Sendable () -> Int64 = {
+        Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
     /// Starts the thread that injects a barrier every barrier interval.
     package func start() {
         let thread = Thread { [self] in
@@ -292,12 +304,14 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         // (What was written is in a checkpoint once one is cut.)
         if hooks != nil { writtenSinceBarrier.store(false, ordering: .relaxed) }
         let cut = hooks?.cut()
-        let (epoch, streams) = condition.withLock { () -> (UInt64, [ChangeDispatcher]) in
+        let now = clock()
+        let (epoch, timestamp, streams) = condition.withLock { () -> (UInt64, Int64, [ChangeDispatcher]) in
             lastInjected += 1
+            lastTimestamp = max(lastTimestamp, now)
             inflight.append(Inflight(epoch: lastInjected, expected: Set(fragments.keys), cut: cut))
-            return (lastInjected, inputs.values.map(\.stream))
+            return (lastInjected, lastTimestamp, inputs.values.map(\.stream))
         }
-        let barrier = Barrier(epoch: epoch, isCheckpoint: cut != nil)
+        let barrier = Barrier(epoch: epoch, isCheckpoint: cut != nil, timestamp: timestamp)
         for stream in streams { stream.sendWithoutWaiting(.barrier(barrier)) }
         ticker.sendWithoutWaiting(.barrier(barrier))
         condition.withLock { commitReady() }

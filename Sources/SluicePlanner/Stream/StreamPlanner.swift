@@ -44,7 +44,7 @@ package enum StreamPlanner {
         }
     }
 
-    private static func convert(_ plan: BatchPlan) throws(SluiceError) -> StreamPlan {
+    static func convert(_ plan: BatchPlan) throws(SluiceError) -> StreamPlan {
         switch plan {
         case .scan(let scan):
             if scan.asOfProcessingTime {
@@ -58,6 +58,7 @@ package enum StreamPlanner {
             return .values(rows: rows, types: types)
         case .filter(let input, let predicate):
             if let topN = try rankFilter(input, predicate) { return topN }
+            if let temporal = try temporalFilter(input, predicate) { return temporal }
             try checkDeterministic(predicate)
             let converted = try convert(input)
             // Fuse with a projection below only when it has no filter of its own and is a plain
@@ -273,7 +274,7 @@ package enum StreamPlanner {
         return nil
     }
 
-    private static func checkDeterministic(_ expression: ScalarExpr) throws(SluiceError) {
+    static func checkDeterministic(_ expression: ScalarExpr) throws(SluiceError) {
         var offending: String?
         expression.visit { node in
             if case .call(let function, _) = node, !function.isDeterministic, offending == nil { offending = function.name }

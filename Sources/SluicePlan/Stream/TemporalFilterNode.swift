@@ -1,0 +1,51 @@
+import SluiceCore
+import SluiceExpr
+
+/// A temporal filter, as RisingWave has it: `WHERE ts > now() - INTERVAL '1' HOUR` in a view,
+/// where `now()` is the time of each barrier. The rows of `input` whose `time` (an expression
+/// over its columns) lies after `lower` and before `upper` at the current barrier's time: rows
+/// appear when `upper` reaches them and go when `lower` passes them, without any change to the
+/// input.
+package struct TemporalFilterNode: StreamNode, Equatable {
+    package var input: StreamPlan
+    /// Over the input's columns; of the bounds' type.
+    package var time: ScalarExpr
+    /// `time > now` (or `>=`): rows expire as the barrier time moves on.
+    package var lower: Bound?
+    /// `time < now` (or `<=`): rows show once the barrier time reaches them.
+    package var upper: Bound?
+
+    /// One side of the window: `now`, an expression over no column whose `now()` is the
+    /// barrier's time.
+    package struct Bound: Sendable, Equatable {
+        package var now: ScalarExpr
+        /// Whether a row exactly at the bound is inside.
+        package var inclusive: Bool
+
+        package init(now: ScalarExpr, inclusive: Bool) {
+            self.now = now
+            self.inclusive = inclusive
+        }
+    }
+
+    package var operatorName: String { "StreamTemporalFilter" }
+    package var explainFields: String {
+        var fields = ["time: \(time)"]
+        if let lower { fields.append("lower: \(lower.inclusive ? ">=" : ">") \(lower.now)") }
+        if let upper { fields.append("upper: \(upper.inclusive ? "<=" : "<") \(upper.now)") }
+        return fields.joined(separator: ", ")
+    }
+    package var inputs: [StreamPlan] { [input] }
+    package var outputTypes: [DataType] { input.outputTypes }
+    /// Rows that only ever appear (no lower bound) over an input that only inserts.
+    package var isAppendOnly: Bool { lower == nil && input.isAppendOnly }
+    package var streamKey: [Int]? { input.streamKey }
+}
+
+extension StreamPlan {
+    package static func temporalFilter(
+        input: StreamPlan, time: ScalarExpr, lower: TemporalFilterNode.Bound?, upper: TemporalFilterNode.Bound?
+    ) -> StreamPlan {
+        StreamPlan(TemporalFilterNode(input: input, time: time, lower: lower, upper: upper))
+    }
+}
