@@ -38,7 +38,9 @@ extension Binder {
             var bound = try inner.bindTableFunction(call, position: position.errorPosition)
             parameterTypes = inner.parameterTypes
             applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
-            if let alias, alias.columns.isEmpty, bound.scope.entries.count == 1 { bound.scope.entries[0].name = alias.name }
+            if let alias, alias.columns.isEmpty, bound.scope.entries.count == 1, !bound.scope.entries[0].answersToQualifier {
+                bound.scope.entries[0].name = alias.name
+            }
             return (bound, inner.usesOuterReferences)
         default:
             return (try bindTableReference(reference), false)
@@ -84,7 +86,9 @@ extension Binder {
             applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
             // A function returning one column takes the alias as the column's name too
             // (`FROM generate_series(1, 3) AS g` has a column `g`), as in Postgres.
-            if let alias, alias.columns.isEmpty, bound.scope.entries.count == 1 { bound.scope.entries[0].name = alias.name }
+            if let alias, alias.columns.isEmpty, bound.scope.entries.count == 1, !bound.scope.entries[0].answersToQualifier {
+                bound.scope.entries[0].name = alias.name
+            }
             return bound
         case .join(let join):
             return try bindJoin(join)
@@ -98,6 +102,21 @@ extension Binder {
         context.allowsSubqueries = false
         var arguments: [ScalarExpr] = []
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
+        if let function = Self.jsonbSetReturning(call.name.name), arguments.count == 1, case .list(let element) = function.resultType {
+            // The document's parts as rows: a list unnested, a member's key and value as columns.
+            let list = ScalarExpr.call(function, [try coerce(arguments[0], to: .jsonb, position: position)])
+            let rows = BatchPlan.tableFunction(.unnest, arguments: [list], types: [element])
+            guard case .structure(let fields) = element else {
+                let name = call.name.name.hasSuffix("object_keys") ? call.name.name : "value"
+                var entry = Scope.Entry(qualifier: nil, name: name, type: element)
+                entry.answersToQualifier = name == "value"
+                return BoundQuery(plan: rows, scope: Scope(entries: [entry]))
+            }
+            let columns = fields.indices.map { ScalarExpr.call(StructFunctions.field($0, of: element), [.column(0, element)]) }
+            return BoundQuery(
+                plan: .project(input: rows, expressions: columns),
+                scope: Scope(entries: fields.map { Scope.Entry(qualifier: nil, name: $0.name, type: $0.type) }))
+        }
         switch (call.name.name, arguments.count) {
         case ("unnest", 1):
             guard case .list(let element) = arguments[0].type else {

@@ -104,12 +104,16 @@ extension Binder {
         var right = rhs
         // An untyped literal meeting a typed operand takes its type (Postgres's unknown rule);
         // for `||` only beside an array (`array || NULL` is array || array), else it is text.
+        // jsonb's operators take a key (text), a path (text[]) or an index on their right.
+        let isJSONAccess = ["->", "->>", "#>", "#>>", "?"].contains(symbol)
         func lends(_ type: DataType) -> Bool {
-            if case .list = type { return true }
-            return type != .unknown && symbol != "||"
+            if case .list = type { return !isJSONAccess }
+            return type != .unknown && symbol != "||" && !isJSONAccess
         }
         if left.type == .unknown && lends(right.type) { left = try coerce(left, to: right.type, position: position) }
         if right.type == .unknown && lends(left.type) { right = try coerce(right, to: left.type, position: position) }
+        if isJSONAccess && left.type == .unknown { left = try coerce(left, to: .jsonb, position: position) }
+        if symbol.hasPrefix("#>") && right.type == .unknown { right = try coerce(right, to: .list(.varchar), position: position) }
         if left.type == .unknown { left = try coerce(left, to: .varchar, position: position) }
         if right.type == .unknown { right = try coerce(right, to: .varchar, position: position) }
         let function: ScalarFunction

@@ -340,9 +340,15 @@ extension Binder {
     /// become rows: `unnest(array)`, `generate_subscripts(array, 1)`, `generate_series(a, b[, step])`.
     mutating func bindSetReturning(_ call: FunctionCall, _ context: inout ExpressionContext) throws(SluiceError) -> (array: ScalarExpr, element: DataType)? {
         let name = call.name.name
-        guard ["unnest", "generate_subscripts", "generate_series", "_pg_expandarray"].contains(name) else { return nil }
+        guard ["unnest", "generate_subscripts", "generate_series", "_pg_expandarray"].contains(name) || Self.jsonbSetReturning(name) != nil
+        else { return nil }
         var arguments: [ScalarExpr] = []
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
+        if let function = Self.jsonbSetReturning(name), arguments.count == 1 {
+            let document = try coerce(arguments[0], to: .jsonb, position: nil)
+            guard case .list(let element) = function.resultType else { return nil }
+            return (.call(function, [document]), element)
+        }
         switch (name, arguments.count) {
         case ("unnest", 1):
             guard case .list(let element) = arguments[0].type else {
@@ -366,6 +372,19 @@ extension Binder {
             return (.call(SetReturningFunctions.series(count: coerced.count), coerced), .int64)
         default:
             return nil
+        }
+    }
+
+    /// The list function behind a jsonb set-returning function (its rows are the list's
+    /// elements), nil for another name.
+    static func jsonbSetReturning(_ name: String) -> ScalarFunction? {
+        switch name {
+        case "jsonb_array_elements", "json_array_elements": JSONFunctions.arrayElements(asText: false)
+        case "jsonb_array_elements_text", "json_array_elements_text": JSONFunctions.arrayElements(asText: true)
+        case "jsonb_each", "json_each": JSONFunctions.members(asText: false)
+        case "jsonb_each_text", "json_each_text": JSONFunctions.members(asText: true)
+        case "jsonb_object_keys", "json_object_keys": JSONFunctions.members(asText: true, keysOnly: true)
+        default: nil
         }
     }
 

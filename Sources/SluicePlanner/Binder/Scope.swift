@@ -17,6 +17,10 @@ struct Scope {
         /// kept as an array: a query's result sends it as that type, its elements separated by
         /// spaces, as clients that read `pg_index` expect.
         var vectorOID: Int32?
+        /// The one column of a function in FROM that returns a named column
+        /// (`jsonb_array_elements(j) AS e` has a column `value`): the alias names it too, as
+        /// PostgreSQL's whole-row reference to a one-column function does.
+        var answersToQualifier = false
     }
 
     var entries: [Entry] = []
@@ -33,6 +37,9 @@ struct Scope {
                 throw SluiceError(.ambiguousColumn, "column reference \"\(name)\" is ambiguous", position: position)
             }
             found = index
+        }
+        if found == nil, qualifier == nil {
+            found = entries.firstIndex { $0.answersToQualifier && $0.qualifier == name }
         }
         return found
     }

@@ -166,6 +166,14 @@ package enum StreamPlanner {
             let element = expanded.outputTypes[width]
             let last = ScalarExpr.column(width, element)
             return .project(input: expanded, predicate: nil, expressions: columns + [element == types[0] ? last : .cast(last, types[0])])
+        case .apply(let input, .project(.tableFunction(let function, let arguments, let types), let expressions), .lateral) where types.count == 1:
+            // A table function whose rows are taken apart (`FROM t, jsonb_each(t.j)`): its
+            // expansion, then the columns made of its one.
+            let width = input.outputTypes.count
+            let expanded = try convert(.apply(input: input, subquery: .tableFunction(function, arguments: arguments, types: types), kind: .lateral))
+            let columns = input.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }
+            let shifted = expressions.map { $0.remappingColumns { $0 + width } }
+            return .project(input: expanded, predicate: nil, expressions: columns + shifted)
         case .apply(let input, .project(.values(let rows, _), let expressions), .lateral) where rows.count == 1 && rows[0].isEmpty:
             // `CROSS JOIN LATERAL (SELECT f(t.x) AS y)`: one more column per input row.
             let columns = input.outputTypes.enumerated().map { ScalarExpr.column($0.offset, $0.element) }

@@ -45,6 +45,12 @@ enum OperatorCatalog {
             case .int16, .int32: return withArguments(JSONAccess.access(byIndex: true, asText: asText), [.jsonb, .int32])
             default: return nil
             }
+        case "#>", "#>>":
+            guard left == .jsonb || left == .unknown, right == .list(.varchar) || right == .unknown else { return nil }
+            return JSONFunctions.path(asText: symbol == "#>>")
+        case "?":
+            guard left == .jsonb || left == .unknown, isStringOrUnknown(right) else { return nil }
+            return JSONFunctions.hasKey()
         default:
             return nil
         }
