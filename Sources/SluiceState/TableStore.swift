@@ -17,6 +17,8 @@ package final class TableStore: Sendable {
     package let types: [DataType]
     /// Indexes of the primary-key columns (empty: no key, duplicates allowed).
     package let primaryKey: [Int]
+    /// What an insert of a key already held does (with a primary key).
+    package let onConflict: ConflictBehavior
     /// The budget the table's pages count against (`--memory-limit`): past it, a commit
     /// evicts the table's coldest pages to its spill file.
     package let memory: StateMemory?
@@ -66,9 +68,10 @@ package final class TableStore: Sendable {
 
     private let state: Mutex<State>
 
-    package init(types: [DataType], primaryKey: [Int], memory: StateMemory? = nil) {
+    package init(types: [DataType], primaryKey: [Int], onConflict: ConflictBehavior = .overwrite, memory: StateMemory? = nil) {
         self.types = types
         self.primaryKey = primaryKey
+        self.onConflict = onConflict
         self.memory = memory
         state = Mutex(State(table: PagedTable(types: types, memory: memory)))
     }
@@ -135,6 +138,18 @@ package final class TableStore: Sendable {
         }
         for keyColumn in primaryKey where chunk.columns[keyColumn].hasNulls {
             throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
+        }
+        if onConflict != .overwrite {
+            // Each key's rows folded into the one that writing them in turn leaves.
+            let rowKeys = keys(of: chunk)
+            let folded = onConflict.folding(chunk) { KeyBytes(bytes: rowKeys.key($0)) }
+            let keys = folded.count == chunk.count ? rowKeys : keys(of: folded)
+            return state.withLock { state in
+                load(&state)
+                let result = Self.resolve(folded, keys: keys, onConflict: onConflict, into: &state)
+                Self.commitIfMany(&state)
+                return result
+            }
         }
         let keys = keys(of: chunk)
         return state.withLock { state in
@@ -244,6 +259,39 @@ package final class TableStore: Sendable {
         }
         stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, in: &state)
         return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : replaced.gathered(types: chunk.types))
+    }
+
+    /// Stages `rows` (one per key, whose keys are `keys`) against the stored rows with the same
+    /// keys as `onConflict` says: a row whose key is not held goes in; one whose key is held is
+    /// dropped (`ignore`) or merged with the stored row (`updateIfNotNull`). Returns what is
+    /// stored and replaced.
+    private static func resolve(_ rows: Chunk, keys: KeyBuffer, onConflict: ConflictBehavior, into state: inout State) -> InsertResult {
+        var fresh: [Int] = []
+        var held: [Int] = []
+        var replaced = RowPicks()
+        for row in 0 ..< rows.count {
+            if let found = find(keys.key(row), in: state) {
+                if onConflict == .updateIfNotNull {
+                    held.append(row)
+                    replaced.add(found.rows, found.index)
+                }
+            } else {
+                fresh.append(row)
+            }
+        }
+        var stored: [Chunk] = []
+        if !fresh.isEmpty {
+            let added = fresh.count == rows.count ? rows : rows.gather(fresh)
+            stage(added, signs: [Int8](repeating: 1, count: fresh.count), keys: keys, keyOf: { fresh[$0] }, in: &state)
+            stored.append(added)
+        }
+        let old = replaced.isEmpty ? nil : replaced.gathered(types: rows.types)
+        if let old {
+            let merged = onConflict.merging(held.indices.map { (source: held[$0], into: $0) }, of: rows, into: old)
+            stage(merged, signs: [Int8](repeating: 0, count: held.count), keys: keys, keyOf: { held[$0] }, in: &state)
+            stored.append(merged)
+        }
+        return InsertResult(inserted: Chunk.concatenate(stored, types: rows.types), replaced: old)
     }
 
     /// Deletes the rows whose primary key is that of a row of `keys` (a chunk of this table's

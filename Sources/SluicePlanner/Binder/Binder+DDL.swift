@@ -31,6 +31,7 @@ extension Binder {
                 }
                 relation.appendOnly = true
             }
+            relation.onConflict = try conflictBehavior(create.onConflict, primaryKey: primaryKey)
             return .createSource(relation)
         }
         var columns: [CatalogColumn] = []
@@ -57,7 +58,19 @@ extension Binder {
             try checkAppendOnly(primaryKey: primaryKey)
             relation.appendOnly = true
         }
+        relation.onConflict = try conflictBehavior(create.onConflict, primaryKey: primaryKey)
         return .createTable(relation, populate: populate)
+    }
+
+    /// `ON CONFLICT …` needs a primary key to conflict on (RisingWave refuses it without one).
+    private func conflictBehavior(_ behavior: ConflictBehavior?, primaryKey: [Int]) throws(SluiceError) -> ConflictBehavior? {
+        guard let behavior else { return nil }
+        guard !primaryKey.isEmpty else {
+            throw SluiceError(
+                .invalidTableDefinition, "ON CONFLICT needs a primary key",
+                hint: "Declare the columns that identify a row as the PRIMARY KEY: ON CONFLICT says what an insert of a key already held does.")
+        }
+        return behavior
     }
 
     /// An APPEND ONLY table has no primary key: a key would make an insert of a key already

@@ -64,6 +64,8 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     /// For a table: `APPEND ONLY` (RisingWave's), rows only ever inserted, so views over it run
     /// the cheaper operators; UPDATE and DELETE are refused (nil: false).
     package var appendOnly: Bool?
+    /// For a table with a primary key: what an insert of a key it holds does (nil: overwrite).
+    package var onConflict: ConflictBehavior?
 
     /// Whether rows are only ever added: a source's, or an APPEND ONLY table's.
     package var isAppendOnly: Bool { kind == .source || appendOnly == true }

@@ -1,4 +1,6 @@
-/// `CREATE TABLE [IF NOT EXISTS] t (…) [APPEND ONLY] [WITH (…)] [FORMAT … ENCODE …]` or
+import SluiceCore
+
+/// `CREATE TABLE [IF NOT EXISTS] t (…) [APPEND ONLY] [ON CONFLICT …] [WITH (…)] [FORMAT … ENCODE …]` or
 /// `CREATE TABLE t [(columns)] AS query`.
 package struct CreateTable: Hashable, Sendable {
     package var name: ObjectName
@@ -8,6 +10,9 @@ package struct CreateTable: Hashable, Sendable {
     package var watermarks: [WatermarkDefinition]
     /// RisingWave's `APPEND ONLY`.
     package var isAppendOnly: Bool
+    /// RisingWave's `ON CONFLICT DO NOTHING | DO UPDATE FULL | DO UPDATE IF NOT NULL` (and the
+    /// older `IGNORE`, `OVERWRITE`); nil when not given.
+    package var onConflict: ConflictBehavior?
     package var options: [WithOption]
     package var format: FormatEncode?
     /// `AS query`; `columns` then hold only names given in parentheses, typed `unknown`.

@@ -34,6 +34,7 @@ extension Parser {
             table.watermarks = elements.watermarks
         }
         if consumeKeywords("append", "only") { table.isAppendOnly = true }
+        if consumeKeywords("on", "conflict") { table.onConflict = try parseConflictBehavior() }
         if isKeyword("with"), isSymbol("(", at: 1) { table.options = try parseWithOptions() }
         table.format = try parseFormatEncode()
         if consumeKeyword("as") {
@@ -44,6 +45,14 @@ extension Parser {
             throw syntaxError()
         }
         return table
+    }
+
+    /// What follows `ON CONFLICT` in RisingWave's CREATE TABLE.
+    private mutating func parseConflictBehavior() throws(SluiceError) -> ConflictBehavior {
+        if consumeKeywords("do", "nothing") || consumeKeyword("ignore") { return .ignore }
+        if consumeKeywords("do", "update", "full") || consumeKeyword("overwrite") { return .overwrite }
+        if consumeKeywords("do", "update", "if", "not", "null") { return .updateIfNotNull }
+        throw syntaxError()
     }
 
     private static func isGenerated(_ constraint: ColumnConstraint) -> Bool {

@@ -33,7 +33,9 @@ extension Database {
             var loaded: [Int: TableStore] = [:]
             for relation in relations where relation.kind == .table {
                 try catalog.add(relation)
-                let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey, memory: streams.runtime.memory)
+                let store = TableStore(
+                    types: relation.columns.map(\.type), primaryKey: relation.primaryKey, onConflict: relation.onConflict ?? .overwrite,
+                    memory: streams.runtime.memory)
                 // Replayed writes are in the next checkpoint's delta.
                 store.enableCheckpoints()
                 loaded[relation.id] = store

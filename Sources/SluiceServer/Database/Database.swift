@@ -280,7 +280,9 @@ package final class Database: TableProvider, Sendable {
     /// Registers a new relation and, for a table, its empty store.
     package func create(_ relation: RelationDefinition) throws(SluiceError) -> TableStore {
         try catalog.add(relation)
-        let store = TableStore(types: relation.columns.map(\.type), primaryKey: relation.primaryKey, memory: streams.runtime.memory)
+        let store = TableStore(
+                    types: relation.columns.map(\.type), primaryKey: relation.primaryKey, onConflict: relation.onConflict ?? .overwrite,
+                    memory: streams.runtime.memory)
         if dataDirectory != nil { store.enableCheckpoints() }
         tables.stores.add(store, id: relation.id)
         try saveCatalog()
