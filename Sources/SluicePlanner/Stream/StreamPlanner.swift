@@ -14,6 +14,12 @@ package enum StreamPlanner {
         // No row counts: a view is planned again, alike, each time the server starts.
         let plan = try convert(Optimizer().optimize(root))
         guard emitOnWindowClose else { return plan }
+        // Each window shows once, final, and its state goes: a join that keeps every row
+        // would break the promise.
+        if let unbounded = plan.unboundedState.first(where: { $0.message.hasPrefix("the join") }) {
+            throw SluiceError(
+                .featureNotSupported, "EMIT ON WINDOW CLOSE cannot keep this view's state bounded: \(unbounded.message)", hint: unbounded.hint)
+        }
         // Each row waits for the watermark to pass its window, then shows once, final.
         guard let windowColumn = plan.watermarkColumns.first else {
             throw SluiceError(

@@ -14,7 +14,9 @@ extension SQLSession {
         if case .createMaterializedView(let relation, let plan) = planned {
             // The statement completes once the view shows the rows it started from.
             await database.streams.runtime.waitForCommit(try database.createMaterializedView(relation, plan: plan))
-            return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW")
+            // Accepted as RisingWave accepts it, with a word on state that only grows.
+            let notices = plan.unboundedState.map { SluiceError(.successfulCompletion, $0.message, hint: $0.hint) }
+            return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW", notices: notices)
         }
         if case .utility(.checkpoint) = planned {
             try await database.checkpoint()
