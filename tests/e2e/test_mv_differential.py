@@ -150,6 +150,28 @@ VIEWS_DERIVED = {
         "bit_and(k) AS ba, bit_or(v) AS bo, bit_xor(k) AS bx FROM a GROUP BY g"
     ),
 }
+# Time windows over times made from the rows (TUMBLE, HOP, session frames) and jsonb taken apart
+# beside a table: checked against the batch query only, whose SQL DuckDB writes otherwise.
+VIEWS_DERIVED.update({
+    "v_tumble": (
+        "WITH t AS (SELECT id, k, TIMESTAMP '2026-01-01 00:00:00' + v * INTERVAL '1 second' AS ts FROM a) "
+        "SELECT window_start, count(*) AS n, sum(k) AS ks FROM TUMBLE(t, ts, INTERVAL '10 seconds') GROUP BY window_start"
+    ),
+    "v_hop": (
+        "WITH t AS (SELECT id, w, TIMESTAMP '2026-01-01 00:00:00' + id * INTERVAL '1 minute' AS ts FROM b) "
+        "SELECT window_start, window_end, max(w) AS top, count(*) AS n "
+        "FROM HOP(t, ts, INTERVAL '5 minutes', INTERVAL '15 minutes') GROUP BY window_start, window_end"
+    ),
+    "v_session": (
+        "SELECT k, x, first_value(x) OVER w AS s_first, last_value(x) OVER w AS s_last FROM "
+        "(SELECT k, x, TIMESTAMP '2026-01-01 00:00:00' + x * INTERVAL '1 second' AS ts FROM c) t "
+        "WINDOW w AS (PARTITION BY k ORDER BY ts SESSION WITH GAP INTERVAL '3 seconds')"
+    ),
+    "v_jsonb": (
+        "SELECT s.id, e.key, e.value FROM (SELECT id, CAST('{\"w\": ' || w || ', \"t\": \"' || tag || '\"}' AS jsonb) AS j FROM b) s, "
+        "jsonb_each_text(s.j) e"
+    ),
+})
 # Views over views: each row is the same query over the view it reads.
 VIEWS_ON_VIEWS = {
     "v_by_k_sizes": "SELECT n, count(*) AS groups FROM v_by_k GROUP BY n",
