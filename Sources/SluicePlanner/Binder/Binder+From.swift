@@ -227,6 +227,13 @@ extension Binder {
         case .left: kind = .left
         case .right: kind = .right
         case .full: kind = .full
+        case .asof, .asofLeft:
+            guard case .on(let condition) = join.condition else { throw SluiceError(.syntaxError, "ASOF JOIN needs an ON condition") }
+            var context = ExpressionContext(scope: scope, clause: "JOIN/ON")
+            let bound = try coerce(try bindExpression(condition, &context), to: .boolean, position: condition.position.errorPosition, clause: "JOIN/ON")
+            let plan = try asofJoin(
+                left.plan, right.plan, on: bound.conjuncts, keepsUnmatched: join.kind == .asofLeft, position: condition.position.errorPosition)
+            return BoundQuery(plan: plan, scope: scope)
         }
         var conjuncts: [ScalarExpr] = []
         switch join.condition {

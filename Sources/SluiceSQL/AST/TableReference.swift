@@ -36,6 +36,10 @@ package enum JoinKind: String, Hashable, Sendable {
     case right = "RIGHT JOIN"
     case full = "FULL JOIN"
     case cross = "CROSS JOIN"
+    /// RisingWave's and DuckDB's `ASOF JOIN`: each left row with the one right row of equal keys
+    /// nearest in the order one inequality gives; `ASOF LEFT JOIN` keeps unmatched left rows.
+    case asof = "ASOF JOIN"
+    case asofLeft = "ASOF LEFT JOIN"
 }
 
 package enum JoinCondition: Hashable, Sendable {

@@ -20,7 +20,7 @@ enum Keywords {
 
     /// Words that end an expression and so cannot be an alias written without `AS`.
     static let notImplicitAlias: Set<String> = reserved.union(typeOrFunctionOnly).union([
-        "emit", "filter", "over", "escape", "within", "format", "at", "between", "nulls", "rows", "range", "groups",
+        "emit", "filter", "over", "escape", "within", "format", "at", "between", "nulls", "rows", "range", "groups", "asof",
     ])
 
     /// Column-name keywords (`col_name_keyword`) the parser does not read as special forms, so a

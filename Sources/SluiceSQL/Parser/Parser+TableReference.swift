@@ -12,6 +12,12 @@ extension Parser {
                 kind = .cross
             } else if consumeKeyword("join") || consumeKeywords("inner", "join") {
                 kind = .inner
+            } else if consumeKeywords("asof", "join") {
+                kind = .asof
+            } else if consumeKeywords("asof", "left") {
+                _ = consumeKeyword("outer")
+                try expectKeyword("join")
+                kind = .asofLeft
             } else if consumeKeyword("left") {
                 _ = consumeKeyword("outer")
                 try expectKeyword("join")
@@ -36,6 +42,9 @@ extension Parser {
                 condition = .none
             } else if consumeKeyword("on") {
                 condition = .on(try parseExpression())
+            } else if kind == .asof || kind == .asofLeft {
+                // An ASOF join needs its inequality.
+                throw syntaxError()
             } else if consumeKeyword("using") {
                 condition = .using(try parseParenthesizedIdentifiers())
             } else {
