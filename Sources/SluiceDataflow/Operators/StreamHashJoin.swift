@@ -65,6 +65,9 @@ package struct StreamHashJoin: StreamOperator {
     var watermarks: JoinWatermarks?
     var leftState: JoinSideState
     var rightState: JoinSideState
+    /// A lookup join over a stream side whose rows can be taken back: what each row was joined
+    /// into (``LookupMemo``); nil otherwise.
+    var memo: LookupMemo?
 
     /// Creates the operator; `.right` and `.full` joins are planned from these.
     ///
@@ -142,10 +145,14 @@ package struct StreamHashJoin: StreamOperator {
             heldLeft.append(chunk)
             return
         }
+        if side == .left, memo != nil {
+            try lookUpThroughMemo(chunk, into: &output)
+            return
+        }
         try probe(chunk, from: side, into: &output)
     }
 
-    private mutating func probe(_ chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
+    mutating func probe(_ chunk: StreamChunk, from side: JoinSide, into output: inout OutputBuffer) throws(SluiceError) {
         var batch = ProbeBatch(firstRow: 0)
         var rowIndex = 0
         // Where the current row's candidates go on (a key with more than a slice of rows).
@@ -182,7 +189,9 @@ package struct StreamHashJoin: StreamOperator {
             passedFirstBarrier = true
             let held = heldLeft
             heldLeft = []
-            for chunk in held { try probe(chunk, from: .left, into: &output) }
+            for chunk in held {
+                if memo != nil { try lookUpThroughMemo(chunk, into: &output) } else { try probe(chunk, from: .left, into: &output) }
+            }
             for watermark in heldWatermarks { output.emit(watermark) }
             heldWatermarks = []
         }
@@ -193,24 +202,32 @@ package struct StreamHashJoin: StreamOperator {
             state.add(leftState.checkpoint(everything: state.mode == .everything))
             state.add(rightState.checkpoint(everything: state.mode == .everything))
         }
+        memo?.checkpoint(into: &state)
     }
 
     package mutating func enableCheckpoints() {
         leftState.enableCheckpoints()
         rightState.enableCheckpoints()
+        memo?.entries.tracksChanges = true
+        memo?.sequence.tracksChanges = true
     }
 
     package mutating func useMemory(_ memory: StateMemory) {
         leftState.useMemory(memory)
         rightState.useMemory(memory)
+        memo?.entries.useMemory(memory)
+        memo?.sequence.useMemory(memory)
     }
 
     package mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         try leftState.restore(tables)
         try rightState.restore(tables)
+        try memo?.restore(tables)
     }
 
-    package var stateBytes: Int { leftState.table.byteCount + rightState.table.byteCount }
+    package var stateBytes: Int {
+        leftState.table.byteCount + rightState.table.byteCount + (memo.map { $0.entries.byteCount + $0.sequence.byteCount } ?? 0)
+    }
 
     func types(of side: JoinSide) -> [DataType] { side == .left ? leftTypes : rightTypes }
     func keys(of side: JoinSide) -> [Int] { side == .left ? leftKeys : rightKeys }
@@ -233,6 +250,9 @@ extension HashJoinNode: StreamOperatorNode {
         var joinOperator = try StreamHashJoin(
             leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, kind: join.kind, leftKeys: join.leftKeys,
             rightKeys: join.rightKeys, residual: join.residual, stateTableID: site.stateTableID, context: site.context, isLookup: isLookup)
+        if isLookup, !join.left.isAppendOnly {
+            joinOperator.memo = LookupMemo(leftTypes: join.left.outputTypes, rightTypes: join.right.outputTypes, id: site.stateTableID + 2)
+        }
         let bounds = join.timeBounds
         if !isLookup, !bounds.isEmpty {
             joinOperator.watermarks = JoinWatermarks(

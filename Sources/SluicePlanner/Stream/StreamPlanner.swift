@@ -345,8 +345,9 @@ package enum StreamPlanner {
     /// (``HashJoinNode/isLookup``), each row of the stream side joined with the table's rows as
     /// they are when it arrives; the table's changes update what later rows find and emit
     /// nothing. Inner or left, the table on the right (an inner join's sides are swapped back
-    /// when the optimizer put the table first); the stream side must be append-only, as in
-    /// RisingWave, since a row taken back could no longer find what it was joined with.
+    /// when the optimizer put the table first). A stream side whose rows can be taken back (a
+    /// table, a view) has its joined rows remembered, so a delete takes back what its row was
+    /// joined into (``LookupMemo``), as RisingWave's memo table does.
     private static func lookupJoin(_ join: HashJoin) throws(SluiceError) -> StreamPlan {
         if readsAsOfProcessingTime(join.left) {
             guard join.kind == .inner, !readsAsOfProcessingTime(join.right) else {
@@ -360,11 +361,6 @@ package enum StreamPlanner {
             throw SluiceError(.featureNotSupported, "a lookup join FOR SYSTEM_TIME AS OF PROCTIME() is an inner or left join, not \(join.kind.rawValue)")
         }
         let stream = try convert(join.left)
-        guard stream.isAppendOnly else {
-            throw SluiceError(
-                .featureNotSupported, "a lookup join FOR SYSTEM_TIME AS OF PROCTIME() needs an append-only stream side",
-                hint: "Read a source or an APPEND ONLY table on the left; a row taken back could not find what it was joined with.")
-        }
         return .lookupJoin(
             StreamHashJoinPlan(
                 left: stream, right: try convert(plainRead(join.right)), kind: join.kind, leftKeys: join.leftKeys, rightKeys: join.rightKeys,
