@@ -132,6 +132,37 @@ package enum ArrayFunctions {
         }
     }
 
+    /// `array[lower:upper]`: the elements from `lower` to `upper` (1-based, both included, each
+    /// clamped to the array; a bound left out is the array's end), NULL where a bound is NULL, as
+    /// in PostgreSQL. The arguments are the array, then the bounds given (`hasLower`, `hasUpper`).
+    /// - Complexity: O(rows + elements kept), one gather of the elements.
+    package static func slice(elementType: DataType, hasLower: Bool, hasUpper: Bool) -> ScalarFunction {
+        let argumentTypes: [DataType] = [.list(elementType)] + (hasLower ? [.int32] : []) + (hasUpper ? [.int32] : [])
+        return ScalarFunction(name: "array_slice", argumentTypes: argumentTypes, resultType: .list(elementType)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            guard case .list(let offsets, let elements) = arguments[0].storage else {
+                throw SluiceError.internalError("array slice of a column that is not a list")
+            }
+            let lowers = hasLower ? arguments[1].integerElements() : nil
+            let uppers = hasUpper ? arguments[hasLower ? 2 : 1].integerElements() : nil
+            let validity = Kernels.combinedValidity(arguments)
+            var sliced: [Int32] = [0]
+            sliced.reserveCapacity(rowCount + 1)
+            var picks: [Int] = []
+            for row in 0 ..< rowCount {
+                if validity.map({ $0[row] }) ?? true {
+                    let start = Int(offsets[row])
+                    let count = Int(offsets[row + 1]) - start
+                    let low = Int(clamping: max(1, lowers?[row] ?? 1))
+                    let high = Int(clamping: min(Int64(count), uppers?[row] ?? Int64(count)))
+                    if low <= high { picks += (start + low - 1) ..< (start + high) }
+                }
+                sliced.append(Int32(picks.count))
+            }
+            return Column(type: .list(elementType), storage: .list(offsets: sliced, elements: elements.gather(picks)), validity: validity)
+        }
+    }
+
     /// `array_upper(array, dimension)` (and `array_length`): the upper bound of dimension 1, NULL
     /// for an empty array or another dimension (arrays here are one-dimensional and start at 1).
     package static func upperBound(elementType: DataType, name: String) -> ScalarFunction {

@@ -217,8 +217,17 @@ extension Binder {
             }
             let elementIndex = try coerce(try bindExpression(index, &context), to: .int32, position: index.position.errorPosition)
             return .call(ArrayFunctions.element(elementType: elementType), [array, elementIndex])
-        case .slice:
-            throw SluiceError(.featureNotSupported, "array slices are not supported yet", position: position)
+        case .slice(let base, let lower, let upper):
+            let array = try bindExpression(base, &context)
+            guard case .list(let elementType) = array.type else {
+                throw SluiceError(
+                    .datatypeMismatch, "cannot subscript type \(array.type.sqlName) because it does not support subscripting", position: position)
+            }
+            var arguments = [array]
+            for bound in [lower, upper].compactMap({ $0 }) {
+                arguments.append(try coerce(try bindExpression(bound, &context), to: .int32, position: bound.position.errorPosition))
+            }
+            return .call(ArrayFunctions.slice(elementType: elementType, hasLower: lower != nil, hasUpper: upper != nil), arguments)
         case .fieldAccess(let base, let field):
             let bound = try bindExpression(base, &context)
             guard case .structure(let fields) = bound.type, let index = fields.firstIndex(where: { $0.name == field }) else {
