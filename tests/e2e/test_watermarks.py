@@ -198,7 +198,8 @@ def server():
     ("CREATE SOURCE bad (id int, ts timestamptz, WATERMARK FOR ts AS now()) {with}", "0A000", "non-deterministic"),
     ("CREATE SOURCE bad (id int, ts timestamptz, WATERMARK FOR ts AS ts, WATERMARK FOR ts AS ts) {with}", "0A000", "one WATERMARK"),
     ("CREATE SOURCE bad (id int, ts timestamptz, WATERMARK FOR ts AS max(ts)) {with}", "42803", "aggregate"),
-    ("CREATE TABLE bad (id int, ts timestamptz, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)", "0A000", "watermarks on tables"),
+    ("CREATE TABLE bad (id int, ts timestamptz, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)", "0A000", "APPEND ONLY"),
+    ("CREATE TABLE bad (id int, ts timestamptz, WATERMARK FOR id AS id) APPEND ONLY", "42804", "timestamp or timestamptz"),
     ("CREATE MATERIALIZED VIEW bad AS SELECT id, count(*) FROM plain GROUP BY id EMIT ON WINDOW CLOSE", "0A000", "EMIT ON WINDOW CLOSE"),
     ("CREATE MATERIALIZED VIEW bad AS SELECT window_start, count(*) FROM TUMBLE(plain, ts, INTERVAL '1' MINUTE) "
      "GROUP BY window_start EMIT ON WINDOW CLOSE", "0A000", "watermark"),

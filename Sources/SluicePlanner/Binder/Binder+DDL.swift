@@ -14,11 +14,6 @@ extension Binder {
                 throw SluiceError(.featureNotSupported, "CREATE TABLE AS with a connector is not supported")
             }
             let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
-            if !create.watermarks.isEmpty {
-                throw SluiceError(
-                    .featureNotSupported, "watermarks on tables are not supported yet",
-                    hint: "Define the watermark on a CREATE SOURCE, and read the source in a materialized view.")
-            }
             if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
             var relation = RelationDefinition(
                 id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
@@ -32,6 +27,7 @@ extension Binder {
                 relation.appendOnly = true
             }
             relation.onConflict = try conflictBehavior(create.onConflict, primaryKey: primaryKey)
+            try bindTableWatermark(create, into: &relation)
             return .createSource(relation)
         }
         var columns: [CatalogColumn] = []
@@ -44,11 +40,6 @@ extension Binder {
             populate = bound.plan
         } else {
             (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
-            if !create.watermarks.isEmpty {
-                throw SluiceError(
-                    .featureNotSupported, "watermarks on tables are not supported yet",
-                    hint: "Define the watermark on a CREATE SOURCE, and read the source in a materialized view.")
-            }
         }
         if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
         var relation = RelationDefinition(
@@ -59,7 +50,34 @@ extension Binder {
             relation.appendOnly = true
         }
         relation.onConflict = try conflictBehavior(create.onConflict, primaryKey: primaryKey)
+        try bindTableWatermark(create, into: &relation)
         return .createTable(relation, populate: populate)
+    }
+
+    /// A table's `WATERMARK FOR`, as RisingWave has it: only on an APPEND ONLY table, whose rows
+    /// behind the watermark are dropped as they are inserted and never stored.
+    private func bindTableWatermark(_ create: CreateTable, into relation: inout RelationDefinition) throws(SluiceError) {
+        guard !create.watermarks.isEmpty else { return }
+        guard create.isAppendOnly else {
+            throw SluiceError(
+                .featureNotSupported, "a watermark on a table needs the table to be APPEND ONLY",
+                hint: "Add APPEND ONLY after the columns (rows behind the watermark are then dropped), or define the watermark on a CREATE SOURCE.")
+        }
+        try bindWatermark(create.watermarks, into: &relation)
+    }
+
+    /// The one `WATERMARK FOR column AS expression` of a source or table, bound and checked.
+    func bindWatermark(_ watermarks: [WatermarkDefinition], into relation: inout RelationDefinition) throws(SluiceError) {
+        if watermarks.count > 1 {
+            throw SluiceError(.featureNotSupported, "a source takes one WATERMARK, not \(watermarks.count)")
+        }
+        guard let watermark = watermarks.first else { return }
+        relation.watermark = WatermarkSpec(column: -1, expression: watermark.expression.description)
+        guard let column = relation.columnIndex(named: watermark.column) else {
+            throw SluiceError(.undefinedColumn, "column \"\(watermark.column)\" named in WATERMARK FOR does not exist")
+        }
+        relation.watermark?.column = column
+        _ = try Self.watermarkExpression(of: relation, catalog: catalog, session: session)
     }
 
     /// `ON CONFLICT …` needs a primary key to conflict on (RisingWave refuses it without one).
@@ -96,17 +114,7 @@ extension Binder {
         var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .source, columns: columns, primaryKey: primaryKey,
             definition: sourceText, connector: try connectorSpec(create.options, create.format))
-        if create.watermarks.count > 1 {
-            throw SluiceError(.featureNotSupported, "a source takes one WATERMARK, not \(create.watermarks.count)")
-        }
-        if let watermark = create.watermarks.first {
-            relation.watermark = WatermarkSpec(column: -1, expression: watermark.expression.description)
-            guard let column = relation.columnIndex(named: watermark.column) else {
-                throw SluiceError(.undefinedColumn, "column \"\(watermark.column)\" named in WATERMARK FOR does not exist")
-            }
-            relation.watermark?.column = column
-            _ = try Self.watermarkExpression(of: relation, catalog: catalog, session: session)
-        }
+        try bindWatermark(create.watermarks, into: &relation)
         return .createSource(relation)
     }
 

@@ -133,6 +133,12 @@ extension Database {
     /// Starts the connectors of `relations`: a table's from the position its rows reached in the
     /// log, a source's from `resume` (a state checkpoint's cut) or else where it started.
     private func startConnectors(_ relations: [RelationDefinition], recovery: TableJournal.Recovery, resume: [Int: [Int32: Int64]]) {
+        // An APPEND ONLY table's watermark, from the checkpoint (before its connector, if any,
+        // delivers rows).
+        for relation in relations where relation.kind == .table && relation.watermark != nil {
+            let watermark = resume[relation.id]?[WatermarkFilter.positionKey]
+            streams.connectors.setWatermarkFilter(watermarkFilter(for: relation, from: watermark), for: relation.id)
+        }
         for relation in relations where relation.connector != nil {
             do {
                 var description = Self.sourceDescription(relation)

@@ -76,7 +76,7 @@ package final class Database: TableProvider, Sendable {
         let streams = StreamCoordinator(runtime: runtime)
         self.streams = streams
         let catalog = self.catalog
-        tables = TableState(stores: stores, runtime: runtime)
+        tables = TableState(stores: stores, runtime: runtime, connectors: streams.connectors)
         catalog.setStreamingStatusSource {
             runtime.views.map { fragment in
                 StreamingJobStatus(
@@ -256,7 +256,7 @@ package final class Database: TableProvider, Sendable {
     }
 
     /// The filter of `relation`'s watermark, if it has one (its expression bound again).
-    private func watermarkFilter(for relation: RelationDefinition, from watermark: Int64?) -> WatermarkFilter? {
+    func watermarkFilter(for relation: RelationDefinition, from watermark: Int64?) -> WatermarkFilter? {
         guard let spec = relation.watermark else { return nil }
         do {
             let expression = try Binder.watermarkExpression(of: relation, catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
@@ -285,6 +285,9 @@ package final class Database: TableProvider, Sendable {
                     memory: streams.runtime.memory)
         if dataDirectory != nil { store.enableCheckpoints() }
         tables.stores.add(store, id: relation.id)
+        if relation.kind == .table, let filter = watermarkFilter(for: relation, from: nil) {
+            streams.connectors.setWatermarkFilter(filter, for: relation.id)
+        }
         try saveCatalog()
         return store
     }
@@ -390,6 +393,7 @@ package final class Database: TableProvider, Sendable {
     package func drop(_ relation: RelationDefinition) throws(SluiceError) {
         if relation.kind == .materializedView { streams.runtime.dropView(id: relation.id) }
         if let connector = streams.connectors.remove(relation.id) { connector.stop() }
+        streams.connectors.setWatermarkFilter(nil, for: relation.id)
         catalog.remove(id: relation.id)
         tables.stores.remove(id: relation.id)
         try saveCatalog()

@@ -16,6 +16,9 @@ import SluiceState
 package final class TableState: Sendable {
     let stores: StoreRegistry
     let runtime: StreamRuntime
+    /// The watermark filters, by relation: an APPEND ONLY table's drops the rows behind its
+    /// watermark as they are inserted.
+    let connectors: ConnectorSet
     /// The write-ahead log; nil without a data directory.
     package internal(set) var journal: TableJournal? {
         get { journalBox.withLock { $0 } }
@@ -25,9 +28,10 @@ package final class TableState: Sendable {
     /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
     private let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
 
-    init(stores: StoreRegistry, runtime: StreamRuntime) {
+    init(stores: StoreRegistry, runtime: StreamRuntime, connectors: ConnectorSet) {
         self.stores = stores
         self.runtime = runtime
+        self.connectors = connectors
     }
 
     package func store(for tableID: Int) -> TableStore? {
@@ -52,9 +56,20 @@ package final class TableState: Sendable {
     ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         var count = 0
-        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+        let filter = table.watermark == nil ? nil : connectors.watermarkFilters[table.id]
+        var watermarks: [Watermark] = []
+        try write(table, synchronousCommit: synchronousCommit, watermarks: { watermarks }) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
             var changes: [(op: ChangeOp, rows: Chunk)] = []
             for chunk in chunks {
+                var chunk = chunk
+                if let filter {
+                    // Rows behind the table's watermark are dropped, never stored; the
+                    // watermark follows the rows it rose with.
+                    let (kept, _, advanced) = filter.apply(chunk)
+                    chunk = kept
+                    if let advanced { watermarks.append(advanced) }
+                    if chunk.isEmpty { continue }
+                }
                 let result = try store.insert(chunk)
                 count += chunk.count
                 if let replaced = result.replaced { changes.append((.delete, replaced)) }
@@ -106,7 +121,7 @@ package final class TableState: Sendable {
     /// them to the views reading the table, and then waits for the log as `synchronousCommit`
     /// says.
     private func write(
-        _ table: RelationDefinition, synchronousCommit: Bool,
+        _ table: RelationDefinition, synchronousCommit: Bool, watermarks: () -> [Watermark] = { [] },
         _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
     ) throws(SluiceError) {
         let journal = self.journal
@@ -128,6 +143,7 @@ package final class TableState: Sendable {
             for index in stores.indexes(of: table.id) { index.apply(kept) }
             if writer.isRead {
                 for change in kept { writer.emit(Self.changes(change.rows, change.op)) }
+                for watermark in watermarks() { writer.emit(watermark) }
             }
             return position
         }
