@@ -36,6 +36,26 @@ def source_status(conn: psycopg.Connection, name: str) -> tuple[int, int, str]:
     return row
 
 
+def micros(text: str) -> int:
+    """An ISO timestamp with a zone as microseconds since 1970."""
+    return (datetime.fromisoformat(text) - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
+
+
+def kept_by_watermark(events: list[dict], lag: int) -> tuple[list[dict], int, int]:
+    """The events (with an ISO `ts`) a source's `WATERMARK FOR ts AS ts - lag` keeps, in order, row
+    by row: an event is late when its time is below the largest `ts - lag` of the events kept
+    before it. Also how many are late, and the watermark after them (microseconds)."""
+    watermark = -(2**63)
+    kept = []
+    for event in events:
+        at = micros(event["ts"])
+        if at < watermark:
+            continue
+        kept.append(event)
+        watermark = max(watermark, at - lag)
+    return kept, len(events) - len(kept), watermark
+
+
 def comparable_rows(rows, digits: int = 6) -> list[tuple]:
     """Rows in a form two engines' answers can be compared in, as multisets: a timestamp with a
     zone as microseconds since 1970 (DuckDB's `epoch_us`), one without as its ISO text, numbers

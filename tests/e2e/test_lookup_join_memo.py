@@ -11,8 +11,6 @@ is not fixed."""
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -23,9 +21,9 @@ from harness import SluiceServer
 KEYS = 12
 
 
-def test_lookup_join_takes_back_what_each_row_was_joined_into() -> None:
+def test_lookup_join_takes_back_what_each_row_was_joined_into(tmp_path: Path) -> None:
     rng = random.Random(3)
-    data_dir = Path(tempfile.mkdtemp(prefix="sluice-lookup-memo-"))
+    data_dir = tmp_path / "data"
     names = {k: f"n{k}" for k in range(0, KEYS, 2)}
     rows: dict[int, int] = {}          # id -> k, the stream side
     joined: dict[int, str | None] = {}  # id -> the name it was joined with (None: no match)
@@ -64,27 +62,24 @@ def test_lookup_join_takes_back_what_each_row_was_joined_into() -> None:
             conn.execute("UPDATE mutable SET k = %s WHERE id = %s", [k, i])
             rows[i], joined[i] = k, names.get(k)
 
-    try:
-        with SluiceServer(data_dir=data_dir) as server:
-            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-                conn.execute("CREATE TABLE dim (k int PRIMARY KEY, name varchar)")
-                conn.execute("CREATE TABLE mutable (id int PRIMARY KEY, k int)")
-                for k, name in names.items():
-                    conn.execute("INSERT INTO dim VALUES (%s, %s)", [k, name])
-                conn.execute("CREATE MATERIALIZED VIEW tracked AS SELECT m.id, d.name FROM mutable m "
-                             "JOIN dim FOR SYSTEM_TIME AS OF PROCTIME() d ON m.k = d.k")
-                conn.execute("CREATE MATERIALIZED VIEW tracked_left AS SELECT m.id, m.k, d.name FROM mutable m "
-                             "LEFT JOIN dim FOR SYSTEM_TIME AS OF PROCTIME() d ON m.k = d.k")
-                for _ in range(4):
-                    round_(conn)
-                    assert actual(conn) == expected()
-                conn.execute("FLUSH")
-            server.kill()
-        with SluiceServer(data_dir=data_dir) as server:
-            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute("CREATE TABLE dim (k int PRIMARY KEY, name varchar)")
+            conn.execute("CREATE TABLE mutable (id int PRIMARY KEY, k int)")
+            for k, name in names.items():
+                conn.execute("INSERT INTO dim VALUES (%s, %s)", [k, name])
+            conn.execute("CREATE MATERIALIZED VIEW tracked AS SELECT m.id, d.name FROM mutable m "
+                         "JOIN dim FOR SYSTEM_TIME AS OF PROCTIME() d ON m.k = d.k")
+            conn.execute("CREATE MATERIALIZED VIEW tracked_left AS SELECT m.id, m.k, d.name FROM mutable m "
+                         "LEFT JOIN dim FOR SYSTEM_TIME AS OF PROCTIME() d ON m.k = d.k")
+            for _ in range(4):
+                round_(conn)
                 assert actual(conn) == expected()
-                for _ in range(4):
-                    round_(conn)
-                    assert actual(conn) == expected()
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+            conn.execute("FLUSH")
+        server.kill()
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            assert actual(conn) == expected()
+            for _ in range(4):
+                round_(conn)
+                assert actual(conn) == expected()

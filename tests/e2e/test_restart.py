@@ -57,25 +57,22 @@ def test_materialized_views_are_rebuilt_after_a_restart() -> None:
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def test_a_tables_on_conflict_behaviour_survives_a_kill() -> None:
+def test_a_tables_on_conflict_behaviour_survives_a_kill(tmp_path: Path) -> None:
     """The ON CONFLICT clause is in the catalog, and the log's inserts replay with it."""
-    data_dir = Path(tempfile.mkdtemp(prefix="sluice-restart-conflict-"))
-    try:
-        with SluiceServer(data_dir=data_dir) as server:
-            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-                conn.execute("CREATE TABLE first_seen (id int PRIMARY KEY, v int) ON CONFLICT DO NOTHING")
-                conn.execute("CREATE TABLE patched (id int PRIMARY KEY, v int, w varchar) ON CONFLICT DO UPDATE IF NOT NULL")
-                conn.execute("INSERT INTO first_seen VALUES (1, 1), (1, 2), (2, 1)")
-                conn.execute("INSERT INTO patched VALUES (1, 1, 'a')")
-                conn.execute("INSERT INTO patched VALUES (1, NULL, 'b')")
-            server.kill()
-        with SluiceServer(data_dir=data_dir) as server:
-            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-                assert conn.execute("SELECT * FROM first_seen ORDER BY id").fetchall() == [(1, 1), (2, 1)]
-                assert conn.execute("SELECT * FROM patched").fetchall() == [(1, 1, "b")]
-                conn.execute("INSERT INTO first_seen VALUES (2, 9), (3, 3)")
-                conn.execute("INSERT INTO patched VALUES (1, 5, NULL)")
-                assert conn.execute("SELECT * FROM first_seen ORDER BY id").fetchall() == [(1, 1), (2, 1), (3, 3)]
-                assert conn.execute("SELECT * FROM patched").fetchall() == [(1, 5, "b")]
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+    data_dir = tmp_path / "data"
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute("CREATE TABLE first_seen (id int PRIMARY KEY, v int) ON CONFLICT DO NOTHING")
+            conn.execute("CREATE TABLE patched (id int PRIMARY KEY, v int, w varchar) ON CONFLICT DO UPDATE IF NOT NULL")
+            conn.execute("INSERT INTO first_seen VALUES (1, 1), (1, 2), (2, 1)")
+            conn.execute("INSERT INTO patched VALUES (1, 1, 'a')")
+            conn.execute("INSERT INTO patched VALUES (1, NULL, 'b')")
+        server.kill()
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            assert conn.execute("SELECT * FROM first_seen ORDER BY id").fetchall() == [(1, 1), (2, 1)]
+            assert conn.execute("SELECT * FROM patched").fetchall() == [(1, 1, "b")]
+            conn.execute("INSERT INTO first_seen VALUES (2, 9), (3, 3)")
+            conn.execute("INSERT INTO patched VALUES (1, 5, NULL)")
+            assert conn.execute("SELECT * FROM first_seen ORDER BY id").fetchall() == [(1, 1), (2, 1), (3, 3)]
+            assert conn.execute("SELECT * FROM patched").fetchall() == [(1, 5, "b")]

@@ -6,8 +6,6 @@ behind it is still dropped."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -23,33 +21,30 @@ def _at(seconds: float) -> datetime:
     return BASE + timedelta(seconds=seconds)
 
 
-def test_rows_behind_a_tables_watermark_are_dropped_and_windows_close() -> None:
-    data_dir = Path(tempfile.mkdtemp(prefix="sluice-table-watermark-"))
-    try:
-        with SluiceServer(data_dir=data_dir) as server:
-            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-                conn.execute("CREATE TABLE clicks (id int, ts timestamptz, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) APPEND ONLY")
-                conn.execute("""CREATE MATERIALIZED VIEW per_window AS SELECT window_start, count(*) AS n
-                                FROM TUMBLE(clicks, ts, INTERVAL '10' SECOND) GROUP BY window_start EMIT ON WINDOW CLOSE""")
-                # In one statement, row by row: 3 is behind 12 - 2 = 10; 4 is not (10 is not below 10).
-                conn.execute("INSERT INTO clicks VALUES (1, %s), (2, %s), (3, %s), (4, %s), (5, NULL)",
-                             [_at(1), _at(12), _at(9), _at(10)])
-                # Later statements: 6 is behind; 7 raises the watermark to 21, closing [10, 20).
-                conn.execute("INSERT INTO clicks VALUES (6, %s)", [_at(5)])
-                conn.execute("INSERT INTO clicks VALUES (7, %s)", [_at(23)])
-                conn.execute("FLUSH")
-                assert sorted(conn.execute("SELECT id FROM clicks").fetchall()) == [(1,), (2,), (4,), (5,), (7,)]
-                wait_until(lambda: conn.execute("SELECT window_start, n FROM per_window ORDER BY 1").fetchall() == [(_at(0), 1), (_at(10), 2)],
-                           30, "the closed windows to show")
-                conn.execute("CHECKPOINT")
-            server.kill()
-        with SluiceServer(data_dir=data_dir) as server:
-            with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-                # Still behind the watermark of the run before.
-                conn.execute("INSERT INTO clicks VALUES (8, %s), (9, %s)", [_at(20), _at(34)])
-                conn.execute("FLUSH")
-                assert sorted(conn.execute("SELECT id FROM clicks").fetchall()) == [(1,), (2,), (4,), (5,), (7,), (9,)]
-                wait_until(lambda: conn.execute("SELECT window_start, n FROM per_window ORDER BY 1").fetchall()
-                           == [(_at(0), 1), (_at(10), 2), (_at(20), 1)], 30, "the next window to close")
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+def test_rows_behind_a_tables_watermark_are_dropped_and_windows_close(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute("CREATE TABLE clicks (id int, ts timestamptz, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) APPEND ONLY")
+            conn.execute("""CREATE MATERIALIZED VIEW per_window AS SELECT window_start, count(*) AS n
+                            FROM TUMBLE(clicks, ts, INTERVAL '10' SECOND) GROUP BY window_start EMIT ON WINDOW CLOSE""")
+            # In one statement, row by row: 3 is behind 12 - 2 = 10; 4 is not (10 is not below 10).
+            conn.execute("INSERT INTO clicks VALUES (1, %s), (2, %s), (3, %s), (4, %s), (5, NULL)",
+                         [_at(1), _at(12), _at(9), _at(10)])
+            # Later statements: 6 is behind; 7 raises the watermark to 21, closing [10, 20).
+            conn.execute("INSERT INTO clicks VALUES (6, %s)", [_at(5)])
+            conn.execute("INSERT INTO clicks VALUES (7, %s)", [_at(23)])
+            conn.execute("FLUSH")
+            assert sorted(conn.execute("SELECT id FROM clicks").fetchall()) == [(1,), (2,), (4,), (5,), (7,)]
+            wait_until(lambda: conn.execute("SELECT window_start, n FROM per_window ORDER BY 1").fetchall() == [(_at(0), 1), (_at(10), 2)],
+                       30, "the closed windows to show")
+            conn.execute("CHECKPOINT")
+        server.kill()
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            # Still behind the watermark of the run before.
+            conn.execute("INSERT INTO clicks VALUES (8, %s), (9, %s)", [_at(20), _at(34)])
+            conn.execute("FLUSH")
+            assert sorted(conn.execute("SELECT id FROM clicks").fetchall()) == [(1,), (2,), (4,), (5,), (7,), (9,)]
+            wait_until(lambda: conn.execute("SELECT window_start, n FROM per_window ORDER BY 1").fetchall()
+                       == [(_at(0), 1), (_at(10), 2), (_at(20), 1)], 30, "the next window to close")

@@ -8,8 +8,6 @@ its state at a time past every row's crossing."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -62,43 +60,40 @@ def _watch(conn: psycopg.Connection, rows: dict[int, datetime], since: datetime,
         time.sleep(0.1)
 
 
-def test_rows_expire_and_appear_as_time_passes_and_after_a_restart() -> None:
-    data_dir = Path(tempfile.mkdtemp(prefix="sluice-temporal-"))
-    try:
-        with SluiceServer(data_dir=data_dir) as server:
-            with connect(server) as conn:
-                conn.execute("CREATE TABLE events (id int, ts timestamptz)")
-                for name, condition in VIEWS.items():
-                    conn.execute(f"CREATE MATERIALIZED VIEW {name} AS SELECT id FROM events WHERE {condition}")
-                start = conn.execute("SELECT now()").fetchone()[0]
-                rows = {1: start - timedelta(hours=1), 2: start + timedelta(seconds=2), 3: start + timedelta(hours=1)}
-                with conn.cursor() as cursor:
-                    cursor.executemany("INSERT INTO events VALUES (%s, %s)", list(rows.items()))
-                conn.execute("FLUSH")
-                # Row 2 shows in `live` two seconds on, and leaves it five seconds later.
-                states = _watch(conn, rows, start - timedelta(seconds=1), start + timedelta(seconds=8), timeout=30)
-                assert any(state["live"] == {2} for state in states), states
-                assert states[-1] == {"recent": {3}, "due": {1, 2}, "live": set()}
+def test_rows_expire_and_appear_as_time_passes_and_after_a_restart(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    with SluiceServer(data_dir=data_dir) as server:
+        with connect(server) as conn:
+            conn.execute("CREATE TABLE events (id int, ts timestamptz)")
+            for name, condition in VIEWS.items():
+                conn.execute(f"CREATE MATERIALIZED VIEW {name} AS SELECT id FROM events WHERE {condition}")
+            start = conn.execute("SELECT now()").fetchone()[0]
+            rows = {1: start - timedelta(hours=1), 2: start + timedelta(seconds=2), 3: start + timedelta(hours=1)}
+            with conn.cursor() as cursor:
+                cursor.executemany("INSERT INTO events VALUES (%s, %s)", list(rows.items()))
+            conn.execute("FLUSH")
+            # Row 2 shows in `live` two seconds on, and leaves it five seconds later.
+            states = _watch(conn, rows, start - timedelta(seconds=1), start + timedelta(seconds=8), timeout=30)
+            assert any(state["live"] == {2} for state in states), states
+            assert states[-1] == {"recent": {3}, "due": {1, 2}, "live": set()}
 
-                # Changes to rows inside a window show at once; a row deleted while waiting never shows.
-                now = conn.execute("SELECT now()").fetchone()[0]
-                conn.execute("UPDATE events SET ts = %s WHERE id = 1", [now])
-                conn.execute("DELETE FROM events WHERE id = 3")
-                conn.execute("INSERT INTO events VALUES (4, %s), (5, %s)", [now + timedelta(seconds=3), now + timedelta(seconds=3)])
-                conn.execute("DELETE FROM events WHERE id = 5")
-                conn.execute("FLUSH")
-                rows = {1: now, 2: rows[2], 4: now + timedelta(seconds=3)}
-                seen, _ = _observe(conn)
-                assert seen["recent"] == {1, 4}
-                assert seen["due"] == {1, 2}
-                before_kill = conn.execute("SELECT now()").fetchone()[0]
-            server.kill()
+            # Changes to rows inside a window show at once; a row deleted while waiting never shows.
+            now = conn.execute("SELECT now()").fetchone()[0]
+            conn.execute("UPDATE events SET ts = %s WHERE id = 1", [now])
+            conn.execute("DELETE FROM events WHERE id = 3")
+            conn.execute("INSERT INTO events VALUES (4, %s), (5, %s)", [now + timedelta(seconds=3), now + timedelta(seconds=3)])
+            conn.execute("DELETE FROM events WHERE id = 5")
+            conn.execute("FLUSH")
+            rows = {1: now, 2: rows[2], 4: now + timedelta(seconds=3)}
+            seen, _ = _observe(conn)
+            assert seen["recent"] == {1, 4}
+            assert seen["due"] == {1, 2}
+            before_kill = conn.execute("SELECT now()").fetchone()[0]
+        server.kill()
 
-        # The rows kept by the views' state go on crossing their bounds after a kill -9.
-        with SluiceServer(data_dir=data_dir) as server:
-            with connect(server) as conn:
-                states = _watch(conn, rows, before_kill, now + timedelta(seconds=9), timeout=30)
-                assert states[-1] == {"recent": set(), "due": {1, 2, 4}, "live": set()}
-                assert conn.execute("SELECT count(*) FROM events").fetchone() == (3,)
-    finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+    # The rows kept by the views' state go on crossing their bounds after a kill -9.
+    with SluiceServer(data_dir=data_dir) as server:
+        with connect(server) as conn:
+            states = _watch(conn, rows, before_kill, now + timedelta(seconds=9), timeout=30)
+            assert states[-1] == {"recent": set(), "due": {1, 2, 4}, "live": set()}
+            assert conn.execute("SELECT count(*) FROM events").fetchone() == (3,)

@@ -19,7 +19,7 @@ from kafka import KafkaAdminClient, KafkaProducer
 from kafka.admin import NewTopic
 
 from harness import SluiceServer
-from source_support import comparable_rows, connect, wait_until
+from source_support import comparable_rows, connect, kept_by_watermark, micros, wait_until
 
 BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 SECOND = 1_000_000
@@ -54,10 +54,6 @@ VIEWS = {
 }
 
 
-def _micros(text: str) -> int:
-    return (datetime.fromisoformat(text) - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
-
-
 def _events(rng: random.Random, count: int, per_second: int, fields) -> list[dict]:
     """Events `per_second` apart in simulated time, each moved back by up to 2.5 s or on by
     up to 0.2 s: some late."""
@@ -67,22 +63,14 @@ def _events(rng: random.Random, count: int, per_second: int, fields) -> list[dic
 
 
 def _kept(events: list[dict]) -> list[dict]:
-    watermark = -(2**63)
-    kept = []
-    for event in events:
-        at = _micros(event["ts"])
-        if at < watermark:
-            continue
-        kept.append(event)
-        watermark = max(watermark, at - LAG)
-    return kept
+    return kept_by_watermark(events, LAG)[0]
 
 
 def _expected(bids: list[dict], auctions: list[dict], tmp_path: Path) -> dict[str, list[tuple]]:
     db = duckdb.connect()
     for name, events, columns in (("b", bids, "auction: 'integer', price: 'integer'"), ("a", auctions, "id: 'integer'")):
         dump = tmp_path / f"{name}.json"
-        dump.write_text("\n".join(json.dumps({**e, "us": _micros(e["ts"])}) for e in events))
+        dump.write_text("\n".join(json.dumps({**e, "us": micros(e["ts"])}) for e in events))
         db.execute(f"CREATE TABLE {name} AS SELECT *, us // {WINDOW} * {WINDOW} AS ws "
                    f"FROM read_json(?, columns = {{{columns}, ts: 'varchar', us: 'bigint'}})", [str(dump)])
     return {

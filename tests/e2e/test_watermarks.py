@@ -25,7 +25,7 @@ from kafka.admin import NewTopic
 
 from harness import SluiceServer
 from harness.ports import free_port
-from source_support import comparable_rows, connect, wait_until
+from source_support import comparable_rows, connect, kept_by_watermark, micros, wait_until
 
 BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 SECOND = 1_000_000
@@ -63,28 +63,15 @@ def _events(rng: random.Random, start: int, count: int) -> list[dict]:
             for i in range(count)]
 
 
-def _micros(text: str) -> int:
-    moment = datetime.fromisoformat(text)
-    return (moment - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
-
-
 def _kept(events: list[dict]) -> tuple[list[dict], int, int]:
     """The events the watermark keeps, how many are late, and the watermark after them."""
-    watermark = -(2**63)
-    kept = []
-    for event in events:
-        at = _micros(event["ts"])
-        if at < watermark:
-            continue
-        kept.append(event)
-        watermark = max(watermark, at - LAG)
-    return kept, len(events) - len(kept), watermark
+    return kept_by_watermark(events, LAG)
 
 
 def _expected(events: list[dict], tmp_path: Path) -> dict[str, list[tuple]]:
     kept, _, watermark = _kept(events)
     dump = tmp_path / "kept.json"
-    dump.write_text("\n".join(json.dumps({**e, "us": _micros(e["ts"])}) for e in kept))
+    dump.write_text("\n".join(json.dumps({**e, "us": micros(e["ts"])}) for e in kept))
     db = duckdb.connect()
     db.execute("CREATE TABLE e AS SELECT player, score, us FROM read_json(?, columns = {player: 'varchar', score: 'integer', ts: 'varchar', us: 'bigint'})",
                [str(dump)])
