@@ -22,10 +22,11 @@ struct EmitOnWindowClose: StreamOperator {
     let key: [Int]
     let stateTableID: Int
     private var rows: PagedTable
-    private var progress: PagedTable
-    /// The watermark received and not yet acted on, and the one emitted up to.
+    private var progress: OperatorProgress
+    /// The watermark received and not yet acted on.
     private var pending: Value?
-    private var closedThrough: Value?
+    /// The watermark emitted up to.
+    private var closedThrough: Value? { progress.value }
 
     init(types: [DataType], windowColumn: Int, key: [Int], stateTableID: Int) {
         self.types = types
@@ -33,7 +34,7 @@ struct EmitOnWindowClose: StreamOperator {
         self.key = key.filter { $0 != windowColumn }
         self.stateTableID = stateTableID
         rows = PagedTable(types: types)
-        progress = PagedTable(types: [types[windowColumn]])
+        progress = OperatorProgress(id: stateTableID + 1, type: types[windowColumn])
     }
 
     /// The state key of row `row` of `data`: the vnode (always 0), the window, the key columns.
@@ -108,24 +109,20 @@ struct EmitOnWindowClose: StreamOperator {
                 rows.stage(Chunk.concatenate(removals, types: types), counts: removalCounts) { bytes, row in bytes += keys[row] }
                 rows.commitEpoch()
             }
-            var builder = ColumnBuilder(type: types[windowColumn], capacity: 1)
-            builder.append(watermark)
-            progress.stage(Chunk(columns: [builder.finish()], count: 1), counts: [closedThrough == nil ? 1 : 0]) { bytes, _ in bytes += [0, 0] }
-            closedThrough = watermark
+            progress.record(watermark)
             output.emit(Watermark(column: windowColumn, value: watermark))
         }
         pending = nil
-        progress.commitEpoch()
         if state.mode != .none {
             let everything = state.mode == .everything
             state.add(rows.checkpoint(table: stateTableID, everything: everything))
-            state.add(progress.checkpoint(table: stateTableID + 1, everything: everything))
+            state.add(progress.checkpoint(everything: everything))
         }
     }
 
     mutating func enableCheckpoints() {
         rows.tracksChanges = true
-        progress.tracksChanges = true
+        progress.enableCheckpoints()
     }
 
     mutating func useMemory(_ memory: StateMemory) {
@@ -135,8 +132,7 @@ struct EmitOnWindowClose: StreamOperator {
 
     mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         try rows.restore(from: tables, table: stateTableID)
-        try progress.restore(from: tables, table: stateTableID + 1)
-        if let last = progress.lookup([0, 0]) { closedThrough = last.row.columns[0].value(at: 0) }
+        try progress.restore(tables)
     }
 
     var stateBytes: Int { rows.byteCount + progress.byteCount }

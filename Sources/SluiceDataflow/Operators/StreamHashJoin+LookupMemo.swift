@@ -18,15 +18,18 @@ struct LookupMemo {
     let types: [DataType]
     let id: Int
     var entries: PagedTable
-    var sequence: PagedTable
-    private(set) var nextGeneration: Int64 = 0
+    var sequence: OperatorProgress
+    var nextGeneration: Int64 {
+        if case .int64(let next) = sequence.value { return next }
+        return 0
+    }
 
     init(leftTypes: [DataType], rightTypes: [DataType], id: Int) {
         leftWidth = leftTypes.count
         types = leftTypes + rightTypes
         self.id = id
         entries = PagedTable(types: types)
-        sequence = PagedTable(types: [.int64])
+        sequence = OperatorProgress(id: id + 1, type: .int64)
     }
 
     /// The key prefix of stream row `row` (its first `leftWidth` columns of `rows`).
@@ -45,7 +48,7 @@ struct LookupMemo {
     mutating func record(streamRows: Chunk, joined: [Chunk]) {
         let generation = nextGeneration
         let (leftWidth, width) = (self.leftWidth, types.count)
-        nextGeneration += 1
+        sequence.record(.int64(generation + 1))
         let headers = Chunk(
             columns: streamRows.columns + types[leftWidth...].map { Column(type: $0, repeating: .null, count: streamRows.count) },
             count: streamRows.count)
@@ -63,10 +66,6 @@ struct LookupMemo {
             }
         }
         entries.commitEpoch()
-        var builder = ColumnBuilder(type: .int64, capacity: 1)
-        builder.append(.int64(nextGeneration))
-        sequence.stage(Chunk(columns: [builder.finish()], count: 1), counts: [generation == 0 ? 1 : 0]) { bytes, _ in bytes += [0, 0] }
-        sequence.commitEpoch()
     }
 
     /// Takes back one copy of each stream row of `streamRows` (the oldest recorded), and returns
@@ -126,14 +125,13 @@ struct LookupMemo {
 
     mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         try entries.restore(from: tables, table: id)
-        try sequence.restore(from: tables, table: id + 1)
-        if let last = sequence.lookup([0, 0]), case .int64(let next) = last.row.columns[0].value(at: 0) { nextGeneration = next }
+        try sequence.restore(tables)
     }
 
     mutating func checkpoint(into state: inout StateWriter) {
         guard state.mode != .none else { return }
         state.add(entries.checkpoint(table: id, everything: state.mode == .everything))
-        state.add(sequence.checkpoint(table: id + 1, everything: state.mode == .everything))
+        state.add(sequence.checkpoint(everything: state.mode == .everything))
     }
 }
 

@@ -209,7 +209,7 @@ package struct StreamHashJoin: StreamOperator {
         leftState.enableCheckpoints()
         rightState.enableCheckpoints()
         memo?.entries.tracksChanges = true
-        memo?.sequence.tracksChanges = true
+        memo?.sequence.enableCheckpoints()
     }
 
     package mutating func useMemory(_ memory: StateMemory) {

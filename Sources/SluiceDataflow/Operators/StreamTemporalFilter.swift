@@ -27,9 +27,12 @@ struct StreamTemporalFilter: StreamOperator {
     let context: EvaluationContext
     /// The input's rows and their time (last column).
     private var rows: PagedTable
-    /// The barrier time the window was last moved to, one row under the key [0, 0].
-    private var progress: PagedTable
-    private var now: Int64?
+    /// The barrier time the window was last moved to.
+    private var progress: OperatorProgress
+    private var now: Int64? {
+        if case .int64(let moved) = progress.value { return moved }
+        return nil
+    }
     /// The bounds at `now`, as one-row columns of the time's type (nil: no such bound).
     private var lowerLimit: Column?
     private var upperLimit: Column?
@@ -45,7 +48,7 @@ struct StreamTemporalFilter: StreamOperator {
         self.stateTableID = stateTableID
         self.context = context
         rows = PagedTable(types: types + [time.type])
-        progress = PagedTable(types: [.int64])
+        progress = OperatorProgress(id: stateTableID + 1, type: .int64)
     }
 
     /// The state key of row `row` of `data` (the input's columns then the time): the vnode
@@ -131,16 +134,13 @@ struct StreamTemporalFilter: StreamOperator {
             let newLower = try limit(lower, at: moved)
             let newUpper = try limit(upper, at: moved)
             try move(to: (newLower, newUpper), isFirst: now == nil, into: &output)
-            var builder = ColumnBuilder(type: .int64, capacity: 1)
-            builder.append(.int64(moved))
-            progress.stage(Chunk(columns: [builder.finish()], count: 1), counts: [now == nil ? 1 : 0]) { bytes, _ in bytes += [0, 0] }
-            progress.commitEpoch()
-            (now, lowerLimit, upperLimit) = (moved, newLower, newUpper)
+            progress.record(.int64(moved))
+            (lowerLimit, upperLimit) = (newLower, newUpper)
         }
         if state.mode != .none {
             let everything = state.mode == .everything
             state.add(rows.checkpoint(table: stateTableID, everything: everything))
-            state.add(progress.checkpoint(table: stateTableID + 1, everything: everything))
+            state.add(progress.checkpoint(everything: everything))
         }
     }
 
@@ -226,7 +226,7 @@ struct StreamTemporalFilter: StreamOperator {
 
     mutating func enableCheckpoints() {
         rows.tracksChanges = true
-        progress.tracksChanges = true
+        progress.enableCheckpoints()
     }
 
     mutating func useMemory(_ memory: StateMemory) {
@@ -236,9 +236,8 @@ struct StreamTemporalFilter: StreamOperator {
 
     mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
         try rows.restore(from: tables, table: stateTableID)
-        try progress.restore(from: tables, table: stateTableID + 1)
-        if let last = progress.lookup([0, 0]), case .int64(let moved) = last.row.columns[0].value(at: 0) {
-            now = moved
+        try progress.restore(tables)
+        if let moved = now {
             lowerLimit = try limit(lower, at: moved)
             upperLimit = try limit(upper, at: moved)
         }

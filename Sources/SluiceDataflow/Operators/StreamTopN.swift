@@ -171,7 +171,7 @@ struct StreamTopN: StreamOperator {
 
     mutating func enableCheckpoints() {
         state.enableCheckpoints()
-        cleaning?.progress.tracksChanges = true
+        cleaning?.progress.enableCheckpoints()
     }
 
     mutating func useMemory(_ memory: StateMemory) {

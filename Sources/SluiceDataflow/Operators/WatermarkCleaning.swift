@@ -14,8 +14,8 @@ struct WatermarkCleaning {
     let type: DataType
     let stateTableID: Int
     /// The watermark cleaned below so far, one row under an empty key.
-    var progress: PagedTable
-    private(set) var cleanedBelow: Value?
+    var progress: OperatorProgress
+    var cleanedBelow: Value? { progress.value }
     /// The latest watermark received, to clean below at the next barrier.
     private var target: Value?
 
@@ -23,7 +23,7 @@ struct WatermarkCleaning {
         self.column = column
         self.type = type
         self.stateTableID = stateTableID
-        progress = PagedTable(types: [type])
+        progress = OperatorProgress(id: stateTableID, type: type, key: [])
     }
 
     mutating func receive(_ watermark: Watermark) {
@@ -37,11 +37,7 @@ struct WatermarkCleaning {
     mutating func takeTarget() -> Value? {
         defer { target = nil }
         guard let target, cleanedBelow.map({ ValueOrdering.compare($0, target) < 0 }) ?? true else { return nil }
-        var builder = ColumnBuilder(type: type, capacity: 1)
-        builder.append(target)
-        progress.stage(Chunk(columns: [builder.finish()], count: 1), counts: [cleanedBelow == nil ? 1 : 0]) { _, _ in }
-        progress.commitEpoch()
-        cleanedBelow = target
+        progress.record(target)
         return target
     }
 
@@ -81,12 +77,11 @@ struct WatermarkCleaning {
     }
 
     mutating func checkpoint(everything: Bool) -> FragmentCheckpoint.PagedImage {
-        progress.checkpoint(table: stateTableID, everything: everything)
+        progress.checkpoint(everything: everything)
     }
 
     mutating func restore(_ tables: RestoredTables) throws(SluiceError) {
-        try progress.restore(from: tables, table: stateTableID)
-        if let row = progress.lookup([])?.row { cleanedBelow = row.columns[0].value(at: 0) }
+        try progress.restore(tables)
     }
 }
 

@@ -384,7 +384,7 @@ package struct StreamHashAggregate: StreamOperator {
     package mutating func enableCheckpoints() {
         groups.tracksChanges = true
         for ordered in orderedStates { ordered.entries.tracksChanges = true }
-        cleaning?.progress.tracksChanges = true
+        cleaning?.progress.enableCheckpoints()
     }
 
     package mutating func useMemory(_ memory: StateMemory) {
