@@ -84,6 +84,9 @@ package enum StreamPlanner {
             if let inner = converted.node as? ProjectNode, let composed = compose(expressions, over: inner.expressions) {
                 return .project(input: inner.input, predicate: inner.predicate, expressions: composed)
             }
+            if let set = converted.node as? ProjectSetNode, let (narrowed, remapped) = pruned(set, readBy: expressions) {
+                return .project(input: narrowed, predicate: nil, expressions: remapped)
+            }
             return .project(input: converted, predicate: nil, expressions: expressions)
         case .hashAggregate(let input, let groupCount, let aggregates):
             return .hashAggregate(input: try convert(input), groupCount: groupCount, aggregates: aggregates)
@@ -201,6 +204,39 @@ package enum StreamPlanner {
         case .apply:
             throw refusal("correlated subqueries that could not be turned into joins")
         }
+    }
+
+    /// A set-returning projection `set` read only by `expressions`: the projection without the
+    /// columns nothing reads (a column it expands stays: it makes the rows), fed only the
+    /// columns those left read (a projection below takes the others out, or keeps fewer of its
+    /// own), and `expressions` over it; nil when nothing can go. `HOP(bid, …)` with a GROUP BY
+    /// of two columns then expands two columns into five rows each, not every column of `bid`.
+    private static func pruned(_ set: ProjectSetNode, readBy expressions: [ScalarExpr]) -> (StreamPlan, [ScalarExpr])? {
+        let read = expressions.reduce(into: Set<Int>()) { $0.formUnion($1.referencedColumns) }
+        let kept = set.expressions.indices.filter { set.expands[$0] || read.contains($0) }
+        var keptExpressions = kept.map { set.expressions[$0] }
+        let inputTypes = set.input.outputTypes
+        let inputRead = keptExpressions.reduce(into: Set<Int>()) { $0.formUnion($1.referencedColumns) }.sorted()
+        guard kept.count < set.expressions.count || inputRead.count < inputTypes.count else { return nil }
+        var input = set.input
+        if inputRead.count < inputTypes.count {
+            let inputPosition = Dictionary(uniqueKeysWithValues: inputRead.enumerated().map { ($1, $0) })
+            if let inner = input.node as? ProjectNode {
+                input = .project(input: inner.input, predicate: inner.predicate, expressions: inputRead.map { inner.expressions[$0] })
+            } else if var scan = (input.node as? ScanNode)?.table, scan.index == nil {
+                scan.columns = inputRead.map { scan.columns[$0] }
+                scan.columnTypes = inputRead.map { scan.columnTypes[$0] }
+                input = .scan(scan)
+            } else {
+                input = .project(input: input, predicate: nil, expressions: inputRead.map { .column($0, inputTypes[$0]) })
+            }
+            keptExpressions = keptExpressions.map { $0.remappingColumns { inputPosition[$0]! } }
+        }
+        let position = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, $0) })
+        return (
+            .projectSet(input: input, expressions: keptExpressions, expands: kept.map { set.expands[$0] }),
+            expressions.map { $0.remappingColumns { position[$0]! } }
+        )
     }
 
     /// A filter on a ranking window function's value (`row_number() OVER (PARTITION BY a ORDER
