@@ -114,7 +114,7 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
         assert stats == [(*key, *values) for key, values in sorted(colors.items())]
         assert source_status(conn, "balloon_game_events")[1] == 0
 
-        # The windowed views against DuckDB over the same events, each TUMBLE written as the
+        # All five views against DuckDB over the same events, as written; each TUMBLE as the
         # window arithmetic it stands for: 15-second windows from the Unix epoch.
         db = duckdb.connect()
         db.execute("SET TimeZone = 'UTC'")
@@ -124,13 +124,15 @@ def test_seed_000_source_and_views_follow_sluice_gen_balloon(server: SluiceServe
                    "score: 'integer', page_id: 'integer', favorite_color_bonus: 'boolean', event_ts: 'timestamptz'})", [str(dump)])
         windows = ("(SELECT *, epoch_us(event_ts) // 15000000 * 15000000 AS window_start, "
                    "epoch_us(event_ts) // 15000000 * 15000000 + 15000000 AS window_end FROM balloon_game_events)")
-        for name, sql in _views(script).items():
-            if "TUMBLE(" not in sql:
-                continue
+        views = _views(script)
+        assert len(views) == 5
+        for name, sql in views.items():
             oracle = sql.replace("TUMBLE(balloon_game_events, event_ts, INTERVAL '15 SECONDS')", windows)
+            # (A time with a zone as DuckDB's microseconds, as comparable_rows has ours.)
+            oracle = oracle.replace("max(event_ts)", "epoch_us(max(event_ts))")
             expected = comparable_rows(db.execute(oracle).fetchall())
             actual = comparable_rows(conn.execute(f"SELECT * FROM {name}").fetchall())
-            assert len(expected) > 10, name
+            assert len(expected) > 3, name
             assert actual == expected, f"{name} differs from DuckDB"
 
 
