@@ -9,10 +9,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import json
+
 import psycopg
+from kafka import KafkaAdminClient, KafkaProducer
+from kafka.admin import NewTopic
 
 from harness import SluiceServer
-from source_support import wait_until
+from source_support import source_status, wait_until
 
 BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
 
@@ -48,3 +52,26 @@ def test_rows_behind_a_tables_watermark_are_dropped_and_windows_close(tmp_path: 
             assert sorted(conn.execute("SELECT id FROM clicks").fetchall()) == [(1,), (2,), (4,), (5,), (7,), (9,)]
             wait_until(lambda: conn.execute("SELECT window_start, n FROM per_window ORDER BY 1").fetchall()
                        == [(_at(0), 1), (_at(10), 2), (_at(20), 1)], 30, "the next window to close")
+
+
+def test_a_kafka_fed_tables_late_rows_are_dropped_and_counted() -> None:
+    """A table a connector feeds drops the rows behind its watermark as its source would, and
+    counts them in `sluice_sources.rows_late`."""
+    times = [1, 12, 9, 10, 5, 23, 20, 30]  # late: 9 (behind 10), 5 (behind 10), 20 (behind 21)
+    with SluiceServer() as server:
+        admin = KafkaAdminClient(bootstrap_servers=server.kafka_bootstrap, request_timeout_ms=10000)
+        admin.create_topics([NewTopic("clicks", 1, 1)])
+        admin.close()
+        producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap, acks="all")
+        for n, second in enumerate(times):
+            producer.send("clicks", value=json.dumps({"id": n, "ts": _at(second).isoformat()}).encode(), partition=0)
+        producer.flush(timeout=60)
+        producer.close()
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute(f"""CREATE TABLE clicks (id int, ts timestamptz, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) APPEND ONLY
+                WITH (connector = 'kafka', topic = 'clicks', properties.bootstrap.server = '{server.kafka_bootstrap}',
+                      scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON""")
+            wait_until(lambda: source_status(conn, "clicks")[0] == len(times), 30, "the table to read every event")
+            conn.execute("FLUSH")
+            assert sorted(row[0] for row in conn.execute("SELECT id FROM clicks").fetchall()) == [0, 1, 3, 5, 7]
+            assert conn.execute("SELECT rows_late FROM sluice_sources WHERE name = 'clicks'").fetchone() == (3,)

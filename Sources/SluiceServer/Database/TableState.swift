@@ -65,7 +65,11 @@ package final class TableState: Sendable {
                 if let filter {
                     // Rows behind the table's watermark are dropped, never stored; the
                     // watermark follows the rows it rose with.
-                    let (kept, _, advanced) = filter.apply(chunk)
+                    let (kept, late, advanced) = filter.apply(chunk)
+                    // A connector's late rows count in its `sluice_sources` row, as a source's do.
+                    if late > 0, let connector = connectors.all[table.id] {
+                        connector.statistics.rowsLate.add(late, ordering: .relaxed)
+                    }
                     chunk = kept
                     if let advanced { watermarks.append(advanced) }
                     if chunk.isEmpty { continue }
