@@ -75,3 +75,23 @@ def test_a_kafka_fed_tables_late_rows_are_dropped_and_counted() -> None:
             conn.execute("FLUSH")
             assert sorted(row[0] for row in conn.execute("SELECT id FROM clicks").fetchall()) == [0, 1, 3, 5, 7]
             assert conn.execute("SELECT rows_late FROM sluice_sources WHERE name = 'clicks'").fetchone() == (3,)
+
+
+def test_rows_logged_after_the_last_checkpoint_still_raise_the_watermark(tmp_path: Path) -> None:
+    """With no barrier for ten minutes, a row inserted after the last checkpoint is only in the
+    log when the server is killed: replaying it raises the table's watermark again, so a row
+    behind it is dropped after the restart too."""
+    data_dir = tmp_path / "data"
+    args = ["--barrier-interval-ms", "600000"]
+    with SluiceServer(data_dir=data_dir, extra_args=args) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute("CREATE TABLE clicks (id int, ts timestamptz, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) APPEND ONLY")
+            conn.execute("INSERT INTO clicks VALUES (1, %s)", [_at(23)])
+            conn.execute("CHECKPOINT")
+            # Only in the log: the watermark is 38 now, 21 in the checkpoint.
+            conn.execute("INSERT INTO clicks VALUES (2, %s)", [_at(40)])
+        server.kill()
+    with SluiceServer(data_dir=data_dir, extra_args=args) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute("INSERT INTO clicks VALUES (3, %s), (4, %s)", [_at(35), _at(39)])
+            assert sorted(conn.execute("SELECT id FROM clicks").fetchall()) == [(1,), (2,), (4,)]

@@ -137,7 +137,12 @@ extension Database {
         // delivers rows).
         for relation in relations where relation.kind == .table && relation.watermark != nil {
             let watermark = resume[relation.id]?[WatermarkFilter.positionKey]
-            streams.connectors.setWatermarkFilter(watermarkFilter(for: relation, from: watermark), for: relation.id)
+            let filter = watermarkFilter(for: relation, from: watermark)
+            // Rows logged after the checkpoint raised it further (they were all kept).
+            for (table, changes) in recovery.changesAfterCut ?? [] where table == relation.id {
+                for change in changes where change.op.isInsertion { _ = filter?.apply(change.rows) }
+            }
+            streams.connectors.setWatermarkFilter(filter, for: relation.id)
         }
         for relation in relations where relation.connector != nil {
             do {
