@@ -17,12 +17,7 @@ package enum KeyHash {
     }
 
     /// splitmix64's finalizer: every input bit reaches every output bit.
-    @inline(__always) static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    @inline(__always) static func mix(_ value: UInt64) -> UInt64 { KeyHashing.mix(value) }
 
     private static func combine(_ column: Column, into hashes: inout [UInt64]) {
         let count = hashes.count
@@ -61,24 +56,8 @@ package enum KeyHash {
         }
     }
 
-    /// A hash of a byte string, eight bytes at a time.
-    @inline(__always) static func bytesHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 29
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        return mix(hash ^ tail)
-    }
+    /// A hash of a byte string, eight bytes at a time (``KeyHashing/bytes(_:)``).
+    @inline(__always) static func bytesHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { KeyHashing.bytes(bytes) }
 
     /// Keeps the pairs `(leftRows[i], rightRows[i])` whose keys are equal (nulls equal to nulls
     /// when `nullsEqual`, else never equal), in order.

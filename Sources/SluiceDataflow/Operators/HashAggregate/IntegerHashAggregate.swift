@@ -1174,27 +1174,10 @@ struct GroupKeyBytes: Hashable {
         hasher.combine(Self.fold(bytes))
     }
 
-    /// The bytes mixed eight at a time (multiply, rotate), the length last.
+    /// The bytes folded a word at a time (``KeyHashing/bytes(_:)``).
     @inline(__always)
     static func fold(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBytes { raw -> UInt64 in
-            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-            var offset = 0
-            while offset + 8 <= raw.count {
-                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                state = ((state ^ word) &* 0xBF58_476D_1CE4_E5B9).rotatedLeft(by: 31)
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < raw.count {
-                tail |= UInt64(raw[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            state = ((state ^ tail) &* 0x94D0_49BB_1331_11EB).rotatedLeft(by: 29)
-            return state ^ UInt64(raw.count)
-        }
+        bytes.withUnsafeBytes { KeyHashing.bytes($0) }
     }
 
     static func == (lhs: GroupKeyBytes, rhs: GroupKeyBytes) -> Bool {
@@ -1204,9 +1187,4 @@ struct GroupKeyBytes: Hashable {
             rhs.bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
         }
     }
-}
-
-extension UInt64 {
-    @inline(__always)
-    fileprivate func rotatedLeft(by count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
 }
