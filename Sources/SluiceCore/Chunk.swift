@@ -56,6 +56,47 @@ package struct StreamChunk: Sendable {
     }
 
     package var count: Int { data.count }
+
+    /// The rows `passes` keeps and their ops: an update pair both of whose halves pass stays a
+    /// pair; one half alone goes on as a delete or an insert.
+    package func keptRows(_ passes: [Bool]) -> (rows: [Int], ops: [ChangeOp]) {
+        var rows: [Int] = []
+        var kept: [ChangeOp] = []
+        var rowIndex = 0
+        while rowIndex < count {
+            let op = ops[rowIndex]
+            if op == .updateDelete, rowIndex + 1 < count, ops[rowIndex + 1] == .updateInsert {
+                switch (passes[rowIndex], passes[rowIndex + 1]) {
+                case (true, true):
+                    rows += [rowIndex, rowIndex + 1]
+                    kept += [.updateDelete, .updateInsert]
+                case (true, false):
+                    rows.append(rowIndex)
+                    kept.append(.delete)
+                case (false, true):
+                    rows.append(rowIndex + 1)
+                    kept.append(.insert)
+                case (false, false):
+                    break
+                }
+                rowIndex += 2
+                continue
+            }
+            if passes[rowIndex] {
+                rows.append(rowIndex)
+                kept.append(op)
+            }
+            rowIndex += 1
+        }
+        return (rows, kept)
+    }
+
+    /// The rows `passes` keeps (``keptRows(_:)``); nil when none is kept.
+    package func keeping(_ passes: [Bool]) -> StreamChunk? {
+        let (rows, kept) = keptRows(passes)
+        if rows.isEmpty { return nil }
+        return rows.count == count ? StreamChunk(ops: kept, data: data) : StreamChunk(ops: kept, data: data.gather(rows))
+    }
 }
 
 extension Column {

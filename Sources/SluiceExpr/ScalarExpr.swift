@@ -48,6 +48,12 @@ package indirect enum ScalarExpr: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The operands of a top-level AND, flattened.
+    package var conjuncts: [ScalarExpr] {
+        if case .and(let operands) = self { return operands.flatMap(\.conjuncts) }
+        return [self]
+    }
+
     /// The column indexes this expression reads.
     package var referencedColumns: Set<Int> {
         var result = Set<Int>()

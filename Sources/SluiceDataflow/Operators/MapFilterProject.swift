@@ -38,34 +38,7 @@ package struct MapFilterProject: StreamOperator {
             let mask = ExpressionEvaluator.mask(of: Self.evaluate(predicate, on: data, context: context, output: &output))
             for rowIndex in 0 ..< data.count { passes[rowIndex] = mask[rowIndex] }
         }
-        var rows: [Int] = []
-        var ops: [ChangeOp] = []
-        var rowIndex = 0
-        while rowIndex < data.count {
-            let op = chunk.ops[rowIndex]
-            if op == .updateDelete, rowIndex + 1 < data.count, chunk.ops[rowIndex + 1] == .updateInsert {
-                switch (passes[rowIndex], passes[rowIndex + 1]) {
-                case (true, true):
-                    rows += [rowIndex, rowIndex + 1]
-                    ops += [.updateDelete, .updateInsert]
-                case (true, false):
-                    rows.append(rowIndex)
-                    ops.append(.delete)
-                case (false, true):
-                    rows.append(rowIndex + 1)
-                    ops.append(.insert)
-                case (false, false):
-                    break
-                }
-                rowIndex += 2
-                continue
-            }
-            if passes[rowIndex] {
-                rows.append(rowIndex)
-                ops.append(op)
-            }
-            rowIndex += 1
-        }
+        let (rows, ops) = chunk.keptRows(passes)
         if rows.isEmpty { return }
         let kept = rows.count == data.count ? data : data.gather(rows)
         var columns: [Column] = []

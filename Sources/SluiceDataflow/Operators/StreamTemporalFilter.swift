@@ -75,7 +75,7 @@ struct StreamTemporalFilter: StreamOperator {
 
     mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let times = try ExpressionEvaluator.evaluate(time, on: chunk.data, context: context)
-        var shown: [Int] = []
+        var shown = [Bool](repeating: false, count: chunk.count)
         var kept: [Int] = []
         for row in 0 ..< chunk.count where !times.isNull(row) {
             // Before the first barrier no window is known yet: every row waits for it.
@@ -85,33 +85,18 @@ struct StreamTemporalFilter: StreamOperator {
             }
             let afterLower = passesLower(times, row, lowerLimit)
             let beforeUpper = passesUpper(times, row, upperLimit)
-            if afterLower && beforeUpper { shown.append(row) }
+            shown[row] = afterLower && beforeUpper
             // Rows that can still cross a bound: the lower bound ahead of them, or the upper
             // bound not reached yet.
             if afterLower && (lower != nil || !beforeUpper) { kept.append(row) }
         }
-        if !shown.isEmpty {
-            output.append(shown.count == chunk.count ? chunk : Self.halves(of: chunk, at: shown))
-        }
+        if let passed = chunk.keeping(shown) { output.append(passed) }
         if !kept.isEmpty {
             let data = Chunk(columns: chunk.data.columns + [times], count: chunk.count)
             let picked = kept.count == chunk.count ? data : data.gather(kept)
             let ops = kept.map { chunk.ops[$0] }
             rows.stage(StreamChunk(ops: ops, data: picked)) { bytes, row in Self.appendKey(picked, row: row, to: &bytes) }
         }
-    }
-
-    /// The rows `picks` of `chunk`, an update pair split by them going on as the half kept.
-    private static func halves(of chunk: StreamChunk, at picks: [Int]) -> StreamChunk {
-        let pickSet = Set(picks)
-        let ops = picks.map { index -> ChangeOp in
-            switch chunk.ops[index] {
-            case .updateDelete where !pickSet.contains(index + 1): .delete
-            case .updateInsert where !pickSet.contains(index - 1): .insert
-            case let op: op
-            }
-        }
-        return StreamChunk(ops: ops, data: chunk.data.gather(picks))
     }
 
     /// A bound's value at barrier time `now`, as a one-row column of the time's type.

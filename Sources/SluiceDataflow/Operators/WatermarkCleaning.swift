@@ -52,17 +52,7 @@ struct WatermarkCleaning {
     static func rows(of chunk: StreamChunk, column: Int, atOrPast bound: Value, type: DataType) -> StreamChunk? {
         let values = chunk.data.columns[column]
         let limit = Self.column(of: bound, type: type)
-        let kept = (0 ..< chunk.count).filter { values.isNull($0) || ValueOrdering.compare(values, $0, limit, 0) >= 0 }
-        if kept.count == chunk.count { return chunk }
-        if kept.isEmpty { return nil }
-        let ops = kept.map { index -> ChangeOp in
-            switch chunk.ops[index] {
-            case .updateDelete: .delete
-            case .updateInsert: .insert
-            case let op: op
-            }
-        }
-        return StreamChunk(ops: ops, data: chunk.data.gather(kept))
+        return chunk.keeping((0 ..< chunk.count).map { values.isNull($0) || ValueOrdering.compare(values, $0, limit, 0) >= 0 })
     }
 
     /// The positions of `values` below `limit`'s one value (NULLs left out).

@@ -41,11 +41,7 @@ extension EquiJoin where Input == StreamPlan {
         }
         guard let residual else { return bounds }
         let width = leftTypes.count
-        func conjuncts(_ expression: ScalarExpr) -> [ScalarExpr] {
-            if case .and(let operands) = expression { return operands.flatMap(conjuncts) }
-            return [expression]
-        }
-        for conjunct in conjuncts(residual) {
+        for conjunct in residual.conjuncts {
             guard case .call(let function, let arguments) = conjunct, arguments.count == 2 else { continue }
             let (larger, smaller): (ScalarExpr, ScalarExpr)
             switch function.name {

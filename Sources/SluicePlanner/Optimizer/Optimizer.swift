@@ -59,11 +59,6 @@ package struct Optimizer: Sendable {
 // MARK: - Expression helpers shared by the passes
 
 extension ScalarExpr {
-    /// The operands of a top-level AND, flattened.
-    var conjuncts: [ScalarExpr] {
-        if case .and(let operands) = self { return operands.flatMap(\.conjuncts) }
-        return [self]
-    }
 
     /// One predicate from conjuncts: nil for none, the conjunct itself for one.
     static func conjunction(_ conjuncts: [ScalarExpr]) -> ScalarExpr? {

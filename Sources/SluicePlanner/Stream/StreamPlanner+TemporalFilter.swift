@@ -22,11 +22,7 @@ extension StreamPlanner {
     /// of `now()` alone that never decreases as time goes on, at most once from below and
     /// once from above; anything else is refused (0A000).
     static func temporalFilter(_ input: BatchPlan, _ predicate: ScalarExpr) throws(SluiceError) -> StreamPlan? {
-        func conjuncts(_ expression: ScalarExpr) -> [ScalarExpr] {
-            if case .and(let operands) = expression { return operands.flatMap(conjuncts) }
-            return [expression]
-        }
-        let all = conjuncts(predicate)
+        let all = predicate.conjuncts
         let temporal = all.filter(readsClock)
         guard !temporal.isEmpty else { return nil }
         var time: ScalarExpr?

@@ -157,6 +157,12 @@ final class ConnectorSet: Sendable {
 
     var watermarkFilters: [Int: WatermarkFilter] { filters.withLock { $0 } }
 
+    /// Relation `id`'s watermark filter, if it has one.
+    func watermarkFilter(for id: Int) -> WatermarkFilter? { filters.withLock { $0[id] } }
+
+    /// The connector feeding relation `id`, if one does.
+    func connector(for id: Int) -> (any SourceConnector)? { connectors.withLock { $0[id] } }
+
     func set(_ connector: any SourceConnector, for id: Int) {
         connectors.withLock { $0[id] = connector }
     }

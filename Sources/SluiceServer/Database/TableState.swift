@@ -56,7 +56,7 @@ package final class TableState: Sendable {
     ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         var count = 0
-        let filter = table.watermark == nil ? nil : connectors.watermarkFilters[table.id]
+        let filter = table.watermark == nil ? nil : connectors.watermarkFilter(for: table.id)
         var watermarks: [Watermark] = []
         try write(table, synchronousCommit: synchronousCommit, watermarks: { watermarks }) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
             var changes: [(op: ChangeOp, rows: Chunk)] = []
@@ -67,7 +67,7 @@ package final class TableState: Sendable {
                     // watermark follows the rows it rose with.
                     let (kept, late, advanced) = filter.apply(chunk)
                     // A connector's late rows count in its `sluice_sources` row, as a source's do.
-                    if late > 0, let connector = connectors.all[table.id] {
+                    if late > 0, let connector = connectors.connector(for: table.id) {
                         connector.statistics.rowsLate.add(late, ordering: .relaxed)
                     }
                     chunk = kept
