@@ -78,10 +78,8 @@ struct LookupMemo {
             if copies[key] == nil { order.append(key) }
             copies[key, default: 0] += 1
         }
-        var retracted: [Chunk] = []
-        var removals: [Chunk] = []
-        var removalCounts: [Int32] = []
-        var removalKeys: [[UInt8]] = []
+        var retracted = PagedTable.Picks()
+        var removals = PagedTable.Picks()
         for key in order {
             var wanted = Int32(copies[key]!)
             // Generations in order, each a header then its rows.
@@ -100,27 +98,19 @@ struct LookupMemo {
                         held = count
                         taken = min(wanted, held)
                         wanted -= taken
-                        removals.append(run.contents.rows.gather([index]))
-                        removalCounts.append(-taken)
-                        removalKeys.append(entryKey)
+                        removals.remove(run.contents, index, count: taken)
                     } else if taken > 0, held > 0 {
                         // Each copy was joined into an equal share of the rows.
                         let share = count / held * taken
                         guard share > 0 else { continue }
-                        retracted.append(run.contents.rows.gather([Int](repeating: index, count: Int(share))))
-                        removals.append(run.contents.rows.gather([index]))
-                        removalCounts.append(-share)
-                        removalKeys.append(entryKey)
+                        retracted.add(run.contents, index, times: Int(share))
+                        removals.remove(run.contents, index, count: share)
                     }
                 }
             }
         }
-        if !removals.isEmpty {
-            let keys = removalKeys
-            entries.stage(Chunk.concatenate(removals, types: types), counts: removalCounts) { bytes, row in bytes += keys[row] }
-            entries.commitEpoch()
-        }
-        return Chunk.concatenate(retracted, types: types)
+        entries.take(removals)
+        return retracted.rows(types: types)
     }
 
     mutating func restore(_ tables: RestoredTables) throws(SluiceError) {

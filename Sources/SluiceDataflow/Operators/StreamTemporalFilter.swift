@@ -132,11 +132,9 @@ struct StreamTemporalFilter: StreamOperator {
     /// Emits what moving the bounds from the current ones to `limits` changes, and removes the
     /// rows that no bound can cross any more. On the first move, every kept row is new.
     private mutating func move(to limits: (lower: Column?, upper: Column?), isFirst: Bool, into output: inout OutputBuffer) throws(SluiceError) {
-        var deleted: [Chunk] = []
-        var inserted: [Chunk] = []
-        var removals: [Chunk] = []
-        var removalCounts: [Int32] = []
-        var removalKeys: [[UInt8]] = []
+        var deleted = PagedTable.Picks()
+        var inserted = PagedTable.Picks()
+        var removals = PagedTable.Picks()
         let timeColumn = types.count
         // Rows from `start` on, in time order, while `inRange` holds for their time.
         func scan(from start: [UInt8], while inRange: (Column, Int) -> Bool, _ visit: (StatePage.Contents, Int) -> Void) {
@@ -155,30 +153,22 @@ struct StreamTemporalFilter: StreamOperator {
                 from = resume
             }
         }
-        func repeated(_ contents: StatePage.Contents, _ index: Int) -> Chunk {
-            let count = Int(max(contents.counts?[index] ?? 1, 0))
-            return contents.rows.gather(Array(repeating: index, count: count))
-        }
-        func remove(_ contents: StatePage.Contents, _ index: Int) {
-            removals.append(contents.rows.gather([index]))
-            removalCounts.append(-(contents.counts?[index] ?? 1))
-            removalKeys.append(contents.keys.key(index))
-        }
+        func all(_ contents: StatePage.Contents, _ index: Int) -> Int { Int(max(contents.counts?[index] ?? 1, 0)) }
         if isFirst {
             // Every kept row: shown when inside the new window, kept while a bound can cross it.
             scan(from: [0, 0, 0x01], while: { _, _ in true }) { contents, index in
                 let times = contents.rows.columns[timeColumn]
                 let afterLower = passesLower(times, index, limits.lower)
                 let beforeUpper = passesUpper(times, index, limits.upper)
-                if afterLower && beforeUpper { inserted.append(repeated(contents, index)) }
-                if !afterLower || (lower == nil && beforeUpper) { remove(contents, index) }
+                if afterLower && beforeUpper { inserted.add(contents, index, times: all(contents, index)) }
+                if !afterLower || (lower == nil && beforeUpper) { removals.remove(contents, index) }
             }
         } else {
             if lower != nil {
                 // The rows the lower bound passed, from the start: deleted if they showed.
                 scan(from: [0, 0, 0x01], while: { !passesLower($0, $1, limits.lower) }) { contents, index in
-                    if passesUpper(contents.rows.columns[timeColumn], index, upperLimit) { deleted.append(repeated(contents, index)) }
-                    remove(contents, index)
+                    if passesUpper(contents.rows.columns[timeColumn], index, upperLimit) { deleted.add(contents, index, times: all(contents, index)) }
+                    removals.remove(contents, index)
                 }
             }
             if let upperLimit {
@@ -190,23 +180,19 @@ struct StreamTemporalFilter: StreamOperator {
                 scan(from: start, while: { passesUpper($0, $1, limits.upper) }) { contents, index in
                     let times = contents.rows.columns[timeColumn]
                     guard !passesUpper(times, index, upperLimit), passesLower(times, index, limits.lower) else { return }
-                    inserted.append(repeated(contents, index))
+                    inserted.add(contents, index, times: all(contents, index))
                     // Without a lower bound, a row shown stays shown: nothing to keep.
-                    if lower == nil { remove(contents, index) }
+                    if lower == nil { removals.remove(contents, index) }
                 }
             }
         }
         let width = types.count
-        for (chunks, op) in [(deleted, ChangeOp.delete), (inserted, .insert)] where !chunks.isEmpty {
-            let all = Chunk.concatenate(chunks, types: types + [time.type])
+        for (picks, op) in [(deleted, ChangeOp.delete), (inserted, .insert)] where !picks.isEmpty {
+            let all = picks.rows(types: types + [time.type])
             let data = Chunk(columns: Array(all.columns.prefix(width)), count: all.count)
             output.append(StreamChunk(ops: [ChangeOp](repeating: op, count: data.count), data: data))
         }
-        if !removals.isEmpty {
-            let keys = removalKeys
-            rows.stage(Chunk.concatenate(removals, types: types + [time.type]), counts: removalCounts) { bytes, row in bytes += keys[row] }
-            rows.commitEpoch()
-        }
+        rows.take(removals)
     }
 
     mutating func enableCheckpoints() {
