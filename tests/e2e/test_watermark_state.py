@@ -19,6 +19,7 @@ from kafka import KafkaAdminClient, KafkaProducer
 from kafka.admin import NewTopic
 
 from harness import SluiceServer
+from harness.ports import free_port
 from source_support import comparable_rows, connect, kept_by_watermark, micros, wait_until
 
 BASE = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -156,3 +157,50 @@ def test_state_behind_the_watermark_is_dropped_and_results_equal_duckdb(tmp_path
         for name in VIEWS:
             # The same rows in and out, but only the last windows' state kept.
             assert state[name] * 3 < state[name + "_all"], f"{name} keeps {state[name]} bytes of state, {state[name + '_all']} without a watermark"
+
+
+def test_cleaned_state_comes_back_after_a_kill_and_results_still_equal_duckdb(tmp_path: Path) -> None:
+    """The same watermarked views, killed with -9 halfway through the events and started again on
+    the same data directory: the joins', top-N's and aggregates' cleaned state and the sources'
+    watermarks come back from the checkpoint, and every view still equals DuckDB over all the
+    events the watermarks keep."""
+    rng = random.Random(43)
+    seconds = 60
+    bids = _events(rng, seconds * 60, 60, lambda r: {"auction": r.randrange(AUCTIONS), "price": r.randrange(1, 10_000)})
+    auctions = _events(rng, seconds * 8, 8, lambda r: {"id": r.randrange(AUCTIONS)})
+    data, port = tmp_path / "data", free_port()
+    with SluiceServer(data_dir=data, kafka_port=port) as server:
+        admin = KafkaAdminClient(bootstrap_servers=server.kafka_bootstrap, request_timeout_ms=10000)
+        admin.create_topics([NewTopic("bids", 1, 1), NewTopic("auctions", 1, 1)])
+        admin.close()
+        with connect(server) as conn:
+            for topic, columns in (("bids", "auction int, price int, ts timestamptz"), ("auctions", "id int, ts timestamptz")):
+                conn.execute(f"CREATE SOURCE {topic} ({columns}, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH (connector = 'kafka', "
+                             f"topic = '{topic}', properties.bootstrap.server = '{server.kafka_bootstrap}', scan.startup.mode = 'earliest') "
+                             "FORMAT PLAIN ENCODE JSON")
+            for name, sql in VIEWS.items():
+                conn.execute(f"CREATE MATERIALIZED VIEW {name} AS {sql.format(bids='bids', auctions='auctions')}")
+            _produce(server.kafka_bootstrap, "bids", bids[: len(bids) // 2])
+            _produce(server.kafka_bootstrap, "auctions", auctions[: len(auctions) // 2])
+            wait_until(lambda: conn.execute("SELECT sum(rows_read) FROM sluice_sources").fetchone()[0]
+                       == len(bids) // 2 + len(auctions) // 2, 60, "the sources to read the first half")
+            conn.execute("FLUSH")
+        server.kill()
+    with SluiceServer(data_dir=data, kafka_port=port) as server:
+        _produce(server.kafka_bootstrap, "bids", bids[len(bids) // 2:])
+        _produce(server.kafka_bootstrap, "auctions", auctions[len(auctions) // 2:])
+        want = {name: comparable_rows(rows) for name, rows in _expected(_kept(bids), _kept(auctions), tmp_path).items()}
+        last: dict = {}
+
+        def equal() -> bool:
+            with connect(server) as conn:
+                conn.execute("FLUSH")
+                for name in VIEWS:
+                    last[name] = _normalized(name, conn.execute(f"SELECT * FROM {name}").fetchall())
+            return all(last[name] == want[name] for name in VIEWS)
+        try:
+            wait_until(equal, 120, "the views to equal DuckDB's answers after the restart")
+        except AssertionError:
+            for name in VIEWS:
+                assert last.get(name) == want[name], f"{name} differs from DuckDB after the restart\n{server.log()[-2000:]}"
+            raise
