@@ -20,6 +20,20 @@ package enum Connectors {
         }
     }
 
+    /// The sink connector `description` names (`CREATE SINK … WITH (connector = '…')`), built
+    /// and (with `validate`, at CREATE) checked against its target.
+    package static func makeSink(_ description: SinkDescription, validate: Bool) throws(SluiceError) -> any StreamSink {
+        let name = description.options["connector"]?.lowercased() ?? ""
+        switch name {
+        case "blackhole":
+            return BlackholeSink(description)
+        default:
+            throw SluiceError(
+                .featureNotSupported, "unknown sink connector \"\(name)\"",
+                hint: "Sinks can write to connector = 'iceberg', or discard rows with connector = 'blackhole'.")
+        }
+    }
+
     /// The wall-clock time in microseconds since 1970: when a row was rejected, the base of
     /// generated timestamps.
     static func nowMicroseconds() -> Int64 {

@@ -83,6 +83,8 @@ extension Database {
         ) {
             description, validate throws(SluiceError) in
             try Connectors.make(description, validate: validate)
+        } sinks: { description, validate throws(SluiceError) in
+            try Connectors.makeSink(description, validate: validate)
         }
     }
 }

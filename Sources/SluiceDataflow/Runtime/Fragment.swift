@@ -87,6 +87,12 @@ package final class Fragment: @unchecked Sendable {
     /// Checkpoints: whether they are taken, and the view's chain since its last base.
     private let checkpointing: Bool
     private var chain = CheckpointChain()
+    /// For a sink's fragment: the sink and its committer, which take the changes in place of
+    /// the view's rows, and the sink's prepared epochs not yet committed, in its state table.
+    private let sink: SinkCommitter?
+    private var sinkProgress = OperatorProgress(id: Fragment.sinkStateTableID, type: .bytea)
+    /// The id of a sink's prepared epochs among its fragment's state tables.
+    static let sinkStateTableID = Int(UInt32.max) - 1
 
     /// With `checkpointing`, the fragment writes its state at checkpoint barriers; with
     /// `restoring` (each state table's contents, by id), it starts from a checkpoint's state
@@ -94,21 +100,32 @@ package final class Fragment: @unchecked Sendable {
     package init(
         id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, chunk: Chunk)],
         collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64, checkpointing: Bool = false,
-        restoring: RestoredTables? = nil, memory: StateMemory? = nil
+        restoring: RestoredTables? = nil, memory: StateMemory? = nil, sink: SinkCommitter? = nil
     ) throws(SluiceError) {
         self.id = id
+        self.sink = sink
         self.name = name
         self.planText = planText
         self.upstreams = graph.upstreams
         // Set up before they move in: both are fresh, so nothing they hold is copied.
         var graph = graph
         var materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity, memory: memory)
-        if let memory { graph.useMemory(memory) }
+        if let memory {
+            graph.useMemory(memory)
+            sinkProgress.useMemory(memory)
+        }
         if checkpointing {
             graph.enableCheckpoints()
             materializer.tracksChanges = true
+            sinkProgress.enableCheckpoints()
         }
-        if let restoring { try Self.restore(&graph, &materializer, from: restoring) }
+        if let restoring {
+            try Self.restore(&graph, &materializer, from: restoring)
+            if let sink {
+                try sinkProgress.restore(restoring)
+                if case .bytea(let bytes) = sinkProgress.value { sink.recovered(try PreparedEpoch.decode(bytes)) }
+            }
+        }
         self.graph = graph
         self.materializer = materializer
         self.backfill = backfill
@@ -273,6 +290,9 @@ package final class Fragment: @unchecked Sendable {
         }
         let warnings = graph.takeWarnings()
         if let last = warnings.last { statistics.record(last, count: warnings.count) }
+        // A sink whose prepare failed sits the checkpoint out: its rows are in no file yet, and
+        // the sources' positions in the checkpoint are past them.
+        if let sink, barrier.isCheckpoint || !checkpointing, !prepareSink(sink, epoch: barrier.epoch) { failed = true }
         materializer.keepsChanges = keepsChanges.load(ordering: .acquiring)
         let rows = materializer.publish()
         statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
@@ -282,6 +302,7 @@ package final class Fragment: @unchecked Sendable {
         var piece: CheckpointPiece?
         if mode != .none {
             state.add(materializer.checkpoint(everything: mode == .everything))
+            if sink != nil { state.add(sinkProgress.checkpoint(everything: mode == .everything)) }
             if failed {
                 // An operator stopped short of its sections: this view sits the checkpoint out and
                 // writes a base at the next one.
@@ -294,9 +315,45 @@ package final class Fragment: @unchecked Sendable {
         }
         output.sendWithoutWaiting(.barrier(barrier))
         collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows, checkpoint: piece)
+        // Without checkpoints nothing is durable: an epoch may commit as soon as it is prepared.
+        if let sink, !checkpointing { sink.durable(epoch: barrier.epoch) }
     }
 
+    /// Has the sink write out what it took this epoch, and keeps the epochs prepared and not yet
+    /// committed in the sink's state table, for the checkpoint. A failed prepare keeps the rows
+    /// in the sink for the next barrier.
+    private func prepareSink(_ sink: SinkCommitter, epoch: UInt64) -> Bool {
+        var pending = sink.pending
+        do {
+            if let token = try sink.sink.prepare(epoch: epoch) {
+                pending = sink.prepared(PreparedEpoch(epoch: epoch, token: token))
+            }
+        } catch {
+            statistics.record(error)
+            sink.statistics.record(error)
+            return false
+        }
+        let encoded = PreparedEpoch.encode(pending)
+        if case .bytea(let recorded) = sinkProgress.value, recorded == encoded { return true }
+        if sinkProgress.value == nil && encoded.isEmpty { return true }
+        sinkProgress.record(.bytea(encoded))
+        return true
+    }
+
+    /// The sink's committer, for a sink's fragment.
+    package var sinkCommitter: SinkCommitter? { sink }
+
     private func emit(_ chunk: StreamChunk) {
+        if let sink {
+            do {
+                try sink.sink.write(chunk)
+                sink.statistics.rowsIn.add(chunk.count, ordering: .relaxed)
+            } catch {
+                statistics.record(error)
+                sink.statistics.record(error)
+            }
+            return
+        }
         materializer.apply(chunk)
         output.sendWithoutWaiting(.chunk(chunk))
     }

@@ -388,16 +388,16 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// checkpoint's cut). Returns the epoch after which the view shows its first complete
     /// contents; that barrier is a checkpoint, so the view is in the next one.
     package func createView(
-        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil,
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil, sink: SinkCommitter? = nil,
         snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
         try gate.withExclusive { () throws(SluiceError) -> UInt64 in
-            try createViewExclusively(id: id, name: name, plan: plan, context: context, restoring: restoring, snapshot: snapshot)
+            try createViewExclusively(id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink, snapshot: snapshot)
         }
     }
 
     private func createViewExclusively(
-        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables?,
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables?, sink: SinkCommitter?,
         snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
         let graph = try OperatorGraph(plan: plan, stateTableBase: id * 10_000, context: context)
@@ -410,7 +410,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
         let fragment = try Fragment(
             id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self, pool: pool,
-            checkpointing: isCheckpointing, restoring: restoring, memory: memory)
+            checkpointing: isCheckpointing, restoring: restoring, memory: memory, sink: sink)
         condition.withLock {
             if graph.upstreams.isEmpty { ticker.subscribe(fragmentID: id, queue: fragment.queue, input: 0) }
             for (upstream, relation) in graph.upstreams.enumerated() {
@@ -437,8 +437,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
 
     /// Stops maintaining view `id` and frees its state. Views over it must be dropped first.
     package func dropView(id: Int) {
-        gate.withExclusive { condition.withLock {
-            guard let fragment = fragments.removeValue(forKey: id) else { return }
+        let dropped = gate.withExclusive { condition.withLock { () -> Fragment? in
+            guard let fragment = fragments.removeValue(forKey: id) else { return nil }
             ticker.unsubscribe(fragmentID: id)
             for relation in fragment.upstreams {
                 if let view = fragments[relation] {
@@ -454,7 +454,17 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
                 inflight[index].pieces.removeAll { $0.view == id }
             }
             commitReady()
+            return fragment
         } }
+        // A sink's committer may be talking to its target: closed with no lock held.
+        dropped?.sinkCommitter?.close()
+    }
+
+    /// The checkpoint of `epoch` is durable: sinks may commit what it holds, unless their state
+    /// was left out of it (`leftOut`: a chain broken by an earlier failed checkpoint).
+    package func checkpointWritten(epoch: UInt64, leftOut: [Int] = []) {
+        let sinks = condition.withLock { fragments.values.filter { !leftOut.contains($0.id) }.compactMap(\.sinkCommitter) }
+        for sink in sinks { sink.durable(epoch: epoch) }
     }
 
     /// The running views, by id.
@@ -470,13 +480,16 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// Stops every fragment, the workers and the barrier thread; wakes all waiters.
     package func stop() {
         pool.stop()
-        condition.withLock {
+        let sinks = condition.withLock { () -> [SinkCommitter] in
             stopped = true
+            let sinks = fragments.values.compactMap(\.sinkCommitter)
             for fragment in fragments.values { fragment.stop() }
             fragments.removeAll()
             for waiter in waiters { waiter.continuation.resume() }
             waiters = []
             condition.broadcast()
+            return sinks
         }
+        for sink in sinks { sink.close() }
     }
 }

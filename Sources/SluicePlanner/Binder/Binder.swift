@@ -162,8 +162,8 @@ package struct Binder {
             return try bindCreateView(view, sourceText: statement.sourceText)
         case .createSource(let create):
             return try bindCreateSource(create, sourceText: statement.sourceText)
-        case .createSink:
-            throw SluiceError(.featureNotSupported, "CREATE SINK is not supported yet", position: statement.position.errorPosition)
+        case .createSink(let create):
+            return try bindCreateSink(create, sourceText: statement.sourceText)
         case .copy(let copy):
             return try bindCopy(copy, position: statement.position.errorPosition)
         case .alter(let objectType, _):

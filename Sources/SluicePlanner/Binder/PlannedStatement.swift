@@ -46,6 +46,9 @@ package enum PlannedStatement: Sendable {
     /// A new materialized view, maintained by `plan` (its dependencies are the relations the
     /// plan scans).
     case createMaterializedView(RelationDefinition, plan: StreamPlan)
+    /// A new sink, fed by `plan` (its dependencies are the relations the plan scans); the
+    /// connector and its options are in `relation.connector`.
+    case createSink(RelationDefinition, plan: StreamPlan)
     /// A new view (`replacing` the view of that name, for CREATE OR REPLACE VIEW).
     case createView(RelationDefinition, replacing: RelationDefinition?)
     /// A source, or a table a connector feeds (`relation.kind` says which; `relation.connector`

@@ -17,6 +17,7 @@ package final class Catalog: Sendable {
     private let state = Mutex(State())
     private let statusSource = Mutex<(@Sendable () -> [StreamingJobStatus])?>(nil)
     private let sourceStatusSource = Mutex<(@Sendable () -> [SourceStatus])?>(nil)
+    private let sinkStatusSource = Mutex<(@Sendable () -> [SinkStatus])?>(nil)
     private let checkpointSource = Mutex<(@Sendable () -> [CheckpointRecord])?>(nil)
     private let memorySource = Mutex<(@Sendable () -> MemoryStatus)?>(nil)
 
@@ -30,6 +31,15 @@ package final class Catalog: Sendable {
     /// Where the system views read the state of running source connectors from.
     package func setSourceStatusSource(_ source: @escaping @Sendable () -> [SourceStatus]) {
         sourceStatusSource.withLock { $0 = source }
+    }
+
+    package func setSinkStatusSource(_ source: @escaping @Sendable () -> [SinkStatus]) {
+        sinkStatusSource.withLock { $0 = source }
+    }
+
+    /// What every running sink reports, for `sluice_sinks`.
+    package var sinkStatus: [SinkStatus] {
+        sinkStatusSource.withLock { $0 }?() ?? []
     }
 
     /// Where `sluice_checkpoints` reads the recent checkpoints from.
@@ -235,6 +245,43 @@ package struct SourceStatus: Sendable {
         self.rowsLate = rowsLate
         self.status = status
         self.errors = errors
+    }
+}
+
+/// What a running sink reports, for `sluice_sinks`.
+package struct SinkStatus: Sendable {
+    package var relationID: Int
+    /// `running` (nothing committed yet), `committed`, or `retrying` after a failure.
+    package var state: String
+    package var lastCommitEpoch: UInt64
+    /// Microseconds since 1970; nil before the first commit.
+    package var lastCommitAt: Int64?
+    package var commits: Int
+    /// Data files and rows made visible by commits.
+    package var files: Int
+    package var rows: Int
+    /// Rows the sink took from its input.
+    package var rowsIn: Int
+    /// Epochs prepared and not yet committed.
+    package var pendingEpochs: Int
+    package var commitFailures: Int
+    package var lastError: String?
+
+    package init(
+        relationID: Int, state: String, lastCommitEpoch: UInt64, lastCommitAt: Int64?, commits: Int, files: Int, rows: Int, rowsIn: Int,
+        pendingEpochs: Int, commitFailures: Int, lastError: String?
+    ) {
+        self.relationID = relationID
+        self.state = state
+        self.lastCommitEpoch = lastCommitEpoch
+        self.lastCommitAt = lastCommitAt
+        self.commits = commits
+        self.files = files
+        self.rows = rows
+        self.rowsIn = rowsIn
+        self.pendingEpochs = pendingEpochs
+        self.commitFailures = commitFailures
+        self.lastError = lastError
     }
 }
 

@@ -66,6 +66,9 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var appendOnly: Bool?
     /// For a table with a primary key: what an insert of a key it holds does (nil: overwrite).
     package var onConflict: ConflictBehavior?
+    /// For a sink: a UUID given at CREATE and written into every commit it makes (an Iceberg
+    /// snapshot's summary), by which a commit repeated after a crash is recognised.
+    package var sinkID: String?
 
     /// Whether rows are only ever added: a source's, or an APPEND ONLY table's.
     package var isAppendOnly: Bool { kind == .source || appendOnly == true }

@@ -266,6 +266,24 @@ enum SystemCatalog {
                         .string(status.status), .int64(Int64(status.rowsLate)),
                     ]
                 })
+        case "sluice_sinks":
+            return Table(
+                columns: [
+                    ("id", .int32), ("name", .varchar), ("connector", .varchar), ("target", .varchar), ("state", .varchar),
+                    ("last_commit_epoch", .int64), ("last_commit_at", .timestamptz), ("commits", .int64), ("files", .int64),
+                    ("rows", .int64), ("rows_in", .int64), ("pending_epochs", .int32), ("commit_failures", .int64), ("last_error", .varchar),
+                ],
+                rows: catalog.sinkStatus.compactMap { status in
+                    guard let relation = catalog.relation(id: status.relationID) else { return nil }
+                    let options = relation.connector?.options ?? [:]
+                    let target = [options["database.name"], options["table.name"]].compactMap { $0 }.joined(separator: ".")
+                    return [
+                        .int32(Int32(relation.id)), .string(relation.name), .string(relation.connector?.connector ?? ""), .string(target),
+                        .string(status.state), .int64(Int64(status.lastCommitEpoch)), status.lastCommitAt.map { .timestamptz($0) } ?? .null,
+                        .int64(Int64(status.commits)), .int64(Int64(status.files)), .int64(Int64(status.rows)), .int64(Int64(status.rowsIn)),
+                        .int32(Int32(status.pendingEpochs)), .int64(Int64(status.commitFailures)), status.lastError.map { .string($0) } ?? .null,
+                    ]
+                })
         case "sluice_checkpoints":
             return Table(
                 columns: [
@@ -334,6 +352,18 @@ enum SystemCatalog {
                         .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10),
                         .string($0.connector?.connector.uppercased() ?? ""), .string($0.connector?.format ?? ""),
                         .string($0.connector?.encode ?? ""), .string($0.definition),
+                    ]
+                })
+        case "rw_sinks":
+            return Table(
+                columns: [
+                    ("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("connector", .varchar),
+                    ("sink_type", .varchar), ("definition", .varchar),
+                ],
+                rows: catalog.relations.filter { $0.kind == .sink }.map {
+                    [
+                        .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10),
+                        .string($0.connector?.connector ?? ""), .string($0.appendOnly == false ? "UPSERT" : "APPEND_ONLY"), .string($0.definition),
                     ]
                 })
         case "rw_fragments":

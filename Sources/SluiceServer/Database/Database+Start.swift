@@ -48,7 +48,8 @@ extension Database {
             }
             // The last state checkpoint: the tables' rows, and the views' state if it covers
             // every view (otherwise views are rebuilt from their inputs).
-            let views = relations.filter { $0.kind == .materializedView }.sorted { $0.id < $1.id }
+            // (Sinks are fragments with state too, restored with the views, after what they read.)
+            let views = relations.filter { $0.kind == .materializedView || $0.kind == .sink }.sorted { $0.id < $1.id }
             // (Paged state tables written whole stay in the run files, read as pages are touched.)
             let reading = ContinuousClock.now
             let (checkpoint, damaged) = StateCheckpoints.recover(directory: "\(directory)/state", lazily: .all)
@@ -144,7 +145,7 @@ extension Database {
             }
             streams.connectors.setWatermarkFilter(filter, for: relation.id)
         }
-        for relation in relations where relation.connector != nil {
+        for relation in relations where relation.connector != nil && relation.kind != .sink {
             do {
                 var description = Self.sourceDescription(relation)
                 if let positions = recovery.positions[relation.id] { description.startPositions = positions }
@@ -170,10 +171,13 @@ extension Database {
         for stored in views {
             let statements = try SQLParser.parse(stored.definition)
             var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
-            guard statements.count == 1, case .createMaterializedView(_, let plan) = try binder.bind(statements[0]) else {
-                throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view")
+            guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
+            switch try binder.bind(statements[0]) {
+            case .createMaterializedView(_, let plan), .createSink(_, let plan):
+                if stored.planFingerprint != plan.fingerprint { changed.append(stored.name) }
+            default:
+                throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
             }
-            if stored.planFingerprint != plan.fingerprint { changed.append(stored.name) }
             try catalog.add(stored)
             added.append(stored.id)
         }
@@ -186,11 +190,17 @@ extension Database {
         let statements = try SQLParser.parse(stored.definition)
         guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
         var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
-        guard case .createMaterializedView(var relation, let plan) = try binder.bind(statements[0]) else {
-            throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view")
+        switch try binder.bind(statements[0]) {
+        case .createMaterializedView(var relation, let plan):
+            relation.id = stored.id
+            relation.indexes = stored.indexes
+            _ = try createMaterializedView(relation, plan: plan, restoring: state)
+        case .createSink(var relation, let plan):
+            relation.id = stored.id
+            relation.sinkID = stored.sinkID
+            _ = try createSink(relation, plan: plan, restoring: state, validate: false)
+        default:
+            throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
         }
-        relation.id = stored.id
-        relation.indexes = stored.indexes
-        _ = try createMaterializedView(relation, plan: plan, restoring: state)
     }
 }

@@ -53,6 +53,9 @@ package final class Database: TableProvider, Sendable {
     /// reach its outside system (at CREATE, not at a restart).
     package typealias ConnectorFactory = @Sendable (SourceDescription, _ validate: Bool) throws(SluiceError) -> any SourceConnector
     let makeConnector: ConnectorFactory
+    /// Builds the connector a sink names; `validate` as for sources.
+    package typealias SinkFactory = @Sendable (SinkDescription, _ validate: Bool) throws(SluiceError) -> any StreamSink
+    let makeSink: SinkFactory
 
     /// With a data directory, the views' state is checkpointed every `checkpointFrequency`
     /// barriers (RisingWave's `checkpoint_frequency`).
@@ -60,9 +63,13 @@ package final class Database: TableProvider, Sendable {
         dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil,
         connectors makeConnector: @escaping ConnectorFactory = { description, _ throws(SluiceError) in
             throw SluiceError(.featureNotSupported, "connector \"\(description.options["connector"] ?? "")\" is not available")
+        },
+        sinks makeSink: @escaping SinkFactory = { description, _ throws(SluiceError) in
+            throw SluiceError(.featureNotSupported, "sink connector \"\(description.options["connector"] ?? "")\" is not available")
         }
     ) throws(SluiceError) {
         self.makeConnector = makeConnector
+        self.makeSink = makeSink
         self.dataDirectory = dataDirectory
         catalogFile = dataDirectory.map { CatalogFile(dataDirectory: $0) }
         let stores = StoreRegistry()
@@ -86,6 +93,22 @@ package final class Database: TableProvider, Sendable {
                     stateBytes: fragment.statistics.stateBytes.load(ordering: .relaxed))
             }
         }
+        catalog.setSinkStatusSource {
+            runtime.views.compactMap { fragment in
+                guard let committer = fragment.sinkCommitter else { return nil }
+                let statistics = committer.statistics
+                let lastCommit = statistics.lastCommitMicros.load(ordering: .relaxed)
+                let lastError = statistics.lastError ?? fragment.statistics.lastError
+                return SinkStatus(
+                    relationID: fragment.id,
+                    state: statistics.lastError != nil ? "retrying" : (lastCommit == 0 ? "running" : "committed"),
+                    lastCommitEpoch: statistics.lastCommittedEpoch.load(ordering: .relaxed), lastCommitAt: lastCommit == 0 ? nil : lastCommit,
+                    commits: statistics.commits.load(ordering: .relaxed), files: statistics.filesCommitted.load(ordering: .relaxed),
+                    rows: statistics.rowsCommitted.load(ordering: .relaxed), rowsIn: statistics.rowsIn.load(ordering: .relaxed),
+                    pendingEpochs: committer.pending.count, commitFailures: statistics.commitFailures.load(ordering: .relaxed),
+                    lastError: lastError)
+            }
+        }
         let tables = self.tables
         catalog.setCheckpointSource { tables.journal?.history ?? [] }
         catalog.setMemorySource { streams.memoryStatus }
@@ -103,7 +126,10 @@ package final class Database: TableProvider, Sendable {
                 directory: "\(dataDirectory)/state", frequency: checkpointFrequency, log: { tables.journal?.cut() },
                 catalogVersion: { catalog.nextID },
                 tables: { generation in tables.checkpointPieces(generation: generation) },
-                written: { written in tables.journal?.checkpointWritten(written) },
+                written: { written in
+                    tables.journal?.checkpointWritten(written)
+                    runtime.checkpointWritten(epoch: written.manifest.epoch, leftOut: written.brokenChains)
+                },
                 record: { entry in tables.journal?.record(entry) })
             try load(from: dataDirectory)
             if tables.journal == nil { tables.journal = try TableJournal(dataDirectory: dataDirectory) }
@@ -317,17 +343,10 @@ package final class Database: TableProvider, Sendable {
         // rows then, whole).
         for index in relation.indexList { tables.stores.addIndex(makeIndex(index, of: relation), id: index.id, table: relation.id) }
         let stores = tables.stores
-        let connectors = streams.connectors
         do {
             let epoch = try streams.runtime.createView(
-                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring
-            ) { (id: Int) throws(SluiceError) -> [Chunk] in
-                if catalog.relation(id: id)?.kind == .source, let connector = connectors.all[id] {
-                    return try connector.snapshot()
-                }
-                guard let source = stores.store(for: id) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
-                return source.snapshot().chunks
-            }
+                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring,
+                snapshot: currentRows)
             if !relation.indexList.isEmpty { streams.runtime.setKeepsChanges(true, view: relation.id) }
             try saveCatalog()
             return epoch
@@ -336,6 +355,58 @@ package final class Database: TableProvider, Sendable {
             stores.remove(id: relation.id)
             throw error
         }
+    }
+
+    /// The current rows of table, source or view `id`, which a new view or sink starts from.
+    private func currentRows(of id: Int) throws(SluiceError) -> [Chunk] {
+        if catalog.relation(id: id)?.kind == .source, let connector = streams.connectors.all[id] {
+            return try connector.snapshot()
+        }
+        guard let source = tables.stores.store(for: id) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
+        return source.snapshot().chunks
+    }
+
+    /// Registers sink `relation` and starts feeding it by `plan`, from the current rows of what
+    /// it reads, or from `restoring` (a checkpoint's state: its epochs prepared and not yet
+    /// committed, which commit at the first durable checkpoint). With `validate` (at CREATE)
+    /// the connector checks its options and target first. Returns the epoch after which the sink
+    /// has taken those rows.
+    package func createSink(
+        _ relation: RelationDefinition, plan: StreamPlan, restoring: RestoredTables? = nil, validate: Bool = true
+    ) throws(SluiceError) -> UInt64 {
+        var relation = relation
+        if relation.sinkID == nil { relation.sinkID = UUID().uuidString.lowercased() }
+        let sink = try makeSink(Self.sinkDescription(relation), validate)
+        let interval = relation.connector?.options["commit_checkpoint_interval"].flatMap { Int($0) } ?? Self.defaultCommitInterval
+        let committer = SinkCommitter(sink: sink, interval: interval, statistics: SinkStatistics())
+        do {
+            try catalog.add(relation)
+        } catch {
+            sink.close()
+            throw error
+        }
+        do {
+            let epoch = try streams.runtime.createView(
+                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring,
+                sink: committer, snapshot: currentRows)
+            try saveCatalog()
+            return epoch
+        } catch {
+            streams.runtime.dropView(id: relation.id)
+            catalog.remove(id: relation.id)
+            committer.close()
+            throw error
+        }
+    }
+
+    /// Checkpoints per commit when a sink does not say (RisingWave's default
+    /// `commit_checkpoint_interval` for Iceberg sinks).
+    package static let defaultCommitInterval = 10
+
+    static func sinkDescription(_ relation: RelationDefinition) -> SinkDescription {
+        SinkDescription(
+            id: relation.id, name: relation.name, sinkID: relation.sinkID ?? "", columns: relation.columns.map { ($0.name, $0.type) },
+            appendOnly: relation.appendOnly ?? true, primaryKey: relation.primaryKey, options: relation.connector?.options ?? [:])
     }
 
     /// Adds secondary index `index` to `table` and builds it from the table's rows, with the
@@ -391,7 +462,7 @@ package final class Database: TableProvider, Sendable {
     }
 
     package func drop(_ relation: RelationDefinition) throws(SluiceError) {
-        if relation.kind == .materializedView { streams.runtime.dropView(id: relation.id) }
+        if relation.kind == .materializedView || relation.kind == .sink { streams.runtime.dropView(id: relation.id) }
         if let connector = streams.connectors.remove(relation.id) { connector.stop() }
         streams.connectors.setWatermarkFilter(nil, for: relation.id)
         catalog.remove(id: relation.id)

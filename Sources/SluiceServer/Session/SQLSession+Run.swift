@@ -18,6 +18,11 @@ extension SQLSession {
             let notices = plan.unboundedState.map { SluiceError(.successfulCompletion, $0.message, hint: $0.hint) }
             return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW", notices: notices)
         }
+        if case .createSink(let relation, let plan) = planned {
+            // The statement completes once the sink has taken the rows it starts from.
+            await database.streams.runtime.waitForCommit(try database.createSink(relation, plan: plan))
+            return PGStatementResult(commandTag: "CREATE_SINK")
+        }
         if case .utility(.checkpoint) = planned {
             try await database.checkpoint()
             return PGStatementResult(commandTag: "CHECKPOINT")
@@ -114,6 +119,8 @@ extension SQLSession {
             return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
+        case .createSink:
+            throw SluiceError.internalError("sinks are created by run(_:)")
         case .createSchema(let name, let oid):
             try database.catalog.addSchema(name, oid: oid)
             try database.saveCatalog()
