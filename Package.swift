@@ -3,8 +3,8 @@ import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
 // L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka
-// L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient
-// L3 SluicePGWire · L4 SluiceServer, SluiceBench · L5 sluice
+// L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluiceLakehouse
+// L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 // The columnar data path is optimized in debug builds too: the tests run the debug binary over
@@ -20,6 +20,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // HTTP: the Iceberg REST catalog's server (Hummingbird) and the S3 and catalog clients.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // SHA-256 and HMAC for S3's Signature Version 4 and the catalog's tokens.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
@@ -37,14 +42,24 @@ let package = Package(
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceFormats", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceFormats", dependencies: ["SluiceCore", "SluiceCodecs"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"], swiftSettings: optimized),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore", "SluiceCodecs"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"], swiftSettings: optimized),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient"]),
+        // Iceberg: table metadata, manifests, the REST catalog (server, store and client), and
+        // the file IO of warehouses on local disk and S3.
+        .target(
+            name: "SluiceLakehouse",
+            dependencies: [
+                "SluiceCore", "SluiceCodecs", "SluiceFormats", nioCore,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
@@ -76,7 +91,8 @@ let package = Package(
         // The client's tests run against the built-in broker, in process.
         .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
-        .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceFormats"]),
+        .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"]),
+        .testTarget(name: "SluiceLakehouseTests", dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse"]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),

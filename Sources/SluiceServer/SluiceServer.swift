@@ -24,6 +24,28 @@ package struct ServerConfiguration: Sendable {
     /// The built-in Kafka-compatible broker; nil to run without it. Its data directory is
     /// `<dataDirectory>/broker` unless set.
     package var broker: BrokerConfiguration? = BrokerConfiguration()
+    /// The built-in Iceberg REST catalog; nil to run without it (sinks can still name an
+    /// outside catalog by `catalog.uri`).
+    package var catalog: CatalogConfiguration? = CatalogConfiguration()
+
+    package init() {}
+}
+
+/// The built-in Iceberg REST catalog (`sluice serve --catalog-*`) and its warehouses.
+package struct CatalogConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 8181
+    /// The principals it issues tokens to (OAuth2 client credentials): Polaris's bootstrap
+    /// `root:secret` unless set.
+    package var principals: [(id: String, secret: String)] = [("root", "secret")]
+    /// Whether a warehouse a client names is created on first use.
+    package var autoCreateWarehouses = true
+    /// Where warehouses live (`file://…`, `/…` or `s3://bucket/prefix`); nil: `<data-dir>/warehouse`.
+    package var warehouseRoot: String?
+    package var s3Endpoint: String?
+    package var s3Region: String?
+    /// Path-style S3 addressing; nil: path style with a custom endpoint, virtual hosts without.
+    package var s3PathStyle: Bool?
 
     package init() {}
 }

@@ -45,6 +45,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Built-in broker")
     var broker: BrokerOptions
 
+    @OptionGroup(title: "Iceberg REST catalog and warehouse")
+    var lakehouse: LakehouseOptions
+
     func run() async throws {
         var configuration = ServerConfiguration()
         if noBroker {
@@ -55,6 +58,7 @@ struct Serve: AsyncParsableCommand {
             configuration.broker?.port = kafkaPort
             if configuration.broker != nil { try broker.apply(to: &configuration.broker!) }
         }
+        try lakehouse.apply(to: &configuration)
         let (host, port) = try parseAddress(listen)
         configuration.sqlHost = host
         configuration.sqlPort = port

@@ -32,13 +32,17 @@ class SluiceServer:
     """
 
     def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0,
-                 data_dir: Path | None = None, kafka_port: int | None = None, extra_args: list[str] | None = None):
+                 data_dir: Path | None = None, kafka_port: int | None = None, extra_args: list[str] | None = None,
+                 catalog_port: int | None = None):
         # `data_dir`, when given, outlives the server (to test restarts); otherwise the data
         # directory is made inside the work directory and removed with it.
         self._data_dir = Path(data_dir) if data_dir else None
         # `kafka_port`, when given, is the broker's port instead of a free one: for a script that
         # hard-codes its broker (seed 001's producer uses localhost:9092). Start fails if it is taken.
         self._fixed_kafka_port = kafka_port
+        # The built-in Iceberg REST catalog's port: a free one unless given.
+        self._fixed_catalog_port = catalog_port
+        self.catalog_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -70,11 +74,13 @@ class SluiceServer:
         self.data_dir.mkdir(exist_ok=True)
         self.port = free_port(self.host)
         self.kafka_port = self._fixed_kafka_port or free_port(self.host)
+        self.catalog_port = self._fixed_catalog_port or free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
             "--data-dir", str(self.data_dir),
             "--kafka-listen", f"{self.host}:{self.kafka_port}",
+            "--catalog-listen", f"{self.host}:{self.catalog_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
@@ -118,6 +124,11 @@ class SluiceServer:
     @property
     def kafka_bootstrap(self) -> str:
         return f"{self.host}:{self.kafka_port}"
+
+    @property
+    def catalog_base(self) -> str:
+        """The built-in Iceberg REST catalog's base address (clients add `/api/catalog` or not)."""
+        return f"http://{self.host}:{self.catalog_port}"
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)

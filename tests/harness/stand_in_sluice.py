@@ -53,6 +53,7 @@ def main() -> int:
     parser.add_argument("--listen", required=True)
     parser.add_argument("--data-dir", required=True, type=Path)
     parser.add_argument("--kafka-listen")
+    parser.add_argument("--catalog-listen")
     args = parser.parse_args()
     host, port = args.listen.rsplit(":", 1)
 
