@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"]),
+        .testTarget(name: "SluiceLakehouseTests", dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse"]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),
