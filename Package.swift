@@ -92,7 +92,10 @@ let package = Package(
         .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"]),
-        .testTarget(name: "SluiceLakehouseTests", dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SluiceLakehouseTests",
+            dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore, .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            exclude: ["Fixtures"]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),

@@ -18,7 +18,7 @@ package struct IcebergManifest: Hashable, Sendable {
     package var formatVersion: Int
     package var content: IcebergManifestContent
     /// The partition type, from the file's `partition` record schema.
-    package var partitionType: [IcebergPartitionField]
+    package var partitionType: [IcebergManifestPartitionField]
     package var entries: [IcebergManifestEntry]
 
     /// Reads the manifest that `manifestFile` lists, inheriting its `added_snapshot_id` and
@@ -45,12 +45,12 @@ package struct IcebergManifest: Hashable, Sendable {
             throw IcebergAvroRecord.invalid("the records have no data_file field")
         }
         let dataFileSchema = entrySchema.fields?[dataFileIndex].type ?? .null
-        var partitionType: [IcebergPartitionField] = []
+        var partitionType: [IcebergManifestPartitionField] = []
         if let partitionIndex = dataFileSchema.nonNullBranch.fieldIndex(withID: 102),
            let partitionFields = dataFileSchema.nonNullBranch.fields?[partitionIndex].type.nonNullBranch.fields {
             for field in partitionFields {
                 guard let id = field.fieldID else { throw IcebergAvroRecord.invalid("partition field \"\(field.name)\" has no field-id") }
-                partitionType.append(IcebergPartitionField(name: field.name, fieldID: id, type: field.type))
+                partitionType.append(IcebergManifestPartitionField(name: field.name, fieldID: id, type: field.type))
             }
         }
         let hasSequenceNumbers = entrySchema.fieldIndex(withID: 3) != nil

@@ -5,12 +5,12 @@ import SluiceFormats
 /// pyiceberg write (`manifest_entry`, `r2`, `r102`, `k117_v118`, `manifest_file`, `r508`).
 package enum IcebergManifestSchemas {
     /// The partition tuple record `r102` for a partition type.
-    package static func partitionRecord(_ partitionType: [IcebergPartitionField]) -> AvroSchema {
+    package static func partitionRecord(_ partitionType: [IcebergManifestPartitionField]) -> AvroSchema {
         .record("r102", partitionType.map { AvroField($0.name, $0.type, fieldID: $0.fieldID) })
     }
 
     /// The `data_file` record `r2` (v2), with `partition` typed by `partitionType`.
-    package static func dataFile(partitionType: [IcebergPartitionField]) -> AvroSchema {
+    package static func dataFile(partitionType: [IcebergManifestPartitionField]) -> AvroSchema {
         func countMap(_ keyID: Int, _ valueID: Int) -> AvroSchema {
             .optional(.icebergMap(key: .int, keyID: keyID, value: .long, valueID: valueID))
         }
@@ -39,7 +39,7 @@ package enum IcebergManifestSchemas {
     }
 
     /// The `manifest_entry` record (v2): the schema of a manifest file's records.
-    package static func manifestEntry(partitionType: [IcebergPartitionField]) -> AvroSchema {
+    package static func manifestEntry(partitionType: [IcebergManifestPartitionField]) -> AvroSchema {
         .record("manifest_entry", [
             AvroField("status", .int, fieldID: 0),
             AvroField("snapshot_id", .optional(.long), fieldID: 1),

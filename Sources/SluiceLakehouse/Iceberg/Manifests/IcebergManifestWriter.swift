@@ -13,7 +13,7 @@ import SluiceFormats
 /// // store `bytes` at `manifestPath`, then list `manifestFile` in the snapshot's manifest list
 /// ```
 package struct IcebergManifestWriter {
-    package let partitionType: [IcebergPartitionField]
+    package let partitionType: [IcebergManifestPartitionField]
     package let content: IcebergManifestContent
     package let partitionSpecID: Int32
     /// The Avro schema of the records: ``IcebergManifestSchemas/manifestEntry(partitionType:)``.
@@ -40,7 +40,7 @@ package struct IcebergManifestWriter {
     ///   - partitionSpecJSON: the JSON array of the partition spec's fields (metadata `partition-spec`).
     ///   - syncMarker: for reproducible files; random when nil.
     package init(
-        partitionType: [IcebergPartitionField], content: IcebergManifestContent = .data, tableSchemaJSON: String, schemaID: Int32,
+        partitionType: [IcebergManifestPartitionField], content: IcebergManifestContent = .data, tableSchemaJSON: String, schemaID: Int32,
         partitionSpecJSON: String, partitionSpecID: Int32, codec: AvroCodec = .deflate, syncMarker: [UInt8]? = nil
     ) throws(SluiceError) {
         self.partitionType = partitionType

@@ -19,7 +19,7 @@ struct IcebergPartitionSummary {
         var upper: Value?
     }
 
-    init(partitionType: [IcebergPartitionField]) {
+    init(partitionType: [IcebergManifestPartitionField]) {
         fields = partitionType.map { field in
             let type = IcebergPartitionSummary.dataType(of: field.type.nonNullBranch)
             return FieldState(type: type, isFloatingPoint: type == .float32 || type == .float64)

@@ -7,8 +7,8 @@ import Testing
     static let tableSchema = #"{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"id","required":false,"type":"long"},{"id":2,"name":"region","required":false,"type":"string"},{"id":3,"name":"day","required":false,"type":"date"}]}"#
     static let spec = #"[{"source-id":2,"field-id":1000,"transform":"identity","name":"region"},{"source-id":3,"field-id":1001,"transform":"identity","name":"day"}]"#
     static let partitionType = [
-        IcebergPartitionField(name: "region", fieldID: 1000, type: .optional(.string)),
-        IcebergPartitionField(name: "day", fieldID: 1001, type: .optional(AvroSchema(.int, logicalType: .date))),
+        IcebergManifestPartitionField(name: "region", fieldID: 1000, type: .optional(.string)),
+        IcebergManifestPartitionField(name: "day", fieldID: 1001, type: .optional(AvroSchema(.int, logicalType: .date))),
     ]
 
     static let added = IcebergManifestEntry(status: .added, dataFile: IcebergDataFile(

@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func manifestEntryHasTheSpecFieldIDs() throws {
-        let partitionType = [IcebergPartitionField(name: "region", fieldID: 1000, type: .optional(.string))]
+        let partitionType = [IcebergManifestPartitionField(name: "region", fieldID: 1000, type: .optional(.string))]
         let entry = IcebergManifestSchemas.manifestEntry(partitionType: partitionType)
         #expect(entry.name == "manifest_entry")
         let fields = try #require(entry.fields)
