@@ -91,7 +91,7 @@ let package = Package(
         // The client's tests run against the built-in broker, in process.
         .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
-        .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"]),
+        .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SluiceLakehouseTests",
             dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore, .product(name: "AsyncHTTPClient", package: "async-http-client")],

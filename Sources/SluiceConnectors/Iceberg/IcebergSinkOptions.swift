@@ -1,0 +1,78 @@
+import SluiceCore
+import SluiceLakehouse
+
+/// An Iceberg sink's `WITH` options, with RisingWave's names.
+struct IcebergSinkOptions: Sendable {
+    var namespace: [String]
+    var table: String
+    /// `catalog.uri`: a REST catalog (Polaris, ours over HTTP); nil: the built-in one, in process.
+    var catalogURI: String?
+    /// `warehouse.path`, or `catalog.name`: the warehouse a REST client names, and the built-in
+    /// catalog's warehouse.
+    var warehouse: String
+    var credential: String?
+    var scope: String?
+    var oauth2ServerURI: String?
+    var createTableIfNotExists: Bool
+    /// `s3.*`: where the table's files are when they are on S3 (each may be absent).
+    var s3Endpoint: String?
+    var s3AccessKey: String?
+    var s3SecretKey: String?
+    var s3Region: String?
+    var s3PathStyle: Bool?
+
+    /// Every option an Iceberg sink takes; others are refused, so a misspelt one is not silently
+    /// ignored.
+    static let known: Set<String> = [
+        "connector", "type", "force_append_only", "primary_key", "commit_checkpoint_interval", "database.name", "table.name",
+        "catalog.type", "catalog.uri", "catalog.name", "warehouse.path", "catalog.credential", "catalog.scope", "catalog.oauth2_server_uri",
+        "catalog.token", "s3.endpoint", "s3.access.key", "s3.secret.key", "s3.region", "s3.path.style.access", "create_table_if_not_exists",
+    ]
+
+    init(_ options: [String: String]) throws(SluiceError) {
+        for key in options.keys where !Self.known.contains(key) {
+            throw SluiceError(
+                .invalidParameterValue, "the iceberg sink has no option \"\(key)\"",
+                hint: "Its options are \(Self.known.sorted().joined(separator: ", ")).")
+        }
+        guard let database = options["database.name"], !database.isEmpty else {
+            throw SluiceError(.invalidParameterValue, "an iceberg sink needs database.name, the table's namespace")
+        }
+        guard let table = options["table.name"], !table.isEmpty else {
+            throw SluiceError(.invalidParameterValue, "an iceberg sink needs table.name")
+        }
+        namespace = database.split(separator: ".").map(String.init)
+        self.table = table
+        switch options["catalog.type"]?.lowercased() {
+        case nil, "rest":
+            break
+        case let other?:
+            throw SluiceError(
+                .featureNotSupported, "catalog.type '\(other)' is not supported",
+                hint: "Use catalog.type = 'rest' with catalog.uri, or leave both out for the built-in catalog.")
+        }
+        catalogURI = options["catalog.uri"].flatMap { $0.isEmpty ? nil : $0 }
+        warehouse = options["warehouse.path"] ?? options["catalog.name"] ?? "default"
+        if warehouse.isEmpty { warehouse = "default" }
+        credential = options["catalog.credential"]
+        scope = options["catalog.scope"]
+        oauth2ServerURI = options["catalog.oauth2_server_uri"]
+        createTableIfNotExists = try Self.boolean(options, "create_table_if_not_exists") ?? true
+        s3Endpoint = options["s3.endpoint"].flatMap { $0.isEmpty ? nil : $0 }
+        s3AccessKey = options["s3.access.key"]
+        s3SecretKey = options["s3.secret.key"]
+        s3Region = options["s3.region"].flatMap { $0.isEmpty ? nil : $0 }
+        s3PathStyle = try Self.boolean(options, "s3.path.style.access")
+    }
+
+    var identifier: IcebergTableIdentifier { IcebergTableIdentifier(namespace: namespace, name: table) }
+
+    static func boolean(_ options: [String: String], _ name: String) throws(SluiceError) -> Bool? {
+        guard let text = options[name] else { return nil }
+        switch text.lowercased() {
+        case "true", "t", "on", "1", "yes": return true
+        case "false", "f", "off", "0", "no": return false
+        default: throw SluiceError(.invalidParameterValue, "option \(name) must be 'true' or 'false', not '\(text)'")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import SluiceCodecs
+import SluiceCore
+
+/// The page compression codecs Sluice writes and reads (parquet-format Compression.md).
+package enum ParquetCompression: String, Hashable, Sendable, CaseIterable {
+    case uncompressed
+    /// Raw snappy blocks (no framing).
+    case snappy
+    /// A gzip member (RFC 1952).
+    case gzip
+    /// A zstd frame, level 3 (zstd's default, pyarrow's and DuckDB's).
+    case zstd
+
+    /// `parquet.thrift` `CompressionCodec`.
+    var thriftValue: Int32 {
+        switch self {
+        case .uncompressed: 0
+        case .snappy: 1
+        case .gzip: 2
+        case .zstd: 6
+        }
+    }
+
+    init(thriftValue: Int32) throws(SluiceError) {
+        switch thriftValue {
+        case 0: self = .uncompressed
+        case 1: self = .snappy
+        case 2: self = .gzip
+        case 6: self = .zstd
+        default:
+            let names: [Int32: String] = [3: "LZO", 4: "BROTLI", 5: "LZ4", 7: "LZ4_RAW"]
+            throw SluiceError(.featureNotSupported, "parquet compression codec \(names[thriftValue] ?? String(thriftValue)) is not supported",
+                              hint: "Rewrite the file with ZSTD, SNAPPY, GZIP or no compression.")
+        }
+    }
+
+    func compress(_ input: UnsafeRawBufferPointer) -> [UInt8] {
+        switch self {
+        case .uncompressed: Array(input)
+        case .snappy: Snappy.compressBlock(input)
+        case .gzip: CompressionCodec.gzip.compress(input)
+        case .zstd: CompressionCodec.zstd.compress(input)
+        }
+    }
+
+    /// Decompresses a page that must come to exactly `size` bytes.
+    func decompress(_ input: UnsafeRawBufferPointer, size: Int) throws(SluiceError) -> [UInt8] {
+        let output: [UInt8]
+        do {
+            switch self {
+            case .uncompressed: output = Array(input)
+            case .snappy: output = try Snappy.decompressBlock(input, maximumOutputSize: size)
+            case .gzip: output = try CompressionCodec.gzip.decompress(input, maximumOutputSize: size)
+            case .zstd: output = try CompressionCodec.zstd.decompress(input, maximumOutputSize: size)
+            }
+        } catch {
+            throw SluiceError(.dataCorrupted, "invalid parquet page: \(error)")
+        }
+        guard output.count == size else {
+            throw SluiceError(.dataCorrupted, "invalid parquet page: it decompresses to \(output.count) bytes, its header says \(size)")
+        }
+        return output
+    }
+}

@@ -1,0 +1,206 @@
+import SluiceCore
+
+/// A leaf's column chunk decoded: its levels (nil when the leaf has none) and its values not
+/// null, in Parquet's physical representation.
+struct ParquetDecodedLeaf {
+    var definitionLevels: [UInt8]?
+    var repetitionLevels: [UInt8]?
+    var values: ParquetPhysicalArrays
+    var entryCount: Int
+}
+
+/// Decodes the pages of one column chunk (parquet-format README "Data pages"): dictionary
+/// pages, data pages v1 and v2; PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY, RLE booleans,
+/// DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and BYTE_STREAM_SPLIT values; RLE hybrid levels.
+/// DELTA_BYTE_ARRAY is refused with 0A000.
+///
+/// Bounds: a page may declare at most ``maximumPageEntries`` entries and
+/// ``maximumPageBytes`` uncompressed bytes, so a hostile header cannot make it allocate without
+/// limit; everything else is checked against the bytes there.
+enum ParquetColumnChunkDecoder {
+    static let maximumPageEntries = 1 << 24
+    static let maximumPageBytes = 1 << 30
+
+    static func corrupt(_ what: String) -> SluiceError {
+        SluiceError(.dataCorrupted, "invalid parquet page: \(what)")
+    }
+
+    static func decode(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount expected: Int, compression: ParquetCompression) throws(SluiceError) -> ParquetDecodedLeaf {
+        var values = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
+        var dictionary: ParquetPhysicalArrays?
+        var definitionLevels: [UInt8] = []
+        var repetitionLevels: [UInt8] = []
+        var entries = 0
+        var position = 0
+        while entries < expected {
+            guard position < chunk.count else { throw corrupt("column chunk ends after \(entries) of \(expected) values") }
+            var reader = ThriftCompactReader(chunk, from: position)
+            let header = try ParquetPageHeader(reading: &reader)
+            position = reader.position
+            let compressedSize = Int(header.compressedSize), uncompressedSize = Int(header.uncompressedSize)
+            guard compressedSize >= 0, compressedSize <= chunk.count - position else { throw corrupt("page of \(compressedSize) bytes past the chunk's end") }
+            guard uncompressedSize >= 0, uncompressedSize <= maximumPageBytes else { throw corrupt("page of \(uncompressedSize) bytes") }
+            let body = position ..< position + compressedSize
+            position += compressedSize
+            switch header.type {
+            case ParquetPageType.dictionaryPage:
+                guard let page = header.dictionaryPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("dictionary page header") }
+                guard page.encoding == ParquetEncoding.plain || page.encoding == ParquetEncoding.plainDictionary else {
+                    throw corrupt("dictionary page encoding \(page.encoding)")
+                }
+                let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
+                    try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
+                }
+                var entries = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
+                try bytes.withRawBytes { (bytes) throws(SluiceError) in try entries.appendPlain(bytes, count: Int(page.valueCount)) }
+                dictionary = entries
+            case ParquetPageType.dataPage:
+                guard let page = header.dataPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page header") }
+                let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
+                    try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
+                }
+                let count = Int(page.valueCount)
+                try bytes.withRawBytes { (bytes) throws(SluiceError) in
+                    var offset = 0
+                    if leaf.maxRepetitionLevel > 0 {
+                        offset += try decodePrefixedLevels(bytes, from: offset, count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
+                    }
+                    var valueCount = count
+                    if leaf.maxDefinitionLevel > 0 {
+                        let start = definitionLevels.count
+                        offset += try decodePrefixedLevels(bytes, from: offset, count: count, maximum: leaf.maxDefinitionLevel, into: &definitionLevels)
+                        valueCount = countDefined(definitionLevels, from: start, maximum: leaf.maxDefinitionLevel)
+                    }
+                    try decodeValues(UnsafeRawBufferPointer(rebasing: bytes[offset...]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                }
+                entries += count
+            case ParquetPageType.dataPageV2:
+                guard let page = header.dataPageV2, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page v2 header") }
+                let count = Int(page.valueCount)
+                let repetitionLength = Int(page.repetitionLevelsByteLength), definitionLength = Int(page.definitionLevelsByteLength)
+                guard repetitionLength >= 0, definitionLength >= 0, repetitionLength + definitionLength <= compressedSize,
+                      repetitionLength + definitionLength <= uncompressedSize else { throw corrupt("data page v2 level lengths") }
+                // v2 levels are never compressed and carry no length prefix.
+                try chunk.withRawBytes { (all) throws(SluiceError) in
+                    let levelStart = body.lowerBound
+                    if leaf.maxRepetitionLevel > 0 {
+                        try decodeLevels(UnsafeRawBufferPointer(rebasing: all[levelStart ..< levelStart + repetitionLength]), count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
+                    }
+                    var valueCount = count
+                    if leaf.maxDefinitionLevel > 0 {
+                        let start = definitionLevels.count
+                        let definitionStart = levelStart + repetitionLength
+                        try decodeLevels(UnsafeRawBufferPointer(rebasing: all[definitionStart ..< definitionStart + definitionLength]), count: count, maximum: leaf.maxDefinitionLevel, into: &definitionLevels)
+                        valueCount = countDefined(definitionLevels, from: start, maximum: leaf.maxDefinitionLevel)
+                    }
+                    let valuesRange = (levelStart + repetitionLength + definitionLength) ..< body.upperBound
+                    let valuesSize = uncompressedSize - repetitionLength - definitionLength
+                    if page.isCompressed && compression != .uncompressed {
+                        let bytes = try compression.decompress(UnsafeRawBufferPointer(rebasing: all[valuesRange]), size: valuesSize)
+                        try bytes.withRawBytes { (bytes) throws(SluiceError) in
+                            try decodeValues(bytes, encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                        }
+                    } else {
+                        try decodeValues(UnsafeRawBufferPointer(rebasing: all[valuesRange]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                    }
+                }
+                entries += count
+            default:
+                continue  // index pages and pages of later format versions carry no values here
+            }
+        }
+        guard entries == expected else { throw corrupt("column chunk holds \(entries) values, its metadata says \(expected)") }
+        return ParquetDecodedLeaf(
+            definitionLevels: leaf.maxDefinitionLevel > 0 ? definitionLevels : nil,
+            repetitionLevels: leaf.maxRepetitionLevel > 0 ? repetitionLevels : nil,
+            values: values, entryCount: entries)
+    }
+
+    private static func countDefined(_ levels: [UInt8], from start: Int, maximum: Int) -> Int {
+        var count = 0
+        let maximum = UInt8(maximum)
+        levels.withUnsafeBufferPointer { levels in
+            for index in start ..< levels.count where levels[index] == maximum { count += 1 }
+        }
+        return count
+    }
+
+    /// v1 levels: a 4-byte length, then the RLE hybrid; returns the bytes taken.
+    private static func decodePrefixedLevels(_ bytes: UnsafeRawBufferPointer, from offset: Int, count: Int, maximum: Int, into levels: inout [UInt8]) throws(SluiceError) -> Int {
+        guard bytes.count - offset >= 4 else { throw corrupt("levels past the end") }
+        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        guard length <= bytes.count - offset - 4 else { throw corrupt("levels of \(length) bytes past the end") }
+        try decodeLevels(UnsafeRawBufferPointer(rebasing: bytes[offset + 4 ..< offset + 4 + length]), count: count, maximum: maximum, into: &levels)
+        return 4 + length
+    }
+
+    private static func decodeLevels(_ bytes: UnsafeRawBufferPointer, count: Int, maximum: Int, into levels: inout [UInt8]) throws(SluiceError) {
+        let start = levels.count
+        levels.append(contentsOf: repeatElement(0, count: count))
+        let bitWidth = Int.bitWidth - maximum.leadingZeroBitCount
+        var decoder = RLEHybridDecoder(bytes, bitWidth: bitWidth)
+        try levels.withUnsafeMutableBufferPointer { (levels) throws(SluiceError) in
+            let target = UnsafeMutableBufferPointer(rebasing: levels[start ..< start + count])
+            try decoder.decode(into: target)
+            let limit = UInt8(maximum)
+            for level in target where level > limit { throw corrupt("level \(level) above the maximum \(maximum)") }
+        }
+    }
+
+    private static func decodeValues(
+        _ bytes: UnsafeRawBufferPointer, encoding: Int32, count: Int, dictionary: ParquetPhysicalArrays?, into values: inout ParquetPhysicalArrays
+    ) throws(SluiceError) {
+        switch encoding {
+        case ParquetEncoding.plain:
+            try values.appendPlain(bytes, count: count)
+        case ParquetEncoding.plainDictionary, ParquetEncoding.rleDictionary:
+            guard let dictionary else { throw corrupt("dictionary-encoded page without a dictionary page") }
+            guard count > 0 else { return }
+            guard let bitWidth = bytes.first else { throw corrupt("dictionary indices without their bit width") }
+            var decoder = RLEHybridDecoder(UnsafeRawBufferPointer(rebasing: bytes[1...]), bitWidth: Int(bitWidth))
+            var indices = [UInt32](repeating: 0, count: count)
+            try indices.withUnsafeMutableBufferPointer { (indices) throws(SluiceError) in try decoder.decode(into: indices) }
+            try indices.withUnsafeBufferPointer { (indices) throws(SluiceError) in try values.appendGathered(from: dictionary, indices: indices) }
+        case ParquetEncoding.rle where values.physicalType == .boolean:
+            guard bytes.count >= 4 else { throw corrupt("RLE booleans without their length") }
+            let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
+            guard length <= bytes.count - 4 else { throw corrupt("RLE booleans past the end") }
+            var decoder = RLEHybridDecoder(UnsafeRawBufferPointer(rebasing: bytes[4 ..< 4 + length]), bitWidth: 1)
+            var bits = [UInt8](repeating: 0, count: count)
+            try bits.withUnsafeMutableBufferPointer { (bits) throws(SluiceError) in try decoder.decode(into: bits) }
+            values.booleans.append(contentsOf: bits.lazy.map { $0 != 0 })
+        case ParquetEncoding.deltaBinaryPacked where values.physicalType == .int32 || values.physicalType == .int64:
+            var decoder = DeltaBinaryPackedDecoder(bytes)
+            let decoded = try decoder.decode(count: count)
+            if values.physicalType == .int32 {
+                values.int32s.append(contentsOf: decoded.lazy.map { Int32(truncatingIfNeeded: $0) })
+            } else {
+                values.int64s.append(contentsOf: decoded)
+            }
+        case ParquetEncoding.deltaLengthByteArray where values.physicalType == .byteArray:
+            var decoder = DeltaBinaryPackedDecoder(bytes)
+            let lengths = try decoder.decode(count: count)
+            var position = decoder.position
+            for length in lengths {
+                guard length >= 0, length <= Int64(bytes.count - position) else { throw corrupt("DELTA_LENGTH_BYTE_ARRAY value past the end") }
+                values.bytes.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[position ..< position + Int(length)]))
+                position += Int(length)
+            }
+        case ParquetEncoding.byteStreamSplit where [.float, .double, .int32, .int64].contains(values.physicalType):
+            // Encodings.md, "Byte Stream Split": byte k of value i is at k * count + i.
+            let width = values.physicalType == .float || values.physicalType == .int32 ? 4 : 8
+            guard count * width <= bytes.count else { throw corrupt("BYTE_STREAM_SPLIT values past the end") }
+            var interleaved = [UInt8](repeating: 0, count: count * width)
+            for index in 0 ..< count {
+                for byte in 0 ..< width { interleaved[index * width + byte] = bytes[byte * count + index] }
+            }
+            try interleaved.withRawBytes { (plain) throws(SluiceError) in try values.appendPlain(plain, count: count) }
+        default:
+            let names: [Int32: String] = [
+                3: "RLE", 4: "BIT_PACKED", 5: "DELTA_BINARY_PACKED", 6: "DELTA_LENGTH_BYTE_ARRAY", 7: "DELTA_BYTE_ARRAY", 9: "BYTE_STREAM_SPLIT",
+            ]
+            throw SluiceError(.featureNotSupported, "parquet encoding \(names[encoding] ?? String(encoding)) is not supported for \(values.physicalType) columns",
+                              hint: "Rewrite the file with PLAIN or dictionary encoding.")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+/// Writes one leaf's data pages (format v1) and its dictionary page for the column chunk being
+/// built, and keeps what the chunk's metadata needs. The typed leaf writers hand it encoded
+/// values; it owns the levels, page bodies, compression and headers.
+///
+/// Pages are kept until the chunk ends because the dictionary page, known only then, comes
+/// first (parquet-format README, "Column chunks").
+final class ParquetPageWriter {
+    let compression: ParquetCompression
+    let maxDefinitionLevel: Int
+    let maxRepetitionLevel: Int
+    /// Levels of the page being filled.
+    private(set) var definitionLevels: [UInt8] = []
+    private(set) var repetitionLevels: [UInt8] = []
+    /// Entries (levels) in the page being filled; when the leaf has no levels, values.
+    private(set) var pageEntryCount = 0
+    /// Data pages of the chunk, headers and bodies.
+    private(set) var dataPages: [UInt8] = []
+    private(set) var dictionaryPage: [UInt8]?
+    private(set) var uncompressedBytes = 0
+    private(set) var encodings: [Int32] = []
+    /// Entries (values and nulls) in the chunk, and nulls among them.
+    private(set) var chunkEntryCount = 0
+    private(set) var chunkNullCount = 0
+    /// A page body under construction, reused across pages.
+    private var body: [UInt8] = []
+
+    init(compression: ParquetCompression, maxDefinitionLevel: Int, maxRepetitionLevel: Int) {
+        self.compression = compression
+        self.maxDefinitionLevel = maxDefinitionLevel
+        self.maxRepetitionLevel = maxRepetitionLevel
+    }
+
+    /// Adds the levels of `batch`'s entries `range`; returns the entries there with a value.
+    func appendLevels(_ batch: ParquetLeafBatch, entries range: Range<Int>) -> Int {
+        var valueCount = range.count
+        if maxDefinitionLevel > 0 {
+            if let levels = batch.definitionLevels {
+                let maximum = UInt8(maxDefinitionLevel)
+                var nulls = 0
+                levels.withUnsafeBufferPointer { levels in
+                    for index in range where levels[index] != maximum { nulls += 1 }
+                }
+                definitionLevels.append(contentsOf: levels[range])
+                valueCount -= nulls
+                chunkNullCount += nulls
+            } else {
+                definitionLevels.append(contentsOf: repeatElement(UInt8(maxDefinitionLevel), count: range.count))
+            }
+        }
+        if maxRepetitionLevel > 0 {
+            if let levels = batch.repetitionLevels {
+                repetitionLevels.append(contentsOf: levels[range])
+            } else {
+                repetitionLevels.append(contentsOf: repeatElement(0, count: range.count))
+            }
+        }
+        pageEntryCount += range.count
+        chunkEntryCount += range.count
+        return valueCount
+    }
+
+    /// About how many bytes the levels of the page being filled will take.
+    var levelBytesEstimate: Int {
+        (definitionLevels.count + repetitionLevels.count) / 8
+    }
+
+    /// Bytes the chunk's pages take so far.
+    var writtenBytes: Int { dataPages.count + (dictionaryPage?.count ?? 0) }
+
+    /// Ends the page being filled with `values`, encoded as `encoding`.
+    func writeDataPage(encoding: Int32, values: (inout [UInt8]) -> Void) {
+        guard pageEntryCount > 0 else { return }
+        body.removeAll(keepingCapacity: true)
+        if maxRepetitionLevel > 0 { appendLevels(repetitionLevels, maximum: maxRepetitionLevel) }
+        if maxDefinitionLevel > 0 { appendLevels(definitionLevels, maximum: maxDefinitionLevel) }
+        values(&body)
+        var header = ParquetPageHeader()
+        header.type = ParquetPageType.dataPage
+        header.dataPage = ParquetDataPageHeader(valueCount: Int32(pageEntryCount), encoding: encoding)
+        appendPage(header, to: &dataPages)
+        note(encoding)
+        if maxDefinitionLevel > 0 || maxRepetitionLevel > 0 { note(ParquetEncoding.rle) }
+        definitionLevels.removeAll(keepingCapacity: true)
+        repetitionLevels.removeAll(keepingCapacity: true)
+        pageEntryCount = 0
+    }
+
+    /// Sets the chunk's dictionary page: `count` entries, PLAIN-encoded by `values`.
+    func writeDictionaryPage(count: Int, values: (inout [UInt8]) -> Void) {
+        body.removeAll(keepingCapacity: true)
+        values(&body)
+        var header = ParquetPageHeader()
+        header.type = ParquetPageType.dictionaryPage
+        header.dictionaryPage = ParquetDictionaryPageHeader(valueCount: Int32(count), encoding: ParquetEncoding.plain)
+        var page: [UInt8] = []
+        appendPage(header, to: &page)
+        dictionaryPage = page
+        note(ParquetEncoding.plain)
+    }
+
+    private func note(_ encoding: Int32) {
+        if !encodings.contains(encoding) { encodings.append(encoding) }
+    }
+
+    /// Levels as a v1 page holds them: a 4-byte little-endian length, then the RLE hybrid.
+    private func appendLevels(_ levels: [UInt8], maximum: Int) {
+        let lengthPosition = body.count
+        body.append(contentsOf: [0, 0, 0, 0])
+        let bitWidth = Int.bitWidth - maximum.leadingZeroBitCount
+        levels.withUnsafeBufferPointer { RLEHybridEncoder.encode($0, bitWidth: bitWidth, into: &body) }
+        let length = UInt32(body.count - lengthPosition - 4)
+        body.withUnsafeMutableBytes { $0.storeBytes(of: length.littleEndian, toByteOffset: lengthPosition, as: UInt32.self) }
+    }
+
+    private func appendPage(_ header: ParquetPageHeader, to output: inout [UInt8]) {
+        var header = header
+        let compressed: [UInt8]? = compression == .uncompressed ? nil : body.withUnsafeBytes { compression.compress($0) }
+        header.uncompressedSize = Int32(body.count)
+        header.compressedSize = Int32(compressed?.count ?? body.count)
+        let headerBytes = header.encoded()
+        output.append(contentsOf: headerBytes)
+        if let compressed { output.append(contentsOf: compressed) } else { output.append(contentsOf: body) }
+        uncompressedBytes += headerBytes.count + body.count
+    }
+
+    /// Forgets the chunk (after it was written out) to start the next row group's.
+    func resetChunk() {
+        dataPages.removeAll(keepingCapacity: true)
+        dictionaryPage = nil
+        uncompressedBytes = 0
+        encodings.removeAll()
+        chunkEntryCount = 0
+        chunkNullCount = 0
+    }
+}
