@@ -59,13 +59,13 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", nioCore, nioPosix,
+                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", nioCore, nioPosix,
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),

@@ -22,11 +22,13 @@ package enum Connectors {
 
     /// The sink connector `description` names (`CREATE SINK … WITH (connector = '…')`), built
     /// and (with `validate`, at CREATE) checked against its target.
-    package static func makeSink(_ description: SinkDescription, validate: Bool) throws(SluiceError) -> any StreamSink {
+    package static func makeSink(_ description: SinkDescription, lakehouse: Lakehouse, validate: Bool) throws(SluiceError) -> any StreamSink {
         let name = description.options["connector"]?.lowercased() ?? ""
         switch name {
         case "blackhole":
             return BlackholeSink(description)
+        case "iceberg":
+            return try IcebergSink(description, lakehouse: lakehouse, validate: validate)
         default:
             throw SluiceError(
                 .featureNotSupported, "unknown sink connector \"\(name)\"",

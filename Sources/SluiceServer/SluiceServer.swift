@@ -4,6 +4,7 @@ import NIOPosix
 import SluiceBroker
 import SluiceConnectors
 import SluiceCore
+import SluiceLakehouse
 import SluicePGWire
 import SluiceState
 
@@ -55,11 +56,16 @@ package final class SluiceServer: Sendable {
     package let database: Database
     package let sqlServer: PGServer
     package let broker: KafkaBroker?
+    /// The built-in Iceberg REST catalog, when it runs.
+    package let catalogServer: IcebergRESTServer?
+    package let catalogPort: Int?
 
-    private init(database: Database, sqlServer: PGServer, broker: KafkaBroker?) {
+    private init(database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?) {
         self.database = database
         self.sqlServer = sqlServer
         self.broker = broker
+        self.catalogServer = catalogServer
+        self.catalogPort = catalogPort
     }
 
     package static func start(_ configuration: ServerConfiguration) async throws -> SluiceServer {
@@ -70,24 +76,63 @@ package final class SluiceServer: Sendable {
             try await started.start()
             broker = started
         }
+        let (lakehouse, catalogServer) = try Self.makeLakehouse(configuration)
         let recoveryStart = ContinuousClock.now
         let database = try Database.withConnectors(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
-            checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit)
+            checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit,
+            lakehouse: lakehouse)
         if let recovery = database.recovery {
             // Before the SQL port opens: whoever can connect can read how recovery went.
             let seconds = (ContinuousClock.now - recoveryStart).inSeconds
             FileHandle.standardError.write(Data("sluice: recovered in \(String(format: "%.3f", seconds)) s: \(recovery.summary)\n".utf8))
         }
+        var catalogPort: Int?
+        if let catalogServer { catalogPort = try await catalogServer.start() }
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),
             backend: SQLBackend(database: database))
-        return SluiceServer(database: database, sqlServer: sqlServer, broker: broker)
+        return SluiceServer(database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort)
+    }
+
+    /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
+    /// root (`<data-dir>/warehouse` unless set); none without a data directory or with
+    /// `--no-catalog`.
+    static func makeLakehouse(_ configuration: ServerConfiguration) throws(SluiceError) -> (Lakehouse, IcebergRESTServer?) {
+        guard let catalog = configuration.catalog, let dataDirectory = configuration.dataDirectory else { return (.none, nil) }
+        let absolute = dataDirectory.hasPrefix("/") ? dataDirectory : FileManager.default.currentDirectoryPath + "/" + dataDirectory
+        let root = catalog.warehouseRoot ?? "file://\(absolute)/warehouse"
+        let pathStyle = catalog.s3PathStyle.map { $0 ? S3Addressing.pathStyle : .virtualHost }
+        let fileIO: any FileIO
+        var s3: S3Config?
+        var vended: IcebergS3Settings?
+        if try FileIOs.scheme(of: root) == .s3 {
+            let config = try S3Config.fromEnvironment(endpoint: catalog.s3Endpoint, region: catalog.s3Region, addressing: pathStyle)
+            let io = try S3FileIO(config: config)
+            if let bucket = try? S3Location(parsing: root).bucket { try io.ensureBucket(bucket) }
+            fileIO = io
+            s3 = config
+            vended = IcebergS3Settings(
+                endpoint: config.endpoint, accessKeyID: config.accessKeyID, secretAccessKey: config.secretAccessKey, region: config.region,
+                pathStyleAccess: config.addressing == .pathStyle)
+        } else {
+            fileIO = LocalFileIO()
+            // Sinks may still write tables on S3 (another catalog's): the server's settings, if any.
+            s3 = try? S3Config.fromEnvironment(endpoint: catalog.s3Endpoint, region: catalog.s3Region, addressing: pathStyle)
+        }
+        let store = try IcebergCatalogStore(
+            rootDirectory: "\(absolute)/catalog", warehouseRoot: root, fileIO: fileIO, autoCreateWarehouses: catalog.autoCreateWarehouses)
+        var principals: [String: String] = [:]
+        for principal in catalog.principals { principals[principal.id] = principal.secret }
+        let server = try IcebergRESTServer(
+            store: store, host: catalog.host, port: catalog.port, principals: principals, s3Settings: vended)
+        return (Lakehouse(store: store, s3: s3), server)
     }
 
     /// Stops accepting connections, writes a last checkpoint and stops.
     package func shutdown() async throws {
+        await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()
         try await database.shutdown()
@@ -97,7 +142,8 @@ package final class SluiceServer: Sendable {
 extension Database {
     /// A database whose sources and tables can use every connector Sluice has.
     package static func withConnectors(
-        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil,
+        lakehouse: Lakehouse = .none
     ) throws(SluiceError) -> Database {
         try Database(
             dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency,
@@ -106,7 +152,7 @@ extension Database {
             description, validate throws(SluiceError) in
             try Connectors.make(description, validate: validate)
         } sinks: { description, validate throws(SluiceError) in
-            try Connectors.makeSink(description, validate: validate)
+            try Connectors.makeSink(description, lakehouse: lakehouse, validate: validate)
         }
     }
 }

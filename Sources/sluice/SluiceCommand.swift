@@ -87,6 +87,7 @@ struct Serve: AsyncParsableCommand {
         }
         var kafka = ""
         if let broker = server.broker { kafka = ", Kafka on \(broker.configuration.host):\(broker.port)" }
+        if let port = server.catalogPort, let catalog = configuration.catalog { kafka += ", Iceberg REST catalog on \(catalog.host):\(port)" }
         FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir), memory limit \(memoryLimit >> 20) MiB)\n".utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))

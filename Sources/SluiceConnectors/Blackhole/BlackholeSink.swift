@@ -11,7 +11,7 @@ package final class BlackholeSink: StreamSink {
 
     package func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? { nil }
 
-    package func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) {}
+    package func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) -> SinkCommitSummary { SinkCommitSummary() }
 
     package func lastCommittedEpoch() throws(SluiceError) -> UInt64? { nil }
 

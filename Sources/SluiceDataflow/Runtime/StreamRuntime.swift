@@ -270,6 +270,15 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
     }
 
+    /// Numbers the next epochs after `epoch` (a restored checkpoint's), before any barrier: epochs
+    /// then only grow across restarts, so a sink's commits, tagged with their epoch, stay in order.
+    package func continueEpochs(after epoch: UInt64) {
+        condition.withLock {
+            lastInjected = max(lastInjected, epoch)
+            committed = max(committed, epoch)
+        }
+    }
+
     /// Lets barriers be checkpoints again.
     package func resumeCheckpoints() {
         condition.withLock { checkpointsPaused = false }

@@ -130,8 +130,9 @@ package final class SinkCommitter: Sendable {
             return ready.isEmpty ? nil : Array(ready)
         }
         guard let due else { return nil }
+        let summary: SinkCommitSummary
         do {
-            try sink.commit(due)
+            summary = try sink.commit(due)
         } catch {
             statistics.commitFailures.add(1, ordering: .relaxed)
             statistics.record(error)
@@ -162,6 +163,8 @@ package final class SinkCommitter: Sendable {
             state.backoff = .seconds(1)
         }
         statistics.commits.add(1, ordering: .relaxed)
+        statistics.filesCommitted.add(summary.files, ordering: .relaxed)
+        statistics.rowsCommitted.add(summary.rows, ordering: .relaxed)
         statistics.lastCommittedEpoch.store(last, ordering: .relaxed)
         statistics.lastCommitMicros.store(Int64(Date().timeIntervalSince1970 * 1_000_000), ordering: .relaxed)
         statistics.clearError()

@@ -20,12 +20,23 @@ package protocol StreamSink: AnyObject, Sendable {
     /// took, for the next prepare.
     func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]?
     /// Makes `prepared` (in epoch order) visible at once, tagged with the last one's epoch;
-    /// skips the epochs the target already holds.
-    func commit(_ prepared: [PreparedEpoch]) throws(SluiceError)
+    /// skips the epochs the target already holds. Returns what it made visible.
+    func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) -> SinkCommitSummary
     /// The last epoch the target holds from this sink (nil: none), as the target records it.
     func lastCommittedEpoch() throws(SluiceError) -> UInt64?
     /// Releases connections and threads (after the sink is dropped or the server stops).
     func close()
+}
+
+/// What a commit made visible, for `sluice_sinks`.
+package struct SinkCommitSummary: Sendable, Equatable {
+    package var files: Int
+    package var rows: Int
+
+    package init(files: Int = 0, rows: Int = 0) {
+        self.files = files
+        self.rows = rows
+    }
 }
 
 /// What a sink prepared for one epoch: the token its commit takes (file names and their

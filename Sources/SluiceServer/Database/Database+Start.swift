@@ -66,6 +66,7 @@ extension Database {
                     stateNote = "views rebuilt from their inputs (state checkpoint \(checkpoint.manifest.sequence) unreadable: \(error.message))"
                 }
             }
+            if let checkpoint { streams.runtime.continueEpochs(after: checkpoint.manifest.epoch) }
             let readSeconds = (ContinuousClock.now - reading).inSeconds
             var recovered: TableJournal.Recovery
             if let checkpoint, checkpoint.manifest.includesTables {

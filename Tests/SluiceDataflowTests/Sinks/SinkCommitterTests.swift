@@ -14,11 +14,12 @@ final class RecordingSink: StreamSink {
     func write(_ chunk: StreamChunk) throws(SluiceError) {}
     func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? { Array("files-\(epoch)".utf8) }
 
-    func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) {
+    func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) -> SinkCommitSummary {
         if failing.load(ordering: .relaxed) { throw SluiceError(.ioError, "the catalog is unreachable") }
         let held = (try? lastCommittedEpoch()) ?? nil
         let new = prepared.filter { $0.epoch > (held ?? 0) }.map(\.epoch)
         if !new.isEmpty { commits.withLock { $0.append(new) } }
+        return SinkCommitSummary(files: new.count, rows: new.count)
     }
 
     func lastCommittedEpoch() throws(SluiceError) -> UInt64? { commits.withLock { $0.last?.last } }
@@ -63,7 +64,7 @@ final class RecordingSink: StreamSink {
     @Test func recoveryCommitsThePendingEpochsOnceAndSkipsWhatTheTargetHolds() throws {
         let sink = RecordingSink()
         // Epochs 3 and 4 were committed before the crash; the checkpoint still lists 3, 4 and 6.
-        try sink.commit([Self.entry(3), Self.entry(4)])
+        _ = try sink.commit([Self.entry(3), Self.entry(4)])
         let committer = SinkCommitter(sink: sink, interval: 10, statistics: SinkStatistics())
         committer.recovered([Self.entry(6), Self.entry(3), Self.entry(4)])
         // Not yet durable again: nothing commits.

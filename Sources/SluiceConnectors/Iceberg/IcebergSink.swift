@@ -1,0 +1,299 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluiceDataflow
+import SluiceFormats
+import SluiceLakehouse
+
+/// `CREATE SINK … WITH (connector = 'iceberg', …)`: appends the sink's rows to an Iceberg table
+/// through a REST catalog (the built-in one by default), exactly once (design 0009):
+/// - each checkpoint barrier's rows become Parquet data files under the table's `data/`
+///   (``prepare(epoch:)``), described by a token the checkpoint keeps;
+/// - a commit adds one snapshot with one new manifest for every epoch it covers, its summary
+///   tagged with the sink's id and last epoch;
+/// - before committing, the sink finds the last epoch it committed in the table's snapshots and
+///   skips what it holds, so a commit repeated after a crash adds nothing.
+///
+/// With `type = 'append-only'` only inserts are written: with `force_append_only` an update's
+/// new row is an insert and deletes are dropped, as RisingWave does.
+package final class IcebergSink: StreamSink {
+    private let description: SinkDescription
+    private let options: IcebergSinkOptions
+    private let catalog: IcebergSinkCatalog
+    private let lakehouse: Lakehouse
+    /// The table as the sink last loaded or committed it, and its data writer.
+    private let table = Mutex<IcebergLoadedTable?>(nil)
+    /// Touched only by the fragment's thread (write and prepare).
+    private nonisolated(unsafe) var writer: IcebergDataWriter?
+    /// Files written for epochs not yet prepared: kept across a failed prepare.
+    private nonisolated(unsafe) var unprepared: [IcebergDataFile] = []
+
+    /// Summary keys of the snapshots a sink commits.
+    package static let sinkIDKey = "sluice.sink-id"
+    package static let epochKey = "sluice.epoch"
+
+    package init(_ description: SinkDescription, lakehouse: Lakehouse, validate: Bool) throws(SluiceError) {
+        self.description = description
+        self.lakehouse = lakehouse
+        options = try IcebergSinkOptions(description.options)
+        if !description.appendOnly {
+            throw SluiceError(
+                .featureNotSupported, "upsert iceberg sinks are not supported yet",
+                hint: "Use type = 'append-only' (with force_append_only = 'true' over a view that updates rows).")
+        }
+        catalog = try IcebergSinkCatalog.resolve(options, lakehouse: lakehouse)
+        if validate { _ = try loadOrCreateTable() }
+    }
+
+    // MARK: StreamSink
+
+    package func write(_ chunk: StreamChunk) throws(SluiceError) {
+        // Append-only: inserts and the new rows of updates.
+        let kept = chunk.ops.indices.filter { chunk.ops[$0].isInsertion }
+        guard !kept.isEmpty else { return }
+        let rows = kept.count == chunk.count ? chunk.data : chunk.data.gather(kept)
+        let writer = try dataWriter()
+        try writer.write(rows, epoch: currentEpochHint)
+    }
+
+    package func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? {
+        if let writer {
+            do {
+                unprepared += try writer.finish()
+            } catch {
+                writer.abandon()
+                self.writer = nil
+                throw error
+            }
+        }
+        currentEpochHint = epoch + 1
+        guard !unprepared.isEmpty else { return nil }
+        let token = try IcebergDataFile.encodeList(unprepared)
+        unprepared = []
+        return token
+    }
+
+    package func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) -> SinkCommitSummary {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let loaded = try loadOrCreateTable()
+            let last = Self.lastEpoch(in: loaded.metadata, sinkID: description.sinkID)
+            let due = prepared.filter { $0.epoch > (last ?? 0) }
+            guard let tag = due.last?.epoch else { return SinkCommitSummary() }
+            var files: [IcebergDataFile] = []
+            for entry in due { files += try IcebergDataFile.decodeList(entry.token) }
+            do {
+                let committed = try append(files, to: loaded, epoch: tag)
+                table.withLock { $0 = committed }
+                return SinkCommitSummary(files: files.count, rows: files.reduce(0) { $0 + Int($1.recordCount) })
+            } catch where error.code == IcebergCatalogError.commitConflictCode && attempt < 5 {
+                // Another writer committed first: load the table again and retry on top of it.
+                table.withLock { $0 = nil }
+                continue
+            }
+        }
+    }
+
+    package func lastCommittedEpoch() throws(SluiceError) -> UInt64? {
+        guard let loaded = try catalog.loadTable(options.identifier) else { return nil }
+        return Self.lastEpoch(in: loaded.metadata, sinkID: description.sinkID)
+    }
+
+    package func close() {}
+
+    // MARK: The table
+
+    /// Epochs are numbered by the runtime; files are named by the epoch they start in.
+    private nonisolated(unsafe) var currentEpochHint: UInt64 = 0
+
+    private func dataWriter() throws(SluiceError) -> IcebergDataWriter {
+        if let writer { return writer }
+        let loaded = try cachedTable()
+        let made = try Self.makeWriter(for: loaded, description: description, options: options, lakehouse: lakehouse)
+        writer = made
+        return made
+    }
+
+    private func cachedTable() throws(SluiceError) -> IcebergLoadedTable {
+        if let loaded = table.withLock({ $0 }) { return loaded }
+        return try loadOrCreateTable()
+    }
+
+    /// The table, created from the sink's columns when it does not exist (and
+    /// `create_table_if_not_exists` is not false); checked against the sink's columns.
+    @discardableResult
+    private func loadOrCreateTable() throws(SluiceError) -> IcebergLoadedTable {
+        try catalog.createNamespaceIfMissing(options.namespace)
+        var loaded = try catalog.loadTable(options.identifier)
+        if loaded == nil {
+            guard options.createTableIfNotExists else {
+                throw SluiceError(
+                    .undefinedTable, "iceberg table \(options.identifier) does not exist",
+                    hint: "Create it first, or set create_table_if_not_exists = 'true'.")
+            }
+            let fields = description.columns.map { StructField(name: $0.name, type: $0.type) }
+            let schema = try IcebergSchema(columns: fields)
+            do {
+                loaded = try catalog.createTable(namespace: options.namespace, IcebergTableCreation(name: options.table, schema: schema))
+            } catch where error.code == .duplicateTable || error.message.contains("already exists") {
+                // Created meanwhile by another sink or client.
+                loaded = try catalog.loadTable(options.identifier)
+            }
+        }
+        guard let loaded else { throw SluiceError(.undefinedTable, "iceberg table \(options.identifier) does not exist") }
+        _ = try Self.columns(of: loaded.metadata, for: description)
+        table.withLock { $0 = loaded }
+        return loaded
+    }
+
+    /// The table's field for each sink column, by name: it must exist with a type the column's
+    /// values fit, and the table must not be partitioned (yet).
+    static func columns(of metadata: IcebergTableMetadata, for description: SinkDescription) throws(SluiceError) -> [IcebergNestedField] {
+        guard let schema = metadata.currentSchema else { throw SluiceError(.dataCorrupted, "the iceberg table has no current schema") }
+        if let spec = metadata.defaultPartitionSpec, !spec.isUnpartitioned {
+            throw SluiceError(.featureNotSupported, "sinks into partitioned iceberg tables are not supported yet")
+        }
+        var fields: [IcebergNestedField] = []
+        for column in description.columns {
+            guard let field = schema.field(named: column.name) else {
+                throw SluiceError(
+                    .undefinedColumn, "the iceberg table has no column \"\(column.name)\", which the sink writes",
+                    hint: "Its columns are \(schema.fields.map(\.name).joined(separator: ", ")).")
+            }
+            let tableType = try field.type.sluiceType()
+            guard fits(column.type, into: tableType) else {
+                throw SluiceError(
+                    .datatypeMismatch,
+                    "column \"\(column.name)\" is \(column.type.sqlName) in the sink but \(field.type) in the iceberg table")
+            }
+            fields.append(field)
+        }
+        for field in schema.fields where field.isRequired && !fields.contains(where: { $0.id == field.id }) {
+            throw SluiceError(.notNullViolation, "the iceberg table's required column \"\(field.name)\" is not among the sink's columns")
+        }
+        return fields
+    }
+
+    /// Whether values of `source` can be written to a column of `target` without loss of meaning.
+    static func fits(_ source: DataType, into target: DataType) -> Bool {
+        if source == target { return true }
+        switch (source, target) {
+        case (.int16, .int32), (.int16, .int64), (.int32, .int64), (.float32, .float64), (.decimal, .decimal), (.jsonb, .varchar):
+            return true
+        case (.list(let a), .list(let b)):
+            return a == b
+        default:
+            return false
+        }
+    }
+
+    static func makeWriter(
+        for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergSinkOptions, lakehouse: Lakehouse
+    ) throws(SluiceError) -> IcebergDataWriter {
+        let fields = try columns(of: loaded.metadata, for: description)
+        var columns: [IcebergDataWriter.Column] = []
+        var schema: [ParquetColumnSchema] = []
+        for field in fields {
+            let type = try field.type.sluiceType()
+            columns.append(.init(fieldID: Int32(field.id), type: type))
+            schema.append(parquetColumn(field.name, field.type, required: field.isRequired, id: field.id))
+        }
+        let fileIO = try self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
+        let target = loaded.metadata.properties["write.target-file-size-bytes"].flatMap { Int($0) } ?? (512 << 20)
+        return IcebergDataWriter(
+            columns: columns, parquetSchema: schema, fileIO: fileIO, tableLocation: loaded.metadata.location, sinkID: description.sinkID,
+            targetFileBytes: target)
+    }
+
+    /// The Parquet column of an Iceberg field, with the field ids of nested fields too.
+    static func parquetColumn(_ name: String, _ type: IcebergType, required: Bool, id: Int) -> ParquetColumnSchema {
+        let sluiceType = (try? type.sluiceType()) ?? .varchar
+        switch type {
+        case .structure(let structure):
+            let children = structure.fields.map { parquetColumn($0.name, $0.type, required: $0.isRequired, id: $0.id) }
+            return ParquetColumnSchema(name: name, type: sluiceType, nullable: !required, fieldID: Int32(id), children: children)
+        case .list(let list):
+            let element = parquetColumn("element", list.element, required: list.isElementRequired, id: list.elementID)
+            return ParquetColumnSchema(name: name, type: sluiceType, nullable: !required, fieldID: Int32(id), children: [element])
+        default:
+            return ParquetColumnSchema(name: name, type: sluiceType, nullable: !required, fieldID: Int32(id))
+        }
+    }
+
+    /// Where the table's files are written: S3 with the sink's `s3.*` options, else the
+    /// catalog's vended settings, else the server's; local paths directly.
+    static func fileIO(for loaded: IcebergLoadedTable, options: IcebergSinkOptions, lakehouse: Lakehouse) throws(SluiceError) -> any FileIO {
+        guard try FileIOs.scheme(of: loaded.metadata.location) == .s3 else { return LocalFileIO() }
+        let vended = loaded.config
+        let base = lakehouse.s3
+        let endpoint = options.s3Endpoint ?? vended["s3.endpoint"] ?? base?.endpoint
+        let region = options.s3Region ?? vended["s3.region"] ?? vended["client.region"] ?? base?.region
+        let accessKey = options.s3AccessKey ?? vended["s3.access-key-id"] ?? base?.accessKeyID
+        let secretKey = options.s3SecretKey ?? vended["s3.secret-access-key"] ?? base?.secretAccessKey
+        let pathStyle = options.s3PathStyle ?? vended["s3.path-style-access"].map { $0 == "true" }
+        let addressing: S3Addressing? = pathStyle.map { $0 ? .pathStyle : .virtualHost } ?? base?.addressing
+        let config = try S3Config.fromEnvironment(
+            endpoint: endpoint, region: region, accessKeyID: accessKey, secretAccessKey: secretKey, addressing: addressing)
+        return try S3FileIO(config: config)
+    }
+
+    /// The last epoch this sink committed to the table: the newest snapshot on `main`'s
+    /// history whose summary carries the sink's id.
+    static func lastEpoch(in metadata: IcebergTableMetadata, sinkID: String) -> UInt64? {
+        var snapshot = metadata.currentSnapshot
+        var seen = 0
+        while let current = snapshot, seen < metadata.snapshots.count {
+            if current.summary[sinkIDKey] == sinkID, let text = current.summary[epochKey], let epoch = UInt64(text) { return epoch }
+            snapshot = current.parentSnapshotID.flatMap { metadata.snapshot(id: $0) }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// Commits `files` as one appended snapshot: a new manifest of them, and a manifest list of
+    /// the current snapshot's manifests and the new one.
+    private func append(_ files: [IcebergDataFile], to loaded: IcebergLoadedTable, epoch: UInt64) throws(SluiceError) -> IcebergLoadedTable {
+        let metadata = loaded.metadata
+        let fileIO = try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
+        guard let schema = metadata.currentSchema else { throw SluiceError(.dataCorrupted, "the iceberg table has no current schema") }
+        let snapshotID = IcebergSnapshot.newSnapshotID()
+        let sequenceNumber = metadata.nextSequenceNumber
+        var location = metadata.location
+        while location.hasSuffix("/") { location.removeLast() }
+        let unique = UUID().uuidString.lowercased()
+        let spec = metadata.defaultPartitionSpec ?? .unpartitioned
+        var manifestWriter = try IcebergManifestWriter(
+            partitionType: [], content: .data, tableSchemaJSON: schema.json.text, schemaID: Int32(schema.schemaID),
+            partitionSpecJSON: IcebergJSON.array(spec.fields.map(\.json)).text, partitionSpecID: Int32(spec.specID))
+        for file in files {
+            try manifestWriter.append(IcebergManifestEntry(status: .added, snapshotID: snapshotID, sequenceNumber: nil, fileSequenceNumber: nil, dataFile: file))
+        }
+        let manifestPath = "\(location)/metadata/\(unique)-m0.avro"
+        let (manifestBytes, manifest) = manifestWriter.finish(path: manifestPath, snapshotID: snapshotID, sequenceNumber: sequenceNumber)
+        try fileIO.write(manifestPath, manifestBytes)
+        var manifests: [IcebergManifestFile] = []
+        if let current = metadata.currentSnapshot {
+            manifests = try IcebergManifestList.read(try fileIO.read(current.manifestList)).manifests
+        }
+        manifests.insert(manifest, at: 0)
+        let listPath = "\(location)/metadata/snap-\(snapshotID)-1-\(unique).avro"
+        try fileIO.write(listPath, try IcebergManifestList.write(
+            manifests, snapshotID: snapshotID, parentSnapshotID: metadata.currentSnapshot?.snapshotID, sequenceNumber: sequenceNumber))
+        let addedRows = files.reduce(Int64(0)) { $0 + $1.recordCount }
+        let addedBytes = files.reduce(Int64(0)) { $0 + $1.fileSizeInBytes }
+        let previous = metadata.currentSnapshot?.summary ?? [:]
+        func total(_ key: String, plus added: Int64) -> String { String((previous[key].flatMap { Int64($0) } ?? 0) + added) }
+        let summary: [String: String] = [
+            "added-data-files": String(files.count), "added-records": String(addedRows), "added-files-size": String(addedBytes),
+            "total-data-files": total("total-data-files", plus: Int64(files.count)), "total-records": total("total-records", plus: addedRows),
+            "total-files-size": total("total-files-size", plus: addedBytes), "total-delete-files": total("total-delete-files", plus: 0),
+            "total-position-deletes": total("total-position-deletes", plus: 0), "total-equality-deletes": total("total-equality-deletes", plus: 0),
+            Self.sinkIDKey: description.sinkID, Self.epochKey: String(epoch), "sluice.sink-name": description.name,
+        ]
+        let commit = metadata.snapshotCommit(
+            snapshotID: snapshotID, manifestList: listPath, operation: "append", summary: summary,
+            timestampMs: Int64(Date().timeIntervalSince1970 * 1000))
+        return try catalog.commitTable(options.identifier, requirements: commit.requirements, updates: commit.updates)
+    }
+}
