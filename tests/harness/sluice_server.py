@@ -33,7 +33,7 @@ class SluiceServer:
 
     def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0,
                  data_dir: Path | None = None, kafka_port: int | None = None, extra_args: list[str] | None = None,
-                 catalog_port: int | None = None):
+                 catalog_port: int | None = None, env: dict[str, str] | None = None):
         # `data_dir`, when given, outlives the server (to test restarts); otherwise the data
         # directory is made inside the work directory and removed with it.
         self._data_dir = Path(data_dir) if data_dir else None
@@ -42,6 +42,8 @@ class SluiceServer:
         self._fixed_kafka_port = kafka_port
         # The built-in Iceberg REST catalog's port: a free one unless given.
         self._fixed_catalog_port = catalog_port
+        # Environment variables added to the server's (S3 credentials, say).
+        self._env = dict(env or {})
         self.catalog_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
@@ -89,7 +91,7 @@ class SluiceServer:
             log.flush()
             self.process = subprocess.Popen(
                 args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                cwd=self.workdir, start_new_session=True,
+                cwd=self.workdir, start_new_session=True, env={**os.environ, **self._env},
             )
         processes.register(self)
         try:
