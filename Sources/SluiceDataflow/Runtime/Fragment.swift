@@ -326,6 +326,7 @@ package final class Fragment: @unchecked Sendable {
         var pending = sink.pending
         do {
             if let token = try sink.sink.prepare(epoch: epoch) {
+                try Failpoints.hit("sink-after-prepare")
                 pending = sink.prepared(PreparedEpoch(epoch: epoch, token: token))
             }
         } catch {

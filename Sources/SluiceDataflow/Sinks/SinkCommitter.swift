@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SluiceCore
+import SluiceState
 
 /// Counters a sink keeps for `sluice_sinks`; written by the sink and its committer, read by
 /// anyone.
@@ -132,7 +133,9 @@ package final class SinkCommitter: Sendable {
         guard let due else { return nil }
         let summary: SinkCommitSummary
         do {
+            try Failpoints.hit("sink-before-commit")
             summary = try sink.commit(due)
+            try Failpoints.hit("sink-after-commit")
         } catch {
             statistics.commitFailures.add(1, ordering: .relaxed)
             statistics.record(error)

@@ -12,8 +12,8 @@ enum FileIOErrorCode {
     static let duplicateFile = SQLState("58P02")
     /// `42501`, insufficient_privilege: the operating system denied access to a local file.
     static let insufficientPrivilege = SQLState("42501")
-    /// `08001`, sqlclient_unable_to_establish_sqlconnection: the object store cannot be reached.
-    static let unableToConnect = SQLState("08001")
+    /// `HV00N`, as every connector reports an outside system it cannot reach: the object store.
+    static let unableToConnect = SQLState.unableToEstablishConnection
 
     /// The error for a failed POSIX call on `path`, coded as PostgreSQL codes file access errors:
     /// a missing file `58P01`, denied access `42501`, a full disk `53100`, anything else `58030`.

@@ -166,7 +166,7 @@ import Testing
         try withIO(S3Config(endpoint: "http://127.0.0.1:\(port)", accessKeyID: "a", secretAccessKey: "b")) { io in
             #expect { try io.read("s3://bucket/key") } throws: { error in
                 let error = error as? SluiceError
-                return error?.code == SQLState("08001") && error?.message.contains("http://127.0.0.1:\(port)") == true
+                return error?.code == .unableToEstablishConnection && error?.message.contains("http://127.0.0.1:\(port)") == true
             }
         }
         #expect(Date().timeIntervalSince(started) < 5)

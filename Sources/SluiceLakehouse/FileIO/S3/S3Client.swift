@@ -168,7 +168,7 @@ package final class S3Client: Sendable {
         return true
     }
 
-    /// The error for a request that got no answer: one that never connected is `08001` naming
+    /// The error for a request that got no answer: one that never connected is `HV00N` naming
     /// the endpoint; one that broke off while talking is `58030`.
     private func transportFailure<Result>(_ error: any Error, _ operation: S3Operation<Result>) -> SluiceError {
         let endpointText = config.endpoint ?? "https://\(endpoint.host)"

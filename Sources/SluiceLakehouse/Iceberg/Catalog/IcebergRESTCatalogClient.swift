@@ -47,7 +47,17 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
     /// The bearer token and the path prefix, once known.
     private let session = Mutex<(token: String?, prefix: String?)>((nil, nil))
 
-    package init(configuration: Configuration, httpClient: HTTPClient = .shared) {
+    /// The process's client for catalogs: a refused connection fails the request at once (the
+    /// caller retries with backoff), rather than AsyncHTTPClient retrying until the request's
+    /// deadline, which made an unreachable catalog take 30 s to report.
+    package static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    package init(configuration: Configuration, httpClient: HTTPClient = IcebergRESTCatalogClient.sharedHTTPClient) {
         self.configuration = configuration
         self.httpClient = httpClient
         session.withLock { $0.token = configuration.token }
