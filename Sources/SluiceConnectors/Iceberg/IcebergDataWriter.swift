@@ -24,6 +24,7 @@ final class IcebergDataWriter {
     let dataLocation: String
     let sinkID: String
     let targetFileBytes: Int
+    let compression: ParquetCompression
     private var current: (writer: ParquetWriter, output: any FileOutput, location: String)?
     private var files: [IcebergDataFile] = []
     private var fileNumber = 0
@@ -31,8 +32,9 @@ final class IcebergDataWriter {
 
     init(
         columns: [Column], parquetSchema: [ParquetColumnSchema], fileIO: any FileIO, tableLocation: String, sinkID: String,
-        targetFileBytes: Int
+        targetFileBytes: Int, compression: ParquetCompression = .zstd
     ) {
+        self.compression = compression
         self.columns = columns
         self.parquetSchema = parquetSchema
         self.fileIO = fileIO
@@ -82,7 +84,7 @@ final class IcebergDataWriter {
         fileNumber += 1
         let name = "\(String(format: "%020llu", epoch))-\(sinkID.prefix(8))-\(fileNumber)-\(UUID().uuidString.lowercased().prefix(8)).parquet"
         let location = "\(dataLocation)/\(name)"
-        let writer = try ParquetWriter(schema: parquetSchema, options: ParquetWriterOptions(compression: .zstd, rowGroupBytes: 32 << 20))
+        let writer = try ParquetWriter(schema: parquetSchema, options: ParquetWriterOptions(compression: compression, rowGroupBytes: 32 << 20))
         current = (writer, try fileIO.output(location), location)
     }
 

@@ -143,6 +143,7 @@ package final class IcebergSink: StreamSink {
         }
         guard let loaded else { throw SluiceError(.undefinedTable, "iceberg table \(options.identifier) does not exist") }
         _ = try Self.columns(of: loaded.metadata, for: description)
+        _ = try Self.compression(of: loaded.metadata)
         table.withLock { $0 = loaded }
         return loaded
     }
@@ -203,7 +204,21 @@ package final class IcebergSink: StreamSink {
         let target = loaded.metadata.properties["write.target-file-size-bytes"].flatMap { Int($0) } ?? (512 << 20)
         return IcebergDataWriter(
             columns: columns, parquetSchema: schema, fileIO: fileIO, tableLocation: loaded.metadata.location, sinkID: description.sinkID,
-            targetFileBytes: target)
+            targetFileBytes: target, compression: try compression(of: loaded.metadata))
+    }
+
+    /// The table's `write.parquet.compression-codec` (Iceberg's default, zstd, when unset).
+    static func compression(of metadata: IcebergTableMetadata) throws(SluiceError) -> ParquetCompression {
+        switch metadata.properties["write.parquet.compression-codec"]?.lowercased() {
+        case nil, "zstd": return .zstd
+        case "snappy": return .snappy
+        case "gzip": return .gzip
+        case "uncompressed", "none": return .uncompressed
+        case let other?:
+            throw SluiceError(
+                .featureNotSupported, "the iceberg table's write.parquet.compression-codec '\(other)' is not supported",
+                hint: "Sinks write zstd, snappy, gzip or uncompressed Parquet.")
+        }
     }
 
     /// The Parquet column of an Iceberg field, with the field ids of nested fields too.
