@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "SluiceLakehouseTests",
             dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore, .product(name: "AsyncHTTPClient", package: "async-http-client")],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "Iceberg/Scan/Fixtures"]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"]),
