@@ -86,12 +86,41 @@ package final class IcebergSink: StreamSink {
             do {
                 let committed = try append(files, to: loaded, epoch: tag)
                 table.withLock { $0 = committed }
+                maintainIfDue(committed)
                 return SinkCommitSummary(files: files.count, rows: files.reduce(0) { $0 + Int($1.recordCount) })
             } catch where error.code == IcebergCatalogError.commitConflictCode && attempt < 5 {
                 // Another writer committed first: load the table again and retry on top of it.
                 table.withLock { $0 = nil }
                 continue
             }
+        }
+    }
+
+    /// When maintenance last ran (on the committer's thread, after a commit).
+    private nonisolated(unsafe) var lastMaintenance = ContinuousClock.now
+    /// What the last maintenance round did (for tests and `sluice_sinks`' readers).
+    package let lastMaintenanceReport = Mutex<IcebergMaintenanceReport?>(nil)
+
+    /// Compacts the table's small files and expires its old snapshots, at most every
+    /// `compaction_interval_sec`, right after a commit on the committer's thread: the sink's own
+    /// commits never race it. A failed round is reported and tried again next time; it never
+    /// fails the commit.
+    private func maintainIfDue(_ loaded: IcebergLoadedTable) {
+        guard options.compaction || options.snapshotExpiration,
+              ContinuousClock.now - lastMaintenance >= .seconds(options.compactionIntervalSeconds) else { return }
+        lastMaintenance = ContinuousClock.now
+        do {
+            let fileIO = try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
+            let maintenance = IcebergTableMaintenance(
+                catalog: catalog.shared, fileIO: fileIO, identifier: options.identifier,
+                options: IcebergMaintenanceOptions(
+                    compactsDataFiles: options.compaction, expiresSnapshots: options.snapshotExpiration,
+                    maxSnapshotAgeMs: options.snapshotMaxAgeMilliseconds, retainedSummaryKeys: [Self.sinkIDKey]))
+            let report = try IcebergSinkCatalog.waitFor { () async throws(SluiceError) in try await maintenance.runOnce() }
+            lastMaintenanceReport.withLock { $0 = report }
+            table.withLock { $0 = nil }
+        } catch {
+            lastMaintenanceReport.withLock { $0 = nil }
         }
     }
 

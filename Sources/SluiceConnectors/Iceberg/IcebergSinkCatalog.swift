@@ -29,6 +29,21 @@ enum IcebergSinkCatalog: Sendable {
         return .builtIn(store, warehouse: options.warehouse)
     }
 
+    /// The same catalog behind the async protocol (for table maintenance).
+    var shared: any IcebergCatalog {
+        switch self {
+        case .builtIn(let store, let warehouse): store.warehouse(warehouse)
+        case .rest(let client): client
+        }
+    }
+
+    /// Runs `operation` and blocks the calling thread until it finishes.
+    static func waitFor<Result: Sendable>(
+        _ operation: @escaping @Sendable () async throws(SluiceError) -> Result
+    ) throws(SluiceError) -> Result {
+        try wait(operation)
+    }
+
     func createNamespaceIfMissing(_ namespace: [String]) throws(SluiceError) {
         switch self {
         case .builtIn(let store, let warehouse): try store.createNamespaceIfMissing(warehouse: warehouse, namespace)

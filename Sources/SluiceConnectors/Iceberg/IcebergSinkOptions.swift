@@ -20,6 +20,12 @@ struct IcebergSinkOptions: Sendable {
     var s3SecretKey: String?
     var s3Region: String?
     var s3PathStyle: Bool?
+    /// RisingWave's `enable_compaction` and `compaction_interval_sec`: after a commit, at most
+    /// this often, the table's small files are compacted and its old snapshots expired.
+    var compaction: Bool
+    var compactionIntervalSeconds: Int
+    var snapshotExpiration: Bool
+    var snapshotMaxAgeMilliseconds: Int64?
 
     /// Every option an Iceberg sink takes; others are refused, so a misspelt one is not silently
     /// ignored.
@@ -27,6 +33,7 @@ struct IcebergSinkOptions: Sendable {
         "connector", "type", "force_append_only", "primary_key", "commit_checkpoint_interval", "database.name", "table.name",
         "catalog.type", "catalog.uri", "catalog.name", "warehouse.path", "catalog.credential", "catalog.scope", "catalog.oauth2_server_uri",
         "catalog.token", "s3.endpoint", "s3.access.key", "s3.secret.key", "s3.region", "s3.path.style.access", "create_table_if_not_exists",
+        "enable_compaction", "compaction_interval_sec", "enable_snapshot_expiration", "snapshot_expiration_max_age_millis",
     ]
 
     init(_ options: [String: String]) throws(SluiceError) {
@@ -63,6 +70,21 @@ struct IcebergSinkOptions: Sendable {
         s3SecretKey = options["s3.secret.key"]
         s3Region = options["s3.region"].flatMap { $0.isEmpty ? nil : $0 }
         s3PathStyle = try Self.boolean(options, "s3.path.style.access")
+        compaction = try Self.boolean(options, "enable_compaction") ?? true
+        snapshotExpiration = try Self.boolean(options, "enable_snapshot_expiration") ?? true
+        compactionIntervalSeconds = 300
+        if let text = options["compaction_interval_sec"] {
+            guard let seconds = Int(text), seconds > 0 else {
+                throw SluiceError(.invalidParameterValue, "compaction_interval_sec must be a positive number of seconds, not '\(text)'")
+            }
+            compactionIntervalSeconds = seconds
+        }
+        if let text = options["snapshot_expiration_max_age_millis"] {
+            guard let milliseconds = Int64(text), milliseconds > 0 else {
+                throw SluiceError(.invalidParameterValue, "snapshot_expiration_max_age_millis must be a positive number, not '\(text)'")
+            }
+            snapshotMaxAgeMilliseconds = milliseconds
+        }
     }
 
     var identifier: IcebergTableIdentifier { IcebergTableIdentifier(namespace: namespace, name: table) }
