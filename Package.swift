@@ -69,7 +69,7 @@ let package = Package(
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [

@@ -14,6 +14,13 @@ extension TableProvider {
     package func index(_ indexID: Int) -> TableIndex? { nil }
 }
 
+/// A provider whose relations may skip rows a filter rules out when read (an Iceberg source
+/// prunes files by their metrics); the executor still applies the filter to what comes back.
+package protocol PruningTableProvider: TableProvider {
+    /// The rows of `tableID` that `filter` (over the relation's columns) may keep.
+    func store(for tableID: Int, pruningBy filter: ScalarExpr) -> TableStore?
+}
+
 /// Runs batch plans to completion over columnar chunks.
 ///
 /// Each operator consumes its inputs' chunks and produces chunks of about
@@ -79,6 +86,19 @@ package struct BatchExecutor: Sendable {
     /// aggregates make their chunks as they are pulled (a `LIMIT` stops pulling once it has its
     /// rows; a join's build side, a sort's input and an aggregate's input are taken whole
     /// first); everything else is run whole first.
+    /// `input`'s rows, where a filter `predicate` over them comes next: a scan of a relation
+    /// that can prune (an Iceberg source) reads only what the predicate may keep.
+    private func stream(_ input: BatchPlan, prunedBy predicate: ScalarExpr) throws(SluiceError) -> ChunkStream {
+        guard case .scan(let scan) = input, scan.index == nil, let pruning = tables as? any PruningTableProvider else {
+            return try stream(input)
+        }
+        let overTable = predicate.remappingColumns { scan.columns[$0] }
+        guard let store = pruning.store(for: scan.tableID, pruningBy: overTable) else { return try stream(input) }
+        return ChunkStream.of(store.snapshot().chunks.map { chunk in
+            Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
+        })
+    }
+
     package func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         let context = self.context
@@ -98,7 +118,7 @@ package struct BatchExecutor: Sendable {
             })
         case .filter(let input, let predicate):
             let filter = CompiledFilter(predicate)
-            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+            return try stream(input, prunedBy: predicate).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
                 try filter.filter(chunk, context: context)
             }.coalesced(types: plan.outputTypes)
         case .project(.filter(let input, let predicate), let expressions):
@@ -108,7 +128,7 @@ package struct BatchExecutor: Sendable {
             for (newIndex, oldIndex) in read.enumerated() { position[oldIndex] = newIndex }
             let remapped = expressions.map { $0.remappingColumns { position[$0]! } }
             let filter = CompiledFilter(predicate)
-            return try stream(input).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
+            return try stream(input, prunedBy: predicate).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in
                 if read.isEmpty {
                     // Nothing is read but the row count (count(*) over a filter).
                     let count = try filter.selectionCount(of: chunk, context: context)

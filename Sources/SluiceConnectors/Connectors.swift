@@ -6,9 +6,14 @@ import SluiceDataflow
 package enum Connectors {
     /// The connector `description` names, built and (with `validate`) checked against its
     /// outside system; an unknown connector is an error that lists the known ones.
-    package static func make(_ description: SourceDescription, validate: Bool) throws(SluiceError) -> any SourceConnector {
+    package static func make(_ description: SourceDescription, lakehouse: Lakehouse = .none, validate: Bool) throws(SluiceError) -> any SourceConnector {
         let name = description.options["connector"]?.lowercased() ?? ""
         switch name {
+        case "iceberg":
+            guard !description.isTable else {
+                throw SluiceError(.featureNotSupported, "a table cannot be fed by the iceberg connector", hint: "Use CREATE SOURCE … WITH (connector = 'iceberg', …).")
+            }
+            return try IcebergSource(description, lakehouse: lakehouse, validate: validate)
         case "kafka":
             return try KafkaSource(description, validate: validate)
         case "datagen":
@@ -16,7 +21,7 @@ package enum Connectors {
         default:
             throw SluiceError(
                 .featureNotSupported, "unknown connector \"\(name)\"",
-                hint: "Sources and tables can read from connector = 'kafka' or make rows with connector = 'datagen'.")
+                hint: "Sources and tables can read from connector = 'kafka' or make rows with connector = 'datagen'; sources can also read connector = 'iceberg'.")
         }
     }
 

@@ -150,7 +150,7 @@ extension Database {
             memoryLimit: memoryLimit
         ) {
             description, validate throws(SluiceError) in
-            try Connectors.make(description, validate: validate)
+            try Connectors.make(description, lakehouse: lakehouse, validate: validate)
         } sinks: { description, validate throws(SluiceError) in
             try Connectors.makeSink(description, lakehouse: lakehouse, validate: validate)
         }

@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -203,5 +203,33 @@ struct KafkaJSON: AsyncParsableCommand {
     func run() async throws {
         MemoryTuning.apply()  // as `sluice serve` runs
         try await KafkaJSONBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
+    }
+}
+
+extension ParquetBenchmark.Codec: ExpressibleByArgument {}
+
+struct ParquetBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parquet",
+        abstract: "Write N balloon rows to a Parquet file with Sluice's writer, beside pyarrow's write_table and DuckDB's COPY on one thread, same codec and level.")
+    @Option(help: "Rows to generate and write.") var rows = 10_000_000
+    @Option(help: "Page compression: zstd, snappy, gzip or none.") var codec: ParquetBenchmark.Codec = .zstd
+    @Option(help: "ZSTD level for all three writers (1 is Arrow's default; DuckDB's is 3).") var zstdLevel = 1
+    @Option(help: "Writes per engine; the median is reported.") var runs = 3
+    @Flag(help: "Skip the pyarrow and DuckDB comparison.") var noReferences = false
+    func run() throws {
+        try ParquetBenchmark(rows: rows, codec: codec, zstdLevel: zstdLevel, runs: runs, compareWithReferences: !noReferences).run()
+    }
+}
+
+struct IcebergSinkBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iceberg-sink",
+        abstract: "Rows/s through an append-only Iceberg sink into the local warehouse, from a view and from a Kafka source end to end, beside the same pipelines into a blackhole sink.")
+    @Option(help: "Rows from the view.") var rows = 5_000_000
+    @Option(help: "Events through the Kafka source.") var events = 5_000_000
+    func run() async throws {
+        MemoryTuning.apply()  // as `sluice serve` runs
+        try await IcebergSinkBenchmark(rows: rows, events: events).run()
     }
 }

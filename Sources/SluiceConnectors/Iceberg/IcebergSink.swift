@@ -18,8 +18,8 @@ import SluiceLakehouse
 /// new row is an insert and deletes are dropped, as RisingWave does.
 package final class IcebergSink: StreamSink {
     private let description: SinkDescription
-    private let options: IcebergSinkOptions
-    private let catalog: IcebergSinkCatalog
+    private let options: IcebergTableOptions
+    private let catalog: IcebergCatalogAccess
     private let lakehouse: Lakehouse
     /// The table as the sink last loaded or committed it, and its data writer.
     private let table = Mutex<IcebergLoadedTable?>(nil)
@@ -35,13 +35,13 @@ package final class IcebergSink: StreamSink {
     package init(_ description: SinkDescription, lakehouse: Lakehouse, validate: Bool) throws(SluiceError) {
         self.description = description
         self.lakehouse = lakehouse
-        options = try IcebergSinkOptions(description.options)
+        options = try IcebergTableOptions(description.options)
         if !description.appendOnly {
             throw SluiceError(
                 .featureNotSupported, "upsert iceberg sinks are not supported yet",
                 hint: "Use type = 'append-only' (with force_append_only = 'true' over a view that updates rows).")
         }
-        catalog = try IcebergSinkCatalog.resolve(options, lakehouse: lakehouse)
+        catalog = try IcebergCatalogAccess.resolve(options, lakehouse: lakehouse)
         if validate { _ = try loadOrCreateTable() }
     }
 
@@ -116,7 +116,7 @@ package final class IcebergSink: StreamSink {
                 options: IcebergMaintenanceOptions(
                     compactsDataFiles: options.compaction, expiresSnapshots: options.snapshotExpiration,
                     maxSnapshotAgeMs: options.snapshotMaxAgeMilliseconds, retainedSummaryKeys: [Self.sinkIDKey]))
-            let report = try IcebergSinkCatalog.waitFor { () async throws(SluiceError) in try await maintenance.runOnce() }
+            let report = try IcebergCatalogAccess.waitFor { () async throws(SluiceError) in try await maintenance.runOnce() }
             lastMaintenanceReport.withLock { $0 = report }
             table.withLock { $0 = nil }
         } catch {
@@ -219,7 +219,7 @@ package final class IcebergSink: StreamSink {
     }
 
     static func makeWriter(
-        for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergSinkOptions, lakehouse: Lakehouse
+        for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergTableOptions, lakehouse: Lakehouse
     ) throws(SluiceError) -> IcebergDataWriter {
         let fields = try columns(of: loaded.metadata, for: description)
         var columns: [IcebergDataWriter.Column] = []
@@ -267,7 +267,7 @@ package final class IcebergSink: StreamSink {
 
     /// Where the table's files are written: S3 with the sink's `s3.*` options, else the
     /// catalog's vended settings, else the server's; local paths directly.
-    static func fileIO(for loaded: IcebergLoadedTable, options: IcebergSinkOptions, lakehouse: Lakehouse) throws(SluiceError) -> any FileIO {
+    static func fileIO(for loaded: IcebergLoadedTable, options: IcebergTableOptions, lakehouse: Lakehouse) throws(SluiceError) -> any FileIO {
         guard try FileIOs.scheme(of: loaded.metadata.location) == .s3 else { return LocalFileIO() }
         let vended = loaded.config
         let base = lakehouse.s3

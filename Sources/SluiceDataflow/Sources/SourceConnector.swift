@@ -1,5 +1,6 @@
 import Synchronization
 import SluiceCore
+import SluiceExpr
 
 /// A connector that feeds a source or a table from outside the database (a Kafka topic, a
 /// generator). It runs on its own thread, decodes what it reads into chunks of about
@@ -20,6 +21,10 @@ package protocol SourceConnector: AnyObject, Sendable {
     func snapshot() throws(SluiceError) -> [Chunk]
     /// Every row the outside system holds now, decoded: a query of the source itself.
     func scan() throws(SluiceError) -> [Chunk]
+    /// ``scan()`` for a query with `filter`, skipping what it rules out where it can.
+    func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk]
+    /// The columns the outside system gives the relation, for a CREATE that lists none.
+    var inferredColumns: [(name: String, type: DataType)]? { get }
     /// Rows read and rejected, the rejected rows' records, and the connector's state.
     var statistics: SourceStatistics { get }
     /// What CREATE tells the user beside success (a topic that does not exist yet, say).
@@ -29,6 +34,17 @@ package protocol SourceConnector: AnyObject, Sendable {
     /// rows delivered so far; a connector started with these as
     /// ``SourceDescription/startPositions`` goes on from there. Nil before the connector knows.
     var positions: [Int32: Int64]? { get }
+}
+
+extension SourceConnector {
+    /// The rows of ``scan()`` a query with `filter` (over the relation's columns) can keep; a
+    /// connector that can skip what the filter rules out (an Iceberg table's files, by their
+    /// metrics) overrides it. The query still applies the filter to every row returned.
+    package func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk] { try scan() }
+
+    /// The columns the outside system says the relation has, for a CREATE SOURCE that lists
+    /// none (an Iceberg table's schema); nil when the connector cannot tell.
+    package var inferredColumns: [(name: String, type: DataType)]? { nil }
 }
 
 /// Where a connector's rows go: the source's change stream, or a table and its stream.

@@ -8,7 +8,7 @@ package enum ParquetCompression: String, Hashable, Sendable, CaseIterable {
     case snappy
     /// A gzip member (RFC 1952).
     case gzip
-    /// A zstd frame, level 3 (zstd's default, pyarrow's and DuckDB's).
+    /// A zstd frame (at ``ParquetWriterOptions/zstdLevel`` when writing).
     case zstd
 
     /// `parquet.thrift` `CompressionCodec`.
@@ -34,15 +34,6 @@ package enum ParquetCompression: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    func compress(_ input: UnsafeRawBufferPointer) -> [UInt8] {
-        switch self {
-        case .uncompressed: Array(input)
-        case .snappy: Snappy.compressBlock(input)
-        case .gzip: CompressionCodec.gzip.compress(input)
-        case .zstd: CompressionCodec.zstd.compress(input)
-        }
-    }
-
     /// Decompresses a page that must come to exactly `size` bytes.
     func decompress(_ input: UnsafeRawBufferPointer, size: Int) throws(SluiceError) -> [UInt8] {
         let output: [UInt8]
@@ -60,5 +51,30 @@ package enum ParquetCompression: String, Hashable, Sendable, CaseIterable {
             throw SluiceError(.dataCorrupted, "invalid parquet page: it decompresses to \(output.count) bytes, its header says \(size)")
         }
         return output
+    }
+}
+
+/// Compresses the pages of one ``ParquetWriter``, every column's: one zstd context at the
+/// writer's level serves them all, so a page costs no context set-up and a wide table no
+/// context per column. Not thread-safe, as the writer is not.
+final class ParquetPageCompressor {
+    let compression: ParquetCompression
+    /// Allocates its tables only when first used.
+    private let zstd: ZstdCompressor
+
+    init(compression: ParquetCompression, zstdLevel: Int32) {
+        self.compression = compression
+        zstd = ZstdCompressor(level: zstdLevel)
+    }
+
+    /// Replaces `output` with `input` compressed (uncompressed: copied).
+    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        output.removeAll(keepingCapacity: true)
+        switch compression {
+        case .uncompressed: output.append(contentsOf: input)
+        case .snappy: output.append(contentsOf: Snappy.compressBlock(input))
+        case .gzip: output.append(contentsOf: CompressionCodec.gzip.compress(input))
+        case .zstd: zstd.compress(input, appendingTo: &output)
+        }
     }
 }

@@ -198,6 +198,9 @@ package final class Database: TableProvider, Sendable {
     package func createSource(_ relation: RelationDefinition) throws(SluiceError) -> [String] {
         let connector = try makeConnector(Self.sourceDescription(relation), true)
         var relation = relation
+        if relation.columns.isEmpty, let inferred = connector.inferredColumns {
+            relation.columns = inferred.map { CatalogColumn(name: $0.name, type: $0.type) }
+        }
         // Where it starts, resolved now, is kept: after a restart the source starts there again.
         relation.connector?.startPositions = connector.positions
         do {

@@ -94,6 +94,9 @@ final class GeneratingConnector: SourceConnector {
     func stop() { inner.stop() }
     func snapshot() throws(SluiceError) -> [Chunk] { try inner.snapshot().map { generated.complete($0, recordsErrors: false) } }
     func scan() throws(SluiceError) -> [Chunk] { try inner.scan().map { generated.complete($0, recordsErrors: false) } }
+    // (The filter may name generated columns, which the inner connector does not have.)
+    func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk] { try scan() }
+    var inferredColumns: [(name: String, type: DataType)]? { nil }
     var statistics: SourceStatistics { inner.statistics }
     var notices: [String] { inner.notices }
     var positions: [Int32: Int64]? { inner.positions }

@@ -114,7 +114,7 @@ struct ConsistentReader: TableProvider {
 
 /// The reader of one query, plus sources: a source's rows are everything its outside system
 /// holds, read when the query first asks for them. A query runs on one thread.
-package final class SourceScanningReader: TableProvider, @unchecked Sendable {
+package final class SourceScanningReader: PruningTableProvider, @unchecked Sendable {
     private let base: any TableProvider
     private let connectors: [Int: any SourceConnector]
     private let catalog: Catalog
@@ -143,6 +143,20 @@ package final class SourceScanningReader: TableProvider, @unchecked Sendable {
             failure = failure ?? error
         }
         scanned[tableID] = store
+        return store
+    }
+
+    package func store(for tableID: Int, pruningBy filter: ScalarExpr) -> TableStore? {
+        if let store = base.store(for: tableID) { return store }
+        if let store = scanned[tableID] { return store }
+        guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
+        // Not kept for other scans of the relation in the statement: another filter may keep more.
+        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
+        do {
+            for chunk in try connector.scan(pruningBy: filter) { try store.insert(chunk) }
+        } catch {
+            failure = failure ?? error
+        }
         return store
     }
 }

@@ -8,16 +8,42 @@
 enum RLEHybridEncoder {
     /// Appends the encoding of `values` (each below `1 << bitWidth`) to `output`, without a
     /// length prefix.
+    ///
+    /// - Complexity: O(n). Where no two neighbours are equal (dictionary indices of varied
+    ///   values), eight values are passed over at a time, compared a word at a time.
     static func encode<Value: FixedWidthInteger & UnsignedInteger>(
         _ values: UnsafeBufferPointer<Value>, bitWidth: Int, into output: inout [UInt8]
     ) {
         let count = values.count
+        guard let base = values.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        // Eight values take `width` words; in each word, lanes of `width` bytes. A lane of
+        // `a ^ b` is zero where two neighbours are equal, which `(x - ones) & ~x & highs` finds
+        // (the exact zero-lane test: no borrow reaches a lane's high bit from a lane that is not zero).
+        let width = MemoryLayout<Value>.size
+        let ones: UInt64 = width == 1 ? 0x0101_0101_0101_0101 : width == 2 ? 0x0001_0001_0001_0001 : width == 4 ? 0x0000_0001_0000_0001 : 1
+        let highs = ones << UInt64(8 * width - 1)
         var literalStart = 0
         var index = 0
         while index < count {
-            let value = values[index]
+            // `index` starts a run. When values index ... index + 8 hold no equal neighbours,
+            // each of the eight runs starting there has length 1: nothing to do but go on.
+            if index + 9 <= count && width <= 8 {
+                var equalNeighbours: UInt64 = 0
+                for word in 0 ..< width {
+                    let these = raw.loadUnaligned(fromByteOffset: index * width + 8 * word, as: UInt64.self)
+                    let next = raw.loadUnaligned(fromByteOffset: (index + 1) * width + 8 * word, as: UInt64.self)
+                    let difference = these ^ next
+                    equalNeighbours |= (difference &- ones) & ~difference & highs
+                }
+                if equalNeighbours == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let value = base[index]
             var runEnd = index + 1
-            while runEnd < count && values[runEnd] == value { runEnd += 1 }
+            while runEnd < count && base[runEnd] == value { runEnd += 1 }
             let runLength = runEnd - index
             if runLength >= 8 {
                 let pending = index - literalStart
@@ -73,8 +99,9 @@ enum RLEHybridEncoder {
 /// Little-endian bit packing, least significant bit first (Encodings.md, "Bit-packed").
 enum BitPacking {
     /// Appends `values` packed at `bitWidth` bits each (at most 32), then zero values up to
-    /// `paddedCount`. After each value fewer than 8 bits stay in the accumulator, so a 32-bit
-    /// value always fits beside them.
+    /// `paddedCount`. Bits gather in a 64-bit accumulator that is stored 32 bits at a time:
+    /// fewer than 32 bits stay in it after each value, so a 32-bit value always fits beside
+    /// them, and a store is only made of bits that belong to the output.
     static func pack<Value: FixedWidthInteger & UnsignedInteger>(
         _ values: UnsafeBufferPointer<Value>, bitWidth: Int, paddedTo paddedCount: Int, into output: inout [UInt8]
     ) {
@@ -82,22 +109,28 @@ enum BitPacking {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: byteCount))
         guard bitWidth > 0 else { return }
-        output.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress! + start
+        output.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress.map({ $0 + start }) else { return }
+            let width = UInt64(bitWidth)
             var accumulator: UInt64 = 0
-            var bits = 0
+            var bits: UInt64 = 0
             var position = 0
             for value in values {
-                accumulator |= UInt64(value) << UInt64(bits)
-                bits += bitWidth
-                while bits >= 8 {
-                    base[position] = UInt8(truncatingIfNeeded: accumulator)
-                    position += 1
-                    accumulator >>= 8
-                    bits -= 8
+                accumulator |= UInt64(truncatingIfNeeded: value) << bits
+                bits += width
+                if bits >= 32 {
+                    base.storeBytes(of: UInt32(truncatingIfNeeded: accumulator).littleEndian, toByteOffset: position, as: UInt32.self)
+                    position += 4
+                    accumulator >>= 32
+                    bits -= 32
                 }
             }
-            if bits > 0 { base[position] = UInt8(truncatingIfNeeded: accumulator) }
+            while bits > 0 {
+                base.storeBytes(of: UInt8(truncatingIfNeeded: accumulator), toByteOffset: position, as: UInt8.self)
+                position += 1
+                accumulator >>= 8
+                bits = bits > 8 ? bits - 8 : 0
+            }
         }
     }
 }

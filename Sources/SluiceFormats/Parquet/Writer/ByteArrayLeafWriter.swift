@@ -22,6 +22,8 @@ struct ByteArrayLeafEncoder {
     private var dictionaryPageNeeded = false
     private var chunkValueCount = 0
     private var indices: [UInt32] = []
+    /// Rows that added a dictionary entry in the last lookup (so their bounds are noted).
+    private var added: [Int] = []
     /// The page's values, PLAIN-encoded.
     private var plainBytes: [UInt8] = []
     private var plainCount = 0
@@ -45,7 +47,7 @@ struct ByteArrayLeafEncoder {
             guard valueCount <= values.count - valueStart else { throw SluiceError.internalError("parquet levels and values disagree") }
             add(values, valueStart ..< valueStart + valueCount)
             valueStart += valueCount
-            if pageBytesEstimate >= settings.pageBytes { flushPage() }
+            if settings.pageIsFull(bytes: pageBytesEstimate, entries: pages.pageEntryCount) { flushPage() }
         }
     }
 
@@ -56,14 +58,15 @@ struct ByteArrayLeafEncoder {
                 // A valid pointer even for empty data, never read for empty strings.
                 let base = data.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
                 if usesDictionary {
-                    indices.reserveAdditional(range.count)
-                    for index in range {
-                        let start = Int(offsets[index]), length = Int(offsets[index + 1]) - start
-                        let (entry, isNew) = dictionary.index(of: base + start, length: length)
-                        indices.append(entry)
-                        if isNew { noteBound(base + start, length) }
+                    added.removeAll(keepingCapacity: true)
+                    dictionary.encode(offsets: offsets, bytes: base, rows: range, into: &indices, added: &added)
+                    for row in added {
+                        let start = Int(offsets[row])
+                        noteBound(base + start, Int(offsets[row + 1]) - start)
                     }
                 } else {
+                    let bytes = Int(offsets[range.upperBound]) - Int(offsets[range.lowerBound])
+                    plainBytes.reserveAdditional(bytes + 4 * range.count)
                     for index in range {
                         let start = Int(offsets[index]), length = Int(offsets[index + 1]) - start
                         withUnsafeBytes(of: UInt32(length).littleEndian) { plainBytes.append(contentsOf: $0) }
@@ -179,13 +182,22 @@ final class BooleanLeafWriter: ParquetLeafWriter {
         for range in parquetSlices(of: batch, repeated: isRepeated) {
             let valueCount = pages.appendLevels(batch, entries: range)
             guard valueCount <= booleans.count - valueStart else { throw SluiceError.internalError("parquet levels and values disagree") }
-            let slice = booleans[valueStart ..< valueStart + valueCount]
-            values.append(contentsOf: slice.lazy.map { $0 ? 1 : 0 })
-            let trueCount = slice.reduce(0) { $0 + ($1 ? 1 : 0) }
+            var trueCount = 0
+            let first = values.count
+            values.append(contentsOf: repeatElement(0, count: valueCount))
+            values.withUnsafeMutableBufferPointer { output in
+                booleans.withUnsafeBufferPointer { booleans in
+                    for position in 0 ..< valueCount {
+                        let bit: UInt8 = booleans[valueStart + position] ? 1 : 0
+                        output[first + position] = bit
+                        trueCount += Int(bit)
+                    }
+                }
+            }
             if trueCount > 0 { sawTrue = true }
-            if trueCount < slice.count { sawFalse = true }
+            if trueCount < valueCount { sawFalse = true }
             valueStart += valueCount
-            if pageBytesEstimate >= settings.pageBytes { flushPage() }
+            if settings.pageIsFull(bytes: pageBytesEstimate, entries: pages.pageEntryCount) { flushPage() }
         }
     }
 
@@ -238,7 +250,7 @@ final class WideDecimalLeafWriter: ParquetLeafWriter {
                 maximum = Swift.max(maximum ?? value, value)
             }
             valueStart += valueCount
-            if pageBytesEstimate >= settings.pageBytes { flushPage() }
+            if settings.pageIsFull(bytes: pageBytesEstimate, entries: pages.pageEntryCount) { flushPage() }
         }
     }
 

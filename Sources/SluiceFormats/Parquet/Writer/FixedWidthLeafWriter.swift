@@ -57,6 +57,8 @@ struct FixedWidthLeafEncoder<Value: ParquetPlainFixedValue> {
     private var dictionaryPageNeeded = false
     private var chunkValueCount = 0
     private var indices: [UInt32] = []
+    /// Positions that added a dictionary entry in the last lookup (so their bounds are noted).
+    private var added: [Int] = []
     private var plainValues: [Value] = []
     private var minimum: Value?
     private var maximum: Value?
@@ -82,7 +84,7 @@ struct FixedWidthLeafEncoder<Value: ParquetPlainFixedValue> {
                 add(UnsafeBufferPointer(rebasing: buffer[start ..< start + valueCount]))
             }
             valueStart += valueCount
-            if pageBytesEstimate >= settings.pageBytes { flushPage() }
+            if settings.pageIsFull(bytes: pageBytesEstimate, entries: pages.pageEntryCount) { flushPage() }
         }
     }
 
@@ -92,12 +94,9 @@ struct FixedWidthLeafEncoder<Value: ParquetPlainFixedValue> {
             for value in values where value.isNaNValue { nanCount += 1 }
         }
         if usesDictionary {
-            indices.reserveAdditional(values.count)
-            for value in values {
-                let (index, isNew) = dictionary.index(of: value)
-                indices.append(index)
-                if isNew { noteBound(value) }
-            }
+            added.removeAll(keepingCapacity: true)
+            dictionary.encode(values, into: &indices, added: &added)
+            for position in added { noteBound(values[position]) }
             if dictionary.count * MemoryLayout<Value>.size > settings.dictionaryPageBytes
                 || parquetDictionaryIsNotPayingOff(entries: dictionary.count, values: chunkValueCount) {
                 flushPage()
@@ -105,8 +104,27 @@ struct FixedWidthLeafEncoder<Value: ParquetPlainFixedValue> {
             }
         } else {
             plainValues.append(contentsOf: values)
-            for value in values { noteBound(value) }
+            noteBounds(of: values)
         }
+    }
+
+    /// Notes the least and greatest of `values` (NaNs left out) in one pass without optionals.
+    private mutating func noteBounds(of values: UnsafeBufferPointer<Value>) {
+        var position = 0
+        if Value.isFloatingPoint {
+            while position < values.count && values[position].isNaNValue { position += 1 }
+        }
+        guard position < values.count else { return }
+        var low = values[position], high = low
+        while position < values.count {
+            let value = values[position]
+            // A NaN compares false either way, so it moves neither bound.
+            if value < low { low = value }
+            if value > high { high = value }
+            position += 1
+        }
+        noteBound(low)
+        noteBound(high)
     }
 
     @inline(__always)

@@ -19,8 +19,15 @@ protocol ParquetLeafWriter: AnyObject {
 /// Settings every leaf writer shares.
 struct ParquetLeafWriterSettings {
     var pageBytes: Int
+    var pageRowLimit: Int
     var dictionaryEnabled: Bool
     var dictionaryPageBytes: Int
+
+    /// Whether the page being filled, of about `bytes` bytes and `entries` entries, is done.
+    @inline(__always)
+    func pageIsFull(bytes: Int, entries: Int) -> Bool {
+        bytes >= pageBytes || entries >= pageRowLimit
+    }
 }
 
 /// Entries to take at a time from a batch of a leaf without repetition, so pages are cut near

@@ -5,27 +5,33 @@
 /// Pages are kept until the chunk ends because the dictionary page, known only then, comes
 /// first (parquet-format README, "Column chunks").
 final class ParquetPageWriter {
-    let compression: ParquetCompression
+    let compressor: ParquetPageCompressor
     let maxDefinitionLevel: Int
     let maxRepetitionLevel: Int
     /// Levels of the page being filled.
     private(set) var definitionLevels: [UInt8] = []
+    /// Entries at the maximum definition level after `definitionLevels`, counted rather than
+    /// stored: a column without nulls never builds an array of levels.
+    private var definedEntryCount = 0
     private(set) var repetitionLevels: [UInt8] = []
     /// Entries (levels) in the page being filled; when the leaf has no levels, values.
     private(set) var pageEntryCount = 0
-    /// Data pages of the chunk, headers and bodies.
-    private(set) var dataPages: [UInt8] = []
+    /// Data pages of the chunk, each its header and body; kept apart so the chunk never
+    /// grows (and copies) one large buffer.
+    private(set) var dataPages: [[UInt8]] = []
+    private var dataPageBytes = 0
     private(set) var dictionaryPage: [UInt8]?
     private(set) var uncompressedBytes = 0
     private(set) var encodings: [Int32] = []
     /// Entries (values and nulls) in the chunk, and nulls among them.
     private(set) var chunkEntryCount = 0
     private(set) var chunkNullCount = 0
-    /// A page body under construction, reused across pages.
+    /// A page body under construction, and compressed, reused across pages.
     private var body: [UInt8] = []
+    private var compressed: [UInt8] = []
 
-    init(compression: ParquetCompression, maxDefinitionLevel: Int, maxRepetitionLevel: Int) {
-        self.compression = compression
+    init(compressor: ParquetPageCompressor, maxDefinitionLevel: Int, maxRepetitionLevel: Int) {
+        self.compressor = compressor
         self.maxDefinitionLevel = maxDefinitionLevel
         self.maxRepetitionLevel = maxRepetitionLevel
     }
@@ -40,11 +46,12 @@ final class ParquetPageWriter {
                 levels.withUnsafeBufferPointer { levels in
                     for index in range where levels[index] != maximum { nulls += 1 }
                 }
+                materializeDefinedEntries()
                 definitionLevels.append(contentsOf: levels[range])
                 valueCount -= nulls
                 chunkNullCount += nulls
             } else {
-                definitionLevels.append(contentsOf: repeatElement(UInt8(maxDefinitionLevel), count: range.count))
+                definedEntryCount += range.count
             }
         }
         if maxRepetitionLevel > 0 {
@@ -59,25 +66,44 @@ final class ParquetPageWriter {
         return valueCount
     }
 
+    /// Writes out the entries counted in `definedEntryCount` as levels, before levels that
+    /// come as an array.
+    private func materializeDefinedEntries() {
+        guard definedEntryCount > 0 else { return }
+        definitionLevels.append(contentsOf: repeatElement(UInt8(maxDefinitionLevel), count: definedEntryCount))
+        definedEntryCount = 0
+    }
+
     /// About how many bytes the levels of the page being filled will take.
     var levelBytesEstimate: Int {
         (definitionLevels.count + repetitionLevels.count) / 8
     }
 
     /// Bytes the chunk's pages take so far.
-    var writtenBytes: Int { dataPages.count + (dictionaryPage?.count ?? 0) }
+    var writtenBytes: Int { dataPageBytes + (dictionaryPage?.count ?? 0) }
 
     /// Ends the page being filled with `values`, encoded as `encoding`.
     func writeDataPage(encoding: Int32, values: (inout [UInt8]) -> Void) {
         guard pageEntryCount > 0 else { return }
         body.removeAll(keepingCapacity: true)
         if maxRepetitionLevel > 0 { appendLevels(repetitionLevels, maximum: maxRepetitionLevel) }
-        if maxDefinitionLevel > 0 { appendLevels(definitionLevels, maximum: maxDefinitionLevel) }
+        if maxDefinitionLevel > 0 {
+            if definitionLevels.isEmpty {
+                // Every entry defined (no nulls): one RLE run, never an array of levels.
+                appendRepeatedLevel(maxDefinitionLevel, count: definedEntryCount)
+            } else {
+                materializeDefinedEntries()
+                appendLevels(definitionLevels, maximum: maxDefinitionLevel)
+            }
+            definedEntryCount = 0
+        }
         values(&body)
         var header = ParquetPageHeader()
         header.type = ParquetPageType.dataPage
         header.dataPage = ParquetDataPageHeader(valueCount: Int32(pageEntryCount), encoding: encoding)
-        appendPage(header, to: &dataPages)
+        let page = assemblePage(header)
+        dataPageBytes += page.count
+        dataPages.append(page)
         note(encoding)
         if maxDefinitionLevel > 0 || maxRepetitionLevel > 0 { note(ParquetEncoding.rle) }
         definitionLevels.removeAll(keepingCapacity: true)
@@ -92,9 +118,7 @@ final class ParquetPageWriter {
         var header = ParquetPageHeader()
         header.type = ParquetPageType.dictionaryPage
         header.dictionaryPage = ParquetDictionaryPageHeader(valueCount: Int32(count), encoding: ParquetEncoding.plain)
-        var page: [UInt8] = []
-        appendPage(header, to: &page)
-        dictionaryPage = page
+        dictionaryPage = assemblePage(header)
         note(ParquetEncoding.plain)
     }
 
@@ -112,20 +136,36 @@ final class ParquetPageWriter {
         body.withUnsafeMutableBytes { $0.storeBytes(of: length.littleEndian, toByteOffset: lengthPosition, as: UInt32.self) }
     }
 
-    private func appendPage(_ header: ParquetPageHeader, to output: inout [UInt8]) {
+    /// `count` entries at level `maximum`, as a v1 page holds them: one RLE run.
+    private func appendRepeatedLevel(_ maximum: Int, count: Int) {
+        let lengthPosition = body.count
+        body.append(contentsOf: [0, 0, 0, 0])
+        let bitWidth = Int.bitWidth - maximum.leadingZeroBitCount
+        RLEHybridEncoder.encodeRepeated(UInt64(maximum), count: count, bitWidth: bitWidth, into: &body)
+        let length = UInt32(body.count - lengthPosition - 4)
+        body.withUnsafeMutableBytes { $0.storeBytes(of: length.littleEndian, toByteOffset: lengthPosition, as: UInt32.self) }
+    }
+
+    /// The page of `body`: its header, then the body compressed.
+    private func assemblePage(_ header: ParquetPageHeader) -> [UInt8] {
         var header = header
-        let compressed: [UInt8]? = compression == .uncompressed ? nil : body.withUnsafeBytes { compression.compress($0) }
+        let isCompressed = compressor.compression != .uncompressed
+        if isCompressed { body.withUnsafeBytes { compressor.compress($0, into: &compressed) } }
         header.uncompressedSize = Int32(body.count)
-        header.compressedSize = Int32(compressed?.count ?? body.count)
+        header.compressedSize = Int32(isCompressed ? compressed.count : body.count)
         let headerBytes = header.encoded()
-        output.append(contentsOf: headerBytes)
-        if let compressed { output.append(contentsOf: compressed) } else { output.append(contentsOf: body) }
+        var page: [UInt8] = []
+        page.reserveCapacity(headerBytes.count + Int(header.compressedSize))
+        page.append(contentsOf: headerBytes)
+        page.append(contentsOf: isCompressed ? compressed : body)
         uncompressedBytes += headerBytes.count + body.count
+        return page
     }
 
     /// Forgets the chunk (after it was written out) to start the next row group's.
     func resetChunk() {
         dataPages.removeAll(keepingCapacity: true)
+        dataPageBytes = 0
         dictionaryPage = nil
         uncompressedBytes = 0
         encodings.removeAll()

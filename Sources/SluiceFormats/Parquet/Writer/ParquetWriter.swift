@@ -41,10 +41,12 @@ package final class ParquetWriter {
         self.options = options
         (tree, schemaElements) = try ParquetSchemaTree.forWriting(schema)
         let settings = ParquetLeafWriterSettings(
-            pageBytes: max(options.pageBytes, 1024), dictionaryEnabled: options.dictionaryEnabled,
-            dictionaryPageBytes: options.dictionaryPageBytes)
+            pageBytes: max(options.pageBytes, 1024), pageRowLimit: max(options.pageRowLimit, 1),
+            dictionaryEnabled: options.dictionaryEnabled,
+            dictionaryPageBytes: min(options.dictionaryPageBytes, ByteArrayDictionary.byteLimit / 4))
+        let compressor = ParquetPageCompressor(compression: options.compression, zstdLevel: options.zstdLevel)
         leafWriters = tree.leaves.map { leaf -> any ParquetLeafWriter in
-            let pages = ParquetPageWriter(compression: options.compression, maxDefinitionLevel: leaf.maxDefinitionLevel, maxRepetitionLevel: leaf.maxRepetitionLevel)
+            let pages = ParquetPageWriter(compressor: compressor, maxDefinitionLevel: leaf.maxDefinitionLevel, maxRepetitionLevel: leaf.maxRepetitionLevel)
             switch leaf.physicalType {
             case .boolean: return BooleanLeafWriter(pages: pages, settings: settings)
             case .int32: return Int32LeafWriter(pages: pages, settings: settings)
@@ -138,8 +140,11 @@ package final class ParquetWriter {
         rowGroup.fileOffset = Int64(writtenBytes)
         rowGroup.ordinal = Int16(truncatingIfNeeded: rowGroups.count)
         var compressedTotal: Int64 = 0
+        // Every leaf's last page first, so the row group's size is known and `output` grows once.
+        let finished = leafWriters.map { $0.finishChunk() }
+        output.reserveCapacity(output.count + leafWriters.reduce(0) { $0 + $1.pages.writtenBytes })
         for (index, writer) in leafWriters.enumerated() {
-            let (bounds, nanCount) = writer.finishChunk()
+            let (bounds, nanCount) = finished[index]
             let pages = writer.pages
             let leaf = tree.leaves[index]
             let start = Int64(writtenBytes)
@@ -154,7 +159,7 @@ package final class ParquetWriter {
                 output.append(contentsOf: dictionary)
             }
             metaData.dataPageOffset = Int64(writtenBytes)
-            output.append(contentsOf: pages.dataPages)
+            for page in pages.dataPages { output.append(contentsOf: page) }
             let compressedSize = Int64(writtenBytes) - start
             metaData.totalCompressedSize = compressedSize
             metaData.totalUncompressedSize = Int64(pages.uncompressedBytes)

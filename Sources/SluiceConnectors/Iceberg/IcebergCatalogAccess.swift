@@ -7,12 +7,12 @@ import SluiceLakehouse
 /// and its committer's), which may block: the built-in catalog's store directly, or any REST
 /// catalog through the REST client, whose async calls are waited for on a thread of the
 /// caller's, never on the Swift concurrency pool's few threads.
-enum IcebergSinkCatalog: Sendable {
+enum IcebergCatalogAccess: Sendable {
     case builtIn(IcebergCatalogStore, warehouse: String)
     case rest(IcebergRESTCatalogClient)
 
     /// The catalog `options` name: a REST client for `catalog.uri`, else the built-in one.
-    static func resolve(_ options: IcebergSinkOptions, lakehouse: Lakehouse) throws(SluiceError) -> IcebergSinkCatalog {
+    static func resolve(_ options: IcebergTableOptions, lakehouse: Lakehouse) throws(SluiceError) -> IcebergCatalogAccess {
         if let uri = options.catalogURI {
             guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else {
                 throw SluiceError(.invalidParameterValue, "catalog.uri must be an http:// or https:// address, not '\(uri)'")
@@ -23,7 +23,7 @@ enum IcebergSinkCatalog: Sendable {
         }
         guard let store = lakehouse.store else {
             throw SluiceError(
-                .invalidParameterValue, "the iceberg sink names no catalog.uri, and the built-in catalog is off",
+                .invalidParameterValue, "the iceberg connector names no catalog.uri, and the built-in catalog is off",
                 hint: "Give catalog.uri, or start the server without --no-catalog.")
         }
         return .builtIn(store, warehouse: options.warehouse)

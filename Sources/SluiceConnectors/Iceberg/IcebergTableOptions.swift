@@ -1,8 +1,8 @@
 import SluiceCore
 import SluiceLakehouse
 
-/// An Iceberg sink's `WITH` options, with RisingWave's names.
-struct IcebergSinkOptions: Sendable {
+/// The `WITH` options of an Iceberg sink or source, with RisingWave's names.
+struct IcebergTableOptions: Sendable {
     var namespace: [String]
     var table: String
     /// `catalog.uri`: a REST catalog (Polaris, ours over HTTP); nil: the built-in one, in process.
@@ -39,14 +39,14 @@ struct IcebergSinkOptions: Sendable {
     init(_ options: [String: String]) throws(SluiceError) {
         for key in options.keys where !Self.known.contains(key) {
             throw SluiceError(
-                .invalidParameterValue, "the iceberg sink has no option \"\(key)\"",
+                .invalidParameterValue, "the iceberg connector has no option \"\(key)\"",
                 hint: "Its options are \(Self.known.sorted().joined(separator: ", ")).")
         }
         guard let database = options["database.name"], !database.isEmpty else {
-            throw SluiceError(.invalidParameterValue, "an iceberg sink needs database.name, the table's namespace")
+            throw SluiceError(.invalidParameterValue, "an iceberg sink or source needs database.name, the table's namespace")
         }
         guard let table = options["table.name"], !table.isEmpty else {
-            throw SluiceError(.invalidParameterValue, "an iceberg sink needs table.name")
+            throw SluiceError(.invalidParameterValue, "an iceberg sink or source needs table.name")
         }
         namespace = database.split(separator: ".").map(String.init)
         self.table = table
