@@ -343,6 +343,13 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
     }
 
+    /// Blocks the calling thread (never one of Swift concurrency's) until `epoch` is committed.
+    package func waitForCommitBlocking(_ epoch: UInt64) {
+        condition.lock()
+        while committed < epoch && !stopped { condition.wait() }
+        condition.unlock()
+    }
+
     /// Injects a barrier and waits until it is committed: every earlier write is then visible
     /// in every view.
     package func flush() async {

@@ -105,7 +105,8 @@ extension Database {
                 // Views first, from their state; then the table writes logged after the
                 // checkpoint's cut; then the connectors, sources from the cut's positions.
                 let restoring = ContinuousClock.now
-                for relation in views { try restoreMaterializedView(relation, state: restored.views[relation.id]) }
+                var shown: UInt64 = 0
+                for relation in views { shown = max(shown, try restoreMaterializedView(relation, state: restored.views[relation.id])) }
                 stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                     + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them "
                     + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, (ContinuousClock.now - restoring).inSeconds)
@@ -116,12 +117,16 @@ extension Database {
                     }
                 }
                 startConnectors(relations, recovery: recovered, resume: restored.manifest.positions)
+                // Queries after the start see the restored views, not empty ones.
+                streams.runtime.waitForCommitBlocking(shown)
             } else {
                 // Connectors start from their definitions (not checked again: an outside system
                 // that is down now is retried, with the reason in `sluice_sources.status`).
                 startConnectors(relations, recovery: recovered, resume: [:])
                 // Views read tables, sources and earlier views: rebuild them in creation order.
-                for relation in views { try restoreMaterializedView(relation, state: nil) }
+                var shown: UInt64 = 0
+                for relation in views { shown = max(shown, try restoreMaterializedView(relation, state: nil)) }
+                streams.runtime.waitForCommitBlocking(shown)
             }
             recovered.stateSummary = stateNote
             recovery = recovered
@@ -187,7 +192,9 @@ extension Database {
 
     /// Binds a stored view definition again and starts maintaining it under its old id, from
     /// `state` (a checkpoint's) or else from its inputs.
-    private func restoreMaterializedView(_ stored: RelationDefinition, state: RestoredTables?) throws(SluiceError) {
+    /// Returns the epoch after which the view (or sink) shows its rows.
+    @discardableResult
+    private func restoreMaterializedView(_ stored: RelationDefinition, state: RestoredTables?) throws(SluiceError) -> UInt64 {
         let statements = try SQLParser.parse(stored.definition)
         guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
         var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
@@ -195,11 +202,11 @@ extension Database {
         case .createMaterializedView(var relation, let plan):
             relation.id = stored.id
             relation.indexes = stored.indexes
-            _ = try createMaterializedView(relation, plan: plan, restoring: state)
+            return try createMaterializedView(relation, plan: plan, restoring: state)
         case .createSink(var relation, let plan):
             relation.id = stored.id
             relation.sinkID = stored.sinkID
-            _ = try createSink(relation, plan: plan, restoring: state, validate: false)
+            return try createSink(relation, plan: plan, restoring: state, validate: false)
         default:
             throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
         }
