@@ -37,13 +37,6 @@ enum IcebergCatalogAccess: Sendable {
         }
     }
 
-    /// Runs `operation` and blocks the calling thread until it finishes.
-    static func waitFor<Result: Sendable>(
-        _ operation: @escaping @Sendable () async throws(SluiceError) -> Result
-    ) throws(SluiceError) -> Result {
-        try wait(operation)
-    }
-
     func createNamespaceIfMissing(_ namespace: [String]) throws(SluiceError) {
         switch self {
         case .builtIn(let store, let warehouse): try store.createNamespaceIfMissing(warehouse: warehouse, namespace)
@@ -83,7 +76,7 @@ enum IcebergCatalogAccess: Sendable {
     }
 
     /// Runs `operation` and blocks the calling thread until it finishes.
-    private static func wait<Result: Sendable>(
+    static func wait<Result: Sendable>(
         _ operation: @escaping @Sendable () async throws(SluiceError) -> Result
     ) throws(SluiceError) -> Result {
         let outcome = Mutex<Swift.Result<Result, SluiceError>?>(nil)

@@ -116,7 +116,7 @@ package final class IcebergSink: StreamSink {
                 options: IcebergMaintenanceOptions(
                     compactsDataFiles: options.compaction, expiresSnapshots: options.snapshotExpiration,
                     maxSnapshotAgeMs: options.snapshotMaxAgeMilliseconds, retainedSummaryKeys: [Self.sinkIDKey]))
-            let report = try IcebergCatalogAccess.waitFor { () async throws(SluiceError) in try await maintenance.runOnce() }
+            let report = try IcebergCatalogAccess.wait { () async throws(SluiceError) in try await maintenance.runOnce() }
             lastMaintenanceReport.withLock { $0 = report }
             table.withLock { $0 = nil }
         } catch {
