@@ -96,37 +96,11 @@ final class IcebergDataWriter {
             let (tail, summary) = try file.writer.finish()
             try file.output.write(tail)
             let size = try file.output.close()
-            files.append(dataFile(location: file.location, size: size, summary: summary))
+            files.append(IcebergDataFile(parquetFile: file.location, size: size, summary: summary))
         } catch {
             file.output.abort()
             throw error
         }
-    }
-
-    /// The manifest entry of a file: its metrics by field id, bounds in Iceberg's single-value
-    /// encoding (leaf columns of nested types count too; their bounds are left out).
-    private func dataFile(location: String, size: Int, summary: ParquetFileSummary) -> IcebergDataFile {
-        var columnSizes: [Int32: Int64] = [:]
-        var valueCounts: [Int32: Int64] = [:]
-        var nullCounts: [Int32: Int64] = [:]
-        var nanCounts: [Int32: Int64] = [:]
-        var lower: [Int32: [UInt8]] = [:]
-        var upper: [Int32: [UInt8]] = [:]
-        for column in summary.columns {
-            guard let id = column.fieldID else { continue }
-            columnSizes[id] = column.compressedSize
-            valueCounts[id] = column.valueCount
-            nullCounts[id] = column.nullCount
-            if let nan = column.nanCount { nanCounts[id] = nan }
-            // Bounds only for top-level primitive columns, as Java writes them by default.
-            guard column.path.count == 1 else { continue }
-            if let min = column.min, let bytes = IcebergSingleValue.encode(min, as: column.type) { lower[id] = bytes }
-            if let max = column.max, let bytes = IcebergSingleValue.encode(max, as: column.type) { upper[id] = bytes }
-        }
-        return IcebergDataFile(
-            content: .data, filePath: location, fileFormat: "PARQUET", partition: [], recordCount: summary.rowCount,
-            fileSizeInBytes: Int64(size), columnSizes: columnSizes, valueCounts: valueCounts, nullValueCounts: nullCounts,
-            nanValueCounts: nanCounts, lowerBounds: lower, upperBounds: upper)
     }
 
     /// `column` as the table's `type`: the same values, widened where the table's type is wider

@@ -84,36 +84,10 @@ final class IcebergRollingFileWriter {
             let (tail, summary) = try file.writer.finish()
             try file.output.write(tail)
             let size = try file.output.close()
-            files.append(Self.dataFile(location: file.location, size: size, summary: summary, partition: partition))
+            files.append(IcebergDataFile(parquetFile: file.location, size: size, summary: summary, partition: partition))
         } catch {
             file.output.abort()
             throw error
         }
-    }
-
-    /// The manifest's description of a written file: metrics by field id, bounds in Iceberg's
-    /// single-value encoding for top-level columns (as Java writes them by default; nested
-    /// leaves get counts only).
-    static func dataFile(location: String, size: Int, summary: ParquetFileSummary, partition: [AvroValue]) -> IcebergDataFile {
-        var columnSizes: [Int32: Int64] = [:]
-        var valueCounts: [Int32: Int64] = [:]
-        var nullCounts: [Int32: Int64] = [:]
-        var nanCounts: [Int32: Int64] = [:]
-        var lower: [Int32: [UInt8]] = [:]
-        var upper: [Int32: [UInt8]] = [:]
-        for column in summary.columns {
-            guard let id = column.fieldID else { continue }
-            columnSizes[id] = column.compressedSize
-            valueCounts[id] = column.valueCount
-            nullCounts[id] = column.nullCount
-            if let nan = column.nanCount { nanCounts[id] = nan }
-            guard column.path.count == 1 else { continue }
-            if let min = column.min, let bytes = IcebergSingleValue.encode(min, as: column.type) { lower[id] = bytes }
-            if let max = column.max, let bytes = IcebergSingleValue.encode(max, as: column.type) { upper[id] = bytes }
-        }
-        return IcebergDataFile(
-            content: .data, filePath: location, fileFormat: "PARQUET", partition: partition, recordCount: summary.rowCount,
-            fileSizeInBytes: Int64(size), columnSizes: columnSizes, valueCounts: valueCounts, nullValueCounts: nullCounts,
-            nanValueCounts: nanCounts, lowerBounds: lower, upperBounds: upper)
     }
 }
