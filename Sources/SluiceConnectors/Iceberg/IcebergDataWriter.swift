@@ -25,6 +25,9 @@ final class IcebergDataWriter {
     let sinkID: String
     let targetFileBytes: Int
     let compression: ParquetCompression
+    /// Set for an upsert sink's equality-delete files: the field ids of the key columns, which
+    /// are then the only columns written.
+    let equalityFieldIDs: [Int32]?
     private var current: (writer: ParquetWriter, output: any FileOutput, location: String)?
     private var files: [IcebergDataFile] = []
     private var fileNumber = 0
@@ -32,9 +35,10 @@ final class IcebergDataWriter {
 
     init(
         columns: [Column], parquetSchema: [ParquetColumnSchema], fileIO: any FileIO, tableLocation: String, sinkID: String,
-        targetFileBytes: Int, compression: ParquetCompression = .zstd
+        targetFileBytes: Int, compression: ParquetCompression = .zstd, equalityFieldIDs: [Int32]? = nil
     ) {
         self.compression = compression
+        self.equalityFieldIDs = equalityFieldIDs
         self.columns = columns
         self.parquetSchema = parquetSchema
         self.fileIO = fileIO
@@ -82,7 +86,8 @@ final class IcebergDataWriter {
 
     private func open(epoch: UInt64) throws(SluiceError) {
         fileNumber += 1
-        let name = "\(String(format: "%020llu", epoch))-\(sinkID.prefix(8))-\(fileNumber)-\(UUID().uuidString.lowercased().prefix(8)).parquet"
+        let kind = equalityFieldIDs == nil ? "" : "-deletes"
+        let name = "\(String(format: "%020llu", epoch))-\(sinkID.prefix(8))-\(fileNumber)-\(UUID().uuidString.lowercased().prefix(8))\(kind).parquet"
         let location = "\(dataLocation)/\(name)"
         let writer = try ParquetWriter(schema: parquetSchema, options: ParquetWriterOptions(compression: compression, rowGroupBytes: 32 << 20))
         current = (writer, try fileIO.output(location), location)
@@ -96,7 +101,12 @@ final class IcebergDataWriter {
             let (tail, summary) = try file.writer.finish()
             try file.output.write(tail)
             let size = try file.output.close()
-            files.append(IcebergDataFile(parquetFile: file.location, size: size, summary: summary))
+            var written = IcebergDataFile(parquetFile: file.location, size: size, summary: summary)
+            if let equalityFieldIDs {
+                written.content = .equalityDeletes
+                written.equalityIDs = equalityFieldIDs
+            }
+            files.append(written)
         } catch {
             file.output.abort()
             throw error

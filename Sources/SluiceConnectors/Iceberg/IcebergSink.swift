@@ -27,6 +27,8 @@ package final class IcebergSink: StreamSink {
     private nonisolated(unsafe) var writer: IcebergDataWriter?
     /// Files written for epochs not yet prepared: kept across a failed prepare.
     private nonisolated(unsafe) var unprepared: [IcebergDataFile] = []
+    /// An upsert sink's changes since the last prepare, merged by key (nil: append-only).
+    private nonisolated(unsafe) var upserts: IcebergUpsertBatch?
 
     /// Summary keys of the snapshots a sink commits.
     package static let sinkIDKey = "sluice.sink-id"
@@ -37,9 +39,10 @@ package final class IcebergSink: StreamSink {
         self.lakehouse = lakehouse
         options = try IcebergTableOptions(description.options)
         if !description.appendOnly {
-            throw SluiceError(
-                .featureNotSupported, "upsert iceberg sinks are not supported yet",
-                hint: "Use type = 'append-only' (with force_append_only = 'true' over a view that updates rows).")
+            guard !description.primaryKey.isEmpty else {
+                throw SluiceError(.invalidParameterValue, "an upsert iceberg sink needs primary_key")
+            }
+            upserts = IcebergUpsertBatch(keyColumns: description.primaryKey, types: description.columns.map(\.type))
         }
         catalog = try IcebergCatalogAccess.resolve(options, lakehouse: lakehouse)
         if validate { _ = try loadOrCreateTable() }
@@ -48,6 +51,10 @@ package final class IcebergSink: StreamSink {
     // MARK: StreamSink
 
     package func write(_ chunk: StreamChunk) throws(SluiceError) {
+        if upserts != nil {
+            upserts?.take(chunk)
+            return
+        }
         // Append-only: inserts and the new rows of updates.
         let kept = chunk.ops.indices.filter { chunk.ops[$0].isInsertion }
         guard !kept.isEmpty else { return }
@@ -57,6 +64,13 @@ package final class IcebergSink: StreamSink {
     }
 
     package func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? {
+        if let batch = upserts, !batch.isEmpty {
+            // Kept until both files are written, so a failed prepare loses nothing.
+            var drained = batch
+            let (rows, keys) = drained.drain()
+            unprepared += try writeUpserts(rows: rows, deletedKeys: keys, epoch: epoch)
+            upserts = drained
+        }
         if let writer {
             do {
                 unprepared += try writer.finish()
@@ -81,10 +95,12 @@ package final class IcebergSink: StreamSink {
             let last = Self.lastEpoch(in: loaded.metadata, sinkID: description.sinkID)
             let due = prepared.filter { $0.epoch > (last ?? 0) }
             guard let tag = due.last?.epoch else { return SinkCommitSummary() }
-            var files: [IcebergDataFile] = []
-            for entry in due { files += try IcebergDataFile.decodeList(entry.token) }
+            var snapshots: [(epoch: UInt64, files: [IcebergDataFile])] = []
+            for entry in due { snapshots.append((entry.epoch, try IcebergDataFile.decodeList(entry.token))) }
+            if upserts == nil { snapshots = [(tag, snapshots.flatMap(\.files))] }
+            let files = snapshots.flatMap(\.files).filter { $0.content == .data }
             do {
-                let committed = try append(files, to: loaded, epoch: tag)
+                let committed = try commitSnapshots(snapshots, to: loaded)
                 table.withLock { $0 = committed }
                 maintainIfDue(committed)
                 return SinkCommitSummary(files: files.count, rows: files.reduce(0) { $0 + Int($1.recordCount) })
@@ -106,9 +122,13 @@ package final class IcebergSink: StreamSink {
     /// commits never race it. A failed round is reported and tried again next time; it never
     /// fails the commit.
     private func maintainIfDue(_ loaded: IcebergLoadedTable) {
-        guard options.compaction || options.snapshotExpiration,
-              ContinuousClock.now - lastMaintenance >= .seconds(options.compactionIntervalSeconds) else { return }
+        guard options.compaction || options.snapshotExpiration else { return }
+        guard ContinuousClock.now - lastMaintenance >= .seconds(options.compactionIntervalSeconds) else {
+            maintenanceOwed = true
+            return
+        }
         lastMaintenance = ContinuousClock.now
+        maintenanceOwed = false
         do {
             let fileIO = try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
             let maintenance = IcebergTableMaintenance(
@@ -124,12 +144,41 @@ package final class IcebergSink: StreamSink {
         }
     }
 
+    /// A commit came too soon after the last maintenance round to run one: the next idle
+    /// checkpoint past the interval runs it, so the last commits' small files and equality
+    /// deletes do not wait for more writes.
+    private nonisolated(unsafe) var maintenanceOwed = false
+
+    package func idle() {
+        guard maintenanceOwed, let loaded = try? cachedTable() else { return }
+        maintainIfDue(loaded)
+    }
+
     package func lastCommittedEpoch() throws(SluiceError) -> UInt64? {
         guard let loaded = try catalog.loadTable(options.identifier) else { return nil }
         return Self.lastEpoch(in: loaded.metadata, sinkID: description.sinkID)
     }
 
     package func close() {}
+
+    /// An upsert epoch's files: the equality deletes of every key it touched and the rows it
+    /// left. Both or neither: a failure drops what was written.
+    private func writeUpserts(rows: Chunk, deletedKeys: Chunk, epoch: UInt64) throws(SluiceError) -> [IcebergDataFile] {
+        let loaded = try cachedTable()
+        let writer = try dataWriter()
+        let deletes = try Self.makeWriter(
+            for: loaded, description: description, options: options, lakehouse: lakehouse, keyColumns: description.primaryKey)
+        do {
+            try deletes.write(deletedKeys, epoch: epoch)
+            try writer.write(rows, epoch: epoch)
+            return try deletes.finish() + writer.finish()
+        } catch {
+            deletes.abandon()
+            writer.abandon()
+            self.writer = nil
+            throw error
+        }
+    }
 
     // MARK: The table
 
@@ -218,10 +267,13 @@ package final class IcebergSink: StreamSink {
         }
     }
 
+    /// A writer of the sink's columns, or with `keyColumns` of an equality-delete file of those.
     static func makeWriter(
-        for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergTableOptions, lakehouse: Lakehouse
+        for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergTableOptions, lakehouse: Lakehouse,
+        keyColumns: [Int]? = nil
     ) throws(SluiceError) -> IcebergDataWriter {
-        let fields = try columns(of: loaded.metadata, for: description)
+        var fields = try columns(of: loaded.metadata, for: description)
+        if let keyColumns { fields = keyColumns.map { fields[$0] } }
         var columns: [IcebergDataWriter.Column] = []
         var schema: [ParquetColumnSchema] = []
         for field in fields {
@@ -233,7 +285,8 @@ package final class IcebergSink: StreamSink {
         let target = loaded.metadata.properties["write.target-file-size-bytes"].flatMap { Int($0) } ?? (512 << 20)
         return IcebergDataWriter(
             columns: columns, parquetSchema: schema, fileIO: fileIO, tableLocation: loaded.metadata.location, sinkID: description.sinkID,
-            targetFileBytes: target, compression: try compression(of: loaded.metadata))
+            targetFileBytes: target, compression: try compression(of: loaded.metadata),
+            equalityFieldIDs: keyColumns.map { _ in fields.map { Int32($0.id) } })
     }
 
     /// The table's `write.parquet.compression-codec` (Iceberg's default, zstd, when unset).
@@ -295,49 +348,81 @@ package final class IcebergSink: StreamSink {
         return nil
     }
 
-    /// Commits `files` as one appended snapshot: a new manifest of them, and a manifest list of
-    /// the current snapshot's manifests and the new one.
-    private func append(_ files: [IcebergDataFile], to loaded: IcebergLoadedTable, epoch: UInt64) throws(SluiceError) -> IcebergLoadedTable {
-        let metadata = loaded.metadata
+    /// Commits `snapshots` (in epoch order) in one catalog commit, each as a snapshot on top of
+    /// the one before: new manifests of its data and delete files, and a manifest list of those
+    /// and the manifests before. An append-only sink commits all its epochs as one snapshot; an
+    /// upsert sink one snapshot per epoch, since an epoch's equality deletes must not apply to
+    /// its own rows, only to those of older snapshots (design 0009).
+    private func commitSnapshots(
+        _ snapshots: [(epoch: UInt64, files: [IcebergDataFile])], to loaded: IcebergLoadedTable
+    ) throws(SluiceError) -> IcebergLoadedTable {
+        var metadata = loaded.metadata
         let fileIO = try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
         guard let schema = metadata.currentSchema else { throw SluiceError(.dataCorrupted, "the iceberg table has no current schema") }
-        let snapshotID = IcebergSnapshot.newSnapshotID()
-        let sequenceNumber = metadata.nextSequenceNumber
         var location = metadata.location
         while location.hasSuffix("/") { location.removeLast() }
-        let unique = UUID().uuidString.lowercased()
         let spec = metadata.defaultPartitionSpec ?? .unpartitioned
-        var manifestWriter = try IcebergManifestWriter(
-            partitionType: [], content: .data, tableSchemaJSON: schema.json.text, schemaID: Int32(schema.schemaID),
-            partitionSpecJSON: IcebergJSON.array(spec.fields.map(\.json)).text, partitionSpecID: Int32(spec.specID))
-        for file in files {
-            try manifestWriter.append(IcebergManifestEntry(status: .added, snapshotID: snapshotID, sequenceNumber: nil, fileSequenceNumber: nil, dataFile: file))
-        }
-        let manifestPath = "\(location)/metadata/\(unique)-m0.avro"
-        let (manifestBytes, manifest) = manifestWriter.finish(path: manifestPath, snapshotID: snapshotID, sequenceNumber: sequenceNumber)
-        try fileIO.write(manifestPath, manifestBytes)
+        let specJSON = IcebergJSON.array(spec.fields.map(\.json)).text
         var manifests: [IcebergManifestFile] = []
         if let current = metadata.currentSnapshot {
             manifests = try IcebergManifestList.read(try fileIO.read(current.manifestList)).manifests
         }
-        manifests.insert(manifest, at: 0)
-        let listPath = "\(location)/metadata/snap-\(snapshotID)-1-\(unique).avro"
-        try fileIO.write(listPath, try IcebergManifestList.write(
-            manifests, snapshotID: snapshotID, parentSnapshotID: metadata.currentSnapshot?.snapshotID, sequenceNumber: sequenceNumber))
-        let addedRows = files.reduce(Int64(0)) { $0 + $1.recordCount }
-        let addedBytes = files.reduce(Int64(0)) { $0 + $1.fileSizeInBytes }
-        let previous = metadata.currentSnapshot?.summary ?? [:]
+        var requirements: [IcebergTableRequirement]?
+        var updates: [IcebergTableUpdate] = []
+        for snapshot in snapshots {
+            let snapshotID = IcebergSnapshot.newSnapshotID()
+            let sequenceNumber = metadata.nextSequenceNumber
+            let unique = UUID().uuidString.lowercased()
+            let data = snapshot.files.filter { $0.content == .data }
+            let deletes = snapshot.files.filter { $0.content != .data }
+            var added: [IcebergManifestFile] = []
+            for (number, (files, content)) in [(data, IcebergManifestContent.data), (deletes, .deletes)].enumerated() where !files.isEmpty {
+                var writer = try IcebergManifestWriter(
+                    partitionType: [], content: content, tableSchemaJSON: schema.json.text, schemaID: Int32(schema.schemaID),
+                    partitionSpecJSON: specJSON, partitionSpecID: Int32(spec.specID))
+                for file in files {
+                    try writer.append(IcebergManifestEntry(status: .added, snapshotID: snapshotID, sequenceNumber: nil, fileSequenceNumber: nil, dataFile: file))
+                }
+                let path = "\(location)/metadata/\(unique)-m\(number).avro"
+                let (bytes, manifest) = writer.finish(path: path, snapshotID: snapshotID, sequenceNumber: sequenceNumber)
+                try fileIO.write(path, bytes)
+                added.append(manifest)
+            }
+            manifests.insert(contentsOf: added, at: 0)
+            let listPath = "\(location)/metadata/snap-\(snapshotID)-1-\(unique).avro"
+            try fileIO.write(listPath, try IcebergManifestList.write(
+                manifests, snapshotID: snapshotID, parentSnapshotID: metadata.currentSnapshot?.snapshotID, sequenceNumber: sequenceNumber))
+            let commit = metadata.snapshotCommit(
+                snapshotID: snapshotID, manifestList: listPath, operation: deletes.isEmpty ? "append" : "overwrite",
+                summary: summary(data: data, deletes: deletes, previous: metadata.currentSnapshot?.summary ?? [:], epoch: snapshot.epoch),
+                timestampMs: Int64(Date().timeIntervalSince1970 * 1000))
+            if requirements == nil { requirements = commit.requirements }
+            updates += commit.updates
+            metadata = try metadata.applying(commit.updates, now: Int64(Date().timeIntervalSince1970 * 1000))
+        }
+        return try catalog.commitTable(options.identifier, requirements: requirements ?? [], updates: updates)
+    }
+
+    /// A snapshot's summary (Iceberg's `added-*` and `total-*` counts) with the sink's tags.
+    private func summary(data: [IcebergDataFile], deletes: [IcebergDataFile], previous: [String: String], epoch: UInt64) -> [String: String] {
+        let addedRows = data.reduce(Int64(0)) { $0 + $1.recordCount }
+        let addedDeletes = deletes.reduce(Int64(0)) { $0 + $1.recordCount }
+        let addedBytes = (data + deletes).reduce(Int64(0)) { $0 + $1.fileSizeInBytes }
         func total(_ key: String, plus added: Int64) -> String { String((previous[key].flatMap { Int64($0) } ?? 0) + added) }
-        let summary: [String: String] = [
-            "added-data-files": String(files.count), "added-records": String(addedRows), "added-files-size": String(addedBytes),
-            "total-data-files": total("total-data-files", plus: Int64(files.count)), "total-records": total("total-records", plus: addedRows),
-            "total-files-size": total("total-files-size", plus: addedBytes), "total-delete-files": total("total-delete-files", plus: 0),
-            "total-position-deletes": total("total-position-deletes", plus: 0), "total-equality-deletes": total("total-equality-deletes", plus: 0),
+        var summary: [String: String] = [
+            "added-data-files": String(data.count), "added-records": String(addedRows), "added-files-size": String(addedBytes),
+            "total-data-files": total("total-data-files", plus: Int64(data.count)), "total-records": total("total-records", plus: addedRows),
+            "total-files-size": total("total-files-size", plus: addedBytes),
+            "total-delete-files": total("total-delete-files", plus: Int64(deletes.count)),
+            "total-position-deletes": total("total-position-deletes", plus: 0),
+            "total-equality-deletes": total("total-equality-deletes", plus: addedDeletes),
             Self.sinkIDKey: description.sinkID, Self.epochKey: String(epoch), "sluice.sink-name": description.name,
         ]
-        let commit = metadata.snapshotCommit(
-            snapshotID: snapshotID, manifestList: listPath, operation: "append", summary: summary,
-            timestampMs: Int64(Date().timeIntervalSince1970 * 1000))
-        return try catalog.commitTable(options.identifier, requirements: commit.requirements, updates: commit.updates)
+        if !deletes.isEmpty {
+            summary["added-delete-files"] = String(deletes.count)
+            summary["added-equality-delete-files"] = String(deletes.count)
+            summary["added-equality-deletes"] = String(addedDeletes)
+        }
+        return summary
     }
 }

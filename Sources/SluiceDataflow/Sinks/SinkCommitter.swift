@@ -130,7 +130,11 @@ package final class SinkCommitter: Sendable {
             let ready = state.pending.prefix { $0.epoch <= state.durable }
             return ready.isEmpty ? nil : Array(ready)
         }
-        guard let due else { return nil }
+        guard let due else {
+            // Nothing to commit at this checkpoint: the sink may do deferred upkeep.
+            if !state.withLock({ $0.closed }) { sink.idle() }
+            return nil
+        }
         let summary: SinkCommitSummary
         do {
             try Failpoints.hit("sink-before-commit")

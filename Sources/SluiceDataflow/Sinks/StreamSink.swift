@@ -26,6 +26,13 @@ package protocol StreamSink: AnyObject, Sendable {
     func lastCommittedEpoch() throws(SluiceError) -> UInt64?
     /// Releases connections and threads (after the sink is dropped or the server stops).
     func close()
+    /// Called on the committer's thread at a durable checkpoint with nothing to commit, so work
+    /// put off after a commit (an Iceberg table's compaction) still happens once writes stop.
+    func idle()
+}
+
+extension StreamSink {
+    package func idle() {}
 }
 
 /// What a commit made visible, for `sluice_sinks`.
