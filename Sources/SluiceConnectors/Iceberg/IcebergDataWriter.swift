@@ -28,17 +28,35 @@ final class IcebergDataWriter {
     /// Set for an upsert sink's equality-delete files: the field ids of the key columns, which
     /// are then the only columns written.
     let equalityFieldIDs: [Int32]?
-    private var current: (writer: ParquetWriter, output: any FileOutput, location: String)?
+    /// The columns written, by index into ``columns`` (all of them, or an equality-delete
+    /// file's key columns); rows are partitioned by all of them first.
+    let written: [Int]
+    /// A partitioned table's spec over ``columns``; nil when the table is unpartitioned.
+    let partitioner: IcebergPartitioner?
+    /// The open file of each partition the epoch wrote (one, keyed `[]`, without a spec).
+    private var open: [[AvroValue]: OpenFile] = [:]
     private var files: [IcebergDataFile] = []
+    /// Past this many open files (one per partition), all are closed: a spec that scatters an
+    /// epoch over many partitions costs more files, never unbounded buffers.
+    private static let maxOpenFiles = 64
+
+    private struct OpenFile {
+        var writer: ParquetWriter
+        var output: any FileOutput
+        var location: String
+    }
     private var fileNumber = 0
     private static let flushBytes = 8 << 20
 
     init(
         columns: [Column], parquetSchema: [ParquetColumnSchema], fileIO: any FileIO, tableLocation: String, sinkID: String,
-        targetFileBytes: Int, compression: ParquetCompression = .zstd, equalityFieldIDs: [Int32]? = nil
+        targetFileBytes: Int, compression: ParquetCompression = .zstd, equalityFieldIDs: [Int32]? = nil, written: [Int]? = nil,
+        partitioner: IcebergPartitioner? = nil
     ) {
         self.compression = compression
         self.equalityFieldIDs = equalityFieldIDs
+        self.written = written ?? Array(columns.indices)
+        self.partitioner = partitioner.flatMap { $0.isUnpartitioned ? nil : $0 }
         self.columns = columns
         self.parquetSchema = parquetSchema
         self.fileIO = fileIO
@@ -52,7 +70,7 @@ final class IcebergDataWriter {
     /// Rows taken since the last ``finish(epoch:)``.
     private(set) var rowsTaken = 0
 
-    /// Appends `chunk`'s rows (its columns in the sink's order).
+    /// Appends `chunk`'s rows (its columns in the sink's order), each to its partition's file.
     func write(_ chunk: Chunk, epoch: UInt64) throws(SluiceError) {
         guard chunk.count > 0 else { return }
         var converted: [SluiceCore.Column] = []
@@ -60,17 +78,29 @@ final class IcebergDataWriter {
         for (index, column) in columns.enumerated() {
             converted.append(try Self.convert(chunk.columns[index], to: column.type))
         }
-        if current == nil { try open(epoch: epoch) }
-        guard let file = current else { return }
-        try file.writer.write(Chunk(columns: converted, count: chunk.count))
-        rowsTaken += chunk.count
-        if file.writer.bufferedBytes >= Self.flushBytes { try file.output.write(file.writer.takeOutput()) }
-        if file.writer.writtenBytes >= targetFileBytes { try close() }
+        let rows = Chunk(columns: converted, count: chunk.count)
+        guard let partitioner else { return try write(rows, to: [], epoch: epoch) }
+        for (partition, picks) in try partitioner.split(rows) {
+            try write(picks.count == rows.count ? rows : rows.gather(picks), to: partition, epoch: epoch)
+        }
     }
 
-    /// Closes the open file and returns every file written since the last call.
+    private func write(_ rows: Chunk, to partition: [AvroValue], epoch: UInt64) throws(SluiceError) {
+        if open[partition] == nil {
+            if open.count >= Self.maxOpenFiles { try closeAll() }
+            open[partition] = try self.open(partition, epoch: epoch)
+        }
+        guard let file = open[partition] else { return }
+        let projected = written.count == rows.columns.count ? rows : Chunk(columns: written.map { rows.columns[$0] }, count: rows.count)
+        try file.writer.write(projected)
+        rowsTaken += rows.count
+        if file.writer.bufferedBytes >= Self.flushBytes { try file.output.write(file.writer.takeOutput()) }
+        if file.writer.writtenBytes >= targetFileBytes { try close(partition) }
+    }
+
+    /// Closes the open files and returns every file written since the last call.
     func finish() throws(SluiceError) -> [IcebergDataFile] {
-        try close()
+        try closeAll()
         defer {
             files = []
             rowsTaken = 0
@@ -78,30 +108,34 @@ final class IcebergDataWriter {
         return files
     }
 
-    /// Drops the open file (after a failure): its rows are taken again after recovery.
+    /// Drops the open files (after a failure): their rows are taken again after recovery.
     func abandon() {
-        current?.output.abort()
-        current = nil
+        for file in open.values { file.output.abort() }
+        open = [:]
     }
 
-    private func open(epoch: UInt64) throws(SluiceError) {
+    private func open(_ partition: [AvroValue], epoch: UInt64) throws(SluiceError) -> OpenFile {
         fileNumber += 1
         let kind = equalityFieldIDs == nil ? "" : "-deletes"
         let name = "\(String(format: "%020llu", epoch))-\(sinkID.prefix(8))-\(fileNumber)-\(UUID().uuidString.lowercased().prefix(8))\(kind).parquet"
-        let location = "\(dataLocation)/\(name)"
+        let directory = partitioner.map { "\(dataLocation)/\($0.partitionPath(partition))" } ?? dataLocation
+        let location = "\(directory)/\(name)"
         let writer = try ParquetWriter(schema: parquetSchema, options: ParquetWriterOptions(compression: compression, rowGroupBytes: 32 << 20))
-        current = (writer, try fileIO.output(location), location)
+        return OpenFile(writer: writer, output: try fileIO.output(location), location: location)
     }
 
-    private func close() throws(SluiceError) {
-        guard let file = current else { return }
-        current = nil
+    private func closeAll() throws(SluiceError) {
+        for partition in Array(open.keys) { try close(partition) }
+    }
+
+    private func close(_ partition: [AvroValue]) throws(SluiceError) {
+        guard let file = open.removeValue(forKey: partition) else { return }
         do {
             try file.output.write(file.writer.takeOutput())
             let (tail, summary) = try file.writer.finish()
             try file.output.write(tail)
             let size = try file.output.close()
-            var written = IcebergDataFile(parquetFile: file.location, size: size, summary: summary)
+            var written = IcebergDataFile(parquetFile: file.location, size: size, summary: summary, partition: partition)
             if let equalityFieldIDs {
                 written.content = .equalityDeletes
                 written.equalityIDs = equalityFieldIDs

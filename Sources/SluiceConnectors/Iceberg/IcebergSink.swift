@@ -67,8 +67,8 @@ package final class IcebergSink: StreamSink {
         if let batch = upserts, !batch.isEmpty {
             // Kept until both files are written, so a failed prepare loses nothing.
             var drained = batch
-            let (rows, keys) = drained.drain()
-            unprepared += try writeUpserts(rows: rows, deletedKeys: keys, epoch: epoch)
+            let (rows, deleted) = drained.drain()
+            unprepared += try writeUpserts(rows: rows, deleted: deleted, epoch: epoch)
             upserts = drained
         }
         if let writer {
@@ -82,7 +82,7 @@ package final class IcebergSink: StreamSink {
         }
         currentEpochHint = epoch + 1
         guard !unprepared.isEmpty else { return nil }
-        let token = try IcebergDataFile.encodeList(unprepared)
+        let token = try IcebergDataFile.encodeList(unprepared, partitionType: try partitionType(of: try cachedTable()))
         unprepared = []
         return token
     }
@@ -96,7 +96,8 @@ package final class IcebergSink: StreamSink {
             let due = prepared.filter { $0.epoch > (last ?? 0) }
             guard let tag = due.last?.epoch else { return SinkCommitSummary() }
             var snapshots: [(epoch: UInt64, files: [IcebergDataFile])] = []
-            for entry in due { snapshots.append((entry.epoch, try IcebergDataFile.decodeList(entry.token))) }
+            let partitionType = try partitionType(of: loaded)
+            for entry in due { snapshots.append((entry.epoch, try IcebergDataFile.decodeList(entry.token, partitionType: partitionType))) }
             if upserts == nil { snapshots = [(tag, snapshots.flatMap(\.files))] }
             let files = snapshots.flatMap(\.files).filter { $0.content == .data }
             do {
@@ -161,15 +162,16 @@ package final class IcebergSink: StreamSink {
 
     package func close() {}
 
-    /// An upsert epoch's files: the equality deletes of every key it touched and the rows it
-    /// left. Both or neither: a failure drops what was written.
-    private func writeUpserts(rows: Chunk, deletedKeys: Chunk, epoch: UInt64) throws(SluiceError) -> [IcebergDataFile] {
+    /// An upsert epoch's files: the equality deletes of every key it touched (in the partition
+    /// of its version before the epoch) and the rows it left. Both or neither: a failure drops
+    /// what was written.
+    private func writeUpserts(rows: Chunk, deleted: Chunk, epoch: UInt64) throws(SluiceError) -> [IcebergDataFile] {
         let loaded = try cachedTable()
         let writer = try dataWriter()
         let deletes = try Self.makeWriter(
             for: loaded, description: description, options: options, lakehouse: lakehouse, keyColumns: description.primaryKey)
         do {
-            try deletes.write(deletedKeys, epoch: epoch)
+            try deletes.write(deleted, epoch: epoch)
             try writer.write(rows, epoch: epoch)
             return try deletes.finish() + writer.finish()
         } catch {
@@ -220,19 +222,16 @@ package final class IcebergSink: StreamSink {
             }
         }
         guard let loaded else { throw SluiceError(.undefinedTable, "iceberg table \(options.identifier) does not exist") }
-        _ = try Self.columns(of: loaded.metadata, for: description)
+        _ = try Self.partitioner(for: loaded.metadata, fields: try Self.columns(of: loaded.metadata, for: description))
         _ = try Self.compression(of: loaded.metadata)
         table.withLock { $0 = loaded }
         return loaded
     }
 
     /// The table's field for each sink column, by name: it must exist with a type the column's
-    /// values fit, and the table must not be partitioned (yet).
+    /// values fit.
     static func columns(of metadata: IcebergTableMetadata, for description: SinkDescription) throws(SluiceError) -> [IcebergNestedField] {
         guard let schema = metadata.currentSchema else { throw SluiceError(.dataCorrupted, "the iceberg table has no current schema") }
-        if let spec = metadata.defaultPartitionSpec, !spec.isUnpartitioned {
-            throw SluiceError(.featureNotSupported, "sinks into partitioned iceberg tables are not supported yet")
-        }
         var fields: [IcebergNestedField] = []
         for column in description.columns {
             guard let field = schema.field(named: column.name) else {
@@ -272,21 +271,34 @@ package final class IcebergSink: StreamSink {
         for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergTableOptions, lakehouse: Lakehouse,
         keyColumns: [Int]? = nil
     ) throws(SluiceError) -> IcebergDataWriter {
-        var fields = try columns(of: loaded.metadata, for: description)
-        if let keyColumns { fields = keyColumns.map { fields[$0] } }
+        let fields = try columns(of: loaded.metadata, for: description)
         var columns: [IcebergDataWriter.Column] = []
-        var schema: [ParquetColumnSchema] = []
-        for field in fields {
-            let type = try field.type.sluiceType()
-            columns.append(.init(fieldID: Int32(field.id), type: type))
-            schema.append(parquetColumn(field.name, field.type, required: field.isRequired, id: field.id))
-        }
+        for field in fields { columns.append(.init(fieldID: Int32(field.id), type: try field.type.sluiceType())) }
+        let written = keyColumns ?? Array(fields.indices)
+        let schema = written.map { parquetColumn(fields[$0].name, fields[$0].type, required: fields[$0].isRequired, id: fields[$0].id) }
         let fileIO = try self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
         let target = loaded.metadata.properties["write.target-file-size-bytes"].flatMap { Int($0) } ?? (512 << 20)
         return IcebergDataWriter(
             columns: columns, parquetSchema: schema, fileIO: fileIO, tableLocation: loaded.metadata.location, sinkID: description.sinkID,
             targetFileBytes: target, compression: try compression(of: loaded.metadata),
-            equalityFieldIDs: keyColumns.map { _ in fields.map { Int32($0.id) } })
+            equalityFieldIDs: keyColumns.map { $0.map { Int32(fields[$0].id) } }, written: written,
+            partitioner: try partitioner(for: loaded.metadata, fields: fields))
+    }
+
+    /// The table's default partition spec over the sink's columns (`fields`, in the sink's
+    /// order); nil for an unpartitioned table. A spec over a column the sink does not write is
+    /// refused with 0A000 at CREATE.
+    static func partitioner(for metadata: IcebergTableMetadata, fields: [IcebergNestedField]) throws(SluiceError) -> IcebergPartitioner? {
+        guard let spec = metadata.defaultPartitionSpec, !spec.isUnpartitioned, let schema = metadata.currentSchema else { return nil }
+        var sourceColumns: [Int: Int] = [:]
+        for (index, field) in fields.enumerated() { sourceColumns[field.id] = index }
+        return try IcebergPartitioner(spec: spec, schema: schema, sourceColumns: sourceColumns)
+    }
+
+    /// The manifest partition type of the table's default spec (empty when unpartitioned).
+    private func partitionType(of loaded: IcebergLoadedTable) throws(SluiceError) -> [IcebergManifestPartitionField] {
+        guard let spec = loaded.metadata.defaultPartitionSpec, !spec.isUnpartitioned, let schema = loaded.metadata.currentSchema else { return [] }
+        return try spec.manifestPartitionType(for: schema)
     }
 
     /// The table's `write.parquet.compression-codec` (Iceberg's default, zstd, when unset).
@@ -363,6 +375,7 @@ package final class IcebergSink: StreamSink {
         while location.hasSuffix("/") { location.removeLast() }
         let spec = metadata.defaultPartitionSpec ?? .unpartitioned
         let specJSON = IcebergJSON.array(spec.fields.map(\.json)).text
+        let partitionType = try partitionType(of: loaded)
         var manifests: [IcebergManifestFile] = []
         if let current = metadata.currentSnapshot {
             manifests = try IcebergManifestList.read(try fileIO.read(current.manifestList)).manifests
@@ -378,7 +391,7 @@ package final class IcebergSink: StreamSink {
             var added: [IcebergManifestFile] = []
             for (number, (files, content)) in [(data, IcebergManifestContent.data), (deletes, .deletes)].enumerated() where !files.isEmpty {
                 var writer = try IcebergManifestWriter(
-                    partitionType: [], content: content, tableSchemaJSON: schema.json.text, schemaID: Int32(schema.schemaID),
+                    partitionType: partitionType, content: content, tableSchemaJSON: schema.json.text, schemaID: Int32(schema.schemaID),
                     partitionSpecJSON: specJSON, partitionSpecID: Int32(spec.specID))
                 for file in files {
                     try writer.append(IcebergManifestEntry(status: .added, snapshotID: snapshotID, sequenceNumber: nil, fileSequenceNumber: nil, dataFile: file))

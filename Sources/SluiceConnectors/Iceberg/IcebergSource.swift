@@ -64,6 +64,9 @@ package final class IcebergSource: SourceConnector {
     package func snapshot() throws(SluiceError) -> [Chunk] { try read(filter: nil) }
     package func scan() throws(SluiceError) -> [Chunk] { try read(filter: nil) }
     package func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk] { try read(filter: filter) }
+    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+        try read(filter: filter, each: each)
+    }
 
     private func table() throws(SluiceError) -> IcebergLoadedTable {
         guard let loaded = try catalog.loadTable(options.identifier) else {
@@ -74,6 +77,14 @@ package final class IcebergSource: SourceConnector {
 
     /// The current snapshot's rows in the source's columns, pruned by `filter`.
     private func read(filter: ScalarExpr?) throws(SluiceError) -> [Chunk] {
+        var chunks: [Chunk] = []
+        try read(filter: filter) { chunks.append($0) }
+        return chunks
+    }
+
+    /// The current snapshot's rows in the source's columns, pruned by `filter`, a file's chunks
+    /// at a time.
+    private func read(filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
         let loaded = try table()
         let fileIO = try IcebergSink.fileIO(for: loaded, options: options, lakehouse: lakehouse)
         let scan = IcebergTableScan(metadata: loaded.metadata, fileIO: fileIO)
@@ -87,17 +98,16 @@ package final class IcebergSource: SourceConnector {
         }
         let predicate = filter.flatMap { Self.predicate($0, fields: fields) }
         let plan = try scan.plan(fields: fields, predicate: predicate)
-        var chunks: [Chunk] = []
         var read = IcebergScanReadStatistics()
+        var rows = 0
         for task in plan.tasks {
             for chunk in try scan.read(task, fields: fields, statistics: &read) {
-                chunks.append(try conform(chunk))
+                rows += chunk.count
+                try each(try conform(chunk))
             }
         }
-        let rows = chunks.reduce(0) { $0 + $1.count }
         statistics.rowsRead.add(rows, ordering: .relaxed)
         statistics.status = "last scan: \(plan.counters), row groups: \(read.rowGroups - read.rowGroupsPruned) of \(read.rowGroups), rows: \(rows)"
-        return chunks
     }
 
     /// `chunk` in the source's column types (a table's int read into a bigint column, say).

@@ -8,13 +8,22 @@ import SluiceCore
 /// key written twice in one epoch must be merged here first: the table would otherwise keep both
 /// versions. Flink's equality-delta writer keeps the same per-checkpoint map of keys.
 ///
-/// The rows stay in the chunks they came in; the map holds one (chunk, row) pick per key.
+/// The rows stay in the chunks they came in; the map holds two (chunk, row) picks per key: its
+/// first change in the epoch, whose row is the version older snapshots hold (its partition is
+/// where the equality delete goes), and its last.
 package struct IcebergUpsertBatch {
     package let keyColumns: [Int]
     package let types: [DataType]
     private var chunks: [Chunk] = []
-    /// Per touched key: its last change's row, and whether that change leaves the row.
-    private var latest: [KeyBytes: (source: Int32, row: Int32, present: Bool)] = [:]
+    /// Per touched key: its first change's row, its last change's row, and whether that change
+    /// leaves the row.
+    private var latest: [KeyBytes: Touch] = [:]
+
+    private struct Touch {
+        var first: (source: Int32, row: Int32)
+        var last: (source: Int32, row: Int32)
+        var present: Bool
+    }
     package private(set) var changeCount = 0
 
     package init(keyColumns: [Int], types: [DataType]) {
@@ -31,25 +40,31 @@ package struct IcebergUpsertBatch {
         let source = Int32(chunks.count - 1)
         for row in 0..<chunk.count {
             let key = KeyBytes(chunk.data, row: row, columns: keyColumns)
-            latest[key] = (source, Int32(row), chunk.ops[row].isInsertion)
+            let pick = (source: source, row: Int32(row))
+            let present = chunk.ops[row].isInsertion
+            if latest[key] == nil {
+                latest[key] = Touch(first: pick, last: pick, present: present)
+            } else {
+                latest[key]?.last = pick
+                latest[key]?.present = present
+            }
         }
         changeCount += chunk.count
     }
 
-    /// The epoch's result, and an empty batch after it: the rows left (every column), and the
-    /// touched keys (the key columns only, in `keyColumns`' order).
-    package mutating func drain() -> (rows: Chunk, deletedKeys: Chunk) {
+    /// The epoch's result, and an empty batch after it: the rows left (each key's last version
+    /// still present), and for each touched key the row of its first change, whose key columns
+    /// the equality deletes hold (every column, so a partitioned table can place the delete).
+    package mutating func drain() -> (rows: Chunk, deleted: Chunk) {
         defer {
             chunks = []
             latest = [:]
             changeCount = 0
         }
         // In arrival order, so files keep the upstream order of first touches.
-        let picks = latest.values.sorted { ($0.source, $0.row) < ($1.source, $1.row) }
-        let kept = picks.filter(\.present).map { (source: $0.source, row: $0.row) }
-        let rows = Chunk.gather(from: chunks, picks: kept, types: types)
-        let keyChunks = chunks.map { chunk in Chunk(columns: keyColumns.map { chunk.columns[$0] }, count: chunk.count) }
-        let keys = Chunk.gather(from: keyChunks, picks: picks.map { (source: $0.source, row: $0.row) }, types: keyColumns.map { types[$0] })
-        return (rows, keys)
+        let touches = latest.values.sorted { ($0.first.source, $0.first.row) < ($1.first.source, $1.first.row) }
+        let rows = Chunk.gather(from: chunks, picks: touches.filter(\.present).map(\.last), types: types)
+        let deleted = Chunk.gather(from: chunks, picks: touches.map(\.first), types: types)
+        return (rows, deleted)
     }
 }

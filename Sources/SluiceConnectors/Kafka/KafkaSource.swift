@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SluiceCore
 import SluiceDataflow
+import SluiceExpr
 import SluiceFormats
 import SluiceKafkaClient
 
@@ -121,6 +122,12 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     }
 
     package func scan() throws(SluiceError) -> [Chunk] {
+        var chunks: [Chunk] = []
+        try scan(pruningBy: nil) { chunks.append($0) }
+        return chunks
+    }
+
+    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
         let consumer = try Self.consumer(options)
         defer { consumer.close() }
         var ranges: [(Int32, Int64, Int64)] = []
@@ -132,7 +139,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         } catch {
             throw Self.sqlError(error, options)
         }
-        return try read(ranges, recordErrors: false)
+        try read(ranges, recordErrors: false, each: each)
     }
 
     // MARK: The connector's thread
@@ -361,7 +368,17 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     /// Decodes the messages of each `(partition, from, to)` range (`to` exclusive) with a
     /// consumer of its own; rejected rows are skipped.
     private func read(_ ranges: [(Int32, Int64, Int64)], recordErrors: Bool) throws(SluiceError) -> [Chunk] {
-        guard !ranges.isEmpty else { return [] }
+        var chunks: [Chunk] = []
+        try read(ranges, recordErrors: recordErrors) { chunks.append($0) }
+        return chunks
+    }
+
+    /// The records of `ranges` (partition, first offset, end offset), decoded, handed to `each`
+    /// a chunk at a time as they are read, so a scan of a large topic never holds it whole.
+    private func read(
+        _ ranges: [(Int32, Int64, Int64)], recordErrors: Bool, each: (Chunk) throws(SluiceError) -> Void
+    ) throws(SluiceError) {
+        guard !ranges.isEmpty else { return }
         let consumer = try Self.consumer(options)
         defer { consumer.close() }
         var decoder = JSONRowDecoder(columns: description.columns)
@@ -369,7 +386,8 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         var chunks: [Chunk] = []
         var remaining = Dictionary(uniqueKeysWithValues: ranges.map { ($0.0, $0.2) })
         var next = Dictionary(uniqueKeysWithValues: ranges.map { ($0.0, $0.1) })
-        let deadline = ContinuousClock.now + .seconds(60)
+        // Given up after a minute without progress, not a minute in all: a large topic takes longer.
+        var deadline = ContinuousClock.now + .seconds(60)
         do {
             try consumer.assign(ranges.map { KafkaAssignment(topic: options.topic, partition: $0.0, offset: .exact($0.1)) })
             while !remaining.isEmpty {
@@ -378,6 +396,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                         .unableToEstablishConnection, "timed out reading topic \"\(options.topic)\" from \(options.bootstrapServers)")
                 }
                 var failure: KafkaClientError?
+                var progressed = false
                 consumer.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(200)) { batch in
                     for message in batch {
                         if message.isError {
@@ -385,6 +404,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                             continue
                         }
                         guard let end = remaining[message.partition], message.offset < end else { continue }
+                        progressed = true
                         next[message.partition] = message.offset + 1
                         if message.offset + 1 >= end { remaining[message.partition] = nil }
                         guard let value = message.value else { continue }
@@ -404,6 +424,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                     }
                 }
                 if let failure, failure.isBrokerUnreachable { throw failure }
+                if progressed { deadline = ContinuousClock.now + .seconds(60) }
+                for chunk in chunks { try each(chunk) }
+                chunks.removeAll(keepingCapacity: true)
             }
         } catch let error as KafkaClientError {
             throw Self.sqlError(error, options)
@@ -413,8 +436,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
             throw SluiceError(.ioError, "reading topic \"\(options.topic)\": \(error)")
         }
         let rows = builders.first?.count ?? 0
-        if rows > 0 { chunks.append(Chunk(columns: builders.map { $0.finish() }, count: rows)) }
-        return chunks
+        if rows > 0 { try each(Chunk(columns: builders.map { $0.finish() }, count: rows)) }
     }
 
     // MARK: Helpers

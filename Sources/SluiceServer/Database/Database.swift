@@ -150,7 +150,7 @@ package final class Database: TableProvider, Sendable {
     /// A table provider for one query: tables as they are now, every view at one epoch, and a
     /// source as everything its outside system holds when the query first reads it.
     package func reader() -> SourceScanningReader {
-        SourceScanningReader(base: tables.stores.reader(), connectors: streams.connectors.all, catalog: catalog)
+        SourceScanningReader(base: tables.stores.reader(), connectors: streams.connectors.all, catalog: catalog, memory: streams.runtime.memory)
     }
 
     /// The optimizer for a session's queries: the stored row counts for its estimates, and

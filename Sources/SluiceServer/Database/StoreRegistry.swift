@@ -122,10 +122,14 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
     /// Why a source could not be read; the query must fail with it.
     package private(set) var failure: SluiceError?
 
-    init(base: any TableProvider, connectors: [Int: any SourceConnector], catalog: Catalog) {
+    /// The server's state budget: a scan's rows count against it and spill past it.
+    private let memory: StateMemory?
+
+    init(base: any TableProvider, connectors: [Int: any SourceConnector], catalog: Catalog, memory: StateMemory?) {
         self.base = base
         self.connectors = connectors
         self.catalog = catalog
+        self.memory = memory
     }
 
     package func index(_ indexID: Int) -> TableIndex? {
@@ -136,13 +140,21 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
         if let store = base.store(for: tableID) { return store }
         if let store = scanned[tableID] { return store }
         guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
-        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
+        let store = read(connector, relation, filter: nil)
+        scanned[tableID] = store
+        return store
+    }
+
+    /// The rows `connector` reads now, a chunk at a time into a table of the state store, which
+    /// spills them to disk past `--memory-limit`: a query of a large topic or lake table never
+    /// holds it whole in memory.
+    private func read(_ connector: any SourceConnector, _ relation: RelationDefinition, filter: ScalarExpr?) -> TableStore {
+        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [], memory: memory)
         do {
-            for chunk in try connector.scan() { try store.insert(chunk) }
+            try connector.scan(pruningBy: filter) { (chunk: Chunk) throws(SluiceError) in try store.insert(chunk) }
         } catch {
             failure = failure ?? error
         }
-        scanned[tableID] = store
         return store
     }
 
@@ -151,13 +163,7 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
         if let store = scanned[tableID] { return store }
         guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
         // Not kept for other scans of the relation in the statement: another filter may keep more.
-        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
-        do {
-            for chunk in try connector.scan(pruningBy: filter) { try store.insert(chunk) }
-        } catch {
-            failure = failure ?? error
-        }
-        return store
+        return read(connector, relation, filter: filter)
     }
 }
 

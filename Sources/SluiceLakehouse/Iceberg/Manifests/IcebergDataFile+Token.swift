@@ -3,18 +3,19 @@ import SluiceFormats
 
 extension IcebergDataFile {
     /// `files` as bytes a sink keeps in its checkpoint until it commits them: an Avro array of
-    /// the manifest's `data_file` records (of an unpartitioned table), so the token holds
+    /// the manifest's `data_file` records (with the table's partition type), so the token holds
     /// exactly what the manifest will.
-    package static func encodeList(_ files: [IcebergDataFile]) throws(SluiceError) -> [UInt8] {
+    package static func encodeList(_ files: [IcebergDataFile], partitionType: [IcebergManifestPartitionField] = []) throws(SluiceError) -> [UInt8] {
         var encoder = AvroBinaryEncoder()
-        try encoder.encode(.array(files.map { $0.avroValue() }), as: tokenSchema)
+        try encoder.encode(.array(files.map { $0.avroValue() }), as: AvroSchema(.array(items: IcebergManifestSchemas.dataFile(partitionType: partitionType))))
         return encoder.bytes
     }
 
-    /// The files ``encodeList(_:)`` wrote; damaged bytes are an error, not a crash.
-    package static func decodeList(_ bytes: [UInt8]) throws(SluiceError) -> [IcebergDataFile] {
+    /// The files ``encodeList(_:partitionType:)`` wrote; damaged bytes are an error, not a crash.
+    package static func decodeList(_ bytes: [UInt8], partitionType: [IcebergManifestPartitionField] = []) throws(SluiceError) -> [IcebergDataFile] {
+        let dataFileSchema = IcebergManifestSchemas.dataFile(partitionType: partitionType)
         var decoder = AvroBinaryDecoder(bytes)
-        guard case .array(let values) = try decoder.decode(tokenSchema), decoder.isAtEnd else {
+        guard case .array(let values) = try decoder.decode(AvroSchema(.array(items: dataFileSchema))), decoder.isAtEnd else {
             throw SluiceError(.dataCorrupted, "a sink's prepared data files are damaged")
         }
         var files: [IcebergDataFile] = []
@@ -23,7 +24,4 @@ extension IcebergDataFile {
         }
         return files
     }
-
-    private static let dataFileSchema = IcebergManifestSchemas.dataFile(partitionType: [])
-    private static let tokenSchema = AvroSchema(.array(items: dataFileSchema))
 }
