@@ -328,6 +328,9 @@ package struct PagedTable {
         } else {
             rebuildFences()
         }
+        // Appends of whole pages commit nothing, so they check the budget here: a scan of a
+        // large source appended page by page must spill as a commit would.
+        if let memory, memory.isOverLimit { evictColdPages(memory, before: memory.tick()) }
         return true
     }
 
