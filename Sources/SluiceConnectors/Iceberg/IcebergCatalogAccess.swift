@@ -10,9 +10,14 @@ import SluiceLakehouse
 enum IcebergCatalogAccess: Sendable {
     case builtIn(IcebergCatalogStore, warehouse: String)
     case rest(IcebergRESTCatalogClient)
+    case storage(IcebergStorageCatalog)
 
     /// The catalog `options` name: a REST client for `catalog.uri`, else the built-in one.
     static func resolve(_ options: IcebergTableOptions, lakehouse: Lakehouse) throws(SluiceError) -> IcebergCatalogAccess {
+        if options.usesStorageCatalog {
+            let fileIO = try IcebergSink.fileIO(location: options.warehouse, vended: [:], options: options, lakehouse: lakehouse)
+            return .storage(IcebergStorageCatalog(root: options.warehouse, fileIO: fileIO))
+        }
         if let uri = options.catalogURI {
             guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else {
                 throw SluiceError(.invalidParameterValue, "catalog.uri must be an http:// or https:// address, not '\(uri)'")
@@ -34,6 +39,7 @@ enum IcebergCatalogAccess: Sendable {
         switch self {
         case .builtIn(let store, let warehouse): store.warehouse(warehouse)
         case .rest(let client): client
+        case .storage(let catalog): catalog
         }
     }
 
@@ -41,6 +47,7 @@ enum IcebergCatalogAccess: Sendable {
         switch self {
         case .builtIn(let store, let warehouse): try store.createNamespaceIfMissing(warehouse: warehouse, namespace)
         case .rest(let client): try Self.wait { () async throws(SluiceError) in try await client.createNamespaceIfMissing(namespace) }
+        case .storage: break
         }
     }
 
@@ -52,6 +59,8 @@ enum IcebergCatalogAccess: Sendable {
             return try store.loadTable(warehouse: warehouse, identifier)
         case .rest(let client):
             return try Self.wait { () async throws(SluiceError) in try await client.loadTable(identifier) }
+        case .storage(let catalog):
+            return try catalog.loadTableNow(identifier)
         }
     }
 
@@ -59,6 +68,7 @@ enum IcebergCatalogAccess: Sendable {
         switch self {
         case .builtIn(let store, let warehouse): return try store.createTable(warehouse: warehouse, namespace: namespace, creation)
         case .rest(let client): return try Self.wait { () async throws(SluiceError) in try await client.createTable(namespace: namespace, creation) }
+        case .storage(let catalog): return try catalog.createTableNow(namespace: namespace, creation)
         }
     }
 
@@ -72,6 +82,8 @@ enum IcebergCatalogAccess: Sendable {
             return try Self.wait { () async throws(SluiceError) in
                 try await client.commitTable(identifier, requirements: requirements, updates: updates)
             }
+        case .storage(let catalog):
+            return try catalog.commitTableNow(identifier, requirements: requirements, updates: updates)
         }
     }
 

@@ -333,8 +333,12 @@ package final class IcebergSink: StreamSink {
     /// Where the table's files are written: S3 with the sink's `s3.*` options, else the
     /// catalog's vended settings, else the server's; local paths directly.
     static func fileIO(for loaded: IcebergLoadedTable, options: IcebergTableOptions, lakehouse: Lakehouse) throws(SluiceError) -> any FileIO {
-        guard try FileIOs.scheme(of: loaded.metadata.location) == .s3 else { return LocalFileIO() }
-        let vended = loaded.config
+        try fileIO(location: loaded.metadata.location, vended: loaded.config, options: options, lakehouse: lakehouse)
+    }
+
+    /// The file IO for files under `location`, given a catalog's `vended` settings.
+    static func fileIO(location: String, vended: [String: String], options: IcebergTableOptions, lakehouse: Lakehouse) throws(SluiceError) -> any FileIO {
+        guard try FileIOs.scheme(of: location) == .s3 else { return LocalFileIO() }
         let base = lakehouse.s3
         let endpoint = options.s3Endpoint ?? vended["s3.endpoint"] ?? base?.endpoint
         let region = options.s3Region ?? vended["s3.region"] ?? vended["client.region"] ?? base?.region

@@ -7,6 +7,9 @@ struct IcebergTableOptions: Sendable {
     var table: String
     /// `catalog.uri`: a REST catalog (Polaris, ours over HTTP); nil: the built-in one, in process.
     var catalogURI: String?
+    /// `catalog.type = 'storage'`: no catalog service, the tables' metadata found in the
+    /// warehouse's folders (``IcebergStorageCatalog``).
+    var usesStorageCatalog: Bool
     /// `warehouse.path`, or `catalog.name`: the warehouse a REST client names, and the built-in
     /// catalog's warehouse.
     var warehouse: String
@@ -52,11 +55,18 @@ struct IcebergTableOptions: Sendable {
         self.table = table
         switch options["catalog.type"]?.lowercased() {
         case nil, "rest":
-            break
+            usesStorageCatalog = false
+        case "storage":
+            usesStorageCatalog = true
+            guard let path = options["warehouse.path"], path.hasPrefix("s3://") || path.hasPrefix("file://") || path.hasPrefix("/") else {
+                throw SluiceError(
+                    .invalidParameterValue, "catalog.type = 'storage' needs warehouse.path, the warehouse's folder",
+                    hint: "For example warehouse.path = 's3://bucket/warehouse' or 'file:///data/warehouse'.")
+            }
         case let other?:
             throw SluiceError(
                 .featureNotSupported, "catalog.type '\(other)' is not supported",
-                hint: "Use catalog.type = 'rest' with catalog.uri, or leave both out for the built-in catalog.")
+                hint: "Use catalog.type = 'rest' with catalog.uri, 'storage' with warehouse.path, or leave both out for the built-in catalog.")
         }
         catalogURI = options["catalog.uri"].flatMap { $0.isEmpty ? nil : $0 }
         warehouse = options["warehouse.path"] ?? options["catalog.name"] ?? "default"
