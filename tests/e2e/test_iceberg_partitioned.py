@@ -124,3 +124,34 @@ def test_upsert_sink_into_a_partitioned_table_equals_the_view(tmp_path) -> None:
         data_partitions = {f["partition"]["name"] for f in files if f["content"] == 0}
         assert "p3" in delete_partitions
         assert delete_partitions <= data_partitions
+
+
+def test_compaction_keeps_partitions_apart(tmp_path) -> None:
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--barrier-interval-ms", "100"]) as server, connect(server) as conn:
+        catalog = _catalog(server)
+        catalog.create_namespace("parts")
+        schema = Schema(NestedField(1, "id", LongType(), required=False), NestedField(2, "name", StringType(), required=False))
+        catalog.create_table("parts.small", schema, partition_spec=PartitionSpec(PartitionField(2, 1000, IdentityTransform(), "name")))
+        conn.execute("CREATE TABLE small (id bigint, name varchar) APPEND ONLY")
+        conn.execute("""CREATE SINK s FROM small WITH (connector = 'iceberg', type = 'append-only', database.name = 'parts',
+            table.name = 'small', warehouse.path = 'lake', commit_checkpoint_interval = '1', compaction_interval_sec = '1')""")
+        # Ten commits, each a small file in each of three partitions.
+        for batch in range(10):
+            conn.execute("INSERT INTO small SELECT g, (ARRAY['a', 'b', 'c'])[1 + g %% 3] FROM generate_series(%s, %s) AS g",
+                         (batch * 30, batch * 30 + 29))
+            conn.execute("FLUSH")
+            wait_until(lambda: conn.execute("SELECT rows FROM sluice_sinks").fetchone()[0] >= (batch + 1) * 30, 30, f"batch {batch}")
+        expected = sorted(conn.execute("SELECT id, name FROM small").fetchall())
+
+        def compacted():
+            table = catalog.load_table("parts.small")
+            tasks = list(table.scan().plan_files())
+            return tasks if len(tasks) == 3 else None
+        tasks = wait_until(compacted, 60, "compaction to leave one file per partition")
+        assert sorted(task.file.partition[0] for task in tasks) == ["a", "b", "c"]
+        for task in tasks:
+            names = {row["name"] for row in pq.read_table(task.file.file_path.removeprefix("file://")).to_pylist()}
+            assert names == {task.file.partition[0]}
+        table = catalog.load_table("parts.small")
+        assert sorted((r["id"], r["name"]) for r in table.scan().to_arrow().to_pylist()) == expected
+        assert _duckdb(table.metadata_location, "id, name") == expected
