@@ -204,7 +204,12 @@ private struct AvroSchemaParser {
         }
         schema.properties = members.filter { !consumed.contains($0.key) }
         if let name = schema.name {
-            guard defined[name] == nil else { throw invalid("type \"\(name)\" is defined twice") }
+            // The specification forbids a second definition, but pyiceberg writes one for each
+            // partition field of a repeated decimal or fixed type: the same definition again is
+            // taken as a reference; a different one is an error.
+            if let earlier = defined[name] {
+                guard earlier == schema else { throw invalid("type \"\(name)\" is defined twice, differently") }
+            }
             defined[name] = schema
         }
         return schema

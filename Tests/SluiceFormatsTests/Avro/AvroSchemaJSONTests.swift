@@ -76,6 +76,16 @@ import Testing
         }
     }
 
+    /// pyiceberg 0.12 writes a repeated decimal partition type in full each time (checked on a
+    /// manifest it wrote for two decimal(9, 2) partition fields); the same definition again reads
+    /// as the one type, a different one is refused (the invalid cases above).
+    @Test func anIdenticalSecondDefinitionIsTheSameType() throws {
+        let decimal = #"{"type": "fixed", "name": "decimal_9_2", "size": 4, "logicalType": "decimal", "precision": 9, "scale": 2}"#
+        let schema = try AvroSchema(json: #"{"type": "record", "name": "r2", "fields": [{"name": "a", "type": ["null", \#(decimal)]}, {"name": "b", "type": ["null", \#(decimal)]}]}"#)
+        #expect(schema.fields?.count == 2)
+        #expect(schema.fields?[0].type == schema.fields?[1].type)
+    }
+
     @Test func logicalTypesOnTheWrongTypeAreKeptButNotInterpreted() throws {
         let schema = try AvroSchema(json: #"{"type": "string", "logicalType": "date"}"#)
         #expect(schema.logicalType == .other("date"))
