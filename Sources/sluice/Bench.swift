@@ -228,8 +228,9 @@ struct IcebergSinkBench: AsyncParsableCommand {
         abstract: "Rows/s through an append-only Iceberg sink into the local warehouse, from a view and from a Kafka source end to end, beside the same pipelines into a blackhole sink.")
     @Option(help: "Rows from the view.") var rows = 5_000_000
     @Option(help: "Events through the Kafka source.") var events = 5_000_000
+    @Option(help: "Kafka pipelines per sink, alternating; the median is reported.") var runs = 3
     func run() async throws {
         MemoryTuning.apply()  // as `sluice serve` runs
-        try await IcebergSinkBenchmark(rows: rows, events: events).run()
+        try await IcebergSinkBenchmark(rows: rows, events: events, runs: runs).run()
     }
 }

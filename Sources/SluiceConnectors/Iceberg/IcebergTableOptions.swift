@@ -74,14 +74,14 @@ struct IcebergTableOptions: Sendable {
         credential = options["catalog.credential"]
         scope = options["catalog.scope"]
         oauth2ServerURI = options["catalog.oauth2_server_uri"]
-        createTableIfNotExists = try Self.boolean(options, "create_table_if_not_exists") ?? true
+        createTableIfNotExists = try OptionValues.boolean(options, "create_table_if_not_exists") ?? true
         s3Endpoint = options["s3.endpoint"].flatMap { $0.isEmpty ? nil : $0 }
         s3AccessKey = options["s3.access.key"]
         s3SecretKey = options["s3.secret.key"]
         s3Region = options["s3.region"].flatMap { $0.isEmpty ? nil : $0 }
-        s3PathStyle = try Self.boolean(options, "s3.path.style.access")
-        compaction = try Self.boolean(options, "enable_compaction") ?? true
-        snapshotExpiration = try Self.boolean(options, "enable_snapshot_expiration") ?? true
+        s3PathStyle = try OptionValues.boolean(options, "s3.path.style.access")
+        compaction = try OptionValues.boolean(options, "enable_compaction") ?? true
+        snapshotExpiration = try OptionValues.boolean(options, "enable_snapshot_expiration") ?? true
         compactionIntervalSeconds = 300
         if let text = options["compaction_interval_sec"] {
             guard let seconds = Int(text), seconds > 0 else {
@@ -98,13 +98,4 @@ struct IcebergTableOptions: Sendable {
     }
 
     var identifier: IcebergTableIdentifier { IcebergTableIdentifier(namespace: namespace, name: table) }
-
-    static func boolean(_ options: [String: String], _ name: String) throws(SluiceError) -> Bool? {
-        guard let text = options[name] else { return nil }
-        switch text.lowercased() {
-        case "true", "t", "on", "1", "yes": return true
-        case "false", "f", "off", "0", "no": return false
-        default: throw SluiceError(.invalidParameterValue, "option \(name) must be 'true' or 'false', not '\(text)'")
-        }
-    }
 }

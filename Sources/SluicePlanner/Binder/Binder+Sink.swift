@@ -50,7 +50,7 @@ extension Binder {
     private func bindSinkType(_ options: [String: String], inputIsAppendOnly: Bool, into relation: inout RelationDefinition) throws(SluiceError) {
         let connector = options["connector"]?.lowercased() ?? ""
         // A blackhole keeps nothing: any input will do, as in RisingWave.
-        let force = try Self.booleanOption(options, "force_append_only") ?? (connector == "blackhole")
+        let force = try OptionValues.boolean(options, "force_append_only") ?? (connector == "blackhole")
         let type = options["type"]?.lowercased() ?? (connector == "blackhole" ? "append-only" : nil)
         if let text = options["commit_checkpoint_interval"], (Int(text) ?? 0) < 1 {
             throw SluiceError(.invalidParameterValue, "commit_checkpoint_interval must be a positive number of checkpoints, not '\(text)'")
@@ -94,15 +94,5 @@ extension Binder {
         }
         guard !key.isEmpty else { throw SluiceError(.invalidParameterValue, "primary_key names no column") }
         return key
-    }
-
-    /// A `'true'`/`'false'` option, nil when absent.
-    static func booleanOption(_ options: [String: String], _ name: String) throws(SluiceError) -> Bool? {
-        guard let text = options[name] else { return nil }
-        switch text.lowercased() {
-        case "true", "t", "on", "1", "yes": return true
-        case "false", "f", "off", "0", "no": return false
-        default: throw SluiceError(.invalidParameterValue, "option \(name) must be 'true' or 'false', not '\(text)'")
-        }
     }
 }
