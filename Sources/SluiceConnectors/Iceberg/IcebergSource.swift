@@ -103,7 +103,13 @@ package final class IcebergSource: SourceConnector {
         for task in plan.tasks {
             for chunk in try scan.read(task, fields: fields, statistics: &read) {
                 rows += chunk.count
-                try each(try conform(chunk))
+                // A row group comes back as one chunk; the query takes the usual ~1,000 rows.
+                var start = 0
+                while start < chunk.count {
+                    let end = min(start + Chunk.preferredSize, chunk.count)
+                    try each(try conform(start == 0 && end == chunk.count ? chunk : chunk.slice(start ..< end)))
+                    start = end
+                }
             }
         }
         statistics.rowsRead.add(rows, ordering: .relaxed)
