@@ -227,7 +227,7 @@ struct IcebergSinkBench: AsyncParsableCommand {
         commandName: "iceberg-sink",
         abstract: "Rows/s through an append-only Iceberg sink into the local warehouse, from a view and from a Kafka source end to end, beside the same pipelines into a blackhole sink.")
     @Option(help: "Rows from the view.") var rows = 5_000_000
-    @Option(help: "Events through the Kafka source.") var events = 5_000_000
+    @Option(help: "Events through the Kafka source (enough that the last commit's wait, a barrier interval, is not the figure).") var events = 10_000_000
     @Option(help: "Kafka pipelines per sink, alternating; the median is reported.") var runs = 3
     func run() async throws {
         MemoryTuning.apply()  // as `sluice serve` runs
