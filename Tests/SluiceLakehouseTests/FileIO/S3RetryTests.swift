@@ -36,7 +36,13 @@ final class ScriptedHTTPServer: Sendable {
         Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { return }  // closed by stop()
+                guard connection >= 0 else {
+                    // Shut down by stop(). The descriptor is closed here, after the last accept:
+                    // closed while this thread could still accept on it, its number could be
+                    // reused by another test's server, whose connections this one would answer.
+                    close(listener)
+                    return
+                }
                 // Read the request head (and ignore any body: the client sends none here).
                 var head: [UInt8] = []
                 var byte: UInt8 = 0
@@ -55,7 +61,6 @@ final class ScriptedHTTPServer: Sendable {
 
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 }
 
