@@ -109,8 +109,10 @@ struct Produce: ParsableCommand {
     @Option(help: "Partition to write to.") var partition: Int32 = 0
     @Option(help: "Records per batch.") var batch = 1000
     @Option(help: "Compression of each batch: none, gzip, snappy, lz4 or zstd.") var compression: ProduceCompression = .none
+    @Flag(name: .shortAndLong, help: "No progress line and no summary.") var quiet = false
 
     func run() throws {
+        var progress = TerminalProgress(quiet: quiet)
         let client = try options.connect()
         // Metadata first: it creates the topic where auto-creation is on.
         _ = try client.send(MetadataRequest(topics: [.init(name: topic)], allowAutoTopicCreation: true))
@@ -129,6 +131,7 @@ struct Produce: ParsableCommand {
             for result in response.responses.flatMap(\.partitionResponses) { try check(result.errorCode, "produce to \(topic)", message: result.errorMessage) }
             sent += pending.count
             pending = []
+            progress.update { "sluice produce: \(sent) records to \(topic)" }
         }
         while let line = readLine() {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -136,7 +139,8 @@ struct Produce: ParsableCommand {
             if pending.count >= batch { try flush() }
         }
         try flush()
-        FileHandle.standardError.write(Data("sent \(sent) records to \(topic)\n".utf8))
+        progress.clear()
+        if !quiet { FileHandle.standardError.write(Data("sent \(sent) records to \(topic)\n".utf8)) }
     }
 }
 

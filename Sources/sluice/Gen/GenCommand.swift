@@ -116,6 +116,7 @@ struct GenOptions: ParsableArguments {
     @Option(help: "Event timestamps: auto (simulated unless paced), simulated or wall.") var timestamps: TimestampSource = .auto
     @Option(help: "The simulated clock's first timestamp.") var startTime = "2025-01-01T00:00:00Z"
     @Option(help: "Events a second on the simulated clock, unpaced (default: --rate, or the generator's own).") var simulatedRate: Double?
+    @Flag(name: .shortAndLong, help: "No progress line and no summary.") var quiet = false
 
     /// How far apart events are timed: `--simulated-rate`, else `--rate`; nil for the generator's own.
     var eventsPerSecond: Double? { simulatedRate ?? (rate > 0 ? rate : nil) }
@@ -144,7 +145,7 @@ struct GenOptions: ParsableArguments {
 
     /// Runs `generator` into the output the options name, and reports on standard error.
     func run<Generator: EventGenerator>(_ name: String, _ generator: inout Generator, defaultTopic: String) throws {
-        let run = GenRun(name: name, count: count, duration: duration, rate: rate)
+        let run = GenRun(name: name, count: count, duration: duration, rate: rate, quiet: quiet)
         if let output {
             var sink = try NDJSONFileOutput(path: output)
             try run.drive(&generator, into: &sink, destination: output == "-" ? "standard output" : output)

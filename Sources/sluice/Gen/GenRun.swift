@@ -7,13 +7,15 @@ import Synchronization
 /// One `sluice gen` run: pulls events from a generator into a sink until the count, the
 /// duration or an interrupt (SIGINT, SIGTERM) ends it, pacing to `rate` events a second by
 /// sleeping on a monotonic clock; shows progress when standard error is a terminal and a
-/// one-line summary at the end.
+/// one-line summary at the end (neither with `--quiet`).
 struct GenRun {
     let name: String
     let count: Int?
     let duration: Double?
     /// Events a second; 0 is as fast as possible.
     let rate: Double
+    /// `--quiet`: no progress line and no summary.
+    var quiet = false
 
     /// Flush a sink before sleeping when this long has passed since the last flush, so a
     /// paced run's events reach the topic within about this delay.
@@ -22,7 +24,7 @@ struct GenRun {
     func drive<Generator: EventGenerator, Sink: EventSink>(_ generator: inout Generator, into sink: inout Sink, destination: String) throws {
         let stop = StopSignal()
         defer { stop.restore() }
-        let showsProgress = isatty(2) != 0
+        var progress = TerminalProgress(quiet: quiet)
         let event = GeneratedEvent()
         let start = monotonicSeconds()
         let deadline = duration.map { start + $0 }
@@ -30,7 +32,6 @@ struct GenRun {
         var sent = 0
         var bytes = 0
         var lastFlush = start
-        var nextProgress = start + 0.5
         do {
             while count.map({ sent < $0 }) ?? true, !stop.isRequested {
                 // Unpaced runs read the clock every 1,024 events only.
@@ -49,11 +50,7 @@ struct GenRun {
                             if let deadline, now >= deadline { break }
                         }
                     }
-                    if showsProgress && now >= nextProgress {
-                        let rateNow = Double(sent) / max(now - start, 1e-9)
-                        FileHandle.standardError.write(Data("\r\u{1B}[Ksluice gen \(name): \(sent) events, \(Int(rateNow)) events/s".utf8))
-                        nextProgress = now + 0.5
-                    }
+                    progress.update { "sluice gen \(name): \(sent) events, \(Int(Double(sent) / max(now - start, 1e-9))) events/s" }
                 }
                 event.clear()
                 generator.next(into: event)
@@ -65,15 +62,16 @@ struct GenRun {
         } catch let error as ExitCode {
             throw error
         } catch {
-            if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            progress.clear()
             throw fail("gen \(name): \(error) (after \(sent) events)")
         }
+        progress.clear()
+        guard !quiet else { return }
         let elapsed = max(monotonicSeconds() - start, 1e-9)
-        let clear = showsProgress ? "\r\u{1B}[K" : ""
         let megabytes = String(format: "%.1f", Double(bytes) / 1_048_576)
         let seconds = String(format: "%.2f", elapsed)
         FileHandle.standardError.write(Data(
-            "\(clear)sluice gen \(name): \(sent) events (\(megabytes) MiB of JSON) to \(destination) in \(seconds) s, \(Int(Double(sent) / elapsed)) events/s\n".utf8))
+            "sluice gen \(name): \(sent) events (\(megabytes) MiB of JSON) to \(destination) in \(seconds) s, \(Int(Double(sent) / elapsed)) events/s\n".utf8))
     }
 }
 
