@@ -24,5 +24,9 @@ def test_memory_and_state_stay_bounded_under_an_endless_stream() -> None:
     # Bids and a tenth as many auctions, read by the five views (the union and the joins read both).
     read_rate = (end.rows_in - warm.rows_in) / (end.seconds - warm.seconds)
     assert read_rate > 0.8 * 5 * 1.1 * RATE, f"the views fell behind the generators:\n{trace}"
-    assert end.state_bytes <= 1.2 * warm.state_bytes, f"state grew:\n{trace}"
+    # The state swings by a quarter between samples as windows open and close (0.84 to 1.06 MiB
+    # in one run), so the last three samples' mean is held to the 15-25 s samples' highest.
+    warm_state = max(sample.state_bytes for sample in result.samples if 15 <= sample.seconds <= 25)
+    end_state = sum(sample.state_bytes for sample in result.samples[-3:]) / 3
+    assert end_state <= 1.2 * warm_state, f"state grew:\n{trace}"
     assert end.rss_bytes <= 1.2 * warm.rss_bytes, f"resident memory grew:\n{trace}"
