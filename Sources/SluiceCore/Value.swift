@@ -26,6 +26,16 @@ package indirect enum Value: Hashable, Sendable {
     case structure([Value])
     case list([Value])
 
+    /// An integer of any width (smallint, integer, bigint) as an `Int64`; nil for other kinds.
+    package var integerValue: Int64? {
+        switch self {
+        case .int16(let integer): Int64(integer)
+        case .int32(let integer): Int64(integer)
+        case .int64(let integer): integer
+        default: nil
+        }
+    }
+
     package var isNull: Bool {
         if case .null = self { return true }
         return false

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SluiceCore
 import SluiceDataflow
+import SluiceExpr
 
 /// The datagen connector: makes rows of the declared columns at `datagen.rows.per.second`, as
 /// RisingWave's built-in load generator does (``DatagenOptions``). Row `n`'s values depend only on
@@ -51,8 +52,9 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
         rows(upTo: delivered.withLock { $0 })
     }
 
-    package func scan() throws(SluiceError) -> [Chunk] {
-        rows(upTo: delivered.withLock { $0 })
+    /// The rows generated so far (a generator's rows are few next to a topic's: one array).
+    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+        for chunk in rows(upTo: delivered.withLock { $0 }) { try each(chunk) }
     }
 
     private func rows(upTo end: Int64) -> [Chunk] {

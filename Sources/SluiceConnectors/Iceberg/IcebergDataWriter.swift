@@ -67,9 +67,6 @@ final class IcebergDataWriter {
         self.targetFileBytes = targetFileBytes
     }
 
-    /// Rows taken since the last ``finish(epoch:)``.
-    private(set) var rowsTaken = 0
-
     /// Appends `chunk`'s rows (its columns in the sink's order), each to its partition's file.
     func write(_ chunk: Chunk, epoch: UInt64) throws(SluiceError) {
         guard chunk.count > 0 else { return }
@@ -93,7 +90,6 @@ final class IcebergDataWriter {
         guard let file = open[partition] else { return }
         let projected = written.count == rows.columns.count ? rows : Chunk(columns: written.map { rows.columns[$0] }, count: rows.count)
         try file.writer.write(projected)
-        rowsTaken += rows.count
         if file.writer.bufferedBytes >= Self.flushBytes { try file.output.write(file.writer.takeOutput()) }
         if file.writer.writtenBytes >= targetFileBytes { try close(partition) }
     }
@@ -101,10 +97,7 @@ final class IcebergDataWriter {
     /// Closes the open files and returns every file written since the last call.
     func finish() throws(SluiceError) -> [IcebergDataFile] {
         try closeAll()
-        defer {
-            files = []
-            rowsTaken = 0
-        }
+        defer { files = [] }
         return files
     }
 

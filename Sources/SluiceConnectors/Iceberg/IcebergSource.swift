@@ -61,13 +61,11 @@ package final class IcebergSource: SourceConnector {
     package func stop() {}
     package var positions: [Int32: Int64]? { nil }
 
-    package func snapshot() throws(SluiceError) -> [Chunk] { try read(filter: nil) }
-    package func scan() throws(SluiceError) -> [Chunk] { try read(filter: nil) }
-    package func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk] { try read(filter: filter) }
-    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
-        try read(filter: filter, each: each)
+    package func snapshot() throws(SluiceError) -> [Chunk] {
+        var chunks: [Chunk] = []
+        try scan(pruningBy: nil) { chunks.append($0) }
+        return chunks
     }
-
     private func table() throws(SluiceError) -> IcebergLoadedTable {
         guard let loaded = try catalog.loadTable(options.identifier) else {
             throw SluiceError(.undefinedTable, "iceberg table \(options.identifier) does not exist")
@@ -75,16 +73,9 @@ package final class IcebergSource: SourceConnector {
         return loaded
     }
 
-    /// The current snapshot's rows in the source's columns, pruned by `filter`.
-    private func read(filter: ScalarExpr?) throws(SluiceError) -> [Chunk] {
-        var chunks: [Chunk] = []
-        try read(filter: filter) { chunks.append($0) }
-        return chunks
-    }
-
-    /// The current snapshot's rows in the source's columns, pruned by `filter`, a file's chunks
-    /// at a time.
-    private func read(filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+    /// The current snapshot's rows in the source's columns, pruned by `filter`, in chunks of the
+    /// usual size.
+    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
         let loaded = try table()
         let fileIO = try IcebergSink.fileIO(for: loaded, options: options, lakehouse: lakehouse)
         let scan = IcebergTableScan(metadata: loaded.metadata, fileIO: fileIO)

@@ -24,7 +24,6 @@ package struct IcebergUpsertBatch {
         var last: (source: Int32, row: Int32)
         var present: Bool
     }
-    package private(set) var changeCount = 0
 
     package init(keyColumns: [Int], types: [DataType]) {
         self.keyColumns = keyColumns
@@ -49,7 +48,6 @@ package struct IcebergUpsertBatch {
                 latest[key]?.present = present
             }
         }
-        changeCount += chunk.count
     }
 
     /// The epoch's result, and an empty batch after it: the rows left (each key's last version
@@ -59,7 +57,6 @@ package struct IcebergUpsertBatch {
         defer {
             chunks = []
             latest = [:]
-            changeCount = 0
         }
         // In arrival order, so files keep the upstream order of first touches.
         let touches = latest.values.sorted { ($0.first.source, $0.first.row) < ($1.first.source, $1.first.row) }

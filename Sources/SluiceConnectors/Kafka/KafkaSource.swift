@@ -121,12 +121,6 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         return try read(ranges, recordErrors: false)
     }
 
-    package func scan() throws(SluiceError) -> [Chunk] {
-        var chunks: [Chunk] = []
-        try scan(pruningBy: nil) { chunks.append($0) }
-        return chunks
-    }
-
     package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
         let consumer = try Self.consumer(options)
         defer { consumer.close() }

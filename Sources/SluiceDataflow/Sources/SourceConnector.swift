@@ -19,12 +19,11 @@ package protocol SourceConnector: AnyObject, Sendable {
     /// view over the source starts from. Called with writes paused, so the connector's thread is
     /// not delivering and its position stays put.
     func snapshot() throws(SluiceError) -> [Chunk]
-    /// Every row the outside system holds now, decoded: a query of the source itself.
-    func scan() throws(SluiceError) -> [Chunk]
-    /// ``scan()`` for a query with `filter`, skipping what it rules out where it can.
-    func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk]
-    /// ``scan(pruningBy:)`` (``scan()`` without a filter) handed to `each` a chunk at a time as
-    /// it is read, so a query of a large topic or table never holds all of it at once.
+    /// Every row the outside system holds now, decoded (a query of the source itself), handed
+    /// to `each` a chunk at a time as it is read, so a query of a large topic or table never
+    /// holds all of it at once. With `filter` (over the relation's columns), a connector that
+    /// can skip what it rules out (an Iceberg table's files, by their metrics) does; the query
+    /// still applies the filter to every row handed over.
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError)
     /// The columns the outside system gives the relation, for a CREATE that lists none.
     var inferredColumns: [(name: String, type: DataType)]? { get }
@@ -40,17 +39,6 @@ package protocol SourceConnector: AnyObject, Sendable {
 }
 
 extension SourceConnector {
-    /// The rows of ``scan()`` a query with `filter` (over the relation's columns) can keep; a
-    /// connector that can skip what the filter rules out (an Iceberg table's files, by their
-    /// metrics) overrides it. The query still applies the filter to every row returned.
-    package func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk] { try scan() }
-
-    /// A connector whose reads are small (a generator's rows) hands over its whole scan.
-    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
-        let chunks = if let filter { try scan(pruningBy: filter) } else { try scan() }
-        for chunk in chunks { try each(chunk) }
-    }
-
     /// The columns the outside system says the relation has, for a CREATE SOURCE that lists
     /// none (an Iceberg table's schema); nil when the connector cannot tell.
     package var inferredColumns: [(name: String, type: DataType)]? { nil }

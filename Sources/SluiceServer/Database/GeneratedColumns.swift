@@ -93,9 +93,7 @@ final class GeneratingConnector: SourceConnector {
 
     func stop() { inner.stop() }
     func snapshot() throws(SluiceError) -> [Chunk] { try inner.snapshot().map { generated.complete($0, recordsErrors: false) } }
-    func scan() throws(SluiceError) -> [Chunk] { try inner.scan().map { generated.complete($0, recordsErrors: false) } }
     // (The filter may name generated columns, which the inner connector does not have.)
-    func scan(pruningBy filter: ScalarExpr) throws(SluiceError) -> [Chunk] { try scan() }
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
         let generated = self.generated
         try inner.scan(pruningBy: nil) { (chunk: Chunk) throws(SluiceError) in try each(generated.complete(chunk, recordsErrors: false)) }

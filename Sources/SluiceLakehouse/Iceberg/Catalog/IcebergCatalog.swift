@@ -1,3 +1,4 @@
+import Foundation
 import SluiceCore
 
 /// A table's namespace (multi-level) and name.
@@ -49,6 +50,23 @@ package struct IcebergTableCreation: Hashable, Sendable {
         self.writeOrder = writeOrder
         self.properties = properties
         self.isStaged = isStaged
+    }
+
+    /// The new table's first metadata at `defaultLocation` (unless the request names one):
+    /// format version 2 (`format-version` is a reserved property that chooses the version,
+    /// not a property), and a sort order with fields numbered from 1.
+    package func initialMetadata(defaultLocation: String, now: Int64) throws(SluiceError) -> IcebergTableMetadata {
+        var location = self.location ?? defaultLocation
+        while location.hasSuffix("/") { location.removeLast() }
+        var properties = self.properties
+        if let requested = properties.removeValue(forKey: "format-version"), requested != "2" {
+            throw SluiceError(.featureNotSupported, "only Iceberg format version 2 tables can be created")
+        }
+        var sortOrder = writeOrder
+        if !sortOrder.fields.isEmpty && sortOrder.orderID == 0 { sortOrder.orderID = 1 }
+        return IcebergTableMetadata(
+            tableUUID: UUID().uuidString, location: location, schema: schema, partitionSpec: partitionSpec, sortOrder: sortOrder,
+            properties: properties, lastUpdatedMs: now)
     }
 }
 

@@ -19,18 +19,7 @@ extension IcebergCatalogStore {
         guard try namespaceExists(warehouse: warehouse, namespace) else { throw IcebergCatalogError.noSuchNamespace(namespace) }
         guard try pointer(warehouse: warehouse, identifier) == nil else { throw IcebergCatalogError.tableExists(namespace, creation.name) }
 
-        var location = creation.location ?? defaultLocation(warehouse: warehouse, identifier)
-        while location.hasSuffix("/") { location.removeLast() }
-        var properties = creation.properties
-        // `format-version` is a reserved property that chooses the version, not a property.
-        if let requested = properties.removeValue(forKey: "format-version"), requested != "2" {
-            throw SluiceError(.featureNotSupported, "only Iceberg format version 2 tables can be created")
-        }
-        var sortOrder = creation.writeOrder
-        if !sortOrder.fields.isEmpty && sortOrder.orderID == 0 { sortOrder.orderID = 1 }
-        let metadata = IcebergTableMetadata(
-            tableUUID: UUID().uuidString, location: location, schema: creation.schema, partitionSpec: creation.partitionSpec,
-            sortOrder: sortOrder, properties: properties, lastUpdatedMs: clock())
+        let metadata = try creation.initialMetadata(defaultLocation: defaultLocation(warehouse: warehouse, identifier), now: clock())
         guard !creation.isStaged else { return IcebergLoadedTable(metadataLocation: nil, metadata: metadata) }
 
         return try tableLocks.withLock(lockKey(warehouse, identifier)) { () throws(SluiceError) -> IcebergLoadedTable in

@@ -63,12 +63,7 @@ package final class IcebergStorageCatalog: IcebergCatalog {
         guard !creation.name.isEmpty else { throw IcebergCatalogError.badRequest("table name must not be empty") }
         return try commits.withLock { _ throws(SluiceError) -> IcebergLoadedTable in
             guard try currentVersion(identifier) == nil else { throw IcebergCatalogError.tableExists(namespace, creation.name) }
-            var sortOrder = creation.writeOrder
-            if !sortOrder.fields.isEmpty && sortOrder.orderID == 0 { sortOrder.orderID = 1 }
-            let metadata = IcebergTableMetadata(
-                tableUUID: UUID().uuidString, location: creation.location ?? location(of: identifier), schema: creation.schema,
-                partitionSpec: creation.partitionSpec, sortOrder: sortOrder, properties: creation.properties, lastUpdatedMs: Self.now())
-            return try write(metadata, identifier, version: 1)
+            return try write(try creation.initialMetadata(defaultLocation: location(of: identifier), now: Self.now()), identifier, version: 1)
         }
     }
 

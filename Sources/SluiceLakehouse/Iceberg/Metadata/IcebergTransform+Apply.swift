@@ -124,12 +124,8 @@ extension IcebergTransform {
     }
 
     static func integer(_ value: Value) throws(SluiceError) -> Int64 {
-        switch value {
-        case .int16(let integer): return Int64(integer)
-        case .int32(let integer): return Int64(integer)
-        case .int64(let integer): return integer
-        default: throw SluiceError(.datatypeMismatch, "expected an integer value, got \(value)")
-        }
+        guard let integer = value.integerValue else { throw SluiceError(.datatypeMismatch, "expected an integer value, got \(value)") }
+        return integer
     }
 
     static func mismatch(_ value: Value, _ type: IcebergType) -> SluiceError {
@@ -149,26 +145,31 @@ extension IcebergTransform {
         return Array(bytes[start...])
     }
 
-    /// The 16 bytes of a UUID's text form (`f79c3e09-677c-4bbd-a479-3f349cb785e7`).
+    /// The 16 bytes of a UUID's canonical text (`f79c3e09-677c-4bbd-a479-3f349cb785e7`): 32
+    /// hex digits with dashes at exactly positions 8, 13, 18 and 23.
     static func uuidBytes(_ text: String) -> [UInt8]? {
-        let digits = text.utf8.filter { $0 != UInt8(ascii: "-") }
-        guard digits.count == 32, text.utf8.count == 36 else { return nil }
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
-        var high: UInt8? = nil
-        for digit in digits {
+        var pending: UInt8? = nil
+        for (position, character) in utf8.enumerated() {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
             let nibble: UInt8
-            switch digit {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A") ... UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+            switch character {
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
             default: return nil
             }
-            if let pending = high {
-                bytes.append(pending << 4 | nibble)
-                high = nil
+            if let high = pending {
+                bytes.append(high << 4 | nibble)
+                pending = nil
             } else {
-                high = nibble
+                pending = nibble
             }
         }
         return bytes

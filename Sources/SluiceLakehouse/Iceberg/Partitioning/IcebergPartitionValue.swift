@@ -55,7 +55,7 @@ package enum IcebergPartitionValue {
             guard bytes.count == 16 else { throw mismatch(value, type) }
             return .fixed(bytes)
         case (.uuid, .string(let text)):
-            guard let bytes = uuidBytes(text) else { throw mismatch(value, type) }
+            guard let bytes = IcebergTransform.uuidBytes(text) else { throw mismatch(value, type) }
             return .fixed(bytes)
         case (.decimal(let precision, let scale), .decimal(let decimal)):
             guard decimal.isFinite else { throw mismatch(value, type) }
@@ -63,7 +63,7 @@ package enum IcebergPartitionValue {
             guard unscaled.magnitude < powerOfTen(precision) else { throw outOfRange(value, type) }
             return .fixed(bigEndian(unscaled, byteCount: IcebergPartitionSchemas.decimalByteCount(precision: precision)))
         case (.decimal, .int16), (.decimal, .int32), (.decimal, .int64):
-            guard let integer = integerValue(value) else { throw mismatch(value, type) }
+            guard let integer = value.integerValue else { throw mismatch(value, type) }
             return try encode(.decimal(Decimal(integer)), as: type)
         default:
             throw mismatch(value, type)
@@ -86,47 +86,6 @@ package enum IcebergPartitionValue {
         var power: UInt128 = 1
         for _ in 0 ..< min(max(digits, 0), 38) { power *= 10 }
         return power
-    }
-
-    /// The 16 bytes of a uuid's canonical text (`f79c3e09-677c-4bbd-a479-3f349cb785e7`).
-    static func uuidBytes(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 36 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var pending: UInt8? = nil
-        for (position, character) in utf8.enumerated() {
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            guard let nibble = hexValue(character) else { return nil }
-            if let high = pending {
-                bytes.append(high << 4 | nibble)
-                pending = nil
-            } else {
-                pending = nibble
-            }
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    private static func integerValue(_ value: Value) -> Int64? {
-        switch value {
-        case .int16(let integer): Int64(integer)
-        case .int32(let integer): Int64(integer)
-        case .int64(let integer): integer
-        default: nil
-        }
     }
 
     private static func mismatch(_ value: Value, _ type: IcebergType) -> SluiceError {

@@ -41,7 +41,7 @@ package enum IcebergPartitionPath {
             return humanDay(days) + "-" + padded(hour, width: 2)
         default: break
         }
-        guard let sluiceValue = IcebergPartitionPath.value(value, as: type) else { return "null" }
+        guard let sluiceValue = IcebergPartitionFilter.value(value, as: type) else { return "null" }
         switch (type, sluiceValue) {
         case (.date, .date(let days)): return humanDay(Int(days))
         case (.time, .time(let micros)): return humanTime(micros)
@@ -54,31 +54,9 @@ package enum IcebergPartitionPath {
         case (.double, .float64(let number)): return javaFloatingString(number, shortest: number.description)
         case (.string, .string(let text)): return text
         case (.uuid, .bytea(let bytes)): return uuidText(bytes)
-        case (.binary, .bytea(let bytes)), (.fixed, .bytea(let bytes)): return base64(bytes)
+        case (.binary, .bytea(let bytes)), (.fixed, .bytea(let bytes)): return Base64.encode(bytes)
         case (.decimal(_, let scale), .decimal(let decimal)): return javaBigDecimalString(unscaled: decimal.mantissa, scale: scale)
         default: return "null"
-        }
-    }
-
-    /// The partition value as a Sluice value (uuids as their 16 bytes).
-    private static func value(_ value: AvroValue, as type: IcebergType) -> Value? {
-        switch (type, value) {
-        case (.boolean, .boolean(let flag)): return .bool(flag)
-        case (.int, .int(let integer)): return .int32(integer)
-        case (.long, .long(let integer)): return .int64(integer)
-        case (.float, .float(let number)): return .float32(number)
-        case (.double, .double(let number)): return .float64(number)
-        case (.date, .int(let days)): return .date(days)
-        case (.time, .long(let micros)): return .time(micros)
-        case (.timestamp, .long(let micros)): return .timestamp(micros)
-        case (.timestamptz, .long(let micros)): return .timestamptz(micros)
-        case (.string, .string(let text)): return .string(text)
-        case (.binary, .bytes(let bytes)), (.binary, .fixed(let bytes)), (.fixed, .fixed(let bytes)), (.fixed, .bytes(let bytes)),
-             (.uuid, .fixed(let bytes)), (.uuid, .bytes(let bytes)):
-            return .bytea(bytes)
-        case (.decimal(let precision, let scale), .fixed(let bytes)), (.decimal(let precision, let scale), .bytes(let bytes)):
-            return IcebergSingleValue.decode(bytes, as: .decimal(precision: precision, scale: scale))
-        default: return nil
         }
     }
 
@@ -199,33 +177,12 @@ package enum IcebergPartitionPath {
 
     /// The canonical text form of 16 uuid bytes.
     static func uuidText(_ bytes: [UInt8]) -> String {
-        guard bytes.count == 16 else { return base64(bytes) }
+        guard bytes.count == 16 else { return Base64.encode(bytes) }
         let hexDigits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
             text += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Standard base64 with padding (`java.util.Base64.getEncoder()`).
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let remaining = bytes.count - index
-            let first = UInt32(bytes[index])
-            let second = remaining > 1 ? UInt32(bytes[index + 1]) : 0
-            let third = remaining > 2 ? UInt32(bytes[index + 2]) : 0
-            let group = first << 16 | second << 8 | third
-            text.append(alphabet[Int(group >> 18 & 63)])
-            text.append(alphabet[Int(group >> 12 & 63)])
-            text.append(remaining > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
-            text.append(remaining > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
-            index += 3
         }
         return String(decoding: text, as: UTF8.self)
     }

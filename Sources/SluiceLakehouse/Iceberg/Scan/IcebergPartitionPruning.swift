@@ -117,8 +117,8 @@ struct IcebergPartitionFilter {
         return try? transform.apply(to: value, sourceType: sourceType)
     }
 
-    /// A partition value read from a manifest as a value of the field's result type; nil when
-    /// it does not fit (then it is not used).
+    /// A partition value read from a manifest as a value of the field's result type (a uuid as
+    /// its 16 bytes); nil when it does not fit (then it is not used).
     static func value(_ value: AvroValue, as type: IcebergType) -> Value? {
         switch (type, value) {
         case (_, .null): return .null
@@ -134,7 +134,8 @@ struct IcebergPartitionFilter {
         case (.timestamp, .long(let micros)): return .timestamp(micros)
         case (.timestamptz, .long(let micros)): return .timestamptz(micros)
         case (.string, .string(let text)): return .string(text)
-        case (.binary, .bytes(let bytes)), (.binary, .fixed(let bytes)), (.fixed, .bytes(let bytes)), (.fixed, .fixed(let bytes)):
+        case (.binary, .bytes(let bytes)), (.binary, .fixed(let bytes)), (.fixed, .bytes(let bytes)), (.fixed, .fixed(let bytes)),
+             (.uuid, .fixed(let bytes)), (.uuid, .bytes(let bytes)):
             return .bytea(bytes)
         case (.decimal(let precision, let scale), .bytes(let bytes)), (.decimal(let precision, let scale), .fixed(let bytes)):
             return IcebergSingleValue.decode(bytes, as: .decimal(precision: precision, scale: scale))
@@ -163,7 +164,7 @@ enum IcebergLiteral {
             guard decimal.isFinite, let rescaled = try? decimal.rescaled(to: scale), rescaled == decimal else { return nil }
             return .decimal(rescaled)
         case (.decimal(_, let scale), .int16), (.decimal(_, let scale), .int32), (.decimal(_, let scale), .int64):
-            guard let integer = integerValue(literal), let rescaled = try? Decimal(integer).rescaled(to: scale) else { return nil }
+            guard let integer = literal.integerValue, let rescaled = try? Decimal(integer).rescaled(to: scale) else { return nil }
             return .decimal(rescaled)
         case (.date, .date): return literal
         case (.time, .time): return literal
@@ -207,15 +208,6 @@ enum IcebergLiteral {
             return .decimal(Decimal(mantissa: mantissa, scale: decimal.scale))
         default:
             return nil
-        }
-    }
-
-    private static func integerValue(_ value: Value) -> Int64? {
-        switch value {
-        case .int16(let integer): Int64(integer)
-        case .int32(let integer): Int64(integer)
-        case .int64(let integer): integer
-        default: nil
         }
     }
 }

@@ -33,7 +33,7 @@ enum IcebergValueOrder {
         default:
             break
         }
-        if let left = integer(lhs), let right = integer(rhs) { return order(left, right) }
+        if let left = lhs.integerValue, let right = rhs.integerValue { return order(left, right) }
         if let left = micros(lhs), let right = micros(rhs) { return order(left, right) }
         if let left = exactDecimal(lhs), let right = exactDecimal(rhs) { return Decimal.compare(left, right) }
         if let left = exactDouble(lhs), let right = exactDouble(rhs) { return floatOrder(left, right) }
@@ -74,16 +74,6 @@ enum IcebergValueOrder {
         return right.next() == nil ? 0 : -1
     }
 
-    /// Integers of any width (and plain ints a `day`/`year` partition may carry as days).
-    private static func integer(_ value: Value) -> Int64? {
-        switch value {
-        case .int16(let integer): Int64(integer)
-        case .int32(let integer): Int64(integer)
-        case .int64(let integer): integer
-        default: nil
-        }
-    }
-
     /// Dates, timestamps and timestamps with time zone as microseconds since the epoch.
     private static func micros(_ value: Value) -> Int64? {
         switch value {
@@ -99,7 +89,7 @@ enum IcebergValueOrder {
     private static func exactDecimal(_ value: Value) -> Decimal? {
         switch value {
         case .decimal(let decimal): decimal.isFinite ? decimal : nil
-        default: integer(value).map { Decimal($0) }
+        default: value.integerValue.map { Decimal($0) }
         }
     }
 
@@ -109,7 +99,7 @@ enum IcebergValueOrder {
         case .float32(let number): return Double(number)
         case .float64(let number): return number
         default:
-            guard let integer = integer(value), integer.magnitude <= 1 << 53 else { return nil }
+            guard let integer = value.integerValue, integer.magnitude <= 1 << 53 else { return nil }
             return Double(integer)
         }
     }

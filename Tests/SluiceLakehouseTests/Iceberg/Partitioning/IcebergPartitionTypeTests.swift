@@ -109,7 +109,7 @@ import Testing
         let manifest = try IcebergManifest.read(bytes, inheritedSnapshotID: 1, inheritedSequenceNumber: 1)
         #expect(manifest.partitionType == partitionType)
         #expect(manifest.entries.map(\.dataFile.partition) == [partition, Array(repeating: .null, count: partition.count)])
-        // And the scan's reader turns them back into the values (all but the uuid, which it does not read).
+        // And the scan's reader turns them back into the values (all but the uuid, which it reads as bytes).
         let types = try Self.spec.partitionType(for: Self.schema).fields.map(\.type)
         for (index, avroValue) in manifest.entries[0].dataFile.partition.enumerated() where types[index] != .uuid {
             #expect(IcebergPartitionFilter.value(avroValue, as: types[index]) == IcebergPartitionValueTests.sampleReadBack[index], "field \(index)")

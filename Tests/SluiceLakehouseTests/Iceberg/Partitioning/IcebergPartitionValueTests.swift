@@ -17,7 +17,8 @@ import Testing
         .string("ice"), .decimal(Decimal(mantissa: 1050, scale: 2)), .int32(79),
     ]
 
-    /// What `IcebergPartitionFilter.value(_:as:)` reads back (index 11, the uuid, it does not read).
+    /// What `IcebergPartitionFilter.value(_:as:)` reads back (index 11, the uuid, it reads as its
+    /// 16 bytes, not the text the row holds).
     static let sampleReadBack: [Value] = sampleRow.enumerated().map { index, value in index == 11 ? .null : value }
 
     /// The manifest form of ``sampleRow``.

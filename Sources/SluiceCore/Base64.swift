@@ -1,4 +1,5 @@
-/// Standard base64 (RFC 4648, section 4) with padding, as SCRAM messages carry it.
+/// Standard base64 (RFC 4648, section 4) with padding, as SCRAM messages carry it and Java's
+/// `java.util.Base64.getEncoder()` writes it (Iceberg partition paths of binary values).
 package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
