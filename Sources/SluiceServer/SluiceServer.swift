@@ -100,7 +100,10 @@ package final class SluiceServer: Sendable {
     /// root (`<data-dir>/warehouse` unless set); none without a data directory or with
     /// `--no-catalog`.
     static func makeLakehouse(_ configuration: ServerConfiguration) throws(SluiceError) -> (Lakehouse, IcebergRESTServer?) {
-        guard let catalog = configuration.catalog, let dataDirectory = configuration.dataDirectory else { return (.none, nil) }
+        let buffer = Lakehouse.bufferBytes(memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit)
+        guard let catalog = configuration.catalog, let dataDirectory = configuration.dataDirectory else {
+            return (Lakehouse(store: nil, s3: nil, upsertBufferBytes: buffer), nil)
+        }
         let absolute = dataDirectory.hasPrefix("/") ? dataDirectory : FileManager.default.currentDirectoryPath + "/" + dataDirectory
         let root = catalog.warehouseRoot ?? "file://\(absolute)/warehouse"
         let pathStyle = catalog.s3PathStyle.map { $0 ? S3Addressing.pathStyle : .virtualHost }
@@ -127,7 +130,7 @@ package final class SluiceServer: Sendable {
         for principal in catalog.principals { principals[principal.id] = principal.secret }
         let server = try IcebergRESTServer(
             store: store, host: catalog.host, port: catalog.port, principals: principals, s3Settings: vended)
-        return (Lakehouse(store: store, s3: s3), server)
+        return (Lakehouse(store: store, s3: s3, upsertBufferBytes: buffer), server)
     }
 
     /// Stops accepting connections, writes a last checkpoint and stops.

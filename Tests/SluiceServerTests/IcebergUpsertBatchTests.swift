@@ -11,7 +11,10 @@ import Testing
         var random = Xorshift(seed: seed)
         var batch = IcebergUpsertBatch(keyColumns: [0], types: [.int32, .varchar])
         var present: [Int32: String] = [:]
+        // Two batches, as two parts of an epoch: the second starts from the first's rows.
+        for _ in 0..<2 {
         var touched: Set<Int32> = []
+        var before: [Int32: String] = present
         for _ in 0..<20 {
             var ops: [ChangeOp] = []
             var keys: [Int32] = []
@@ -43,7 +46,9 @@ import Testing
                 count: keys.count)
             batch.take(StreamChunk(ops: ops, data: data))
         }
-        let (rows, deletedRows) = batch.drain()
+        #expect(batch.byteCount > 0)
+        let (rows, deletedRows) = batch.result()
+        batch.removeAll()
         var left: [Int32: String] = [:]
         for row in 0..<rows.count {
             let values = rows.row(row)
@@ -57,10 +62,15 @@ import Testing
         #expect(left == present)
         var deleted: [Int32] = []
         for row in 0..<deletedRows.count {
-            if case .int32(let key) = deletedRows.columns[0].value(at: row) { deleted.append(key) }
+            guard case .int32(let key) = deletedRows.columns[0].value(at: row) else { continue }
+            deleted.append(key)
+            // A key the batch found present carries the version it found (where its delete goes).
+            if let old = before[key] { #expect(deletedRows.columns[1].value(at: row) == .string(old), "key \(key)") }
+            before[key] = nil
         }
         #expect(deleted.sorted() == touched.sorted())
         #expect(batch.isEmpty)
+        }
     }
 }
 

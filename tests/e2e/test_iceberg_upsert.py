@@ -139,3 +139,40 @@ def test_upsert_tables_equal_the_view_after_updates_deletes_and_a_crash(tmp_path
         assert len(epochs) == len(set(epochs)), f"an epoch was committed twice: {sorted(epochs)}"
         errors = conn.execute("SELECT name, last_error FROM sluice_sinks WHERE last_error IS NOT NULL").fetchall()
         assert errors == [], errors
+
+
+def test_an_epoch_past_the_upsert_buffer_commits_in_parts(tmp_path: Path) -> None:
+    """A 32 MiB memory limit gives upsert sinks a 2 MiB buffer: one statement updating 200,000
+    rows is one epoch far past it, which the sink writes as several parts, each its own snapshot
+    in one catalog commit. A later part's equality deletes remove an earlier part's versions,
+    so the table still holds each key once, with its last version."""
+    args = ["--barrier-interval-ms", "100", "--memory-limit", "32MB"]
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=args) as server, connect(server) as conn:
+        conn.execute("CREATE TABLE t (id int PRIMARY KEY, name varchar, score int)")
+        conn.execute("""CREATE SINK s FROM t WITH (connector = 'iceberg', type = 'upsert', primary_key = 'id',
+            database.name = 'up', table.name = 'big', warehouse.path = 'lake', commit_checkpoint_interval = '1',
+            enable_compaction = 'false')""")
+        conn.execute("INSERT INTO t SELECT g, 'name-' || (g % 1000), g FROM generate_series(1, 200000) AS g")
+        conn.execute("FLUSH")
+        # Every row twice in one statement: an update, then a delete of a tenth of them.
+        conn.execute("UPDATE t SET score = score * 3, name = 'moved-' || (id % 77)")
+        conn.execute("DELETE FROM t WHERE id % 10 = 0")
+        conn.execute("FLUSH")
+        expected = sorted((g, f"moved-{g % 77}", g * 3) for g in range(1, 200001) if g % 10 != 0)
+        assert sorted(conn.execute("SELECT id, name, score FROM t").fetchall()) == expected
+
+        def duckdb_rows() -> list[tuple]:
+            extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))
+            location = _catalog(server).load_table("up.big").metadata_location
+            with duckdb.connect(config={"extension_directory": extensions[0]}) as con:
+                con.execute("LOAD iceberg; LOAD avro")
+                return sorted(con.execute(f"SELECT id, name, score FROM iceberg_scan('{location}')").fetchall())
+        wait_until(lambda: duckdb_rows() == expected, 60, "DuckDB to read the table's rows")
+        table = _catalog(server).load_table("up.big")
+        parts = [s.summary["sluice.part"] for s in table.snapshots() if s.summary and "sluice.part" in s.summary.additional_properties]
+        assert len(parts) >= 3, f"the 400,000-change epoch fit in {len(parts)} parts of a 2 MiB buffer"
+        tags = [(s.summary["sluice.epoch"], s.summary.additional_properties.get("sluice.part"))
+                for s in table.snapshots() if s.summary and "sluice.epoch" in s.summary.additional_properties]
+        assert len(tags) == len(set(tags)), f"a part was committed twice: {tags}"
+        errors = conn.execute("SELECT name, last_error FROM sluice_sinks WHERE last_error IS NOT NULL").fetchall()
+        assert errors == [], errors

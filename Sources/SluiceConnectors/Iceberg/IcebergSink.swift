@@ -25,14 +25,25 @@ package final class IcebergSink: StreamSink {
     private let table = Mutex<IcebergLoadedTable?>(nil)
     /// Touched only by the fragment's thread (write and prepare).
     private nonisolated(unsafe) var writer: IcebergDataWriter?
-    /// Files written for epochs not yet prepared: kept across a failed prepare.
-    private nonisolated(unsafe) var unprepared: [IcebergDataFile] = []
-    /// An upsert sink's changes since the last prepare, merged by key (nil: append-only).
+    /// Files written for epochs not yet prepared, in parts that commit as snapshots in order (an
+    /// upsert epoch larger than the buffer has several): kept across a failed prepare.
+    private nonisolated(unsafe) var unprepared: [[IcebergDataFile]] = []
+    /// An upsert sink's changes since the last part was written, merged by key (nil:
+    /// append-only); written as a part of the epoch once it holds `lakehouse.upsertBufferBytes`.
     private nonisolated(unsafe) var upserts: IcebergUpsertBatch?
 
     /// Summary keys of the snapshots a sink commits.
     package static let sinkIDKey = "sluice.sink-id"
     package static let epochKey = "sluice.epoch"
+    /// Which part of its epoch a snapshot is ("2/3"), when an upsert epoch has several.
+    package static let partKey = "sluice.part"
+
+    /// One snapshot to commit: an epoch's files, or one part of them.
+    private struct PartSnapshot {
+        var epoch: UInt64
+        var part: String?
+        var files: [IcebergDataFile]
+    }
 
     package init(_ description: SinkDescription, lakehouse: Lakehouse, validate: Bool) throws(SluiceError) {
         self.description = description
@@ -53,6 +64,9 @@ package final class IcebergSink: StreamSink {
     package func write(_ chunk: StreamChunk) throws(SluiceError) {
         if upserts != nil {
             upserts?.take(chunk)
+            // Past the buffer: the epoch so far becomes a part. On failure the batch keeps the
+            // rows, for the next write or the prepare.
+            if let bytes = upserts?.byteCount, bytes >= lakehouse.upsertBufferBytes { try writeUpsertPart(epoch: currentEpochHint) }
             return
         }
         // Append-only: inserts and the new rows of updates.
@@ -63,17 +77,21 @@ package final class IcebergSink: StreamSink {
         try writer.write(rows, epoch: currentEpochHint)
     }
 
+    /// Writes the upsert batch as one part of the epoch, and empties it.
+    private func writeUpsertPart(epoch: UInt64) throws(SluiceError) {
+        // No copy of the batch is held past its result, so emptying it reuses its buffers.
+        guard let (rows, deleted) = upserts.flatMap({ $0.isEmpty ? nil : $0.result() }) else { return }
+        unprepared.append(try writeUpserts(rows: rows, deleted: deleted, epoch: epoch))
+        upserts?.removeAll()
+    }
+
     package func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? {
-        if let batch = upserts, !batch.isEmpty {
-            // Kept until both files are written, so a failed prepare loses nothing.
-            var drained = batch
-            let (rows, deleted) = drained.drain()
-            unprepared += try writeUpserts(rows: rows, deleted: deleted, epoch: epoch)
-            upserts = drained
-        }
+        // The batch is kept until both files are written, so a failed prepare loses nothing.
+        try writeUpsertPart(epoch: epoch)
         if let writer {
             do {
-                unprepared += try writer.finish()
+                let files = try writer.finish()
+                if !files.isEmpty { unprepared.append(files) }
             } catch {
                 writer.abandon()
                 self.writer = nil
@@ -82,7 +100,7 @@ package final class IcebergSink: StreamSink {
         }
         currentEpochHint = epoch + 1
         guard !unprepared.isEmpty else { return nil }
-        let token = try IcebergDataFile.encodeList(unprepared, partitionType: try partitionType(of: try cachedTable()))
+        let token = try IcebergDataFile.encodeParts(unprepared, partitionType: try partitionType(of: try cachedTable()))
         unprepared = []
         return token
     }
@@ -95,10 +113,15 @@ package final class IcebergSink: StreamSink {
             let last = Self.lastEpoch(in: loaded.metadata, sinkID: description.sinkID)
             let due = prepared.filter { $0.epoch > (last ?? 0) }
             guard let tag = due.last?.epoch else { return SinkCommitSummary() }
-            var snapshots: [(epoch: UInt64, files: [IcebergDataFile])] = []
+            var snapshots: [PartSnapshot] = []
             let partitionType = try partitionType(of: loaded)
-            for entry in due { snapshots.append((entry.epoch, try IcebergDataFile.decodeList(entry.token, partitionType: partitionType))) }
-            if upserts == nil { snapshots = [(tag, snapshots.flatMap(\.files))] }
+            for entry in due {
+                let parts = try IcebergDataFile.decodeParts(entry.token, partitionType: partitionType)
+                for (index, files) in parts.enumerated() {
+                    snapshots.append(PartSnapshot(epoch: entry.epoch, part: parts.count > 1 ? "\(index + 1)/\(parts.count)" : nil, files: files))
+                }
+            }
+            if upserts == nil { snapshots = [PartSnapshot(epoch: tag, part: nil, files: snapshots.flatMap(\.files))] }
             let files = snapshots.flatMap(\.files).filter { $0.content == .data }
             do {
                 let committed = try commitSnapshots(snapshots, to: loaded)
@@ -162,7 +185,7 @@ package final class IcebergSink: StreamSink {
 
     package func close() {}
 
-    /// An upsert epoch's files: the equality deletes of every key it touched (in the partition
+    /// An upsert part's files: the equality deletes of every key it touched (in the partition
     /// of its version before the epoch) and the rows it left. Both or neither: a failure drops
     /// what was written.
     private func writeUpserts(rows: Chunk, deleted: Chunk, epoch: UInt64) throws(SluiceError) -> [IcebergDataFile] {
@@ -367,10 +390,10 @@ package final class IcebergSink: StreamSink {
     /// Commits `snapshots` (in epoch order) in one catalog commit, each as a snapshot on top of
     /// the one before: new manifests of its data and delete files, and a manifest list of those
     /// and the manifests before. An append-only sink commits all its epochs as one snapshot; an
-    /// upsert sink one snapshot per epoch, since an epoch's equality deletes must not apply to
+    /// upsert sink one snapshot per epoch part, since a part's equality deletes must not apply to
     /// its own rows, only to those of older snapshots (design 0009).
     private func commitSnapshots(
-        _ snapshots: [(epoch: UInt64, files: [IcebergDataFile])], to loaded: IcebergLoadedTable
+        _ snapshots: [PartSnapshot], to loaded: IcebergLoadedTable
     ) throws(SluiceError) -> IcebergLoadedTable {
         var metadata = loaded.metadata
         let fileIO = try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse)
@@ -411,7 +434,8 @@ package final class IcebergSink: StreamSink {
                 manifests, snapshotID: snapshotID, parentSnapshotID: metadata.currentSnapshot?.snapshotID, sequenceNumber: sequenceNumber))
             let commit = metadata.snapshotCommit(
                 snapshotID: snapshotID, manifestList: listPath, operation: deletes.isEmpty ? "append" : "overwrite",
-                summary: summary(data: data, deletes: deletes, previous: metadata.currentSnapshot?.summary ?? [:], epoch: snapshot.epoch),
+                summary: summary(
+                    data: data, deletes: deletes, previous: metadata.currentSnapshot?.summary ?? [:], epoch: snapshot.epoch, part: snapshot.part),
                 timestampMs: Int64(Date().timeIntervalSince1970 * 1000))
             if requirements == nil { requirements = commit.requirements }
             updates += commit.updates
@@ -421,7 +445,9 @@ package final class IcebergSink: StreamSink {
     }
 
     /// A snapshot's summary (Iceberg's `added-*` and `total-*` counts) with the sink's tags.
-    private func summary(data: [IcebergDataFile], deletes: [IcebergDataFile], previous: [String: String], epoch: UInt64) -> [String: String] {
+    private func summary(
+        data: [IcebergDataFile], deletes: [IcebergDataFile], previous: [String: String], epoch: UInt64, part: String?
+    ) -> [String: String] {
         let addedRows = data.reduce(Int64(0)) { $0 + $1.recordCount }
         let addedDeletes = deletes.reduce(Int64(0)) { $0 + $1.recordCount }
         let addedBytes = (data + deletes).reduce(Int64(0)) { $0 + $1.fileSizeInBytes }
@@ -435,6 +461,7 @@ package final class IcebergSink: StreamSink {
             "total-equality-deletes": total("total-equality-deletes", plus: addedDeletes),
             Self.sinkIDKey: description.sinkID, Self.epochKey: String(epoch), "sluice.sink-name": description.name,
         ]
+        if let part { summary[Self.partKey] = part }
         if !deletes.isEmpty {
             summary["added-delete-files"] = String(deletes.count)
             summary["added-equality-delete-files"] = String(deletes.count)

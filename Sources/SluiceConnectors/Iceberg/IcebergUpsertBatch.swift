@@ -8,16 +8,23 @@ import SluiceCore
 /// key written twice in one epoch must be merged here first: the table would otherwise keep both
 /// versions. Flink's equality-delta writer keeps the same per-checkpoint map of keys.
 ///
-/// The rows stay in the chunks they came in; the map holds two (chunk, row) picks per key: its
-/// first change in the epoch, whose row is the version older snapshots hold (its partition is
-/// where the equality delete goes), and its last.
+/// The rows stay in the chunks they came in; per key (a dense id from a ``KeyInterner``, in
+/// order of first touch) it holds two (chunk, row) picks: its first change in the batch, whose
+/// row is the version older snapshots hold (its partition is where the equality delete goes),
+/// and its last.
+///
+/// ``byteCount`` bounds it: past the sink's buffer size the sink drains the batch as one part of
+/// the epoch and starts another (each part is its own snapshot, so a later part's deletes remove
+/// an earlier part's versions).
 package struct IcebergUpsertBatch {
     package let keyColumns: [Int]
     package let types: [DataType]
     private var chunks: [Chunk] = []
-    /// Per touched key: its first change's row, its last change's row, and whether that change
-    /// leaves the row.
-    private var latest: [KeyBytes: Touch] = [:]
+    private var chunkBytes = 0
+    private var keys = KeyInterner()
+    /// Per key id: its first change's row, its last change's row, and whether that change leaves
+    /// the row.
+    private var touches: [Touch] = []
 
     private struct Touch {
         var first: (source: Int32, row: Int32)
@@ -30,38 +37,45 @@ package struct IcebergUpsertBatch {
         self.types = types
     }
 
-    package var isEmpty: Bool { latest.isEmpty }
+    package var isEmpty: Bool { touches.isEmpty }
+
+    /// The memory it holds: the chunks taken, the keys and the picks.
+    package var byteCount: Int { chunkBytes + keys.byteCount + touches.capacity * MemoryLayout<Touch>.stride }
 
     /// Takes a chunk of changes in order: a later change of a key replaces an earlier one.
     package mutating func take(_ chunk: StreamChunk) {
         guard chunk.count > 0 else { return }
         chunks.append(chunk.data)
+        chunkBytes += chunk.data.byteCount
         let source = Int32(chunks.count - 1)
         for row in 0..<chunk.count {
-            let key = KeyBytes(chunk.data, row: row, columns: keyColumns)
+            let (id, inserted) = keys.intern(chunk.data, row: row, columns: keyColumns)
             let pick = (source: source, row: Int32(row))
             let present = chunk.ops[row].isInsertion
-            if latest[key] == nil {
-                latest[key] = Touch(first: pick, last: pick, present: present)
+            if inserted {
+                touches.append(Touch(first: pick, last: pick, present: present))
             } else {
-                latest[key]?.last = pick
-                latest[key]?.present = present
+                touches[id].last = pick
+                touches[id].present = present
             }
         }
     }
 
-    /// The epoch's result, and an empty batch after it: the rows left (each key's last version
-    /// still present), and for each touched key the row of its first change, whose key columns
-    /// the equality deletes hold (every column, so a partitioned table can place the delete).
-    package mutating func drain() -> (rows: Chunk, deleted: Chunk) {
-        defer {
-            chunks = []
-            latest = [:]
-        }
-        // In arrival order, so files keep the upstream order of first touches.
-        let touches = latest.values.sorted { ($0.first.source, $0.first.row) < ($1.first.source, $1.first.row) }
+    /// The batch's result: the rows left (each key's last version still present), and for each
+    /// touched key the row of its first change, whose key columns the equality deletes hold
+    /// (every column, so a partitioned table can place the delete). Both in the order keys were
+    /// first touched, so files keep the upstream order.
+    package func result() -> (rows: Chunk, deleted: Chunk) {
         let rows = Chunk.gather(from: chunks, picks: touches.filter(\.present).map(\.last), types: types)
         let deleted = Chunk.gather(from: chunks, picks: touches.map(\.first), types: types)
         return (rows, deleted)
+    }
+
+    /// Empties the batch (once its result is written), keeping its buffers' capacity.
+    package mutating func removeAll() {
+        chunks = []
+        chunkBytes = 0
+        keys.removeAll()
+        touches.removeAll(keepingCapacity: true)
     }
 }
