@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // SHA-256 and HMAC for S3's Signature Version 4 and the catalog's tokens.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
@@ -66,6 +69,10 @@ let package = Package(
             dependencies: [
                 "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", nioCore, nioPosix,
+                // The HTTP app: the dashboard, /metrics, /health and /ready.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),

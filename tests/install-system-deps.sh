@@ -18,6 +18,8 @@ command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 # pgjdbc and a JDK for tests/e2e/test_jdbc.py (tests/clients/jdbc/Metadata.java).
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 [ -f /usr/share/java/postgresql.jar ] || missing+=(libpostgresql-jdbc-java)
+# The browser the dashboard's test drives with Playwright (tests/e2e/test_dashboard.py).
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # Build dependencies: the system-library targets' headers (SluiceKafkaClient's CRdKafka).

@@ -28,6 +28,19 @@ package struct ServerConfiguration: Sendable {
     /// The built-in Iceberg REST catalog; nil to run without it (sinks can still name an
     /// outside catalog by `catalog.uri`).
     package var catalog: CatalogConfiguration? = CatalogConfiguration()
+    /// The HTTP app (dashboard, `/metrics`, `/health`, `/ready`); nil to run without it. `sluice
+    /// serve` puts it on 127.0.0.1:5691.
+    package var http: HTTPConfiguration?
+
+    package init() {}
+}
+
+/// Where the HTTP app listens (`--dashboard-listen`, `--metrics-listen`).
+package struct HTTPConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 5691
+    /// A second address for `/metrics` alone; nil: the dashboard's port serves it.
+    package var metricsAddress: (host: String, port: Int)?
 
     package init() {}
 }
@@ -59,14 +72,27 @@ package final class SluiceServer: Sendable {
     /// The built-in Iceberg REST catalog, when it runs.
     package let catalogServer: IcebergRESTServer?
     package let catalogPort: Int?
+    /// The HTTP app, and a second one for `/metrics` when it has an address of its own.
+    package let http: [HTTPApp]
+    package let feed: DashboardFeed?
+    package let readiness: Readiness
 
-    private init(database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?) {
+    private init(
+        database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
+        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness
+    ) {
         self.database = database
         self.sqlServer = sqlServer
         self.broker = broker
         self.catalogServer = catalogServer
         self.catalogPort = catalogPort
+        self.http = http
+        self.feed = feed
+        self.readiness = readiness
     }
+
+    /// The port the dashboard answers on, when it runs.
+    package var httpPort: Int? { http.first?.port }
 
     package static func start(_ configuration: ServerConfiguration) async throws -> SluiceServer {
         var broker: KafkaBroker?
@@ -87,13 +113,32 @@ package final class SluiceServer: Sendable {
             let seconds = (ContinuousClock.now - recoveryStart).inSeconds
             FileHandle.standardError.write(Data("sluice: recovered in \(String(format: "%.3f", seconds)) s: \(recovery.summary)\n".utf8))
         }
+        let recoverySeconds = (ContinuousClock.now - recoveryStart).inSeconds
         var catalogPort: Int?
         if let catalogServer { catalogPort = try await catalogServer.start() }
+        let readiness = Readiness()
+        var http: [HTTPApp] = []
+        var feed: DashboardFeed?
+        if let settings = configuration.http {
+            let metrics = ServerMetrics(database: database, broker: broker, recoverySeconds: recoverySeconds)
+            let dashboard = DashboardFeed(database: database)
+            feed = dashboard
+            var routes = HTTPApp.Routes.all
+            if let address = settings.metricsAddress {
+                routes.remove(.metrics)
+                http.append(HTTPApp(host: address.host, port: address.port, routes: .metrics, feed: dashboard, metrics: metrics, readiness: readiness))
+            }
+            http.insert(HTTPApp(host: settings.host, port: settings.port, routes: routes, feed: dashboard, metrics: metrics, readiness: readiness), at: 0)
+            for app in http { try await app.start() }
+        }
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
                 host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),
             backend: SQLBackend(database: database))
-        return SluiceServer(database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort)
+        readiness.set(true)
+        return SluiceServer(
+            database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
+            feed: feed, readiness: readiness)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -135,6 +180,9 @@ package final class SluiceServer: Sendable {
 
     /// Stops accepting connections, writes a last checkpoint and stops.
     package func shutdown() async throws {
+        readiness.set(false)
+        feed?.stop()
+        for app in http { await app.stop() }
         await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()

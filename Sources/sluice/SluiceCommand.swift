@@ -11,7 +11,7 @@ import SluiceState
 struct Sluice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A streaming SQL database in one binary.",
-        subcommands: [Serve.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self, Bench.self, Fuzz.self])
+        subcommands: [Serve.self, Demo.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self, Bench.self, Fuzz.self])
 }
 
 struct Serve: AsyncParsableCommand {
@@ -48,8 +48,12 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Iceberg REST catalog and warehouse")
     var lakehouse: LakehouseOptions
 
+    @OptionGroup(title: "Dashboard and metrics")
+    var http: HTTPOptions
+
     func run() async throws {
         var configuration = ServerConfiguration()
+        try http.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil
         } else {
@@ -88,6 +92,7 @@ struct Serve: AsyncParsableCommand {
         var kafka = ""
         if let broker = server.broker { kafka = ", Kafka on \(broker.configuration.host):\(broker.port)" }
         if let port = server.catalogPort, let catalog = configuration.catalog { kafka += ", Iceberg REST catalog on \(catalog.host):\(port)" }
+        if let port = server.httpPort, let settings = configuration.http { kafka += ", dashboard on http://\(settings.host):\(port)/" }
         FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir), memory limit \(memoryLimit >> 20) MiB)\n".utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))

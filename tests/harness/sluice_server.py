@@ -45,6 +45,8 @@ class SluiceServer:
         # Environment variables added to the server's (S3 credentials, say).
         self._env = dict(env or {})
         self.catalog_port = 0
+        # The HTTP app's port (dashboard, /metrics, /health): a free one.
+        self.http_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -77,12 +79,14 @@ class SluiceServer:
         self.port = free_port(self.host)
         self.kafka_port = self._fixed_kafka_port or free_port(self.host)
         self.catalog_port = self._fixed_catalog_port or free_port(self.host)
+        self.http_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
             "--data-dir", str(self.data_dir),
             "--kafka-listen", f"{self.host}:{self.kafka_port}",
             "--catalog-listen", f"{self.host}:{self.catalog_port}",
+            "--dashboard-listen", f"{self.host}:{self.http_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
@@ -131,6 +135,11 @@ class SluiceServer:
     def catalog_base(self) -> str:
         """The built-in Iceberg REST catalog's base address (clients add `/api/catalog` or not)."""
         return f"http://{self.host}:{self.catalog_port}"
+
+    @property
+    def http_base(self) -> str:
+        """The HTTP app's base address: the dashboard, `/metrics`, `/health` and `/ready`."""
+        return f"http://{self.host}:{self.http_port}"
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)

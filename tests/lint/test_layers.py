@@ -57,6 +57,8 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
         "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "NIOCore", "NIOPosix",
+        # The HTTP app: the dashboard, /metrics (swift-metrics over the Prometheus exporter), /health.
+        "Hummingbird", "CoreMetrics", "Prometheus",
     },
     # The broker benchmark drives the broker with the Kafka client the tools use; the JSON
     # benchmark times the decoder directly.

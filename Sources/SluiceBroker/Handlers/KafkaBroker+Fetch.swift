@@ -18,6 +18,7 @@ extension KafkaBroker {
         let (response, bytes, failed) = readFetch(request)
         let now = NIODeadline.now()
         if failed || bytes >= Int(request.minBytes) || now >= deadline {
+            traffic.fetched(response.responses.map { topic in (topic.topic, topic.partitions.reduce(0) { $0 + ($1.records?.readableBytes ?? 0) }) })
             promise.succeed(response)
             return
         }

@@ -32,6 +32,18 @@ extension KafkaBroker {
             return Self.produceError(partition, .messageTooLarge, message: "batch of \(large.byteRange.count) bytes is above max.message.bytes")
         }
         let batches = views.map { records.getSlice(at: $0.byteRange.lowerBound, length: $0.byteRange.count)! }
+        let response = append(views, batches, topic: topic, partition: partition, to: log)
+        if response.errorCode == 0 {
+            traffic.produced(
+                topic: topic, records: views.reduce(0) { $0 + Int($1.header.recordCount) }, bytes: views.reduce(0) { $0 + $1.byteRange.count })
+        }
+        return response
+    }
+
+    /// Appends validated `batches`, dropping an idempotent producer's retries.
+    private func append(
+        _ views: [RecordBatchView], _ batches: [ByteBuffer], topic: String, partition: Int32, to log: PartitionLog
+    ) -> ProduceResponse.Partition {
         let idempotent = views.first.map { $0.header.hasProducerID } ?? false
         do {
             if !idempotent {

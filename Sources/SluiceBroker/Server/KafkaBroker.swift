@@ -15,6 +15,8 @@ package final class KafkaBroker: Sendable {
     package let topics: TopicStore
     let producers: ProducerRegistry
     let groups: GroupCoordinator
+    /// Records and bytes produced and fetched, per topic.
+    package let traffic = BrokerTraffic()
     private let channel = Mutex<(any Channel)?>(nil)
     private let boundPort: Mutex<Int>
     /// The retention check and, under the interval flush policy, the flush timer.

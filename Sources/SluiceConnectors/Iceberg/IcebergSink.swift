@@ -401,7 +401,7 @@ package final class IcebergSink: StreamSink {
         var location = metadata.location
         while location.hasSuffix("/") { location.removeLast() }
         let spec = metadata.defaultPartitionSpec ?? .unpartitioned
-        let specJSON = IcebergJSON.array(spec.fields.map(\.json)).text
+        let specJSON = JSONDocument.array(spec.fields.map(\.json)).text
         let partitionType = try partitionType(of: loaded)
         var manifests: [IcebergManifestFile] = []
         if let current = metadata.currentSnapshot {

@@ -21,9 +21,14 @@ struct GenRun {
     /// paced run's events reach the topic within about this delay.
     private static let linger = 0.1
 
-    func drive<Generator: EventGenerator, Sink: EventSink>(_ generator: inout Generator, into sink: inout Sink, destination: String) throws {
-        let stop = StopSignal()
-        defer { stop.restore() }
+    /// Runs until the count, the duration, or a stop: SIGINT or SIGTERM, or with `stopRequested`
+    /// (a run inside a longer-lived command that handles the signals itself), when it says so.
+    func drive<Generator: EventGenerator, Sink: EventSink>(
+        _ generator: inout Generator, into sink: inout Sink, destination: String, stopRequested: (() -> Bool)? = nil
+    ) throws {
+        let signals = stopRequested == nil ? StopSignal() : nil
+        defer { signals?.restore() }
+        let isStopped = stopRequested ?? { signals?.isRequested ?? false }
         var progress = TerminalProgress(quiet: quiet)
         let event = GeneratedEvent()
         let start = monotonicSeconds()
@@ -33,7 +38,7 @@ struct GenRun {
         var bytes = 0
         var lastFlush = start
         do {
-            while count.map({ sent < $0 }) ?? true, !stop.isRequested {
+            while count.map({ sent < $0 }) ?? true, !isStopped() {
                 // Unpaced runs read the clock every 1,024 events only.
                 if rate > 0 || sent & 1023 == 0 {
                     var now = monotonicSeconds()

@@ -28,23 +28,23 @@ struct IcebergCatalogState: Hashable, Sendable {
 
     static let formatVersion: Int64 = 1
 
-    var json: IcebergJSON {
+    var json: JSONDocument {
         .object(warehouses.keys.sorted().map { name in
             let warehouse = warehouses[name] ?? Warehouse()
             let namespaces = warehouse.namespaces.keys.sorted().compactMap { warehouse.namespaces[$0] }.map { namespace in
-                IcebergJSON.object([
+                JSONDocument.object([
                     "namespace": .array(namespace.parts.map { .string($0) }),
                     "properties": .stringMap(namespace.properties),
                     "tables": .stringMap(namespace.tables),
                 ])
             }
-            return IcebergJSON.Member(name, .object(["namespaces": .array(namespaces)]))
+            return JSONDocument.Member(name, .object(["namespaces": .array(namespaces)]))
         }).wrapped
     }
 
     init() {}
 
-    init(json: IcebergJSON) throws(SluiceError) {
+    init(json: JSONDocument) throws(SluiceError) {
         let root = try IcebergJSONFields(json, context: "catalog state")
         let version = try root.int64("version")
         guard version == IcebergCatalogState.formatVersion else {
@@ -69,9 +69,9 @@ struct IcebergCatalogState: Hashable, Sendable {
     }
 }
 
-private extension IcebergJSON {
+private extension JSONDocument {
     /// The warehouses object wrapped in the versioned root document.
-    var wrapped: IcebergJSON {
+    var wrapped: JSONDocument {
         .object(["version": .int(IcebergCatalogState.formatVersion), "warehouses": self])
     }
 }
@@ -90,7 +90,7 @@ struct IcebergCatalogStateFile: Sendable {
         CatalogDisk.removeStrayTemporaries(of: path)
         guard let bytes = try CatalogDisk.read(path) else { return IcebergCatalogState() }
         do {
-            return try IcebergCatalogState(json: try IcebergJSON.parse(bytes))
+            return try IcebergCatalogState(json: try JSONDocument.parse(bytes))
         } catch {
             throw SluiceError(.dataCorrupted, "catalog state \"\(path)\" is corrupt: \(error.message)")
         }

@@ -69,7 +69,7 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
         guard !namespace.isEmpty else { throw IcebergCatalogError.badRequest("namespace must not be empty") }
         for depth in 1 ... namespace.count {
             let parts = Array(namespace.prefix(depth))
-            let body = IcebergJSON.object(["namespace": .array(parts.map { .string($0) }), "properties": .object([])])
+            let body = JSONDocument.object(["namespace": .array(parts.map { .string($0) }), "properties": .object([])])
             let response = try await send("POST", "namespaces", body: body)
             if response.status == 409 { continue }
             try check(response)
@@ -80,25 +80,25 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
         let response = try await send("GET", tablePath(identifier))
         if response.status == 404 { return nil }
         try check(response)
-        return try IcebergLoadedTable(json: try IcebergJSON.parse(response.body))
+        return try IcebergLoadedTable(json: try JSONDocument.parse(response.body))
     }
 
     package func createTable(namespace: [String], _ creation: IcebergTableCreation) async throws(SluiceError) -> IcebergLoadedTable {
         let response = try await send("POST", "namespaces/\(IcebergRESTCatalogClient.encodeNamespace(namespace))/tables", body: creation.json)
         try check(response)
-        return try IcebergLoadedTable(json: try IcebergJSON.parse(response.body))
+        return try IcebergLoadedTable(json: try JSONDocument.parse(response.body))
     }
 
     package func commitTable(_ identifier: IcebergTableIdentifier, requirements: [IcebergTableRequirement],
                              updates: [IcebergTableUpdate]) async throws(SluiceError) -> IcebergLoadedTable {
-        let body = IcebergJSON.object([
+        let body = JSONDocument.object([
             "identifier": identifier.json,
             "requirements": .array(requirements.map(\.json)),
             "updates": .array(updates.map(\.json)),
         ])
         let response = try await send("POST", tablePath(identifier), body: body)
         try check(response)
-        return try IcebergLoadedTable(json: try IcebergJSON.parse(response.body))
+        return try IcebergLoadedTable(json: try JSONDocument.parse(response.body))
     }
 
     /// Drops a table (`purge` also deletes its files, if the server does that).
@@ -124,7 +124,7 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
     }
 
     /// Sends a prefixed catalog request, refreshing the token once on 401/419.
-    func send(_ method: String, _ path: String, query: String? = nil, body: IcebergJSON? = nil) async throws(SluiceError) -> IcebergRESTResponse {
+    func send(_ method: String, _ path: String, query: String? = nil, body: JSONDocument? = nil) async throws(SluiceError) -> IcebergRESTResponse {
         var attempt = 0
         while true {
             let (token, prefix) = try await ensureSession()
@@ -155,7 +155,7 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
         if let warehouse = configuration.warehouse { url += "?warehouse=\(IcebergRESTCatalogClient.encode(warehouse))" }
         let response = try await execute("GET", url, token: token, body: nil)
         try check(response)
-        let config = try IcebergJSONFields(try IcebergJSON.parse(response.body), context: "catalog config")
+        let config = try IcebergJSONFields(try JSONDocument.parse(response.body), context: "catalog config")
         let overrides = try config.stringMap("overrides")
         let defaults = try config.stringMap("defaults")
         let prefix = overrides["prefix"] ?? defaults["prefix"] ?? ""
@@ -176,14 +176,14 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
         let url = configuration.oauth2ServerURI ?? "\(configuration.uri)/v1/oauth/tokens"
         let response = try await execute("POST", url, token: nil, body: (Array(form.joined(separator: "&").utf8), "application/x-www-form-urlencoded"))
         guard response.status == 200 else {
-            let description = (try? IcebergJSON.parse(response.body)).flatMap { json -> String? in
+            let description = (try? JSONDocument.parse(response.body)).flatMap { json -> String? in
                 guard case .string(let code)? = json["error"] else { return nil }
                 if case .string(let detail)? = json["error_description"] { return "\(code): \(detail)" }
                 return code
             } ?? "HTTP \(response.status)"
             throw IcebergCatalogError.notAuthorized("could not get an OAuth2 token from \(url): \(description)")
         }
-        let fields = try IcebergJSONFields(try IcebergJSON.parse(response.body), context: "token response")
+        let fields = try IcebergJSONFields(try JSONDocument.parse(response.body), context: "token response")
         return try fields.string("access_token")
     }
 
@@ -214,7 +214,7 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
         guard response.status >= 300 else { return }
         var type = ""
         var message = "HTTP \(response.status)"
-        if let json = try? IcebergJSON.parse(response.body), let error = json["error"] {
+        if let json = try? JSONDocument.parse(response.body), let error = json["error"] {
             if case .string(let text)? = error["type"] { type = text }
             if case .string(let text)? = error["message"] { message = text }
         }

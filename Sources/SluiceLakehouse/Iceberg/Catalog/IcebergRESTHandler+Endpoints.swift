@@ -54,7 +54,7 @@ extension IcebergRESTHandler {
         let result = try await offloadBlocking { () throws(SluiceError) in
             try store.updateNamespaceProperties(warehouse: warehouse, namespace, removals: removals, updates: updates)
         }
-        func strings(_ values: [String]) -> IcebergJSON { .array(values.map { .string($0) }) }
+        func strings(_ values: [String]) -> JSONDocument { .array(values.map { .string($0) }) }
         return .json(.object(["updated": strings(result.updated), "removed": strings(result.removed), "missing": strings(result.missing)]))
     }
 

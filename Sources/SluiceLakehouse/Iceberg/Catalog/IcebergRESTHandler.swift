@@ -134,10 +134,10 @@ package struct IcebergRESTHandler: Sendable {
     }
 
     /// Parses a request body as JSON; `400` for malformed JSON.
-    static func body(_ request: IcebergRESTRequest) throws(SluiceError) -> IcebergJSON {
+    static func body(_ request: IcebergRESTRequest) throws(SluiceError) -> JSONDocument {
         guard !request.body.isEmpty else { throw IcebergCatalogError.badRequest("request body is missing") }
         do throws(SluiceError) {
-            return try IcebergJSON.parse(request.body)
+            return try JSONDocument.parse(request.body)
         } catch {
             throw IcebergCatalogError.badRequest("malformed request body: \(error.message)")
         }

@@ -77,7 +77,7 @@ package struct IcebergRESTResponse: Sendable, Hashable {
         self.body = body
     }
 
-    package static func json(_ value: IcebergJSON, status: Int = 200) -> IcebergRESTResponse {
+    package static func json(_ value: JSONDocument, status: Int = 200) -> IcebergRESTResponse {
         IcebergRESTResponse(status: status, headers: ["content-type": "application/json"], body: value.bytes)
     }
 
@@ -135,7 +135,7 @@ package struct IcebergS3Settings: Sendable, Hashable {
 
 extension IcebergLoadedTable {
     /// REST `LoadTableResult`.
-    package var loadResultJSON: IcebergJSON {
+    package var loadResultJSON: JSONDocument {
         .object([
             "metadata-location": metadataLocation.map { .string($0) },
             "metadata": metadata.json,
@@ -144,11 +144,11 @@ extension IcebergLoadedTable {
     }
 
     /// REST `CommitTableResponse`.
-    package var commitResponseJSON: IcebergJSON {
+    package var commitResponseJSON: JSONDocument {
         .object(["metadata-location": .string(metadataLocation ?? ""), "metadata": metadata.json])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "load table result")
         self.init(
             metadataLocation: try object.optionalString("metadata-location"),
@@ -159,7 +159,7 @@ extension IcebergLoadedTable {
 
 extension IcebergTableCreation {
     /// REST `CreateTableRequest`.
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "name": .string(name),
             "location": location.map { .string($0) },
@@ -171,7 +171,7 @@ extension IcebergTableCreation {
         ])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "create table request")
         self.init(
             name: try object.string("name"),
@@ -186,11 +186,11 @@ extension IcebergTableCreation {
 
 extension IcebergTableIdentifier {
     /// REST `TableIdentifier`: `{"namespace": [...], "name": "..."}`.
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object(["namespace": .array(namespace.map { .string($0) }), "name": .string(name)])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "table identifier")
         self.init(namespace: try object.stringArray("namespace"), name: try object.string("name"))
     }

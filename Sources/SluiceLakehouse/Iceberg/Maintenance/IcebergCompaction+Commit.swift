@@ -48,7 +48,7 @@ struct IcebergPreparedReplace: Sendable {
         }
         func specJSON(_ specID: Int32, fallback: String?) -> String {
             if let spec = metadata.partitionSpecs.first(where: { $0.specID == Int(specID) }) {
-                return IcebergJSON.array(spec.fields.map(\.json)).text
+                return JSONDocument.array(spec.fields.map(\.json)).text
             }
             return fallback ?? "[]"
         }

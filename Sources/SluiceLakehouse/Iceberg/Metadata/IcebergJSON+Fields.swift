@@ -6,11 +6,11 @@ import SluiceCore
 /// whether they omit an unset field or write `null` (and `-1` for "no snapshot" in old Java).
 /// Unknown keys are simply never asked for, which is how readers tolerate newer writers.
 package struct IcebergJSONFields {
-    package let members: [IcebergJSON.Member]
+    package let members: [JSONDocument.Member]
     /// What the object is (`table metadata`, `snapshot`), for error messages.
     package let context: String
 
-    package init(_ value: IcebergJSON, context: String) throws(SluiceError) {
+    package init(_ value: JSONDocument, context: String) throws(SluiceError) {
         guard case .object(let members) = value else { throw IcebergJSONFields.malformed("\(context) must be a JSON object") }
         self.members = members
         self.context = context
@@ -20,7 +20,7 @@ package struct IcebergJSONFields {
         SluiceError(.invalidParameterValue, message)
     }
 
-    package func value(_ key: String) -> IcebergJSON? {
+    package func value(_ key: String) -> JSONDocument? {
         guard let value = members.first(where: { $0.key == key })?.value else { return nil }
         if case .null = value { return nil }
         return value
@@ -86,13 +86,13 @@ package struct IcebergJSONFields {
         return value
     }
 
-    package func optionalArray(_ key: String) throws(SluiceError) -> [IcebergJSON]? {
+    package func optionalArray(_ key: String) throws(SluiceError) -> [JSONDocument]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else { throw wrongType(key, "an array") }
         return elements
     }
 
-    package func array(_ key: String) throws(SluiceError) -> [IcebergJSON] {
+    package func array(_ key: String) throws(SluiceError) -> [JSONDocument] {
         guard let value = try optionalArray(key) else { throw missing(key) }
         return value
     }

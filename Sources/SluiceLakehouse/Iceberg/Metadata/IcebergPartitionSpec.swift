@@ -42,11 +42,11 @@ package struct IcebergPartitionSpec: Hashable, Sendable {
         return IcebergStructType(fields: result)
     }
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object(["spec-id": .int(Int64(specID)), "fields": .array(fields.map(\.json))])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "partition spec")
         self.init(specID: try object.optionalInt("spec-id") ?? 0, fields: try IcebergPartitionField.list(try object.array("fields")))
     }
@@ -66,7 +66,7 @@ package struct IcebergPartitionField: Hashable, Sendable {
         self.transform = transform
     }
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "source-id": .int(Int64(sourceID)),
             "field-id": .int(Int64(fieldID)),
@@ -76,7 +76,7 @@ package struct IcebergPartitionField: Hashable, Sendable {
     }
 
     /// `fallbackFieldID` is used for v1 specs written without field ids (1000, 1001, ...).
-    package init(json: IcebergJSON, fallbackFieldID: Int) throws(SluiceError) {
+    package init(json: JSONDocument, fallbackFieldID: Int) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "partition field")
         self.init(
             sourceID: try object.int("source-id"),
@@ -85,7 +85,7 @@ package struct IcebergPartitionField: Hashable, Sendable {
             transform: IcebergTransform(try object.string("transform")))
     }
 
-    static func list(_ elements: [IcebergJSON]) throws(SluiceError) -> [IcebergPartitionField] {
+    static func list(_ elements: [JSONDocument]) throws(SluiceError) -> [IcebergPartitionField] {
         var result: [IcebergPartitionField] = []
         for (position, element) in elements.enumerated() {
             result.append(try IcebergPartitionField(json: element, fallbackFieldID: IcebergPartitionSpec.partitionFieldIDStart + position))
@@ -106,11 +106,11 @@ package struct IcebergSortOrder: Hashable, Sendable {
 
     package static let unsorted = IcebergSortOrder(orderID: 0, fields: [])
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object(["order-id": .int(Int64(orderID)), "fields": .array(fields.map(\.json))])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "sort order")
         var fields: [IcebergSortField] = []
         for element in try object.array("fields") { fields.append(try IcebergSortField(json: element)) }
@@ -132,7 +132,7 @@ package struct IcebergSortField: Hashable, Sendable {
         self.isNullsFirst = isNullsFirst
     }
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "source-id": .int(Int64(sourceID)),
             "transform": .string(transform.description),
@@ -141,7 +141,7 @@ package struct IcebergSortField: Hashable, Sendable {
         ])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "sort field")
         let direction = try object.string("direction")
         let nullOrder = try object.string("null-order")

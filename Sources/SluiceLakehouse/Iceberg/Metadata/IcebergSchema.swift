@@ -43,7 +43,7 @@ package struct IcebergSchema: Hashable, Sendable {
         fields == other.fields && Set(identifierFieldIDs) == Set(other.identifierFieldIDs)
     }
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "type": .string("struct"),
             "schema-id": .int(Int64(schemaID)),
@@ -52,7 +52,7 @@ package struct IcebergSchema: Hashable, Sendable {
         ])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "schema")
         if let type = try object.optionalString("type"), type != "struct" {
             throw IcebergJSONFields.malformed("schema type must be \"struct\", not \"\(type)\"")

@@ -30,9 +30,9 @@ package struct IcebergSnapshot: Hashable, Sendable {
         self.schemaID = schemaID
     }
 
-    package var json: IcebergJSON {
-        var summaryMembers = [IcebergJSON.Member("operation", .string(operation))]
-        summaryMembers += summary.keys.sorted().map { IcebergJSON.Member($0, .string(summary[$0] ?? "")) }
+    package var json: JSONDocument {
+        var summaryMembers = [JSONDocument.Member("operation", .string(operation))]
+        summaryMembers += summary.keys.sorted().map { JSONDocument.Member($0, .string(summary[$0] ?? "")) }
         return .object([
             "snapshot-id": .int(snapshotID),
             "parent-snapshot-id": parentSnapshotID.map { .int($0) },
@@ -44,7 +44,7 @@ package struct IcebergSnapshot: Hashable, Sendable {
         ])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "snapshot")
         var summary = try object.stringMap("summary")
         // v1 snapshots may lack a summary; "append" is what Java assumes for them.
@@ -89,7 +89,7 @@ package struct IcebergSnapshotRef: Hashable, Sendable {
     /// The name of the branch that is the table's current state.
     package static let mainBranch = "main"
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "snapshot-id": .int(snapshotID),
             "type": .string(kind.rawValue),
@@ -99,7 +99,7 @@ package struct IcebergSnapshotRef: Hashable, Sendable {
         ])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         try self.init(fields: try IcebergJSONFields(json, context: "snapshot reference"))
     }
 
@@ -127,11 +127,11 @@ package struct IcebergSnapshotLogEntry: Hashable, Sendable {
         self.timestampMs = timestampMs
     }
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object(["timestamp-ms": .int(timestampMs), "snapshot-id": .int(snapshotID)])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "snapshot log entry")
         self.init(snapshotID: try object.int64("snapshot-id"), timestampMs: try object.int64("timestamp-ms"))
     }
@@ -147,11 +147,11 @@ package struct IcebergMetadataLogEntry: Hashable, Sendable {
         self.timestampMs = timestampMs
     }
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object(["timestamp-ms": .int(timestampMs), "metadata-file": .string(metadataFile)])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "metadata log entry")
         self.init(metadataFile: try object.string("metadata-file"), timestampMs: try object.int64("timestamp-ms"))
     }

@@ -8,7 +8,7 @@ extension IcebergTableMetadata {
     ///
     /// A table with no current snapshot gets `"current-snapshot-id": -1`, the sentinel every
     /// reader (Java, pyiceberg, DuckDB) maps to "none".
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "format-version": .int(Int64(formatVersion)),
             "table-uuid": .string(tableUUID),
@@ -25,7 +25,7 @@ extension IcebergTableMetadata {
             "sort-orders": .array(sortOrders.map(\.json)),
             "properties": .stringMap(properties),
             "current-snapshot-id": .int(currentSnapshotID ?? -1),
-            "refs": .object(refs.keys.sorted().map { IcebergJSON.Member($0, refs[$0]?.json ?? .null) }),
+            "refs": .object(refs.keys.sorted().map { JSONDocument.Member($0, refs[$0]?.json ?? .null) }),
             "snapshots": .array(snapshots.map(\.json)),
             "statistics": .array(statistics),
             "partition-statistics": .array(partitionStatistics),
@@ -37,7 +37,7 @@ extension IcebergTableMetadata {
     /// Parses a metadata file or a REST `metadata` object: v2 fully, v1 where it maps cheaply
     /// (single `schema`, `partition-spec` field list, no sequence numbers). Unknown keys are ignored.
     /// - Throws: `22023` naming the field for malformed metadata, `0A000` for format versions above 2.
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "table metadata")
         let formatVersion = try object.int("format-version")
         guard (1 ... IcebergTableMetadata.supportedFormatVersion).contains(formatVersion) else {
@@ -114,6 +114,6 @@ extension IcebergTableMetadata {
 
     /// Parses metadata file bytes.
     package init(bytes: [UInt8]) throws(SluiceError) {
-        try self.init(json: try IcebergJSON.parse(bytes))
+        try self.init(json: try JSONDocument.parse(bytes))
     }
 }

@@ -26,8 +26,8 @@ package struct IcebergTableMetadata: Hashable, Sendable {
     package var sortOrders: [IcebergSortOrder]
     package var defaultSortOrderID: Int
     package var refs: [String: IcebergSnapshotRef]
-    package var statistics: [IcebergJSON]
-    package var partitionStatistics: [IcebergJSON]
+    package var statistics: [JSONDocument]
+    package var partitionStatistics: [JSONDocument]
 
     /// The newest format version this code writes.
     package static let supportedFormatVersion = 2

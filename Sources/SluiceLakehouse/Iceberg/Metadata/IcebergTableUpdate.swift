@@ -22,7 +22,7 @@ package enum IcebergTableUpdate: Hashable, Sendable {
     case setProperties([String: String])
     case removeProperties([String])
 
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         switch self {
         case .assignUUID(let uuid):
             return .object(["action": .string("assign-uuid"), "uuid": .string(uuid)])
@@ -44,7 +44,7 @@ package enum IcebergTableUpdate: Hashable, Sendable {
             return .object(["action": .string("add-snapshot"), "snapshot": snapshot.json])
         case .setSnapshotRef(let name, let ref):
             guard case .object(let refMembers) = ref.json else { return .null }
-            return .object([IcebergJSON.Member("action", .string("set-snapshot-ref")), IcebergJSON.Member("ref-name", .string(name))] + refMembers)
+            return .object([JSONDocument.Member("action", .string("set-snapshot-ref")), JSONDocument.Member("ref-name", .string(name))] + refMembers)
         case .removeSnapshots(let ids):
             return .object(["action": .string("remove-snapshots"), "snapshot-ids": .array(ids.map { .int($0) })])
         case .removeSnapshotRef(let name):
@@ -59,7 +59,7 @@ package enum IcebergTableUpdate: Hashable, Sendable {
     }
 
     /// - Throws: `22023` for a malformed update, `0A000` for an action this catalog does not apply.
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "table update")
         switch try object.string("action") {
         case "assign-uuid": self = .assignUUID(try object.string("uuid"))
@@ -142,8 +142,8 @@ package enum IcebergTableRequirement: Hashable, Sendable {
         }
     }
 
-    package var json: IcebergJSON {
-        let type = IcebergJSON.Member("type", .string(name))
+    package var json: JSONDocument {
+        let type = JSONDocument.Member("type", .string(name))
         switch self {
         case .assertCreate: return .object([type])
         case .assertTableUUID(let uuid): return .object([type, .init("uuid", .string(uuid))])
@@ -157,7 +157,7 @@ package enum IcebergTableRequirement: Hashable, Sendable {
         }
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let object = try IcebergJSONFields(json, context: "table requirement")
         switch try object.string("type") {
         case "assert-create": self = .assertCreate

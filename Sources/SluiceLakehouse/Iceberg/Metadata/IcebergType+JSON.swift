@@ -4,7 +4,7 @@ import SluiceCore
 
 extension IcebergType {
     /// A primitive as its name string; nested types as objects.
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         switch self {
         case .structure(let structure):
             return .object(["type": .string("struct"), "fields": .array(structure.fields.map(\.json))])
@@ -29,7 +29,7 @@ extension IcebergType {
         }
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         if case .string(let name) = json {
             guard let type = IcebergType(primitiveName: name) else {
                 throw IcebergJSONFields.malformed("unknown Iceberg type \"\(name)\"")
@@ -60,7 +60,7 @@ extension IcebergType {
 }
 
 extension IcebergNestedField {
-    package var json: IcebergJSON {
+    package var json: JSONDocument {
         .object([
             "id": .int(Int64(id)),
             "name": .string(name),
@@ -70,7 +70,7 @@ extension IcebergNestedField {
         ])
     }
 
-    package init(json: IcebergJSON) throws(SluiceError) {
+    package init(json: JSONDocument) throws(SluiceError) {
         let fields = try IcebergJSONFields(json, context: "field")
         self.init(
             id: try fields.int("id"),
@@ -80,7 +80,7 @@ extension IcebergNestedField {
             doc: try fields.optionalString("doc"))
     }
 
-    static func list(_ elements: [IcebergJSON]) throws(SluiceError) -> [IcebergNestedField] {
+    static func list(_ elements: [JSONDocument]) throws(SluiceError) -> [IcebergNestedField] {
         var result: [IcebergNestedField] = []
         result.reserveCapacity(elements.count)
         for element in elements { result.append(try IcebergNestedField(json: element)) }

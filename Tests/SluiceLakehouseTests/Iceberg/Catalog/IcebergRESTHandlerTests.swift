@@ -45,12 +45,12 @@ final class MemoryFileIO: FileIO {
         #expect(await Self.request("POST", "/v1/wh/namespaces", handler, body: #"{"namespace":["n"]}"#).status == 200)
         let create = #"{"name":"t","schema":{"type":"struct","fields":[{"id":1,"name":"a","type":"int","required":false}]}}"#
         let created = await Self.request("POST", "/v1/wh/namespaces/n/tables", handler, headers: ["x-iceberg-access-delegation": "vended-credentials"], body: create)
-        let json = try IcebergJSON.parse(created.body)
+        let json = try JSONDocument.parse(created.body)
         #expect(json["metadata"]?["location"] == .string("s3://bucket/prefix/wh/n/t"))
         #expect(json["config"]?["s3.access-key-id"] == .string("AK"))
         #expect(json["config"]?["s3.endpoint"] == .string("http://127.0.0.1:9000"))
         #expect(json["config"]?["s3.path-style-access"] == .string("true"))
-        let plain = try IcebergJSON.parse(await Self.request("GET", "/v1/wh/namespaces/n/tables/t", handler).body)
+        let plain = try JSONDocument.parse(await Self.request("GET", "/v1/wh/namespaces/n/tables/t", handler).body)
         #expect(plain["config"] == .object([]))
     }
 

@@ -21,7 +21,7 @@ import Testing
         }
 
         func request(_ method: String, _ path: String, token: String? = nil, headers: [String: String] = [:],
-                     body: String? = nil) async throws -> (status: Int, json: IcebergJSON?) {
+                     body: String? = nil) async throws -> (status: Int, json: JSONDocument?) {
             var request = HTTPClientRequest(url: base + path)
             request.method = .init(rawValue: method)
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -29,7 +29,7 @@ import Testing
             if let body { request.body = .bytes(ByteBuffer(string: body)) }
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             let bytes = Array(buffer: try await response.body.collect(upTo: 1 << 24))
-            return (Int(response.status.code), bytes.isEmpty ? nil : try IcebergJSON.parse(bytes))
+            return (Int(response.status.code), bytes.isEmpty ? nil : try JSONDocument.parse(bytes))
         }
 
         func token(_ prefix: String = "") async throws -> String {

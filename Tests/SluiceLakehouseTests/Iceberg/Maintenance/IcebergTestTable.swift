@@ -141,7 +141,7 @@ struct IcebergTestTable: Sendable {
             guard !selected.isEmpty else { continue }
             var writer = try IcebergManifestWriter(
                 partitionType: isPartitioned ? Self.partitionType : [], content: content, tableSchemaJSON: Self.schema.json.text, schemaID: 0,
-                partitionSpecJSON: IcebergJSON.array((isPartitioned ? Self.regionSpec : .unpartitioned).fields.map(\.json)).text, partitionSpecID: 0)
+                partitionSpecJSON: JSONDocument.array((isPartitioned ? Self.regionSpec : .unpartitioned).fields.map(\.json)).text, partitionSpecID: 0)
             for file in selected { try writer.append(IcebergManifestEntry(status: .added, dataFile: file)) }
             let path = "\(location)/metadata/\(UUID().uuidString.lowercased())-m0.avro"
             let (bytes, manifest) = writer.finish(path: path, snapshotID: snapshotID, sequenceNumber: sequenceNumber)

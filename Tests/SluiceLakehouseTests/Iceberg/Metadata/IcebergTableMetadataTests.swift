@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct IcebergTableMetadataTests {
     @Test func parsesPyicebergMetadata() throws {
-        let metadata = try IcebergTableMetadata(json: IcebergJSON.parse(MetadataFixtures.pyicebergNewTable))
+        let metadata = try IcebergTableMetadata(json: JSONDocument.parse(MetadataFixtures.pyicebergNewTable))
         #expect(metadata.formatVersion == 2)
         #expect(metadata.tableUUID == "3e4f068c-83b7-4d34-8d8a-b680d91d328f")
         #expect(metadata.lastColumnID == 19)
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func parsesSpecMetadataWithSnapshotsAndIgnoresUnknownKeys() throws {
-        let metadata = try IcebergTableMetadata(json: IcebergJSON.parse(MetadataFixtures.specV2WithSnapshots))
+        let metadata = try IcebergTableMetadata(json: JSONDocument.parse(MetadataFixtures.specV2WithSnapshots))
         #expect(metadata.lastSequenceNumber == 34)
         #expect(metadata.currentSchemaID == 1)
         #expect(metadata.currentSchema?.fields[1].doc == "comment")
@@ -47,14 +47,14 @@ import Testing
 
     @Test func roundTripsThroughJSON() throws {
         for fixture in [MetadataFixtures.pyicebergNewTable, MetadataFixtures.specV2WithSnapshots] {
-            let metadata = try IcebergTableMetadata(json: IcebergJSON.parse(fixture))
+            let metadata = try IcebergTableMetadata(json: JSONDocument.parse(fixture))
             let reparsed = try IcebergTableMetadata(bytes: metadata.json.bytes)
             #expect(reparsed == metadata)
         }
     }
 
     @Test func writesSpecKeyNames() throws {
-        let metadata = try IcebergTableMetadata(json: IcebergJSON.parse(MetadataFixtures.specV2WithSnapshots))
+        let metadata = try IcebergTableMetadata(json: JSONDocument.parse(MetadataFixtures.specV2WithSnapshots))
         let json = metadata.json
         for key in ["format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms", "last-column-id",
                     "schemas", "current-schema-id", "partition-specs", "default-spec-id", "last-partition-id", "properties",
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func readsVersion1Metadata() throws {
-        let metadata = try IcebergTableMetadata(json: IcebergJSON.parse(MetadataFixtures.specV1))
+        let metadata = try IcebergTableMetadata(json: JSONDocument.parse(MetadataFixtures.specV1))
         #expect(metadata.formatVersion == 1)
         #expect(metadata.schemas.count == 1)
         #expect(metadata.partitionSpecs == [IcebergPartitionSpec(specID: 0, fields: [IcebergPartitionField(sourceID: 1, fieldID: 1000, name: "x", transform: .identity)])])
@@ -81,11 +81,11 @@ import Testing
     }
 
     @Test func rejectsUnsupportedAndMalformedMetadata() throws {
-        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: IcebergJSON.parse(#"{"format-version": 3}"#)) }
-        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: IcebergJSON.parse(#"{"format-version": 2, "location": 5}"#)) }
-        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: IcebergJSON.parse("[1,2]")) }
+        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: JSONDocument.parse(#"{"format-version": 3}"#)) }
+        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: JSONDocument.parse(#"{"format-version": 2, "location": 5}"#)) }
+        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: JSONDocument.parse("[1,2]")) }
         let badSchema = MetadataFixtures.specV1.replacingOccurrences(of: "\"long\"", with: "\"longer\"")
-        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: IcebergJSON.parse(badSchema)) }
+        #expect(throws: SluiceError.self) { try IcebergTableMetadata(json: JSONDocument.parse(badSchema)) }
     }
 
     /// Random truncations and byte mutations of real metadata must throw or parse, never trap.
@@ -106,19 +106,19 @@ import Testing
         }
         // Deep nesting is refused, not a stack overflow.
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: SluiceError.self) { try IcebergJSON.parse(deep) }
+        #expect(throws: SluiceError.self) { try JSONDocument.parse(deep) }
     }
 
     @Test func jsonKeepsLargeIntegersAndEscapes() throws {
         let text = #"{"a": 9223372036854775807, "b": -9223372036854775808, "c": 1.5, "d": "x\"\u00e9\ud83d\ude00\n"}"#
-        let json = try IcebergJSON.parse(text)
+        let json = try JSONDocument.parse(text)
         #expect(json["a"] == .int(.max))
         #expect(json["b"] == .int(.min))
         #expect(json["c"] == .double(1.5))
         #expect(json["d"] == .string("x\"é😀\n"))
-        #expect(try IcebergJSON.parse(json.bytes) == json)
+        #expect(try JSONDocument.parse(json.bytes) == json)
         for bad in ["{", "{\"a\" 1}", "[1,]", "\"\\ud800\"", "01x", "nul", "{\"a\":1}x", "\"\u{01}\""] {
-            #expect(throws: SluiceError.self) { try IcebergJSON.parse(bad) }
+            #expect(throws: SluiceError.self) { try JSONDocument.parse(bad) }
         }
     }
 }

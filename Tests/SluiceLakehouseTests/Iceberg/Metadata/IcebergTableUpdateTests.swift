@@ -121,7 +121,7 @@ import Testing
 
     @Test func updatesAndRequirementsRoundTripAsPyicebergWritesThem() throws {
         // As pyiceberg 0.12 serializes them (`model_dump_json(by_alias=True)`).
-        let updates = try IcebergJSON.parse(#"""
+        let updates = try JSONDocument.parse(#"""
         [{"action":"assign-uuid","uuid":"9c12d441-03fe-4693-9a96-a0705ddf69c1"},
          {"action":"upgrade-format-version","format-version":2},
          {"action":"add-schema","schema":{"type":"struct","fields":[{"id":1,"name":"x","type":"long","required":true}],"schema-id":0,"identifier-field-ids":[]}},
@@ -153,6 +153,6 @@ import Testing
         let requirements: [IcebergTableRequirement] = [.assertCreate, .assertRefSnapshotID(ref: "main", snapshotID: nil), .assertDefaultSortOrderID(3)]
         for requirement in requirements { #expect(try IcebergTableRequirement(json: requirement.json) == requirement) }
         #expect(IcebergTableRequirement.assertRefSnapshotID(ref: "main", snapshotID: nil).json["snapshot-id"] == .null)
-        #expect(throws: SluiceError.self) { try IcebergTableUpdate(json: IcebergJSON.parse(#"{"action":"explode"}"#)) }
+        #expect(throws: SluiceError.self) { try IcebergTableUpdate(json: JSONDocument.parse(#"{"action":"explode"}"#)) }
     }
 }

@@ -139,7 +139,7 @@ final class IcebergScanTestTable {
         }
         return try IcebergManifestWriter(
             partitionType: partitionType, content: content, tableSchemaJSON: schema.json.text, schemaID: Int32(schema.schemaID),
-            partitionSpecJSON: IcebergJSON.array(spec.fields.map(\.json)).text, partitionSpecID: Int32(spec.specID))
+            partitionSpecJSON: JSONDocument.array(spec.fields.map(\.json)).text, partitionSpecID: Int32(spec.specID))
     }
 
     private func finishCommit(snapshotID: Int64, manifests newManifests: [IcebergManifestFile], operation: String) throws -> IcebergSnapshot {

@@ -1,12 +1,10 @@
-import SluiceCore
-
-/// A JSON document as Iceberg's metadata files and REST bodies use it.
+/// A JSON document: Iceberg's metadata files and REST bodies, the dashboard's messages.
 ///
 /// Our own small tree rather than Foundation's `JSONSerialization`, for three reasons: snapshot
 /// ids are full 64-bit integers that must survive a round trip exactly (never through `Double`);
 /// members keep their order so written files read like Java's; and every malformed or hostile
 /// input becomes a ``SluiceError`` (nesting depth and size are bounded), never a trap.
-package indirect enum IcebergJSON: Hashable, Sendable {
+package indirect enum JSONDocument: Hashable, Sendable {
     case null
     case bool(Bool)
     /// An integer literal that fits in 64 bits.
@@ -14,49 +12,49 @@ package indirect enum IcebergJSON: Hashable, Sendable {
     /// Any other number.
     case double(Double)
     case string(String)
-    case array([IcebergJSON])
+    case array([JSONDocument])
     /// Members in document order; a later duplicate key shadows nothing (the first one wins on lookup).
     case object([Member])
 
     /// One `"key": value` pair of an object.
     package struct Member: Hashable, Sendable {
         package var key: String
-        package var value: IcebergJSON
+        package var value: JSONDocument
 
-        package init(_ key: String, _ value: IcebergJSON) {
+        package init(_ key: String, _ value: JSONDocument) {
             self.key = key
             self.value = value
         }
     }
 
     /// The value of member `key` when this is an object that has it.
-    package subscript(key: String) -> IcebergJSON? {
+    package subscript(key: String) -> JSONDocument? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.key == key })?.value
     }
 
     /// An object from ordered pairs; pairs whose value is nil are left out.
-    package static func object(_ pairs: KeyValuePairs<String, IcebergJSON?>) -> IcebergJSON {
+    package static func object(_ pairs: KeyValuePairs<String, JSONDocument?>) -> JSONDocument {
         .object(pairs.compactMap { key, value in value.map { Member(key, $0) } })
     }
 
     /// A string map as an object with keys in sorted order (stable files, stable tests).
-    package static func stringMap(_ map: [String: String]) -> IcebergJSON {
+    package static func stringMap(_ map: [String: String]) -> JSONDocument {
         .object(map.keys.sorted().map { Member($0, .string(map[$0] ?? "")) })
     }
 }
 
 // MARK: - Reading
 
-extension IcebergJSON {
+extension JSONDocument {
     /// The deepest nesting accepted; Iceberg metadata nests a handful of levels per nested type.
     static let maximumDepth = 512
 
     /// Parses a whole document; trailing bytes other than whitespace are an error.
     ///
     /// - Throws: `22032` (`invalidJSONText`) naming the byte offset of the problem.
-    package static func parse(_ bytes: [UInt8]) throws(SluiceError) -> IcebergJSON {
-        var parser = IcebergJSONParser(bytes: bytes)
+    package static func parse(_ bytes: [UInt8]) throws(SluiceError) -> JSONDocument {
+        var parser = JSONDocumentParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -64,12 +62,12 @@ extension IcebergJSON {
         return value
     }
 
-    package static func parse(_ text: String) throws(SluiceError) -> IcebergJSON {
+    package static func parse(_ text: String) throws(SluiceError) -> JSONDocument {
         try parse(Array(text.utf8))
     }
 }
 
-private struct IcebergJSONParser {
+private struct JSONDocumentParser {
     let bytes: [UInt8]
     var index = 0
 
@@ -90,8 +88,8 @@ private struct IcebergJSONParser {
         }
     }
 
-    mutating func parseValue(depth: Int) throws(SluiceError) -> IcebergJSON {
-        guard depth < IcebergJSON.maximumDepth else { throw failure("nesting is too deep") }
+    mutating func parseValue(depth: Int) throws(SluiceError) -> JSONDocument {
+        guard depth < JSONDocument.maximumDepth else { throw failure("nesting is too deep") }
         guard index < bytes.count else { throw failure("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
@@ -115,9 +113,9 @@ private struct IcebergJSONParser {
         index += count
     }
 
-    mutating func parseObject(depth: Int) throws(SluiceError) -> IcebergJSON {
+    mutating func parseObject(depth: Int) throws(SluiceError) -> JSONDocument {
         index += 1
-        var members: [IcebergJSON.Member] = []
+        var members: [JSONDocument.Member] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -131,7 +129,7 @@ private struct IcebergJSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append(IcebergJSON.Member(key, try parseValue(depth: depth + 1)))
+            members.append(JSONDocument.Member(key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -140,9 +138,9 @@ private struct IcebergJSONParser {
         }
     }
 
-    mutating func parseArray(depth: Int) throws(SluiceError) -> IcebergJSON {
+    mutating func parseArray(depth: Int) throws(SluiceError) -> JSONDocument {
         index += 1
-        var elements: [IcebergJSON] = []
+        var elements: [JSONDocument] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
@@ -229,11 +227,11 @@ private struct IcebergJSONParser {
         out.append(contentsOf: String(Character(unicode)).utf8)
     }
 
-    mutating func parseNumber() throws(SluiceError) -> IcebergJSON {
+    mutating func parseNumber() throws(SluiceError) -> JSONDocument {
         let start = index
         var isInteger = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        func digits(_ parser: inout IcebergJSONParser) -> Int {
+        func digits(_ parser: inout JSONDocumentParser) -> Int {
             let begin = parser.index
             while parser.index < parser.bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(parser.bytes[parser.index]) {
                 parser.index += 1
@@ -261,7 +259,7 @@ private struct IcebergJSONParser {
 
 // MARK: - Writing
 
-extension IcebergJSON {
+extension JSONDocument {
     /// The compact UTF-8 text of the document.
     package var bytes: [UInt8] {
         var out: [UInt8] = []
@@ -279,7 +277,7 @@ extension IcebergJSON {
         case .double(let value):
             // JSON has no NaN or infinities; Iceberg never writes them in metadata.
             if value.isFinite { out.append(contentsOf: "\(value)".utf8) } else { out.append(contentsOf: "null".utf8) }
-        case .string(let value): IcebergJSON.writeString(value, to: &out)
+        case .string(let value): JSONDocument.writeString(value, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
@@ -291,7 +289,7 @@ extension IcebergJSON {
             out.append(UInt8(ascii: "{"))
             for (position, member) in members.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                IcebergJSON.writeString(member.key, to: &out)
+                JSONDocument.writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 member.value.write(to: &out)
             }

@@ -1,0 +1,156 @@
+import Hummingbird
+import NIOCore
+import SluiceCore
+import Synchronization
+
+/// The server's HTTP app on port 5691 (`--dashboard-listen`): the live dashboard and its feed,
+/// read-only SQL, Prometheus `/metrics` and the process managers' `/health` and `/ready`.
+///
+/// One instance may serve a subset of the routes: `--metrics-listen` moves `/metrics` to a
+/// second instance of its own. It runs on Hummingbird's shared event loops, next to the SQL
+/// port, the broker and the catalog, and binds 127.0.0.1 unless told otherwise.
+package final class HTTPApp: Sendable {
+    /// What an instance answers.
+    package struct Routes: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        /// `/`, its assets, `/events`, `/api/state` and `/api/query`.
+        package static let dashboard = Routes(rawValue: 1)
+        package static let metrics = Routes(rawValue: 2)
+        /// `/health` and `/ready`.
+        package static let health = Routes(rawValue: 4)
+        package static let all: Routes = [.dashboard, .metrics, .health]
+    }
+
+    let host: String
+    let requestedPort: Int
+    let routes: Routes
+    let feed: DashboardFeed
+    let metrics: ServerMetrics
+    let readiness: Readiness
+    private let background = Mutex<Task<Void, any Error>?>(nil)
+    private let boundPort = Mutex<Int?>(nil)
+
+    package init(host: String, port: Int, routes: Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness) {
+        self.host = host
+        self.requestedPort = port
+        self.routes = routes
+        self.feed = feed
+        self.metrics = metrics
+        self.readiness = readiness
+    }
+
+    /// The port it listens on once started.
+    package var port: Int? { boundPort.withLock { $0 } }
+
+    /// Starts serving in the background; returns the bound port once it listens.
+    @discardableResult
+    package func start() async throws -> Int {
+        let (ready, continuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+        let task = Task {
+            do {
+                let application = Application(
+                    responder: HTTPAppResponder(app: self),
+                    configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
+                    onServerRunning: { channel in
+                        let port = channel.localAddress?.port ?? 0
+                        self.boundPort.withLock { $0 = port }
+                        continuation.yield(.success(port))
+                    })
+                try await application.run()
+                continuation.yield(.failure(SluiceError(.ioError, "the HTTP server stopped")))
+            } catch {
+                continuation.yield(.failure(error))
+                throw error
+            }
+        }
+        background.withLock { $0 = task }
+        for await result in ready { return try result.get() }
+        throw SluiceError(.ioError, "the HTTP server did not start")
+    }
+
+    /// Stops serving and waits for the server to finish.
+    package func stop() async {
+        guard let task = background.withLock({ current -> Task<Void, any Error>? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+/// Whether the server takes work: set once every listener is up, cleared when it stops.
+package final class Readiness: Sendable {
+    private let state = Atomic<Bool>(false)
+    package init() {}
+    package var isReady: Bool { state.load(ordering: .acquiring) }
+    package func set(_ ready: Bool) { state.store(ready, ordering: .releasing) }
+}
+
+struct HTTPAppResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let app: HTTPApp
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let path = request.uri.path
+        let routes = app.routes
+        switch (request.method, path) {
+        case (.get, "/health") where routes.contains(.health), (.head, "/health") where routes.contains(.health):
+            return Self.text("ok\n")
+        case (.get, "/ready") where routes.contains(.health), (.head, "/ready") where routes.contains(.health):
+            return app.readiness.isReady ? Self.text("ready\n") : Self.text("starting or stopping\n", status: .serviceUnavailable)
+        case (.get, "/metrics") where routes.contains(.metrics):
+            let body = app.metrics.exposition()
+            return Self.bytes(body, type: "text/plain; version=0.0.4; charset=utf-8")
+        case (.get, "/events") where routes.contains(.dashboard):
+            return eventStream()
+        case (.get, "/api/state") where routes.contains(.dashboard):
+            return Self.bytes(await app.feed.snapshot(), type: "application/json")
+        case (.post, "/api/query") where routes.contains(.dashboard):
+            var request = request
+            guard let body = try? await request.collectBody(upTo: DashboardQuery.maximumStatementBytes) else {
+                return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
+            }
+            let sql = String(decoding: body.readableBytesView, as: UTF8.self)
+            return Self.bytes(await DashboardQuery(database: app.feed.database).run(sql), type: "application/json")
+        case (.get, _) where routes.contains(.dashboard):
+            guard let asset = DashboardAssets.asset(at: path) else { return Self.text("not found\n", status: .notFound) }
+            return Self.bytes(asset.bytes, type: asset.contentType, cache: false)
+        default:
+            return Self.text("not found\n", status: .notFound)
+        }
+    }
+
+    /// Server-sent events: the dashboard's state as it changes, one `data:` line each time,
+    /// until the browser goes away.
+    private func eventStream() -> Response {
+        let feed = app.feed
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // The browser reconnects after a second if the server goes away.
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            for await snapshot in feed.subscribe() {
+                var buffer = ByteBuffer()
+                buffer.writeString("data: ")
+                buffer.writeBytes(snapshot)
+                buffer.writeString("\n\n")
+                try await writer.write(buffer)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        bytes(Array(text.utf8), type: "text/plain; charset=utf-8", status: status)
+    }
+
+    static func bytes(_ bytes: [UInt8], type: String, status: HTTPResponse.Status = .ok, cache: Bool = false) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = cache ? "max-age=3600" : "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

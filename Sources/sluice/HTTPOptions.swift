@@ -1,0 +1,26 @@
+import ArgumentParser
+import SluiceServer
+
+/// `sluice serve`'s options for the HTTP app: the dashboard, `/metrics`, `/health` and `/ready`.
+struct HTTPOptions: ParsableArguments {
+    @Option(help: "Address for the dashboard, /metrics, /health and /ready.")
+    var dashboardListen = "127.0.0.1:5691"
+
+    @Flag(help: "Run without the dashboard and its HTTP endpoints.")
+    var noDashboard = false
+
+    @Option(help: "A separate address for Prometheus /metrics (default: the dashboard's).")
+    var metricsListen: String?
+
+    func apply(to configuration: inout ServerConfiguration) throws {
+        guard !noDashboard else {
+            configuration.http = nil
+            if metricsListen != nil { throw ValidationError("--metrics-listen needs the dashboard's HTTP server; drop --no-dashboard") }
+            return
+        }
+        var http = HTTPConfiguration()
+        (http.host, http.port) = try parseAddress(dashboardListen)
+        if let metricsListen { http.metricsAddress = try parseAddress(metricsListen) }
+        configuration.http = http
+    }
+}
