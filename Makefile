@@ -1,4 +1,5 @@
-# Sluice: `make run` serves SQL on 127.0.0.1:4566; `make test` runs every test.
+# Sluice: `make demo` runs seed 000's pipeline with its dashboard on http://127.0.0.1:5691/;
+# `make run` serves SQL on 127.0.0.1:4566; `make test` runs every test.
 #
 # make test = deps (system packages, .venv, .venv-seed) → swift test (unit) → swift build (debug binary for the
 #             end-to-end suites) → pytest: e2e clients and the sqllogictest suite, in one run.
@@ -14,7 +15,7 @@ SEED_STAMP := $(SEED_VENV)/.installed
 PYTEST_ARGS ?=
 SLUICE_ARGS ?=
 
-.PHONY: run build release test unit deps system-deps venv pytest crash-full clean-venv bench bench-flink
+.PHONY: demo run build release test unit deps system-deps venv pytest crash-full clean-venv bench bench-flink
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
@@ -27,6 +28,12 @@ release: system-deps
 
 run: release
 	.build/release/sluice serve $(SLUICE_ARGS)
+
+# Seed 000's balloon game end to end: the broker, its source and five views, five Iceberg sinks
+# into the built-in catalog, the generator, and the dashboard. DEMO=users|payments for the others.
+DEMO ?= balloon
+demo: release
+	.build/release/sluice demo $(DEMO) $(SLUICE_ARGS)
 
 unit: system-deps
 	$(SWIFT) test

@@ -44,6 +44,24 @@ package final class KafkaConsumer {
     /// How many times the consumer woke librdkafka's fetcher (``wakeFetcherIfStalled()``).
     package private(set) var fetcherWakes = 0
 
+    /// Value bytes of the messages taken so far.
+    package var bytesTaken: Int { takenBytes }
+
+    /// Messages behind the end of the assigned partitions, from the high watermarks librdkafka
+    /// last fetched (no request); nil until a watermark of each partition with a position is known.
+    package func lag() -> Int? {
+        guard let pointer = handle.pointer, !taken.isEmpty else { return nil }
+        var behind = 0
+        for entry in taken where entry.next >= 0 {
+            var low: Int64 = -1
+            var high: Int64 = -1
+            guard rd_kafka_get_watermark_offsets(pointer, entry.topic, entry.partition, &low, &high) == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0
+            else { return nil }
+            behind += Int(max(0, high - entry.next))
+        }
+        return behind
+    }
+
     /// Creates a consumer for the cluster at `bootstrapServers` ("host:port[,host:port…]").
     ///
     /// `properties` are librdkafka configuration properties passed through unchanged (Kafka's

@@ -107,8 +107,12 @@ def test_metrics_parse_and_follow_the_pipeline(server: SluiceServer) -> None:
         wait_until(lambda: _metrics(server)[("sluice_sink_commits_total", (("sink", "board_sink"),))] >= 1, 30, "the sink to commit")
         second = _metrics(server)
         # Counters move with the load, by exactly what the system tables say.
-        rows_read = conn.execute("SELECT rows_read FROM sluice_sources WHERE name = 'events'").fetchone()[0]
+        rows_read, bytes_read = conn.execute("SELECT rows_read, bytes_read FROM sluice_sources WHERE name = 'events'").fetchone()
         assert second[("sluice_source_rows_total", source)] == rows_read >= 500
+        # Bytes are the message values' (each event's JSON), and every message is read: no lag.
+        assert second[("sluice_source_bytes_total", source)] == bytes_read >= 500 * 100
+        wait_until(lambda: conn.execute("SELECT lag FROM sluice_sources WHERE name = 'events'").fetchone()[0] == 0, 30, "the lag to reach 0")
+        assert _metrics(server)[("sluice_source_lag_messages", source)] == 0
         assert second[("sluice_broker_records_produced_total", (("topic", "metrics-events"),))] - \
             first[("sluice_broker_records_produced_total", (("topic", "metrics-events"),))] == 200
         assert second[("sluice_view_rows_in_total", (("view", "leaderboard"),))] > first[("sluice_view_rows_in_total", (("view", "leaderboard"),))]

@@ -154,10 +154,15 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         var lastDiscovery: ContinuousClock.Instant?
         var lastCommit = ContinuousClock.now
         var committed: [Int32: Int64] = [:]
+        // The consumer's bytes already counted in the source's statistics.
+        var bytesCounted = 0
         defer { consumer?.close() }
         while !stopped.load(ordering: .acquiring) {
             do {
-                if consumer == nil { consumer = try Self.consumer(options) }
+                if consumer == nil {
+                    consumer = try Self.consumer(options)
+                    bytesCounted = 0
+                }
                 guard let reader = consumer else { continue }
                 if state.withLock({ $0.start == nil }) {
                     let fromBeginning = state.withLock { $0.topicWasMissing }
@@ -276,6 +281,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                     }
                 }
                 if let failure { statistics.status = "retrying: \(failure.message)" }
+                statistics.bytesRead.add(reader.bytesTaken - bytesCounted, ordering: .relaxed)
+                bytesCounted = reader.bytesTaken
+                if let lag = reader.lag() { statistics.setLag(lag, reader: readerIndex) }
                 if !advanced.isEmpty || (builders.first?.count ?? 0) > 0 || (keyBuilders.first?.count ?? 0) > 0 { flush() }
                 // Reader 0 commits for all of them, whether or not its own partitions moved.
                 if readerIndex == 0 && ContinuousClock.now - lastCommit > .seconds(1) {

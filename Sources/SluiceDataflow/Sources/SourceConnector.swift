@@ -78,6 +78,8 @@ package final class SourceStatistics: Sendable {
     package let rowsRejected = Atomic<Int>(0)
     /// Rows dropped behind the source's watermark.
     package let rowsLate = Atomic<Int>(0)
+    /// Payload bytes taken from the outside system (Kafka message values).
+    package let bytesRead = Atomic<Int>(0)
     private let state = Mutex<(errors: [SourceErrorRecord], status: String)>(([], "starting"))
 
     package init() {}
@@ -92,6 +94,20 @@ package final class SourceStatistics: Sendable {
             if state.errors.count > Self.keptErrors { state.errors.removeFirst(state.errors.count - Self.keptErrors) }
         }
     }
+
+    /// Messages behind the end of the source's partitions (Kafka's consumer lag), summed over its
+    /// readers; nil until one knows.
+    package var lag: Int? {
+        let lags = lags.withLock { $0 }
+        return lags.isEmpty ? nil : lags.values.reduce(0, +)
+    }
+
+    /// Reader `reader`'s lag, over its partitions.
+    package func setLag(_ lag: Int, reader: Int) {
+        lags.withLock { $0[reader] = lag }
+    }
+
+    private let lags = Mutex<[Int: Int]>([:])
 
     /// The kept rejected rows, oldest first.
     package var errors: [SourceErrorRecord] { state.withLock { $0.errors } }

@@ -238,8 +238,17 @@ package struct SourceStatus: Sendable {
     /// The kept rejected rows, oldest first.
     package var errors: [SourceErrorRecord]
 
-    package init(relationID: Int, rowsRead: Int, rowsRejected: Int, rowsLate: Int = 0, status: String, errors: [SourceErrorRecord]) {
+    /// Payload bytes read, and messages behind the end of the source (nil: not known).
+    package var bytesRead = 0
+    package var lag: Int?
+
+    package init(
+        relationID: Int, rowsRead: Int, rowsRejected: Int, rowsLate: Int = 0, bytesRead: Int = 0, lag: Int? = nil, status: String,
+        errors: [SourceErrorRecord]
+    ) {
         self.relationID = relationID
+        self.bytesRead = bytesRead
+        self.lag = lag
         self.rowsRead = rowsRead
         self.rowsRejected = rowsRejected
         self.rowsLate = rowsLate

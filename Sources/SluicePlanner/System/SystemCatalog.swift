@@ -256,14 +256,15 @@ enum SystemCatalog {
             return Table(
                 columns: [
                     ("id", .int32), ("name", .varchar), ("kind", .varchar), ("connector", .varchar), ("rows_read", .int64),
-                    ("rows_rejected", .int64), ("status", .varchar), ("rows_late", .int64),
+                    ("rows_rejected", .int64), ("status", .varchar), ("rows_late", .int64), ("bytes_read", .int64), ("lag", .int64),
                 ],
                 rows: catalog.sourceStatus.compactMap { status in
                     guard let relation = catalog.relation(id: status.relationID) else { return nil }
                     return [
                         .int32(Int32(relation.id)), .string(relation.name), .string(relation.kind.rawValue),
                         .string(relation.connector?.connector ?? ""), .int64(Int64(status.rowsRead)), .int64(Int64(status.rowsRejected)),
-                        .string(status.status), .int64(Int64(status.rowsLate)),
+                        .string(status.status), .int64(Int64(status.rowsLate)), .int64(Int64(status.bytesRead)),
+                        status.lag.map { .int64(Int64($0)) } ?? .null,
                     ]
                 })
         case "sluice_sinks":

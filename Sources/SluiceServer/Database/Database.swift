@@ -118,6 +118,8 @@ package final class Database: TableProvider, Sendable {
                 return SourceStatus(
                     relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
                     rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), rowsLate: statistics.rowsLate.load(ordering: .relaxed),
+                    bytesRead: statistics.bytesRead.load(ordering: .relaxed),
+                    lag: statistics.lag,
                     status: statistics.status, errors: statistics.errors)
             }
         }

@@ -456,7 +456,9 @@ enum DashboardAssets {
         head.appendChild(el("span", { class: "badge " + (s.status === "running" ? "good" : "warn") }, s.status));
         card.appendChild(head);
         const r = rate(n, (x) => x.source && x.source.rows_read);
-        card.appendChild(row("rows/s", r === null ? "–" : fmt(r), { "data-metric": "rate" }));
+        const b = rate(n, (x) => x.source && x.source.bytes_read);
+        card.appendChild(row("rows/s · bytes/s", (r === null ? "–" : fmt(r)) + " · " + (b === null ? "–" : bytes(b)), { "data-metric": "rate" }));
+        card.appendChild(row("lag (messages)", s.lag === null || s.lag === undefined ? "–" : fmt(s.lag), { "data-metric": "lag" }));
         card.appendChild(row("rows read", fmt(s.rows_read), { "data-metric": "rows_read", "data-value": s.rows_read }));
         card.appendChild(row("bad rows", fmt(s.rows_rejected), { "data-metric": "rows_rejected" }));
         card.appendChild(row("late rows", fmt(s.rows_late), { "data-metric": "rows_late" }));

@@ -125,7 +125,8 @@ package final class DashboardFeed: Sendable {
     static func json(_ source: SourceStatus) -> JSONDocument {
         .object([
             "rows_read": .int(Int64(source.rowsRead)), "rows_rejected": .int(Int64(source.rowsRejected)),
-            "rows_late": .int(Int64(source.rowsLate)), "status": .string(source.status),
+            "rows_late": .int(Int64(source.rowsLate)), "status": .string(source.status), "bytes_read": .int(Int64(source.bytesRead)),
+            "lag": source.lag.map { .int(Int64($0)) },
             "latest_errors": .array(source.errors.suffix(5).reversed().map { error -> JSONDocument in
                 .object([
                     "partition": .int(Int64(error.partition)), "offset": .int(error.offset), "error": .string(error.message),
