@@ -33,7 +33,8 @@ def _fill(template: str, values: dict[str, str]) -> str:
 
 
 class Demo:
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, scenario: str = "balloon"):
+        self.scenario = scenario
         self.ports = {name: free_port() for name in ("sql", "kafka", "catalog", "http")}
         self.data_dir = data_dir
         self.process: subprocess.Popen | None = None
@@ -41,7 +42,7 @@ class Demo:
 
     def args(self) -> list[str]:
         p = self.ports
-        return [str(sluice_binary()), "demo", "--data-dir", str(self.data_dir), "--listen", f"127.0.0.1:{p['sql']}",
+        return [str(sluice_binary()), "demo", self.scenario, "--data-dir", str(self.data_dir), "--listen", f"127.0.0.1:{p['sql']}",
                 "--kafka-listen", f"127.0.0.1:{p['kafka']}", "--catalog-listen", f"127.0.0.1:{p['catalog']}",
                 "--dashboard-listen", f"127.0.0.1:{p['http']}"]
 
@@ -132,3 +133,35 @@ def test_demo_runs_seed_000_and_resumes(tmp_path: Path) -> None:
         assert len(again.sql("SHOW SINKS")) == 5
     finally:
         assert again.stop() == 0, again.output()
+
+
+def test_demo_sql_of_seeds_001_and_004(tmp_path: Path) -> None:
+    from test_seed_004 import CLEANED, FEATURES, SOURCE, _adapted
+
+    users = Demo(tmp_path / "data", "users")
+    run = subprocess.run(users.args() + ["--print-sql"], capture_output=True, timeout=60)
+    assert run.returncode == 0, run.stderr.decode()
+    expected = (SEEDS / "001_init.sql").read_text().replace("'localhost:9092'", f"'127.0.0.1:{users.ports['kafka']}'")
+    assert _without_comments(run.stdout.decode()) == _without_comments(expected)
+
+    payments = Demo(tmp_path / "data", "payments")
+    run = subprocess.run(payments.args() + ["--print-sql"], capture_output=True, timeout=60)
+    assert run.returncode == 0, run.stderr.decode()
+    bootstrap = f"127.0.0.1:{payments.ports['kafka']}"
+    expected = "\n".join([_adapted(SOURCE, bootstrap) + ";", _adapted(CLEANED, bootstrap) + ";",
+                          "CREATE MATERIALIZED VIEW payment_features AS\n" + _adapted(FEATURES, bootstrap) + ";"])
+    squash = lambda text: " ".join(" ".join(_without_comments(text)).split())  # noqa: E731
+    assert squash(run.stdout.decode()) == squash(expected)
+
+
+def test_demo_users_and_payments_run(tmp_path: Path) -> None:
+    for scenario, view in (("users", "latest_user_state"), ("payments", "payment_features")):
+        demo = Demo(tmp_path / scenario, scenario).start()
+        try:
+            wait_until(lambda: _reachable(demo), 60, f"the {scenario} demo's SQL port")
+            wait_until(lambda: demo.sql(f"SELECT count(*) FROM {view}")[0][0] > 0, 60, f"{view} to have rows")
+            source = demo.sql("SELECT rows_read, rows_rejected FROM sluice_sources")[0]
+            assert source[0] > 0, source
+        finally:
+            code = demo.stop()
+        assert code == 0, demo.output()

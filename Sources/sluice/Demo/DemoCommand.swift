@@ -6,39 +6,34 @@ import SluicePGWire
 import SluiceServer
 import Synchronization
 
-/// `sluice demo [balloon]`: one command to a running pipeline. It starts the server with every
-/// listener (SQL, Kafka, the Iceberg catalog, the dashboard), creates seed 000's source, views
-/// and Iceberg sinks as the seed writes them, produces the seed's events, and says what to open.
-/// Ctrl-C stops the generator, then the server (a last checkpoint); a second run in the same
-/// data directory finds the pipeline there and only starts the generator again.
+/// `sluice demo [balloon|users|payments]`: one command to a running pipeline. It starts the
+/// server with every listener (SQL, Kafka, the Iceberg catalog, the dashboard), creates a seed's
+/// source and views (and for the balloon game its Iceberg sinks) as the seed writes them,
+/// produces the seed's events, and says what to open. Ctrl-C stops the generator, then the
+/// server (a last checkpoint); a second run in the same data directory finds the pipeline there
+/// and only starts the generator again.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a seed's pipeline end to end: events in, views updating, Iceberg snapshots landing, a live dashboard.",
         discussion: """
             balloon (default): seed 000's balloon game. Its source and five views go to five Iceberg tables in the \
             built-in catalog (warehouse balloon-game, database balloon_pops), read by its pyiceberg snippet.
+            users: seed 001's user change events and the view of each user's latest state.
+            payments: seed 004's payment charges, cleaned, with one-hour rolling fraud features per customer.
             """)
 
-    enum Scenario: String, ExpressibleByArgument, CaseIterable {
-        case balloon
-    }
-
-    @Argument(help: "The pipeline: balloon.") var scenario: Scenario = .balloon
+    @Argument(help: "The pipeline: balloon, users or payments.") var scenario: DemoScenario = .balloon
     @Option(help: "Directory for durable state (a second run resumes from it).") var dataDir = "./sluice-data"
     @Option(help: "Address for SQL (Postgres protocol).") var listen = "127.0.0.1:4566"
     @Option(help: "Address for the built-in Kafka-compatible broker.") var kafkaListen = "127.0.0.1:9092"
     @Option(help: "Address for the built-in Iceberg REST catalog.") var catalogListen = "127.0.0.1:8181"
     @Option(help: "Address for the dashboard, /metrics, /health and /ready.") var dashboardListen = "127.0.0.1:5691"
-    @Option(help: "Events a second from the generator.") var rate: Double = 50
-    @Option(help: "Number of players.") var players = 10
+    @Option(help: "Events a second from the generator (default: 50 balloon pops, 5 user changes, 20 charges).") var rate: Double?
     @Option(help: "Milliseconds between barriers.") var barrierIntervalMs = 1000
-    @Option(help: "Checkpoints per Iceberg commit (the seed's sinks leave RisingWave's default of 10).")
-    var commitCheckpointInterval: Int?
     @Flag(help: "Print the pipeline's SQL, filled in for these addresses, and exit.") var printSQL = false
 
     func validate() throws {
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
-        guard players > 0 else { throw ValidationError("--players must be positive") }
+        if let rate { guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") } }
         guard barrierIntervalMs > 0 else { throw ValidationError("--barrier-interval-ms must be positive") }
     }
 
@@ -47,10 +42,10 @@ struct Demo: AsyncParsableCommand {
         let (kafkaHost, kafkaPort) = try parseAddress(kafkaListen)
         let (catalogHost, catalogPort) = try parseAddress(catalogListen)
         let (httpHost, httpPort) = try parseAddress(dashboardListen)
-        let script = Self.balloonSQL(kafka: "\(kafkaHost):\(kafkaPort)", catalog: "http://\(catalogHost):\(catalogPort)")
+        let kafka = "\(kafkaHost):\(kafkaPort)"
+        let scripts = scenario.scripts(kafka: kafka, catalog: "http://\(catalogHost):\(catalogPort)")
         if printSQL {
-            print(script.source)
-            print(script.sink)
+            for script in scripts { print(script) }
             return
         }
 
@@ -76,29 +71,25 @@ struct Demo: AsyncParsableCommand {
             throw fail("demo: could not start: \(error)")
         }
 
-        // The source starts at the topic's latest offset: the topic exists first.
-        let topic = "balloon_game_events"
-        if let broker = server.broker, broker.topics.topic(topic) == nil { _ = try? broker.topics.create(topic, partitions: 1) }
-        do {
-            try await Self.run(script.source, on: server.database)
-            try await Self.run(script.sink, on: server.database, commitInterval: commitCheckpointInterval)
-        } catch {
-            try? await server.shutdown()
-            throw fail("demo: the seed's SQL failed: \(error.message)")
+        // A second run finds the pipeline in the data directory and leaves it as it is.
+        let resuming = server.database.catalog.relation(named: scenario.firstRelation) != nil
+        if !resuming {
+            // A source that starts at the topic's latest offset needs the topic first.
+            if let broker = server.broker, broker.topics.topic(scenario.topic) == nil { _ = try? broker.topics.create(scenario.topic, partitions: 1) }
+            do {
+                for script in scripts { try await Self.run(script, on: server.database) }
+            } catch {
+                try? await server.shutdown()
+                throw fail("demo: the seed's SQL failed: \(error.message)")
+            }
         }
 
         let stop = DemoStop()
-        let generator = Thread { [rate, players] in
-            var settings = BalloonGenerator.Configuration()
-            settings.seed = UInt64(UInt32.random(in: 1 ... .max))
-            settings.players = players
-            settings.timeline = .wallClock
-            settings.eventsPerSecond = rate
-            var events = BalloonGenerator(settings)
+        let scenario = self.scenario
+        let rate = self.rate ?? scenario.defaultRate
+        let generator = Thread {
             do {
-                var sink = try KafkaGenOutput(bootstrap: "\(kafkaHost):\(kafkaPort)", topic: topic, partitions: nil)
-                let run = GenRun(name: "balloon", count: nil, duration: nil, rate: rate, quiet: true)
-                try run.drive(&events, into: &sink, destination: topic, stopRequested: { stop.isRequested })
+                try scenario.generate(rate: rate, bootstrap: kafka, stopRequested: { stop.isRequested })
             } catch {
                 FileHandle.standardError.write(Data("sluice demo: the generator stopped: \(error)\n".utf8))
             }
@@ -106,28 +97,152 @@ struct Demo: AsyncParsableCommand {
         }
         generator.start()
 
-        let banner = Self.banner(
-            sql: (sqlHost, server.sqlServer.port), kafka: "\(kafkaHost):\(kafkaPort)", catalog: "http://\(catalogHost):\(catalogPort)",
-            dashboard: "http://\(httpHost):\(server.httpPort ?? httpPort)/", rate: rate)
+        let banner = scenario.banner(
+            sql: (sqlHost == "127.0.0.1" ? "localhost" : sqlHost, server.sqlServer.port), kafka: kafka,
+            catalog: "http://\(catalogHost):\(catalogPort)", dashboard: "http://\(httpHost):\(server.httpPort ?? httpPort)/", rate: rate,
+            resuming: resuming, dataDirectory: dataDir)
         FileHandle.standardOutput.write(Data(banner.utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice demo: stopping\n".utf8))
         stop.request()
         await stop.waitForGenerator()
         try await server.shutdown()
-        FileHandle.standardError.write(Data("sluice demo: stopped; `sluice demo` again resumes from \(dataDir)\n".utf8))
+        FileHandle.standardError.write(Data("sluice demo: stopped; `sluice demo \(scenario.rawValue)` again resumes from \(dataDir)\n".utf8))
     }
 
-    /// Seed 000's SQL with its template values filled as its pyiceberg snippet reads them.
-    static func balloonSQL(kafka: String, catalog: String) -> (source: String, sink: String) {
-        let values = [
-            "balloon_game_kafka_topic": "balloon_game_events", "balloon_game_kafka_bootstrap_servers": kafka,
-            "balloon_game_db": "balloon_pops", "plf_catalog_name": "balloon-game", "plf_polaris_catalog_uri": "\(catalog)/api/catalog",
-            "principal_client_id": "root", "principal_client_secret": "secret",
-            // The warehouse is on the local disk: the seed's MinIO settings are kept, unused.
-            "plf_aws_endpoint_url": "http://127.0.0.1:9000", "plf_aws_region": "us-east-1",
-        ]
-        return (fill(BalloonSeed.source, values), fill(BalloonSeed.sink, values))
+    /// Runs `script`'s statements in order in a session of their own.
+    static func run(_ script: String, on database: Database) async throws(SluiceError) {
+        let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+        defer { session.terminate() }
+        for statement in try await session.prepare(script, parameterTypes: []) {
+            _ = try await session.execute(statement, parameters: [])
+        }
+    }
+}
+
+/// The seeds' pipelines `sluice demo` runs.
+enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case balloon, users, payments
+
+    var topic: String {
+        switch self {
+        case .balloon: "balloon_game_events"
+        case .users: "user-events"
+        case .payments: "payment_charges"
+        }
+    }
+
+    /// The relation the pipeline's SQL creates first: a run that finds it resumes.
+    var firstRelation: String {
+        switch self {
+        case .balloon: "balloon_game_events"
+        case .users: "user_events"
+        case .payments: "payment_charges"
+        }
+    }
+
+    var defaultRate: Double {
+        switch self {
+        case .balloon: 50
+        case .users: 5
+        case .payments: 20
+        }
+    }
+
+    /// The seed's statements, filled in for these addresses.
+    func scripts(kafka: String, catalog: String) -> [String] {
+        switch self {
+        case .balloon:
+            // Seed 000's template values, as its pyiceberg snippet reads them.
+            let values = [
+                "balloon_game_kafka_topic": "balloon_game_events", "balloon_game_kafka_bootstrap_servers": kafka,
+                "balloon_game_db": "balloon_pops", "plf_catalog_name": "balloon-game", "plf_polaris_catalog_uri": "\(catalog)/api/catalog",
+                "principal_client_id": "root", "principal_client_secret": "secret",
+                // The warehouse is on the local disk: the seed's MinIO settings are kept, unused.
+                "plf_aws_endpoint_url": "http://127.0.0.1:9000", "plf_aws_region": "us-east-1",
+            ]
+            return [Self.fill(BalloonSeed.source, values), Self.fill(BalloonSeed.sink, values)]
+        case .users:
+            // The seed's producer and SQL hard-code localhost:9092.
+            return [UsersSeed.initSQL.replacingOccurrences(of: "'localhost:9092'", with: "'\(kafka)'")]
+        case .payments:
+            return [
+                PaymentsSeed.adapted(PaymentsSeed.source, kafka: kafka) + ";", PaymentsSeed.adapted(PaymentsSeed.cleaned, kafka: kafka) + ";",
+                "CREATE MATERIALIZED VIEW payment_features AS\n" + PaymentsSeed.adapted(PaymentsSeed.features, kafka: kafka) + ";",
+            ]
+        }
+    }
+
+    /// Produces the seed's events to its topic at `rate` a second until `stopRequested`.
+    func generate(rate: Double, bootstrap: String, stopRequested: @escaping () -> Bool) throws {
+        var sink = try KafkaGenOutput(bootstrap: bootstrap, topic: topic, partitions: nil)
+        let run = GenRun(name: rawValue, count: nil, duration: nil, rate: rate, quiet: true)
+        let seed = UInt64.random(in: 1 ... UInt64(UInt32.max))
+        switch self {
+        case .balloon:
+            var configuration = BalloonGenerator.Configuration()
+            (configuration.seed, configuration.timeline, configuration.eventsPerSecond) = (seed, .wallClock, rate)
+            var events = BalloonGenerator(configuration)
+            try run.drive(&events, into: &sink, destination: topic, stopRequested: stopRequested)
+        case .users:
+            var configuration = UserCDCGenerator.Configuration()
+            (configuration.seed, configuration.timeline, configuration.eventsPerSecond) = (seed, .wallClock, rate)
+            // Ten users rather than the producer's three, so the view rarely empties.
+            configuration.users = 10
+            var events = UserCDCGenerator(configuration)
+            try run.drive(&events, into: &sink, destination: topic, stopRequested: stopRequested)
+        case .payments:
+            var configuration = PaymentsGenerator.Configuration()
+            (configuration.seed, configuration.timeline, configuration.eventsPerSecond) = (seed, .wallClock, rate)
+            var events = PaymentsGenerator(configuration)
+            try run.drive(&events, into: &sink, destination: topic, stopRequested: stopRequested)
+        }
+    }
+
+    func banner(
+        sql: (String, Int), kafka: String, catalog: String, dashboard: String, rate: Double, resuming: Bool, dataDirectory: String
+    ) -> String {
+        let what: String
+        let query: String
+        var extra = ""
+        switch self {
+        case .balloon:
+            what = "seed 000's balloon game: \(Self.number(rate)) pops a second into topic balloon_game_events,\n  five materialized views, five Iceberg tables in the built-in catalog"
+            query = "SELECT * FROM mv_leaderboard ORDER BY total_score DESC;"
+            extra = """
+                  Iceberg     \(catalog)/api/catalog   warehouse balloon-game, credential root:secret
+                              The sinks commit every 10 checkpoints (10 s). Seed 000's snippet, in Python:
+
+                                from pyiceberg.catalog.rest import RestCatalog
+                                catalog = RestCatalog(name="balloon-game", uri="\(catalog)/api/catalog",
+                                    credential="root:secret", warehouse="balloon-game", scope="PRINCIPAL_ROLE:ALL")
+                                print(catalog.load_table("balloon_pops.leaderboard").scan().to_arrow())
+
+                """
+        case .users:
+            what = "seed 001's user changes: \(Self.number(rate)) inserts, updates and deletes a second into topic user-events,\n  and the view of each user's latest state"
+            query = "SELECT * FROM latest_user_state ORDER BY id;"
+        case .payments:
+            what = "seed 004's payments: \(Self.number(rate)) charges a second into topic payment_charges, cleaned,\n  with one-hour rolling fraud features per customer"
+            query = "SELECT * FROM payment_features ORDER BY total_amount_1h DESC LIMIT 10;"
+        }
+        return """
+
+              Sluice is running \(what)\(resuming ? "\n  (resumed from \(dataDirectory))" : "").
+
+              Dashboard   \(dashboard)
+              SQL         psql -h \(sql.0) -p \(sql.1) -d dev -U root
+                          \(query)
+              Kafka       \(kafka)   (kcat -b \(kafka) -t \(topic) -C -o end)
+            \(extra)
+              Ctrl-C stops it cleanly; `sluice demo \(rawValue)` again resumes from the same data directory.
+
+
+            """
+    }
+
+    private static func number(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
     /// Fills Jinja's `{{ name }}` and `{{ name | default("x") }}`, as Ansible does for the seed.
@@ -153,42 +268,25 @@ struct Demo: AsyncParsableCommand {
         out += rest
         return out
     }
+}
 
-    /// Runs `script`'s statements in order in a session of their own. With `commitInterval`,
-    /// each CREATE SINK is given it (the seed's statements do not set one).
-    static func run(_ script: String, on database: Database, commitInterval: Int? = nil) async throws(SluiceError) {
-        var script = script
-        if let commitInterval {
-            script = script.replacingOccurrences(of: "connector='iceberg',", with: "connector='iceberg', commit_checkpoint_interval = '\(commitInterval)',")
+extension PaymentsSeed {
+    /// A statement of seed 004 in our dialect: the catalogs' names dropped, Flink's connector
+    /// options as RisingWave's `WITH … FORMAT PLAIN ENCODE JSON`, the Kafka table a source and the
+    /// cleaned table a materialized view.
+    static func adapted(_ statement: String, kafka: String) -> String {
+        var text = statement.replacingOccurrences(of: "kafka_catalog.payments_db.", with: "")
+            .replacingOccurrences(of: "polaris_catalog.payments_db.", with: "")
+        if let open = text.range(of: ") WITH ("), let close = text.range(of: ");", range: open.upperBound..<text.endIndex) {
+            text.replaceSubrange(
+                open.lowerBound..<close.upperBound,
+                with: ") WITH (connector = 'kafka', topic = 'payment_charges', properties.bootstrap.server = '\(kafka)', "
+                    + "scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
         }
-        let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
-        defer { session.terminate() }
-        for statement in try await session.prepare(script, parameterTypes: []) {
-            _ = try await session.execute(statement, parameters: [])
-        }
-    }
-
-    static func banner(sql: (String, Int), kafka: String, catalog: String, dashboard: String, rate: Double) -> String {
-        """
-
-          Sluice is running seed 000's balloon game: \(Int(rate)) pops a second into Kafka topic balloon_game_events,
-          five materialized views, five Iceberg tables in the built-in catalog.
-
-          Dashboard   \(dashboard)
-          SQL         psql -h \(sql.0 == "127.0.0.1" ? "localhost" : sql.0) -p \(sql.1) -d dev -U root
-                      SELECT * FROM mv_leaderboard ORDER BY total_score DESC;
-          Kafka       \(kafka)   (kcat -b \(kafka) -t balloon_game_events -C -o end)
-          Iceberg     \(catalog)/api/catalog   warehouse balloon-game, credential root:secret
-                      Sinks commit every 10 checkpoints (10 s). In Python, seed 000's snippet:
-
-                        from pyiceberg.catalog.rest import RestCatalog
-                        catalog = RestCatalog(name="balloon-game", uri="\(catalog)/api/catalog",
-                            credential="root:secret", warehouse="balloon-game", scope="PRINCIPAL_ROLE:ALL")
-                        print(catalog.load_table("balloon_pops.leaderboard").scan().to_arrow())
-
-          Ctrl-C stops it cleanly; `sluice demo` again resumes from the same data directory.
-
-        """
+        text = text.replacingOccurrences(of: "CREATE TABLE payment_charges (", with: "CREATE SOURCE payment_charges (")
+            .replacingOccurrences(of: "CREATE TABLE payment_charges_cleaned AS", with: "CREATE MATERIALIZED VIEW payment_charges_cleaned AS")
+        while let last = text.last, last.isWhitespace || last == ";" { text.removeLast() }
+        return text
     }
 }
 

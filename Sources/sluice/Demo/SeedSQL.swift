@@ -1,3 +1,134 @@
+/// Seed 001's init.sql (`/work/shared/seeds/001_*.txt`) as the seed writes it: a Kafka source of
+/// user change events and the view of each user's latest state. The tests check it against
+/// tests/fixtures/seeds/001_init.sql.
+enum UsersSeed {
+    static let initSQL = #"""
+    DROP SOURCE IF EXISTS user_events CASCADE;
+    DROP MATERIALIZED VIEW IF EXISTS latest_user_state CASCADE;
+
+    CREATE SOURCE user_events (
+        id INT,
+        name VARCHAR,
+        age INT,
+        op VARCHAR,
+        event_order BIGINT,
+        ts TIMESTAMP
+    )
+    WITH (
+        connector = 'kafka',
+        topic = 'user-events',
+        properties.bootstrap.server = 'localhost:9092',
+        scan.startup.mode = 'earliest'
+    )
+    FORMAT PLAIN ENCODE JSON;
+
+    CREATE MATERIALIZED VIEW latest_user_state AS
+    SELECT e.id, e.name, e.age
+    FROM user_events e
+    JOIN (
+        SELECT id, MAX(event_order) AS latest_order
+        FROM user_events
+        GROUP BY id
+    ) latest
+      ON e.id = latest.id AND e.event_order = latest.latest_order
+    WHERE e.op != 'delete';
+    """#
+}
+
+/// Seed 004's Flink SQL (`/work/shared/seeds/004_*.txt`) as the seed writes it: the payment
+/// charges table over Kafka with its watermark, the data-quality cleaning and the one-hour rolling
+/// fraud features. `PaymentsSeed.adapted` gives them in our dialect (the catalogs' names dropped,
+/// the connector's options in RisingWave's `WITH` and `FORMAT`, a source and views in place of
+/// Flink's tables), as tests/e2e/test_seed_004.py runs them.
+enum PaymentsSeed {
+    static let source = #"""
+    CREATE TABLE kafka_catalog.payments_db.payment_charges (
+        event_id STRING,
+        event_type STRING,
+        provider STRING,
+        charge_id STRING,
+        customer_id STRING,
+        amount DECIMAL(10, 2),
+        currency STRING,
+        status STRING,
+        failure_code STRING,
+        failure_message STRING,
+        payment_method_id STRING,
+        payment_method_type STRING,
+        card_brand STRING,
+        card_last4 STRING,
+        card_exp_month INT,
+        card_exp_year INT,
+        card_country STRING,
+        billing_country STRING,
+        billing_postal_code STRING,
+        merchant_id STRING,
+        merchant_name STRING,
+        description STRING,
+        metadata ROW<
+            order_id STRING,
+            user_email STRING,
+            subscription_id STRING
+        >,
+        risk_score INT,
+        risk_level STRING,
+        `3ds_authenticated` STRING,
+        created_at TIMESTAMP(3),
+        updated_at TIMESTAMP(3),
+        WATERMARK FOR created_at AS created_at - INTERVAL '5' SECOND
+    ) WITH (
+        'connector' = 'kafka',
+        'properties.bootstrap.servers' = 'kafka-broker:29092',
+        'format' = 'json',
+        'scan.startup.mode' = 'earliest-offset',
+        'topic' = 'payment_charges'
+    );
+    """#
+
+    static let cleaned = #"""
+    -- Data quality transformation
+    CREATE TABLE polaris_catalog.payments_db.payment_charges_cleaned AS
+    SELECT
+        event_id,
+        event_type,
+        UPPER(provider) as provider,  -- Normalize provider names
+        charge_id,
+        customer_id,
+        amount,
+        UPPER(currency) as currency,  -- Standardize currency codes
+        status,
+        -- Convert various null representations to actual NULL
+        CASE
+            WHEN failure_code IN ('null', 'NULL', '') THEN NULL
+            ELSE failure_code
+        END as failure_code,
+        -- Validate country codes (only allow valid 2-letter codes)
+        CASE
+            WHEN card_country ~ '^[A-Z]{2}$' THEN card_country
+            ELSE NULL
+        END as card_country,
+        risk_score,
+        risk_level,
+        created_at,
+        updated_at
+    FROM kafka_catalog.payments_db.payment_charges;
+    """#
+
+    static let features = #"""
+    -- Rolling aggregates for fraud detection
+    SELECT
+        customer_id,
+        COUNT(*) OVER w as transactions_1h,
+        SUM(amount) OVER w as total_amount_1h,
+        AVG(risk_score) OVER w as avg_risk_1h
+    FROM kafka_catalog.payments_db.payment_charges
+    WINDOW w AS (
+        PARTITION BY customer_id
+        ORDER BY created_at
+        RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW
+    );
+    """#
+}
 /// Seed 000's SQL (`/work/shared/seeds/000_*.txt`), as the seed writes it, template variables
 /// and all: its source.sql (the Kafka source and five materialized views) and its sink.sql
 /// (an Iceberg sink per view; the seed prints the leaderboard's and says the other four are the
