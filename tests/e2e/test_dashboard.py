@@ -99,6 +99,7 @@ def test_metrics_parse_and_follow_the_pipeline(server: SluiceServer) -> None:
         assert first[("sluice_view_rows", (("view", "leaderboard"),))] == conn.execute("SELECT count(*) FROM leaderboard").fetchone()[0] == 7
         assert first[("sluice_memory_limit_bytes", ())] > 0
         assert first[("sluice_checkpoint_duration_seconds_count", ())] > 0
+        assert first[("sluice_barrier_latency_seconds_count", ())] > 0
         assert ("sluice_recovery_seconds", ()) in first
 
         _produce(server, "metrics-events", 300, 200)

@@ -117,7 +117,16 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         /// Set for a checkpoint barrier.
         var cut: CheckpointCut?
         var pieces: [CheckpointPiece] = []
+        /// When the barrier was injected, for its latency.
+        var injectedAt = ContinuousClock.now
     }
+    /// The latest barriers' latencies, from injection until every fragment reported (oldest
+    /// first, at most ``keptBarrierLatencies``).
+    private var latencies: [BarrierLatency] = []
+    package static let keptBarrierLatencies = 256
+
+    /// The latest barriers' latencies, oldest first.
+    package var barrierLatencies: [BarrierLatency] { condition.withLock { latencies } }
     private var waiters: [(epoch: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     private var stopped = false
     /// An epoch's changes grew past `epochByteLimit`: the barrier thread injects one now.
@@ -373,6 +382,9 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private func commitReady() {
         while let first = inflight.first, first.expected.isEmpty {
             inflight.removeFirst()
+            let latency = ContinuousClock.now - first.injectedAt
+            latencies.append(BarrierLatency(epoch: first.epoch, isCheckpoint: first.cut != nil, nanoseconds: latency.nanoseconds))
+            if latencies.count > Self.keptBarrierLatencies { latencies.removeFirst(latencies.count - Self.keptBarrierLatencies) }
             if !first.rows.isEmpty { publish(first.rows, first.epoch) }
             if let cut = first.cut, let hooks = checkpointHooks {
                 hooks.write(EpochCheckpoint(epoch: first.epoch, cut: cut, pieces: cut.tables + first.pieces.sorted { $0.view < $1.view }))
@@ -508,4 +520,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         }
         for sink in sinks { sink.close() }
     }
+}
+
+/// How long one barrier took to pass every fragment: from injection until the last reported.
+package struct BarrierLatency: Sendable, Equatable {
+    package var epoch: UInt64
+    package var isCheckpoint: Bool
+    package var nanoseconds: Int64
 }

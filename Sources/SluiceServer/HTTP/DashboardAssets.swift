@@ -506,6 +506,12 @@ enum DashboardAssets {
       }
       const last = cps[cps.length - 1];
       const card = el("div", { class: "card" });
+      const barriers = current.barriers || [];
+      if (barriers.length) {
+        const ms = barriers.map((b) => b.ms).sort((a, b) => a - b);
+        const p = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+        card.appendChild(row("barrier latency p50 · p99 (last " + ms.length + ")", `${fmt(p(0.5))} ms · ${fmt(p(0.99))} ms`, { "data-metric": "barrier_latency" }));
+      }
       card.appendChild(row("last", `#${last.epoch} · ${ago(last.started_at_ms)}`));
       card.appendChild(row("duration (last · max of " + ok.length + ")", `${fmt(last.duration_ms)} ms · ${fmt(max)} ms`));
       card.appendChild(row("size", bytes(last.bytes)));

@@ -105,6 +105,9 @@ package final class DashboardFeed: Sendable {
             if relation.kind == .materializedView { views.append(await view(relation)) }
         }
         let memory = catalog.memory
+        let barriers = database.streams.runtime.barrierLatencies.suffix(120).map { latency -> JSONDocument in
+            .object(["epoch": .int(Int64(latency.epoch)), "ms": .double(Double(latency.nanoseconds) / 1e6), "checkpoint": .bool(latency.isCheckpoint)])
+        }
         let checkpoints = catalog.checkpoints.suffix(60).map { record -> JSONDocument in
             .object([
                 "epoch": .int(Int64(record.epoch)), "started_at_ms": .int(record.startedAt / 1000),
@@ -115,6 +118,7 @@ package final class DashboardFeed: Sendable {
         return JSONDocument.object([
             "time_ms": .int(Int64(Date().timeIntervalSince1970 * 1000)),
             "nodes": .array(nodes), "edges": .array(edges), "views": .array(views), "checkpoints": .array(Array(checkpoints)),
+            "barriers": .array(Array(barriers)),
             "memory": .object([
                 "limit_bytes": .int(Int64(memory.limitBytes)), "state_resident_bytes": .int(Int64(memory.residentBytes)),
                 "state_spilled_bytes": .int(Int64(memory.spilledBytes)), "process_rss_bytes": .int(Int64(memory.processBytes)),

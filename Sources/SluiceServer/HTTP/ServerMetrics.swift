@@ -25,6 +25,8 @@ package final class ServerMetrics: Sendable {
         var gauges: [SeriesKey: CoreMetrics.Gauge] = [:]
         var checkpointDurations: CoreMetrics.Timer?
         var lastCheckpointEpoch: UInt64 = 0
+        var barrierLatencies: CoreMetrics.Timer?
+        var lastBarrierEpoch: UInt64 = 0
     }
 
     struct SeriesKey: Hashable {
@@ -119,6 +121,13 @@ package final class ServerMetrics: Sendable {
                 gauge("sluice_checkpoint_last_epoch", [], Double(last.epoch))
             }
             gauge("sluice_checkpoints_failed_recent", [], Double(checkpoints.filter { $0.error != nil }.count))
+
+            // Barriers: from injection until every view and sink has passed them.
+            let latencies = database.streams.runtime.barrierLatencies
+            let barrierTimer = state.barrierLatencies ?? CoreMetrics.Timer(label: "sluice_barrier_latency_seconds", factory: factory)
+            state.barrierLatencies = barrierTimer
+            for latency in latencies where latency.epoch > state.lastBarrierEpoch { barrierTimer.recordNanoseconds(latency.nanoseconds) }
+            state.lastBarrierEpoch = max(state.lastBarrierEpoch, latencies.last?.epoch ?? 0)
 
             let memory = catalog.memory
             gauge("sluice_memory_limit_bytes", [], Double(memory.limitBytes))
