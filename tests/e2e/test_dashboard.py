@@ -236,3 +236,44 @@ def test_the_dashboard_in_a_real_browser(server: SluiceServer, tmp_path: Path) -
         conn.execute("DROP MATERIALIZED VIEW color_windows")
         conn.execute("DROP MATERIALIZED VIEW leaderboard")
         conn.execute("DROP SOURCE events")
+
+
+def test_a_backfill_shows_its_progress(server: SluiceServer) -> None:
+    """A view created over a large table goes through its rows while CREATE waits; meanwhile
+    another session sees its progress in rw_catalog.rw_ddl_progress (RisingWave's), and the
+    dashboard's feed and /metrics show it too. Once CREATE returns, the view is no longer listed."""
+    import threading
+
+    with connect(server) as conn:
+        conn.execute("CREATE TABLE big (k int, v int)")
+        conn.execute("INSERT INTO big SELECT g % 1000, g FROM generate_series(1, 3000000) AS g")
+        conn.execute("FLUSH")
+        done = threading.Event()
+
+        def create() -> None:
+            with connect(server) as other:
+                other.execute("CREATE MATERIALIZED VIEW big_sums AS SELECT k, sum(v) AS s, count(*) AS n FROM big GROUP BY k")
+            done.set()
+        creating = threading.Thread(target=create)
+        creating.start()
+        seen: list[float] = []
+        states: list[dict] = []
+        while not done.is_set():
+            rows = conn.execute("SELECT ddl_id, ddl_statement, progress, initialized_at FROM rw_catalog.rw_ddl_progress").fetchall()
+            for _, statement, progress, _ in rows:
+                assert "big_sums" in statement and progress.endswith("%"), (statement, progress)
+                seen.append(float(progress.rstrip("%")))
+                if len(states) < 3:
+                    state = json.loads(urllib.request.urlopen(f"{server.http_base}/api/state", timeout=10).read())
+                    job = next((n["job"] for n in state["nodes"] if n["name"] == "big_sums"), None)
+                    if job and job["backfilled_rows"] < job["backfill_rows"]:
+                        states.append(job)
+        creating.join(timeout=120)
+        assert any(0 < p < 100 for p in seen), f"no progress seen between 0 and 100%: {seen[:5]}…"
+        assert seen == sorted(seen), "progress went backwards"
+        assert states and all(s["backfill_rows"] == 3000000 for s in states), states
+        assert conn.execute("SELECT count(*) FROM rw_catalog.rw_ddl_progress").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*), sum(n) FROM big_sums").fetchone() == (1000, 3000000)
+        assert _metrics(server)[("sluice_view_backfill_rows_remaining", (("view", "big_sums"),))] == 0
+        conn.execute("DROP MATERIALIZED VIEW big_sums")
+        conn.execute("DROP TABLE big")

@@ -20,6 +20,11 @@ package final class FragmentStatistics: Sendable {
     /// finished epoch.
     package let stateBytes = Atomic<Int>(0)
     package let errors = Atomic<Int>(0)
+    /// The backfill: rows of the inputs' snapshot to run through the graph, and rows done.
+    package let backfillRows = Atomic<Int>(0)
+    package let backfilledRows = Atomic<Int>(0)
+    /// When the fragment was made (microseconds since 1970): when its backfill started.
+    package let createdAt = Atomic<Int64>(Int64(Date().timeIntervalSince1970 * 1_000_000))
     private let lastErrorText = Mutex<String?>(nil)
     private let operatorProfile = Mutex<[OperatorProfile]>([])
 
@@ -129,6 +134,7 @@ package final class Fragment: @unchecked Sendable {
         self.graph = graph
         self.materializer = materializer
         self.backfill = backfill
+        statistics.backfillRows.store(backfill.reduce(0) { $0 + $1.chunk.count }, ordering: .relaxed)
         self.collector = collector
         self.pool = pool
         self.queue = MessageQueue(capacity: queueCapacity)
@@ -219,6 +225,7 @@ package final class Fragment: @unchecked Sendable {
                     statistics.rowsIn.add(chunk.count, ordering: .relaxed)
                     try graph.process(
                         StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
+                    statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
                 }
             } catch {
                 statistics.record(error)

@@ -211,6 +211,14 @@ package struct StreamingJobStatus: Sendable {
     package var plan: String
     /// Bytes of state: the operators' and the view's own pages.
     package var stateBytes: Int
+    /// The backfill from the inputs' rows at CREATE: rows in all, rows done, and when it started
+    /// (microseconds since 1970).
+    package var backfillRows = 0
+    package var backfilledRows = 0
+    package var createdAt: Int64 = 0
+
+    /// Whether the view is still going through its inputs' rows.
+    package var isBackfilling: Bool { backfilledRows < backfillRows }
 
     package init(
         viewID: Int, upstreams: [Int], rowCount: Int, rowsIn: Int, errors: Int, lastError: String?, plan: String, stateBytes: Int = 0

@@ -367,6 +367,21 @@ enum SystemCatalog {
                         .string($0.connector?.connector ?? ""), .string($0.appendOnly == false ? "UPSERT" : "APPEND_ONLY"), .string($0.definition),
                     ]
                 })
+        case "rw_ddl_progress":
+            // RisingWave's: a row per materialized view or sink still backfilling from the rows
+            // its inputs held at CREATE, with the share done.
+            return Table(
+                columns: [("ddl_id", .int64), ("ddl_statement", .varchar), ("progress", .varchar), ("initialized_at", .timestamptz)],
+                rows: catalog.streamingStatus.filter(\.isBackfilling).map { status in
+                    let percent = Double(status.backfilledRows) * 100 / Double(max(status.backfillRows, 1))
+                    let statement = catalog.relation(id: status.viewID)?.definition ?? ""
+                    let hundredths = Int((percent * 100).rounded(.down))
+                    let fraction = hundredths % 100
+                    return [
+                        .int64(Int64(status.viewID)), .string(statement),
+                        .string("\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"), .timestamptz(status.createdAt),
+                    ]
+                })
         case "rw_fragments":
             // One fragment per view for now: its whole operator graph runs on one thread.
             return Table(

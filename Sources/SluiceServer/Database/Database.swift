@@ -86,11 +86,15 @@ package final class Database: TableProvider, Sendable {
         tables = TableState(stores: stores, runtime: runtime, connectors: streams.connectors)
         catalog.setStreamingStatusSource {
             runtime.views.map { fragment in
-                StreamingJobStatus(
-                    viewID: fragment.id, upstreams: fragment.upstreams, rowCount: fragment.statistics.rowCount.load(ordering: .relaxed),
-                    rowsIn: fragment.statistics.rowsIn.load(ordering: .relaxed), errors: fragment.statistics.errors.load(ordering: .relaxed),
-                    lastError: fragment.statistics.lastError, plan: fragment.planText,
-                    stateBytes: fragment.statistics.stateBytes.load(ordering: .relaxed))
+                let statistics = fragment.statistics
+                var status = StreamingJobStatus(
+                    viewID: fragment.id, upstreams: fragment.upstreams, rowCount: statistics.rowCount.load(ordering: .relaxed),
+                    rowsIn: statistics.rowsIn.load(ordering: .relaxed), errors: statistics.errors.load(ordering: .relaxed),
+                    lastError: statistics.lastError, plan: fragment.planText, stateBytes: statistics.stateBytes.load(ordering: .relaxed))
+                status.backfillRows = statistics.backfillRows.load(ordering: .relaxed)
+                status.backfilledRows = statistics.backfilledRows.load(ordering: .relaxed)
+                status.createdAt = statistics.createdAt.load(ordering: .relaxed)
+                return status
             }
         }
         catalog.setSinkStatusSource {

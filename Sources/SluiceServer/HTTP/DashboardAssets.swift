@@ -273,6 +273,7 @@ enum DashboardAssets {
 
     function nodeMetric(n) {
       if (n.source) { const r = rate(n, (x) => x.source && x.source.rows_read); return (r === null ? fmt(n.source.rows_read) + " rows" : fmt(r) + " rows/s"); }
+      if (n.job && n.job.backfilled_rows < n.job.backfill_rows) return `backfill ${(100 * n.job.backfilled_rows / n.job.backfill_rows).toFixed(1)}%`;
       if (n.sink) return `${n.sink.commits} commits · ${fmt(n.sink.rows)} rows`;
       if (n.row_count !== undefined) return fmt(n.row_count) + " rows";
       return "";

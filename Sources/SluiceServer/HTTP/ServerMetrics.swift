@@ -96,6 +96,7 @@ package final class ServerMetrics: Sendable {
                 count("\(prefix)_errors_total", labels, job.errors)
                 gauge("\(prefix)_state_bytes", labels, Double(job.stateBytes))
                 if relation.kind != .sink { gauge("sluice_view_rows", labels, Double(job.rowCount)) }
+                gauge("\(prefix)_backfill_rows_remaining", labels, Double(job.backfillRows - job.backfilledRows))
             }
             for sink in catalog.sinkStatus {
                 guard let name = catalog.relation(id: sink.relationID)?.name else { continue }
