@@ -58,6 +58,7 @@ extension Database {
         while true {
             let status = catalog.sourceStatus.first { $0.relationID == source.id }
             let taken = (status?.rowsRead ?? 0) + (status?.rowsRejected ?? 0)
+            BenchProgress.detail("source \(name) took \(taken) of \(events) events")
             if taken >= events { break }
             if ContinuousClock.now - start > timeout { throw SluiceError.internalError("the source took only \(taken) events") }
             try await Task.sleep(for: .milliseconds(10))

@@ -26,10 +26,10 @@ package struct BrokerBenchmark {
     }
 
     package func run() throws {
-        print("sluice bench broker: \(records) records of \(valueBytes) bytes, batches of \(recordsPerBatch), broker in another process")
-        print("  --log-flush never (Kafka's default: the operating system writes pages back)")
+        report("sluice bench broker: \(records) records of \(valueBytes) bytes, batches of \(recordsPerBatch), broker in another process")
+        report("  --log-flush never (Kafka's default: the operating system writes pages back)")
         try measure(flush: "never")
-        print("  --log-flush always (fsync before an acks=all produce is answered)")
+        report("  --log-flush always (fsync before an acks=all produce is answered)")
         try measure(flush: "always")
     }
 
@@ -120,11 +120,11 @@ package struct BrokerBenchmark {
         let megabytes = Double(producedBytes) / 1_000_000
         let produceRate = megabytes / produceSeconds
         let diskRate = megabytes / diskSeconds
-        print(String(format: "    produce  %8.1f MB/s %12.0f records/s  latency per batch p50 %.2f ms, p99 %.2f ms", produceRate,
+        report(String(format: "    produce  %8.1f MB/s %12.0f records/s  latency per batch p50 %.2f ms, p99 %.2f ms", produceRate,
                      Double(records) / produceSeconds, latencies[latencies.count / 2] * 1000, latencies[min(latencies.count - 1, latencies.count * 99 / 100)] * 1000))
-        print(String(format: "    consume  %8.1f MB/s %12.0f records/s", Double(consumedBytes) / 1_000_000 / consumeSeconds,
+        report(String(format: "    consume  %8.1f MB/s %12.0f records/s", Double(consumedBytes) / 1_000_000 / consumeSeconds,
                      Double(consumedRecords) / consumeSeconds))
-        print(String(format: "    disk     %8.1f MB/s sequential 1 MiB writes, %@ | produce / disk = %.2f", diskRate,
+        report(String(format: "    disk     %8.1f MB/s sequential 1 MiB writes, %@ | produce / disk = %.2f", diskRate,
                      (syncEachWrite ? "each fsynced" : "one fsync at the end") as NSString, produceRate / diskRate))
     }
 

@@ -29,16 +29,16 @@ package struct CheckpointBenchmark {
     }
 
     package func run() async throws {
-        print("sluice bench checkpoint: \(rows) rows through a table and a view; \(stateBytes >> 20) MiB of table state recovered")
+        report("sluice bench checkpoint: \(rows) rows through a table and a view; \(stateBytes >> 20) MiB of table state recovered")
         let memory = try await insertRate(durable: nil)
         let relaxed = try await insertRate(durable: false)
         let synchronous = try await insertRate(durable: true)
         for (label, rate) in [("memory only", memory), ("log, synchronous_commit = off", relaxed), ("log, fsync per write", synchronous)] {
-            print(String(format: "  inserts %-31@ %12.0f rows/s  %5.2f of memory only", label as NSString, rate, rate / memory))
+            report(String(format: "  inserts %-31@ %12.0f rows/s  %5.2f of memory only", label as NSString, rate, rate / memory))
         }
         for synchronousCommit in [false, true] {
             let (statements, seconds) = try await singleRowStatements(synchronousCommit: synchronousCommit)
-            print(String(format: "  one-row INSERTs, 8 sessions, synchronous_commit = %@  %8.0f statements/s",
+            report(String(format: "  one-row INSERTs, 8 sessions, synchronous_commit = %@  %8.0f statements/s",
                          synchronousCommit ? "on " : "off", Double(statements) / seconds))
         }
         try await checkpointAndRecovery()
@@ -128,7 +128,7 @@ package struct CheckpointBenchmark {
                 try await database.checkpoint()
                 let checkpointSeconds = (ContinuousClock.now - checkpointStart).inSeconds
                 let written = database.tables.journal?.history.last?.bytesWritten ?? 0
-                print(String(format: "  %@ %7.2f s  %8.1f MiB written  %7.1f MiB/s  (%d rows, %.2f bytes written per byte inserted)",
+                report(String(format: "  %@ %7.2f s  %8.1f MiB written  %7.1f MiB/s  (%d rows, %.2f bytes written per byte inserted)",
                              label.padding(toLength: 12, withPad: " ", startingAt: 0) as NSString, checkpointSeconds, Double(written) / 1_048_576, Double(written) / 1_048_576 / checkpointSeconds,
                              last - first, Double(written) / Double((last - first) * rowBytes)))
             }
@@ -146,10 +146,10 @@ package struct CheckpointBenchmark {
         let count = try await session.execute(script: "SELECT count(*), max(id) FROM big").chunks.first?.columns[0].value(at: 0).textForm ?? "?"
         let firstQuerySeconds = (ContinuousClock.now - firstQueryStart).inSeconds
         recovered.stop()
-        print(String(format: "  recovery     %7.2f s until SQL is served: %d MiB checkpointed + %d rows from the log (%@ rows; %@)",
+        report(String(format: "  recovery     %7.2f s until SQL is served: %d MiB checkpointed + %d rows from the log (%@ rows; %@)",
                      recoverySeconds, ((stateRows + logRows) * rowBytes) >> 20, logRows, count as NSString,
                      (recovered.recovery?.summary ?? "") as NSString))
-        print(String(format: "  first scan   %7.2f s after that (the table's pages read from the checkpoint's run files); %.2f s from start to the whole table scanned",
+        report(String(format: "  first scan   %7.2f s after that (the table's pages read from the checkpoint's run files); %.2f s from start to the whole table scanned",
                      firstQuerySeconds, recoverySeconds + firstQuerySeconds))
     }
 }

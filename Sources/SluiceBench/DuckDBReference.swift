@@ -16,7 +16,7 @@ enum DuckDBReference {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            print("  duckdb: not available (install the test environment with `make test` first)")
+            report("  duckdb: not available (install the test environment with `make test` first)")
             return nil
         }
         var figures: [String: Double] = [:]

@@ -28,7 +28,7 @@ package struct IcebergSinkBenchmark {
     }
 
     package func run() async throws {
-        print("sluice bench iceberg-sink: append-only sinks into a local warehouse (zstd Parquet), beside a blackhole sink")
+        report("sluice bench iceberg-sink: append-only sinks into a local warehouse (zstd Parquet), beside a blackhole sink")
         let viewRows = """
             INSERT INTO balloon SELECT 'player_' || (g % 5000), (ARRAY['red','blue','green','yellow','purple','orange'])[g % 6 + 1],
               g % 100 + 1, g % 50 + 1, g % 8 = 0, TIMESTAMPTZ '2024-05-01 12:00:00+00' + g * INTERVAL '1 millisecond'
@@ -49,7 +49,7 @@ package struct IcebergSinkBenchmark {
             try await Self.waitForSink(database, rows: rows, committed: connector == "iceberg")
             let seconds = (ContinuousClock.now - start).inSeconds
             figures["view-\(connector)"] = Double(rows) / seconds
-            print(String(format: "  view → %-9@ %7.2f s  %12.0f rows/s%@", connector as NSString, seconds, Double(rows) / seconds,
+            report(String(format: "  view → %-9@ %7.2f s  %12.0f rows/s%@", connector as NSString, seconds, Double(rows) / seconds,
                          Self.files(database) as NSString))
             database.stop()
             try? FileManager.default.removeItem(atPath: directory)
@@ -72,7 +72,7 @@ package struct IcebergSinkBenchmark {
                 try await Self.waitForSink(database, rows: events, committed: connector == "iceberg")
                 let seconds = (ContinuousClock.now - start).inSeconds
                 kafkaSeconds[connector, default: []].append(seconds)
-                print(String(format: "  kafka → %-8@ %7.2f s  %12.0f events/s%@", connector as NSString, seconds, Double(events) / seconds,
+                report(String(format: "  kafka → %-8@ %7.2f s  %12.0f events/s%@", connector as NSString, seconds, Double(events) / seconds,
                              Self.files(database) as NSString))
                 database.stop()
                 await broker.stop()
@@ -83,13 +83,13 @@ package struct IcebergSinkBenchmark {
             let median = times.sorted()[times.count / 2]
             figures["kafka-\(connector)"] = Double(events) / median
             if runs > 1 {
-                print(String(format: "  kafka → %-8@ median of %d: %7.2f s  %12.0f events/s", connector as NSString, times.count, median,
+                report(String(format: "  kafka → %-8@ median of %d: %7.2f s  %12.0f events/s", connector as NSString, times.count, median,
                              Double(events) / median))
             }
         }
         for pipeline in ["kafka"] {
             guard let base = figures["\(pipeline)-blackhole"], let sink = figures["\(pipeline)-iceberg"] else { continue }
-            print(String(format: "  %@: the iceberg sink runs at %.0f%% of the blackhole pipeline's throughput (costs %.0f%%)",
+            report(String(format: "  %@: the iceberg sink runs at %.0f%% of the blackhole pipeline's throughput (costs %.0f%%)",
                          pipeline as NSString, 100 * sink / base, 100 * (1 - sink / base)))
         }
     }

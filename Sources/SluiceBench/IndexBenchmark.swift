@@ -36,7 +36,7 @@ package struct IndexBenchmark {
             try write(chunk(start ..< end))
             start = end
         }
-        print("sluice bench index: \(rows) rows (id bigint PRIMARY KEY, k bigint: a permutation of the ids, v bigint), \(lookups) lookups")
+        report("sluice bench index: \(rows) rows (id bigint PRIMARY KEY, k bigint: a permutation of the ids, v bigint), \(lookups) lookups")
         let probes = (0 ..< lookups).map { Int64(($0 &* 104_729) % rows) }
 
         let scanPoint = try await median(session, Array(probes.prefix(5))) { "SELECT v FROM t WHERE k = \($0)" }
@@ -50,10 +50,10 @@ package struct IndexBenchmark {
         let range = try await median(session, probes) { "SELECT count(*), sum(v) FROM t WHERE k >= \($0) AND k < \($0 + 1000)" }
         let writesAfter = try writeSeconds(write, from: rows + Self.writtenRows)
 
-        print(String(format: "  CREATE INDEX (build):             %8.3f s  %12.0f rows/s", buildSeconds, Double(rows) / buildSeconds))
-        print(String(format: "  point lookup, index:              %8.1f µs  (scan: %.1f ms, %.0fx)", point * 1e6, scanPoint * 1e3, scanPoint / point))
-        print(String(format: "  1,000-row range lookup, index:    %8.1f µs  (scan: %.1f ms, %.0fx)", range * 1e6, scanRange * 1e3, scanRange / range))
-        print(String(
+        report(String(format: "  CREATE INDEX (build):             %8.3f s  %12.0f rows/s", buildSeconds, Double(rows) / buildSeconds))
+        report(String(format: "  point lookup, index:              %8.1f µs  (scan: %.1f ms, %.0fx)", point * 1e6, scanPoint * 1e3, scanPoint / point))
+        report(String(format: "  1,000-row range lookup, index:    %8.1f µs  (scan: %.1f ms, %.0fx)", range * 1e6, scanRange * 1e3, scanRange / range))
+        report(String(
             format: "  insert %d rows, index kept:   %8.3f s  (without the index: %.3f s, %.2fx)", Self.writtenRows, writesAfter, writesBefore,
             writesAfter / writesBefore))
 
@@ -61,9 +61,9 @@ package struct IndexBenchmark {
 
         if let duck = try duckDBFigures(probes: probes) {
             if let duckPoint = duck["point"], let duckRange = duck["range"], let duckBuild = duck["build"] {
-                print(String(format: "  duckdb CREATE INDEX (ART):        %8.3f s", duckBuild))
-                print(String(format: "  duckdb point lookup, ART index:   %8.1f µs  sluice/duckdb = %.2f", duckPoint * 1e6, duckPoint / point))
-                print(String(format: "  duckdb 1,000-row range lookup:    %8.1f µs  sluice/duckdb = %.2f", duckRange * 1e6, duckRange / range))
+                report(String(format: "  duckdb CREATE INDEX (ART):        %8.3f s", duckBuild))
+                report(String(format: "  duckdb point lookup, ART index:   %8.1f µs  sluice/duckdb = %.2f", duckPoint * 1e6, duckPoint / point))
+                report(String(format: "  duckdb 1,000-row range lookup:    %8.1f µs  sluice/duckdb = %.2f", duckRange * 1e6, duckRange / range))
             }
         }
     }
@@ -86,9 +86,9 @@ package struct IndexBenchmark {
         let buildSeconds = (ContinuousClock.now - buildStart).inSeconds
         let indexed = try await median(session, viewProbes, lookup)
         let after = try await flushedWriteSeconds(session, write, from: rows + 3 * Self.writtenRows)
-        print(String(format: "  view of 200,000 groups, CREATE INDEX on its sum: %.3f s", buildSeconds))
-        print(String(format: "  view range lookup, index:         %8.1f µs  (scan: %.1f ms, %.0fx)", indexed * 1e6, scan * 1e3, scan / indexed))
-        print(String(
+        report(String(format: "  view of 200,000 groups, CREATE INDEX on its sum: %.3f s", buildSeconds))
+        report(String(format: "  view range lookup, index:         %8.1f µs  (scan: %.1f ms, %.0fx)", indexed * 1e6, scan * 1e3, scan / indexed))
+        report(String(
             format: "  insert %d rows + FLUSH, view index kept: %.3f s  (without the index: %.3f s, %.2fx)", Self.writtenRows, after, before,
             after / before))
     }

@@ -108,7 +108,7 @@ package struct JSONDecodeBenchmark {
     package func run() throws {
         let ndjson = Self.events(events)
         let megabytes = Double(ndjson.count) / 1_000_000
-        print("sluice bench json-decode: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of NDJSON (\(ndjson.count / max(events, 1)) bytes an event)")
+        report("sluice bench json-decode: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of NDJSON (\(ndjson.count / max(events, 1)) bytes an event)")
         try run(ndjson: ndjson)
     }
 
@@ -124,7 +124,7 @@ package struct JSONDecodeBenchmark {
             best = min(best, (ContinuousClock.now - start).inSeconds)
         }
         let ours = megabytes / best
-        print(String(format: "  sluice JSONRowDecoder:  %7.3f s  %12.0f events/s  %7.1f MB/s  (%d rows, %d errors, score sum %lld)",
+        report(String(format: "  sluice JSONRowDecoder:  %7.3f s  %12.0f events/s  %7.1f MB/s  (%d rows, %d errors, score sum %lld)",
                      best, Double(events) / best, ours, outcome.rows, outcome.errors, outcome.scoreSum))
         guard compareWithDuckDB else { return }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-json-bench-\(getpid()).ndjson").path
@@ -132,7 +132,7 @@ package struct JSONDecodeBenchmark {
         defer { try? FileManager.default.removeItem(atPath: path) }
         guard let duck = try duckDBSeconds(path: path) else { return }
         let theirs = megabytes / duck
-        print(String(format: "  duckdb read_json:       %7.3f s  %12.0f events/s  %7.1f MB/s  (1 thread)  sluice/duckdb = %.2f",
+        report(String(format: "  duckdb read_json:       %7.3f s  %12.0f events/s  %7.1f MB/s  (1 thread)  sluice/duckdb = %.2f",
                      duck, Double(events) / duck, theirs, ours / theirs))
     }
 
@@ -160,7 +160,7 @@ package struct JSONDecodeBenchmark {
         guard let figures = try DuckDBReference.figures(script: script, arguments: [path]) else { return nil }
         if let rows = figures["rows"], Int(rows) != events { print("  duckdb: read \(Int(rows)) rows, expected \(events)") }
         guard let table = figures["table"], let scan = figures["scan"] else { return nil }
-        print(String(format: "  duckdb: %.3f s into a table, %.3f s scanned into aggregates; the faster counts", table, scan))
+        report(String(format: "  duckdb: %.3f s into a table, %.3f s scanned into aggregates; the faster counts", table, scan))
         return min(table, scan)
     }
 }

@@ -51,12 +51,12 @@ struct JoinViewBenchmark {
             throw SluiceError.internalError("the view has no join operator")
         }
         let joinSeconds = Double(join.nanoseconds) / 1e9
-        print(String(
+        report(String(
             format: "  join %d x %d rows        end-to-end %6.2f s %12.0f rows/s | join operator %12.0f rows/s | %.0f bytes of state/row",
             rows, rows, elapsed, Double(2 * rows) / elapsed, Double(join.rowsIn) / joinSeconds, Double(join.stateBytes) / Double(2 * rows)))
         guard compareWithDuckDB, let seconds = try duckDBSeconds() else { return }
         let duckRate = Double(2 * rows) / seconds
-        print(String(
+        report(String(
             format: "  duckdb join             batch hash join %6.3f s %12.0f rows/s (1 thread) | join operator / duckdb = %.2f",
             seconds, duckRate, Double(join.rowsIn) / joinSeconds / duckRate))
     }

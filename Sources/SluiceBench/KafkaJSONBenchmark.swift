@@ -32,7 +32,7 @@ package struct KafkaJSONBenchmark {
     package func run() async throws {
         let ndjson = JSONDecodeBenchmark.events(events)
         let megabytes = Double(ndjson.count) / 1_000_000
-        print("sluice bench kafka-json: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of JSON, one partition of the built-in broker")
+        report("sluice bench kafka-json: \(events) balloon events, \(String(format: "%.1f", megabytes)) MB of JSON, one partition of the built-in broker")
 
         let broker = try await BenchBroker.start(named: "kafka-json")
         let bootstrap = "127.0.0.1:\(broker.port)"
@@ -40,7 +40,7 @@ package struct KafkaJSONBenchmark {
         let loadStart = ContinuousClock.now
         try Self.load(ndjson, topic: "balloon", port: broker.port)
         let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
-        print(String(format: "  load       %7.2f s  %12.0f events/s  %7.1f MB/s  (produced with acks=all)", loadSeconds,
+        report(String(format: "  load       %7.2f s  %12.0f events/s  %7.1f MB/s  (produced with acks=all)", loadSeconds,
                      Double(events) / loadSeconds, megabytes / loadSeconds))
 
         let database = try Database.withConnectors(dataDirectory: nil)
@@ -59,7 +59,7 @@ package struct KafkaJSONBenchmark {
         database.stop()
         await broker.stop()
         let check = total.map { "\($0.columns[0].value(at: 0).textForm) total score over \($0.columns[1].value(at: 0).textForm) players" } ?? "no result"
-        print(String(format: "  end to end %7.2f s  %12.0f events/s  %7.1f MB/s  (source → leaderboard view; %@)", seconds,
+        report(String(format: "  end to end %7.2f s  %12.0f events/s  %7.1f MB/s  (source → leaderboard view; %@)", seconds,
                      Double(events) / seconds, megabytes / seconds, check as NSString))
         try JSONDecodeBenchmark(events: events, compareWithDuckDB: compareWithDuckDB).run(ndjson: ndjson)
     }

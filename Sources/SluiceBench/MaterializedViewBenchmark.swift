@@ -56,7 +56,7 @@ package struct MaterializedViewBenchmark {
     }
 
     package func run() async throws {
-        print("sluice bench mv: \(rows) rows into t(id, k, v) feeding \(Self.viewQuery)")
+        report("sluice bench mv: \(rows) rows into t(id, k, v) feeding \(Self.viewQuery)")
         var results: [Figures] = []
         let scenarios: [(Scenario, String, Int, Bool)] = [
             (.thousandKeys, "1k keys", 1000, false), (.millionKeys, "1M keys", 1_000_000, false),
@@ -70,7 +70,7 @@ package struct MaterializedViewBenchmark {
         // (Fewer rows: the general aggregate is slower, and every row is an ordered entry.)
         if only == nil || only == .general {
             let generalRows = min(rows, 2_000_000)
-            print("  \(generalRows) rows feeding \(Self.generalQuery):")
+            report("  \(generalRows) rows feeding \(Self.generalQuery):")
             Self.printFigures(try await scenario(label: "100k keys, general", keys: 100_000, deleteTenth: false, query: Self.generalQuery, rows: generalRows))
         }
         if only != nil {
@@ -89,14 +89,14 @@ package struct MaterializedViewBenchmark {
             guard let seconds = duck[figures.keys] else { continue }
             let duckRate = Double(rows) / seconds
             let aggregateRate = Double(figures.aggregateRows) / figures.aggregateSeconds
-            print(String(
+            report(String(
                 format: "  duckdb %-15@ batch GROUP BY %6.3f s %12.0f rows/s (1 thread) | aggregate operator / duckdb = %.2f",
                 figures.label as NSString, seconds, duckRate, aggregateRate / duckRate))
         }
     }
 
     private static func printFigures(_ figures: Figures) {
-        print(String(
+        report(String(
             format: "  %-22@ end-to-end %6.2f s %12.0f rows/s | aggregate operator %12.0f rows/s | %d groups, %.0f bytes/group | %d epochs, %d changes out",
             figures.label as NSString, figures.endToEndSeconds, Double(figures.aggregateRows) / figures.endToEndSeconds,
             Double(figures.aggregateRows) / figures.aggregateSeconds, figures.groups, figures.bytesPerGroup, figures.epochs, figures.rowsOut))

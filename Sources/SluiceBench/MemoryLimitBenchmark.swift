@@ -31,13 +31,13 @@ package struct MemoryLimitBenchmark {
     }
 
     package func run() throws {
-        print("  larger than memory: \(rows) datagen rows through a view of every row and a GROUP BY of \(rows / 20) groups, barrier every \(Self.barrierMilliseconds) ms, each run in its own process")
+        report("  larger than memory: \(rows) datagen rows through a view of every row and a GROUP BY of \(rows / 20) groups, barrier every \(Self.barrierMilliseconds) ms, each run in its own process")
         let free = try child(memoryLimit: nil)
-        print(String(format: "  no memory limit (state %.0f MiB)            %10.0f rows/s; peak RSS %.0f MiB",
+        report(String(format: "  no memory limit (state %.0f MiB)            %10.0f rows/s; peak RSS %.0f MiB",
                      Double(free.stateBytes) / 1_048_576, Double(rows) / free.seconds, Double(free.peakRSS) / 1_048_576))
         let limit = max(free.stateBytes / 3, 8 << 20)
         let limited = try child(memoryLimit: limit)
-        print(String(format: "  --memory-limit %.0f MiB (state %.1fx the limit) %10.0f rows/s, %.2f of no limit; peak RSS %.0f MiB (%.2f of no limit); pages' peak %.0f MiB, %d pages evicted, %d read back",
+        report(String(format: "  --memory-limit %.0f MiB (state %.1fx the limit) %10.0f rows/s, %.2f of no limit; peak RSS %.0f MiB (%.2f of no limit); pages' peak %.0f MiB, %d pages evicted, %d read back",
                      Double(limit) / 1_048_576, Double(limited.stateBytes) / Double(limit), Double(rows) / limited.seconds, free.seconds / limited.seconds,
                      Double(limited.peakRSS) / 1_048_576, Double(limited.peakRSS) / Double(max(free.peakRSS, 1)),
                      Double(limited.peakResident) / 1_048_576, limited.evicted, limited.loaded))
@@ -83,6 +83,6 @@ package struct MemoryLimitBenchmark {
         let memory = database.streams.memoryStatus
         let state = database.streams.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
         database.stop()
-        print("RESULT \(seconds) \(memory.processPeakBytes) \(state) \(memory.peakResidentBytes) \(memory.evictedPages) \(memory.loadedPages)")
+        report("RESULT \(seconds) \(memory.processPeakBytes) \(state) \(memory.peakResidentBytes) \(memory.evictedPages) \(memory.loadedPages)")
     }
 }

@@ -116,7 +116,7 @@ package struct NexmarkViewBenchmark {
         }
         var generator = Self.generator(eventsPerSecond: eventsPerSecond)
         let ndjson = Self.ndjson(events, from: &generator)
-        print(String(format: "  nexmark: %d events, %.1f MB of JSON, one partition of the built-in broker", events, Double(ndjson.count) / 1e6))
+        report(String(format: "  nexmark: %d events, %.1f MB of JSON, one partition of the built-in broker", events, Double(ndjson.count) / 1e6))
 
         let broker = try await BenchBroker.start(named: "nexmark")
         try KafkaJSONBenchmark.load(ndjson, topic: "nexmark", port: broker.port)
@@ -137,13 +137,13 @@ package struct NexmarkViewBenchmark {
             var rows = 0
             if let count, case .int64(let value) = count.columns[0].value(at: 0) { rows = Int(value) }
             results.append(Figures(name: query.name, seconds: seconds, rows: rows))
-            print(String(format: "  nexmark %@  %7.2f s  %10.0f events/s  (%d rows in the view)", query.name as NSString, seconds,
+            report(String(format: "  nexmark %@  %7.2f s  %10.0f events/s  (%d rows in the view)", query.name as NSString, seconds,
                          Double(events) / seconds, rows))
         }
         await broker.stop()
         if selected.count <= 3, let q2 = results.first(where: { $0.name == "q2" }) {
             for figures in results where figures.name != "q2" {
-                print(String(format: "  nexmark %@ / q2 = %.2f", figures.name as NSString, q2.seconds / figures.seconds))
+                report(String(format: "  nexmark %@ / q2 = %.2f", figures.name as NSString, q2.seconds / figures.seconds))
             }
         }
         return results

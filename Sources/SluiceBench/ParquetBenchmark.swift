@@ -167,7 +167,7 @@ package struct ParquetBenchmark {
         let chunks = Self.chunks(rows)
         let inputBytes = Self.inputBytes(chunks)
         let level = codec == .zstd ? " level \(zstdLevel)" : ""
-        print("sluice bench parquet: \(rows) balloon rows, \(Self.megabytes(inputBytes)) MB of values, \(codec.rawValue)\(level), median of \(runs) writes")
+        report("sluice bench parquet: \(rows) balloon rows, \(Self.megabytes(inputBytes)) MB of values, \(codec.rawValue)\(level), median of \(runs) writes")
         let directory = NSTemporaryDirectory() + "sluice-bench-parquet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -181,14 +181,14 @@ package struct ParquetBenchmark {
         }
         let ours = Self.median(times)
         let ourBytes = Int(summary?.fileSize ?? 0)
-        print(line("sluice ParquetWriter", seconds: ours, fileBytes: ourBytes, inputBytes: inputBytes))
+        report(line("sluice ParquetWriter", seconds: ours, fileBytes: ourBytes, inputBytes: inputBytes))
         guard compareWithReferences, let figures = try references() else { return }
         if figures["rows"].map({ Int($0) }) != rows || figures["checksum"].map({ Int($0) }) != Self.checksum(chunks) {
-            print("  references: generated other rows (rows \(figures["rows"] ?? -1), checksum \(figures["checksum"] ?? -1), expected \(rows), \(Self.checksum(chunks)))")
+            report("  references: generated other rows (rows \(figures["rows"] ?? -1), checksum \(figures["checksum"] ?? -1), expected \(rows), \(Self.checksum(chunks)))")
         }
         for (label, name) in [("pyarrow write_table", "pyarrow"), ("duckdb COPY (1 thread)", "duckdb")] {
             guard let seconds = figures["\(name)_seconds"], let bytes = figures["\(name)_bytes"] else { continue }
-            print(line(label, seconds: seconds, fileBytes: Int(bytes), inputBytes: inputBytes)
+            report(line(label, seconds: seconds, fileBytes: Int(bytes), inputBytes: inputBytes)
                 + String(format: "  sluice %.2fx as fast", seconds / ours))
         }
     }
@@ -207,7 +207,7 @@ package struct ParquetBenchmark {
         let script = "benchmarks/parquet_reference.py"
         let python = ".venv/bin/python"
         guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: script) else {
-            print("  references: need \(python) and \(script) (run from the repository after `make test` set up the environment)")
+            report("  references: need \(python) and \(script) (run from the repository after `make test` set up the environment)")
             return nil
         }
         let process = Process()
@@ -219,7 +219,7 @@ package struct ParquetBenchmark {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            print("  references: \(script) failed (status \(process.terminationStatus))")
+            report("  references: \(script) failed (status \(process.terminationStatus))")
             return nil
         }
         var figures: [String: Double] = [:]

@@ -38,8 +38,8 @@ package struct ScanAggBenchmark {
             start = end
         }
         let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
-        print("sluice bench scan-agg: \(rows) rows (k: 1,000 distinct bigint keys, v: bigint, s: short text)")
-        print(String(format: "  load (in-process, columnar):      %8.3f s", loadSeconds))
+        report("sluice bench scan-agg: \(rows) rows (k: 1,000 distinct bigint keys, v: bigint, s: short text)")
+        report(String(format: "  load (in-process, columnar):      %8.3f s", loadSeconds))
 
         var ours: [String: Double] = [:]
         for (label, query) in [("group-by", Self.groupQuery), ("filtered count", Self.filterQuery)] {
@@ -53,7 +53,7 @@ package struct ScanAggBenchmark {
             }
             let best = times.sorted()[times.count / 2]
             ours[label] = Double(rows) / best
-            print(String(format: "  sluice %-16@ %8.3f s  %12.0f rows/s  (%d result rows)", label as NSString, best, Double(rows) / best, resultRows))
+            report(String(format: "  sluice %-16@ %8.3f s  %12.0f rows/s  (%d result rows)", label as NSString, best, Double(rows) / best, resultRows))
         }
         guard compareWithDuckDB else { return }
         let duck = try duckDBFigures()
@@ -61,7 +61,7 @@ package struct ScanAggBenchmark {
             for label in ["group-by", "filtered count"] {
                 guard let duckSeconds = duck["\(label)/\(threads)"] else { continue }
                 let duckRate = Double(rows) / duckSeconds
-                print(String(
+                report(String(
                     format: "  duckdb %-16@ %8.3f s  %12.0f rows/s  (%d thread%@)  sluice/duckdb = %.2f", label as NSString,
                     duckSeconds, duckRate, threads, threads == 1 ? "" : "s", ours[label]! / duckRate))
             }

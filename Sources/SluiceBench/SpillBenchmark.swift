@@ -33,7 +33,7 @@ package struct SpillBenchmark {
 
     package func run() async throws {
         let queries = queries()
-        print("sluice bench spill: \(rows) generated rows, median of \(repetitions) runs per query")
+        report("sluice bench spill: \(rows) generated rows, median of \(repetitions) runs per query")
         guard let duck = try DuckDBReference.figures(script: Self.duckScript, arguments: [String(repetitions)] + queries.map(\.sql)) else {
             throw SluiceError(.featureNotSupported, "sluice bench spill needs DuckDB (.venv, made by `make test`)")
         }
@@ -41,8 +41,8 @@ package struct SpillBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let database = try Database(dataDirectory: directory)
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
-        print("")
-        print("  query                           sluice 256 MB (s)   sluice in memory (s)   duckdb 256 MB, 1 thread (s)   duckdb/sluice")
+        report("")
+        report("  query                           sluice 256 MB (s)   sluice in memory (s)   duckdb 256 MB, 1 thread (s)   duckdb/sluice")
         for (index, query) in queries.enumerated() {
             var figures: [Double] = []
             var answer = ""
@@ -60,7 +60,7 @@ package struct SpillBenchmark {
             let duckSeconds = duck["q\(index)"] ?? .nan
             let check = duck["q\(index).failed"] == 1 ? "  (DuckDB failed)" : (duck["q\(index).answer.\(answer)"] == 1 ? "" : "  (answer \(answer) differs from DuckDB's)")
             let name = query.name.padding(toLength: 30, withPad: " ", startingAt: 0)
-            print(String(
+            report(String(
                 format: "  %@  %17.2f   %20.2f   %27.2f   %13.2f%@", name as NSString, figures[0], figures[1], duckSeconds,
                 duckSeconds / figures[0], check as NSString))
         }

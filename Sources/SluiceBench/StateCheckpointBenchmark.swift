@@ -38,7 +38,7 @@ struct StateCheckpointBenchmark {
         var generator = NexmarkViewBenchmark.generator()
         func ndjson(_ count: Int) -> [UInt8] { NexmarkViewBenchmark.ndjson(count, from: &generator) }
         try KafkaJSONBenchmark.load(ndjson(events), topic: "nexmark", port: broker.port)
-        print("  views' state: \(events) Nexmark events through q0 (every bid kept) and a GROUP BY over auctions, barrier every \(barrierMilliseconds) ms")
+        report("  views' state: \(events) Nexmark events through q0 (every bid kept) and a GROUP BY over auctions, barrier every \(barrierMilliseconds) ms")
 
         // Best of two runs each, alternating: two cores make single runs noisy.
         var rates = [0.0, 0.0]
@@ -57,18 +57,18 @@ struct StateCheckpointBenchmark {
             rates[run % 2] = max(rates[run % 2], Double(events) / seconds)
             let stateBytes = database.streams.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
             if run < 2 {
-                print(String(format: "  %@  %7.2f s  %10.0f events/s", frequency == 1 ? "checkpoint every barrier" : "checkpoints off         ", seconds, Double(events) / seconds))
+                report(String(format: "  %@  %7.2f s  %10.0f events/s", frequency == 1 ? "checkpoint every barrier" : "checkpoints off         ", seconds, Double(events) / seconds))
             } else if frequency == 1 {
                 database.streams.waitForStateCheckpoints()
                 let totals = database.streams.stateCheckpointTotals
-                print(String(format: "  checkpoint every barrier  %7.2f s  %10.0f events/s; best of two: %.0f against %.0f with checkpoints off, %.2f",
+                report(String(format: "  checkpoint every barrier  %7.2f s  %10.0f events/s; best of two: %.0f against %.0f with checkpoints off, %.2f",
                              seconds, Double(events) / seconds, rates[1], rates[0], rates[1] / rates[0]))
-                print(String(format: "  %d checkpoints: %.1f MiB written (%.2f MiB each); changes %.1f MiB, bases %.1f MiB: %.2f bytes written per byte of changes; %d failed; state %.0f MiB",
+                report(String(format: "  %d checkpoints: %.1f MiB written (%.2f MiB each); changes %.1f MiB, bases %.1f MiB: %.2f bytes written per byte of changes; %d failed; state %.0f MiB",
                              totals.checkpoints, Double(totals.bytesWritten) / 1_048_576, Double(totals.bytesWritten) / 1_048_576 / Double(max(totals.checkpoints, 1)),
                              Double(totals.deltaBytes) / 1_048_576, Double(totals.baseBytes) / 1_048_576,
                              Double(totals.bytesWritten) / Double(max(totals.deltaBytes, 1)), totals.failures, Double(stateBytes) / 1_048_576))
             } else {
-                print(String(format: "  checkpoints off           %7.2f s  %10.0f events/s", seconds, Double(events) / seconds))
+                report(String(format: "  checkpoints off           %7.2f s  %10.0f events/s", seconds, Double(events) / seconds))
             }
             // A crash: the last run's directory is recovered below. (The checkpoints already
             // handed to the writer are let finish: the next run removes this directory.)
@@ -96,8 +96,8 @@ struct StateCheckpointBenchmark {
         let count = try await session.execute(script: "SELECT count(*) FROM nexmark_q0").chunks.first?.columns[0].value(at: 0).textForm ?? "?"
         let stateBytes = recovered.streams.runtime.views.reduce(0) { $0 + $1.statistics.stateBytes.load(ordering: .relaxed) }
         recovered.stop()
-        print(String(format: "  recovery  %6.2f s until SQL is served (%.0f MiB of view state restored), %6.2f s until %d more events are in (%.2f s at the steady rate); q0 holds %@ rows",
+        report(String(format: "  recovery  %6.2f s until SQL is served (%.0f MiB of view state restored), %6.2f s until %d more events are in (%.2f s at the steady rate); q0 holds %@ rows",
                      serving, Double(stateBytes) / 1_048_576, caughtUp, extra, Double(extra) / rates[1], count as NSString))
-        print("  \(recovered.recovery?.summary ?? "")")
+        report("  \(recovered.recovery?.summary ?? "")")
     }
 }

@@ -28,12 +28,12 @@ package struct TPCHBenchmark {
     package func run() async throws {
         let directory = try benchDirectory(named: "tpch")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        print("sluice bench tpch: scale factor \(scaleFactor), median of \(repetitions) runs per query")
+        report("sluice bench tpch: scale factor \(scaleFactor), median of \(repetitions) runs per query")
         let generateStart = ContinuousClock.now
         guard let duck = try DuckDBReference.figures(script: Self.duckScript, arguments: [String(scaleFactor), directory, String(repetitions)]) else {
             throw SluiceError(.featureNotSupported, "sluice bench tpch needs DuckDB and its tpch extension (.venv, made by `make test`)")
         }
-        print(String(format: "  data and DuckDB's runs: %.1f s", (ContinuousClock.now - generateStart).inSeconds))
+        report(String(format: "  data and DuckDB's runs: %.1f s", (ContinuousClock.now - generateStart).inSeconds))
 
         let database = try Database(dataDirectory: nil)
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
@@ -48,9 +48,9 @@ package struct TPCHBenchmark {
             loadedRows += try database.loadDelimitedText(path: "\(directory)/\(table).tbl", into: relation)
         }
         let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
-        print(String(format: "  sluice load (in-process, from text): %d rows in %.1f s", loadedRows, loadSeconds))
-        print("")
-        print("  query   sluice (s)   duckdb 1 thread (s)   duckdb/sluice")
+        report(String(format: "  sluice load (in-process, from text): %d rows in %.1f s", loadedRows, loadSeconds))
+        report("")
+        report("  query   sluice (s)   duckdb 1 thread (s)   duckdb/sluice")
 
         var ratios: [Double] = []
         var sluiceTotal = 0.0
@@ -72,7 +72,7 @@ package struct TPCHBenchmark {
             }
             let duckSeconds = duck["q\(number)"] ?? .nan
             if let failure {
-                print(String(format: "  q%-5d  failed: %@", number, failure as NSString))
+                report(String(format: "  q%-5d  failed: %@", number, failure as NSString))
                 continue
             }
             let seconds = times.sorted()[times.count / 2]
@@ -82,11 +82,11 @@ package struct TPCHBenchmark {
             duckTotal += duckSeconds
             let expectedRows = Int(duck["q\(number).rows"] ?? -1)
             let check = rows == expectedRows ? "" : "  (\(rows) rows, DuckDB \(expectedRows))"
-            print(String(format: "  q%-5d  %10.3f   %19.3f   %13.2f%@", number, seconds, duckSeconds, ratio, check as NSString))
+            report(String(format: "  q%-5d  %10.3f   %19.3f   %13.2f%@", number, seconds, duckSeconds, ratio, check as NSString))
         }
         let geometricMean = exp(ratios.reduce(0) { $0 + log($1) } / Double(max(ratios.count, 1)))
-        print(String(format: "  total   %10.3f   %19.3f", sluiceTotal, duckTotal))
-        print(String(format: "  %d of %d queries completed; geometric mean of duckdb/sluice: %.3f", ratios.count, queries.isEmpty ? 22 : queries.count, geometricMean))
+        report(String(format: "  total   %10.3f   %19.3f", sluiceTotal, duckTotal))
+        report(String(format: "  %d of %d queries completed; geometric mean of duckdb/sluice: %.3f", ratios.count, queries.isEmpty ? 22 : queries.count, geometricMean))
     }
 
     /// Generates the data, writes it and the queries under argv[2], and times each query with

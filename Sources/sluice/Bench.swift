@@ -21,7 +21,10 @@ struct NexmarkBench: AsyncParsableCommand {
     @Option(help: "Events a second on the generator's simulated clock (windows close as its time passes).")
     var simulatedRate = 10_000.0
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         let names = (queries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         try await NexmarkViewBenchmark(events: events, only: names, eventsPerSecond: simulatedRate).run()
     }
@@ -37,7 +40,10 @@ struct ScanAgg: AsyncParsableCommand {
     @Flag(help: "Skip the DuckDB comparison.")
     var noDuckdb = false
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         try await ScanAggBenchmark(rows: rows, compareWithDuckDB: !noDuckdb).run()
     }
 }
@@ -55,7 +61,10 @@ struct TPCH: AsyncParsableCommand {
     @Option(help: "Only these queries, comma-separated (all 22 when not given).")
     var queries: String?
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         let numbers = (queries ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         try await TPCHBenchmark(scaleFactor: sf, repetitions: repetitions, queries: numbers).run()
     }
@@ -71,7 +80,10 @@ struct IndexBench: AsyncParsableCommand {
     @Option(help: "Lookups of each kind; the median is reported.")
     var lookups = 1_000
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         try await IndexBenchmark(rows: rows, lookups: lookups).run()
     }
 }
@@ -86,7 +98,10 @@ struct Spill: AsyncParsableCommand {
     @Option(help: "Runs per query; the median is reported.")
     var repetitions = 1
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         try await SpillBenchmark(rows: rows, repetitions: repetitions).run()
     }
 }
@@ -110,7 +125,10 @@ struct MaterializedView: AsyncParsableCommand {
     @Option(help: "Run one aggregate scenario alone: '1k', '1M', '1k-deleted' or 'general' (no join, no Nexmark).")
     var only: MaterializedViewBenchmark.Scenario?
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         MemoryTuning.apply()
         try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb, nexmarkEvents: nexmarkEvents, only: only).run()
     }
@@ -133,7 +151,10 @@ struct CheckpointBench: AsyncParsableCommand {
     @Option(help: "Datagen rows for the larger-than-memory runs, each in a process of its own (0: skip them).")
     var memoryRows = 6_000_000
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         MemoryTuning.apply()
         try await CheckpointBenchmark(rows: rows, stateBytes: stateMib << 20, nexmarkEvents: nexmarkEvents).run()
         if memoryRows > 0 {
@@ -167,7 +188,10 @@ struct BrokerBench: ParsableCommand {
     @Option(help: "Records to produce and consume.")
     var records = 5_000_000
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() throws {
+        BenchProgress.enable(quiet: output.quiet)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         try BrokerBenchmark(records: records, executable: executable).run()
     }
@@ -184,7 +208,10 @@ struct JSONDecode: ParsableCommand {
     @Flag(help: "Skip the DuckDB comparison.")
     var noDuckdb = false
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() throws {
+        BenchProgress.enable(quiet: output.quiet)
         try JSONDecodeBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
     }
 }
@@ -200,7 +227,10 @@ struct KafkaJSON: AsyncParsableCommand {
     @Flag(help: "Skip the DuckDB comparison.")
     var noDuckdb = false
 
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         MemoryTuning.apply()  // as `sluice serve` runs
         try await KafkaJSONBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
     }
@@ -217,7 +247,10 @@ struct ParquetBench: ParsableCommand {
     @Option(help: "ZSTD level for all three writers (1 is Arrow's default; DuckDB's is 3).") var zstdLevel = 1
     @Option(help: "Writes per engine; the median is reported.") var runs = 3
     @Flag(help: "Skip the pyarrow and DuckDB comparison.") var noReferences = false
+    @OptionGroup var output: BenchOutputOptions
+
     func run() throws {
+        BenchProgress.enable(quiet: output.quiet)
         try ParquetBenchmark(rows: rows, codec: codec, zstdLevel: zstdLevel, runs: runs, compareWithReferences: !noReferences).run()
     }
 }
@@ -229,8 +262,16 @@ struct IcebergSinkBench: AsyncParsableCommand {
     @Option(help: "Rows from the view.") var rows = 5_000_000
     @Option(help: "Events through the Kafka source (enough that the last commit's wait, a barrier interval, is not the figure).") var events = 10_000_000
     @Option(help: "Kafka pipelines per sink, alternating; the median is reported.") var runs = 3
+    @OptionGroup var output: BenchOutputOptions
+
     func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
         MemoryTuning.apply()  // as `sluice serve` runs
         try await IcebergSinkBenchmark(rows: rows, events: events, runs: runs).run()
     }
+}
+
+/// What every `sluice bench` takes: `--quiet` drops the progress line a terminal shows.
+struct BenchOutputOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "No progress line on a terminal (figures only).") var quiet = false
 }

@@ -66,3 +66,20 @@ def test_produce_progress_and_quiet(tmp_path) -> None:
         assert _on_terminal(["produce", *bootstrap, "quiet", "--quiet"], stdin=records) == b""
         piped = subprocess.run([str(sluice_binary()), "produce", *bootstrap, "piped"], input=records, capture_output=True, timeout=60)
         assert piped.returncode == 0 and piped.stderr == b"sent 20000 records to piped\n"
+
+
+def test_benchmark_progress_on_a_terminal_only() -> None:
+    """A benchmark's progress line names its phase or what it waits for, with the time spent;
+    its figures each start on a cleared line. Piped or with --quiet, only the figures."""
+    args = ["bench", "kafka-json", "--events", "60000", "--no-duckdb"]
+    shown = _on_terminal(args)
+    assert re.search(rb"\r\x1b\[K  \xe2\x80\xa6 .+ \(\d+ s\)", shown), shown[:400]
+    figures = [line for line in shown.split(b"\r\n") if b"events/s" in line]
+    assert len(figures) >= 2 and all(b"\xe2\x80\xa6" not in line.split(b"\r\x1b[K")[-1] for line in figures), figures
+
+    piped = subprocess.run([str(sluice_binary()), *args], capture_output=True, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    assert b"\x1b" not in piped.stdout + piped.stderr and b"events/s" in piped.stdout
+
+    quiet = _on_terminal([*args, "--quiet"])
+    assert b"\x1b[K" not in quiet and b"events/s" in quiet
