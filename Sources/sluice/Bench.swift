@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -274,4 +274,23 @@ struct IcebergSinkBench: AsyncParsableCommand {
 /// What every `sluice bench` takes: `--quiet` drops the progress line a terminal shows.
 struct BenchOutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress line on a terminal (figures only).") var quiet = false
+}
+
+struct DashboardBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Seed 000's source and five views over N events, alone and watched by the dashboard and a /metrics scraper; the snapshot's and the scrape's own time.")
+
+    @Option(help: "Balloon events to load and read.")
+    var events = 2_000_000
+
+    @Option(help: "Runs of each kind; medians are reported.")
+    var runs = 3
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
+        try await DashboardBenchmark(events: events, runs: max(1, runs)).run()
+    }
 }

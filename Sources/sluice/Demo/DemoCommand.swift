@@ -161,7 +161,7 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
                 // The warehouse is on the local disk: the seed's MinIO settings are kept, unused.
                 "plf_aws_endpoint_url": "http://127.0.0.1:9000", "plf_aws_region": "us-east-1",
             ]
-            return [Self.fill(BalloonSeed.source, values), Self.fill(BalloonSeed.sink, values)]
+            return [SeedTemplate.fill(BalloonSeed.source, values), SeedTemplate.fill(BalloonSeed.sink, values)]
         case .users:
             // The seed's producer and SQL hard-code localhost:9092.
             return [UsersSeed.initSQL.replacingOccurrences(of: "'localhost:9092'", with: "'\(kafka)'")]
@@ -244,51 +244,8 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
     private static func number(_ rate: Double) -> String {
         rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
-
-    /// Fills Jinja's `{{ name }}` and `{{ name | default("x") }}`, as Ansible does for the seed.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
-        var out = ""
-        var rest = template[...]
-        while let open = rest.range(of: "{{") {
-            out += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "}}") else {
-                out += rest[open.lowerBound...]
-                return out
-            }
-            let body = rest[open.upperBound..<close.lowerBound]
-            let parts = body.split(separator: "|", maxSplits: 1)
-            let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            var value = values[name]
-            if value == nil, parts.count == 2, let quote = parts[1].firstIndex(of: "\""), let end = parts[1].lastIndex(of: "\""), quote < end {
-                value = String(parts[1][parts[1].index(after: quote)..<end])
-            }
-            out += value ?? String(rest[open.lowerBound..<close.upperBound])
-            rest = rest[close.upperBound...]
-        }
-        out += rest
-        return out
-    }
 }
 
-extension PaymentsSeed {
-    /// A statement of seed 004 in our dialect: the catalogs' names dropped, Flink's connector
-    /// options as RisingWave's `WITH … FORMAT PLAIN ENCODE JSON`, the Kafka table a source and the
-    /// cleaned table a materialized view.
-    static func adapted(_ statement: String, kafka: String) -> String {
-        var text = statement.replacingOccurrences(of: "kafka_catalog.payments_db.", with: "")
-            .replacingOccurrences(of: "polaris_catalog.payments_db.", with: "")
-        if let open = text.range(of: ") WITH ("), let close = text.range(of: ");", range: open.upperBound..<text.endIndex) {
-            text.replaceSubrange(
-                open.lowerBound..<close.upperBound,
-                with: ") WITH (connector = 'kafka', topic = 'payment_charges', properties.bootstrap.server = '\(kafka)', "
-                    + "scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
-        }
-        text = text.replacingOccurrences(of: "CREATE TABLE payment_charges (", with: "CREATE SOURCE payment_charges (")
-            .replacingOccurrences(of: "CREATE TABLE payment_charges_cleaned AS", with: "CREATE MATERIALIZED VIEW payment_charges_cleaned AS")
-        while let last = text.last, last.isWhitespace || last == ";" { text.removeLast() }
-        return text
-    }
-}
 
 /// The demo's stop request, and the generator thread's end.
 private final class DemoStop: Sendable {

@@ -1,8 +1,10 @@
+import Foundation
+
 /// Seed 001's init.sql (`/work/shared/seeds/001_*.txt`) as the seed writes it: a Kafka source of
 /// user change events and the view of each user's latest state. The tests check it against
 /// tests/fixtures/seeds/001_init.sql.
-enum UsersSeed {
-    static let initSQL = #"""
+package enum UsersSeed {
+    package static let initSQL = #"""
     DROP SOURCE IF EXISTS user_events CASCADE;
     DROP MATERIALIZED VIEW IF EXISTS latest_user_state CASCADE;
 
@@ -40,8 +42,8 @@ enum UsersSeed {
 /// fraud features. `PaymentsSeed.adapted` gives them in our dialect (the catalogs' names dropped,
 /// the connector's options in RisingWave's `WITH` and `FORMAT`, a source and views in place of
 /// Flink's tables), as tests/e2e/test_seed_004.py runs them.
-enum PaymentsSeed {
-    static let source = #"""
+package enum PaymentsSeed {
+    package static let source = #"""
     CREATE TABLE kafka_catalog.payments_db.payment_charges (
         event_id STRING,
         event_type STRING,
@@ -85,7 +87,7 @@ enum PaymentsSeed {
     );
     """#
 
-    static let cleaned = #"""
+    package static let cleaned = #"""
     -- Data quality transformation
     CREATE TABLE polaris_catalog.payments_db.payment_charges_cleaned AS
     SELECT
@@ -114,7 +116,7 @@ enum PaymentsSeed {
     FROM kafka_catalog.payments_db.payment_charges;
     """#
 
-    static let features = #"""
+    package static let features = #"""
     -- Rolling aggregates for fraud detection
     SELECT
         customer_id,
@@ -134,8 +136,8 @@ enum PaymentsSeed {
 /// (an Iceberg sink per view; the seed prints the leaderboard's and says the other four are the
 /// same with their names). `sluice demo balloon --print-sql` prints them filled in; the tests
 /// check them against tests/fixtures/seeds, taken from the seed by hand.
-enum BalloonSeed {
-    static let source = #"""
+package enum BalloonSeed {
+    package static let source = #"""
     -- source events from Kafka
     CREATE SOURCE IF NOT EXISTS balloon_game_events (
      player string,
@@ -222,7 +224,7 @@ enum BalloonSeed {
         window_end;
     """#
 
-    static let sink = #"""
+    package static let sink = #"""
     CREATE SINK IF NOT EXISTS leaderboard
      FROM mv_leaderboard
      WITH (
@@ -333,4 +335,51 @@ enum BalloonSeed {
        s3.path.style.access = 'true'
     );
     """#
+}
+
+/// The seeds' templates (seed 000's Ansible variables).
+package enum SeedTemplate {
+    /// Fills Jinja's `{{ name }}` and `{{ name | default("x") }}`, as Ansible does for the seed.
+    package static func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                out += rest[open.lowerBound...]
+                return out
+            }
+            let body = rest[open.upperBound..<close.lowerBound]
+            let parts = body.split(separator: "|", maxSplits: 1)
+            let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            var value = values[name]
+            if value == nil, parts.count == 2, let quote = parts[1].firstIndex(of: "\""), let end = parts[1].lastIndex(of: "\""), quote < end {
+                value = String(parts[1][parts[1].index(after: quote)..<end])
+            }
+            out += value ?? String(rest[open.lowerBound..<close.upperBound])
+            rest = rest[close.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}
+
+extension PaymentsSeed {
+    /// A statement of seed 004 in our dialect: the catalogs' names dropped, Flink's connector
+    /// options as RisingWave's `WITH … FORMAT PLAIN ENCODE JSON`, the Kafka table a source and the
+    /// cleaned table a materialized view.
+    package static func adapted(_ statement: String, kafka: String) -> String {
+        var text = statement.replacingOccurrences(of: "kafka_catalog.payments_db.", with: "")
+            .replacingOccurrences(of: "polaris_catalog.payments_db.", with: "")
+        if let open = text.range(of: ") WITH ("), let close = text.range(of: ");", range: open.upperBound..<text.endIndex) {
+            text.replaceSubrange(
+                open.lowerBound..<close.upperBound,
+                with: ") WITH (connector = 'kafka', topic = 'payment_charges', properties.bootstrap.server = '\(kafka)', "
+                    + "scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
+        }
+        text = text.replacingOccurrences(of: "CREATE TABLE payment_charges (", with: "CREATE SOURCE payment_charges (")
+            .replacingOccurrences(of: "CREATE TABLE payment_charges_cleaned AS", with: "CREATE MATERIALIZED VIEW payment_charges_cleaned AS")
+        while let last = text.last, last.isWhitespace || last == ";" { text.removeLast() }
+        return text
+    }
 }
