@@ -117,6 +117,9 @@ def test_metrics_parse_and_follow_the_pipeline(server: SluiceServer) -> None:
         assert second[("sluice_broker_records_produced_total", (("topic", "metrics-events"),))] - \
             first[("sluice_broker_records_produced_total", (("topic", "metrics-events"),))] == 200
         assert second[("sluice_view_rows_in_total", (("view", "leaderboard"),))] > first[("sluice_view_rows_in_total", (("view", "leaderboard"),))]
+        # The view's changes: each player's row inserted once, then updated (two rows a change).
+        rows_out = conn.execute("SELECT rows_out FROM rw_fragments WHERE name = 'leaderboard'").fetchone()[0]
+        assert second[("sluice_view_rows_out_total", (("view", "leaderboard"),))] == rows_out > 7
         assert second[("sluice_checkpoint_duration_seconds_count", ())] > first[("sluice_checkpoint_duration_seconds_count", ())]
         conn.execute("DROP SINK board_sink")
         conn.execute("DROP MATERIALIZED VIEW color_windows")

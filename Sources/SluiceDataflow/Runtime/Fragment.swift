@@ -15,6 +15,8 @@ package protocol EpochCollector: AnyObject, Sendable {
 /// Counters a fragment keeps for the system views; updated by its thread, read by anyone.
 package final class FragmentStatistics: Sendable {
     package let rowsIn = Atomic<Int>(0)
+    /// Changes the fragment's view emitted (inserts, deletes and both halves of updates).
+    package let rowsOut = Atomic<Int>(0)
     package let rowCount = Atomic<Int>(0)
     /// Bytes of state the fragment holds: its operators' and its view's pages, as of the last
     /// finished epoch.
@@ -362,6 +364,7 @@ package final class Fragment: @unchecked Sendable {
             }
             return
         }
+        statistics.rowsOut.add(chunk.count, ordering: .relaxed)
         materializer.apply(chunk)
         output.sendWithoutWaiting(.chunk(chunk))
     }

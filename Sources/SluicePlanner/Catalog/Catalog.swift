@@ -215,6 +215,8 @@ package struct StreamingJobStatus: Sendable {
     /// (microseconds since 1970).
     package var backfillRows = 0
     package var backfilledRows = 0
+    /// Changes the view emitted.
+    package var rowsOut = 0
     package var createdAt: Int64 = 0
 
     /// Whether the view is still going through its inputs' rows.

@@ -388,7 +388,7 @@ enum SystemCatalog {
                 columns: [
                     ("fragment_id", .int32), ("table_id", .int32), ("name", .varchar), ("upstream_table_ids", .list(.int32)),
                     ("row_count", .int64), ("rows_in", .int64), ("errors", .int64), ("last_error", .varchar), ("plan", .varchar),
-                    ("state_bytes", .int64),
+                    ("state_bytes", .int64), ("rows_out", .int64),
                 ],
                 rows: catalog.streamingStatus.map { status in
                     [
@@ -396,7 +396,7 @@ enum SystemCatalog {
                         .string(catalog.relation(id: status.viewID)?.name ?? ""),
                         .list(status.upstreams.map { .int32(Int32($0)) }), .int64(Int64(status.rowCount)), .int64(Int64(status.rowsIn)),
                         .int64(Int64(status.errors)), status.lastError.map { .string($0) } ?? .null, .string(status.plan),
-                        .int64(Int64(status.stateBytes)),
+                        .int64(Int64(status.stateBytes)), .int64(Int64(status.rowsOut)),
                     ]
                 })
         default:

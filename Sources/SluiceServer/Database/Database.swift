@@ -92,6 +92,7 @@ package final class Database: TableProvider, Sendable {
                     rowsIn: statistics.rowsIn.load(ordering: .relaxed), errors: statistics.errors.load(ordering: .relaxed),
                     lastError: statistics.lastError, plan: fragment.planText, stateBytes: statistics.stateBytes.load(ordering: .relaxed))
                 status.backfillRows = statistics.backfillRows.load(ordering: .relaxed)
+                status.rowsOut = statistics.rowsOut.load(ordering: .relaxed)
                 status.backfilledRows = statistics.backfilledRows.load(ordering: .relaxed)
                 status.createdAt = statistics.createdAt.load(ordering: .relaxed)
                 return status

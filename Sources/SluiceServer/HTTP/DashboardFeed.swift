@@ -90,7 +90,7 @@ package final class DashboardFeed: Sendable {
             }
             if let job = jobs[relation.id] {
                 node.append(.init("job", .object([
-                    "rows_in": .int(Int64(job.rowsIn)), "row_count": .int(Int64(job.rowCount)), "errors": .int(Int64(job.errors)),
+                    "rows_in": .int(Int64(job.rowsIn)), "rows_out": .int(Int64(job.rowsOut)), "row_count": .int(Int64(job.rowCount)), "errors": .int(Int64(job.errors)),
                     "last_error": job.lastError.map { .string($0) }, "state_bytes": .int(Int64(job.stateBytes)),
                     "backfill_rows": .int(Int64(job.backfillRows)), "backfilled_rows": .int(Int64(job.backfilledRows)),
                 ])))

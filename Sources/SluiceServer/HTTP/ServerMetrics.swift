@@ -93,6 +93,7 @@ package final class ServerMetrics: Sendable {
                 let labels = [(relation.kind == .sink ? "sink" : "view", relation.name)]
                 let prefix = relation.kind == .sink ? "sluice_sink_fragment" : "sluice_view"
                 count("\(prefix)_rows_in_total", labels, job.rowsIn)
+                if relation.kind != .sink { count("sluice_view_rows_out_total", labels, job.rowsOut) }
                 count("\(prefix)_errors_total", labels, job.errors)
                 gauge("\(prefix)_state_bytes", labels, Double(job.stateBytes))
                 if relation.kind != .sink { gauge("sluice_view_rows", labels, Double(job.rowCount)) }
