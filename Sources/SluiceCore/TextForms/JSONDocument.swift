@@ -33,6 +33,18 @@ package indirect enum JSONDocument: Hashable, Sendable {
         return members.first(where: { $0.key == key })?.value
     }
 
+    /// The text of a string value; nil for anything else.
+    package var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The value of an integer literal; nil for anything else.
+    package var integerValue: Int64? {
+        if case .int(let integer) = self { return integer }
+        return nil
+    }
+
     /// An object from ordered pairs; pairs whose value is nil are left out.
     package static func object(_ pairs: KeyValuePairs<String, JSONDocument?>) -> JSONDocument {
         .object(pairs.compactMap { key, value in value.map { Member(key, $0) } })
@@ -238,7 +250,11 @@ private struct JSONDocumentParser {
             }
             return parser.index - begin
         }
-        guard digits(&self) > 0 else { throw failure("invalid number") }
+        let integerStart = index
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw failure("invalid number") }
+        // RFC 8259: no leading zeros ("0" alone, "0.5", but not "01").
+        guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw failure("a number has a leading zero") }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             isInteger = false

@@ -14,7 +14,7 @@ extension AvroSchema {
     ///   name definition, a union inside a union).
     package init(json text: String) throws(SluiceError) {
         var parser = AvroSchemaParser()
-        self = try parser.parse(try AvroJSON.parse(text), namespace: nil)
+        self = try parser.parse(try JSONDocument.parse(text), namespace: nil)
     }
 
     /// The schema as compact JSON text: each named type defined where it first occurs and
@@ -25,54 +25,54 @@ extension AvroSchema {
     }
 
     /// The schema as a JSON value.
-    package var json: AvroJSON {
+    package var json: JSONDocument {
         var defined: Set<String> = []
         return json(defined: &defined)
     }
 
-    private func json(defined: inout Set<String>) -> AvroJSON {
-        var members: [AvroJSONMember] = []
+    private func json(defined: inout Set<String>) -> JSONDocument {
+        var members: [JSONDocument.Member] = []
         switch kind {
         case .null, .boolean, .int, .long, .float, .double, .bytes, .string:
             let name = primitiveName
             guard logicalType != nil || !properties.isEmpty else { return .string(name) }
-            members.append(AvroJSONMember("type", .string(name)))
+            members.append(JSONDocument.Member("type", .string(name)))
         case .reference(let name):
             return .string(name)
         case .fixed(let name, let size):
             if defined.contains(name) { return .string(name) }
             defined.insert(name)
-            members += [AvroJSONMember("type", .string("fixed")), AvroJSONMember("name", .string(name)), AvroJSONMember("size", .integer(Int64(size)))]
+            members += [JSONDocument.Member("type", .string("fixed")), JSONDocument.Member("name", .string(name)), JSONDocument.Member("size", .int(Int64(size)))]
         case .enumeration(let name, let symbols):
             if defined.contains(name) { return .string(name) }
             defined.insert(name)
             members += [
-                AvroJSONMember("type", .string("enum")), AvroJSONMember("name", .string(name)),
-                AvroJSONMember("symbols", .array(symbols.map { .string($0) })),
+                JSONDocument.Member("type", .string("enum")), JSONDocument.Member("name", .string(name)),
+                JSONDocument.Member("symbols", .array(symbols.map { .string($0) })),
             ]
         case .array(let items):
-            members += [AvroJSONMember("type", .string("array")), AvroJSONMember("items", items.json(defined: &defined))]
+            members += [JSONDocument.Member("type", .string("array")), JSONDocument.Member("items", items.json(defined: &defined))]
         case .map(let values):
-            members += [AvroJSONMember("type", .string("map")), AvroJSONMember("values", values.json(defined: &defined))]
+            members += [JSONDocument.Member("type", .string("map")), JSONDocument.Member("values", values.json(defined: &defined))]
         case .record(let name, let fields):
             if defined.contains(name) { return .string(name) }
             defined.insert(name)
-            var fieldValues: [AvroJSON] = []
+            var fieldValues: [JSONDocument] = []
             for field in fields {
-                var fieldMembers = [AvroJSONMember("name", .string(field.name)), AvroJSONMember("type", field.type.json(defined: &defined))]
-                if let defaultValue = field.defaultValue { fieldMembers.append(AvroJSONMember("default", defaultValue)) }
-                if let doc = field.doc { fieldMembers.append(AvroJSONMember("doc", .string(doc))) }
+                var fieldMembers = [JSONDocument.Member("name", .string(field.name)), JSONDocument.Member("type", field.type.json(defined: &defined))]
+                if let defaultValue = field.defaultValue { fieldMembers.append(JSONDocument.Member("default", defaultValue)) }
+                if let doc = field.doc { fieldMembers.append(JSONDocument.Member("doc", .string(doc))) }
                 fieldMembers += field.properties
                 fieldValues.append(.object(fieldMembers))
             }
-            members += [AvroJSONMember("type", .string("record")), AvroJSONMember("name", .string(name)), AvroJSONMember("fields", .array(fieldValues))]
+            members += [JSONDocument.Member("type", .string("record")), JSONDocument.Member("name", .string(name)), JSONDocument.Member("fields", .array(fieldValues))]
         case .union(let branches):
             return .array(branches.map { $0.json(defined: &defined) })
         }
         if let logicalType {
-            members.append(AvroJSONMember("logicalType", .string(logicalType.name)))
+            members.append(JSONDocument.Member("logicalType", .string(logicalType.name)))
             if case .decimal(let precision, let scale) = logicalType {
-                members += [AvroJSONMember("precision", .integer(Int64(precision))), AvroJSONMember("scale", .integer(Int64(scale)))]
+                members += [JSONDocument.Member("precision", .int(Int64(precision))), JSONDocument.Member("scale", .int(Int64(scale)))]
             }
         }
         members += properties
@@ -108,7 +108,7 @@ private struct AvroSchemaParser {
         SluiceError(.invalidParameterValue, "invalid Avro schema: \(problem)")
     }
 
-    mutating func parse(_ json: AvroJSON, namespace: String?) throws(SluiceError) -> AvroSchema {
+    mutating func parse(_ json: JSONDocument, namespace: String?) throws(SluiceError) -> AvroSchema {
         switch json {
         case .string(let name):
             if let primitive = AvroSchemaParser.primitives[name] { return AvroSchema(primitive) }
@@ -123,7 +123,7 @@ private struct AvroSchemaParser {
             return AvroSchema(.union(branches))
         case .object(let members):
             return try parseObject(members, namespace: namespace)
-        case .null, .bool, .integer, .number:
+        case .null, .bool, .int, .double:
             throw invalid("a schema must be a string, an array or an object")
         }
     }
@@ -137,7 +137,7 @@ private struct AvroSchemaParser {
         throw invalid("unknown type \"\(name)\"")
     }
 
-    mutating func parseObject(_ members: [AvroJSONMember], namespace: String?) throws(SluiceError) -> AvroSchema {
+    mutating func parseObject(_ members: [JSONDocument.Member], namespace: String?) throws(SluiceError) -> AvroSchema {
         guard let typeValue = members.first(where: { $0.key == "type" })?.value else { throw invalid("an object without \"type\"") }
         guard case .string(let type) = typeValue else {
             // {"type": {...}} or {"type": [...]}: the nested schema is the type.
@@ -215,7 +215,7 @@ private struct AvroSchemaParser {
         return schema
     }
 
-    mutating func parseField(_ json: AvroJSON, namespace: String?) throws(SluiceError) -> AvroField {
+    mutating func parseField(_ json: JSONDocument, namespace: String?) throws(SluiceError) -> AvroField {
         guard case .object(let members) = json else { throw invalid("a record field must be an object") }
         guard let name = members.first(where: { $0.key == "name" })?.value.stringValue, !name.isEmpty else {
             throw invalid("a record field without a name")
@@ -229,7 +229,7 @@ private struct AvroSchemaParser {
     }
 
     /// The full name of a named type and the namespace its nested definitions inherit.
-    func name(of members: [AvroJSONMember], namespace: String?) throws(SluiceError) -> (String, String?) {
+    func name(of members: [JSONDocument.Member], namespace: String?) throws(SluiceError) -> (String, String?) {
         guard let name = members.first(where: { $0.key == "name" })?.value.stringValue, !name.isEmpty else {
             throw invalid("a named type without a name")
         }
@@ -243,7 +243,7 @@ private struct AvroSchemaParser {
 
     /// The logical type `name` means on `kind`, or ``AvroLogicalType/other(_:)`` where it does
     /// not apply.
-    static func logicalType(_ name: String, on kind: AvroSchema.Kind, members: [AvroJSONMember]) -> AvroLogicalType {
+    static func logicalType(_ name: String, on kind: AvroSchema.Kind, members: [JSONDocument.Member]) -> AvroLogicalType {
         switch (name, kind) {
         case ("date", .int): return .date
         case ("time-millis", .int): return .timeMillis

@@ -1,3 +1,5 @@
+import SluiceCore
+
 /// An Avro schema (Avro specification, "Schema Declaration"): a type, its logical-type
 /// annotation, and the other attributes its JSON carried.
 ///
@@ -33,9 +35,9 @@ package struct AvroSchema: Hashable, Sendable {
     package var kind: Kind
     package var logicalType: AvroLogicalType?
     /// Attributes other than those the specification defines for the type, in their order.
-    package var properties: [AvroJSONMember]
+    package var properties: [JSONDocument.Member]
 
-    package init(_ kind: Kind, logicalType: AvroLogicalType? = nil, properties: [AvroJSONMember] = []) {
+    package init(_ kind: Kind, logicalType: AvroLogicalType? = nil, properties: [JSONDocument.Member] = []) {
         self.kind = kind
         self.logicalType = logicalType
         self.properties = properties
@@ -56,20 +58,20 @@ package struct AvroSchema: Hashable, Sendable {
     }
 
     /// A record named `name` (a full name, namespace included when there is one).
-    package static func record(_ name: String, _ fields: [AvroField], properties: [AvroJSONMember] = []) -> AvroSchema {
+    package static func record(_ name: String, _ fields: [AvroField], properties: [JSONDocument.Member] = []) -> AvroSchema {
         AvroSchema(.record(name: name, fields: fields), properties: properties)
     }
 
     /// An array of `items`, with Iceberg's `element-id` when given.
     package static func array(_ items: AvroSchema, elementID: Int? = nil) -> AvroSchema {
-        AvroSchema(.array(items: items), properties: elementID.map { [AvroJSONMember("element-id", .integer(Int64($0)))] } ?? [])
+        AvroSchema(.array(items: items), properties: elementID.map { [JSONDocument.Member("element-id", .int(Int64($0)))] } ?? [])
     }
 
     /// A map of `values` (keys are strings), with Iceberg's `key-id` and `value-id` when given.
     package static func map(_ values: AvroSchema, keyID: Int? = nil, valueID: Int? = nil) -> AvroSchema {
-        var properties: [AvroJSONMember] = []
-        if let keyID { properties.append(AvroJSONMember("key-id", .integer(Int64(keyID)))) }
-        if let valueID { properties.append(AvroJSONMember("value-id", .integer(Int64(valueID)))) }
+        var properties: [JSONDocument.Member] = []
+        if let keyID { properties.append(JSONDocument.Member("key-id", .int(Int64(keyID)))) }
+        if let valueID { properties.append(JSONDocument.Member("value-id", .int(Int64(valueID)))) }
         return AvroSchema(.map(values: values), properties: properties)
     }
 
@@ -85,7 +87,7 @@ package struct AvroSchema: Hashable, Sendable {
     }
 
     /// The value of attribute `key`, if the schema has it.
-    package func property(_ key: String) -> AvroJSON? {
+    package func property(_ key: String) -> JSONDocument? {
         properties.first { $0.key == key }?.value
     }
 
@@ -158,13 +160,13 @@ package struct AvroField: Hashable, Sendable {
     package var type: AvroSchema
     /// The field's default, as JSON; nil when it has none (distinct from a `null` default, which
     /// Iceberg writes for optional fields).
-    package var defaultValue: AvroJSON?
+    package var defaultValue: JSONDocument?
     package var doc: String?
     /// Attributes other than `name`, `type`, `default` and `doc`, in their order; Iceberg's
     /// `field-id` is one.
-    package var properties: [AvroJSONMember]
+    package var properties: [JSONDocument.Member]
 
-    package init(_ name: String, _ type: AvroSchema, defaultValue: AvroJSON? = nil, doc: String? = nil, properties: [AvroJSONMember] = []) {
+    package init(_ name: String, _ type: AvroSchema, defaultValue: JSONDocument? = nil, doc: String? = nil, properties: [JSONDocument.Member] = []) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
@@ -177,7 +179,7 @@ package struct AvroField: Hashable, Sendable {
     package init(_ name: String, _ type: AvroSchema, fieldID: Int, doc: String? = nil) {
         var isOptional = false
         if case .union(let branches) = type.kind, branches.first?.kind == .null { isOptional = true }
-        self.init(name, type, defaultValue: isOptional ? .null : nil, doc: doc, properties: [AvroJSONMember("field-id", .integer(Int64(fieldID)))])
+        self.init(name, type, defaultValue: isOptional ? .null : nil, doc: doc, properties: [JSONDocument.Member("field-id", .int(Int64(fieldID)))])
     }
 
     /// Iceberg's `field-id` of this field, if it has one.

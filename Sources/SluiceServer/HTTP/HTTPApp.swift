@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import SluiceCore
+import SluiceLakehouse
 import Synchronization
 
 /// The server's HTTP app on port 5691 (`--dashboard-listen`): the live dashboard and its feed,
@@ -22,61 +23,26 @@ package final class HTTPApp: Sendable {
         package static let all: Routes = [.dashboard, .metrics, .health]
     }
 
-    let host: String
-    let requestedPort: Int
-    let routes: Routes
-    let feed: DashboardFeed
-    let metrics: ServerMetrics
-    let readiness: Readiness
-    private let background = Mutex<Task<Void, any Error>?>(nil)
-    private let boundPort = Mutex<Int?>(nil)
+    private let server: BackgroundHTTPServer<HTTPAppResponder>
 
     package init(host: String, port: Int, routes: Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness) {
-        self.host = host
-        self.requestedPort = port
-        self.routes = routes
-        self.feed = feed
-        self.metrics = metrics
-        self.readiness = readiness
+        server = BackgroundHTTPServer(
+            host: host, port: port, responder: HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness),
+            name: "HTTP server")
     }
 
     /// The port it listens on once started.
-    package var port: Int? { boundPort.withLock { $0 } }
+    package var port: Int? { server.port }
 
     /// Starts serving in the background; returns the bound port once it listens.
     @discardableResult
     package func start() async throws -> Int {
-        let (ready, continuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
-        let task = Task {
-            do {
-                let application = Application(
-                    responder: HTTPAppResponder(app: self),
-                    configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
-                    onServerRunning: { channel in
-                        let port = channel.localAddress?.port ?? 0
-                        self.boundPort.withLock { $0 = port }
-                        continuation.yield(.success(port))
-                    })
-                try await application.run()
-                continuation.yield(.failure(SluiceError(.ioError, "the HTTP server stopped")))
-            } catch {
-                continuation.yield(.failure(error))
-                throw error
-            }
-        }
-        background.withLock { $0 = task }
-        for await result in ready { return try result.get() }
-        throw SluiceError(.ioError, "the HTTP server did not start")
+        try await server.start()
     }
 
     /// Stops serving and waits for the server to finish.
     package func stop() async {
-        guard let task = background.withLock({ current -> Task<Void, any Error>? in
-            defer { current = nil }
-            return current
-        }) else { return }
-        task.cancel()
-        _ = await task.result
+        await server.stop()
     }
 }
 
@@ -90,30 +56,32 @@ package final class Readiness: Sendable {
 
 struct HTTPAppResponder: HTTPResponder {
     typealias Context = BasicRequestContext
-    let app: HTTPApp
+    let routes: HTTPApp.Routes
+    let feed: DashboardFeed
+    let metrics: ServerMetrics
+    let readiness: Readiness
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
-        let routes = app.routes
         switch (request.method, path) {
         case (.get, "/health") where routes.contains(.health), (.head, "/health") where routes.contains(.health):
             return Self.text("ok\n")
         case (.get, "/ready") where routes.contains(.health), (.head, "/ready") where routes.contains(.health):
-            return app.readiness.isReady ? Self.text("ready\n") : Self.text("starting or stopping\n", status: .serviceUnavailable)
+            return readiness.isReady ? Self.text("ready\n") : Self.text("starting or stopping\n", status: .serviceUnavailable)
         case (.get, "/metrics") where routes.contains(.metrics):
-            let body = app.metrics.exposition()
+            let body = metrics.exposition()
             return Self.bytes(body, type: "text/plain; version=0.0.4; charset=utf-8")
         case (.get, "/events") where routes.contains(.dashboard):
             return eventStream()
         case (.get, "/api/state") where routes.contains(.dashboard):
-            return Self.bytes(await app.feed.snapshot(), type: "application/json")
+            return Self.bytes(await feed.snapshot(), type: "application/json")
         case (.post, "/api/query") where routes.contains(.dashboard):
             var request = request
             guard let body = try? await request.collectBody(upTo: DashboardQuery.maximumStatementBytes) else {
                 return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
             }
             let sql = String(decoding: body.readableBytesView, as: UTF8.self)
-            return Self.bytes(await DashboardQuery(database: app.feed.database).run(sql), type: "application/json")
+            return Self.bytes(await DashboardQuery(database: feed.database).run(sql), type: "application/json")
         case (.get, _) where routes.contains(.dashboard):
             guard let asset = DashboardAssets.asset(at: path) else { return Self.text("not found\n", status: .notFound) }
             return Self.bytes(asset.bytes, type: asset.contentType, cache: false)
@@ -125,7 +93,7 @@ struct HTTPAppResponder: HTTPResponder {
     /// Server-sent events: the dashboard's state as it changes, one `data:` line each time,
     /// until the browser goes away.
     private func eventStream() -> Response {
-        let feed = app.feed
+        let feed = self.feed
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"

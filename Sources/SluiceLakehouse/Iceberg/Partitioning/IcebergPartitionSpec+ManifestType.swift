@@ -52,7 +52,7 @@ package enum IcebergPartitionSchemas {
         case .timestamp, .timestamptz:
             let isAdjustedToUTC: Bool
             if case .timestamptz = type { isAdjustedToUTC = true } else { isAdjustedToUTC = false }
-            return AvroSchema(.long, logicalType: .timestampMicros, properties: [AvroJSONMember("adjust-to-utc", .bool(isAdjustedToUTC))])
+            return AvroSchema(.long, logicalType: .timestampMicros, properties: [JSONDocument.Member("adjust-to-utc", .bool(isAdjustedToUTC))])
         case .string: return .string
         case .binary: return .bytes
         case .uuid: return AvroSchema(.fixed(name: "uuid_fixed", size: 16), logicalType: .uuid)
