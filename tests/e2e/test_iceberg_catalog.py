@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import datetime
 import decimal
-import glob
 import json
-import os
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
-import duckdb
+from duckdb_support import duckdb_with
 import pyarrow as pa
 import pytest
 from pyiceberg.catalog.rest import RestCatalog
@@ -110,9 +108,7 @@ def test_pyiceberg_with_seed_000s_settings_and_duckdb(server: SluiceServer) -> N
     with pytest.raises(NoSuchTableError):
         catalog.load_table("balloon_pops.renamed")
 
-    extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))[0]
-    con = duckdb.connect(config={"extension_directory": extensions})
-    con.execute("LOAD httpfs; LOAD avro; LOAD iceberg")
+    con = duckdb_with("httpfs", "avro", "iceberg")
     base = server.catalog_base
     con.execute(f"CREATE SECRET s (TYPE iceberg, CLIENT_ID 'root', CLIENT_SECRET 'secret', "
                 f"OAUTH2_SERVER_URI '{base}/api/catalog/v1/oauth/tokens', OAUTH2_SCOPE 'PRINCIPAL_ROLE:ALL')")

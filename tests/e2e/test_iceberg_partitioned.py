@@ -9,10 +9,7 @@ deletes)."""
 
 from __future__ import annotations
 
-import glob
-import os
 
-import duckdb
 import pyarrow.parquet as pq
 from pyiceberg.catalog.rest import RestCatalog
 from pyiceberg.expressions import EqualTo
@@ -22,6 +19,7 @@ from pyiceberg.transforms import BucketTransform, DayTransform, IdentityTransfor
 from pyiceberg.types import IntegerType, LongType, NestedField, StringType, TimestamptzType
 
 from harness import SluiceServer
+from duckdb_support import duckdb_with
 from source_support import connect, wait_until
 
 
@@ -31,10 +29,7 @@ def _catalog(server: SluiceServer) -> RestCatalog:
 
 
 def _duckdb(location: str, columns: str) -> list[tuple]:
-    extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))
-    assert extensions, "the duckdb-ext-* packages are missing from the test environment"
-    with duckdb.connect(config={"extension_directory": extensions[0]}) as con:
-        con.execute("LOAD iceberg; LOAD avro")
+    with duckdb_with("iceberg", "avro") as con:
         return sorted(con.execute(f"SELECT {columns} FROM iceberg_scan('{location}')").fetchall())
 
 

@@ -10,9 +10,7 @@ had (each appended total is at most the final one, with the same player)."""
 
 from __future__ import annotations
 
-import glob
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -25,6 +23,7 @@ from pyiceberg.catalog.rest import RestCatalog
 from harness import MotoServer, SluiceServer
 from harness.moto_server import ACCESS_KEY, REGION, SECRET_KEY
 from harness.sluice_server import sluice_binary
+from duckdb_support import duckdb_with
 from source_support import connect, source_status, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -75,10 +74,7 @@ def _seed_catalog(server: SluiceServer) -> RestCatalog:
 
 
 def _duckdb(server: SluiceServer, s3: MotoServer | None) -> duckdb.DuckDBPyConnection:
-    extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))
-    assert extensions, "the duckdb-ext-* packages are missing from the test environment"
-    con = duckdb.connect(config={"extension_directory": extensions[0]})
-    con.execute("LOAD iceberg; LOAD avro; LOAD httpfs")
+    con = duckdb_with("iceberg", "avro", "httpfs")
     base = server.catalog_base
     con.execute(f"CREATE SECRET cat (TYPE iceberg, CLIENT_ID 'root', CLIENT_SECRET 'secret', "
                 f"OAUTH2_SERVER_URI '{base}/api/catalog/v1/oauth/tokens', OAUTH2_SCOPE 'PRINCIPAL_ROLE:ALL')")

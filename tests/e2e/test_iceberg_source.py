@@ -7,13 +7,10 @@ the partition column or on a column whose files' bounds rule it out skips those 
 from __future__ import annotations
 
 import datetime as dt
-import glob
-import os
 import re
 from decimal import Decimal
 from pathlib import Path
 
-import duckdb
 import psycopg
 import pyarrow as pa
 import pytest
@@ -24,6 +21,7 @@ from pyiceberg.transforms import IdentityTransform
 from pyiceberg.types import DecimalType, LongType, NestedField, StringType, TimestamptzType
 
 from harness import SluiceServer
+from duckdb_support import duckdb_with
 from source_support import connect
 
 UTC = dt.timezone.utc
@@ -66,9 +64,7 @@ def test_select_over_a_pyiceberg_table(tmp_path: Path) -> None:
         columns = conn.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'lake' ORDER BY ordinal_position").fetchall()
         assert columns == [("id", "bigint"), ("region", "character varying"), ("amount", "numeric"), ("ordered_at", "timestamp with time zone")]
 
-        extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))[0]
-        duck = duckdb.connect(config={"extension_directory": extensions})
-        duck.execute("LOAD avro; LOAD iceberg")
+        duck = duckdb_with("avro", "iceberg")
         location = catalog.load_table("shop.orders").metadata_location
         for query in [
             "SELECT count(*), sum(id), sum(amount), min(ordered_at), max(ordered_at) FROM {t}",

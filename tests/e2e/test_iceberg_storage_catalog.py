@@ -8,8 +8,6 @@ the hint names. The oracle is the rows inserted, by hand."""
 
 from __future__ import annotations
 
-import glob
-import os
 from pathlib import Path
 
 import duckdb
@@ -17,16 +15,14 @@ from pyiceberg.table import StaticTable
 
 from harness import MotoServer, SluiceServer
 from harness.moto_server import ACCESS_KEY, REGION, SECRET_KEY
+from duckdb_support import duckdb_with
 from source_support import connect, wait_until
 
 EXPECTED = [(i, f"name {i}", i * 1.5) for i in range(1, 301)]
 
 
 def _duckdb(s3: MotoServer | None) -> duckdb.DuckDBPyConnection:
-    extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))
-    assert extensions, "the duckdb-ext-* packages are missing from the test environment"
-    con = duckdb.connect(config={"extension_directory": extensions[0]})
-    con.execute("LOAD iceberg; LOAD avro; LOAD httpfs")
+    con = duckdb_with("iceberg", "avro", "httpfs")
     if s3 is not None:
         con.execute(f"CREATE SECRET lake (TYPE s3, KEY_ID '{ACCESS_KEY}', SECRET '{SECRET_KEY}', REGION '{REGION}', "
                     f"ENDPOINT '{s3.host}:{s3.port}', URL_STYLE 'path', USE_SSL false)")

@@ -13,17 +13,15 @@ here, independently of Sluice, and the view itself must equal it too."""
 
 from __future__ import annotations
 
-import glob
-import os
 import random
 from collections import defaultdict
 from pathlib import Path
 
-import duckdb
 from pyiceberg.catalog.rest import RestCatalog
 
 from harness import SluiceServer
 from harness.ports import free_port
+from duckdb_support import duckdb_with
 from source_support import connect, wait_until
 
 NAMES = [f"player-{i:02}" for i in range(25)]
@@ -42,11 +40,8 @@ def _catalog(server: SluiceServer) -> RestCatalog:
 
 
 def _duckdb_rows(server: SluiceServer) -> list[tuple]:
-    extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))
-    assert extensions, "the duckdb-ext-* packages are missing from the test environment"
     location = _catalog(server).load_table("up.merged").metadata_location
-    with duckdb.connect(config={"extension_directory": extensions[0]}) as con:
-        con.execute("LOAD iceberg; LOAD avro")
+    with duckdb_with("iceberg", "avro") as con:
         return sorted(con.execute(f"SELECT name, n, total FROM iceberg_scan('{location}')").fetchall())
 
 
@@ -162,10 +157,8 @@ def test_an_epoch_past_the_upsert_buffer_commits_in_parts(tmp_path: Path) -> Non
         assert sorted(conn.execute("SELECT id, name, score FROM t").fetchall()) == expected
 
         def duckdb_rows() -> list[tuple]:
-            extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))
             location = _catalog(server).load_table("up.big").metadata_location
-            with duckdb.connect(config={"extension_directory": extensions[0]}) as con:
-                con.execute("LOAD iceberg; LOAD avro")
+            with duckdb_with("iceberg", "avro") as con:
                 return sorted(con.execute(f"SELECT id, name, score FROM iceberg_scan('{location}')").fetchall())
         wait_until(lambda: duckdb_rows() == expected, 60, "DuckDB to read the table's rows")
         table = _catalog(server).load_table("up.big")

@@ -9,8 +9,6 @@ The oracle is the Python values the rows were made from, not Sluice's own output
 from __future__ import annotations
 
 import datetime as dt
-import glob
-import os
 from decimal import Decimal
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import pytest
 from pyiceberg.catalog.rest import RestCatalog
 
 from harness import SluiceServer
+from duckdb_support import duckdb_with
 from source_support import connect, wait_until
 
 UTC = dt.timezone.utc
@@ -58,9 +57,8 @@ def _catalog(server: SluiceServer) -> RestCatalog:
 
 
 def _duckdb() -> duckdb.DuckDBPyConnection:
-    extensions = glob.glob(os.path.join(os.path.dirname(duckdb.__file__), "..", "duckdb_ext", "extensions"))[0]
-    con = duckdb.connect(config={"extension_directory": extensions})
-    con.execute("LOAD avro; LOAD iceberg; SET TimeZone = 'UTC'")
+    con = duckdb_with("avro", "iceberg")
+    con.execute("SET TimeZone = 'UTC'")
     return con
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 import duckdb
+from duckdb_support import duckdb_with
 import psycopg
 import pytest
 
@@ -26,11 +27,7 @@ SCALE = float(os.environ.get("SLUICE_TPCH_SF", "0.1"))
 
 def tpch_duckdb(scale: float) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB holding TPC-H's tables at `scale`, from the installed extension."""
-    import duckdb_ext  # the package duckdb-ext-tpch installs its extension under it
-
-    directory = Path(list(duckdb_ext.__path__)[0]) / "extensions"
-    con = duckdb.connect(config={"extension_directory": str(directory), "autoinstall_known_extensions": False})
-    con.execute("LOAD tpch")
+    con = duckdb_with("tpch")
     con.execute(f"CALL dbgen(sf={scale})")
     return con
 
