@@ -84,6 +84,8 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let ambiguousColumn = SQLState("42702")
     /// The corresponding SQLSTATE is `42703`.
     package static let undefinedColumn = SQLState("42703")
+    /// The corresponding SQLSTATE is `42501`.
+    package static let insufficientPrivilege = SQLState("42501")
     /// The corresponding SQLSTATE is `42704`.
     package static let undefinedObject = SQLState("42704")
     /// The corresponding SQLSTATE is `42710`.

@@ -13,7 +13,10 @@ package struct ServerConfiguration: Sendable {
     package var sqlHost = "127.0.0.1"
     package var sqlPort = 4566
     package var dataDirectory: String? = "./sluice-data"
-    package var authentication: PGAuthentication = .trust
+    /// How SQL clients prove who they are: clients on a loopback address, and the others. The
+    /// users are the catalog's roles (`root`, a superuser without a password, from the start).
+    package var loopbackAuthentication = PGAuthMethod.trust
+    package var otherAuthentication = PGAuthMethod.scram
     /// Milliseconds between barriers (RisingWave's `barrier_interval_ms`).
     package var barrierIntervalMilliseconds = 1000
     /// Barriers per state checkpoint (RisingWave's `checkpoint_frequency`).
@@ -119,8 +122,10 @@ package final class SluiceServer: Sendable {
         let readiness = Readiness()
         var http: [HTTPApp] = []
         var feed: DashboardFeed?
+        var serverMetrics: ServerMetrics?
         if let settings = configuration.http {
             let metrics = ServerMetrics(database: database, broker: broker, recoverySeconds: recoverySeconds)
+            serverMetrics = metrics
             let dashboard = DashboardFeed(database: database)
             feed = dashboard
             var routes = HTTPApp.Routes.all
@@ -133,8 +138,12 @@ package final class SluiceServer: Sendable {
         }
         let sqlServer = try await PGServer.start(
             configuration: PGServerConfiguration(
-                host: configuration.sqlHost, port: configuration.sqlPort, authentication: configuration.authentication),
+                host: configuration.sqlHost, port: configuration.sqlPort,
+                authentication: PGAuthentication(
+                    loopback: configuration.loopbackAuthentication, other: configuration.otherAuthentication,
+                    users: CatalogUsers(catalog: database.catalog))),
             backend: SQLBackend(database: database))
+        serverMetrics?.attach(sqlServer)
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import SluiceBench
 import SluiceCore
+import SluicePGWire
 import SluiceServer
 import SluiceState
 
@@ -36,6 +37,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Directory for durable state.")
     var dataDir = "./sluice-data"
 
+    @Option(help: ArgumentHelp(
+        "How SQL clients on other addresses than loopback log in: trust, password or scram.",
+        discussion: "Users are the catalog's roles (CREATE USER name WITH PASSWORD '…'). With trust, a role logs in without a password; password takes it in clear text (use it with TLS only); scram is SCRAM-SHA-256."))
+    var auth: AuthMethodArgument = .scram
+
+    @Option(help: "How SQL clients on a loopback address log in: trust, password or scram.")
+    var authLoopback: AuthMethodArgument = .trust
+
+    @Flag(help: "Allow --auth trust on an address other than loopback: anyone who reaches the port is whoever they say.")
+    var insecureTrust = false
+
     @Option(help: "Address for the built-in Kafka-compatible broker.")
     var kafkaListen = "127.0.0.1:9092"
 
@@ -66,6 +78,11 @@ struct Serve: AsyncParsableCommand {
         let (host, port) = try parseAddress(listen)
         configuration.sqlHost = host
         configuration.sqlPort = port
+        configuration.loopbackAuthentication = authLoopback.method
+        configuration.otherAuthentication = auth.method
+        if auth == .trust, !isLoopbackHost(host), !insecureTrust {
+            throw ValidationError("refusing --auth trust on \(host), which other machines can reach: anyone could log in as any user. Use --auth scram (the default) with CREATE USER … WITH PASSWORD, or --insecure-trust if that is what you want.")
+        }
         configuration.dataDirectory = dataDir
         guard barrierIntervalMs > 0 else { throw ValidationError("--barrier-interval-ms must be positive") }
         configuration.barrierIntervalMilliseconds = barrierIntervalMs
@@ -169,4 +186,22 @@ final class LockedFlag: Sendable {
     func set() -> Bool {
         isSet.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
     }
+}
+
+/// `--auth` and `--auth-loopback`.
+enum AuthMethodArgument: String, ExpressibleByArgument, CaseIterable {
+    case trust, password, scram
+
+    var method: PGAuthMethod {
+        switch self {
+        case .trust: .trust
+        case .password: .password
+        case .scram: .scram
+        }
+    }
+}
+
+/// Whether listening on `host` reaches loopback clients only.
+func isLoopbackHost(_ host: String) -> Bool {
+    host == "localhost" || host == "::1" || host.hasPrefix("127.")
 }

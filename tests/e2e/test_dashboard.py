@@ -280,3 +280,17 @@ def test_a_backfill_shows_its_progress(server: SluiceServer) -> None:
         assert _metrics(server)[("sluice_view_backfill_rows_remaining", (("view", "big_sums"),))] == 0
         conn.execute("DROP MATERIALIZED VIEW big_sums")
         conn.execute("DROP TABLE big")
+
+
+def test_metrics_listen_moves_metrics_to_its_own_port() -> None:
+    from harness.ports import free_port
+
+    port = free_port()
+    with SluiceServer(extra_args=["--metrics-listen", f"127.0.0.1:{port}"]) as server:
+        status, content_type, text = _get(f"http://127.0.0.1:{port}/metrics")
+        assert status == 200 and content_type.startswith("text/plain")
+        assert any(family.name == "sluice_memory_limit_bytes" for family in text_string_to_metric_families(text))
+        # The dashboard's port serves the rest, not /metrics; the metrics port nothing else.
+        assert _get(f"{server.http_base}/metrics")[0] == 404
+        assert _get(f"{server.http_base}/health")[0] == 200
+        assert _get(f"http://127.0.0.1:{port}/")[0] == 404

@@ -54,6 +54,7 @@ def main() -> int:
     parser.add_argument("--data-dir", required=True, type=Path)
     parser.add_argument("--kafka-listen")
     parser.add_argument("--catalog-listen")
+    parser.add_argument("--dashboard-listen")
     args = parser.parse_args()
     host, port = args.listen.rsplit(":", 1)
 

@@ -26,6 +26,14 @@ package struct SCRAMVerifier: Sendable, Equatable {
         self.serverKey = HMACSHA256.authenticationCode(for: "Server Key".utf8, key: saltedPassword)
     }
 
+    /// A verifier as stored (the catalog keeps these four values).
+    package init(salt: [UInt8], iterations: Int, storedKey: [UInt8], serverKey: [UInt8]) {
+        self.salt = salt
+        self.iterations = iterations
+        self.storedKey = storedKey
+        self.serverKey = serverKey
+    }
+
     /// Derives the verifier of `password` with a fresh random 16-byte salt.
     package init(password: String) {
         var generator = SystemRandomNumberGenerator()

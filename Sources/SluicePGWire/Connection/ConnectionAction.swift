@@ -34,6 +34,9 @@ package struct ConnectionAction: Sendable, Equatable {
         case cancel(processID: Int32, secretKey: Int32)
         /// Close the connection.
         case close
+        /// A login failed: count it, and send `messages` and close only after a short delay, so
+        /// that guessing passwords costs time (the connection's event loop goes on meanwhile).
+        case rejectLogin
     }
 
     package init(messages: [PGBackendMessage] = [], closedStatements: [PGPreparedStatement] = [], effect: Effect = .readNextMessage) {
@@ -50,5 +53,10 @@ package struct ConnectionAction: Sendable, Equatable {
     /// Sends a FATAL error and closes, as Postgres does for protocol and authentication failures.
     package static func fail(_ error: SluiceError) -> ConnectionAction {
         ConnectionAction(messages: [.errorResponse(PGErrorFields(.fatal, error))], effect: .close)
+    }
+
+    /// A failed login: its FATAL error, sent after the delay.
+    package static func rejectLogin(_ error: SluiceError) -> ConnectionAction {
+        ConnectionAction(messages: [.errorResponse(PGErrorFields(.fatal, error))], effect: .rejectLogin)
     }
 }

@@ -35,14 +35,25 @@ extension ConnectionStateMachine {
         if message.protocolVersion & 0xFFFF != 0 || !protocolOptions.isEmpty {
             messages.append(.negotiateProtocolVersion(newestMinorVersion: 0, unrecognizedOptions: protocolOptions))
         }
-        switch configuration.authenticator {
+        let verifier: SCRAMVerifier?
+        switch configuration.authenticator.users.login(user) {
+        case .unknown:
+            return closed(with: .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"\(user)\" does not exist")))
+        case .notPermitted:
+            return closed(with: .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"\(user)\" is not permitted to log in")))
+        case .allowed(let found):
+            verifier = found
+        }
+        switch configuration.authenticator.method {
         case .trust:
             return authenticated(startup, messages: messages)
-        case .cleartext(let users):
-            enter(.authenticating(.awaitingPassword(startup, expected: users[user])))
+        case .password:
+            enter(.authenticating(.awaitingPassword(startup, verifier: verifier)))
             messages.append(.authentication(.cleartextPassword))
-        case .scramSHA256(let verifiers):
-            let exchange = SCRAMServerExchange(user: user, verifier: verifiers[user], serverNonce: configuration.makeNonce())
+        case .scram:
+            // A role without a password goes through the exchange and fails at its end, as in
+            // Postgres (the client learns nothing sooner).
+            let exchange = SCRAMServerExchange(user: user, verifier: verifier, serverNonce: configuration.makeNonce())
             enter(.authenticating(.awaitingSASLInitialResponse(startup, exchange)))
             messages.append(.authentication(.sasl(mechanisms: [Self.saslMechanism])))
         }
@@ -62,9 +73,9 @@ extension ConnectionStateMachine {
         }
         do throws(SluiceError) {
             switch step {
-            case .awaitingPassword(let startup, let expected):
+            case .awaitingPassword(let startup, let verifier):
                 let password = try PGAuthenticationResponse.password(from: body)
-                guard let expected, password == expected else { throw Self.passwordFailed(startup.user) }
+                guard let verifier, verifier.matches(password: password) else { throw Self.passwordFailed(startup.user) }
                 return authenticated(startup, messages: [])
             case .awaitingSASLInitialResponse(let startup, var exchange):
                 let (mechanism, data) = try PGAuthenticationResponse.saslInitialResponse(from: body)
@@ -80,7 +91,7 @@ extension ConnectionStateMachine {
                 return authenticated(startup, messages: [.authentication(.saslFinal(serverFinal))])
             }
         } catch {
-            return closed(with: .fail(error))
+            return closed(with: error.code == .invalidPassword ? .rejectLogin(error) : .fail(error))
         }
     }
 

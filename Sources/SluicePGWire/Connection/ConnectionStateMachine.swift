@@ -24,7 +24,7 @@ package struct ConnectionStateMachine {
     }
 
     package enum AuthenticationStep {
-        case awaitingPassword(PGStartup, expected: String?)
+        case awaitingPassword(PGStartup, verifier: SCRAMVerifier?)
         case awaitingSASLInitialResponse(PGStartup, SCRAMServerExchange)
         case awaitingSASLResponse(PGStartup, SCRAMServerExchange)
     }
@@ -366,7 +366,7 @@ package struct ConnectionStateMachine {
 
     /// Moves to `closed` when `action` closes the connection.
     mutating func closed(with action: ConnectionAction) -> ConnectionAction {
-        if action.effect == .close { state = .closed }
+        if action.effect == .close || action.effect == .rejectLogin { state = .closed }
         return action
     }
 

@@ -129,8 +129,20 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
         if let session { machine.transactionStatus = session.transactionStatus }
     }
 
+    /// How long a refused login waits before its error and the close.
+    package static let failedLoginDelay = TimeAmount.milliseconds(250)
+
     private func perform(_ action: ConnectionAction) {
         guard let context else { return }
+        if case .rejectLogin = action.effect {
+            registry.failedLogins.add(1, ordering: .relaxed)
+            var buffer = context.channel.allocator.buffer(capacity: 256)
+            for message in action.messages { message.encode(into: &buffer) }
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.failedLoginDelay) {
+                context.writeAndFlush(self.wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            }
+            return
+        }
         var writeFuture: EventLoopFuture<Void>?
         if !action.messages.isEmpty {
             var buffer = context.channel.allocator.buffer(capacity: 256)
@@ -211,6 +223,8 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
             } else {
                 context.close(promise: nil)
             }
+        case .rejectLogin:
+            break
         }
     }
 

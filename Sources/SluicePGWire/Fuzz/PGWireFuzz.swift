@@ -79,7 +79,7 @@ package enum PGWireFuzz {
                         action = machine.copyOutFailed(error)
                     }
                     continue
-                case .cancel, .close:
+                case .cancel, .close, .rejectLogin:
                     return .closed(lastMessage: lastMessage)
                 }
                 break

@@ -19,6 +19,8 @@ package final class PGConnectionRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Logins refused so far (unknown roles, NOLOGIN, wrong passwords), for `/metrics`.
+    package let failedLogins = Atomic<Int>(0)
 
     package init() {}
 

@@ -27,10 +27,8 @@ package final class PGServer: Sendable {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> PGServer {
         let registry = PGConnectionRegistry()
-        let connectionConfiguration = ConnectionStateMachine.Configuration(
-            authenticator: PGAuthenticator(configuration.authentication),
-            serverVersion: configuration.serverVersion
-        )
+        let authentication = configuration.authentication
+        let serverVersion = configuration.serverVersion
         let maxMessageLength = configuration.maxMessageLength
         let threads = SessionThreads()
         let channel = try await ServerBootstrap(group: group)
@@ -44,6 +42,10 @@ package final class PGServer: Sendable {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     let key = registry.makeCancelKey()
+                    // Loopback clients and the others may authenticate differently.
+                    let connectionConfiguration = ConnectionStateMachine.Configuration(
+                        authenticator: authentication.authenticator(loopback: channel.remoteAddress.map(Self.isLoopback) ?? false),
+                        serverVersion: serverVersion)
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(PGFrontendDecodingHandler(maxMessageLength: maxMessageLength)),
                         PGConnectionHandler(
@@ -60,6 +62,22 @@ package final class PGServer: Sendable {
             throw ChannelError.unknownLocalAddress
         }
         return PGServer(channel: channel, localAddress: localAddress, registry: registry)
+    }
+
+    /// Logins refused since the server started.
+    package var failedLogins: Int { registry.failedLogins.load(ordering: .relaxed) }
+
+    /// Whether `address` is a loopback address (127.0.0.0/8, ::1, or a Unix socket).
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4(let v4): return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
+        case .v6(let v6):
+            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
+            // An IPv4-mapped loopback (::ffff:127.x.y.z).
+            return bytes[0 ..< 10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+        case .unixDomainSocket: return true
+        }
     }
 
     /// Stops accepting connections and closes the open ones; their sessions are cancelled and terminated.

@@ -168,6 +168,12 @@ package struct Binder {
             return try bindCopy(copy, position: statement.position.errorPosition)
         case .alter(let objectType, _):
             throw SluiceError(.featureNotSupported, "ALTER \(objectType) is not supported yet", position: statement.position.errorPosition)
+        case .createRole(let create):
+            return try bindCreateRole(create)
+        case .alterRole(let alter):
+            return try bindAlterRole(alter)
+        case .dropRoles(let names, let ifExists):
+            return try bindDropRoles(names, ifExists: ifExists)
         }
     }
 

@@ -64,6 +64,12 @@ package enum PlannedStatement: Sendable {
     case createSchema(String, oid: Int)
     /// Schemas to drop, after the relations in them (dependents first).
     case dropSchemas([String], relations: [RelationDefinition])
+    /// A new role; `password` in clear text, for the server to derive its verifier from.
+    case createRole(RoleDefinition, password: String?)
+    /// Role `name` becomes `role` (its attributes, and its name after RENAME TO).
+    case alterRole(name: String, role: RoleDefinition, password: RolePasswordChange)
+    /// Roles to drop.
+    case dropRoles([String], notices: [String])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).
     case nothing(tag: String, notice: String?)
     /// Session and utility statements the server answers itself.
@@ -101,4 +107,12 @@ package struct DMLSubquery: Sendable {
     package var plan: BatchPlan
     package var kind: ApplyKind
     package var type: DataType
+}
+
+/// What `ALTER ROLE` does to a role's password.
+package enum RolePasswordChange: Sendable, Equatable {
+    case keep
+    case remove
+    /// Set to this, in clear text (the server derives the verifier).
+    case set(String)
 }

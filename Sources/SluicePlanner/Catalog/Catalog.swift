@@ -20,6 +20,8 @@ package final class Catalog: Sendable {
     private let sinkStatusSource = Mutex<(@Sendable () -> [SinkStatus])?>(nil)
     private let checkpointSource = Mutex<(@Sendable () -> [CheckpointRecord])?>(nil)
     private let memorySource = Mutex<(@Sendable () -> MemoryStatus)?>(nil)
+    /// Users and roles by name (`Roles.swift`); `root` always.
+    let roleState = Mutex<[String: RoleDefinition]>(["root": .root])
 
     package init() {}
 

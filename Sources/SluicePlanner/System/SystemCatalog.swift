@@ -192,10 +192,38 @@ enum SystemCatalog {
                         .string("default"), .string(setting.1), .string(setting.1),
                     ]
                 })
-        case "pg_roles", "pg_user":
+        case "pg_roles":
+            // Postgres's columns; passwords show as ******** (set) or NULL, as Postgres shows them.
             return Table(
-                columns: [("oid", .int32), ("rolname", .varchar), ("usename", .varchar), ("rolsuper", .boolean), ("usesuper", .boolean), ("rolcanlogin", .boolean)],
-                rows: [[.int32(10), .string(session.user), .string(session.user), .bool(true), .bool(true), .bool(true)]])
+                columns: [
+                    ("oid", .int32), ("rolname", .varchar), ("rolsuper", .boolean), ("rolinherit", .boolean), ("rolcreaterole", .boolean),
+                    ("rolcreatedb", .boolean), ("rolcanlogin", .boolean), ("rolreplication", .boolean), ("rolconnlimit", .int32),
+                    ("rolpassword", .varchar), ("rolvaliduntil", .timestamptz), ("rolbypassrls", .boolean), ("rolconfig", .list(.varchar)),
+                ],
+                rows: catalog.roles.map { role in
+                    [
+                        .int32(Int32(role.oid)), .string(role.name), .bool(role.superuser), .bool(role.inherit), .bool(role.createRole),
+                        .bool(role.createDB), .bool(role.canLogin), .bool(false), .int32(Int32(role.connectionLimit)),
+                        role.password == nil ? .null : .string("********"), .null, .bool(role.superuser), .null,
+                    ]
+                })
+        case "pg_user":
+            // The roles that may log in.
+            return Table(
+                columns: [
+                    ("usename", .varchar), ("usesysid", .int32), ("usecreatedb", .boolean), ("usesuper", .boolean), ("userepl", .boolean),
+                    ("usebypassrls", .boolean), ("passwd", .varchar), ("valuntil", .timestamptz), ("useconfig", .list(.varchar)),
+                ],
+                rows: catalog.roles.filter(\.canLogin).map { role in
+                    [
+                        .string(role.name), .int32(Int32(role.oid)), .bool(role.createDB), .bool(role.superuser), .bool(false),
+                        .bool(role.superuser), .string("********"), .null, .null,
+                    ]
+                })
+        case "pg_auth_members":
+            return Table(
+                columns: [("oid", .int32), ("roleid", .int32), ("member", .int32), ("grantor", .int32), ("admin_option", .boolean)],
+                rows: [])
         case "pg_tables":
             return Table(
                 columns: [("schemaname", .varchar), ("tablename", .varchar), ("tableowner", .varchar), ("tablespace", .varchar), ("hasindexes", .boolean)],

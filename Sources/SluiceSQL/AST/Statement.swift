@@ -64,6 +64,12 @@ package struct Statement: Hashable, Sendable {
         case comment(Comment)
         /// `ALTER …`, parsed only up to the object kind; the binder reports it as not supported.
         case alter(objectType: String, name: ObjectName?)
+        /// `CREATE ROLE|USER`.
+        case createRole(CreateRole)
+        /// `ALTER ROLE|USER`.
+        case alterRole(AlterRole)
+        /// `DROP ROLE|USER [IF EXISTS] name, …`.
+        case dropRoles(names: [String], ifExists: Bool)
     }
 }
 

@@ -111,3 +111,46 @@ package struct Comment: Hashable, Sendable {
         self.text = text
     }
 }
+
+/// A role attribute of `CREATE ROLE|USER` and `ALTER ROLE|USER` (Postgres's).
+package enum RoleOption: Hashable, Sendable {
+    /// `PASSWORD 'text'`, or `PASSWORD NULL` (nil), with or without `ENCRYPTED`.
+    case password(String?)
+    case superuser(Bool)
+    case createDB(Bool)
+    case createRole(Bool)
+    case login(Bool)
+    case inherit(Bool)
+    case replication(Bool)
+    case bypassRLS(Bool)
+    /// `CONNECTION LIMIT n` (-1: none).
+    case connectionLimit(Int)
+    /// `VALID UNTIL 'timestamp'`.
+    case validUntil(String)
+}
+
+/// `CREATE ROLE|USER name [[WITH] option …]`. `CREATE USER` implies `LOGIN`.
+package struct CreateRole: Hashable, Sendable {
+    package var name: String
+    package var isUser: Bool
+    package var options: [RoleOption]
+
+    package init(name: String, isUser: Bool, options: [RoleOption]) {
+        self.name = name
+        self.isUser = isUser
+        self.options = options
+    }
+}
+
+/// `ALTER ROLE|USER name [WITH] option …`, or `ALTER ROLE|USER name RENAME TO new`.
+package struct AlterRole: Hashable, Sendable {
+    package var name: String
+    package var options: [RoleOption]
+    package var renameTo: String?
+
+    package init(name: String, options: [RoleOption] = [], renameTo: String? = nil) {
+        self.name = name
+        self.options = options
+        self.renameTo = renameTo
+    }
+}

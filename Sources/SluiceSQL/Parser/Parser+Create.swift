@@ -21,7 +21,62 @@ extension Parser {
             let ifNotExists = consumeKeywords("if", "not", "exists")
             return .createDatabase(try parseObjectName(), ifNotExists: ifNotExists)
         }
+        if isKeyword("role") || isKeyword("user") {
+            let isUser = advance().text == "user"
+            let name = try parseRoleName()
+            return .createRole(CreateRole(name: name, isUser: isUser, options: try parseRoleOptions()))
+        }
         throw syntaxError()
+    }
+
+    /// A role's name: an identifier, which may be a keyword Postgres lets name a role (`user`
+    /// aside, as in Postgres, which refuses reserved words there).
+    mutating func parseRoleName() throws(SluiceError) -> String {
+        try parseIdentifier()
+    }
+
+    /// `[WITH] option …` of `CREATE ROLE` and `ALTER ROLE`, as Postgres spells them.
+    mutating func parseRoleOptions() throws(SluiceError) -> [RoleOption] {
+        _ = consumeKeyword("with")
+        var options: [RoleOption] = []
+        while current.kind == .word {
+            let word = current.text
+            let flags: [String: (Bool) -> RoleOption] = [
+                "superuser": RoleOption.superuser, "createdb": RoleOption.createDB, "createrole": RoleOption.createRole,
+                "login": RoleOption.login, "inherit": RoleOption.inherit, "replication": RoleOption.replication,
+                "bypassrls": RoleOption.bypassRLS,
+            ]
+            if let make = flags[word] {
+                advance()
+                options.append(make(true))
+            } else if word.hasPrefix("no"), let make = flags[String(word.dropFirst(2))] {
+                advance()
+                options.append(make(false))
+            } else if word == "password" || word == "encrypted" {
+                if word == "encrypted" { advance() }
+                try expectKeyword("password")
+                if consumeKeyword("null") {
+                    options.append(.password(nil))
+                } else {
+                    guard current.kind == .string else { throw syntaxError() }
+                    options.append(.password(advance().text))
+                }
+            } else if word == "connection" {
+                advance()
+                try expectKeyword("limit")
+                let negative = consumeSymbol("-")
+                guard current.kind == .integer, let limit = Int(advance().text) else { throw syntaxError() }
+                options.append(.connectionLimit(negative ? -limit : limit))
+            } else if word == "valid" {
+                advance()
+                try expectKeyword("until")
+                guard current.kind == .string else { throw syntaxError() }
+                options.append(.validUntil(advance().text))
+            } else {
+                break
+            }
+        }
+        return options
     }
 
     private mutating func parseCreateTable() throws(SluiceError) -> CreateTable {

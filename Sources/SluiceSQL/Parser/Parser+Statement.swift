@@ -33,6 +33,13 @@ extension Parser {
         case "create":
             return try parseCreate()
         case "drop":
+            if isKeyword("role", at: 1) || isKeyword("user", at: 1) {
+                advance()
+                advance()
+                let ifExists = consumeKeywords("if", "exists")
+                let names = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseRoleName() }
+                return .dropRoles(names: names, ifExists: ifExists)
+            }
             return .drop(try parseDrop())
         case "show":
             advance()
@@ -343,6 +350,14 @@ extension Parser {
 
     /// `ALTER kind [IF EXISTS] name …`: the rest is skipped; the binder rejects it.
     private mutating func parseAlter() throws(SluiceError) -> Statement.Kind {
+        if isKeyword("role") || isKeyword("user") {
+            advance()
+            let name = try parseRoleName()
+            if consumeKeywords("rename", "to") { return .alterRole(AlterRole(name: name, renameTo: try parseRoleName())) }
+            let options = try parseRoleOptions()
+            guard !options.isEmpty else { throw syntaxError() }
+            return .alterRole(AlterRole(name: name, options: options))
+        }
         var objectType = ""
         if consumeKeywords("materialized", "view") {
             objectType = "MATERIALIZED VIEW"

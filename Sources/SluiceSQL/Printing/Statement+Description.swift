@@ -118,10 +118,37 @@ extension Statement.Kind: CustomStringConvertible {
             return "COMMENT ON \(comment.objectType.rawValue) \(comment.name) IS " + (comment.text.map(quoteStringLiteral) ?? "NULL")
         case .alter(let objectType, let name):
             return "ALTER \(objectType)" + (name.map { " \($0)" } ?? "")
+        case .createRole(let create):
+            return "CREATE \(create.isUser ? "USER" : "ROLE") \(quoteIdentifierIfNeeded(create.name))" + roleOptionsText(create.options)
+        case .alterRole(let alter):
+            if let renameTo = alter.renameTo {
+                return "ALTER ROLE \(quoteIdentifierIfNeeded(alter.name)) RENAME TO \(quoteIdentifierIfNeeded(renameTo))"
+            }
+            return "ALTER ROLE \(quoteIdentifierIfNeeded(alter.name))" + roleOptionsText(alter.options)
+        case .dropRoles(let names, let ifExists):
+            return "DROP ROLE " + (ifExists ? "IF EXISTS " : "") + names.map(quoteIdentifierIfNeeded).joined(separator: ", ")
         case .copy(let copy):
             return copy.description
         }
     }
+}
+
+/// Role options as SQL; a password is never printed (statements are logged and shown).
+private func roleOptionsText(_ options: [RoleOption]) -> String {
+    options.map { option -> String in
+        switch option {
+        case .password(let password): " PASSWORD " + (password == nil ? "NULL" : "'********'")
+        case .superuser(let on): on ? " SUPERUSER" : " NOSUPERUSER"
+        case .createDB(let on): on ? " CREATEDB" : " NOCREATEDB"
+        case .createRole(let on): on ? " CREATEROLE" : " NOCREATEROLE"
+        case .login(let on): on ? " LOGIN" : " NOLOGIN"
+        case .inherit(let on): on ? " INHERIT" : " NOINHERIT"
+        case .replication(let on): on ? " REPLICATION" : " NOREPLICATION"
+        case .bypassRLS(let on): on ? " BYPASSRLS" : " NOBYPASSRLS"
+        case .connectionLimit(let limit): " CONNECTION LIMIT \(limit)"
+        case .validUntil(let text): " VALID UNTIL " + quoteStringLiteral(text)
+        }
+    }.joined()
 }
 
 private func quoteVariableName(_ name: String) -> String {

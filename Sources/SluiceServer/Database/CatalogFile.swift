@@ -12,6 +12,9 @@ struct CatalogFile: Sendable {
         var nextID: Int?
         /// User schemas and their oids (absent from files an earlier version wrote: `public`).
         var schemas: [String: Int]?
+        /// Users and roles with their password verifiers (absent from files an earlier version
+        /// wrote: `root` alone).
+        var roles: [RoleDefinition]?
     }
 
     let path: String
@@ -21,23 +24,25 @@ struct CatalogFile: Sendable {
     }
 
     /// Writes `relations`, renamed over the old file and fsynced with its directory: a crash
-    /// leaves one whole catalog, the old or the new.
-    func save(_ relations: [RelationDefinition], nextID: Int, schemas: [String: Int]) throws(SluiceError) {
+    /// leaves one whole catalog, the old or the new. It holds password verifiers and
+    /// connectors' credentials: readable by the server's user only (0600).
+    func save(_ relations: [RelationDefinition], nextID: Int, schemas: [String: Int], roles: [RoleDefinition]) throws(SluiceError) {
         let data: Data
         do {
-            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID, schemas: schemas))
+            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles))
         } catch {
             throw SluiceError(.internalError, "could not encode the catalog: \(error)")
         }
         try Files.writeAtomically([UInt8](data), to: path)
+        chmod(path, 0o600)
     }
 
     /// The stored definitions and next id; nil when there is no file yet.
-    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?)? {
+    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?, roles: [RoleDefinition]?)? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             let stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            return (stored.relations, stored.nextID, stored.schemas)
+            return (stored.relations, stored.nextID, stored.schemas, stored.roles)
         } catch {
             throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
         }

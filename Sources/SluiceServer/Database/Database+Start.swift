@@ -19,6 +19,7 @@ extension Database {
             guard let stored = try CatalogFile(dataDirectory: directory).read() else { return }
             let relations = stored.relations
             if let nextID = stored.nextID { catalog.reserveIDs(below: nextID) }
+            if let roles = stored.roles { catalog.restoreRoles(roles) }
             // Schemas: as stored, or (a file an earlier version wrote) those its relations name.
             var schemas = stored.schemas ?? [:]
             if stored.schemas == nil {

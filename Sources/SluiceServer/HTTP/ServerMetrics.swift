@@ -2,6 +2,7 @@ import CoreMetrics
 import Prometheus
 import SluiceBroker
 import SluiceCore
+import SluicePGWire
 import SluicePlanner
 import Synchronization
 
@@ -19,6 +20,13 @@ package final class ServerMetrics: Sendable {
     let database: Database
     let broker: KafkaBroker?
     private let state: Mutex<State>
+    /// The SQL endpoint, once it listens: its refused logins.
+    private let sqlServer = Mutex<PGServer?>(nil)
+
+    /// Counts the SQL endpoint's refused logins from now on.
+    package func attach(_ server: PGServer) {
+        sqlServer.withLock { $0 = server }
+    }
 
     private struct State {
         var counters: [SeriesKey: (counter: CoreMetrics.Counter, last: Int)] = [:]
@@ -137,6 +145,7 @@ package final class ServerMetrics: Sendable {
             gauge("sluice_state_spilled_bytes", [], Double(memory.spilledBytes))
             gauge("sluice_process_resident_bytes", [], Double(memory.processBytes))
 
+            if let sql = sqlServer.withLock({ $0 }) { count("sluice_failed_logins_total", [], sql.failedLogins) }
             if let broker {
                 for (topic, traffic) in broker.traffic.snapshot {
                     let labels = [("topic", topic)]

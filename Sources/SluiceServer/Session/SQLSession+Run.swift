@@ -149,6 +149,25 @@ extension SQLSession {
             return PGStatementResult(commandTag: "DROP_INDEX")
         case .nothing(let tag, let notice):
             return PGStatementResult(commandTag: tag, notices: notice.map { [SluiceError(.successfulCompletion, $0)] } ?? [])
+        case .createRole(var role, let password):
+            role.oid = database.catalog.allocateID()
+            role.password = password.map(RolePassword.derived(from:))
+            try database.catalog.addRole(role)
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: "CREATE_ROLE")
+        case .alterRole(let name, var role, let password):
+            switch password {
+            case .keep: break
+            case .remove: role.password = nil
+            case .set(let text): role.password = RolePassword.derived(from: text)
+            }
+            try database.catalog.replaceRole(named: name, with: role)
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: "ALTER_ROLE")
+        case .dropRoles(let names, let notices):
+            for name in names { database.catalog.removeRole(named: name) }
+            if !names.isEmpty { try database.saveCatalog() }
+            return PGStatementResult(commandTag: "DROP_ROLE", notices: notices.map { SluiceError(.successfulCompletion, $0) })
         case .explain(let lines):
             let column = Column(type: .varchar, values: lines.map { .string($0) })
             return PGStatementResult(

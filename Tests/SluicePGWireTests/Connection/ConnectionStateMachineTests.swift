@@ -79,11 +79,41 @@ import Testing
         var wrong = ConnectionStateMachine(configuration: .init(authenticator: .cleartext(users: ["root": "pw"])), processID: 1, secretKey: 1)
         _ = wrong.messageReceived(.startup(Self.startup))
         #expect(wrong.messageReceived(.authenticationResponse(Array("nope".utf8) + [0]))
-            == .fail(SluiceError(.invalidPassword, "password authentication failed for user \"root\"")))
+            == .rejectLogin(SluiceError(.invalidPassword, "password authentication failed for user \"root\"")))
+    }
+
+    /// A directory of one role that may log in without a password, one with NOLOGIN.
+    struct Roles: PGUserDirectory {
+        func login(_ user: String) -> PGLogin {
+            switch user {
+            case "root": .allowed(verifier: nil)
+            case "reader": .notPermitted
+            default: .unknown
+            }
+        }
+    }
+
+    @Test func unknownAndNoLoginRolesAreRefusedAtStartup() {
+        for method in PGAuthMethod.allCases {
+            let configuration = ConnectionStateMachine.Configuration(authenticator: PGAuthenticator(method: method, users: Roles()))
+            var unknown = ConnectionStateMachine(configuration: configuration, processID: 1, secretKey: 1)
+            #expect(unknown.messageReceived(.startup(PGStartupMessage(parameters: ["user": "mallory"])))
+                == .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"mallory\" does not exist")))
+            guard case .closed = unknown.state else { Issue.record("not closed"); return }
+            var reader = ConnectionStateMachine(configuration: configuration, processID: 1, secretKey: 1)
+            #expect(reader.messageReceived(.startup(PGStartupMessage(parameters: ["user": "reader"])))
+                == .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"reader\" is not permitted to log in")))
+        }
+        // A role without a password gets in by trust only; by password it fails as a wrong one.
+        var trusted = ConnectionStateMachine(configuration: .init(authenticator: PGAuthenticator(method: .trust, users: Roles())), processID: 1, secretKey: 1)
+        #expect(trusted.messageReceived(.startup(Self.startup)).effect == .startSession(PGStartup(user: "root", database: "dev", parameters: Self.startup.parameters, processID: 1)))
+        var password = ConnectionStateMachine(configuration: .init(authenticator: PGAuthenticator(method: .password, users: Roles())), processID: 1, secretKey: 1)
+        _ = password.messageReceived(.startup(Self.startup))
+        #expect(password.messageReceived(.authenticationResponse(Array("".utf8) + [0])).effect == .rejectLogin)
     }
 
     @Test func queryDuringAuthenticationIsAProtocolViolation() {
-        var machine = ConnectionStateMachine(configuration: .init(authenticator: .cleartext(users: [:])), processID: 1, secretKey: 1)
+        var machine = ConnectionStateMachine(configuration: .init(authenticator: .cleartext(users: ["root": "pw"])), processID: 1, secretKey: 1)
         _ = machine.messageReceived(.startup(Self.startup))
         let action = machine.messageReceived(.query("select 1"))
         #expect(action.effect == .close)

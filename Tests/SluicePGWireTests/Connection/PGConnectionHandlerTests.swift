@@ -55,7 +55,11 @@ import Testing
     @Test func wrongPasswordIsFatal() throws {
         let channel = try makeChannel()
         try channel.writeInbound(ByteBuffer(bytes: FrontendBytes.startup([("user", "root")]) + FrontendBytes.password("guess")))
-        let messages = RawBackendMessage.split(try written(channel))
+        // The refusal comes after the failed-login delay.
+        #expect(RawBackendMessage.split(try written(channel)).map(\.type) == ["R"])
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: PGConnectionHandler.failedLoginDelay)
+        let messages = [RawBackendMessage(type: "R", body: [0, 0, 0, 3])] + RawBackendMessage.split(try written(channel))
         #expect(messages.map(\.type) == ["R", "E"])
         #expect(messages.last?.errorFields["C"] == "28P01")
         #expect(messages.last?.errorFields["M"] == "password authentication failed for user \"root\"")

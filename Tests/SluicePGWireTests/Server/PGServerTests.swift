@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SluiceCore
 import Testing
 @testable import SluicePGWire
@@ -153,6 +154,57 @@ import Testing
             client.send(B.password("pw"))
             #expect(try client.readMessages(through: "Z").first?.body == [0, 0, 0, 0])
         }
+    }
+
+    @Test func failedLoginsAreDelayedAndCountedWithoutHoldingOthersUp() async throws {
+        try await withServer(.cleartext(users: ["root": "pw"])) { server in
+            // Ten clients with wrong passwords at once, and a right one among them.
+            let failures = try await withThrowingTaskGroup(of: (ContinuousClock.Duration, String?).self) { group in
+                for _ in 0 ..< 10 {
+                    group.addTask {
+                        try await onThread {
+                            let client = try RawPGClient(port: server.port)
+                            client.send(B.startup([("user", "root")]))
+                            _ = try client.readMessages(through: "R")
+                            let start = ContinuousClock.now
+                            client.send(B.password("guess"))
+                            let error = try client.readMessages(through: "E").last?.errorFields["C"]
+                            return (ContinuousClock.now - start, error)
+                        }
+                    }
+                }
+                let right = try await onThread {
+                    let client = try RawPGClient(port: server.port)
+                    client.send(B.startup([("user", "root")]))
+                    _ = try client.readMessages(through: "R")
+                    let start = ContinuousClock.now
+                    client.send(B.password("pw"))
+                    #expect(try client.readMessages(through: "Z").first?.body == [0, 0, 0, 0])
+                    return ContinuousClock.now - start
+                }
+                #expect(right < .seconds(1), "the right password waited for the wrong ones")
+                var results: [(ContinuousClock.Duration, String?)] = []
+                for try await result in group { results.append(result) }
+                return results
+            }
+            #expect(failures.count == 10)
+            for (waited, code) in failures {
+                #expect(code == "28P01")
+                #expect(waited >= .milliseconds(250))
+            }
+            #expect(server.failedLogins == 10)
+        }
+    }
+
+    @Test func loopbackAddresses() throws {
+        #expect(PGServer.isLoopback(try SocketAddress(ipAddress: "127.0.0.1", port: 1)))
+        #expect(PGServer.isLoopback(try SocketAddress(ipAddress: "127.9.8.7", port: 1)))
+        #expect(PGServer.isLoopback(try SocketAddress(ipAddress: "::1", port: 1)))
+        #expect(PGServer.isLoopback(try SocketAddress(ipAddress: "::ffff:127.0.0.1", port: 1)))
+        #expect(!PGServer.isLoopback(try SocketAddress(ipAddress: "10.0.0.1", port: 1)))
+        #expect(!PGServer.isLoopback(try SocketAddress(ipAddress: "128.0.0.1", port: 1)))
+        #expect(!PGServer.isLoopback(try SocketAddress(ipAddress: "::2", port: 1)))
+        #expect(!PGServer.isLoopback(try SocketAddress(ipAddress: "::ffff:10.0.0.1", port: 1)))
     }
 
     @Test func psqlSelectOne() async throws {
