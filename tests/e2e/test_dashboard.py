@@ -7,6 +7,7 @@ two reads, and the SQL box shows the right rows."""
 from __future__ import annotations
 
 import json
+import time
 import shutil
 import urllib.error
 import urllib.request
@@ -294,3 +295,30 @@ def test_metrics_listen_moves_metrics_to_its_own_port() -> None:
         assert _get(f"{server.http_base}/metrics")[0] == 404
         assert _get(f"{server.http_base}/health")[0] == 200
         assert _get(f"http://127.0.0.1:{port}/")[0] == 404
+
+
+def test_long_dashboard_queries_keep_nobody_waiting(server: SluiceServer) -> None:
+    """Two SQL-box queries that run until the dashboard's 10 s statement timeout: meanwhile the
+    HTTP app, the SQL port and a third dashboard query each answer within a second."""
+    import threading
+
+    slow = "SELECT count(*) FROM generate_series(1, 100000) AS a, generate_series(1, 100000) AS b"
+    results: list[dict] = []
+    workers = [threading.Thread(target=lambda: results.append(_query(server, slow))) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    # Four seconds of checks while they run (they run for ten).
+    waits = []
+    end = time.monotonic() + 4
+    while time.monotonic() < end:
+        began = time.monotonic()
+        assert _get(f"{server.http_base}/health")[0] == 200
+        assert _query(server, "SELECT 1 AS one")["rows"] == [[1]]
+        with connect(server) as conn:
+            assert conn.execute("SELECT 2").fetchone() == (2,)
+        waits.append(time.monotonic() - began)
+    assert max(waits) < 1.0, waits
+    assert all(worker.is_alive() for worker in workers), "the slow queries ended too soon to show anything"
+    for worker in workers:
+        worker.join(timeout=60)
+    assert [r["error"]["sqlstate"] for r in results] == ["57014", "57014"], results

@@ -1,6 +1,8 @@
 import Foundation
 import SluiceCore
+import SluicePGWire
 import SluicePlanner
+import SluiceSQL
 import Synchronization
 
 /// The dashboard's state, as JSON: the pipeline graph (sources, tables, views and sinks, with
@@ -12,6 +14,8 @@ import Synchronization
 /// cumulative; the browser turns two snapshots into rates.
 package final class DashboardFeed: Sendable {
     let database: Database
+    /// Read-only SQL, for the views' rows and the SQL box.
+    let queries: DashboardQuery
     let interval: Duration
     /// Rows of each view's live table.
     static let viewRows = 100
@@ -23,6 +27,7 @@ package final class DashboardFeed: Sendable {
 
     package init(database: Database, interval: Duration = .seconds(1)) {
         self.database = database
+        queries = DashboardQuery(database: database, threads: SessionThreads())
         self.interval = interval
     }
 
@@ -156,8 +161,7 @@ package final class DashboardFeed: Sendable {
     /// first number), else a table only.
     func view(_ relation: RelationDefinition) async -> JSONDocument {
         let chart = ViewChart(relation)
-        let quoted = "\"" + relation.name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        var sql = "SELECT * FROM \(quoted)"
+        var sql = "SELECT * FROM \(quoteIdentifierIfNeeded(relation.name))"
         // Ordered for the chart, unless the view is too large to sort every second.
         let sortable = (database.tables.stores.rowCount(id: relation.id) ?? 0) <= Self.largestSortedView
         switch sortable ? chart.kind : "table" {
@@ -168,7 +172,7 @@ package final class DashboardFeed: Sendable {
         sql += " LIMIT \(chart.kind == "lines" ? Self.viewRows * 4 : Self.viewRows)"
         var members: [JSONDocument.Member] = [.init("id", .int(Int64(relation.id))), .init("name", .string(relation.name)), .init("chart", chart.json)]
         do {
-            let result = try await DashboardQuery(database: database).result(of: sql)
+            let result = try await queries.result(of: sql)
             members.append(.init("columns", result["columns"] ?? .array([])))
             members.append(.init("rows", result["rows"] ?? .array([])))
         } catch {

@@ -5,16 +5,22 @@ import SluiceSQL
 /// Read-only SQL for the dashboard's SQL box and its live tables: one SELECT, SHOW, EXPLAIN or
 /// DESCRIBE, run in a session of its own with a statement timeout, answered as JSON with at
 /// most ``maximumRows`` rows. Anything else is refused before it is bound, with its SQLSTATE.
-package struct DashboardQuery {
+///
+/// Statements run on `threads`, as the SQL port's do (``SessionThreads``): a query runs
+/// synchronously for as long as it takes, and on Swift's cooperative pool two of them would hold
+/// every thread the HTTP app, the catalog and the demo run on.
+package struct DashboardQuery: Sendable {
     package static let maximumRows = 1_000
     package static let maximumStatementBytes = 64 << 10
     /// The statement timeout, in milliseconds.
     static let timeoutMilliseconds = 10_000
 
     let database: Database
+    let threads: SessionThreads
 
-    package init(database: Database) {
+    package init(database: Database, threads: SessionThreads) {
         self.database = database
+        self.threads = threads
     }
 
     /// `{"columns": [{"name", "type"}], "rows": [[…]], "truncated": bool, "tag": "SELECT 3"}`,
@@ -28,6 +34,12 @@ package struct DashboardQuery {
     }
 
     func result(of sql: String, limit: Int = maximumRows) async throws(SluiceError) -> JSONDocument {
+        try await withTaskExecutorPreference(threads) { () async throws(SluiceError) -> JSONDocument in
+            try await resultOnSessionThread(of: sql, limit: limit)
+        }
+    }
+
+    private func resultOnSessionThread(of sql: String, limit: Int) async throws(SluiceError) -> JSONDocument {
         let statements = try SQLParser.parse(sql)
         guard statements.count == 1, let statement = statements.first else {
             throw SluiceError(.syntaxError, statements.isEmpty ? "no statement to run" : "one statement at a time, please")

@@ -81,7 +81,7 @@ struct HTTPAppResponder: HTTPResponder {
                 return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
             }
             let sql = String(decoding: body.readableBytesView, as: UTF8.self)
-            return Self.bytes(await DashboardQuery(database: feed.database).run(sql), type: "application/json")
+            return Self.bytes(await feed.queries.run(sql), type: "application/json")
         case (.get, _) where routes.contains(.dashboard):
             guard let asset = DashboardAssets.asset(at: path) else { return Self.text("not found\n", status: .notFound) }
             return Self.bytes(asset.bytes, type: asset.contentType, cache: false)
