@@ -62,7 +62,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
+        // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",

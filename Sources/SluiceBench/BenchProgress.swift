@@ -1,18 +1,18 @@
 import Foundation
+import SluiceGen
 import Synchronization
 
-/// Progress of a running benchmark on a terminal: a line on standard error, redrawn twice a
-/// second, naming what the benchmark last reported (its current phase) or what it waits for,
-/// and the time spent on it. Shown only when standard error is a terminal and `sluice bench`
-/// was not given `--quiet`. The benchmarks' figures go through ``report(_:)``, which clears the
-/// line first, so figures and progress never share a line.
+/// Progress of a running benchmark on a terminal: a ``TerminalProgress`` line, redrawn twice a
+/// second by a ticker, naming what the benchmark last reported (its current phase) or what it
+/// waits for, and the time spent on it. Shown only when standard error is a terminal and
+/// `sluice bench` was not given `--quiet`. The benchmarks' figures go through ``report(_:)``,
+/// which clears the line first, so figures and progress never share a line.
 package enum BenchProgress {
     private struct State {
-        var isShown = false
+        var line = TerminalProgress(quiet: true)
         var phase = ""
         var detail = ""
         var since = ContinuousClock.now
-        var drawn = false
         var ticker: Thread?
     }
 
@@ -20,14 +20,18 @@ package enum BenchProgress {
 
     /// Starts drawing (on a terminal, without `quiet`).
     package static func enable(quiet: Bool) {
-        guard !quiet, isatty(2) != 0 else { return }
         state.withLock { state in
             guard state.ticker == nil else { return }
-            state.isShown = true
+            state.line = TerminalProgress(quiet: quiet)
+            guard state.line.isShown else { return }
             let ticker = Thread {
                 while true {
                     Thread.sleep(forTimeInterval: 0.5)
-                    BenchProgress.state.withLock { draw(&$0) }
+                    BenchProgress.state.withLock { state in
+                        let seconds = Int((ContinuousClock.now - state.since).components.seconds)
+                        let what = state.detail.isEmpty ? "after: \(state.phase)" : state.detail
+                        state.line.update { "  … \(what) (\(seconds) s)" }
+                    }
                 }
             }
             ticker.start()
@@ -44,27 +48,13 @@ package enum BenchProgress {
     /// line names until the next one.
     package static func report(_ line: String) {
         state.withLock { state in
-            clear(&state)
+            state.line.clear()
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if !trimmed.isEmpty { state.phase = String(trimmed.prefix(60)) }
             state.detail = ""
             state.since = .now
         }
-    }
-
-    private static func draw(_ state: inout State) {
-        guard state.isShown else { return }
-        let seconds = Int((ContinuousClock.now - state.since).components.seconds)
-        let what = state.detail.isEmpty ? "after: \(state.phase)" : state.detail
-        FileHandle.standardError.write(Data("\r\u{1B}[K  … \(what) (\(seconds) s)".utf8))
-        state.drawn = true
-    }
-
-    private static func clear(_ state: inout State) {
-        guard state.drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        state.drawn = false
     }
 }
 

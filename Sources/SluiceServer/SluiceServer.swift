@@ -128,7 +128,7 @@ package final class SluiceServer: Sendable {
             serverMetrics = metrics
             let dashboard = DashboardFeed(database: database)
             feed = dashboard
-            var routes = HTTPApp.Routes.all
+            var routes = HTTPAppResponder.Routes.all
             if let address = settings.metricsAddress {
                 routes.remove(.metrics)
                 http.append(HTTPApp(host: address.host, port: address.port, routes: .metrics, feed: dashboard, metrics: metrics, readiness: readiness))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import SluiceBroker
+import SluiceGen
 import SluiceKafkaProtocol
 
 /// Options every Kafka tool takes.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NIOCore
 import SluiceBroker
 import Foundation
 import Synchronization
@@ -201,7 +202,10 @@ enum AuthMethodArgument: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// Whether listening on `host` reaches loopback clients only.
+/// Whether listening on `host` reaches loopback clients only (the wire server's own test of an
+/// address, ``PGServer/isLoopback(_:)``; `localhost` by name).
 func isLoopbackHost(_ host: String) -> Bool {
-    host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    guard host != "localhost" else { return true }
+    guard let address = try? SocketAddress(ipAddress: host, port: 0) else { return false }
+    return PGServer.isLoopback(address)
 }

@@ -5,7 +5,6 @@ directory. The SQL it runs is the seed's, checked against the fixture taken from
 
 from __future__ import annotations
 
-import re
 import signal
 import subprocess
 import urllib.request
@@ -17,19 +16,13 @@ from pyiceberg.catalog.rest import RestCatalog
 from harness.ports import free_port
 from harness.sluice_server import sluice_binary
 from source_support import wait_until
+from test_iceberg_seed_000 import _fill
 
 SEEDS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "seeds"
 
 
 def _without_comments(sql: str) -> list[str]:
     return [line.rstrip() for line in sql.splitlines() if line.strip() and not line.lstrip().startswith("--")]
-
-
-def _fill(template: str, values: dict[str, str]) -> str:
-    def value(match: re.Match) -> str:
-        name, default = match.group(1), match.group(3)
-        return values.get(name, default if default is not None else match.group(0))
-    return re.sub(r"\{\{\s*(\w+)\s*(\|\s*default\(\"([^\"]*)\"\)\s*)?\}\}", value, template)
 
 
 class Demo:

@@ -52,7 +52,8 @@ ALLOWED: dict[str, set[str]] = {
     # Generators of the seeds' events and Nexmark's; the command line sends them on.
     "SluiceGen": {"SluiceCore"},
     # Connectors implement Dataflow's source protocol; the engine never imports them.
-    "SluiceConnectors": {"SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"},
+    # (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's GroupTable.)
+    "SluiceConnectors": {"SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"},
     # (Formats: COPY reads and writes PostgreSQL's text and CSV formats.)
     "SluiceServer": {
         "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",

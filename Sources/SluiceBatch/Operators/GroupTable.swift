@@ -2,11 +2,12 @@ import Glibc
 import SluiceCore
 import SluiceState
 
-/// Maps group keys to dense group numbers (0, 1, 2, …) in order of first appearance.
+/// Maps group keys to dense group numbers (0, 1, 2, …) in order of first appearance: the batch
+/// GROUP BY's table, and an upsert sink's index of the keys an epoch touched.
 ///
 /// A single non-null-able `bigint` key uses an open-addressing table over the raw values; other
 /// keys are encoded as bytes and hashed.
-struct GroupTable {
+package struct GroupTable {
     private enum Mode {
         case global
         case int64
@@ -15,7 +16,7 @@ struct GroupTable {
 
     private let mode: Mode
     private let keyColumns: [Int]
-    private(set) var groupCount = 0
+    package private(set) var groupCount = 0
     /// Set when the aggregate has no memory for more groups: rows of keys not seen yet get
     /// group -1 (they are spilled) instead of starting a group.
     var acceptsNewGroups = true
@@ -39,7 +40,7 @@ struct GroupTable {
     private var keyStore: GroupKeyStore
     private let keyTypes: [DataType]
 
-    init(keyTypes: [DataType]) {
+    package init(keyTypes: [DataType]) {
         self.keyTypes = keyTypes
         keyStore = GroupKeyStore(types: keyTypes)
         keyColumns = Array(keyTypes.indices)
@@ -61,7 +62,7 @@ struct GroupTable {
 
     /// The group number of each row of `chunk` (whose first columns are the keys); -1 for a row
     /// of a new key when the table accepts no new groups.
-    mutating func groupIDs(for chunk: Chunk) -> [Int32] {
+    package mutating func groupIDs(for chunk: Chunk) -> [Int32] {
         switch mode {
         case .global:
             // Every row is in group 0: accumulators take an empty array to mean that.
@@ -71,6 +72,13 @@ struct GroupTable {
         case .bytes:
             return hashedGroupIDs(chunk)
         }
+    }
+
+    /// The memory it holds, about: its slots, and each group's key twice (as the rows that
+    /// started groups and in the store that compares keys).
+    package var byteCount: Int {
+        let slotBytes = (slots.count + hashSlots.count) * 4 + slotKeys.count * 8 + slotHashes.count * 8
+        return slotBytes + int64Keys.count * 8 + 2 * keyChunks.reduce(0) { $0 + $1.byteCount }
     }
 
     private mutating func hashedGroupIDs(_ chunk: Chunk) -> [Int32] {

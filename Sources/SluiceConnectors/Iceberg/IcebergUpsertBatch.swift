@@ -1,3 +1,4 @@
+import SluiceBatch
 import SluiceCore
 
 /// An upsert sink's changes of one epoch, merged by primary key: what the epoch leaves for each
@@ -8,8 +9,8 @@ import SluiceCore
 /// key written twice in one epoch must be merged here first: the table would otherwise keep both
 /// versions. Flink's equality-delta writer keeps the same per-checkpoint map of keys.
 ///
-/// The rows stay in the chunks they came in; per key (a dense id from a ``KeyInterner``, in
-/// order of first touch) it holds two (chunk, row) picks: its first change in the batch, whose
+/// The rows stay in the chunks they came in; per key (a dense id from a ``GroupTable``, the batch
+/// GROUP BY's table, in order of first touch) it holds two (chunk, row) picks: its first change in the batch, whose
 /// row is the version older snapshots hold (its partition is where the equality delete goes),
 /// and its last.
 ///
@@ -21,7 +22,7 @@ package struct IcebergUpsertBatch {
     package let types: [DataType]
     private var chunks: [Chunk] = []
     private var chunkBytes = 0
-    private var keys = KeyInterner()
+    private var keys: GroupTable
     /// Per key id: its first change's row, its last change's row, and whether that change leaves
     /// the row.
     private var touches: [Touch] = []
@@ -35,6 +36,7 @@ package struct IcebergUpsertBatch {
     package init(keyColumns: [Int], types: [DataType]) {
         self.keyColumns = keyColumns
         self.types = types
+        keys = GroupTable(keyTypes: keyColumns.map { types[$0] })
     }
 
     package var isEmpty: Bool { touches.isEmpty }
@@ -48,16 +50,17 @@ package struct IcebergUpsertBatch {
         chunks.append(chunk.data)
         chunkBytes += chunk.data.byteCount
         let source = Int32(chunks.count - 1)
+        let ids = keys.groupIDs(for: Chunk(columns: keyColumns.map { chunk.data.columns[$0] }, count: chunk.count))
+        // Keys new in this chunk get ids in about the order of their rows (a hash collision's
+        // key comes last): their picks start unset.
+        let unset = (source: Int32(-1), row: Int32(-1))
+        touches.append(contentsOf: repeatElement(Touch(first: unset, last: unset, present: false), count: keys.groupCount - touches.count))
         for row in 0..<chunk.count {
-            let (id, inserted) = keys.intern(chunk.data, row: row, columns: keyColumns)
+            let id = Int(ids[row])
             let pick = (source: source, row: Int32(row))
-            let present = chunk.ops[row].isInsertion
-            if inserted {
-                touches.append(Touch(first: pick, last: pick, present: present))
-            } else {
-                touches[id].last = pick
-                touches[id].present = present
-            }
+            if touches[id].first.source < 0 { touches[id].first = pick }
+            touches[id].last = pick
+            touches[id].present = chunk.ops[row].isInsertion
         }
     }
 
@@ -75,7 +78,7 @@ package struct IcebergUpsertBatch {
     package mutating func removeAll() {
         chunks = []
         chunkBytes = 0
-        keys.removeAll()
+        keys = GroupTable(keyTypes: keyColumns.map { types[$0] })
         touches.removeAll(keepingCapacity: true)
     }
 }

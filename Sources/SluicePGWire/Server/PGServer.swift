@@ -68,7 +68,7 @@ package final class PGServer: Sendable {
     package var failedLogins: Int { registry.failedLogins.load(ordering: .relaxed) }
 
     /// Whether `address` is a loopback address (127.0.0.0/8, ::1, or a Unix socket).
-    static func isLoopback(_ address: SocketAddress) -> Bool {
+    package static func isLoopback(_ address: SocketAddress) -> Bool {
         switch address {
         case .v4(let v4): return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
         case .v6(let v6):

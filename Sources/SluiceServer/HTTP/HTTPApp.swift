@@ -5,12 +5,34 @@ import SluiceLakehouse
 import Synchronization
 
 /// The server's HTTP app on port 5691 (`--dashboard-listen`): the live dashboard and its feed,
-/// read-only SQL, Prometheus `/metrics` and the process managers' `/health` and `/ready`.
+/// read-only SQL, Prometheus `/metrics` and the process managers' `/health` and `/ready`, served
+/// in the background by a ``BackgroundHTTPServer`` (as the Iceberg catalog is).
 ///
 /// One instance may serve a subset of the routes: `--metrics-listen` moves `/metrics` to a
-/// second instance of its own. It runs on Hummingbird's shared event loops, next to the SQL
-/// port, the broker and the catalog, and binds 127.0.0.1 unless told otherwise.
-package final class HTTPApp: Sendable {
+/// second instance of its own. It binds 127.0.0.1 unless told otherwise.
+package typealias HTTPApp = BackgroundHTTPServer<HTTPAppResponder>
+
+extension BackgroundHTTPServer where Responder == HTTPAppResponder {
+    package convenience init(
+        host: String, port: Int, routes: HTTPAppResponder.Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness
+    ) {
+        self.init(
+            host: host, port: port, responder: HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness),
+            name: "HTTP server")
+    }
+}
+
+/// Whether the server takes work: set once every listener is up, cleared when it stops.
+package final class Readiness: Sendable {
+    private let state = Atomic<Bool>(false)
+    package init() {}
+    package var isReady: Bool { state.load(ordering: .acquiring) }
+    package func set(_ ready: Bool) { state.store(ready, ordering: .releasing) }
+}
+
+package struct HTTPAppResponder: HTTPResponder {
+    package typealias Context = BasicRequestContext
+
     /// What an instance answers.
     package struct Routes: OptionSet, Sendable {
         package let rawValue: Int
@@ -23,45 +45,12 @@ package final class HTTPApp: Sendable {
         package static let all: Routes = [.dashboard, .metrics, .health]
     }
 
-    private let server: BackgroundHTTPServer<HTTPAppResponder>
-
-    package init(host: String, port: Int, routes: Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness) {
-        server = BackgroundHTTPServer(
-            host: host, port: port, responder: HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness),
-            name: "HTTP server")
-    }
-
-    /// The port it listens on once started.
-    package var port: Int? { server.port }
-
-    /// Starts serving in the background; returns the bound port once it listens.
-    @discardableResult
-    package func start() async throws -> Int {
-        try await server.start()
-    }
-
-    /// Stops serving and waits for the server to finish.
-    package func stop() async {
-        await server.stop()
-    }
-}
-
-/// Whether the server takes work: set once every listener is up, cleared when it stops.
-package final class Readiness: Sendable {
-    private let state = Atomic<Bool>(false)
-    package init() {}
-    package var isReady: Bool { state.load(ordering: .acquiring) }
-    package func set(_ ready: Bool) { state.store(ready, ordering: .releasing) }
-}
-
-struct HTTPAppResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-    let routes: HTTPApp.Routes
+    let routes: Routes
     let feed: DashboardFeed
     let metrics: ServerMetrics
     let readiness: Readiness
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    package func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
         switch (request.method, path) {
         case (.get, "/health") where routes.contains(.health), (.head, "/health") where routes.contains(.health):

@@ -16,7 +16,9 @@ import Synchronization
 /// the difference since the last scrape), so the data path keeps one set of counters and pays
 /// nothing for metrics.
 package final class ServerMetrics: Sendable {
-    let registry = PrometheusCollectorRegistry()
+    let registry: PrometheusCollectorRegistry
+    /// Makes the swift-metrics series over ``registry``; histograms get buckets from 5 ms to 10 s.
+    let factory: PrometheusMetricsFactory
     let database: Database
     let broker: KafkaBroker?
     private let state: Mutex<State>
@@ -47,7 +49,14 @@ package final class ServerMetrics: Sendable {
         self.database = database
         self.broker = broker
         self.state = Mutex(State())
-        let factory = PrometheusMetricsFactory(registry: registry)
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
         CoreMetrics.Gauge(label: "sluice_recovery_seconds", factory: factory).record(recoverySeconds)
     }
 
@@ -59,11 +68,6 @@ package final class ServerMetrics: Sendable {
 
     private func refresh() {
         let catalog = database.catalog
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
-            .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
-        ]
         state.withLock { state in
             var seen = Set<SeriesKey>()
             func count(_ name: String, _ labels: [(String, String)], _ value: Int) {

@@ -3,18 +3,18 @@ import Foundation
 /// A progress line for long command-line work: redrawn in place on standard error at most
 /// twice a second when standard error is a terminal, and never when it is piped or with
 /// `--quiet`, so scripts and logs get only the summary.
-struct TerminalProgress {
+package struct TerminalProgress {
     /// Whether the line is drawn at all.
-    let isShown: Bool
+    package let isShown: Bool
     private var nextDraw: Double = 0
     private var drawn = false
 
-    init(quiet: Bool = false) {
+    package init(quiet: Bool = false) {
         isShown = !quiet && isatty(2) != 0
     }
 
     /// Draws `text` (a closure, so nothing is formatted when the line is not shown or not due).
-    mutating func update(_ text: () -> String) {
+    package mutating func update(_ text: () -> String) {
         guard isShown else { return }
         let now = Date().timeIntervalSinceReferenceDate
         guard now >= nextDraw else { return }
@@ -24,7 +24,7 @@ struct TerminalProgress {
     }
 
     /// Clears the line before the summary or an error is written.
-    mutating func clear() {
+    package mutating func clear() {
         guard drawn else { return }
         drawn = false
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
