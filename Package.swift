@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, SluiceAuth
 // L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluiceLakehouse
 // L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -28,9 +28,13 @@ let package = Package(
         // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // TLS on the SQL, Kafka and HTTP ports (the HTTP client already builds it for S3).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
+        // Users, SCRAM verifiers and the SCRAM exchange, shared by the SQL port and the Kafka broker.
+        .target(name: "SluiceAuth", dependencies: ["SluiceCore"]),
         // The compression libraries (Debian's -dev packages; tests/install-system-deps.sh installs
         // them before any build), linked dynamically.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -43,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
-        .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
+        .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
         .target(name: "SluiceFormats", dependencies: ["SluiceCore", "SluiceCodecs", "CZlib"]),
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"], swiftSettings: optimized),
@@ -59,25 +63,30 @@ let package = Package(
             dependencies: [
                 "SluiceCore", "SluiceCodecs", "SluiceFormats", nioCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
-        .target(name: "SluicePGWire", dependencies: ["SluiceCore", nioCore, nioPosix]),
+        .target(name: "SluicePGWire", dependencies: ["SluiceCore", "SluiceAuth", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
             dependencies: [
-                "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
+                "SluiceCore", "SluiceAuth", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", nioCore, nioPosix,
                 // The HTTP app: the dashboard, /metrics, /health and /ready.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // TLS for every port: the engine's targets and their tests do not build it.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
@@ -88,16 +97,17 @@ let package = Package(
         ),
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
+        .testTarget(name: "SluiceAuthTests", dependencies: ["SluiceCore", "SluiceAuth"]),
         // The tests reach zstd directly to write frames without a content size, as streaming producers do.
         .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCore", "SluiceCodecs", "CZstd"]),
         .testTarget(
             name: "SluiceBrokerTests",
             dependencies: [
-                "SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore,
+                "SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceKafkaProtocol", "SluiceBroker", nioCore,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         // The client's tests run against the built-in broker, in process.
-        .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceKafkaClient", "SluiceBroker"]),
+        .testTarget(name: "SluiceKafkaClientTests", dependencies: ["SluiceCore", "SluiceAuth", "SluiceKafkaClient", "SluiceBroker"]),
         .testTarget(name: "SluiceKafkaProtocolTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", nioCore]),
         .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"], exclude: ["Fixtures"]),
         .testTarget(
@@ -111,7 +121,7 @@ let package = Package(
         // SluiceBatch is the oracle the stream operators are checked against.
         .testTarget(name: "SluiceDataflowTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceDataflow", "SluiceBatch"]),
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
-        .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
+        .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluiceAuth", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "SluiceGenTests", dependencies: ["SluiceCore", "SluiceGen"]),
         .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluicePlanner", "SluiceConnectors"]),
     ]

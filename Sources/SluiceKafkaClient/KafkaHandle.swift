@@ -1,4 +1,5 @@
 import CRdKafka
+import SluiceCore
 
 /// Owns one `rd_kafka_t` and the callback context its opaque points to; destroys both once.
 ///
@@ -24,8 +25,10 @@ final class KafkaHandle {
             if result != RD_KAFKA_CONF_OK {
                 rd_kafka_conf_destroy(configuration)
                 // librdkafka names the property it resolved, which for an alias ("linger.ms")
-                // is not the one the caller wrote.
-                throw KafkaClientError(RD_KAFKA_RESP_ERR__INVALID_ARG, "property \(key)=\(value): \(Self.string(errorText))")
+                // is not the one the caller wrote. A secret's value is not repeated.
+                let isSecret = SecretOptions.isSecret(key)
+                let reason = SecretOptions.maskingSecrets(in: Self.string(errorText), values: isSecret ? [value] : [])
+                throw KafkaClientError(RD_KAFKA_RESP_ERR__INVALID_ARG, "property \(key)=\(isSecret ? SecretOptions.mask : URLCredentials.masking(in: value, inProse: false)): \(reason)")
             }
         }
         let context = Unmanaged.passRetained(KafkaCallbackContext(callbacks))

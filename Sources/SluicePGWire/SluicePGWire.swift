@@ -5,7 +5,8 @@
 //
 //   Messages/      one file per message or small family; `PGFrontendMessageDecoder` frames the
 //                  stream and bounds every length; `PGBackendMessage.encode(into:)` writes replies.
-//   Authentication/ SHA-256, HMAC, PBKDF2 and the SCRAM-SHA-256 server exchange (RFC 5802/7677).
+//   Authentication/ the methods per address class (`PGAuthentication`); users, verifiers and the
+//                  SCRAM-SHA-256 exchange itself come from SluiceAuth, shared with the Kafka broker.
 //   Connection/    `ConnectionStateMachine` (no I/O: events in, `ConnectionAction` out) and
 //                  `PGConnectionHandler`, which performs the actions and runs backend calls off
 //                  the event loop, one at a time per connection.

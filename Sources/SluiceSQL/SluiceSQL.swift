@@ -6,4 +6,5 @@
 // - `AST/`: value types (`Statement`, `Query`, `Select`, `TableReference`, `Expression`,
 //   `TypeName`, …); positions never affect equality.
 // - `Printing/`: `description` prints any node back as SQL that parses to an equal node.
-// - `SQLParser` is the entry point; `SQLFuzz` the fuzzing hook.
+// - `SQLParser` is the entry point; `SQLFuzz` the fuzzing hook; `SQLParser+Secrets` masks the
+//   values of secret options in a statement's text, as SHOW CREATE and the system tables show it.

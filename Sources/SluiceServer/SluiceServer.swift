@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdCore
 import NIOCore
 import NIOPosix
 import SluiceBroker
@@ -34,6 +35,8 @@ package struct ServerConfiguration: Sendable {
     /// The HTTP app (dashboard, `/metrics`, `/health`, `/ready`); nil to run without it. `sluice
     /// serve` puts it on 127.0.0.1:5691.
     package var http: HTTPConfiguration?
+    /// TLS on every port (`--tls-cert`, `--tls-key`); nil: none.
+    package var tls: TLSSettings?
 
     package init() {}
 }
@@ -98,19 +101,35 @@ package final class SluiceServer: Sendable {
     package var httpPort: Int? { http.first?.port }
 
     package static func start(_ configuration: ServerConfiguration) async throws -> SluiceServer {
+        // Private before anything is written into it (the broker's logs come first).
+        if let dataDirectory = configuration.dataDirectory { try DataDirectory.prepare(dataDirectory) }
+        let tls = try configuration.tls.map { (settings) throws(SluiceError) in try ServerTLS(settings) }
+        let httpBuilder = try tls?.http() ?? .http1()
         var broker: KafkaBroker?
         if var brokerConfiguration = configuration.broker {
             if let dataDirectory = configuration.dataDirectory { brokerConfiguration.dataDirectory = "\(dataDirectory)/broker" }
+            // Kafka clients log in as SQL clients do from their address: SASL (PLAIN or
+            // SCRAM-SHA-256, with the SQL users' passwords) where SQL needs a password, optional
+            // where SQL trusts. The users come once the catalog is open.
+            brokerConfiguration.authentication.loopback = configuration.loopbackAuthentication == .trust ? .optional : .required
+            brokerConfiguration.authentication.other = configuration.otherAuthentication == .trust ? .optional : .required
+            if let tls {
+                let handler = { @Sendable () throws -> any ChannelHandler in tls.handler() }
+                brokerConfiguration.tlsHandlerFactory = handler
+            } else if brokerConfiguration.listeners.contains(where: \.tls) {
+                throw SluiceError(.invalidParameterValue, "the broker's SSL listener needs --tls-cert and --tls-key")
+            }
             let started = try KafkaBroker(configuration: brokerConfiguration)
             try await started.start()
             broker = started
         }
-        let (lakehouse, catalogServer) = try Self.makeLakehouse(configuration)
+        let (lakehouse, catalogServer) = try Self.makeLakehouse(configuration, builder: httpBuilder)
         let recoveryStart = ContinuousClock.now
         let database = try Database.withConnectors(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
             checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit,
             lakehouse: lakehouse)
+        broker?.users = CatalogUsers(catalog: database.catalog)
         if let recovery = database.recovery {
             // Before the SQL port opens: whoever can connect can read how recovery went.
             let seconds = (ContinuousClock.now - recoveryStart).inSeconds
@@ -129,20 +148,36 @@ package final class SluiceServer: Sendable {
             let dashboard = DashboardFeed(database: database)
             feed = dashboard
             var routes = HTTPAppResponder.Routes.all
+            // A listener's clients log in as the SQL port's would from its address: a loopback
+            // listener has only loopback clients.
+            let users = CatalogUsers(catalog: database.catalog)
+            func access(_ host: String) -> HTTPAccess {
+                let method = Self.isLoopbackHost(host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+                guard method != .trust else { return .trusted }
+                let access = HTTPAccess(users: users)
+                metrics.attach(access)
+                return access
+            }
             if let address = settings.metricsAddress {
                 routes.remove(.metrics)
-                http.append(HTTPApp(host: address.host, port: address.port, routes: .metrics, feed: dashboard, metrics: metrics, readiness: readiness))
+                http.append(HTTPApp(
+                    host: address.host, port: address.port, routes: .metrics, feed: dashboard, metrics: metrics, readiness: readiness,
+                    access: access(address.host), builder: httpBuilder))
             }
-            http.insert(HTTPApp(host: settings.host, port: settings.port, routes: routes, feed: dashboard, metrics: metrics, readiness: readiness), at: 0)
+            http.insert(
+                HTTPApp(
+                    host: settings.host, port: settings.port, routes: routes, feed: dashboard, metrics: metrics, readiness: readiness,
+                    access: access(settings.host), builder: httpBuilder),
+                at: 0)
             for app in http { try await app.start() }
         }
-        let sqlServer = try await PGServer.start(
-            configuration: PGServerConfiguration(
-                host: configuration.sqlHost, port: configuration.sqlPort,
-                authentication: PGAuthentication(
-                    loopback: configuration.loopbackAuthentication, other: configuration.otherAuthentication,
-                    users: CatalogUsers(catalog: database.catalog))),
-            backend: SQLBackend(database: database))
+        var sqlConfiguration = PGServerConfiguration(
+            host: configuration.sqlHost, port: configuration.sqlPort,
+            authentication: PGAuthentication(
+                loopback: configuration.loopbackAuthentication, other: configuration.otherAuthentication,
+                users: CatalogUsers(catalog: database.catalog)))
+        sqlConfiguration.tls = tls?.sql
+        let sqlServer = try await PGServer.start(configuration: sqlConfiguration, backend: SQLBackend(database: database))
         serverMetrics?.attach(sqlServer)
         readiness.set(true)
         return SluiceServer(
@@ -153,7 +188,7 @@ package final class SluiceServer: Sendable {
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
     /// root (`<data-dir>/warehouse` unless set); none without a data directory or with
     /// `--no-catalog`.
-    static func makeLakehouse(_ configuration: ServerConfiguration) throws(SluiceError) -> (Lakehouse, IcebergRESTServer?) {
+    static func makeLakehouse(_ configuration: ServerConfiguration, builder: HTTPServerBuilder = .http1()) throws(SluiceError) -> (Lakehouse, IcebergRESTServer?) {
         let buffer = Lakehouse.bufferBytes(memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit)
         guard let catalog = configuration.catalog, let dataDirectory = configuration.dataDirectory else {
             return (Lakehouse(store: nil, s3: nil, upsertBufferBytes: buffer), nil)
@@ -183,8 +218,15 @@ package final class SluiceServer: Sendable {
         var principals: [String: String] = [:]
         for principal in catalog.principals { principals[principal.id] = principal.secret }
         let server = try IcebergRESTServer(
-            store: store, host: catalog.host, port: catalog.port, principals: principals, s3Settings: vended)
+            store: store, host: catalog.host, port: catalog.port, principals: principals, s3Settings: vended, builder: builder)
         return (Lakehouse(store: store, s3: s3, upsertBufferBytes: buffer), server)
+    }
+
+    /// Whether `host` (an address or `localhost`) is a loopback one.
+    package static func isLoopbackHost(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        guard let address = try? SocketAddress(ipAddress: host, port: 0) else { return false }
+        return PGServer.isLoopback(address)
     }
 
     /// Stops accepting connections, writes a last checkpoint and stops.

@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -292,5 +292,27 @@ struct DashboardBench: AsyncParsableCommand {
     func run() async throws {
         BenchProgress.enable(quiet: output.quiet)
         try await DashboardBenchmark(events: events, runs: max(1, runs)).run()
+    }
+}
+
+struct SecurityBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "security",
+        abstract: "What security costs: the SQL port and the broker in clear and over TLS (SASL/SCRAM for Kafka), a SCRAM login's work, and privilege checks.")
+
+    @Option(help: "Rows of the table COPY sends through psql.")
+    var rows = 2_000_000
+
+    @Option(help: "Kafka records of 100 bytes to produce and fetch.")
+    var records = 1_000_000
+
+    @Option(help: "Runs of each kind; medians are reported.")
+    var runs = 3
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
+        try await SecurityBenchmark(rows: rows, records: records, runs: max(1, runs)).run()
     }
 }

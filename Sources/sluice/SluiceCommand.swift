@@ -49,6 +49,20 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Allow --auth trust on an address other than loopback: anyone who reaches the port is whoever they say.")
     var insecureTrust = false
 
+    @Option(help: ArgumentHelp(
+        "A PEM file with the server's TLS certificate (and its chain), for every port.",
+        discussion: "With --tls-key, the SQL port answers SSLRequest (psql's sslmode=require or verify-full) and refuses clients on other addresses than loopback that do not use TLS; the dashboard, /metrics and the Iceberg catalog serve HTTPS only; the broker opens an SSL listener (--kafka-ssl-listen)."))
+    var tlsCert: String?
+
+    @Option(help: "The PEM file of the TLS certificate's private key.")
+    var tlsKey: String?
+
+    @Flag(help: "Refuse SQL clients on loopback that do not use TLS too.")
+    var requireTLSOnLoopback = false
+
+    @Option(help: "Address of the broker's SSL listener, with --tls-cert (default: --kafka-listen's host, port 9093).")
+    var kafkaSSLListen: String?
+
     @Option(help: "Address for the built-in Kafka-compatible broker.")
     var kafkaListen = "127.0.0.1:9092"
 
@@ -73,6 +87,12 @@ struct Serve: AsyncParsableCommand {
             let (kafkaHost, kafkaPort) = try parseAddress(kafkaListen)
             configuration.broker?.host = kafkaHost
             configuration.broker?.port = kafkaPort
+            if tlsCert != nil {
+                let (sslHost, sslPort) = try kafkaSSLListen.map(parseAddress) ?? (kafkaHost, 9093)
+                configuration.broker?.listeners.append(BrokerListener(name: "SSL", host: sslHost, port: sslPort, tls: true))
+            } else if kafkaSSLListen != nil {
+                throw ValidationError("--kafka-ssl-listen needs --tls-cert and --tls-key")
+            }
             if configuration.broker != nil { try broker.apply(to: &configuration.broker!) }
         }
         try lakehouse.apply(to: &configuration)
@@ -81,8 +101,21 @@ struct Serve: AsyncParsableCommand {
         configuration.sqlPort = port
         configuration.loopbackAuthentication = authLoopback.method
         configuration.otherAuthentication = auth.method
-        if auth == .trust, !isLoopbackHost(host), !insecureTrust {
+        if auth == .trust, !SluiceServer.isLoopbackHost(host), !insecureTrust {
             throw ValidationError("refusing --auth trust on \(host), which other machines can reach: anyone could log in as any user. Use --auth scram (the default) with CREATE USER … WITH PASSWORD, or --insecure-trust if that is what you want.")
+        }
+        switch (tlsCert, tlsKey) {
+        case (let certificate?, let key?):
+            var settings = TLSSettings(certificatePath: certificate, keyPath: key)
+            settings.requiredOnLoopback = requireTLSOnLoopback
+            configuration.tls = settings
+        case (nil, nil):
+            if requireTLSOnLoopback { throw ValidationError("--require-tls-on-loopback needs --tls-cert and --tls-key") }
+            if !SluiceServer.isLoopbackHost(host) {
+                FileHandle.standardError.write(Data("sluice: warning: serving SQL on \(host) without TLS: SCRAM keeps passwords safe, but queries and rows cross the network in clear; give --tls-cert and --tls-key\n".utf8))
+            }
+        default:
+            throw ValidationError("--tls-cert and --tls-key go together")
         }
         configuration.dataDirectory = dataDir
         guard barrierIntervalMs > 0 else { throw ValidationError("--barrier-interval-ms must be positive") }
@@ -108,7 +141,10 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var kafka = ""
-        if let broker = server.broker { kafka = ", Kafka on \(broker.configuration.host):\(broker.port)" }
+        if let broker = server.broker {
+            kafka = ", Kafka on \(broker.configuration.host):\(broker.port)"
+            if let ssl = broker.configuration.listeners.first(where: \.tls), let port = broker.port(of: ssl.name) { kafka += " (SSL on \(ssl.host):\(port))" }
+        }
         if let port = server.catalogPort, let catalog = configuration.catalog { kafka += ", Iceberg REST catalog on \(catalog.host):\(port)" }
         if let port = server.httpPort, let settings = configuration.http { kafka += ", dashboard on http://\(settings.host):\(port)/" }
         FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir), memory limit \(memoryLimit >> 20) MiB)\n".utf8))
@@ -200,12 +236,4 @@ enum AuthMethodArgument: String, ExpressibleByArgument, CaseIterable {
         case .scram: .scram
         }
     }
-}
-
-/// Whether listening on `host` reaches loopback clients only (the wire server's own test of an
-/// address, ``PGServer/isLoopback(_:)``; `localhost` by name).
-func isLoopbackHost(_ host: String) -> Bool {
-    guard host != "localhost" else { return true }
-    guard let address = try? SocketAddress(ipAddress: host, port: 0) else { return false }
-    return PGServer.isLoopback(address)
 }

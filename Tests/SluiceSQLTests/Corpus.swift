@@ -165,6 +165,14 @@ enum Corpus {
     /// Statements of every kind.
     static let statements: [String] = [
         "SELECT 1",
+        "GRANT SELECT, INSERT ON t, s.u TO alice, PUBLIC WITH GRANT OPTION",
+        "GRANT ALL PRIVILEGES ON MATERIALIZED VIEW mv TO bob GRANTED BY CURRENT_USER",
+        "GRANT SELECT ON ALL MATERIALIZED VIEWS IN SCHEMA public, s TO reader",
+        "GRANT USAGE, CREATE ON SCHEMA s TO \"Mixed Case\"",
+        "GRANT CREATE, TEMP ON DATABASE dev TO alice",
+        "REVOKE GRANT OPTION FOR SELECT ON SOURCE src FROM alice CASCADE",
+        "REVOKE ALL ON SINK k FROM PUBLIC",
+        "revoke delete on table t from bob restrict",
         "SELECT DISTINCT ON (a) a, b FROM t ORDER BY a, b DESC NULLS LAST LIMIT 10 OFFSET 5",
         "SELECT * FROM t FETCH FIRST 3 ROWS ONLY",
         "WITH x AS (SELECT 1 AS a), y (b) AS (SELECT 2) SELECT x.*, y.b FROM x CROSS JOIN y",

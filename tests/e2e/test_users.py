@@ -6,12 +6,15 @@ the server's user can read; and Sluice will not trust every client on a shared a
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import socket
 import stat
 import subprocess
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -112,10 +115,47 @@ def test_guessing_passwords_gets_nobody_in_and_does_not_hold_others_up(server: S
     assert len(logins) >= 5 and max(logins) < 1.0, logins
     # Each refusal waits a quarter of a second: ten clients take 25 s for their hundred guesses each.
     assert elapsed >= 25, elapsed
-    with urllib.request.urlopen(f"{server.http_base}/metrics", timeout=10) as response:
-        metrics = response.read().decode()
+    metrics = _http(server, "/metrics", ("admin", "admin"))[1]
     failed = next(line for line in metrics.splitlines() if line.startswith("sluice_failed_logins_total"))
     assert float(failed.split()[-1]) >= 1000
+
+
+def _http(server: SluiceServer, path: str, credentials: tuple[str, str] | None, body: bytes | None = None) -> tuple[int, str]:
+    """The status and body of a request to the HTTP app, with Basic credentials if given."""
+    request = urllib.request.Request(f"{server.http_base}{path}", data=body)
+    if credentials:
+        token = base64.b64encode(f"{credentials[0]}:{credentials[1]}".encode()).decode()
+        request.add_header("Authorization", f"Basic {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_the_http_app_takes_the_same_users(server: SluiceServer) -> None:
+    """Where SQL clients need passwords, so does the dashboard: HTTP Basic with a SQL user's
+    password. The whole pipeline (graph, views, metrics) takes a superuser; the SQL box runs as
+    the user who logged in, with that user's privileges; /health and /ready stay open."""
+    assert _http(server, "/health", None)[0] == 200
+    assert _http(server, "/ready", None)[0] == 200
+    for path in ("/", "/metrics", "/api/state"):
+        assert _http(server, path, None)[0] == 401
+        assert _http(server, path, ("admin", "wrong"))[0] == 401
+        assert _http(server, path, ("mallory", "admin"))[0] == 401
+    assert _http(server, "/", ("alice", PASSWORDS["alice"]))[0] == 200
+    assert _http(server, "/metrics", ("alice", PASSWORDS["alice"]))[0] == 403
+    assert _http(server, "/api/state", ("alice", PASSWORDS["alice"]))[0] == 403
+    status, metrics = _http(server, "/metrics", ("admin", "admin"))
+    assert status == 200 and "sluice_failed_logins_total" in metrics
+    con = _pg8000(server, "admin", "admin")
+    con.run("CREATE TABLE IF NOT EXISTS http_private (x int)")
+    con.run("INSERT INTO http_private VALUES (5)")
+    con.close()
+    status, answer = _http(server, "/api/query", ("alice", PASSWORDS["alice"]), b"SELECT x FROM http_private")
+    assert status == 200 and json.loads(answer)["error"]["sqlstate"] == "42501", answer
+    status, answer = _http(server, "/api/query", ("admin", "admin"), b"SELECT x FROM http_private")
+    assert status == 200 and json.loads(answer)["rows"] == [[5]], answer
 
 
 def test_roles_in_pg_roles_and_psql_du(server: SluiceServer) -> None:

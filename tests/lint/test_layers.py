@@ -24,13 +24,15 @@ ALLOWED: dict[str, set[str]] = {
     # Our one C target: the processor's CRC-32C instruction.
     "CCRC32C": set(),
     "SluiceCore": set(),
+    # Users, SCRAM verifiers and the SCRAM exchange: no network, no protocol framing.
+    "SluiceAuth": {"SluiceCore"},
     # Codecs may import the C libraries and nothing of ours.
     "SluiceCodecs": {"CZlib", "CSnappy", "CLZ4", "CZstd", "CCRC32C"},
     # System-library target (module map only): librdkafka.
     "CRdKafka": set(),
     "SluiceKafkaProtocol": {"SluiceCore", "SluiceCodecs", "NIOCore"},
     # The broker never imports the SQL engine: it could run alone.
-    "SluiceBroker": {"SluiceCore", "SluiceCodecs", "SluiceKafkaProtocol", "NIOCore", "NIOPosix"},
+    "SluiceBroker": {"SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceKafkaProtocol", "NIOCore", "NIOPosix"},
     "SluiceSQL": {"SluiceCore"},
     # (Avro's deflate blocks are raw deflate, which zlib's C API gives and SluiceCodecs does not.)
     "SluiceFormats": {"SluiceCore", "SluiceCodecs", "CZlib"},
@@ -42,7 +44,7 @@ ALLOWED: dict[str, set[str]] = {
     "SluicePlanner": {"SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"},
     "SluiceBatch": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
     "SluiceDataflow": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
-    "SluicePGWire": {"SluiceCore", "NIOCore", "NIOPosix"},
+    "SluicePGWire": {"SluiceCore", "SluiceAuth", "NIOCore", "NIOPosix"},
     # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (Hummingbird) and its
     # client and the S3 client (AsyncHTTPClient, with swift-crypto's SHA-256 and HMAC).
     "SluiceLakehouse": {
@@ -56,15 +58,17 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceConnectors": {"SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"},
     # (Formats: COPY reads and writes PostgreSQL's text and CSV formats.)
     "SluiceServer": {
-        "SluiceCore", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
+        "SluiceCore", "SluiceAuth", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
         "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "NIOCore", "NIOPosix",
         # The HTTP app: the dashboard, /metrics (swift-metrics over the Prometheus exporter), /health.
-        "Hummingbird", "CoreMetrics", "Prometheus",
+        "Hummingbird", "HummingbirdCore", "CoreMetrics", "Prometheus",
+        # TLS on every port: only this target (and the HTTP client's) builds swift-nio-ssl.
+        "NIOSSL", "HummingbirdTLS",
     },
     # The broker benchmark drives the broker with the Kafka client the tools use; the JSON
     # benchmark times the decoder directly.
     "SluiceBench": {
-        "SluiceCore", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol",
+        "SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol",
         "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "NIOCore",
     },
     # The command line sits on top and may reach any layer (its fuzz drivers call the parser and

@@ -10,30 +10,52 @@ extension KafkaBroker {
         ApiVersionsResponse(apiKeys: Self.servedAPIs.map(ApiVersionsResponse.APIVersionRange.init))
     }
 
-    func metadata(_ request: MetadataRequest, version: Int16) -> MetadataResponse {
-        let broker = MetadataResponse.Broker(nodeID: configuration.nodeID, host: advertisedHost, port: Int32(port))
+    /// The broker (with the address of the listener the client came in on) and the topics asked
+    /// for, or all of them. As in Kafka, a topic the principal may not DESCRIBE is answered with
+    /// TOPIC_AUTHORIZATION_FAILED when named, and left out of an all-topics answer; a topic to be
+    /// created needs CREATE.
+    func metadata(_ request: MetadataRequest, version: Int16, _ context: RequestContext = .trusted) -> MetadataResponse {
+        let address = advertisedAddress(listener: context.listenerIndex)
+        let broker = MetadataResponse.Broker(nodeID: configuration.nodeID, host: address.host, port: address.port)
         var names: [String]
         var requestedIDs: [KafkaUUID: Int] = [:]
+        var idsByName: [String: KafkaUUID] = [:]
+        let isAllTopics: Bool
         if let requested = request.topics, !(version == 0 && requested.isEmpty) {
+            isAllTopics = false
             names = []
             for (index, topic) in requested.enumerated() {
                 if let name = topic.name { names.append(name) } else { requestedIDs[topic.topicID] = index }
             }
             for (id, _) in requestedIDs {
-                if let name = topics.name(forID: id) { names.append(name) }
+                if let name = topics.name(forID: id) {
+                    names.append(name)
+                    idsByName[name] = id
+                }
             }
         } else {
+            isAllTopics = true
             names = topics.names
         }
         // Before v4 every Metadata request may create topics; from v4 the client says.
         let mayCreate = configuration.autoCreateTopics && (version < 4 || request.allowAutoTopicCreation)
         var results: [MetadataResponse.Topic] = []
         for name in names {
+            guard isAllowed(context, .describe, topic: name) else {
+                if isAllTopics { continue }
+                // A topic asked for by id keeps its name to itself.
+                let id = idsByName[name]
+                results.append(MetadataResponse.Topic(
+                    errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue, name: id == nil ? name : nil, topicID: id ?? .zero, partitions: []))
+                continue
+            }
             var topic = topics.topic(name)
             var error = KafkaErrorCode.noError
             if topic == nil {
                 if !TopicStore.isValidName(name) {
                     error = .invalidTopic
+                } else if mayCreate && !isAllowed(context, .create, topic: name) {
+                    error = .topicAuthorizationFailed
                 } else if mayCreate {
                     do {
                         topic = try topics.create(name, partitions: configuration.defaultPartitions)
@@ -61,13 +83,16 @@ extension KafkaBroker {
         return MetadataResponse(brokers: [broker], clusterID: configuration.clusterID, controllerID: configuration.nodeID, topics: results)
     }
 
-    func createTopics(_ request: CreateTopicsRequest, version: Int16) -> CreateTopicsResponse {
+    func createTopics(_ request: CreateTopicsRequest, version: Int16, _ context: RequestContext = .trusted) -> CreateTopicsResponse {
         var results: [CreateTopicsResponse.Topic] = []
         for topic in request.topics {
             let partitions = topic.numPartitions == -1 ? (topic.assignments.isEmpty ? configuration.defaultPartitions : topic.assignments.count) : Int(topic.numPartitions)
             var result = CreateTopicsResponse.Topic(
                 name: topic.name, errorCode: 0, numPartitions: Int32(partitions), replicationFactor: 1, configs: [])
-            if topic.replicationFactor > 1 {
+            if !isAllowed(context, .create, topic: topic.name) {
+                result.errorCode = KafkaErrorCode.topicAuthorizationFailed.rawValue
+                result.errorMessage = "Authorization failed."
+            } else if topic.replicationFactor > 1 {
                 result.errorCode = KafkaErrorCode.invalidReplicationFactor.rawValue
                 result.errorMessage = "Replication factor: \(topic.replicationFactor) larger than available brokers: 1."
             } else if !TopicStore.isValidName(topic.name) {
@@ -95,12 +120,18 @@ extension KafkaBroker {
         return CreateTopicsResponse(topics: results)
     }
 
-    func deleteTopics(_ request: DeleteTopicsRequest, version: Int16) -> DeleteTopicsResponse {
+    func deleteTopics(_ request: DeleteTopicsRequest, version: Int16, _ context: RequestContext = .trusted) -> DeleteTopicsResponse {
         var results: [DeleteTopicsResponse.Result] = []
         for topic in request.topics {
             let name = topic.name ?? topics.name(forID: topic.topicID)
             guard let name else {
                 results.append(DeleteTopicsResponse.Result(name: nil, topicID: topic.topicID, errorCode: KafkaErrorCode.unknownTopicID.rawValue))
+                continue
+            }
+            guard isAllowed(context, .delete, topic: name) else {
+                results.append(DeleteTopicsResponse.Result(
+                    name: topic.name, topicID: topic.topicID, errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue,
+                    errorMessage: "Authorization failed."))
                 continue
             }
             let id = topics.topic(name)?.uuid ?? .zero
@@ -114,9 +145,14 @@ extension KafkaBroker {
         return DeleteTopicsResponse(responses: results)
     }
 
-    func createPartitions(_ request: CreatePartitionsRequest, version: Int16) -> CreatePartitionsResponse {
+    func createPartitions(_ request: CreatePartitionsRequest, version: Int16, _ context: RequestContext = .trusted) -> CreatePartitionsResponse {
         var results: [CreatePartitionsResponse.Result] = []
         for topic in request.topics {
+            guard isAllowed(context, .alter, topic: topic.name) else {
+                results.append(CreatePartitionsResponse.Result(
+                    name: topic.name, errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue, errorMessage: "Authorization failed."))
+                continue
+            }
             guard let existing = topics.topic(topic.name) else {
                 results.append(CreatePartitionsResponse.Result(name: topic.name, errorCode: KafkaErrorCode.unknownTopicOrPartition.rawValue))
                 continue
@@ -142,12 +178,18 @@ extension KafkaBroker {
     }
 
     /// Topic (resource type 2) and broker (4) configurations: the settings this broker honours,
-    /// with the topic's overrides.
-    func describeConfigs(_ request: DescribeConfigsRequest, version: Int16) -> DescribeConfigsResponse {
+    /// with the topic's overrides. A topic's need DESCRIBE_CONFIGS on it; the broker's are
+    /// anyone's (Sluice keeps no cluster ACLs).
+    func describeConfigs(_ request: DescribeConfigsRequest, version: Int16, _ context: RequestContext = .trusted) -> DescribeConfigsResponse {
         var results: [DescribeConfigsResponse.Result] = []
         for resource in request.resources {
             var entries: [(String, String, Bool)] = []
             switch resource.resourceType {
+            case 2 where !isAllowed(context, .describeConfigs, topic: resource.resourceName):
+                results.append(DescribeConfigsResponse.Result(
+                    errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue, errorMessage: "Authorization failed.", resourceType: 2,
+                    resourceName: resource.resourceName, configs: []))
+                continue
             case 2:
                 guard let topic = topics.topic(resource.resourceName) else {
                     results.append(DescribeConfigsResponse.Result(
@@ -205,11 +247,17 @@ extension KafkaBroker {
         }
     }
 
-    func listOffsets(_ request: ListOffsetsRequest, version: Int16) -> ListOffsetsResponse {
+    /// Offsets by time; the principal needs DESCRIBE on the topic, as in Kafka.
+    func listOffsets(_ request: ListOffsetsRequest, version: Int16, _ context: RequestContext = .trusted) -> ListOffsetsResponse {
         let topics = request.topics.map { topic in
-            ListOffsetsResponse.Topic(
+            let allowed = isAllowed(context, .describe, topic: topic.name)
+            return ListOffsetsResponse.Topic(
                 name: topic.name,
                 partitions: topic.partitions.map { partition in
+                    guard allowed else {
+                        return ListOffsetsResponse.Partition(
+                            partitionIndex: partition.partitionIndex, errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue)
+                    }
                     guard let log = self.topics.log(topic.name, Int(partition.partitionIndex)) else {
                         return ListOffsetsResponse.Partition(
                             partitionIndex: partition.partitionIndex, errorCode: KafkaErrorCode.unknownTopicOrPartition.rawValue)

@@ -4,18 +4,22 @@ import SluiceKafkaProtocol
 extension KafkaBroker {
     /// Answers a Fetch once at least `min_bytes` are ready or `max_wait_ms` has passed (long
     /// polling), re-reading the logs every few milliseconds meanwhile without holding a thread.
-    /// Fetch sessions are declined (session id 0), so clients send full requests.
-    func fetch(_ request: FetchRequest, version: Int16, on eventLoop: any EventLoop) -> EventLoopFuture<FetchResponse> {
+    /// Fetch sessions are declined (session id 0), so clients send full requests. Topics the
+    /// principal may not READ get TOPIC_AUTHORIZATION_FAILED on every partition, at once.
+    func fetch(
+        _ request: FetchRequest, version: Int16, _ context: RequestContext = .trusted, on eventLoop: any EventLoop
+    ) -> EventLoopFuture<FetchResponse> {
         let promise = eventLoop.makePromise(of: FetchResponse.self)
         let deadline = NIODeadline.now() + .milliseconds(Int64(max(0, request.maxWaitMs)))
-        attemptFetch(request, deadline: deadline, promise: promise, on: eventLoop)
+        let refused = Set(request.topics.map(\.topic).filter { !isAllowed(context, .read, topic: $0) })
+        attemptFetch(request, refused: refused, deadline: deadline, promise: promise, on: eventLoop)
         return promise.futureResult
     }
 
     private func attemptFetch(
-        _ request: FetchRequest, deadline: NIODeadline, promise: EventLoopPromise<FetchResponse>, on eventLoop: any EventLoop
+        _ request: FetchRequest, refused: Set<String>, deadline: NIODeadline, promise: EventLoopPromise<FetchResponse>, on eventLoop: any EventLoop
     ) {
-        let (response, bytes, failed) = readFetch(request)
+        let (response, bytes, failed) = readFetch(request, refused: refused)
         let now = NIODeadline.now()
         if failed || bytes >= Int(request.minBytes) || now >= deadline {
             traffic.fetched(response.responses.map { topic in (topic.topic, topic.partitions.reduce(0) { $0 + ($1.records?.readableBytes ?? 0) }) })
@@ -24,13 +28,13 @@ extension KafkaBroker {
         }
         let wait = min(deadline - now, .milliseconds(5))
         eventLoop.scheduleTask(in: wait) { [self] in
-            attemptFetch(request, deadline: deadline, promise: promise, on: eventLoop)
+            attemptFetch(request, refused: refused, deadline: deadline, promise: promise, on: eventLoop)
         }
     }
 
     /// One pass over the requested partitions: the response, the bytes of records in it, and
     /// whether any partition failed (which is answered at once).
-    private func readFetch(_ request: FetchRequest) -> (FetchResponse, Int, Bool) {
+    private func readFetch(_ request: FetchRequest, refused: Set<String>) -> (FetchResponse, Int, Bool) {
         var budget = request.maxBytes > 0 ? Int(request.maxBytes) : Int.max
         var total = 0
         var failed = false
@@ -38,6 +42,10 @@ extension KafkaBroker {
             FetchResponse.Topic(
                 topic: topic.topic,
                 partitions: topic.partitions.map { partition in
+                    guard !refused.contains(topic.topic) else {
+                        failed = true
+                        return Self.fetchError(partition.partition, .topicAuthorizationFailed)
+                    }
                     guard let log = self.topics.log(topic.topic, Int(partition.partition)) else {
                         failed = true
                         return Self.fetchError(partition.partition, .unknownTopicOrPartition)

@@ -2,8 +2,9 @@ import NIOCore
 import SluiceKafkaProtocol
 
 extension KafkaBroker {
-    /// This broker coordinates every group.
-    func findCoordinator(_ request: FindCoordinatorRequest, version: Int16) -> FindCoordinatorResponse {
+    /// This broker coordinates every group, at the address of the listener the client came in on.
+    func findCoordinator(_ request: FindCoordinatorRequest, version: Int16, _ context: RequestContext = .trusted) -> FindCoordinatorResponse {
+        let address = advertisedAddress(listener: context.listenerIndex)
         let keys = request.keys.isEmpty ? [""] : request.keys
         return FindCoordinatorResponse(coordinators: keys.map { key in
             if request.keyType != 0 {
@@ -11,11 +12,13 @@ extension KafkaBroker {
                     key: key, nodeID: -1, host: "", port: -1, errorCode: KafkaErrorCode.coordinatorNotAvailable.rawValue,
                     errorMessage: "transactions are not supported yet")
             }
-            return FindCoordinatorResponse.Coordinator(key: key, nodeID: configuration.nodeID, host: advertisedHost, port: Int32(port))
+            return FindCoordinatorResponse.Coordinator(key: key, nodeID: configuration.nodeID, host: address.host, port: address.port)
         })
     }
 
-    func offsetCommit(_ request: OffsetCommitRequest, version: Int16) -> OffsetCommitResponse {
+    /// Commits offsets; a topic the principal may not READ gets TOPIC_AUTHORIZATION_FAILED.
+    /// (Groups themselves are open to every principal: Sluice keeps no group ACLs.)
+    func offsetCommit(_ request: OffsetCommitRequest, version: Int16, _ context: RequestContext = .trusted) -> OffsetCommitResponse {
         func answer(_ code: KafkaErrorCode) -> OffsetCommitResponse {
             OffsetCommitResponse(topics: request.topics.map { topic in
                 OffsetCommitResponse.Topic(name: topic.name, partitions: topic.partitions.map { .init(partitionIndex: $0.partitionIndex, errorCode: code.rawValue) })
@@ -29,8 +32,11 @@ extension KafkaBroker {
         var results: [OffsetCommitResponse.Topic] = []
         for topic in request.topics {
             var partitions: [OffsetCommitResponse.Partition] = []
+            let allowed = isAllowed(context, .read, topic: topic.name)
             for partition in topic.partitions {
-                if topics.log(topic.name, Int(partition.partitionIndex)) == nil {
+                if !allowed {
+                    partitions.append(.init(partitionIndex: partition.partitionIndex, errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue))
+                } else if topics.log(topic.name, Int(partition.partitionIndex)) == nil {
                     partitions.append(.init(partitionIndex: partition.partitionIndex, errorCode: KafkaErrorCode.unknownTopicOrPartition.rawValue))
                 } else if (partition.committedMetadata?.utf8.count ?? 0) > 4096 {
                     partitions.append(.init(partitionIndex: partition.partitionIndex, errorCode: KafkaErrorCode.invalidCommitOffsetSize.rawValue))
@@ -49,18 +55,24 @@ extension KafkaBroker {
         return OffsetCommitResponse(topics: results)
     }
 
-    func offsetFetch(_ request: OffsetFetchRequest, version: Int16) -> OffsetFetchResponse {
+    /// Committed offsets; as in Kafka, a topic the principal may not DESCRIBE gets
+    /// TOPIC_AUTHORIZATION_FAILED when named and is left out when all are asked for.
+    func offsetFetch(_ request: OffsetFetchRequest, version: Int16, _ context: RequestContext = .trusted) -> OffsetFetchResponse {
         let store = groups.offsets
         guard let requested = request.topics else {
             var byTopic: [String: [OffsetFetchResponse.Partition]] = [:]
-            for entry in store.offsets(group: request.groupID) {
+            for entry in store.offsets(group: request.groupID) where isAllowed(context, .describe, topic: entry.topic) {
                 byTopic[entry.topic, default: []].append(
                     .init(partitionIndex: entry.partition, committedOffset: entry.committed.offset, metadata: entry.committed.metadata ?? ""))
             }
             return OffsetFetchResponse(topics: byTopic.keys.sorted().map { OffsetFetchResponse.Topic(name: $0, partitions: byTopic[$0]!) })
         }
         return OffsetFetchResponse(topics: requested.map { topic in
-            OffsetFetchResponse.Topic(name: topic.name, partitions: topic.partitionIndexes.map { index in
+            let allowed = isAllowed(context, .describe, topic: topic.name)
+            return OffsetFetchResponse.Topic(name: topic.name, partitions: topic.partitionIndexes.map { index in
+                guard allowed else {
+                    return .init(partitionIndex: index, committedOffset: -1, errorCode: KafkaErrorCode.topicAuthorizationFailed.rawValue)
+                }
                 let committed = store.offset(group: request.groupID, topic: topic.name, partition: index)
                 return .init(partitionIndex: index, committedOffset: committed?.offset ?? -1, metadata: committed?.metadata ?? "")
             })

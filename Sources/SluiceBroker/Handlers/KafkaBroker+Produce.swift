@@ -4,13 +4,16 @@ import SluiceKafkaProtocol
 extension KafkaBroker {
     /// Validates each partition's batches (framing, CRC, Kafka's rules for producer data),
     /// drops retries of batches an idempotent producer already wrote, and appends the rest.
-    /// Flushing follows the log's policy; with `acks=0` the caller sends no response.
-    func produce(_ request: ProduceRequest, version: Int16) -> ProduceResponse {
+    /// Flushing follows the log's policy; with `acks=0` the caller sends no response. Topics the
+    /// principal may not WRITE get TOPIC_AUTHORIZATION_FAILED on every partition.
+    func produce(_ request: ProduceRequest, version: Int16, _ context: RequestContext = .trusted) -> ProduceResponse {
         let acksValid = request.acks == 0 || request.acks == 1 || request.acks == -1
         let topics = request.topicData.map { topic in
-            ProduceResponse.Topic(
+            let allowed = isAllowed(context, .write, topic: topic.name)
+            return ProduceResponse.Topic(
                 name: topic.name,
                 partitionResponses: topic.partitionData.map { partition in
+                    guard allowed else { return Self.produceError(partition.index, .topicAuthorizationFailed) }
                     guard acksValid else { return Self.produceError(partition.index, .invalidRequiredAcks) }
                     return produce(topic: topic.name, partition: partition.index, records: partition.records, version: version)
                 })

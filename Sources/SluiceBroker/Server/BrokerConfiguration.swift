@@ -1,10 +1,23 @@
+import NIOCore
+
 /// Configuration of the built-in Kafka-compatible broker (Kafka's names in the comments).
 package struct BrokerConfiguration: Sendable {
-    /// Address to listen on (`listeners`).
-    package var host = "127.0.0.1"
-    package var port = 9092
-    /// The host clients are told to connect to (`advertised.listeners`); the listen host when nil.
-    package var advertisedHost: String?
+    /// The addresses to listen on (`listeners`, `advertised.listeners`); at least one. ``host``,
+    /// ``port`` and ``advertisedHost`` read and set the first.
+    package var listeners = [BrokerListener(name: "PLAINTEXT", host: "127.0.0.1", port: 9092)]
+    /// Makes the TLS handler put first in the pipeline of each connection to a listener with
+    /// `tls` (the server supplies swift-nio-ssl's `NIOSSLServerHandler`; the broker itself has no
+    /// TLS). The broker refuses to start a TLS listener without it.
+    package var tlsHandlerFactory: (@Sendable () throws -> any ChannelHandler)?
+    /// Whether clients must authenticate with SASL, and against which users.
+    package var authentication = BrokerAuthentication()
+    /// Who may do what to which topic; nil: Kafka's ACL authorizer over the broker's ACLs (see
+    /// ``allowEveryoneIfNoACLFound``).
+    package var authorizer: (any BrokerAuthorizer)?
+    /// Whether, for the ACL authorizer, a topic that no ACL covers is open to every user
+    /// (`allow.everyone.if.no.acl.found`). Superusers and unauthenticated clients (where
+    /// authentication is optional) may do everything regardless.
+    package var allowEveryoneIfNoACLFound = false
     /// Where topics live: `<dataDirectory>/<topic>-<partition>/`.
     package var dataDirectory = "./sluice-data/broker"
     /// This broker's id (`node.id`).
@@ -24,4 +37,27 @@ package struct BrokerConfiguration: Sendable {
     package var retentionCheckIntervalMilliseconds = 300_000
 
     package init() {}
+
+    /// The first listener's address.
+    package var host: String {
+        get { listeners.first?.host ?? "127.0.0.1" }
+        set { updateFirstListener { $0.host = newValue } }
+    }
+
+    /// The first listener's port; 0 binds a free one.
+    package var port: Int {
+        get { listeners.first?.port ?? 9092 }
+        set { updateFirstListener { $0.port = newValue } }
+    }
+
+    /// The host clients of the first listener are told to connect to; the listen host when nil.
+    package var advertisedHost: String? {
+        get { listeners.first?.advertisedHost }
+        set { updateFirstListener { $0.advertisedHost = newValue } }
+    }
+
+    private mutating func updateFirstListener(_ update: (inout BrokerListener) -> Void) {
+        if listeners.isEmpty { listeners.append(BrokerListener(name: "PLAINTEXT", host: "127.0.0.1", port: 9092)) }
+        update(&listeners[0])
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SluiceAuth
+import SluiceCore
 import SluiceKafkaProtocol
 import Synchronization
 
@@ -10,6 +12,10 @@ import Synchronization
 /// Requests are decoded and answered on the connection's event loop; a Fetch that must wait for
 /// data (`min_bytes`, `max_wait_ms`) is answered later from a scheduled re-check, so it holds
 /// no thread.
+///
+/// Clients may authenticate with SASL (PLAIN, SCRAM-SHA-256) against ``users``, and must where
+/// the configuration requires it; what an authenticated user may do to a topic is the
+/// authorizer's call (by default, the ACLs in ``acls``).
 package final class KafkaBroker: Sendable {
     package let configuration: BrokerConfiguration
     package let topics: TopicStore
@@ -17,8 +23,15 @@ package final class KafkaBroker: Sendable {
     let groups: GroupCoordinator
     /// Records and bytes produced and fetched, per topic.
     package let traffic = BrokerTraffic()
-    private let channel = Mutex<(any Channel)?>(nil)
-    private let boundPort: Mutex<Int>
+    /// The ACLs that CreateAcls, DescribeAcls and DeleteAcls manage, kept in `acls.json`.
+    package let acls: ACLStore
+    let authorizer: any BrokerAuthorizer
+    private let userDirectory: Mutex<any UserDirectory>
+    /// SASL logins refused since the broker started (`sluice_failed_logins_total`).
+    let failedLoginCount = Atomic<Int>(0)
+    /// The listening channels, one per listener, in the configuration's order.
+    private let channels = Mutex<[any Channel]>([])
+    private let boundPorts: Mutex<[Int]>
     /// The retention check and, under the interval flush policy, the flush timer.
     private let maintenance = Mutex<[RepeatedTask]>([])
 
@@ -39,35 +52,102 @@ package final class KafkaBroker: Sendable {
             }
         }
         self.groups = try GroupCoordinator(directory: configuration.dataDirectory, timers: MultiThreadedEventLoopGroup.singleton.next())
-        self.boundPort = Mutex(configuration.port)
+        let acls = try ACLStore(directory: configuration.dataDirectory)
+        self.acls = acls
+        self.authorizer = configuration.authorizer ?? ACLAuthorizer(store: acls, allowEveryoneIfNoACLFound: configuration.allowEveryoneIfNoACLFound)
+        self.userDirectory = Mutex(configuration.authentication.users)
+        self.boundPorts = Mutex(configuration.listeners.map(\.port))
     }
 
-    /// The port the broker listens on (after binding port 0, the one chosen).
-    package var port: Int { boundPort.withLock { $0 } }
+    /// The port the first listener listens on (after binding port 0, the one chosen).
+    package var port: Int { boundPorts.withLock { $0.first ?? configuration.port } }
 
-    /// The host clients are told to connect to.
-    var advertisedHost: String { configuration.advertisedHost ?? (configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host) }
+    /// The port the listener called `name` listens on, nil if there is none.
+    package func port(of name: String) -> Int? {
+        guard let index = configuration.listeners.firstIndex(where: { $0.name == name }) else { return nil }
+        return boundPorts.withLock { $0[index] }
+    }
 
-    /// Binds and starts serving.
+    /// The users SASL checks: the configuration's at first. Set it once they exist (the
+    /// server's come from the catalog, opened after the broker); logins from then on use it.
+    package var users: any UserDirectory {
+        get { userDirectory.withLock { $0 } }
+        set { userDirectory.withLock { $0 = newValue } }
+    }
+
+    /// SASL logins refused since the broker started.
+    package var failedLogins: Int { failedLoginCount.load(ordering: .relaxed) }
+
+    /// The address Metadata and FindCoordinator give clients of the listener at `index`.
+    func advertisedAddress(listener index: Int) -> (host: String, port: Int32) {
+        let listener = configuration.listeners[index]
+        return (listener.resolvedAdvertisedHost, Int32(boundPorts.withLock { $0[index] }))
+    }
+
+    /// Binds every listener and starts serving. Throws, binding none, when a listener wants TLS
+    /// and the configuration has no TLS handler factory, or when two listeners share a name.
     package func start(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws {
+        let listeners = configuration.listeners
+        guard !listeners.isEmpty else { throw SluiceError(.invalidParameterValue, "the broker has no listener") }
+        for (index, listener) in listeners.enumerated() {
+            if listener.tls && configuration.tlsHandlerFactory == nil {
+                throw SluiceError(
+                    .invalidParameterValue, "broker listener \(listener.name) wants TLS, but no TLS handler is configured",
+                    hint: "Give the broker a certificate and key, or make the listener plain.")
+            }
+            if listeners[..<index].contains(where: { $0.name == listener.name }) {
+                throw SluiceError(.invalidParameterValue, "broker listener name \(listener.name) is used twice")
+            }
+        }
+        var bound: [any Channel] = []
+        do {
+            for index in listeners.indices {
+                let channel = try await bind(listener: index, group: group)
+                bound.append(channel)
+                // Before the next bind: a client of this listener may already ask for its address.
+                if let port = channel.localAddress?.port { boundPorts.withLock { $0[index] = port } }
+            }
+        } catch {
+            for channel in bound { try? await channel.close() }
+            boundPorts.withLock { $0 = listeners.map(\.port) }
+            throw error
+        }
+        channels.withLock { $0 = bound }
+        startMaintenance()
+    }
+
+    /// Binds the listener at `index`: each connection gets the TLS handler first when the
+    /// listener wants TLS, then the frame decoder and the connection's handler.
+    private func bind(listener index: Int, group: any EventLoopGroup) async throws -> any Channel {
+        let listener = configuration.listeners[index]
         let maxFrameBytes = configuration.maxRequestBytes
-        let channel = try await ServerBootstrap(group: group)
+        let tlsHandlerFactory = listener.tls ? configuration.tlsHandlerFactory : nil
+        return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let connection = self.makeConnection(listener: index, remoteAddress: channel.remoteAddress)
+                    if let tlsHandlerFactory { try channel.pipeline.syncOperations.addHandler(try tlsHandlerFactory()) }
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(KafkaFrameDecoder(maxFrameBytes: maxFrameBytes)),
-                        KafkaConnectionHandler(broker: self),
+                        KafkaConnectionHandler(broker: self, connection: connection),
                     ])
                 }
             }
-            .bind(host: configuration.host, port: configuration.port)
+            .bind(host: listener.host, port: listener.port)
             .get()
-        self.channel.withLock { $0 = channel }
-        boundPort.withLock { $0 = channel.localAddress?.port ?? configuration.port }
-        startMaintenance()
+    }
+
+    /// The state of a new connection to the listener at `index` from `remoteAddress`: whether it
+    /// must authenticate follows from the address (loopback or not).
+    func makeConnection(listener index: Int, remoteAddress: SocketAddress?) -> KafkaConnection {
+        let authentication = configuration.authentication
+        let isLoopback = remoteAddress.map(KafkaConnection.isLoopback) ?? false
+        let sasl = SASLStateMachine(
+            requirement: authentication.requirement(loopback: isLoopback), mechanisms: authentication.mechanisms, users: users)
+        return KafkaConnection(listenerIndex: index, clientHost: "/" + (remoteAddress?.ipAddress ?? ""), sasl: sasl)
     }
 
     /// Starts the timers that apply retention and flush on interval, off the event loops (they
@@ -92,21 +172,26 @@ package final class KafkaBroker: Sendable {
 
     /// Stops accepting connections and syncs every log.
     package func shutdown() async {
-        let channel = self.channel.withLock { current in
-            defer { current = nil }
+        let channels = self.channels.withLock { current in
+            defer { current = [] }
             return current
         }
-        try? await channel?.close()
+        for channel in channels { try? await channel.close() }
         for timer in maintenance.withLock({ timers in defer { timers = [] }; return timers }) { timer.cancel() }
         for name in topics.names {
             for log in topics.logs(of: name) { try? log.sync() }
         }
     }
 
-    /// Answers one request frame: the response frame, its size prefix included, nil when the
-    /// request wants none (Produce with acks=0), or a failed future when the request cannot be
-    /// read (the connection is then closed, as Kafka does).
-    func handle(_ frame: ByteBuffer, clientHost: String = "", on eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
+    /// Answers one request frame of `connection`: the response frame, its size prefix included;
+    /// nil when the request wants none (Produce with acks=0) or the connection closes without
+    /// one; or a failed future when the request cannot be read. Either way the connection is
+    /// closed when the broker set `connection.closesAfterResponse`, or the future failed (as
+    /// Kafka closes it).
+    func handle(_ frame: ByteBuffer, on connection: KafkaConnection, eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
+        if connection.sasl.expectsRawTokens {
+            return rawTokenReceived(frame, on: connection, eventLoop: eventLoop)
+        }
         var body = frame
         let header: KafkaRequestHeader
         do {
@@ -114,44 +199,74 @@ package final class KafkaBroker: Sendable {
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
+        // Before authentication a SASL listener reads nothing else, and ends the connection.
+        guard connection.sasl.admits(header.api) else {
+            connection.closesAfterResponse = true
+            return eventLoop.makeSucceededFuture(nil)
+        }
         guard let api = header.api, api.supportedVersions.contains(header.apiVersion) else {
             return eventLoop.makeSucceededFuture(unsupported(header))
         }
+        // Requests admitted before authentication (ApiVersions, SASL) have no principal and need none.
+        let context = RequestContext(principal: connection.sasl.principal, listenerIndex: connection.listenerIndex)
         do {
             switch api {
             case .apiVersions: return eventLoop.makeSucceededFuture(try answer(ApiVersionsRequest.self, header, &body, apiVersions))
-            case .metadata: return eventLoop.makeSucceededFuture(try answer(MetadataRequest.self, header, &body, metadata))
+            case .saslHandshake:
+                let request = try SaslHandshakeRequest(from: &body, version: header.apiVersion)
+                return eventLoop.makeSucceededFuture(saslHandshake(request, header, on: connection))
+            case .saslAuthenticate:
+                let request = try SaslAuthenticateRequest(from: &body, version: header.apiVersion)
+                return saslAuthenticate(request, header, on: connection, eventLoop: eventLoop)
+            case .metadata:
+                return eventLoop.makeSucceededFuture(try answer(MetadataRequest.self, header, &body) { metadata($0, version: $1, context) })
             case .produce:
                 let request = try ProduceRequest(from: &body, version: header.apiVersion)
-                let response = produce(request, version: header.apiVersion)
+                let response = produce(request, version: header.apiVersion, context)
                 return eventLoop.makeSucceededFuture(request.acks == 0 ? nil : encode(response, header))
             case .fetch:
                 let request = try FetchRequest(from: &body, version: header.apiVersion)
-                return fetch(request, version: header.apiVersion, on: eventLoop).map { response in
+                return fetch(request, version: header.apiVersion, context, on: eventLoop).map { response in
                     self.encode(response, header, capacity: 512 + response.recordBytes)
                 }
-            case .listOffsets: return eventLoop.makeSucceededFuture(try answer(ListOffsetsRequest.self, header, &body, listOffsets))
-            case .createTopics: return eventLoop.makeSucceededFuture(try answer(CreateTopicsRequest.self, header, &body, createTopics))
-            case .deleteTopics: return eventLoop.makeSucceededFuture(try answer(DeleteTopicsRequest.self, header, &body, deleteTopics))
+            case .listOffsets:
+                return eventLoop.makeSucceededFuture(try answer(ListOffsetsRequest.self, header, &body) { listOffsets($0, version: $1, context) })
+            case .createTopics:
+                return eventLoop.makeSucceededFuture(try answer(CreateTopicsRequest.self, header, &body) { createTopics($0, version: $1, context) })
+            case .deleteTopics:
+                return eventLoop.makeSucceededFuture(try answer(DeleteTopicsRequest.self, header, &body) { deleteTopics($0, version: $1, context) })
             case .createPartitions:
-                return eventLoop.makeSucceededFuture(try answer(CreatePartitionsRequest.self, header, &body, createPartitions))
+                return eventLoop.makeSucceededFuture(
+                    try answer(CreatePartitionsRequest.self, header, &body) { createPartitions($0, version: $1, context) })
             case .describeConfigs:
-                return eventLoop.makeSucceededFuture(try answer(DescribeConfigsRequest.self, header, &body, describeConfigs))
+                return eventLoop.makeSucceededFuture(
+                    try answer(DescribeConfigsRequest.self, header, &body) { describeConfigs($0, version: $1, context) })
             case .initProducerID: return eventLoop.makeSucceededFuture(try answer(InitProducerIdRequest.self, header, &body, initProducerID))
-            case .findCoordinator: return eventLoop.makeSucceededFuture(try answer(FindCoordinatorRequest.self, header, &body, findCoordinator))
+            case .findCoordinator:
+                return eventLoop.makeSucceededFuture(
+                    try answer(FindCoordinatorRequest.self, header, &body) { findCoordinator($0, version: $1, context) })
             case .joinGroup:
                 let request = try JoinGroupRequest(from: &body, version: header.apiVersion)
-                return groups.join(request, version: header.apiVersion, clientID: header.clientID ?? "", clientHost: clientHost, on: eventLoop)
-                    .map { self.encode($0, header) }
+                return groups.join(
+                    request, version: header.apiVersion, clientID: header.clientID ?? "", clientHost: connection.clientHost, on: eventLoop
+                ).map { self.encode($0, header) }
             case .syncGroup:
                 let request = try SyncGroupRequest(from: &body, version: header.apiVersion)
                 return groups.sync(request, on: eventLoop).map { self.encode($0, header) }
             case .heartbeat: return eventLoop.makeSucceededFuture(try answer(HeartbeatRequest.self, header, &body) { request, _ in groups.heartbeat(request) })
             case .leaveGroup: return eventLoop.makeSucceededFuture(try answer(LeaveGroupRequest.self, header, &body) { request, _ in groups.leave(request) })
-            case .offsetCommit: return eventLoop.makeSucceededFuture(try answer(OffsetCommitRequest.self, header, &body, offsetCommit))
-            case .offsetFetch: return eventLoop.makeSucceededFuture(try answer(OffsetFetchRequest.self, header, &body, offsetFetch))
+            case .offsetCommit:
+                return eventLoop.makeSucceededFuture(try answer(OffsetCommitRequest.self, header, &body) { offsetCommit($0, version: $1, context) })
+            case .offsetFetch:
+                return eventLoop.makeSucceededFuture(try answer(OffsetFetchRequest.self, header, &body) { offsetFetch($0, version: $1, context) })
             case .listGroups: return eventLoop.makeSucceededFuture(try answer(ListGroupsRequest.self, header, &body, listGroups))
             case .describeGroups: return eventLoop.makeSucceededFuture(try answer(DescribeGroupsRequest.self, header, &body, describeGroups))
+            case .describeAcls:
+                return eventLoop.makeSucceededFuture(try answer(DescribeAclsRequest.self, header, &body) { describeAcls($0, version: $1, context) })
+            case .createAcls:
+                return eventLoop.makeSucceededFuture(try answer(CreateAclsRequest.self, header, &body) { createAcls($0, version: $1, context) })
+            case .deleteAcls:
+                return eventLoop.makeSucceededFuture(try answer(DeleteAclsRequest.self, header, &body) { deleteAcls($0, version: $1, context) })
             }
         } catch {
             // A body that cannot be read gets INVALID_REQUEST where the response has a place for

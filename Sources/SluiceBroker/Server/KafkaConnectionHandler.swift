@@ -9,17 +9,21 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let broker: KafkaBroker
+    private let connection: KafkaConnection
     private var pending = CircularBuffer<ByteBuffer>()
     private var busy = false
     private var readingPaused = false
+    private var closing = false
     private static let pauseAt = 64
     private static let resumeAt = 8
 
-    init(broker: KafkaBroker) {
+    init(broker: KafkaBroker, connection: KafkaConnection) {
         self.broker = broker
+        self.connection = connection
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         pending.append(unwrapInboundIn(data))
         if pending.count >= Self.pauseAt && !readingPaused {
             readingPaused = true
@@ -29,7 +33,7 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
     }
 
     private func processNext(context: ChannelHandlerContext) {
-        guard let frame = pending.popFirst() else {
+        guard !closing, let frame = pending.popFirst() else {
             busy = false
             return
         }
@@ -39,15 +43,27 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
             context.read()
         }
-        broker.handle(frame, clientHost: "/" + (context.channel.remoteAddress?.ipAddress ?? ""), on: context.eventLoop).assumeIsolated().whenComplete { result in
+        broker.handle(frame, on: connection, eventLoop: context.eventLoop).assumeIsolated().whenComplete { result in
             switch result {
             case .success(let response):
+                if self.connection.closesAfterResponse {
+                    // The last answer (a refused login, an unsupported mechanism) goes out before the close.
+                    self.closing = true
+                    self.pending.removeAll()
+                    guard let response else {
+                        context.close(promise: nil)
+                        return
+                    }
+                    context.writeAndFlush(self.wrapOutboundOut(response)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                    return
+                }
                 if let response {
                     context.writeAndFlush(self.wrapOutboundOut(response), promise: nil)
                 }
                 self.processNext(context: context)
             case .failure:
                 // A request the broker cannot read ends the connection, as in Kafka.
+                self.closing = true
                 context.close(promise: nil)
             }
         }

@@ -20,7 +20,8 @@ enum IcebergCatalogAccess: Sendable {
         }
         if let uri = options.catalogURI {
             guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else {
-                throw SluiceError(.invalidParameterValue, "catalog.uri must be an http:// or https:// address, not '\(uri)'")
+                throw SluiceError(
+                    .invalidParameterValue, "catalog.uri must be an http:// or https:// address, not '\(URLCredentials.masking(in: uri, inProse: false))'")
             }
             return .rest(IcebergRESTCatalogClient(configuration: .init(
                 uri: uri, credential: options.credential, scope: options.scope ?? "catalog", warehouse: options.warehouse,

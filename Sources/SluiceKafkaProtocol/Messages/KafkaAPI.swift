@@ -13,6 +13,11 @@
 ///   (OffsetCommit v9) and of batched groups (OffsetFetch v8).
 /// - FindCoordinator stops at 4 (batched keys); v5 and v6 add transaction and share-group errors.
 /// - InitProducerId stops at 4; v5 only adds an error code for transactions.
+/// - SaslHandshake 0–1 and SaslAuthenticate 0–2 are every version Kafka defines; after a v0
+///   handshake the SASL tokens travel as bare size-prefixed frames (KIP-43), after v1 inside
+///   SaslAuthenticate requests (KIP-152).
+/// - DescribeAcls, CreateAcls and DeleteAcls 0–3: v0 has no pattern type (every pattern is
+///   LITERAL), v3 only adds the USER resource type.
 ///
 /// - Invariant: `firstFlexibleVersion` is the version from which the API uses compact strings,
 ///   arrays and bytes and tagged fields (KIP-482), as in Kafka's message definitions; it may lie
@@ -31,11 +36,16 @@ package enum KafkaAPI: Int16, CaseIterable, Sendable {
     case syncGroup = 14
     case describeGroups = 15
     case listGroups = 16
+    case saslHandshake = 17
     case apiVersions = 18
     case createTopics = 19
     case deleteTopics = 20
     case initProducerID = 22
+    case describeAcls = 29
+    case createAcls = 30
+    case deleteAcls = 31
     case describeConfigs = 32
+    case saslAuthenticate = 36
     case createPartitions = 37
 
     /// The API key on the wire.
@@ -83,11 +93,17 @@ package enum KafkaAPI: Int16, CaseIterable, Sendable {
         case .syncGroup: ("SyncGroup", 0 ... 5, 4)
         case .describeGroups: ("DescribeGroups", 0 ... 5, 5)
         case .listGroups: ("ListGroups", 0 ... 5, 3)
+        // Never flexible: Kafka cannot bump it without breaking clients up to 2.4 (KAFKA-9577).
+        case .saslHandshake: ("SaslHandshake", 0 ... 1, .max)
         case .apiVersions: ("ApiVersions", 0 ... 4, 3)
         case .createTopics: ("CreateTopics", 0 ... 7, 5)
         case .deleteTopics: ("DeleteTopics", 0 ... 6, 4)
         case .initProducerID: ("InitProducerId", 0 ... 4, 2)
+        case .describeAcls: ("DescribeAcls", 0 ... 3, 2)
+        case .createAcls: ("CreateAcls", 0 ... 3, 2)
+        case .deleteAcls: ("DeleteAcls", 0 ... 3, 2)
         case .describeConfigs: ("DescribeConfigs", 0 ... 4, 4)
+        case .saslAuthenticate: ("SaslAuthenticate", 0 ... 2, 2)
         case .createPartitions: ("CreatePartitions", 0 ... 3, 2)
         }
     }

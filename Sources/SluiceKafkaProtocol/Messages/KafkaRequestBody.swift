@@ -16,11 +16,16 @@ package enum KafkaRequestBody: Sendable, Equatable {
     case syncGroup(SyncGroupRequest)
     case describeGroups(DescribeGroupsRequest)
     case listGroups(ListGroupsRequest)
+    case saslHandshake(SaslHandshakeRequest)
     case apiVersions(ApiVersionsRequest)
     case createTopics(CreateTopicsRequest)
     case deleteTopics(DeleteTopicsRequest)
     case initProducerID(InitProducerIdRequest)
+    case describeAcls(DescribeAclsRequest)
+    case createAcls(CreateAclsRequest)
+    case deleteAcls(DeleteAclsRequest)
     case describeConfigs(DescribeConfigsRequest)
+    case saslAuthenticate(SaslAuthenticateRequest)
     case createPartitions(CreatePartitionsRequest)
 
     /// Reads the body that follows `header`. Throws `unsupportedVersion` for an API key outside
@@ -45,11 +50,16 @@ package enum KafkaRequestBody: Sendable, Equatable {
         case .syncGroup: self = .syncGroup(try SyncGroupRequest(from: &buffer, version: version))
         case .describeGroups: self = .describeGroups(try DescribeGroupsRequest(from: &buffer, version: version))
         case .listGroups: self = .listGroups(try ListGroupsRequest(from: &buffer, version: version))
+        case .saslHandshake: self = .saslHandshake(try SaslHandshakeRequest(from: &buffer, version: version))
         case .apiVersions: self = .apiVersions(try ApiVersionsRequest(from: &buffer, version: version))
         case .createTopics: self = .createTopics(try CreateTopicsRequest(from: &buffer, version: version))
         case .deleteTopics: self = .deleteTopics(try DeleteTopicsRequest(from: &buffer, version: version))
         case .initProducerID: self = .initProducerID(try InitProducerIdRequest(from: &buffer, version: version))
+        case .describeAcls: self = .describeAcls(try DescribeAclsRequest(from: &buffer, version: version))
+        case .createAcls: self = .createAcls(try CreateAclsRequest(from: &buffer, version: version))
+        case .deleteAcls: self = .deleteAcls(try DeleteAclsRequest(from: &buffer, version: version))
         case .describeConfigs: self = .describeConfigs(try DescribeConfigsRequest(from: &buffer, version: version))
+        case .saslAuthenticate: self = .saslAuthenticate(try SaslAuthenticateRequest(from: &buffer, version: version))
         case .createPartitions: self = .createPartitions(try CreatePartitionsRequest(from: &buffer, version: version))
         }
     }
@@ -70,11 +80,16 @@ package enum KafkaRequestBody: Sendable, Equatable {
         case .syncGroup: .syncGroup
         case .describeGroups: .describeGroups
         case .listGroups: .listGroups
+        case .saslHandshake: .saslHandshake
         case .apiVersions: .apiVersions
         case .createTopics: .createTopics
         case .deleteTopics: .deleteTopics
         case .initProducerID: .initProducerID
+        case .describeAcls: .describeAcls
+        case .createAcls: .createAcls
+        case .deleteAcls: .deleteAcls
         case .describeConfigs: .describeConfigs
+        case .saslAuthenticate: .saslAuthenticate
         case .createPartitions: .createPartitions
         }
     }

@@ -63,6 +63,17 @@ package struct KafkaErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
     package static let rebalanceInProgress = KafkaErrorCode(rawValue: 27)
     /// `INVALID_COMMIT_OFFSET_SIZE` (28): the committed offset's metadata is too large.
     package static let invalidCommitOffsetSize = KafkaErrorCode(rawValue: 28)
+    /// `TOPIC_AUTHORIZATION_FAILED` (29): the principal may not perform the operation on the topic.
+    package static let topicAuthorizationFailed = KafkaErrorCode(rawValue: 29)
+    /// `GROUP_AUTHORIZATION_FAILED` (30): the principal may not use the group.
+    package static let groupAuthorizationFailed = KafkaErrorCode(rawValue: 30)
+    /// `CLUSTER_AUTHORIZATION_FAILED` (31): the principal may not perform a cluster operation
+    /// (such as changing ACLs).
+    package static let clusterAuthorizationFailed = KafkaErrorCode(rawValue: 31)
+    /// `UNSUPPORTED_SASL_MECHANISM` (33): the broker does not enable the SASL mechanism asked for.
+    package static let unsupportedSaslMechanism = KafkaErrorCode(rawValue: 33)
+    /// `ILLEGAL_SASL_STATE` (34): a SASL request that the connection's state does not allow.
+    package static let illegalSaslState = KafkaErrorCode(rawValue: 34)
     /// `UNSUPPORTED_VERSION` (35): the API version is not supported.
     package static let unsupportedVersion = KafkaErrorCode(rawValue: 35)
     /// `TOPIC_ALREADY_EXISTS` (36): a topic with this name already exists.
@@ -87,6 +98,9 @@ package struct KafkaErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
     package static let unsupportedCompressionType = KafkaErrorCode(rawValue: 76)
     /// `MEMBER_ID_REQUIRED` (79): the member must rejoin with the member id the coordinator gave.
     package static let memberIDRequired = KafkaErrorCode(rawValue: 79)
+    /// `SASL_AUTHENTICATION_FAILED` (58): SASL authentication failed (wrong credentials,
+    /// unknown user, or a malformed token); the broker closes the connection after the response.
+    package static let saslAuthenticationFailed = KafkaErrorCode(rawValue: 58)
     /// `INVALID_RECORD` (87): a record or batch failed the broker's validation (counts, offsets,
     /// sequence numbers, control batches from clients).
     package static let invalidRecord = KafkaErrorCode(rawValue: 87)

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import SluiceCore
 import Synchronization
@@ -11,12 +12,15 @@ package final class BackgroundHTTPServer<Responder: HTTPResponder>: Sendable whe
     package let host: String
     package let requestedPort: Int
     let responder: Responder
+    /// HTTP/1.1, or HTTP/1.1 over TLS (the server target builds that one).
+    let builder: HTTPServerBuilder
     /// Named in errors ("the Iceberg REST server stopped").
     let name: String
     private let background = Mutex<Task<Void, any Error>?>(nil)
     private let boundPort = Mutex<Int?>(nil)
 
-    package init(host: String, port: Int, responder: Responder, name: String) {
+    package init(host: String, port: Int, responder: Responder, name: String, builder: HTTPServerBuilder = .http1()) {
+        self.builder = builder
         self.host = host
         self.requestedPort = port
         self.responder = responder
@@ -35,6 +39,7 @@ package final class BackgroundHTTPServer<Responder: HTTPResponder>: Sendable whe
             do {
                 let application = Application(
                     responder: responder,
+                    server: builder,
                     configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
                     onServerRunning: { channel in
                         let port = channel.localAddress?.port ?? 0

@@ -32,6 +32,9 @@ package struct ConnectionAction: Sendable, Equatable {
         case pullCopyData(PGCopyOutStream)
         /// Cancel the session with this key, if any, then close without a reply.
         case cancel(processID: Int32, secretKey: Int32)
+        /// Once the `S` is written, put TLS first in the pipeline (``PGTLS/makeHandler``) and
+        /// report `tlsStarted()`.
+        case startTLS
         /// Close the connection.
         case close
         /// A login failed: count it, and send `messages` and close only after a short delay, so

@@ -1,3 +1,4 @@
+import SluiceAuth
 import SluiceCore
 
 // "Start-up" in "Message Flow": StartupMessage, authentication, then ParameterStatus,
@@ -6,9 +7,17 @@ extension ConnectionStateMachine {
     /// The mechanisms advertised in AuthenticationSASL; no channel binding (no `-PLUS`).
     static let saslMechanism = "SCRAM-SHA-256"
 
+    /// The handler put TLS on the connection after sending `S`.
+    package mutating func tlsStarted() {
+        isEncrypted = true
+    }
+
     mutating func startupPacketReceived(_ message: PGFrontendMessage) -> ConnectionAction {
         switch message {
-        case .sslRequest, .gssEncryptionRequest:
+        case .sslRequest:
+            guard configuration.tls != nil, !isEncrypted else { return .send(.encryptionRefused) }
+            return ConnectionAction(messages: [.encryptionAccepted], effect: .startTLS)
+        case .gssEncryptionRequest:
             return .send(.encryptionRefused)
         case .cancelRequest(let processID, let secretKey):
             enter(.closed)
@@ -30,6 +39,12 @@ extension ConnectionStateMachine {
             return closed(with: .fail(SluiceError(.invalidAuthorizationSpecification, "no PostgreSQL user name specified in startup packet")))
         }
         let database = parameters["database"].flatMap { $0.isEmpty ? nil : $0 } ?? user
+        if configuration.tlsRequired && !isEncrypted {
+            // Postgres's words for a `hostssl`-only pg_hba.conf.
+            return closed(with: .fail(SluiceError(
+                .invalidAuthorizationSpecification, "no pg_hba.conf entry for user \"\(user)\", database \"\(database)\", no encryption",
+                hint: "This server takes only TLS connections: connect with sslmode=require or verify-full.")))
+        }
         let startup = PGStartup(user: user, database: database, parameters: parameters, processID: processID)
         var messages: [PGBackendMessage] = []
         if message.protocolVersion & 0xFFFF != 0 || !protocolOptions.isEmpty {
@@ -41,7 +56,7 @@ extension ConnectionStateMachine {
             return closed(with: .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"\(user)\" does not exist")))
         case .notPermitted:
             return closed(with: .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"\(user)\" is not permitted to log in")))
-        case .allowed(let found):
+        case .allowed(let found, _):
             verifier = found
         }
         switch configuration.authenticator.method {

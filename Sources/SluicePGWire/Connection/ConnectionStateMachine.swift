@@ -1,3 +1,4 @@
+import SluiceAuth
 import SluiceCore
 
 /// The protocol logic of one client connection, without I/O (postgres-nio style).
@@ -53,6 +54,9 @@ package struct ConnectionStateMachine {
         package var serverVersion: String
         /// Makes the server nonce of a SCRAM exchange.
         package var makeNonce: @Sendable () -> String
+        /// TLS, when the server has a certificate; `tlsRequired` refuses a startup without it.
+        package var tls: PGTLS?
+        package var tlsRequired = false
 
         package init(
             authenticator: PGAuthenticator = .trust, serverVersion: String = "13.14.0",
@@ -65,6 +69,8 @@ package struct ConnectionStateMachine {
     }
 
     package private(set) var state: State = .awaitingStartup
+    /// Whether TLS runs on the connection (after SSLRequest was answered `S`).
+    package internal(set) var isEncrypted = false
     let configuration: Configuration
     /// This connection's cancel key, sent in BackendKeyData.
     package let processID: Int32

@@ -225,6 +225,19 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
             }
         case .rejectLogin:
             break
+        case .startTLS:
+            guard let tls = machine.configuration.tls, let writeFuture else { return context.close(promise: nil) }
+            context.flush()
+            // The `S` goes out in clear; the client's handshake comes after it, through TLS.
+            writeFuture.assumeIsolated().whenComplete { result in
+                do {
+                    guard case .success = result else { throw ChannelError.ioOnClosedChannel }
+                    try context.pipeline.syncOperations.addHandler(try tls.makeHandler(), position: .first)
+                    self.machine.tlsStarted()
+                } catch {
+                    context.close(promise: nil)
+                }
+            }
         }
     }
 

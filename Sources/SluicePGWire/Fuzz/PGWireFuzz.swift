@@ -79,6 +79,10 @@ package enum PGWireFuzz {
                         action = machine.copyOutFailed(error)
                     }
                     continue
+                case .startTLS:
+                    // The fuzzer's bytes are not a TLS handshake: the machine goes on as if TLS had started.
+                    machine.tlsStarted()
+                    action = ConnectionAction()
                 case .cancel, .close, .rejectLogin:
                     return .closed(lastMessage: lastMessage)
                 }

@@ -5,6 +5,8 @@ import SluiceCore
 package enum PGBackendMessage: Sendable, Equatable {
     /// The single `N` byte that refuses SSLRequest or GSSENCRequest; not a framed message.
     case encryptionRefused
+    /// The single `S` byte that accepts SSLRequest: TLS starts next.
+    case encryptionAccepted
     /// `R`
     case authentication(PGAuthenticationRequest)
     /// `S`
@@ -53,6 +55,8 @@ package enum PGBackendMessage: Sendable, Equatable {
         switch self {
         case .encryptionRefused:
             buffer.writeInteger(UInt8(ascii: "N"))
+        case .encryptionAccepted:
+            buffer.writeInteger(UInt8(ascii: "S"))
         case .authentication(let request):
             buffer.writePGMessage(UInt8(ascii: "R")) { request.encode(into: &$0) }
         case .parameterStatus(let name, let value):

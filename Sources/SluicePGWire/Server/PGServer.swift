@@ -30,6 +30,7 @@ package final class PGServer: Sendable {
         let authentication = configuration.authentication
         let serverVersion = configuration.serverVersion
         let maxMessageLength = configuration.maxMessageLength
+        let tls = configuration.tls
         let threads = SessionThreads()
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: configuration.backlog)
@@ -43,9 +44,11 @@ package final class PGServer: Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     let key = registry.makeCancelKey()
                     // Loopback clients and the others may authenticate differently.
-                    let connectionConfiguration = ConnectionStateMachine.Configuration(
-                        authenticator: authentication.authenticator(loopback: channel.remoteAddress.map(Self.isLoopback) ?? false),
-                        serverVersion: serverVersion)
+                    let isLoopback = channel.remoteAddress.map(Self.isLoopback) ?? false
+                    var connectionConfiguration = ConnectionStateMachine.Configuration(
+                        authenticator: authentication.authenticator(loopback: isLoopback), serverVersion: serverVersion)
+                    connectionConfiguration.tls = tls
+                    connectionConfiguration.tlsRequired = tls.map { isLoopback ? $0.requiredOnLoopback : $0.requiredOnOther } ?? false
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(PGFrontendDecodingHandler(maxMessageLength: maxMessageLength)),
                         PGConnectionHandler(

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// How a ``PGServer`` listens and whom it lets in.
 package struct PGServerConfiguration: Sendable {
     /// The address to bind, e.g. "127.0.0.1" or "0.0.0.0".
@@ -12,6 +14,8 @@ package struct PGServerConfiguration: Sendable {
     package var serverVersion: String
     /// The listen backlog.
     package var backlog: Int32
+    /// TLS for clients that ask for it (SSLRequest); nil answers them `N`.
+    package var tls: PGTLS?
 
     package init(
         host: String = "127.0.0.1", port: Int = 4566, authentication: PGAuthentication = .trust,
@@ -23,5 +27,22 @@ package struct PGServerConfiguration: Sendable {
         self.maxMessageLength = maxMessageLength
         self.serverVersion = serverVersion
         self.backlog = backlog
+    }
+}
+
+/// TLS on the SQL port. The wire server does not link a TLS library: the server that configures
+/// it makes the handler (swift-nio-ssl's), so only that target builds one.
+package struct PGTLS: Sendable {
+    /// A new TLS server handler, one per connection.
+    package var makeHandler: @Sendable () throws -> any ChannelHandler
+    /// Whether clients on a loopback address, and on other addresses, must use TLS (Postgres's
+    /// `hostssl` lines); the others may.
+    package var requiredOnLoopback: Bool
+    package var requiredOnOther: Bool
+
+    package init(requiredOnLoopback: Bool = false, requiredOnOther: Bool = true, makeHandler: @escaping @Sendable () throws -> any ChannelHandler) {
+        self.makeHandler = makeHandler
+        self.requiredOnLoopback = requiredOnLoopback
+        self.requiredOnOther = requiredOnOther
     }
 }

@@ -27,6 +27,7 @@ extension Binder {
                 guard relation.kind == .table else {
                     throw SluiceError(.wrongObjectType, "cannot copy to \(relation.kind.rawValue) \"\(relation.name)\"")
                 }
+                try requirePrivilege(.insert, on: relation)
                 return .copyFrom(table: relation, columns: columns, options: copy.options)
             }
             switch relation.kind {

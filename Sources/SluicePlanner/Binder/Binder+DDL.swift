@@ -126,6 +126,7 @@ extension Binder {
     /// (IF NOT EXISTS), or the error. Nil when the name is free.
     func existingRelation(_ name: String, schema: String, ifNotExists: Bool, tag: String) throws(SluiceError) -> PlannedStatement? {
         try checkSchemaExists(schema)
+        try requireSchemaPrivilege(.create, on: schema)
         guard catalog.relation(named: name, schema: schema) != nil else { return nil }
         guard ifNotExists else { throw SluiceError(.duplicateTable, "relation \"\(name)\" already exists") }
         return .nothing(tag: tag, notice: "relation \"\(name)\" already exists, skipping")
@@ -311,6 +312,7 @@ extension Binder {
                     .wrongObjectType, "\"\(relation.name)\" is not a \(kind.rawValue)",
                     hint: "Use DROP \(relation.kind.rawValue.uppercased()) to remove a \(relation.kind.rawValue).")
             }
+            try requireOwner(relation)
             let dependents = allDependents(of: relation.id)
             if !dependents.isEmpty && !drop.cascade {
                 // Name each dependent with the object it reads directly, as Postgres does.
@@ -352,11 +354,14 @@ extension Binder {
         case .list(let listing, _, _):
             return .utility(.showList(kind: listing.rawValue.lowercased()))
         case .columns(let name):
-            return .utility(.describe(try relation(named: name, position: nil)))
+            let relation = try relation(named: name, position: nil)
+            try requireVisible(relation)
+            return .utility(.describe(relation))
         case .create(_, let name):
             let relation = try relation(named: name, position: nil)
+            try requireVisible(relation)
             let plan = BatchPlan.values(
-                rows: [[.literal(.string(relation.name), .varchar), .literal(.string(relation.definition), .varchar)]], types: [.varchar, .varchar])
+                rows: [[.literal(.string(relation.name), .varchar), .literal(.string(relation.maskedDefinition), .varchar)]], types: [.varchar, .varchar])
             return .query(plan, columns: [OutputColumn(name: "Name", type: .varchar), OutputColumn(name: "Create Sql", type: .varchar)])
         case .all:
             return .utility(.showAll)
@@ -414,12 +419,14 @@ extension Binder {
     mutating func bindCreateView(_ view: CreateView, sourceText: String) throws(SluiceError) -> PlannedStatement {
         let schema = view.name.qualifier.last ?? session.schema
         try checkSchemaExists(schema)
+        try requireSchemaPrivilege(.create, on: schema)
         var replacing: RelationDefinition?
         if let existing = catalog.relation(named: view.name.name, schema: schema) {
             if view.orReplace {
                 guard existing.kind == .view else {
                     throw SluiceError(.wrongObjectType, "\"\(existing.name)\" is not a view")
                 }
+                try requireOwner(existing)
                 replacing = existing
             } else if let nothing = try existingRelation(view.name.name, schema: schema, ifNotExists: view.ifNotExists, tag: "CREATE_VIEW") {
                 return nothing
@@ -476,6 +483,7 @@ extension Binder {
         }
         var inner = Binder(catalog: catalog, session: session)
         inner.viewDepth = viewDepth + 1
+        inner.privilegeUser = catalog.role(oid: relation.accessControl.owner)?.name ?? RoleDefinition.root.name
         var bound = try inner.bindQuery(view.query)
         let visible = bound.scope.entries.indices.filter { !bound.scope.entries[$0].isHidden }
         guard visible.count >= relation.columns.count else {
@@ -502,7 +510,11 @@ extension Binder {
             if ifNotExists { return .nothing(tag: "CREATE_SCHEMA", notice: "schema \"\(name.name)\" already exists, skipping") }
             throw SluiceError(.duplicateSchema, "schema \"\(name.name)\" already exists")
         }
-        return .createSchema(name.name, oid: catalog.allocateID())
+        let actor = try actingRole()
+        if !catalog.databaseAccess.allows(.create, to: actor) {
+            throw SluiceError(.insufficientPrivilege, "permission denied for database \(session.database)")
+        }
+        return .createSchema(name.name, oid: catalog.allocateID(), owner: actor.oid)
     }
 
     /// `DROP SCHEMA [IF EXISTS] name, … [CASCADE]`: without CASCADE a schema holding relations
@@ -522,6 +534,10 @@ extension Binder {
                     continue
                 }
                 throw SluiceError(.invalidSchemaName, "schema \"\(schema)\" does not exist")
+            }
+            let actor = try actingRole()
+            if !actor.superuser, catalog.schemaAccess(schema).owner != actor.oid {
+                throw SluiceError(.insufficientPrivilege, "must be owner of schema \(schema)")
             }
             let members = catalog.relations.filter { $0.schema == schema }
             if !members.isEmpty && !drop.cascade {

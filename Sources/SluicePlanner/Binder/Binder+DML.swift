@@ -6,6 +6,7 @@ import SluiceSQL
 extension Binder {
     mutating func bindInsert(_ insert: Insert) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(insert.table, verb: "insert into")
+        try requirePrivilege(insert.returning.isEmpty ? .insert : [.insert, .select], on: table)
         let returning = try bindReturning(insert.returning, table: table, alias: nil)
         // Target columns: named ones in order, or all.
         var targets: [Int] = []
@@ -153,6 +154,9 @@ extension Binder {
             assignments[index] = value
         }
         let filter = try bindDMLFilter(update.filter, &context)
+        // Reading the rows (WHERE, RETURNING, values from old columns) takes SELECT too, as in Postgres.
+        let reads = filter != nil || !update.returning.isEmpty || assignments.values.contains { !$0.referencedColumns.isEmpty }
+        try requirePrivilege(reads ? [.update, .select] : .update, on: table)
         return .update(
             table: table, filter: filter, assignments: assignments, subqueries: try dmlSubqueries(context),
             returning: try bindReturning(update.returning, table: table, alias: update.alias))
@@ -173,6 +177,7 @@ extension Binder {
 
     mutating func bindDelete(_ delete: Delete) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(delete.table, verb: "delete from")
+        try requirePrivilege(delete.filter == nil && delete.returning.isEmpty ? .delete : [.delete, .select], on: table)
         if !delete.using.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … USING is not supported yet") }
         var context = ExpressionContext(scope: tableScope(table, alias: delete.alias), clause: "WHERE")
         let filter = try bindDMLFilter(delete.filter, &context)

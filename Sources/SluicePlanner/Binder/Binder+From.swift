@@ -199,6 +199,7 @@ extension Binder {
             return system
         }
         let relation = try relation(named: name, position: position)
+        try requirePrivilege(.select, on: relation, position: position)
         if !referencedRelations.contains(relation.id) { referencedRelations.append(relation.id) }
         if relation.kind == .view { return try bindView(relation, position: position) }
         if relation.kind == .sink {

@@ -9,6 +9,7 @@ extension Binder {
         guard table.kind == .table || table.kind == .materializedView else {
             throw SluiceError(.wrongObjectType, "cannot create index on relation \"\(table.name)\"", detail: "This operation is not supported for \(table.kind.rawValue)s.")
         }
+        try requireOwner(table)
         if create.isUnique {
             throw SluiceError(.featureNotSupported, "unique indexes are not supported", hint: "Use a PRIMARY KEY on the table.")
         }
@@ -73,6 +74,7 @@ extension Binder {
                 }
                 throw SluiceError(.undefinedObject, "index \"\(name.name)\" does not exist")
             }
+            try requireOwner(found.table)
             if !doomed.contains(where: { $0.index.id == found.index.id }) { doomed.append(found) }
         }
         if doomed.isEmpty { return .nothing(tag: "DROP_INDEX", notice: notices.first) }

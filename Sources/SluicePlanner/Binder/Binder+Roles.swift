@@ -5,7 +5,7 @@ import SluiceSQL
 // a role with CREATEROLE for roles that are not superusers.
 extension Binder {
     func bindCreateRole(_ create: CreateRole) throws(SluiceError) -> PlannedStatement {
-        let actor = try currentRole()
+        let actor = try actingRole()
         guard actor.superuser || actor.createRole else { throw SluiceError(.insufficientPrivilege, "permission denied to create role") }
         if catalog.role(named: create.name) != nil { throw SluiceError(.duplicateObject, "role \"\(create.name)\" already exists") }
         try Self.checkRoleName(create.name)
@@ -20,7 +20,7 @@ extension Binder {
     }
 
     func bindAlterRole(_ alter: AlterRole) throws(SluiceError) -> PlannedStatement {
-        let actor = try currentRole()
+        let actor = try actingRole()
         guard var role = catalog.role(named: alter.name) else { throw SluiceError(.undefinedObject, "role \"\(alter.name)\" does not exist") }
         let own = alter.name == session.user
         if let renameTo = alter.renameTo {
@@ -46,7 +46,7 @@ extension Binder {
     }
 
     func bindDropRoles(_ names: [String], ifExists: Bool) throws(SluiceError) -> PlannedStatement {
-        let actor = try currentRole()
+        let actor = try actingRole()
         guard actor.superuser || actor.createRole else { throw SluiceError(.insufficientPrivilege, "permission denied to drop role") }
         var dropped: [String] = []
         var notices: [String] = []
@@ -63,17 +63,15 @@ extension Binder {
                 throw SluiceError(.dependentObjectsStillExist, "cannot drop role root because it is required by the database system")
             }
             if role.superuser && !actor.superuser { throw SluiceError(.insufficientPrivilege, "must be superuser to drop superusers") }
+            let dependencies = dependencies(of: role)
+            if !dependencies.isEmpty {
+                throw SluiceError(
+                    .dependentObjectsStillExist, "role \"\(name)\" cannot be dropped because some objects depend on it",
+                    detail: dependencies.joined(separator: "\n"), hint: "Drop the objects or revoke the privileges first.")
+            }
             dropped.append(name)
         }
         return .dropRoles(dropped, notices: notices)
-    }
-
-    /// The session's role (a session of a role dropped meanwhile has none: 42501).
-    private func currentRole() throws(SluiceError) -> RoleDefinition {
-        guard let role = catalog.role(named: session.user) else {
-            throw SluiceError(.insufficientPrivilege, "role \"\(session.user)\" does not exist")
-        }
-        return role
     }
 
     /// `role` with `options` applied, and what happens to its password. Only a superuser may
@@ -125,7 +123,30 @@ extension Binder {
         return (role, password)
     }
 
+    /// What keeps role `role` from being dropped: objects it owns and privileges granted to or
+    /// by it, as Postgres's detail lists them.
+    private func dependencies(of role: RoleDefinition) -> [String] {
+        var found: [String] = []
+        for relation in catalog.relations {
+            let access = relation.accessControl
+            if access.owner == role.oid { found.append("owner of \(relation.kind.rawValue) \(relation.name)") }
+            if access.grants.contains(where: { $0.grantee == role.oid || $0.grantor == role.oid }) {
+                found.append("privileges for \(relation.kind.rawValue) \(relation.name)")
+            }
+        }
+        for schema in catalog.schemas.keys.sorted() {
+            let access = catalog.schemaAccess(schema)
+            if access.owner == role.oid { found.append("owner of schema \(schema)") }
+            if access.grants.contains(where: { $0.grantee == role.oid || $0.grantor == role.oid }) { found.append("privileges for schema \(schema)") }
+        }
+        if catalog.databaseAccess.grants.contains(where: { $0.grantee == role.oid || $0.grantor == role.oid }) {
+            found.append("privileges for database \(session.database)")
+        }
+        return found
+    }
+
     private static func checkRoleName(_ name: String) throws(SluiceError) {
+        guard name != "public" else { throw SluiceError(SQLState("42939"), "role name \"public\" is reserved") }
         guard !name.hasPrefix("pg_") else {
             throw SluiceError(SQLState("42939"), "role name \"\(name)\" is reserved", detail: "Role names starting with \"pg_\" are reserved.")
         }

@@ -48,6 +48,8 @@ package struct Binder {
     var referencedRelations: [Int] = []
     /// How many views are being expanded around the binding (a limit stops a cycle).
     var viewDepth = 0
+    /// Inside a view: its owner, whose privileges its relations are read with (nil: the session's user).
+    var privilegeUser: String?
     /// Rewrites the plans of queries, of INSERT's source and of CREATE TABLE AS.
     package var optimizer = Optimizer()
 
@@ -60,7 +62,7 @@ package struct Binder {
 
     /// Binds one statement, its plans optimized.
     package mutating func bind(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
-        optimized(try bindUnoptimized(statement))
+        try owned(optimized(try bindUnoptimized(statement)))
     }
 
     /// `planned` with its plans optimized.
@@ -122,7 +124,9 @@ package struct Binder {
         case .reset(let name):
             return .utility(.reset(name: name.lowercased()))
         case .describe(let name):
-            return .utility(.describe(try relation(named: name, position: statement.position.errorPosition)))
+            let relation = try relation(named: name, position: statement.position.errorPosition)
+            try requireVisible(relation)
+            return .utility(.describe(relation))
         case .explain(let explain):
             var inner = self
             let planned = try inner.bind(explain.statement)
@@ -174,6 +178,8 @@ package struct Binder {
             return try bindAlterRole(alter)
         case .dropRoles(let names, let ifExists):
             return try bindDropRoles(names, ifExists: ifExists)
+        case .grant(let grant):
+            return try bindGrant(grant)
         }
     }
 

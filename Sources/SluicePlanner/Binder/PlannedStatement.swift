@@ -61,7 +61,7 @@ package enum PlannedStatement: Sendable {
     /// Indexes to drop, each with its table.
     case dropIndexes([(table: RelationDefinition, index: IndexDefinition)])
     /// A new schema and its `pg_namespace` oid.
-    case createSchema(String, oid: Int)
+    case createSchema(String, oid: Int, owner: Int)
     /// Schemas to drop, after the relations in them (dependents first).
     case dropSchemas([String], relations: [RelationDefinition])
     /// A new role; `password` in clear text, for the server to derive its verifier from.
@@ -70,6 +70,8 @@ package enum PlannedStatement: Sendable {
     case alterRole(name: String, role: RoleDefinition, password: RolePasswordChange)
     /// Roles to drop.
     case dropRoles([String], notices: [String])
+    /// GRANT or REVOKE: objects' new owners-and-grants, for the server to store.
+    case grant([AccessChange], isRevoke: Bool, notices: [String])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).
     case nothing(tag: String, notice: String?)
     /// Session and utility statements the server answers itself.

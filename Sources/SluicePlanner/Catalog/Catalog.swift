@@ -22,6 +22,8 @@ package final class Catalog: Sendable {
     private let memorySource = Mutex<(@Sendable () -> MemoryStatus)?>(nil)
     /// Users and roles by name (`Roles.swift`); `root` always.
     let roleState = Mutex<[String: RoleDefinition]>(["root": .root])
+    /// Schemas' and the database's owners and grants (`Privileges.swift`).
+    let accessState = Mutex(StoredAccess())
 
     package init() {}
 
@@ -194,8 +196,21 @@ package final class Catalog: Sendable {
         }
     }
 
-    /// Changes with every relation added or removed: a plan bound at one generation is valid
-    /// while the generation stays.
+    /// Sets relation `id`'s owner and grants.
+    package func setAccess(_ access: ObjectAccess, relationID id: Int) {
+        state.withLock { state in
+            state.relations[id]?.access = access
+            state.generation += 1
+        }
+    }
+
+    /// Makes plans bound before now bound again (privileges changed).
+    func bumpGeneration() {
+        state.withLock { $0.generation += 1 }
+    }
+
+    /// Changes with every relation added or removed, and every grant: a plan bound at one
+    /// generation is valid while the generation stays.
     package var generation: Int {
         state.withLock { $0.generation }
     }

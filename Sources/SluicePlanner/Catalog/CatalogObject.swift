@@ -69,6 +69,9 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     /// For a sink: a UUID given at CREATE and written into every commit it makes (an Iceberg
     /// snapshot's summary), by which a commit repeated after a crash is recognised.
     package var sinkID: String?
+    /// Its owner and the privileges granted on it (nil: made before there were owners, `root`'s;
+    /// read it as ``accessControl``).
+    package var access: ObjectAccess?
 
     /// Whether rows are only ever added: a source's, or an APPEND ONLY table's.
     package var isAppendOnly: Bool { kind == .source || appendOnly == true }

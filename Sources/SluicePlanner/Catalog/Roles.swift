@@ -60,6 +60,10 @@ extension Catalog {
         roleState.withLock { $0[name] }
     }
 
+    package func role(oid: Int) -> RoleDefinition? {
+        roleState.withLock { $0.values.first { $0.oid == oid } }
+    }
+
     /// Adds `role`; 42710 if one of that name exists.
     package func addRole(_ role: RoleDefinition) throws(SluiceError) {
         try roleState.withLock { (roles: inout [String: RoleDefinition]) throws(SluiceError) in

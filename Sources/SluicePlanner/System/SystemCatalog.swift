@@ -22,7 +22,7 @@ enum SystemCatalog {
         let schema = name.qualifier.last
         guard schema == nil || schema == "pg_catalog" || schema == "information_schema" || schema == "rw_catalog" else { return nil }
         let table: Table?
-        if schema == nil, name.name.hasPrefix("sluice_"), let sluice = sluiceTable(name.name, catalog: catalog) {
+        if schema == nil, name.name.hasPrefix("sluice_"), let sluice = sluiceTable(name.name, catalog: catalog, session: session) {
             table = sluice
         } else if schema == "rw_catalog" || (schema == nil && name.name.hasPrefix("rw_")) {
             table = rwCatalog(name.name, catalog: catalog, session: session)
@@ -60,8 +60,17 @@ enum SystemCatalog {
         return BoundQuery(plan: plan, scope: scope)
     }
 
+    /// The relations the session's user may see (a superuser: all), and each one's owner's name.
+    private static func visible(_ catalog: Catalog, _ session: SessionInfo) -> [RelationDefinition] {
+        catalog.visibleRelations(to: catalog.role(named: session.user))
+    }
+
+    private static func ownerName(_ access: ObjectAccess, _ catalog: Catalog) -> String {
+        catalog.role(oid: access.owner)?.name ?? RoleDefinition.root.name
+    }
+
     private static func pgCatalog(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
-        let relations = catalog.relations
+        let relations = visible(catalog, session)
         switch name {
         case "pg_namespace":
             return Table(
@@ -69,7 +78,10 @@ enum SystemCatalog {
                 rows: [
                     [.int32(catalogNamespaceOID), .string("pg_catalog"), .int32(10), .null],
                     [.int32(informationSchemaOID), .string("information_schema"), .int32(10), .null],
-                ] + catalog.schemas.sorted { $0.value < $1.value }.map { name, oid in [.int32(Int32(oid)), .string(name), .int32(10), .null] })
+                ] + catalog.schemas.sorted { $0.value < $1.value }.map { name, oid in
+                    let access = catalog.schemaAccess(name)
+                    return [.int32(Int32(oid)), .string(name), .int32(Int32(access.owner)), access.aclText(kind: .schema) { catalog.role(oid: $0)?.name ?? "" }.map(Value.string) ?? .null]
+                })
         case "pg_class":
             return Table(
                 columns: [
@@ -82,11 +94,14 @@ enum SystemCatalog {
                     ("relpages", .int32), ("relhassubclass", .boolean), ("relisshared", .boolean),
                 ],
                 rows: relations.map { relation in
-                    [
-                        .int32(Int32(relation.id)), .string(relation.name), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)), .int32(0), .int32(10),
+                    let access = relation.accessControl
+                    let acl = access.aclText(kind: .relation(relation.kind)) { catalog.role(oid: $0)?.name ?? "" }
+                    return [
+                        .int32(Int32(relation.id)), .string(relation.name), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)), .int32(0),
+                        .int32(Int32(access.owner)),
                         .int32(relation.kind == .table ? 2 : 0), .string(relation.kind.relkind), .int16(Int16(relation.columns.count)),
                         .int16(0), .bool(!relation.primaryKey.isEmpty || !relation.indexList.isEmpty), .bool(false), .bool(false), .bool(false), .bool(false),
-                        .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, .null, .null, .float32(-1),
+                        .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, acl.map(Value.string) ?? .null, .null, .float32(-1),
                         .int32(0), .bool(false), .bool(false),
                     ]
                 } + relations.filter { !$0.primaryKey.isEmpty }.map { relation in
@@ -228,7 +243,7 @@ enum SystemCatalog {
             return Table(
                 columns: [("schemaname", .varchar), ("tablename", .varchar), ("tableowner", .varchar), ("tablespace", .varchar), ("hasindexes", .boolean)],
                 rows: relations.filter { $0.kind == .table }.map {
-                    [.string($0.schema), .string($0.name), .string(session.user), .null, .bool(!$0.primaryKey.isEmpty || !$0.indexList.isEmpty)]
+                    [.string($0.schema), .string($0.name), .string(ownerName($0.accessControl, catalog)), .null, .bool(!$0.primaryKey.isEmpty || !$0.indexList.isEmpty)]
                 })
         case "pg_indexes":
             return Table(
@@ -263,11 +278,11 @@ enum SystemCatalog {
         case "pg_matviews":
             return Table(
                 columns: [("schemaname", .varchar), ("matviewname", .varchar), ("matviewowner", .varchar), ("definition", .varchar)],
-                rows: relations.filter { $0.kind == .materializedView }.map { [.string($0.schema), .string($0.name), .string(session.user), .string($0.definition)] })
+                rows: relations.filter { $0.kind == .materializedView }.map { [.string($0.schema), .string($0.name), .string(ownerName($0.accessControl, catalog)), .string($0.maskedDefinition)] })
         case "pg_views":
             return Table(
                 columns: [("schemaname", .varchar), ("viewname", .varchar), ("viewowner", .varchar), ("definition", .varchar)],
-                rows: relations.filter { $0.kind == .view }.map { [.string($0.schema), .string($0.name), .string(session.user), .string($0.definition)] })
+                rows: relations.filter { $0.kind == .view }.map { [.string($0.schema), .string($0.name), .string(ownerName($0.accessControl, catalog)), .string($0.maskedDefinition)] })
         default:
             return nil
         }
@@ -278,7 +293,8 @@ enum SystemCatalog {
     /// connector; `sluice_sources.rows_rejected` counts them all); and `sluice_checkpoints`, the
     /// recent checkpoints (the last 100), written or failed; and `sluice_memory`, one row of the
     /// state store's and the process's memory use against `--memory-limit`.
-    private static func sluiceTable(_ name: String, catalog: Catalog) -> Table? {
+    private static func sluiceTable(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
+        let visibleIDs = Set(visible(catalog, session).map(\.id))
         switch name {
         case "sluice_sources":
             return Table(
@@ -287,7 +303,7 @@ enum SystemCatalog {
                     ("rows_rejected", .int64), ("status", .varchar), ("rows_late", .int64), ("bytes_read", .int64), ("lag", .int64),
                 ],
                 rows: catalog.sourceStatus.compactMap { status in
-                    guard let relation = catalog.relation(id: status.relationID) else { return nil }
+                    guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return nil }
                     return [
                         .int32(Int32(relation.id)), .string(relation.name), .string(relation.kind.rawValue),
                         .string(relation.connector?.connector ?? ""), .int64(Int64(status.rowsRead)), .int64(Int64(status.rowsRejected)),
@@ -303,7 +319,7 @@ enum SystemCatalog {
                     ("rows", .int64), ("rows_in", .int64), ("pending_epochs", .int32), ("commit_failures", .int64), ("last_error", .varchar),
                 ],
                 rows: catalog.sinkStatus.compactMap { status in
-                    guard let relation = catalog.relation(id: status.relationID) else { return nil }
+                    guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return nil }
                     let options = relation.connector?.options ?? [:]
                     let target = [options["database.name"], options["table.name"]].compactMap { $0 }.joined(separator: ".")
                     return [
@@ -348,7 +364,7 @@ enum SystemCatalog {
                     ("payload", .varchar), ("rejected_at", .timestamptz),
                 ],
                 rows: catalog.sourceStatus.flatMap { status -> [[Value]] in
-                    guard let relation = catalog.relation(id: status.relationID) else { return [] }
+                    guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return [] }
                     return status.errors.map { error in
                         [
                             .int32(Int32(relation.id)), .string(relation.name), .int32(error.partition), .int64(error.offset),
@@ -363,12 +379,14 @@ enum SystemCatalog {
 
     /// RisingWave's `rw_catalog` views that describe streaming jobs.
     private static func rwCatalog(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
+        let relations = visible(catalog, session)
+        let visibleIDs = Set(relations.map(\.id))
         switch name {
         case "rw_materialized_views":
             return Table(
                 columns: [("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("definition", .varchar)],
-                rows: catalog.relations.filter { $0.kind == .materializedView }.map {
-                    [.int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10), .string($0.definition)]
+                rows: relations.filter { $0.kind == .materializedView }.map {
+                    [.int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(Int32($0.accessControl.owner)), .string($0.maskedDefinition)]
                 })
         case "rw_sources":
             return Table(
@@ -376,11 +394,11 @@ enum SystemCatalog {
                     ("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("connector", .varchar),
                     ("format", .varchar), ("row_encode", .varchar), ("definition", .varchar),
                 ],
-                rows: catalog.relations.filter { $0.kind == .source || ($0.kind == .table && $0.connector != nil) }.map {
+                rows: relations.filter { $0.kind == .source || ($0.kind == .table && $0.connector != nil) }.map {
                     [
-                        .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10),
+                        .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(Int32($0.accessControl.owner)),
                         .string($0.connector?.connector.uppercased() ?? ""), .string($0.connector?.format ?? ""),
-                        .string($0.connector?.encode ?? ""), .string($0.definition),
+                        .string($0.connector?.encode ?? ""), .string($0.maskedDefinition),
                     ]
                 })
         case "rw_sinks":
@@ -389,10 +407,10 @@ enum SystemCatalog {
                     ("id", .int32), ("name", .varchar), ("schema_id", .int32), ("owner", .int32), ("connector", .varchar),
                     ("sink_type", .varchar), ("definition", .varchar),
                 ],
-                rows: catalog.relations.filter { $0.kind == .sink }.map {
+                rows: relations.filter { $0.kind == .sink }.map {
                     [
-                        .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(10),
-                        .string($0.connector?.connector ?? ""), .string($0.appendOnly == false ? "UPSERT" : "APPEND_ONLY"), .string($0.definition),
+                        .int32(Int32($0.id)), .string($0.name), .int32(Int32(catalog.schemas[$0.schema] ?? 2200)), .int32(Int32($0.accessControl.owner)),
+                        .string($0.connector?.connector ?? ""), .string($0.appendOnly == false ? "UPSERT" : "APPEND_ONLY"), .string($0.maskedDefinition),
                     ]
                 })
         case "rw_ddl_progress":
@@ -400,9 +418,9 @@ enum SystemCatalog {
             // its inputs held at CREATE, with the share done.
             return Table(
                 columns: [("ddl_id", .int64), ("ddl_statement", .varchar), ("progress", .varchar), ("initialized_at", .timestamptz)],
-                rows: catalog.streamingStatus.filter(\.isBackfilling).map { status in
+                rows: catalog.streamingStatus.filter { $0.isBackfilling && visibleIDs.contains($0.viewID) }.map { status in
                     let percent = Double(status.backfilledRows) * 100 / Double(max(status.backfillRows, 1))
-                    let statement = catalog.relation(id: status.viewID)?.definition ?? ""
+                    let statement = catalog.relation(id: status.viewID)?.maskedDefinition ?? ""
                     let hundredths = Int((percent * 100).rounded(.down))
                     let fraction = hundredths % 100
                     return [
@@ -418,7 +436,7 @@ enum SystemCatalog {
                     ("row_count", .int64), ("rows_in", .int64), ("errors", .int64), ("last_error", .varchar), ("plan", .varchar),
                     ("state_bytes", .int64), ("rows_out", .int64),
                 ],
-                rows: catalog.streamingStatus.map { status in
+                rows: catalog.streamingStatus.filter { visibleIDs.contains($0.viewID) }.map { status in
                     [
                         .int32(Int32(status.viewID)), .int32(Int32(status.viewID)),
                         .string(catalog.relation(id: status.viewID)?.name ?? ""),
@@ -466,7 +484,7 @@ enum SystemCatalog {
     }
 
     private static func informationSchema(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
-        let relations = catalog.relations
+        let relations = visible(catalog, session)
         switch name {
         case "tables":
             return Table(
@@ -538,12 +556,12 @@ enum SystemCatalog {
             return Table(
                 columns: [("table_catalog", .varchar), ("table_schema", .varchar), ("table_name", .varchar), ("view_definition", .varchar)],
                 rows: relations.filter { $0.kind == .view || $0.kind == .materializedView }.map {
-                    [.string(session.database), .string($0.schema), .string($0.name), .string($0.definition)]
+                    [.string(session.database), .string($0.schema), .string($0.name), .string($0.maskedDefinition)]
                 })
         case "schemata":
             return Table(
                 columns: [("catalog_name", .varchar), ("schema_name", .varchar), ("schema_owner", .varchar)],
-                rows: (["pg_catalog", "information_schema"] + catalog.schemas.sorted { $0.value < $1.value }.map(\.key)).map { [.string(session.database), .string($0), .string(session.user)] })
+                rows: (["pg_catalog", "information_schema"] + catalog.schemas.sorted { $0.value < $1.value }.map(\.key)).map { [.string(session.database), .string($0), .string(ownerName(catalog.schemaAccess($0), catalog))] })
         default:
             return nil
         }

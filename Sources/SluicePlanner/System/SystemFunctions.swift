@@ -17,11 +17,19 @@ enum SystemFunctions {
         case ("pg_backend_pid", 0): return .literal(.int32(1), .int32)
         case ("pg_table_is_visible", 1), ("pg_type_is_visible", 1), ("pg_function_is_visible", 1), ("pg_collation_is_visible", 1),
             ("pg_opclass_is_visible", 1), ("pg_operator_is_visible", 1), ("pg_conversion_is_visible", 1), ("pg_ts_config_is_visible", 1),
-            ("has_table_privilege", 2), ("has_table_privilege", 3), ("has_schema_privilege", 2), ("has_schema_privilege", 3),
             ("has_database_privilege", 2), ("has_database_privilege", 3), ("has_any_column_privilege", 2), ("has_any_column_privilege", 3),
             ("has_column_privilege", 3), ("has_column_privilege", 4), ("pg_has_role", 2), ("pg_has_role", 3):
             return .literal(.bool(true), .boolean)
-        case ("pg_get_userbyid", 1): return text(session.user)
+        case ("has_table_privilege", 2), ("has_table_privilege", 3), ("has_schema_privilege", 2), ("has_schema_privilege", 3):
+            var arguments = arguments
+            if arguments.count == 2 { arguments.insert(.literal(.string(session.user), .varchar), at: 0) }
+            let byOID = arguments[1].type.isInteger
+            let object: ScalarExpr = byOID ? .cast(arguments[1], .int32) : .cast(arguments[1], .varchar)
+            let function = privilegeCheck(name.hasPrefix("has_table") ? .table : .schema, byOID: byOID, catalog: catalog, session: session)
+            return .call(function, [.cast(arguments[0], .varchar), object, .cast(arguments[2], .varchar)])
+        case ("pg_get_userbyid", 1):
+            guard arguments[0].type.isInteger || arguments[0].type == .unknown else { return text(nil) }
+            return .call(userName(catalog: catalog), [.cast(arguments[0], .int32)])
         case ("pg_encoding_to_char", 1): return text("UTF8")
         case ("obj_description", _), ("col_description", _), ("shobj_description", _), ("pg_get_expr", _),
             ("pg_get_partkeydef", _), ("pg_get_serial_sequence", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
@@ -106,6 +114,66 @@ enum SystemFunctions {
     /// `pg_get_viewdef(oid)`: the defining query of a view or materialized view, as it was
     /// written (PostgreSQL prints its own rendering of the query; both start with a space and
     /// end with a semicolon).
+    /// `pg_get_userbyid(oid)`: the role's name (`unknown (OID=n)` for none, as in Postgres).
+    static func userName(catalog: Catalog) -> ScalarFunction {
+        ScalarFunction(name: "pg_get_userbyid", argumentTypes: [.int32], resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .varchar) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .int32(let oid) = arguments[0].value(at: rowIndex) else { return .null }
+                return .string(catalog.role(oid: Int(oid))?.name ?? "unknown (OID=\(oid))")
+            }
+        }
+    }
+
+    enum PrivilegeObject { case table, schema }
+
+    /// `has_table_privilege(user, table, privileges)` and `has_schema_privilege(…)`: whether the
+    /// role holds any of the comma-separated privileges (`SELECT`, `INSERT WITH GRANT OPTION`, …)
+    /// on the object named (or, for a table, given by oid). Unknown names are errors, as in Postgres.
+    static func privilegeCheck(_ object: PrivilegeObject, byOID: Bool, catalog: Catalog, session: SessionInfo) -> ScalarFunction {
+        let name = object == .table ? "has_table_privilege" : "has_schema_privilege"
+        return ScalarFunction(name: name, argumentTypes: [.varchar, byOID ? .int32 : .varchar, .varchar], resultType: .boolean) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .boolean) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .string(let user) = arguments[0].value(at: rowIndex), case .string(let wanted) = arguments[2].value(at: rowIndex) else { return .null }
+                guard let role = catalog.role(named: user) else { throw SluiceError(.undefinedObject, "role \"\(user)\" does not exist") }
+                var privileges: [(PrivilegeSet, grantable: Bool)] = []
+                for part in wanted.split(separator: ",") {
+                    var words = part.split(separator: " ").map { $0.uppercased() }
+                    let grantable = words.count == 4 && words[1...] == ["WITH", "GRANT", "OPTION"]
+                    if grantable { words = [words[0]] }
+                    guard words.count == 1, let privilege = Privilege(rawValue: words[0] == "TEMP" ? "TEMPORARY" : words[0]) else {
+                        throw SluiceError(.invalidParameterValue, "unrecognized privilege type: \"\(part.trimmingCharacters(in: .whitespaces))\"")
+                    }
+                    privileges.append((PrivilegeSet(privilege), grantable))
+                }
+                let access: ObjectAccess
+                switch (object, arguments[1].value(at: rowIndex)) {
+                case (.table, .int32(let oid)):
+                    guard let relation = catalog.relation(id: Int(oid)) else { return .null }
+                    access = relation.accessControl
+                case (.table, .string(let text)):
+                    let parts = text.split(separator: ".").map(String.init)
+                    guard let relation = catalog.relation(named: parts.last ?? text, schema: parts.count > 1 ? parts[0] : session.schema) else {
+                        throw SluiceError(.undefinedTable, "relation \"\(text)\" does not exist")
+                    }
+                    access = relation.accessControl
+                case (.schema, .string(let schema)):
+                    guard catalog.hasSchema(schema) else { throw SluiceError(.invalidSchemaName, "schema \"\(schema)\" does not exist") }
+                    access = catalog.schemaAccess(schema)
+                default:
+                    return .null
+                }
+                let held = privileges.contains { privilege, grantable in
+                    grantable
+                        ? role.superuser || access.owner == role.oid || access.grantable(by: role.oid).isSuperset(of: privilege)
+                        : access.allows(privilege, to: role)
+                }
+                return .bool(held)
+            }
+        }
+    }
+
     static func viewDefinition(catalog: Catalog) -> ScalarFunction {
         ScalarFunction(name: "pg_get_viewdef", argumentTypes: [.int32], resultType: .varchar) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
@@ -114,7 +182,7 @@ enum SystemFunctions {
                     relation.kind == .view || relation.kind == .materializedView
                 else { return .null }
                 guard let statement = try? SQLParser.parse(relation.definition).first, case .createView(let view) = statement.kind else {
-                    return .string(relation.definition)
+                    return .string(relation.maskedDefinition)
                 }
                 return .string(" " + view.queryText.trimmingCharacters(in: .whitespacesAndNewlines) + ";")
             }

@@ -70,6 +70,8 @@ package struct Statement: Hashable, Sendable {
         case alterRole(AlterRole)
         /// `DROP ROLE|USER [IF EXISTS] name, …`.
         case dropRoles(names: [String], ifExists: Bool)
+        /// `GRANT` or `REVOKE` of privileges.
+        case grant(Grant)
     }
 }
 

@@ -281,6 +281,7 @@ extension Parser {
             while consumeSymbol(".") { key += "." + (try parseLabel()) }
         }
         try expectSymbol("=")
+        let valueStart = current.start
         let value: OptionValue
         switch current.kind {
         case .string:
@@ -300,6 +301,7 @@ extension Parser {
         default:
             throw syntaxError()
         }
+        optionValueSpans.append((key, value, valueStart ..< tokens[index - 1].end))
         return WithOption(key: key, value: value, at: start)
     }
 

@@ -73,6 +73,8 @@ extension Parser {
             _ = consumeKeyword("transaction") || consumeKeyword("work")
             _ = consumeKeywords("and", "no", "chain")
             return .commit
+        case "grant", "revoke":
+            return .grant(try parseGrant())
         case "savepoint":
             advance()
             return .savepoint(.define, name: try parseColumnIdentifier())

@@ -17,6 +17,9 @@ struct Parser {
     var opensQuery: [Bool]
     /// `(` tokens at which parsing a subquery failed once, so it is not retried (keeps backtracking linear).
     var failedQueryStarts: Set<Int> = []
+    /// Every `key = value` option parsed: its key, its value and the bytes the value was written
+    /// in, for ``SQLParser/maskingSecrets(in:)``.
+    var optionValueSpans: [(key: String, value: OptionValue, bytes: Range<Int>)] = []
     let stackGuard = StackGuard()
 
     init(_ sql: String) throws(SluiceError) {

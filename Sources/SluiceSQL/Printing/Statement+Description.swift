@@ -129,7 +129,32 @@ extension Statement.Kind: CustomStringConvertible {
             return "DROP ROLE " + (ifExists ? "IF EXISTS " : "") + names.map(quoteIdentifierIfNeeded).joined(separator: ", ")
         case .copy(let copy):
             return copy.description
+        case .grant(let grant):
+            return grant.description
         }
+    }
+}
+
+extension Grant: CustomStringConvertible {
+    package var description: String {
+        var text = isRevoke ? "REVOKE " : "GRANT "
+        if isRevoke && grantOption { text += "GRANT OPTION FOR " }
+        text += privileges.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "ALL PRIVILEGES"
+        text += " ON "
+        let names = { (names: [ObjectName]) in names.map(\.description).joined(separator: ", ") }
+        switch target {
+        case .relations(let kind, let list): text += (kind.map { "\($0.rawValue) " } ?? "") + names(list)
+        case .allInSchemas(let kind, let schemas):
+            let plural = kind == .materializedView ? "MATERIALIZED VIEWS" : kind.rawValue + "S"
+            text += "ALL \(plural) IN SCHEMA " + names(schemas)
+        case .schemas(let list): text += "SCHEMA " + names(list)
+        case .databases(let list): text += "DATABASE " + names(list)
+        }
+        text += (isRevoke ? " FROM " : " TO ") + grantees.map { ["public", "current_user", "session_user", "current_role"].contains($0) ? $0.uppercased() : quoteIdentifierIfNeeded($0) }.joined(separator: ", ")
+        if !isRevoke && grantOption { text += " WITH GRANT OPTION" }
+        if let grantedBy { text += " GRANTED BY \(quoteIdentifierIfNeeded(grantedBy))" }
+        if isRevoke && cascade { text += " CASCADE" }
+        return text
     }
 }
 

@@ -15,6 +15,9 @@ struct CatalogFile: Sendable {
         /// Users and roles with their password verifiers (absent from files an earlier version
         /// wrote: `root` alone).
         var roles: [RoleDefinition]?
+        /// Schemas' and the database's owners and grants (absent from files an earlier version
+        /// wrote: `root` owns them all).
+        var access: StoredAccess?
     }
 
     let path: String
@@ -26,23 +29,22 @@ struct CatalogFile: Sendable {
     /// Writes `relations`, renamed over the old file and fsynced with its directory: a crash
     /// leaves one whole catalog, the old or the new. It holds password verifiers and
     /// connectors' credentials: readable by the server's user only (0600).
-    func save(_ relations: [RelationDefinition], nextID: Int, schemas: [String: Int], roles: [RoleDefinition]) throws(SluiceError) {
+    func save(_ relations: [RelationDefinition], nextID: Int, schemas: [String: Int], roles: [RoleDefinition], access: StoredAccess) throws(SluiceError) {
         let data: Data
         do {
-            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles))
+            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles, access: access))
         } catch {
             throw SluiceError(.internalError, "could not encode the catalog: \(error)")
         }
-        try Files.writeAtomically([UInt8](data), to: path)
-        chmod(path, 0o600)
+        try Files.writeAtomically([UInt8](data), to: path, permissions: 0o600)
     }
 
     /// The stored definitions and next id; nil when there is no file yet.
-    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?, roles: [RoleDefinition]?)? {
+    func read() throws(SluiceError) -> (relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?, roles: [RoleDefinition]?, access: StoredAccess?)? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             let stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            return (stored.relations, stored.nextID, stored.schemas, stored.roles)
+            return (stored.relations, stored.nextID, stored.schemas, stored.roles, stored.access)
         } catch {
             throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
         }

@@ -15,11 +15,12 @@ import SluiceState
 extension Database {
     func load(from directory: String) throws(SluiceError) {
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try DataDirectory.prepare(directory)
             guard let stored = try CatalogFile(dataDirectory: directory).read() else { return }
             let relations = stored.relations
             if let nextID = stored.nextID { catalog.reserveIDs(below: nextID) }
             if let roles = stored.roles { catalog.restoreRoles(roles) }
+            if let access = stored.access { catalog.restoreAccess(access) }
             // Schemas: as stored, or (a file an earlier version wrote) those its relations name.
             var schemas = stored.schemas ?? [:]
             if stored.schemas == nil {

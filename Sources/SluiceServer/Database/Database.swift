@@ -68,8 +68,22 @@ package final class Database: TableProvider, Sendable {
             throw SluiceError(.featureNotSupported, "sink connector \"\(description.options["connector"] ?? "")\" is not available")
         }
     ) throws(SluiceError) {
-        self.makeConnector = makeConnector
-        self.makeSink = makeSink
+        // A connector's error at CREATE or at a restart may quote its options: masked, as
+        // in its statuses, before a client or the log sees it.
+        self.makeConnector = { description, validate throws(SluiceError) in
+            do throws(SluiceError) {
+                return try makeConnector(description, validate)
+            } catch {
+                throw error.maskingSecrets(SecretOptions.secretValues(of: description.options, description.formatOptions))
+            }
+        }
+        self.makeSink = { description, validate throws(SluiceError) in
+            do throws(SluiceError) {
+                return try makeSink(description, validate)
+            } catch {
+                throw error.maskingSecrets(SecretOptions.secretValues(of: description.options))
+            }
+        }
         self.dataDirectory = dataDirectory
         catalogFile = dataDirectory.map { CatalogFile(dataDirectory: $0) }
         let stores = StoreRegistry()
@@ -84,13 +98,17 @@ package final class Database: TableProvider, Sendable {
         self.streams = streams
         let catalog = self.catalog
         tables = TableState(stores: stores, runtime: runtime, connectors: streams.connectors)
+        // Statuses and errors may quote a connector's options (a URL with its password, a
+        // value the outside system echoes): the connectors' secrets are masked in all of them.
         catalog.setStreamingStatusSource {
-            runtime.views.map { fragment in
+            let secrets = catalog.secretValues
+            return runtime.views.map { fragment in
                 let statistics = fragment.statistics
                 var status = StreamingJobStatus(
                     viewID: fragment.id, upstreams: fragment.upstreams, rowCount: statistics.rowCount.load(ordering: .relaxed),
                     rowsIn: statistics.rowsIn.load(ordering: .relaxed), errors: statistics.errors.load(ordering: .relaxed),
-                    lastError: statistics.lastError, plan: fragment.planText, stateBytes: statistics.stateBytes.load(ordering: .relaxed))
+                    lastError: statistics.lastError.map { SecretOptions.maskingSecrets(in: $0, values: secrets) }, plan: fragment.planText,
+                    stateBytes: statistics.stateBytes.load(ordering: .relaxed))
                 status.backfillRows = statistics.backfillRows.load(ordering: .relaxed)
                 status.rowsOut = statistics.rowsOut.load(ordering: .relaxed)
                 status.backfilledRows = statistics.backfilledRows.load(ordering: .relaxed)
@@ -99,11 +117,12 @@ package final class Database: TableProvider, Sendable {
             }
         }
         catalog.setSinkStatusSource {
-            runtime.views.compactMap { fragment in
+            let secrets = catalog.secretValues
+            return runtime.views.compactMap { fragment in
                 guard let committer = fragment.sinkCommitter else { return nil }
                 let statistics = committer.statistics
                 let lastCommit = statistics.lastCommitMicros.load(ordering: .relaxed)
-                let lastError = statistics.lastError ?? fragment.statistics.lastError
+                let lastError = (statistics.lastError ?? fragment.statistics.lastError).map { SecretOptions.maskingSecrets(in: $0, values: secrets) }
                 return SinkStatus(
                     relationID: fragment.id,
                     state: statistics.lastError != nil ? "retrying" : (lastCommit == 0 ? "running" : "committed"),
@@ -118,14 +137,17 @@ package final class Database: TableProvider, Sendable {
         catalog.setCheckpointSource { tables.journal?.history ?? [] }
         catalog.setMemorySource { streams.memoryStatus }
         catalog.setSourceStatusSource {
-            streams.connectors.all.sorted { $0.key < $1.key }.map { id, connector in
+            let secrets = catalog.secretValues
+            return streams.connectors.all.sorted { $0.key < $1.key }.map { id, connector in
                 let statistics = connector.statistics
+                var errors = statistics.errors
+                for index in errors.indices { errors[index].message = SecretOptions.maskingSecrets(in: errors[index].message, values: secrets) }
                 return SourceStatus(
                     relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
                     rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), rowsLate: statistics.rowsLate.load(ordering: .relaxed),
                     bytesRead: statistics.bytesRead.load(ordering: .relaxed),
                     lag: statistics.lag,
-                    status: statistics.status, errors: statistics.errors)
+                    status: SecretOptions.maskingSecrets(in: statistics.status, values: secrets), errors: errors)
             }
         }
         if let dataDirectory {
@@ -151,7 +173,7 @@ package final class Database: TableProvider, Sendable {
 
     /// Writes the catalog's file (without a data directory: nothing).
     package func saveCatalog() throws(SluiceError) {
-        try catalogFile?.save(catalog.relations, nextID: catalog.nextID, schemas: catalog.schemas, roles: catalog.roles)
+        try catalogFile?.save(catalog.relations, nextID: catalog.nextID, schemas: catalog.schemas, roles: catalog.roles, access: catalog.storedAccess)
     }
 
     /// A table provider for one query: tables as they are now, every view at one epoch, and a

@@ -25,21 +25,23 @@ package struct DashboardQuery: Sendable {
 
     /// `{"columns": [{"name", "type"}], "rows": [[…]], "truncated": bool, "tag": "SELECT 3"}`,
     /// or `{"error": {"sqlstate", "message"}}`.
-    package func run(_ sql: String) async -> [UInt8] {
+    package func run(_ sql: String, as user: String = "root") async -> [UInt8] {
         do {
-            return try await result(of: sql).bytes
+            return try await result(of: sql, as: user).bytes
         } catch {
             return Self.failure(error)
         }
     }
 
-    func result(of sql: String, limit: Int = maximumRows) async throws(SluiceError) -> JSONDocument {
+    /// Runs as `user`, with that role's privileges (the feed's own queries, and a trusted
+    /// dashboard's, run as `root`).
+    func result(of sql: String, limit: Int = maximumRows, as user: String = "root") async throws(SluiceError) -> JSONDocument {
         try await withTaskExecutorPreference(threads) { () async throws(SluiceError) -> JSONDocument in
-            try await resultOnSessionThread(of: sql, limit: limit)
+            try await resultOnSessionThread(of: sql, limit: limit, user: user)
         }
     }
 
-    private func resultOnSessionThread(of sql: String, limit: Int) async throws(SluiceError) -> JSONDocument {
+    private func resultOnSessionThread(of sql: String, limit: Int, user: String) async throws(SluiceError) -> JSONDocument {
         let statements = try SQLParser.parse(sql)
         guard statements.count == 1, let statement = statements.first else {
             throw SluiceError(.syntaxError, statements.isEmpty ? "no statement to run" : "one statement at a time, please")
@@ -49,7 +51,7 @@ package struct DashboardQuery: Sendable {
         default: throw SluiceError(SQLState("25006"), "the dashboard runs read-only statements only (SELECT, SHOW, EXPLAIN, DESCRIBE)")
         }
         let session = SQLSession(
-            database: database, user: "dashboard", databaseName: "dev", parameters: ["statement_timeout": String(Self.timeoutMilliseconds)])
+            database: database, user: user, databaseName: "dev", parameters: ["statement_timeout": String(Self.timeoutMilliseconds)])
         defer { session.terminate() }
         guard let prepared = try await session.prepare(sql, parameterTypes: []).first else { throw SluiceError(.syntaxError, "no statement to run") }
         let result = try await session.execute(prepared, parameters: [])

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import SluiceCore
 import SluiceLakehouse
@@ -14,11 +15,13 @@ package typealias HTTPApp = BackgroundHTTPServer<HTTPAppResponder>
 
 extension BackgroundHTTPServer where Responder == HTTPAppResponder {
     package convenience init(
-        host: String, port: Int, routes: HTTPAppResponder.Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness
+        host: String, port: Int, routes: HTTPAppResponder.Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness,
+        access: HTTPAccess = .trusted, builder: HTTPServerBuilder = .http1()
     ) {
         self.init(
-            host: host, port: port, responder: HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness),
-            name: "HTTP server")
+            host: host, port: port,
+            responder: HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness, access: access),
+            name: "HTTP server", builder: builder)
     }
 }
 
@@ -49,9 +52,25 @@ package struct HTTPAppResponder: HTTPResponder {
     let feed: DashboardFeed
     let metrics: ServerMetrics
     let readiness: Readiness
+    let access: HTTPAccess
 
     package func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
+        if path != "/health" && path != "/ready" {
+            guard let user = await access.user(of: request) else { return HTTPAccess.challenge }
+            // The graph, every view's rows and the metrics show everything: a superuser's.
+            if !user.superuser && (path == "/metrics" || path == "/events" || path == "/api/state") {
+                return Self.text("only a superuser may see the whole pipeline\n", status: .forbidden)
+            }
+            if request.method == .post, path == "/api/query", routes.contains(.dashboard) {
+                var request = request
+                guard let body = try? await request.collectBody(upTo: DashboardQuery.maximumStatementBytes) else {
+                    return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
+                }
+                let sql = String(decoding: body.readableBytesView, as: UTF8.self)
+                return Self.bytes(await feed.queries.run(sql, as: user.name), type: "application/json")
+            }
+        }
         switch (request.method, path) {
         case (.get, "/health") where routes.contains(.health), (.head, "/health") where routes.contains(.health):
             return Self.text("ok\n")
@@ -64,13 +83,6 @@ package struct HTTPAppResponder: HTTPResponder {
             return eventStream()
         case (.get, "/api/state") where routes.contains(.dashboard):
             return Self.bytes(await feed.snapshot(), type: "application/json")
-        case (.post, "/api/query") where routes.contains(.dashboard):
-            var request = request
-            guard let body = try? await request.collectBody(upTo: DashboardQuery.maximumStatementBytes) else {
-                return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
-            }
-            let sql = String(decoding: body.readableBytesView, as: UTF8.self)
-            return Self.bytes(await feed.queries.run(sql), type: "application/json")
         case (.get, _) where routes.contains(.dashboard):
             guard let asset = DashboardAssets.asset(at: path) else { return Self.text("not found\n", status: .notFound) }
             return Self.bytes(asset.bytes, type: asset.contentType, cache: false)

@@ -24,10 +24,17 @@ package final class ServerMetrics: Sendable {
     private let state: Mutex<State>
     /// The SQL endpoint, once it listens: its refused logins.
     private let sqlServer = Mutex<PGServer?>(nil)
+    /// The HTTP listeners' logins, whose refusals count too.
+    private let httpAccess = Mutex<[HTTPAccess]>([])
 
     /// Counts the SQL endpoint's refused logins from now on.
     package func attach(_ server: PGServer) {
         sqlServer.withLock { $0 = server }
+    }
+
+    /// Counts an HTTP listener's refused logins too.
+    func attach(_ access: HTTPAccess) {
+        httpAccess.withLock { $0.append(access) }
     }
 
     private struct State {
@@ -149,7 +156,10 @@ package final class ServerMetrics: Sendable {
             gauge("sluice_state_spilled_bytes", [], Double(memory.spilledBytes))
             gauge("sluice_process_resident_bytes", [], Double(memory.processBytes))
 
-            if let sql = sqlServer.withLock({ $0 }) { count("sluice_failed_logins_total", [], sql.failedLogins) }
+            // Refused logins on every port: SQL, Kafka (SASL) and HTTP.
+            let failedLogins = (sqlServer.withLock { $0 }?.failedLogins ?? 0) + (broker?.failedLogins ?? 0)
+                + httpAccess.withLock { $0.reduce(0) { $0 + $1.failedLogins } }
+            count("sluice_failed_logins_total", [], failedLogins)
             if let broker {
                 for (topic, traffic) in broker.traffic.snapshot {
                     let labels = [("topic", topic)]

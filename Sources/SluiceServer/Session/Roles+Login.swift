@@ -1,5 +1,5 @@
+import SluiceAuth
 import SluiceCore
-import SluicePGWire
 import SluicePlanner
 
 extension RolePassword {
@@ -14,14 +14,14 @@ extension RolePassword {
     }
 }
 
-/// The SQL endpoint's users: the catalog's roles, looked up at each login, so CREATE, ALTER
-/// and DROP ROLE take effect at the next one.
-struct CatalogUsers: PGUserDirectory {
+/// The users of the SQL endpoint and of the Kafka broker: the catalog's roles, looked up at
+/// each login, so CREATE, ALTER and DROP ROLE take effect at the next one.
+struct CatalogUsers: UserDirectory {
     let catalog: Catalog
 
-    func login(_ user: String) -> PGLogin {
+    func login(_ user: String) -> UserLogin {
         guard let role = catalog.role(named: user) else { return .unknown }
         guard role.canLogin else { return .notPermitted }
-        return .allowed(verifier: role.password?.verifier)
+        return .allowed(verifier: role.password?.verifier, superuser: role.superuser)
     }
 }

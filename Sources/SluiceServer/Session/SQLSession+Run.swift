@@ -121,13 +121,17 @@ extension SQLSession {
             throw SluiceError.internalError("materialized views are created by run(_:)")
         case .createSink:
             throw SluiceError.internalError("sinks are created by run(_:)")
-        case .createSchema(let name, let oid):
+        case .createSchema(let name, let oid, let owner):
             try database.catalog.addSchema(name, oid: oid)
+            database.catalog.setSchemaAccess(ObjectAccess(owner: owner), for: name)
             try database.saveCatalog()
             return PGStatementResult(commandTag: "CREATE_SCHEMA")
         case .dropSchemas(let names, let relations):
             for relation in relations { try database.drop(relation) }
-            for name in names { database.catalog.removeSchema(name) }
+            for name in names {
+                database.catalog.removeSchema(name)
+                database.catalog.setSchemaAccess(nil, for: name)
+            }
             try database.saveCatalog()
             return PGStatementResult(commandTag: "DROP_SCHEMA")
         case .createView(let relation, let replacing):
@@ -164,6 +168,17 @@ extension SQLSession {
             try database.catalog.replaceRole(named: name, with: role)
             try database.saveCatalog()
             return PGStatementResult(commandTag: "ALTER_ROLE")
+        case .grant(let changes, let isRevoke, let notices):
+            let catalog = database.catalog
+            for change in changes {
+                switch change.kind {
+                case .relation: if let id = Int(change.object) { catalog.setAccess(change.access, relationID: id) }
+                case .schema: catalog.setSchemaAccess(change.access, for: change.object)
+                case .database: catalog.setDatabaseAccess(change.access)
+                }
+            }
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: isRevoke ? "REVOKE" : "GRANT", notices: notices.map { SluiceError(.warning, $0) })
         case .dropRoles(let names, let notices):
             for name in names { database.catalog.removeRole(named: name) }
             if !names.isEmpty { try database.saveCatalog() }
@@ -345,7 +360,9 @@ extension SQLSession {
             switch kind {
             case "databases": names = [info.database]
             case "schemas": names = ["information_schema", "pg_catalog", "public"]
-            default: names = database.catalog.relations.filter { $0.kind == wanted }.map(\.name).sorted()
+            default:
+                let catalog = database.catalog
+                names = catalog.visibleRelations(to: catalog.role(named: info.user)).filter { $0.kind == wanted }.map(\.name).sorted()
             }
             if wanted == nil && kind != "databases" && kind != "schemas" { names = [] }
             let chunks = names.isEmpty ? [] : [Chunk(columns: [Column(type: .varchar, values: names.map { .string($0) })])]

@@ -93,8 +93,12 @@ package enum Files {
 
     /// Replaces `path` with `bytes` so that a crash leaves the old file or the new one, never a
     /// mix: written to a temporary file, fsynced, renamed over `path`, and the directory fsynced.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SluiceError) {
-        try replace(path) { (descriptor: Int32, temporary: String) throws(SluiceError) in try writeAll(bytes, to: descriptor, path: temporary) }
+    /// With `permissions` (0600 for a file holding credentials) the file has exactly those from
+    /// its first byte; without, 0644 as the umask narrows it.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t? = nil) throws(SluiceError) {
+        try replace(path, permissions: permissions) { (descriptor: Int32, temporary: String) throws(SluiceError) in
+            try writeAll(bytes, to: descriptor, path: temporary)
+        }
     }
 
     /// Like ``writeAtomically(_:to:)``, with the CRC-32C of `bytes` appended (4 bytes,
@@ -188,11 +192,15 @@ package enum Files {
 
     /// Runs `write` on a new temporary file beside `path`, fsyncs it, renames it over `path` and
     /// fsyncs the directory; on any failure the temporary file is removed and `path` untouched.
-    private static func replace(_ path: String, _ write: (_ descriptor: Int32, _ temporary: String) throws(SluiceError) -> Void) throws(SluiceError) {
+    private static func replace(
+        _ path: String, permissions: mode_t? = nil, _ write: (_ descriptor: Int32, _ temporary: String) throws(SluiceError) -> Void
+    ) throws(SluiceError) {
         let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions ?? 0o644)
         guard descriptor >= 0 else { throw error(errno, "could not create", temporary) }
         do throws(SluiceError) {
+            // (A temporary file a crash left keeps its old mode through open: set it again.)
+            if let permissions, fchmod(descriptor, permissions) != 0 { throw error(errno, "could not set the permissions of", temporary) }
             try write(descriptor, temporary)
             guard fsync(descriptor) == 0 else { throw error(errno, "could not fsync", temporary) }
         } catch {

@@ -5,7 +5,7 @@ import NIOCore
 /// A sample of every request and response, holding at each version exactly the fields that
 /// version carries: non-default values where the version has the field, defaults elsewhere.
 enum MessageSamples {
-    static let all: [MessageCase] = core + admin + groups
+    static let all: [MessageCase] = core + admin + groups + security
 
     /// ApiVersions, Metadata, Produce, Fetch, ListOffsets (admin and group samples are in
     /// MessageSamples+Admin.swift and MessageSamples+Groups.swift).

@@ -1,3 +1,4 @@
+import SluiceAuth
 import SluiceCore
 import Testing
 @testable import SluicePGWire
@@ -83,10 +84,10 @@ import Testing
     }
 
     /// A directory of one role that may log in without a password, one with NOLOGIN.
-    struct Roles: PGUserDirectory {
-        func login(_ user: String) -> PGLogin {
+    struct Roles: UserDirectory {
+        func login(_ user: String) -> UserLogin {
             switch user {
-            case "root": .allowed(verifier: nil)
+            case "root": .allowed(verifier: nil, superuser: true)
             case "reader": .notPermitted
             default: .unknown
             }
@@ -127,11 +128,11 @@ import Testing
             processID: 1, secretKey: 1
         )
         #expect(machine.messageReceived(.startup(Self.startup)) == .send(.authentication(.sasl(mechanisms: ["SCRAM-SHA-256"]))))
-        let clientFirst = Array(SCRAMServerExchangeTests.clientFirst.utf8)
+        let clientFirst = Array(RFC7677.clientFirst.utf8)
         let initial = Array("SCRAM-SHA-256".utf8) + [0] + FrontendBytes.int32(Int32(clientFirst.count)) + clientFirst
-        #expect(machine.messageReceived(.authenticationResponse(initial)) == .send(.authentication(.saslContinue(Array(SCRAMServerExchangeTests.serverFirst.utf8)))))
-        let final = machine.messageReceived(.authenticationResponse(Array(SCRAMServerExchangeTests.clientFinal.utf8)))
-        #expect(final.messages == [.authentication(.saslFinal(Array(SCRAMServerExchangeTests.serverFinal.utf8))), .authentication(.ok)])
+        #expect(machine.messageReceived(.authenticationResponse(initial)) == .send(.authentication(.saslContinue(Array(RFC7677.serverFirst.utf8)))))
+        let final = machine.messageReceived(.authenticationResponse(Array(RFC7677.clientFinal.utf8)))
+        #expect(final.messages == [.authentication(.saslFinal(Array(RFC7677.serverFinal.utf8))), .authentication(.ok)])
     }
 
     @Test func cancelRequestClosesWithoutReply() {
@@ -359,4 +360,13 @@ import Testing
         machine.connectionClosed()
         #expect(machine.prepareSucceeded([Self.insertStatement]) == ConnectionAction(closedStatements: [Self.insertStatement], effect: .close))
     }
+}
+
+/// RFC 7677, section 3: the SCRAM-SHA-256 example exchange (user "user", password "pencil"),
+/// whose messages the state machine must pass through unchanged.
+enum RFC7677 {
+    static let clientFirst = "n,,n=user,r=rOprNGfwEbeRWgbNEkqO"
+    static let serverFirst = "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"
+    static let clientFinal = "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ="
+    static let serverFinal = "v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="
 }

@@ -114,7 +114,3 @@ extension PGBackendMessage {
         return buffer.readBytes(length: buffer.readableBytes)!
     }
 }
-
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-}

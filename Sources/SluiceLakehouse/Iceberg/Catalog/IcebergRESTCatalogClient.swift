@@ -181,7 +181,7 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
                 if case .string(let detail)? = json["error_description"] { return "\(code): \(detail)" }
                 return code
             } ?? "HTTP \(response.status)"
-            throw IcebergCatalogError.notAuthorized("could not get an OAuth2 token from \(url): \(description)")
+            throw IcebergCatalogError.notAuthorized("could not get an OAuth2 token from \(URLCredentials.masking(in: url)): \(description)")
         }
         let fields = try IcebergJSONFields(try JSONDocument.parse(response.body), context: "token response")
         return try fields.string("access_token")
@@ -205,7 +205,9 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
             let buffer = try await response.body.collect(upTo: 64 << 20)
             return IcebergRESTResponse(status: Int(response.status.code), body: Array(buffer: buffer))
         } catch {
-            throw SluiceError(.unableToEstablishConnection, "Iceberg REST request \(method) \(url) failed: \(error)")
+            // (A URL may carry a user and password; the client's error may quote it too.)
+            throw SluiceError(
+                .unableToEstablishConnection, URLCredentials.masking(in: "Iceberg REST request \(method) \(url) failed: \(error)"))
         }
     }
 

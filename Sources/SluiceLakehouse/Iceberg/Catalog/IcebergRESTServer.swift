@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import SluiceCore
 import Synchronization
@@ -17,11 +18,12 @@ package final class IcebergRESTServer: Sendable {
     ///   - s3Settings: vended to clients that ask for `vended-credentials` on S3 tables.
     package init(store: IcebergCatalogStore, host: String = "127.0.0.1", port: Int = 8181,
                  principals: [String: String] = ["root": "secret"], defaultWarehouse: String = "default",
-                 s3Settings: IcebergS3Settings? = nil, tokenLifetimeSeconds: Int64 = 3600) throws(SluiceError) {
+                 s3Settings: IcebergS3Settings? = nil, tokenLifetimeSeconds: Int64 = 3600,
+                 builder: HTTPServerBuilder = .http1()) throws(SluiceError) {
         let tokens = try IcebergTokenAuthority(rootDirectory: store.rootDirectory, principals: principals, lifetimeSeconds: tokenLifetimeSeconds)
         let handler = IcebergRESTHandler(store: store, tokens: tokens, defaultWarehouse: defaultWarehouse, s3Settings: s3Settings)
         self.handler = handler
-        server = BackgroundHTTPServer(host: host, port: port, responder: IcebergHTTPResponder(handler: handler), name: "Iceberg REST server")
+        server = BackgroundHTTPServer(host: host, port: port, responder: IcebergHTTPResponder(handler: handler), name: "Iceberg REST server", builder: builder)
     }
 
     package var host: String { server.host }

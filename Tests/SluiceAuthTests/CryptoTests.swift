@@ -1,6 +1,6 @@
 import SluiceCore
 import Testing
-@testable import SluicePGWire
+@testable import SluiceAuth
 
 @Suite struct SHA256Tests {
     // FIPS 180-2 appendix B and the NIST example values.
@@ -84,4 +84,12 @@ import Testing
         #expect(Base64.decode("b=ws") == nil)
         #expect(Base64.decode("bi*s") == nil)
     }
+}
+
+/// Lowercase hexadecimal, as test vectors are written.
+func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { byte in
+        let digits = String(byte, radix: 16)
+        return byte < 16 ? "0" + digits : digits
+    }.joined()
 }

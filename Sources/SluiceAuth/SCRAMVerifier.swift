@@ -40,3 +40,18 @@ package struct SCRAMVerifier: Sendable, Equatable {
         self.init(password: password, salt: (0 ..< 16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
+
+extension SCRAMVerifier {
+    /// Whether `password` is the one this verifier was derived from (for methods that send the
+    /// password in clear, Postgres's `password` and Kafka's SASL/PLAIN): derives its keys with
+    /// the stored salt and iterations and compares in constant time.
+    ///
+    /// - Complexity: one PBKDF2 derivation, `2 * iterations` SHA-256 compressions.
+    package func matches(password: String) -> Bool {
+        let candidate = SCRAMVerifier(password: password, salt: salt, iterations: iterations)
+        guard candidate.storedKey.count == storedKey.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(candidate.storedKey, storedKey) { difference |= a ^ b }
+        return difference == 0
+    }
+}

@@ -1,0 +1,36 @@
+import NIOCore
+
+/// What the broker knows of one client connection: the listener it came in on, the client's
+/// address, and where its SASL authentication stands (and so whom its requests run as).
+///
+/// Not `Sendable`: it lives on the connection's event loop, read and changed only there, by the
+/// connection's handler and by the broker while it answers one of the connection's requests.
+final class KafkaConnection {
+    /// The index of the listener in the configuration's `listeners`.
+    let listenerIndex: Int
+    /// The client's address as group members report it (`/127.0.0.1`).
+    let clientHost: String
+    var sasl: SASLStateMachine
+    /// Set when the answer being prepared is the connection's last: the handler closes the
+    /// connection once it is written (or at once when there is none).
+    var closesAfterResponse = false
+
+    init(listenerIndex: Int, clientHost: String, sasl: SASLStateMachine) {
+        self.listenerIndex = listenerIndex
+        self.clientHost = clientHost
+        self.sasl = sasl
+    }
+
+    /// Whether `address` is a loopback address (127.0.0.0/8, ::1, an IPv4-mapped 127.x.y.z, or a
+    /// Unix socket), as the SQL port decides it.
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4(let v4): return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
+        case .v6(let v6):
+            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
+            return bytes[0 ..< 10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+        case .unixDomainSocket: return true
+        }
+    }
+}

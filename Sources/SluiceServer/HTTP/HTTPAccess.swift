@@ -1,0 +1,63 @@
+import Hummingbird
+import SluiceAuth
+import SluiceCore
+import Synchronization
+
+/// Who may use the HTTP app: everyone (its listener's clients are trusted, as `--auth trust`
+/// or a loopback listener under the default `--auth-loopback trust`), or the catalog's users by
+/// HTTP Basic authentication with their SQL passwords (checked against the SCRAM verifiers).
+///
+/// The pipeline's graph, its views' rows and `/metrics` show everything, so they take a
+/// superuser; the SQL box runs as the user who logged in, with that user's privileges.
+/// `/health` and `/ready` stay open for process managers and probes.
+package final class HTTPAccess: Sendable {
+    package let users: (any UserDirectory)?
+    /// Counts refused logins, for `/metrics`.
+    let failures = Atomic<Int>(0)
+    /// Recently checked credentials (a hash of them), so that a dashboard's requests do not each
+    /// pay a PBKDF2 run: entries live ``cacheSeconds``.
+    private let verified = Mutex<[[UInt8]: (user: String, superuser: Bool, until: ContinuousClock.Instant)]>([:])
+    static let cacheSeconds = 60
+
+    /// Everyone, as `root`.
+    package static let trusted = HTTPAccess(users: nil)
+
+    package init(users: (any UserDirectory)?) {
+        self.users = users
+    }
+
+    /// Who a request comes from: `root` when everyone is trusted, else its Basic credentials'
+    /// user; nil when they are missing or wrong.
+    func user(of request: Request) async -> (name: String, superuser: Bool)? {
+        guard let users else { return ("root", true) }
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
+              let decoded = Base64.decode(header.dropFirst(6).trimmingCharacters(in: .whitespaces)),
+              let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        let name = String(text[..<colon])
+        let password = String(text[text.index(after: colon)...])
+        let key = SHA256.hash(Array(text.utf8))
+        let now = ContinuousClock.now
+        if let cached = verified.withLock({ $0[key] }), cached.until > now { return (cached.user, cached.superuser) }
+        guard case .allowed(let verifier?, let superuser) = users.login(name), verifier.matches(password: password) else {
+            failures.add(1, ordering: .relaxed)
+            // A failed guess costs time, as on the SQL port.
+            try? await Task.sleep(for: .milliseconds(250))
+            return nil
+        }
+        verified.withLock { entries in
+            if entries.count > 1_000 { entries.removeAll() }
+            entries[key] = (name, superuser, now + .seconds(Self.cacheSeconds))
+        }
+        return (name, superuser)
+    }
+
+    var failedLogins: Int { failures.load(ordering: .relaxed) }
+
+    static let challenge: Response = {
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] = "Basic realm=\"sluice\", charset=\"UTF-8\""
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: .unauthorized, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "log in with a Sluice user and password\n")))
+    }()
+}
