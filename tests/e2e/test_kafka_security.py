@@ -51,7 +51,7 @@ def _kafka_python(server: SluiceServer, user: str, password: str, *, tls: bool, 
         "bootstrap_servers": server.kafka_ssl_bootstrap if tls else server.kafka_bootstrap,
         "security_protocol": "SASL_SSL" if tls else "SASL_PLAINTEXT",
         "sasl_mechanism": mechanism, "sasl_plain_username": user, "sasl_plain_password": password,
-        "request_timeout_ms": 10000,
+        "request_timeout_ms": 10000, "bootstrap_timeout_ms": 5000,
     }
     if tls:
         settings["ssl_cafile"] = str(certificates["ca"])
@@ -130,18 +130,18 @@ def test_bad_credentials_and_clients_without_sasl_get_nothing(server: SluiceServ
     for user, password in (("admin", "wrong"), ("mallory", "x"), ("quiet", "quiet")):
         with pytest.raises(kafka.errors.KafkaError):
             kafka.KafkaProducer(**_kafka_python(server, user, password, tls=True, certificates=certificates))
-        producer = confluent_kafka.Producer({**_confluent(server, user, password, tls=False), "message.timeout.ms": 5000})
+        producer = confluent_kafka.Producer({**_confluent(server, user, password, tls=False), "message.timeout.ms": 2000})
         errors = []
         producer.produce("never", b"x", on_delivery=lambda error, message: errors.append(error))
         producer.flush(10)
         assert errors and errors[0] is not None, (user, errors)
         with pytest.raises(confluent_kafka.KafkaException) as raised:
-            producer.list_topics(timeout=5)
+            producer.list_topics(timeout=3)
         assert raised.value.args[0].code() in (confluent_kafka.KafkaError._AUTHENTICATION, confluent_kafka.KafkaError._TRANSPORT,
                                                confluent_kafka.KafkaError._TIMED_OUT), raised.value
     # A client that skips SASL where it is required gets no answer to anything but ApiVersions.
     with pytest.raises(kafka.errors.KafkaError):
-        kafka.KafkaProducer(bootstrap_servers=server.kafka_bootstrap, request_timeout_ms=5000,
+        kafka.KafkaProducer(bootstrap_servers=server.kafka_bootstrap, request_timeout_ms=5000, bootstrap_timeout_ms=5000,
                             max_block_ms=5000).send("never", b"x").get(timeout=10)
     assert _failed_logins(server, certificates) >= before + 6
 

@@ -9,6 +9,7 @@ checked against expectations written by hand."""
 
 from __future__ import annotations
 
+import subprocess
 from typing import Iterator
 
 import psycopg
@@ -62,6 +63,7 @@ ORACLE_SCRIPT: list[tuple[str, str]] = [
     ("alice", "GRANT SELECT ON a1 TO bob WITH GRANT OPTION"),
     ("bob", "GRANT SELECT ON a1 TO carol"),
     ("carol", "SELECT count(*) FROM a1"),
+    ("root", "SELECT relacl::text, pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'a1'"),
     ("alice", "REVOKE SELECT ON a1 FROM bob"),
     ("alice", "REVOKE SELECT ON a1 FROM bob CASCADE"),
     ("carol", "SELECT count(*) FROM a1"),
@@ -255,7 +257,11 @@ def test_system_tables_show_each_user_what_they_may_see(server: SluiceServer) ->
         owner = conn.execute("SELECT tableowner FROM pg_tables WHERE tablename = 'bobs'").fetchone()
         assert owner == ("bob",)
         acl = conn.execute("SELECT relacl FROM pg_class WHERE relname = 'bobs'").fetchone()
-        assert acl == ("{bob=arwdDxt/bob,carol=r/bob}",)
+        assert acl == (["bob=arwdDxt/bob", "carol=r/bob"],)
+    # psql's \dp reads the same.
+    run = subprocess.run(["psql", "-h", server.host, "-p", str(server.port), "-U", "bob", "-d", "dev", "-X", "-A", "-c", "\\dp bobs"],
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0 and "bob=arwdDxt/bob\ncarol=r/bob" in run.stdout, run.stdout + run.stderr
     with _as(server, "carol") as conn:
         assert conn.execute("SELECT tablename FROM pg_tables WHERE tablename = 'bobs'").fetchall() == [("bobs",)]
         assert ("bobs",) in conn.execute("SHOW TABLES").fetchall()

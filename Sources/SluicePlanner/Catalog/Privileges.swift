@@ -43,12 +43,14 @@ package struct PrivilegeSet: OptionSet, Sendable, Hashable, Codable {
 
     /// Postgres's `aclitem` letters, in its order (`arwdDxt…`).
     package var letters: String {
-        let order: [(Privilege, Character)] = [
-            (.insert, "a"), (.select, "r"), (.update, "w"), (.delete, "d"), (.truncate, "D"), (.references, "x"), (.trigger, "t"),
-            (.usage, "U"), (.create, "C"), (.temporary, "T"), (.connect, "c"),
-        ]
-        return String(order.filter { contains(PrivilegeSet($0.0)) }.map(\.1))
+        String(Self.letterOrder.filter { contains(PrivilegeSet($0.0)) }.map(\.1))
     }
+
+    /// Postgres's `ACL_ALL_RIGHTS_STR` order of the letters.
+    static let letterOrder: [(Privilege, Character)] = [
+        (.insert, "a"), (.select, "r"), (.update, "w"), (.delete, "d"), (.truncate, "D"), (.references, "x"), (.trigger, "t"),
+        (.usage, "U"), (.create, "C"), (.temporary, "T"), (.connect, "c"),
+    ]
 }
 
 /// What kind of object a privilege is on.
@@ -149,18 +151,23 @@ package struct ObjectAccess: Sendable, Hashable, Codable {
     /// Postgres's `aclitem[]` text: `{grantee=letters/grantor,…}` with the owner's own item first,
     /// role names from `name` (PUBLIC's item has an empty grantee).
     package func aclText(kind: PrivilegeObjectKind, name: (Int) -> String) -> String? {
+        aclItems(kind: kind, name: name).map { "{" + $0.joined(separator: ",") + "}" }
+    }
+
+    /// The items of ``aclText(kind:name:)``; nil without grants (Postgres's NULL: the defaults).
+    package func aclItems(kind: PrivilegeObjectKind, name: (Int) -> String) -> [String]? {
         guard !grants.isEmpty else { return nil }
         var items = ["\(name(owner))=\(PrivilegeSet.all(on: kind).letters)/\(name(owner))"]
         for grant in grants {
             var letters = ""
-            for privilege in grant.privileges.privileges {
-                letters += PrivilegeSet(privilege).letters
+            for (privilege, letter) in PrivilegeSet.letterOrder where grant.privileges.contains(PrivilegeSet(privilege)) {
+                letters.append(letter)
                 if grant.grantable.contains(PrivilegeSet(privilege)) { letters += "*" }
             }
             let grantee = grant.grantee == PrivilegeGrant.publicGrantee ? "" : name(grant.grantee)
             items.append("\(grantee)=\(letters)/\(name(grant.grantor))")
         }
-        return "{" + items.joined(separator: ",") + "}"
+        return items
     }
 }
 

@@ -65,6 +65,11 @@ enum SystemCatalog {
         catalog.visibleRelations(to: catalog.role(named: session.user))
     }
 
+    /// `relacl` and `nspacl`: Postgres's `aclitem[]`, as text items (NULL: the defaults).
+    private static func aclValue(_ access: ObjectAccess, _ kind: PrivilegeObjectKind, _ catalog: Catalog) -> Value {
+        access.aclItems(kind: kind) { catalog.role(oid: $0)?.name ?? "" }.map { .list($0.map(Value.string)) } ?? .null
+    }
+
     private static func ownerName(_ access: ObjectAccess, _ catalog: Catalog) -> String {
         catalog.role(oid: access.owner)?.name ?? RoleDefinition.root.name
     }
@@ -74,13 +79,13 @@ enum SystemCatalog {
         switch name {
         case "pg_namespace":
             return Table(
-                columns: [("oid", .int32), ("nspname", .varchar), ("nspowner", .int32), ("nspacl", .varchar)],
+                columns: [("oid", .int32), ("nspname", .varchar), ("nspowner", .int32), ("nspacl", .list(.varchar))],
                 rows: [
                     [.int32(catalogNamespaceOID), .string("pg_catalog"), .int32(10), .null],
                     [.int32(informationSchemaOID), .string("information_schema"), .int32(10), .null],
                 ] + catalog.schemas.sorted { $0.value < $1.value }.map { name, oid in
                     let access = catalog.schemaAccess(name)
-                    return [.int32(Int32(oid)), .string(name), .int32(Int32(access.owner)), access.aclText(kind: .schema) { catalog.role(oid: $0)?.name ?? "" }.map(Value.string) ?? .null]
+                    return [.int32(Int32(oid)), .string(name), .int32(Int32(access.owner)), aclValue(access, .schema, catalog)]
                 })
         case "pg_class":
             return Table(
@@ -90,18 +95,17 @@ enum SystemCatalog {
                     ("relhasrules", .boolean), ("relhastriggers", .boolean), ("relrowsecurity", .boolean),
                     ("relforcerowsecurity", .boolean), ("relispartition", .boolean), ("reltablespace", .int32),
                     ("reloftype", .int32), ("relpersistence", .varchar), ("relreplident", .varchar), ("reltoastrelid", .int32),
-                    ("reloptions", .list(.varchar)), ("relacl", .varchar), ("relpartbound", .varchar), ("reltuples", .float32),
+                    ("reloptions", .list(.varchar)), ("relacl", .list(.varchar)), ("relpartbound", .varchar), ("reltuples", .float32),
                     ("relpages", .int32), ("relhassubclass", .boolean), ("relisshared", .boolean),
                 ],
                 rows: relations.map { relation in
                     let access = relation.accessControl
-                    let acl = access.aclText(kind: .relation(relation.kind)) { catalog.role(oid: $0)?.name ?? "" }
                     return [
                         .int32(Int32(relation.id)), .string(relation.name), .int32(Int32(catalog.schemas[relation.schema] ?? 2200)), .int32(0),
                         .int32(Int32(access.owner)),
                         .int32(relation.kind == .table ? 2 : 0), .string(relation.kind.relkind), .int16(Int16(relation.columns.count)),
                         .int16(0), .bool(!relation.primaryKey.isEmpty || !relation.indexList.isEmpty), .bool(false), .bool(false), .bool(false), .bool(false),
-                        .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, acl.map(Value.string) ?? .null, .null, .float32(-1),
+                        .bool(false), .int32(0), .int32(0), .string("p"), .string("d"), .int32(0), .null, aclValue(access, .relation(relation.kind), catalog), .null, .float32(-1),
                         .int32(0), .bool(false), .bool(false),
                     ]
                 } + relations.filter { !$0.primaryKey.isEmpty }.map { relation in
@@ -122,7 +126,7 @@ enum SystemCatalog {
                         .int32(Int32(relation.id)), .string(column.name), .int32(column.type.oid), .int32(typeModifier(column.type)),
                         .int16(Int16(index + 1)), .bool(!column.isNullable), .bool(false), .bool(false), .string(""), .string(""),
                         .int32(0), .int16(column.type.typeLength), .int32(0), .bool(true), .null,
-                        .string(column.type.storage), .string(""), .int16(-1),
+                        .string(column.type.storage), .string(""), .int16(-1), .null,
                     ])
                 }
             }
@@ -132,7 +136,7 @@ enum SystemCatalog {
                     ("attnotnull", .boolean), ("attisdropped", .boolean), ("atthasdef", .boolean), ("attidentity", .varchar),
                     ("attgenerated", .varchar), ("attcollation", .int32), ("attlen", .int16), ("attndims", .int32),
                     ("attislocal", .boolean), ("attoptions", .varchar), ("attstorage", .varchar), ("attcompression", .varchar),
-                    ("attstattarget", .int16),
+                    ("attstattarget", .int16), ("attacl", .list(.varchar)),
                 ], rows: rows)
         case "pg_type":
             return Table(
