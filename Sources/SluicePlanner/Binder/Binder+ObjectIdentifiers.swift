@@ -17,8 +17,9 @@ extension Binder {
             if let number = Int32(text.trimmingSpaces) { return .literal(.int32(number), .int32) }
             switch target {
             case .regclass:
-                let parts = text.split(separator: ".").map { String($0).trimmingCharacters(in: "\"") }
-                let name = ObjectName(parts.map { $0.hasPrefix("\"") ? $0 : $0.lowercased() })
+                guard let name = SystemFunctions.relationName(text) else {
+                    throw SluiceError(.invalidName, "invalid name syntax", position: position)
+                }
                 if name.qualifier.isEmpty || name.qualifier == ["pg_catalog"], let oid = SystemCatalog.catalogTableOIDs[name.name] {
                     return .literal(.int32(oid), .int32)
                 }
@@ -62,14 +63,5 @@ extension Binder {
             }
         }
         throw SluiceError(.cannotCoerce, "cannot cast type \(operand.type.sqlName) to \(target.rawValue)", position: position)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        var result = Substring(self)
-        while result.first == character { result = result.dropFirst() }
-        while result.last == character { result = result.dropLast() }
-        return String(result)
     }
 }

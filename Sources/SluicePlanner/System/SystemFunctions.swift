@@ -153,8 +153,7 @@ enum SystemFunctions {
                     guard let relation = catalog.relation(id: Int(oid)) else { return .null }
                     access = relation.accessControl
                 case (.table, .string(let text)):
-                    let parts = text.split(separator: ".").map(String.init)
-                    guard let relation = catalog.relation(named: parts.last ?? text, schema: parts.count > 1 ? parts[0] : session.schema) else {
+                    guard let name = relationName(text), let relation = catalog.relation(named: name.name, schema: name.qualifier.last ?? session.schema) else {
                         throw SluiceError(.undefinedTable, "relation \"\(text)\" does not exist")
                     }
                     access = relation.accessControl
@@ -256,16 +255,22 @@ enum SystemFunctions {
     }
 
     /// `to_regclass(name)`: the OID of the named relation, or NULL.
+    /// A relation's name as text (`regclass` input): `t`, `s.t`, `"S"."My Table"`, with SQL's
+    /// quoting and case folding; nil when it is not a name.
+    static func relationName(_ text: String) -> ObjectName? {
+        guard let expression = try? SQLParser.parseExpression(text), case .column(let parts) = expression.node, !parts.isEmpty else { return nil }
+        return ObjectName(parts)
+    }
+
     static func toRegClass(catalog: Catalog, session: SessionInfo) -> ScalarFunction {
         ScalarFunction(name: "to_regclass", argumentTypes: [.varchar], resultType: .int32) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.buildValues(rowCount: rowCount, type: .int32) { (rowIndex: Int) throws(SluiceError) -> Value in
-                guard case .string(let name) = arguments[0].value(at: rowIndex) else { return .null }
-                let parts = name.split(separator: ".").map(String.init)
-                if parts.count == 1 || parts[0] == "pg_catalog", let oid = SystemCatalog.catalogTableOIDs[parts.last ?? name] {
+                guard case .string(let text) = arguments[0].value(at: rowIndex), let name = relationName(text) else { return .null }
+                if name.qualifier.isEmpty || name.qualifier == ["pg_catalog"], let oid = SystemCatalog.catalogTableOIDs[name.name] {
                     return .int32(oid)
                 }
-                guard let relation = catalog.relation(named: parts.last ?? name, schema: parts.count > 1 ? parts[0] : session.schema) else {
+                guard let relation = catalog.relation(named: name.name, schema: name.qualifier.last ?? session.schema) else {
                     return .null
                 }
                 return .int32(Int32(relation.id))

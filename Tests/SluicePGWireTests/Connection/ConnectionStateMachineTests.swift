@@ -50,6 +50,35 @@ import Testing
         guard case .ready = machine.state else { Issue.record("not ready: \(machine.state)"); return }
     }
 
+    @Test func sslRequestStartsTLSOnceWhenTheServerHasACertificate() {
+        var configuration = ConnectionStateMachine.Configuration()
+        configuration.tls = PGTLS { throw SluiceError(.internalError, "not in this test") }
+        var machine = ConnectionStateMachine(configuration: configuration, processID: 7, secretKey: 99)
+        #expect(machine.messageReceived(.sslRequest) == ConnectionAction(messages: [.encryptionAccepted], effect: .startTLS))
+        machine.tlsStarted()
+        #expect(machine.isEncrypted)
+        // A second SSLRequest inside TLS is refused, as Postgres does; GSS encryption always is.
+        #expect(machine.messageReceived(.sslRequest) == .send(.encryptionRefused))
+        #expect(machine.messageReceived(.gssEncryptionRequest) == .send(.encryptionRefused))
+        #expect(machine.messageReceived(.startup(Self.startup)).effect == .startSession(Self.session))
+    }
+
+    @Test func aStartupWithoutTLSIsRefusedWhereTLSIsRequired() {
+        var configuration = ConnectionStateMachine.Configuration()
+        configuration.tls = PGTLS { throw SluiceError(.internalError, "not in this test") }
+        configuration.tlsRequired = true
+        var machine = ConnectionStateMachine(configuration: configuration, processID: 7, secretKey: 99)
+        let action = machine.messageReceived(.startup(Self.startup))
+        #expect(action.effect == .close)
+        #expect(error(action)?.code == .invalidAuthorizationSpecification)
+        #expect(error(action)?.message.hasSuffix("no encryption") == true)
+        // Over TLS the same startup goes on.
+        var encrypted = ConnectionStateMachine(configuration: configuration, processID: 7, secretKey: 99)
+        _ = encrypted.messageReceived(.sslRequest)
+        encrypted.tlsStarted()
+        #expect(encrypted.messageReceived(.startup(Self.startup)).effect == .startSession(Self.session))
+    }
+
     @Test func startupWithoutUserIsRejected() {
         var machine = ConnectionStateMachine(configuration: .init(), processID: 1, secretKey: 1)
         let action = machine.messageReceived(.startup(PGStartupMessage(parameters: [:])))
