@@ -34,7 +34,7 @@ let package = Package(
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
         // Users, SCRAM verifiers and the SCRAM exchange, shared by the SQL port and the Kafka broker.
-        .target(name: "SluiceAuth", dependencies: ["SluiceCore"]),
+        .target(name: "SluiceAuth", dependencies: ["SluiceCore", nioCore]),
         // The compression libraries (Debian's -dev packages; tests/install-system-deps.sh installs
         // them before any build), linked dynamically.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

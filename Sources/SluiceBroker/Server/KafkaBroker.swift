@@ -144,7 +144,7 @@ package final class KafkaBroker: Sendable {
     /// must authenticate follows from the address (loopback or not).
     func makeConnection(listener index: Int, remoteAddress: SocketAddress?) -> KafkaConnection {
         let authentication = configuration.authentication
-        let isLoopback = remoteAddress.map(KafkaConnection.isLoopback) ?? false
+        let isLoopback = remoteAddress.map(\.isLoopback) ?? false
         let sasl = SASLStateMachine(
             requirement: authentication.requirement(loopback: isLoopback), mechanisms: authentication.mechanisms, users: users)
         return KafkaConnection(listenerIndex: index, clientHost: "/" + (remoteAddress?.ipAddress ?? ""), sasl: sasl)

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import SluiceAuth
 
 /// A Postgres wire-protocol server: accepts connections and runs each through a
 /// ``PGConnectionHandler`` against `backend`.
@@ -72,15 +73,7 @@ package final class PGServer: Sendable {
 
     /// Whether `address` is a loopback address (127.0.0.0/8, ::1, or a Unix socket).
     package static func isLoopback(_ address: SocketAddress) -> Bool {
-        switch address {
-        case .v4(let v4): return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
-        case .v6(let v6):
-            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return true }
-            // An IPv4-mapped loopback (::ffff:127.x.y.z).
-            return bytes[0 ..< 10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
-        case .unixDomainSocket: return true
-        }
+        address.isLoopback
     }
 
     /// Stops accepting connections and closes the open ones; their sessions are cancelled and terminated.
