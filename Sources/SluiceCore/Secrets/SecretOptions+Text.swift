@@ -6,9 +6,13 @@ extension SecretOptions {
     /// password masked.
     /// - Complexity: O(n·v) for n bytes of text and v values.
     package static func maskingSecrets(in text: String, values: [String]) -> String {
+        let searched = values.filter { $0.utf8.count >= shortestSearchedValue }
+        // Statuses are read every second by the dashboard: text of a pipeline without secrets
+        // is not copied.
+        guard !searched.isEmpty else { return URLCredentials.masking(in: text) }
         var bytes = Array(text.utf8)
         var changed = false
-        for value in values where value.utf8.count >= shortestSearchedValue {
+        for value in searched {
             let needle = Array(value.utf8)
             guard bytes.count >= needle.count else { continue }
             var result: [UInt8] = []
