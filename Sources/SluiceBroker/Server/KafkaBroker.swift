@@ -131,7 +131,7 @@ package final class KafkaBroker: Sendable {
                     let connection = self.makeConnection(listener: index, remoteAddress: channel.remoteAddress)
                     if let tlsHandlerFactory { try channel.pipeline.syncOperations.addHandler(try tlsHandlerFactory()) }
                     try channel.pipeline.syncOperations.addHandlers([
-                        ByteToMessageHandler(KafkaFrameDecoder(maxFrameBytes: maxFrameBytes)),
+                        ByteToMessageHandler(KafkaFrameDecoder(maxFrameBytes: maxFrameBytes, connection: connection)),
                         KafkaConnectionHandler(broker: self, connection: connection),
                     ])
                 }

@@ -50,6 +50,24 @@ import Testing
         #expect(!early.isOpen)
     }
 
+    /// Before a required login a frame may hold at most 512 KiB (Kafka's
+    /// `sasl.server.max.receive.size`); after it, the configured `socket.request.max.bytes`.
+    @Test func framesBeforeLoginAreSmall() throws {
+        let broker = try broker()
+        defer { broker.remove() }
+        let stranger = try EmbeddedKafkaClient(broker.broker)
+        var announced = ByteBuffer()
+        announced.writeInteger(Int32(1 << 20))
+        // The decoder refuses the size at once, and the connection closes, holding nothing.
+        _ = try? stranger.channel.writeInbound(announced)
+        #expect(!stranger.isOpen)
+        let client = try EmbeddedKafkaClient(broker.broker)
+        _ = try client.call(SaslHandshakeRequest(mechanism: "PLAIN"), version: 1)
+        #expect(try client.authenticatePlainAfterHandshake(user: "admin", password: "admin-secret") == SaslAuthenticateResponse())
+        try client.channel.writeInbound(announced)
+        #expect(client.isOpen)
+    }
+
     @Test func plainLoginThenRequestsAreServed() throws {
         let broker = try broker()
         defer { broker.remove() }

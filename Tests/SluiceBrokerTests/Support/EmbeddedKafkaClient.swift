@@ -39,7 +39,7 @@ final class EmbeddedKafkaClient {
         let remoteAddress = try SocketAddress(ipAddress: address, port: 50_000)
         let connection = broker.makeConnection(listener: listener, remoteAddress: remoteAddress)
         try channel.pipeline.syncOperations.addHandlers([
-            ByteToMessageHandler(KafkaFrameDecoder(maxFrameBytes: broker.configuration.maxRequestBytes)),
+            ByteToMessageHandler(KafkaFrameDecoder(maxFrameBytes: broker.configuration.maxRequestBytes, connection: connection)),
             KafkaConnectionHandler(broker: broker, connection: connection),
         ])
         // Active, as an accepted connection is, so that a close shows.
