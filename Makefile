@@ -38,7 +38,7 @@ demo: release
 unit: system-deps
 	$(SWIFT) test
 
-# The benchmarks, with DuckDB (from .venv) as the reference.
+# The benchmarks, with DuckDB (from .venv) and PostgreSQL (from deps) as references.
 bench: release deps
 	.build/release/sluice bench scan-agg
 	.build/release/sluice bench mv
@@ -46,6 +46,7 @@ bench: release deps
 	.build/release/sluice bench json-decode
 	.build/release/sluice bench kafka-json
 	.build/release/sluice bench tpch
+	.build/release/sluice bench copy
 
 # Nexmark on Apache Flink beside `sluice bench nexmark`, same events, same machine (by hand, not in
 # CI): Flink's runtime comes from PyPI into .venv-flink (Java 17 must be on the machine).

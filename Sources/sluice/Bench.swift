@@ -4,7 +4,7 @@ import SluiceBench
 import SluiceServer
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -314,5 +314,30 @@ struct SecurityBench: AsyncParsableCommand {
     func run() async throws {
         BenchProgress.enable(quiet: output.quiet)
         try await SecurityBenchmark(rows: rows, records: records, runs: max(1, runs)).run()
+    }
+}
+
+extension CopyBenchmark.Format: ExpressibleByArgument {}
+
+struct CopyBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "COPY FROM of one generated file into Sluice and into a PostgreSQL server started for the run, durable commits in both; times and their ratio.")
+
+    @Option(help: "Rows of the generated file.")
+    var rows = 3_000_000
+
+    @Option(help: "Loads per engine and format; medians are reported.")
+    var runs = 3
+
+    @Option(help: "Only this format, text or csv (both when not given).")
+    var format: CopyBenchmark.Format?
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
+        MemoryTuning.apply()  // as `sluice serve` runs
+        try await CopyBenchmark(rows: rows, runs: max(1, runs), formats: format.map { [$0] } ?? CopyBenchmark.Format.allCases).run()
     }
 }
