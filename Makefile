@@ -47,6 +47,7 @@ bench: release deps
 	.build/release/sluice bench kafka-json
 	.build/release/sluice bench tpch
 	.build/release/sluice bench copy
+	.build/release/sluice bench memory
 
 # Nexmark on Apache Flink beside `sluice bench nexmark`, same events, same machine (by hand, not in
 # CI): Flink's runtime comes from PyPI into .venv-flink (Java 17 must be on the machine).

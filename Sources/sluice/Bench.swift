@@ -2,9 +2,10 @@ import Foundation
 import ArgumentParser
 import SluiceBench
 import SluiceServer
+import SluiceState
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -339,5 +340,46 @@ struct CopyBench: AsyncParsableCommand {
         BenchProgress.enable(quiet: output.quiet)
         MemoryTuning.apply()  // as `sluice serve` runs
         try await CopyBenchmark(rows: rows, runs: max(1, runs), formats: format.map { [$0] } ?? CopyBenchmark.Format.allCases).run()
+    }
+}
+
+/// `sluice bench memory` (``MemoryBenchmark``): each statement in a fresh `sluice serve` under `--limit` and without one.
+struct MemoryBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory",
+        abstract: "Bulk loads, view backfills, large queries, UPDATE and DELETE on far more data than --memory-limit, each alone in a fresh sluice serve: peak RSS against the limit, and throughput beside the same statement without a limit.")
+
+    @Option(help: "Rows of the table (a multiple of 6).")
+    var rows = 6_000_000
+
+    @Option(help: "The servers' --memory-limit, such as 300MB or 1GiB.")
+    var limit = "300MB"
+
+    @Option(help: "Only these cases, comma-separated: insert, copy, mv, view-on-view, join-view, distinct, top-n, update, delete (all when not given).")
+    var cases: String?
+
+    @Flag(help: "Skip the runs without a limit (no throughput ratio).")
+    var noUnlimited = false
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() throws {
+        BenchProgress.enable(quiet: output.quiet)
+        guard rows >= 6, rows % 6 == 0 else { throw ValidationError("--rows must be a positive multiple of 6, not \(rows)") }
+        guard let bytes = StateMemory.parseSize(limit), bytes > 0 else {
+            throw ValidationError("--limit must be a size such as 300MB or 1GiB, not \"\(limit)\"")
+        }
+        var selected = MemoryBenchmark.Case.allCases
+        if let cases {
+            selected = try cases.split(separator: ",").map { name in
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                guard let benchCase = MemoryBenchmark.Case(rawValue: trimmed) else {
+                    throw ValidationError("no case \"\(trimmed)\"; the cases are \(MemoryBenchmark.Case.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return benchCase
+            }
+        }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        try MemoryBenchmark(rows: rows, memoryLimit: bytes, cases: selected, comparesWithoutLimit: !noUnlimited, executable: executable).run()
     }
 }
