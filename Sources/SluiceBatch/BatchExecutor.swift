@@ -65,8 +65,8 @@ package struct BatchExecutor: Sendable {
     package func run(_ plan: BatchPlan) throws(SluiceError) -> [Chunk] {
         if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
         switch plan {
-        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .tableFunction, .union, .projectSet, .apply,
-            .window, .overWindow:
+        case .scan, .filter, .project, .limit, .nestedLoopJoin, .hashJoin, .hashAggregate, .sort, .topN, .tableFunction, .union, .projectSet,
+            .apply, .window, .overWindow:
             return try stream(plan).drain()
         case .values(let rows, let types):
             return [try values(rows, types: types)]
@@ -156,13 +156,14 @@ package struct BatchExecutor: Sendable {
                 }
                 return Chunk(columns: columns, count: chunk.count)
             }
-        case .limit(.sort(let input, let keys), let limit?, let offset) where limit <= TopN.maximumRows && offset <= TopN.maximumRows - limit:
-            return try TopN(types: input.outputTypes, keys: keys, count: limit + offset, memory: memory, isCancelled: isCancelled)
-                .sort(try stream(input)).limited(limit, offset: offset)
-        case .limit(.project(.sort(let input, let keys), let expressions), let limit?, let offset)
-        where limit <= TopN.maximumRows && offset <= TopN.maximumRows - limit:
-            // The projection of the rows kept: the top-n sort under it.
-            return try stream(.project(input: .limit(input: .sort(input: input, keys: keys), limit: limit, offset: offset), expressions: expressions))
+        case .topN(let input, let keys, let limit, let offset):
+            return try TopN(types: input.outputTypes, keys: keys, limit: limit, offset: offset, memory: memory, isCancelled: isCancelled)
+                .sort(try stream(input))
+        case .limit(.sort(let input, let keys), let limit?, let offset):
+            // (The optimizer makes these top-Ns; a plan made by hand runs as one too.)
+            return try stream(.topN(input: input, keys: keys, limit: limit, offset: offset))
+        case .limit(.project(.sort(let input, let keys), let expressions), let limit?, let offset):
+            return try stream(.project(input: .topN(input: input, keys: keys, limit: limit, offset: offset), expressions: expressions))
         case .limit(let input, let limit, let offset):
             return try stream(input).limited(limit, offset: offset)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):

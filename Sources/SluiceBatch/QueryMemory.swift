@@ -36,10 +36,13 @@ package final class ServerQueryMemory: Sendable {
 /// whole. Each reserves as it grows, from the query's `limit` and from the server's
 /// ``ServerQueryMemory``.
 ///
-/// Operators that can spill (sort, hash aggregate, hash join) ask with ``tryReserve(_:)`` and,
-/// refused, write what they hold to spill files under ``spillDirectory`` and release it. The
-/// others ask with ``reserve(_:for:)``, which fails the query with 53200 naming the operator.
-/// What a query holds goes back to the server when it ends.
+/// Operators that can spill (sort, top-N, hash aggregate with its DISTINCT pairs, hash join) ask
+/// with ``tryReserve(_:)`` and, refused, write what they hold to spill files under
+/// ``spillDirectory`` and release it; a sort's run, a top-N's rows and the groups of each level
+/// of an aggregate's partitions may always take ``operatorMinimum`` (``tryReserve(_:holding:)``),
+/// so they work, spilling, even when the operators below them hold the whole budget. The others
+/// ask with ``reserve(_:for:)``, which fails the query with 53200 naming the operator. What a
+/// query holds goes back to the server when it ends.
 package final class QueryMemory: @unchecked Sendable {
     package let limit: Int
     /// Where spill files go; nil when the query may not spill (it then fails with 53200).
@@ -69,6 +72,25 @@ package final class QueryMemory: @unchecked Sendable {
         peak = max(peak, reserved)
         return true
     }
+
+    /// The most any operator that spills may hold past the limits: the least a sort's run or a
+    /// top-N's rows may always take (an eighth of the query's limit, at most 4 MiB), so that an
+    /// operator over one that holds the whole budget still works, spilling in small runs,
+    /// instead of failing. Each such operator of a query may hold this much at once.
+    var operatorMinimum: Int { min(Self.largestOperatorMinimum, limit / 8) }
+    static let largestOperatorMinimum = 4 << 20
+
+    /// Takes `bytes` more if the limits allow it, or else holds them past the limits while the
+    /// operator asking, which holds `held` already, stays within ``operatorMinimum``.
+    func tryReserve(_ bytes: Int, holding held: Int) -> Bool {
+        if tryReserve(bytes) { return true }
+        guard held + bytes <= operatorMinimum else { return false }
+        hold(bytes)
+        return true
+    }
+
+    /// Whether what the query holds, and what the server's queries hold, are within their limits.
+    var isWithinLimits: Bool { reserved <= limit && server.map { $0.inUse <= $0.limit } ?? true }
 
     /// Takes `bytes` more for `operation`, or fails with 53200 when that passes the limit.
     func reserve(_ bytes: Int, for operation: String) throws(SluiceError) {

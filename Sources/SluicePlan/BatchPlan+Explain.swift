@@ -46,6 +46,10 @@ extension BatchPlan: CustomStringConvertible {
             let text = keys.map { "$\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
             lines.append("\(indent)BatchSort { order: [\(text)] }")
             input.render(into: &lines, depth: depth + 1)
+        case .topN(let input, let keys, let limit, let offset):
+            let text = keys.map { "$\($0.column) \($0.descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+            lines.append("\(indent)BatchTopN { order: [\(text)], limit: \(limit), offset: \(offset) }")
+            input.render(into: &lines, depth: depth + 1)
         case .limit(let input, let limit, let offset):
             lines.append("\(indent)BatchLimit { limit: \(limit.map(String.init) ?? "all"), offset: \(offset) }")
             input.render(into: &lines, depth: depth + 1)

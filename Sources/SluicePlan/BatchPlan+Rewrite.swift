@@ -48,6 +48,8 @@ extension BatchPlan {
                 left: left.rewritingExpressions(transform), right: right.rewritingExpressions(transform), kind: kind,
                 predicate: predicate.map(expression))
         case .sort(let input, let keys): return .sort(input: input.rewritingExpressions(transform), keys: keys)
+        case .topN(let input, let keys, let limit, let offset):
+            return .topN(input: input.rewritingExpressions(transform), keys: keys, limit: limit, offset: offset)
         case .limit(let input, let limit, let offset): return .limit(input: input.rewritingExpressions(transform), limit: limit, offset: offset)
         case .union(let inputs, let distinct): return .union(inputs: inputs.map { $0.rewritingExpressions(transform) }, distinct: distinct)
         case .setOperation(let left, let right, let kind, let all):
@@ -82,6 +84,7 @@ extension BatchPlan {
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
             return .nestedLoopJoin(left: transform(left), right: transform(right), kind: kind, predicate: predicate)
         case .sort(let input, let keys): return .sort(input: transform(input), keys: keys)
+        case .topN(let input, let keys, let limit, let offset): return .topN(input: transform(input), keys: keys, limit: limit, offset: offset)
         case .limit(let input, let limit, let offset): return .limit(input: transform(input), limit: limit, offset: offset)
         case .union(let inputs, let distinct): return .union(inputs: inputs.map(transform), distinct: distinct)
         case .setOperation(let left, let right, let kind, let all): return .setOperation(left: transform(left), right: transform(right), kind: kind, all: all)

@@ -25,6 +25,10 @@ package indirect enum BatchPlan: Sendable, Equatable {
     /// Join of every left row with every right row where `predicate` holds (nil: all pairs).
     case nestedLoopJoin(left: BatchPlan, right: BatchPlan, kind: JoinKind, predicate: ScalarExpr?)
     case sort(input: BatchPlan, keys: [SortKey])
+    /// The rows `offset ..< offset + limit` of `input` sorted by `keys` (ORDER BY … LIMIT … OFFSET):
+    /// a bounded top-N that keeps only `limit + offset` rows as the input passes, instead of
+    /// sorting it whole. Batch queries only; the optimizer makes it of a limit over a sort last.
+    case topN(input: BatchPlan, keys: [SortKey], limit: Int, offset: Int)
     /// Rows `offset ..< offset + limit` of `input` (all after `offset` when `limit` is nil).
     case limit(input: BatchPlan, limit: Int?, offset: Int)
     /// The rows of all inputs, one after another; `distinct` removes duplicate rows.
@@ -53,7 +57,7 @@ package indirect enum BatchPlan: Sendable, Equatable {
         switch self {
         case .scan(let scan): scan.columnTypes
         case .values(_, let types), .tableFunction(_, _, let types): types
-        case .filter(let input, _), .limit(let input, _, _), .sort(let input, _), .maxOneRow(let input): input.outputTypes
+        case .filter(let input, _), .limit(let input, _, _), .sort(let input, _), .topN(let input, _, _, _), .maxOneRow(let input): input.outputTypes
         case .project(_, let expressions): expressions.map(\.type)
         case .projectSet(_, let expressions, let expands):
             zip(expressions, expands).map { expression, expands in

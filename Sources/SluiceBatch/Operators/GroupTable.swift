@@ -37,11 +37,17 @@ package struct GroupTable {
     private var hashSlots: [Int32] = []
     private var slotHashes: [UInt64] = []
     private var keyChunks: [Chunk] = []
+    /// The bytes of the groups' keys held once (as `keyChunks` holds them, with its objects).
+    private var keyBytes = 0
+    /// Whether the keys are kept for ``keyColumnsOutput(types:)`` as well as for comparing.
+    private let keepsKeysForOutput: Bool
     private var keyStore: GroupKeyStore
     private let keyTypes: [DataType]
 
-    package init(keyTypes: [DataType]) {
+    /// `keepsKeysForOutput`: false for a table asked only for group numbers (DISTINCT pairs).
+    package init(keyTypes: [DataType], keepsKeysForOutput: Bool = true) {
         self.keyTypes = keyTypes
+        self.keepsKeysForOutput = keepsKeysForOutput
         keyStore = GroupKeyStore(types: keyTypes)
         keyColumns = Array(keyTypes.indices)
         if keyTypes.isEmpty {
@@ -78,11 +84,21 @@ package struct GroupTable {
     /// started groups and in the store that compares keys).
     package var byteCount: Int {
         let slotBytes = (slots.count + hashSlots.count) * 4 + slotKeys.count * 8 + slotHashes.count * 8
-        return slotBytes + int64Keys.count * 8 + 2 * keyChunks.reduce(0) { $0 + $1.byteCount }
+        return slotBytes + int64Keys.capacity * 8 + int64KeyNulls.capacity + (keepsKeysForOutput ? 2 : 1) * keyBytes
+    }
+
+    /// The bytes the slots grow by before ``groupIDs(for:)`` looks up `rows` rows (each of
+    /// which may start a group): 0 when the table has room, or takes no new groups.
+    package func slotGrowth(forRows rows: Int) -> Int {
+        guard mode != .global, acceptsNewGroups else { return 0 }
+        var capacity = slotMask + 1
+        while (groupCount + rows) * 2 > capacity { capacity *= 2 }
+        // A slot's entry (4 bytes) and its key or hash (8).
+        return (capacity - (slotMask + 1)) * 12
     }
 
     private mutating func hashedGroupIDs(_ chunk: Chunk) -> [Int32] {
-        while (groupCount + chunk.count) * 2 > slotMask + 1 { growHashed() }
+        while acceptsNewGroups && (groupCount + chunk.count) * 2 > slotMask + 1 { growHashed() }
         let hashes = KeyHash.hashes(chunk, keys: keyColumns)
         var ids = [Int32](repeating: 0, count: chunk.count)
         var startRows: [Int] = []
@@ -116,7 +132,9 @@ package struct GroupTable {
             if found.started { startRows.append(row) }
         }
         if !startRows.isEmpty {
-            keyChunks.append(Chunk(columns: keyColumns.map { chunk.columns[$0].gather(startRows) }, count: startRows.count))
+            let keys = Chunk(columns: keyColumns.map { chunk.columns[$0].gather(startRows) }, count: startRows.count)
+            keyBytes += keys.byteCount + 64 * (keyColumns.count + 1)
+            if keepsKeysForOutput { keyChunks.append(keys) }
         }
         return ids
     }
@@ -170,7 +188,7 @@ package struct GroupTable {
         guard case .int64(let keys) = column.storage else { preconditionFailure("group key is not bigint") }
         // Grow first, so the table keeps at most half its slots full through this chunk and the
         // probe loop can run over raw buffers.
-        while (groupCount + keys.count) * 2 > slotMask + 1 { grow() }
+        while acceptsNewGroups && (groupCount + keys.count) * 2 > slotMask + 1 { grow() }
         let validity = column.validity
         var newKeys: [Int64] = []
         var ids = [Int32](repeating: 0, count: keys.count)

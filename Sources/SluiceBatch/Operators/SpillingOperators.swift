@@ -2,11 +2,11 @@ import SluiceCore
 import SluiceExpr
 import SluicePlan
 
-/// The hash join and the hash aggregate, bounded by the query's memory: past it, each splits
-/// its rows into partitions on disk by their keys' hash and then works on one partition at a
-/// time (the Grace hash join; DuckDB's partitioned aggregate), splitting a partition again,
-/// on the next bits of the hash, when it still does not fit. What cannot be split further (one
-/// key with more rows than the memory holds) fails with 53200 naming the operator.
+/// The hash join, bounded by the query's memory: past it, it splits its rows into partitions on
+/// disk by their keys' hash and then joins one partition at a time (the Grace hash join),
+/// splitting a partition again, on the next bits of the hash, when it still does not fit. What
+/// cannot be split further (one key with more rows than the memory holds) fails with 53200
+/// naming the operator. (The hash aggregate spills the same way: BatchExecutor+HashAggregate.)
 extension BatchExecutor {
     /// An equi-join of any kind: the build (right) side whole in memory if it fits, else both
     /// sides partitioned to disk and joined a partition at a time.
@@ -123,79 +123,6 @@ extension BatchExecutor {
             return try buildNulls.chunks().map { chunk in
                 Chunk(columns: leftTypes.map { Column(type: $0, repeating: .null, count: chunk.count) } + chunk.columns, count: chunk.count)
             }
-        }
-    }
-
-    /// GROUP BY: the groups in memory while they fit; past that, the rows of groups not yet in
-    /// memory go to partitions on disk, and each partition is aggregated after the groups in
-    /// memory are out. (Every row of a group is aggregated in one place, so every aggregate,
-    /// DISTINCT ones too, works unchanged.)
-    func hashAggregate(_ source: ChunkStream, inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], level: Int = 0) throws(SluiceError) -> ChunkStream {
-        var aggregator = HashAggregator(inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, context: context, memory: memory)
-        var spill: PartitionedSpill?
-        var groups = 0
-        var held = 0
-        // What the groups in memory grew by past the limit once spilling began.
-        var overdraft = 0
-        let bytesPerGroup = 48 + 16 * (groupCount + aggregates.count)
-        while let chunk = try source.next() {
-            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-            if aggregator.needsOrdering {
-                // Aggregates with ORDER BY keep their input until it is all in.
-                try memory.reserve(chunk.approximateBytes, for: "the ordered aggregate's input")
-                held += chunk.approximateBytes
-            }
-            if let rest = try aggregator.consume(chunk) { try spill!.append(rest) }
-            // The new groups (without keys there is one group, nothing to count) and what the
-            // values that string_agg, array_agg and DISTINCT keep grew by.
-            let kept = aggregator.takeKeptGrowth()
-            var bytes = kept
-            if groupCount > 0, aggregator.groupsSeen > groups {
-                bytes += (aggregator.groupsSeen - groups) * bytesPerGroup
-                groups = aggregator.groupsSeen
-            }
-            guard bytes > 0 else { continue }
-            if memory.tryReserve(bytes) {
-                held += bytes
-                continue
-            }
-            if spill != nil, kept > 0, overdraft + bytes <= memory.limit {
-                // Spilling already: the groups in memory still grow, by at most one more limit.
-                memory.hold(bytes)
-                held += bytes
-                overdraft += bytes
-                continue
-            }
-            guard spill == nil, groupCount > 0, level <= PartitionedSpill.maximumLevel, let directory = memory.spillDirectory,
-                !aggregator.needsOrdering
-            else {
-                try memory.reserve(bytes, for: kept > 0 ? HashAggregator.keptValues : "the hash aggregate's groups")
-                held += bytes
-                continue
-            }
-            // The groups made are held; no more are made here.
-            memory.hold(bytes)
-            held += bytes
-            spill = try PartitionedSpill(in: directory, types: inputTypes, keys: Array(0 ..< groupCount), level: level)
-            aggregator.stopMakingGroups()
-        }
-        let output = try aggregator.finish()
-        // The kept values are in the output now, or gone.
-        held += aggregator.keptBytes
-        let memory = self.memory
-        guard let spill else { return ChunkStream.of(output).whenDone { memory.release(held) } }
-        let files = try spill.finish()
-        memory.noteSpilled(files.reduce(0) { $0 + $1.byteCount })
-        var released = false
-        return ChunkStream.concatenating(count: files.count + 1) { (part: Int) throws(SluiceError) -> ChunkStream in
-            if part == 0 { return ChunkStream.of(output) }
-            if !released {
-                // The groups in memory are out.
-                memory.release(held)
-                released = true
-            }
-            return try hashAggregate(
-                try files[part - 1].chunks(), inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, level: level + 1)
         }
     }
 

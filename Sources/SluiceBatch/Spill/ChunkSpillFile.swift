@@ -8,11 +8,13 @@ import SluiceState
 ///
 /// The file is unlinked as soon as it is made: it lives only as long as its descriptor, so a
 /// query that ends, fails or dies with the server leaves nothing behind. Chunks are written in
-/// ``ChunkCodec``'s form behind a 4-byte length, through a buffer of ``bufferSize`` bytes.
+/// ``ChunkCodec``'s form behind a 4-byte length, through a buffer of ``bufferSize`` bytes (a
+/// sixteenth of it for each of a ``PartitionedSpill``'s files, which fill at once).
 /// (COPY FROM stages its rows in one too, so that nothing is inserted before all are read.)
 /// Not `Sendable`: one owner uses it at a time.
 package final class ChunkSpillFile {
     static let bufferSize = 256 << 10
+    private let bufferSize: Int
 
     let types: [DataType]
     private let descriptor: Int32
@@ -23,10 +25,14 @@ package final class ChunkSpillFile {
     package private(set) var rowCount = 0
     /// The bytes written so far.
     var byteCount: Int { length + buffer.count }
+    /// The bytes of the largest chunk written, as encoded: about what reading it back holds.
+    private(set) var largestChunkBytes = 0
 
-    /// Makes an unlinked file in `directory` for chunks of columns of `types`.
-    package init(in directory: String, types: [DataType]) throws(SluiceError) {
+    /// Makes an unlinked file in `directory` for chunks of columns of `types`, written through a
+    /// buffer of `bufferSize` bytes.
+    package init(in directory: String, types: [DataType], bufferSize: Int = ChunkSpillFile.bufferSize) throws(SluiceError) {
         self.types = types
+        self.bufferSize = bufferSize
         mkdir(directory, 0o755)
         var template = Array("\(directory)/spill-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -35,7 +41,7 @@ package final class ChunkSpillFile {
         unlink(path)
         self.descriptor = descriptor
         self.path = path
-        buffer.reserveCapacity(Self.bufferSize + 4096)
+        buffer.reserveCapacity(bufferSize + 4096)
     }
 
     deinit {
@@ -49,11 +55,12 @@ package final class ChunkSpillFile {
         buffer.append(contentsOf: [0, 0, 0, 0])
         ChunkCodec.encode(chunk, into: &buffer)
         let frame = UInt32(buffer.count - start - 4)
+        largestChunkBytes = max(largestChunkBytes, Int(frame))
         withUnsafeBytes(of: frame.littleEndian) { bytes in
             for index in 0 ..< 4 { buffer[start + index] = bytes[index] }
         }
         rowCount += chunk.count
-        if buffer.count >= Self.bufferSize { try flush() }
+        if buffer.count >= bufferSize { try flush() }
     }
 
     private func flush() throws(SluiceError) {
@@ -122,7 +129,9 @@ final class PartitionedSpill {
         self.level = level
         nullKeyRows = nullKeysApart ? try ChunkSpillFile(in: directory, types: types) : nil
         var files: [ChunkSpillFile] = []
-        for _ in 0 ..< Self.partitionCount { files.append(try ChunkSpillFile(in: directory, types: types)) }
+        for _ in 0 ..< Self.partitionCount {
+            files.append(try ChunkSpillFile(in: directory, types: types, bufferSize: ChunkSpillFile.bufferSize / Self.partitionCount))
+        }
         self.files = files
         pending = Array(repeating: [], count: Self.partitionCount)
         pendingRows = Array(repeating: 0, count: Self.partitionCount)

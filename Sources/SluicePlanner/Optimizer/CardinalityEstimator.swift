@@ -28,6 +28,8 @@ struct CardinalityEstimator {
         case .limit(let input, let limit, let offset):
             let available = max(rows(input) - Double(offset), 0)
             return limit.map { min(available, Double($0)) } ?? available
+        case .topN(let input, _, let limit, let offset):
+            return min(max(rows(input) - Double(offset), 0), Double(limit))
         case .hashAggregate(let input, let groupCount, _):
             if groupCount == 0 { return 1 }
             return max(min(rows(input), pow(max(rows(input), 1), 0.75)), 1)

@@ -45,6 +45,10 @@ package enum ColumnPruning {
         case .limit(let input, let limit, let offset):
             let (newInput, mapping) = prune(input, required: required)
             return (.limit(input: newInput, limit: limit, offset: offset), mapping)
+        case .topN(let input, let keys, let limit, let offset):
+            let (newInput, mapping) = prune(input, required: required.union(keys.map(\.column)))
+            let newKeys = keys.map { SortKey(column: mapping[$0.column]!, descending: $0.descending, nullsFirst: $0.nullsFirst) }
+            return (.topN(input: newInput, keys: newKeys, limit: limit, offset: offset), mapping)
         case .hashJoin(var join):
             let leftWidth = join.left.outputTypes.count
             let rightWidth = join.right.outputTypes.count

@@ -19,7 +19,9 @@ import SluicePlan
 ///    (``DistinctAggregateSplit``);
 /// 4. column pruning;
 /// 5. index selection (batch queries with a table that has indexes): a filtered scan reads only
-///    the key range of the index its equalities and comparisons narrow most.
+///    the key range of the index its equalities and comparisons narrow most;
+/// 6. top-N selection (batch queries only): a limit over a sort keeps only the rows it returns
+///    (``TopNSelection``).
 package struct Optimizer: Sendable {
     /// The stored row count of a table or view by catalog id, when known.
     package var rowCount: @Sendable (Int) -> Int?
@@ -51,7 +53,10 @@ package struct Optimizer: Sendable {
             result = JoinBuildSide(estimator: estimator).apply(result)
         }
         result = ColumnPruning.optimize(result)
-        if foldingContext != nil { result = IndexSelection(indexedTable: indexedTable).apply(result) }
+        if foldingContext != nil {
+            result = IndexSelection(indexedTable: indexedTable).apply(result)
+            result = TopNSelection.apply(result)
+        }
         return result
     }
 }

@@ -75,7 +75,7 @@ struct PredicatePushdown {
         case .apply(let input, let subquery, let kind):
             return Decorrelation(pushdown: self).apply(input: input, subquery: subquery, kind: kind, predicates: predicates)
 
-        case .limit, .maxOneRow, .projectSet, .window, .overWindow:
+        case .limit, .topN, .maxOneRow, .projectSet, .window, .overWindow:
             // A window's numbers count the rows below it: a filter stays above.
             return Self.filtered(plan.mappingInputs { push($0, []) }, predicates)
         case .scan, .values, .tableFunction:

@@ -131,6 +131,9 @@ package enum StreamPlanner {
             // (A bound past the largest count keeps every row: saturating, not trapping.)
             let upper = limit.map { limit in offset.addingReportingOverflow(limit).overflow ? Int.max : offset + limit }
             return .topN(input: try convert(source), groupColumns: [], order: keys, rank: .rowNumber, lower: offset, upper: upper, emitsRank: false)
+        case .topN(let input, let keys, let limit, let offset):
+            let upper = offset.addingReportingOverflow(limit).overflow ? Int.max : offset + limit
+            return .topN(input: try convert(input), groupColumns: [], order: keys, rank: .rowNumber, lower: offset, upper: upper, emitsRank: false)
         case .projectSet(let input, let expressions, let expands):
             for expression in expressions { try checkDeterministic(expression) }
             return .projectSet(input: try convert(input), expressions: expressions, expands: expands)
