@@ -94,9 +94,7 @@ package struct BatchExecutor: Sendable {
         }
         let overTable = predicate.remappingColumns { scan.columns[$0] }
         guard let store = pruning.store(for: scan.tableID, pruningBy: overTable) else { return try stream(input) }
-        return ChunkStream.of(store.snapshot().chunks.map { chunk in
-            Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
-        })
+        return ChunkStream.pages(of: store.snapshot(), columns: scan.columns)
     }
 
     package func stream(_ plan: BatchPlan) throws(SluiceError) -> ChunkStream {
@@ -113,9 +111,7 @@ package struct BatchExecutor: Sendable {
             guard let store = tables.store(for: scan.tableID) else {
                 throw SluiceError(.undefinedTable, "relation \"\(scan.tableName)\" does not exist")
             }
-            return ChunkStream.of(store.snapshot().chunks.map { chunk in
-                Chunk(columns: scan.columns.map { chunk.columns[$0] }, count: chunk.count)
-            })
+            return ChunkStream.pages(of: store.snapshot(), columns: scan.columns)
         case .filter(let input, let predicate):
             let filter = CompiledFilter(predicate)
             return try stream(input, prunedBy: predicate).map { (chunk: Chunk) throws(SluiceError) -> Chunk? in

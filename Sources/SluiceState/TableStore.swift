@@ -53,8 +53,11 @@ package final class TableStore: Sendable {
     /// The table's id among the state tables of its checkpoint piece.
     package static let stateTableID = 0
 
-    /// Rows staged past this many commit at once.
-    static let stagedRowLimit = 4096
+    /// Rows staged past this many commit at once. A commit rewrites every page its keys fall
+    /// in, and a table's keys begin with their vnode, so even ascending keys spread over up to
+    /// 256 pages: the more rows a commit takes, the fewer times each page is rewritten (at 4,096
+    /// a bulk load rewrote each row about 64 times; at 32,768, 8).
+    static let stagedRowLimit = 32_768
 
     /// A table recovered but not yet read in: its checkpoint file, checked, and the changes to
     /// apply on top of it, in order.
@@ -83,6 +86,14 @@ package final class TableStore: Sendable {
 
         /// Every row, as chunks (a page's rows read back if it was evicted).
         package var chunks: [Chunk] { pages.map(\.publishedForReading).filter { !$0.isEmpty } }
+
+        /// The number of pages.
+        package var pageCount: Int { pages.count }
+
+        /// Page `index`'s rows as readers see them, read back if it was evicted (and then kept
+        /// only while the state is under its memory limit): reading a snapshot a page at a
+        /// time holds one page of an evicted table in memory, not all of them.
+        package func rows(ofPage index: Int) -> Chunk { pages[index].publishedForReading }
     }
 
     package func snapshot() -> Snapshot {
@@ -222,21 +233,28 @@ package final class TableStore: Sendable {
 
     /// The row under `key` as of the writes so far: staged, or committed.
     private static func find(_ key: [UInt8], in state: State) -> (rows: Chunk, index: Int)? {
-        if let staged = state.staged[KeyBytes(bytes: key)] {
+        find(KeyBytes(bytes: key), in: state)
+    }
+
+    private static func find(_ key: KeyBytes, in state: State) -> (rows: Chunk, index: Int)? {
+        if let staged = state.staged[key] {
             return staged.chunk < 0 ? nil : (state.stagedChunks[Int(staged.chunk)], Int(staged.row))
         }
-        return state.table.find(key).map { ($0.contents.rows, $0.index) }
+        return state.table.find(key.bytes).map { ($0.contents.rows, $0.index) }
     }
 
     /// Stages `rows` under `keys` (`keyOf` maps a row to its key's index there) with `sign`s
     /// (+1 new, 0 replacing, -1 removed), remembering each key's latest row.
+    /// `lookedUp`, when given, holds each row's key as a dictionary key already (made for the
+    /// lookup before it), so no key is copied twice.
     private static func stage(
-        _ rows: Chunk, signs: [Int8], keys: KeyBuffer, keyOf: (Int) -> Int, in state: inout State
+        _ rows: Chunk, signs: [Int8], keys: KeyBuffer, keyOf: (Int) -> Int, lookedUp: [KeyBytes]? = nil, in state: inout State
     ) {
         let chunkIndex = Int32(state.stagedChunks.count)
         state.stagedChunks.append(rows)
         for row in 0 ..< rows.count {
-            state.staged[KeyBytes(bytes: keys.key(keyOf(row)))] = signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row))
+            let key = lookedUp?[row] ?? KeyBytes(bytes: keys.key(keyOf(row)))
+            state.staged[key] = signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row))
         }
         state.table.stage(rows, signs: signs) { bytes, row in keys.appendKey(keyOf(row), to: &bytes) }
         state.stagedRows += rows.count
@@ -245,20 +263,42 @@ package final class TableStore: Sendable {
     /// Stages `chunk`'s rows (whose keys are `keys`) in place of the stored rows with the same
     /// keys; within `chunk`, the last row for a key wins. Returns what is stored and replaced.
     private static func upsert(_ chunk: Chunk, keys: KeyBuffer, into state: inout State) -> InsertResult {
-        var lastRow: [KeyBytes: Int] = [:]
-        for row in 0 ..< chunk.count { lastRow[KeyBytes(bytes: keys.key(row))] = row }
-        let keptRows = (0 ..< chunk.count).filter { lastRow[KeyBytes(bytes: keys.key($0))] == $0 }
+        let keptRows = lastRowOfEachKey(keys)
         let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
         var signs = [Int8](repeating: 1, count: keptRows.count)
         var replaced = RowPicks()
+        var lookedUp: [KeyBytes] = []
+        lookedUp.reserveCapacity(keptRows.count)
         for (position, row) in keptRows.enumerated() {
-            if let found = find(keys.key(row), in: state) {
+            let key = KeyBytes(bytes: keys.key(row))
+            lookedUp.append(key)
+            if let found = find(key, in: state) {
                 replaced.add(found.rows, found.index)
                 signs[position] = 0
             }
         }
-        stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, in: &state)
+        stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, lookedUp: lookedUp, in: &state)
         return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : replaced.gathered(types: chunk.types))
+    }
+
+    /// The rows that hold the last occurrence of their key in `keys`, in order. Keys are first
+    /// told apart by a hash of their bytes, read in place: when no two hashes meet (a chunk of
+    /// distinct keys, the usual bulk load) every row is kept without a key copied; otherwise a
+    /// dictionary of the keys decides.
+    private static func lastRowOfEachKey(_ keys: KeyBuffer) -> [Int] {
+        var hashes = Set<Int>(minimumCapacity: keys.count)
+        let distinct = keys.bytes.withUnsafeBytes { bytes -> Bool in
+            for row in 0 ..< keys.count {
+                var hasher = Hasher()
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[keys.start(row) ..< Int(keys.ends[row])]))
+                if !hashes.insert(hasher.finalize()).inserted { return false }
+            }
+            return true
+        }
+        if distinct { return Array(0 ..< keys.count) }
+        var lastRow: [KeyBytes: Int] = [:]
+        for row in 0 ..< keys.count { lastRow[KeyBytes(bytes: keys.key(row))] = row }
+        return (0 ..< keys.count).filter { lastRow[KeyBytes(bytes: keys.key($0))] == $0 }
     }
 
     /// Stages `rows` (one per key, whose keys are `keys`) against the stored rows with the same
@@ -321,6 +361,35 @@ package final class TableStore: Sendable {
         let removed = found.gathered(types: types)
         stage(removed, signs: [Int8](repeating: -1, count: removed.count), keys: keys, keyOf: { foundKeys[$0] }, in: &state)
         return removed
+    }
+
+    /// Removes the rows stored under the state keys `keys` (as ``scanPages(_:)`` gives them) and
+    /// returns them, or nil when none was there: how a statement that first read the rows it
+    /// changes (an `UPDATE` or `DELETE` applied in parts) removes them, in a table with a primary
+    /// key or without one.
+    package func remove(keys: KeyBuffer) -> Chunk? {
+        guard !keys.isEmpty else { return nil }
+        return state.withLock { state -> Chunk? in
+            load(&state)
+            let removed = Self.delete(keys, from: &state, types: types)
+            Self.commitIfMany(&state)
+            return removed
+        }
+    }
+
+    /// Calls `body` with each stored page's rows and their state keys, in key order, as the
+    /// table is at the call: the pages are a snapshot, and an evicted page is read back for this
+    /// call alone (not cached), so a statement can go through a table larger than its memory.
+    package func scanPages(_ body: (_ rows: Chunk, _ keys: KeyBuffer) throws(SluiceError) -> Void) throws(SluiceError) {
+        let pages = state.withLock { state -> [StatePage] in
+            load(&state)
+            Self.commit(&state)
+            return state.table.snapshot
+        }
+        for page in pages {
+            let contents = page.readContents()
+            try body(contents.rows, contents.keys)
+        }
     }
 
     /// Removes one stored row equal to each row of `rows` (all columns compared), where there is

@@ -1,6 +1,7 @@
 import SluiceCore
 import SluiceExpr
 import SluicePlan
+import SluiceState
 
 /// Chunks produced one at a time, each when asked for: what lets `LIMIT` stop the work under it
 /// and keeps an inner nested-loop join from building its whole product at once.
@@ -14,6 +15,20 @@ package struct ChunkStream {
             guard index < chunks.count else { return nil }
             defer { index += 1 }
             return chunks[index]
+        }
+    }
+
+    /// The rows of `snapshot`'s pages, a page at a time as they are pulled (an evicted page is
+    /// read back then, and not kept past the state's memory limit), with `columns` of them.
+    static func pages(of snapshot: TableStore.Snapshot, columns: [Int]) -> ChunkStream {
+        var index = 0
+        return ChunkStream { () throws(SluiceError) -> Chunk? in
+            while index < snapshot.pageCount {
+                let chunk = snapshot.rows(ofPage: index)
+                index += 1
+                if !chunk.isEmpty { return Chunk(columns: columns.map { chunk.columns[$0] }, count: chunk.count) }
+            }
+            return nil
         }
     }
 

@@ -84,7 +84,12 @@ package final class Fragment: @unchecked Sendable {
     private let pool: WorkerPool
     private var graph: OperatorGraph
     private var materializer: Materializer
-    private var backfill: [(upstream: Int, chunk: Chunk)]
+    private var backfill: [(upstream: Int, snapshot: BackfillSnapshot)]
+    /// The time the backfill's own epoch ends carry (``finishBackfillStep()``).
+    private let backfillTime: Int64
+    /// Bytes of backfill after which the fragment ends an epoch of its own (under a memory
+    /// limit: a 32nd of it, as the runtime cuts written epochs); nil: never.
+    private let backfillStepBytes: Int?
     private var started = false
     private weak var collector: (any EpochCollector)?
     private var blocked: [Bool]
@@ -105,8 +110,8 @@ package final class Fragment: @unchecked Sendable {
     /// `restoring` (each state table's contents, by id), it starts from a checkpoint's state
     /// instead of `backfill`.
     package init(
-        id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, chunk: Chunk)],
-        collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64, checkpointing: Bool = false,
+        id: Int, name: String, graph: OperatorGraph, planText: String, backfill: [(upstream: Int, snapshot: BackfillSnapshot)],
+        backfillTime: Int64 = .min, collector: any EpochCollector, pool: WorkerPool, queueCapacity: Int = 64, checkpointing: Bool = false,
         restoring: RestoredTables? = nil, memory: StateMemory? = nil, sink: SinkCommitter? = nil
     ) throws(SluiceError) {
         self.id = id
@@ -136,7 +141,9 @@ package final class Fragment: @unchecked Sendable {
         self.graph = graph
         self.materializer = materializer
         self.backfill = backfill
-        statistics.backfillRows.store(backfill.reduce(0) { $0 + $1.chunk.count }, ordering: .relaxed)
+        self.backfillTime = backfillTime
+        self.backfillStepBytes = memory.map { max($0.limit / 32, 1 << 20) }
+        statistics.backfillRows.store(backfill.reduce(0) { $0 + $1.snapshot.rowCount }, ordering: .relaxed)
         self.collector = collector
         self.pool = pool
         self.queue = MessageQueue(capacity: queueCapacity)
@@ -223,11 +230,20 @@ package final class Fragment: @unchecked Sendable {
             started = true
             do {
                 try graph.start(into: emit)
-                for (upstream, chunk) in backfill {
-                    statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-                    try graph.process(
-                        StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
-                    statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
+                var stepBytes = 0
+                for (upstream, snapshot) in backfill {
+                    for index in 0 ..< snapshot.chunkCount {
+                        let chunk = snapshot.chunk(index)
+                        statistics.rowsIn.add(chunk.count, ordering: .relaxed)
+                        try graph.process(
+                            StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
+                        statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
+                        stepBytes += chunk.byteCount
+                        if let limit = backfillStepBytes, stepBytes >= limit {
+                            try finishBackfillStep()
+                            stepBytes = 0
+                        }
+                    }
                 }
             } catch {
                 statistics.record(error)
@@ -281,6 +297,22 @@ package final class Fragment: @unchecked Sendable {
                 statistics.record(error)
             }
         }
+    }
+
+    /// Ends an epoch of the backfill's own, seen by no one else: the operators write what the
+    /// rows so far changed into their state tables and pass their output on, and the view's
+    /// table takes it, so that every table commits (evicting past the memory limit) as it
+    /// would at a barrier. A large backfill so goes through the state a 32nd of the memory
+    /// limit at a time (RisingWave's backfill is chunked likewise), instead of holding all of
+    /// it as one epoch's changes. Nothing is published or checkpointed: the view shows its
+    /// rows at the first real barrier after the backfill, as before. (Views that keep their
+    /// changes for an index never take this path: a view has no index while it backfills.)
+    private func finishBackfillStep() throws(SluiceError) {
+        guard !materializer.keepsChanges else { return }
+        try Failpoints.hit("backfill-step")
+        var state = StateWriter(mode: .none)
+        try graph.finishEpoch(Barrier(epoch: 0, isCheckpoint: false, timestamp: backfillTime), state: &state, into: emit, watermarks: emit)
+        if sink == nil { materializer.commitUnpublished() }
     }
 
     private func finishEpoch(_ barrier: Barrier) {

@@ -43,6 +43,8 @@ package struct Materializer {
     private var unmatchedDeletes = 0
     /// Restored from a checkpoint and not yet published.
     private var restored = false
+    /// Changes committed by ``commitUnpublished()`` and not yet published.
+    private var unpublished = false
     /// The epoch's changes, kept for the view's indexes when the epoch began with
     /// ``keepsChanges`` set; nil otherwise.
     private var changes: [StreamChunk]?
@@ -126,9 +128,15 @@ package struct Materializer {
     package mutating func publish() -> PublishedView? {
         let epochChanges = changes
         changes = keepsChanges ? [] : nil
-        guard table.commitEpoch() || restored else { return nil }
-        defer { restored = false }
+        guard table.commitEpoch() || restored || unpublished else { return nil }
+        defer { (restored, unpublished) = (false, false) }
         return PublishedView(pages: table.snapshot, changes: restored ? nil : epochChanges)
+    }
+
+    /// Commits the changes so far into the view's pages without publishing them (a backfill's
+    /// own epoch, which bounds what it holds); the next ``publish()`` shows them.
+    package mutating func commitUnpublished() {
+        if table.commitEpoch() { unpublished = true }
     }
 
     /// The id of the view's rows among its fragment's state tables.

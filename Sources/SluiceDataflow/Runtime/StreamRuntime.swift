@@ -106,6 +106,10 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var checkpointHooks: CheckpointHooks?
     private var barriersSinceCheckpoint = 0
     private var checkpointsPaused = false
+    /// Statements applying their changes in several steps (``holdCheckpoints()``): while any
+    /// is, no barrier is a checkpoint, so none holds a part of such a statement.
+    private var checkpointHolds = 0
+    private var releaseWaiters: [CheckedContinuation<Void, Never>] = []
     /// Raised when a checkpoint was lost (a failed write): every view then writes a base next.
     package let baseGeneration = Atomic<Int>(0)
 
@@ -293,6 +297,38 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         condition.withLock { checkpointsPaused = false }
     }
 
+    /// Keeps barriers from being checkpoints until ``releaseCheckpoints()``: a statement that
+    /// applies its changes over several epochs holds them, so that a checkpoint, which recovery
+    /// starts from, never holds part of it (its log records are replayed only once it has
+    /// committed). Barriers still end epochs meanwhile, so views keep their memory bounded.
+    package func holdCheckpoints() {
+        condition.withLock { checkpointHolds += 1 }
+    }
+
+    /// Ends a ``holdCheckpoints()``.
+    package func releaseCheckpoints() {
+        let waiters = condition.withLock { () -> [CheckedContinuation<Void, Never>] in
+            checkpointHolds -= 1
+            guard checkpointHolds == 0 else { return [] }
+            defer { releaseWaiters = [] }
+            return releaseWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no statement holds checkpoints back.
+    package func waitForCheckpointsReleased() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            condition.withLock {
+                if checkpointHolds == 0 || stopped {
+                    continuation.resume()
+                } else {
+                    releaseWaiters.append(continuation)
+                }
+            }
+        }
+    }
+
     /// Whether views keep their changes for checkpoints.
     package var isCheckpointing: Bool { condition.withLock { checkpointHooks != nil } }
 
@@ -311,7 +347,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// ``injectBarrier(checkpoint:)`` with the gate held exclusively.
     private func injectBarrierExclusively(checkpoint: Bool) -> UInt64 {
         let hooks = condition.withLock { () -> CheckpointHooks? in
-            guard let hooks = checkpointHooks, !checkpointsPaused else { return nil }
+            guard let hooks = checkpointHooks, !checkpointsPaused, checkpointHolds == 0 else { return nil }
             barriersSinceCheckpoint += 1
             guard checkpoint || (barriersSinceCheckpoint >= hooks.frequency && !hooks.isBusy()) else { return nil }
             barriersSinceCheckpoint = 0
@@ -419,25 +455,43 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil, sink: SinkCommitter? = nil,
         snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
+        try createView(
+            id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink,
+            snapshotPages: { (relation) throws(SluiceError) in BackfillSnapshot(try snapshot(relation)) })
+    }
+
+    /// ``createView(id:name:plan:context:restoring:sink:snapshot:)`` with each input's rows as a
+    /// ``BackfillSnapshot``, read as the backfill reaches them.
+    package func createView(
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil, sink: SinkCommitter? = nil,
+        snapshotPages: (Int) throws(SluiceError) -> BackfillSnapshot
+    ) throws(SluiceError) -> UInt64 {
         try gate.withExclusive { () throws(SluiceError) -> UInt64 in
-            try createViewExclusively(id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink, snapshot: snapshot)
+            try createViewExclusively(id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink, snapshot: snapshotPages)
         }
     }
 
     private func createViewExclusively(
         id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables?, sink: SinkCommitter?,
-        snapshot: (Int) throws(SluiceError) -> [Chunk]
+        snapshot: (Int) throws(SluiceError) -> BackfillSnapshot
     ) throws(SluiceError) -> UInt64 {
         let graph = try OperatorGraph(plan: plan, stateTableBase: id * 10_000, context: context)
         if condition.withLock({ !fragments.isEmpty }) { drain() }
-        var backfill: [(upstream: Int, chunk: Chunk)] = []
+        var backfill: [(upstream: Int, snapshot: BackfillSnapshot)] = []
         if restoring == nil {
             for (upstream, relation) in graph.upstreams.enumerated() {
-                for chunk in try snapshot(relation) { backfill.append((upstream, chunk)) }
+                backfill.append((upstream, try snapshot(relation)))
             }
         }
+        // The time the backfill's own epoch ends carry: the last barrier's, so that the next
+        // barrier's is never less (the first one's when none was injected yet).
+        let backfillTime = condition.withLock { () -> Int64 in
+            if lastTimestamp == .min { lastTimestamp = clock() }
+            return lastTimestamp
+        }
         let fragment = try Fragment(
-            id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, collector: self, pool: pool,
+            id: id, name: name, graph: graph, planText: plan.description, backfill: backfill, backfillTime: backfillTime,
+            collector: self, pool: pool,
             checkpointing: isCheckpointing, restoring: restoring, memory: memory, sink: sink)
         condition.withLock {
             if graph.upstreams.isEmpty { ticker.subscribe(fragmentID: id, queue: fragment.queue, input: 0) }
@@ -515,6 +569,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             fragments.removeAll()
             for waiter in waiters { waiter.continuation.resume() }
             waiters = []
+            for waiter in releaseWaiters { waiter.resume() }
+            releaseWaiters = []
             condition.broadcast()
             return sinks
         }

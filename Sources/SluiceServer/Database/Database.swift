@@ -378,7 +378,7 @@ package final class Database: TableProvider, Sendable {
         do {
             let epoch = try streams.runtime.createView(
                 id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring,
-                snapshot: currentRows)
+                snapshotPages: currentRows)
             if !relation.indexList.isEmpty { streams.runtime.setKeepsChanges(true, view: relation.id) }
             try saveCatalog()
             return epoch
@@ -390,12 +390,14 @@ package final class Database: TableProvider, Sendable {
     }
 
     /// The current rows of table, source or view `id`, which a new view or sink starts from.
-    private func currentRows(of id: Int) throws(SluiceError) -> [Chunk] {
+    /// A table's or view's pages are handed over by reference and read as the backfill reaches them.
+    private func currentRows(of id: Int) throws(SluiceError) -> BackfillSnapshot {
         if catalog.relation(id: id)?.kind == .source, let connector = streams.connectors.all[id] {
-            return try connector.snapshot()
+            return BackfillSnapshot(try connector.snapshot())
         }
         guard let source = tables.stores.store(for: id) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
-        return source.snapshot().chunks
+        let snapshot = source.snapshot()
+        return BackfillSnapshot(chunkCount: snapshot.pageCount, rowCount: snapshot.rowCount) { snapshot.rows(ofPage: $0) }
     }
 
     /// Registers sink `relation` and starts feeding it by `plan`, from the current rows of what
@@ -420,7 +422,7 @@ package final class Database: TableProvider, Sendable {
         do {
             let epoch = try streams.runtime.createView(
                 id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring,
-                sink: committer, snapshot: currentRows)
+                sink: committer, snapshotPages: currentRows)
             try saveCatalog()
             return epoch
         } catch {

@@ -61,6 +61,9 @@ package final class StreamCoordinator: Sendable {
     /// is written; throws what made it fail. Without state checkpoints, returns at once.
     package func checkpointNow() async throws(SluiceError) {
         guard let writer = stateCheckpointWriter, runtime.isCheckpointing else { return }
+        // A statement applying its changes in parts keeps barriers from being checkpoints
+        // until it ends.
+        await runtime.waitForCheckpointsReleased()
         let epoch = runtime.injectBarrier(checkpoint: true)
         await runtime.waitForCommit(epoch)
         try writer.waitForWrite(of: epoch)

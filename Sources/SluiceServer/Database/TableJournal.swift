@@ -32,9 +32,25 @@ package final class TableJournal: Sendable {
         self.dataDirectory = dataDirectory
         self.segmentBytes = segmentBytes
         log = try WriteAheadLog(directory: "\(dataDirectory)/wal")
+        statementNumbers = Atomic(UInt64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     // MARK: Writing
+
+    /// Numbers for statements logged in parts: from the time the log was opened, in
+    /// microseconds, so a number is never reused by a later start, whose log segments follow.
+    private let statementNumbers: Atomic<UInt64>
+
+    /// A new statement number for ``TableLogRecord/part(table:statement:changes:)`` records.
+    package func nextStatement() -> UInt64 {
+        statementNumbers.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Starts a new log segment when the current one has passed ``segmentBytes``: a long
+    /// statement's parts then fill segments of the usual size (recovery reads a segment at a time).
+    package func rotateIfFull() throws(SluiceError) {
+        if log.position.offset >= segmentBytes { try log.rotate() }
+    }
 
     /// Logs `record`; returns the position to pass to ``makeDurable(upTo:)``.
     package func append(_ record: TableLogRecord) throws(SluiceError) -> UInt64 {
@@ -137,6 +153,7 @@ package final class TableJournal: Sendable {
         guard let older = try? WriteAheadLog.read(directory: wal, from: cut.segment, before: segment),
               Set(older.segments).isSuperset(of: cut.segment ..< segment) else { return nil }
         var result: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])] = []
+        let committed = committedStatements(in: older)
         for (index, bytes) in older.records.enumerated() where older.ends[index] > cut {
             let decoded: TableLogRecord?
             do {
@@ -145,9 +162,21 @@ package final class TableJournal: Sendable {
                 return nil
             }
             guard let record = decoded else { continue }
-            if case .write(let table, let changes, _) = record, stores[table] != nil { result.append((table, changes)) }
+            switch record {
+            case .write(let table, let changes, _) where stores[table] != nil:
+                result.append((table, changes))
+            case .part(let table, let statement, let changes) where stores[table] != nil && committed.contains(statement):
+                result.append((table, changes))
+            default:
+                break
+            }
         }
         return result
+    }
+
+    /// The statements whose `committed` record is in `contents`: only their parts are replayed.
+    private static func committedStatements(in contents: WriteAheadLog.Contents) -> Set<UInt64> {
+        Set(contents.records.lazy.compactMap(TableLogRecord.committedStatement(in:)))
     }
 
     package static func recover(dataDirectory: String, into stores: [Int: TableStore], changesAfter cut: LogPosition? = nil) throws(SluiceError) -> Recovery {
@@ -224,6 +253,8 @@ package final class TableJournal: Sendable {
         _ contents: WriteAheadLog.Contents, after start: LogPosition?, lastDrops lastDrop: [Int: Int], into stores: [Int: TableStore],
         collectingAfter cut: LogPosition?, _ recovery: inout Recovery
     ) throws(SluiceError) {
+        // A statement logged in parts counts only if its end was logged before the crash.
+        let committed = committedStatements(in: contents)
         for (index, bytes) in contents.records.enumerated() {
             if let start, contents.ends[index] <= start { continue }
             let record = try TableLogRecord.decode(bytes) { id in
@@ -238,6 +269,14 @@ package final class TableJournal: Sendable {
                 }
                 for change in changes { try store.replay(change.op, change.rows) }
                 if let positions { recovery.positions[table] = positions }
+            case .part(let table, let statement, let changes):
+                guard let store = stores[table], committed.contains(statement) else { continue }
+                if let cut, recovery.changesAfterCut != nil, contents.ends[index] > cut {
+                    recovery.changesAfterCut?.append((table, changes))
+                }
+                for change in changes { try store.replay(change.op, change.rows) }
+            case .committed:
+                continue
             case .dropped(let table):
                 recovery.positions[table] = nil
             case nil:

@@ -27,6 +27,9 @@ package final class TableState: Sendable {
     private let journalBox = Mutex<TableJournal?>(nil)
     /// Where sessions' waits for the log's fsync run, one at a time (each covers the others).
     private let durabilityQueue = DispatchQueue(label: "sluice-log-sync")
+    /// Each table's writer lock: every write to a table holds it for its step, and a statement
+    /// applied in parts for all of them, so no other write comes between its parts.
+    private let writerLocks = Mutex<[Int: NSRecursiveLock]>([:])
 
     init(stores: StoreRegistry, runtime: StreamRuntime, connectors: ConnectorSet) {
         self.stores = stores
@@ -49,16 +52,19 @@ package final class TableState: Sendable {
     /// full disk) fails and is taken back from the table: the log, not memory, is what the
     /// next start recovers. The next write tries the log again (a failed fsync instead makes
     /// every later write fail until a restart).
+    ///
+    /// With `statement`, the changes are logged as a part of that statement
+    /// (``inParts(of:_:)``), which takes effect only once all its parts are in.
     @discardableResult
     package func insert(
-        _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true,
+        _ chunks: [Chunk], into table: RelationDefinition, synchronousCommit: Bool = true, statement: UInt64? = nil,
         afterward: () -> [Int32: Int64]? = { nil }
     ) throws(SluiceError) -> Int {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         var count = 0
         let filter = table.watermark == nil ? nil : connectors.watermarkFilter(for: table.id)
         var watermarks: [Watermark] = []
-        try write(table, synchronousCommit: synchronousCommit, watermarks: { watermarks }) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+        try write(table, synchronousCommit: synchronousCommit, statement: statement, watermarks: { watermarks }) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
             var changes: [(op: ChangeOp, rows: Chunk)] = []
             for chunk in chunks {
                 var chunk = chunk
@@ -96,46 +102,30 @@ package final class TableState: Sendable {
         }
     }
 
-    /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
-    /// of them by what `update` makes of it, and sends the changes (old rows deleted, new rows
-    /// inserted, rows an updated primary key replaced deleted) to the views reading the table.
-    /// Returns the number of rows matched.
-    package func modify(
-        _ table: RelationDefinition, synchronousCommit: Bool = true, matching: (Chunk) throws(SluiceError) -> Bitmap,
-        update: ((Chunk) throws(SluiceError) -> Chunk)? = nil
-    ) throws(SluiceError) -> Int {
-        guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
-        var affected = 0
-        try write(table, synchronousCommit: synchronousCommit) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
-            let result = try store.rewrite { (chunk: Chunk) throws(SluiceError) -> (removed: Bitmap?, reinserted: Chunk?) in
-                let mask = try matching(chunk)
-                guard mask.setCount > 0 else { return (nil, nil) }
-                return (mask, try update?(chunk.filter(mask)))
-            }
-            affected = result.removed.reduce(0) { $0 + $1.count }
-            let deletes = (result.removed + result.replaced).map { (op: ChangeOp.delete, rows: $0) }
-            return (deletes + result.inserted.map { (op: ChangeOp.insert, rows: $0) }, nil)
-        }
-        return affected
-    }
-
     /// Runs `apply` (which changes `table`'s store and returns the changes it made, in order,
     /// and a connector's positions) as one step of the table's stream (``StreamRuntime/withSource(_:_:)``),
     /// logs the changes as one record, sends
     /// them to the views reading the table, and then waits for the log as `synchronousCommit`
     /// says.
-    private func write(
-        _ table: RelationDefinition, synchronousCommit: Bool, watermarks: () -> [Watermark] = { [] },
+    func write(
+        _ table: RelationDefinition, synchronousCommit: Bool, statement: UInt64? = nil, watermarks: () -> [Watermark] = { [] },
         _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
     ) throws(SluiceError) {
         let journal = self.journal
+        let lock = writerLock(of: table.id)
+        lock.lock()
+        defer { lock.unlock() }
         let position = try runtime.withSource(table.id) { (writer) throws(SluiceError) -> UInt64? in
             let (changes, positions) = try apply()
             let kept = changes.filter { !$0.rows.isEmpty }
             var position: UInt64?
             if let journal, !kept.isEmpty || positions != nil {
                 do throws(SluiceError) {
-                    position = try journal.append(.write(table: table.id, changes: kept, positions: positions))
+                    if let statement {
+                        position = try journal.append(.part(table: table.id, statement: statement, changes: kept))
+                    } else {
+                        position = try journal.append(.write(table: table.id, changes: kept, positions: positions))
+                    }
                 } catch {
                     // The log refused the write (a full disk): the statement fails and leaves
                     // the table as it was, as the log does.
@@ -152,6 +142,16 @@ package final class TableState: Sendable {
             return position
         }
         try commit(position, synchronously: synchronousCommit)
+    }
+
+    /// Table `id`'s writer lock, made at first use.
+    func writerLock(of id: Int) -> NSRecursiveLock {
+        writerLocks.withLock { locks in
+            if let lock = locks[id] { return lock }
+            let lock = NSRecursiveLock()
+            locks[id] = lock
+            return lock
+        }
     }
 
     /// Takes back `changes` (a write's, in the order it made them) from `store`, last first: an

@@ -75,18 +75,20 @@ extension SQLSession {
             }
             return result
         case .insert(let table, let source, let returning):
-            let chunks = try executor.run(source)
+            // Every row is made and checked first, staged on disk past a few chunks, so a
+            // failure part way inserts nothing and memory stays bounded whatever the size.
+            var returned: [Chunk] = []
+            let staged = try stage(source, into: table, executor: executor, keeping: returning == nil ? nil : { returned.append($0) })
             if let failure = reader.failure { throw failure }
-            for chunk in chunks { try checkNotNull(chunk, table: table) }
-            let count = try database.tables.insert(chunks, into: table, synchronousCommit: false)
-            return try Self.result(tag: "INSERT 0 \(count)", returning: returning, rows: chunks, context: context)
+            let count = try database.tables.insert(staged, into: table)
+            return try Self.result(tag: "INSERT 0 \(count)", returning: returning, rows: returned, context: context)
         case .update(let table, var filter, var assignments, let subqueries, let returning):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
             var updated: [Chunk] = []
             let affected = try database.tables.modify(
-                table, synchronousCommit: false, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
+                table, spillDirectory: database.spillDirectory, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
             ) {
                 (old: Chunk) throws(SluiceError) -> Chunk in
                 var columns = old.columns
@@ -104,7 +106,7 @@ extension SQLSession {
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             var removed: [Chunk] = []
             let affected = try database.tables.modify(
-                table, synchronousCommit: false,
+                table, spillDirectory: database.spillDirectory,
                 matching: { (chunk) throws(SluiceError) in
                     let mask = try Self.matching(filter, chunk, context)
                     if returning != nil, mask.setCount > 0 { removed.append(chunk.filter(mask)) }
@@ -112,11 +114,11 @@ extension SQLSession {
                 })
             return try Self.result(tag: "DELETE \(affected)", returning: returning, rows: removed, context: context)
         case .createTable(let relation, let populate):
-            var rows: [Chunk] = []
-            if let populate { rows = try executor.run(populate) }
+            let staged = try populate.map { (plan) throws(SluiceError) in try stage(plan, into: relation, executor: executor) }
+            if let failure = reader.failure { throw failure }
             _ = try database.create(relation)
-            try database.tables.insert(rows, into: relation, synchronousCommit: false)
-            return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(rows.reduce(0) { $0 + $1.count })")
+            if let staged { _ = try database.tables.insert(staged, into: relation) }
+            return PGStatementResult(commandTag: populate == nil ? "CREATE_TABLE" : "SELECT \(staged?.rowCount ?? 0)")
         case .createMaterializedView:
             throw SluiceError.internalError("materialized views are created by run(_:)")
         case .createSink:
@@ -268,6 +270,22 @@ extension SQLSession {
             }
             return node
         }
+    }
+
+    /// Runs `plan` (rows in `table`'s column order and types) and stages its rows, each chunk
+    /// checked against the table's NOT NULL columns; `keeping` sees every chunk as well.
+    private func stage(
+        _ plan: BatchPlan, into table: RelationDefinition, executor: BatchExecutor, keeping: ((Chunk) -> Void)? = nil
+    ) throws(SluiceError) -> ChunkStaging {
+        let staged = ChunkStaging(types: table.columns.map(\.type), spillDirectory: database.spillDirectory)
+        let stream = try executor.stream(plan)
+        while let chunk = try stream.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            try checkNotNull(chunk, table: table)
+            try staged.append(chunk)
+            keeping?(chunk)
+        }
+        return staged
     }
 
     func checkNotNull(_ chunk: Chunk, table: RelationDefinition) throws(SluiceError) {

@@ -11,7 +11,7 @@ package struct LogRecordFuzz {
         .structure([StructField(name: "a", type: .int32), StructField(name: "b", type: .varchar)]), .list(.int64),
     ]
 
-    /// Valid records: writes with and without positions, a drop.
+    /// Valid records: writes with and without positions, a drop, a statement's part and its commit.
     package static let seeds: [[UInt8]] = {
         let rows: [[Value]] = [
             [.int64(1), .string("alpha"), .bool(true), .int16(-3), .int32(40), .float64(0.5), .decimal(Decimal(mantissa: 1234, scale: 2)),
@@ -27,6 +27,8 @@ package struct LogRecordFuzz {
             TableLogRecord.write(table: 7, changes: [(.insert, chunk.slice(1 ..< 3))], positions: [0: 17, 1: 4_000_000_000]).encoded(),
             TableLogRecord.write(table: 7, changes: [], positions: [:]).encoded(),
             TableLogRecord.dropped(table: 7).encoded(),
+            TableLogRecord.part(table: 7, statement: 1_790_000_000_000_001, changes: [(.insert, chunk), (.delete, chunk.slice(2 ..< 3))]).encoded(),
+            TableLogRecord.committed(table: 7, statement: 1_790_000_000_000_001).encoded(),
         ]
     }()
 

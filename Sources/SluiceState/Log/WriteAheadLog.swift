@@ -92,6 +92,15 @@ package final class WriteAheadLog: Sendable {
         }
     }
 
+    /// Makes the log refuse every append with `error` until it is reopened (at the next start):
+    /// for a failure that leaves memory ahead of what the log says (a statement logged in parts
+    /// that could not log its end), which only recovery from the log sets right.
+    package func refuseAppends(because error: SluiceError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
+    }
+
     /// Returns once everything up to `position` is on disk.
     package func makeDurable(upTo position: UInt64) throws(SluiceError) {
         while true {

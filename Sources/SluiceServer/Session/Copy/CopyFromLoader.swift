@@ -7,23 +7,18 @@ import SluicePlanner
 
 /// Takes the data of one `COPY table FROM STDIN` as it arrives: splits it into rows, parses
 /// each value with its column type's text input, and builds chunks of ``Chunk/preferredSize``
-/// rows. The chunks are staged (in memory, then in an unlinked spill file past
-/// ``chunksInMemory``) and inserted only once CopyDone came and every row was read, so a bad
-/// row, CopyFail or a dropped connection leaves the table as it was, and memory stays bounded
-/// whatever the size of the data.
+/// rows. The chunks are staged (``ChunkStaging``: in memory, then in an unlinked spill file)
+/// and inserted only once CopyDone came and every row was read, as one statement
+/// (``TableState/insert(_:into:)``: in parts past a few chunks, all or none of them after a
+/// crash), so a bad row, CopyFail or a dropped connection leaves the table as it was, and
+/// memory stays bounded whatever the size of the data.
 ///
-/// - Complexity: O(bytes) to read; the insert streams the staged chunks back a few at a time.
+/// - Complexity: O(bytes) to read; the insert streams the staged chunks back a part at a time.
 final class CopyFromLoader: PGCopyInSink {
-    /// Chunks held before staging moves to a spill file.
-    static let chunksInMemory = 16
-    /// Chunks inserted in one table write.
-    static let chunksPerInsert = 8
-
     private struct State {
         var reader: CopyRowReader
         var builders: [ColumnBuilder]
-        var staged: [Chunk] = []
-        var spill: ChunkSpillFile?
+        var staged: ChunkStaging?
         var rowCount = 0
         var isEnded = false
     }
@@ -48,7 +43,8 @@ final class CopyFromLoader: PGCopyInSink {
         omittedNotNullColumn = table.columns.indices.first { !columns.contains($0) && !table.columns[$0].isNullable }
             .map { table.columns[$0].name }
         let reader = CopyRowReader(format: format, columnNames: columns.map { table.columns[$0].name })
-        state = Mutex(State(reader: reader, builders: Self.builders(for: table)))
+        let staged = ChunkStaging(types: table.columns.map(\.type), spillDirectory: session.database.spillDirectory)
+        state = Mutex(State(reader: reader, builders: Self.builders(for: table), staged: staged))
     }
 
     func received(_ data: [UInt8]) throws(SluiceError) {
@@ -112,21 +108,62 @@ final class CopyFromLoader: PGCopyInSink {
                 state.builders[column].appendNull()
                 continue
             }
-            if definition.type == .varchar {
+            let range = row.range(of: field)
+            switch definition.type {
+            case .varchar:
                 row.bytes.withUnsafeBytes { bytes in
-                    state.builders[column].append(bytes: UnsafeRawBufferPointer(rebasing: bytes[row.range(of: field)]))
+                    state.builders[column].append(bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
                 }
                 continue
+            case .int64, .int32, .int16:
+                // Plain digits (the common case) go straight into the column; anything else
+                // (spaces, a sign `+`, too many digits) takes the type's text input below.
+                if let value = Self.plainInteger(row.bytes, range) {
+                    switch definition.type {
+                    case .int64:
+                        state.builders[column].append(int64: value)
+                        continue
+                    case .int32 where Int64(Int32.min) ... Int64(Int32.max) ~= value:
+                        state.builders[column].append(int32: Int32(value))
+                        continue
+                    case .int16 where Int64(Int16.min) ... Int64(Int16.max) ~= value:
+                        state.builders[column].append(int16: Int16(value))
+                        continue
+                    default:
+                        break
+                    }
+                }
+            default:
+                break
             }
             do {
                 state.builders[column].append(try Value(parsingText: row.string(at: field), as: definition.type, zone: zone))
             } catch {
-                throw withContext(error, CopyContext.column(row.lineNumber, name: definition.name, value: Array(row.bytes[row.range(of: field)])))
+                throw withContext(error, CopyContext.column(row.lineNumber, name: definition.name, value: Array(row.bytes[range])))
             }
         }
         for column in table.columns.indices where !columns.contains(column) { state.builders[column].appendNull() }
         state.rowCount += 1
         if state.rowCount % Chunk.preferredSize == 0 { try flushChunk(&state) }
+    }
+
+    /// The integer `bytes[range]` spells as an optional `-` and 1 to 18 ASCII digits (so it
+    /// cannot overflow), or nil for any other text.
+    @inline(__always)
+    static func plainInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
+        var index = range.lowerBound
+        let isNegative = index < range.upperBound && bytes[index] == UInt8(ascii: "-")
+        if isNegative { index += 1 }
+        let digits = range.upperBound - index
+        guard digits > 0, digits <= 18 else { return nil }
+        var value: Int64 = 0
+        while index < range.upperBound {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        return isNegative ? -value : value
     }
 
     private func notNullViolation(_ column: String, _ row: CopyRow) -> SluiceError {
@@ -163,44 +200,19 @@ final class CopyFromLoader: PGCopyInSink {
         guard let count = state.builders.first?.count, count > 0 else { return }
         let chunk = Chunk(columns: state.builders.map { $0.finish() }, count: count)
         state.builders = Self.builders(for: table)
-        if state.spill == nil, state.staged.count >= Self.chunksInMemory {
-            let spill = try ChunkSpillFile(in: session.database.spillDirectory, types: table.columns.map(\.type))
-            for staged in state.staged { try spill.append(staged) }
-            state.staged = []
-            state.spill = spill
-        }
-        if let spill = state.spill {
-            try spill.append(chunk)
-        } else {
-            state.staged.append(chunk)
-        }
+        try state.staged?.append(chunk)
     }
 
-    /// Inserts every staged chunk, a few per table write; returns the rows inserted.
+    /// Inserts every staged row as one statement; returns the rows inserted.
     private func insertStaged(_ state: inout State) throws(SluiceError) -> Int {
-        let tables = session.database.tables
-        guard let spill = state.spill else {
-            return state.staged.isEmpty ? 0 : try tables.insert(state.staged, into: table, synchronousCommit: false)
-        }
-        let stream = try spill.chunks()
-        var count = 0
-        var batch: [Chunk] = []
-        while let chunk = try stream.next() {
-            batch.append(chunk)
-            if batch.count == Self.chunksPerInsert {
-                count += try tables.insert(batch, into: table, synchronousCommit: false)
-                batch = []
-            }
-        }
-        if !batch.isEmpty { count += try tables.insert(batch, into: table, synchronousCommit: false) }
-        return count
+        guard let staged = state.staged else { return 0 }
+        return try session.database.tables.insert(staged, into: table)
     }
 
     /// Drops everything staged; later calls do nothing.
     private func end(_ state: inout State) {
         state.isEnded = true
-        state.staged = []
-        state.spill = nil
+        state.staged = nil
         state.builders = []
     }
 
