@@ -151,3 +151,18 @@ def test_whole_order_by_streams_to_the_client(server, oracle):
             count += 1
         _within_bound(server, "ORDER BY v DESC, id of every row")
     assert count == ROWS and not want and not expected.fetchmany(1)
+
+
+def _memory(conn) -> dict[str, int]:
+    cursor = conn.execute("SELECT * FROM sluice_memory")
+    return dict(zip([column.name for column in cursor.description], cursor.fetchone()))
+
+
+def test_sluice_memory_shows_the_queries_budget(server):
+    """`sluice_memory` has the queries' budget (half of the limit) and what they hold: nothing
+    once every query has ended, the spilling ones too."""
+    with connect(server) as conn:
+        assert conn.execute(TOP_GROUP).fetchone() is not None
+        memory = _memory(conn)
+        assert memory["query_limit_bytes"] == LIMIT // 2
+        assert memory["query_reserved_bytes"] == 0, memory

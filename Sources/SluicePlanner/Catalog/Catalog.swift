@@ -335,6 +335,10 @@ package struct MemoryStatus: Sendable {
     /// The process's resident set, now and at its peak (Linux's VmRSS and VmHWM).
     package var processBytes = 0
     package var processPeakBytes = 0
+    /// Bytes the running queries' operators hold (sorts, hash tables, top-N rows), and the most
+    /// they may hold together (half of `--memory-limit`).
+    package var queryReservedBytes = 0
+    package var queryLimitBytes = 0
 
     package init() {}
 }

@@ -296,7 +296,7 @@ enum SystemCatalog {
     /// counters (rows read, rejected as malformed, and dropped behind the watermark), and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
     /// connector; `sluice_sources.rows_rejected` counts them all); and `sluice_checkpoints`, the
     /// recent checkpoints (the last 100), written or failed; and `sluice_memory`, one row of the
-    /// state store's and the process's memory use against `--memory-limit`.
+    /// state store's, the queries' and the process's memory use against `--memory-limit`.
     private static func sluiceTable(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
         let visibleIDs = Set(visible(catalog, session).map(\.id))
         switch name {
@@ -352,13 +352,14 @@ enum SystemCatalog {
                 columns: [
                     ("limit_bytes", .int64), ("state_resident_bytes", .int64), ("state_peak_resident_bytes", .int64),
                     ("state_spilled_bytes", .int64), ("pages_evicted", .int64), ("pages_loaded", .int64), ("process_rss_bytes", .int64),
-                    ("process_peak_rss_bytes", .int64),
+                    ("process_peak_rss_bytes", .int64), ("query_reserved_bytes", .int64), ("query_limit_bytes", .int64),
                 ],
                 rows: [
                     [
                         .int64(Int64(memory.limitBytes)), .int64(Int64(memory.residentBytes)), .int64(Int64(memory.peakResidentBytes)),
                         .int64(Int64(memory.spilledBytes)), .int64(Int64(memory.evictedPages)), .int64(Int64(memory.loadedPages)),
                         .int64(Int64(memory.processBytes)), .int64(Int64(memory.processPeakBytes)),
+                        .int64(Int64(memory.queryReservedBytes)), .int64(Int64(memory.queryLimitBytes)),
                     ]
                 ])
         case "sluice_source_errors":

@@ -135,7 +135,13 @@ package final class Database: TableProvider, Sendable {
         }
         let tables = self.tables
         catalog.setCheckpointSource { tables.journal?.history ?? [] }
-        catalog.setMemorySource { streams.memoryStatus }
+        let queryMemory = self.queryMemory
+        catalog.setMemorySource {
+            var status = streams.memoryStatus
+            status.queryReservedBytes = queryMemory.inUse
+            status.queryLimitBytes = queryMemory.limit
+            return status
+        }
         catalog.setSourceStatusSource {
             let secrets = catalog.secretValues
             return streams.connectors.all.sorted { $0.key < $1.key }.map { id, connector in

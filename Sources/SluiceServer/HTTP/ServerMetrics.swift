@@ -155,6 +155,8 @@ package final class ServerMetrics: Sendable {
             gauge("sluice_state_resident_bytes", [], Double(memory.residentBytes))
             gauge("sluice_state_spilled_bytes", [], Double(memory.spilledBytes))
             gauge("sluice_process_resident_bytes", [], Double(memory.processBytes))
+            gauge("sluice_query_memory_bytes", [], Double(memory.queryReservedBytes))
+            gauge("sluice_query_memory_limit_bytes", [], Double(memory.queryLimitBytes))
 
             // Refused logins on every port: SQL, Kafka (SASL) and HTTP.
             let failedLogins = (sqlServer.withLock { $0 }?.failedLogins ?? 0) + (broker?.failedLogins ?? 0)
