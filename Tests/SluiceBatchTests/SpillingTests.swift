@@ -53,22 +53,10 @@ import Testing
         #expect(memory.spilledBytes > 0)
         #expect(sorted.allSatisfy { $0.count <= Chunk.preferredSize })
         // Swift's sort is not stable: the row number breaks ties, as a stable sort keeps them.
-        let expected = rows.sorted { a, b in
-            if a.1 != b.1 {
-                guard let x = a.1 else { return true }
-                guard let y = b.1 else { return false }
-                return x > y
-            }
-            if a.0 != b.0 {
-                guard let x = a.0 else { return false }
-                guard let y = b.0 else { return true }
-                return x < y
-            }
-            return a.2! < b.2!
-        }
+        let expected = stableOrder(rows)
         let got = sorted.flatMap(\.rows)
         #expect(got.count == expected.count)
-        #expect(got.map { $0[2] } == expected.map { Value.int64($0.2!) })
+        #expect(got.map { $0[2] } == expected.map { Value.int64($0) })
     }
 
     /// ORDER BY … LIMIT … OFFSET keeps only the rows it needs, and gives the whole sort's rows.
