@@ -26,18 +26,26 @@ extension TableState {
     }
 
     private func insertParts(of staged: ChunkStaging, into table: RelationDefinition, statement: UInt64?) throws(SluiceError) -> Int {
-        let stream = try staged.chunks()
         var count = 0
+        try forEachPart(of: staged) { (part) throws(SluiceError) in
+            count += try insert(part, into: table, synchronousCommit: false, statement: statement)
+        }
+        return count
+    }
+
+    /// Calls `body` with the staged chunks, ``chunksPerPart`` at a time (the last part may be
+    /// smaller), starting a new log segment between parts when the current one is full.
+    private func forEachPart(of staged: ChunkStaging, _ body: ([Chunk]) throws(SluiceError) -> Void) throws(SluiceError) {
+        let stream = try staged.chunks()
         var part: [Chunk] = []
         while let chunk = try stream.next() {
             part.append(chunk)
             guard part.count == Self.chunksPerPart else { continue }
-            count += try insert(part, into: table, synchronousCommit: false, statement: statement)
+            try body(part)
             part = []
             try journal?.rotateIfFull()
         }
-        if !part.isEmpty { count += try insert(part, into: table, synchronousCommit: false, statement: statement) }
-        return count
+        if !part.isEmpty { try body(part) }
     }
 
     /// Deletes the rows of `table` that `matching` selects or, with `update`, replaces each chunk
@@ -77,10 +85,7 @@ extension TableState {
         guard affected > 0 else { return 0 }
         if removals.isInMemory && additions.isInMemory {
             try write(table, synchronousCommit: false) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
-                var changes: [(op: ChangeOp, rows: Chunk)] = []
-                for staged in removals.heldChunks {
-                    if let removed = store.remove(keys: Self.keys(in: staged.columns[0])) { changes.append((.delete, removed)) }
-                }
+                var changes = Self.remove(removals.heldChunks, from: store)
                 var inserted: [(op: ChangeOp, rows: Chunk)] = []
                 for rows in additions.heldChunks {
                     let result = try store.insert(rows)
@@ -92,31 +97,20 @@ extension TableState {
             return affected
         }
         try inParts(of: table) { (statement) throws(SluiceError) in
-            let stream = try removals.chunks()
-            var part: [Chunk] = []
-            while let chunk = try stream.next() {
-                part.append(chunk)
-                if part.count == Self.chunksPerPart {
-                    try remove(part, from: table, store: store, statement: statement)
-                    part = []
+            try forEachPart(of: removals) { (part) throws(SluiceError) in
+                try write(table, synchronousCommit: false, statement: statement) {
+                    () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in (Self.remove(part, from: store), nil)
                 }
             }
-            if !part.isEmpty { try remove(part, from: table, store: store, statement: statement) }
             if additions.rowCount > 0 { _ = try insertParts(of: additions, into: table, statement: statement) }
         }
         return affected
     }
 
-    /// Removes the rows staged in `part` (state keys first, then the rows) as one part.
-    private func remove(_ part: [Chunk], from table: RelationDefinition, store: TableStore, statement: UInt64?) throws(SluiceError) {
-        try write(table, synchronousCommit: false, statement: statement) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
-            var changes: [(op: ChangeOp, rows: Chunk)] = []
-            for staged in part {
-                if let removed = store.remove(keys: Self.keys(in: staged.columns[0])) { changes.append((.delete, removed)) }
-            }
-            return (changes, nil)
-        }
-        try journal?.rotateIfFull()
+    /// Removes from `store` the rows staged in `staged` (state keys first, then the rows);
+    /// returns the removals as changes.
+    private static func remove(_ staged: [Chunk], from store: TableStore) -> [(op: ChangeOp, rows: Chunk)] {
+        staged.compactMap { chunk in store.remove(keys: keys(in: chunk.columns[0])).map { (op: ChangeOp.delete, rows: $0) } }
     }
 
     /// The state keys a bytea column holds, one per row.
