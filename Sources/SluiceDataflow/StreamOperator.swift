@@ -84,6 +84,9 @@ package struct StateWriter {
     }
 }
 
+/// The vnode of each row of a chunk in an operator's state keys (``StreamOperator/backfillVnodes(from:)``).
+package typealias BackfillVnodes = (Chunk) -> [UInt16]
+
 /// A stream operator: turns input change chunks into output change chunks, one epoch at a time.
 ///
 /// Synchronous and owned by one worker thread; no `async` and no actor hop per chunk.
@@ -112,6 +115,16 @@ package protocol StreamOperator {
     /// Bytes of memory the operator's state holds, estimated from what it stores (for system
     /// views and benchmarks). Default: 0, for stateless operators.
     var stateBytes: Int { get }
+    /// What gives each row coming on input `input` the vnode it has in this operator's state
+    /// keys. A backfill feeds a stateful operator its rows a range of vnodes at a time
+    /// (``BackfillBuckets``), so each of its epochs reads and rewrites a range of the state
+    /// rather than pages all over it. Default: nil, for an operator whose state is not keyed by
+    /// its input rows' vnodes.
+    func backfillVnodes(from input: InputIndex) -> BackfillVnodes?
+    /// True for an operator that keeps nothing between chunks (a map, a filter, a scan's column
+    /// selection): the order of its input rows changes nothing but the order of its output's,
+    /// so a backfill may reorder rows across it. Default: false.
+    var keepsNoState: Bool { get }
 }
 
 extension StreamOperator {
@@ -121,6 +134,8 @@ extension StreamOperator {
     package mutating func enableCheckpoints() {}
     package mutating func useMemory(_ memory: StateMemory) {}
     package var stateBytes: Int { 0 }
+    package func backfillVnodes(from input: InputIndex) -> BackfillVnodes? { nil }
+    package var keepsNoState: Bool { false }
 }
 
 /// A stream plan node the dataflow can run: it builds its operator. Each operator's file

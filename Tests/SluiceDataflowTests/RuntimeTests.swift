@@ -209,3 +209,42 @@ private final class Flag: Sendable {
         #expect(published.view(5) == [["7"]])
     }
 }
+
+@Suite struct BackfillInVnodeOrderTests {
+    /// Under a memory limit whose 32nd (1 MiB) is far below the snapshot, a grouping's and a
+    /// join's backfill go through buckets on disk and many steps, and end with the same rows as
+    /// the sums worked out here.
+    @Test(.timeLimit(.minutes(10)))
+    func aBigBackfillInVnodeOrderEndsWithEveryRow() async throws {
+        let published = Published()
+        let memory = StateMemory(limit: 32 << 20, spillDirectory: NSTemporaryDirectory())
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: 600_000, memory: memory) { published.record($0, $1) }
+        runtime.start()
+        defer { runtime.stop() }
+        // 300,000 rows (id, k) with k = id % 1,000: 4.8 MB.
+        let chunks = (0 ..< 300).map { index in
+            let ids = (0 ..< 1000).map { Int64(index * 1000 + $0) }
+            return Chunk(columns: [Column(type: .int64, storage: .int64(ids)), Column(type: .int64, storage: .int64(ids.map { $0 % 1000 }))])
+        }
+        let keys = (0 ..< 1000).map { Int64($0) }
+        let other = [Chunk(columns: [Column(type: .int64, storage: .int64(keys)), Column(type: .int64, storage: .int64(keys.map { $0 * 3 }))])]
+        let table = StreamPlan.scan(TableScan(tableID: 1, tableName: "t1", columns: [0, 1], columnTypes: [.int64, .int64]))
+        let grouped = StreamPlan.hashAggregate(
+            input: .project(input: table, predicate: nil, expressions: [.column(1, .int64), .column(0, .int64)]), groupCount: 1,
+            aggregates: [AggregateCall(kind: .countStar, argument: nil, resultType: .int64), AggregateCall(kind: .max, argument: 1, resultType: .int64)])
+        await runtime.waitForCommit(try runtime.createView(id: 40, name: "g", plan: grouped, context: EvaluationContext()) { _ in chunks })
+        let rows = published.view(40)
+        #expect(rows.count == 1000)
+        #expect(rows.allSatisfy { $0[1] == "300" && Int64($0[2])! == 299_000 + Int64($0[0])! })
+
+        let join = StreamPlan.hashJoin(
+            StreamHashJoinPlan(
+                left: table, right: scan(2, [.int64, .int64]), kind: .inner, leftKeys: [1], rightKeys: [0], residual: nil))
+        await runtime.waitForCommit(try runtime.createView(id: 41, name: "j", plan: join, context: EvaluationContext()) { relation in
+            relation == 1 ? chunks : other
+        })
+        let joined = published.view(41)
+        #expect(joined.count == 300_000)
+        #expect(joined.allSatisfy { Int64($0[0])! % 1000 == Int64($0[1])! && $0[2] == $0[1] && Int64($0[3])! == 3 * Int64($0[1])! })
+    }
+}

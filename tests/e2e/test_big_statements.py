@@ -7,9 +7,7 @@ that holds the table (loaded once, stopped cleanly), its peak resident set (`VmH
 it answers, so the peak read after the statement is the statement's: it must stay within 1.5 ×
 the limit plus a fixed overhead. The overhead, 64 MiB, is the issue's; the debug binary's own
 resident set with its broker, catalog and dashboard idle is about 56 MiB of it (the test
-measures and prints it). The views' backfills print their peaks but are not yet held to the
-bound (a GROUP BY or join whose keys come in random order still reads most of its state back
-in every epoch). Every answer is checked against DuckDB over the same generated rows.
+measures and prints it). Every answer is checked against DuckDB over the same generated rows.
 
 Then `kill -9` in the middle: a failpoint kills the server on its Nth write-ahead log append,
 part way through a big `INSERT … SELECT` (applied in parts under one statement number), and the
@@ -100,10 +98,6 @@ def _within_bounds(server: SluiceServer, what: str) -> None:
     assert peak <= 1.5 * LIMIT + OVERHEAD, f"{what}: peak RSS {peak / 2**20:.0f} MiB\n{server.log()[-3000:]}"
 
 
-def _report_peak(server: SluiceServer, what: str) -> None:
-    print(f"{what}: peak RSS {_peak(server) / 2**20:.0f} MiB at a {LIMIT_MB} MB limit")
-
-
 def _summary(conn, table: str) -> tuple:
     return tuple(int(x or 0) for x in conn.execute(f"SELECT count(*), sum(id), sum(k), sum(v), sum(length(s)) FROM {table}").fetchone())
 
@@ -173,10 +167,7 @@ def test_view_backfill_over_a_big_table(loaded, tmp_path, oracle):
         with connect(server) as conn:
             _reset_peak(server)
             conn.execute("CREATE MATERIALIZED VIEW agg AS SELECT k, count(*) AS n, sum(v) AS sv, max(v) AS mx, min(s) AS mn FROM big GROUP BY k")
-            # The backfill's own epochs bound what an epoch holds, but a GROUP BY whose groups
-            # come in random order still reads back most of its state each epoch: its peak is
-            # printed, not yet held to the bound (TODO(#40)).
-            _report_peak(server, "GROUP BY view's backfill")
+            _within_bounds(server, "GROUP BY view's backfill")
             got = conn.execute("SELECT count(*), sum(n), sum(sv), sum(mx), sum(length(mn)), sum(k * n) FROM agg").fetchone()
             want = oracle.execute(
                 "SELECT count(*), sum(n), sum(sv), sum(mx), sum(length(mn)), sum(k * n) FROM "
@@ -206,7 +197,7 @@ def test_join_view_over_two_big_tables(loaded, tmp_path, oracle):
         with connect(server) as conn:
             _reset_peak(server)
             conn.execute("CREATE MATERIALIZED VIEW joined AS SELECT b.id, b.v, o.w FROM big b JOIN other o ON b.k = o.k")
-            _report_peak(server, "join view's backfill (not yet held to the bound, TODO(#40))")
+            _within_bounds(server, "join view's backfill")
             got = conn.execute("SELECT count(*), sum(id), sum(v), sum(w) FROM joined").fetchone()
             want = oracle.execute("SELECT count(*), sum(b.id), sum(b.v), sum(o.w) FROM big b JOIN other o ON b.k = o.k").fetchone()
             assert tuple(int(x) for x in got) == tuple(int(x) for x in want)

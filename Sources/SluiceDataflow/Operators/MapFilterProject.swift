@@ -21,6 +21,8 @@ package struct MapFilterProject: StreamOperator {
         self.inputTypes = inputTypes
     }
 
+    package var keepsNoState: Bool { true }
+
     /// A column passed on keeps its watermark; an expression that never decreases in it (a
     /// window's start) carries its value at the watermark. The filter changes nothing: it only
     /// removes rows.

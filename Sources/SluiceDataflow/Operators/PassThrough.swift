@@ -6,6 +6,8 @@ import SluicePlan
 package struct PassThrough: StreamOperator {
     package init() {}
 
+    package var keepsNoState: Bool { true }
+
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         output.append(chunk)
     }
@@ -53,6 +55,8 @@ package struct ColumnSelection: StreamOperator {
     package init(columns: [Int]) {
         self.columns = columns
     }
+
+    package var keepsNoState: Bool { true }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
         let data = Chunk(columns: columns.map { chunk.data.columns[$0] }, count: chunk.count)

@@ -14,6 +14,8 @@ struct ProjectSet: StreamOperator {
     let context: EvaluationContext
     let inputTypes: [DataType]
 
+    var keepsNoState: Bool { true }
+
     /// Columns passed on keep their watermark; an expanded hopping window's start carries the
     /// earliest window the watermark can still be in.
     mutating func advance(to watermark: Watermark, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {

@@ -262,3 +262,13 @@ extension HashJoinNode: StreamOperatorNode {
         return joinOperator
     }
 }
+
+extension StreamHashJoin {
+    /// The vnode of each row's join key in its side's state (``JoinStateKey``'s prefix); nil
+    /// for a lookup join (its left rows are not kept) and a join without equalities.
+    package func backfillVnodes(from input: InputIndex) -> BackfillVnodes? {
+        let keys = input == 0 ? leftKeys : rightKeys
+        guard !isLookup, !keys.isEmpty else { return nil }
+        return { rows in StreamHashAggregate.vnodes(of: rows, keys: keys) }
+    }
+}

@@ -90,6 +90,11 @@ package final class Fragment: @unchecked Sendable {
     /// Bytes of backfill after which the fragment ends an epoch of its own (under a memory
     /// limit: a 32nd of it, as the runtime cuts written epochs); nil: never.
     private let backfillStepBytes: Int?
+    /// Where a backfill in vnode order puts its buckets (the memory limit's spill directory).
+    private let backfillSpillDirectory: String?
+    /// Bytes of rows the fragment emitted, in all: a backfill step counts what the view takes
+    /// as well as what it reads (a join's output may be many times its input).
+    private var emittedBytes = 0
     private var started = false
     private weak var collector: (any EpochCollector)?
     private var blocked: [Bool]
@@ -143,6 +148,7 @@ package final class Fragment: @unchecked Sendable {
         self.backfill = backfill
         self.backfillTime = backfillTime
         self.backfillStepBytes = memory.map { max($0.limit / 32, 1 << 20) }
+        self.backfillSpillDirectory = memory?.spillDirectory
         statistics.backfillRows.store(backfill.reduce(0) { $0 + $1.snapshot.rowCount }, ordering: .relaxed)
         self.collector = collector
         self.pool = pool
@@ -231,7 +237,14 @@ package final class Fragment: @unchecked Sendable {
             do {
                 try graph.start(into: emit)
                 var stepBytes = 0
+                var stepEmitted = emittedBytes
                 for (upstream, snapshot) in backfill {
+                    if let limit = backfillStepBytes, let directory = backfillSpillDirectory, snapshot.chunkCount > 1,
+                        let point = graph.backfillPoint(upstream: upstream)
+                    {
+                        try backfillInVnodeOrder(snapshot, at: point, stepBytes: limit, spillDirectory: directory)
+                        continue
+                    }
                     for index in 0 ..< snapshot.chunkCount {
                         let chunk = snapshot.chunk(index)
                         statistics.rowsIn.add(chunk.count, ordering: .relaxed)
@@ -239,9 +252,10 @@ package final class Fragment: @unchecked Sendable {
                             StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
                         statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
                         stepBytes += chunk.byteCount
-                        if let limit = backfillStepBytes, stepBytes >= limit {
+                        if let limit = backfillStepBytes, stepBytes + emittedBytes - stepEmitted >= limit {
                             try finishBackfillStep()
                             stepBytes = 0
+                            stepEmitted = emittedBytes
                         }
                     }
                 }
@@ -297,6 +311,55 @@ package final class Fragment: @unchecked Sendable {
                 statistics.record(error)
             }
         }
+    }
+
+    /// Backfills one input whose rows go, through operators that keep no state, to an operator
+    /// whose state is keyed by their vnodes (a grouping, a join side): the snapshot is read
+    /// whole first, each row run as far as that operator and put in its vnode's bucket
+    /// (``BackfillBuckets``, on disk past a step's bytes), then the buckets go on in vnode
+    /// order, with a step (``finishBackfillStep()``) every `stepBytes`. So each step reads and
+    /// rewrites a range of the operator's state (and of the view's, when it is keyed alike),
+    /// where rows in the table's order would touch pages all over it in every step. Half of the
+    /// progress shown is the read, half the run.
+    private func backfillInVnodeOrder(
+        _ snapshot: BackfillSnapshot, at point: BackfillPoint, stepBytes limit: Int, spillDirectory: String
+    ) throws(SluiceError) {
+        let buckets = BackfillBuckets(runBytes: limit, spillDirectory: spillDirectory)
+        var readProgress = 0
+        var reachedRows = 0
+        for index in 0 ..< snapshot.chunkCount {
+            let chunk = snapshot.chunk(index)
+            statistics.rowsIn.add(chunk.count, ordering: .relaxed)
+            let inserts = StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk)
+            for reached in try graph.process(inserts, below: point) {
+                if reached.ops.allSatisfy({ $0 == .insert }) {
+                    try buckets.add(reached.data, vnodes: point.vnodes(reached.data))
+                    reachedRows += reached.count
+                } else {
+                    try graph.process(reached, at: point, into: emit, watermarks: emit)
+                }
+            }
+            statistics.backfilledRows.add(chunk.count / 2, ordering: .relaxed)
+            readProgress += chunk.count / 2
+        }
+        let runProgress = snapshot.rowCount - readProgress
+        var ranRows = 0
+        var stepBytes = 0
+        var stepEmitted = emittedBytes
+        try buckets.forEachChunk { (rows: Chunk) throws(SluiceError) in
+            try graph.process(StreamChunk(ops: [ChangeOp](repeating: .insert, count: rows.count), data: rows), at: point, into: emit, watermarks: emit)
+            let before = reachedRows > 0 ? runProgress * ranRows / reachedRows : 0
+            ranRows += rows.count
+            let after = reachedRows > 0 ? runProgress * ranRows / reachedRows : 0
+            statistics.backfilledRows.add(after - before, ordering: .relaxed)
+            stepBytes += rows.byteCount
+            if stepBytes + emittedBytes - stepEmitted >= limit {
+                try finishBackfillStep()
+                stepBytes = 0
+                stepEmitted = emittedBytes
+            }
+        }
+        if reachedRows == 0 { statistics.backfilledRows.add(runProgress, ordering: .relaxed) }
     }
 
     /// Ends an epoch of the backfill's own, seen by no one else: the operators write what the
@@ -397,6 +460,7 @@ package final class Fragment: @unchecked Sendable {
             return
         }
         statistics.rowsOut.add(chunk.count, ordering: .relaxed)
+        emittedBytes &+= chunk.data.byteCount
         materializer.apply(chunk)
         output.sendWithoutWaiting(.chunk(chunk))
     }

@@ -19,6 +19,17 @@ package struct OperatorProfile: Sendable, Equatable {
     package var stateBytes = 0
 }
 
+/// The operator a backfill feeds one upstream's rows in vnode order (``OperatorGraph/backfillPoint(upstream:)``).
+package struct BackfillPoint {
+    /// The leaf that reads the upstream.
+    let leaf: Int
+    /// The operator, and the input the rows come on.
+    let node: Int
+    let input: InputIndex
+    /// Each row's vnode in the operator's state.
+    package let vnodes: BackfillVnodes
+}
+
 /// The operators of one materialized view's stream plan, wired as a tree and run on one thread.
 ///
 /// Nodes are stored children first, so finishing an epoch in index order finishes every
@@ -115,6 +126,59 @@ package struct OperatorGraph {
         _ chunk: StreamChunk, upstream: Int, into sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void = { _ in }
     ) throws(SluiceError) {
         for leaf in leaves[upstream] { try push(chunk, into: leaf, input: 0, sink: sink, watermarks: watermarks) }
+    }
+
+    /// Where a backfill may put upstream `upstream`'s rows in vnode order: the first operator
+    /// on the way up from the upstream's leaf whose state is keyed by its input rows' vnodes,
+    /// reached through operators that keep no state. Nil when there is none, or when the
+    /// upstream has several leaves (a self-join).
+    package func backfillPoint(upstream: Int) -> BackfillPoint? {
+        guard leaves[upstream].count == 1 else { return nil }
+        var node = leaves[upstream][0]
+        var input = 0
+        while true {
+            if let vnodes = nodes[node].op.backfillVnodes(from: input) {
+                return BackfillPoint(leaf: leaves[upstream][0], node: node, input: input, vnodes: vnodes)
+            }
+            guard nodes[node].op.keepsNoState, let parent = nodes[node].parent else { return nil }
+            input = nodes[node].parentInput
+            node = parent
+        }
+    }
+
+    /// Runs a chunk of a backfill's rows through the operators below `point` (which keep no
+    /// state) and returns what reaches it.
+    package mutating func process(_ chunk: StreamChunk, below point: BackfillPoint) throws(SluiceError) -> [StreamChunk] {
+        var chunks = [chunk]
+        var node = point.leaf
+        var input = 0
+        while node != point.node {
+            var next: [StreamChunk] = []
+            for chunk in chunks {
+                var output = OutputBuffer()
+                let started = Self.now()
+                try nodes[node].op.process(chunk, from: input, into: &output)
+                nodes[node].profile.nanoseconds += Self.now() - started
+                nodes[node].profile.rowsIn += chunk.count
+                collectWarnings(output)
+                for out in output.drain() {
+                    nodes[node].profile.rowsOut += out.count
+                    next.append(out)
+                }
+            }
+            chunks = next
+            guard let parent = nodes[node].parent else { break }
+            input = nodes[node].parentInput
+            node = parent
+        }
+        return chunks
+    }
+
+    /// Runs a chunk that reached `point` (``process(_:below:)``) through its operator and on.
+    package mutating func process(
+        _ chunk: StreamChunk, at point: BackfillPoint, into sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void = { _ in }
+    ) throws(SluiceError) {
+        try push(chunk, into: point.node, input: point.input, sink: sink, watermarks: watermarks)
     }
 
     /// Runs upstream `upstream`'s watermark through the graph: each operator it reaches may emit

@@ -67,7 +67,7 @@ package final class SpillFile: Sendable {
     package var size: Int { space.withLock { $0.end } }
 
     /// Writes `bytes` to a free region. A failed write (a full disk) frees the region again.
-    func write(_ bytes: [UInt8]) throws(SluiceError) -> Region {
+    package func write(_ bytes: [UInt8]) throws(SluiceError) -> Region {
         guard !isReadOnly else { throw SluiceError(.ioError, "\(path) is read only") }
         let offset = allocate(bytes.count)
         var written = 0
@@ -87,7 +87,7 @@ package final class SpillFile: Sendable {
     }
 
     /// The bytes of `region`, checked against its checksum.
-    func read(_ region: Region) throws(SluiceError) -> [UInt8] {
+    package func read(_ region: Region) throws(SluiceError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: region.length)
         var done = 0
         while done < region.length {
@@ -119,7 +119,7 @@ package final class SpillFile: Sendable {
     }
 
     /// Returns `region` to the free space.
-    func free(_ region: Region) {
+    package func free(_ region: Region) {
         guard !isReadOnly else { return }
         space.withLock { space in
             var index = space.free.partitioningIndex { $0.offset > region.offset }

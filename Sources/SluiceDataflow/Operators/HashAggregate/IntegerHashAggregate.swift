@@ -1188,3 +1188,29 @@ struct GroupKeyBytes: Hashable {
         }
     }
 }
+
+extension IntegerHashAggregate {
+    /// The vnode of each row's group in the state table (``appendStateKey(to:_:)``'s); nil
+    /// for the global aggregate, whose one group has one key.
+    package func backfillVnodes(from input: InputIndex) -> BackfillVnodes? {
+        guard groupCount > 0 else { return nil }
+        let integerKey = integerKey
+        let groupCount = groupCount
+        return { rows in
+            if integerKey {
+                var vnodes = [UInt16](repeating: 0, count: rows.count)
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(16)
+                let column = rows.columns[0]
+                let values = Self.integers(column)
+                for row in 0 ..< rows.count {
+                    bytes.removeAll(keepingCapacity: true)
+                    Self.appendIntegerKey(column.isNull(row) ? nil : values[row], to: &bytes)
+                    vnodes[row] = bytes.withUnsafeBufferPointer { VirtualNode.of($0) }
+                }
+                return vnodes
+            }
+            return StreamHashAggregate.vnodes(of: rows, keys: Array(0 ..< groupCount))
+        }
+    }
+}

@@ -435,3 +435,26 @@ extension HashAggregateNode: StreamOperatorNode {
             appendOnlyInput: input.isAppendOnly)
     }
 }
+
+extension StreamHashAggregate {
+    /// The vnode of each row's group in the state tables (the group key's memcomparable bytes
+    /// hashed, as ``process(_:from:into:)`` keys a group); nil for the global aggregate.
+    package func backfillVnodes(from input: InputIndex) -> BackfillVnodes? {
+        guard groupCount > 0 else { return nil }
+        let groupCount = groupCount
+        return { rows in StreamHashAggregate.vnodes(of: rows, keys: Array(0 ..< groupCount)) }
+    }
+
+    /// The vnode of each row's memcomparable key in columns `keys` of `rows`.
+    static func vnodes(of rows: Chunk, keys: [Int]) -> [UInt16] {
+        var vnodes = [UInt16](repeating: 0, count: rows.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for row in 0 ..< rows.count {
+            bytes.removeAll(keepingCapacity: true)
+            for key in keys { MemcomparableEncoding.append(rows.columns[key], row: row, to: &bytes) }
+            vnodes[row] = bytes.withUnsafeBufferPointer { VirtualNode.of($0) }
+        }
+        return vnodes
+    }
+}
