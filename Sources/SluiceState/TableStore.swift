@@ -31,9 +31,16 @@ package final class TableStore: Sendable {
         /// (a chunk of `stagedChunks` and a row there), or a deletion (chunk -1). Writes commit
         /// when the rows are read (``commit(_:)``) or enough of them wait, so a one-row write
         /// costs a lookup and a staged row, not a page rewrite.
-        var staged: [KeyBytes: (chunk: Int32, row: Int32)] = [:]
+        var staged = StagedKeyIndex()
         var stagedChunks: [Chunk] = []
         var stagedRows = 0
+        /// The bytes of the staged rows (``Chunk/byteCount``), for bounding them by the memory budget.
+        var stagedBytes = 0
+        /// The greatest committed key of each vnode (an empty key for a vnode without one), so
+        /// that a key past it is known absent without a search of the pages: what makes
+        /// ascending keys (serial ids, times) cheap to upsert. Nil when not made since the last
+        /// change of the pages; made for large upserts only (``vnodeBounds(of:)``).
+        var vnodeBounds: KeyBuffer?
         /// A view's rows: its pages as last published (``replaceAll(with:)``).
         var viewPages: [StatePage]?
         /// Rows still on disk: a checkpoint's file and the changes logged after it, read in at
@@ -53,11 +60,19 @@ package final class TableStore: Sendable {
     /// The table's id among the state tables of its checkpoint piece.
     package static let stateTableID = 0
 
-    /// Rows staged past this many commit at once. A commit rewrites every page its keys fall
-    /// in, and a table's keys begin with their vnode, so even ascending keys spread over up to
-    /// 256 pages: the more rows a commit takes, the fewer times each page is rewritten (at 4,096
-    /// a bulk load rewrote each row about 64 times; at 32,768, 8).
+    /// Rows staged past this many commit at once, or later in a large table (``commitIfMany(_:memory:)``).
+    /// A commit rewrites every page its keys fall in, and a table's keys begin with their
+    /// vnode, so even ascending keys spread over up to 256 pages: the more rows a commit takes,
+    /// the fewer times each page is rewritten (at 4,096 a bulk load rewrote each row about 64
+    /// times; at 32,768, 8).
     static let stagedRowLimit = 32_768
+
+    /// The share of the memory budget's page bytes that staged rows may take before they commit
+    /// whatever the table's size: one sixteenth.
+    static let stagedByteShare = 16
+
+    /// Bytes a staged key costs beside its row (its bytes, hash, value and slots), roughly.
+    static let stagedKeyOverhead = 48
 
     /// A table recovered but not yet read in: its checkpoint file, checked, and the changes to
     /// apply on top of it, in order.
@@ -140,9 +155,10 @@ package final class TableStore: Sendable {
                         state.table.stage(chunk, signs: [Int8](repeating: 1, count: chunk.count)) { bytes, row in keys.appendKey(row, to: &bytes) }
                         state.table.commitEpoch()
                     }
+                    state.vnodeBounds = nil
                 } else {
                     Self.append(chunk, to: &state)
-                    Self.commitIfMany(&state)
+                    Self.commitIfMany(&state, memory: memory)
                 }
             }
             return InsertResult(inserted: chunk, replaced: nil)
@@ -158,7 +174,7 @@ package final class TableStore: Sendable {
             return state.withLock { state in
                 load(&state)
                 let result = Self.resolve(folded, keys: keys, onConflict: onConflict, into: &state)
-                Self.commitIfMany(&state)
+                Self.commitIfMany(&state, memory: memory)
                 return result
             }
         }
@@ -166,7 +182,7 @@ package final class TableStore: Sendable {
         return state.withLock { state in
             load(&state)
             let result = Self.upsert(chunk, keys: keys, into: &state)
-            Self.commitIfMany(&state)
+            Self.commitIfMany(&state, memory: memory)
             return result
         }
     }
@@ -198,6 +214,7 @@ package final class TableStore: Sendable {
         }
         state.nextRowID = rowID
         state.stagedRows += chunk.count
+        state.stagedBytes += chunk.byteCount
     }
 
     /// The keys of the next `count` row ids, taken.
@@ -222,78 +239,146 @@ package final class TableStore: Sendable {
     private static func commit(_ state: inout State) {
         guard state.stagedRows > 0 else { return }
         state.table.commitEpoch()
-        state.staged.removeAll(keepingCapacity: true)
+        state.vnodeBounds = nil
+        state.staged.removeAll()
         state.stagedChunks.removeAll(keepingCapacity: true)
         state.stagedRows = 0
+        state.stagedBytes = 0
     }
 
-    private static func commitIfMany(_ state: inout State) {
-        if state.stagedRows >= stagedRowLimit { commit(&state) }
+    /// Commits once the staged rows are many: at least ``stagedRowLimit`` and as many as the
+    /// table holds, or past a sixteenth of the memory budget's page bytes. Since a commit costs
+    /// a copy of every page its keys touch (nearly the whole table, for keys spread over the
+    /// vnodes), waiting until the staged rows are a share of the table keeps a bulk load's
+    /// copies at a few per row, where a fixed limit made them grow with the table.
+    private static func commitIfMany(_ state: inout State, memory: StateMemory?) {
+        guard state.stagedRows >= stagedRowLimit else { return }
+        let isShareOfTable = state.stagedRows >= state.table.rowCount
+        let isOverBudget = memory.map { state.stagedBytes >= $0.pageBudget / stagedByteShare } ?? false
+        if isShareOfTable || isOverBudget { commit(&state) }
     }
 
-    /// The row under `key` as of the writes so far: staged, or committed.
-    private static func find(_ key: [UInt8], in state: State) -> (rows: Chunk, index: Int)? {
-        find(KeyBytes(bytes: key), in: state)
-    }
-
-    private static func find(_ key: KeyBytes, in state: State) -> (rows: Chunk, index: Int)? {
-        if let staged = state.staged[key] {
-            return staged.chunk < 0 ? nil : (state.stagedChunks[Int(staged.chunk)], Int(staged.row))
+    /// Each key's ``StagedKeyIndex/hash(_:)``, in order.
+    private static func hashes(of keys: KeyBuffer) -> [UInt64] {
+        keys.bytes.withUnsafeBytes { bytes in
+            (0 ..< keys.count).map { StagedKeyIndex.hash(UnsafeRawBufferPointer(rebasing: bytes[keys.start($0) ..< Int(keys.ends[$0])])) }
         }
-        return state.table.find(key.bytes).map { ($0.contents.rows, $0.index) }
     }
 
-    /// Stages `rows` under `keys` (`keyOf` maps a row to its key's index there) with `sign`s
-    /// (+1 new, 0 replacing, -1 removed), remembering each key's latest row.
-    /// `lookedUp`, when given, holds each row's key as a dictionary key already (made for the
-    /// lookup before it), so no key is copied twice.
+    /// The row under key `index` of `keys` (whose hash is `hash`) as of the writes so far:
+    /// staged, or committed.
+    private static func find(_ index: Int, of keys: KeyBuffer, hash: UInt64, in state: State) -> (rows: Chunk, index: Int)? {
+        let staged = keys.bytes.withUnsafeBytes { bytes in
+            state.staged.value(for: UnsafeRawBufferPointer(rebasing: bytes[keys.start(index) ..< Int(keys.ends[index])]), hash: hash)
+        }
+        if let staged { return staged.chunk < 0 ? nil : (state.stagedChunks[Int(staged.chunk)], Int(staged.row)) }
+        guard !state.table.pages.isEmpty else { return nil }
+        if let bounds = state.vnodeBounds, Int(keys.ends[index]) - keys.start(index) >= 2 {
+            let vnode = keys.bytes.withUnsafeBufferPointer { Int($0[keys.start(index)]) << 8 | Int($0[keys.start(index) + 1]) }
+            if vnode < bounds.count && keys.compare(index, with: vnode, of: bounds) > 0 { return nil }
+        }
+        return state.table.find(keys.key(index)).map { ($0.contents.rows, $0.index) }
+    }
+
+    /// Upserts of this many rows or more make ``State/vnodeBounds`` when it is missing (a
+    /// few hundred page lookups, not worth it for a handful of rows).
+    static let vnodeBoundsRows = 256
+
+    /// The greatest key of each vnode in `table`, an empty key for a vnode without one.
+    private static func vnodeBounds(of table: PagedTable) -> KeyBuffer {
+        var bounds = KeyBuffer(reservingKeys: VirtualNode.count, bytes: VirtualNode.count * 16)
+        for vnode in 0 ..< VirtualNode.count {
+            // The last key before the next vnode's first possible key.
+            let next: [UInt8] = [UInt8((vnode + 1) >> 8), UInt8((vnode + 1) & 0xFF)]
+            var pageIndex = table.page(for: next)
+            var last: [UInt8]?
+            while last == nil {
+                let page = table.pages[pageIndex]
+                if page.lastKey.compare(0, with: next) < 0 {
+                    last = page.lastKey.key(0)
+                } else if page.firstKey.compare(0, with: next) < 0 {
+                    let contents = page.isResident ? page.contents : page.readContents()
+                    last = contents.keys.key(PagedTable.lowerBound(of: next, in: contents.keys) - 1)
+                } else if pageIndex > 0 {
+                    pageIndex -= 1
+                } else {
+                    break
+                }
+            }
+            if let last, last.count >= 2, Int(last[0]) << 8 | Int(last[1]) == vnode {
+                bounds.append(last)
+            } else {
+                bounds.append(EmptyCollection())
+            }
+        }
+        return bounds
+    }
+
+    /// Stages `rows` under `keys` (`keyOf` maps a row to its key's index there, whose hash is
+    /// `hashes` at that index) with `sign`s (+1 new, 0 replacing, -1 removed), remembering each
+    /// key's latest row.
     private static func stage(
-        _ rows: Chunk, signs: [Int8], keys: KeyBuffer, keyOf: (Int) -> Int, lookedUp: [KeyBytes]? = nil, in state: inout State
+        _ rows: Chunk, signs: [Int8], keys: KeyBuffer, keyOf: (Int) -> Int, hashes: [UInt64], in state: inout State
     ) {
         let chunkIndex = Int32(state.stagedChunks.count)
         state.stagedChunks.append(rows)
-        for row in 0 ..< rows.count {
-            let key = lookedUp?[row] ?? KeyBytes(bytes: keys.key(keyOf(row)))
-            state.staged[key] = signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row))
+        keys.bytes.withUnsafeBytes { bytes in
+            for row in 0 ..< rows.count {
+                let index = keyOf(row)
+                let key = UnsafeRawBufferPointer(rebasing: bytes[keys.start(index) ..< Int(keys.ends[index])])
+                state.staged.set(signs[row] < 0 ? (-1, -1) : (chunkIndex, Int32(row)), for: key, hash: hashes[index])
+            }
         }
         state.table.stage(rows, signs: signs) { bytes, row in keys.appendKey(keyOf(row), to: &bytes) }
         state.stagedRows += rows.count
+        state.stagedBytes += rows.byteCount + rows.count * stagedKeyOverhead
     }
 
     /// Stages `chunk`'s rows (whose keys are `keys`) in place of the stored rows with the same
     /// keys; within `chunk`, the last row for a key wins. Returns what is stored and replaced.
+    /// Each key is hashed once, for telling the chunk's keys apart, looking it up and staging it.
     private static func upsert(_ chunk: Chunk, keys: KeyBuffer, into state: inout State) -> InsertResult {
-        let keptRows = lastRowOfEachKey(keys)
+        if state.vnodeBounds == nil, keys.count >= vnodeBoundsRows, !state.table.pages.isEmpty {
+            state.vnodeBounds = vnodeBounds(of: state.table)
+        }
+        let hashes = hashes(of: keys)
+        let keptRows = lastRowOfEachKey(keys, hashes: hashes)
         let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
         var signs = [Int8](repeating: 1, count: keptRows.count)
         var replaced = RowPicks()
-        var lookedUp: [KeyBytes] = []
-        lookedUp.reserveCapacity(keptRows.count)
         for (position, row) in keptRows.enumerated() {
-            let key = KeyBytes(bytes: keys.key(row))
-            lookedUp.append(key)
-            if let found = find(key, in: state) {
+            if let found = find(row, of: keys, hash: hashes[row], in: state) {
                 replaced.add(found.rows, found.index)
                 signs[position] = 0
             }
         }
-        stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, lookedUp: lookedUp, in: &state)
+        stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, hashes: hashes, in: &state)
         return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : replaced.gathered(types: chunk.types))
     }
 
     /// The rows that hold the last occurrence of their key in `keys`, in order. Keys are first
-    /// told apart by a hash of their bytes, read in place: when no two hashes meet (a chunk of
-    /// distinct keys, the usual bulk load) every row is kept without a key copied; otherwise a
-    /// dictionary of the keys decides.
-    private static func lastRowOfEachKey(_ keys: KeyBuffer) -> [Int] {
-        var hashes = Set<Int>(minimumCapacity: keys.count)
-        let distinct = keys.bytes.withUnsafeBytes { bytes -> Bool in
-            for row in 0 ..< keys.count {
-                var hasher = Hasher()
-                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[keys.start(row) ..< Int(keys.ends[row])]))
-                if !hashes.insert(hasher.finalize()).inserted { return false }
+    /// told apart by their hashes (`hashes`): when no two meet (a chunk of distinct keys, the
+    /// usual bulk load) every row is kept without a key copied; otherwise a dictionary of the
+    /// keys decides.
+    private static func lastRowOfEachKey(_ keys: KeyBuffer, hashes: [UInt64]) -> [Int] {
+        // An open-addressing set of the hashes (0 marks an empty slot, so hash 0 counts as 1:
+        // a meeting it causes only sends the chunk the exact way).
+        var capacity = 16
+        while capacity < keys.count * 2 { capacity *= 2 }
+        var slots = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        var distinct = true
+        rows: for row in 0 ..< keys.count {
+            let hash = max(hashes[row], 1)
+            var slot = Int(truncatingIfNeeded: hash >> 7) & mask
+            while slots[slot] != 0 {
+                if slots[slot] == hash {
+                    distinct = false
+                    break rows
+                }
+                slot = (slot + 1) & mask
             }
-            return true
+            slots[slot] = hash
         }
         if distinct { return Array(0 ..< keys.count) }
         var lastRow: [KeyBytes: Int] = [:]
@@ -309,8 +394,9 @@ package final class TableStore: Sendable {
         var fresh: [Int] = []
         var held: [Int] = []
         var replaced = RowPicks()
+        let hashes = hashes(of: keys)
         for row in 0 ..< rows.count {
-            if let found = find(keys.key(row), in: state) {
+            if let found = find(row, of: keys, hash: hashes[row], in: state) {
                 if onConflict == .updateIfNotNull {
                     held.append(row)
                     replaced.add(found.rows, found.index)
@@ -322,13 +408,13 @@ package final class TableStore: Sendable {
         var stored: [Chunk] = []
         if !fresh.isEmpty {
             let added = fresh.count == rows.count ? rows : rows.gather(fresh)
-            stage(added, signs: [Int8](repeating: 1, count: fresh.count), keys: keys, keyOf: { fresh[$0] }, in: &state)
+            stage(added, signs: [Int8](repeating: 1, count: fresh.count), keys: keys, keyOf: { fresh[$0] }, hashes: hashes, in: &state)
             stored.append(added)
         }
         let old = replaced.isEmpty ? nil : replaced.gathered(types: rows.types)
         if let old {
             let merged = onConflict.merging(held.indices.map { (source: held[$0], into: $0) }, of: rows, into: old)
-            stage(merged, signs: [Int8](repeating: 0, count: held.count), keys: keys, keyOf: { held[$0] }, in: &state)
+            stage(merged, signs: [Int8](repeating: 0, count: held.count), keys: keys, keyOf: { held[$0] }, hashes: hashes, in: &state)
             stored.append(merged)
         }
         return InsertResult(inserted: Chunk.concatenate(stored, types: rows.types), replaced: old)
@@ -342,7 +428,7 @@ package final class TableStore: Sendable {
         return state.withLock { state -> Chunk? in
             load(&state)
             let removed = Self.delete(encoded, from: &state, types: types)
-            Self.commitIfMany(&state)
+            Self.commitIfMany(&state, memory: memory)
             return removed
         }
     }
@@ -351,15 +437,16 @@ package final class TableStore: Sendable {
         var seen = Set<KeyBytes>()
         var found = RowPicks()
         var foundKeys: [Int] = []
+        let hashes = hashes(of: keys)
         for row in 0 ..< keys.count {
             let key = keys.key(row)
-            guard seen.insert(KeyBytes(bytes: key)).inserted, let place = find(key, in: state) else { continue }
+            guard seen.insert(KeyBytes(bytes: key)).inserted, let place = find(row, of: keys, hash: hashes[row], in: state) else { continue }
             found.add(place.rows, place.index)
             foundKeys.append(row)
         }
         guard !found.isEmpty else { return nil }
         let removed = found.gathered(types: types)
-        stage(removed, signs: [Int8](repeating: -1, count: removed.count), keys: keys, keyOf: { foundKeys[$0] }, in: &state)
+        stage(removed, signs: [Int8](repeating: -1, count: removed.count), keys: keys, keyOf: { foundKeys[$0] }, hashes: hashes, in: &state)
         return removed
     }
 
@@ -372,7 +459,7 @@ package final class TableStore: Sendable {
         return state.withLock { state -> Chunk? in
             load(&state)
             let removed = Self.delete(keys, from: &state, types: types)
-            Self.commitIfMany(&state)
+            Self.commitIfMany(&state, memory: memory)
             return removed
         }
     }
@@ -402,7 +489,7 @@ package final class TableStore: Sendable {
             load(&state)
             Self.commit(&state)
             let removed = Self.removeRows(equalTo: rows, from: &state)
-            Self.commitIfMany(&state)
+            Self.commitIfMany(&state, memory: memory)
             return removed
         }
     }
@@ -430,7 +517,7 @@ package final class TableStore: Sendable {
     private static func stageRemovals(_ doomed: RowPicks, in state: inout State) {
         guard !doomed.isEmpty else { return }
         let rows = doomed.gathered(types: state.table.types)
-        stage(rows, signs: [Int8](repeating: -1, count: rows.count), keys: doomed.keys, keyOf: { $0 }, in: &state)
+        stage(rows, signs: [Int8](repeating: -1, count: rows.count), keys: doomed.keys, keyOf: { $0 }, hashes: hashes(of: doomed.keys), in: &state)
     }
 
     /// What ``insert(_:)`` stored and what it replaced.
@@ -538,6 +625,7 @@ package final class TableStore: Sendable {
         try state.withLock { (state: inout State) throws(SluiceError) in
             state.clear(types: types, memory: memory)
             try state.table.restore(from: restored, table: Self.stateTableID)
+            state.vnodeBounds = nil
             state.chain = CheckpointChain(restoredBytes: restored.byteCount, generation: generation)
             if primaryKey.isEmpty, let page = state.table.pages.last, page.keyCount > 0 {
                 // Row ids continue after the last one stored (the key's bytes after its vnode).
@@ -605,6 +693,7 @@ package final class TableStore: Sendable {
                 runs.append((keys(of: chunk), chunk))
             }
         }
+        state.vnodeBounds = nil
         if !state.table.append(runs) {
             for run in runs {
                 state.table.stage(run.rows, signs: [Int8](repeating: 1, count: run.rows.count)) { bytes, row in run.keys.appendKey(row, to: &bytes) }
@@ -625,7 +714,7 @@ package final class TableStore: Sendable {
             } else {
                 _ = Self.delete(keys(of: change.rows), from: &state, types: types)
             }
-            Self.commitIfMany(&state)
+            Self.commitIfMany(&state, memory: memory)
         }
         Self.commit(&state)
     }

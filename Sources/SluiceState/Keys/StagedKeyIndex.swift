@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SluiceCore
+
+/// The keys a ``TableStore`` staged and has not committed, each with a value (where its latest
+/// staged row is): an open-addressing hash table over one flat key buffer.
+///
+/// What a bulk load looks every row up in, and adds every row to: a key is copied once into the
+/// buffer, nothing is allocated per key, and each key is hashed once by the caller
+/// (``hash(_:)``, a multiply-mix over eight bytes at a time, not SipHash). A slot holds the
+/// entry and 32 bits of its hash, so a lookup of a key not held (most of a bulk load's) reads
+/// the slots alone, in one or two cache lines. ``removeAll()`` keeps the capacity and frees
+/// nothing per key. Not `Sendable`: one owner, under its lock.
+///
+/// - Complexity: ``value(for:hash:)`` and ``set(_:for:hash:)`` O(key length) expected;
+///   memory 16 bytes a key plus its bytes, and 8 bytes a slot (at most twice the keys, rounded
+///   up to a power of two).
+struct StagedKeyIndex {
+    /// A staged key's value: a chunk of the staged rows and a row there, or chunk -1 for a key
+    /// whose latest change removed it.
+    typealias Value = (chunk: Int32, row: Int32)
+
+    /// Each key once, in the order first set.
+    private var keys = KeyBuffer()
+    private var hashes: [UInt64] = []
+    private var values: [Value] = []
+    /// Per slot: the high 32 bits of the entry's hash, then its index plus one; 0 for an empty
+    /// slot. A power of two long, at most half full.
+    private var slots: [UInt64] = []
+
+    /// The keys held.
+    var count: Int { values.count }
+
+    /// A hash of `key`'s bytes for this index (the same bytes always give the same hash, in
+    /// this process).
+    @inline(__always)
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: key.count)
+        var offset = 0
+        while offset + 8 <= key.count {
+            hash = mix(hash ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        if offset < key.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < key.count {
+                tail |= UInt64(key[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            hash = mix(hash ^ tail)
+        }
+        // MurmurHash3's finalizer: every bit of the input moves the slot bits.
+        hash ^= hash >> 33
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        return hash
+    }
+
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        let product = value.multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        return product.high ^ product.low
+    }
+
+    /// The value under `key` (whose ``hash(_:)`` is `hash`), or nil.
+    func value(for key: UnsafeRawBufferPointer, hash: UInt64) -> Value? {
+        guard !slots.isEmpty else { return nil }
+        let entry = find(key, hash: hash).entry
+        return entry < 0 ? nil : values[Int(entry)]
+    }
+
+    /// Sets the value under `key` (whose ``hash(_:)`` is `hash`), adding the key if new.
+    mutating func set(_ value: Value, for key: UnsafeRawBufferPointer, hash: UInt64) {
+        if (values.count + 1) * 2 > slots.count { grow() }
+        let (entry, slot) = find(key, hash: hash)
+        if entry >= 0 {
+            values[Int(entry)] = value
+            return
+        }
+        slots[slot] = Self.slot(hash: hash, entry: values.count)
+        keys.append(key)
+        hashes.append(hash)
+        values.append(value)
+    }
+
+    /// Forgets every key, keeping the memory for the next ones.
+    mutating func removeAll() {
+        guard !values.isEmpty else { return }
+        keys = KeyBuffer(reservingKeys: values.count, bytes: keys.bytes.count)
+        hashes.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        for index in slots.indices { slots[index] = 0 }
+    }
+
+    @inline(__always)
+    private static func slot(hash: UInt64, entry: Int) -> UInt64 {
+        (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entry + 1)
+    }
+
+    /// The entry holding `key` (-1 when none) and the slot where it is or would go.
+    @inline(__always)
+    private func find(_ key: UnsafeRawBufferPointer, hash: UInt64) -> (entry: Int32, slot: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        return slots.withUnsafeBufferPointer { slots in
+            while true {
+                let content = slots[slot]
+                if content == 0 { return (-1, slot) }
+                if content & 0xFFFF_FFFF_0000_0000 == tag {
+                    let entry = Int(truncatingIfNeeded: content & 0xFFFF_FFFF) - 1
+                    if hashes[entry] == hash && equals(entry, key) { return (Int32(entry), slot) }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// Whether entry `entry`'s key is `key`.
+    private func equals(_ entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        let start = keys.start(entry)
+        guard Int(keys.ends[entry]) - start == key.count else { return false }
+        guard key.count > 0 else { return true }
+        return keys.bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 }
+    }
+
+    /// Doubles the slots (at least 1,024) and puts every entry back by its kept hash.
+    private mutating func grow() {
+        let capacity = max(1024, slots.count * 2)
+        slots = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for entry in 0 ..< hashes.count {
+            var slot = Int(truncatingIfNeeded: hashes[entry]) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Self.slot(hash: hashes[entry], entry: entry)
+        }
+    }
+}
