@@ -60,7 +60,7 @@ package struct CopyRowReader {
     private var isInQuotes = false
     private var row = CopyRow()
     /// Whether lines end in `\r\n`; nil until the first line ended.
-    private var endsInCarriageReturn: Bool?
+    package private(set) var endsInCarriageReturn: Bool?
 
     package init(format: CopyFormat, columnNames: [String]) {
         self.format = format
@@ -134,6 +134,22 @@ package struct CopyRowReader {
             throw error(.badCopyFileFormat, "unterminated CSV quoted field", lineNumber: lineCount + 1, line: line)
         }
         if !line.isEmpty { try lineCompleted(body) }
+    }
+
+    /// Takes one whole line, without its line end, as ``read(_:_:)-(UnsafeRawBufferPointer,_)``
+    /// takes a line it found (the caller found where it ends): checks its line end, the end
+    /// marker and the header, and calls `body` with its row.
+    package mutating func readLine(_ bytes: UnsafeRawBufferPointer, _ body: (CopyRow) throws(SluiceError) -> Void) throws(SluiceError) {
+        guard !isAtEndMarker else { return }
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: bytes)
+        try lineCompleted(body)
+    }
+
+    /// Counts a line the caller read itself: a plain line after the first, which ended as the
+    /// first did and is neither the header nor the end marker.
+    package mutating func countLine() {
+        lineCount += 1
     }
 
     // MARK: Lines

@@ -5,7 +5,8 @@ import SluiceCore
 /// bytes — mutated COPY data, random bytes, or rows the ``CopyRowWriter`` wrote. It checks that
 /// nothing crashes; that the reader gives the same rows, or the same error, however the bytes
 /// are cut into pieces; that errors carry a COPY SQLSTATE and a line; and that rows the writer
-/// wrote read back as they were.
+/// wrote read back as they were. The batch reader (``CopyBatchReader``) must give the same rows,
+/// line numbers and errors as the row reader, whole and in pieces.
 package struct CopyRowFuzz {
     /// One fuzz input.
     package struct Input {
@@ -82,6 +83,11 @@ package struct CopyRowFuzz {
         let whole = Self.read(input.bytes, format: input.format, cuts: [])
         let pieces = Self.read(input.bytes, format: input.format, cuts: input.cuts)
         precondition(whole == pieces, "rows differ when the input is cut at \(input.cuts)")
+        let expected = Self.readCounted(input.bytes, format: input.format)
+        for (cuts, batchRows, threshold) in [([], CopyBatchReader.batchRows, CopyBatchReader.readThreshold), (input.cuts, 2, 1), (input.cuts, 3, 8)] {
+            let batches = Self.readBatches(input.bytes, format: input.format, cuts: cuts, batchRows: batchRows, readThreshold: threshold)
+            precondition(batches == expected, "the batch reader differs from the row reader when the input is cut at \(cuts): \(batches) against \(expected)")
+        }
         switch whole {
         case .success(let read):
             rows += read.count
@@ -110,6 +116,69 @@ package struct CopyRowFuzz {
                 fields.append(field)
             }
             rows.append(fields)
+        }
+        do throws(SluiceError) {
+            var start = 0
+            for cut in cuts + [bytes.count] {
+                try reader.read(Array(bytes[start ..< cut]), collect)
+                start = cut
+            }
+            try reader.finish(collect)
+            return .success(rows)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A row's line number and fields (nil: NULL).
+    struct NumberedRow: Equatable, CustomStringConvertible {
+        var line: Int
+        var fields: [[UInt8]?]
+
+        var description: String {
+            "\(line): \(fields.map { $0.map { String(decoding: $0, as: UTF8.self).debugDescription } ?? "NULL" })"
+        }
+    }
+
+    static let columnNames = ["a", "b", "c"]
+
+    /// The rows the row reader gives, failing at the first without one field per column as
+    /// COPY does.
+    private static func readCounted(_ bytes: [UInt8], format: CopyFormat) -> Result<[NumberedRow], SluiceError> {
+        var reader = CopyRowReader(format: format, columnNames: columnNames)
+        var rows: [NumberedRow] = []
+        let collect = { (row: CopyRow) throws(SluiceError) in
+            guard row.count == columnNames.count else {
+                var error = SluiceError(
+                    .badCopyFileFormat,
+                    row.count > columnNames.count ? "extra data after last expected column" : "missing data for column \"\(columnNames[row.count])\"")
+                error.context = CopyContext.line(row.lineNumber, text: row.line)
+                throw error
+            }
+            rows.append(NumberedRow(line: row.lineNumber, fields: (0 ..< row.count).map { row.isNull[$0] ? nil : Array(row.bytes[row.range(of: $0)]) }))
+        }
+        do throws(SluiceError) {
+            try reader.read(bytes, collect)
+            try reader.finish(collect)
+            return .success(rows)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The rows the batch reader gives when the input comes in pieces cut at `cuts`.
+    private static func readBatches(
+        _ bytes: [UInt8], format: CopyFormat, cuts: [Int], batchRows: Int, readThreshold: Int
+    ) -> Result<[NumberedRow], SluiceError> {
+        var reader = CopyBatchReader(format: format, columnNames: columnNames, batchRows: batchRows, readThreshold: readThreshold)
+        var rows: [NumberedRow] = []
+        let collect = { (batch: CopyBatch) throws(SluiceError) in
+            precondition(batch.rowCount > 0 && batch.rowCount <= batchRows, "a batch of \(batch.rowCount) rows")
+            for row in 0 ..< batch.rowCount {
+                let fields = (0 ..< batch.fieldCount).map { batch.field(row, $0).map { Array($0) } }
+                precondition(batch.row(row).count == batch.fieldCount, "a batch row is not whole")
+                rows.append(NumberedRow(line: batch.lineNumbers[row], fields: fields))
+            }
         }
         do throws(SluiceError) {
             var start = 0

@@ -5,9 +5,10 @@ import SluiceFormats
 import SluicePGWire
 import SluicePlanner
 
-/// Takes the data of one `COPY table FROM STDIN` as it arrives: splits it into rows, parses
-/// each value with its column type's text input, and builds chunks of ``Chunk/preferredSize``
-/// rows. The chunks are staged (``ChunkStaging``: in memory, then in an unlinked spill file)
+/// Takes the data of one `COPY table FROM STDIN` as it arrives: splits it into batches of rows
+/// (``CopyBatchReader``), casts each batch a column at a time into the columns' builders (plain
+/// integers and text straight from the data's bytes, other values through their type's text
+/// input), and builds chunks of ``Chunk/preferredSize`` rows. The chunks are staged (``ChunkStaging``: in memory, then in an unlinked spill file)
 /// and inserted only once CopyDone came and every row was read, as one statement
 /// (``TableState/insert(_:into:)``: in parts past a few chunks, all or none of them after a
 /// crash), so a bad row, CopyFail or a dropped connection leaves the table as it was, and
@@ -16,7 +17,7 @@ import SluicePlanner
 /// - Complexity: O(bytes) to read; the insert streams the staged chunks back a part at a time.
 final class CopyFromLoader: PGCopyInSink {
     private struct State {
-        var reader: CopyRowReader
+        var reader: CopyBatchReader
         var builders: [ColumnBuilder]
         var staged: ChunkStaging?
         var rowCount = 0
@@ -42,7 +43,7 @@ final class CopyFromLoader: PGCopyInSink {
         self.columnCount = columns.count
         omittedNotNullColumn = table.columns.indices.first { !columns.contains($0) && !table.columns[$0].isNullable }
             .map { table.columns[$0].name }
-        let reader = CopyRowReader(format: format, columnNames: columns.map { table.columns[$0].name })
+        let reader = CopyBatchReader(format: format, columnNames: columns.map { table.columns[$0].name })
         let staged = ChunkStaging(types: table.columns.map(\.type), spillDirectory: session.database.spillDirectory)
         state = Mutex(State(reader: reader, builders: Self.builders(for: table), staged: staged))
     }
@@ -66,7 +67,7 @@ final class CopyFromLoader: PGCopyInSink {
             defer { end(&state) }
             do throws(SluiceError) {
                 var reader = state.reader
-                try reader.finish { (row) throws(SluiceError) in try append(row, to: &state) }
+                try reader.finish { (batch) throws(SluiceError) in try append(batch, to: &state) }
                 try flushChunk(&state)
                 return try insertStaged(&state)
             } catch {
@@ -89,7 +90,110 @@ final class CopyFromLoader: PGCopyInSink {
     private func read(_ data: [UInt8], into state: inout State) throws(SluiceError) {
         var reader = state.reader
         defer { state.reader = reader }
-        try reader.read(data) { (row) throws(SluiceError) in try append(row, to: &state) }
+        try reader.read(data) { (batch) throws(SluiceError) in try append(batch, to: &state) }
+    }
+
+    /// Adds a batch's rows to the builders, a column at a time, flushing a chunk at every
+    /// ``Chunk/preferredSize`` rows.
+    private func append(_ batch: CopyBatch, to state: inout State) throws(SluiceError) {
+        var start = 0
+        while start < batch.rowCount {
+            let room = Chunk.preferredSize - state.rowCount % Chunk.preferredSize
+            let end = min(batch.rowCount, start + room)
+            try cast(batch, rows: start ..< end, into: &state.builders)
+            state.rowCount += end - start
+            if state.rowCount % Chunk.preferredSize == 0 { try flushChunk(&state) }
+            start = end
+        }
+    }
+
+    /// Casts `rows` of `batch` into `builders`, a column at a time, checked against the
+    /// columns' types and NOT NULL. At a bad value, the rows are taken again one at a time, as
+    /// PostgreSQL takes them, for the error of the first bad row and its first bad field.
+    private func cast(_ batch: CopyBatch, rows: Range<Int>, into builders: inout [ColumnBuilder]) throws(SluiceError) {
+        if omittedNotNullColumn != nil { throw firstError(in: batch, through: rows.lowerBound) }
+        for (field, column) in columns.enumerated() {
+            let definition = table.columns[column]
+            if let failedRow = Self.cast(batch, rows: rows, field: field, definition: definition, zone: zone, into: &builders[column]) {
+                throw firstError(in: batch, through: failedRow)
+            }
+        }
+        for column in table.columns.indices where !columns.contains(column) {
+            for _ in rows { builders[column].appendNull() }
+        }
+    }
+
+    /// Casts field `field` of `rows` into `builder`; returns the first row whose value does not
+    /// fit (NULL in a NOT NULL column, text the type does not read), or nil.
+    private static func cast(
+        _ batch: CopyBatch, rows: Range<Int>, field: Int, definition: CatalogColumn, zone: TimeZoneRules, into builder: inout ColumnBuilder
+    ) -> Int? {
+        let isNullable = definition.isNullable
+        switch definition.type {
+        case .varchar:
+            for row in rows {
+                if let bytes = batch.field(row, field) {
+                    builder.append(bytes: bytes)
+                } else {
+                    guard isNullable else { return row }
+                    builder.appendNull()
+                }
+            }
+            return nil
+        case .int64:
+            for row in rows {
+                if let bytes = batch.field(row, field) {
+                    if let value = plainInteger(bytes) {
+                        builder.append(int64: value)
+                    } else {
+                        guard let value = try? Value(parsingText: String(decoding: bytes, as: UTF8.self), as: .int64, zone: zone) else { return row }
+                        builder.append(value)
+                    }
+                } else {
+                    guard isNullable else { return row }
+                    builder.appendNull()
+                }
+            }
+            return nil
+        default:
+            let type = definition.type
+            for row in rows {
+                if let bytes = batch.field(row, field) {
+                    if let value = plainInteger(bytes) {
+                        switch type {
+                        case .int32 where Int64(Int32.min) ... Int64(Int32.max) ~= value:
+                            builder.append(int32: Int32(value))
+                            continue
+                        case .int16 where Int64(Int16.min) ... Int64(Int16.max) ~= value:
+                            builder.append(int16: Int16(value))
+                            continue
+                        default:
+                            break
+                        }
+                    }
+                    guard let value = try? Value(parsingText: String(decoding: bytes, as: UTF8.self), as: type, zone: zone) else { return row }
+                    builder.append(value)
+                } else {
+                    guard isNullable else { return row }
+                    builder.appendNull()
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The error of the first bad row of `batch` up to `last` (which has one), as the row-at-a-
+    /// time ``append(_:to:)-(CopyRow,_)`` finds it, into builders thrown away.
+    private func firstError(in batch: CopyBatch, through last: Int) -> SluiceError {
+        var scratch = State(reader: CopyBatchReader(format: CopyFormat(kind: .text), columnNames: []), builders: Self.builders(for: table), staged: nil)
+        for row in 0 ... last {
+            do throws(SluiceError) {
+                try append(batch.row(row), to: &scratch)
+            } catch {
+                return error
+            }
+        }
+        return SluiceError.internalError("COPY found a bad value in line \(batch.lineNumbers[last]) that it then read without error")
     }
 
     /// Adds one row to the builders, checked against the columns' count, types and NOT NULL.
@@ -147,8 +251,27 @@ final class CopyFromLoader: PGCopyInSink {
         if state.rowCount % Chunk.preferredSize == 0 { try flushChunk(&state) }
     }
 
-    /// The integer `bytes[range]` spells as an optional `-` and 1 to 18 ASCII digits (so it
-    /// cannot overflow), or nil for any other text.
+    /// The integer `bytes` spells as an optional `-` and 1 to 18 ASCII digits (so it cannot
+    /// overflow), or nil for any other text.
+    @inline(__always)
+    static func plainInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        var index = 0
+        let end = bytes.count
+        let isNegative = end > 0 && bytes[0] == UInt8(ascii: "-")
+        if isNegative { index = 1 }
+        let digits = end - index
+        guard digits > 0, digits <= 18 else { return nil }
+        var value: Int64 = 0
+        while index < end {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        return isNegative ? -value : value
+    }
+
+    /// The integer `bytes[range]` spells (see ``plainInteger(_:)``), or nil.
     @inline(__always)
     static func plainInteger(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
         var index = range.lowerBound
