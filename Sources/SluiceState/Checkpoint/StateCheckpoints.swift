@@ -201,9 +201,12 @@ package struct FragmentCheckpoint: Sendable {
     /// referred to in `file`, where `bytes` begin at offset `fileOffset`. With `verified` (the
     /// whole file's checksum held), a page block left in the file is not checksummed again
     /// now: its checksum is checked when the page is first read.
+    ///
+    /// `readThrough`, when given, is told after each section how far into `bytes` the decode
+    /// has read (a reader of a mapped file lets go of the pages behind it).
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, view: Int, lazily: LazyTables = .none, file: SpillFile? = nil, at fileOffset: Int = 0,
-        verified: Bool = false
+        verified: Bool = false, readThrough: ((Int) -> Void)? = nil
     ) throws(SluiceError) -> FragmentCheckpoint {
         let isVersion1 = bytes.starts(with: headerVersion1)
         guard isVersion1 || bytes.starts(with: header) else { throw SluiceError(.ioError, "view state has an unknown format") }
@@ -238,11 +241,13 @@ package struct FragmentCheckpoint: Sendable {
                 }
                 let region = SpillFile.Region(offset: fileOffset + start, length: length, checksum: checksum)
                 storedPages[summary.table, default: []].append(StatePage.Reference(file: file, region: region, summary: summary))
+                readThrough?(offset)
                 continue
             }
             var bodyOffset = 0
             sections.append(try StateSection.decode(body, offset: &bodyOffset))
             guard bodyOffset == length else { throw SluiceError(.ioError, "a state section has bytes after its end") }
+            readThrough?(offset)
         }
         guard offset == bytes.count else { throw SluiceError(.ioError, "view state has bytes after its sections") }
         var checkpoint = FragmentCheckpoint(view: view, isBase: isBase, sections: sections)
@@ -654,6 +659,15 @@ package final class StateCheckpoints: Sendable {
                 var pieces: [(view: Int, position: Int, checkpoint: FragmentCheckpoint)] = []
                 try Files.withMappedChecksummedFile(path) { (bytes: UnsafeRawBufferPointer) throws(SluiceError) in
                     guard bytes.starts(with: runHeader) else { throw SluiceError(.dataCorrupted, "state file \(path) has an unknown format") }
+                    // The pages read are let go of a window at a time: what a lazily restored
+                    // table reads of a run file larger than memory (each page block's summary)
+                    // would otherwise leave all of it resident until the file is closed.
+                    var released = 0
+                    func readThrough(_ end: Int) {
+                        guard end - released >= Files.mappedWindow else { return }
+                        Files.dropMappedPages(bytes, released ..< end)
+                        released = end
+                    }
                     for entry in links {
                         guard entry.link.offset >= runHeader.count, entry.link.length <= bytes.count - entry.link.offset else {
                             throw SluiceError(.dataCorrupted, "state checkpoint \(manifestPath) points past the end of \(path)")
@@ -661,7 +675,8 @@ package final class StateCheckpoints: Sendable {
                         let piece = UnsafeRawBufferPointer(rebasing: bytes[entry.link.offset ..< entry.link.offset + entry.link.length])
                         do throws(SluiceError) {
                             pieces.append((entry.view, entry.position, try FragmentCheckpoint.decode(
-                                piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset, verified: true)))
+                                piece, view: entry.view, lazily: lazily, file: runFile, at: entry.link.offset, verified: true,
+                                readThrough: { readThrough(entry.link.offset + $0) })))
                         } catch {
                             throw SluiceError(.dataCorrupted, "state file \(path) is damaged: \(error.message)")
                         }

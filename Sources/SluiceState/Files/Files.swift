@@ -155,9 +155,37 @@ package enum Files {
             guard mapped.count >= 4 else { throw SluiceError(.dataCorrupted, "file \(path) is truncated") }
             let contents = UnsafeRawBufferPointer(rebasing: mapped[0 ..< mapped.count - 4])
             let stored = UInt32(littleEndian: mapped.loadUnaligned(fromByteOffset: mapped.count - 4, as: UInt32.self))
-            guard CRC32C.checksum(contents) == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
+            // Checked a window at a time, each let go of once read: a file larger than memory
+            // is never resident whole (its pages stay in the page cache for the body's reads).
+            var crc = CRC32C()
+            var start = 0
+            while start < contents.count {
+                let end = min(start + Self.mappedWindow, contents.count)
+                crc.update(UnsafeRawBufferPointer(rebasing: contents[start ..< end]))
+                dropMappedPages(mapped, start ..< end)
+                start = end
+            }
+            guard crc.checksum == stored else { throw SluiceError(.dataCorrupted, "file \(path) fails its checksum") }
             return try body(contents)
         }
+    }
+
+    /// How much of a mapped file is read before the pages read are let go of (``dropMappedPages(_:_:)``).
+    package static let mappedWindow = 8 << 20
+
+    /// Lets the kernel take back the whole pages of `range` in `mapped`, a read-only mapping of
+    /// a file (``withMappedFile(descriptor:path:_:)``'s): they leave the process's resident set,
+    /// and a later read faults them back in from the file (the page cache, mostly). Reading a
+    /// file larger than memory through a mapping so holds only what was read since the last
+    /// call. Never for memory that is not such a mapping: anonymous memory would read as zeros.
+    package static func dropMappedPages(_ mapped: UnsafeRawBufferPointer, _ range: Range<Int>) {
+        guard let base = mapped.baseAddress, !range.isEmpty else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let address = Int(bitPattern: base)
+        let first = (address + range.lowerBound + page - 1) / page * page
+        let last = (address + range.upperBound) / page * page
+        guard last > first, let pointer = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        _ = madvise(pointer, last - first, MADV_DONTNEED)
     }
 
     /// Maps the whole of an open file (read-only, read sequentially) and runs `body` over it;
