@@ -23,6 +23,9 @@ package struct FragmentCheckpoint: Sendable {
     /// Blocks read back as references into the run file, by table
     /// (``decode(_:view:lazily:file:at:)``); a table whose first block is whole is those pages.
     package var storedPages: [Int: [StatePage.Reference]] = [:]
+    /// Sections of tables restored lazily, left in the run file until their table's restore
+    /// reads them, one at a time (a chain of large deltas is never all in memory), in order.
+    package var storedSections: [StatePage.Reference] = []
 
     /// A paged table's part: all its pages, or its changes since the last checkpoint.
     package struct PagedImage: Sendable {
@@ -217,6 +220,7 @@ package struct FragmentCheckpoint: Sendable {
         var offset = reader.offset
         var sections: [StateSection] = []
         var storedPages: [Int: [StatePage.Reference]] = [:]
+        var storedSections: [StatePage.Reference] = []
         for _ in 0 ..< count {
             if isVersion1 {
                 sections.append(try StateSection.decode(bytes, offset: &offset))
@@ -230,9 +234,16 @@ package struct FragmentCheckpoint: Sendable {
             guard kind <= 1, length <= bytes.count - start else { throw SluiceError(.ioError, "stored data is truncated") }
             let body = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length])
             offset = start + length
-            let leftInFile = kind == 1 && file != nil && length >= 4 && lazily.contains(Int(body.loadUnaligned(as: UInt32.self).littleEndian))
+            let leftInFile = file != nil && length >= 4 && lazily.contains(Int(body.loadUnaligned(as: UInt32.self).littleEndian))
             guard (verified && leftInFile) || CRC32C.checksum(body) == checksum else {
                 throw SluiceError(.ioError, "a state section fails its checksum")
+            }
+            if leftInFile, kind == 0, let file {
+                let summary = try StateSection.summary(body)
+                storedSections.append(StatePage.Reference(
+                    file: file, region: SpillFile.Region(offset: fileOffset + start, length: length, checksum: checksum), summary: summary))
+                readThrough?(offset)
+                continue
             }
             if leftInFile, let file {
                 let summary = try StateSection.summary(body)
@@ -252,38 +263,50 @@ package struct FragmentCheckpoint: Sendable {
         guard offset == bytes.count else { throw SluiceError(.ioError, "view state has bytes after its sections") }
         var checkpoint = FragmentCheckpoint(view: view, isBase: isBase, sections: sections)
         checkpoint.storedPages = storedPages
+        checkpoint.storedSections = storedSections
         return checkpoint
     }
 
     /// Each state table's contents after `chain` (a base, then deltas, oldest first), by table id.
     package static func contents(of chain: [FragmentCheckpoint]) throws(SluiceError) -> RestoredTables {
         guard let first = chain.first, first.isBase else { throw SluiceError(.dataCorrupted, "a view's stored state does not start with a base") }
-        var byTable: [Int: [StateSection]] = [:]
+        var byTable: [Int: [RestoredTables.Step]] = [:]
         var steps: [Int: [RestoredTables.Step]] = [:]
-        func add(_ section: StateSection) {
-            byTable[section.table, default: []].append(section)
-            if section.isWhole && steps[section.table] != nil { steps[section.table] = [] }
-            steps[section.table]?.append(.changes(section))
+        func add(_ change: RestoredTables.Step, table: Int, isWhole: Bool) {
+            byTable[table, default: []].append(change)
+            if isWhole && steps[table] != nil { steps[table] = [] }
+            steps[table]?.append(change)
         }
         for checkpoint in chain {
+            // Its sections, decoded or left in the run file (each table's all one way).
+            var changes: [(step: RestoredTables.Step, table: Int, isWhole: Bool)] = checkpoint.sections.map { (.changes($0), $0.table, $0.isWhole) }
+            changes += checkpoint.storedSections.map { (.storedChanges($0), $0.summary.table, $0.summary.isWhole) }
             // A table's whole section comes before its page blocks of the same checkpoint (an
             // aggregate's base: the groups in memory, then the pages of the groups moved out,
             // which must not be dropped by it); otherwise a checkpoint's page blocks and
             // sections of one table hold different keys, and their order does not matter.
-            for section in checkpoint.sections where section.isWhole { add(section) }
+            for change in changes where change.isWhole { add(change.step, table: change.table, isWhole: true) }
             for (table, stored) in checkpoint.storedPages {
                 if stored.first?.summary.isWhole == true {
                     steps[table] = []
                 } else if steps[table] == nil {
                     // (Sections before the first page blocks, as an older format wrote them.)
-                    steps[table] = (byTable[table] ?? []).map { .changes($0) }
+                    steps[table] = byTable[table] ?? []
                 }
                 steps[table, default: []].append(.pages(stored))
             }
-            for section in checkpoint.sections where !section.isWhole { add(section) }
+            for change in changes where !change.isWhole { add(change.step, table: change.table, isWhole: false) }
         }
         var result = RestoredTables()
-        for (table, sections) in byTable where steps[table] == nil && !sections.isEmpty {
+        for (table, changes) in byTable where steps[table] == nil && !changes.isEmpty {
+            var sections: [StateSection] = []
+            for change in changes {
+                switch change {
+                case .changes(let section): sections.append(section)
+                case .storedChanges(let reference): sections.append(try reference.read())
+                case .pages: break
+                }
+            }
             guard sections.allSatisfy({ $0.types == sections[0].types }) else {
                 throw SluiceError(.dataCorrupted, "state table \(table) changes its column types between checkpoints")
             }
@@ -310,6 +333,8 @@ package struct RestoredTables: Sendable {
         case pages([StatePage.Reference])
         /// A section: whole, or keys put and removed.
         case changes(StateSection)
+        /// A section left in the run file, read when its step is taken.
+        case storedChanges(StatePage.Reference)
     }
 
     package init(sections: [Int: StateSection] = [:]) {
@@ -327,6 +352,8 @@ package struct RestoredTables: Sendable {
                 for reference in references { parts.append(try reference.read()) }
             case .changes(let section):
                 parts.append(section)
+            case .storedChanges(let reference):
+                parts.append(try reference.read())
             }
         }
         guard var merged = StateSection.merged(parts) else { return nil }
@@ -342,6 +369,7 @@ package struct RestoredTables: Sendable {
                 switch step {
                 case .pages(let pages): bytes += pages.reduce(0) { $0 + $1.region.length }
                 case .changes(let section): bytes += section.byteCount
+                case .storedChanges(let reference): bytes += reference.region.length
                 }
             }
         }

@@ -342,10 +342,16 @@ package struct PagedTable {
     package init(restoring steps: [RestoredTables.Step], types: [DataType], memory: StateMemory? = nil) throws(SluiceError) {
         self.init(types: types, memory: memory)
         var pending: [StateSection] = []
+        var pendingBytes = 0
         /// The greatest key put or removed in `pending`.
         var pendingLast = KeyBuffer()
+        // Under a memory budget, pending changes are applied whenever they pass an eighth of it
+        // (in order, which leaves what one merge of them all would): a chain of large deltas is
+        // never all in memory at once.
+        let pendingLimit = memory.map { max($0.pageBudget / 8, 1 << 20) } ?? Int.max
         func defer_(_ section: StateSection) {
             pending.append(section)
+            pendingBytes += section.byteCount
             for keys in [section.keys, section.removed] where !keys.isEmpty {
                 if pendingLast.isEmpty || keys.compare(keys.count - 1, with: 0, of: pendingLast) > 0 {
                     pendingLast = KeyBuffer()
@@ -356,7 +362,9 @@ package struct PagedTable {
         func applyPending(_ table: inout PagedTable) {
             if let merged = StateSection.merged(pending, keepingRemovals: true) { table.apply(merged) }
             pending = []
+            pendingBytes = 0
             pendingLast = KeyBuffer()
+            if let memory, memory.isOverLimit { table.evictColdPages(memory, before: memory.tick()) }
         }
         for step in steps {
             switch step {
@@ -374,6 +382,7 @@ package struct PagedTable {
                     if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0
                         || (!pendingLast.isEmpty && pendingLast.compare(0, with: 0, of: reference.summary.bounds) >= 0) {
                         defer_(try reference.read())
+                        if pendingBytes >= pendingLimit { applyPending(&self) }
                         continue
                     }
                     let page = StatePage(reference: reference, memory: memory)
@@ -382,7 +391,13 @@ package struct PagedTable {
                     keyCount += page.keyCount
                     byteCount += page.byteCount
                 }
-            case .changes(let section):
+            case .changes, .storedChanges:
+                let section: StateSection
+                switch step {
+                case .storedChanges(let reference): section = try reference.read()
+                case .changes(let decoded): section = decoded
+                case .pages: continue
+                }
                 guard section.types == types else { throw SluiceError(.dataCorrupted, "stored rows have other column types than their table") }
                 if section.isWhole {
                     self = PagedTable(restoring: section, memory: memory)
@@ -390,6 +405,7 @@ package struct PagedTable {
                     pendingLast = KeyBuffer()
                 } else {
                     defer_(section)
+                    if pendingBytes >= pendingLimit { applyPending(&self) }
                 }
             }
         }
@@ -407,6 +423,7 @@ package struct PagedTable {
         var start = 0
         var pageIndex = 0
         var rebuilt: [StatePage] = []
+        var evictedThrough = 0
         while start < order.count {
             let target = pages.isEmpty ? -1 : page(for: Int32(order[start]), in: all, from: pageIndex)
             while pageIndex < target {
@@ -427,6 +444,9 @@ package struct PagedTable {
                 byteCount -= old.byteCount
             }
             rebuilt += put(order[start ..< end], of: all, from: section, into: old, isLast: target + 1 >= pages.count)
+            // Over the budget part way (changes all over a large table), the pages made so far
+            // go out as they are made, all but the newest, as in a commit.
+            if let memory, memory.isOverLimit { evictedThrough = evict(&rebuilt, from: evictedThrough, memory: memory) }
             if target >= 0 { pageIndex = target + 1 }
             start = end
         }
