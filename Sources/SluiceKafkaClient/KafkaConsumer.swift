@@ -1,6 +1,7 @@
 import CRdKafka
 import Dispatch
 import Synchronization
+import SluiceCore
 
 /// A Kafka consumer that reads the partitions it is assigned from the offsets it is given and
 /// never joins a consumer group: the engine tracks its own offsets (in checkpoints) and only
@@ -39,6 +40,9 @@ package final class KafkaConsumer {
     /// Value bytes and messages taken so far, for the average message size.
     private var takenBytes = 0
     private var takenMessages = 0
+    /// What librdkafka holds fetched for this consumer (its queue's length times the average
+    /// message so far), in the process's memory ledger; set at each poll.
+    private let prefetched = MemoryShare(.sourceBuffers)
     private var lastWake = ContinuousClock.now
     private let waker = FetcherWaker()
     /// How many times the consumer woke librdkafka's fetcher (``wakeFetcherIfStalled()``).
@@ -117,6 +121,7 @@ package final class KafkaConsumer {
     package func close() {
         guard let queue else { return }
         self.queue = nil
+        prefetched.set(0)
         waker.finish()
         // librdkafka: the consumer queue must be released before rd_kafka_consumer_close().
         rd_kafka_queue_destroy(queue)
@@ -183,6 +188,7 @@ package final class KafkaConsumer {
             }
         }
         takenMessages &+= kept
+        prefetched.set(takenMessages > 0 ? Int(rd_kafka_queue_length(queue)) * (takenBytes / takenMessages) : 0)
         // The position reached in each partition: its last message in the batch.
         var seen = 0
         for index in stride(from: kept - 1, through: 0, by: -1) where seen < taken.count {

@@ -34,8 +34,12 @@ package final class TableStore: Sendable {
         var staged = StagedKeyIndex()
         var stagedChunks: [Chunk] = []
         var stagedRows = 0
-        /// The bytes of the staged rows (``Chunk/byteCount``), for bounding them by the memory budget.
-        var stagedBytes = 0
+        /// The bytes of the staged rows (``Chunk/byteCount``), for bounding them by the memory
+        /// budget; shown as the table's share of ``MemoryOwner/tableWrites``.
+        var stagedBytes = 0 {
+            didSet { stagedShare.set(stagedBytes) }
+        }
+        let stagedShare = MemoryShare(.tableWrites)
         /// The greatest committed key of each vnode (an empty key for a vnode without one), so
         /// that a key past it is known absent without a search of the pages: what makes
         /// ascending keys (serial ids, times) cheap to upsert. Nil when not made since the last

@@ -16,6 +16,8 @@ package final class ChunkStaging {
     private let directory: String
     private var held: [Chunk] = []
     private var spill: ChunkSpillFile?
+    /// The held chunks' bytes, in the process's memory ledger.
+    private let share = MemoryShare(.statementStaging)
     /// The rows staged so far.
     package private(set) var rowCount = 0
     /// The chunks staged so far.
@@ -30,6 +32,9 @@ package final class ChunkStaging {
     /// Whether every staged row is still in memory (``heldChunks``).
     package var isInMemory: Bool { spill == nil }
 
+    /// Bytes of the chunks held in memory (counted under ``MemoryOwner/statementStaging``).
+    package var heldBytes: Int { share.bytes }
+
     /// The staged chunks, while ``isInMemory``.
     package var heldChunks: [Chunk] { held }
 
@@ -42,12 +47,14 @@ package final class ChunkStaging {
             let file = try ChunkSpillFile(in: directory, types: types)
             for staged in held { try file.append(staged) }
             held = []
+            share.set(0)
             spill = file
         }
         if let spill {
             try spill.append(chunk)
         } else {
             held.append(chunk)
+            share.add(chunk.byteCount)
         }
     }
 
@@ -60,6 +67,7 @@ package final class ChunkStaging {
     /// Drops every staged row.
     package func discard() {
         held = []
+        share.set(0)
         spill = nil
     }
 }

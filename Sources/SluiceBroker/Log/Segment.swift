@@ -1,4 +1,5 @@
 import NIOCore
+import SluiceCore
 import SluiceKafkaProtocol
 
 /// One file of a partition's log, holding batches whose offsets start at `baseOffset`, with a
@@ -13,6 +14,8 @@ final class Segment {
     private var offsetIndex: [(offset: Int64, position: Int64)] = []
     private var timeIndex: [(timestamp: Int64, offset: Int64)] = []
     private var bytesSinceIndex = Int.max
+    /// The indexes' bytes, in the process's memory ledger.
+    private let indexBytes = MemoryShare(.brokerIndexes)
     private let indexIntervalBytes: Int
 
     var size: Int64 { file.size }
@@ -40,13 +43,21 @@ final class Segment {
         if bytesSinceIndex >= indexIntervalBytes {
             offsetIndex.append((entry.baseOffset, position))
             bytesSinceIndex = 0
+            countIndexBytes()
         }
         bytesSinceIndex += entry.byteCount
         if entry.maxTimestamp > largestTimestamp {
             largestTimestamp = entry.maxTimestamp
             timeIndex.append((entry.maxTimestamp, entry.baseOffset))
+            countIndexBytes()
         }
         nextOffset = entry.lastOffset + 1
+    }
+
+    private func countIndexBytes() {
+        indexBytes.set(
+            offsetIndex.capacity * MemoryLayout<(offset: Int64, position: Int64)>.stride
+                + timeIndex.capacity * MemoryLayout<(timestamp: Int64, offset: Int64)>.stride)
     }
 
     /// Reads the file from the start, rebuilding the indexes. With `validate`, stops at the first
@@ -56,6 +67,7 @@ final class Segment {
     func recover(validate: ((ByteBuffer) -> Bool)?, batch: (RecordBatchHeader) -> Void = { _ in }) throws(LogError) -> Int64 {
         offsetIndex = []
         timeIndex = []
+        countIndexBytes()
         bytesSinceIndex = Int.max
         largestTimestamp = .min
         nextOffset = baseOffset

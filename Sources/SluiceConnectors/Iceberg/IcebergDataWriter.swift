@@ -94,6 +94,12 @@ final class IcebergDataWriter {
         if file.writer.writtenBytes >= targetFileBytes { try close(partition) }
     }
 
+    /// About the bytes the open files hold in memory: the row groups being built and those
+    /// built and not yet written out.
+    var bufferedBytes: Int {
+        open.values.reduce(0) { $0 + $1.writer.bufferedBytes + $1.writer.untakenBytes }
+    }
+
     /// Closes the open files and returns every file written since the last call.
     func finish() throws(SluiceError) -> [IcebergDataFile] {
         try closeAll()

@@ -31,6 +31,8 @@ package final class IcebergSink: StreamSink {
     /// An upsert sink's changes since the last part was written, merged by key (nil:
     /// append-only); written as a part of the epoch once it holds `lakehouse.upsertBufferBytes`.
     private nonisolated(unsafe) var upserts: IcebergUpsertBatch?
+    /// What the sink holds until its next commit, in the process's memory ledger.
+    private let buffered = MemoryShare(.sinkBuffers)
 
     /// Summary keys of the snapshots a sink commits.
     package static let sinkIDKey = "sluice.sink-id"
@@ -62,6 +64,7 @@ package final class IcebergSink: StreamSink {
     // MARK: StreamSink
 
     package func write(_ chunk: StreamChunk) throws(SluiceError) {
+        defer { buffered.set((upserts?.byteCount ?? 0) + (writer?.bufferedBytes ?? 0)) }
         if upserts != nil {
             upserts?.take(chunk)
             // Past the buffer: the epoch so far becomes a part. On failure the batch keeps the
@@ -86,6 +89,7 @@ package final class IcebergSink: StreamSink {
     }
 
     package func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? {
+        defer { buffered.set((upserts?.byteCount ?? 0) + (writer?.bufferedBytes ?? 0)) }
         // The batch is kept until both files are written, so a failed prepare loses nothing.
         try writeUpsertPart(epoch: epoch)
         if let writer {

@@ -339,8 +339,23 @@ package struct MemoryStatus: Sendable {
     /// they may hold together (half of `--memory-limit`).
     package var queryReservedBytes = 0
     package var queryLimitBytes = 0
+    /// What the process's other holders hold (``MemoryOwner``), by owner name, in the owners' order.
+    package var owners: [(name: String, bytes: Int)] = []
 
     package init() {}
+
+    /// Every owner's bytes, for `sluice_memory_by_owner` and `/metrics`: the state pages, the
+    /// queries' operators, the ledger's owners, what the process holds besides (its resident
+    /// set less all of these, at least 0), then the process's resident set and its peak.
+    package var byOwner: [(owner: String, bytes: Int)] {
+        var rows: [(owner: String, bytes: Int)] = [("state pages", residentBytes), ("query operators", queryReservedBytes)]
+        for (name, bytes) in owners { rows.append((name, bytes)) }
+        let counted = rows.reduce(0) { $0 + $1.bytes }
+        rows.append(("other", max(0, processBytes - counted)))
+        rows.append(("process", processBytes))
+        rows.append(("process peak", processPeakBytes))
+        return rows
+    }
 }
 
 /// One checkpoint, written or attempted, for `sluice_checkpoints`.

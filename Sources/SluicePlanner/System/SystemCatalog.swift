@@ -296,7 +296,8 @@ enum SystemCatalog {
     /// counters (rows read, rejected as malformed, and dropped behind the watermark), and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
     /// connector; `sluice_sources.rows_rejected` counts them all); and `sluice_checkpoints`, the
     /// recent checkpoints (the last 100), written or failed; and `sluice_memory`, one row of the
-    /// state store's, the queries' and the process's memory use against `--memory-limit`.
+    /// state store's, the queries' and the process's memory use against `--memory-limit`;
+    /// `sluice_memory_by_owner`, a row per holder of memory (``MemoryStatus/byOwner``).
     private static func sluiceTable(_ name: String, catalog: Catalog, session: SessionInfo) -> Table? {
         let visibleIDs = Set(visible(catalog, session).map(\.id))
         switch name {
@@ -362,6 +363,10 @@ enum SystemCatalog {
                         .int64(Int64(memory.queryReservedBytes)), .int64(Int64(memory.queryLimitBytes)),
                     ]
                 ])
+        case "sluice_memory_by_owner":
+            return Table(
+                columns: [("owner", .varchar), ("bytes", .int64)],
+                rows: catalog.memory.byOwner.map { [.string($0.owner), .int64(Int64($0.bytes))] })
         case "sluice_source_errors":
             return Table(
                 columns: [

@@ -101,6 +101,7 @@ package final class StreamCoordinator: Sendable {
             status.loadedPages = memory.loadedPages
         }
         (status.processBytes, status.processPeakBytes) = Self.processMemory()
+        status.owners = MemoryOwner.allCases.map { ($0.name, MemoryLedger.shared.bytes(of: $0)) }
         return status
     }
 

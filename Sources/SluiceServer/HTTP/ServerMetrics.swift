@@ -157,6 +157,7 @@ package final class ServerMetrics: Sendable {
             gauge("sluice_process_resident_bytes", [], Double(memory.processBytes))
             gauge("sluice_query_memory_bytes", [], Double(memory.queryReservedBytes))
             gauge("sluice_query_memory_limit_bytes", [], Double(memory.queryLimitBytes))
+            for (owner, bytes) in memory.byOwner { gauge("sluice_memory_bytes", [("owner", owner)], Double(bytes)) }
 
             // Refused logins on every port: SQL, Kafka (SASL) and HTTP.
             let failedLogins = (sqlServer.withLock { $0 }?.failedLogins ?? 0) + (broker?.failedLogins ?? 0)

@@ -92,6 +92,9 @@ package final class ParquetWriter {
         leafWriters.reduce(0) { $0 + $1.estimatedChunkBytes }
     }
 
+    /// Bytes of completed row groups not yet taken (``takeOutput()``).
+    package var untakenBytes: Int { output.count }
+
     /// Bytes of the file produced so far, taken or not (completed row groups and the magic).
     package var writtenBytes: Int { fileOffset + output.count }
 
