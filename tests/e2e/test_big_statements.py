@@ -122,6 +122,23 @@ def test_one_big_insert_select(tmp_path, oracle):
             assert _summary(conn, "big") == _summary(oracle, "big")
 
 
+def test_one_big_copy(tmp_path, oracle):
+    """COPY FROM STDIN of every row (written by DuckDB from its own table), through psycopg."""
+    rows = tmp_path / "big.tsv"
+    oracle.execute(f"COPY (SELECT * FROM big ORDER BY id) TO '{rows}' (FORMAT csv, DELIMITER '\t', HEADER false)")
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=_args()) as server:
+        with connect(server) as conn:
+            conn.execute(CREATE_BIG)
+            _reset_peak(server)
+            with conn.cursor() as cursor:
+                with cursor.copy("COPY big FROM STDIN") as copy, rows.open("rb") as source:
+                    while block := source.read(1 << 20):
+                        copy.write(block)
+                assert cursor.rowcount == ROWS
+            _within_bounds(server, "COPY FROM STDIN")
+            assert _summary(conn, "big") == _summary(oracle, "big")
+
+
 def test_insert_select_failing_part_way_inserts_nothing(tmp_path):
     with SluiceServer(data_dir=tmp_path / "data", extra_args=_args()) as server:
         with connect(server) as conn:
