@@ -18,6 +18,8 @@ DuckDB over the same generated rows.
 - `ORDER BY s DESC, id LIMIT 10 OFFSET 1000` over the table: a top-N of 1,010 rows; and
   `LIMIT 5 OFFSET 599990`, whose rows do not fit: the whole sort, spilling.
 - `ORDER BY v DESC, id` of every row, streamed to the client and compared row by row.
+- `string_agg(left(s, 1), '' ORDER BY s, id)` over every row: the ordered aggregate's input
+  staged on disk and sorted by the spilling sort.
 """
 
 from __future__ import annotations
@@ -125,6 +127,15 @@ def test_top_group_above_a_spilling_aggregate(server, oracle):
         plan = "\n".join(row[0] for row in conn.execute(f"EXPLAIN {TOP_GROUP}").fetchall())
         assert "BatchTopN { order: [$1 DESC, $0 ASC], limit: 1, offset: 0 }" in plan, plan
     assert _query(server, TOP_GROUP, "GROUP BY k ORDER BY n DESC, k LIMIT 1") == oracle.execute(TOP_GROUP).fetchall()
+
+
+def test_ordered_aggregate_input_spills(server, oracle):
+    """An aggregate with ORDER BY keeps its whole input to sort it (600,000 rows with 32-byte
+    strings, more than the queries' half of the limit): the input is staged on disk and put in
+    order by the spilling sort, and only the values the aggregate keeps (a character a row) stay
+    in memory. Before, it failed with 53200 ("the ordered aggregate's input")."""
+    sql = "SELECT md5(string_agg(left(s, 1), '' ORDER BY s, id)) FROM big"
+    assert _query(server, sql, "string_agg(… ORDER BY s, id)") == oracle.execute(sql).fetchall()
 
 
 @pytest.mark.parametrize("limit, offset", [(10, 1000), (5, ROWS - 10)])

@@ -23,7 +23,7 @@ extension BatchExecutor {
     func hashAggregate(_ source: ChunkStream, inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], level: Int = 0) throws(SluiceError) -> ChunkStream {
         var aggregator = HashAggregator(
             inputTypes: inputTypes, groupCount: groupCount, aggregates: aggregates, context: context, memory: memory,
-            spillDirectory: memory.spillDirectory, level: level)
+            spillDirectory: memory.spillDirectory, level: level, isCancelled: isCancelled)
         let directory = memory.spillDirectory
         let spillsGroups = groupCount > 0 && level <= PartitionedSpill.maximumLevel && directory != nil && !aggregator.needsOrdering
         let spillsPairs = directory != nil && !aggregator.needsOrdering
@@ -45,8 +45,9 @@ extension BatchExecutor {
         }
         while let chunk = try source.next() {
             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-            if aggregator.needsOrdering {
-                // Aggregates with ORDER BY keep their input until it is all in.
+            if aggregator.needsOrdering && directory == nil {
+                // Aggregates with ORDER BY keep their input until it is all in: in memory without
+                // a spill directory (with one, staged on disk and put in order by the spilling sort).
                 try memory.reserve(chunk.approximateBytes, for: "the ordered aggregate's input")
                 inputHeld += chunk.approximateBytes
             }

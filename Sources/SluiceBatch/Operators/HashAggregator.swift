@@ -30,9 +30,15 @@ struct HashAggregator {
     private var accumulators: [any AggregateAccumulator]
     /// Per aggregate, its DISTINCT state (nil for the others).
     var distinct: [DistinctPairs?]
-    /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end.
+    /// For aggregates with ORDER BY inside the call: the input is kept and fed sorted at the end;
+    /// in memory without a spill directory, else staged (on disk past a few chunks) and put in
+    /// order by the external sort, which spills too.
     private var orderedInput: [Chunk] = []
+    private var orderedStaging: ChunkStaging?
     let needsOrdering: Bool
+    /// Where kept input is staged, and the query's cancel flag for its sort.
+    private let spillDirectory: String?
+    private let isCancelled: @Sendable () -> Bool
     /// Where the kept values of a feed of kept input reserve; nil reserves nothing.
     private let memory: QueryMemory?
     /// The bytes reserved here (by ``finish()``) for the values a feed of kept input kept.
@@ -44,9 +50,11 @@ struct HashAggregator {
     /// once the pairs' tables stop growing.
     init(
         inputTypes: [DataType], groupCount: Int, aggregates: [AggregateCall], context: EvaluationContext, memory: QueryMemory? = nil,
-        spillDirectory: String? = nil, level: Int = 0
+        spillDirectory: String? = nil, level: Int = 0, isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
         self.memory = memory
+        self.spillDirectory = spillDirectory
+        self.isCancelled = isCancelled
         self.inputTypes = inputTypes
         self.groupCount = groupCount
         self.aggregates = aggregates
@@ -93,7 +101,12 @@ struct HashAggregator {
     /// with no group yet are left out and returned.
     mutating func consume(_ chunk: Chunk) throws(SluiceError) -> Chunk? {
         if needsOrdering {
-            orderedInput.append(chunk)
+            if let spillDirectory, memory != nil {
+                if orderedStaging == nil { orderedStaging = ChunkStaging(types: inputTypes, spillDirectory: spillDirectory) }
+                try orderedStaging?.append(chunk)
+            } else {
+                orderedInput.append(chunk)
+            }
             return nil
         }
         return try feed(chunk)
@@ -163,20 +176,40 @@ struct HashAggregator {
         if needsOrdering {
             // One pass over the kept input per distinct ORDER BY, sorted that way, feeding the
             // aggregates with that order (and, in the first, those without one).
+            var overdraft = 0
             var orderings: [[SortKey]] = []
             for call in aggregates where !call.orderBy.isEmpty && !orderings.contains(call.orderBy) { orderings.append(call.orderBy) }
             for (pass, keys) in orderings.enumerated() {
                 let members = aggregates.indices.filter { aggregates[$0].orderBy == keys || (pass == 0 && aggregates[$0].orderBy.isEmpty) }
-                for chunk in Sorter.sort(orderedInput, types: inputTypes, keys: keys) {
+                let sorted: ChunkStream
+                if let staging = orderedStaging, let memory {
+                    sorted = try ExternalSort(types: inputTypes, keys: keys, memory: memory, isCancelled: isCancelled).sort(try staging.chunks())
+                } else {
+                    sorted = ChunkStream.of(Sorter.sort(orderedInput, types: inputTypes, keys: keys))
+                }
+                while let chunk = try sorted.next() {
                     _ = try feed(chunk, only: members)
                     let kept = keptValueBytes + distinct.reduce(0) { $0 + ($1?.byteCount ?? 0) }
                     if let memory, kept > keptBytes {
-                        try memory.reserve(kept - keptBytes, for: Self.keptValues)
+                        let growth = kept - keptBytes
+                        if memory.tryReserve(growth) {
+                            // (Reserved.)
+                        } else if orderedStaging != nil, overdraft + growth <= memory.limit {
+                            // The spilling sort under the feed may hold the whole budget: the
+                            // values kept may then grow by one more limit, as they may while
+                            // an aggregate spills its groups.
+                            memory.hold(growth)
+                            overdraft += growth
+                        } else {
+                            try memory.reserve(growth, for: Self.keptValues)
+                        }
                         keptBytes = kept
                     }
                 }
             }
             orderedInput = []
+            orderedStaging?.discard()
+            orderedStaging = nil
         }
         let count = groups.groupCount
         var columns = groups.keyColumnsOutput(types: Array(inputTypes.prefix(groupCount)))
