@@ -103,6 +103,18 @@ package struct CopyRowFuzz {
         }
     }
 
+    /// `bytes` in pieces cut at `cuts` (ascending), each handed to `body` in order, as a client
+    /// sending COPY data in messages would.
+    private static func forEachPiece(
+        of bytes: [UInt8], cutAt cuts: [Int], _ body: ([UInt8]) throws(SluiceError) -> Void
+    ) throws(SluiceError) {
+        var start = 0
+        for cut in cuts + [bytes.count] {
+            try body(Array(bytes[start ..< cut]))
+            start = cut
+        }
+    }
+
     private static func read(_ bytes: [UInt8], format: CopyFormat, cuts: [Int]) -> Result<[[[UInt8]?]], SluiceError> {
         var reader = CopyRowReader(format: format, columnNames: ["a", "b", "c"])
         var rows: [[[UInt8]?]] = []
@@ -118,11 +130,7 @@ package struct CopyRowFuzz {
             rows.append(fields)
         }
         do throws(SluiceError) {
-            var start = 0
-            for cut in cuts + [bytes.count] {
-                try reader.read(Array(bytes[start ..< cut]), collect)
-                start = cut
-            }
+            try forEachPiece(of: bytes, cutAt: cuts) { (piece) throws(SluiceError) in try reader.read(piece, collect) }
             try reader.finish(collect)
             return .success(rows)
         } catch {
@@ -181,11 +189,7 @@ package struct CopyRowFuzz {
             }
         }
         do throws(SluiceError) {
-            var start = 0
-            for cut in cuts + [bytes.count] {
-                try reader.read(Array(bytes[start ..< cut]), collect)
-                start = cut
-            }
+            try forEachPiece(of: bytes, cutAt: cuts) { (piece) throws(SluiceError) in try reader.read(piece, collect) }
             try reader.finish(collect)
             return .success(rows)
         } catch {
