@@ -57,6 +57,11 @@ package struct StreamChunk: Sendable {
 
     package var count: Int { data.count }
 
+    /// Every row of `data` as an insert.
+    package static func inserts(_ data: Chunk) -> StreamChunk {
+        StreamChunk(ops: [ChangeOp](repeating: .insert, count: data.count), data: data)
+    }
+
     /// The rows `passes` keeps and their ops: an update pair both of whose halves pass stays a
     /// pair; one half alone goes on as a delete or an insert.
     package func keptRows(_ passes: [Bool]) -> (rows: [Int], ops: [ChangeOp]) {

@@ -104,7 +104,7 @@ struct EmitOnWindowClose: StreamOperator {
             }
             if !closed.isEmpty {
                 let emitted = Chunk.concatenate(closed, types: types)
-                output.append(StreamChunk(ops: [ChangeOp](repeating: .insert, count: emitted.count), data: emitted))
+                output.append(StreamChunk.inserts(emitted))
                 let keys = removalKeys
                 rows.stage(Chunk.concatenate(removals, types: types), counts: removalCounts) { bytes, row in bytes += keys[row] }
                 rows.commitEpoch()

@@ -138,7 +138,7 @@ extension StreamHashJoin {
             let rows = start == 0 && end == chunk.count ? chunk.data : chunk.data.gather(Array(start ..< end))
             if inserting {
                 var joined = OutputBuffer()
-                try probe(StreamChunk(ops: [ChangeOp](repeating: .insert, count: rows.count), data: rows), from: .left, into: &joined)
+                try probe(StreamChunk.inserts(rows), from: .left, into: &joined)
                 for _ in 0 ..< joined.warningCount { if let warning = joined.lastWarning { output.warn(warning) } }
                 let chunks = joined.drain()
                 memo!.record(streamRows: rows, joined: chunks.map(\.data))

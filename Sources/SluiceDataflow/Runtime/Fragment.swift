@@ -95,6 +95,9 @@ package final class Fragment: @unchecked Sendable {
     /// Bytes of rows the fragment emitted, in all: a backfill step counts what the view takes
     /// as well as what it reads (a join's output may be many times its input).
     private var emittedBytes = 0
+    /// Bytes the backfill ran since its last step, and ``emittedBytes`` at that step.
+    private var stepRead = 0
+    private var stepEmittedAt = 0
     private var started = false
     private weak var collector: (any EpochCollector)?
     private var blocked: [Bool]
@@ -236,27 +239,20 @@ package final class Fragment: @unchecked Sendable {
             started = true
             do {
                 try graph.start(into: emit)
-                var stepBytes = 0
-                var stepEmitted = emittedBytes
+                stepEmittedAt = emittedBytes
                 for (upstream, snapshot) in backfill {
                     if let limit = backfillStepBytes, let directory = backfillSpillDirectory, snapshot.chunkCount > 1,
                         let point = graph.backfillPoint(upstream: upstream)
                     {
-                        try backfillInVnodeOrder(snapshot, at: point, stepBytes: limit, spillDirectory: directory)
+                        try backfillInVnodeOrder(snapshot, at: point, runBytes: limit, spillDirectory: directory)
                         continue
                     }
                     for index in 0 ..< snapshot.chunkCount {
                         let chunk = snapshot.chunk(index)
                         statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-                        try graph.process(
-                            StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), upstream: upstream, into: emit)
+                        try graph.process(StreamChunk.inserts(chunk), upstream: upstream, into: emit)
                         statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
-                        stepBytes += chunk.byteCount
-                        if let limit = backfillStepBytes, stepBytes + emittedBytes - stepEmitted >= limit {
-                            try finishBackfillStep()
-                            stepBytes = 0
-                            stepEmitted = emittedBytes
-                        }
+                        try advanceBackfill(by: chunk.byteCount)
                     }
                 }
             } catch {
@@ -317,21 +313,20 @@ package final class Fragment: @unchecked Sendable {
     /// whose state is keyed by their vnodes (a grouping, a join side): the snapshot is read
     /// whole first, each row run as far as that operator and put in its vnode's bucket
     /// (``BackfillBuckets``, on disk past a step's bytes), then the buckets go on in vnode
-    /// order, with a step (``finishBackfillStep()``) every `stepBytes`. So each step reads and
+    /// order, with a step (``finishBackfillStep()``) as rows and output pass ``backfillStepBytes``. So each step reads and
     /// rewrites a range of the operator's state (and of the view's, when it is keyed alike),
     /// where rows in the table's order would touch pages all over it in every step. Half of the
     /// progress shown is the read, half the run.
     private func backfillInVnodeOrder(
-        _ snapshot: BackfillSnapshot, at point: BackfillPoint, stepBytes limit: Int, spillDirectory: String
+        _ snapshot: BackfillSnapshot, at point: BackfillPoint, runBytes: Int, spillDirectory: String
     ) throws(SluiceError) {
-        let buckets = BackfillBuckets(runBytes: limit, spillDirectory: spillDirectory)
+        let buckets = BackfillBuckets(runBytes: runBytes, spillDirectory: spillDirectory)
         var readProgress = 0
         var reachedRows = 0
         for index in 0 ..< snapshot.chunkCount {
             let chunk = snapshot.chunk(index)
             statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-            let inserts = StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk)
-            for reached in try graph.process(inserts, below: point) {
+            for reached in try graph.process(StreamChunk.inserts(chunk), below: point) {
                 if reached.ops.allSatisfy({ $0 == .insert }) {
                     try buckets.add(reached.data, vnodes: point.vnodes(reached.data))
                     reachedRows += reached.count
@@ -344,22 +339,26 @@ package final class Fragment: @unchecked Sendable {
         }
         let runProgress = snapshot.rowCount - readProgress
         var ranRows = 0
-        var stepBytes = 0
-        var stepEmitted = emittedBytes
         try buckets.forEachChunk { (rows: Chunk) throws(SluiceError) in
-            try graph.process(StreamChunk(ops: [ChangeOp](repeating: .insert, count: rows.count), data: rows), at: point, into: emit, watermarks: emit)
+            try graph.process(StreamChunk.inserts(rows), at: point, into: emit, watermarks: emit)
             let before = reachedRows > 0 ? runProgress * ranRows / reachedRows : 0
             ranRows += rows.count
             let after = reachedRows > 0 ? runProgress * ranRows / reachedRows : 0
             statistics.backfilledRows.add(after - before, ordering: .relaxed)
-            stepBytes += rows.byteCount
-            if stepBytes + emittedBytes - stepEmitted >= limit {
-                try finishBackfillStep()
-                stepBytes = 0
-                stepEmitted = emittedBytes
-            }
+            try advanceBackfill(by: rows.byteCount)
         }
         if reachedRows == 0 { statistics.backfilledRows.add(runProgress, ordering: .relaxed) }
+    }
+
+    /// Counts `bytes` more of backfilled rows run through the graph; once they and what the
+    /// view took since the last step pass ``backfillStepBytes``, ends a step.
+    private func advanceBackfill(by bytes: Int) throws(SluiceError) {
+        guard let limit = backfillStepBytes else { return }
+        stepRead += bytes
+        guard stepRead + emittedBytes - stepEmittedAt >= limit else { return }
+        try finishBackfillStep()
+        stepRead = 0
+        stepEmittedAt = emittedBytes
     }
 
     /// Ends an epoch of the backfill's own, seen by no one else: the operators write what the

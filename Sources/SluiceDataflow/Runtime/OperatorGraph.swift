@@ -99,7 +99,7 @@ package struct OperatorGraph {
     /// Emits the constant rows, once, before anything else.
     package mutating func start(into sink: (StreamChunk) -> Void) throws(SluiceError) {
         for (node, chunk) in constants {
-            try push(StreamChunk(ops: [ChangeOp](repeating: .insert, count: chunk.count), data: chunk), into: node, input: 0, sink: sink) { _ in }
+            try push(StreamChunk.inserts(chunk), into: node, input: 0, sink: sink) { _ in }
         }
         constants = []
     }
@@ -155,11 +155,7 @@ package struct OperatorGraph {
         while node != point.node {
             var next: [StreamChunk] = []
             for chunk in chunks {
-                var output = OutputBuffer()
-                let started = Self.now()
-                try nodes[node].op.process(chunk, from: input, into: &output)
-                nodes[node].profile.nanoseconds += Self.now() - started
-                nodes[node].profile.rowsIn += chunk.count
+                var output = try run(chunk, on: node, input: input)
                 collectWarnings(output)
                 for out in output.drain() {
                     nodes[node].profile.rowsOut += out.count
@@ -218,12 +214,19 @@ package struct OperatorGraph {
     private mutating func push(
         _ chunk: StreamChunk, into node: Int, input: InputIndex, sink: (StreamChunk) -> Void, watermarks: (Watermark) -> Void
     ) throws(SluiceError) {
+        var output = try run(chunk, on: node, input: input)
+        try forward(&output, from: node, sink: sink, watermarks: watermarks)
+    }
+
+    /// Runs operator `node` on `chunk` (its input `input`), timed and counted in its profile;
+    /// returns what it emitted.
+    private mutating func run(_ chunk: StreamChunk, on node: Int, input: InputIndex) throws(SluiceError) -> OutputBuffer {
         var output = OutputBuffer()
         let started = Self.now()
         try nodes[node].op.process(chunk, from: input, into: &output)
         nodes[node].profile.nanoseconds += Self.now() - started
         nodes[node].profile.rowsIn += chunk.count
-        try forward(&output, from: node, sink: sink, watermarks: watermarks)
+        return output
     }
 
     /// Time and rows per operator so far, inputs first.

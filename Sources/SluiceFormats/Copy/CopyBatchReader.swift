@@ -159,11 +159,7 @@ package struct CopyBatchReader {
 
     /// Takes the next bytes of the data (see ``read(_:_:)-(UnsafeRawBufferPointer,_)``).
     package mutating func read(_ bytes: [UInt8], _ body: (CopyBatch) throws(SluiceError) -> Void) throws(SluiceError) {
-        var failure: SluiceError?
-        bytes.withUnsafeBytes { buffer in
-            do throws(SluiceError) { try read(buffer, body) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try bytes.withRawBytes { (buffer) throws(SluiceError) in try read(buffer, body) }
     }
 
     /// The data ended: what is gathered is read, and a last line without a line end is a row too.
@@ -180,13 +176,12 @@ package struct CopyBatchReader {
         swap(&input, &pending)
         var consumed = 0
         var failure: SluiceError?
-        input.withUnsafeBytes { buffer in
-            do throws(SluiceError) {
-                try readLines(buffer, consumed: &consumed, isFinal: isFinal, body)
-            } catch {
-                failure = error
-            }
+        do throws(SluiceError) {
+            try input.withRawBytes { (buffer) throws(SluiceError) in try readLines(buffer, consumed: &consumed, isFinal: isFinal, body) }
+        } catch {
+            failure = error
         }
+        // What follows the lines read is kept, whether the read failed or not.
         input.removeSubrange(0 ..< consumed)
         swap(&input, &pending)
         if let failure { throw failure }
@@ -258,13 +253,11 @@ package struct CopyBatchReader {
     }
 
     private func handOver(_ body: (CopyBatch) throws(SluiceError) -> Void) throws(SluiceError) {
-        var failure: SluiceError?
         var handed = batch
-        batch.unescapedBytes.withUnsafeBytes { unescaped in
+        try batch.unescapedBytes.withRawBytes { (unescaped) throws(SluiceError) in
             handed.unescaped = unescaped
-            do throws(SluiceError) { try body(handed) } catch { failure = error }
+            try body(handed)
         }
-        if let failure { throw failure }
     }
 
     /// Adds a row the row reader split, its fields copied.

@@ -120,11 +120,7 @@ package struct CopyRowReader {
 
     /// Takes the next bytes of the data (see ``read(_:_:)-(UnsafeRawBufferPointer,_)``).
     package mutating func read(_ bytes: [UInt8], _ body: (CopyRow) throws(SluiceError) -> Void) throws(SluiceError) {
-        var failure: SluiceError?
-        bytes.withUnsafeBytes { buffer in
-            do throws(SluiceError) { try read(buffer, body) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try bytes.withRawBytes { (buffer) throws(SluiceError) in try read(buffer, body) }
     }
 
     /// The data ended: a last line without a line end is a row too.

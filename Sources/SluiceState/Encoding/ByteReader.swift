@@ -54,17 +54,4 @@ extension Array where Element == UInt8 {
     mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
-
-    /// Runs `body` over the array's bytes, with its typed error (the standard library's
-    /// `withUnsafeBytes` rethrows untyped).
-    func withRawBytes<T>(_ body: (UnsafeRawBufferPointer) throws(SluiceError) -> T) throws(SluiceError) -> T {
-        let result = withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Result<T, SluiceError> in
-            do throws(SluiceError) {
-                return .success(try body(bytes))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
 }

@@ -8,7 +8,7 @@ import SluiceCore
 ///
 /// What a bulk load looks every row up in, and adds every row to: a key is copied once into the
 /// buffer, nothing is allocated per key, and each key is hashed once by the caller
-/// (``hash(_:)``, a multiply-mix over eight bytes at a time, not SipHash). A slot holds the
+/// (``hash(_:)``, eight bytes at a time, not SipHash). A slot holds the
 /// entry and 32 bits of its hash, so a lookup of a key not held (most of a bulk load's) reads
 /// the slots alone, in one or two cache lines. ``removeAll()`` keeps the capacity and frees
 /// nothing per key. Not `Sendable`: one owner, under its lock.
@@ -32,38 +32,10 @@ struct StagedKeyIndex {
     /// The keys held.
     var count: Int { values.count }
 
-    /// A hash of `key`'s bytes for this index (the same bytes always give the same hash, in
-    /// this process).
+    /// A hash of `key`'s bytes for this index (``KeyHashing/bytes(_:)``: the same bytes always
+    /// give the same hash).
     @inline(__always)
-    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(truncatingIfNeeded: key.count)
-        var offset = 0
-        while offset + 8 <= key.count {
-            hash = mix(hash ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
-        }
-        if offset < key.count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < key.count {
-                tail |= UInt64(key[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            hash = mix(hash ^ tail)
-        }
-        // MurmurHash3's finalizer: every bit of the input moves the slot bits.
-        hash ^= hash >> 33
-        hash = hash &* 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        return hash
-    }
-
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> UInt64 {
-        let product = value.multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-        return product.high ^ product.low
-    }
+    static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 { KeyHashing.bytes(key) }
 
     /// The value under `key` (whose ``hash(_:)`` is `hash`), or nil.
     func value(for key: UnsafeRawBufferPointer, hash: UInt64) -> Value? {

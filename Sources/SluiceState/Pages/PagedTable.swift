@@ -349,7 +349,17 @@ package struct PagedTable {
         // (in order, which leaves what one merge of them all would): a chain of large deltas is
         // never all in memory at once.
         let pendingLimit = memory.map { max($0.pageBudget / 8, 1 << 20) } ?? Int.max
-        func defer_(_ section: StateSection) {
+        func dropPending() {
+            pending = []
+            pendingBytes = 0
+            pendingLast = KeyBuffer()
+        }
+        func applyPending(_ table: inout PagedTable) {
+            if let merged = StateSection.merged(pending, keepingRemovals: true) { table.apply(merged) }
+            dropPending()
+            if let memory, memory.isOverLimit { table.evictColdPages(memory, before: memory.tick()) }
+        }
+        func defer_(_ section: StateSection, _ table: inout PagedTable) {
             pending.append(section)
             pendingBytes += section.byteCount
             for keys in [section.keys, section.removed] where !keys.isEmpty {
@@ -358,13 +368,17 @@ package struct PagedTable {
                     pendingLast.append(keys.count - 1, of: keys)
                 }
             }
+            if pendingBytes >= pendingLimit { applyPending(&table) }
         }
-        func applyPending(_ table: inout PagedTable) {
-            if let merged = StateSection.merged(pending, keepingRemovals: true) { table.apply(merged) }
-            pending = []
-            pendingBytes = 0
-            pendingLast = KeyBuffer()
-            if let memory, memory.isOverLimit { table.evictColdPages(memory, before: memory.tick()) }
+        /// A section of the chain: whole, it is the table from here on; else its changes wait.
+        func take(_ section: StateSection, _ table: inout PagedTable) throws(SluiceError) {
+            guard section.types == types else { throw SluiceError(.dataCorrupted, "stored rows have other column types than their table") }
+            if section.isWhole {
+                table = PagedTable(restoring: section, memory: memory)
+                dropPending()
+            } else {
+                defer_(section, &table)
+            }
         }
         for step in steps {
             switch step {
@@ -373,16 +387,14 @@ package struct PagedTable {
                     guard reference.types == types else { throw SluiceError(.dataCorrupted, "stored pages have other column types than their table") }
                     if reference.summary.isWhole {
                         self = PagedTable(types: types, memory: memory)
-                        pending = []
-                        pendingLast = KeyBuffer()
+                        dropPending()
                     }
                     // A block that a page or a pending change reaches is merged with the
                     // pending changes (it once was appended when only a pending change reached
                     // it, after applying them: its keys then overlapped the page they made).
                     if let last = pages.last, last.lastKey.compare(0, with: 0, of: reference.summary.bounds) >= 0
                         || (!pendingLast.isEmpty && pendingLast.compare(0, with: 0, of: reference.summary.bounds) >= 0) {
-                        defer_(try reference.read())
-                        if pendingBytes >= pendingLimit { applyPending(&self) }
+                        defer_(try reference.read(), &self)
                         continue
                     }
                     let page = StatePage(reference: reference, memory: memory)
@@ -391,22 +403,10 @@ package struct PagedTable {
                     keyCount += page.keyCount
                     byteCount += page.byteCount
                 }
-            case .changes, .storedChanges:
-                let section: StateSection
-                switch step {
-                case .storedChanges(let reference): section = try reference.read()
-                case .changes(let decoded): section = decoded
-                case .pages: continue
-                }
-                guard section.types == types else { throw SluiceError(.dataCorrupted, "stored rows have other column types than their table") }
-                if section.isWhole {
-                    self = PagedTable(restoring: section, memory: memory)
-                    pending = []
-                    pendingLast = KeyBuffer()
-                } else {
-                    defer_(section)
-                    if pendingBytes >= pendingLimit { applyPending(&self) }
-                }
+            case .changes(let section):
+                try take(section, &self)
+            case .storedChanges(let reference):
+                try take(try reference.read(), &self)
             }
         }
         applyPending(&self)

@@ -1195,7 +1195,7 @@ extension IntegerHashAggregate {
     package func backfillVnodes(from input: InputIndex) -> BackfillVnodes? {
         guard groupCount > 0 else { return nil }
         let integerKey = integerKey
-        let groupCount = groupCount
+        let keys = Array(0 ..< groupCount)
         return { rows in
             if integerKey {
                 var vnodes = [UInt16](repeating: 0, count: rows.count)
@@ -1210,7 +1210,7 @@ extension IntegerHashAggregate {
                 }
                 return vnodes
             }
-            return StreamHashAggregate.vnodes(of: rows, keys: Array(0 ..< groupCount))
+            return StreamHashAggregate.vnodes(of: rows, keys: keys)
         }
     }
 }

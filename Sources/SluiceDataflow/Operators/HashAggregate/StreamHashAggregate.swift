@@ -441,8 +441,8 @@ extension StreamHashAggregate {
     /// hashed, as ``process(_:from:into:)`` keys a group); nil for the global aggregate.
     package func backfillVnodes(from input: InputIndex) -> BackfillVnodes? {
         guard groupCount > 0 else { return nil }
-        let groupCount = groupCount
-        return { rows in StreamHashAggregate.vnodes(of: rows, keys: Array(0 ..< groupCount)) }
+        let keys = Array(0 ..< groupCount)
+        return { rows in StreamHashAggregate.vnodes(of: rows, keys: keys) }
     }
 
     /// The vnode of each row's memcomparable key in columns `keys` of `rows`.

@@ -26,13 +26,3 @@ package struct ParquetBytesInput: ParquetInput {
         return Array(bytes[offset ..< offset + length])
     }
 }
-
-extension Array where Element == UInt8 {
-    /// `withUnsafeBytes` for a body with typed throws (the standard one only rethrows `any Error`).
-    func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
-        let outcome: Swift.Result<Result, SluiceError> = withUnsafeBytes { bytes in
-            Swift.Result { () throws(SluiceError) in try body(bytes) }
-        }
-        return try outcome.get()
-    }
-}
