@@ -26,6 +26,15 @@ import Testing
         }
         #expect(values == (0 ..< (ChunkStaging.chunksInMemory + 1) * 1000).map(Int64.init))
 
+        // Wide rows move to disk by their bytes, before the chunks are many.
+        let wide = ChunkStaging(types: [.varchar], spillDirectory: NSTemporaryDirectory())
+        let text = String(repeating: "x", count: 1 << 20)
+        try wide.append(Chunk(columns: [Column(type: .varchar, values: Array(repeating: .string(text), count: 10))]))
+        #expect(wide.isInMemory)
+        try wide.append(Chunk(columns: [Column(type: .varchar, values: Array(repeating: .string(text), count: 10))]))
+        #expect(!wide.isInMemory)
+        #expect(wide.heldBytes == 0)
+
         let dropped = ChunkStaging(types: [.int64], spillDirectory: NSTemporaryDirectory())
         try dropped.append(Self.chunk(0))
         #expect(dropped.heldBytes > 0)

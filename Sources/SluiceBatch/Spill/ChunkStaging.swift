@@ -1,16 +1,20 @@
 import SluiceCore
 
 /// Rows a statement sets aside until it has made all of them, then reads back once, in order:
-/// held in memory up to ``chunksInMemory`` chunks, then in an unlinked ``ChunkSpillFile``.
+/// held in memory up to ``chunksInMemory`` chunks (and ``bytesInMemory`` bytes, for wide rows),
+/// then in an unlinked ``ChunkSpillFile``.
 ///
 /// What lets a write of any size (COPY FROM, `INSERT … SELECT`, `UPDATE`, `DELETE`) first make
 /// and check every row, so that a bad row changes nothing, in bounded memory: the rows wait on
 /// disk, not in the heap. Not `Sendable`: one owner uses it at a time.
 ///
-/// - Complexity: O(1) memory beyond ``chunksInMemory`` chunks and the spill file's buffer.
+/// - Complexity: O(1) memory beyond ``chunksInMemory`` chunks (at most ``bytesInMemory``) and the
+///   spill file's buffer.
 package final class ChunkStaging {
     /// Chunks held in memory before the staging moves to a spill file.
     package static let chunksInMemory = 16
+    /// Bytes held in memory before the staging moves to a spill file, whatever the chunks.
+    package static let bytesInMemory = 16 << 20
 
     package let types: [DataType]
     private let directory: String
@@ -43,7 +47,7 @@ package final class ChunkStaging {
         guard !chunk.isEmpty else { return }
         rowCount += chunk.count
         chunkCount += 1
-        if spill == nil, held.count >= Self.chunksInMemory {
+        if spill == nil, held.count >= Self.chunksInMemory || share.bytes + chunk.byteCount > Self.bytesInMemory {
             let file = try ChunkSpillFile(in: directory, types: types)
             for staged in held { try file.append(staged) }
             held = []
