@@ -163,11 +163,8 @@ package struct BatchExecutor: Sendable {
         case .limit(let input, let limit, let offset):
             return try stream(input).limited(limit, offset: offset)
         case .nestedLoopJoin(let left, let right, let kind, let predicate):
-            // The build side whole, the probe side as it comes.
-            let build = Chunk.concatenate(try collect(right, for: "the nested-loop join's inner side"), types: right.outputTypes)
-            return JoinExecutor(context: context, isCancelled: isCancelled).join(
-                probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes
-            ).coalesced(types: plan.outputTypes)
+            // The inner side whole (or on disk past the query's memory), the outer as it comes.
+            return try nestedLoopJoin(left: left, right: right, kind: kind, predicate: predicate).coalesced(types: plan.outputTypes)
         case .hashJoin(let join):
             return try hashJoin(join).coalesced(types: plan.outputTypes)
         case .tableFunction(let function, let arguments, let types):

@@ -5,8 +5,9 @@ import SluicePlan
 /// The hash join, bounded by the query's memory: past it, it splits its rows into partitions on
 /// disk by their keys' hash and then joins one partition at a time (the Grace hash join),
 /// splitting a partition again, on the next bits of the hash, when it still does not fit. What
-/// cannot be split further (one key with more rows than the memory holds) fails with 53200
-/// naming the operator. (The hash aggregate spills the same way: BatchExecutor+HashAggregate.)
+/// cannot be split further (one key with more rows than the memory holds) is joined by the
+/// block nested loop (BlockNestedLoop.swift). (The hash aggregate spills the same way:
+/// BatchExecutor+HashAggregate.)
 extension BatchExecutor {
     /// An equi-join of any kind: the build (right) side whole in memory if it fits, else both
     /// sides partitioned to disk and joined a partition at a time.
@@ -56,9 +57,17 @@ extension BatchExecutor {
             let cost = chunk.approximateBytes + JoinHashTable.bytesPerRow * chunk.count
             let textFull = Self.addText(of: chunk, to: &text)
             if textFull || !memory.tryReserve(cost) {
-                if level <= PartitionedSpill.maximumLevel, memory.spillDirectory != nil, join.rightKeys.count > 0 {
+                if memory.spillDirectory != nil, join.rightKeys.count > 0 {
                     memory.release(held)
-                    return try partitionedJoin(build: chunks + [chunk], rest: source, probe: try probe(), join: join, level: level)
+                    if level <= PartitionedSpill.maximumLevel {
+                        return try partitionedJoin(build: chunks + [chunk], rest: source, probe: try probe(), join: join, level: level)
+                    }
+                    // Rows whose keys' hashes agree in every bit the partitions used (one key
+                    // with more rows than the memory holds): every pair is tried, a block of
+                    // probe rows at a time against the build rows on disk.
+                    return try blockNestedLoop(
+                        outer: try probe(), inner: try spilling(chunks + [chunk], rest: source, types: buildTypes), kind: join.kind,
+                        predicate: join.residual, keys: (join.leftKeys, join.rightKeys), leftTypes: join.left.outputTypes)
                 }
                 if textFull { throw SluiceError(.programLimitExceeded, "the hash join's build side holds more than 2 GB of text in one column") }
                 try memory.reserve(cost, for: "the hash join's build side")
