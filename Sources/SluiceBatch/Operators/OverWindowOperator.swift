@@ -4,65 +4,110 @@ import SluicePlan
 
 extension BatchExecutor {
     /// Window functions over frames: the rows of `input` (sorted by the partition columns, then
-    /// the order keys) gathered a partition at a time, each partition's values computed by
-    /// ``OverWindowEvaluation`` and appended to its rows. A partition is held whole while it is
-    /// evaluated, and counts against the query's memory.
+    /// the order keys) gathered a partition at a time, and each partition's values computed by
+    /// ``OverWindowEvaluator`` a chunk at a time and appended to its rows. A partition is held
+    /// in memory while the query's memory allows, and past that written to a spill file, from
+    /// which the evaluator's readers take its chunks back as they need them.
     func overWindow(
         _ input: ChunkStream, types: [DataType], partitionColumns: [Int], order: [SortKey], calls: [WindowCall]
     ) throws(SluiceError) -> ChunkStream {
-        let context = self.context
-        let memory = self.memory
-        let isCancelled = self.isCancelled
-        var pending: [Chunk] = []
-        var pendingRows = 0
-        var reserved = 0
-        var output: [Chunk] = []
+        let (context, isCancelled) = (self.context, self.isCancelled)
+        let partition = WindowPartition(types: types, memory: memory)
+        var rest: Chunk?
+        var evaluator: OverWindowEvaluator?
         var finished = false
-        /// Evaluates the gathered partition and queues its rows.
-        func flush() throws(SluiceError) {
-            guard pendingRows > 0 else { return }
-            let rows = Chunk.concatenate(pending, types: types)
-            let values = try OverWindowEvaluation.evaluate(calls, over: rows, order: order, context: context, isCancelled: isCancelled)
-            let all = Chunk(columns: rows.columns + values, count: rows.count)
-            var start = 0
-            while start < all.count {
-                let end = min(start + Chunk.preferredSize, all.count)
-                output.append(start == 0 && end == all.count ? all : all.slice(start ..< end))
-                start = end
-            }
-            pending = []
-            pendingRows = 0
-            memory.release(reserved)
-            reserved = 0
+        func evaluate() {
+            evaluator = OverWindowEvaluator(calls, over: partition.rows(), order: order, context: context, isCancelled: isCancelled)
         }
         return ChunkStream { () throws(SluiceError) -> Chunk? in
-            while output.isEmpty {
-                if finished { return nil }
-                guard let chunk = try input.next() else {
-                    finished = true
-                    try flush()
-                    break
+            while true {
+                if evaluator != nil {
+                    if let (rows, values) = try evaluator!.next() { return Chunk(columns: rows.columns + values, count: rows.count) }
+                    evaluator = nil
+                    partition.reset()
                 }
-                // Split the chunk where its partition changes.
-                var start = 0
+                if finished { return nil }
+                let chunk: Chunk
+                if let pending = rest {
+                    chunk = pending
+                    rest = nil
+                } else if let next = try input.next() {
+                    chunk = next
+                } else {
+                    finished = true
+                    if !partition.isEmpty { evaluate() }
+                    continue
+                }
+                // The first row of another partition, if the chunk has one.
+                var boundary = chunk.count
                 for row in 0 ..< chunk.count {
-                    let previous: (Chunk, Int)? = row > start ? (chunk, row - 1) : pending.last.map { ($0, $0.count - 1) }
+                    let previous = row > 0 ? (chunk, row - 1) : partition.last.map { ($0, $0.count - 1) }
                     if let previous, !ValueOrdering.equalRows(previous.0, previous.1, chunk, row, columns: partitionColumns) {
-                        if row > start { pending.append(chunk.slice(start ..< row)) ; pendingRows += row - start }
-                        try flush()
-                        start = row
+                        boundary = row
+                        break
                     }
                 }
-                if start < chunk.count {
-                    let part = start == 0 ? chunk : chunk.slice(start ..< chunk.count)
-                    let bytes = part.byteCount
-                    try memory.reserve(bytes, for: "a window function's partition")
-                    reserved += bytes
-                    pending.append(part)
-                    pendingRows += part.count
+                if boundary > 0 { try partition.append(boundary == chunk.count ? chunk : chunk.slice(0 ..< boundary)) }
+                if boundary < chunk.count {
+                    rest = chunk.slice(boundary ..< chunk.count)
+                    evaluate()
                 }
             }
-            return output.isEmpty ? nil : output.removeFirst()
+        }.coalesced(types: types + calls.map(\.resultType))
+    }
+}
+
+/// The rows of the window partition being gathered: in memory while the query's memory allows
+/// (each chunk's bytes reserved), then all in a spill file. Without a spill directory, a
+/// partition larger than the memory fails with 53200.
+private final class WindowPartition {
+    let types: [DataType]
+    let memory: QueryMemory
+    private var held: [Chunk] = []
+    private var reserved = 0
+    private var spill: ChunkSpillFile?
+    /// The chunk appended last: its last row is the partition's last so far.
+    private(set) var last: Chunk?
+
+    init(types: [DataType], memory: QueryMemory) {
+        self.types = types
+        self.memory = memory
+    }
+
+    var isEmpty: Bool { last == nil }
+
+    func append(_ chunk: Chunk) throws(SluiceError) {
+        last = chunk
+        if let spill { return try spill.append(chunk) }
+        let bytes = chunk.approximateBytes
+        if !memory.tryReserve(bytes) {
+            if let file = try memory.spillFile(types: types) {
+                for staged in held + [chunk] { try file.append(staged) }
+                held = []
+                memory.release(reserved)
+                reserved = 0
+                spill = file
+                return
+            }
+            try memory.reserve(bytes, for: "a window function's partition")
         }
+        reserved += bytes
+        held.append(chunk)
+    }
+
+    /// The partition's rows, for its evaluation (until ``reset()``).
+    func rows() -> PartitionRows {
+        guard let spill else { return PartitionRows(held, types: types) }
+        memory.noteSpilled(spill.byteCount)
+        return PartitionRows(types: types, chunkSizes: spill.chunkSizes) { (index: Int) throws(SluiceError) -> Chunk in try spill.chunk(at: index) }
+    }
+
+    /// Lets the evaluated partition go, for the next one.
+    func reset() {
+        held = []
+        memory.release(reserved)
+        reserved = 0
+        spill = nil
+        last = nil
     }
 }

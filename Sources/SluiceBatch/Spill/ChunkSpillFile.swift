@@ -27,6 +27,9 @@ package final class ChunkSpillFile {
     var byteCount: Int { length + buffer.count }
     /// The bytes of the largest chunk written, as encoded: about what reading it back holds.
     private(set) var largestChunkBytes = 0
+    /// Where each chunk written starts in the file, and its rows (for ``chunk(at:)``).
+    private(set) var offsets: [Int] = []
+    private(set) var chunkSizes: [Int] = []
 
     /// Makes an unlinked file in `directory` for chunks of columns of `types`, written through a
     /// buffer of `bufferSize` bytes.
@@ -52,6 +55,8 @@ package final class ChunkSpillFile {
     package func append(_ chunk: Chunk) throws(SluiceError) {
         guard chunk.count > 0 else { return }
         let start = buffer.count
+        offsets.append(length + start)
+        chunkSizes.append(chunk.count)
         buffer.append(contentsOf: [0, 0, 0, 0])
         ChunkCodec.encode(chunk, into: &buffer)
         let frame = UInt32(buffer.count - start - 4)
@@ -80,15 +85,27 @@ package final class ChunkSpillFile {
         return ChunkStream { [self] () throws(SluiceError) -> Chunk? in
             _ = self
             guard offset < length else { return nil }
-            var header = [UInt8](repeating: 0, count: 4)
-            try Self.read(descriptor, into: &header, at: offset, path: path)
-            let frame = Int(UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24)
-            var bytes = [UInt8](repeating: 0, count: frame)
-            try Self.read(descriptor, into: &bytes, at: offset + 4, path: path)
-            offset += 4 + frame
-            var position = 0
-            return try ChunkCodec.decode(bytes, offset: &position, types: types)
+            return try Self.chunk(descriptor, at: &offset, path: path, types: types)
         }
+    }
+
+    /// Chunk `index` (in the order written), read back while writing may go on.
+    package func chunk(at index: Int) throws(SluiceError) -> Chunk {
+        var offset = offsets[index]
+        if offset >= length { try flush() }
+        return try Self.chunk(descriptor, at: &offset, path: path, types: types)
+    }
+
+    /// The chunk whose frame starts at `offset`, which moves past it.
+    private static func chunk(_ descriptor: Int32, at offset: inout Int, path: String, types: [DataType]) throws(SluiceError) -> Chunk {
+        var header = [UInt8](repeating: 0, count: 4)
+        try read(descriptor, into: &header, at: offset, path: path)
+        let frame = Int(UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24)
+        var bytes = [UInt8](repeating: 0, count: frame)
+        try read(descriptor, into: &bytes, at: offset + 4, path: path)
+        offset += 4 + frame
+        var position = 0
+        return try ChunkCodec.decode(bytes, offset: &position, types: types)
     }
 
     private static func read(_ descriptor: Int32, into bytes: inout [UInt8], at offset: Int, path: String) throws(SluiceError) {
