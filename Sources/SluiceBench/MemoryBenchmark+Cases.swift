@@ -21,6 +21,8 @@ extension MemoryBenchmark {
         case distinct
         /// The most frequent `k`: a GROUP BY, a sort and a LIMIT.
         case topN = "top-n"
+        /// A window function over `big` as one partition: a sum over each row and the two before.
+        case window
         /// `UPDATE big SET v = v + 1 WHERE id <= N/6`.
         case update
         /// `DELETE FROM big WHERE id % 6 = 0`.
@@ -86,7 +88,7 @@ extension MemoryBenchmark.Case {
         switch self {
         case .insert, .copy: .empty
         case .viewOnView: .withAggregate
-        case .mv, .joinView, .distinct, .topN, .update, .delete: .loaded
+        case .mv, .joinView, .distinct, .topN, .window, .update, .delete: .loaded
         }
     }
 
@@ -100,6 +102,7 @@ extension MemoryBenchmark.Case {
         case .joinView: "CREATE MATERIALIZED VIEW j AS SELECT b.id, b.v, o.w FROM big b JOIN other o ON b.k = o.k"
         case .distinct: "SELECT count(DISTINCT s) FROM big"
         case .topN: "SELECT k, count(*) AS n FROM big GROUP BY k ORDER BY n DESC, k LIMIT 1"
+        case .window: "SELECT sum(w) FROM (SELECT sum(v) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w FROM big) t"
         case .update: "UPDATE big SET v = v + 1 WHERE id <= \(rows / 6)"
         case .delete: "DELETE FROM big WHERE id % 6 = 0"
         }
@@ -114,6 +117,9 @@ extension MemoryBenchmark.Case {
         case .mv, .viewOnView, .joinView: "CREATE_MATERIALIZED_VIEW"
         case .distinct: "\(rows / 2)"
         case .topN: "0|3"
+        // Each v is in the frames of its row and the two after, but the last two rows' values
+        // in only one and two: 3 × sum(v) − 2 v(N) − v(N−1), with v(id) = 7 id − 3.
+        case .window: "\(3 * (7 * rows * (rows + 1) / 2 - 3 * rows) - 2 * (7 * rows - 3) - (7 * rows - 10))"
         case .update: "UPDATE \(rows / 6)"
         case .delete: "DELETE \(rows / 6)"
         }
@@ -128,7 +134,7 @@ extension MemoryBenchmark.Case {
         case .viewOnView: return ("SELECT n, c FROM agg2", "3|\(keys)")
         // Every row of big meets its k's row of other, whose w is 11 k; each k is in three rows.
         case .joinView: return ("SELECT count(*), sum(w) FROM j", "\(rows)|\(33 * keys * (keys - 1) / 2)")
-        case .distinct, .topN: return nil
+        case .distinct, .topN, .window: return nil
         case .update: return ("SELECT count(*) FROM big WHERE v = id * 7 - 2", "\(rows / 6)")
         case .delete: return ("SELECT count(*), min(id % 6), max(id % 6) FROM big", "\(rows - rows / 6)|1|5")
         }
@@ -138,7 +144,7 @@ extension MemoryBenchmark.Case {
     /// table's statements, those it reads for views and queries (`agg`'s for view-on-view).
     func rowsTaken(rows: Int) -> Int {
         switch self {
-        case .insert, .copy, .mv, .joinView, .distinct, .topN: rows
+        case .insert, .copy, .mv, .joinView, .distinct, .topN, .window: rows
         case .viewOnView: rows / 3
         case .update, .delete: rows / 6
         }

@@ -373,11 +373,8 @@ struct SlidingAggregate {
     /// The rows added to the accumulator and removed from it so far: `removed ..< added`.
     private var added = 0
     private var removed = 0
-    private var adding: RowReader
-    private var removing: RowReader
-    private var removals: [Int8] = []
-    private var members: [Int] = []
-    private var zeros = Column(type: .int64, storage: .int64([]))
+    private var adding: FrameFeed
+    private var removing: FrameFeed
 
     init(kind: AggregateKind, call: WindowCall, rows: PartitionRows) {
         self.kind = kind
@@ -385,15 +382,8 @@ struct SlidingAggregate {
         argumentType = call.argument.map { rows.types[$0] }
         accumulator = AggregateAccumulators.make(kind: kind, argumentType: argumentType, resultType: call.resultType)
         startsFirst = call.frame.start == .unboundedPreceding && call.frame.units != .session
-        adding = RowReader(rows)
-        removing = RowReader(rows)
-    }
-
-    /// The argument column of `chunk` (zeros for count(*)).
-    private mutating func argument(of chunk: Chunk) -> Column {
-        if let argument = call.argument { return chunk.columns[argument] }
-        if zeros.count != chunk.count { zeros = Column(type: .int64, storage: .int64([Int64](repeating: 0, count: chunk.count))) }
-        return zeros
+        adding = FrameFeed(rows, argument: call.argument, removes: false)
+        removing = FrameFeed(rows, argument: call.argument, removes: true)
     }
 
     mutating func values(starts: [Int], ends: [Int], isCancelled: () -> Bool) throws(SluiceError) -> Column {
@@ -405,11 +395,11 @@ struct SlidingAggregate {
                 throw SluiceError.internalError("a window frame moved back (rows \(starts[row]) ..< \(ends[row]) after \(removed) ..< \(added))")
             }
             if ends[row] > added {
-                try feed(from: added, to: ends[row], remove: false)
+                try adding.feed(from: added, to: ends[row], into: accumulator)
                 added = ends[row]
             }
             if starts[row] > removed {
-                try feed(from: removed, to: starts[row], remove: true)
+                try removing.feed(from: removed, to: starts[row], into: accumulator)
                 removed = starts[row]
             }
             accumulator.saveState(group: 0, into: &saved, at: 0)
@@ -418,25 +408,6 @@ struct SlidingAggregate {
         let results = AggregateAccumulators.make(kind: kind, argumentType: argumentType, resultType: call.resultType)
         for row in 0 ..< count { try results.loadState(group: row, from: states, at: 0, row: row) }
         return try results.finish(groupCount: count)
-    }
-
-    /// Adds (or takes back) the rows `from ..< to` in the one group, a chunk's run at a time.
-    private mutating func feed(from: Int, to: Int, remove: Bool) throws(SluiceError) {
-        var reader = remove ? removing : adding
-        defer { if remove { removing = reader } else { adding = reader } }
-        var position = from
-        while position < to {
-            let index = try reader.seek(position)
-            let stop = min(to, reader.end)
-            let chunk = reader.chunk
-            if remove && removals.count < chunk.count { removals = [Int8](repeating: -1, count: chunk.count) }
-            members.removeAll(keepingCapacity: true)
-            members.append(contentsOf: index ..< index + (stop - position))
-            try accumulator.update(
-                groups: [], rowCount: chunk.count, groupCount: 1, argument: argument(of: chunk), delimiter: nil, signs: remove ? removals : nil,
-                rows: members)
-            position = stop
-        }
     }
 
     /// Each frame's rows fed to its own row's group.
@@ -461,12 +432,12 @@ struct SlidingAggregate {
         for row in 0 ..< count where starts[row] < ends[row] {
             var position = starts[row]
             while position < ends[row] {
-                let index = try adding.seek(position)
-                let stop = min(ends[row], adding.end)
-                if let current = source, adding.index != current.index || picks.count >= 1 << 16 {
-                    try flush(accumulator, argument(of: current.chunk))
+                let index = try adding.reader.seek(position)
+                let stop = min(ends[row], adding.reader.end)
+                if let current = source, adding.reader.index != current.index || picks.count >= 1 << 16 {
+                    try flush(accumulator, adding.argument(of: current.chunk))
                 }
-                source = (adding.chunk, adding.index)
+                source = (adding.reader.chunk, adding.reader.index)
                 for member in index ..< index + (stop - position) {
                     picks.append(member)
                     groups.append(Int32(row))
@@ -474,7 +445,47 @@ struct SlidingAggregate {
                 position = stop
             }
         }
-        try flush(accumulator, source.map { argument(of: $0.chunk) } ?? Column.nulls(of: argumentType ?? .int64, count: 0))
+        try flush(accumulator, source.map { adding.argument(of: $0.chunk) } ?? Column.nulls(of: argumentType ?? .int64, count: 0))
         return try accumulator.finish(groupCount: count)
+    }
+}
+
+/// The rows entering (or leaving) a sliding aggregate's frames, read in order and folded into
+/// its one group a chunk's run at a time.
+private struct FrameFeed {
+    var reader: RowReader
+    let argument: Int?
+    /// nil for rows entering; -1 for each row leaving.
+    private var signs: [Int8]?
+    private var members: [Int] = []
+    private var zeros = Column(type: .int64, storage: .int64([]))
+
+    init(_ rows: PartitionRows, argument: Int?, removes: Bool) {
+        reader = RowReader(rows)
+        self.argument = argument
+        signs = removes ? [] : nil
+    }
+
+    /// The argument column of `chunk` (zeros for count(*)).
+    mutating func argument(of chunk: Chunk) -> Column {
+        if let argument { return chunk.columns[argument] }
+        if zeros.count != chunk.count { zeros = Column(type: .int64, storage: .int64([Int64](repeating: 0, count: chunk.count))) }
+        return zeros
+    }
+
+    /// Adds (or takes back) the rows `from ..< to`.
+    mutating func feed(from: Int, to: Int, into accumulator: any AggregateAccumulator) throws(SluiceError) {
+        var position = from
+        while position < to {
+            let index = try reader.seek(position)
+            let stop = min(to, reader.end)
+            let chunk = reader.chunk
+            if let signs, signs.count < chunk.count { self.signs = [Int8](repeating: -1, count: chunk.count) }
+            members.removeAll(keepingCapacity: true)
+            members.append(contentsOf: index ..< index + (stop - position))
+            try accumulator.update(
+                groups: [], rowCount: chunk.count, groupCount: 1, argument: argument(of: chunk), delimiter: nil, signs: signs, rows: members)
+            position = stop
+        }
     }
 }

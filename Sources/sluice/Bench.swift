@@ -355,7 +355,7 @@ struct MemoryBench: ParsableCommand {
     @Option(help: "The servers' --memory-limit, such as 300MB or 1GiB.")
     var limit = "300MB"
 
-    @Option(help: "Only these cases, comma-separated: insert, copy, mv, view-on-view, join-view, distinct, top-n, update, delete (all when not given).")
+    @Option(help: "Only these cases, comma-separated: insert, copy, mv, view-on-view, join-view, distinct, top-n, window, update, delete (all when not given).")
     var cases: String?
 
     @Flag(help: "Skip the runs without a limit (no throughput ratio).")

@@ -13,7 +13,9 @@ extension BatchExecutor {
     ) throws(SluiceError) -> ChunkStream {
         let (context, isCancelled) = (self.context, self.isCancelled)
         let partition = WindowPartition(types: types, memory: memory)
-        var rest: Chunk?
+        // The input chunk being split into partitions, and where its next partition starts.
+        var current = Chunk(columns: [], count: 0)
+        var offset = 0
         var evaluator: OverWindowEvaluator?
         var finished = false
         func evaluate() {
@@ -27,31 +29,26 @@ extension BatchExecutor {
                     partition.reset()
                 }
                 if finished { return nil }
-                let chunk: Chunk
-                if let pending = rest {
-                    chunk = pending
-                    rest = nil
-                } else if let next = try input.next() {
-                    chunk = next
-                } else {
-                    finished = true
-                    if !partition.isEmpty { evaluate() }
-                    continue
+                if offset >= current.count {
+                    guard let next = try input.next() else {
+                        finished = true
+                        if !partition.isEmpty { evaluate() }
+                        continue
+                    }
+                    (current, offset) = (next, 0)
                 }
-                // The first row of another partition, if the chunk has one.
-                var boundary = chunk.count
-                for row in 0 ..< chunk.count {
-                    let previous = row > 0 ? (chunk, row - 1) : partition.last.map { ($0, $0.count - 1) }
-                    if let previous, !ValueOrdering.equalRows(previous.0, previous.1, chunk, row, columns: partitionColumns) {
+                // The rows up to the first of another partition, if the chunk has one.
+                var boundary = current.count
+                for row in offset ..< current.count {
+                    let previous = row > offset ? (current, row - 1) : partition.last.map { ($0, $0.count - 1) }
+                    if let previous, !ValueOrdering.equalRows(previous.0, previous.1, current, row, columns: partitionColumns) {
                         boundary = row
                         break
                     }
                 }
-                if boundary > 0 { try partition.append(boundary == chunk.count ? chunk : chunk.slice(0 ..< boundary)) }
-                if boundary < chunk.count {
-                    rest = chunk.slice(boundary ..< chunk.count)
-                    evaluate()
-                }
+                if boundary > offset { try partition.append(offset == 0 && boundary == current.count ? current : current.slice(offset ..< boundary)) }
+                offset = boundary
+                if boundary < current.count { evaluate() }
             }
         }.coalesced(types: types + calls.map(\.resultType))
     }
