@@ -77,8 +77,10 @@ extension SQLSession {
         case .insert(let table, let source, let returning):
             // Every row is made and checked first, staged on disk past a few chunks, so a
             // failure part way inserts nothing and memory stays bounded whatever the size.
-            var returned: [Chunk] = []
-            let staged = try stage(source, into: table, executor: executor, keeping: returning == nil ? nil : { returned.append($0) })
+            let returned = returningRows(returning, of: table)
+            var keeping: ((Chunk) throws(SluiceError) -> Void)?
+            if let returned { keeping = { (chunk: Chunk) throws(SluiceError) in try returned.append(chunk) } }
+            let staged = try stage(source, into: table, executor: executor, keeping: keeping)
             if let failure = reader.failure { throw failure }
             let count = try database.tables.insert(staged, into: table)
             return try Self.result(tag: "INSERT 0 \(count)", returning: returning, rows: returned, context: context)
@@ -86,7 +88,7 @@ extension SQLSession {
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
             assignments = assignments.mapValues { Self.substitute(values, after: table.columns.count, in: $0) }
-            var updated: [Chunk] = []
+            let updated = returningRows(returning, of: table)
             let affected = try database.tables.modify(
                 table, spillDirectory: database.spillDirectory, matching: { (chunk) throws(SluiceError) in try Self.matching(filter, chunk, context) }
             ) {
@@ -97,19 +99,19 @@ extension SQLSession {
                 }
                 let new = Chunk(columns: columns, count: old.count)
                 try self.checkNotNull(new, table: table)
-                if returning != nil { updated.append(new) }
+                try updated?.append(new)
                 return new
             }
             return try Self.result(tag: "UPDATE \(affected)", returning: returning, rows: updated, context: context)
         case .delete(let table, var filter, let subqueries, let returning):
             let values = try subqueryValues(subqueries, executor: executor)
             filter = filter.map { Self.substitute(values, after: table.columns.count, in: $0) }
-            var removed: [Chunk] = []
+            let removed = returningRows(returning, of: table)
             let affected = try database.tables.modify(
                 table, spillDirectory: database.spillDirectory,
                 matching: { (chunk) throws(SluiceError) in
                     let mask = try Self.matching(filter, chunk, context)
-                    if returning != nil, mask.setCount > 0 { removed.append(chunk.filter(mask)) }
+                    if let removed, mask.setCount > 0 { try removed.append(chunk.filter(mask)) }
                     return mask
                 })
             return try Self.result(tag: "DELETE \(affected)", returning: returning, rows: removed, context: context)
@@ -198,17 +200,35 @@ extension SQLSession {
         }
     }
 
+    /// Where a DML statement with RETURNING sets aside the rows it changes: on disk past a few
+    /// chunks, as the changes themselves, so that a RETURNING of any size is bounded too.
+    private func returningRows(_ returning: DMLReturning?, of table: RelationDefinition) -> ChunkStaging? {
+        returning.map { _ in ChunkStaging(types: table.columns.map(\.type), spillDirectory: database.spillDirectory) }
+    }
+
     /// A DML statement's result: its tag, and with RETURNING the expressions over the rows it
-    /// changed.
-    static func result(tag: String, returning: DMLReturning?, rows: [Chunk], context: EvaluationContext) throws(SluiceError) -> PGStatementResult {
-        guard let returning else { return PGStatementResult(commandTag: tag) }
-        var chunks: [Chunk] = []
-        for chunk in rows where chunk.count > 0 {
-            var columns: [Column] = []
-            for expression in returning.expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
-            chunks.append(Chunk(columns: columns, count: chunk.count))
+    /// changed, streamed to the client from where they were staged when they were many.
+    static func result(tag: String, returning: DMLReturning?, rows: ChunkStaging?, context: EvaluationContext) throws(SluiceError) -> PGStatementResult {
+        guard let returning, let rows else { return PGStatementResult(commandTag: tag) }
+        var result = PGStatementResult(commandTag: tag, columns: returning.columns.map(Self.pgColumn), chunks: [])
+        if rows.isInMemory {
+            for chunk in rows.heldChunks { result.chunks.append(try returned(chunk, returning.expressions, context)) }
+            return result
         }
-        return PGStatementResult(commandTag: tag, columns: returning.columns.map(Self.pgColumn), chunks: chunks)
+        let source = try rows.chunks()
+        let expressions = returning.expressions
+        result.stream = PGRowStream { () throws(SluiceError) -> Chunk? in
+            guard let chunk = try source.next() else { return nil }
+            return try returned(chunk, expressions, context)
+        }
+        return result
+    }
+
+    /// RETURNING's `expressions` over the changed rows `chunk`.
+    private static func returned(_ chunk: Chunk, _ expressions: [ScalarExpr], _ context: EvaluationContext) throws(SluiceError) -> Chunk {
+        var columns: [Column] = []
+        for expression in expressions { columns.append(try ExpressionEvaluator.evaluate(expression, on: chunk, context: context)) }
+        return Chunk(columns: columns, count: chunk.count)
     }
 
     /// The bytes one query's operators may hold: `query_memory_limit`, or the server's
@@ -275,7 +295,7 @@ extension SQLSession {
     /// Runs `plan` (rows in `table`'s column order and types) and stages its rows, each chunk
     /// checked against the table's NOT NULL columns; `keeping` sees every chunk as well.
     private func stage(
-        _ plan: BatchPlan, into table: RelationDefinition, executor: BatchExecutor, keeping: ((Chunk) -> Void)? = nil
+        _ plan: BatchPlan, into table: RelationDefinition, executor: BatchExecutor, keeping: ((Chunk) throws(SluiceError) -> Void)? = nil
     ) throws(SluiceError) -> ChunkStaging {
         let staged = ChunkStaging(types: table.columns.map(\.type), spillDirectory: database.spillDirectory)
         let stream = try executor.stream(plan)
@@ -283,7 +303,7 @@ extension SQLSession {
             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
             try checkNotNull(chunk, table: table)
             try staged.append(chunk)
-            keeping?(chunk)
+            try keeping?(chunk)
         }
         return staged
     }
