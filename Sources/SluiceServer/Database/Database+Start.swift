@@ -112,8 +112,9 @@ extension Database {
                 stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                     + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them "
                     + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, (ContinuousClock.now - restoring).inSeconds)
-                let changes = recovered.changesAfterCut ?? []
-                for (table, parts) in changes where streams.runtime.isRead(table) {
+                // (Read back from the log a record at a time; each waits for room in the views' input.)
+                try recovered.changesAfterCut?.forEach { (table, parts) throws(SluiceError) in
+                    guard streams.runtime.isRead(table) else { return }
                     for part in parts where !part.rows.isEmpty {
                         streams.runtime.withSource(table) { writer in writer.emit(TableState.changes(part.rows, part.op)) }
                     }
@@ -148,8 +149,11 @@ extension Database {
             let watermark = resume[relation.id]?[WatermarkFilter.positionKey]
             let filter = watermarkFilter(for: relation, from: watermark)
             // Rows logged after the checkpoint raised it further (they were all kept).
-            for (table, changes) in recovery.changesAfterCut ?? [] where table == relation.id {
-                for change in changes where change.op.isInsertion { _ = filter?.apply(change.rows) }
+            if let filter {
+                try? recovery.changesAfterCut?.forEach { (table, changes) throws(SluiceError) in
+                    guard table == relation.id else { return }
+                    for change in changes where change.op.isInsertion { _ = filter.apply(change.rows) }
+                }
             }
             streams.connectors.setWatermarkFilter(filter, for: relation.id)
         }

@@ -121,9 +121,10 @@ package final class TableJournal: Sendable {
         package var positions: [Int: [Int32: Int64]] = [:]
         /// Checkpoints that could not be read and were passed over, and why.
         package var damaged: [String] = []
-        /// The table changes logged after the position asked for, in log order; nil when the log
-        /// no longer reaches back to it (a table checkpoint came after it).
-        package var changesAfterCut: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])]?
+        /// The table changes logged after the position asked for, read back from the log as
+        /// they are gone through; nil when the log no longer reaches back to it (a table
+        /// checkpoint came after it).
+        package var changesAfterCut: LoggedChanges?
         /// How the views came back (restored from a state checkpoint or rebuilt).
         package var stateSummary: String?
         /// The state checkpoint the tables came from (nil: a table checkpoint, or none).
@@ -141,42 +142,6 @@ package final class TableJournal: Sendable {
             if let stateSummary { parts.append(stateSummary) }
             return parts.joined(separator: ", ")
         }
-    }
-
-    /// Fills `stores` (empty, by table id) from the last checkpoint and the log after it, and
-    /// keeps the changes logged after `cut` (where a state checkpoint of the views was taken).
-    /// The table writes logged after `cut` in the segments before `segment`, or nil when the log
-    /// no longer holds all of them or one does not read back.
-    private static func changes(
-        after cut: LogPosition, before segment: UInt64, wal: String, stores: [Int: TableStore]
-    ) -> [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])]? {
-        guard let older = try? WriteAheadLog.read(directory: wal, from: cut.segment, before: segment),
-              Set(older.segments).isSuperset(of: cut.segment ..< segment) else { return nil }
-        var result: [(table: Int, changes: [(op: ChangeOp, rows: Chunk)])] = []
-        let committed = committedStatements(in: older)
-        for (index, bytes) in older.records.enumerated() where older.ends[index] > cut {
-            let decoded: TableLogRecord?
-            do {
-                decoded = try TableLogRecord.decode(bytes, types: { stores[$0]?.types })
-            } catch {
-                return nil
-            }
-            guard let record = decoded else { continue }
-            switch record {
-            case .write(let table, let changes, _) where stores[table] != nil:
-                result.append((table, changes))
-            case .part(let table, let statement, let changes) where stores[table] != nil && committed.contains(statement):
-                result.append((table, changes))
-            default:
-                break
-            }
-        }
-        return result
-    }
-
-    /// The statements whose `committed` record is in `contents`: only their parts are replayed.
-    private static func committedStatements(in contents: WriteAheadLog.Contents) -> Set<UInt64> {
-        Set(contents.records.lazy.compactMap(TableLogRecord.committedStatement(in:)))
     }
 
     package static func recover(dataDirectory: String, into stores: [Int: TableStore], changesAfter cut: LogPosition? = nil) throws(SluiceError) -> Recovery {
@@ -217,70 +182,58 @@ package final class TableJournal: Sendable {
                 .dataCorrupted, "no table checkpoint in \(directory) can be read: \(failure.message)",
                 detail: failures.map(\.message).joined(separator: "; "))
         }
-        let contents = try WriteAheadLog.read(directory: "\(dataDirectory)/wal", from: recovery.segment, repair: true)
-        if recovery.segment == 0, let first = contents.segments.first, first > 1 {
+        let wal = "\(dataDirectory)/wal"
+        let summary = try LogSummary(wal: wal, from: recovery.segment, repair: true, counting: cut)
+        if recovery.segment == 0, let first = summary.extent.segments.first, first > 1 {
             // The segments before it went with checkpoints, none of which reads back.
             throw SluiceError(
                 .dataCorrupted, "the write-ahead log in \(dataDirectory)/wal begins at segment \(first), and no checkpoint that covers what came before it can be read",
                 detail: recovery.damaged.joined(separator: "; "))
         }
-        recovery.tornBytes = contents.tornBytes
-        if let cut, cut.segment >= recovery.segment { recovery.changesAfterCut = [] }
-        if let cut, cut.segment < recovery.segment {
-            // The table checkpoint is newer than the state cut (a clean stop writes one): the
-            // writes between them are in the tables already, and go to the views from the log
-            // segments the table checkpoint kept, when it kept them all.
-            recovery.changesAfterCut = changes(after: cut, before: recovery.segment, wal: "\(dataDirectory)/wal", stores: stores)
+        recovery.tornBytes = summary.extent.tornBytes
+        if let cut {
+            // When the table checkpoint is newer than the state cut (a clean stop writes one),
+            // the writes between them are in the tables already, and go to the views from the
+            // log segments the table checkpoint kept, when it kept them all.
+            let types = stores.mapValues(\.types)
+            if cut.segment == recovery.segment {
+                recovery.changesAfterCut = LoggedChanges(wal: wal, cut: cut, types: types, summary: summary)
+            } else if cut.segment > recovery.segment {
+                recovery.changesAfterCut = LoggedChanges(wal: wal, cut: cut, types: types, summary: try LogSummary(wal: wal, from: cut.segment, counting: cut))
+            } else {
+                recovery.changesAfterCut = try LoggedChanges(wal: wal, cut: cut, types: types)
+            }
         }
-        try replay(contents, after: nil, lastDrops: lastDrops(in: contents), into: stores, collectingAfter: cut, &recovery)
+        try replay(wal: wal, from: recovery.segment, after: nil, summary: summary, into: stores, &recovery)
         return recovery
     }
 
-    /// Where each table dropped in `contents` was dropped last (its id may since name a new
-    /// table, which must not take the old one's records), by record index.
-    private static func lastDrops(in contents: WriteAheadLog.Contents) -> [Int: Int] {
-        var lastDrop: [Int: Int] = [:]
-        for (index, bytes) in contents.records.enumerated() {
-            if let table = TableLogRecord.droppedTable(in: bytes) { lastDrop[table] = index }
-        }
-        return lastDrop
-    }
-
-    /// Applies the records of `contents` that end after `start` (all, when nil) to `stores`,
-    /// records each connector-fed table's last positions, and collects the writes that end
-    /// after `cut` in `recovery.changesAfterCut` (when it is not nil).
+    /// Applies the records of the log from segment `first` that end after `start` (all, when
+    /// nil) to `stores`, a record at a time, and records each connector-fed table's last
+    /// positions. `summary` is of the same segments.
     private static func replay(
-        _ contents: WriteAheadLog.Contents, after start: LogPosition?, lastDrops lastDrop: [Int: Int], into stores: [Int: TableStore],
-        collectingAfter cut: LogPosition?, _ recovery: inout Recovery
+        wal: String, from first: UInt64, after start: LogPosition?, summary: LogSummary, into stores: [Int: TableStore], _ recovery: inout Recovery
     ) throws(SluiceError) {
-        // A statement logged in parts counts only if its end was logged before the crash.
-        let committed = committedStatements(in: contents)
-        for (index, bytes) in contents.records.enumerated() {
-            if let start, contents.ends[index] <= start { continue }
-            let record = try TableLogRecord.decode(bytes) { id in
-                if let drop = lastDrop[id], drop > index { return nil }
-                return stores[id]?.types
-            }
+        var index = 0
+        _ = try WriteAheadLog.scan(directory: wal, from: first) { (bytes, end) throws(SluiceError) in
+            defer { index += 1 }
+            if let start, end <= start { return }
+            let record = try TableLogRecord.decode(bytes) { id in summary.takes(table: id, at: index) ? stores[id]?.types : nil }
             switch record {
             case .write(let table, let changes, let positions):
-                guard let store = stores[table] else { continue }
-                if let cut, recovery.changesAfterCut != nil, contents.ends[index] > cut {
-                    recovery.changesAfterCut?.append((table, changes))
-                }
+                guard let store = stores[table] else { return }
                 for change in changes { try store.replay(change.op, change.rows) }
                 if let positions { recovery.positions[table] = positions }
             case .part(let table, let statement, let changes):
-                guard let store = stores[table], committed.contains(statement) else { continue }
-                if let cut, recovery.changesAfterCut != nil, contents.ends[index] > cut {
-                    recovery.changesAfterCut?.append((table, changes))
-                }
+                // A statement logged in parts counts only if its end was logged before the crash.
+                guard let store = stores[table], summary.committed.contains(statement) else { return }
                 for change in changes { try store.replay(change.op, change.rows) }
             case .committed:
-                continue
+                return
             case .dropped(let table):
                 recovery.positions[table] = nil
             case nil:
-                continue
+                return
             }
             recovery.recordsReplayed += 1
         }
@@ -296,19 +249,17 @@ package final class TableJournal: Sendable {
     ) throws(SluiceError) -> Recovery {
         var recovery = Recovery()
         recovery.stateCheckpoint = manifest.sequence
-        recovery.changesAfterCut = []
         let cut = manifest.log
         let wal = "\(dataDirectory)/wal"
-        let contents = try WriteAheadLog.read(directory: wal, from: cut.segment, repair: true)
-        if let first = contents.segments.first, first != cut.segment || contents.segments != Array(first ... contents.segments.last!) {
+        let summary = try LogSummary(wal: wal, from: cut.segment, repair: true, counting: cut)
+        let segments = summary.extent.segments
+        if let first = segments.first, first != cut.segment || segments != Array(first ... segments.last!) {
             throw SluiceError(
                 .dataCorrupted, "the write-ahead log in \(wal) does not hold every segment from \(cut.segment), where state checkpoint \(manifest.sequence) was cut")
         }
-        recovery.tornBytes = contents.tornBytes
-        let drops = lastDrops(in: contents)
-        var afterCut = Set<Int>()
-        for (table, index) in drops where contents.ends[index] > cut { afterCut.insert(table) }
-        for (id, store) in stores where manifest.holds(table: id) && !afterCut.contains(id) {
+        recovery.tornBytes = summary.extent.tornBytes
+        recovery.changesAfterCut = LoggedChanges(wal: wal, cut: cut, types: stores.mapValues(\.types), summary: summary)
+        for (id, store) in stores where manifest.holds(table: id) && !summary.droppedAfterCut.contains(id) {
             guard let chain = chains[id] else { continue }
             do throws(SluiceError) {
                 try store.restore(from: try FragmentCheckpoint.contents(of: chain), generation: generation)
@@ -317,7 +268,7 @@ package final class TableJournal: Sendable {
             }
             if let positions = manifest.positions[id] { recovery.positions[id] = positions }
         }
-        try replay(contents, after: cut, lastDrops: drops, into: stores, collectingAfter: cut, &recovery)
+        try replay(wal: wal, from: cut.segment, after: cut, summary: summary, into: stores, &recovery)
         return recovery
     }
 
@@ -361,6 +312,99 @@ package final class TableJournal: Sendable {
             }
         } catch {
             throw SluiceError(.dataCorrupted, "table file \(path) is damaged: \(error.message)")
+        }
+    }
+}
+
+/// What a first pass over the log finds, without decoding any rows: the statements whose end
+/// was logged (only their parts count), where each table was dropped last (its id may since
+/// name a new table, which must not take the old one's records), and, past a cut, how many
+/// records change tables.
+struct LogSummary {
+    private(set) var committed = Set<UInt64>()
+    /// The index of the record that dropped each table last, counted from the first record read.
+    private(set) var lastDrops: [Int: Int] = [:]
+    /// The tables dropped after the cut.
+    private(set) var droppedAfterCut = Set<Int>()
+    /// The writes after the cut, and the parts after it of each statement.
+    private(set) var writesAfterCut = 0
+    private var partsAfterCut: [UInt64: Int] = [:]
+    let extent: WriteAheadLog.Extent
+
+    init(wal: String, from first: UInt64, repair: Bool = false, counting cut: LogPosition? = nil) throws(SluiceError) {
+        var index = 0
+        var committed = Set<UInt64>()
+        var lastDrops: [Int: Int] = [:]
+        var droppedAfterCut = Set<Int>()
+        var writesAfterCut = 0
+        var partsAfterCut: [UInt64: Int] = [:]
+        extent = try WriteAheadLog.scan(directory: wal, from: first, repair: repair) { (bytes, end) throws(SluiceError) in
+            defer { index += 1 }
+            let afterCut = cut.map { end > $0 } ?? false
+            if let statement = TableLogRecord.committedStatement(in: bytes) { committed.insert(statement) }
+            if let table = TableLogRecord.droppedTable(in: bytes) {
+                lastDrops[table] = index
+                if afterCut { droppedAfterCut.insert(table) }
+            }
+            guard afterCut else { return }
+            if TableLogRecord.isWrite(bytes) { writesAfterCut += 1 }
+            if let statement = TableLogRecord.partStatement(in: bytes) { partsAfterCut[statement, default: 0] += 1 }
+        }
+        (self.committed, self.lastDrops, self.droppedAfterCut) = (committed, lastDrops, droppedAfterCut)
+        (self.writesAfterCut, self.partsAfterCut) = (writesAfterCut, partsAfterCut)
+    }
+
+    /// Whether record `index` may apply to table `table` (no later record dropped it).
+    func takes(table: Int, at index: Int) -> Bool {
+        lastDrops[table].map { $0 <= index } ?? true
+    }
+
+    /// The records after the cut that change tables.
+    var changesAfterCut: Int {
+        writesAfterCut + partsAfterCut.reduce(0) { $0 + (committed.contains($1.key) ? $1.value : 0) }
+    }
+}
+
+/// The table writes logged after a state checkpoint's cut, which the views restored from it
+/// have not seen: read back from the log, a record at a time, each time they are gone
+/// through, so that a crash after a big statement does not hold its rows in memory at start-up.
+package struct LoggedChanges {
+    private let wal: String
+    private let cut: LogPosition
+    private let types: [Int: [DataType]]
+    private let summary: LogSummary
+    /// The records after the cut that change tables.
+    package var count: Int { summary.changesAfterCut }
+
+    /// The changes after `cut`, of tables of `types`, where `summary` was made from `cut`'s segment.
+    init(wal: String, cut: LogPosition, types: [Int: [DataType]], summary: LogSummary) {
+        self.wal = wal
+        self.cut = cut
+        self.types = types
+        self.summary = summary
+    }
+
+    /// The changes after `cut`; nil when the log no longer holds every segment from the cut's
+    /// on (a table checkpoint came after it and the segments before it went).
+    init?(wal: String, cut: LogPosition, types: [Int: [DataType]]) throws(SluiceError) {
+        let summary = try LogSummary(wal: wal, from: cut.segment, counting: cut)
+        let segments = summary.extent.segments
+        guard segments.first == cut.segment, segments == Array(cut.segment ... segments.last!) else { return nil }
+        self.init(wal: wal, cut: cut, types: types, summary: summary)
+    }
+
+    /// Hands each table write after the cut, in log order, to `body`.
+    package func forEach(_ body: (_ table: Int, _ changes: [(op: ChangeOp, rows: Chunk)]) throws(SluiceError) -> Void) throws(SluiceError) {
+        var index = 0
+        let (cut, types, summary) = (self.cut, self.types, self.summary)
+        _ = try WriteAheadLog.scan(directory: wal, from: cut.segment) { (bytes, end) throws(SluiceError) in
+            defer { index += 1 }
+            guard end > cut else { return }
+            switch try TableLogRecord.decode(bytes, types: { id in summary.takes(table: id, at: index) ? types[id] : nil }) {
+            case .write(let table, let changes, _): try body(table, changes)
+            case .part(let table, let statement, let changes) where summary.committed.contains(statement): try body(table, changes)
+            default: break
+            }
         }
     }
 }

@@ -99,7 +99,7 @@ package enum TableLogRecord: Equatable {
         try bytes.withRawBytes { (raw: UnsafeRawBufferPointer) throws(SluiceError) in try decode(raw, types: types) }
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, types: (Int) -> [DataType]?) throws(SluiceError) -> TableLogRecord? {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, types: (Int) -> [DataType]?) throws(SluiceError) -> TableLogRecord? {
         var reader = ByteReader(bytes: bytes, offset: 0)
         guard let kind = Kind(rawValue: try reader.read(UInt8.self)) else { throw malformed }
         let table = Int(try reader.read(UInt32.self))
@@ -137,18 +137,36 @@ package enum TableLogRecord: Equatable {
 
     /// The statement a `committed` record names, read without decoding anything else; nil for
     /// other records.
-    package static func committedStatement(in bytes: [UInt8]) -> UInt64? {
-        guard bytes.count == 13, bytes[0] == Kind.committed.rawValue else { return nil }
+    package static func committedStatement<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> UInt64? where Bytes.Index == Int {
+        guard bytes.count == 13, bytes[bytes.startIndex] == Kind.committed.rawValue else { return nil }
+        return statement(in: bytes)
+    }
+
+    /// The statement a `part` record belongs to, read without decoding its rows; nil for other
+    /// records.
+    package static func partStatement<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> UInt64? where Bytes.Index == Int {
+        guard bytes.count >= 13, bytes[bytes.startIndex] == Kind.part.rawValue else { return nil }
+        return statement(in: bytes)
+    }
+
+    /// Whether the record is a `write` (a statement's or a connector's changes in one record).
+    package static func isWrite<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.Index == Int {
+        bytes.count >= 5 && bytes[bytes.startIndex] == Kind.write.rawValue
+    }
+
+    /// The statement number after a record's kind and table (bytes 5 to 12).
+    private static func statement<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> UInt64 where Bytes.Index == Int {
         var statement: UInt64 = 0
-        for index in (5 ..< 13).reversed() { statement = statement << 8 | UInt64(bytes[index]) }
+        for index in (5 ..< 13).reversed() { statement = statement << 8 | UInt64(bytes[bytes.startIndex + index]) }
         return statement
     }
 
     /// The table a `dropped` record names, read without decoding anything else; nil for
     /// other records.
-    package static func droppedTable(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 5, bytes[0] == Kind.dropped.rawValue else { return nil }
-        return Int(UInt32(bytes[1]) | UInt32(bytes[2]) << 8 | UInt32(bytes[3]) << 16 | UInt32(bytes[4]) << 24)
+    package static func droppedTable<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes) -> Int? where Bytes.Index == Int {
+        guard bytes.count >= 5, bytes[bytes.startIndex] == Kind.dropped.rawValue else { return nil }
+        let base = bytes.startIndex
+        return Int(UInt32(bytes[base + 1]) | UInt32(bytes[base + 2]) << 8 | UInt32(bytes[base + 3]) << 16 | UInt32(bytes[base + 4]) << 24)
     }
 
     private static let malformed = SluiceError(.dataCorrupted, "malformed write-ahead log record")

@@ -169,47 +169,77 @@ package final class WriteAheadLog: Sendable {
         package var segments: [UInt64] = []
     }
 
-    /// The records of the segments numbered `from` and above (below `end`), oldest first. A damaged record in
-    /// any but the newest segment is an error naming the file. With `repair`, the newest
-    /// segment's torn tail is cut off the file, so that it is not taken for damage once later
-    /// segments follow it.
+    /// The records of the segments numbered `from` and above (below `end`), oldest first, all
+    /// in memory (``scan(directory:from:before:repair:_:)`` reads them one at a time).
     package static func read(
         directory: String, from first: UInt64 = 0, before end: UInt64 = .max, repair: Bool = false
     ) throws(SluiceError) -> Contents {
         var contents = Contents()
+        let extent = try scan(directory: directory, from: first, before: end, repair: repair) { (payload, end) throws(SluiceError) in
+            contents.records.append(Array(payload))
+            contents.ends.append(end)
+        }
+        contents.segments = extent.segments
+        contents.tornBytes = extent.tornBytes
+        return contents
+    }
+
+    /// What ``scan(directory:from:before:repair:_:)`` found besides the records.
+    package struct Extent {
+        package var segments: [UInt64] = []
+        /// Bytes dropped at the end of the newest segment (a write the crash cut short).
+        package var tornBytes = 0
+    }
+
+    /// Hands each intact record of the segments numbered `from` and above (below `end`) to
+    /// `body`, oldest first, with where it ends. Each segment is read through a mapping whose
+    /// pages are let go every 8 MiB, so that a log tail of any size is read in bounded memory
+    /// (the payload is valid only during the call). A damaged record in any but the newest
+    /// segment is an error naming the file. With `repair`, the newest segment's torn tail is
+    /// cut off the file, so that it is not taken for damage once later segments follow it.
+    package static func scan(
+        directory: String, from first: UInt64 = 0, before end: UInt64 = .max, repair: Bool = false,
+        _ body: (_ payload: UnsafeRawBufferPointer, _ end: LogPosition) throws(SluiceError) -> Void
+    ) throws(SluiceError) -> Extent {
+        var extent = Extent()
         let all = try Self.segments(in: directory)
-        let segments = all.filter { $0 >= first && $0 < end }
-        contents.segments = segments
-        for segment in segments {
+        extent.segments = all.filter { $0 >= first && $0 < end }
+        for segment in extent.segments {
             let path = Self.path(of: segment, in: directory)
-            let bytes = try Files.read(path)
-            var offset = 0
-            while offset < bytes.count {
-                guard offset + 8 <= bytes.count else { break }
-                let (length, checksum) = bytes.withUnsafeBytes { raw in
-                    (Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))),
-                     UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Files.error(errno, "could not open", path) }
+            defer { close(descriptor) }
+            let (offset, size) = try Files.withMappedFile(descriptor: descriptor, path: path) { (bytes) throws(SluiceError) -> (Int, Int) in
+                var offset = 0
+                var released = 0
+                while offset + 8 <= bytes.count {
+                    let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                    guard length <= bytes.count - offset - 8 else { break }
+                    let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8) ..< (offset + 8 + length)])
+                    guard CRC32C.checksum(payload) == checksum else { break }
+                    offset += 8 + length
+                    try body(payload, LogPosition(segment: segment, offset: Int64(offset)))
+                    if offset - released >= 8 << 20 {
+                        Files.dropMappedPages(bytes, released ..< offset)
+                        released = offset
+                    }
                 }
-                guard length <= bytes.count - offset - 8 else { break }
-                let payload = Array(bytes[(offset + 8) ..< (offset + 8 + length)])
-                guard CRC32C.checksum(payload) == checksum else { break }
-                contents.records.append(payload)
-                offset += 8 + length
-                contents.ends.append(LogPosition(segment: segment, offset: Int64(offset)))
+                return (offset, bytes.count)
             }
-            if offset < bytes.count {
+            if offset < size {
                 // Only the log's last segment may end in a torn record.
                 if segment != all.last {
                     throw SluiceError(
                         .dataCorrupted,
-                        "write-ahead log segment \(path) is damaged at byte \(offset) of \(bytes.count)",
+                        "write-ahead log segment \(path) is damaged at byte \(offset) of \(size)",
                         hint: "The records after that point cannot be read; the segments after it are intact.")
                 }
-                contents.tornBytes = bytes.count - offset
+                extent.tornBytes = size - offset
                 if repair && truncate(path, off_t(offset)) != 0 { throw Files.error(errno, "could not cut the torn tail of", path) }
             }
         }
-        return contents
+        return extent
     }
 
     /// The segment numbers present in `directory`, ascending.
