@@ -128,19 +128,7 @@ extension BatchExecutor {
                     // Every inner row has met this block: what the block adds besides its pairs.
                     block = nil
                     innerChunks = nil
-                    switch kind {
-                    case .semi, .anti:
-                        let rows = (0 ..< outerRows.count).filter { blockMatched[$0] == (kind == .semi) }
-                        if !rows.isEmpty { return rows.count == outerRows.count ? outerRows : outerRows.gather(rows) }
-                    case .left, .full:
-                        let unmatched = (0 ..< outerRows.count).filter { !blockMatched[$0] }
-                        if !unmatched.isEmpty {
-                            let rightNulls = rightTypes.map { Column(type: $0, repeating: .null, count: unmatched.count) }
-                            return Chunk(columns: outerRows.gather(unmatched).columns + rightNulls, count: unmatched.count)
-                        }
-                    case .inner, .right:
-                        break
-                    }
+                    if let rows = JoinExecutor.closingRows(of: outerRows, matched: blockMatched, kind: kind, buildTypes: rightTypes) { return rows }
                     continue
                 }
                 if cursor.row >= outerRows.count {
@@ -158,15 +146,7 @@ extension BatchExecutor {
                     KeyHash.keepEqual(outerRows, keys.outer, pairing, keys.inner, nullsEqual: false, leftRows: &outerPicks, rightRows: &innerPicks)
                 }
                 if outerPicks.isEmpty { continue }
-                var joined = Chunk(columns: outerRows.gather(outerPicks).columns + pairing.gather(innerPicks).columns, count: outerPicks.count)
-                if let predicate {
-                    let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(predicate, on: joined, context: context))
-                    if !mask.isAllSet {
-                        joined = joined.filter(mask)
-                        outerPicks = outerPicks.indices.filter { mask[$0] }.map { outerPicks[$0] }
-                        innerPicks = innerPicks.indices.filter { mask[$0] }.map { innerPicks[$0] }
-                    }
-                }
+                let joined = try JoinExecutor.pairs(outerRows, &outerPicks, pairing, &innerPicks, residual: predicate, context: context)
                 for row in outerPicks { blockMatched[row] = true }
                 if tracksInner { for row in innerPicks { innerMatched[innerStart + row] = true } }
                 if kind != .semi, kind != .anti, !joined.isEmpty { return joined }

@@ -52,19 +52,7 @@ struct JoinExecutor {
                 if cursor.row >= probe.count {
                     // The probe chunk is done: what it adds besides its pairs.
                     chunk = nil
-                    switch kind {
-                    case .semi, .anti:
-                        let rows = (0 ..< probe.count).filter { probeMatched[$0] == (kind == .semi) }
-                        if !rows.isEmpty { return rows.count == probe.count ? probe : probe.gather(rows) }
-                    case .left, .full:
-                        let unmatched = (0 ..< probe.count).filter { !probeMatched[$0] }
-                        if !unmatched.isEmpty {
-                            let rightNulls = build.types.map { Column(type: $0, repeating: .null, count: unmatched.count) }
-                            return Chunk(columns: probe.gather(unmatched).columns + rightNulls, count: unmatched.count)
-                        }
-                    case .inner, .right:
-                        break
-                    }
+                    if let rows = Self.closingRows(of: probe, matched: probeMatched, kind: kind, buildTypes: build.types) { return rows }
                     continue
                 }
                 if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
@@ -79,21 +67,47 @@ struct JoinExecutor {
                     for row in probeRows { probeMatched[row] = true }
                     continue
                 }
-                var joined = Chunk(columns: probe.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
-                if let residual {
-                    let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(residual, on: joined, context: context))
-                    if !mask.isAllSet {
-                        joined = joined.filter(mask)
-                        probeRows = probeRows.indices.filter { mask[$0] }.map { probeRows[$0] }
-                        buildRows = buildRows.indices.filter { mask[$0] }.map { buildRows[$0] }
-                    }
-                }
+                let joined = try Self.pairs(probe, &probeRows, build, &buildRows, residual: residual, context: context)
                 for row in probeRows { probeMatched[row] = true }
                 for row in buildRows { buildMatched[row] = true }
                 if kind != .semi, kind != .anti, !joined.isEmpty { return joined }
             }
             return nil
         }
+    }
+
+    /// The pairs `(probeRows[i], buildRows[i])` as rows (the probe's columns, then the
+    /// build's), only those where `residual` holds: the picks are narrowed to them too.
+    static func pairs(
+        _ probe: Chunk, _ probeRows: inout [Int], _ build: Chunk, _ buildRows: inout [Int], residual: ScalarExpr?, context: EvaluationContext
+    ) throws(SluiceError) -> Chunk {
+        let joined = Chunk(columns: probe.gather(probeRows).columns + build.gather(buildRows).columns, count: probeRows.count)
+        guard let residual else { return joined }
+        let mask = ExpressionEvaluator.mask(of: try ExpressionEvaluator.evaluate(residual, on: joined, context: context))
+        if mask.isAllSet { return joined }
+        probeRows = probeRows.indices.filter { mask[$0] }.map { probeRows[$0] }
+        buildRows = buildRows.indices.filter { mask[$0] }.map { buildRows[$0] }
+        return joined.filter(mask)
+    }
+
+    /// What probe rows add besides their pairs once every build row has met them (`matched`
+    /// says which found one): those with a match (semi) or without (anti), or those without
+    /// padded with NULLs for the build's columns (left, full); nil when none.
+    static func closingRows(of probe: Chunk, matched: [Bool], kind: JoinKind, buildTypes: [DataType]) -> Chunk? {
+        switch kind {
+        case .semi, .anti:
+            let rows = (0 ..< probe.count).filter { matched[$0] == (kind == .semi) }
+            if !rows.isEmpty { return rows.count == probe.count ? probe : probe.gather(rows) }
+        case .left, .full:
+            let unmatched = (0 ..< probe.count).filter { !matched[$0] }
+            if !unmatched.isEmpty {
+                let nulls = buildTypes.map { Column(type: $0, repeating: .null, count: unmatched.count) }
+                return Chunk(columns: probe.gather(unmatched).columns + nulls, count: unmatched.count)
+            }
+        case .inner, .right:
+            break
+        }
+        return nil
     }
 
     /// A semi or anti join built on its left side (`build`, hashed in `table`): the right side's
