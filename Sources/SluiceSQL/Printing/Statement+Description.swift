@@ -29,6 +29,12 @@ extension Statement.Kind: CustomStringConvertible {
             let elements = elementsText(table.columns, table.constraints, table.watermarks)
             if !elements.isEmpty || table.query == nil { text += " (\(elements))" }
             if table.isAppendOnly { text += " APPEND ONLY" }
+            switch table.onConflict {
+            case .overwrite: text += " ON CONFLICT DO UPDATE FULL"
+            case .ignore: text += " ON CONFLICT DO NOTHING"
+            case .updateIfNotNull: text += " ON CONFLICT DO UPDATE IF NOT NULL"
+            case nil: break
+            }
             text += optionsText(table.options, prefix: " WITH ")
             if let format = table.format { text += " \(format)" }
             if let query = table.query { text += " AS \(query)" }
