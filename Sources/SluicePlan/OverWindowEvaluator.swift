@@ -417,15 +417,10 @@ struct SlidingAggregate {
         var picks: [Int] = []
         var groups: [Int32] = []
         var source: (chunk: Chunk, index: Int)?
-        var everyRow: [Int] = []
         func flush(_ accumulator: any AggregateAccumulator, _ argument: Column) throws(SluiceError) {
             if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-            // (The rows are named: some groups get none, an empty frame's, which an update of
-            // every row would let an accumulator count as groups with a value.)
-            if everyRow.count < picks.count { everyRow = Array(0 ..< picks.count) }
             try accumulator.update(
-                groups: groups, rowCount: picks.count, groupCount: count, argument: argument.gather(picks), delimiter: nil, signs: nil,
-                rows: picks.count == everyRow.count ? everyRow : Array(everyRow.prefix(picks.count)))
+                groups: groups, rowCount: picks.count, groupCount: count, argument: argument.gather(picks), delimiter: nil, signs: nil, rows: nil)
             picks.removeAll(keepingCapacity: true)
             groups.removeAll(keepingCapacity: true)
         }

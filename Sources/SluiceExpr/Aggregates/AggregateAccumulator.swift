@@ -688,13 +688,11 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
         if let argument, case .int64(let elements) = argument.storage { input = elements } else { input = [] }
         let validity = argument?.validity
         let isMax = isMax
-        // Fast: every row feeds the aggregate, so every group this chunk created has a value.
+        // Fast: every row feeds the aggregate, so every group a row names has a value.
         let fast = argument != nil && rows == nil && validity == nil && !groups.isEmpty
-        if fast && seen == nil {
-            coveredCount = groupCount
-        } else {
-            trackSeen(groupCount: groupCount, fill: fast)
-        }
+        let firstNew = coveredCount
+        if !(fast && seen == nil) { trackSeen(groupCount: groupCount) }
+        defer { if fast && seen == nil { cover(groups, from: firstNew, to: groupCount) } }
         guard argument != nil else { return }
         if fast {
             values.withUnsafeMutableBufferPointer { values in
@@ -728,13 +726,28 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
         }
     }
 
-    /// Starts (or grows) the per-group flags: groups covered so far have a value, new ones
-    /// `fill`.
-    private func trackSeen(groupCount: Int, fill: Bool) {
+    /// After a fast update that created groups `first ..< count`: they are covered when each
+    /// holds a value past the start. A group that still holds the start either was named by
+    /// no row (a window's empty frame makes such groups; a GROUP BY never does) or took the
+    /// start itself as its value; only then are the rows' groups marked one by one.
+    private func cover(_ groups: [Int32], from first: Int, to count: Int) {
+        guard count > first else { return }
+        guard (first ..< count).contains(where: { values[$0] == start }) else {
+            coveredCount = count
+            return
+        }
+        var named = [Bool](repeating: true, count: first) + [Bool](repeating: false, count: count - first)
+        for group in groups where Int(group) >= first { named[Int(group)] = true }
+        seen = named
+    }
+
+    /// Starts (or grows) the per-group flags: groups covered so far have a value, new ones none
+    /// until a row gives them one.
+    private func trackSeen(groupCount: Int) {
         if seen == nil {
             seen = [Bool](repeating: true, count: coveredCount) + [Bool](repeating: false, count: max(0, groupCount - coveredCount))
         } else if seen!.count < groupCount {
-            seen! += [Bool](repeating: fill, count: groupCount - seen!.count)
+            seen! += [Bool](repeating: false, count: groupCount - seen!.count)
         }
     }
 
@@ -743,7 +756,7 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
         if seen == nil && coveredCount >= groupCount {
             return Column(type: resultType, storage: .int64(Array(values.prefix(groupCount))))
         }
-        trackSeen(groupCount: groupCount, fill: false)
+        trackSeen(groupCount: groupCount)
         let seen = self.seen!
         let output = (0 ..< groupCount).map { seen[$0] ? values[$0] : 0 }
         return Column(type: resultType, storage: .int64(output), validity: Bitmap(bits: Array(seen.prefix(groupCount))))
@@ -756,7 +769,7 @@ final class Int64ExtremeAccumulator: AggregateAccumulator {
 
     func loadState(group: Int, from columns: [Column], at offset: Int, row: Int) {
         growArray(&values, to: group + 1, with: start)
-        trackSeen(groupCount: group + 1, fill: false)
+        trackSeen(groupCount: group + 1)
         if columns[offset].isNull(row) {
             values[group] = start
             seen![group] = false
