@@ -26,8 +26,6 @@ package enum OverWindowEvaluation {
 /// the current row's own group: O(rows × frame), checked for cancellation as it goes.
 package struct OverWindowEvaluator {
     private let rows: PartitionRows
-    private let calls: [WindowCall]
-    private let order: [SortKey]
     private let context: EvaluationContext
     private let isCancelled: () -> Bool
     /// The next chunk to evaluate.
@@ -39,11 +37,18 @@ package struct OverWindowEvaluator {
         _ calls: [WindowCall], over rows: PartitionRows, order: [SortKey], context: EvaluationContext, isCancelled: @escaping () -> Bool = { false }
     ) {
         self.rows = rows
-        self.calls = calls
-        self.order = order
         self.context = context
         self.isCancelled = isCancelled
-        peers = PeerBounds(rows: rows, columns: order.map(\.column))
+        // (Only ranks and frames other than ROWS read each row's peers; finding where a peer
+        // group ends is a read of the partition ahead.)
+        let needsPeers = calls.contains { call in
+            switch call.function {
+            case .ranking(let kind): kind != .rowNumber
+            case .lag, .lead: false
+            case .firstValue, .lastValue, .aggregate: call.frame.units != .rows
+            }
+        }
+        peers = PeerBounds(rows: rows, columns: order.map(\.column), needed: needsPeers)
         states = calls.map { CallState(call: $0, rows: rows, order: order) }
     }
 
@@ -57,9 +62,7 @@ package struct OverWindowEvaluator {
         let (peerStart, peerEnd) = try peers.bounds(of: block)
         var values: [Column] = []
         for index in states.indices {
-            values.append(
-                try states[index].values(
-                    for: block, peerStart: peerStart, peerEnd: peerEnd, order: order, context: context, isCancelled: isCancelled))
+            values.append(try states[index].values(for: block, peerStart: peerStart, peerEnd: peerEnd, context: context, isCancelled: isCancelled))
         }
         return (chunk, values)
     }
@@ -73,23 +76,27 @@ struct Block {
 }
 
 /// Each row's peers (the rows equal to it on every order key): the first, found as rows go
-/// past, and the one past the last, found by a reader ahead.
+/// past, and the one past the last, found by a reader ahead. None (empty lists) when no call
+/// reads them.
 struct PeerBounds {
     let columns: [Int]
+    private let needed: Bool
     private let count: Int
     private var ahead: RowReader
     private var previous: Chunk?
     private var groupStart = 0
     private var groupEnd = 0
 
-    init(rows: PartitionRows, columns: [Int]) {
+    init(rows: PartitionRows, columns: [Int], needed: Bool) {
         self.columns = columns
+        self.needed = needed
         count = rows.count
         ahead = RowReader(rows)
     }
 
     mutating func bounds(of block: Block) throws(SluiceError) -> (starts: [Int], ends: [Int]) {
         let rows = block.rows
+        guard needed else { return ([], []) }
         guard !columns.isEmpty else {
             // No ORDER BY: every row is a peer of every other.
             return ([Int](repeating: 0, count: block.count), [Int](repeating: count, count: block.count))
@@ -144,7 +151,7 @@ struct CallState {
     }
 
     mutating func values(
-        for block: Block, peerStart: [Int], peerEnd: [Int], order: [SortKey], context: EvaluationContext, isCancelled: () -> Bool
+        for block: Block, peerStart: [Int], peerEnd: [Int], context: EvaluationContext, isCancelled: () -> Bool
     ) throws(SluiceError) -> Column {
         let rows = block.rows
         switch call.function {
@@ -152,11 +159,12 @@ struct CallState {
             var values: [Int64] = []
             values.reserveCapacity(block.count)
             for row in 0 ..< block.count {
-                if peerStart[row] == block.base + row { dense += 1 }
                 switch kind {
                 case .rowNumber: values.append(Int64(block.base + row + 1))
                 case .rank: values.append(Int64(peerStart[row] + 1))
-                case .denseRank: values.append(dense)
+                case .denseRank:
+                    if peerStart[row] == block.base + row { dense += 1 }
+                    values.append(dense)
                 }
             }
             return Column(type: .int64, storage: .int64(values))
@@ -227,8 +235,9 @@ struct FrameBound {
     private var reader: RowReader
     /// Where `reader` stands: the position found for the row before.
     private var position = 0
-    /// SESSION: the current session's first row and the row past its last, and whether the
-    /// row before the block was NULL and the limit it set (its value plus the gap).
+    /// SESSION: the current session's first row and the row past its last; for the start, the
+    /// last row of the block before (whether it was NULL, and the limits of its block: its
+    /// value plus the gap).
     private var sessionStart = 0
     private var sessionEnd = 0
     private var previous: (isNull: Bool, limits: Column, row: Int)?
@@ -316,37 +325,41 @@ struct FrameBound {
         gap: Value, key: SortKey, block: Block, peers: [Int], context: EvaluationContext
     ) throws(SluiceError) -> [Int] {
         let column = block.rows.columns[key.column]
-        let limits = try Self.shifted(column, by: gap, operator: "+", context: context)
         var positions = peers
-        for row in 0 ..< block.count {
-            let current = block.base + row
-            defer { previous = (column.isNull(row), limits, row) }
-            if column.isNull(row) { continue }
-            if isStart {
-                if let previous, !previous.isNull, ValueOrdering.compare(column, row, previous.limits, previous.row) < 0 {
-                    // The row goes on the session.
-                } else {
-                    sessionStart = current
-                }
-                positions[row] = sessionStart
-                continue
+        guard isStart else {
+            for row in 0 ..< block.count where !column.isNull(row) {
+                if block.base + row >= sessionEnd { sessionEnd = try sessionLast(from: block.base + row, gap: gap, key: key, context: context) + 1 }
+                positions[row] = sessionEnd
             }
-            if current >= sessionEnd {
-                // The session's last row: the first whose next row is NULL or at its limit.
-                var last = current
-                while last + 1 < count {
-                    let index = try reader.seek(last)
-                    let lastLimits = try limitsAtHand(gap: gap, key: key, context: context)
-                    let nextIndex = try reader.seek(last + 1)
-                    let values = reader.chunk.columns[key.column]
-                    if values.isNull(nextIndex) || ValueOrdering.compare(values, nextIndex, lastLimits, index) >= 0 { break }
-                    last += 1
-                }
-                sessionEnd = last + 1
-            }
-            positions[row] = sessionEnd
+            return positions
         }
+        // A row starts a session unless the row before it is not NULL and its limit is past
+        // the row's value.
+        let limits = try Self.shifted(column, by: gap, operator: "+", context: context)
+        for row in 0 ..< block.count where !column.isNull(row) {
+            let goesOn = row > 0
+                ? !column.isNull(row - 1) && ValueOrdering.compare(column, row, limits, row - 1) < 0
+                : previous.map { !$0.isNull && ValueOrdering.compare(column, row, $0.limits, $0.row) < 0 } ?? false
+            if !goesOn { sessionStart = block.base + row }
+            positions[row] = sessionStart
+        }
+        if block.count > 0 { previous = (column.isNull(block.count - 1), limits, block.count - 1) }
         return positions
+    }
+
+    /// The last row of the session that row `first` is in: the first row from there whose next
+    /// row is NULL or at its limit.
+    private mutating func sessionLast(from first: Int, gap: Value, key: SortKey, context: EvaluationContext) throws(SluiceError) -> Int {
+        var last = first
+        while last + 1 < count {
+            let index = try reader.seek(last)
+            let lastLimits = try limitsAtHand(gap: gap, key: key, context: context)
+            let nextIndex = try reader.seek(last + 1)
+            let values = reader.chunk.columns[key.column]
+            if values.isNull(nextIndex) || ValueOrdering.compare(values, nextIndex, lastLimits, index) >= 0 { break }
+            last += 1
+        }
+        return last
     }
 
     /// The limits (order value plus the gap) of the chunk the reader has at hand.

@@ -21,10 +21,15 @@ import Testing
         let segments = try WriteAheadLog.segments(in: wal)
         for segment in segments.reversed() {
             let path = WriteAheadLog.path(of: segment, in: wal)
-            let contents = try WriteAheadLog.read(directory: wal, from: segment, before: segment + 1)
-            guard let last = contents.records.last, contents.ends.count >= 1 else { continue }
+            var ends: [Int64] = []
+            var last: [UInt8]?
+            _ = try WriteAheadLog.scan(directory: wal, from: segment, before: segment + 1) { (payload, end) throws(SluiceError) in
+                last = Array(payload)
+                ends.append(end.offset)
+            }
+            guard let last, ends.count >= 1 else { continue }
             #expect(TableLogRecord.committedStatement(in: last) != nil, "the last record is not a statement's end")
-            let keep = contents.ends.count >= 2 ? contents.ends[contents.ends.count - 2].offset : 0
+            let keep = ends.count >= 2 ? ends[ends.count - 2] : 0
             #expect(truncate(path, off_t(keep)) == 0)
             return
         }

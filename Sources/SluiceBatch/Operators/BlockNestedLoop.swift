@@ -11,31 +11,17 @@ extension BatchExecutor {
     func nestedLoopJoin(left: BatchPlan, right: BatchPlan, kind: JoinKind, predicate: ScalarExpr?) throws(SluiceError) -> ChunkStream {
         let rightTypes = right.outputTypes
         let source = try stream(right)
-        var chunks: [Chunk] = []
-        var held = 0
-        var text = [Int](repeating: 0, count: rightTypes.count)
-        while let chunk = try source.next() {
-            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-            let textFull = Self.addText(of: chunk, to: &text)
-            if textFull || !memory.tryReserve(chunk.approximateBytes) {
-                if memory.spillDirectory != nil {
-                    memory.release(held)
-                    let spill = try spilling(chunks + [chunk], rest: source, types: rightTypes)
-                    return try blockNestedLoop(
-                        outer: try stream(left), inner: spill, kind: kind, predicate: predicate, keys: nil, leftTypes: left.outputTypes)
-                }
-                if textFull { throw SluiceError(.programLimitExceeded, "the nested-loop join's inner side holds more than 2 GB of text in one column") }
-                try memory.reserve(chunk.approximateBytes, for: "the nested-loop join's inner side")
-            }
-            held += chunk.approximateBytes
-            chunks.append(chunk)
+        switch try holdBuildSide(source, types: rightTypes, for: "the nested-loop join's inner side", spills: true, cost: \.approximateBytes) {
+        case .held(let build, let held):
+            let memory = self.memory
+            return JoinExecutor(context: context, isCancelled: isCancelled).join(
+                probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes
+            ).whenDone { memory.release(held) }
+        case .overflowing(let chunks):
+            return try blockNestedLoop(
+                outer: try stream(left), inner: try spilling(chunks, rest: source, types: rightTypes), kind: kind, predicate: predicate, keys: nil,
+                leftTypes: left.outputTypes)
         }
-        let build = Chunk.concatenate(chunks, types: rightTypes)
-        chunks = []
-        let memory = self.memory
-        return JoinExecutor(context: context, isCancelled: isCancelled).join(
-            probe: try stream(left), build: build, table: nil, probeKeys: [], kind: kind, residual: predicate, leftTypes: left.outputTypes
-        ).whenDone { memory.release(held) }
     }
 
     /// `held`, then the rest of `source`, in a spill file.

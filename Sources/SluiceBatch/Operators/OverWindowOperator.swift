@@ -38,12 +38,12 @@ extension BatchExecutor {
                     (current, offset) = (next, 0)
                 }
                 // The rows up to the first of another partition, if the chunk has one.
-                var boundary = current.count
-                for row in offset ..< current.count {
-                    let previous = row > offset ? (current, row - 1) : partition.last.map { ($0, $0.count - 1) }
-                    if let previous, !ValueOrdering.equalRows(previous.0, previous.1, current, row, columns: partitionColumns) {
-                        boundary = row
-                        break
+                var boundary = offset + 1
+                if let last = partition.last, !ValueOrdering.equalRows(last, last.count - 1, current, offset, columns: partitionColumns) {
+                    boundary = offset
+                } else {
+                    while boundary < current.count && ValueOrdering.equalRows(current, boundary - 1, current, boundary, columns: partitionColumns) {
+                        boundary += 1
                     }
                 }
                 if boundary > offset { try partition.append(offset == 0 && boundary == current.count ? current : current.slice(offset ..< boundary)) }

@@ -48,42 +48,28 @@ extension BatchExecutor {
         build source: ChunkStream, probe: () throws(SluiceError) -> ChunkStream, join: HashJoin, level: Int
     ) throws(SluiceError) -> ChunkStream {
         let buildTypes = join.right.outputTypes
-        var chunks: [Chunk] = []
-        var held = 0
-        var text = [Int](repeating: 0, count: buildTypes.count)
-        while let chunk = try source.next() {
-            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
-            // The rows, then their entries and buckets in the table.
-            let cost = chunk.approximateBytes + JoinHashTable.bytesPerRow * chunk.count
-            let textFull = Self.addText(of: chunk, to: &text)
-            if textFull || !memory.tryReserve(cost) {
-                if memory.spillDirectory != nil, join.rightKeys.count > 0 {
-                    memory.release(held)
-                    if level <= PartitionedSpill.maximumLevel {
-                        return try partitionedJoin(build: chunks + [chunk], rest: source, probe: try probe(), join: join, level: level)
-                    }
-                    // Rows whose keys' hashes agree in every bit the partitions used (one key
-                    // with more rows than the memory holds): every pair is tried, a block of
-                    // probe rows at a time against the build rows on disk.
-                    return try blockNestedLoop(
-                        outer: try probe(), inner: try spilling(chunks + [chunk], rest: source, types: buildTypes), kind: join.kind,
-                        predicate: join.residual, keys: (join.leftKeys, join.rightKeys), leftTypes: join.left.outputTypes)
-                }
-                if textFull { throw SluiceError(.programLimitExceeded, "the hash join's build side holds more than 2 GB of text in one column") }
-                try memory.reserve(cost, for: "the hash join's build side")
-            }
-            held += cost
-            chunks.append(chunk)
+        // The rows, then their entries and buckets in the table.
+        let side = try holdBuildSide(source, types: buildTypes, for: "the hash join's build side", spills: join.rightKeys.count > 0) {
+            $0.approximateBytes + JoinHashTable.bytesPerRow * $0.count
         }
-        let build = Chunk.concatenate(chunks, types: buildTypes)
-        chunks = []
-        let table = JoinHashTable(build: build, keys: join.rightKeys)
-        let joined = JoinExecutor(context: context, isCancelled: isCancelled).join(
-            probe: try probe(), build: build, table: table, probeKeys: join.leftKeys, kind: join.kind, residual: join.residual,
-            leftTypes: join.left.outputTypes)
-        // The build side is let go once the join is done (the next partition's takes its place).
-        let memory = self.memory
-        return joined.whenDone { memory.release(held) }
+        switch side {
+        case .held(let build, let held):
+            let joined = JoinExecutor(context: context, isCancelled: isCancelled).join(
+                probe: try probe(), build: build, table: JoinHashTable(build: build, keys: join.rightKeys), probeKeys: join.leftKeys,
+                kind: join.kind, residual: join.residual, leftTypes: join.left.outputTypes)
+            // The build side is let go once the join is done (the next partition's takes its place).
+            let memory = self.memory
+            return joined.whenDone { memory.release(held) }
+        case .overflowing(let chunks) where level <= PartitionedSpill.maximumLevel:
+            return try partitionedJoin(build: chunks, rest: source, probe: try probe(), join: join, level: level)
+        case .overflowing(let chunks):
+            // Rows whose keys' hashes agree in every bit the partitions used (one key with more
+            // rows than the memory holds): every pair is tried, a block of probe rows at a time
+            // against the build rows on disk.
+            return try blockNestedLoop(
+                outer: try probe(), inner: try spilling(chunks, rest: source, types: buildTypes), kind: join.kind, predicate: join.residual,
+                keys: (join.leftKeys, join.rightKeys), leftTypes: join.left.outputTypes)
+        }
     }
 
     /// Writes both sides to partitions by key, then joins each pair of partitions: rows with
@@ -133,6 +119,43 @@ extension BatchExecutor {
                 Chunk(columns: leftTypes.map { Column(type: $0, repeating: .null, count: chunk.count) } + chunk.columns, count: chunk.count)
             }
         }
+    }
+
+    /// A join's build (or inner) side as ``holdBuildSide(_:types:for:spills:cost:)`` found it.
+    enum BuildSide {
+        /// Every row, in one chunk, and the bytes reserved for it.
+        case held(Chunk, bytes: Int)
+        /// The rows read before the memory (or a column's 2 GB of text) ran out, the chunk that
+        /// did not fit last; the rest are still in the source, and nothing is reserved.
+        case overflowing([Chunk])
+    }
+
+    /// The rows of `source` while the query's memory holds them, `cost` of each chunk reserved.
+    /// When it does not hold them and the query may spill (and `spills`), what was read so far,
+    /// for the caller to set aside on disk; when it may not, 53200 naming `operation` (54000
+    /// past 2 GB of text in a column).
+    func holdBuildSide(
+        _ source: ChunkStream, types: [DataType], for operation: String, spills: Bool, cost: (Chunk) -> Int
+    ) throws(SluiceError) -> BuildSide {
+        var chunks: [Chunk] = []
+        var held = 0
+        var text = [Int](repeating: 0, count: types.count)
+        while let chunk = try source.next() {
+            if isCancelled() { throw SluiceError(.queryCanceled, "canceling statement due to user request") }
+            let bytes = cost(chunk)
+            let textFull = Self.addText(of: chunk, to: &text)
+            if textFull || !memory.tryReserve(bytes) {
+                if spills && memory.spillDirectory != nil {
+                    memory.release(held)
+                    return .overflowing(chunks + [chunk])
+                }
+                if textFull { throw SluiceError(.programLimitExceeded, "\(operation) holds more than 2 GB of text in one column") }
+                try memory.reserve(bytes, for: operation)
+            }
+            held += bytes
+            chunks.append(chunk)
+        }
+        return .held(Chunk.concatenate(chunks, types: types), bytes: held)
     }
 
     /// Adds the text bytes of `chunk`'s columns to `text`; true when a column would pass the

@@ -195,14 +195,11 @@ package final class TableJournal: Sendable {
             // When the table checkpoint is newer than the state cut (a clean stop writes one),
             // the writes between them are in the tables already, and go to the views from the
             // log segments the table checkpoint kept, when it kept them all.
+            // (From the replay's own summary when both begin at the cut's segment.)
             let types = stores.mapValues(\.types)
-            if cut.segment == recovery.segment {
-                recovery.changesAfterCut = LoggedChanges(wal: wal, cut: cut, types: types, summary: summary)
-            } else if cut.segment > recovery.segment {
-                recovery.changesAfterCut = LoggedChanges(wal: wal, cut: cut, types: types, summary: try LogSummary(wal: wal, from: cut.segment, counting: cut))
-            } else {
-                recovery.changesAfterCut = try LoggedChanges(wal: wal, cut: cut, types: types)
-            }
+            recovery.changesAfterCut = cut.segment == recovery.segment
+                ? LoggedChanges(wal: wal, cut: cut, types: types, summary: summary)
+                : try LoggedChanges(wal: wal, cut: cut, types: types)
         }
         try replay(wal: wal, from: recovery.segment, after: nil, summary: summary, into: stores, &recovery)
         return recovery

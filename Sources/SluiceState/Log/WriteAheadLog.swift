@@ -158,32 +158,6 @@ package final class WriteAheadLog: Sendable {
 
     // MARK: Reading
 
-    /// What ``read(directory:from:)`` found.
-    package struct Contents {
-        /// Every intact record's payload, oldest first.
-        package var records: [[UInt8]] = []
-        /// Where each record ends: records ending at or before a ``position`` came before it.
-        package var ends: [LogPosition] = []
-        /// Bytes dropped at the end of the newest segment (a write the crash cut short).
-        package var tornBytes = 0
-        package var segments: [UInt64] = []
-    }
-
-    /// The records of the segments numbered `from` and above (below `end`), oldest first, all
-    /// in memory (``scan(directory:from:before:repair:_:)`` reads them one at a time).
-    package static func read(
-        directory: String, from first: UInt64 = 0, before end: UInt64 = .max, repair: Bool = false
-    ) throws(SluiceError) -> Contents {
-        var contents = Contents()
-        let extent = try scan(directory: directory, from: first, before: end, repair: repair) { (payload, end) throws(SluiceError) in
-            contents.records.append(Array(payload))
-            contents.ends.append(end)
-        }
-        contents.segments = extent.segments
-        contents.tornBytes = extent.tornBytes
-        return contents
-    }
-
     /// What ``scan(directory:from:before:repair:_:)`` found besides the records.
     package struct Extent {
         package var segments: [UInt64] = []
