@@ -116,13 +116,13 @@ def test_rows_are_never_made_faster_than_the_rate(server):
 
 
 @pytest.mark.parametrize("columns, options, sqlstate, message", [
-    ("(v int)", "fields.v.colour = 'red'", "22023", 'unknown datagen option "fields.v.colour"'),
+    ("(v int)", "fields.v.colour = 'red'", "42601", 'unknown datagen option "fields.v.colour"'),
     ("(v int)", "fields.w.kind = 'sequence'", "22023", 'names no column'),
     ("(v int)", "fields.v.kind = 'shuffle'", "22023", "must be 'random' or 'sequence'"),
     ("(v varchar)", "fields.v.kind = 'sequence'", "0A000", "a datagen sequence makes numbers"),
     ("(v int)", "fields.v.start = '10', fields.v.end = '1', fields.v.kind = 'sequence'", "22023", "start is after its end"),
     ("(v int)", "fields.v.min = 'low'", "22023", "must be a number"),
-    ("(v int)", "datagen.rows.per.second = '0'", "22023", "datagen.rows.per.second must be a positive number"),
+    ("(v int)", "datagen.rows.per.second = '0'", "22023", 'option "datagen.rows.per.second" of the datagen connector must be a positive number'),
     ("(v timestamptz)", "fields.v.max_past = 'soon'", "22023", "max_past is not an interval"),
     ("(v int[])", "", "0A000", "does not make"),
 ])

@@ -48,7 +48,7 @@ def test_errors_at_create(tmp_path: Path) -> None:
         code, message = _sqlstate(conn, _sink("denied", f"{server.catalog_base}/api/catalog", credential="root:wrong"))
         assert code in {"28000", "28P01"}, message
         code, message = _sqlstate(conn, _sink("typo", f"{server.catalog_base}/api/catalog", extra=", s3.acess.key = 'x'"))
-        assert code == "22023" and "s3.acess.key" in message
+        assert code == "42601" and "s3.acess.key" in message
         # A table that exists with a column of another type.
         catalog = _catalog(server.catalog_base)
         catalog.create_namespace("faults")

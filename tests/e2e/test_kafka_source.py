@@ -292,11 +292,11 @@ def _create(conn: psycopg.Connection, with_options: str, fmt: str = "FORMAT PLAI
 
 @pytest.mark.parametrize("options, fmt, sqlstate, message", [
     ("connector = 'kafkaa', topic = 't'", "FORMAT PLAIN ENCODE JSON", "0A000", 'unknown connector "kafkaa"'),
-    ("connector = 'kafka', topik = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "22023", 'unknown option "topik"'),
-    ("connector = 'kafka', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "22023", "needs a topic"),
-    ("connector = 'kafka', topic = 't'", "FORMAT PLAIN ENCODE JSON", "22023", "needs properties.bootstrap.server"),
+    ("connector = 'kafka', topik = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "42601", 'unknown option "topik"'),
+    ("connector = 'kafka', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "42601", 'needs option "topic"'),
+    ("connector = 'kafka', topic = 't'", "FORMAT PLAIN ENCODE JSON", "42601", 'needs option "properties.bootstrap.server"'),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', scan.startup.mode = 'newest'", "FORMAT PLAIN ENCODE JSON",
-     "22023", "scan.startup.mode must be"),
+     "22023", "option \"scan.startup.mode\" of the kafka connector must be 'earliest', 'latest', 'timestamp', not 'newest'"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', properties.no.such.thing = '1'", "FORMAT PLAIN ENCODE JSON",
      "22023", "no.such.thing"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE AVRO", "0A000", "ENCODE AVRO"),

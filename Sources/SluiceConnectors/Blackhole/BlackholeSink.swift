@@ -5,6 +5,8 @@ import SluiceDataflow
 /// pipeline costs without its sink, and tests the sink machinery (prepare, commit, recovery)
 /// with nothing outside the process.
 package final class BlackholeSink: StreamSink {
+    package static let entry = ConnectorEntry(name: "blackhole", makeSink: { description, _ in BlackholeSink(description) })
+
     package init(_ description: SinkDescription) {}
 
     package func write(_ chunk: StreamChunk) throws(SluiceError) {}

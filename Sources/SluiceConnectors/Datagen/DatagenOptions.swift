@@ -45,7 +45,7 @@ struct DatagenOptions: Sendable {
             let parts = lowered.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0] == "fields", Self.fieldParameters.contains(String(parts[2])) else {
                 throw SluiceError(
-                    .invalidParameterValue, "unknown datagen option \"\(key)\"",
+                    .syntaxError, "unknown datagen option \"\(key)\"",
                     hint: "The datagen connector takes datagen.rows.per.second and fields.<column>.kind, start, end, min, max, seed, length, max_past, max_past_mode and basetime.")
             }
             guard let column = columnIndex[String(parts[1])] else {
@@ -143,4 +143,11 @@ struct DatagenOptions: Sendable {
                 hint: "It makes numbers, text, booleans, dates and timestamps.")
         }
     }
+}
+
+extension DatagenSource {
+    package static let entry = ConnectorEntry(
+        name: "datagen",
+        sourceOptions: [.number("datagen.rows.per.second", .leastNonzeroMagnitude ... .infinity), .integer("datagen.split.num", 1 ... 1024), .prefix("fields.")],
+        makeSource: { description, _ throws(SluiceError) in try DatagenSource(description) })
 }

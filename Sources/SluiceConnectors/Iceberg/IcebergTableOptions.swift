@@ -30,21 +30,17 @@ struct IcebergTableOptions: Sendable {
     var snapshotExpiration: Bool
     var snapshotMaxAgeMilliseconds: Int64?
 
-    /// Every option an Iceberg sink takes; others are refused, so a misspelt one is not silently
-    /// ignored.
-    static let known: Set<String> = [
-        "connector", "type", "force_append_only", "primary_key", "commit_checkpoint_interval", "database.name", "table.name",
-        "catalog.type", "catalog.uri", "catalog.name", "warehouse.path", "catalog.credential", "catalog.scope", "catalog.oauth2_server_uri",
-        "catalog.token", "s3.endpoint", "s3.access.key", "s3.secret.key", "s3.region", "s3.path.style.access", "create_table_if_not_exists",
-        "enable_compaction", "compaction_interval_sec", "enable_snapshot_expiration", "snapshot_expiration_max_age_millis",
+    /// Every option an Iceberg sink or source takes.
+    static let schema: [ConnectorOption] = [
+        .text("database.name", required: true), .text("table.name", required: true), .choice("catalog.type", ["rest", "storage"]),
+        .text("catalog.uri"), .text("catalog.name"), .text("warehouse.path"), .text("catalog.credential"), .text("catalog.scope"),
+        .text("catalog.oauth2_server_uri"), .text("catalog.token"), .text("s3.endpoint"), .text("s3.access.key"), .text("s3.secret.key"),
+        .text("s3.region"), .boolean("s3.path.style.access"), .boolean("create_table_if_not_exists"), .boolean("enable_compaction"),
+        .integer("compaction_interval_sec", 1 ... .max), .boolean("enable_snapshot_expiration"),
+        .integer("snapshot_expiration_max_age_millis", 1 ... .max),
     ]
 
     init(_ options: [String: String]) throws(SluiceError) {
-        for key in options.keys where !Self.known.contains(key) {
-            throw SluiceError(
-                .invalidParameterValue, "the iceberg connector has no option \"\(key)\"",
-                hint: "Its options are \(Self.known.sorted().joined(separator: ", ")).")
-        }
         guard let database = options["database.name"], !database.isEmpty else {
             throw SluiceError(.invalidParameterValue, "an iceberg sink or source needs database.name, the table's namespace")
         }
@@ -98,4 +94,18 @@ struct IcebergTableOptions: Sendable {
     }
 
     var identifier: IcebergTableIdentifier { IcebergTableIdentifier(namespace: namespace, name: table) }
+}
+
+/// The Iceberg connector: a sink that writes a table, and a source that scans one.
+package enum IcebergConnector {
+    package static let entry = ConnectorEntry(
+        name: "iceberg", sourceOptions: IcebergTableOptions.schema,
+        makeSource: { description, context throws(SluiceError) in
+            guard !description.isTable else {
+                throw SluiceError(.featureNotSupported, "a table cannot be fed by the iceberg connector", hint: "Use CREATE SOURCE … WITH (connector = 'iceberg', …).")
+            }
+            return try IcebergSource(description, lakehouse: context.lakehouse, validate: context.validate)
+        },
+        sinkOptions: IcebergTableOptions.schema,
+        makeSink: { description, context throws(SluiceError) in try IcebergSink(description, lakehouse: context.lakehouse, validate: context.validate) })
 }

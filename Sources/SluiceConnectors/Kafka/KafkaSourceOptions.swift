@@ -30,25 +30,25 @@ package struct KafkaSourceOptions: Sendable, Equatable {
             && lhs.isUpsert == rhs.isUpsert
     }
 
-    /// Options RisingWave's Kafka connector takes that Sluice accepts and has nothing to do for.
-    private static let accepted: Set<String> = ["connector", "topic", "scan.startup.mode", "scan.startup.timestamp.millis",
-        "scan.startup.timestamp_millis", "group.id.prefix", "properties.bootstrap.server", "properties.bootstrap.servers",
-        "source_rate_limit", "streaming_rate_limit"]
+    /// The options of RisingWave's Kafka source that Sluice takes (the rate limits are accepted
+    /// and have nothing to do); `properties.*` go to the Kafka client.
+    static let schema: [ConnectorOption] = [
+        .text("topic", required: true), .text("properties.bootstrap.server"), .text("properties.bootstrap.servers"),
+        .choice("scan.startup.mode", ["earliest", "latest", "timestamp"]), .integer("scan.startup.timestamp.millis"),
+        .integer("scan.startup.timestamp_millis"), .text("group.id.prefix"), .integer("source_rate_limit"),
+        .integer("streaming_rate_limit"), .prefix("properties."),
+    ]
 
     /// Checks `description`'s options; every mistake is an error naming the option.
     package init(_ description: SourceDescription) throws(SluiceError) {
         let options = description.options
-        for key in options.keys.sorted() where !Self.accepted.contains(key) && !key.hasPrefix("properties.") {
-            throw SluiceError(
-                .invalidParameterValue, "unknown option \"\(key)\" for the kafka connector",
-                hint: "The kafka connector takes topic, properties.bootstrap.server, scan.startup.mode, scan.startup.timestamp.millis, group.id.prefix and properties.* (passed to the Kafka client).")
-        }
         guard let topic = options["topic"], !topic.isEmpty else {
             throw SluiceError(.invalidParameterValue, "the kafka connector needs a topic: WITH (…, topic = 'name')")
         }
         guard let servers = options["properties.bootstrap.server"] ?? options["properties.bootstrap.servers"], !servers.isEmpty else {
             throw SluiceError(
-                .invalidParameterValue, "the kafka connector needs properties.bootstrap.server, as in properties.bootstrap.server = 'localhost:9092'")
+                .syntaxError, "the kafka connector needs option \"properties.bootstrap.server\"",
+                hint: "Add properties.bootstrap.server = 'localhost:9092' (the cluster's brokers) to the WITH options.")
         }
         self.topic = topic
         self.bootstrapServers = servers
@@ -101,4 +101,10 @@ package struct KafkaSourceOptions: Sendable, Equatable {
     private static func badTimestamp(_ text: String) -> SluiceError {
         SluiceError(.invalidParameterValue, "scan.startup.timestamp.millis must be milliseconds since 1970, not '\(text)'")
     }
+}
+
+extension KafkaSource {
+    package static let entry = ConnectorEntry(
+        name: "kafka", sourceOptions: KafkaSourceOptions.schema,
+        makeSource: { description, context throws(SluiceError) in try KafkaSource(description, validate: context.validate) })
 }

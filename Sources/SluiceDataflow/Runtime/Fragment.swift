@@ -143,7 +143,7 @@ package final class Fragment: @unchecked Sendable {
             try Self.restore(&graph, &materializer, from: restoring)
             if let sink {
                 try sinkProgress.restore(restoring)
-                if case .bytea(let bytes) = sinkProgress.value { sink.recovered(try PreparedEpoch.decode(bytes)) }
+                if case .bytea(let bytes) = sinkProgress.value { try sink.recovered(try PreparedEpoch.decode(bytes)) }
             }
         }
         self.graph = graph

@@ -88,7 +88,8 @@ package final class SinkCommitter: Sendable {
 
     /// The fragment restored `pending` from a checkpoint: they commit at the first durable
     /// checkpoint (the sink skips what the target already holds).
-    package func recovered(_ pending: [PreparedEpoch]) {
+    package func recovered(_ pending: [PreparedEpoch]) throws(SluiceError) {
+        try sink.resume(pending)
         state.withLock { state in
             state.pending = pending.sorted { $0.epoch < $1.epoch }
             state.commitSoon = true

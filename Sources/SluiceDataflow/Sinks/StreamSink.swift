@@ -29,10 +29,16 @@ package protocol StreamSink: AnyObject, Sendable {
     /// Called on the committer's thread at a durable checkpoint with nothing to commit, so work
     /// put off after a commit (an Iceberg table's compaction) still happens once writes stop.
     func idle()
+    /// Called once, before any write, when the sink restarts from a checkpoint: `pending` are
+    /// the epochs it had prepared and not committed (the last one its state at the checkpoint),
+    /// so a sink that keeps work in progress across checkpoints (a file sink's open files) goes
+    /// on from there and drops what it did after.
+    func resume(_ pending: [PreparedEpoch]) throws(SluiceError)
 }
 
 extension StreamSink {
     package func idle() {}
+    package func resume(_ pending: [PreparedEpoch]) throws(SluiceError) {}
 }
 
 /// What a commit made visible, for `sluice_sinks`.
@@ -109,11 +115,18 @@ package struct SinkDescription: Sendable {
     package var primaryKey: [Int]
     /// The `WITH` options as written.
     package var options: [String: String]
+    /// `FORMAT … ENCODE … (…)`: upper-cased words (empty when not written) and the options.
+    package var format: String
+    package var encode: String
+    package var formatOptions: [String: String]
 
     package init(
         id: Int, name: String, sinkID: String, columns: [(name: String, type: DataType)], appendOnly: Bool, primaryKey: [Int],
-        options: [String: String]
+        options: [String: String], format: String = "", encode: String = "", formatOptions: [String: String] = [:]
     ) {
+        self.format = format
+        self.encode = encode
+        self.formatOptions = formatOptions
         self.id = id
         self.name = name
         self.sinkID = sinkID

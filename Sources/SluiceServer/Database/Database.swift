@@ -446,7 +446,8 @@ package final class Database: TableProvider, Sendable {
     static func sinkDescription(_ relation: RelationDefinition) -> SinkDescription {
         SinkDescription(
             id: relation.id, name: relation.name, sinkID: relation.sinkID ?? "", columns: relation.columns.map { ($0.name, $0.type) },
-            appendOnly: relation.appendOnly ?? true, primaryKey: relation.primaryKey, options: relation.connector?.options ?? [:])
+            appendOnly: relation.appendOnly ?? true, primaryKey: relation.primaryKey, options: relation.connector?.options ?? [:],
+            format: relation.connector?.format ?? "", encode: relation.connector?.encode ?? "", formatOptions: relation.connector?.formatOptions ?? [:])
     }
 
     /// Adds secondary index `index` to `table` and builds it from the table's rows, with the

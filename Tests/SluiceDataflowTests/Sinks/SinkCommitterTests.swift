@@ -66,7 +66,7 @@ final class RecordingSink: StreamSink {
         // Epochs 3 and 4 were committed before the crash; the checkpoint still lists 3, 4 and 6.
         _ = try sink.commit([Self.entry(3), Self.entry(4)])
         let committer = SinkCommitter(sink: sink, interval: 10, statistics: SinkStatistics())
-        committer.recovered([Self.entry(6), Self.entry(3), Self.entry(4)])
+        try committer.recovered([Self.entry(6), Self.entry(3), Self.entry(4)])
         // Not yet durable again: nothing commits.
         try committer.commitNow()
         #expect(sink.commits.withLock { $0 } == [[3, 4]])

@@ -62,6 +62,39 @@ package final class ParquetWriter {
         output = Array("PAR1".utf8)
     }
 
+    /// A writer that goes on with a file a crash cut short: `state` is what ``flushRowGroup()``
+    /// returned when the file's first `state`-described bytes were written, and the caller has
+    /// cut the file back to them. The row groups written so far stay in the footer.
+    package convenience init(schema: [ParquetColumnSchema], options: ParquetWriterOptions = ParquetWriterOptions(), resuming state: [UInt8]) throws(SluiceError) {
+        try self.init(schema: schema, options: options)
+        let written = try ParquetFileMetaData(decoding: state)
+        guard written.version == 1, written.rowGroups.allSatisfy({ $0.columns.count == leafWriters.count }) else {
+            throw SluiceError(.dataCorrupted, "a parquet file's saved progress does not match its columns")
+        }
+        rowGroups = written.rowGroups
+        totalRowCount = Int(written.rowCount)
+        // The magic is already in the file: the offset of the next byte is the size so far.
+        output = []
+        fileOffset = Int(written.createdBy.flatMap { Int($0) } ?? 4)
+    }
+
+    /// Ends the row group being built (when it has rows), so that every byte of the file so far
+    /// is complete, and returns what ``init(schema:options:resuming:)`` needs to go on from
+    /// there once the bytes taken so far are written: the row groups and the file's length.
+    package func flushRowGroup() -> [UInt8] {
+        if rowGroupRowCount > 0 { finishRowGroup() }
+        var state = ParquetFileMetaData()
+        state.version = 1
+        state.rowCount = Int64(totalRowCount)
+        state.rowGroups = rowGroups
+        // The length of the file so far rides in `created_by`: the state is ours alone.
+        state.createdBy = String(writtenBytes)
+        return state.encoded()
+    }
+
+    /// Rows written so far.
+    package var rowCount: Int { totalRowCount }
+
     /// Appends `chunk`'s rows; its columns are the schema's, in order. Ends the row group when
     /// it reaches `rowGroupBytes`.
     ///

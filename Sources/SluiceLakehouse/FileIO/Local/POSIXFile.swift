@@ -5,24 +5,24 @@ import SluiceCore
 
 /// The POSIX calls local file IO is built from: complete reads and writes that retry on `EINTR`,
 /// fsync of files and directories, and directory creation. Errors name the path.
-enum POSIXFile {
+package enum POSIXFile {
     /// Marks the temporary files writes create beside their target; listings skip them.
-    static let temporaryMarker = ".sluice-tmp-"
+    package static let temporaryMarker = ".sluice-tmp-"
 
-    static func openForReading(_ path: String) throws(SluiceError) -> Int32 {
+    package static func openForReading(_ path: String) throws(SluiceError) -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileIOErrorCode.posix(errno, "could not open file", path) }
         return descriptor
     }
 
-    static func size(of descriptor: Int32, path: String) throws(SluiceError) -> Int {
+    package static func size(of descriptor: Int32, path: String) throws(SluiceError) -> Int {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileIOErrorCode.posix(errno, "could not stat file", path) }
         return Int(status.st_size)
     }
 
     /// Reads `count` bytes at `offset` with pread; a file that ends first is an error.
-    static func read(_ descriptor: Int32, path: String, offset: Int, count: Int) throws(SluiceError) -> [UInt8] {
+    package static func read(_ descriptor: Int32, path: String, offset: Int, count: Int) throws(SluiceError) -> [UInt8] {
         guard count > 0 else { return [] }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -45,7 +45,7 @@ enum POSIXFile {
         return bytes
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SluiceError) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SluiceError) {
         let failure: Int32 = bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return 0 }
             var written = 0
@@ -62,12 +62,12 @@ enum POSIXFile {
         if failure != 0 { throw FileIOErrorCode.posix(failure, "could not write file", path) }
     }
 
-    static func sync(_ descriptor: Int32, path: String) throws(SluiceError) {
+    package static func sync(_ descriptor: Int32, path: String) throws(SluiceError) {
         guard fsync(descriptor) == 0 else { throw FileIOErrorCode.posix(errno, "could not fsync file", path) }
     }
 
     /// Fsyncs a directory, so the names renamed into it survive a crash.
-    static func syncDirectory(_ path: String) throws(SluiceError) {
+    package static func syncDirectory(_ path: String) throws(SluiceError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileIOErrorCode.posix(errno, "could not open directory", path) }
         defer { close(descriptor) }
@@ -75,7 +75,7 @@ enum POSIXFile {
     }
 
     /// Creates `path` and its missing parents.
-    static func createDirectories(_ path: String) throws(SluiceError) {
+    package static func createDirectories(_ path: String) throws(SluiceError) {
         var status = stat()
         if stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR { return }
         var prefix = ""
@@ -88,7 +88,7 @@ enum POSIXFile {
     }
 
     /// A new, exclusively created temporary file beside `path`, and its name.
-    static func createTemporary(besides path: String) throws(SluiceError) -> (descriptor: Int32, path: String) {
+    package static func createTemporary(besides path: String) throws(SluiceError) -> (descriptor: Int32, path: String) {
         let directory = LocalPath.directory(of: path)
         try createDirectories(directory)
         var generator = SystemRandomNumberGenerator()
@@ -103,7 +103,7 @@ enum POSIXFile {
 
     /// Fsyncs and closes a finished temporary file, renames it over `path` and fsyncs the
     /// directory. On failure the temporary file is removed and `path` is untouched.
-    static func publish(_ descriptor: Int32, temporary: String, as path: String) throws(SluiceError) {
+    package static func publish(_ descriptor: Int32, temporary: String, as path: String) throws(SluiceError) {
         do throws(SluiceError) {
             try sync(descriptor, path: temporary)
         } catch {
@@ -121,7 +121,7 @@ enum POSIXFile {
     }
 
     /// The names in `directory` other than `.` and `..`; nil when it does not exist.
-    static func names(in directory: String) throws(SluiceError) -> [String]? {
+    package static func names(in directory: String) throws(SluiceError) -> [String]? {
         guard let handle = opendir(directory) else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw FileIOErrorCode.posix(errno, "could not list directory", directory)

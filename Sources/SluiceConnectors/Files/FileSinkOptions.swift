@@ -1,0 +1,137 @@
+import SluiceCore
+import SluiceDataflow
+import SluiceFormats
+
+/// The options of `CREATE SINK … WITH (connector = 'fs', fs.path = '/data/out', …) FORMAT PLAIN
+/// ENCODE PARQUET|JSON|CSV`, with RisingWave's names where it has them:
+/// - `fs.path`: the folder files go to (an absolute path);
+/// - `rollover_seconds` (default 10) and `max_row_count`: a file is finished once it has been
+///   open this long (checked at each checkpoint) or holds this many rows;
+/// - `path_partition_prefix` (`none`, `day`, `month`, `hour`): a folder per day
+///   (`2026-11-26/`), month (`2026-11/`) or hour (`2026-11-26/10/`) of the time a file opens;
+/// - `partition_by = 'event_type, dt'`: Hive-style folders (`event_type=buy/dt=2026-11-26/`) by
+///   the rows' values; the partition columns are left out of the files, as Hive and Spark do;
+/// - `success_file = 'true'`: an empty `_SUCCESS` in each folder a commit wrote to.
+struct FileSinkOptions: Sendable {
+    enum Encoding: Sendable, Equatable {
+        case parquet(ParquetCompression)
+        case json
+        case csv(CSVTextOptions)
+
+        var fileExtension: String {
+            switch self {
+            case .parquet: "parquet"
+            case .json: "json"
+            case .csv: "csv"
+            }
+        }
+    }
+
+    enum PathPrefix: String, Sendable {
+        case none, day, month, hour
+    }
+
+    var root: String
+    var rolloverMicroseconds: Int64
+    var maxRowCount: Int?
+    var pathPrefix: PathPrefix
+    var partitionColumns: [Int]
+    var successFile: Bool
+    var encoding: Encoding
+
+    static let schema: [ConnectorOption] = [
+        .text("fs.path", required: true), .integer("rollover_seconds", 1 ... 86_400 * 365), .integer("max_row_count", 1 ... .max),
+        .choice("path_partition_prefix", ["none", "day", "month", "hour"]), .text("partition_by"), .boolean("success_file"),
+    ]
+
+    init(_ description: SinkDescription) throws(SluiceError) {
+        let options = description.options
+        guard description.appendOnly else {
+            throw SluiceError(
+                .invalidParameterValue, "a file sink is append-only: files are never rewritten",
+                hint: "Use type = 'append-only' (with force_append_only = 'true' over a view that updates rows).")
+        }
+        root = options["fs.path"] ?? ""
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        if root.hasPrefix("file://") { root.removeFirst("file://".count) }
+        guard root.hasPrefix("/") else {
+            throw SluiceError(.invalidParameterValue, "fs.path must be an absolute folder, not '\(options["fs.path"] ?? "")'")
+        }
+        rolloverMicroseconds = (options["rollover_seconds"].flatMap { Int64($0) } ?? 10) * 1_000_000
+        maxRowCount = options["max_row_count"].flatMap { Int($0) }
+        pathPrefix = PathPrefix(rawValue: options["path_partition_prefix"]?.lowercased() ?? "none") ?? .none
+        successFile = try OptionValues.boolean(options, "success_file") ?? false
+        partitionColumns = []
+        if let list = options["partition_by"] {
+            for part in list.split(separator: ",") {
+                let name = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                guard let index = description.columns.firstIndex(where: { $0.name == name }) ?? description.columns.firstIndex(where: { $0.name == name.lowercased() }) else {
+                    throw SluiceError(.undefinedColumn, "partition_by names column \"\(name)\", which the sink's input does not have")
+                }
+                if case .structure = description.columns[index].type { throw Self.unpartitionable(name) }
+                if case .list = description.columns[index].type { throw Self.unpartitionable(name) }
+                if !partitionColumns.contains(index) { partitionColumns.append(index) }
+            }
+            guard !partitionColumns.isEmpty else { throw SluiceError(.invalidParameterValue, "partition_by names no column") }
+            guard partitionColumns.count < description.columns.count else {
+                throw SluiceError(.invalidParameterValue, "partition_by takes every column of the sink, leaving none for the files")
+            }
+        }
+        encoding = try Self.encoding(description)
+    }
+
+    private static func unpartitionable(_ name: String) -> SluiceError {
+        SluiceError(.invalidParameterValue, "partition_by cannot name column \"\(name)\": a struct or an array has no folder name")
+    }
+
+    static let encodeSchemas: [String: [ConnectorOption]] = [
+        "PARQUET": [.choice("compression", ["zstd", "snappy", "gzip", "uncompressed", "none"])],
+        "JSON": [],
+        "CSV": [.boolean("without_header"), .text("delimiter"), .text("quote"), .text("null_string")],
+    ]
+
+    /// The file format `FORMAT … ENCODE …` names, with its options checked.
+    private static func encoding(_ description: SinkDescription) throws(SluiceError) -> Encoding {
+        guard !description.encode.isEmpty else {
+            throw SluiceError(.syntaxError, "a file sink needs a format, as in FORMAT PLAIN ENCODE PARQUET")
+        }
+        guard description.format == "PLAIN" else {
+            throw SluiceError(.featureNotSupported, "a file sink writes FORMAT PLAIN, not FORMAT \(description.format)")
+        }
+        guard let schema = encodeSchemas[description.encode] else {
+            throw SluiceError(.featureNotSupported, "a file sink writes ENCODE PARQUET, JSON or CSV, not ENCODE \(description.encode)")
+        }
+        let options = description.formatOptions
+        try ConnectorOptionSchema("ENCODE \(description.encode)", schema).check(options)
+        switch description.encode {
+        case "PARQUET":
+            switch options["compression"]?.lowercased() ?? "zstd" {
+            case "snappy": return .parquet(.snappy)
+            case "gzip": return .parquet(.gzip)
+            case "uncompressed", "none": return .parquet(.uncompressed)
+            default: return .parquet(.zstd)
+            }
+        case "JSON":
+            return .json
+        default:
+            var csv = CSVTextOptions()
+            csv.writesHeader = !(try OptionValues.boolean(options, "without_header") ?? false)
+            csv.delimiter = try singleByte(options, "delimiter") ?? csv.delimiter
+            csv.quote = try singleByte(options, "quote") ?? csv.quote
+            csv.null = Array((options["null_string"] ?? "").utf8)
+            guard csv.delimiter != csv.quote else { throw SluiceError(.invalidParameterValue, "the CSV delimiter and quote must differ") }
+            guard !csv.null.contains(where: { $0 == 10 || $0 == 13 }) else { throw SluiceError(.invalidParameterValue, "null_string cannot hold a line end") }
+            return .csv(csv)
+        }
+    }
+
+    /// An option that must be one ASCII character other than a line end.
+    static func singleByte(_ options: [String: String], _ name: String) throws(SluiceError) -> UInt8? {
+        guard let text = options[name] else { return nil }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 1, bytes[0] < 0x80, bytes[0] != 10, bytes[0] != 13 else {
+            throw SluiceError(.invalidParameterValue, "option \"\(name)\" must be one character, not '\(text)'")
+        }
+        return bytes[0]
+    }
+}
