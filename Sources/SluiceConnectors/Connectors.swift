@@ -36,6 +36,8 @@ package enum Connectors {
         IcebergConnector.entry,
         BlackholeSink.entry,
         FileSink.entry,
+        FileSource.posixEntry,
+        FileSource.s3Entry,
     ]
 
     package static func entry(_ name: String) -> ConnectorEntry? {

@@ -143,6 +143,9 @@ package struct SourceDescription: Sendable {
     /// the views were restored from. Rows from the start up to here are still the source's
     /// history (``SourceConnector/snapshot()``) for a view created later.
     package var resumePositions: [Int32: Int64]?
+    /// A folder the connector may keep files of its own in (nil: the server keeps nothing on
+    /// disk, and neither does the connector).
+    package var stateDirectory: String?
 
     package init(
         id: Int, name: String, columns: [(name: String, type: DataType)], primaryKey: [Int], options: [String: String], format: String,

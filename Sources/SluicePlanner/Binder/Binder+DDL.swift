@@ -108,11 +108,9 @@ extension Binder {
         }
         let (columns, primaryKey) = try bindColumnDefinitions(
             create.columns, create.constraints, relation: create.name.name, allowsGenerated: true)
+        // With no columns listed, the connector says them at CREATE (an Iceberg table's schema,
+        // Parquet files' columns) or refuses.
         let connector = try connectorSpec(create.options, create.format)
-        // An Iceberg table says its own columns (the connector reads them at CREATE).
-        if columns.isEmpty && connector.connector != "iceberg" {
-            throw SluiceError(.invalidTableDefinition, "source \"\(create.name.name)\" needs its columns listed: schema inference is not supported")
-        }
         var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .source, columns: columns, primaryKey: primaryKey,
             definition: sourceText, connector: connector)

@@ -118,7 +118,10 @@ extension Parser {
     private mutating func parseCreateSource() throws(SluiceError) -> CreateSource {
         let ifNotExists = consumeKeywords("if", "not", "exists")
         var source = CreateSource(name: try parseObjectName(), ifNotExists: ifNotExists)
-        if isSymbol("(") {
+        if isSymbol("("), peek(1).text == "*", isSymbol(")", at: 2) {
+            // `(*)`: the columns are the connector's to say (RisingWave's spelling of none).
+            index += 3
+        } else if isSymbol("(") {
             let elements = try parseTableElements()
             source.columns = elements.columns
             source.constraints = elements.constraints

@@ -71,6 +71,10 @@ package final class Database: TableProvider, Sendable {
         // A connector's error at CREATE or at a restart may quote its options: masked, as
         // in its statuses, before a client or the log sees it.
         self.makeConnector = { description, validate throws(SluiceError) in
+            var description = description
+            // A connector that keeps files of its own (a file source's list of files) keeps
+            // them under the data directory, by the relation's id.
+            description.stateDirectory = dataDirectory.map { "\($0)/connectors/\(description.id)" }
             do throws(SluiceError) {
                 return try makeConnector(description, validate)
             } catch {
@@ -233,7 +237,13 @@ package final class Database: TableProvider, Sendable {
     package func createSource(_ relation: RelationDefinition) throws(SluiceError) -> [String] {
         let connector = try makeConnector(Self.sourceDescription(relation), true)
         var relation = relation
-        if relation.columns.isEmpty, let inferred = connector.inferredColumns {
+        if relation.columns.isEmpty {
+            guard let inferred = connector.inferredColumns, !inferred.isEmpty else {
+                connector.stop()
+                throw SluiceError(
+                    .invalidTableDefinition, "\(relation.kind == .table ? "table" : "source") \"\(relation.name)\" needs its columns listed",
+                    hint: "The \(relation.connector?.connector ?? "") connector cannot tell them; only Iceberg tables and Parquet files say their columns.")
+            }
             relation.columns = inferred.map { CatalogColumn(name: $0.name, type: $0.type) }
         }
         // Where it starts, resolved now, is kept: after a restart the source starts there again.

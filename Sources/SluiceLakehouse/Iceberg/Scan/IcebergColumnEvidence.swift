@@ -6,7 +6,7 @@ import SluiceCore
 ///
 /// One evaluator serves every level, so the rules of Iceberg's inclusive metrics evaluation
 /// (spec: "Scan Planning") are written once.
-struct IcebergColumnEvidence {
+package struct IcebergColumnEvidence {
     /// A lower bound of the values that are neither null nor NaN.
     var lower: Value?
     /// An upper bound of the values that are neither null nor NaN.
@@ -19,7 +19,7 @@ struct IcebergColumnEvidence {
     var hasNaN: Bool?
 
     /// The evidence of one known value (a partition value shared by every row of a file).
-    init(single value: Value) {
+    package init(single value: Value) {
         if value.isNull {
             self.init(hasNulls: true, hasNonNulls: false, hasNaN: false)
         } else if IcebergValueOrder.isNaN(value) {
@@ -31,7 +31,7 @@ struct IcebergColumnEvidence {
 
     /// Evidence from counts as manifests and Parquet footers keep them: `valueCount` includes
     /// nulls and NaNs. A NaN bound (written by old writers) is dropped.
-    init(lower: Value?, upper: Value?, valueCount: Int64?, nullCount: Int64?, nanCount: Int64?) {
+    package init(lower: Value?, upper: Value?, valueCount: Int64?, nullCount: Int64?, nanCount: Int64?) {
         let lower = lower.flatMap { IcebergValueOrder.isNaN($0) ? nil : $0 }
         let upper = upper.flatMap { IcebergValueOrder.isNaN($0) ? nil : $0 }
         var hasNonNulls: Bool?
@@ -52,7 +52,7 @@ struct IcebergColumnEvidence {
     }
 
     /// Whether a row of the unit may satisfy `term`; false only when the evidence proves none can.
-    func mayMatch(_ term: IcebergScanTerm) -> Bool {
+    package func mayMatch(_ term: IcebergScanTerm) -> Bool {
         switch term {
         case .isNull:
             return hasNulls != false

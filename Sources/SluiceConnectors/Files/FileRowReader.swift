@@ -1,0 +1,374 @@
+import SluiceCore
+import SluiceFormats
+import SluiceLakehouse
+
+/// One file found under a file source's root.
+struct SourceFile: Sendable, Hashable {
+    /// Where FileIO reads it (`file:///…`, `s3://…`).
+    var location: String
+    /// Its path under the root, `/`-separated: where Hive folders are read from.
+    var relativePath: String
+    var size: Int
+}
+
+/// Reads one file's rows in the source's columns, a chunk of about ``Chunk/preferredSize`` rows
+/// at a time: JSON lines, CSV or Parquet, gzip inflated on the way.
+///
+/// A file's *units* are what its position counts: lines of JSON, records of CSV (not the
+/// header), rows of Parquet. A read can start after the first `skip` units, so a source goes on
+/// mid-file after a restart. A bad unit (a line that is not a JSON object of the columns, a
+/// record with the wrong number of fields or a value its column cannot hold) is handed to
+/// `reject` and skipped; a file that cannot be read at all (a damaged Parquet footer, a file
+/// gone) throws, and the source records it and goes on with the next file.
+///
+/// Columns named in the path as Hive folders (`event_type=buy/dt=2026-11-26/…`) take the
+/// folder's value for every row of the file; columns neither in the file nor in the path are
+/// NULL.
+struct FileRowReader {
+    let columns: [(name: String, type: DataType)]
+    let encoding: FileSourceOptions.Encoding
+    let compression: FileSourceOptions.Compression
+    let fileIO: any FileIO
+    /// Bytes read from storage at a time.
+    var blockBytes = 4 << 20
+
+    struct Rejection {
+        /// The unit (line, record, row group's first row) it was, 1-based for lines.
+        var unit: Int64
+        var message: String
+        var payload: [UInt8]
+    }
+
+    /// The values of the columns the path names (`name=value` folders), by column index.
+    func partitionValues(_ relativePath: String) -> [Int: Value] {
+        var values: [Int: Value] = [:]
+        for component in relativePath.split(separator: "/").dropLast() {
+            guard let equals = component.firstIndex(of: "=") else { continue }
+            let name = component[..<equals].lowercased()
+            let text = Self.unescape(String(component[component.index(after: equals)...]))
+            guard let index = columns.firstIndex(where: { $0.name.lowercased() == name }) else { continue }
+            if text == "__HIVE_DEFAULT_PARTITION__" {
+                values[index] = .null
+            } else if case .varchar = columns[index].type {
+                values[index] = .string(text)
+            } else {
+                values[index] = (try? Value(parsingText: text, as: columns[index].type)) ?? .null
+            }
+        }
+        return values
+    }
+
+    /// Hive's `%XX` escapes undone.
+    static func unescape(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        let source = Array(text.utf8)
+        var index = 0
+        while index < source.count {
+            if source[index] == UInt8(ascii: "%"), index + 2 < source.count,
+               let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(source[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Reads `file` after its first `skip` units; `each` takes each chunk with the units read
+    /// through its last row (rejected ones included).
+    func read(
+        _ file: SourceFile, skip: Int64, mayMatch: ((Int, IcebergColumnEvidence) -> Bool)? = nil,
+        each: (Chunk, Int64) throws(SluiceError) -> Void, reject: (Rejection) -> Void
+    ) throws(SluiceError) {
+        let constants = partitionValues(file.relativePath)
+        switch encoding {
+        case .parquet:
+            try readParquet(file, skip: skip, constants: constants, mayMatch: mayMatch, each: each)
+        case .json:
+            var decoder = JSONRowDecoder(columns: columns)
+            var builders = decoder.makeBuilders()
+            var unit: Int64 = 0
+            var carry: [UInt8] = []
+            func line(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+                unit += 1
+                guard unit > skip else { return }
+                var body = bytes
+                if body.last == 13 { body = UnsafeRawBufferPointer(rebasing: body.dropLast()) }
+                guard body.contains(where: { $0 != 32 && $0 != 9 }) else { return }
+                do throws(JSONDecodeError) {
+                    try decoder.decodeRow(body, into: &builders)
+                } catch {
+                    reject(Rejection(unit: unit, message: "line \(unit): \(error.message)", payload: Array(body.prefix(256))))
+                }
+                if builders[0].count >= Chunk.preferredSize {
+                    try each(finish(&builders, decoder: decoder, constants: constants), unit)
+                }
+            }
+            try readBytes(file) { (bytes, isLast) throws(SluiceError) in
+                var start = 0
+                if !carry.isEmpty {
+                    guard let newline = bytes.firstIndex(of: 10) else {
+                        carry.append(contentsOf: bytes)
+                        guard carry.count <= 64 << 20 else { throw SluiceError(.programLimitExceeded, "a line of \(file.relativePath) is longer than 64 MiB") }
+                        if isLast { try carry.withRawBytes { (all) throws(SluiceError) in try line(all) } }
+                        return
+                    }
+                    carry.append(contentsOf: bytes[..<newline])
+                    try carry.withRawBytes { (all) throws(SluiceError) in try line(all) }
+                    carry.removeAll(keepingCapacity: true)
+                    start = newline + 1
+                }
+                var index = start
+                while index < bytes.count {
+                    if bytes[index] == 10 {
+                        try line(UnsafeRawBufferPointer(rebasing: bytes[start ..< index]))
+                        start = index + 1
+                    }
+                    index += 1
+                }
+                if start < bytes.count {
+                    if isLast {
+                        try line(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+                    } else {
+                        carry.append(contentsOf: bytes[start...])
+                    }
+                }
+            }
+            if builders[0].count > 0 { try each(finish(&builders, decoder: decoder, constants: constants), unit) }
+        case .csv(let options):
+            try readCSV(file, options: options, skip: skip, constants: constants, each: each, reject: reject)
+        }
+    }
+
+    /// The builders' rows as a chunk, the path's columns filled in.
+    private func finish(_ builders: inout [ColumnBuilder], decoder: JSONRowDecoder, constants: [Int: Value]) -> Chunk {
+        let count = builders[0].count
+        var columns = builders.map { $0.finish() }
+        builders = decoder.makeBuilders()
+        for (index, value) in constants { columns[index] = Self.constant(value, type: self.columns[index].type, count: count) }
+        return Chunk(columns: columns, count: count)
+    }
+
+    static func constant(_ value: Value, type: DataType, count: Int) -> Column {
+        var builder = ColumnBuilder(type: type, capacity: count)
+        for _ in 0 ..< count { builder.append(value) }
+        return builder.finish()
+    }
+
+    // MARK: Bytes
+
+    /// The file's bytes a block at a time, inflated when it is gzip.
+    private func readBytes(_ file: SourceFile, _ body: (UnsafeRawBufferPointer, Bool) throws(SluiceError) -> Void) throws(SluiceError) {
+        var offset = 0
+        var inflater: GzipInflater?
+        var decided = compression != .auto
+        if compression == .gzip { inflater = GzipInflater() }
+        if file.size == 0 {
+            try body(UnsafeRawBufferPointer(start: nil, count: 0), true)
+            return
+        }
+        while offset < file.size {
+            let end = min(file.size, offset + blockBytes)
+            let block = try fileIO.read(file.location, range: offset ..< end)
+            guard block.count == end - offset else {
+                throw SluiceError(.ioError, "\(file.relativePath) changed while it was read")
+            }
+            if !decided {
+                decided = true
+                if GzipInflater.isGzip(block) { inflater = GzipInflater() }
+            }
+            offset = end
+            let isLast = offset >= file.size
+            if let inflater {
+                // The inflater's pieces: the last one of the last block is the end.
+                var pieces: [[UInt8]] = []
+                try block.withRawBytes { (raw) throws(SluiceError) in
+                    try inflater.feed(raw, isLast: isLast) { (piece) throws(SluiceError) in
+                        if let previous = pieces.popLast() { try previous.withRawBytes { (bytes) throws(SluiceError) in try body(bytes, false) } }
+                        pieces.append(Array(piece))
+                    }
+                }
+                if let previous = pieces.popLast() {
+                    try previous.withRawBytes { (bytes) throws(SluiceError) in try body(bytes, isLast) }
+                } else if isLast {
+                    try body(UnsafeRawBufferPointer(start: nil, count: 0), true)
+                }
+            } else {
+                try block.withRawBytes { (bytes) throws(SluiceError) in try body(bytes, isLast) }
+            }
+        }
+    }
+
+    // MARK: CSV
+
+    private func readCSV(
+        _ file: SourceFile, options: CSVTextOptions, skip: Int64, constants: [Int: Value],
+        each: (Chunk, Int64) throws(SluiceError) -> Void, reject: (Rejection) -> Void
+    ) throws(SluiceError) {
+        var reader = CSVRecordReader(delimiter: options.delimiter, quote: options.quote)
+        // Field i of a record goes to column mapping[i] (nil: not a column of the source).
+        var mapping: [Int?]? = options.writesHeader ? nil : columns.indices.map { Optional($0) }
+        var builders = columns.map { ColumnBuilder(type: $0.type, capacity: Chunk.preferredSize) }
+        var unit: Int64 = 0
+        var failure: SluiceError?
+        let hasPath = Set(constants.keys)
+        func flush() throws(SluiceError) {
+            let count = builders[0].count
+            var built = builders.map { $0.finish() }
+            builders = columns.map { ColumnBuilder(type: $0.type, capacity: Chunk.preferredSize) }
+            for (index, value) in constants { built[index] = Self.constant(value, type: columns[index].type, count: count) }
+            try each(Chunk(columns: built, count: count), unit)
+        }
+        func take(_ record: CSVRecordReader.Record) {
+            guard failure == nil else { return }
+            guard let fields = mapping else {
+                // The header: fields by name (a column the file lacks is NULL).
+                mapping = record.fields.map { name in
+                    let text = String(decoding: name, as: UTF8.self).lowercased()
+                    return columns.firstIndex { $0.name.lowercased() == text }
+                }
+                return
+            }
+            // A blank line is no record.
+            if record.fields.count == 1 && record.fields[0].isEmpty && !record.quoted[0] { return }
+            unit += 1
+            guard unit > skip else { return }
+            guard record.fields.count == fields.count, !record.isCut, !record.isUnterminated else {
+                let reason = record.isCut ? "a record longer than 16 MiB" : record.isUnterminated ? "a quote that is never closed"
+                    : "\(record.fields.count) fields where the \(mapping == nil ? "columns" : "header") has \(fields.count)"
+                reject(Rejection(unit: unit, message: "line \(record.line): \(reason)", payload: Array(record.raw)))
+                return
+            }
+            var values: [(Int, Value)] = []
+            for (field, column) in fields.enumerated() {
+                guard let column, !hasPath.contains(column) else { continue }
+                let bytes = record.fields[field]
+                if !record.quoted[field] && bytes == options.null {
+                    values.append((column, .null))
+                    continue
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                if case .varchar = columns[column].type {
+                    values.append((column, .string(text)))
+                    continue
+                }
+                do {
+                    values.append((column, try Value(parsingText: text.trimmingCharacters(in: " "), as: columns[column].type)))
+                } catch {
+                    reject(Rejection(unit: unit, message: "line \(record.line), column \"\(columns[column].name)\": \(error.message)", payload: Array(record.raw)))
+                    return
+                }
+            }
+            var set = [Bool](repeating: false, count: columns.count)
+            for (column, value) in values {
+                builders[column].append(value)
+                set[column] = true
+            }
+            for column in columns.indices where !set[column] { builders[column].appendNull() }
+            if builders[0].count >= Chunk.preferredSize {
+                do { try flush() } catch { failure = error }
+            }
+        }
+        try readBytes(file) { (bytes, isLast) throws(SluiceError) in
+            reader.feed(bytes, isLast: isLast) { take($0) }
+            if let failure { throw failure }
+        }
+        if builders[0].count > 0 { try flush() }
+    }
+
+    // MARK: Parquet
+
+    private func readParquet(
+        _ file: SourceFile, skip: Int64, constants: [Int: Value], mayMatch: ((Int, IcebergColumnEvidence) -> Bool)?,
+        each: (Chunk, Int64) throws(SluiceError) -> Void
+    ) throws(SluiceError) {
+        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: file.location, size: file.size))
+        // Each source column's top-level column in the file, by name.
+        let fileNames = reader.schema.map { $0.name.lowercased() }
+        var projection: [Int] = []
+        var sourceOfProjected: [Int] = []
+        for (index, column) in columns.enumerated() where constants[index] == nil {
+            if let position = fileNames.firstIndex(of: column.name.lowercased()) {
+                projection.append(position)
+                sourceOfProjected.append(index)
+            }
+        }
+        let leafOfColumn: [Int: Int] = Dictionary(uniqueKeysWithValues: sourceOfProjected.enumerated().compactMap { projected, source in
+            reader.leafColumns.firstIndex { $0.path == [reader.schema[projection[projected]].name] }.map { (source, $0) }
+        })
+        var first: Int64 = 0
+        for (index, rowGroup) in reader.rowGroups.enumerated() {
+            let rows = rowGroup.rowCount
+            defer { first += rows }
+            guard first + rows > skip else { continue }
+            if let mayMatch {
+                var keep = true
+                for (column, value) in constants where !mayMatch(column, IcebergColumnEvidence(single: value)) { keep = false }
+                for (column, leaf) in leafOfColumn where keep {
+                    let info = rowGroup.columns[leaf]
+                    let evidence = IcebergColumnEvidence(lower: info.min, upper: info.max, valueCount: info.valueCount, nullCount: info.nullCount, nanCount: nil)
+                    if !mayMatch(column, evidence) { keep = false }
+                }
+                if !keep { continue }
+            }
+            let chunk = projection.isEmpty ? Chunk(columns: [], count: Int(rows)) : try reader.readRowGroup(index, columns: projection)
+            var built: [Column] = []
+            var projected = 0
+            for (index, column) in columns.enumerated() {
+                if let value = constants[index] {
+                    built.append(Self.constant(value, type: column.type, count: chunk.count))
+                } else if projected < sourceOfProjected.count && sourceOfProjected[projected] == index {
+                    let values = chunk.columns[projected]
+                    built.append(values.type == column.type ? values : try IcebergDataWriter.convert(values, to: column.type))
+                    projected += 1
+                } else {
+                    built.append(Self.constant(.null, type: column.type, count: chunk.count))
+                }
+            }
+            let whole = Chunk(columns: built, count: chunk.count)
+            var start = Int(max(0, skip - first))
+            while start < whole.count {
+                let end = min(whole.count, start + Chunk.preferredSize)
+                try each(start == 0 && end == whole.count ? whole : whole.slice(start ..< end), first + Int64(end))
+                start = end
+            }
+        }
+    }
+
+    /// The columns of the first row group's file, for `CREATE SOURCE t (*)`.
+    static func parquetColumns(_ file: SourceFile, fileIO: any FileIO) throws(SluiceError) -> [(name: String, type: DataType)] {
+        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: file.location, size: file.size))
+        return reader.schema.map { ($0.name, $0.type) }
+    }
+}
+
+/// A Parquet file read through FileIO's ranged reads.
+struct FileIOParquetInput: ParquetInput {
+    let fileIO: any FileIO
+    let location: String
+    let size: Int
+
+    func read(offset: Int, length: Int) throws(SluiceError) -> [UInt8] {
+        let bytes = try fileIO.read(location, range: offset ..< offset + length)
+        guard bytes.count == length else { throw SluiceError(.ioError, "\(location) changed while it was read") }
+        return bytes
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}
