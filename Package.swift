@@ -50,7 +50,8 @@ let package = Package(
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
         .target(name: "SluiceFormats", dependencies: ["SluiceCore", "SluiceCodecs", "CZlib"]),
-        .target(name: "SluiceExpr", dependencies: ["SluiceCore"], swiftSettings: optimized),
+        // (Crypto: hmac() and the SHA-2 digests.)
+        .target(name: "SluiceExpr", dependencies: ["SluiceCore", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: optimized),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore", "SluiceCodecs"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),

@@ -38,6 +38,7 @@ package enum Connectors {
         FileSink.entry,
         FileSource.posixEntry,
         FileSource.s3Entry,
+        WebhookConnector.entry,
     ]
 
     package static func entry(_ name: String) -> ConnectorEntry? {

@@ -37,6 +37,17 @@ package struct ServerConfiguration: Sendable {
     package var http: HTTPConfiguration?
     /// TLS on every port (`--tls-cert`, `--tls-key`); nil: none.
     package var tls: TLSSettings?
+    /// The webhook listener (`--webhook-listen`, RisingWave's port 4560); nil to run without it.
+    package var webhook: WebhookConfiguration? = WebhookConfiguration()
+
+    package init() {}
+}
+
+/// Where webhook requests are taken, and how large a body may be.
+package struct WebhookConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 4560
+    package var maximumBodyBytes = 16 << 20
 
     package init() {}
 }
@@ -82,11 +93,14 @@ package final class SluiceServer: Sendable {
     package let http: [HTTPApp]
     package let feed: DashboardFeed?
     package let readiness: Readiness
+    /// The webhook listener, when it runs.
+    package let webhook: WebhookServer?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
-        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness
+        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?
     ) {
+        self.webhook = webhook
         self.database = database
         self.sqlServer = sqlServer
         self.broker = broker
@@ -179,10 +193,17 @@ package final class SluiceServer: Sendable {
         sqlConfiguration.tls = tls?.sql
         let sqlServer = try await PGServer.start(configuration: sqlConfiguration, backend: SQLBackend(database: database))
         serverMetrics?.attach(sqlServer)
+        var webhook: WebhookServer?
+        if let settings = configuration.webhook {
+            let server = WebhookServer(
+                host: settings.host, port: settings.port, database: database, maximumBodyBytes: settings.maximumBodyBytes, builder: httpBuilder)
+            try await server.start()
+            webhook = server
+        }
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness)
+            feed: feed, readiness: readiness, webhook: webhook)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -234,6 +255,7 @@ package final class SluiceServer: Sendable {
         readiness.set(false)
         feed?.stop()
         for app in http { await app.stop() }
+        await webhook?.stop()
         await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()

@@ -12,7 +12,25 @@ struct HTTPOptions: ParsableArguments {
     @Option(help: "A separate address for Prometheus /metrics (default: the dashboard's).")
     var metricsListen: String?
 
+    @Option(help: "Address for webhook tables' requests (POST /webhook/<database>/<schema>/<table>).")
+    var webhookListen = "127.0.0.1:4560"
+
+    @Flag(help: "Run without the webhook listener.")
+    var noWebhook = false
+
+    @Option(help: "The largest webhook request body taken, in bytes; a larger one is answered 413.")
+    var webhookMaxBodyBytes = 16 << 20
+
     func apply(to configuration: inout ServerConfiguration) throws {
+        if noWebhook {
+            configuration.webhook = nil
+        } else {
+            var webhook = WebhookConfiguration()
+            (webhook.host, webhook.port) = try parseAddress(webhookListen)
+            guard webhookMaxBodyBytes > 0 else { throw ValidationError("--webhook-max-body-bytes must be positive") }
+            webhook.maximumBodyBytes = webhookMaxBodyBytes
+            configuration.webhook = webhook
+        }
         guard !noDashboard else {
             configuration.http = nil
             if metricsListen != nil { throw ValidationError("--metrics-listen needs the dashboard's HTTP server; drop --no-dashboard") }

@@ -47,6 +47,8 @@ class SluiceServer:
         self.catalog_port = 0
         # The HTTP app's port (dashboard, /metrics, /health): a free one.
         self.http_port = 0
+        # The webhook listener's port: a free one.
+        self.webhook_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -80,6 +82,7 @@ class SluiceServer:
         self.kafka_port = self._fixed_kafka_port or free_port(self.host)
         self.catalog_port = self._fixed_catalog_port or free_port(self.host)
         self.http_port = free_port(self.host)
+        self.webhook_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
@@ -87,6 +90,7 @@ class SluiceServer:
             "--kafka-listen", f"{self.host}:{self.kafka_port}",
             "--catalog-listen", f"{self.host}:{self.catalog_port}",
             "--dashboard-listen", f"{self.host}:{self.http_port}",
+            "--webhook-listen", f"{self.host}:{self.webhook_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
@@ -140,6 +144,11 @@ class SluiceServer:
     def http_base(self) -> str:
         """The HTTP app's base address: the dashboard, `/metrics`, `/health` and `/ready`."""
         return f"http://{self.host}:{self.http_port}"
+
+    @property
+    def webhook_base(self) -> str:
+        """The webhook listener's base address (requests go to `/webhook/dev/<schema>/<table>`)."""
+        return f"http://{self.host}:{self.webhook_port}"
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)

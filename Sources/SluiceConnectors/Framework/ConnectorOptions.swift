@@ -125,7 +125,14 @@ package struct ConnectorOptionSchema: Sendable {
             .map { (name: $0, distance: Self.distance(key, $0.hasSuffix("*") ? String($0.dropLast()) : $0)) }
             .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
         var hint = ""
-        if let best = ranked.first, best.distance <= max(2, key.count / 3) { hint = "Did you mean \"\(best.name)\"? " }
+        // A close spelling, or the option's name with a part left out or added (`batched` for
+        // `is_batched`), is likely what was meant.
+        let bare = { (name: String) in name.hasSuffix("*") ? String(name.dropLast()) : name }
+        if let best = ranked.first(where: { $0.distance <= max(2, key.count / 3) }) ?? ranked.first(where: {
+            key.count >= 4 && (bare($0.name).contains(key) || key.contains(bare($0.name)))
+        }) {
+            hint = "Did you mean \"\(best.name)\"? "
+        }
         hint += "\(subject.prefix(1).uppercased() + subject.dropFirst()) takes \(ranked.map(\.name).joined(separator: ", "))."
         return SluiceError(.syntaxError, "unknown option \"\(key)\" for \(subject)", hint: hint)
     }

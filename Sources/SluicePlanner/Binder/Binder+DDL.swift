@@ -15,9 +15,17 @@ extension Binder {
             }
             let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
             if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
+            var connector = try connectorSpec(create.options, create.format)
+            if let validate = create.validate {
+                guard connector.connector == "webhook" else {
+                    throw SluiceError(.syntaxError, "VALIDATE is for webhook tables, not the \(connector.connector) connector")
+                }
+                connector.validation = WebhookValidationSpec(secret: validate.secret, expression: validate.expression.description)
+                _ = try Self.webhookValidation(connector.validation!, catalog: catalog, session: session)
+            }
             var relation = RelationDefinition(
                 id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .table, columns: columns, primaryKey: primaryKey,
-                definition: sourceText, connector: try connectorSpec(create.options, create.format))
+                definition: sourceText, connector: connector)
             if create.isAppendOnly {
                 try checkAppendOnly(primaryKey: primaryKey)
                 if relation.connector?.format.uppercased() == "UPSERT" {
@@ -290,6 +298,8 @@ extension Binder {
             return try bindDropSchema(drop)
         case .index:
             return try bindDropIndex(drop)
+        case .secret:
+            return try bindDropSecrets(drop)
         case .database, .column, .function:
             if drop.ifExists { return .nothing(tag: "DROP_\(drop.objectType.rawValue.replacing(" ", with: "_"))", notice: nil) }
             throw SluiceError(.featureNotSupported, "DROP \(drop.objectType.rawValue) is not supported yet")
@@ -566,6 +576,29 @@ extension Binder {
     /// The bound expression of `relation`'s watermark, of its time column's type: checked when
     /// the source is created and bound again when it starts. The time column must be a
     /// timestamp or timestamptz, and the expression deterministic.
+    /// A webhook table's `VALIDATE` expression, bound over what a request gives it: `headers`
+    /// (a jsonb object of the request's headers, names in lower case), `data` (the body, bytea)
+    /// and the secret it names (text). It must be boolean: a request passes when it is true.
+    package static func webhookValidation(_ spec: WebhookValidationSpec, catalog: Catalog, session: SessionInfo) throws(SluiceError) -> ScalarExpr {
+        var binder = Binder(catalog: catalog, session: session)
+        var entries = [
+            Scope.Entry(qualifier: nil, name: "headers", type: .jsonb, tableID: 0, columnNumber: 1),
+            Scope.Entry(qualifier: nil, name: "data", type: .bytea, tableID: 0, columnNumber: 2),
+        ]
+        if let secret = spec.secret {
+            guard catalog.secret(named: secret) != nil else {
+                throw SluiceError(.undefinedObject, "secret \"\(secret)\" does not exist", hint: "Create it first: CREATE SECRET \(secret) WITH (backend = 'meta') AS '…'.")
+            }
+            entries.append(Scope.Entry(qualifier: nil, name: secret, type: .varchar, tableID: 0, columnNumber: 3))
+        }
+        var context = ExpressionContext(scope: Scope(entries: entries), clause: "VALIDATE")
+        context.allowsSubqueries = false
+        let parsed = try SQLParser.parseExpression(spec.expression)
+        try binder.checkNoAggregates(parsed, clause: "VALIDATE")
+        let bound = try binder.bindExpression(parsed, &context)
+        return try binder.coerce(bound, to: .boolean, position: nil, clause: "VALIDATE")
+    }
+
     package static func watermarkExpression(of relation: RelationDefinition, catalog: Catalog, session: SessionInfo) throws(SluiceError) -> ScalarExpr {
         guard let spec = relation.watermark else { throw SluiceError.internalError("\(relation.name) has no watermark") }
         let column = relation.columns[spec.column]
@@ -592,5 +625,50 @@ extension Binder {
             throw SluiceError(.featureNotSupported, "a watermark cannot use the non-deterministic function \(volatile)()")
         }
         return coerced
+    }
+}
+
+extension Binder {
+    /// `CREATE SECRET [IF NOT EXISTS] name [WITH (backend = 'meta')] AS 'value'`: the secrets are
+    /// kept with the catalog (RisingWave's `meta` backend, the only one).
+    func bindCreateSecret(_ name: String, ifNotExists: Bool, options: [WithOption], value: String) throws(SluiceError) -> PlannedStatement {
+        for option in options {
+            guard option.key.lowercased() == "backend" else {
+                throw SluiceError(.syntaxError, "unknown option \"\(option.key)\" for CREATE SECRET", hint: "CREATE SECRET takes backend = 'meta'.")
+            }
+            guard option.value.text.lowercased() == "meta" else {
+                throw SluiceError(.featureNotSupported, "secret backend '\(option.value.text)' is not supported", hint: "Use backend = 'meta': the secret is kept with the catalog.")
+            }
+        }
+        if catalog.secret(named: name) != nil {
+            if ifNotExists { return .nothing(tag: "CREATE_SECRET", notice: "secret \"\(name)\" already exists, skipping") }
+            throw SluiceError(.duplicateObject, "secret \"\(name)\" already exists")
+        }
+        let actor = try actingRole()
+        if !catalog.databaseAccess.allows(.create, to: actor) {
+            throw SluiceError(.insufficientPrivilege, "permission denied for database \(session.database)")
+        }
+        return .createSecret(name, value: value)
+    }
+
+    /// `DROP SECRET [IF EXISTS] name, …`: refused while a table's VALIDATE names it.
+    func bindDropSecrets(_ drop: Drop) throws(SluiceError) -> PlannedStatement {
+        var names: [String] = []
+        for name in drop.names {
+            guard catalog.secret(named: name.name) != nil else {
+                if drop.ifExists { continue }
+                throw SluiceError(.undefinedObject, "secret \"\(name.name)\" does not exist")
+            }
+            if let user = catalog.relations(usingSecret: name.name).first {
+                throw SluiceError(.dependentObjectsStillExist, "cannot drop secret \(name.name) because table \(user.name) uses it", hint: "Drop the table first.")
+            }
+            names.append(name.name)
+        }
+        guard !names.isEmpty else { return .nothing(tag: "DROP_SECRET", notice: nil) }
+        let actor = try actingRole()
+        if !catalog.databaseAccess.allows(.create, to: actor) {
+            throw SluiceError(.insufficientPrivilege, "permission denied for database \(session.database)")
+        }
+        return .dropSecrets(names)
     }
 }

@@ -174,6 +174,8 @@ package struct Binder {
             throw SluiceError(.featureNotSupported, "ALTER \(objectType) is not supported yet", position: statement.position.errorPosition)
         case .createRole(let create):
             return try bindCreateRole(create)
+        case .createSecret(let name, let ifNotExists, let options, let value):
+            return try bindCreateSecret(name.name, ifNotExists: ifNotExists, options: options, value: value)
         case .alterRole(let alter):
             return try bindAlterRole(alter)
         case .dropRoles(let names, let ifExists):

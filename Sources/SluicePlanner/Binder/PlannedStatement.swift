@@ -70,6 +70,10 @@ package enum PlannedStatement: Sendable {
     case alterRole(name: String, role: RoleDefinition, password: RolePasswordChange)
     /// Roles to drop.
     case dropRoles([String], notices: [String])
+    /// A new secret and its value.
+    case createSecret(String, value: String)
+    /// Secrets to drop.
+    case dropSecrets([String])
     /// GRANT or REVOKE: objects' new owners-and-grants, for the server to store.
     case grant([AccessChange], isRevoke: Bool, notices: [String])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).

@@ -24,6 +24,8 @@ package final class Catalog: Sendable {
     let roleState = Mutex<[String: RoleDefinition]>(["root": .root])
     /// Schemas' and the database's owners and grants (`Privileges.swift`).
     let accessState = Mutex(StoredAccess())
+    /// Secrets by name (`Secrets.swift`).
+    let secretState = Mutex<[String: String]>([:])
 
     package init() {}
 

@@ -166,6 +166,8 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
     /// A source's start positions as resolved at CREATE (partition → offset), so that after a
     /// restart it starts where it first did; nil when not resolved.
     package var startPositions: [Int32: Int64]?
+    /// A webhook table's `VALIDATE`: the secret it names and the expression, as SQL text.
+    package var validation: WebhookValidationSpec?
 
     package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
         self.options = options
@@ -176,4 +178,15 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
 
     /// The `connector` option, lower-cased.
     package var connector: String { options["connector"]?.lowercased() ?? "" }
+}
+
+/// A webhook table's `VALIDATE [SECRET name] AS expression`, kept as written.
+package struct WebhookValidationSpec: Sendable, Equatable, Codable {
+    package var secret: String?
+    package var expression: String
+
+    package init(secret: String?, expression: String) {
+        self.secret = secret
+        self.expression = expression
+    }
 }

@@ -17,6 +17,9 @@ package struct CreateTable: Hashable, Sendable {
     package var format: FormatEncode?
     /// `AS query`; `columns` then hold only names given in parentheses, typed `unknown`.
     package var query: Query?
+    /// A webhook table's `VALIDATE [SECRET name] AS expression` (RisingWave's): the check every
+    /// request must pass.
+    package var validate: WebhookValidation?
 
     package init(
         name: ObjectName, ifNotExists: Bool = false, columns: [ColumnDefinition] = [], constraints: [TableConstraint] = [],
@@ -232,5 +235,17 @@ package struct CreateIndex: Hashable, Sendable {
         self.keys = keys
         self.include = include
         self.distributedBy = distributedBy
+    }
+}
+
+/// `VALIDATE [SECRET name] AS expression` of a webhook table.
+package struct WebhookValidation: Hashable, Sendable {
+    /// The secret the expression may name (`CREATE SECRET`), nil for `VALIDATE AS`.
+    package var secret: String?
+    package var expression: Expression
+
+    package init(secret: String?, expression: Expression) {
+        self.secret = secret
+        self.expression = expression
     }
 }

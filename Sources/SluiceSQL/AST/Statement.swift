@@ -66,6 +66,8 @@ package struct Statement: Hashable, Sendable {
         case alter(objectType: String, name: ObjectName?)
         /// `CREATE ROLE|USER`.
         case createRole(CreateRole)
+        /// `CREATE SECRET [IF NOT EXISTS] name [WITH (backend = 'meta')] AS 'value'` (RisingWave's).
+        case createSecret(name: ObjectName, ifNotExists: Bool, options: [WithOption], value: String)
         /// `ALTER ROLE|USER`.
         case alterRole(AlterRole)
         /// `DROP ROLE|USER [IF EXISTS] name, …`.

@@ -10,6 +10,7 @@ package enum ObjectType: String, Hashable, Sendable {
     case database = "DATABASE"
     case column = "COLUMN"
     case function = "FUNCTION"
+    case secret = "SECRET"
 }
 
 /// `DROP type [IF EXISTS] name, … [CASCADE|RESTRICT]`.

@@ -21,6 +21,18 @@ extension Parser {
             let ifNotExists = consumeKeywords("if", "not", "exists")
             return .createDatabase(try parseObjectName(), ifNotExists: ifNotExists)
         }
+        if consumeKeyword("secret") {
+            let ifNotExists = consumeKeywords("if", "not", "exists")
+            let name = try parseObjectName()
+            let options = isKeyword("with") ? try parseWithOptions() : []
+            try expectKeyword("as")
+            guard current.kind == .string else { throw syntaxError() }
+            let start = current.start
+            let value = advance().text
+            // The value is masked wherever the statement's text is shown.
+            optionValueSpans.append(("secret", .string(value), start ..< tokens[index - 1].end))
+            return .createSecret(name: name, ifNotExists: ifNotExists, options: options, value: value)
+        }
         if isKeyword("role") || isKeyword("user") {
             let isUser = advance().text == "user"
             let name = try parseRoleName()
@@ -92,7 +104,12 @@ extension Parser {
         if consumeKeywords("on", "conflict") { table.onConflict = try parseConflictBehavior() }
         if isKeyword("with"), isSymbol("(", at: 1) { table.options = try parseWithOptions() }
         table.format = try parseFormatEncode()
-        if consumeKeyword("as") {
+        if consumeKeyword("validate") {
+            var secret: String?
+            if consumeKeyword("secret") { secret = try parseIdentifier() }
+            try expectKeyword("as")
+            table.validate = WebhookValidation(secret: secret, expression: try parseExpression())
+        } else if consumeKeyword("as") {
             table.query = try parseQuery()
         } else if table.columns.contains(where: { $0.type == nil && !$0.constraints.contains(where: Self.isGenerated) }) {
             throw syntaxError()

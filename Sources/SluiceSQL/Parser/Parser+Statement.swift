@@ -189,6 +189,7 @@ extension Parser {
             case "database": .database
             case "column": .column
             case "function": .function
+            case "secret": .secret
             default: nil
             }
         guard let objectType else { throw syntaxError() }

@@ -1,3 +1,4 @@
+import SluiceCore
 extension Statement: CustomStringConvertible {
     /// The statement as SQL that parses back to an equal statement.
     package var description: String { kind.description }
@@ -37,6 +38,9 @@ extension Statement.Kind: CustomStringConvertible {
             }
             text += optionsText(table.options, prefix: " WITH ")
             if let format = table.format { text += " \(format)" }
+            if let validate = table.validate {
+                text += " VALIDATE " + (validate.secret.map { "SECRET \(quoteIdentifierIfNeeded($0)) " } ?? "") + "AS \(validate.expression)"
+            }
             if let query = table.query { text += " AS \(query)" }
             return text
         case .createView(let view):
@@ -124,6 +128,9 @@ extension Statement.Kind: CustomStringConvertible {
             return "COMMENT ON \(comment.objectType.rawValue) \(comment.name) IS " + (comment.text.map(quoteStringLiteral) ?? "NULL")
         case .alter(let objectType, let name):
             return "ALTER \(objectType)" + (name.map { " \($0)" } ?? "")
+        case .createSecret(let name, let ifNotExists, let options, _):
+            return "CREATE SECRET " + (ifNotExists ? "IF NOT EXISTS " : "") + name.description + optionsText(options, prefix: " WITH ")
+                + " AS '\(SecretOptions.mask)'"
         case .createRole(let create):
             return "CREATE \(create.isUser ? "USER" : "ROLE") \(quoteIdentifierIfNeeded(create.name))" + roleOptionsText(create.options)
         case .alterRole(let alter):

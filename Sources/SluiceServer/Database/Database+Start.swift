@@ -20,6 +20,7 @@ extension Database {
             let relations = stored.relations
             if let nextID = stored.nextID { catalog.reserveIDs(below: nextID) }
             if let roles = stored.roles { catalog.restoreRoles(roles) }
+            if let secrets = stored.secrets { catalog.restoreSecrets(secrets) }
             if let access = stored.access { catalog.restoreAccess(access) }
             // Schemas: as stored, or (a file an earlier version wrote) those its relations name.
             var schemas = stored.schemas ?? [:]

@@ -157,6 +157,14 @@ extension SQLSession {
             return PGStatementResult(commandTag: "DROP_INDEX")
         case .nothing(let tag, let notice):
             return PGStatementResult(commandTag: tag, notices: notice.map { [SluiceError(.successfulCompletion, $0)] } ?? [])
+        case .createSecret(let name, let value):
+            try database.catalog.addSecret(name, value: value)
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: "CREATE_SECRET")
+        case .dropSecrets(let names):
+            for name in names { database.catalog.removeSecret(name) }
+            try database.saveCatalog()
+            return PGStatementResult(commandTag: "DROP_SECRET")
         case .createRole(var role, let password):
             role.oid = database.catalog.allocateID()
             role.password = password.map(RolePassword.derived(from:))

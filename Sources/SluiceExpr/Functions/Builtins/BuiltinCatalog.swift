@@ -8,7 +8,7 @@ enum BuiltinCatalog {
     /// The overloads of `name`, or nil when Sluice has no such function.
     static func overloads(named name: String) -> [Overload]? {
         stringOverloads(named: name) ?? mathOverloads(named: name) ?? TemporalFunctions.overloads(named: name)
-            ?? TimeWindows.overloads(named: name) ?? JSONFunctions.overloads(named: name)
+            ?? TimeWindows.overloads(named: name) ?? JSONFunctions.overloads(named: name) ?? CryptoFunctions.overloads(named: name)
     }
 
     static func stringOverloads(named name: String) -> [Overload]? {

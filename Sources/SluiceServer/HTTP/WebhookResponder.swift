@@ -1,0 +1,167 @@
+import Dispatch
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import SluiceConnectors
+import SluiceCore
+import SluiceExpr
+import SluiceLakehouse
+import SluicePlanner
+import Synchronization
+
+/// The webhook listener (`--webhook-listen`, port 4560 as RisingWave's): `POST
+/// /webhook/<database>/<schema>/<table>` inserts the request's body into a webhook table
+/// (``WebhookConnector``). Answers, as RisingWave's:
+/// - 200 once the rows are durable (in the write-ahead log, synced);
+/// - 401 when the table's VALIDATE expression is not true for the request;
+/// - 404 for a table that does not exist, 403 for one that takes no webhooks;
+/// - 413 for a body over the limit (read no further), 422 for a body that is not the table's
+///   JSON, 500 when the write fails.
+package typealias WebhookServer = BackgroundHTTPServer<WebhookResponder>
+
+extension BackgroundHTTPServer where Responder == WebhookResponder {
+    package convenience init(host: String, port: Int, database: Database, maximumBodyBytes: Int, builder: HTTPServerBuilder = .http1()) {
+        self.init(
+            host: host, port: port, responder: WebhookResponder(database: database, maximumBodyBytes: maximumBodyBytes), name: "webhook listener",
+            builder: builder)
+    }
+}
+
+package struct WebhookResponder: HTTPResponder {
+    package typealias Context = BasicRequestContext
+
+    let database: Database
+    let maximumBodyBytes: Int
+    private let tables = WebhookTables()
+    /// Inserts wait for the table's lock and the views' queues: off the event loops.
+    private static let queue = DispatchQueue(label: "sluice-webhook", attributes: .concurrent)
+
+    init(database: Database, maximumBodyBytes: Int) {
+        self.database = database
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    package func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count == 4, parts[0] == "webhook" else { return Self.reply(.notFound, "not found: POST /webhook/<database>/<schema>/<table>") }
+        guard request.method == .post else { return Self.reply(.methodNotAllowed, "a webhook takes POST") }
+        guard parts[1] == "dev" else { return Self.reply(.notFound, "database \"\(parts[1])\" does not exist") }
+        guard let relation = database.catalog.relation(named: parts[3], schema: parts[2]), relation.kind == .table else {
+            return Self.reply(.notFound, "table \"\(parts[2]).\(parts[3])\" does not exist")
+        }
+        guard relation.connector?.connector == "webhook" else {
+            return Self.reply(.forbidden, "table \"\(parts[2]).\(parts[3])\" does not take webhooks")
+        }
+        let table: WebhookTable
+        do throws(SluiceError) {
+            table = try tables.table(for: relation, database: database)
+        } catch {
+            return Self.reply(.internalServerError, error.message)
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: maximumBodyBytes)
+        } catch {
+            return Self.reply(.contentTooLarge, "the body is over \(maximumBodyBytes) bytes")
+        }
+        let bytes = Array(body.readableBytesView)
+        if let validation = table.validation {
+            do throws(SluiceError) {
+                guard try table.passes(validation, headers: request.headers, body: bytes) else {
+                    return Self.reply(.unauthorized, "the request did not pass the table's VALIDATE")
+                }
+            } catch {
+                return Self.reply(.unauthorized, "the table's VALIDATE failed: \(error.message)")
+            }
+        }
+        let key = table.decoder.idempotencyHeader.flatMap { name in
+            request.headers.first { $0.name.canonicalName.lowercased() == name }?.value
+        }
+        let rows: Chunk
+        do throws(SluiceError) {
+            rows = try bytes.withRawBytes { (raw) throws(SluiceError) in try table.decoder.rows(raw, idempotencyKey: key) }
+        } catch {
+            database.streams.connectors.all[relation.id]?.statistics.rowsRejected.add(1, ordering: .relaxed)
+            return Self.reply(.unprocessableContent, error.message)
+        }
+        guard rows.count > 0 else { return Self.reply(.ok, "") }
+        let tables = database.tables
+        let inserted: Result<Void, SluiceError> = await withCheckedContinuation { continuation in
+            Self.queue.async {
+                do throws(SluiceError) {
+                    _ = try tables.insert([rows], into: relation, synchronousCommit: false)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        let statistics = database.streams.connectors.all[relation.id]?.statistics
+        do throws(SluiceError) {
+            try inserted.get()
+            // Group commit: one fsync covers the requests that came in meanwhile.
+            try await tables.makeWritesDurable()
+            statistics?.rowsRead.add(rows.count, ordering: .relaxed)
+            statistics?.bytesRead.add(bytes.count, ordering: .relaxed)
+            statistics?.status = "running"
+        } catch {
+            statistics?.rowsRejected.add(rows.count, ordering: .relaxed)
+            let clientMistake = error.code.code.hasPrefix("22") || error.code.code.hasPrefix("23")
+            return Self.reply(clientMistake ? .unprocessableContent : .internalServerError, error.message)
+        }
+        return Self.reply(.ok, "")
+    }
+
+    private static func reply(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        let text = message.isEmpty ? "" : message + "\n"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// A webhook table as requests need it: its decoder and its bound VALIDATE, made again when
+/// the table's definition changes (a new table under the same name).
+struct WebhookTable: Sendable {
+    var definition: String
+    var decoder: WebhookDecoder
+    var validation: (expression: ScalarExpr, secret: String?)?
+
+    /// Whether the VALIDATE expression is true for a request of `headers` and `body`.
+    func passes(_ validation: (expression: ScalarExpr, secret: String?), headers: HTTPFields, body: [UInt8]) throws(SluiceError) -> Bool {
+        var members: [String: String] = [:]
+        for field in headers { members[field.name.canonicalName.lowercased()] = field.value }
+        let json = "{" + members.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)): \(JSONText.quoted($0.value))" }.joined(separator: ", ") + "}"
+        var columns = [
+            Column(type: .jsonb, repeating: .jsonb(json), count: 1),
+            Column(type: .bytea, repeating: .bytea(body), count: 1),
+        ]
+        if let secret = validation.secret { columns.append(Column(type: .varchar, repeating: .string(secret), count: 1)) }
+        let result = try ExpressionEvaluator.evaluate(validation.expression, on: Chunk(columns: columns, count: 1), context: EvaluationContext())
+        return result.value(at: 0) == .bool(true)
+    }
+}
+
+/// The webhook tables seen so far, by id.
+final class WebhookTables: Sendable {
+    private let known = Mutex<[Int: WebhookTable]>([:])
+
+    func table(for relation: RelationDefinition, database: Database) throws(SluiceError) -> WebhookTable {
+        if let table = known.withLock({ $0[relation.id] }), table.definition == relation.definition { return table }
+        let decoder = try WebhookDecoder(Database.sourceDescription(relation))
+        var validation: (expression: ScalarExpr, secret: String?)?
+        if let spec = relation.connector?.validation {
+            let expression = try Binder.webhookValidation(spec, catalog: database.catalog, session: SessionInfo(user: "root", database: "dev"))
+            var secret: String?
+            if let name = spec.secret {
+                guard let value = database.catalog.secret(named: name) else { throw SluiceError(.undefinedObject, "secret \"\(name)\" does not exist") }
+                secret = value
+            }
+            validation = (expression, secret)
+        }
+        let table = WebhookTable(definition: relation.definition, decoder: decoder, validation: validation)
+        known.withLock { $0[relation.id] = table }
+        return table
+    }
+}
