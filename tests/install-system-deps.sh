@@ -15,6 +15,8 @@ compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql
 command -v runuser >/dev/null 2>&1 || missing+=(util-linux)
 command -v flock >/dev/null 2>&1 || missing+=(util-linux)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
+# Apache Bench drives seed 002's game API (tests/e2e/test_seed_002.py) as the seed does.
+command -v ab >/dev/null 2>&1 || missing+=(apache2-utils)
 # pgjdbc and a JDK for tests/e2e/test_jdbc.py (tests/clients/jdbc/Metadata.java).
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 [ -f /usr/share/java/postgresql.jar ] || missing+=(libpostgresql-jdbc-java)

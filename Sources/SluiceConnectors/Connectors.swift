@@ -21,6 +21,8 @@ package struct ConnectorEntry: Sendable {
     package typealias SinkFactory = @Sendable (SinkDescription, ConnectorContext) throws(SluiceError) -> any StreamSink
 
     package var name: String
+    /// Whether its rows can carry `INCLUDE timestamp | partition | offset | key | payload`.
+    package var takesIncludes = false
     package var sourceOptions: [ConnectorOption] = []
     package var makeSource: SourceFactory?
     package var sinkOptions: [ConnectorOption] = []
@@ -54,6 +56,9 @@ package enum Connectors {
             throw SluiceError(.featureNotSupported, "unknown connector \"\(name)\"", hint: "Sources and tables can read from connector = \(known).")
         }
         try ConnectorOptionSchema("the \(name) connector", [.text("connector")] + entry.sourceOptions).check(description.options)
+        if !description.includes.isEmpty && !entry.takesIncludes {
+            throw SluiceError(.featureNotSupported, "the \(name) connector has no INCLUDE columns", hint: "INCLUDE is for connector = 'kafka'.")
+        }
         return try make(description, ConnectorContext(lakehouse: lakehouse, validate: validate))
     }
 

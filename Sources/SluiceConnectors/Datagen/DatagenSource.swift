@@ -13,12 +13,10 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
     package let statistics = SourceStatistics()
     package let notices: [String] = []
     private let description: SourceDescription
-    private let options: DatagenOptions
+    fileprivate let options: DatagenOptions
     /// Rows delivered so far: the next row's number.
-    private let delivered = Mutex<Int64>(0)
-    private let stopped = Atomic<Bool>(false)
-    private let started = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    fileprivate let delivered = Mutex<Int64>(0)
+    private let driver = Mutex<SourceDriver?>(nil)
 
     package init(_ description: SourceDescription) throws(SluiceError) {
         self.description = description
@@ -34,18 +32,17 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
     package var positions: [Int32: Int64]? { [0: delivered.withLock { $0 }] }
 
     package func start(output: SourceOutput) {
-        let thread = Thread { [self] in
-            run(output)
-            finished.signal()
-        }
-        thread.name = "sluice-datagen-\(description.name)"
-        started.store(true, ordering: .releasing)
-        thread.start()
+        let started = SourceDriver(name: "datagen-\(description.name)", statistics: statistics, readers: [DatagenReader(self)])
+        driver.withLock { $0 = started }
+        started.start(output: output)
     }
 
     package func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if started.load(ordering: .acquiring) { finished.wait() }
+        let running = driver.withLock { current -> SourceDriver? in
+            defer { current = nil }
+            return current
+        }
+        running?.stop()
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {
@@ -67,53 +64,6 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
             row += Int64(count)
         }
         return chunks
-    }
-
-    // MARK: The connector's thread
-
-    private func run(_ output: SourceOutput) {
-        var made = delivered.withLock { $0 }
-        // The rate is kept from when a reader appears: `made` rows at `paceStart`.
-        var paceStart: ContinuousClock.Instant?
-        var madeAtPaceStart = made
-        while !stopped.load(ordering: .acquiring) {
-            if let total = options.totalRows, made >= total {
-                statistics.status = "finished: every sequence reached its end"
-                return
-            }
-            guard output.isRead() else {
-                paceStart = nil
-                statistics.status = "waiting for a view"
-                Thread.sleep(forTimeInterval: 0.05)
-                continue
-            }
-            statistics.status = "running"
-            let now = ContinuousClock.now
-            if paceStart == nil { madeAtPaceStart = made }
-            let start = paceStart ?? now
-            paceStart = start
-            let elapsed = (now - start).inSeconds
-            var due = madeAtPaceStart + Int64(elapsed * options.rowsPerSecond) + 1 - made
-            if let total = options.totalRows { due = min(due, total - made) }
-            guard due > 0 else {
-                // Until the next row is due, at most 50 ms.
-                let wait = min(0.05, max(0.001, (Double(made - madeAtPaceStart + 1) / options.rowsPerSecond) - elapsed))
-                Thread.sleep(forTimeInterval: wait)
-                continue
-            }
-            let count = Int(min(due, Int64(Chunk.preferredSize)))
-            let chunk = makeChunk(from: made, count: count, now: Connectors.nowMicroseconds())
-            let next = made + Int64(count)
-            do {
-                try output.deliver(chunk) { self.delivered.withLock { $0 = next } }
-                statistics.rowsRead.add(count, ordering: .relaxed)
-            } catch {
-                statistics.status = "delivery failed: \(error.message)"
-                statistics.rowsRejected.add(count, ordering: .relaxed)
-                delivered.withLock { $0 = next }
-            }
-            made = next
-        }
     }
 
     // MARK: Rows
@@ -198,5 +148,47 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
         default:
             if let decimal = try? SluiceCore.Decimal(value) { builder.append(decimal: decimal) } else { builder.appendNull() }
         }
+    }
+}
+
+/// The generator's reader: makes the rows due at the configured rate, paced from when a view
+/// first reads the source (or reads again after a pause).
+private final class DatagenReader: SourceReader {
+    private let source: DatagenSource
+    /// `madeAtPaceStart` rows had been made at `paceStart`.
+    private var paceStart: ContinuousClock.Instant?
+    private var madeAtPaceStart: Int64 = 0
+
+    init(_ source: DatagenSource) {
+        self.source = source
+    }
+
+    func pause() {
+        paceStart = nil
+    }
+
+    func step(_ context: SourceStepContext) throws(SluiceError) -> SourceStep {
+        let options = source.options
+        let made = source.delivered.withLock { $0 }
+        if let total = options.totalRows, made >= total { return .finished("finished: every sequence reached its end") }
+        context.statistics.status = "running"
+        let now = ContinuousClock.now
+        if paceStart == nil {
+            paceStart = now
+            madeAtPaceStart = made
+        }
+        let elapsed = (now - paceStart!).inSeconds
+        var due = madeAtPaceStart + Int64(elapsed * options.rowsPerSecond) + 1 - made
+        if let total = options.totalRows { due = min(due, total - made) }
+        guard due > 0 else {
+            // Until the next row is due, at most 50 ms.
+            let wait = min(0.05, max(0.001, (Double(made - madeAtPaceStart + 1) / options.rowsPerSecond) - elapsed))
+            return .idle(.microseconds(Int64(wait * 1_000_000)))
+        }
+        let count = Int(min(due, Int64(Chunk.preferredSize)))
+        let chunk = source.makeChunk(from: made, count: count, now: Connectors.nowMicroseconds())
+        let next = made + Int64(count)
+        context.deliver(chunk) { self.source.delivered.withLock { $0 = next } }
+        return .progressed
     }
 }

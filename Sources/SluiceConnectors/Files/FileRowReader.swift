@@ -218,12 +218,12 @@ struct FileRowReader {
         each: (Chunk, Int64) throws(SluiceError) -> Void, reject: (Rejection) -> Void
     ) throws(SluiceError) {
         var reader = CSVRecordReader(delimiter: options.delimiter, quote: options.quote)
-        // Field i of a record goes to column mapping[i] (nil: not a column of the source).
-        var mapping: [Int?]? = options.writesHeader ? nil : columns.indices.map { Optional($0) }
+        // Without a header, fields are the columns in order; with one, the columns they name.
+        var caster: CSVRowCaster? = options.writesHeader ? nil
+            : CSVRowCaster(columns: columns, mapping: columns.indices.map { Optional($0) }, null: options.null, constants: Set(constants.keys))
         var builders = columns.map { ColumnBuilder(type: $0.type, capacity: Chunk.preferredSize) }
         var unit: Int64 = 0
         var failure: SluiceError?
-        let hasPath = Set(constants.keys)
         func flush() throws(SluiceError) {
             let count = builders[0].count
             var built = builders.map { $0.finish() }
@@ -233,50 +233,23 @@ struct FileRowReader {
         }
         func take(_ record: CSVRecordReader.Record) {
             guard failure == nil else { return }
-            guard let fields = mapping else {
+            guard let rowCaster = caster else {
                 // The header: fields by name (a column the file lacks is NULL).
-                mapping = record.fields.map { name in
+                let mapping = record.fields.map { name in
                     let text = String(decoding: name, as: UTF8.self).lowercased()
                     return columns.firstIndex { $0.name.lowercased() == text }
                 }
+                caster = CSVRowCaster(columns: columns, mapping: mapping, null: options.null, constants: Set(constants.keys))
                 return
             }
             // A blank line is no record.
             if record.fields.count == 1 && record.fields[0].isEmpty && !record.quoted[0] { return }
             unit += 1
             guard unit > skip else { return }
-            guard record.fields.count == fields.count, !record.isCut, !record.isUnterminated else {
-                let reason = record.isCut ? "a record longer than 16 MiB" : record.isUnterminated ? "a quote that is never closed"
-                    : "\(record.fields.count) fields where the \(mapping == nil ? "columns" : "header") has \(fields.count)"
-                reject(Rejection(unit: unit, message: "line \(record.line): \(reason)", payload: Array(record.raw)))
+            if let problem = rowCaster.append(record, to: &builders) {
+                reject(Rejection(unit: unit, message: problem, payload: Array(record.raw)))
                 return
             }
-            var values: [(Int, Value)] = []
-            for (field, column) in fields.enumerated() {
-                guard let column, !hasPath.contains(column) else { continue }
-                let bytes = record.fields[field]
-                if !record.quoted[field] && bytes == options.null {
-                    values.append((column, .null))
-                    continue
-                }
-                let text = String(decoding: bytes, as: UTF8.self)
-                if case .varchar = columns[column].type {
-                    values.append((column, .string(text)))
-                    continue
-                }
-                do {
-                    values.append((column, try Value(parsingText: text.trimmingCharacters(in: " "), as: columns[column].type)))
-                } catch {
-                    reject(Rejection(unit: unit, message: "line \(record.line), column \"\(columns[column].name)\": \(error.message)", payload: Array(record.raw)))
-                    return
-                }
-            }
-            var set = [Bool](repeating: false, count: columns.count)
-            for (column, value) in values {
-                builders[column].append(value)
-                set[column] = true
-            }
-            for column in columns.indices where !set[column] { builders[column].appendNull() }
             if builders[0].count >= Chunk.preferredSize {
                 do { try flush() } catch { failure = error }
             }
@@ -367,8 +340,3 @@ struct FileIOParquetInput: ParquetInput {
     }
 }
 
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
-    }
-}

@@ -36,13 +36,11 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     package let statistics = SourceStatistics()
     package private(set) var notices: [String] = []
     private let description: SourceDescription
-    private let options: FileSourceOptions
+    fileprivate let options: FileSourceOptions
     private let fileIO: any FileIO
     private let listFile: String?
     private let columnsFromFiles: [(name: String, type: DataType)]?
-    private let stopped = Atomic<Bool>(false)
-    private let started = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let driver = Mutex<SourceDriver?>(nil)
 
     private struct State {
         /// Files found so far, in the order they are read.
@@ -116,18 +114,17 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     // MARK: SourceConnector
 
     package func start(output: SourceOutput) {
-        let thread = Thread { [self] in
-            run(output)
-            finished.signal()
-        }
-        thread.name = "sluice-files-\(description.name)"
-        started.store(true, ordering: .releasing)
-        thread.start()
+        let started = SourceDriver(name: "files-\(description.name)", statistics: statistics, readers: [FileReader(self)])
+        driver.withLock { $0 = started }
+        started.start(output: output)
     }
 
     package func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if started.load(ordering: .acquiring) { finished.wait() }
+        let running = driver.withLock { current -> SourceDriver? in
+            defer { current = nil }
+            return current
+        }
+        running?.stop()
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {
@@ -190,79 +187,47 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
         }
     }
 
-    // MARK: The connector's thread
+    // MARK: Reading
 
-    private func run(_ output: SourceOutput) {
-        var lastListing: ContinuousClock.Instant?
-        let interval = Duration.milliseconds(Int64(options.refreshSeconds * 1000))
-        let reader = self.reader
-        while !stopped.load(ordering: .acquiring) {
-            guard output.isRead() else {
-                statistics.status = "waiting for a view"
-                Thread.sleep(forTimeInterval: 0.05)
-                continue
-            }
-            if lastListing.map({ ContinuousClock.now - $0 >= interval }) ?? true {
-                lastListing = .now
-                do {
-                    try discover()
-                } catch {
-                    statistics.status = "retrying: \(error.message)"
-                    Thread.sleep(forTimeInterval: 0.2)
-                    continue
+    /// Reads the next file (from where its position stands); false when every file is read.
+    fileprivate func readNextFile(_ context: SourceStepContext) -> Bool {
+        let next = state.withLock { state -> (index: Int, file: SourceFile, skip: Int64)? in
+            let index = Int(state.filesDone)
+            return index < state.files.count ? (index, state.files[index], state.unitsDone) : nil
+        }
+        guard let next else { return false }
+        statistics.status = "running: reading \(next.file.relativePath)"
+        let partition = Int32(clamping: next.index)
+        do throws(SluiceError) {
+            try reader.read(next.file, skip: next.skip, each: { (chunk, through) throws(SluiceError) in
+                guard !context.isStopping else { throw SluiceError(.queryCanceled, "stopping") }
+                context.deliver(chunk) { self.state.withLock { $0.unitsDone = through } }
+            }, reject: { rejection in
+                rejection.payload.withUnsafeBytes { payload in
+                    context.reject(partition: partition, offset: rejection.unit, message: "\(next.file.relativePath): \(rejection.message)", payload: payload)
                 }
-            }
-            let next = state.withLock { state -> (index: Int, file: SourceFile, skip: Int64)? in
-                let index = Int(state.filesDone)
-                return index < state.files.count ? (index, state.files[index], state.unitsDone) : nil
-            }
-            guard let next else {
-                statistics.status = "running: every file read, listing again every \(options.refreshSeconds) s"
-                Thread.sleep(forTimeInterval: min(0.05, options.refreshSeconds))
-                continue
-            }
-            statistics.status = "running: reading \(next.file.relativePath)"
-            let partition = Int32(clamping: next.index)
-            do throws(SluiceError) {
-                try reader.read(next.file, skip: next.skip, each: { (chunk, through) throws(SluiceError) in
-                    guard !stopped.load(ordering: .relaxed) else { throw SluiceError(.queryCanceled, "stopping") }
-                    let advance = { self.state.withLock { $0.unitsDone = through } }
-                    do throws(SluiceError) {
-                        try output.deliver(chunk, advance)
-                        statistics.rowsRead.add(chunk.count, ordering: .relaxed)
-                    } catch {
-                        statistics.status = "delivery failed: \(error.message)"
-                        statistics.rowsRejected.add(chunk.count, ordering: .relaxed)
-                        advance()
-                    }
-                }, reject: { rejection in
-                    rejection.payload.withUnsafeBytes { payload in
-                        statistics.reject(
-                            partition: partition, offset: rejection.unit, message: "\(next.file.relativePath): \(rejection.message)", payload: payload,
-                            at: Connectors.nowMicroseconds())
-                    }
-                })
-            } catch where error.code == .queryCanceled && stopped.load(ordering: .relaxed) {
-                return
-            } catch {
-                statistics.reject(
-                    partition: partition, offset: next.skip, message: "\(next.file.relativePath): \(error.message)",
-                    payload: UnsafeRawBufferPointer(start: nil, count: 0), at: Connectors.nowMicroseconds())
-            }
-            statistics.bytesRead.add(next.file.size, ordering: .relaxed)
-            // Read to its end (or given up): the same rows delivered, counted as the next file's start.
-            state.withLock { state in
-                if state.filesDone == Int64(next.index) {
-                    state.filesDone += 1
-                    state.unitsDone = 0
-                }
+            })
+        } catch where error.code == .queryCanceled && context.isStopping {
+            return true
+        } catch {
+            context.reject(
+                partition: partition, offset: next.skip, message: "\(next.file.relativePath): \(error.message)",
+                payload: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        statistics.bytesRead.add(next.file.size, ordering: .relaxed)
+        // Read to its end (or given up): the same rows delivered, counted as the next file's start.
+        state.withLock { state in
+            if state.filesDone == Int64(next.index) {
+                state.filesDone += 1
+                state.unitsDone = 0
             }
         }
+        return true
     }
 
     /// Lists the root and records the files not seen before, in path order, in the list file
     /// (synced) before they are read.
-    private func discover() throws(SluiceError) {
+    fileprivate func discover() throws(SluiceError) {
         let found = try listFiles()
         let known = state.withLock { $0.known }
         let new = found.filter { !known.contains($0.relativePath) }
@@ -325,5 +290,27 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     private static func isDirectory(_ location: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: String(location.dropFirst("file://".count)), isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}
+
+/// The file source's reader: lists the root every `refresh.interval.sec`, then reads the files
+/// found, one per step.
+private final class FileReader: SourceReader {
+    private let source: FileSource
+    private var lastListing: ContinuousClock.Instant?
+
+    init(_ source: FileSource) {
+        self.source = source
+    }
+
+    func step(_ context: SourceStepContext) throws(SluiceError) -> SourceStep {
+        let interval = Duration.milliseconds(Int64(source.options.refreshSeconds * 1000))
+        if lastListing.map({ ContinuousClock.now - $0 >= interval }) ?? true {
+            try source.discover()
+            lastListing = .now
+        }
+        if source.readNextFile(context) { return .progressed }
+        context.statistics.status = "running: every file read, listing again every \(source.options.refreshSeconds) s"
+        return .idle(.milliseconds(Int64(min(50, source.options.refreshSeconds * 1000))))
     }
 }

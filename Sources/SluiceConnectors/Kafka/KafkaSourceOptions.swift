@@ -3,7 +3,7 @@ import SluiceDataflow
 
 /// The options of `CREATE SOURCE … WITH (connector = 'kafka', …) FORMAT PLAIN|UPSERT ENCODE JSON`
 /// and of a table created the same way, checked as RisingWave checks them.
-package struct KafkaSourceOptions: Sendable, Equatable {
+package struct KafkaSourceOptions: Sendable {
     /// Where reading starts in each partition the first time.
     package enum StartupMode: Sendable, Equatable {
         case earliest
@@ -22,13 +22,8 @@ package struct KafkaSourceOptions: Sendable, Equatable {
     package var groupID: String
     /// FORMAT UPSERT: the message key is the primary key, and a null value deletes.
     package var isUpsert: Bool
-
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.topic == rhs.topic && lhs.bootstrapServers == rhs.bootstrapServers && lhs.startup == rhs.startup
-            && lhs.clientProperties.map(\.key) == rhs.clientProperties.map(\.key)
-            && lhs.clientProperties.map(\.value) == rhs.clientProperties.map(\.value) && lhs.groupID == rhs.groupID
-            && lhs.isUpsert == rhs.isUpsert
-    }
+    /// What `ENCODE` each message's value is in.
+    package var encoding: MessageEncoding
 
     /// The options of RisingWave's Kafka source that Sluice takes (the rate limits are accepted
     /// and have nothing to do); `properties.*` go to the Kafka client.
@@ -80,21 +75,24 @@ package struct KafkaSourceOptions: Sendable, Equatable {
         }
         let prefix = options["group.id.prefix"] ?? "sluice"
         groupID = "\(prefix)-\(description.name)"
-        switch (description.format, description.encode) {
-        case ("", _):
+        switch description.format {
+        case "":
             throw SluiceError(.syntaxError, "a kafka connector needs a format, as in FORMAT PLAIN ENCODE JSON")
-        case ("PLAIN", "JSON"):
+        case "PLAIN":
             isUpsert = false
-        case ("UPSERT", "JSON"):
+            encoding = try MessageEncoding.of(description, connector: "kafka")
+        case "UPSERT":
+            guard description.encode == "JSON" else {
+                throw SluiceError(.featureNotSupported, "FORMAT UPSERT takes ENCODE JSON, not ENCODE \(description.encode)")
+            }
             guard description.isTable, !description.primaryKey.isEmpty else {
                 throw SluiceError(
                     .invalidParameterValue, "FORMAT UPSERT needs a table with a primary key: CREATE TABLE … (…, PRIMARY KEY (…)) WITH (connector = 'kafka', …) FORMAT UPSERT ENCODE JSON")
             }
             isUpsert = true
-        case (_, "JSON"):
-            throw SluiceError(.featureNotSupported, "FORMAT \(description.format) ENCODE JSON is not supported; use FORMAT PLAIN or FORMAT UPSERT")
+            encoding = .json
         default:
-            throw SluiceError(.featureNotSupported, "ENCODE \(description.encode) is not supported yet; use ENCODE JSON")
+            throw SluiceError(.featureNotSupported, "FORMAT \(description.format) is not supported; use FORMAT PLAIN or FORMAT UPSERT")
         }
     }
 
@@ -105,6 +103,6 @@ package struct KafkaSourceOptions: Sendable, Equatable {
 
 extension KafkaSource {
     package static let entry = ConnectorEntry(
-        name: "kafka", sourceOptions: KafkaSourceOptions.schema,
+        name: "kafka", takesIncludes: true, sourceOptions: KafkaSourceOptions.schema,
         makeSource: { description, context throws(SluiceError) in try KafkaSource(description, validate: context.validate) })
 }

@@ -146,6 +146,15 @@ package struct SourceDescription: Sendable {
     /// A folder the connector may keep files of its own in (nil: the server keeps nothing on
     /// disk, and neither does the connector).
     package var stateDirectory: String?
+    /// `INCLUDE kind AS column`: columns of `columns` a message's metadata fills (always after
+    /// the columns its payload fills).
+    package var includes: [SourceInclude] = []
+
+    /// The columns a message's payload fills: all but the included ones.
+    package var payloadColumns: [(name: String, type: DataType)] {
+        let included = Set(includes.map(\.column))
+        return columns.indices.filter { !included.contains($0) }.map { columns[$0] }
+    }
 
     package init(
         id: Int, name: String, columns: [(name: String, type: DataType)], primaryKey: [Int], options: [String: String], format: String,
@@ -160,5 +169,28 @@ package struct SourceDescription: Sendable {
         self.encode = encode
         self.formatOptions = formatOptions
         self.isTable = isTable
+    }
+}
+
+/// One `INCLUDE kind AS column`: which of a message's metadata fills which column.
+package struct SourceInclude: Sendable, Equatable {
+    package enum Kind: String, Sendable {
+        /// The message's timestamp (timestamptz).
+        case timestamp
+        /// The partition and the offset, as text.
+        case partition, offset
+        /// The message's key (bytea).
+        case key
+        /// The whole payload (jsonb).
+        case payload
+    }
+
+    package var kind: Kind
+    /// The column's index in the relation's columns.
+    package var column: Int
+
+    package init(kind: Kind, column: Int) {
+        self.kind = kind
+        self.column = column
     }
 }

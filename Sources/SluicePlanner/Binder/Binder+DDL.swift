@@ -13,9 +13,10 @@ extension Binder {
             guard create.query == nil else {
                 throw SluiceError(.featureNotSupported, "CREATE TABLE AS with a connector is not supported")
             }
-            let (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
+            var (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
             if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
             var connector = try connectorSpec(create.options, create.format)
+            try bindIncludes(create.includes, into: &columns, connector: &connector)
             if let validate = create.validate {
                 guard connector.connector == "webhook" else {
                     throw SluiceError(.syntaxError, "VALIDATE is for webhook tables, not the \(connector.connector) connector")
@@ -114,11 +115,15 @@ extension Binder {
         if let existing = try existingRelation(create.name.name, schema: schema, ifNotExists: create.ifNotExists, tag: "CREATE_SOURCE") {
             return existing
         }
-        let (columns, primaryKey) = try bindColumnDefinitions(
+        var (columns, primaryKey) = try bindColumnDefinitions(
             create.columns, create.constraints, relation: create.name.name, allowsGenerated: true)
         // With no columns listed, the connector says them at CREATE (an Iceberg table's schema,
         // Parquet files' columns) or refuses.
-        let connector = try connectorSpec(create.options, create.format)
+        var connector = try connectorSpec(create.options, create.format)
+        if !create.includes.isEmpty && columns.isEmpty {
+            throw SluiceError(.invalidTableDefinition, "INCLUDE needs the source's columns listed")
+        }
+        try bindIncludes(create.includes, into: &columns, connector: &connector)
         var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .source, columns: columns, primaryKey: primaryKey,
             definition: sourceText, connector: connector)
@@ -576,6 +581,33 @@ extension Binder {
     /// The bound expression of `relation`'s watermark, of its time column's type: checked when
     /// the source is created and bound again when it starts. The time column must be a
     /// timestamp or timestamptz, and the expression deterministic.
+    /// `INCLUDE kind [AS name]`, RisingWave's: each adds a column after the listed ones, named
+    /// `_rw_kafka_<kind>` unless named. Kinds and types: `timestamp` timestamptz, `partition` and
+    /// `offset` varchar, `key` bytea, `payload` jsonb. The connector says whether it has them.
+    func bindIncludes(_ includes: [IncludeColumn], into columns: inout [CatalogColumn], connector: inout ConnectorSpec) throws(SluiceError) {
+        guard !includes.isEmpty else { return }
+        var specs: [IncludeSpec] = []
+        for include in includes {
+            let type: DataType
+            switch include.kind {
+            case "timestamp": type = .timestamptz
+            case "partition", "offset": type = .varchar
+            case "key": type = .bytea
+            case "payload": type = .jsonb
+            default:
+                throw SluiceError(
+                    .featureNotSupported, "INCLUDE \(include.kind) is not supported", hint: "INCLUDE takes timestamp, partition, offset, key or payload.")
+            }
+            let name = include.alias ?? "_rw_\(connector.connector)_\(include.kind)"
+            if columns.contains(where: { $0.name == name }) {
+                throw SluiceError(.duplicateColumn, "column \"\(name)\" specified more than once")
+            }
+            columns.append(CatalogColumn(name: name, type: type))
+            specs.append(IncludeSpec(kind: include.kind, column: name))
+        }
+        connector.includes = specs
+    }
+
     /// A webhook table's `VALIDATE` expression, bound over what a request gives it: `headers`
     /// (a jsonb object of the request's headers, names in lower case), `data` (the body, bytea)
     /// and the secret it names (text). It must be boolean: a request passes when it is true.

@@ -168,6 +168,8 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
     package var startPositions: [Int32: Int64]?
     /// A webhook table's `VALIDATE`: the secret it names and the expression, as SQL text.
     package var validation: WebhookValidationSpec?
+    /// `INCLUDE kind AS column`: which columns hold each message's metadata.
+    package var includes: [IncludeSpec]?
 
     package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
         self.options = options
@@ -188,5 +190,16 @@ package struct WebhookValidationSpec: Sendable, Equatable, Codable {
     package init(secret: String?, expression: String) {
         self.secret = secret
         self.expression = expression
+    }
+}
+
+/// One `INCLUDE kind AS column` of a source or table.
+package struct IncludeSpec: Sendable, Equatable, Codable {
+    package var kind: String
+    package var column: String
+
+    package init(kind: String, column: String) {
+        self.kind = kind
+        self.column = column
     }
 }

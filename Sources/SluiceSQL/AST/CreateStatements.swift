@@ -20,6 +20,8 @@ package struct CreateTable: Hashable, Sendable {
     /// A webhook table's `VALIDATE [SECRET name] AS expression` (RisingWave's): the check every
     /// request must pass.
     package var validate: WebhookValidation?
+    /// `INCLUDE timestamp [AS name]` and the like: a message's metadata as columns.
+    package var includes: [IncludeColumn] = []
 
     package init(
         name: ObjectName, ifNotExists: Bool = false, columns: [ColumnDefinition] = [], constraints: [TableConstraint] = [],
@@ -175,6 +177,8 @@ package struct CreateSource: Hashable, Sendable {
     package var columns: [ColumnDefinition]
     package var constraints: [TableConstraint]
     package var watermarks: [WatermarkDefinition]
+    /// `INCLUDE timestamp [AS name]` and the like: a message's metadata as columns.
+    package var includes: [IncludeColumn] = []
     package var options: [WithOption]
     package var format: FormatEncode?
 
@@ -247,5 +251,17 @@ package struct WebhookValidation: Hashable, Sendable {
     package init(secret: String?, expression: Expression) {
         self.secret = secret
         self.expression = expression
+    }
+}
+
+/// RisingWave's `INCLUDE kind [AS name]` of a source or table: a column of each message's
+/// metadata (`timestamp`, `partition`, `offset`, `key`, `payload`).
+package struct IncludeColumn: Hashable, Sendable {
+    package var kind: String
+    package var alias: String?
+
+    package init(kind: String, alias: String?) {
+        self.kind = kind
+        self.alias = alias
     }
 }

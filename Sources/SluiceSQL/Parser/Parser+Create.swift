@@ -100,6 +100,7 @@ extension Parser {
             table.constraints = elements.constraints
             table.watermarks = elements.watermarks
         }
+        table.includes = try parseIncludeColumns()
         if consumeKeywords("append", "only") { table.isAppendOnly = true }
         if consumeKeywords("on", "conflict") { table.onConflict = try parseConflictBehavior() }
         if isKeyword("with"), isSymbol("(", at: 1) { table.options = try parseWithOptions() }
@@ -117,6 +118,17 @@ extension Parser {
             throw syntaxError()
         }
         return table
+    }
+
+    /// `INCLUDE kind [AS name]`, repeated.
+    private mutating func parseIncludeColumns() throws(SluiceError) -> [IncludeColumn] {
+        var includes: [IncludeColumn] = []
+        while consumeKeyword("include") {
+            let kind = try parseIdentifier().lowercased()
+            let alias = consumeKeyword("as") ? try parseIdentifier() : nil
+            includes.append(IncludeColumn(kind: kind, alias: alias))
+        }
+        return includes
     }
 
     /// What follows `ON CONFLICT` in RisingWave's CREATE TABLE.
@@ -144,6 +156,7 @@ extension Parser {
             source.constraints = elements.constraints
             source.watermarks = elements.watermarks
         }
+        source.includes = try parseIncludeColumns()
         guard isKeyword("with") else { throw syntaxError() }
         source.options = try parseWithOptions()
         source.format = try parseFormatEncode()

@@ -29,6 +29,7 @@ extension Statement.Kind: CustomStringConvertible {
             var text = "CREATE TABLE " + (table.ifNotExists ? "IF NOT EXISTS " : "") + table.name.description
             let elements = elementsText(table.columns, table.constraints, table.watermarks)
             if !elements.isEmpty || table.query == nil { text += " (\(elements))" }
+            text += includesText(table.includes)
             if table.isAppendOnly { text += " APPEND ONLY" }
             switch table.onConflict {
             case .overwrite: text += " ON CONFLICT DO UPDATE FULL"
@@ -55,6 +56,7 @@ extension Statement.Kind: CustomStringConvertible {
             var text = "CREATE SOURCE " + (source.ifNotExists ? "IF NOT EXISTS " : "") + source.name.description
             let elements = elementsText(source.columns, source.constraints, source.watermarks)
             if !elements.isEmpty { text += " (\(elements))" }
+            text += includesText(source.includes)
             text += optionsText(source.options, prefix: " WITH ", always: true)
             if let format = source.format { text += " \(format)" }
             return text
@@ -283,4 +285,9 @@ extension Show: CustomStringConvertible {
             }
         }
     }
+}
+
+/// ` INCLUDE kind [AS name]` for each of `includes`.
+func includesText(_ includes: [IncludeColumn]) -> String {
+    includes.map { " INCLUDE \($0.kind)" + ($0.alias.map { " AS \(quoteIdentifierIfNeeded($0))" } ?? "") }.joined()
 }

@@ -349,6 +349,11 @@ package final class Database: TableProvider, Sendable {
             primaryKey: relation.primaryKey,
             options: spec.options, format: spec.format, encode: spec.encode, formatOptions: spec.formatOptions, isTable: relation.kind == .table)
         description.startPositions = spec.startPositions
+        description.includes = (spec.includes ?? []).compactMap { include in
+            guard let kind = SourceInclude.Kind(rawValue: include.kind),
+                  let column = description.columns.firstIndex(where: { $0.name == include.column }) else { return nil }
+            return SourceInclude(kind: kind, column: column)
+        }
         return description
     }
 

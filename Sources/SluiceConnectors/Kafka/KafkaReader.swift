@@ -1,0 +1,307 @@
+import Foundation
+import SluiceCore
+import SluiceDataflow
+import SluiceFormats
+import SluiceKafkaClient
+
+/// A chunk of rows being built from messages: the payload's columns by the parser, the
+/// `INCLUDE` columns from each message's metadata.
+struct MessageRows<Parser: RowParser> {
+    private var parser: Parser
+    private var builders: [ColumnBuilder]
+    private var included: [ColumnBuilder]
+    private let includes: [SourceInclude]
+    private let description: SourceDescription
+    /// Which relation column each payload column is.
+    private let payloadColumns: [Int]
+
+    init(description: SourceDescription, parser: Parser) {
+        self.parser = parser
+        self.description = description
+        includes = description.includes
+        let includedColumns = Set(includes.map(\.column))
+        payloadColumns = description.columns.indices.filter { !includedColumns.contains($0) }
+        builders = parser.makeBuilders()
+        included = includes.map { ColumnBuilder(type: description.columns[$0.column].type, capacity: Chunk.preferredSize) }
+    }
+
+    var count: Int { builders.first?.count ?? included.first?.count ?? 0 }
+
+    /// Adds the row of `message` (whose value is `value`); returns why it cannot, or nil.
+    @inline(__always)
+    mutating func append(_ message: KafkaMessage, value: UnsafeRawBufferPointer) -> String? {
+        do throws(RowParseError) {
+            try parser.parse(value, into: &builders)
+        } catch {
+            return error.message
+        }
+        if !includes.isEmpty { appendIncludes(message, value: value) }
+        return nil
+    }
+
+    private mutating func appendIncludes(_ message: KafkaMessage, value: UnsafeRawBufferPointer) {
+        for (index, include) in includes.enumerated() {
+            switch include.kind {
+            case .timestamp:
+                if let milliseconds = message.timestamp { included[index].append(int64: milliseconds * 1000) } else { included[index].appendNull() }
+            case .partition:
+                included[index].append(.string(String(message.partition)))
+            case .offset:
+                included[index].append(.string(String(message.offset)))
+            case .key:
+                if let key = message.key { included[index].append(bytes: key) } else { included[index].appendNull() }
+            case .payload:
+                // The parser took it as JSON or as text: a payload that is no JSON document is NULL.
+                if let normalized = try? JSONText.normalize(String(decoding: value, as: UTF8.self)) {
+                    included[index].append(.jsonb(normalized))
+                } else {
+                    included[index].appendNull()
+                }
+            }
+        }
+    }
+
+    /// The rows so far, in the relation's column order; the builders start over.
+    mutating func finish() -> Chunk {
+        let rows = count
+        var columns = [Column?](repeating: nil, count: description.columns.count)
+        for (index, builder) in builders.enumerated() { columns[payloadColumns[index]] = builder.finish() }
+        for (index, builder) in included.enumerated() { columns[includes[index].column] = builder.finish() }
+        builders = parser.makeBuilders()
+        included = includes.map { ColumnBuilder(type: description.columns[$0.column].type, capacity: Chunk.preferredSize) }
+        return Chunk(columns: columns.map { $0! }, count: rows)
+    }
+}
+
+/// One reader of a Kafka source: the partitions `p` with `p % readerCount == index`, with a
+/// consumer of its own; reader 0 also commits every partition's position to the source's group.
+/// It runs on the ``SourceDriver``'s thread; ``step(_:)`` is one poll.
+final class KafkaReader<Parser: RowParser>: SourceReader {
+    private let source: KafkaSource
+    private let index: Int
+    private var rows: MessageRows<Parser>
+    private var keyDecoder: JSONRowDecoder
+    private var keyBuilders: [ColumnBuilder]
+    private var consumer: KafkaConsumer?
+    // A table's rows need their primary key: where each decoded row came from, to reject rows
+    // whose key is null with their place in the topic.
+    private let checksKeys: Bool
+    private var origins: [(partition: Int32, offset: Int64)] = []
+    private var assigned: [Int32] = []
+    private var lastDiscovery: ContinuousClock.Instant?
+    private var lastCommit = ContinuousClock.now
+    private var committed: [Int32: Int64] = [:]
+    /// The consumer's bytes already counted in the source's statistics.
+    private var bytesCounted = 0
+
+    init(_ source: KafkaSource, index: Int, parser: Parser) {
+        self.source = source
+        self.index = index
+        rows = MessageRows(description: source.description, parser: parser)
+        keyDecoder = JSONRowDecoder(columns: source.description.columns)
+        keyBuilders = keyDecoder.makeBuilders()
+        checksKeys = source.description.isTable && !source.description.primaryKey.isEmpty
+    }
+
+    func pause() {
+        if !assigned.isEmpty {
+            try? consumer?.assign([])
+            assigned = []
+        }
+        lastDiscovery = nil
+    }
+
+    func reset() {
+        consumer?.close()
+        consumer = nil
+        assigned = []
+        lastDiscovery = nil
+    }
+
+    func close() {
+        consumer?.close()
+        consumer = nil
+    }
+
+    func step(_ context: SourceStepContext) throws(SluiceError) -> SourceStep {
+        let options = source.options
+        let statistics = context.statistics
+        if consumer == nil {
+            consumer = try KafkaSource.consumer(options)
+            bytesCounted = 0
+        }
+        guard let reader = consumer else { return .idle(.milliseconds(50)) }
+        do {
+            if source.state.withLock({ $0.start == nil }) {
+                let fromBeginning = source.state.withLock { $0.topicWasMissing }
+                let start: [Int32: Int64]
+                do {
+                    start = fromBeginning
+                        ? Dictionary(uniqueKeysWithValues: try reader.partitions(of: options.topic, timeout: KafkaSource.requestTimeout).map { ($0, Int64(0)) })
+                        : try KafkaSource.resolveStart(reader, options)
+                } catch let error as KafkaClientError where error.isUnknownTopic {
+                    statistics.status = "waiting for topic \"\(options.topic)\""
+                    return .idle(.milliseconds(200))
+                } catch let error as SluiceError where error.code == .externalTableNotFound {
+                    statistics.status = "waiting for topic \"\(options.topic)\""
+                    return .idle(.milliseconds(200))
+                }
+                source.state.withLock { state in
+                    // Another reader may have resolved them first: the first one counts.
+                    if state.start == nil { (state.start, state.next) = (start, start) }
+                }
+            }
+            // This reader's partitions: at first, then every few seconds, so added ones are followed.
+            if lastDiscovery.map({ ContinuousClock.now - $0 > .seconds(5) }) ?? true {
+                lastDiscovery = .now
+                let all = try reader.partitions(of: options.topic, timeout: KafkaSource.requestTimeout)
+                let partitions = all.filter { Int($0) % source.readerCount == index }
+                if partitions != assigned {
+                    let next = source.state.withLock { state in
+                        for partition in partitions where state.next[partition] == nil {
+                            state.next[partition] = 0
+                            state.start?[partition] = 0
+                        }
+                        return state.next
+                    }
+                    try reader.assign(partitions.map { KafkaAssignment(topic: options.topic, partition: $0, offset: .exact(next[$0] ?? 0)) })
+                    assigned = partitions
+                }
+            }
+            if !assigned.isEmpty { statistics.status = "running" }
+            var advanced: [Int32: Int64] = [:]
+            var failure: KafkaClientError?
+            // Rows and, for FORMAT UPSERT, deleted keys go out in message order: a run of one kind
+            // is delivered before a message of the other kind is taken.
+            func flush() {
+                let moved = advanced
+                advanced = [:]
+                let advance = { self.source.state.withLock { state in for (partition, offset) in moved { state.next[partition] = offset } } }
+                if rows.count > 0 {
+                    let chunk = rejectNullKeys(rows.finish(), context: context)
+                    origins.removeAll(keepingCapacity: true)
+                    context.deliver(chunk, advance: advance)
+                } else if keyBuilders.first?.count ?? 0 > 0 {
+                    let count = keyBuilders.first?.count ?? 0
+                    let chunk = Chunk(columns: keyBuilders.map { $0.finish() }, count: count)
+                    keyBuilders = keyDecoder.makeBuilders()
+                    context.deleteKeys(chunk, advance: advance)
+                } else {
+                    advance()
+                }
+            }
+            let isUpsert = options.isUpsert
+            var polled = 0
+            polled = reader.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(100)) { batch in
+                for message in batch {
+                    if message.isError {
+                        failure = message.error
+                        continue
+                    }
+                    guard let value = message.value else {
+                        // A null value: for FORMAT UPSERT it deletes the key's row; otherwise it
+                        // carries nothing.
+                        if isUpsert {
+                            if rows.count > 0 { flush() }
+                            if let problem = decodeKey(message.key) {
+                                context.reject(
+                                    partition: message.partition, offset: message.offset, message: problem,
+                                    payload: message.key ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                            }
+                        }
+                        advanced[message.partition] = message.offset + 1
+                        continue
+                    }
+                    if keyBuilders.first?.count ?? 0 > 0 { flush() }
+                    advanced[message.partition] = message.offset + 1
+                    if let problem = rows.append(message, value: value) {
+                        context.reject(partition: message.partition, offset: message.offset, message: problem, payload: value)
+                    } else if checksKeys {
+                        origins.append((message.partition, message.offset))
+                    }
+                }
+            }
+            if let failure { statistics.status = "retrying: \(failure.message)" }
+            statistics.bytesRead.add(reader.bytesTaken - bytesCounted, ordering: .relaxed)
+            bytesCounted = reader.bytesTaken
+            if let lag = reader.lag() { statistics.setLag(lag, reader: index) }
+            if !advanced.isEmpty || rows.count > 0 || (keyBuilders.first?.count ?? 0) > 0 { flush() }
+            // Reader 0 commits for all of them, whether or not its own partitions moved.
+            if index == 0 && ContinuousClock.now - lastCommit > .seconds(1) {
+                lastCommit = .now
+                let next = source.state.withLock { $0.next }
+                if next != committed {
+                    try? reader.commit(
+                        next.sorted { $0.key < $1.key }.map { KafkaPartitionOffset(topic: options.topic, partition: $0.key, offset: $0.value) },
+                        group: options.groupID, timeout: .seconds(2))
+                    committed = next
+                }
+            }
+            // The poll waited for messages itself: step again at once.
+            return polled > 0 || assigned.isEmpty == false ? .progressed : .idle(.milliseconds(50))
+        } catch let error as KafkaClientError {
+            throw SluiceError(.ioError, error.message)
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            throw SluiceError(.ioError, "\(error)")
+        }
+    }
+
+    /// `chunk` without its rows whose primary key has a null column; each is recorded as rejected
+    /// at its place in the topic (`origins`, one per row).
+    private func rejectNullKeys(_ chunk: Chunk, context: SourceStepContext) -> Chunk {
+        let description = source.description
+        guard checksKeys, origins.count == chunk.count else { return chunk }
+        var keep = Bitmap(count: chunk.count, value: true)
+        var rejected = false
+        for column in description.primaryKey where chunk.columns[column].hasNulls {
+            for row in 0 ..< chunk.count where chunk.columns[column].isNull(row) {
+                if keep[row] {
+                    keep[row] = false
+                    rejected = true
+                    context.reject(
+                        partition: origins[row].partition, offset: origins[row].offset,
+                        message: "primary-key column \"\(description.columns[column].name)\" is null",
+                        payload: UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+            }
+        }
+        return rejected ? chunk.filter(keep) : chunk
+    }
+
+    /// Decodes a FORMAT UPSERT message key into a row of the key builders (only the primary-key
+    /// columns matter): a JSON object of the key columns, or, for a one-column key, the key's
+    /// value itself (`42`, `"abc"`, or bare text such as `abc`). Returns why it could not.
+    private func decodeKey(_ key: UnsafeRawBufferPointer?) -> String? {
+        let description = source.description
+        guard let key, key.count > 0 else { return "a null value without a key deletes nothing" }
+        if key.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "{") {
+            do throws(JSONDecodeError) {
+                try keyDecoder.decodeRow(key, into: &keyBuilders)
+                return nil
+            } catch {
+                return "key: \(error.message)"
+            }
+        }
+        guard description.primaryKey.count == 1 else { return "the key must be a JSON object of the primary-key columns" }
+        let name = Array(description.columns[description.primaryKey[0]].name.utf8)
+        var wrapped: [UInt8] = Array("{\"".utf8) + name + Array("\":".utf8)
+        let asValue = wrapped + Array(key) + [UInt8(ascii: "}")]
+        let decodedAsValue: Bool = asValue.withUnsafeBytes { bytes in (try? keyDecoder.decodeRow(bytes, into: &keyBuilders)) != nil }
+        if decodedAsValue { return nil }
+        // Bare text: as a JSON string, when it needs no escaping.
+        guard !key.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+            return "the key is neither JSON nor plain text"
+        }
+        wrapped += [UInt8(ascii: "\"")] + Array(key) + Array("\"}".utf8)
+        return wrapped.withUnsafeBytes { bytes -> String? in
+            do throws(JSONDecodeError) {
+                try keyDecoder.decodeRow(bytes, into: &keyBuilders)
+                return nil
+            } catch {
+                return "key: \(error.message)"
+            }
+        }
+    }
+}
