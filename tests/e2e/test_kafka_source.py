@@ -337,3 +337,50 @@ def test_a_missing_topic_is_waited_for_with_a_notice(server: SluiceServer) -> No
         _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(25)])
         _wait_for_rows(conn, name, 25)
         assert conn.execute(f"SELECT c FROM {name}_c").fetchone() == (25,)
+
+
+def test_include_columns_and_csv_messages(server: SluiceServer) -> None:
+    """RisingWave's INCLUDE: each message's timestamp, partition, offset, key and whole payload as
+    columns, compared with what kafka-python's record metadata says it produced; and a topic of
+    CSV lines read with ENCODE CSV."""
+    topic = unique_topic("include")
+    _create_topic(server.kafka_bootstrap, topic, partitions=2)
+    producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap, acks="all")
+    sent = []
+    for i in range(20):
+        value = json.dumps({"id": i, "name": f"n{i}"}).encode()
+        metadata = producer.send(topic, value=value, key=f"k{i}".encode(), partition=i % 2, timestamp_ms=1_764_000_000_000 + i).get(timeout=30)
+        sent.append((i, f"n{i}", metadata.timestamp, str(metadata.partition), str(metadata.offset), f"k{i}".encode()))
+    producer.close()
+    with connect(server) as conn:
+        conn.execute(f"""CREATE SOURCE inc (id int, name varchar) INCLUDE timestamp AS ts INCLUDE partition INCLUDE offset AS off
+            INCLUDE key AS k INCLUDE payload WITH (connector = 'kafka', topic = '{topic}',
+            properties.bootstrap.server = '{server.kafka_bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON""")
+        described = [(name, kind) for name, kind, *_ in conn.execute("DESCRIBE inc").fetchall() if name != "table description"]
+        assert described == [("id", "integer"), ("name", "character varying"), ("ts", "timestamp with time zone"),
+                             ("_rw_kafka_partition", "character varying"), ("off", "character varying"), ("k", "bytea"),
+                             ("_rw_kafka_payload", "jsonb")]
+        rows = conn.execute("""SELECT id, name, (extract(epoch FROM ts) * 1000)::bigint, _rw_kafka_partition, off, k,
+            _rw_kafka_payload->>'name' FROM inc ORDER BY id""").fetchall()
+        assert [row[:6] for row in rows] == [(i, n, t, p, o, bytes(k)) for i, n, t, p, o, k in sent]
+        assert [row[6] for row in rows] == [f"n{i}" for i in range(20)]
+        conn.execute("CREATE MATERIALIZED VIEW inc_view AS SELECT _rw_kafka_partition AS p, count(*) AS n, max(ts) AS last FROM inc GROUP BY 1")
+        wait_until(lambda: conn.execute("SELECT sum(n) FROM inc_view").fetchone()[0] == 20, 30, "the view over INCLUDE columns")
+        with pytest.raises(psycopg.Error) as failure:
+            conn.execute("CREATE SOURCE bad (id int) INCLUDE headers WITH (connector = 'datagen')")
+        assert failure.value.sqlstate == "0A000"
+        with pytest.raises(psycopg.Error) as failure:
+            conn.execute("CREATE SOURCE bad (id int) INCLUDE offset WITH (connector = 'datagen')")
+        assert failure.value.sqlstate == "0A000"
+
+    csv_topic = unique_topic("csv")
+    _create_topic(server.kafka_bootstrap, csv_topic)
+    _produce(server.kafka_bootstrap, csv_topic, [b'1,"a, quoted",2.5', b"2,plain,", b"oops,x,1", b'3,"say ""hi""",-1'])
+    with connect(server) as conn:
+        conn.execute(f"""CREATE SOURCE csv_src (id int, label varchar, score double precision) WITH (connector = 'kafka', topic = '{csv_topic}',
+            properties.bootstrap.server = '{server.kafka_bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE CSV""")
+        assert conn.execute("SELECT id, label, score FROM csv_src ORDER BY id").fetchall() == [(1, "a, quoted", 2.5), (2, "plain", None), (3, 'say "hi"', -1.0)]
+        conn.execute("CREATE MATERIALIZED VIEW csv_view AS SELECT count(*) AS n FROM csv_src")
+        _wait_for_rows(conn, "csv_src", 4)
+        assert conn.execute("SELECT n FROM csv_view").fetchone() == (3,)
+        assert source_status(conn, "csv_src")[1] == 1

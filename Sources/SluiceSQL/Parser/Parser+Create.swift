@@ -124,7 +124,9 @@ extension Parser {
     private mutating func parseIncludeColumns() throws(SluiceError) -> [IncludeColumn] {
         var includes: [IncludeColumn] = []
         while consumeKeyword("include") {
-            let kind = try parseIdentifier().lowercased()
+            // The kinds are words a column name may not be (`offset`, `partition`): any word will do.
+            guard current.kind == .word || current.kind == .quotedIdentifier else { throw syntaxError() }
+            let kind = advance().text.lowercased()
             let alias = consumeKeyword("as") ? try parseIdentifier() : nil
             includes.append(IncludeColumn(kind: kind, alias: alias))
         }
