@@ -13,9 +13,11 @@ import SluiceFormats
 /// - `idempotency_header = 'Idempotency-Key'`: the header's value fills the table's primary key
 ///   (one text column; `<value>-<line>` for a batch's lines), so a delivery sent again writes the
 ///   same rows over themselves (or, with ON CONFLICT DO NOTHING, nothing at all).
+///
+/// `INCLUDE timestamp [AS name]` adds the time each request arrived.
 package final class WebhookConnector: SourceConnector {
     package static let entry = ConnectorEntry(
-        name: "webhook", sourceOptions: [.boolean("is_batched"), .text("idempotency_header")],
+        name: "webhook", takesIncludes: true, sourceOptions: [.boolean("is_batched"), .text("idempotency_header")],
         makeSource: { description, _ throws(SluiceError) in try WebhookConnector(description) })
 
     package let statistics = SourceStatistics()
@@ -49,6 +51,11 @@ package final class WebhookConnector: SourceConnector {
 /// not an object of them) is an error naming the line, and the request adds nothing.
 package struct WebhookDecoder: Sendable {
     package let columns: [(name: String, type: DataType)]
+    /// The columns the body fills, and which of `columns` each is.
+    private let payloadColumns: [(name: String, type: DataType)]
+    private let payloadIndexes: [Int]
+    /// The columns `INCLUDE timestamp` adds.
+    private let arrivalColumns: [Int]
     package let isBatched: Bool
     package let idempotencyHeader: String?
     /// The column the idempotency header fills.
@@ -58,9 +65,16 @@ package struct WebhookDecoder: Sendable {
 
     package init(_ description: SourceDescription) throws(SluiceError) {
         columns = description.columns
+        for include in description.includes where include.kind != .timestamp {
+            throw SluiceError(.featureNotSupported, "a webhook table can INCLUDE timestamp (when a request arrived), not \(include.kind.rawValue)")
+        }
+        arrivalColumns = description.includes.map(\.column)
+        let included = Set(arrivalColumns)
+        payloadIndexes = columns.indices.filter { !included.contains($0) }
+        payloadColumns = description.payloadColumns
         isBatched = try OptionValues.boolean(description.options, "is_batched") ?? false
         idempotencyHeader = description.options["idempotency_header"].map { $0.lowercased() }
-        storesDocuments = columns.count == 1 && columns[0].type == .jsonb
+        storesDocuments = payloadColumns.count == 1 && payloadColumns[0].type == .jsonb
         if idempotencyHeader != nil {
             guard description.primaryKey.count == 1, columns[description.primaryKey[0]].type == .varchar else {
                 throw SluiceError(
@@ -87,7 +101,7 @@ package struct WebhookDecoder: Sendable {
         } else {
             documents.append(body)
         }
-        var builders = columns.map { ColumnBuilder(type: $0.type, capacity: documents.count) }
+        var builders = payloadColumns.map { ColumnBuilder(type: $0.type, capacity: documents.count) }
         if storesDocuments {
             for (line, document) in documents.enumerated() {
                 do throws(SluiceError) {
@@ -97,7 +111,7 @@ package struct WebhookDecoder: Sendable {
                 }
             }
         } else {
-            var decoder = JSONRowDecoder(columns: columns)
+            var decoder = JSONRowDecoder(columns: payloadColumns)
             for (line, document) in documents.enumerated() {
                 do throws(JSONDecodeError) {
                     try decoder.decodeRow(document, into: &builders)
@@ -106,7 +120,13 @@ package struct WebhookDecoder: Sendable {
                 }
             }
         }
-        var chunk = Chunk(columns: builders.map { $0.finish() }, count: documents.count)
+        var built = [Column?](repeating: nil, count: columns.count)
+        for (index, builder) in builders.enumerated() { built[payloadIndexes[index]] = builder.finish() }
+        if !arrivalColumns.isEmpty {
+            let now = Column(type: .timestamptz, repeating: .timestamptz(Connectors.nowMicroseconds()), count: documents.count)
+            for column in arrivalColumns { built[column] = now }
+        }
+        var chunk = Chunk(columns: built.map { $0! }, count: documents.count)
         if let keyColumn, let idempotencyKey {
             var keys = ColumnBuilder(type: .varchar, capacity: documents.count)
             for line in documents.indices { keys.append(.string(isBatched ? "\(idempotencyKey)-\(line + 1)" : idempotencyKey)) }
