@@ -28,7 +28,7 @@ def _without_comments(sql: str) -> list[str]:
 class Demo:
     def __init__(self, data_dir: Path, scenario: str = "balloon"):
         self.scenario = scenario
-        self.ports = {name: free_port() for name in ("sql", "kafka", "catalog", "http")}
+        self.ports = {name: free_port() for name in ("sql", "kafka", "catalog", "http", "webhook")}
         self.data_dir = data_dir
         self.process: subprocess.Popen | None = None
         self.log = data_dir.parent / f"demo-{id(self)}.log"
@@ -37,7 +37,7 @@ class Demo:
         p = self.ports
         return [str(sluice_binary()), "demo", self.scenario, "--data-dir", str(self.data_dir), "--listen", f"127.0.0.1:{p['sql']}",
                 "--kafka-listen", f"127.0.0.1:{p['kafka']}", "--catalog-listen", f"127.0.0.1:{p['catalog']}",
-                "--dashboard-listen", f"127.0.0.1:{p['http']}"]
+                "--dashboard-listen", f"127.0.0.1:{p['http']}", "--webhook-listen", f"127.0.0.1:{p['webhook']}"]
 
     def start(self) -> "Demo":
         self.process = subprocess.Popen(self.args(), stdout=open(self.log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
@@ -166,3 +166,24 @@ def test_demo_users_and_payments_run(tmp_path: Path) -> None:
         finally:
             code = demo.stop()
         assert code == 0, demo.output()
+
+
+def test_demo_game_api_lands_seed_002s_events(tmp_path: Path) -> None:
+    """`sluice demo game-api`: seed 002's pipeline (the fixture's SQL), its events generated into
+    the topic, landed as Parquet by event type, and counted in hive_events as files land."""
+    demo = Demo(tmp_path / "data", "game-api")
+    run = subprocess.run(demo.args() + ["--print-sql"], capture_output=True, timeout=60)
+    assert run.returncode == 0, run.stderr.decode()
+    fixture = (Path(__file__).resolve().parents[1] / "fixtures" / "seed_002" / "pipeline.sql").read_text()
+    expected = fixture.replace("{kafka}", f"127.0.0.1:{demo.ports['kafka']}").replace("{landing}", f"{tmp_path / 'data'}/game_events")
+    assert run.stdout.decode().strip() == expected.strip()
+    demo.start()
+    try:
+        wait_until(lambda: _reachable(demo), 60, "the game-api demo's SQL port")
+        wait_until(lambda: _count(demo, "hive_events") > 0, 60, "landed events in hive_events")
+        kinds = {kind for (kind,) in demo.sql("SELECT DISTINCT event_type FROM hive_events")}
+        assert kinds <= {"purchase_sword", "join_guild", "quit_guild", "get_paid"} and kinds
+        assert any((tmp_path / "data" / "game_events").glob("event_type=*/*.parquet"))
+    finally:
+        code = demo.stop()
+    assert code == 0, demo.output()

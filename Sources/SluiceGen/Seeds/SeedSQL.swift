@@ -383,3 +383,88 @@ extension PaymentsSeed {
         return text
     }
 }
+
+/// Seed 002's pipeline on Sluice (tests/fixtures/seed_002/pipeline.sql, which the tests compare
+/// with this): the game API's topic, the seed's Spark filter as a view, the Parquet landing zone
+/// as a file sink, and `hive_events` over it. `{kafka}` and `{landing}` are filled in.
+package enum GameAPISeed {
+    package static let pipeline = #"""
+-- Seed 002 on Sluice: the topic the game API logs to, the seed's Spark filter as a view, its
+-- Parquet landing zone as a file sink (a file every 10 seconds, a folder per event type), and
+-- the Hive table over the landed files that Presto queried. {kafka} and {landing} are filled in.
+CREATE SOURCE game_api_events (
+    "Accept" VARCHAR,
+    "Host" VARCHAR,
+    "User-Agent" VARCHAR,
+    event_type VARCHAR,
+    "user" VARCHAR,
+    price DECIMAL(10, 0),
+    type VARCHAR,
+    fee DECIMAL(10, 0),
+    name VARCHAR,
+    amount DECIMAL(10, 0)
+)
+INCLUDE timestamp AS kafka_timestamp
+INCLUDE payload AS raw
+WITH (
+    connector = 'kafka',
+    topic = 'events',
+    properties.bootstrap.server = '{kafka}',
+    scan.startup.mode = 'earliest'
+) FORMAT PLAIN ENCODE JSON;
+
+-- The Spark job's transformation: the raw event and its time as text, the headers as columns,
+-- and only the game's actions (the default event filtered out).
+CREATE MATERIALIZED VIEW game_events AS
+SELECT
+    raw::VARCHAR AS raw_event,
+    kafka_timestamp::VARCHAR AS "timestamp",
+    "Accept" AS accept,
+    "Host" AS host,
+    "User-Agent" AS user_agent,
+    event_type,
+    "user",
+    price,
+    type,
+    fee,
+    name,
+    amount
+FROM game_api_events
+WHERE event_type <> 'default';
+
+CREATE SINK game_events_landing FROM game_events
+WITH (
+    connector = 'fs',
+    fs.path = '{landing}',
+    type = 'append-only',
+    force_append_only = 'true',
+    rollover_seconds = '10',
+    partition_by = 'event_type'
+) FORMAT PLAIN ENCODE PARQUET;
+
+CREATE SOURCE hive_events (
+    raw_event VARCHAR,
+    "timestamp" VARCHAR,
+    accept VARCHAR,
+    host VARCHAR,
+    user_agent VARCHAR,
+    event_type VARCHAR,
+    "user" VARCHAR,
+    price DECIMAL(10, 0),
+    type VARCHAR,
+    fee DECIMAL(10, 0),
+    name VARCHAR,
+    amount DECIMAL(10, 0)
+)
+WITH (
+    connector = 'posix_fs',
+    posix_fs.root = '{landing}',
+    match_pattern = '*.parquet'
+) FORMAT PLAIN ENCODE PARQUET;
+"""#
+
+    /// The pipeline for a broker at `kafka` landing files in `landing`.
+    package static func filled(kafka: String, landing: String) -> String {
+        pipeline.replacingOccurrences(of: "{kafka}", with: kafka).replacingOccurrences(of: "{landing}", with: landing)
+    }
+}

@@ -20,14 +20,17 @@ struct Demo: AsyncParsableCommand {
             built-in catalog (warehouse balloon-game, database balloon_pops), read by its pyiceberg snippet.
             users: seed 001's user change events and the view of each user's latest state.
             payments: seed 004's payment charges, cleaned, with one-hour rolling fraud features per customer.
+            game-api: seed 002's game events into topic events, filtered by a view, landed as Parquet files by event \
+            type every 10 seconds in <data-dir>/game_events, and queried as hive_events.
             """)
 
-    @Argument(help: "The pipeline: balloon, users or payments.") var scenario: DemoScenario = .balloon
+    @Argument(help: "The pipeline: balloon, users, payments or game-api.") var scenario: DemoScenario = .balloon
     @Option(help: "Directory for durable state (a second run resumes from it).") var dataDir = "./sluice-data"
     @Option(help: "Address for SQL (Postgres protocol).") var listen = "127.0.0.1:4566"
     @Option(help: "Address for the built-in Kafka-compatible broker.") var kafkaListen = "127.0.0.1:9092"
     @Option(help: "Address for the built-in Iceberg REST catalog.") var catalogListen = "127.0.0.1:8181"
     @Option(help: "Address for the dashboard, /metrics, /health and /ready.") var dashboardListen = "127.0.0.1:5691"
+    @Option(help: "Address for webhook tables' requests.") var webhookListen = "127.0.0.1:4560"
     @Option(help: "Events a second from the generator (default: 50 balloon pops, 5 user changes, 20 charges).") var rate: Double?
     @Option(help: "Milliseconds between barriers.") var barrierIntervalMs = 1000
     @Flag(help: "Print the pipeline's SQL, filled in for these addresses, and exit.") var printSQL = false
@@ -43,7 +46,8 @@ struct Demo: AsyncParsableCommand {
         let (catalogHost, catalogPort) = try parseAddress(catalogListen)
         let (httpHost, httpPort) = try parseAddress(dashboardListen)
         let kafka = "\(kafkaHost):\(kafkaPort)"
-        let scripts = scenario.scripts(kafka: kafka, catalog: "http://\(catalogHost):\(catalogPort)")
+        let absoluteData = dataDir.hasPrefix("/") ? dataDir : FileManager.default.currentDirectoryPath + "/" + dataDir
+        let scripts = scenario.scripts(kafka: kafka, catalog: "http://\(catalogHost):\(catalogPort)", dataDirectory: absoluteData)
         if printSQL {
             for script in scripts { print(script) }
             return
@@ -61,6 +65,7 @@ struct Demo: AsyncParsableCommand {
         var http = HTTPConfiguration()
         (http.host, http.port) = (httpHost, httpPort)
         configuration.http = http
+        (configuration.webhook!.host, configuration.webhook!.port) = try parseAddress(webhookListen)
         MemoryTuning.apply(memoryLimit: ServerConfiguration.defaultMemoryLimit)
         let server: SluiceServer
         do {
@@ -123,12 +128,14 @@ struct Demo: AsyncParsableCommand {
 /// The seeds' pipelines `sluice demo` runs.
 enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
     case balloon, users, payments
+    case gameAPI = "game-api"
 
     var topic: String {
         switch self {
         case .balloon: "balloon_game_events"
         case .users: "user-events"
         case .payments: "payment_charges"
+        case .gameAPI: "events"
         }
     }
 
@@ -138,6 +145,7 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .balloon: "balloon_game_events"
         case .users: "user_events"
         case .payments: "payment_charges"
+        case .gameAPI: "game_api_events"
         }
     }
 
@@ -146,11 +154,12 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .balloon: 50
         case .users: 5
         case .payments: 20
+        case .gameAPI: 24
         }
     }
 
     /// The seed's statements, filled in for these addresses.
-    func scripts(kafka: String, catalog: String) -> [String] {
+    func scripts(kafka: String, catalog: String, dataDirectory: String) -> [String] {
         switch self {
         case .balloon:
             // Seed 000's template values, as its pyiceberg snippet reads them.
@@ -170,6 +179,8 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
                 PaymentsSeed.adapted(PaymentsSeed.source, kafka: kafka) + ";", PaymentsSeed.adapted(PaymentsSeed.cleaned, kafka: kafka) + ";",
                 "CREATE MATERIALIZED VIEW payment_features AS\n" + PaymentsSeed.adapted(PaymentsSeed.features, kafka: kafka) + ";",
             ]
+        case .gameAPI:
+            return [GameAPISeed.filled(kafka: kafka, landing: "\(dataDirectory)/game_events")]
         }
     }
 
@@ -195,6 +206,11 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
             var configuration = PaymentsGenerator.Configuration()
             (configuration.seed, configuration.timeline, configuration.eventsPerSecond) = (seed, .wallClock, rate)
             var events = PaymentsGenerator(configuration)
+            try run.drive(&events, into: &sink, destination: topic, stopRequested: stopRequested)
+        case .gameAPI:
+            var configuration = GameAPIGenerator.Configuration()
+            (configuration.seed, configuration.timeline, configuration.eventsPerSecond) = (seed, .wallClock, rate)
+            var events = GameAPIGenerator(configuration)
             try run.drive(&events, into: &sink, destination: topic, stopRequested: stopRequested)
         }
     }
@@ -222,6 +238,9 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .users:
             what = "seed 001's user changes: \(Self.number(rate)) inserts, updates and deletes a second into topic user-events,\n  and the view of each user's latest state"
             query = "SELECT * FROM latest_user_state ORDER BY id;"
+        case .gameAPI:
+            what = "seed 002's game API: \(Self.number(rate)) game events a second into topic events, filtered by a view,\n  landed as Parquet by event type every 10 s in \(dataDirectory)/game_events"
+            query = "SELECT event_type, count(*) FROM hive_events GROUP BY event_type;"
         case .payments:
             what = "seed 004's payments: \(Self.number(rate)) charges a second into topic payment_charges, cleaned,\n  with one-hour rolling fraud features per customer"
             query = "SELECT * FROM payment_features ORDER BY total_amount_1h DESC LIMIT 10;"
