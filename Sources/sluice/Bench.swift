@@ -5,7 +5,7 @@ import SluiceServer
 import SluiceState
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -381,5 +381,26 @@ struct MemoryBench: ParsableCommand {
         }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         try MemoryBenchmark(rows: rows, memoryLimit: bytes, cases: selected, comparesWithoutLimit: !noUnlimited, executable: executable).run()
+    }
+}
+
+/// `sluice bench files` (``FilesBenchmark``): a Parquet file source into a view, and a view into
+/// Parquet, CSV and JSON file sinks, beside DuckDB with one thread on the same files.
+struct FilesBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "files", abstract: "File sources and sinks (Parquet, CSV, JSON) beside DuckDB with one thread: rows/s and ratios.")
+
+    @Option(help: "Rows of the generated files.")
+    var rows = 2_000_000
+
+    @Option(help: "Runs per pipeline; medians are reported.")
+    var runs = 3
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
+        MemoryTuning.apply()  // as `sluice serve` runs
+        try await FilesBenchmark(rows: rows, runs: runs).run()
     }
 }
