@@ -5,7 +5,7 @@ import SluiceServer
 import SluiceState
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self, WebhookBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -402,5 +402,23 @@ struct FilesBench: AsyncParsableCommand {
         BenchProgress.enable(quiet: output.quiet)
         MemoryTuning.apply()  // as `sluice serve` runs
         try await FilesBenchmark(rows: rows, runs: runs).run()
+    }
+}
+
+/// `sluice bench webhook` (``WebhookBenchmark``): events/s a webhook table accepts with durable
+/// replies, one and 32 clients, NDJSON batches of 1 and 1,000, and reply times at half the rate.
+struct WebhookBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webhook", abstract: "Webhook ingest with durable replies: events/s by clients and batch size, p50/p99 replies, beside psql INSERTs.")
+
+    @Option(help: "Seconds each case runs.")
+    var seconds = 5.0
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        BenchProgress.enable(quiet: output.quiet)
+        MemoryTuning.apply()  // as `sluice serve` runs
+        try await WebhookBenchmark(seconds: seconds).run()
     }
 }
