@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize(
     ("target", "iterations", "seed"),
-    [("sql", 60_000, 11), ("wire", 60_000, 12), ("engine", 20_000, 13), ("state", 100_000, 14), ("copy", 100_000, 15)],
+    [("sql", 60_000, 11), ("wire", 60_000, 12), ("engine", 20_000, 13), ("state", 100_000, 14), ("copy", 100_000, 15), ("csv", 100_000, 16)],
 )
 def test_fuzz_target_survives_seeded_inputs(target: str, iterations: int, seed: int) -> None:
     result = subprocess.run(

@@ -118,12 +118,12 @@ struct FileSourceOptions: Sendable {
 
 /// A `match_pattern` glob: `*` and `?` match within one path component, `**` any number of
 /// components, `[abc]`, `[a-z]` and `[!a]` one character of a set.
-struct GlobPattern: Sendable {
+package struct GlobPattern: Sendable {
     private let pattern: [UInt8]
     /// Whether the pattern names whole paths (it has a `/`) or file names only.
-    let matchesPaths: Bool
+    package let matchesPaths: Bool
 
-    init(_ text: String) throws(SluiceError) {
+    package init(_ text: String) throws(SluiceError) {
         pattern = Array(text.utf8)
         guard !pattern.isEmpty else { throw SluiceError(.invalidParameterValue, "match_pattern cannot be empty") }
         guard pattern.count <= 1024 else { throw SluiceError(.invalidParameterValue, "match_pattern is longer than 1024 characters") }
@@ -131,7 +131,7 @@ struct GlobPattern: Sendable {
     }
 
     /// Whether `path` (relative to the root, `/`-separated) matches.
-    func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         let subject: [UInt8]
         if matchesPaths {
             subject = Array(path.utf8)

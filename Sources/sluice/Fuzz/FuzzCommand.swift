@@ -13,10 +13,10 @@ struct Fuzz: AsyncParsableCommand {
             """)
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case sql, wire, engine, json, state, copy
+        case sql, wire, engine, json, state, copy, csv
     }
 
-    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run), json (the JSON source decoder), state (write-ahead log records and stored chunks) or copy (the COPY text and CSV row reader).")
+    @Argument(help: "What to fuzz: sql (parser), wire (Postgres protocol decoder and state machine), engine (parse, bind and run), json (the JSON source decoder), state (write-ahead log records and stored chunks), copy (the COPY text and CSV row reader) or csv (file sources' CSV records, the CSV writer, gzip).")
     var target: Target
 
     @Option(help: "Stop after this many seconds.")
@@ -50,6 +50,7 @@ struct Fuzz: AsyncParsableCommand {
         var json = JSONDecodeFuzz()
         var state = LogRecordFuzz()
         var copy = CopyRowFuzz()
+        var csv = CSVRecordFuzz()
         var count = 0
         var lastReport = Date()
         let start = Date()
@@ -88,6 +89,11 @@ struct Fuzz: AsyncParsableCommand {
                 if skipping { continue }
                 if trace { FileHandle.standardError.write(Data((input.bytes.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
                 copy.run(input)
+            case .csv:
+                let input = CSVRecordFuzz.input(random: &random)
+                if skipping { continue }
+                if trace { FileHandle.standardError.write(Data((input.bytes.map { String($0) }.joined(separator: " ") + "\n").utf8)) }
+                csv.run(input)
             }
             if Date().timeIntervalSince(lastReport) >= 10 {
                 lastReport = Date()
@@ -98,6 +104,7 @@ struct Fuzz: AsyncParsableCommand {
         var extra = engine.map { ", \($0.errors) clean errors, \($0.successes) statements ran" } ?? ""
         if target == .json { extra = ", \(json.rows) rows, \(json.errors) clean errors, builders intact" }
         if target == .copy { extra = ", \(copy.rows) rows, \(copy.errors) clean errors, the same however cut" }
+        if target == .csv { extra = ", \(csv.records) records, the same however cut" }
         if target == .state { extra = ", \(state.decoded) records decoded, \(state.errors) clean errors" }
         print("sluice fuzz \(target.rawValue): \(count) inputs in \(String(format: "%.1f", elapsed)) s, seed \(seed), no crash\(extra)")
     }

@@ -1,0 +1,132 @@
+import Foundation
+import SluiceCore
+import SluiceFormats
+import Testing
+
+/// What file sources and sinks read and write: CSV records (RFC 4180), JSON lines and CSV rows
+/// from chunks, gzip inflated in pieces, and Parquet row groups flushed and resumed.
+@Suite struct FileFormatsTests {
+    private func records(_ text: String, delimiter: Character = ",", piece: Int = .max) -> [[String]] {
+        var reader = CSVRecordReader(delimiter: UInt8(ascii: delimiter.unicodeScalars.first!), quote: UInt8(ascii: "\""))
+        var records: [[String]] = []
+        let bytes = Array(text.utf8)
+        var start = 0
+        repeat {
+            let end = min(bytes.count, start + piece)
+            bytes[start ..< end].withUnsafeBytes { chunk in
+                reader.feed(chunk, isLast: end == bytes.count) { record in records.append(record.fields.map { String(decoding: $0, as: UTF8.self) }) }
+            }
+            start = end
+        } while start < bytes.count
+        return records
+    }
+
+    @Test func rfc4180RecordsWithQuotesLineEndsAndCRLF() {
+        let text = "a,b\r\n1,\"Smith, John\"\r\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,"
+        let expected = [["a", "b"], ["1", "Smith, John"], ["2", "say \"hi\""], ["3", "two\nlines"], ["4", ""]]
+        #expect(records(text) == expected)
+        for piece in [1, 2, 3, 7] { #expect(records(text, piece: piece) == expected) }
+        #expect(records("x;y\n", delimiter: ";") == [["x", "y"]])
+    }
+
+    @Test func anUnclosedQuoteIsFlaggedNotLost() {
+        var reader = CSVRecordReader(delimiter: UInt8(ascii: ","), quote: UInt8(ascii: "\""))
+        var flagged: [Bool] = []
+        Array("1,\"open\n2,3\n".utf8).withUnsafeBytes { reader.feed($0, isLast: true) { flagged.append($0.isUnterminated) } }
+        #expect(flagged == [true])
+    }
+
+    private func chunk() -> Chunk {
+        var ids = ColumnBuilder(type: .int64, capacity: 3), names = ColumnBuilder(type: .varchar, capacity: 3)
+        var scores = ColumnBuilder(type: .float64, capacity: 3), tags = ColumnBuilder(type: .jsonb, capacity: 3)
+        for (id, name, score, tag) in [(1, "plain", 1.5, #"{"a": 1}"#), (-20, "quote \" and , comma\nline", Double.nan, "[1, 2]")] {
+            ids.append(int64: Int64(id))
+            names.append(.string(name))
+            scores.append(double: score)
+            tags.append(.jsonb(tag))
+        }
+        ids.appendNull(); names.appendNull(); scores.appendNull(); tags.appendNull()
+        return Chunk(columns: [ids.finish(), names.finish(), scores.finish(), tags.finish()], count: 3)
+    }
+
+    @Test func jsonLinesAreJSONDocumentsPythonReads() throws {
+        var encoder = RowTextEncoder(kind: .json, columnNames: ["id", "name", "score", "tag"])
+        var out: [UInt8] = []
+        encoder.append(chunk(), to: &out)
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3)
+        let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+        #expect(first?["id"] as? Int == 1 && first?["name"] as? String == "plain" && first?["score"] as? Double == 1.5)
+        #expect((first?["tag"] as? [String: Any])?["a"] as? Int == 1)
+        let second = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
+        #expect(second?["name"] as? String == "quote \" and , comma\nline" && second?["score"] as? String == "NaN")
+        #expect(lines[2] == #"{"id":null,"name":null,"score":null,"tag":null}"#)
+    }
+
+    @Test func csvRowsQuoteWhatTheyMustAndReadBack() {
+        var encoder = RowTextEncoder(kind: .csv(CSVTextOptions()), columnNames: ["id", "name", "score", "tag"])
+        var out = encoder.header()
+        encoder.append(chunk(), to: &out)
+        let text = String(decoding: out, as: UTF8.self)
+        #expect(text.hasPrefix("id,name,score,tag\n1,plain,1.5,\"{\"\"a\"\": 1}\"\n"))
+        #expect(records(text) == [["id", "name", "score", "tag"], ["1", "plain", "1.5", #"{"a": 1}"#], ["-20", "quote \" and , comma\nline", "NaN", "[1, 2]"], ["", "", "", ""]])
+    }
+
+    @Test func gzipInflatesInPiecesAndRefusesATruncatedStream() throws {
+        // `printf 'hello, gzip\n' | gzip -n`: a member with a known body.
+        let member: [UInt8] = [
+            0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0xd7, 0x51, 0x48, 0xaf, 0xca,
+            0x2c, 0xe0, 0x02, 0x00, 0x86, 0x1f, 0x82, 0xa4, 0x0c, 0x00, 0x00, 0x00,
+        ]
+        #expect(GzipInflater.isGzip(member))
+        var text: [UInt8] = []
+        let inflater = GzipInflater(pieceBytes: 4)
+        try (member + member).withRawBytes { (raw) throws(SluiceError) in try inflater.feed(raw, isLast: true) { text += $0 } }
+        #expect(String(decoding: text, as: UTF8.self) == "hello, gzip\nhello, gzip\n")
+        let cut = GzipInflater()
+        #expect(throws: SluiceError.self) {
+            try Array(member.prefix(20)).withRawBytes { (raw) throws(SluiceError) in try cut.feed(raw, isLast: true) { _ in } }
+        }
+    }
+
+    @Test func aParquetFileFlushedAtCheckpointsGoesOnAfterACut() throws {
+        let schema = [ParquetColumnSchema(name: "id", type: .int64), ParquetColumnSchema(name: "name", type: .varchar)]
+        func rows(_ range: Range<Int>) -> Chunk {
+            var ids = ColumnBuilder(type: .int64, capacity: range.count), names = ColumnBuilder(type: .varchar, capacity: range.count)
+            for id in range {
+                ids.append(int64: Int64(id))
+                names.append(.string("n\(id)"))
+            }
+            return Chunk(columns: [ids.finish(), names.finish()], count: range.count)
+        }
+        var file: [UInt8] = []
+        let writer = try ParquetWriter(schema: schema)
+        try writer.write(rows(0 ..< 100))
+        file += writer.takeOutput()
+        let state = writer.flushRowGroup()
+        file += writer.takeOutput()
+        let durable = file.count
+        // Rows after the checkpoint, then a crash: the file is cut back and the writer resumed.
+        try writer.write(rows(100 ..< 150))
+        file += writer.takeOutput()
+        file.removeLast(file.count - durable)
+        let resumed = try ParquetWriter(schema: schema, resuming: state)
+        try resumed.write(rows(100 ..< 300))
+        file += resumed.takeOutput()
+        file += try resumed.finish().tail
+        let reader = try ParquetReader(input: ParquetBytesInput(file))
+        #expect(reader.rowCount == 300 && reader.rowGroups.count == 2)
+        var ids: [Int64] = []
+        for group in reader.rowGroups.indices {
+            if case .int64(let values) = try reader.readRowGroup(group).columns[0].storage { ids += values }
+        }
+        #expect(ids == (0 ..< 300).map(Int64.init))
+    }
+
+    @Test func theCSVFuzzHarnessHoldsForSeededInputs() {
+        var random = SplitMix64(seed: 7)
+        var fuzz = CSVRecordFuzz()
+        for _ in 0 ..< 20_000 { fuzz.run(CSVRecordFuzz.input(random: &random)) }
+        #expect(fuzz.records > 0)
+    }
+}
