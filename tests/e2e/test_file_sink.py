@@ -195,3 +195,56 @@ def test_kills_lose_and_repeat_no_row_of_a_file_sink(tmp_path: Path) -> None:
         assert kinds == 0
         with connect(server) as conn:
             assert conn.execute("SELECT last_error FROM sluice_sinks WHERE name = 's'").fetchone() == (None,)
+
+
+def test_s3_sink_through_moto_uploads_at_commit_exactly_once(tmp_path: Path) -> None:
+    """connector = 's3' as a sink: files staged locally, uploaded when their checkpoint commits,
+    partitioned like the local sink; killed between two uploads of a commit and restarted, the
+    bucket holds every row once, as pyarrow reads the objects."""
+    import io
+
+    import boto3
+    import pyarrow.parquet as pq
+
+    from harness import MotoServer
+
+    with MotoServer() as moto:
+        s3 = boto3.client("s3", endpoint_url=moto.endpoint, aws_access_key_id="key", aws_secret_access_key="secret", region_name="us-east-1")
+        s3.create_bucket(Bucket="lake")
+        options = f"""connector = 's3', s3.bucket_name = 'lake', s3.path = 'landing/events', s3.region_name = 'us-east-1',
+            s3.credentials.access = 'key', s3.credentials.secret = 'secret', s3.endpoint_url = '{moto.endpoint}', type = 'append-only',
+            rollover_seconds = '1', partition_by = 'kind', success_file = 'true'"""
+        data = tmp_path / "data"
+        with SluiceServer(data_dir=data, extra_args=["--barrier-interval-ms", "50"], env={"SLUICE_FAILPOINT": "file-sink-mid-commit"}) as server:
+            with connect(server) as conn:
+                conn.execute("CREATE TABLE ev (id bigint, kind varchar) APPEND ONLY")
+                conn.execute(f"CREATE SINK s3_files FROM ev WITH ({options}) FORMAT PLAIN ENCODE PARQUET")
+                for start in range(0, 600, 100):
+                    conn.execute("INSERT INTO ev SELECT g, 'k' || (g %% 3)::varchar FROM generate_series(%s, %s) AS g", (start, start + 99))
+                    if server.process.poll() is not None:
+                        break
+            wait_until(lambda: server.process.poll() is not None, 60, "the server to die between two uploads")
+
+        def ids() -> list[int]:
+            found = []
+            for page in s3.get_paginator("list_objects_v2").paginate(Bucket="lake", Prefix="landing/events/"):
+                for item in page.get("Contents", []):
+                    if item["Key"].endswith(".parquet"):
+                        body = s3.get_object(Bucket="lake", Key=item["Key"])["Body"].read()
+                        table = pq.read_table(io.BytesIO(body))
+                        kind = item["Key"].split("/")[2]
+                        found += [(i, kind) for i in table.column("id").to_pylist()]
+            assert all(kind == f"kind=k{i % 3}" for i, kind in found)
+            return [i for i, _ in found]
+
+        with SluiceServer(data_dir=data, extra_args=["--barrier-interval-ms", "50"]) as server, connect(server) as conn:
+            inserted = [row[0] for row in conn.execute("SELECT id FROM ev").fetchall()]
+            assert inserted
+            def complete() -> bool:
+                found = ids()
+                assert len(found) == len(set(found)), "a row was uploaded twice"
+                return set(found) == set(inserted)
+            wait_until(complete, 60, "every row of the table in the bucket")
+            keys = [item["Key"] for item in s3.list_objects_v2(Bucket="lake", Prefix="landing/events/")["Contents"]]
+            assert "landing/events/kind=k0/_SUCCESS" in keys
+            assert not any(".sluice-staging" in key for key in keys)

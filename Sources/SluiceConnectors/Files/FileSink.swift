@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import SluiceCore
 import SluiceDataflow
 import SluiceFormats
@@ -27,10 +28,14 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     package static let entry = ConnectorEntry(
         name: "fs", sinkOptions: FileSinkOptions.schema,
         makeSink: { description, context throws(SluiceError) in try FileSink(description, validate: context.validate) })
+    /// `connector = 's3'` as a sink: files staged on the local disk, uploaded at commit.
+    static let s3Options = FileSinkOptions.s3Schema
 
     private let description: SinkDescription
     private let options: FileSinkOptions
     private let staging: String
+    /// Where an S3 sink's committed files go; nil for a local folder (files are renamed there).
+    private let remote: (any FileIO)?
     /// The columns the files hold: all but the partition columns.
     private let fileColumns: [Int]
     private var open: [String: InProgressFile] = [:]
@@ -43,13 +48,23 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     init(_ description: SinkDescription, validate: Bool) throws(SluiceError) {
         self.description = description
         options = try FileSinkOptions(description)
-        staging = "\(options.root == "/" ? "" : options.root)/.sluice-staging/\(description.sinkID.isEmpty ? String(description.id) : description.sinkID)"
+        let sinkName = description.sinkID.isEmpty ? String(description.id) : description.sinkID
+        if let s3 = options.s3 {
+            // S3 has no rename: files are staged on the local disk and uploaded when committed.
+            let local = description.stateDirectory ?? "\(NSTemporaryDirectory())sluice-sink-staging"
+            staging = "\(local)/staging-\(sinkName)"
+            remote = try S3FileIO(config: s3)
+        } else {
+            staging = "\(options.root == "/" ? "" : options.root)/.sluice-staging/\(sinkName)"
+            remote = nil
+        }
         let partitionColumns = options.partitionColumns
         fileColumns = description.columns.indices.filter { !partitionColumns.contains($0) }
         if validate {
             // The folder must be one the server can write: made now, so a mistake is an error
-            // at CREATE rather than at the first checkpoint.
+            // at CREATE rather than at the first checkpoint. A bucket must answer.
             try POSIXFile.createDirectories(staging)
+            if let remote { _ = try remote.list(prefix: options.root + "/") }
         }
     }
 
@@ -141,6 +156,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     package func commit(_ prepared: [PreparedEpoch]) throws(SluiceError) -> SinkCommitSummary {
         var summary = SinkCommitSummary()
         var folders = Set<String>()
+        if let remote { return try commitRemote(prepared, to: remote) }
         for entry in prepared {
             let token = try FileSinkToken(decoding: entry.token)
             for file in token.finished {
@@ -167,6 +183,49 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                 if descriptor >= 0 { Glibc.close(descriptor) }
             }
             try POSIXFile.syncDirectory(folder)
+        }
+        return summary
+    }
+
+    /// An S3 sink's commit: each finished file uploaded (a multipart upload completes only
+    /// when the whole file is sent), then its staged copy removed. A file whose staged copy is
+    /// gone was uploaded by an earlier attempt; it must be there.
+    private func commitRemote(_ prepared: [PreparedEpoch], to remote: any FileIO) throws(SluiceError) -> SinkCommitSummary {
+        var summary = SinkCommitSummary()
+        var folders = Set<String>()
+        for entry in prepared {
+            let token = try FileSinkToken(decoding: entry.token)
+            for file in token.finished {
+                if access(file.staging, F_OK) == 0 {
+                    let descriptor = Glibc.open(file.staging, O_RDONLY | O_CLOEXEC)
+                    guard descriptor >= 0 else { throw SluiceError(.ioError, "could not open \"\(file.staging)\": \(String(cString: strerror(errno)))") }
+                    defer { Glibc.close(descriptor) }
+                    let size = try POSIXFile.size(of: descriptor, path: file.staging)
+                    let output = try remote.output(file.final)
+                    var offset = 0
+                    do throws(SluiceError) {
+                        while offset < size {
+                            let count = min(8 << 20, size - offset)
+                            try output.write(try POSIXFile.read(descriptor, path: file.staging, offset: offset, count: count))
+                            offset += count
+                        }
+                        _ = try output.close()
+                    } catch {
+                        output.abort()
+                        throw error
+                    }
+                    unlink(file.staging)
+                } else if try remote.size(file.final) == nil {
+                    throw SluiceError(.dataCorrupted, "the s3 sink's staged file \"\(file.staging)\" is gone before it reached \(file.final)")
+                }
+                folders.insert(Self.directory(of: file.final))
+                if summary.files == 0 { try Failpoints.hit("file-sink-mid-commit") }
+                summary.files += 1
+                summary.rows += file.rows
+            }
+        }
+        if options.successFile {
+            for folder in folders.sorted() { try remote.write("\(folder)/_SUCCESS", []) }
         }
         return summary
     }

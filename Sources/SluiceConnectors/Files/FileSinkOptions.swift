@@ -1,6 +1,7 @@
 import SluiceCore
 import SluiceDataflow
 import SluiceFormats
+import SluiceLakehouse
 
 /// The options of `CREATE SINK … WITH (connector = 'fs', fs.path = '/data/out', …) FORMAT PLAIN
 /// ENCODE PARQUET|JSON|CSV`, with RisingWave's names where it has them:
@@ -31,7 +32,9 @@ struct FileSinkOptions: Sendable {
         case none, day, month, hour
     }
 
+    /// Where committed files go: a local folder (`fs`), or `s3://bucket/prefix` (`s3`, with `s3`).
     var root: String
+    var s3: S3Config?
     var rolloverMicroseconds: Int64
     var maxRowCount: Int?
     var pathPrefix: PathPrefix
@@ -39,10 +42,15 @@ struct FileSinkOptions: Sendable {
     var successFile: Bool
     var encoding: Encoding
 
-    static let schema: [ConnectorOption] = [
-        .text("fs.path", required: true), .integer("rollover_seconds", 1 ... 86_400 * 365), .integer("max_row_count", 1 ... .max),
+    static let common: [ConnectorOption] = [
+        .integer("rollover_seconds", 1 ... 86_400 * 365), .integer("max_row_count", 1 ... .max),
         .choice("path_partition_prefix", ["none", "day", "month", "hour"]), .text("partition_by"), .boolean("success_file"),
     ]
+    static let schema: [ConnectorOption] = [.text("fs.path", required: true)] + common
+    static let s3Schema: [ConnectorOption] = [
+        .text("s3.bucket_name", required: true), .text("s3.path"), .text("s3.region_name"), .text("s3.credentials.access"),
+        .text("s3.credentials.secret"), .text("s3.endpoint_url"),
+    ] + common
 
     init(_ description: SinkDescription) throws(SluiceError) {
         let options = description.options
@@ -51,11 +59,23 @@ struct FileSinkOptions: Sendable {
                 .invalidParameterValue, "a file sink is append-only: files are never rewritten",
                 hint: "Use type = 'append-only' (with force_append_only = 'true' over a view that updates rows).")
         }
-        root = options["fs.path"] ?? ""
-        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
-        if root.hasPrefix("file://") { root.removeFirst("file://".count) }
-        guard root.hasPrefix("/") else {
-            throw SluiceError(.invalidParameterValue, "fs.path must be an absolute folder, not '\(options["fs.path"] ?? "")'")
+        if options["connector"]?.lowercased() == "s3" {
+            let bucket = options["s3.bucket_name"] ?? ""
+            guard !bucket.isEmpty, !bucket.contains("/") else {
+                throw SluiceError(.invalidParameterValue, "s3.bucket_name must name a bucket, not '\(bucket)'")
+            }
+            var prefix = options["s3.path"] ?? ""
+            while prefix.hasPrefix("/") { prefix.removeFirst() }
+            while prefix.hasSuffix("/") { prefix.removeLast() }
+            root = prefix.isEmpty ? "s3://\(bucket)" : "s3://\(bucket)/\(prefix)"
+            s3 = try FileSourceOptions.s3Config(options)
+        } else {
+            root = options["fs.path"] ?? ""
+            while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+            if root.hasPrefix("file://") { root.removeFirst("file://".count) }
+            guard root.hasPrefix("/") else {
+                throw SluiceError(.invalidParameterValue, "fs.path must be an absolute folder, not '\(options["fs.path"] ?? "")'")
+            }
         }
         rolloverMicroseconds = (options["rollover_seconds"].flatMap { Int64($0) } ?? 10) * 1_000_000
         maxRowCount = options["max_row_count"].flatMap { Int($0) }

@@ -29,9 +29,12 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     package static let posixEntry = ConnectorEntry(
         name: "posix_fs", sourceOptions: FileSourceOptions.posixSchema,
         makeSource: { description, context throws(SluiceError) in try FileSource(description, validate: context.validate) })
+    /// `connector = 's3'`: a file source over a bucket, or a file sink into one.
     package static let s3Entry = ConnectorEntry(
         name: "s3", sourceOptions: FileSourceOptions.s3Schema,
-        makeSource: { description, context throws(SluiceError) in try FileSource(description, validate: context.validate) })
+        makeSource: { description, context throws(SluiceError) in try FileSource(description, validate: context.validate) },
+        sinkOptions: FileSink.s3Options,
+        makeSink: { description, context throws(SluiceError) in try FileSink(description, validate: context.validate) })
 
     package let statistics = SourceStatistics()
     package private(set) var notices: [String] = []

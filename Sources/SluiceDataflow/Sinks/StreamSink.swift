@@ -119,6 +119,9 @@ package struct SinkDescription: Sendable {
     package var format: String
     package var encode: String
     package var formatOptions: [String: String]
+    /// A folder the sink may keep files of its own in (an S3 file sink's staged files); nil
+    /// when the server keeps nothing on disk.
+    package var stateDirectory: String?
 
     package init(
         id: Int, name: String, sinkID: String, columns: [(name: String, type: DataType)], appendOnly: Bool, primaryKey: [Int],

@@ -82,6 +82,8 @@ package final class Database: TableProvider, Sendable {
             }
         }
         self.makeSink = { description, validate throws(SluiceError) in
+            var description = description
+            description.stateDirectory = dataDirectory.map { "\($0)/connectors/\(description.id)" }
             do throws(SluiceError) {
                 return try makeSink(description, validate)
             } catch {
