@@ -8,7 +8,8 @@ import SluiceServer
 
 /// `sluice bench webhook`: events/s a webhook table accepts over HTTP with durable replies (each
 /// 200 after the write-ahead log is synced), from one client and from 32, with NDJSON bodies of
-/// 1 event and of 1,000; then the reply times at half the best batched rate (paced); beside a
+/// 1 event and of 1,000; then the reply times when paced at 100,000 events/s (half the goal's
+/// rate) and at half the best batched rate measured; beside a
 /// plain INSERT over the wire (psql, one multi-row INSERT of 1,000 events per statement, each
 /// durable). Goal: ≥ 200,000 events/s batched, p99 reply ≤ 20 ms at half that rate.
 ///
@@ -47,10 +48,12 @@ package struct WebhookBenchmark {
             report(String(format: "  %2d client%@ batches of %4d  %10.0f events/s  %8.0f requests/s  p50 %6.2f ms  p99 %6.2f ms",
                           clients, clients == 1 ? " " : "s", batch, result.eventsPerSecond, result.requestsPerSecond, result.p50, result.p99))
         }
-        let half = best / 2
-        let paced = try drive(port: port, clients: 32, batch: 1000, pace: half)
-        report(String(format: "  paced at half the best (%.0f events/s, 32 clients, batches of 1000): %10.0f events/s  p50 %6.2f ms  p99 %6.2f ms",
-                      half, paced.eventsPerSecond, paced.p50, paced.p99))
+        // The goal's rate (half of 200,000 events/s), and half the best rate measured.
+        for (label, rate) in [("half the goal", 100_000.0), ("half the best", best / 2)] {
+            let paced = try drive(port: port, clients: 32, batch: 1000, pace: rate)
+            report(String(format: "  paced at %@ (%.0f events/s, 32 clients, batches of 1000): %10.0f events/s  p50 %6.2f ms  p99 %6.2f ms",
+                          label as NSString, rate, paced.eventsPerSecond, paced.p50, paced.p99))
+        }
         let counted = try await session.execute(script: "SELECT count(*) FROM events").chunks.first?.columns[0].value(at: 0).textForm ?? "?"
         report("  rows in the table: \(counted)")
         if let insert = try insertOverTheWire(port: server.sqlServer.port, directory: directory) {
