@@ -23,6 +23,7 @@ from kafka.admin import NewTopic
 from duckdb_support import duckdb_with
 from harness import SluiceServer
 from harness.ports import free_port, wait_for_port
+from harness.sluice_server import sluice_binary
 from source_support import connect, wait_until
 
 SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_002"
@@ -36,13 +37,23 @@ SEED_COLUMNS = [
 ]
 
 
-def _run_script(conn: psycopg.Connection, path: Path, **values: str) -> None:
-    text = path.read_text()
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", value)
+def _statements(text: str) -> list[str]:
+    """The statements of a script, comments dropped."""
+    statements = []
     for statement in text.split(";\n"):
-        if statement.strip() and not all(line.strip().startswith("--") or not line.strip() for line in statement.splitlines()):
-            conn.execute(statement)
+        body = "\n".join(line for line in statement.splitlines() if not line.strip().startswith("--")).strip()
+        if body:
+            statements.append(body)
+    return statements
+
+
+def _pipeline(kafka: str, data_dir: Path) -> list[str]:
+    """Seed 002's pipeline as `sluice demo game-api` runs it: the topic's source, the seed's
+    filter as a view, the landing zone under `data_dir`/game_events and hive_events over it."""
+    run = subprocess.run([str(sluice_binary()), "demo", "game-api", "--print-sql", "--kafka-listen", kafka, "--data-dir", str(data_dir)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return _statements(run.stdout)
 
 
 class GameAPI:
@@ -91,7 +102,12 @@ def test_seed_002_game_api_through_kafka_to_a_parquet_landing_zone(tmp_path: Pat
         admin.create_topics([NewTopic("events", 1, 1)])
         admin.close()
         with connect(server) as conn:
-            _run_script(conn, SEED / "pipeline.sql", kafka=server.kafka_bootstrap, landing=str(landing))
+            statements = _pipeline(server.kafka_bootstrap, tmp_path)
+            assert [s.split("(")[0].split()[:3] for s in statements] == [
+                ["CREATE", "SOURCE", "game_api_events"], ["CREATE", "MATERIALIZED", "VIEW"], ["CREATE", "SINK", "game_events_landing"],
+                ["CREATE", "SOURCE", "hive_events"]]
+            for statement in statements:
+                conn.execute(statement)
             api = GameAPI({"KAFKA_BOOTSTRAP": server.kafka_bootstrap})
             try:
                 api.generate()
@@ -107,7 +123,10 @@ def test_seed_002_game_api_through_kafka_to_a_parquet_landing_zone(tmp_path: Pat
 def test_seed_002_game_api_through_a_webhook_table(tmp_path: Path) -> None:
     landing = tmp_path / "game_events"
     with SluiceServer(data_dir=tmp_path / "data", extra_args=["--barrier-interval-ms", "200"]) as server, connect(server) as conn:
-        _run_script(conn, SEED / "pipeline_webhook.sql", landing=str(landing))
+        # The webhook table and the view over it, then the Kafka pipeline's landing zone and Hive table.
+        landing_statements = [s for s in _pipeline(server.kafka_bootstrap, tmp_path) if s.startswith(("CREATE SINK", "CREATE SOURCE hive_events"))]
+        for statement in _statements((SEED / "webhook_ingest.sql").read_text()) + landing_statements:
+            conn.execute(statement)
         api = GameAPI({"SLUICE_WEBHOOK_URL": f"{server.webhook_base}/webhook/dev/public/game_api_hooks"})
         try:
             api.generate()

@@ -16,7 +16,7 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
     fileprivate let options: DatagenOptions
     /// Rows delivered so far: the next row's number.
     fileprivate let delivered = Mutex<Int64>(0)
-    private let driver = Mutex<SourceDriver?>(nil)
+    private let driver = SourceDriverSlot()
 
     package init(_ description: SourceDescription) throws(SluiceError) {
         self.description = description
@@ -32,17 +32,11 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
     package var positions: [Int32: Int64]? { [0: delivered.withLock { $0 }] }
 
     package func start(output: SourceOutput) {
-        let started = SourceDriver(name: "datagen-\(description.name)", statistics: statistics, readers: [DatagenReader(self)])
-        driver.withLock { $0 = started }
-        started.start(output: output)
+        driver.start(name: "datagen-\(description.name)", statistics: statistics, readers: [DatagenReader(self)], output: output)
     }
 
     package func stop() {
-        let running = driver.withLock { current -> SourceDriver? in
-            defer { current = nil }
-            return current
-        }
-        running?.stop()
+        driver.stop()
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {

@@ -104,26 +104,14 @@ struct FileSinkOptions: Sendable {
         SluiceError(.invalidParameterValue, "partition_by cannot name column \"\(name)\": a struct or an array has no folder name")
     }
 
-    static let encodeSchemas: [String: [ConnectorOption]] = [
-        "PARQUET": [.choice("compression", ["zstd", "snappy", "gzip", "uncompressed", "none"])],
-        "JSON": [],
-        "CSV": [.boolean("without_header"), .text("delimiter"), .text("quote"), .text("null_string")],
-    ]
-
     /// The file format `FORMAT … ENCODE …` names, with its options checked.
     private static func encoding(_ description: SinkDescription) throws(SluiceError) -> Encoding {
-        guard !description.encode.isEmpty else {
-            throw SluiceError(.syntaxError, "a file sink needs a format, as in FORMAT PLAIN ENCODE PARQUET")
-        }
-        guard description.format == "PLAIN" else {
-            throw SluiceError(.featureNotSupported, "a file sink writes FORMAT PLAIN, not FORMAT \(description.format)")
-        }
-        guard let schema = encodeSchemas[description.encode] else {
-            throw SluiceError(.featureNotSupported, "a file sink writes ENCODE PARQUET, JSON or CSV, not ENCODE \(description.encode)")
-        }
         let options = description.formatOptions
-        try ConnectorOptionSchema("ENCODE \(description.encode)", schema).check(options)
-        switch description.encode {
+        let encode = try EncodeClause.check(
+            format: description.format, encode: description.encode, options: options,
+            schemas: ["PARQUET": [.choice("compression", ["zstd", "snappy", "gzip", "uncompressed", "none"])], "JSON": [], "CSV": EncodeClause.csvOptions],
+            subject: "a file sink", verb: "writes")
+        switch encode {
         case "PARQUET":
             switch options["compression"]?.lowercased() ?? "zstd" {
             case "snappy": return .parquet(.snappy)
@@ -134,24 +122,7 @@ struct FileSinkOptions: Sendable {
         case "JSON":
             return .json
         default:
-            var csv = CSVTextOptions()
-            csv.writesHeader = !(try OptionValues.boolean(options, "without_header") ?? false)
-            csv.delimiter = try singleByte(options, "delimiter") ?? csv.delimiter
-            csv.quote = try singleByte(options, "quote") ?? csv.quote
-            csv.null = Array((options["null_string"] ?? "").utf8)
-            guard csv.delimiter != csv.quote else { throw SluiceError(.invalidParameterValue, "the CSV delimiter and quote must differ") }
-            guard !csv.null.contains(where: { $0 == 10 || $0 == 13 }) else { throw SluiceError(.invalidParameterValue, "null_string cannot hold a line end") }
-            return .csv(csv)
+            return .csv(try EncodeClause.csv(options))
         }
-    }
-
-    /// An option that must be one ASCII character other than a line end.
-    static func singleByte(_ options: [String: String], _ name: String) throws(SluiceError) -> UInt8? {
-        guard let text = options[name] else { return nil }
-        let bytes = Array(text.utf8)
-        guard bytes.count == 1, bytes[0] < 0x80, bytes[0] != 10, bytes[0] != 13 else {
-            throw SluiceError(.invalidParameterValue, "option \"\(name)\" must be one character, not '\(text)'")
-        }
-        return bytes[0]
     }
 }

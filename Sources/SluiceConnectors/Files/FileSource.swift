@@ -43,7 +43,7 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     private let fileIO: any FileIO
     private let listFile: String?
     private let columnsFromFiles: [(name: String, type: DataType)]?
-    private let driver = Mutex<SourceDriver?>(nil)
+    private let driver = SourceDriverSlot()
 
     private struct State {
         /// Files found so far, in the order they are read.
@@ -117,17 +117,11 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     // MARK: SourceConnector
 
     package func start(output: SourceOutput) {
-        let started = SourceDriver(name: "files-\(description.name)", statistics: statistics, readers: [FileReader(self)])
-        driver.withLock { $0 = started }
-        started.start(output: output)
+        driver.start(name: "files-\(description.name)", statistics: statistics, readers: [FileReader(self)], output: output)
     }
 
     package func stop() {
-        let running = driver.withLock { current -> SourceDriver? in
-            defer { current = nil }
-            return current
-        }
-        running?.stop()
+        driver.stop()
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {

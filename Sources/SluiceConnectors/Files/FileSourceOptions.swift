@@ -83,35 +83,14 @@ struct FileSourceOptions: Sendable {
             secretAccessKey: options["s3.credentials.secret"])
     }
 
-    static let encodeSchemas: [String: [ConnectorOption]] = [
-        "PARQUET": [],
-        "JSON": [],
-        "CSV": [.boolean("without_header"), .text("delimiter"), .text("quote"), .text("null_string")],
-    ]
-
     private static func encoding(_ description: SourceDescription) throws(SluiceError) -> Encoding {
-        guard !description.encode.isEmpty else {
-            throw SluiceError(.syntaxError, "a file source needs a format, as in FORMAT PLAIN ENCODE PARQUET")
-        }
-        guard description.format == "PLAIN" else {
-            throw SluiceError(.featureNotSupported, "a file source reads FORMAT PLAIN, not FORMAT \(description.format)")
-        }
-        guard let schema = encodeSchemas[description.encode] else {
-            throw SluiceError(.featureNotSupported, "a file source reads ENCODE PARQUET, JSON or CSV, not ENCODE \(description.encode)")
-        }
-        let options = description.formatOptions
-        try ConnectorOptionSchema("ENCODE \(description.encode)", schema).check(options)
-        switch description.encode {
+        let encode = try EncodeClause.check(
+            format: description.format, encode: description.encode, options: description.formatOptions,
+            schemas: ["PARQUET": [], "JSON": [], "CSV": EncodeClause.csvOptions], subject: "a file source", verb: "reads")
+        switch encode {
         case "PARQUET": return .parquet
         case "JSON": return .json
-        default:
-            var csv = CSVTextOptions()
-            csv.writesHeader = !(try OptionValues.boolean(options, "without_header") ?? false)
-            csv.delimiter = try FileSinkOptions.singleByte(options, "delimiter") ?? csv.delimiter
-            csv.quote = try FileSinkOptions.singleByte(options, "quote") ?? csv.quote
-            csv.null = Array((options["null_string"] ?? "").utf8)
-            guard csv.delimiter != csv.quote else { throw SluiceError(.invalidParameterValue, "the CSV delimiter and quote must differ") }
-            return .csv(csv)
+        default: return .csv(try EncodeClause.csv(description.formatOptions))
         }
     }
 }

@@ -118,6 +118,51 @@ package struct CSVRowCaster {
     }
 }
 
+/// What every connector's `FORMAT … ENCODE …` shares: the format must be PLAIN (for now), the
+/// encoding one the connector takes, its options those the encoding declares.
+package enum EncodeClause {
+    /// The options of each encoding, for readers and writers alike.
+    static let csvOptions: [ConnectorOption] = [.boolean("without_header"), .text("delimiter"), .text("quote"), .text("null_string")]
+
+    /// Checks `format`, `encode` and `options` against `schemas` (the encodings `subject` takes,
+    /// with their options); returns the encoding's name.
+    static func check(
+        format: String, encode: String, options: [String: String], schemas: [String: [ConnectorOption]], subject: String, verb: String
+    ) throws(SluiceError) -> String {
+        guard !encode.isEmpty else {
+            throw SluiceError(.syntaxError, "\(subject) needs a format, as in FORMAT PLAIN ENCODE \(schemas.keys.sorted().first ?? "JSON")")
+        }
+        guard format == "PLAIN" else { throw SluiceError(.featureNotSupported, "\(subject) \(verb) FORMAT PLAIN, not FORMAT \(format)") }
+        guard let schema = schemas[encode] else {
+            throw SluiceError(.featureNotSupported, "\(subject) \(verb) ENCODE \(schemas.keys.sorted().joined(separator: ", ")), not ENCODE \(encode)")
+        }
+        try ConnectorOptionSchema("ENCODE \(encode)", schema).check(options)
+        return encode
+    }
+
+    /// `ENCODE CSV (without_header, delimiter, quote, null_string)` as CSV settings.
+    static func csv(_ options: [String: String]) throws(SluiceError) -> CSVTextOptions {
+        var csv = CSVTextOptions()
+        csv.writesHeader = !(try OptionValues.boolean(options, "without_header") ?? false)
+        csv.delimiter = try singleByte(options, "delimiter") ?? csv.delimiter
+        csv.quote = try singleByte(options, "quote") ?? csv.quote
+        csv.null = Array((options["null_string"] ?? "").utf8)
+        guard csv.delimiter != csv.quote else { throw SluiceError(.invalidParameterValue, "the CSV delimiter and quote must differ") }
+        guard !csv.null.contains(where: { $0 == 10 || $0 == 13 }) else { throw SluiceError(.invalidParameterValue, "null_string cannot hold a line end") }
+        return csv
+    }
+
+    /// An option that must be one ASCII character other than a line end.
+    static func singleByte(_ options: [String: String], _ name: String) throws(SluiceError) -> UInt8? {
+        guard let text = options[name] else { return nil }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 1, bytes[0] < 0x80, bytes[0] != 10, bytes[0] != 13 else {
+            throw SluiceError(.invalidParameterValue, "option \"\(name)\" must be one character, not '\(text)'")
+        }
+        return bytes[0]
+    }
+}
+
 /// Which parser an `ENCODE` names, for readers of messages (Kafka).
 package enum MessageEncoding: Sendable {
     case json
@@ -125,21 +170,12 @@ package enum MessageEncoding: Sendable {
 
     /// The encoding `description`'s `ENCODE` names, its options checked.
     package static func of(_ description: SourceDescription, connector: String) throws(SluiceError) -> MessageEncoding {
-        switch description.encode {
-        case "JSON":
-            try ConnectorOptionSchema("ENCODE JSON", []).check(description.formatOptions)
-            return .json
-        case "CSV":
-            try ConnectorOptionSchema("ENCODE CSV", [.boolean("without_header"), .text("delimiter"), .text("quote"), .text("null_string")])
-                .check(description.formatOptions)
-            var options = CSVTextOptions()
-            options.writesHeader = false
-            options.delimiter = try FileSinkOptions.singleByte(description.formatOptions, "delimiter") ?? options.delimiter
-            options.quote = try FileSinkOptions.singleByte(description.formatOptions, "quote") ?? options.quote
-            options.null = Array((description.formatOptions["null_string"] ?? "").utf8)
-            return .csv(options)
-        default:
-            throw SluiceError(.featureNotSupported, "ENCODE \(description.encode) is not supported by the \(connector) connector yet; use ENCODE JSON or CSV")
-        }
+        let encode = try EncodeClause.check(
+            format: description.format, encode: description.encode, options: description.formatOptions,
+            schemas: ["JSON": [], "CSV": EncodeClause.csvOptions], subject: "the \(connector) connector", verb: "reads")
+        guard encode == "CSV" else { return .json }
+        var options = try EncodeClause.csv(description.formatOptions)
+        options.writesHeader = false
+        return .csv(options)
     }
 }

@@ -38,7 +38,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     let description: SourceDescription
     let options: KafkaSourceOptions
     let state = Mutex(State())
-    private let driver = Mutex<SourceDriver?>(nil)
+    private let driver = SourceDriverSlot()
     /// How many reader threads read the topic's partitions.
     let readerCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
@@ -103,18 +103,11 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
             case .csv(let csv): KafkaReader(self, index: index, parser: CSVRowParser(columns: description.payloadColumns, options: csv))
             }
         }
-        let started = SourceDriver(name: "kafka-\(description.name)", statistics: statistics, readers: readers)
-        driver.withLock { $0 = started }
-        started.start(output: output)
+        driver.start(name: "kafka-\(description.name)", statistics: statistics, readers: readers, output: output)
     }
 
     package func stop() {
-        // The readers hold the source: dropping the driver once it stopped frees both.
-        let running = driver.withLock { current -> SourceDriver? in
-            defer { current = nil }
-            return current
-        }
-        running?.stop()
+        driver.stop()
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {

@@ -182,3 +182,25 @@ package final class SourceDriver: Sendable {
         }
     }
 }
+
+/// A connector's driver while it runs: started once, stopped once. The readers usually hold
+/// their connector, so dropping the driver on stop frees both.
+package final class SourceDriverSlot: Sendable {
+    private let driver = Mutex<SourceDriver?>(nil)
+
+    package init() {}
+
+    package func start(name: String, statistics: SourceStatistics, readers: [any SourceReader], output: SourceOutput) {
+        let started = SourceDriver(name: name, statistics: statistics, readers: readers)
+        driver.withLock { $0 = started }
+        started.start(output: output)
+    }
+
+    package func stop() {
+        let running = driver.withLock { current -> SourceDriver? in
+            defer { current = nil }
+            return current
+        }
+        running?.stop()
+    }
+}

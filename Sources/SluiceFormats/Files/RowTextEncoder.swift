@@ -105,6 +105,29 @@ struct RenderedColumn {
         out.append(contentsOf: bytes[start ..< ends[row]])
     }
 
+    /// An integer column's values in decimal, `null` for NULL.
+    private mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8]) {
+        for row in values.indices {
+            if column.isNull(row) { bytes += null } else { appendDigits(Int64(values[row]), to: &bytes) }
+            ends.append(bytes.count)
+        }
+    }
+
+    /// Each value's PostgreSQL text form, written by `write` (quoted or escaped); `null` for NULL.
+    private mutating func renderTexts(_ column: Column, null: [UInt8], _ write: (inout [UInt8], [UInt8]) -> Void) {
+        var text: [UInt8] = []
+        for row in 0 ..< column.count {
+            if column.isNull(row) {
+                bytes += null
+            } else {
+                text.removeAll(keepingCapacity: true)
+                column.appendText(at: row, to: &text)
+                write(&bytes, text)
+            }
+            ends.append(bytes.count)
+        }
+    }
+
     // MARK: JSON
 
     mutating func renderJSON(_ column: Column) {
@@ -116,20 +139,11 @@ struct RenderedColumn {
                 ends.append(bytes.count)
             }
         case (.int16(let values), _):
-            for row in values.indices {
-                if column.isNull(row) { bytes += Self.null } else { appendDigits(Int64(values[row]), to: &bytes) }
-                ends.append(bytes.count)
-            }
+            renderIntegers(values, column, null: Self.null)
         case (.int32(let values), .int32):
-            for row in values.indices {
-                if column.isNull(row) { bytes += Self.null } else { appendDigits(Int64(values[row]), to: &bytes) }
-                ends.append(bytes.count)
-            }
+            renderIntegers(values, column, null: Self.null)
         case (.int64(let values), .int64):
-            for row in values.indices {
-                if column.isNull(row) { bytes += Self.null } else { appendDigits(values[row], to: &bytes) }
-                ends.append(bytes.count)
-            }
+            renderIntegers(values, column, null: Self.null)
         case (.bytes(let values), .varchar), (.bytes(let values), .unknown):
             values.data.withUnsafeBytes { data in
                 for row in 0 ..< values.count {
@@ -143,17 +157,9 @@ struct RenderedColumn {
                 ends.append(bytes.count)
             }
         case (.float32, _), (.float64, _), (.decimal, _):
-            var text: [UInt8] = []
-            for row in 0 ..< column.count {
-                if column.isNull(row) {
-                    bytes += Self.null
-                } else {
-                    text.removeAll(keepingCapacity: true)
-                    column.appendText(at: row, to: &text)
-                    // NaN and the infinities are not JSON numbers: they go as strings.
-                    if isJSONNumber(text) { bytes += text } else { text.withUnsafeBytes { appendJSONString($0, to: &bytes) } }
-                }
-                ends.append(bytes.count)
+            // NaN and the infinities are not JSON numbers: they go as strings.
+            renderTexts(column, null: Self.null) { out, text in
+                if isJSONNumber(text) { out += text } else { appendJSONString(text, to: &out) }
             }
         case (.structure, _), (.list, _):
             for row in 0 ..< column.count {
@@ -162,17 +168,7 @@ struct RenderedColumn {
             }
         default:
             // Dates, times, timestamps, intervals, bytea: their text form, as a string.
-            var text: [UInt8] = []
-            for row in 0 ..< column.count {
-                if column.isNull(row) {
-                    bytes += Self.null
-                } else {
-                    text.removeAll(keepingCapacity: true)
-                    column.appendText(at: row, to: &text)
-                    text.withUnsafeBytes { appendJSONString($0, to: &bytes) }
-                }
-                ends.append(bytes.count)
-            }
+            renderTexts(column, null: Self.null) { out, text in appendJSONString(text, to: &out) }
         }
     }
 
@@ -220,33 +216,19 @@ struct RenderedColumn {
     mutating func renderCSV(_ column: Column, options: CSVTextOptions) {
         ends.reserveCapacity(column.count)
         switch (column.storage, column.type) {
+        case (.int16(let values), _):
+            renderIntegers(values, column, null: options.null)
         case (.int32(let values), .int32):
-            for row in values.indices {
-                if column.isNull(row) { bytes += options.null } else { appendDigits(Int64(values[row]), to: &bytes) }
-                ends.append(bytes.count)
-            }
+            renderIntegers(values, column, null: options.null)
         case (.int64(let values), .int64):
-            for row in values.indices {
-                if column.isNull(row) { bytes += options.null } else { appendDigits(values[row], to: &bytes) }
-                ends.append(bytes.count)
-            }
+            renderIntegers(values, column, null: options.null)
         case (.bytes(let values), .varchar), (.bytes(let values), .jsonb), (.bytes(let values), .unknown):
             for row in 0 ..< values.count {
                 if column.isNull(row) { bytes += options.null } else { appendCSVField(values.data[values.byteRange(at: row)], options: options, to: &bytes) }
                 ends.append(bytes.count)
             }
         default:
-            var text: [UInt8] = []
-            for row in 0 ..< column.count {
-                if column.isNull(row) {
-                    bytes += options.null
-                } else {
-                    text.removeAll(keepingCapacity: true)
-                    column.appendText(at: row, to: &text)
-                    appendCSVField(text[...], options: options, to: &bytes)
-                }
-                ends.append(bytes.count)
-            }
+            renderTexts(column, null: options.null) { out, text in appendCSVField(text[...], options: options, to: &out) }
         }
     }
 }

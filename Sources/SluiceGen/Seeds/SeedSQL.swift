@@ -384,14 +384,15 @@ extension PaymentsSeed {
     }
 }
 
-/// Seed 002's pipeline on Sluice (tests/fixtures/seed_002/pipeline.sql, which the tests compare
-/// with this): the game API's topic, the seed's Spark filter as a view, the Parquet landing zone
-/// as a file sink, and `hive_events` over it. `{kafka}` and `{landing}` are filled in.
+/// Seed 002's pipeline on Sluice, as `sluice demo game-api` runs it and tests/e2e/test_seed_002.py
+/// runs it against the real Flask app and `ab`: the game API's topic, the seed's Spark filter as
+/// a view, the Parquet landing zone as a file sink, and `hive_events` over it. `{kafka}` and
+/// `{landing}` are filled in.
 package enum GameAPISeed {
     package static let pipeline = #"""
 -- Seed 002 on Sluice: the topic the game API logs to, the seed's Spark filter as a view, its
 -- Parquet landing zone as a file sink (a file every 10 seconds, a folder per event type), and
--- the Hive table over the landed files that Presto queried. {kafka} and {landing} are filled in.
+-- the Hive table over the landed files that Presto queried.
 CREATE SOURCE game_api_events (
     "Accept" VARCHAR,
     "Host" VARCHAR,
