@@ -50,8 +50,7 @@ let package = Package(
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
         .target(name: "SluiceFormats", dependencies: ["SluiceCore", "SluiceCodecs", "CZlib"]),
-        // (Crypto: hmac() and the SHA-2 digests.)
-        .target(name: "SluiceExpr", dependencies: ["SluiceCore", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: optimized),
+        .target(name: "SluiceExpr", dependencies: ["SluiceCore"], swiftSettings: optimized),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore", "SluiceCodecs"]),
         .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
@@ -69,7 +68,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceState", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", "SluiceAuth", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",

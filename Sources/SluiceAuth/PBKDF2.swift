@@ -1,3 +1,5 @@
+import SluiceCore
+
 /// PBKDF2-HMAC-SHA-256 (RFC 8018, section 5.2), the `Hi()` function of SCRAM (RFC 5802, section 2.2).
 package enum PBKDF2 {
     /// Derives one 32-byte block: `Hi(password, salt, iterations)`.

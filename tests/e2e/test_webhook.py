@@ -184,3 +184,20 @@ def test_acknowledged_deliveries_survive_kills_exactly_once_into_a_file_sink(tmp
             return ids if set(ids) >= set(in_table) else None
         ids = wait_until(complete, 60, "every row of the table in the sink's files")
         assert set(ids) == set(in_table)
+
+
+@pytest.mark.parametrize("algorithm", ["md5", "sha1", "sha256"])
+def test_hmac_and_encodings_match_pythons(tmp_path: Path, algorithm: str) -> None:
+    """The validation functions against Python's hmac, hashlib and base64: short and long keys
+    (a key longer than the block is hashed first), text and bytea."""
+    import base64
+
+    message = "The quick brown fox jumps over the lazy dog"
+    with SluiceServer(data_dir=tmp_path / "data") as server, connect(server) as conn:
+        for key in ("key", "k" * 100):
+            expected = hmac.new(key.encode(), message.encode(), getattr(hashlib, algorithm)).digest()
+            got = conn.execute(f"SELECT hmac(%s, %s, '{algorithm}'), encode(hmac(%s, %s, '{algorithm}'), 'base64')",
+                               (key, message, key, message)).fetchone()
+            assert bytes(got[0]) == expected and got[1] == base64.b64encode(expected).decode()
+        assert bytes(conn.execute("SELECT sha256(%s)", (message.encode(),)).fetchone()[0]) == hashlib.sha256(message.encode()).digest()
+        assert conn.execute("SELECT decode(encode(%s::bytea, 'hex'), 'hex') = %s::bytea", (b"\x00\xff", b"\x00\xff")).fetchone() == (True,)

@@ -55,6 +55,7 @@ def main() -> int:
     parser.add_argument("--kafka-listen")
     parser.add_argument("--catalog-listen")
     parser.add_argument("--dashboard-listen")
+    parser.add_argument("--webhook-listen")
     args = parser.parse_args()
     host, port = args.listen.rsplit(":", 1)
 

@@ -6,7 +6,6 @@ import SluiceCore
 import SluiceDataflow
 import SluiceFormats
 import SluiceLakehouse
-import SluiceState
 
 /// RisingWave's file sink, `connector = 'fs'`: rows go to Parquet, JSON-lines or CSV files in a
 /// folder (``FileSinkOptions``), exactly once across crashes.
@@ -171,7 +170,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                 }
                 folders.insert(folder)
                 // Between two renames of one commit: the commit after restart finishes it.
-                if summary.files == 0 { try Failpoints.hit("file-sink-mid-commit") }
+                if summary.files == 0 { try SinkFailpoints.hit("file-sink-mid-commit") }
                 summary.files += 1
                 summary.rows += file.rows
             }
@@ -219,7 +218,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                     throw SluiceError(.dataCorrupted, "the s3 sink's staged file \"\(file.staging)\" is gone before it reached \(file.final)")
                 }
                 folders.insert(Self.directory(of: file.final))
-                if summary.files == 0 { try Failpoints.hit("file-sink-mid-commit") }
+                if summary.files == 0 { try SinkFailpoints.hit("file-sink-mid-commit") }
                 summary.files += 1
                 summary.rows += file.rows
             }

@@ -123,6 +123,11 @@ package struct CSVRowCaster {
 package enum EncodeClause {
     /// The options of each encoding, for readers and writers alike.
     static let csvOptions: [ConnectorOption] = [.boolean("without_header"), .text("delimiter"), .text("quote"), .text("null_string")]
+    /// `ENCODE JSON`'s options: RisingWave's schema registry (a JSON schema; taken and not read
+    /// yet) and its handling of timestamps with a zone (accepted as RisingWave's default).
+    static let jsonOptions: [ConnectorOption] = [
+        .text("schema.registry"), .text("schema.registry.username"), .text("schema.registry.password"), .text("timestamptz.handling.mode"),
+    ]
 
     /// Checks `format`, `encode` and `options` against `schemas` (the encodings `subject` takes,
     /// with their options); returns the encoding's name.
@@ -172,7 +177,7 @@ package enum MessageEncoding: Sendable {
     package static func of(_ description: SourceDescription, connector: String) throws(SluiceError) -> MessageEncoding {
         let encode = try EncodeClause.check(
             format: description.format, encode: description.encode, options: description.formatOptions,
-            schemas: ["JSON": [], "CSV": EncodeClause.csvOptions], subject: "the \(connector) connector", verb: "reads")
+            schemas: ["JSON": EncodeClause.jsonOptions, "CSV": EncodeClause.csvOptions], subject: "the \(connector) connector", verb: "reads")
         guard encode == "CSV" else { return .json }
         var options = try EncodeClause.csv(description.formatOptions)
         options.writesHeader = false

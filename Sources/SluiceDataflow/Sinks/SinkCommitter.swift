@@ -179,3 +179,11 @@ package final class SinkCommitter: Sendable {
         return nil
     }
 }
+
+/// The failpoints a sink's own commit steps pass (a file sink between two renames), for the
+/// connectors, which see the state store only through Dataflow.
+package enum SinkFailpoints {
+    package static func hit(_ name: String) throws(SluiceError) {
+        try Failpoints.hit(name)
+    }
+}

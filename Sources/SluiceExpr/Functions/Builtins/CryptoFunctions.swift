@@ -1,13 +1,12 @@
-import Crypto
 import SluiceCore
 
 /// What webhook validation needs, as RisingWave and pgcrypto name it:
 /// - `hmac(key, message, algorithm)` (RisingWave's argument order, as its webhook examples
-///   write `hmac(secret, data, 'sha256')`), text or bytea in, bytea out; `md5`, `sha1`, `sha256`,
-///   `sha384` and `sha512`;
+///   write `hmac(secret, data, 'sha256')`), text or bytea in, bytea out; `md5`, `sha1` and
+///   `sha256`, what webhook senders sign with;
 /// - `secure_compare(a, b)`: equality in time that does not depend on where they differ;
 /// - `encode(bytea, 'hex' | 'base64' | 'escape')` and `decode(text, …)`, PostgreSQL's;
-/// - `sha256(bytea)`, `sha384` and `sha512`, PostgreSQL's digests.
+/// - `sha256(bytea)`, PostgreSQL's digest.
 enum CryptoFunctions {
     static func overloads(named name: String) -> [Overload]? {
         let text = DataType.varchar
@@ -23,7 +22,7 @@ enum CryptoFunctions {
             return [Overload([.bytea, text], encode())]
         case "decode":
             return [Overload([text, text], decode())]
-        case "sha256", "sha384", "sha512":
+        case "sha256":
             return [Overload([.bytea], digest(name))]
         default:
             return nil
@@ -56,16 +55,14 @@ enum CryptoFunctions {
         function("hmac", types, .bytea) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             let key = StringArgument(arguments[0]), message = StringArgument(arguments[1]), algorithm = StringArgument(arguments[2])
             return try Kernels.strings(arguments, rowCount: rowCount, type: .bytea) { (row: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
-                let symmetric = SymmetricKey(data: key.slice(row))
+                let secret = Array(key.slice(row))
                 let data = message.slice(row)
                 switch algorithm.string(row).lowercased() {
-                case "md5": out.append(contentsOf: HMAC<Insecure.MD5>.authenticationCode(for: data, using: symmetric))
-                case "sha1": out.append(contentsOf: HMAC<Insecure.SHA1>.authenticationCode(for: data, using: symmetric))
-                case "sha256": out.append(contentsOf: HMAC<SHA256>.authenticationCode(for: data, using: symmetric))
-                case "sha384": out.append(contentsOf: HMAC<SHA384>.authenticationCode(for: data, using: symmetric))
-                case "sha512": out.append(contentsOf: HMAC<SHA512>.authenticationCode(for: data, using: symmetric))
+                case "md5": out.append(contentsOf: HMAC64.authenticationCode(key: secret, message: data) { bytes in bytes.withUnsafeBufferPointer { MD5.digest($0) } })
+                case "sha1": out.append(contentsOf: HMAC64.authenticationCode(key: secret, message: data) { SHA1.hash($0) })
+                case "sha256": out.append(contentsOf: HMACSHA256.authenticationCode(for: data, key: secret))
                 case let other:
-                    throw SluiceError(.invalidParameterValue, "hmac does not know the hash \"\(other)\"", hint: "Use md5, sha1, sha256, sha384 or sha512.")
+                    throw SluiceError(.invalidParameterValue, "hmac does not know the hash \"\(other)\"", hint: "Use md5, sha1 or sha256.")
                 }
                 return true
             }
@@ -76,12 +73,7 @@ enum CryptoFunctions {
         function(name, [.bytea], .bytea) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             let input = StringArgument(arguments[0])
             return try Kernels.strings(arguments, rowCount: rowCount, type: .bytea) { (row: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
-                let data = input.slice(row)
-                switch name {
-                case "sha256": out.append(contentsOf: SHA256.hash(data: data))
-                case "sha384": out.append(contentsOf: SHA384.hash(data: data))
-                default: out.append(contentsOf: SHA512.hash(data: data))
-                }
+                out.append(contentsOf: SHA256.hash(input.slice(row)))
                 return true
             }
         }
