@@ -211,3 +211,66 @@ def test_a_file_source_to_file_sink_pipeline_loses_and_repeats_nothing_across_ki
         assert set(ids) == expected
         with connect(server) as conn:
             assert conn.execute("SELECT rows_rejected FROM sluice_sources WHERE name = 'inbox'").fetchone() == (0,)
+
+
+MATCH_YAML = """\
+meta:
+  data_version: 0.9
+  created: 2019-06-27
+  revision: 1
+info:
+  city: Bristol
+  dates:
+  - 2017-06-04
+  gender: female
+  match_type: ODI
+  outcome:
+    by:
+      runs: 6  # a comment
+    winner: England
+  teams:
+  - England
+  - 'South Africa'
+  toss: {decision: bat, winner: England}
+  note: >
+    folded
+    text
+innings:
+- 1st innings:
+    team: England
+    deliveries:
+    - 0.1:
+        batsman: "T Beaumont"
+        runs: {batsman: 0, extras: 0, total: 0}
+"""
+
+
+def test_yaml_files_read_as_pyyaml_reads_them(tmp_path: Path) -> None:
+    """ENCODE YAML: a document a row (cricsheet's match files, as seed 003 has them), or a list of
+    mappings a row each; compared with what PyYAML reads from the same files."""
+    import yaml
+
+    root = tmp_path / "matches"
+    root.mkdir()
+    (root / "1001.yaml").write_text(MATCH_YAML)
+    (root / "1002.yaml").write_text(MATCH_YAML.replace("Bristol", "Leicester").replace("runs: 6", "wickets: 3"))
+    players = [{"id": i, "name": f"player {i}", "team": "England" if i % 2 else "South Africa", "caps": i * 3} for i in range(40)]
+    with gzip.open(root / "players.yml.gz", "wt") as out:
+        out.write(yaml.safe_dump(players))
+    (root / "broken.yaml").write_text("info: [unclosed\n")
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=ARGS) as server, connect(server) as conn:
+        conn.execute(f"""CREATE SOURCE matches (meta jsonb, info jsonb, innings jsonb) WITH (connector = 'posix_fs', posix_fs.root = '{root}',
+            match_pattern = '*.yaml') FORMAT PLAIN ENCODE YAML""")
+        conn.execute(f"""CREATE SOURCE players (id int, name varchar, team varchar, caps bigint) WITH (connector = 'posix_fs',
+            posix_fs.root = '{root}', match_pattern = '*.yml.gz') FORMAT PLAIN ENCODE YAML""")
+        rows = conn.execute("SELECT meta, info, innings FROM matches ORDER BY info->>'city'").fetchall()
+        expected = [yaml.safe_load((root / name).read_text()) for name in ("1001.yaml", "1002.yaml")]
+        expected.sort(key=lambda document: document["info"]["city"])
+        normalize = lambda value: json.loads(json.dumps(value, default=str))  # noqa: E731 - dates as PyYAML's str()
+        assert [normalize({"meta": m, "info": i, "innings": n}) for m, i, n in rows] == [normalize(document) for document in expected]
+        assert sorted(conn.execute("SELECT id, name, team, caps FROM players").fetchall()) == [
+            (p["id"], p["name"], p["team"], p["caps"]) for p in players]
+        conn.execute("CREATE MATERIALIZED VIEW per_city AS SELECT info->>'city' AS city, count(*) AS n FROM matches GROUP BY 1")
+        wait_until(lambda: conn.execute("SELECT count(*) FROM per_city").fetchone() == (2,), 20, "the view over YAML files")
+        errors = [e for (e,) in conn.execute("SELECT error FROM sluice_source_errors WHERE source_name = 'matches'").fetchall()]
+        assert len(errors) == 1 and "broken.yaml" in errors[0] and "YAML line 1" in errors[0], errors

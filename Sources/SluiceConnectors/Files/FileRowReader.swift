@@ -149,6 +149,8 @@ struct FileRowReader {
             if builders[0].count > 0 { try each(finish(&builders, decoder: decoder, constants: constants), unit) }
         case .csv(let options):
             try readCSV(file, options: options, skip: skip, constants: constants, each: each, reject: reject)
+        case .yaml:
+            try readYAML(file, skip: skip, constants: constants, each: each, reject: reject)
         }
     }
 
@@ -209,6 +211,41 @@ struct FileRowReader {
                 try block.withRawBytes { (bytes) throws(SluiceError) in try body(bytes, isLast) }
             }
         }
+    }
+
+    // MARK: YAML
+
+    /// The largest YAML file read: a document is read whole.
+    static let maximumYAMLBytes = 256 << 20
+
+    private func readYAML(
+        _ file: SourceFile, skip: Int64, constants: [Int: Value], each: (Chunk, Int64) throws(SluiceError) -> Void, reject: (Rejection) -> Void
+    ) throws(SluiceError) {
+        var text: [UInt8] = []
+        try readBytes(file) { (bytes, _) throws(SluiceError) in
+            text.append(contentsOf: bytes)
+            guard text.count <= Self.maximumYAMLBytes else {
+                throw SluiceError(.programLimitExceeded, "a YAML file larger than \(Self.maximumYAMLBytes >> 20) MiB is not read")
+            }
+        }
+        var decoder = JSONRowDecoder(columns: columns)
+        var builders = decoder.makeBuilders()
+        var unit: Int64 = 0
+        for row in try YAMLDocuments.rows(text) {
+            unit += 1
+            guard unit > skip else { continue }
+            let problem: String? = row.withUnsafeBytes { bytes in
+                do throws(JSONDecodeError) {
+                    try decoder.decodeRow(bytes, into: &builders)
+                    return nil
+                } catch {
+                    return error.message
+                }
+            }
+            if let problem { reject(Rejection(unit: unit, message: "row \(unit): \(problem)", payload: Array(row.prefix(256)))) }
+            if builders[0].count >= Chunk.preferredSize { try each(finish(&builders, decoder: decoder, constants: constants), unit) }
+        }
+        if builders[0].count > 0 { try each(finish(&builders, decoder: decoder, constants: constants), unit) }
     }
 
     // MARK: CSV

@@ -159,7 +159,7 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
                 predicate.terms.allSatisfy { term in Self.fieldID(of: term) != column || evidence.mayMatch(term) }
             }
         }
-        var read = 0, skipped = 0
+        var read = 0, skipped = 0, unreadable = 0
         for file in try listFiles() {
             if let mayMatch {
                 let constants = reader.partitionValues(file.relativePath)
@@ -169,13 +169,23 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
                 }
             }
             read += 1
-            do {
-                try reader.read(file, skip: 0, mayMatch: mayMatch, each: { (chunk, _) throws(SluiceError) in try each(chunk) }, reject: { _ in })
-            } catch let error where error.code == .ioError && (try? fileIO.size(file.location)) == nil {
-                continue  // removed since it was listed
+            // A file that cannot be read (damaged, or removed since it was listed) is passed over,
+            // as the source's reader passes it over (and records it in sluice_source_errors).
+            var delivering = false
+            do throws(SluiceError) {
+                try reader.read(file, skip: 0, mayMatch: mayMatch, each: { (chunk, _) throws(SluiceError) in
+                    delivering = true
+                    defer { delivering = false }
+                    try each(chunk)
+                }, reject: { _ in })
+            } catch {
+                // The query's own failure (cancelled, out of memory) ends it; the file's does not.
+                if delivering { throw error }
+                unreadable += 1
             }
         }
         statistics.status = "last scan: \(read) files read, \(skipped) skipped by their folders"
+            + (unreadable > 0 ? ", \(unreadable) unreadable" : "")
     }
 
     private static func fieldID(of term: IcebergScanTerm) -> Int {

@@ -20,6 +20,8 @@ struct FileSourceOptions: Sendable {
         case json
         case csv(CSVTextOptions)
         case parquet
+        /// A mapping a row, or a sequence of them, per document (``YAMLDocuments``).
+        case yaml
     }
 
     enum Compression: String, Sendable {
@@ -86,10 +88,11 @@ struct FileSourceOptions: Sendable {
     private static func encoding(_ description: SourceDescription) throws(SluiceError) -> Encoding {
         let encode = try EncodeClause.check(
             format: description.format, encode: description.encode, options: description.formatOptions,
-            schemas: ["PARQUET": [], "JSON": [], "CSV": EncodeClause.csvOptions], subject: "a file source", verb: "reads")
+            schemas: ["PARQUET": [], "JSON": [], "CSV": EncodeClause.csvOptions, "YAML": []], subject: "a file source", verb: "reads")
         switch encode {
         case "PARQUET": return .parquet
         case "JSON": return .json
+        case "YAML": return .yaml
         default: return .csv(try EncodeClause.csv(description.formatOptions))
         }
     }

@@ -4,8 +4,8 @@ import SluiceCore
 /// and the unit tests. Each input is CSV options and bytes — random bytes, mutated CSV, or rows
 /// the ``RowTextEncoder`` wrote. It checks that nothing crashes; that ``CSVRecordReader`` gives
 /// the same records however the bytes are cut into pieces; that rows the encoder wrote read back
-/// as they were; and that ``GzipInflater`` over gzip data cut short or damaged either inflates
-/// or throws, never traps.
+/// as they were; that ``YAMLDocuments`` reads the bytes or refuses them; and that
+/// ``GzipInflater`` over gzip data cut short or damaged either inflates or throws, never traps.
 package struct CSVRecordFuzz {
     package struct Input {
         package var options: CSVTextOptions
@@ -21,6 +21,8 @@ package struct CSVRecordFuzz {
         "\"never closed\n1,2\n",
         "x,y\n\n\n1,\n",
         "\u{00e9},\u{1F600}\n\"a\"\"b\",c",
+        "meta:\n  version: 1.0\ninfo:\n  dates:\n  - 2017-06-04\n  teams: [England, 'South Africa']\n  note: |\n    two\n    lines\n",
+        "- id: 1\n  name: \"a\\tb\"\n- id: 2\n  tags: {x: 1, y: [2, 3]}\n---\nid: 3\n",
     ]
 
     package private(set) var records = 0
@@ -75,6 +77,16 @@ package struct CSVRecordFuzz {
         if let written = input.written {
             let read = whole.map { $0.map { String(decoding: $0, as: UTF8.self) } }
             precondition(read == written, "CSV written as \(written) read back as \(read)")
+        }
+        // The same bytes as YAML: rows or an error, never a trap; and every row is JSON the
+        // JSON row decoder takes.
+        if let rows = try? YAMLDocuments.rows(input.bytes) {
+            var decoder = JSONRowDecoder(columns: [(name: "id", type: .varchar)])
+            var builders = decoder.makeBuilders()
+            for row in rows {
+                let parsed: Bool = row.withUnsafeBytes { (try? decoder.decodeRow($0, into: &builders)) != nil }
+                precondition(parsed || !row.isEmpty, "YAML gave an empty row for \(input.bytes)")
+            }
         }
         // Gzip of the bytes, then cut short or damaged: inflated or refused, never a trap.
         var gzip: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + input.bytes.prefix(32)

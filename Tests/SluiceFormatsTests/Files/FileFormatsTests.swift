@@ -123,6 +123,33 @@ import Testing
         #expect(ids == (0 ..< 300).map(Int64.init))
     }
 
+    private func yaml(_ text: String) throws(SluiceError) -> [String] {
+        try YAMLDocuments.rows(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func yamlDocumentsBecomeJSONRows() throws {
+        #expect(try yaml("a: 1\nb: two\nc:\n  - x\n  - 'y z'\nd: {e: true, f: [1, 2.5]}\n") == [
+            #"{"a":1,"b":"two","c":["x","y z"],"d":{"e":true,"f":[1,2.5]}}"#])
+        // A sequence of mappings is a row each; several documents; comments and a null.
+        #expect(try yaml("# players\n- id: 7  # the first\n  name: \"A\\tB\"\n- id: 8\n  name: ~\n---\nid: 9\n") == [
+            #"{"id":7,"name":"A\tB"}"#, #"{"id":8,"name":null}"#, #"{"id":9}"#])
+        // Block scalars, a key whose sequence sits at its own indent, numbers as YAML 1.2 reads them.
+        #expect(try yaml("note: |\n  one\n  two\nfold: >\n  a\n  b\nlist:\n- 1\n- 2\nn: 007\nh: 0x1F\nd: 2017-06-04\n") == [
+            #"{"note":"one\ntwo\n","fold":"a b\n","list":[1,2],"n":7,"h":31,"d":"2017-06-04"}"#])
+    }
+
+    @Test func yamlItCannotReadIsAnErrorNamingTheLine() {
+        for text in ["a: &anchor 1\nb: *anchor\n", "a: [1, 2\n", "a: 1\na: 2\n", "- 1\n- 2\n", "x\ny: 1\n"] {
+            #expect(throws: SluiceError.self) { try yaml(text) }
+        }
+        // Nesting is bounded, not a stack overflow.
+        let deep = String(repeating: "[", count: 10_000)
+        #expect(throws: SluiceError.self) { try yaml("a: " + deep) }
+        var nested = ""
+        for level in 0 ..< 200 { nested += String(repeating: " ", count: level) + "k\(level):\n" }
+        #expect(throws: SluiceError.self) { try yaml(nested) }
+    }
+
     @Test func theCSVFuzzHarnessHoldsForSeededInputs() {
         var random = SplitMix64(seed: 7)
         var fuzz = CSVRecordFuzz()
