@@ -270,7 +270,7 @@ struct FileRowReader {
         }
         func take(_ record: CSVRecordReader.Record) {
             guard failure == nil else { return }
-            guard let rowCaster = caster else {
+            guard caster != nil else {
                 // The header: fields by name (a column the file lacks is NULL).
                 let mapping = record.fields.map { name in
                     let text = String(decoding: name, as: UTF8.self).lowercased()
@@ -283,7 +283,7 @@ struct FileRowReader {
             if record.fields.count == 1 && record.fields[0].isEmpty && !record.quoted[0] { return }
             unit += 1
             guard unit > skip else { return }
-            if let problem = rowCaster.append(record, to: &builders) {
+            if let problem = caster!.append(record, to: &builders) {
                 reject(Rejection(unit: unit, message: problem, payload: Array(record.raw)))
                 return
             }

@@ -159,7 +159,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
         for entry in prepared {
             let token = try FileSinkToken(decoding: entry.token)
             for file in token.finished {
-                let folder = Self.directory(of: file.final)
+                let folder = LocalPath.directory(of: file.final)
                 if access(file.staging, F_OK) == 0 {
                     try POSIXFile.createDirectories(folder)
                     guard rename(file.staging, file.final) == 0 else {
@@ -217,7 +217,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                 } else if try remote.size(file.final) == nil {
                     throw SluiceError(.dataCorrupted, "the s3 sink's staged file \"\(file.staging)\" is gone before it reached \(file.final)")
                 }
-                folders.insert(Self.directory(of: file.final))
+                folders.insert(LocalPath.directory(of: file.final))
                 if summary.files == 0 { try SinkFailpoints.hit("file-sink-mid-commit") }
                 summary.files += 1
                 summary.rows += file.rows
@@ -321,12 +321,6 @@ package final class FileSink: StreamSink, @unchecked Sendable {
         case .hour: return "\(month)-\(two(date.day))/\(two(Int(seconds % 86_400 / 3600)))"
         case .none: return ""
         }
-    }
-
-    /// The folder `path` is in.
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Hive's folder name for a NULL (or empty) partition value.

@@ -285,7 +285,7 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     }
 
     private static func append(_ bytes: [UInt8], to path: String) throws(SluiceError) {
-        let directory = FileSink.directory(of: path)
+        let directory = LocalPath.directory(of: path)
         try POSIXFile.createDirectories(directory)
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SluiceError(.ioError, "could not open \"\(path)\": \(String(cString: strerror(errno)))") }

@@ -45,7 +45,7 @@ package struct JSONRowParser: RowParser {
 /// `ENCODE CSV`: one CSV record per message, its fields the columns in order (a message has no
 /// header to name them).
 package struct CSVRowParser: RowParser {
-    private let caster: CSVRowCaster
+    private var caster: CSVRowCaster
     private let options: CSVTextOptions
 
     package init(columns: [(name: String, type: DataType)], options: CSVTextOptions) {
@@ -76,44 +76,54 @@ package struct CSVRowCaster {
     let null: [UInt8]
     /// Columns filled by someone else (a file's Hive folders): left out here.
     let constants: Set<Int>
+    /// The row being cast, reused: its values by column, and whether each column got one.
+    private var values: [Value] = []
+    private var isSet: [Bool] = []
+
+    init(columns: [(name: String, type: DataType)], mapping: [Int?], null: [UInt8], constants: Set<Int>) {
+        self.columns = columns
+        self.mapping = mapping
+        self.null = null
+        self.constants = constants
+        values = Array(repeating: .null, count: columns.count)
+        isSet = Array(repeating: false, count: columns.count)
+    }
 
     package func makeBuilders() -> [ColumnBuilder] {
         columns.map { ColumnBuilder(type: $0.type, capacity: Chunk.preferredSize) }
     }
 
     /// Appends `record` as a row; returns why it cannot (the builders unchanged), or nil.
-    package func append(_ record: CSVRecordReader.Record, to builders: inout [ColumnBuilder]) -> String? {
+    package mutating func append(_ record: CSVRecordReader.Record, to builders: inout [ColumnBuilder]) -> String? {
         if record.isCut { return "line \(record.line): a record longer than 16 MiB" }
         if record.isUnterminated { return "line \(record.line): a quote that is never closed" }
         guard record.fields.count == mapping.count else {
             return "line \(record.line): \(record.fields.count) fields where there should be \(mapping.count)"
         }
-        var values: [(Int, Value)] = []
-        values.reserveCapacity(mapping.count)
+        // Every field is cast before any is appended: a bad one leaves the builders as they were.
+        for column in isSet.indices { isSet[column] = false }
         for (field, column) in mapping.enumerated() {
             guard let column, !constants.contains(column) else { continue }
             let bytes = record.fields[field]
+            isSet[column] = true
             if !record.quoted[field] && bytes == null {
-                values.append((column, .null))
+                values[column] = .null
                 continue
             }
             let text = String(decoding: bytes, as: UTF8.self)
             if case .varchar = columns[column].type {
-                values.append((column, .string(text)))
+                values[column] = .string(text)
                 continue
             }
             do throws(SluiceError) {
-                values.append((column, try Value(parsingText: String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()), as: columns[column].type)))
+                values[column] = try Value(parsingText: String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()), as: columns[column].type)
             } catch {
                 return "line \(record.line), column \"\(columns[column].name)\": \(error.message)"
             }
         }
-        var set = [Bool](repeating: false, count: columns.count)
-        for (column, value) in values {
-            builders[column].append(value)
-            set[column] = true
+        for column in columns.indices {
+            if isSet[column] { builders[column].append(values[column]) } else { builders[column].appendNull() }
         }
-        for column in columns.indices where !set[column] { builders[column].appendNull() }
         return nil
     }
 }

@@ -55,24 +55,35 @@ private indirect enum JSONValue {
 
     /// Postgres's `escape_json`.
     static func writeString(_ bytes: [UInt8], to out: inout [UInt8]) {
+        bytes.withUnsafeBytes { JSONText.appendQuoted($0, to: &out) }
+    }
+}
+
+extension JSONText {
+    /// Appends `text` as a JSON string, escaped as Postgres's `escape_json` escapes it (`\b`,
+    /// `\f`, `\n`, `\r`, `\t`, `\"`, `\\`, other control characters as `\u00XX`); runs of
+    /// bytes that need no escape are copied at once (file sinks write every string through it).
+    package static func appendQuoted(_ text: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in bytes {
+        var start = 0
+        for index in 0 ..< text.count {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: text[start ..< index])
             switch byte {
-            case 0x08: out.append(contentsOf: "\\b".utf8)
-            case 0x0C: out.append(contentsOf: "\\f".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-            case 0 ..< 0x20:
+            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            default:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
+            start = index + 1
         }
+        out.append(contentsOf: text[start...])
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -278,30 +278,10 @@ func appendDigits(_ value: Int64, to out: inout [UInt8]) {
     }
 }
 
-/// Appends `text` as a JSON string: quoted, with `"`, `\` and control characters escaped.
 func appendJSONString(_ text: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    var start = 0
-    for index in 0 ..< text.count {
-        let byte = text[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        out.append(contentsOf: text[start ..< index])
-        switch byte {
-        case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-        case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-        case 10: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-        case 13: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-        case 9: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-        default:
-            let hex = Array("0123456789abcdef".utf8)
-            out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-        }
-        start = index + 1
-    }
-    out.append(contentsOf: text[start...])
-    out.append(UInt8(ascii: "\""))
+    JSONText.appendQuoted(text, to: &out)
 }
 
 func appendJSONString(_ text: [UInt8], to out: inout [UInt8]) {
-    text.withUnsafeBytes { appendJSONString($0, to: &out) }
+    text.withUnsafeBytes { JSONText.appendQuoted($0, to: &out) }
 }

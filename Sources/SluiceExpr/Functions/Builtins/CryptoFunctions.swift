@@ -119,16 +119,8 @@ enum CryptoFunctions {
                 let text = input.string(row)
                 switch format.string(row).lowercased() {
                 case "hex":
-                    let digits = Array(text.utf8).filter { $0 != 32 && $0 != 10 && $0 != 9 && $0 != 13 }
-                    guard digits.count % 2 == 0 else { throw SluiceError(.invalidParameterValue, "invalid hexadecimal data: odd number of digits") }
-                    var index = 0
-                    while index < digits.count {
-                        guard let high = hexDigit(digits[index]), let low = hexDigit(digits[index + 1]) else {
-                            throw SluiceError(.invalidParameterValue, "invalid hexadecimal digit: \"\(String(decoding: [digits[index]], as: UTF8.self))\"")
-                        }
-                        out.append(high << 4 | low)
-                        index += 2
-                    }
+                    // bytea's own `\x` input: pairs of hex digits, blanks between them allowed.
+                    out.append(contentsOf: try CompositeText.parseBytea("\\x" + text))
                 case "base64":
                     let compact = String(text.filter { !$0.isWhitespace })
                     guard let bytes = Base64.decode(compact) else { throw SluiceError(.invalidParameterValue, "invalid base64 data") }
@@ -140,15 +132,6 @@ enum CryptoFunctions {
                 }
                 return true
             }
-        }
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

@@ -2,7 +2,7 @@ import SluiceCore
 
 /// A local location split into the path the operating system opens and the scheme text it was
 /// written with (`file://`, `file:`, or nothing), so listings answer in the caller's spelling.
-struct LocalPath: Sendable, Hashable {
+package struct LocalPath: Sendable, Hashable {
     /// The scheme text before ``path``: `""`, `"file:"`, `"file://"` or `"file://localhost"`.
     var schemePrefix: String
     /// The absolute path.
@@ -28,7 +28,7 @@ struct LocalPath: Sendable, Hashable {
     func location(of path: String) -> String { schemePrefix + path }
 
     /// The directory that holds `path` (`/` for a file in the root).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
