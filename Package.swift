@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, SluiceAuth
-// L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluiceLakehouse
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, SluiceAuth
+// L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluicePostgresClient, SluiceLakehouse
 // L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
@@ -46,6 +46,10 @@ let package = Package(
         .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd", "CCRC32C"]),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
+        // PostgreSQL's client library's header (Debian: libpq-dev) for the Postgres sinks and CDC
+        // source; the library itself is loaded when the first connection is made (LibPQ.swift).
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        .target(name: "SluicePostgresClient", dependencies: ["SluiceCore", "CLibPQ"]),
         .target(name: "SluiceKafkaProtocol", dependencies: ["SluiceCore", "SluiceCodecs", nioCore]),
         .target(name: "SluiceBroker", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceKafkaProtocol", nioCore, nioPosix]),
         .target(name: "SluiceSQL", dependencies: ["SluiceCore"]),
@@ -68,7 +72,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceLakehouse"]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluicePostgresClient"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", "SluiceAuth", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
@@ -86,12 +90,12 @@ let package = Package(
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
                 "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
-                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", nioCore,
+                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -123,7 +127,7 @@ let package = Package(
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
         .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluiceAuth", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "SluiceGenTests", dependencies: ["SluiceCore", "SluiceGen"]),
-        .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluicePlanner", "SluiceConnectors"]),
+        .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluicePlanner", "SluiceConnectors", "SluiceDataflow", "SluiceLakehouse"]),
     ]
 )
 

@@ -28,6 +28,8 @@ python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # Build dependencies: the system-library targets' headers (SluiceKafkaClient's CRdKafka).
 [ -f /usr/include/librdkafka/rdkafka.h ] || missing+=(librdkafka-dev)
+# libpq for SluicePostgresClient (the Postgres sinks and the CDC source).
+[ -f /usr/include/postgresql/libpq-fe.h ] || missing+=(libpq-dev)
 
 if ((${#missing[@]} == 0)); then
     exit 0

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Whether a user may log in, and with what proof.
 package enum UserLogin: Sendable, Equatable {
     /// No such user (Postgres: 28000; Kafka: a failed authentication like a wrong password).
@@ -42,5 +44,21 @@ package struct FixedUserDirectory: UserDirectory {
 
     package func login(_ user: String) -> UserLogin {
         verifiers[user].map { .allowed(verifier: $0, superuser: superusers.contains(user)) } ?? .unknown
+    }
+}
+
+/// A directory set once the users exist (a listener that starts before the catalog is open):
+/// until then nobody is known.
+package final class LateUserDirectory: UserDirectory {
+    private let directory = Mutex<(any UserDirectory)?>(nil)
+
+    package init() {}
+
+    package func set(_ users: any UserDirectory) {
+        directory.withLock { $0 = users }
+    }
+
+    package func login(_ user: String) -> UserLogin {
+        directory.withLock { $0 }?.login(user) ?? .unknown
     }
 }

@@ -91,7 +91,7 @@ extension KafkaWireClient {
             let response = try receive(ProduceRequest.self, version: version)
             acknowledged(ContinuousClock.now - outstanding.removeFirst())
             if let code = response.responses.first?.partitionResponses.first?.errorCode, code != 0 {
-                throw KafkaClientError("produce failed with Kafka error \(code)")
+                throw KafkaWireError("produce failed with Kafka error \(code)")
             }
         }
     }

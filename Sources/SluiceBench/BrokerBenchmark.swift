@@ -52,7 +52,7 @@ package struct BrokerBenchmark {
         let client = try Self.connect(port: port)
         let topic = "bench"
         let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
-        guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create the benchmark topic") }
+        guard created.topics.first?.errorCode == 0 else { throw KafkaWireError("cannot create the benchmark topic") }
 
 
         // The batches are encoded before the clock starts, so the figure is the broker's and
@@ -84,7 +84,7 @@ package struct BrokerBenchmark {
         // Consume, as librdkafka does with its defaults (1 MiB a partition, fetch.max.bytes
         // 50 MiB): the next fetch is sent as soon as a response's batch
         // headers show where it ends, and the records are checked while the broker reads on.
-        func fetch(from offset: Int64) throws(KafkaClientError) {
+        func fetch(from offset: Int64) throws(KafkaWireError) {
             try client.sendWithoutResponse(FetchRequest(
                 replicaID: -1, maxWaitMs: 100, minBytes: 1, maxBytes: 50 << 20,
                 topics: [.init(topic: topic, partitions: [.init(partition: 0, fetchOffset: offset, partitionMaxBytes: 1 << 20)])]))
@@ -97,7 +97,7 @@ package struct BrokerBenchmark {
         while consumedRecords < records {
             let response = try client.receive(FetchRequest.self)
             guard let partition = response.responses.first?.partitions.first, partition.errorCode == 0, let data = partition.records else {
-                throw KafkaClientError("fetch failed")
+                throw KafkaWireError("fetch failed")
             }
             var index = data.readerIndex
             while let header = RecordBatchHeader(from: data, at: index), index + header.byteCount <= data.writerIndex {
@@ -132,7 +132,7 @@ package struct BrokerBenchmark {
     /// every write.
     static func sequentialWrite(bytes: Int, path: String, syncEachWrite: Bool) throws -> Double {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw KafkaClientError("cannot write \(path)") }
+        guard fd >= 0 else { throw KafkaWireError("cannot write \(path)") }
         defer {
             close(fd)
             unlink(path)
@@ -143,7 +143,7 @@ package struct BrokerBenchmark {
         while written < bytes {
             let count = min(block.count, bytes - written)
             let result = block.withUnsafeBytes { write(fd, $0.baseAddress!, count) }
-            guard result > 0 else { throw KafkaClientError("write failed: errno \(errno)") }
+            guard result > 0 else { throw KafkaWireError("write failed: errno \(errno)") }
             written += result
             if syncEachWrite { fsync(fd) }
         }
@@ -174,7 +174,7 @@ package struct BrokerBenchmark {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw KafkaClientError("no free port") }
+        guard bound else { throw KafkaWireError("no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

@@ -71,7 +71,7 @@ package struct KafkaJSONBenchmark {
         let client = try KafkaWireClient(host: "127.0.0.1", port: port)
         if !append {
             let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: 1, replicationFactor: 1)]))
-            guard created.topics.first?.errorCode == 0 else { throw KafkaClientError("cannot create topic \(topic)") }
+            guard created.topics.first?.errorCode == 0 else { throw KafkaWireError("cannot create topic \(topic)") }
         }
         let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
         try ndjson.withUnsafeBytes { bytes in

@@ -41,6 +41,9 @@ package enum Connectors {
         FileSource.posixEntry,
         FileSource.s3Entry,
         WebhookConnector.entry,
+        PostgresSink.jdbcEntry,
+        PostgresSink.postgresEntry,
+        PostgresCDCConnector.entry,
     ]
 
     package static func entry(_ name: String) -> ConnectorEntry? {

@@ -57,6 +57,14 @@ package struct StreamChunk: Sendable {
 
     package var count: Int { data.count }
 
+    /// The rows an append-only writer keeps: inserts and the new halves of updates (deletes
+    /// dropped); nil when there are none.
+    package var insertedRows: Chunk? {
+        let kept = ops.indices.filter { ops[$0].isInsertion }
+        guard !kept.isEmpty else { return nil }
+        return kept.count == count ? data : data.gather(kept)
+    }
+
     /// Every row of `data` as an insert.
     package static func inserts(_ data: Chunk) -> StreamChunk {
         StreamChunk(ops: [ChangeOp](repeating: .insert, count: data.count), data: data)

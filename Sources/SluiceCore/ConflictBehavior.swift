@@ -9,38 +9,6 @@ package enum ConflictBehavior: String, Sendable, Codable, Equatable {
     /// (`ON CONFLICT DO UPDATE IF NOT NULL`).
     case updateIfNotNull
 
-    /// `rows` (one table's columns) with each key's rows folded into one, in order, as writing
-    /// them one after the other would leave it: the first row for `ignore`, the non-null
-    /// values last written for `updateIfNotNull`, the last row for `overwrite`. `key` gives
-    /// each row's key; rows come out in the order their keys first appear.
-    /// - Complexity: O(rows × columns), one gather per column and fold round.
-    package func folding<Key: Hashable>(_ rows: Chunk, key: (Int) -> Key) -> Chunk {
-        var position: [Key: Int] = [:]
-        var firsts: [Int] = []
-        // Round r holds each key's (r+1)th row: (its row, the position of its key's first row).
-        var rounds: [[(row: Int, target: Int)]] = []
-        var seen: [Int] = []
-        for row in 0 ..< rows.count {
-            let rowKey = key(row)
-            if let target = position[rowKey] {
-                seen[target] += 1
-                if rounds.count < seen[target] { rounds.append([]) }
-                rounds[seen[target] - 1].append((row, target))
-            } else {
-                position[rowKey] = firsts.count
-                firsts.append(row)
-                seen.append(0)
-            }
-        }
-        if rounds.isEmpty { return rows }
-        var folded = rows.gather(firsts)
-        if self == .ignore { return folded }
-        for round in rounds {
-            folded = merging(round.map { (source: $0.row, into: $0.target) }, of: rows, into: folded)
-        }
-        return folded
-    }
-
     /// `base` with row `into` of each pair replaced by row `source` of `newer` as this behavior
     /// replaces an old row by a new one.
     package func merging(_ pairs: [(source: Int, into: Int)], of newer: Chunk, into base: Chunk) -> Chunk {

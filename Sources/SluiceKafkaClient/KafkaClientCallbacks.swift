@@ -48,6 +48,8 @@ final class KafkaCallbackContext: Sendable {
     let succeeded = Atomic<Int>(0)
     let failed = Atomic<Int>(0)
     let lastDeliveryError = Mutex<KafkaClientError?>(nil)
+    /// The latest statistics librdkafka emitted (JSON), when they were asked for.
+    let latestStatistics = Mutex<String?>(nil)
 
     init(_ callbacks: KafkaClientCallbacks) {
         self.callbacks = callbacks
@@ -60,10 +62,11 @@ final class KafkaCallbackContext: Sendable {
     }
 
     /// Installs the C callbacks on `configuration` that route to this context.
-    func install(on configuration: OpaquePointer, deliveryReports: Bool) {
+    func install(on configuration: OpaquePointer, deliveryReports: Bool, statistics: Bool = false) {
         if callbacks.log != nil { rd_kafka_conf_set_log_cb(configuration, kafkaLogCallback) }
         if callbacks.error != nil { rd_kafka_conf_set_error_cb(configuration, kafkaErrorCallback) }
         if deliveryReports { rd_kafka_conf_set_dr_msg_cb(configuration, kafkaDeliveryCallback) }
+        if statistics { rd_kafka_conf_set_stats_cb(configuration, kafkaStatisticsCallback) }
     }
 
     /// The context of `handle`, set as its opaque by ``KafkaHandle``.
@@ -98,4 +101,13 @@ private func kafkaDeliveryCallback(_ handle: OpaquePointer?, _ message: UnsafePo
         let error = KafkaClientError(message.pointee.err)
         context.lastDeliveryError.withLock { $0 = error }
     }
+}
+
+private func kafkaStatisticsCallback(_ handle: OpaquePointer?, _ json: UnsafeMutablePointer<CChar>?, _ length: Int, _ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    guard let opaque, let json else { return 0 }
+    let context = Unmanaged<KafkaCallbackContext>.fromOpaque(opaque).takeUnretainedValue()
+    let text = String(decoding: UnsafeRawBufferPointer(start: json, count: length), as: UTF8.self)
+    context.latestStatistics.withLock { $0 = text }
+    // 0: librdkafka frees the JSON.
+    return 0
 }

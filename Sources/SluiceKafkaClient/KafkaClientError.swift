@@ -38,6 +38,9 @@ package struct KafkaClientError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     package var code: Code
+    /// What a failed transactional call leaves the producer able to do (librdkafka's error
+    /// flags); `.other` for every other call.
+    package var transactionState = TransactionState.other
     /// librdkafka's name for the code (`rd_kafka_err2name`), such as "_TRANSPORT" or "UNKNOWN_TOPIC_OR_PART".
     package var name: String
     package var message: String
@@ -59,6 +62,12 @@ package struct KafkaClientError: Error, Hashable, Sendable, CustomStringConverti
     init(consuming error: OpaquePointer) {
         defer { rd_kafka_error_destroy(error) }
         self.init(rd_kafka_error_code(error), String(cString: rd_kafka_error_string(error)))
+    }
+
+    /// After a failed transactional call: the producer is dead (fenced, or an unrecoverable
+    /// error), the transaction must be aborted, the call may simply be retried, or none of these.
+    package enum TransactionState: Hashable, Sendable {
+        case fatal, requiresAbort, retriable, other
     }
 
     /// Whether the topic (or partition) does not exist, as the broker or the client says.

@@ -13,9 +13,10 @@ final class KafkaHandle {
     ///
     /// - Throws: `_INVALID_ARG` with librdkafka's explanation when a property is unknown or its
     ///   value invalid, or when librdkafka rejects the configuration as a whole.
-    init(kind: rd_kafka_type_t, properties: [(key: String, value: String)], callbacks: KafkaClientCallbacks, deliveryReports: Bool = false)
-        throws(KafkaClientError)
-    {
+    init(
+        kind: rd_kafka_type_t, properties: [(key: String, value: String)], callbacks: KafkaClientCallbacks, deliveryReports: Bool = false,
+        statistics: Bool = false
+    ) throws(KafkaClientError) {
         guard let configuration = rd_kafka_conf_new() else {
             throw KafkaClientError(RD_KAFKA_RESP_ERR__CRIT_SYS_RESOURCE, "could not allocate a librdkafka configuration")
         }
@@ -32,7 +33,7 @@ final class KafkaHandle {
             }
         }
         let context = Unmanaged.passRetained(KafkaCallbackContext(callbacks))
-        context.takeUnretainedValue().install(on: configuration, deliveryReports: deliveryReports)
+        context.takeUnretainedValue().install(on: configuration, deliveryReports: deliveryReports, statistics: statistics)
         rd_kafka_conf_set_opaque(configuration, context.toOpaque())
         // On success the handle owns the configuration; on failure it is still ours.
         guard let handle = rd_kafka_new(kind, configuration, &errorText, errorText.count) else {

@@ -26,16 +26,32 @@ package final class KafkaProducer {
     ///
     /// - Throws: ``KafkaClientError`` `_INVALID_ARG` with librdkafka's message for an unknown
     ///   property or an invalid value.
-    package init(bootstrapServers: String, properties: [String: String] = [:], callbacks: KafkaClientCallbacks = .init()) throws(KafkaClientError) {
+    ///
+    /// With `transactionalID` the producer is transactional (see `KafkaProducer+Transactions`):
+    /// its statistics are turned on, every 250 ms unless the properties say otherwise, because
+    /// they are where librdkafka shows the producer id and epoch it was given.
+    package init(
+        bootstrapServers: String, properties: [String: String] = [:], callbacks: KafkaClientCallbacks = .init(), transactionalID: String? = nil
+    ) throws(KafkaClientError) {
         var configuration: [(key: String, value: String)] = [
             ("bootstrap.servers", bootstrapServers),
             ("linger.ms", "5"),
             ("compression.codec", "none"),
             ("partitioner", "murmur2_random"),
         ]
+        if let transactionalID {
+            configuration += [("transactional.id", transactionalID), ("statistics.interval.ms", "250")]
+        }
         configuration += properties.sorted { $0.key < $1.key }
-        handle = try KafkaHandle(kind: RD_KAFKA_PRODUCER, properties: configuration, callbacks: callbacks, deliveryReports: true)
+        handle = try KafkaHandle(
+            kind: RD_KAFKA_PRODUCER, properties: configuration, callbacks: callbacks, deliveryReports: true, statistics: transactionalID != nil)
     }
+
+    /// The underlying `rd_kafka_t`, nil once closed (for the transactional calls).
+    var pointer: OpaquePointer? { handle.pointer }
+
+    /// The statistics librdkafka last emitted (JSON), nil before the first.
+    var latestStatistics: String? { handle.callbackContext.latestStatistics.withLock { $0 } }
 
     deinit {
         // Without close(), unsent messages are dropped rather than waited for.

@@ -93,7 +93,7 @@ extension TableFunction {
             return { () throws(SluiceError) -> Chunk? in nil }
         }
         // An interval's sign as PostgreSQL compares it: months as 30 days, days as 24 hours.
-        let span = (Int128(step.months) * 30 + Int128(step.days)) * 86_400_000_000 + Int128(step.microseconds)
+        let span = step.comparableMicroseconds
         if span == 0 { throw SluiceError(.invalidParameterValue, "step size cannot equal zero") }
         let ascending = span > 0
         var next: Int64? = start

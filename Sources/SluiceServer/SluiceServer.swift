@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdCore
 import NIOCore
 import NIOPosix
+import SluiceAuth
 import SluiceBroker
 import SluiceConnectors
 import SluiceCore
@@ -39,6 +40,17 @@ package struct ServerConfiguration: Sendable {
     package var tls: TLSSettings?
     /// The webhook listener (`--webhook-listen`, RisingWave's port 4560); nil to run without it.
     package var webhook: WebhookConfiguration? = WebhookConfiguration()
+    /// The built-in schema registry (`--schema-registry-listen`, Confluent's port 8081); nil to
+    /// run without it (`sluice serve` runs it).
+    package var schemaRegistry: SchemaRegistryConfiguration?
+
+    package init() {}
+}
+
+/// Where the built-in schema registry listens.
+package struct SchemaRegistryConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 8081
 
     package init() {}
 }
@@ -95,12 +107,15 @@ package final class SluiceServer: Sendable {
     package let readiness: Readiness
     /// The webhook listener, when it runs.
     package let webhook: WebhookServer?
+    /// The schema registry, when it runs.
+    package let schemaRegistry: SchemaRegistryServer?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
-        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?
+        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?
     ) {
         self.webhook = webhook
+        self.schemaRegistry = schemaRegistry
         self.database = database
         self.sqlServer = sqlServer
         self.broker = broker
@@ -138,12 +153,27 @@ package final class SluiceServer: Sendable {
             broker = started
         }
         let (lakehouse, catalogServer) = try Self.makeLakehouse(configuration, builder: httpBuilder)
+        // Before the database recovers: its Avro sources and sinks ask the registry as they start.
+        var schemaRegistry: SchemaRegistryServer?
+        // Its clients log in as the SQL port's would from their address; the users are known
+        // once the catalog is open (until then only trusted clients get in).
+        let registryUsers = LateUserDirectory()
+        if let settings = configuration.schemaRegistry {
+            let store = try SchemaRegistryStore(dataDirectory: configuration.dataDirectory)
+            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = SchemaRegistryServer(
+                host: settings.host, port: settings.port, store: store, access: method == .trust ? .trusted : HTTPAccess(users: registryUsers),
+                builder: httpBuilder)
+            try await server.start()
+            schemaRegistry = server
+        }
         let recoveryStart = ContinuousClock.now
         let database = try Database.withConnectors(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
             checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit,
             lakehouse: lakehouse)
         broker?.users = CatalogUsers(catalog: database.catalog)
+        registryUsers.set(CatalogUsers(catalog: database.catalog))
         if let recovery = database.recovery {
             // Before the SQL port opens: whoever can connect can read how recovery went.
             let seconds = (ContinuousClock.now - recoveryStart).inSeconds
@@ -203,7 +233,7 @@ package final class SluiceServer: Sendable {
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness, webhook: webhook)
+            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -256,6 +286,7 @@ package final class SluiceServer: Sendable {
         feed?.stop()
         for app in http { await app.stop() }
         await webhook?.stop()
+        await schemaRegistry?.stop()
         await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()

@@ -19,11 +19,14 @@ package final class TableStore: Sendable {
     package let primaryKey: [Int]
     /// What an insert of a key already held does (with a primary key).
     package let onConflict: ConflictBehavior
+    /// With `ON CONFLICT DO UPDATE … WITH VERSION COLUMN(c)`: `c`'s index. An insert replaces
+    /// the stored row of its key only if its version is not older (``TableStore+Versions``).
+    package let versionColumn: Int?
     /// The budget the table's pages count against (`--memory-limit`): past it, a commit
     /// evicts the table's coldest pages to its spill file.
     package let memory: StateMemory?
 
-    private struct State {
+    struct State {
         var table: PagedTable
         /// The next hidden row id of a table without a primary key.
         var nextRowID: UInt64 = 0
@@ -49,7 +52,7 @@ package final class TableStore: Sendable {
         var viewPages: [StatePage]?
         /// Rows still on disk: a checkpoint's file and the changes logged after it, read in at
         /// the table's first use (``load(_:)``).
-        var unread: Unread?
+        fileprivate var unread: Unread?
         /// The table's checkpoints since its last base (``checkpointPiece(id:generation:)``).
         var chain = CheckpointChain()
 
@@ -64,7 +67,7 @@ package final class TableStore: Sendable {
     /// The table's id among the state tables of its checkpoint piece.
     package static let stateTableID = 0
 
-    /// Rows staged past this many commit at once, or later in a large table (``commitIfMany(_:memory:)``).
+    /// Rows staged past this many commit at once, or later in a large table (``commitIfMany(_:memory:byRowID:)``).
     /// A commit rewrites every page its keys fall in, and a table's keys begin with their
     /// vnode, so even ascending keys spread over up to 256 pages: the more rows a commit takes,
     /// the fewer times each page is rewritten (at 4,096 a bulk load rewrote each row about 64
@@ -75,12 +78,19 @@ package final class TableStore: Sendable {
     /// whatever the table's size: one sixteenth.
     static let stagedByteShare = 16
 
+    /// Rows staged past this many commit in a table without a primary key whatever its size:
+    /// its keys are row ids, which fall in the last page of each vnode's range, so a commit
+    /// rewrites at most 256 pages, and a bounded one keeps the commit a checkpoint makes under
+    /// the table's lock (while writers wait) short, where a share of a table of millions of rows
+    /// held writes back for half a second.
+    static let stagedRowIDLimit = 262_144
+
     /// Bytes a staged key costs beside its row (its bytes, hash, value and slots), roughly.
     static let stagedKeyOverhead = 48
 
     /// A table recovered but not yet read in: its checkpoint file, checked, and the changes to
     /// apply on top of it, in order.
-    private struct Unread {
+    fileprivate struct Unread {
         var file: TableFile
         var changes: [(op: ChangeOp, rows: Chunk)] = []
         /// The rows there will be, while every change is an insertion into a table without a
@@ -88,12 +98,15 @@ package final class TableStore: Sendable {
         var rowCount: Int?
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
-    package init(types: [DataType], primaryKey: [Int], onConflict: ConflictBehavior = .overwrite, memory: StateMemory? = nil) {
+    package init(
+        types: [DataType], primaryKey: [Int], onConflict: ConflictBehavior = .overwrite, versionColumn: Int? = nil, memory: StateMemory? = nil
+    ) {
         self.types = types
         self.primaryKey = primaryKey
         self.onConflict = onConflict
+        self.versionColumn = primaryKey.isEmpty ? nil : versionColumn
         self.memory = memory
         state = Mutex(State(table: PagedTable(types: types, memory: memory)))
     }
@@ -162,7 +175,7 @@ package final class TableStore: Sendable {
                     state.vnodeBounds = nil
                 } else {
                     Self.append(chunk, to: &state)
-                    Self.commitIfMany(&state, memory: memory)
+                    Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
                 }
             }
             return InsertResult(inserted: chunk, replaced: nil)
@@ -170,15 +183,24 @@ package final class TableStore: Sendable {
         for keyColumn in primaryKey where chunk.columns[keyColumn].hasNulls {
             throw SluiceError(.notNullViolation, "null value in column of primary key violates not-null constraint")
         }
+        if let versionColumn {
+            let keys = keys(of: chunk)
+            return state.withLock { state in
+                load(&state)
+                let result = Self.resolveVersions(chunk, keys: keys, onConflict: onConflict, versionColumn: versionColumn, into: &state)
+                Self.commitIfMany(&state, memory: memory, byRowID: false)
+                return result
+            }
+        }
         if onConflict != .overwrite {
             // Each key's rows folded into the one that writing them in turn leaves.
             let rowKeys = keys(of: chunk)
-            let folded = onConflict.folding(chunk) { KeyBytes(bytes: rowKeys.key($0)) }
+            let folded = Self.folding(chunk, groups: Self.rowsByKey(rowKeys, hashes: Self.hashes(of: rowKeys)), onConflict: onConflict)
             let keys = folded.count == chunk.count ? rowKeys : keys(of: folded)
             return state.withLock { state in
                 load(&state)
                 let result = Self.resolve(folded, keys: keys, onConflict: onConflict, into: &state)
-                Self.commitIfMany(&state, memory: memory)
+                Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
                 return result
             }
         }
@@ -186,14 +208,14 @@ package final class TableStore: Sendable {
         return state.withLock { state in
             load(&state)
             let result = Self.upsert(chunk, keys: keys, into: &state)
-            Self.commitIfMany(&state, memory: memory)
+            Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
             return result
         }
     }
 
     /// The state-table key of each row of `rows` (this table's columns; only the key columns
     /// are read): the vnode of the encoded primary key, then that encoding.
-    private func keys(of rows: Chunk) -> KeyBuffer {
+    func keys(of rows: Chunk) -> KeyBuffer {
         var keys = KeyBuffer()
         keys.reserve(additionalKeys: rows.count)
         let columns = primaryKey.map { rows.columns[$0] }
@@ -255,15 +277,16 @@ package final class TableStore: Sendable {
     /// a copy of every page its keys touch (nearly the whole table, for keys spread over the
     /// vnodes), waiting until the staged rows are a share of the table keeps a bulk load's
     /// copies at a few per row, where a fixed limit made them grow with the table.
-    private static func commitIfMany(_ state: inout State, memory: StateMemory?) {
+    static func commitIfMany(_ state: inout State, memory: StateMemory?, byRowID: Bool) {
         guard state.stagedRows >= stagedRowLimit else { return }
         let isShareOfTable = state.stagedRows >= state.table.rowCount
         let isOverBudget = memory.map { state.stagedBytes >= $0.pageBudget / stagedByteShare } ?? false
-        if isShareOfTable || isOverBudget { commit(&state) }
+        let isManyRowIDs = byRowID && state.stagedRows >= stagedRowIDLimit
+        if isShareOfTable || isOverBudget || isManyRowIDs { commit(&state) }
     }
 
     /// Each key's ``StagedKeyIndex/hash(_:)``, in order.
-    private static func hashes(of keys: KeyBuffer) -> [UInt64] {
+    static func hashes(of keys: KeyBuffer) -> [UInt64] {
         keys.bytes.withUnsafeBytes { bytes in
             (0 ..< keys.count).map { StagedKeyIndex.hash(UnsafeRawBufferPointer(rebasing: bytes[keys.start($0) ..< Int(keys.ends[$0])])) }
         }
@@ -271,7 +294,7 @@ package final class TableStore: Sendable {
 
     /// The row under key `index` of `keys` (whose hash is `hash`) as of the writes so far:
     /// staged, or committed.
-    private static func find(_ index: Int, of keys: KeyBuffer, hash: UInt64, in state: State) -> (rows: Chunk, index: Int)? {
+    static func find(_ index: Int, of keys: KeyBuffer, hash: UInt64, in state: State) -> (rows: Chunk, index: Int)? {
         let staged = keys.bytes.withUnsafeBytes { bytes in
             state.staged.value(for: UnsafeRawBufferPointer(rebasing: bytes[keys.start(index) ..< Int(keys.ends[index])]), hash: hash)
         }
@@ -321,7 +344,7 @@ package final class TableStore: Sendable {
     /// Stages `rows` under `keys` (`keyOf` maps a row to its key's index there, whose hash is
     /// `hashes` at that index) with `sign`s (+1 new, 0 replacing, -1 removed), remembering each
     /// key's latest row.
-    private static func stage(
+    static func stage(
         _ rows: Chunk, signs: [Int8], keys: KeyBuffer, keyOf: (Int) -> Int, hashes: [UInt64], in state: inout State
     ) {
         let chunkIndex = Int32(state.stagedChunks.count)
@@ -360,34 +383,12 @@ package final class TableStore: Sendable {
         return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : replaced.gathered(types: chunk.types))
     }
 
-    /// The rows that hold the last occurrence of their key in `keys`, in order. Keys are first
-    /// told apart by their hashes (`hashes`): when no two meet (a chunk of distinct keys, the
-    /// usual bulk load) every row is kept without a key copied; otherwise a dictionary of the
-    /// keys decides.
+    /// The rows that hold the last occurrence of their key in `keys`, in order: every row when
+    /// no key repeats (a chunk of distinct keys, the usual bulk load), found without a key copied.
     private static func lastRowOfEachKey(_ keys: KeyBuffer, hashes: [UInt64]) -> [Int] {
-        // An open-addressing set of the hashes (0 marks an empty slot, so hash 0 counts as 1:
-        // a meeting it causes only sends the chunk the exact way).
-        var capacity = 16
-        while capacity < keys.count * 2 { capacity *= 2 }
-        var slots = [UInt64](repeating: 0, count: capacity)
-        let mask = capacity - 1
-        var distinct = true
-        rows: for row in 0 ..< keys.count {
-            let hash = max(hashes[row], 1)
-            var slot = Int(truncatingIfNeeded: hash >> 7) & mask
-            while slots[slot] != 0 {
-                if slots[slot] == hash {
-                    distinct = false
-                    break rows
-                }
-                slot = (slot + 1) & mask
-            }
-            slots[slot] = hash
-        }
-        if distinct { return Array(0 ..< keys.count) }
-        var lastRow: [KeyBytes: Int] = [:]
-        for row in 0 ..< keys.count { lastRow[KeyBytes(bytes: keys.key(row))] = row }
-        return (0 ..< keys.count).filter { lastRow[KeyBytes(bytes: keys.key($0))] == $0 }
+        let groups = rowsByKey(keys, hashes: hashes)
+        guard groups.hasRepeats else { return groups.order }
+        return (0 ..< groups.count).map { groups[$0].last! }.sorted()
     }
 
     /// Stages `rows` (one per key, whose keys are `keys`) against the stored rows with the same
@@ -424,6 +425,32 @@ package final class TableStore: Sendable {
         return InsertResult(inserted: Chunk.concatenate(stored, types: rows.types), replaced: old)
     }
 
+    /// The stored row of each row of `keys`' primary key (a chunk of this table's columns; only
+    /// the key columns are read), as of the writes so far: the rows found, and per row of
+    /// `keys` its row among them (nil when the key is not stored). A CDC source fills the
+    /// values upstream left out (unchanged TOAST) from them.
+    package func lookup(keysOf keys: Chunk) -> (rows: Chunk, positions: [Int?]) {
+        guard !primaryKey.isEmpty, !keys.isEmpty else {
+            return (Chunk(columns: types.map { ColumnBuilder(type: $0, capacity: 0).finish() }, count: 0), Array(repeating: nil, count: keys.count))
+        }
+        let encoded = self.keys(of: keys)
+        return state.withLock { state in
+            load(&state)
+            var found = RowPicks()
+            var positions: [Int?] = []
+            let hashes = Self.hashes(of: encoded)
+            for row in 0 ..< keys.count {
+                if let place = Self.find(row, of: encoded, hash: hashes[row], in: state) {
+                    positions.append(found.count)
+                    found.add(place.rows, place.index)
+                } else {
+                    positions.append(nil)
+                }
+            }
+            return (found.gathered(types: types), positions)
+        }
+    }
+
     /// Deletes the rows whose primary key is that of a row of `keys` (a chunk of this table's
     /// columns; only the key columns are read) and returns them, or nil when none matched.
     package func delete(keysOf keys: Chunk) -> Chunk? {
@@ -432,7 +459,7 @@ package final class TableStore: Sendable {
         return state.withLock { state -> Chunk? in
             load(&state)
             let removed = Self.delete(encoded, from: &state, types: types)
-            Self.commitIfMany(&state, memory: memory)
+            Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
             return removed
         }
     }
@@ -463,7 +490,7 @@ package final class TableStore: Sendable {
         return state.withLock { state -> Chunk? in
             load(&state)
             let removed = Self.delete(keys, from: &state, types: types)
-            Self.commitIfMany(&state, memory: memory)
+            Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
             return removed
         }
     }
@@ -493,7 +520,7 @@ package final class TableStore: Sendable {
             load(&state)
             Self.commit(&state)
             let removed = Self.removeRows(equalTo: rows, from: &state)
-            Self.commitIfMany(&state, memory: memory)
+            Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
             return removed
         }
     }
@@ -561,6 +588,22 @@ package final class TableStore: Sendable {
             if let replaced = outcome.replaced { result.replaced.append(replaced) }
         }
         return result
+    }
+
+    /// Removes the stored rows `picks` chooses (their positions among a page's rows, ascending)
+    /// and returns how many went: how state a watermark put out of reach is dropped (a source's
+    /// seen keys). Unlike ``rewrite(_:)`` it keeps nothing of the rows it removes but their keys,
+    /// and reads an evicted page back for the scan alone, so it stays within the memory limit.
+    /// - Complexity: a scan of every page under the table's lock, and a commit of those that lose rows.
+    @discardableResult
+    package func removeRows(where picks: (Chunk) -> [Int]) -> Int {
+        state.withLock { state in
+            load(&state)
+            Self.commit(&state)
+            let removed = state.table.removeRows(where: picks)
+            if !removed.isEmpty { state.vnodeBounds = nil }
+            return removed.count
+        }
     }
 
     /// What ``rewrite(_:)`` did.
@@ -675,7 +718,7 @@ package final class TableStore: Sendable {
 
     /// Reads in rows left on disk at recovery, and applies the changes logged after them, each
     /// committed as it was when it was made.
-    private func load(_ state: inout State) {
+    func load(_ state: inout State) {
         guard let unread = state.unread else { return }
         state.unread = nil
         let chunks: [Chunk]
@@ -718,7 +761,7 @@ package final class TableStore: Sendable {
             } else {
                 _ = Self.delete(keys(of: change.rows), from: &state, types: types)
             }
-            Self.commitIfMany(&state, memory: memory)
+            Self.commitIfMany(&state, memory: memory, byRowID: primaryKey.isEmpty)
         }
         Self.commit(&state)
     }
@@ -727,7 +770,7 @@ package final class TableStore: Sendable {
 /// Rows picked from chunks (pages' rows, or staged ones), gathered into one chunk in the order
 /// picked: consecutive picks from one chunk share it as a source. With `key`s, each pick's
 /// state-table key is kept too.
-private struct RowPicks {
+struct RowPicks {
     var sources: [Chunk] = []
     var picks: [(source: Int32, row: Int32)] = []
     var keys = KeyBuffer()

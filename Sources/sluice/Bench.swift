@@ -5,7 +5,7 @@ import SluiceServer
 import SluiceState
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self, WebhookBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self, WebhookBench.self, SinksBench.self, DedupBench.self, CDCBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -129,8 +129,7 @@ struct MaterializedView: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()
+        output.prepareAsServer()
         try await MaterializedViewBenchmark(rows: rows, compareWithDuckDB: !noDuckdb, nexmarkEvents: nexmarkEvents, only: only).run()
     }
 }
@@ -155,8 +154,7 @@ struct CheckpointBench: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()
+        output.prepareAsServer()
         try await CheckpointBenchmark(rows: rows, stateBytes: stateMib << 20, nexmarkEvents: nexmarkEvents).run()
         if memoryRows > 0 {
             let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -231,9 +229,27 @@ struct KafkaJSON: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()  // as `sluice serve` runs
+        output.prepareAsServer()
         try await KafkaJSONBenchmark(events: events, compareWithDuckDB: !noDuckdb).run()
+    }
+}
+
+struct DedupBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dedup",
+        abstract: "Read N payment events (a fifth repeats) from the built-in broker through a Kafka source into a view, with dedup.key and without.")
+
+    @Option(help: "Events to load and read.")
+    var events = 2_000_000
+
+    @Option(help: "Runs of each pipeline; the median is reported.")
+    var runs = 3
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        output.prepareAsServer()
+        try await DedupBenchmark(events: events, runs: runs).run()
     }
 }
 
@@ -266,8 +282,7 @@ struct IcebergSinkBench: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()  // as `sluice serve` runs
+        output.prepareAsServer()
         try await IcebergSinkBenchmark(rows: rows, events: events, runs: runs).run()
     }
 }
@@ -275,6 +290,13 @@ struct IcebergSinkBench: AsyncParsableCommand {
 /// What every `sluice bench` takes: `--quiet` drops the progress line a terminal shows.
 struct BenchOutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress line on a terminal (figures only).") var quiet = false
+
+    /// The progress line, and the allocator tuned as `sluice serve` tunes it: for a benchmark
+    /// that runs the server's pipelines.
+    func prepareAsServer() {
+        BenchProgress.enable(quiet: quiet)
+        MemoryTuning.apply()
+    }
 }
 
 struct DashboardBench: AsyncParsableCommand {
@@ -337,8 +359,7 @@ struct CopyBench: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()  // as `sluice serve` runs
+        output.prepareAsServer()
         try await CopyBenchmark(rows: rows, runs: max(1, runs), formats: format.map { [$0] } ?? CopyBenchmark.Format.allCases).run()
     }
 }
@@ -399,8 +420,7 @@ struct FilesBench: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()  // as `sluice serve` runs
+        output.prepareAsServer()
         try await FilesBenchmark(rows: rows, runs: runs).run()
     }
 }
@@ -417,8 +437,47 @@ struct WebhookBench: AsyncParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
-        BenchProgress.enable(quiet: output.quiet)
-        MemoryTuning.apply()  // as `sluice serve` runs
+        output.prepareAsServer()
         try await WebhookBenchmark(seconds: seconds).run()
+    }
+}
+
+/// `sluice bench sinks` (``SinksBenchmark``): rows/s into an exactly-once Kafka sink beside a
+/// blackhole sink.
+struct SinksBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sinks", abstract: "Exactly-once sinks (Kafka) beside a blackhole sink: rows/s and the ratio.")
+
+    @Option(help: "Events in the topic the pipelines read.")
+    var events = 2_000_000
+
+    @Option(help: "Runs per sink; medians are reported.")
+    var runs = 3
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        output.prepareAsServer()
+        try await SinksBenchmark(events: events, runs: runs).run()
+    }
+}
+
+/// `sluice bench cdc` (``CDCBenchmark``): rows/s from a PostgreSQL table through CDC into a view,
+/// beside COPY TO STDOUT.
+struct CDCBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cdc", abstract: "Postgres CDC (snapshot and stream) into a view beside COPY TO STDOUT: rows/s and the ratio.")
+
+    @Option(help: "Rows in the PostgreSQL table (and again in the streamed insert).")
+    var rows = 1_000_000
+
+    @Option(help: "Runs; medians are reported.")
+    var runs = 3
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        output.prepareAsServer()
+        try await CDCBenchmark(rows: rows, runs: runs).run()
     }
 }

@@ -27,6 +27,9 @@ struct BrokerOptions: ParsableArguments {
     @Option(help: "How often retention is applied, in milliseconds (log.retention.check.interval.ms).")
     var logRetentionCheckIntervalMs = 300_000
 
+    @Option(help: "How often the log cleaner looks for compacted topics' partitions to clean, in milliseconds (log.cleaner.backoff.ms).")
+    var logCleanerBackoffMs = 15_000
+
     @Option(help: "Largest request the broker reads, in bytes (socket.request.max.bytes).")
     var socketRequestMaxBytes = 100 * 1024 * 1024
 
@@ -48,6 +51,7 @@ struct BrokerOptions: ParsableArguments {
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
         guard logSegmentBytes >= 1024 else { throw ValidationError("--log-segment-bytes must be at least 1024") }
         guard logRetentionCheckIntervalMs > 0 else { throw ValidationError("--log-retention-check-interval-ms must be positive") }
+        guard logCleanerBackoffMs > 0 else { throw ValidationError("--log-cleaner-backoff-ms must be positive") }
         guard socketRequestMaxBytes >= 1024 else { throw ValidationError("--socket-request-max-bytes must be at least 1024") }
     }
 
@@ -60,6 +64,7 @@ struct BrokerOptions: ParsableArguments {
         configuration.log.retentionBytes = logRetentionBytes < 0 ? nil : logRetentionBytes
         configuration.log.segmentBytes = logSegmentBytes
         configuration.retentionCheckIntervalMilliseconds = logRetentionCheckIntervalMs
+        configuration.cleanerIntervalMilliseconds = logCleanerBackoffMs
         configuration.maxRequestBytes = socketRequestMaxBytes
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import SluiceServer
 
-/// `sluice serve`'s options for the HTTP app: the dashboard, `/metrics`, `/health` and `/ready`.
+/// `sluice serve`'s options for the HTTP app (the dashboard, `/metrics`, `/health` and `/ready`)
+/// and the other HTTP listeners: webhooks and the schema registry.
 struct HTTPOptions: ParsableArguments {
     @Option(help: "Address for the dashboard, /metrics, /health and /ready.")
     var dashboardListen = "127.0.0.1:5691"
@@ -21,7 +22,18 @@ struct HTTPOptions: ParsableArguments {
     @Option(help: "The largest webhook request body taken, in bytes; a larger one is answered 413.")
     var webhookMaxBodyBytes = 16 << 20
 
+    @Option(help: "Address for the built-in schema registry (Confluent's REST API, for Avro).")
+    var schemaRegistryListen = "127.0.0.1:8081"
+
+    @Flag(help: "Run without the built-in schema registry.")
+    var noSchemaRegistry = false
+
     func apply(to configuration: inout ServerConfiguration) throws {
+        if !noSchemaRegistry {
+            var registry = SchemaRegistryConfiguration()
+            (registry.host, registry.port) = try parseAddress(schemaRegistryListen)
+            configuration.schemaRegistry = registry
+        }
         if noWebhook {
             configuration.webhook = nil
         } else {

@@ -55,4 +55,36 @@ import Testing
         corrupt.setInteger(UInt8(0xFF), at: corrupt.writerIndex - 1)
         #expect(produce(restarted, corrupt).errorCode == KafkaErrorCode.corruptMessage.rawValue)
     }
+
+    @Test func aCompactedTopicRefusesRecordsWithoutAKey() throws {
+        let directory = NSTemporaryDirectory() + "sluice-produce-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = BrokerConfiguration()
+        configuration.dataDirectory = directory
+        let broker = try KafkaBroker(configuration: configuration)
+        try broker.topics.create("t", partitions: 1, configs: ["cleanup.policy": "compact"])
+        func records(_ keys: [String?], compression: RecordBatchCompression = .uncompressed) -> ByteBuffer {
+            var encoder = RecordBatchEncoder()
+            encoder.compression = compression
+            var buffer = ByteBuffer()
+            encoder.encode(
+                keys.enumerated().map { KafkaRecord(offset: Int64($0.offset), timestamp: 1, key: $0.element.map { ByteBuffer(string: $0) }, value: ByteBuffer(string: "v")) },
+                into: &buffer)
+            return buffer
+        }
+        // A keyed batch, then one keyless record in a second batch: nothing of the request goes in.
+        var both = records(["a", "b"])
+        var keyless = records(["c", nil], compression: .zstd)
+        both.writeBuffer(&keyless)
+        let refused = produce(broker, both)
+        #expect(refused.errorCode == KafkaErrorCode.invalidRecord.rawValue)
+        #expect(refused.errorMessage == "Compacted topic cannot accept message without key in topic partition t-0.")
+        #expect(broker.topics.log("t", 0)?.logEndOffset == 0)
+        #expect(produce(broker, records(["a", "b"])).baseOffset == 0)
+        // Other topics take keyless records.
+        try broker.topics.create("plain", partitions: 1)
+        let plain = broker.produce(
+            ProduceRequest(acks: -1, timeoutMs: 1000, topicData: [.init(name: "plain", partitionData: [.init(index: 0, records: records([nil]))])]), version: 9)
+        #expect(plain.responses[0].partitionResponses[0].errorCode == 0)
+    }
 }

@@ -210,6 +210,7 @@ enum Corpus {
         "CREATE TABLE keep_last (id int PRIMARY KEY, v int) ON CONFLICT DO UPDATE FULL",
         "CREATE TABLE keep_first (id int PRIMARY KEY, v int) ON CONFLICT DO NOTHING WITH (connector = 'kafka', topic = 't') FORMAT PLAIN ENCODE JSON",
         "CREATE TABLE keep_values (id int PRIMARY KEY, v int) ON CONFLICT DO UPDATE IF NOT NULL",
+        "CREATE TABLE latest (id int PRIMARY KEY, v int, ver bigint) ON CONFLICT DO UPDATE FULL WITH VERSION COLUMN(ver) WITH (connector = 'kafka', topic = 't') FORMAT PLAIN ENCODE JSON",
         "CREATE TABLE t2 AS SELECT * FROM t",
         "CREATE TABLE w (ts timestamp, c int AS 1 + 1, WATERMARK FOR ts AS ts - INTERVAL '5 seconds')",
         "CREATE SOURCE s (a int, b varchar) WITH (connector = 'datagen', datagen.rows.per.second = 10) FORMAT PLAIN ENCODE AVRO (schema.registry = 'http://r')",

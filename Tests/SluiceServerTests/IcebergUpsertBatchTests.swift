@@ -47,7 +47,8 @@ import Testing
             batch.take(StreamChunk(ops: ops, data: data))
         }
         #expect(batch.byteCount > 0)
-        let (rows, deletedRows) = batch.result()
+        let result = batch.result()
+        let (rows, deletedRows) = (result.rows, result.touched)
         batch.removeAll()
         var left: [Int32: String] = [:]
         for row in 0..<rows.count {

@@ -60,3 +60,24 @@ def read_topic(bootstrap: str, topic: str, timeout: float = 30) -> dict[int, lis
         return records
     finally:
         consumer.close()
+
+
+def produce_acknowledged(bootstrap: str, topic: str, values: dict[int, bytes], partitions: int = 2, keys: dict[int, bytes] | None = None) -> set[int]:
+    """Sends each numbered value (number `i` to partition `i % partitions`, with `keys[i]` as its
+    key when given) with acks=all and no
+    retries; returns the numbers the broker acknowledged (all of them unless the server died
+    while they were in flight): the oracle of the exactly-once tests that kill the server."""
+    from kafka import KafkaProducer
+
+    futures = {}
+    producer = None
+    try:
+        producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5, retries=0, request_timeout_ms=5000, max_block_ms=5000)
+        for i, value in values.items():
+            futures[i] = producer.send(topic, key=(keys or {}).get(i), value=value, partition=i % partitions)
+        producer.flush(timeout=30)
+    except Exception:  # noqa: BLE001 - the server may die mid-produce; the futures say what was acknowledged
+        pass
+    if producer is not None:
+        producer.close(timeout=5)
+    return {i for i, future in futures.items() if future.is_done and future.succeeded()}

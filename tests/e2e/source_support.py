@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
 import psycopg
+import pytest
 
 from harness import SluiceServer
 
@@ -76,3 +77,10 @@ def comparable_rows(rows, digits: int = 6) -> list[tuple]:
             return (0, x, "")
         return (1, 0.0, str(x))
     return sorted((tuple(value(v) for v in row) for row in rows), key=lambda row: tuple(order(x) for x in row))
+
+
+def statement_error(conn: psycopg.Connection, statement: str) -> psycopg.Error:
+    """The error `statement` fails with (the test fails if it succeeds)."""
+    with pytest.raises(psycopg.Error) as failure:
+        conn.execute(statement)
+    return failure.value

@@ -217,6 +217,9 @@ def test_the_dashboard_in_a_real_browser(server: SluiceServer, tmp_path: Path) -
             _produce(server, "browser-events", 200, 300)
             wait_until(lambda: int(page.get_attribute("#sources .card[data-name=events] [data-metric=rows_read]", "data-value")) >= before + 300,
                        30, "the dashboard to show the new events")
+            # The source has read them; FLUSH waits until the views hold them too, so every
+            # reader below (the bars, the SQL box, this session) sees one state.
+            conn.execute("FLUSH")
             expected = dict(conn.execute("SELECT player, total_score FROM leaderboard").fetchall())
             wait_until(lambda: dict(page.eval_on_selector_all(
                 ".view[data-name=leaderboard] rect.bar", "bars => bars.map(b => [b.dataset.label, Number(b.dataset.value)])")) == expected,

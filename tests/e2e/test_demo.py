@@ -188,3 +188,36 @@ def test_demo_game_api_lands_seed_002s_events(tmp_path: Path) -> None:
     finally:
         code = demo.stop()
     assert code == 0, demo.output()
+
+
+def test_demo_cricket_fills_the_warehouse(tmp_path: Path) -> None:
+    """`sluice demo cricket`: seed 003's pipeline with a PostgreSQL of its own as the ODI upstream
+    and the warehouse. Within seconds the warehouse, read with psycopg, holds matches of all three
+    formats, each with its 22 players and 2 or 4 innings (as the generator makes every match), and
+    the T20 events the generator repeats leave one row per match."""
+    import re
+
+    run = subprocess.run([str(sluice_binary()), "demo", "cricket", "--help"], capture_output=True, timeout=60)
+    assert run.returncode == 0 and b"--no-postgres" in run.stdout and b"cricket" in run.stdout, run.stderr.decode()
+    demo = Demo(tmp_path / "data", "cricket")
+    demo.start()
+    try:
+        wait_until(lambda: _reachable(demo), 60, "the cricket demo's SQL port")
+        found = wait_until(lambda: re.search(r"psql -h 127\.0\.0\.1 -p (\d+) -d warehouse", demo.output()), 60, "the warehouse in the banner")
+        warehouse = f"host=127.0.0.1 port={found.group(1)} user=root dbname=warehouse"
+
+        def complete_formats() -> set[str]:
+            with psycopg.connect(warehouse, autocommit=True) as pg:
+                rows = pg.execute("""SELECT m.format FROM match_metadata m
+                    WHERE (SELECT count(*) FROM players p WHERE p.match_id = m.match_id) = 22
+                      AND (SELECT count(*) FROM innings i WHERE i.match_id = m.match_id) IN (2, 4)""").fetchall()
+            return {format for (format,) in rows}
+        wait_until(lambda: complete_formats() == {"ODI", "T20", "Test"}, 90, "complete matches of every format in the warehouse")
+        # The repeated T20 events were read and left one row per match.
+        wait_until(lambda: demo.sql("SELECT rows_read FROM sluice_sources WHERE name = 't20_matches'")[0][0]
+                   > demo.sql("SELECT count(*) FROM t20_matches")[0][0], 60, "a repeated T20 event")
+        with psycopg.connect(warehouse, autocommit=True) as pg:
+            assert pg.execute("SELECT count(*) - count(DISTINCT match_id) FROM match_metadata").fetchone() == (0,)
+    finally:
+        code = demo.stop()
+    assert code == 0, demo.output()

@@ -19,13 +19,7 @@ import pytest
 
 from duckdb_support import duckdb_with
 from harness import SluiceServer
-from source_support import connect, wait_until
-
-
-def _error(conn: psycopg.Connection, statement: str) -> psycopg.Error:
-    with pytest.raises(psycopg.Error) as failure:
-        conn.execute(statement)
-    return failure.value
+from source_support import connect, statement_error as _error, wait_until
 
 
 def _visible_files(root: Path, suffix: str) -> list[Path]:
@@ -80,6 +74,33 @@ def test_parquet_files_partitioned_by_a_column_read_back_by_duckdb_and_pyarrow(t
         assert wait_until(lambda: duckdb_with().execute(
             f"SELECT count(*) FROM read_parquet('{out}/**/*.parquet')").fetchone()[0] == len(ROWS) + 1, 30, "the new row's file")
         assert conn.execute("SELECT files > 0, rows FROM sluice_sinks WHERE name = 'files'").fetchone() == (True, 6)
+
+
+def test_many_partitions_in_one_epoch_keep_files_and_buffers_bounded(tmp_path: Path) -> None:
+    """600 partitions in one statement (6,000 rows) under a 64 MB memory limit: at most 512 files are open at
+    once (an older one is finished for a new folder) and their row groups go out past the
+    sink's buffer share, so the rows land in more files than partitions, every row once."""
+    out = tmp_path / "out"
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--barrier-interval-ms", "100", "--memory-limit", "64MB"]) as server, \
+            connect(server) as conn:
+        conn.execute("CREATE TABLE wide (id bigint, k int, payload varchar) APPEND ONLY")
+        conn.execute(f"""CREATE SINK parts FROM wide WITH (connector = 'fs', fs.path = '{out}', type = 'append-only',
+            rollover_seconds = '1', partition_by = 'k') FORMAT PLAIN ENCODE PARQUET""")
+        conn.execute("INSERT INTO wide SELECT g, g % 600, repeat('x', 200) || g FROM generate_series(1, 6000) AS g")
+        conn.execute("FLUSH")
+
+        def landed() -> bool:
+            if not _visible_files(out, "parquet"):
+                return False
+            return duckdb_with().execute(f"SELECT count(*) FROM read_parquet('{out}/**/*.parquet', hive_partitioning = 1)").fetchone()[0] == 6000
+        # Files still open at the barriers are finished by their rollover a second on.
+        assert wait_until(landed, 60, "every row in the partitions' files")
+        con = duckdb_with()
+        rows = con.execute(f"""SELECT count(*), count(DISTINCT id), count(DISTINCT k), bool_and(id % 600 = k::bigint)
+            FROM read_parquet('{out}/**/*.parquet', hive_partitioning = 1)""").fetchone()
+        assert rows == (6000, 6000, 600, True)
+        assert len(_visible_files(out, "parquet")) > 600
+        assert conn.execute("SELECT last_error FROM sluice_sinks WHERE name = 'parts'").fetchone() == (None,)
 
 
 @pytest.mark.parametrize("encode", ["JSON", "CSV"])
@@ -162,7 +183,7 @@ def test_kills_lose_and_repeat_no_row_of_a_file_sink(tmp_path: Path) -> None:
 
     for round_number, failpoint in enumerate(ROUNDS):
         env = {"SLUICE_FAILPOINT": failpoint} if failpoint else None
-        with SluiceServer(data_dir=data, extra_args=args, env=env) as server:
+        with SluiceServer(data_dir=data, extra_args=args, env=env, may_die_at_start=env is not None) as server:
             if round_number == 0:
                 with connect(server) as conn:
                     conn.execute("CREATE TABLE ev (id bigint, kind varchar)")

@@ -16,22 +16,14 @@ from collections import Counter
 from pathlib import Path
 
 import boto3
-import psycopg
 import pyarrow as pa
 import pyarrow.parquet as pq
-import pytest
 
 from duckdb_support import duckdb_with
 from harness import MotoServer, SluiceServer
-from source_support import connect, wait_until
+from source_support import connect, statement_error as _error, wait_until
 
 ARGS = ["--barrier-interval-ms", "100"]
-
-
-def _error(conn: psycopg.Connection, statement: str) -> psycopg.Error:
-    with pytest.raises(psycopg.Error) as failure:
-        conn.execute(statement)
-    return failure.value
 
 
 def _write_events(root: Path) -> None:
@@ -72,6 +64,10 @@ def test_parquet_hive_folders_read_as_duckdb_reads_them(tmp_path: Path) -> None:
         pq.write_table(pa.table({"id": pa.array([7, 8], pa.int64()), "user_name": ["u7", "u8"], "amount": [1.0, 2.0]}), folder / "part-1.parquet")
         assert wait_until(lambda: conn.execute("SELECT n FROM per_kind WHERE event_type = 'buy'").fetchone() == (5,), 20, "the new file's rows")
         assert conn.execute("SELECT count(*) FROM events").fetchone() == (8,)
+        # A second view starts from what the source has read (only the columns it reads are
+        # decoded): its columns hold the files' values, the others are not needed.
+        conn.execute("CREATE MATERIALIZED VIEW amounts AS SELECT count(user_name) AS named, sum(amount) AS total, max(id) AS last FROM events")
+        assert conn.execute("SELECT named, total, last FROM amounts").fetchone() == (8, 1.5 * 21 + 3.0, 8)
 
 
 def test_csv_by_duckdb_and_gzipped_json_lines(tmp_path: Path) -> None:
@@ -137,9 +133,12 @@ def test_mistakes_in_a_file_source_are_errors_at_create(tmp_path: Path) -> None:
         assert _error(conn, f"CREATE SOURCE s (a int) WITH (connector = 'posix_fs', posix_fs.root = '{root}', refresh.interval.sec = 'often') FORMAT PLAIN ENCODE CSV").sqlstate == "22023"
         assert _error(conn, f"CREATE SOURCE s (a int) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE AVRO").sqlstate == "0A000"
         assert _error(conn, f"CREATE SOURCE s (a int) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE CSV (header = 'no')").sqlstate == "42601"
-        # Columns from files only for Parquet, and only when there is a file.
-        assert _error(conn, f"CREATE SOURCE s (*) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE CSV").sqlstate == "42601"
+        # Columns from files only when there is a file, and a CSV header or a YAML document says none.
+        assert _error(conn, f"CREATE SOURCE s (*) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE CSV").sqlstate == "HV00R"
         assert _error(conn, f"CREATE SOURCE s (*) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE PARQUET").sqlstate == "HV00R"
+        assert _error(conn, f"CREATE SOURCE s (*) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE YAML").sqlstate == "42601"
+        (root / "a.csv").write_text("x,y\n1,2\n")
+        assert _error(conn, f"CREATE SOURCE s (*) WITH (connector = 'posix_fs', posix_fs.root = '{root}') FORMAT PLAIN ENCODE CSV (without_header = 'true')").sqlstate == "42601"
         assert conn.execute("SELECT count(*) FROM rw_sources").fetchone() == (0,)
 
 

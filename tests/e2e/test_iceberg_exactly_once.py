@@ -15,8 +15,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from kafka import KafkaAdminClient, KafkaProducer
+from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
+from kafka_support import produce_acknowledged
 from pyiceberg.catalog.rest import RestCatalog
 
 from harness import SluiceServer
@@ -28,21 +29,8 @@ PER_ROUND = 3000
 
 
 def _produce(bootstrap: str, start: int, stop: int) -> set[int]:
-    """Sends events `start..<stop`; returns the ids the broker acknowledged (all of them unless
-    the server died while they were in flight)."""
-    futures = {}
-    producer = None
-    try:
-        producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5, retries=0, request_timeout_ms=5000,
-                                 max_block_ms=5000)
-        for i in range(start, stop):
-            futures[i] = producer.send("events", value=json.dumps({"id": i, "v": i % 13}).encode(), partition=i % 2)
-        producer.flush(timeout=30)
-    except Exception:  # noqa: BLE001 - the server may die mid-produce; the futures say what was acknowledged
-        pass
-    if producer is not None:
-        producer.close(timeout=5)
-    return {i for i, future in futures.items() if future.is_done and future.succeeded()}
+    """Sends events `start..<stop`; returns the ids the broker acknowledged."""
+    return produce_acknowledged(bootstrap, "events", {i: json.dumps({"id": i, "v": i % 13}).encode() for i in range(start, stop)})
 
 
 def _catalog(server: SluiceServer) -> RestCatalog:
@@ -81,7 +69,7 @@ def test_kills_between_prepare_and_commit_lose_and_repeat_nothing(tmp_path: Path
             # The restarted server takes the events again from its checkpoint, and a few new
             # ones, and dies when its sink reaches the failpoint.
             with SluiceServer(data_dir=data, kafka_port=kafka, catalog_port=catalog, extra_args=args,
-                              env={"SLUICE_FAILPOINT": failpoint}) as server:
+                              env={"SLUICE_FAILPOINT": failpoint}, may_die_at_start=True) as server:
                 # A few events at a time until it dies: a failpoint at the third prepare needs
                 # three epochs with rows, which the replay alone may not give.
                 def died() -> bool:

@@ -108,6 +108,7 @@ def test_partitions_and_auto_creation_settings() -> None:
     (["--log-flush", "0ms"], "--log-flush takes never, always or a positive number of milliseconds"),
     (["--partitions", "0"], "--partitions must be at least 1"),
     (["--log-segment-bytes", "10"], "--log-segment-bytes must be at least 1024"),
+    (["--log-cleaner-backoff-ms", "0"], "--log-cleaner-backoff-ms must be positive"),
 ])
 def test_impossible_settings_are_refused(tmp_path, args: list[str], message: str) -> None:
     for command in (["broker", "--listen", "127.0.0.1:0"], ["serve", "--listen", "127.0.0.1:0", "--kafka-listen", "127.0.0.1:0"]):
@@ -115,3 +116,134 @@ def test_impossible_settings_are_refused(tmp_path, args: list[str], message: str
                                 capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
         assert result.returncode != 0
         assert message in result.stderr.decode(), result.stderr.decode()
+
+
+def test_create_topics_refuses_unknown_configs_and_bad_values_with_invalid_config() -> None:
+    """CreateTopics checks each config as Kafka does: an unknown name or a value of the wrong
+    kind is INVALID_CONFIG (40) with Kafka's message, and no topic is made; good ones are kept
+    and DescribeConfigs shows them."""
+    from kafka import KafkaAdminClient
+    from kafka.admin import NewTopic
+    from kafka.errors import InvalidConfigurationError
+    from confluent_kafka.admin import NewTopic as ConfluentTopic
+
+    with SluiceServer() as server:
+        bootstrap = server.kafka_bootstrap
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        bad = {
+            unique_topic("cfg-unknown"): ({"retention.msec": "1000"}, "Unknown topic config name: retention.msec"),
+            unique_topic("cfg-long"): ({"retention.ms": "a week"}, "Not a number of type LONG"),
+            unique_topic("cfg-min"): ({"segment.bytes": "10"}, "Value must be at least 14"),
+            unique_topic("cfg-choice"): ({"cleanup.policy": "forever"}, "List must hold only: delete, compact"),
+            unique_topic("cfg-bool"): ({"preallocate": "yes"}, "Expected value to be either true or false"),
+        }
+        futures = admin.create_topics([ConfluentTopic(name, 1, 1, config=config) for name, (config, _) in bad.items()])
+        for name, future in futures.items():
+            with pytest.raises(Exception) as failure:
+                future.result(10)
+            error = failure.value.args[0]
+            assert error.code() == KafkaError.INVALID_CONFIG, (name, error)
+            assert bad[name][1] in error.str(), (name, error.str())
+        assert not set(bad) & set(admin.list_topics(timeout=10).topics)
+
+        good = unique_topic("cfg-good")
+        futures = admin.create_topics([ConfluentTopic(good, 1, 1, config={"retention.ms": "86400000", "cleanup.policy": "compact,delete"})])
+        futures[good].result(10)
+        described = admin.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, good)])
+        entries = next(iter(described.values())).result(10)
+        assert entries["retention.ms"].value == "86400000"
+        assert entries["cleanup.policy"].value == "compact,delete"
+
+        # kafka-python's admin client gets the same error.
+        client = KafkaAdminClient(bootstrap_servers=bootstrap)
+        try:
+            with pytest.raises(InvalidConfigurationError):
+                client.create_topics([NewTopic(unique_topic("cfg-python"), 1, 1, topic_configs={"min.insync.replicas": "0"})])
+        finally:
+            client.close()
+
+
+def test_alter_configs_change_a_topics_settings_at_once_and_refuse_bad_ones() -> None:
+    """AlterConfigs (replacing every override) and IncrementalAlterConfigs (SET, DELETE, APPEND,
+    SUBTRACT) from kafka-python's and confluent-kafka's admin clients: DescribeConfigs shows the
+    change, a bad value is INVALID_CONFIG with Kafka's message and changes nothing, validate-only
+    changes nothing, an unknown topic is UNKNOWN_TOPIC_OR_PARTITION. A retention set this way
+    takes effect on the running log."""
+    from kafka import KafkaAdminClient
+    from kafka.admin import AlterConfigOp
+    from kafka.admin import ConfigResource as PythonResource
+    from kafka.admin import ConfigResourceType
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry
+    from confluent_kafka.admin import NewTopic as ConfluentTopic
+
+    with SluiceServer(extra_args=["--log-segment-bytes", "4096", "--log-retention-check-interval-ms", "100"]) as server:
+        bootstrap = server.kafka_bootstrap
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        topic = unique_topic("alter")
+        admin.create_topics([ConfluentTopic(topic, 1, 1, config={"retention.ms": "86400000"})])[topic].result(10)
+
+        def described() -> dict[str, tuple[str, bool]]:
+            entries = next(iter(admin.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, topic)]).values())).result(10)
+            return {name: (entry.value, entry.is_default) for name, entry in entries.items()}
+
+        client = KafkaAdminClient(bootstrap_servers=bootstrap)
+        try:
+            # Incremental (kafka-python picks IncrementalAlterConfigs when the broker has it).
+            result = client.alter_configs([PythonResource(ConfigResourceType.TOPIC, topic, configs={
+                "cleanup.policy": (AlterConfigOp.APPEND, "compact"), "max.message.bytes": "2000000"})])
+            assert described()["cleanup.policy"] == ("delete,compact", False), result
+            assert described()["max.message.bytes"] == ("2000000", False)
+            assert described()["retention.ms"] == ("86400000", False)
+            client.alter_configs([PythonResource(ConfigResourceType.TOPIC, topic, configs={
+                "cleanup.policy": (AlterConfigOp.SUBTRACT, "delete"), "max.message.bytes": (AlterConfigOp.DELETE, None)})])
+            assert described()["cleanup.policy"] == ("compact", False)
+            assert described()["max.message.bytes"][1] is True
+            # The legacy AlterConfigs (kafka-python sends the other overrides along with it).
+            client.alter_configs([PythonResource(ConfigResourceType.TOPIC, topic, configs={"cleanup.policy": "delete"})],
+                                 incremental=False, raise_on_unknown=False)
+            assert described()["cleanup.policy"] == ("delete", False)
+            assert described()["retention.ms"] == ("86400000", False)
+        finally:
+            client.close()
+        # confluent-kafka's legacy AlterConfigs sends only what it sets: every other override
+        # goes back to its default.
+        resource = ConfigResource(ConfigResource.Type.TOPIC, topic, set_config={"cleanup.policy": "compact"})
+        with pytest.warns(DeprecationWarning):
+            admin.alter_configs([resource])[resource].result(10)
+        assert described()["cleanup.policy"] == ("compact", False)
+        assert described()["retention.ms"][1] is True
+
+        # confluent-kafka: a bad value and an unknown name are refused with INVALID_CONFIG.
+        for name, value, message in [("retention.ms", "soon", "Not a number of type LONG"),
+                                     ("retention.msec", "1", "Unknown topic config name: retention.msec")]:
+            resource = ConfigResource(ConfigResource.Type.TOPIC, topic,
+                                      incremental_configs=[ConfigEntry(name, value, incremental_operation=AlterConfigOpType.SET)])
+            with pytest.raises(Exception) as failure:
+                admin.incremental_alter_configs([resource])[resource].result(10)
+            error = failure.value.args[0]
+            assert error.code() == KafkaError.INVALID_CONFIG and message in error.str(), error
+        assert described()["retention.ms"][1] is True
+        # Validate-only checks and changes nothing.
+        resource = ConfigResource(ConfigResource.Type.TOPIC, topic,
+                                  incremental_configs=[ConfigEntry("retention.ms", "1000", incremental_operation=AlterConfigOpType.SET)])
+        admin.incremental_alter_configs([resource], validate_only=True)[resource].result(10)
+        assert described()["retention.ms"][1] is True
+        missing = ConfigResource(ConfigResource.Type.TOPIC, unique_topic("alter-missing"),
+                                 incremental_configs=[ConfigEntry("retention.ms", "1000", incremental_operation=AlterConfigOpType.SET)])
+        with pytest.raises(Exception) as failure:
+            admin.incremental_alter_configs([missing])[missing].result(10)
+        assert failure.value.args[0].code() == KafkaError.UNKNOWN_TOPIC_OR_PART
+
+        # A retention set at run time applies to the running log: with retention.bytes at one
+        # segment, the closed segments go. (The topic compacts since the legacy AlterConfigs
+        # above, which would refuse these keyless records and ignore retention: back to delete.)
+        resource = ConfigResource(ConfigResource.Type.TOPIC, topic,
+                                  incremental_configs=[ConfigEntry("cleanup.policy", "delete", incremental_operation=AlterConfigOpType.SET)])
+        admin.incremental_alter_configs([resource])[resource].result(10)
+        values = [b"%04d:" % n + b"v" * 500 for n in range(40)]
+        _produce_one_batch_each(bootstrap, topic, values)
+        assert _watermarks(bootstrap, topic)[0] == 0
+        resource = ConfigResource(ConfigResource.Type.TOPIC, topic,
+                                  incremental_configs=[ConfigEntry("retention.bytes", "4096", incremental_operation=AlterConfigOpType.SET)])
+        admin.incremental_alter_configs([resource])[resource].result(10)
+        wait_until(lambda: _watermarks(bootstrap, topic)[0] > 0, 20, "retention to apply the altered retention.bytes")

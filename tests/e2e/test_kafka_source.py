@@ -299,7 +299,8 @@ def _create(conn: psycopg.Connection, with_options: str, fmt: str = "FORMAT PLAI
      "22023", "option \"scan.startup.mode\" of the kafka connector must be 'earliest', 'latest', 'timestamp', not 'newest'"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', properties.no.such.thing = '1'", "FORMAT PLAIN ENCODE JSON",
      "22023", "no.such.thing"),
-    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE AVRO", "0A000", "ENCODE AVRO"),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE AVRO", "22023", 'needs option "schema.registry"'),
+    ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE PROTOBUF", "0A000", "ENCODE PROTOBUF"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT UPSERT ENCODE JSON", "22023", "FORMAT UPSERT needs"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "", "42601", "needs a format"),
 ])

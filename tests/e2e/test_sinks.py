@@ -82,3 +82,21 @@ def test_a_sink_comes_back_after_kill_9(tmp_path: Path) -> None:
         # Restored from the checkpoint: it takes the new rows only.
         assert wait_until(lambda: _rows_in(conn, "s") == 2, 10, "the restored sink to take the new rows")
         assert conn.execute("SELECT state, last_error FROM sluice_sinks WHERE name = 's'").fetchone() in {("running", None), ("committed", None)}
+
+
+def test_explain_shows_the_sink_and_the_materialize_as_plan_nodes(tmp_path: Path) -> None:
+    """A sink's and a view's plans end in a node of their own, which EXPLAIN shows first."""
+    with SluiceServer(data_dir=tmp_path / "data") as server, connect(server) as conn:
+        conn.execute("CREATE TABLE t (k int, v int)")
+        sink = [row[0] for row in conn.execute("""EXPLAIN CREATE SINK s AS SELECT k, sum(v) AS total FROM t GROUP BY k
+            WITH (connector = 'blackhole', type = 'upsert', primary_key = 'k', force_append_only = 'false')""").fetchall()]
+        assert sink[0] == "StreamSink { sink: s, connector: blackhole, type: upsert, primary key: [k] }", sink
+        assert sink[1].strip().startswith("└─StreamHashAgg"), sink
+        view = [row[0] for row in conn.execute("EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT k FROM t WHERE v > 1").fetchall()]
+        assert view[0] == "StreamMaterialize { view: m, columns: [k] }", view
+        # EXPLAIN creates nothing.
+        assert conn.execute("SELECT count(*) FROM rw_sinks").fetchone() == (0,)
+        conn.execute("CREATE SINK s AS SELECT k, sum(v) AS total FROM t GROUP BY k WITH (connector = 'blackhole', type = 'upsert', primary_key = 'k', force_append_only = 'false')")
+        conn.execute("INSERT INTO t VALUES (1, 2), (2, 3)")
+        conn.execute("FLUSH")
+        assert wait_until(lambda: _rows_in(conn, "s") == 2, 10, "the sink to take the rows")

@@ -114,7 +114,10 @@ def test_http_ports_serve_https_only(server: SluiceServer, certificates) -> None
                                      headers={"Content-Type": "application/x-www-form-urlencoded"})
     with urllib.request.urlopen(request, context=context, timeout=10) as response:
         assert "access_token" in json.loads(response.read())
-    for base in (server.http_base, server.catalog_base):
+    registry = server.schema_registry_url.replace("http://127.0.0.1", "https://localhost")
+    with urllib.request.urlopen(f"{registry}/subjects", context=context, timeout=10) as response:
+        assert json.loads(response.read()) == []
+    for base in (server.http_base, server.catalog_base, server.schema_registry_url):
         with pytest.raises((urllib.error.URLError, ConnectionError, OSError)):
             urllib.request.urlopen(f"{base}/health", timeout=10).read()
 

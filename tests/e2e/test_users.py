@@ -230,14 +230,14 @@ def _non_loopback_address() -> str | None:
 def test_trust_is_refused_on_a_shared_address(tmp_path: Path) -> None:
     port = free_port()
     refused = subprocess.run([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--auth", "trust", "--data-dir", str(tmp_path / "a"),
-                              "--no-broker", "--no-catalog", "--no-dashboard"], capture_output=True, timeout=30)
+                              "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry"], capture_output=True, timeout=30)
     assert refused.returncode != 0 and b"refusing --auth trust" in refused.stderr, refused.stderr
     # The default, SCRAM for the others, starts; with it a non-loopback client must prove who it is.
     with SluiceServer(data_dir=tmp_path / "b", host="127.0.0.1") as local, connect(local) as conn:
         conn.execute("CREATE USER carol PASSWORD 'c'")
     address = _non_loopback_address()
     process = subprocess.Popen([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--data-dir", str(tmp_path / "b"),
-                                "--no-broker", "--no-catalog", "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         def listening() -> bool:
             try:

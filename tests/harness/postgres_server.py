@@ -20,6 +20,15 @@ from .endpoint import Endpoint
 from .ports import free_port, wait_for_port
 
 
+def _alive(pid: int) -> bool:
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
 def find_postgres_bindir() -> Path:
     """The directory holding `initdb` and `postgres`: `$PG_BINDIR`, else the newest
     `/usr/lib/postgresql/*/bin`, else `pg_config --bindir`."""
@@ -46,11 +55,13 @@ class PostgresServer:
     directory that user owns; PostgreSQL refuses to run as root.
     """
 
-    def __init__(self, bindir: Path | None = None, host: str = "127.0.0.1", start_timeout: float = 60.0):
+    def __init__(self, bindir: Path | None = None, host: str = "127.0.0.1", start_timeout: float = 60.0, logical: bool = False):
         self.bindir = Path(bindir) if bindir else find_postgres_bindir()
         self.host = host
         self.port = 0
         self.start_timeout = start_timeout
+        # `logical`: wal_level = logical and room for replication slots (a CDC source's upstream).
+        self.logical = logical
         self.workdir: Path | None = None
         self.process: subprocess.Popen | None = None
         self._database_counter = 0
@@ -88,28 +99,68 @@ class PostgresServer:
         if initdb.returncode != 0:
             raise RuntimeError(f"initdb failed ({initdb.returncode}):\n{initdb.stdout}\n{initdb.stderr}")
         self.port = free_port(self.host)
-        args = self._as_server_user([
-            str(self.bindir / "postgres"), "-D", str(self.data_dir), "-p", str(self.port),
-            "-k", str(self.workdir),
-            "-c", f"listen_addresses={self.host}",
-            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-            "-c", "timezone=UTC", "-c", "log_timezone=UTC", "-c", "datestyle=ISO, MDY",
-            "-c", "max_connections=100", "-c", "shared_buffers=64MB",
-        ])
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                cwd=self.workdir, start_new_session=True,
-            )
-        processes.register(self)
         try:
-            wait_for_port(self.host, self.port, self.start_timeout, self.process, what="postgres")
-            self._wait_until_ready()
+            self._launch()
             self.execute("postgres", "CREATE DATABASE dev")
         except Exception as error:
             self.stop()
             raise RuntimeError(f"{error}\n--- postgres log ---\n{self._log_text}") from None
         return self
+
+    def _launch(self) -> None:
+        """Starts the postmaster on the cluster and port already chosen; waits until it logs in."""
+        args = self._as_server_user([
+            str(self.bindir / "postgres"), "-D", str(self.data_dir), "-p", str(self.port),
+            "-k", str(self.workdir),
+            "-c", f"listen_addresses={self.host}",
+            # fsync off: nothing here survives the machine's crash, only the server's. A commit
+            # still writes its WAL before it answers (synchronous_commit), so a SIGKILLed server
+            # keeps every transaction it acknowledged, as the sink and CDC tests need.
+            "-c", "fsync=off", "-c", "synchronous_commit=on", "-c", "full_page_writes=off",
+            "-c", "timezone=UTC", "-c", "log_timezone=UTC", "-c", "datestyle=ISO, MDY",
+            "-c", "max_connections=100", "-c", "shared_buffers=64MB",
+            *(["-c", "wal_level=logical", "-c", "max_replication_slots=32", "-c", "max_wal_senders=32"] if self.logical else []),
+        ])
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                cwd=self.workdir, start_new_session=True,
+            )
+        processes.register(self)
+        wait_for_port(self.host, self.port, self.start_timeout, self.process, what="postgres")
+        self._wait_until_ready()
+
+    def restart(self, kill: bool = False) -> None:
+        """Stops the server (fast shutdown, or SIGKILL with `kill`: a crash) and starts it again
+        on the same data and port, as an upstream restart looks to its clients."""
+        assert self.process is not None
+        if kill:
+            # The postmaster and its backends, which would otherwise hold the shared memory
+            # until they noticed; then the postmaster's parent (`runuser`, as root).
+            postmaster = self._postmaster_pid()
+            if postmaster is not None:
+                subprocess.run(["pkill", "-KILL", "-P", str(postmaster)], check=False)
+                try:
+                    os.kill(postmaster, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                deadline = time.monotonic() + 15
+                while _alive(postmaster) or subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True).returncode == 0:
+                    assert time.monotonic() < deadline, "the killed postmaster did not go"
+                    time.sleep(0.01)  # polling for the processes to be gone
+            self.process.wait(timeout=15.0)
+        else:
+            processes.stop_process(self.process, signal.SIGINT, timeout=15.0, pid=self._postmaster_pid())
+        processes.unregister(self)
+        self._launch()
+
+    def add_password_user(self, user: str, password: str) -> None:
+        """A login role that must give `password` (SCRAM) over TCP, while `root` keeps trust."""
+        self.execute("postgres", f"CREATE ROLE \"{user}\" LOGIN SUPERUSER PASSWORD '{password}'")
+        hba = self.data_dir / "pg_hba.conf"
+        text = hba.read_text()
+        hba.write_text(f"host all {user} 127.0.0.1/32 scram-sha-256\n" + text)
+        self.execute("postgres", "SELECT pg_reload_conf()")
 
     def _wait_until_ready(self) -> None:
         """The port opens before recovery ends; poll with a real login until it succeeds."""

@@ -33,7 +33,7 @@ class SluiceServer:
 
     def __init__(self, binary: Path | None = None, host: str = "127.0.0.1", start_timeout: float | None = None, stop_timeout: float = 10.0,
                  data_dir: Path | None = None, kafka_port: int | None = None, extra_args: list[str] | None = None,
-                 catalog_port: int | None = None, env: dict[str, str] | None = None):
+                 catalog_port: int | None = None, env: dict[str, str] | None = None, may_die_at_start: bool = False):
         # `data_dir`, when given, outlives the server (to test restarts); otherwise the data
         # directory is made inside the work directory and removed with it.
         self._data_dir = Path(data_dir) if data_dir else None
@@ -44,11 +44,17 @@ class SluiceServer:
         self._fixed_catalog_port = catalog_port
         # Environment variables added to the server's (S3 credentials, say).
         self._env = dict(env or {})
+        # A server started with a failpoint may reach it (and SIGKILL itself) while it recovers,
+        # before it accepts connections: with `may_die_at_start`, `start` returns then instead of
+        # raising, and the test sees `process.poll()` set.
+        self._may_die_at_start = may_die_at_start
         self.catalog_port = 0
         # The HTTP app's port (dashboard, /metrics, /health): a free one.
         self.http_port = 0
         # The webhook listener's port: a free one.
         self.webhook_port = 0
+        # The built-in schema registry's port: a free one.
+        self.schema_registry_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -83,6 +89,7 @@ class SluiceServer:
         self.catalog_port = self._fixed_catalog_port or free_port(self.host)
         self.http_port = free_port(self.host)
         self.webhook_port = free_port(self.host)
+        self.schema_registry_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
@@ -91,6 +98,7 @@ class SluiceServer:
             "--catalog-listen", f"{self.host}:{self.catalog_port}",
             "--dashboard-listen", f"{self.host}:{self.http_port}",
             "--webhook-listen", f"{self.host}:{self.webhook_port}",
+            "--schema-registry-listen", f"{self.host}:{self.schema_registry_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
@@ -105,6 +113,8 @@ class SluiceServer:
         try:
             wait_for_port(self.host, self.port, self.start_timeout, self.process, what=f"sluice serve (pid {self.process.pid})")
         except Exception as error:
+            if self._may_die_at_start and self.process.poll() == -signal.SIGKILL:
+                return self
             self.stop()
             raise RuntimeError(f"{error}\n--- sluice server log ---\n{self._log_text}") from None
         return self
@@ -149,6 +159,11 @@ class SluiceServer:
     def webhook_base(self) -> str:
         """The webhook listener's base address (requests go to `/webhook/dev/<schema>/<table>`)."""
         return f"http://{self.host}:{self.webhook_port}"
+
+    @property
+    def schema_registry_url(self) -> str:
+        """The built-in schema registry's address (Confluent's REST API)."""
+        return f"http://{self.host}:{self.schema_registry_port}"
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)

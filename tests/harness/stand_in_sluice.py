@@ -56,6 +56,7 @@ def main() -> int:
     parser.add_argument("--catalog-listen")
     parser.add_argument("--dashboard-listen")
     parser.add_argument("--webhook-listen")
+    parser.add_argument("--schema-registry-listen")
     args = parser.parse_args()
     host, port = args.listen.rsplit(":", 1)
 

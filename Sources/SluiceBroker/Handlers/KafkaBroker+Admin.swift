@@ -104,6 +104,9 @@ extension KafkaBroker {
             } else if partitions < 1 {
                 result.errorCode = KafkaErrorCode.invalidPartitions.rawValue
                 result.errorMessage = "Number of partitions must be larger than 0."
+            } else if let problem = topic.configs.lazy.compactMap({ TopicConfigs.problem(name: $0.name, value: $0.value) }).first {
+                result.errorCode = KafkaErrorCode.invalidConfig.rawValue
+                result.errorMessage = problem
             } else if !request.validateOnly {
                 var configs: [String: String] = [:]
                 for config in topic.configs { if let value = config.value { configs[config.name] = value } }
@@ -234,10 +237,22 @@ extension KafkaBroker {
         return DescribeConfigsResponse(results: results)
     }
 
+    /// A producer id and epoch: a new id for an idempotent producer, or the transactional id's
+    /// with its epoch bumped (fencing earlier instances) from the transaction coordinator.
     func initProducerID(_ request: InitProducerIdRequest, version: Int16) -> InitProducerIdResponse {
-        if request.transactionalID != nil {
-            // Transactions come with the exactly-once sinks; idempotent producers work now.
-            return InitProducerIdResponse(errorCode: KafkaErrorCode.invalidRequest.rawValue, producerID: -1, producerEpoch: -1)
+        if let id = request.transactionalID {
+            guard !id.isEmpty else {
+                return InitProducerIdResponse(errorCode: KafkaErrorCode.invalidRequest.rawValue, producerID: -1, producerEpoch: -1)
+            }
+            let current = version >= 3 ? (request.producerID, request.producerEpoch) : (Int64(-1), Int16(-1))
+            switch transactions.initProducer(transactionalID: id, timeoutMs: request.transactionTimeoutMs, current: current) {
+            case .success(let (producerID, epoch)):
+                return InitProducerIdResponse(producerID: producerID, producerEpoch: epoch)
+            case .failure(let refusal):
+                // PRODUCER_FENCED is new in v4; older clients know it as INVALID_PRODUCER_EPOCH.
+                let answered: KafkaErrorCode = refusal.code == .producerFenced && version < 4 ? .invalidProducerEpoch : refusal.code
+                return InitProducerIdResponse(errorCode: answered.rawValue, producerID: -1, producerEpoch: -1)
+            }
         }
         do {
             let (id, epoch) = try producers.allocate()
@@ -264,7 +279,9 @@ extension KafkaBroker {
                     }
                     switch partition.timestamp {
                     case -1:
-                        return ListOffsetsResponse.Partition(partitionIndex: partition.partitionIndex, offset: log.logEndOffset, leaderEpoch: 0)
+                        // read_committed consumers start from the last stable offset.
+                        let latest = request.isolationLevel == 1 ? log.lastStableOffset : log.logEndOffset
+                        return ListOffsetsResponse.Partition(partitionIndex: partition.partitionIndex, offset: latest, leaderEpoch: 0)
                     case -2:
                         return ListOffsetsResponse.Partition(partitionIndex: partition.partitionIndex, offset: log.logStartOffset, leaderEpoch: 0)
                     default:

@@ -56,19 +56,42 @@ extension KafkaBroker {
                         failed = true
                         return Self.fetchError(partition.partition, .offsetOutOfRange, highWatermark: highWatermark, logStart: logStart)
                     }
+                    // read_committed (isolation level 1) reads up to the last stable offset, and
+                    // learns which of those records belong to aborted transactions.
+                    let lastStable = log.lastStableOffset
+                    let readCommitted = request.isolationLevel == 1
+                    let limit = readCommitted ? lastStable : highWatermark
                     var records = ByteBuffer()
-                    if budget > 0 && partition.fetchOffset < highWatermark {
-                        let limit = min(Int(max(partition.partitionMaxBytes, 1)), budget)
-                        records = (try? log.read(from: partition.fetchOffset, maxBytes: limit)) ?? ByteBuffer()
+                    if budget > 0 && partition.fetchOffset < limit {
+                        let bytes = min(Int(max(partition.partitionMaxBytes, 1)), budget)
+                        records = (try? log.read(from: partition.fetchOffset, maxBytes: bytes, below: limit)) ?? ByteBuffer()
                         budget -= records.readableBytes
                         total += records.readableBytes
                     }
+                    var aborted: [FetchResponse.AbortedTransaction]?
+                    if readCommitted {
+                        let end = Self.endOffset(of: records) ?? partition.fetchOffset
+                        aborted = log.abortedTransactions(from: partition.fetchOffset, before: end).map {
+                            FetchResponse.AbortedTransaction(producerID: $0.producerID, firstOffset: $0.firstOffset)
+                        }
+                    }
                     return FetchResponse.Partition(
-                        partitionIndex: partition.partition, errorCode: 0, highWatermark: highWatermark, lastStableOffset: highWatermark,
-                        logStartOffset: logStart, abortedTransactions: [], preferredReadReplica: -1, records: records)
+                        partitionIndex: partition.partition, errorCode: 0, highWatermark: highWatermark, lastStableOffset: lastStable,
+                        logStartOffset: logStart, abortedTransactions: aborted, preferredReadReplica: -1, records: records)
                 })
         }
         return (FetchResponse(responses: topics), total, failed)
+    }
+
+    /// One past the last offset of the batches in `records`, nil when it holds none.
+    static func endOffset(of records: ByteBuffer) -> Int64? {
+        var index = records.readerIndex
+        var end: Int64?
+        while let header = RecordBatchHeader.framed(at: index, of: records), index + header.byteCount <= records.writerIndex {
+            end = header.lastOffset + 1
+            index += header.byteCount
+        }
+        return end
     }
 
     static func fetchError(_ partition: Int32, _ code: KafkaErrorCode, highWatermark: Int64 = -1, logStart: Int64 = -1) -> FetchResponse.Partition {

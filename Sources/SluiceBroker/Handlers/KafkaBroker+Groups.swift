@@ -7,10 +7,11 @@ extension KafkaBroker {
         let address = advertisedAddress(listener: context.listenerIndex)
         let keys = request.keys.isEmpty ? [""] : request.keys
         return FindCoordinatorResponse(coordinators: keys.map { key in
-            if request.keyType != 0 {
+            // Key types 0 (group) and 1 (transaction): this node coordinates both.
+            if request.keyType != 0 && request.keyType != 1 {
                 return FindCoordinatorResponse.Coordinator(
-                    key: key, nodeID: -1, host: "", port: -1, errorCode: KafkaErrorCode.coordinatorNotAvailable.rawValue,
-                    errorMessage: "transactions are not supported yet")
+                    key: key, nodeID: -1, host: "", port: -1, errorCode: KafkaErrorCode.invalidRequest.rawValue,
+                    errorMessage: "unknown coordinator key type \(request.keyType)")
             }
             return FindCoordinatorResponse.Coordinator(key: key, nodeID: configuration.nodeID, host: address.host, port: address.port)
         })

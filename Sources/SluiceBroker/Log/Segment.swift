@@ -28,6 +28,15 @@ final class Segment {
         self.file = try SegmentFile(path: "\(directory)/\(Self.fileName(baseOffset)).log", create: true)
     }
 
+    /// Creates an empty segment in the file at `path` (emptied if it exists): the log cleaner's
+    /// output, renamed into place once complete.
+    init(path: String, baseOffset: Int64, indexIntervalBytes: Int) throws(LogError) {
+        self.baseOffset = baseOffset
+        self.nextOffset = baseOffset
+        self.indexIntervalBytes = indexIntervalBytes
+        self.file = try SegmentFile(path: path, create: true, truncate: true)
+    }
+
     static func fileName(_ baseOffset: Int64) -> String {
         let digits = String(baseOffset)
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
@@ -37,6 +46,16 @@ final class Segment {
     func append(_ batch: ByteBuffer, entry: RecordBatchHeader) throws(LogError) {
         let position = try file.append(batch)
         record(entry, at: position)
+    }
+
+    /// Appends several whole batches in one write, `entries` describing them in order (the log
+    /// cleaner's output).
+    func append(_ batches: ByteBuffer, entries: [RecordBatchHeader]) throws(LogError) {
+        var position = try file.append(batches)
+        for entry in entries {
+            record(entry, at: position)
+            position += Int64(entry.byteCount)
+        }
     }
 
     private func record(_ entry: RecordBatchHeader, at position: Int64) {
@@ -62,9 +81,10 @@ final class Segment {
 
     /// Reads the file from the start, rebuilding the indexes. With `validate`, stops at the first
     /// batch that is incomplete or fails it and cuts the file there (a torn write); returns the
-    /// number of bytes cut. `batch` sees every batch kept (to rebuild producer state).
+    /// number of bytes cut. `batch` sees every batch kept with its position (to rebuild producer
+    /// and transaction state).
     @discardableResult
-    func recover(validate: ((ByteBuffer) -> Bool)?, batch: (RecordBatchHeader) -> Void = { _ in }) throws(LogError) -> Int64 {
+    func recover(validate: ((ByteBuffer) -> Bool)?, batch: (RecordBatchHeader, Int64) -> Void = { _, _ in }) throws(LogError) -> Int64 {
         offsetIndex = []
         timeIndex = []
         countIndexBytes()
@@ -82,7 +102,7 @@ final class Segment {
                 guard batch.readableBytes == entry.byteCount, validate(batch) else { break }
             }
             record(entry, at: position)
-            batch(entry)
+            batch(entry, position)
             position += Int64(entry.byteCount)
         }
         let cut = file.size - position
@@ -129,15 +149,18 @@ final class Segment {
     }
 
     /// Whole batches from `position`, at most `maxBytes` of them but always the first (a batch
-    /// larger than `maxBytes` is returned whole, as Kafka does, so a consumer never stalls).
-    func read(from position: Int64, maxBytes: Int) throws(LogError) -> ByteBuffer {
+    /// larger than `maxBytes` is returned whole, as Kafka does, so a consumer never stalls);
+    /// only batches starting below `limit`.
+    func read(from position: Int64, maxBytes: Int, below limit: Int64 = .max) throws(LogError) -> ByteBuffer {
         let buffer = try file.read(at: position, count: max(maxBytes, RecordBatchHeader.size))
         let start = buffer.readerIndex
         var end = start
-        while let entry = RecordBatchHeader.framed(at: end, of: buffer), end - start + entry.byteCount <= buffer.readableBytes {
+        while let entry = RecordBatchHeader.framed(at: end, of: buffer), entry.baseOffset < limit,
+            end - start + entry.byteCount <= buffer.readableBytes
+        {
             end += entry.byteCount
         }
-        if end == start, let first = RecordBatchHeader.framed(at: start, of: buffer) {
+        if end == start, let first = RecordBatchHeader.framed(at: start, of: buffer), first.baseOffset < limit {
             return try file.read(at: position, count: first.byteCount)
         }
         return buffer.getSlice(at: start, length: end - start) ?? ByteBuffer()

@@ -5,14 +5,17 @@ import NIOCore
 
 /// A file read and written at explicit positions (POSIX `pread`/`pwrite`), owned by one segment.
 final class SegmentFile {
-    let path: String
+    /// Where the file is; changes when the log cleaner renames it into place.
+    private(set) var path: String
     private let descriptor: Int32
     /// Bytes in the file.
     private(set) var size: Int64
 
-    init(path: String, create: Bool) throws(LogError) {
+    /// Opens the file at `path`, creating it if `create` is set; `truncate` empties it first (the
+    /// cleaner's output, which a failed earlier attempt may have left).
+    init(path: String, create: Bool, truncate: Bool = false) throws(LogError) {
         self.path = path
-        let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
+        let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0) | (truncate ? O_TRUNC : 0)
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw LogError.io("open \(path)", errno: errno) }
         self.descriptor = descriptor
@@ -72,5 +75,22 @@ final class SegmentFile {
 
     func sync() throws(LogError) {
         guard fsync(descriptor) == 0 else { throw LogError.io("fsync \(path)", errno: errno) }
+    }
+
+    /// Moves the file to `newPath` with rename(2), replacing what is there in one step: a reader
+    /// that opens `newPath` sees the old file or this one, never a mix. The descriptor stays
+    /// open, so reads go on.
+    func move(to newPath: String) throws(LogError) {
+        guard rename(path, newPath) == 0 else { throw LogError.io("rename \(path) to \(newPath)", errno: errno) }
+        path = newPath
+    }
+
+    /// Forces the directory's entries (names created, renamed or removed) to disk, so a rename
+    /// survives a crash of the machine.
+    static func syncDirectory(_ directory: String) throws(LogError) {
+        let descriptor = open(directory, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        guard descriptor >= 0 else { throw LogError.io("open \(directory)", errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw LogError.io("fsync \(directory)", errno: errno) }
     }
 }

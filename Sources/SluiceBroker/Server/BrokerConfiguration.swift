@@ -35,6 +35,16 @@ package struct BrokerConfiguration: Sendable {
     /// How often closed segments are checked against the retention limits
     /// (`log.retention.check.interval.ms`, default 5 minutes).
     package var retentionCheckIntervalMilliseconds = 300_000
+    /// How often the log cleaner looks for compacted partitions to clean
+    /// (`log.cleaner.backoff.ms`, default 15 seconds).
+    package var cleanerIntervalMilliseconds = 15_000
+    /// The most memory the log cleaner's key map takes (`log.cleaner.dedupe.buffer.size`,
+    /// default 128 MiB, 24 bytes a key); it grows to that only as keys need it.
+    package var cleanerDedupeBufferBytes = 128 << 20
+    /// How often open transactions are checked against their timeouts
+    /// (`transaction.abort.timed.out.transaction.cleanup.interval.ms`; Kafka's default is 10 s,
+    /// a second here so that a producer that went away holds consumers up less).
+    package var transactionCheckIntervalMilliseconds = 1_000
 
     package init() {}
 

@@ -21,8 +21,12 @@ package final class KafkaBroker: Sendable {
     package let topics: TopicStore
     let producers: ProducerRegistry
     let groups: GroupCoordinator
+    /// Transactional ids, their producers and open transactions.
+    let transactions: TransactionCoordinator
     /// Records and bytes produced and fetched, per topic.
     package let traffic = BrokerTraffic()
+    /// Compacts the logs of topics with `cleanup.policy=compact`, from the maintenance timers.
+    package let cleaner: LogCleaner
     /// The ACLs that CreateAcls, DescribeAcls and DeleteAcls manage, kept in `acls.json`.
     package let acls: ACLStore
     let authorizer: any BrokerAuthorizer
@@ -39,7 +43,9 @@ package final class KafkaBroker: Sendable {
     package init(configuration: BrokerConfiguration) throws {
         self.configuration = configuration
         self.topics = try TopicStore(directory: configuration.dataDirectory, logConfiguration: configuration.log)
-        self.producers = try ProducerRegistry(directory: configuration.dataDirectory)
+        self.cleaner = LogCleaner(maximumMapBytes: configuration.cleanerDedupeBufferBytes)
+        let producers = try ProducerRegistry(directory: configuration.dataDirectory)
+        self.producers = producers
         // Producer state comes back from the batches in the logs, so a retry after a restart is
         // still recognised.
         for name in topics.names {
@@ -51,7 +57,12 @@ package final class KafkaBroker: Sendable {
                 }
             }
         }
-        self.groups = try GroupCoordinator(directory: configuration.dataDirectory, timers: MultiThreadedEventLoopGroup.singleton.next())
+        let groups = try GroupCoordinator(directory: configuration.dataDirectory, timers: MultiThreadedEventLoopGroup.singleton.next())
+        self.groups = groups
+        self.transactions = try TransactionCoordinator(
+            directory: configuration.dataDirectory, topics: topics,
+            commitOffsets: { group, offsets in try groups.offsets.commit(group: group, offsets) },
+            allocateProducerID: { try producers.allocate().id })
         let acls = try ACLStore(directory: configuration.dataDirectory)
         self.acls = acls
         self.authorizer = configuration.authorizer ?? ACLAuthorizer(store: acls, allowEveryoneIfNoACLFound: configuration.allowEveryoneIfNoACLFound)
@@ -150,13 +161,14 @@ package final class KafkaBroker: Sendable {
         return KafkaConnection(listenerIndex: index, clientHost: "/" + (remoteAddress?.ipAddress ?? ""), sasl: sasl)
     }
 
-    /// Starts the timers that apply retention and flush on interval, off the event loops (they
-    /// delete files and fsync).
+    /// Starts the timers that apply retention, flush on interval and clean compacted logs, off
+    /// the event loops (they delete files and fsync). The log cleaner has a queue of its own, so
+    /// a long cleaning holds up neither retention nor flushes.
     private func startMaintenance() {
         let queue = DispatchQueue(label: "sluice.broker.maintenance")
         let timers = MultiThreadedEventLoopGroup.singleton.next()
         var tasks: [RepeatedTask] = []
-        func every(_ milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
+        func every(_ milliseconds: Int, on queue: DispatchQueue = queue, _ work: @escaping @Sendable () -> Void) {
             let interval = TimeAmount.milliseconds(Int64(max(1, milliseconds)))
             tasks.append(timers.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in queue.async(execute: work) })
         }
@@ -164,8 +176,17 @@ package final class KafkaBroker: Sendable {
         every(configuration.retentionCheckIntervalMilliseconds) {
             topics.enforceRetention(nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         }
+        let cleaner = self.cleaner
+        cleaner.resume()
+        every(configuration.cleanerIntervalMilliseconds, on: DispatchQueue(label: "sluice.broker.cleaner")) {
+            cleaner.cleanDue(topics.compactedLogs, nowMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        }
         if case .interval(let milliseconds) = configuration.log.flush {
             every(milliseconds) { topics.syncDue() }
+        }
+        let transactions = self.transactions
+        every(configuration.transactionCheckIntervalMilliseconds) {
+            transactions.abortExpired(nowMs: TransactionCoordinator.nowMs())
         }
         maintenance.withLock { $0 = tasks }
     }
@@ -178,6 +199,7 @@ package final class KafkaBroker: Sendable {
         }
         for channel in channels { try? await channel.close() }
         for timer in maintenance.withLock({ timers in defer { timers = [] }; return timers }) { timer.cancel() }
+        cleaner.stop()
         for name in topics.names {
             for log in topics.logs(of: name) { try? log.sync() }
         }
@@ -242,6 +264,19 @@ package final class KafkaBroker: Sendable {
                 return eventLoop.makeSucceededFuture(
                     try answer(DescribeConfigsRequest.self, header, &body) { describeConfigs($0, version: $1, context) })
             case .initProducerID: return eventLoop.makeSucceededFuture(try answer(InitProducerIdRequest.self, header, &body, initProducerID))
+            case .addPartitionsToTxn:
+                return eventLoop.makeSucceededFuture(
+                    try answer(AddPartitionsToTxnRequest.self, header, &body) { addPartitionsToTxn($0, version: $1, context) })
+            case .addOffsetsToTxn: return eventLoop.makeSucceededFuture(try answer(AddOffsetsToTxnRequest.self, header, &body, addOffsetsToTxn))
+            case .endTxn: return eventLoop.makeSucceededFuture(try answer(EndTxnRequest.self, header, &body, endTxn))
+            case .txnOffsetCommit:
+                return eventLoop.makeSucceededFuture(
+                    try answer(TxnOffsetCommitRequest.self, header, &body) { txnOffsetCommit($0, version: $1, context) })
+            case .alterConfigs:
+                return eventLoop.makeSucceededFuture(try answer(AlterConfigsRequest.self, header, &body) { alterConfigs($0, version: $1, context) })
+            case .incrementalAlterConfigs:
+                return eventLoop.makeSucceededFuture(
+                    try answer(IncrementalAlterConfigsRequest.self, header, &body) { incrementalAlterConfigs($0, version: $1, context) })
             case .findCoordinator:
                 return eventLoop.makeSucceededFuture(
                     try answer(FindCoordinatorRequest.self, header, &body) { findCoordinator($0, version: $1, context) })
@@ -301,6 +336,10 @@ package final class KafkaBroker: Sendable {
             return encode(ListGroupsResponse(errorCode: code, groups: []), header)
         case .initProducerID:
             return encode(InitProducerIdResponse(errorCode: code, producerID: -1, producerEpoch: -1), header)
+        case .addOffsetsToTxn:
+            return encode(AddOffsetsToTxnResponse(errorCode: code), header)
+        case .endTxn:
+            return encode(EndTxnResponse(errorCode: code), header)
         default:
             return nil
         }

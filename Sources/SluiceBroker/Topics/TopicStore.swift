@@ -127,7 +127,7 @@ package final class TopicStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let topic = topics.removeValue(forKey: name) else { throw .unknown(name) }
-        logs.removeValue(forKey: name)
+        for log in logs.removeValue(forKey: name) ?? [] { log.markDeleted() }
         for partition in 0 ..< topic.partitions {
             try? FileManager.default.removeItem(atPath: "\(directory)/\(name)-\(partition)")
         }
@@ -148,14 +148,48 @@ package final class TopicStore: @unchecked Sendable {
         }
     }
 
-    private func openLog(_ topic: String, _ partition: Int, configs: [String: String]) throws(LogError) -> PartitionLog {
+    /// The logs of the topics whose cleanup policy compacts, for the log cleaner.
+    package var compactedLogs: [PartitionLog] {
+        lock.withLock { Array(logs.values) }.flatMap { $0 }.filter { $0.configuration.compacts }
+    }
+
+    /// Replaces a topic's config overrides (AlterConfigs; IncrementalAlterConfigs computes the
+    /// whole set first), applying them to its partitions at once. The caller has checked them
+    /// with ``TopicConfigs``.
+    package func setConfigs(_ name: String, _ configs: [String: String]) throws(TopicError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var topic = topics[name] else { throw .unknown(name) }
+        topic.configs = configs
+        topics[name] = topic
+        try save()
+        let configuration = logConfiguration(for: configs)
+        for log in logs[name] ?? [] { log.configuration = configuration }
+    }
+
+    /// The broker's log settings with a topic's overrides applied.
+    private func logConfiguration(for configs: [String: String]) -> LogConfiguration {
         var configuration = logConfiguration
         if let value = configs["retention.ms"], let milliseconds = Int64(value) {
             configuration.retentionMilliseconds = milliseconds < 0 ? nil : milliseconds
         }
         if let value = configs["retention.bytes"], let bytes = Int64(value) { configuration.retentionBytes = bytes < 0 ? nil : bytes }
         if let value = configs["segment.bytes"], let bytes = Int(value), bytes > 0 { configuration.segmentBytes = bytes }
-        return try PartitionLog(directory: "\(directory)/\(topic)-\(partition)", configuration: configuration, validate: validate)
+        if let value = configs["cleanup.policy"] { configuration.setCleanupPolicy(value) }
+        if let value = configs["delete.retention.ms"], let milliseconds = Int64(value), milliseconds >= 0 {
+            configuration.deleteRetentionMilliseconds = milliseconds
+        }
+        if let value = configs["min.compaction.lag.ms"], let milliseconds = Int64(value), milliseconds >= 0 {
+            configuration.minCompactionLagMilliseconds = milliseconds
+        }
+        if let value = configs["min.cleanable.dirty.ratio"], let ratio = Double(value), ratio >= 0, ratio <= 1 {
+            configuration.minCleanableDirtyRatio = ratio
+        }
+        return configuration
+    }
+
+    private func openLog(_ topic: String, _ partition: Int, configs: [String: String]) throws(LogError) -> PartitionLog {
+        try PartitionLog(directory: "\(directory)/\(topic)-\(partition)", configuration: logConfiguration(for: configs), validate: validate)
     }
 
     /// Writes `topics.json` atomically. Called with the lock held.

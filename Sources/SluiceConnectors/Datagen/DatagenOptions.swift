@@ -125,7 +125,9 @@ struct DatagenOptions: Sendable {
             } catch {
                 throw SluiceError(.invalidParameterValue, "fields.\(column.name).max_past is not an interval: \(error.message)")
             }
-            let microseconds = (Int64(past.months) * 30 + Int64(past.days)) * 86_400_000_000 + past.microseconds
+            guard let microseconds = past.fixedMicroseconds else {
+                throw SluiceError(.invalidParameterValue, "fields.\(column.name).max_past is out of range")
+            }
             guard microseconds >= 0 else { throw SluiceError(.invalidParameterValue, "fields.\(column.name).max_past is negative") }
             let mode = field["max_past_mode"]?.lowercased() ?? "absolute"
             guard mode == "absolute" || mode == "relative" else {

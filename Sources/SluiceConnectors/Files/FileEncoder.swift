@@ -33,6 +33,9 @@ final class FileEncoder {
         }
     }
 
+    /// The bytes it holds: a Parquet row group being built (text is handed over as written).
+    var bufferedBytes: Int { parquet.map { $0.bufferedBytes + $0.untakenBytes } ?? 0 }
+
     /// CSV's header, written before the first rows of a new file.
     private var pendingHeader: [UInt8] = []
 

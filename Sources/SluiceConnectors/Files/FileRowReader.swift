@@ -31,6 +31,8 @@ struct FileRowReader {
     let fileIO: any FileIO
     /// Bytes read from storage at a time.
     var blockBytes = 4 << 20
+    /// The columns read from Parquet files (nil: all); the others are NULL.
+    var wanted: Set<Int>?
 
     struct Rejection {
         /// The unit (line, record, row group's first row) it was, 1-based for lines.
@@ -77,14 +79,7 @@ struct FileRowReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    private static func hexValue(_ byte: UInt8) -> UInt8? { HexDigits.value(byte) }
 
     /// Reads `file` after its first `skip` units; `each` takes each chunk with the units read
     /// through its last row (rejected ones included).
@@ -309,7 +304,7 @@ struct FileRowReader {
         let fileNames = reader.schema.map { $0.name.lowercased() }
         var projection: [Int] = []
         var sourceOfProjected: [Int] = []
-        for (index, column) in columns.enumerated() where constants[index] == nil {
+        for (index, column) in columns.enumerated() where constants[index] == nil && wanted?.contains(index) != false {
             if let position = fileNames.firstIndex(of: column.name.lowercased()) {
                 projection.append(position)
                 sourceOfProjected.append(index)
@@ -361,6 +356,59 @@ struct FileRowReader {
     static func parquetColumns(_ file: SourceFile, fileIO: any FileIO) throws(SluiceError) -> [(name: String, type: DataType)] {
         let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: file.location, size: file.size))
         return reader.schema.map { ($0.name, $0.type) }
+    }
+
+    /// The columns a file's first record names, as DuckDB's readers guess them: a CSV header's
+    /// names (text), or a JSON line's keys, typed by their values (a whole number bigint, any
+    /// other number double precision, true or false boolean, a string text, an object or array
+    /// jsonb). Reads the file's first 64 KiB, inflated when gzipped.
+    static func firstRecordColumns(
+        _ file: SourceFile, encoding: FileSourceOptions.Encoding, fileIO: any FileIO
+    ) throws(SluiceError) -> [(name: String, type: DataType)] {
+        var head = try fileIO.read(file.location, range: 0 ..< min(file.size, 64 << 10))
+        if GzipInflater.isGzip(head) {
+            var inflated: [UInt8] = []
+            let inflater = GzipInflater()
+            // A head cut mid-stream inflates as far as it goes.
+            head.withUnsafeBytes { bytes in
+                do {
+                    try inflater.feed(bytes, isLast: true) { piece in inflated += piece }
+                } catch {}
+            }
+            head = inflated
+        }
+        let unreadable = SluiceError(.invalidParameterValue, "the first record of \(file.relativePath) names no columns", hint: "List the columns.")
+        switch encoding {
+        case .csv(let options):
+            guard options.writesHeader else { throw SluiceError(.syntaxError, "a CSV file without a header needs its columns listed") }
+            var reader = CSVRecordReader(delimiter: options.delimiter, quote: options.quote)
+            var names: [String]?
+            head.withUnsafeBytes { bytes in
+                reader.feed(bytes, isLast: head.count == file.size) { record in
+                    if names == nil { names = record.fields.map { String(decoding: $0, as: UTF8.self) } }
+                }
+            }
+            guard let names, !names.isEmpty else { throw unreadable }
+            return names.map { ($0, .varchar) }
+        case .json:
+            let line = head.prefix { $0 != UInt8(ascii: "\n") }
+            guard case .object(let members) = try JSONDocument.parse(Array(line)), !members.isEmpty else { throw unreadable }
+            return members.map { member in
+                let type: DataType
+                switch member.value {
+                case .int: type = .int64
+                case .double: type = .float64
+                case .bool: type = .boolean
+                case .string, .null: type = .varchar
+                case .array, .object: type = .jsonb
+                }
+                return (member.key, type)
+            }
+        case .parquet:
+            return try parquetColumns(file, fileIO: fileIO)
+        case .yaml:
+            throw SluiceError(.syntaxError, "a file source of ENCODE YAML needs its columns listed")
+        }
     }
 }
 

@@ -26,9 +26,15 @@ import SluiceLakehouse
 package final class FileSink: StreamSink, @unchecked Sendable {
     package static let entry = ConnectorEntry(
         name: "fs", sinkOptions: FileSinkOptions.schema,
-        makeSink: { description, context throws(SluiceError) in try FileSink(description, validate: context.validate) })
+        makeSink: { description, context throws(SluiceError) in
+            try FileSink(description, validate: context.validate, bufferBytes: context.lakehouse.upsertBufferBytes)
+        })
     /// `connector = 's3'` as a sink: files staged on the local disk, uploaded at commit.
     static let s3Options = FileSinkOptions.s3Schema
+
+    /// A commit only renames files their rollover finished: one at every checkpoint, so a
+    /// finished file shows at once.
+    package var defaultCommitInterval: Int { 1 }
 
     private let description: SinkDescription
     private let options: FileSinkOptions
@@ -41,20 +47,27 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     /// Files finished since the last prepare, not yet named.
     private var finished: [InProgressFile] = []
     private var stagedCount = 0
+    /// Past this many open files (one per folder), the oldest is finished: a `partition_by` of
+    /// more values at once costs more files, never unbounded descriptors.
+    static let maxOpenFiles = 512
+    /// The most bytes the open files' encoders may buffer (Parquet row groups being built)
+    /// before they write their row groups out: a share of the memory limit.
+    private let bufferBytes: Int
+    /// What the open files buffer, in the process's memory ledger.
+    private let buffered = MemoryShare(.sinkBuffers)
     /// Whether the staging folder was cleared of what an earlier run left (or resumed from it).
     private var isStagingSettled = false
 
-    init(_ description: SinkDescription, validate: Bool) throws(SluiceError) {
+    init(_ description: SinkDescription, validate: Bool, bufferBytes: Int = 64 << 20) throws(SluiceError) {
         self.description = description
+        self.bufferBytes = bufferBytes
         options = try FileSinkOptions(description)
-        let sinkName = description.sinkID.isEmpty ? String(description.id) : description.sinkID
         if let s3 = options.s3 {
             // S3 has no rename: files are staged on the local disk and uploaded when committed.
-            let local = description.stateDirectory ?? "\(NSTemporaryDirectory())sluice-sink-staging"
-            staging = "\(local)/staging-\(sinkName)"
+            staging = description.localStaging("staging")
             remote = try S3FileIO(config: s3)
         } else {
-            staging = "\(options.root == "/" ? "" : options.root)/.sluice-staging/\(sinkName)"
+            staging = "\(options.root == "/" ? "" : options.root)/.sluice-staging/\(description.stagingName)"
             remote = nil
         }
         let partitionColumns = options.partitionColumns
@@ -71,9 +84,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
 
     package func write(_ chunk: StreamChunk) throws(SluiceError) {
         try settleStaging()
-        let kept = chunk.ops.indices.filter { chunk.ops[$0].isInsertion }
-        guard !kept.isEmpty else { return }
-        let rows = kept.count == chunk.count ? chunk.data : chunk.data.gather(kept)
+        guard let rows = chunk.insertedRows else { return }
         let prefix = timePrefix(Connectors.nowMicroseconds())
         guard !options.partitionColumns.isEmpty else {
             try append(rows, folder: prefix)
@@ -124,6 +135,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
             file.isNew = false
             openStates.append((file, state))
         }
+        buffered.set(open.values.reduce(0) { $0 + $1.encoder.bufferedBytes })
         var named: [(staging: String, final: String, rows: Int)] = []
         for (index, file) in finished.enumerated() {
             created = created || file.isNew
@@ -269,9 +281,20 @@ package final class FileSink: StreamSink, @unchecked Sendable {
         try file.append(try file.encoder.write(data))
         file.rows += rows.count
         if let limit = options.maxRowCount, file.rows >= limit { try finish(file) }
+        var total = open.values.reduce(0) { $0 + $1.encoder.bufferedBytes }
+        if total > bufferBytes {
+            // The row groups being built go out now, largest first, until under the bound.
+            for file in open.values.sorted(by: { $0.encoder.bufferedBytes > $1.encoder.bufferedBytes }) where total > bufferBytes {
+                let before = file.encoder.bufferedBytes
+                try file.append(file.encoder.flush().bytes)
+                total -= before - file.encoder.bufferedBytes
+            }
+        }
+        buffered.set(total)
     }
 
     private func openFile(_ folder: String) throws(SluiceError) -> InProgressFile {
+        if open.count >= Self.maxOpenFiles, let oldest = open.values.min(by: { $0.openedAt < $1.openedAt }) { try finish(oldest) }
         try POSIXFile.createDirectories(staging)
         let path = "\(staging)/\(stagedCount).\(options.encoding.fileExtension).inprogress"
         stagedCount += 1

@@ -34,7 +34,9 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
         name: "s3", sourceOptions: FileSourceOptions.s3Schema,
         makeSource: { description, context throws(SluiceError) in try FileSource(description, validate: context.validate) },
         sinkOptions: FileSink.s3Options,
-        makeSink: { description, context throws(SluiceError) in try FileSink(description, validate: context.validate) })
+        makeSink: { description, context throws(SluiceError) in
+            try FileSink(description, validate: context.validate, bufferBytes: context.lakehouse.upsertBufferBytes)
+        })
 
     package let statistics = SourceStatistics()
     package private(set) var notices: [String] = []
@@ -71,15 +73,15 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
                 notices.append("the folder \(options.rootLocation.dropFirst("file://".count)) does not exist yet; the source reads it once it does")
             }
             if description.columns.isEmpty {
-                guard case .parquet = options.encoding else {
-                    throw SluiceError(.syntaxError, "a file source of ENCODE \(description.encode) needs its columns listed", hint: "Only Parquet files say their columns: CREATE SOURCE t (*) … ENCODE PARQUET.")
+                guard options.encoding != .yaml else {
+                    throw SluiceError(.syntaxError, "a file source of ENCODE YAML needs its columns listed", hint: "Parquet files say their columns; CSV headers and JSON lines are read for theirs.")
                 }
                 guard let first = files.first else {
                     throw SluiceError(
                         .externalTableNotFound, "no file under \(options.rootLocation) matches '\(description.options["match_pattern"] ?? "*")' to take the columns from",
                         hint: "List the columns, or add a file first.")
                 }
-                var columns = try FileRowReader.parquetColumns(first, fileIO: fileIO)
+                var columns = try FileRowReader.firstRecordColumns(first, encoding: options.encoding, fileIO: fileIO)
                 for component in first.relativePath.split(separator: "/").dropLast() {
                     guard let equals = component.firstIndex(of: "=") else { continue }
                     let name = String(component[..<equals])
@@ -125,9 +127,19 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
     }
 
     package func snapshot() throws(SluiceError) -> [Chunk] {
+        try snapshot(reading: nil)
+    }
+
+    package func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk] {
+        try snapshot(reading: columns)
+    }
+
+    /// The rows read so far, of `wanted` columns (nil: all; Parquet's others are NULL).
+    private func snapshot(reading wanted: Set<Int>?) throws(SluiceError) -> [Chunk] {
         let (files, done, units) = state.withLock { ($0.files, $0.filesDone, $0.unitsDone) }
         var chunks: [Chunk] = []
-        let reader = self.reader
+        var reader = self.reader
+        reader.wanted = wanted
         for index in 0 ..< min(Int(done) + 1, files.count) {
             let limit = index < Int(done) ? Int64.max : units
             guard limit > 0 else { continue }

@@ -1,4 +1,6 @@
+import Foundation
 import SluiceCore
+import SluiceDataflow
 
 /// One option a connector takes in `WITH (…)`: its name, what its value must be, and whether
 /// it must be given. A prefix entry (`properties.`, `fields.`) stands for every option whose
@@ -174,5 +176,16 @@ extension String {
 extension Double {
     fileprivate var formatted: String {
         rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
+}
+
+extension SinkDescription {
+    /// The name a sink's staged files go under: its UUID, or its id when it has none.
+    var stagingName: String { sinkID.isEmpty ? String(id) : sinkID }
+
+    /// A local folder for the sink's staged files (`<kind>-<staging name>`): in the sink's own
+    /// folder of the data directory, or without one in the system's temporary folder.
+    func localStaging(_ kind: String) -> String {
+        "\(stateDirectory ?? "\(NSTemporaryDirectory())sluice-sink-staging")/\(kind)-\(stagingName)"
     }
 }

@@ -139,6 +139,12 @@ package enum EncodeClause {
         .text("schema.registry"), .text("schema.registry.username"), .text("schema.registry.password"), .text("timestamptz.handling.mode"),
     ]
 
+    /// `ENCODE AVRO`'s options: the schema registry (Confluent's REST API; subjects by
+    /// RisingWave's `topic_name_strategy`, `<topic>-value` and `<topic>-key`) and its login.
+    static let avroOptions: [ConnectorOption] = [
+        .text("schema.registry"), .text("schema.registry.username"), .text("schema.registry.password"), .choice("schema.registry.name.strategy", ["topic_name_strategy"]),
+    ]
+
     /// Checks `format`, `encode` and `options` against `schemas` (the encodings `subject` takes,
     /// with their options); returns the encoding's name.
     static func check(
@@ -182,12 +188,16 @@ package enum EncodeClause {
 package enum MessageEncoding: Sendable {
     case json
     case csv(CSVTextOptions)
+    /// Confluent-framed Avro, its schemas in this registry.
+    case avro(SchemaRegistryClient)
 
     /// The encoding `description`'s `ENCODE` names, its options checked.
     package static func of(_ description: SourceDescription, connector: String) throws(SluiceError) -> MessageEncoding {
         let encode = try EncodeClause.check(
             format: description.format, encode: description.encode, options: description.formatOptions,
-            schemas: ["JSON": EncodeClause.jsonOptions, "CSV": EncodeClause.csvOptions], subject: "the \(connector) connector", verb: "reads")
+            schemas: ["JSON": EncodeClause.jsonOptions, "CSV": EncodeClause.csvOptions, "AVRO": EncodeClause.avroOptions],
+            subject: "the \(connector) connector", verb: "reads")
+        if encode == "AVRO" { return .avro(try SchemaRegistryClient(options: description.formatOptions)) }
         guard encode == "CSV" else { return .json }
         var options = try EncodeClause.csv(description.formatOptions)
         options.writesHeader = false

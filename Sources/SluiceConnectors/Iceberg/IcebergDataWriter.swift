@@ -33,6 +33,8 @@ final class IcebergDataWriter {
     let written: [Int]
     /// A partitioned table's spec over ``columns``; nil when the table is unpartitioned.
     let partitioner: IcebergPartitioner?
+    /// What its files' names end in before `.parquet` (`-deletes` for equality deletes).
+    var kind: String
     /// The open file of each partition the epoch wrote (one, keyed `[]`, without a spec).
     private var open: [[AvroValue]: OpenFile] = [:]
     private var files: [IcebergDataFile] = []
@@ -44,6 +46,8 @@ final class IcebergDataWriter {
         var writer: ParquetWriter
         var output: any FileOutput
         var location: String
+        /// Rows written to it so far: the next row's position.
+        var rowCount: Int64 = 0
     }
     private var fileNumber = 0
     private static let flushBytes = 8 << 20
@@ -51,8 +55,9 @@ final class IcebergDataWriter {
     init(
         columns: [Column], parquetSchema: [ParquetColumnSchema], fileIO: any FileIO, tableLocation: String, sinkID: String,
         targetFileBytes: Int, compression: ParquetCompression = .zstd, equalityFieldIDs: [Int32]? = nil, written: [Int]? = nil,
-        partitioner: IcebergPartitioner? = nil
+        partitioner: IcebergPartitioner? = nil, kind: String? = nil
     ) {
+        self.kind = kind ?? (equalityFieldIDs == nil ? "" : "-deletes")
         self.compression = compression
         self.equalityFieldIDs = equalityFieldIDs
         self.written = written ?? Array(columns.indices)
@@ -67,8 +72,13 @@ final class IcebergDataWriter {
         self.targetFileBytes = targetFileBytes
     }
 
-    /// Appends `chunk`'s rows (its columns in the sink's order), each to its partition's file.
-    func write(_ chunk: Chunk, epoch: UInt64) throws(SluiceError) {
+    /// Where rows went: `picks` (indexes into the chunk written, in order; nil for all of them)
+    /// are the rows of `location` from `firstPosition` on.
+    typealias Placement = (_ picks: [Int]?, _ location: String, _ firstPosition: Int64) -> Void
+
+    /// Appends `chunk`'s rows (its columns in the sink's order), each to its partition's file,
+    /// and tells `placed` where they went.
+    func write(_ chunk: Chunk, epoch: UInt64, placed: Placement? = nil) throws(SluiceError) {
         guard chunk.count > 0 else { return }
         var converted: [SluiceCore.Column] = []
         converted.reserveCapacity(columns.count)
@@ -76,13 +86,14 @@ final class IcebergDataWriter {
             converted.append(try Self.convert(chunk.columns[index], to: column.type))
         }
         let rows = Chunk(columns: converted, count: chunk.count)
-        guard let partitioner else { return try write(rows, to: [], epoch: epoch) }
+        guard let partitioner else { return try write(rows, to: [], epoch: epoch, picks: nil, placed: placed) }
         for (partition, picks) in try partitioner.split(rows) {
-            try write(picks.count == rows.count ? rows : rows.gather(picks), to: partition, epoch: epoch)
+            let whole = picks.count == rows.count
+            try write(whole ? rows : rows.gather(picks), to: partition, epoch: epoch, picks: whole ? nil : picks, placed: placed)
         }
     }
 
-    private func write(_ rows: Chunk, to partition: [AvroValue], epoch: UInt64) throws(SluiceError) {
+    private func write(_ rows: Chunk, to partition: [AvroValue], epoch: UInt64, picks: [Int]?, placed: Placement?) throws(SluiceError) {
         if open[partition] == nil {
             if open.count >= Self.maxOpenFiles { try closeAll() }
             open[partition] = try self.open(partition, epoch: epoch)
@@ -90,6 +101,8 @@ final class IcebergDataWriter {
         guard let file = open[partition] else { return }
         let projected = written.count == rows.columns.count ? rows : Chunk(columns: written.map { rows.columns[$0] }, count: rows.count)
         try file.writer.write(projected)
+        placed?(picks, file.location, file.rowCount)
+        open[partition]?.rowCount += Int64(rows.count)
         if file.writer.bufferedBytes >= Self.flushBytes { try file.output.write(file.writer.takeOutput()) }
         if file.writer.writtenBytes >= targetFileBytes { try close(partition) }
     }
@@ -113,12 +126,26 @@ final class IcebergDataWriter {
         open = [:]
     }
 
-    private func open(_ partition: [AvroValue], epoch: UInt64) throws(SluiceError) -> OpenFile {
+    /// A new file's location in `partition`'s folder: named by the epoch, the sink and a
+    /// number, with `kind` (`-deletes`, …) before the extension.
+    func newLocation(_ partition: [AvroValue], epoch: UInt64, kind: String) -> String {
         fileNumber += 1
-        let kind = equalityFieldIDs == nil ? "" : "-deletes"
         let name = "\(String(format: "%020llu", epoch))-\(sinkID.prefix(8))-\(fileNumber)-\(UUID().uuidString.lowercased().prefix(8))\(kind).parquet"
         let directory = partitioner.map { "\(dataLocation)/\($0.partitionPath(partition))" } ?? dataLocation
-        let location = "\(directory)/\(name)"
+        return "\(directory)/\(name)"
+    }
+
+    /// `chunk`'s rows (its columns in the sink's order) by partition: each partition's values
+    /// and its rows' indexes.
+    func partitions(of chunk: Chunk) throws(SluiceError) -> [(partition: [AvroValue], picks: [Int])] {
+        guard let partitioner else { return [([], Array(0 ..< chunk.count))] }
+        var converted: [SluiceCore.Column] = []
+        for (index, column) in columns.enumerated() { converted.append(try Self.convert(chunk.columns[index], to: column.type)) }
+        return try partitioner.split(Chunk(columns: converted, count: chunk.count)).map { ($0.partition, $0.rows) }
+    }
+
+    private func open(_ partition: [AvroValue], epoch: UInt64) throws(SluiceError) -> OpenFile {
+        let location = newLocation(partition, epoch: epoch, kind: kind)
         let writer = try ParquetWriter(schema: parquetSchema, options: ParquetWriterOptions(compression: compression, rowGroupBytes: 32 << 20))
         return OpenFile(writer: writer, output: try fileIO.output(location), location: location)
     }

@@ -31,6 +31,8 @@ package final class IcebergSink: StreamSink {
     /// An upsert sink's changes since the last part was written, merged by key (nil:
     /// append-only); written as a part of the epoch once it holds `lakehouse.upsertBufferBytes`.
     private nonisolated(unsafe) var upserts: IcebergUpsertBatch?
+    /// An upsert sink's writer of parts, with its index of where the rows it wrote lie.
+    private nonisolated(unsafe) let upsertWriter: IcebergUpsertWriter?
     /// What the sink holds until its next commit, in the process's memory ledger.
     private let buffered = MemoryShare(.sinkBuffers)
 
@@ -56,6 +58,9 @@ package final class IcebergSink: StreamSink {
                 throw SluiceError(.invalidParameterValue, "an upsert iceberg sink needs primary_key")
             }
             upserts = IcebergUpsertBatch(keyColumns: description.primaryKey, types: description.columns.map(\.type))
+            upsertWriter = IcebergUpsertWriter(sinkID: description.sinkID, keyColumns: description.primaryKey)
+        } else {
+            upsertWriter = nil
         }
         catalog = try IcebergCatalogAccess.resolve(options, lakehouse: lakehouse)
         if validate { _ = try loadOrCreateTable() }
@@ -73,9 +78,7 @@ package final class IcebergSink: StreamSink {
             return
         }
         // Append-only: inserts and the new rows of updates.
-        let kept = chunk.ops.indices.filter { chunk.ops[$0].isInsertion }
-        guard !kept.isEmpty else { return }
-        let rows = kept.count == chunk.count ? chunk.data : chunk.data.gather(kept)
+        guard let rows = chunk.insertedRows else { return }
         let writer = try dataWriter()
         try writer.write(rows, epoch: currentEpochHint)
     }
@@ -83,8 +86,8 @@ package final class IcebergSink: StreamSink {
     /// Writes the upsert batch as one part of the epoch, and empties it.
     private func writeUpsertPart(epoch: UInt64) throws(SluiceError) {
         // No copy of the batch is held past its result, so emptying it reuses its buffers.
-        guard let (rows, deleted) = upserts.flatMap({ $0.isEmpty ? nil : $0.result() }) else { return }
-        unprepared.append(try writeUpserts(rows: rows, deleted: deleted, epoch: epoch))
+        guard let result = upserts.flatMap({ $0.isEmpty ? nil : $0.result() }) else { return }
+        unprepared.append(try writeUpserts(result, epoch: epoch))
         upserts?.removeAll()
     }
 
@@ -126,10 +129,18 @@ package final class IcebergSink: StreamSink {
                 }
             }
             if upserts == nil { snapshots = [PartSnapshot(epoch: tag, part: nil, files: snapshots.flatMap(\.files))] }
+            let settled = try settleFallbacks(&snapshots, in: loaded)
             let files = snapshots.flatMap(\.files).filter { $0.content == .data }
-            do {
-                let committed = try commitSnapshots(snapshots, to: loaded)
+            do throws(SluiceError) {
+                let committed: IcebergLoadedTable
+                do throws(SluiceError) {
+                    committed = try commitSnapshots(snapshots, to: loaded)
+                } catch {
+                    settled.delete(settled.written)
+                    throw error
+                }
                 table.withLock { $0 = committed }
+                settled.delete(settled.unneeded)
                 maintainIfDue(committed)
                 return SinkCommitSummary(files: files.count, rows: files.reduce(0) { $0 + Int($1.recordCount) })
             } catch where error.code == IcebergCatalogError.commitConflictCode && attempt < 5 {
@@ -189,24 +200,45 @@ package final class IcebergSink: StreamSink {
 
     package func close() {}
 
-    /// An upsert part's files: the equality deletes of every key it touched (in the partition
-    /// of its version before the epoch) and the rows it left. Both or neither: a failure drops
-    /// what was written.
-    private func writeUpserts(rows: Chunk, deleted: Chunk, epoch: UInt64) throws(SluiceError) -> [IcebergDataFile] {
-        let loaded = try cachedTable()
-        let writer = try dataWriter()
-        let deletes = try Self.makeWriter(
-            for: loaded, description: description, options: options, lakehouse: lakehouse, keyColumns: description.primaryKey)
-        do {
-            try deletes.write(deleted, epoch: epoch)
-            try writer.write(rows, epoch: epoch)
-            return try deletes.finish() + writer.finish()
+    package var stateTables: SinkStateTables? { upsertWriter?.index.state }
+
+    /// An upsert part's files (``IcebergUpsertWriter``): the deletes of the keys it touched and
+    /// the rows it left. All or nothing: a failure drops what was written.
+    private func writeUpserts(_ result: IcebergUpsertResult, epoch: UInt64) throws(SluiceError) -> [IcebergDataFile] {
+        guard let upsertWriter else { return [] }
+        // The table as it is now, so the index follows what other writers did up to here.
+        let loaded = try loadOrCreateTable()
+        let data = try dataWriter()
+        do throws(SluiceError) {
+            let fields = try Self.columns(of: loaded.metadata, for: description)
+            let key = description.primaryKey
+            let writers = IcebergUpsertWriter.Writers(
+                data: data,
+                equalityDeletes: try Self.makeWriter(for: loaded, description: description, options: options, lakehouse: lakehouse, keyColumns: key),
+                fallback: try Self.makeWriter(
+                    for: loaded, description: description, options: options, lakehouse: lakehouse, keyColumns: key,
+                    kind: IcebergUpsertWriter.fallbackKind),
+                fileIO: try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse), compression: try Self.compression(of: loaded.metadata),
+                keyFields: key.map { fields[$0] })
+            return try upsertWriter.write(result, epoch: epoch, loaded: loaded, writers: writers)
         } catch {
-            deletes.abandon()
-            writer.abandon()
-            self.writer = nil
+            data.abandon()
+            writer = nil
             throw error
         }
+    }
+
+    /// Settles the parts' fallback deletes (``IcebergUpsertWriter/settle(_:metadata:sinkID:fileIO:keyFields:)``).
+    private func settleFallbacks(_ snapshots: inout [PartSnapshot], in loaded: IcebergLoadedTable) throws(SluiceError) -> IcebergUpsertWriter.Settled {
+        guard upserts != nil, snapshots.contains(where: { $0.files.contains(where: IcebergUpsertWriter.isFallback) }) else { return .init() }
+        let fields = try Self.columns(of: loaded.metadata, for: description)
+        var parts = snapshots.map(\.files)
+        let settled = try IcebergUpsertWriter.settle(
+            &parts, metadata: loaded.metadata, sinkID: description.sinkID,
+            fileIO: try Self.fileIO(for: loaded, options: options, lakehouse: lakehouse), keyFields: description.primaryKey.map { fields[$0] },
+            compression: try Self.compression(of: loaded.metadata))
+        for index in snapshots.indices { snapshots[index].files = parts[index] }
+        return settled
     }
 
     // MARK: The table
@@ -296,7 +328,7 @@ package final class IcebergSink: StreamSink {
     /// A writer of the sink's columns, or with `keyColumns` of an equality-delete file of those.
     static func makeWriter(
         for loaded: IcebergLoadedTable, description: SinkDescription, options: IcebergTableOptions, lakehouse: Lakehouse,
-        keyColumns: [Int]? = nil
+        keyColumns: [Int]? = nil, kind: String? = nil
     ) throws(SluiceError) -> IcebergDataWriter {
         let fields = try columns(of: loaded.metadata, for: description)
         var columns: [IcebergDataWriter.Column] = []
@@ -309,7 +341,7 @@ package final class IcebergSink: StreamSink {
             columns: columns, parquetSchema: schema, fileIO: fileIO, tableLocation: loaded.metadata.location, sinkID: description.sinkID,
             targetFileBytes: target, compression: try compression(of: loaded.metadata),
             equalityFieldIDs: keyColumns.map { $0.map { Int32(fields[$0].id) } }, written: written,
-            partitioner: try partitioner(for: loaded.metadata, fields: fields))
+            partitioner: try partitioner(for: loaded.metadata, fields: fields), kind: kind)
     }
 
     /// The table's default partition spec over the sink's columns (`fields`, in the sink's
@@ -453,7 +485,10 @@ package final class IcebergSink: StreamSink {
         data: [IcebergDataFile], deletes: [IcebergDataFile], previous: [String: String], epoch: UInt64, part: String?
     ) -> [String: String] {
         let addedRows = data.reduce(Int64(0)) { $0 + $1.recordCount }
-        let addedDeletes = deletes.reduce(Int64(0)) { $0 + $1.recordCount }
+        let positionDeletes = deletes.filter { $0.content == .positionDeletes }
+        let equalityDeletes = deletes.filter { $0.content == .equalityDeletes }
+        let addedPositionDeletes = positionDeletes.reduce(Int64(0)) { $0 + $1.recordCount }
+        let addedEqualityDeletes = equalityDeletes.reduce(Int64(0)) { $0 + $1.recordCount }
         let addedBytes = (data + deletes).reduce(Int64(0)) { $0 + $1.fileSizeInBytes }
         func total(_ key: String, plus added: Int64) -> String { String((previous[key].flatMap { Int64($0) } ?? 0) + added) }
         var summary: [String: String] = [
@@ -461,15 +496,19 @@ package final class IcebergSink: StreamSink {
             "total-data-files": total("total-data-files", plus: Int64(data.count)), "total-records": total("total-records", plus: addedRows),
             "total-files-size": total("total-files-size", plus: addedBytes),
             "total-delete-files": total("total-delete-files", plus: Int64(deletes.count)),
-            "total-position-deletes": total("total-position-deletes", plus: 0),
-            "total-equality-deletes": total("total-equality-deletes", plus: addedDeletes),
+            "total-position-deletes": total("total-position-deletes", plus: addedPositionDeletes),
+            "total-equality-deletes": total("total-equality-deletes", plus: addedEqualityDeletes),
             Self.sinkIDKey: description.sinkID, Self.epochKey: String(epoch), "sluice.sink-name": description.name,
         ]
         if let part { summary[Self.partKey] = part }
-        if !deletes.isEmpty {
-            summary["added-delete-files"] = String(deletes.count)
-            summary["added-equality-delete-files"] = String(deletes.count)
-            summary["added-equality-deletes"] = String(addedDeletes)
+        if !deletes.isEmpty { summary["added-delete-files"] = String(deletes.count) }
+        if !positionDeletes.isEmpty {
+            summary["added-position-delete-files"] = String(positionDeletes.count)
+            summary["added-position-deletes"] = String(addedPositionDeletes)
+        }
+        if !equalityDeletes.isEmpty {
+            summary["added-equality-delete-files"] = String(equalityDeletes.count)
+            summary["added-equality-deletes"] = String(addedEqualityDeletes)
         }
         return summary
     }

@@ -31,6 +31,8 @@ package struct IcebergUpsertBatch {
         var first: (source: Int32, row: Int32)
         var last: (source: Int32, row: Int32)
         var present: Bool
+        /// Whether the first change took a row away (the key had a version before the batch).
+        var firstRetracts: Bool
     }
 
     package init(keyColumns: [Int], types: [DataType]) {
@@ -54,24 +56,29 @@ package struct IcebergUpsertBatch {
         // Keys new in this chunk get ids in about the order of their rows (a hash collision's
         // key comes last): their picks start unset.
         let unset = (source: Int32(-1), row: Int32(-1))
-        touches.append(contentsOf: repeatElement(Touch(first: unset, last: unset, present: false), count: keys.groupCount - touches.count))
+        touches.append(contentsOf: repeatElement(Touch(first: unset, last: unset, present: false, firstRetracts: false), count: keys.groupCount - touches.count))
         for row in 0..<chunk.count {
             let id = Int(ids[row])
             let pick = (source: source, row: Int32(row))
-            if touches[id].first.source < 0 { touches[id].first = pick }
+            if touches[id].first.source < 0 {
+                touches[id].first = pick
+                touches[id].firstRetracts = !chunk.ops[row].isInsertion
+            }
             touches[id].last = pick
             touches[id].present = chunk.ops[row].isInsertion
         }
     }
 
     /// The batch's result: the rows left (each key's last version still present), and for each
-    /// touched key the row of its first change, whose key columns the equality deletes hold
-    /// (every column, so a partitioned table can place the delete). Both in the order keys were
-    /// first touched, so files keep the upstream order.
-    package func result() -> (rows: Chunk, deleted: Chunk) {
-        let rows = Chunk.gather(from: chunks, picks: touches.filter(\.present).map(\.last), types: types)
-        let deleted = Chunk.gather(from: chunks, picks: touches.map(\.first), types: types)
-        return (rows, deleted)
+    /// touched key the row of its first change, whose key columns the deletes are of (every
+    /// column, so a partitioned table can place the delete), whether that key's last version is
+    /// among `rows`, and whether its first change took a row away. In the order keys were first
+    /// touched, so files keep the upstream order.
+    package func result() -> IcebergUpsertResult {
+        IcebergUpsertResult(
+            rows: Chunk.gather(from: chunks, picks: touches.filter(\.present).map(\.last), types: types),
+            touched: Chunk.gather(from: chunks, picks: touches.map(\.first), types: types),
+            present: touches.map(\.present), retracts: touches.map(\.firstRetracts))
     }
 
     /// Empties the batch (once its result is written), keeping its buffers' capacity.
@@ -81,4 +88,13 @@ package struct IcebergUpsertBatch {
         keys = GroupTable(keyTypes: keyColumns.map { types[$0] })
         touches.removeAll(keepingCapacity: true)
     }
+}
+
+/// What an ``IcebergUpsertBatch`` leaves: the rows to write and, per touched key, its first
+/// change's row and flags.
+package struct IcebergUpsertResult {
+    package var rows: Chunk
+    package var touched: Chunk
+    package var present: [Bool]
+    package var retracts: [Bool]
 }

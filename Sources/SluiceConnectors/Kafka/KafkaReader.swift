@@ -39,6 +39,22 @@ struct MessageRows<Parser: RowParser> {
         return nil
     }
 
+    /// Adds a row of `message` that `decode` appends to the payload columns' builders (leaving
+    /// them as they were when it throws) rather than the parser: a Debezium event's row the
+    /// reader has found already.
+    @inline(__always)
+    mutating func append(
+        _ message: KafkaMessage, value: UnsafeRawBufferPointer, decodedBy decode: (inout [ColumnBuilder]) throws(RowParseError) -> Void
+    ) -> String? {
+        do throws(RowParseError) {
+            try decode(&builders)
+        } catch {
+            return error.message
+        }
+        if !includes.isEmpty { appendIncludes(message, value: value) }
+        return nil
+    }
+
     private mutating func appendIncludes(_ message: KafkaMessage, value: UnsafeRawBufferPointer) {
         for (index, include) in includes.enumerated() {
             switch include.kind {
@@ -82,6 +98,13 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
     private var rows: MessageRows<Parser>
     private var keyDecoder: JSONRowDecoder
     private var keyBuilders: [ColumnBuilder]
+    /// ENCODE AVRO: FORMAT UPSERT's Avro keys, as rows of all the columns, and FORMAT
+    /// DEBEZIUM's events, each envelope read once: their op, `after` rows (of the payload
+    /// columns) and `before` rows (delete keys, of all the columns).
+    private var avroKeys: AvroMessageDecoder?
+    private var avroChanges: AvroMessageDecoder?
+    /// FORMAT DEBEZIUM_MONGO: the events of Debezium's MongoDB connector.
+    private var mongoChanges: DebeziumMongoChanges?
     private var consumer: KafkaConsumer?
     // A table's rows need their primary key: where each decoded row came from, to reject rows
     // whose key is null with their place in the topic.
@@ -101,6 +124,20 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
         keyDecoder = JSONRowDecoder(columns: source.description.columns)
         keyBuilders = keyDecoder.makeBuilders()
         checksKeys = source.description.isTable && !source.description.primaryKey.isEmpty
+        if source.options.isDebeziumMongo { mongoChanges = DebeziumMongoChanges(description: source.description) }
+        if case .avro(let registry) = source.options.encoding {
+            let description = source.description
+            if source.options.isDebezium {
+                avroChanges = AvroMessageDecoder(
+                    registry: registry, columns: description.payloadColumns, reader: source.avroReader, keyColumns: description.columns, shape: .debezium)
+            }
+            // FORMAT UPSERT's keys, and the message keys of Debezium's deletes without `before`.
+            if source.options.isUpsert {
+                avroKeys = AvroMessageDecoder(
+                    registry: registry, columns: description.columns, reader: nil,
+                    primitiveColumn: description.primaryKey.count == 1 ? description.primaryKey[0] : nil, shape: .row)
+            }
+        }
     }
 
     func pause() {
@@ -191,11 +228,26 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
                 }
             }
             let isUpsert = options.isUpsert
+            let isDebezium = options.isDebezium
             var polled = 0
             polled = reader.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(100)) { batch in
                 for message in batch {
                     if message.isError {
                         failure = message.error
+                        continue
+                    }
+                    if isDebezium {
+                        // Rows and deleted keys in message order, as for FORMAT UPSERT.
+                        let action = debeziumAction(message)
+                        switch action {
+                        case .upsert, .upsertAvroRow, .upsertDocument: if keyBuilders.first?.count ?? 0 > 0 { flush() }
+                        case .delete, .deleteAvroRow, .deleteDocument: if rows.count > 0 { flush() }
+                        case .skip, .reject: break
+                        }
+                        advanced[message.partition] = message.offset + 1
+                        if let problem = apply(action, message) {
+                            context.reject(partition: message.partition, offset: message.offset, message: problem, payload: message.value ?? message.key ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                        }
                         continue
                     }
                     guard let value = message.value else {
@@ -248,6 +300,115 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
         }
     }
 
+    /// What a Debezium change event (`FORMAT DEBEZIUM ENCODE JSON`) does: c, r and u upsert their
+    /// `after` row by its primary key; d deletes the key its `before` row (or else the message
+    /// key) holds, never retracting a row the table may not have; a tombstone (null value) after
+    /// a delete carries nothing. Anything else is a rejected message, counted and kept.
+    private enum DebeziumAction {
+        case upsert(Range<Int>)
+        case delete(Range<Int>?)
+        /// ENCODE AVRO: the event as `avroChanges` found it, its rows decoded in place.
+        case upsertAvroRow(AvroMessageDecoder.Change)
+        case deleteAvroRow(AvroMessageDecoder.Change)
+        /// FORMAT DEBEZIUM_MONGO: upserts the document `mongoChanges` decoded.
+        case upsertDocument
+        /// FORMAT DEBEZIUM_MONGO: deletes the document the event names.
+        case deleteDocument(DebeziumMongoEvent)
+        case skip
+        case reject(String)
+    }
+
+    private func debeziumAction(_ message: KafkaMessage) -> DebeziumAction {
+        if let change = mongoChanges?.change(message.value) {
+            switch change {
+            case .upsert: return .upsertDocument
+            case .delete(let event): return .deleteDocument(event)
+            case .skip: return .skip
+            case .reject(let problem): return .reject(problem)
+            }
+        }
+        guard let value = message.value else { return .skip }
+        if avroChanges != nil { return avroDebeziumAction(value) }
+        let event: DebeziumEvent
+        do throws(JSONDecodeError) {
+            event = try DebeziumEvent.parse(value)
+        } catch {
+            return .reject("not a Debezium event: \(error.message)")
+        }
+        let operation = Character(UnicodeScalar(event.operation))
+        if event.upserts {
+            guard let after = event.after else { return .reject("a Debezium \"\(operation)\" event without \"after\"") }
+            return .upsert(after)
+        }
+        if event.deletes { return .delete(event.before) }
+        return .reject("Debezium op \"\(operation)\" is not applied (only c, r, u and d are)")
+    }
+
+    /// ``debeziumAction(_:)`` of an Avro event: its envelope is read once, here; ``apply(_:_:)``
+    /// decodes the row it found with the same program.
+    private func avroDebeziumAction(_ value: UnsafeRawBufferPointer) -> DebeziumAction {
+        let found: AvroMessageDecoder.Change?
+        do throws(RowParseError) {
+            found = try avroChanges?.change(value)
+        } catch {
+            return .reject("not a Debezium event: \(error.message)")
+        }
+        guard let event = found else { return .skip }
+        let operation = Character(UnicodeScalar(event.operation))
+        if event.upserts {
+            guard event.after != nil else { return .reject("a Debezium \"\(operation)\" event without \"after\"") }
+            return .upsertAvroRow(event)
+        }
+        if event.deletes { return .deleteAvroRow(event) }
+        return .reject("Debezium op \"\(operation)\" is not applied (only c, r, u and d are)")
+    }
+
+    /// Applies a Debezium event's rows or key; returns why it could not.
+    private func apply(_ action: DebeziumAction, _ message: KafkaMessage) -> String? {
+        switch action {
+        case .skip:
+            return nil
+        case .reject(let problem):
+            return problem
+        case .upsert(let after):
+            guard let value = message.value else { return nil }
+            if let problem = rows.append(message, value: UnsafeRawBufferPointer(rebasing: value[after])) { return problem }
+            if checksKeys { origins.append((message.partition, message.offset)) }
+            return nil
+        case .upsertAvroRow(let event):
+            guard let value = message.value else { return nil }
+            let problem = rows.append(message, value: value) { (builders) throws(RowParseError) in
+                try self.avroChanges?.decodeAfter(event, of: value, into: &builders)
+            }
+            if problem == nil, checksKeys { origins.append((message.partition, message.offset)) }
+            return problem
+        case .upsertDocument:
+            guard let document = mongoChanges?.document else { return nil }
+            let problem = document.withUnsafeBytes { rows.append(message, value: $0) }
+            if problem == nil, checksKeys { origins.append((message.partition, message.offset)) }
+            return problem
+        case .deleteDocument(let event):
+            guard let value = message.value else { return nil }
+            return mongoChanges?.appendDeletedKey(event, value: value, key: message.key, into: &keyBuilders)
+        case .deleteAvroRow(let event):
+            guard event.before != nil, let value = message.value else { return decodeKey(message.key) }
+            do throws(RowParseError) {
+                try avroChanges?.decodeBefore(event, of: value, into: &keyBuilders)
+                return nil
+            } catch {
+                return error.message
+            }
+        case .delete(let before):
+            guard let before, let value = message.value else { return decodeKey(message.key) }
+            do throws(JSONDecodeError) {
+                try keyDecoder.decodeRow(UnsafeRawBufferPointer(rebasing: value[before]), into: &keyBuilders)
+                return nil
+            } catch {
+                return "before: \(error.message)"
+            }
+        }
+    }
+
     /// `chunk` without its rows whose primary key has a null column; each is recorded as rejected
     /// at its place in the topic (`origins`, one per row).
     private func rejectNullKeys(_ chunk: Chunk, context: SourceStepContext) -> Chunk {
@@ -276,6 +437,16 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
     private func decodeKey(_ key: UnsafeRawBufferPointer?) -> String? {
         let description = source.description
         guard let key, key.count > 0 else { return "a null value without a key deletes nothing" }
+        // ENCODE AVRO: a key in the registry's frame is Avro (a record of the key columns, or
+        // the one key column's value); any other key is read as below.
+        if avroKeys != nil, key.count >= ConfluentFrame.headerLength, key[0] == 0 {
+            do throws(RowParseError) {
+                try avroKeys?.decode(key, into: &keyBuilders)
+                return nil
+            } catch {
+                return "key: \(error.message)"
+            }
+        }
         if key.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "{") {
             do throws(JSONDecodeError) {
                 try keyDecoder.decodeRow(key, into: &keyBuilders)

@@ -27,9 +27,10 @@ import SluiceKafkaClient
 /// no view reads is not consumed; its first view starts from the start offsets, and every later
 /// view first reads what the earlier ones saw (``snapshot()``) with a second consumer.
 ///
-/// **Format.** Each message's value is parsed by the ``RowParser`` its `ENCODE` names (JSON, or
-/// one CSV record); `INCLUDE timestamp | partition | offset | key | payload` fill columns from
-/// the message itself. The readers run on the ``SourceDriver``, which owns their threads.
+/// **Format.** Each message's value is parsed by the ``RowParser`` its `ENCODE` names (JSON, one
+/// CSV record, or Confluent-framed Avro whose schemas a registry holds); `INCLUDE timestamp |
+/// partition | offset | key | payload` fill columns from the message itself. The readers run on
+/// the ``SourceDriver``, which owns their threads.
 ///
 /// **Bad rows.** A message whose value is not a row of the declared columns is skipped and
 /// recorded in ``statistics`` (`sluice_source_errors`); reading goes on.
@@ -58,8 +59,14 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     /// a mistake in CREATE is an error at CREATE. Without `validate` (a restart), a cluster that
     /// is down is retried by the connector's thread, with the reason in its status.
     package init(_ description: SourceDescription, validate: Bool) throws(SluiceError) {
+        var description = description
+        let options = try KafkaSourceOptions(description)
+        self.options = options
+        if case .avro(let registry) = options.encoding {
+            (avroReader, columnsFromRegistry) = try Self.registrySchema(registry, options, description, validate: validate)
+            if let columnsFromRegistry { description.columns = columnsFromRegistry }
+        }
         self.description = description
-        self.options = try KafkaSourceOptions(description)
         if let positions = description.startPositions {
             // Resolved before (at CREATE, or what a table had read when the server stopped).
             // Resumed (a state checkpoint's offsets): a partition it has no offset for goes on
@@ -85,6 +92,38 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     /// What CREATE tells the user beside success.
     package private(set) var notices: [String] = []
 
+    /// `ENCODE AVRO`: the value subject's latest schema when the source started, whose defaults
+    /// fill the fields an older writer lacks; nil when there is none (or the registry did not
+    /// answer at a restart).
+    private(set) var avroReader: AvroSchema?
+    /// `ENCODE AVRO` without the columns listed: the columns of the subject's latest schema.
+    private var columnsFromRegistry: [(name: String, type: DataType)]?
+
+    package var inferredColumns: [(name: String, type: DataType)]? { columnsFromRegistry }
+
+    /// The value subject's latest schema, and the columns it gives when `description` lists none
+    /// (for FORMAT DEBEZIUM, those of its `after` record). At CREATE (`validate`) a registry that
+    /// does not answer is an error; at a restart the source goes on without the defaults.
+    private static func registrySchema(
+        _ registry: SchemaRegistryClient, _ options: KafkaSourceOptions, _ description: SourceDescription, validate: Bool
+    ) throws(SluiceError) -> (AvroSchema?, [(name: String, type: DataType)]?) {
+        let latest: SchemaRegistryClient.Registered?
+        do throws(SluiceError) {
+            latest = try registry.latest(subject: options.valueSubject)
+        } catch {
+            if validate || description.columns.isEmpty { throw error }
+            return (nil, nil)
+        }
+        guard description.columns.isEmpty else { return (latest?.schema, nil) }
+        guard let latest else {
+            throw SluiceError(
+                .undefinedObject, "the schema registry at \(URLCredentials.masking(in: registry.url)) has no subject \"\(options.valueSubject)\" to take the columns from",
+                hint: "Register the topic's value schema first (a producer's Avro serializer does), or list the columns.")
+        }
+        let record = options.isDebezium ? try AvroChangeEnvelope(writer: latest.schema).rowSchema : latest.schema
+        return (latest.schema, try record.columns())
+    }
+
     /// The next offset of each partition; empty (every partition from its beginning) for a topic
     /// that did not exist at CREATE; nil until the start is resolved.
     package var positions: [Int32: Int64]? {
@@ -97,13 +136,24 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     // MARK: SourceConnector
 
     package func start(output: SourceOutput) {
-        let readers: [any SourceReader] = (0 ..< readerCount).map { index in
-            switch options.encoding {
-            case .json: KafkaReader(self, index: index, parser: JSONRowParser(columns: description.payloadColumns))
-            case .csv(let csv): KafkaReader(self, index: index, parser: CSVRowParser(columns: description.payloadColumns, options: csv))
-            }
-        }
+        let readers = (0 ..< readerCount).map { index in reader(index: index, parser: valueParser()) }
         driver.start(name: "kafka-\(description.name)", statistics: statistics, readers: readers, output: output)
+    }
+
+    /// The parser of messages' values that `FORMAT` and `ENCODE` name: the one choice, for the
+    /// readers and for reads of offset ranges alike.
+    private func valueParser() -> any RowParser {
+        switch options.encoding {
+        case .json where options.isDebeziumMongo: DebeziumMongoRowParser(columns: description.payloadColumns)
+        case .json: JSONRowParser(columns: description.payloadColumns)
+        case .csv(let csv): CSVRowParser(columns: description.payloadColumns, options: csv)
+        case .avro(let registry): AvroRowParser(registry: registry, columns: description.payloadColumns, reader: avroReader, debezium: options.isDebezium)
+        }
+    }
+
+    /// Reader `index`, with the parser ``valueParser()`` chose opened to its type.
+    private func reader<Parser: RowParser>(index: Int, parser: Parser) -> any SourceReader {
+        KafkaReader(self, index: index, parser: parser)
     }
 
     package func stop() {
@@ -149,12 +199,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     private func read(
         _ ranges: [(Int32, Int64, Int64)], recordErrors: Bool, each: (Chunk) throws(SluiceError) -> Void
     ) throws(SluiceError) {
-        switch options.encoding {
-        case .json:
-            try read(ranges, parser: JSONRowParser(columns: description.payloadColumns), recordErrors: recordErrors, each: each)
-        case .csv(let csv):
-            try read(ranges, parser: CSVRowParser(columns: description.payloadColumns, options: csv), recordErrors: recordErrors, each: each)
-        }
+        try read(ranges, parser: valueParser(), recordErrors: recordErrors, each: each)
     }
 
     private func read<Parser: RowParser>(

@@ -1,7 +1,8 @@
 import SluiceCore
 import SluiceDataflow
 
-/// The options of `CREATE SOURCE … WITH (connector = 'kafka', …) FORMAT PLAIN|UPSERT ENCODE JSON`
+/// The options of `CREATE SOURCE … WITH (connector = 'kafka', …) FORMAT PLAIN|UPSERT|DEBEZIUM
+/// ENCODE JSON|AVRO` (PLAIN also `ENCODE CSV`, and tables `FORMAT DEBEZIUM_MONGO ENCODE JSON`)
 /// and of a table created the same way, checked as RisingWave checks them.
 package struct KafkaSourceOptions: Sendable {
     /// Where reading starts in each partition the first time.
@@ -22,6 +23,11 @@ package struct KafkaSourceOptions: Sendable {
     package var groupID: String
     /// FORMAT UPSERT: the message key is the primary key, and a null value deletes.
     package var isUpsert: Bool
+    /// FORMAT DEBEZIUM: each value is a Debezium change event, applied by primary key.
+    package var isDebezium = false
+    /// FORMAT DEBEZIUM_MONGO: each value is a change event of Debezium's MongoDB connector,
+    /// applied by `_id` (``isDebezium`` is set too).
+    package var isDebeziumMongo = false
     /// What `ENCODE` each message's value is in.
     package var encoding: MessageEncoding
 
@@ -37,16 +43,7 @@ package struct KafkaSourceOptions: Sendable {
     /// Checks `description`'s options; every mistake is an error naming the option.
     package init(_ description: SourceDescription) throws(SluiceError) {
         let options = description.options
-        guard let topic = options["topic"], !topic.isEmpty else {
-            throw SluiceError(.invalidParameterValue, "the kafka connector needs a topic: WITH (…, topic = 'name')")
-        }
-        guard let servers = options["properties.bootstrap.server"] ?? options["properties.bootstrap.servers"], !servers.isEmpty else {
-            throw SluiceError(
-                .syntaxError, "the kafka connector needs option \"properties.bootstrap.server\"",
-                hint: "Add properties.bootstrap.server = 'localhost:9092' (the cluster's brokers) to the WITH options.")
-        }
-        self.topic = topic
-        self.bootstrapServers = servers
+        (topic, bootstrapServers) = try Self.topicAndServers(options, of: "the kafka connector")
         let millis = options["scan.startup.timestamp.millis"] ?? options["scan.startup.timestamp_millis"]
         switch options["scan.startup.mode"]?.lowercased() {
         case nil:
@@ -69,10 +66,7 @@ package struct KafkaSourceOptions: Sendable {
             throw SluiceError(
                 .invalidParameterValue, "scan.startup.mode must be 'earliest', 'latest' or 'timestamp', not '\(other)'")
         }
-        clientProperties = options.keys.sorted().compactMap { key in
-            guard key.hasPrefix("properties."), key != "properties.bootstrap.server", key != "properties.bootstrap.servers" else { return nil }
-            return (String(key.dropFirst("properties.".count)), options[key]!)
-        }
+        clientProperties = Self.clientProperties(options)
         let prefix = options["group.id.prefix"] ?? "sluice"
         groupID = "\(prefix)-\(description.name)"
         switch description.format {
@@ -82,17 +76,72 @@ package struct KafkaSourceOptions: Sendable {
             isUpsert = false
             encoding = try MessageEncoding.of(description, connector: "kafka")
         case "UPSERT":
-            guard description.encode == "JSON" else {
-                throw SluiceError(.featureNotSupported, "FORMAT UPSERT takes ENCODE JSON, not ENCODE \(description.encode)")
+            guard description.encode == "JSON" || description.encode == "AVRO" else {
+                throw SluiceError(.featureNotSupported, "FORMAT UPSERT takes ENCODE JSON or AVRO, not ENCODE \(description.encode)")
             }
             guard description.isTable, !description.primaryKey.isEmpty else {
                 throw SluiceError(
                     .invalidParameterValue, "FORMAT UPSERT needs a table with a primary key: CREATE TABLE … (…, PRIMARY KEY (…)) WITH (connector = 'kafka', …) FORMAT UPSERT ENCODE JSON")
             }
             isUpsert = true
+            encoding = try Self.keyedEncoding(description)
+        case "DEBEZIUM":
+            guard description.encode == "JSON" || description.encode == "AVRO" else {
+                throw SluiceError(.featureNotSupported, "FORMAT DEBEZIUM takes ENCODE JSON or AVRO, not ENCODE \(description.encode)")
+            }
+            guard description.isTable, !description.primaryKey.isEmpty else {
+                throw SluiceError(
+                    .invalidParameterValue,
+                    "FORMAT DEBEZIUM needs a table with a primary key: CREATE TABLE … (…, PRIMARY KEY (…)) WITH (connector = 'kafka', …) FORMAT DEBEZIUM ENCODE JSON",
+                    hint: "Debezium's events are applied as upserts and deletes by key, so the table must have one.")
+            }
+            isUpsert = true
+            isDebezium = true
+            encoding = try Self.keyedEncoding(description)
+        case "DEBEZIUM_MONGO":
+            guard description.encode == "JSON" else {
+                throw SluiceError(.featureNotSupported, "FORMAT DEBEZIUM_MONGO takes ENCODE JSON, not ENCODE \(description.encode)")
+            }
+            try DebeziumMongoColumns.check(description)
+            try ConnectorOptionSchema("ENCODE JSON", EncodeClause.jsonOptions).check(description.formatOptions)
+            isUpsert = true
+            isDebezium = true
+            isDebeziumMongo = true
             encoding = .json
         default:
-            throw SluiceError(.featureNotSupported, "FORMAT \(description.format) is not supported; use FORMAT PLAIN or FORMAT UPSERT")
+            throw SluiceError(.featureNotSupported, "FORMAT \(description.format) is not supported; use FORMAT PLAIN, UPSERT, DEBEZIUM or DEBEZIUM_MONGO")
+        }
+    }
+
+    /// The encoding of FORMAT UPSERT or DEBEZIUM (JSON or Avro), its options checked.
+    private static func keyedEncoding(_ description: SourceDescription) throws(SluiceError) -> MessageEncoding {
+        guard description.encode == "AVRO" else { return .json }
+        try ConnectorOptionSchema("ENCODE AVRO", EncodeClause.avroOptions).check(description.formatOptions)
+        return .avro(try SchemaRegistryClient(options: description.formatOptions))
+    }
+
+    /// The Avro subject of the topic's values (Confluent's `TopicNameStrategy`).
+    var valueSubject: String { "\(topic)-value" }
+
+    /// The `topic` and `properties.bootstrap.server` options a Kafka source and sink both need.
+    static func topicAndServers(_ options: [String: String], of subject: String) throws(SluiceError) -> (topic: String, servers: String) {
+        guard let topic = options["topic"], !topic.isEmpty else {
+            throw SluiceError(.invalidParameterValue, "\(subject) needs a topic: WITH (…, topic = 'name')")
+        }
+        guard let servers = options["properties.bootstrap.server"] ?? options["properties.bootstrap.servers"], !servers.isEmpty else {
+            throw SluiceError(
+                .syntaxError, "\(subject) needs option \"properties.bootstrap.server\"",
+                hint: "Add properties.bootstrap.server = 'localhost:9092' (the cluster's brokers) to the WITH options.")
+        }
+        return (topic, servers)
+    }
+
+    /// `properties.*` other than the bootstrap servers, prefix removed, sorted by name: the
+    /// Kafka client's own properties.
+    static func clientProperties(_ options: [String: String]) -> [(key: String, value: String)] {
+        options.keys.sorted().compactMap { key in
+            guard key.hasPrefix("properties."), key != "properties.bootstrap.server", key != "properties.bootstrap.servers" else { return nil }
+            return (String(key.dropFirst("properties.".count)), options[key]!)
         }
     }
 
@@ -102,7 +151,10 @@ package struct KafkaSourceOptions: Sendable {
 }
 
 extension KafkaSource {
+    /// `connector = 'kafka'`: sources and tables read a topic; sinks write one.
     package static let entry = ConnectorEntry(
         name: "kafka", takesIncludes: true, sourceOptions: KafkaSourceOptions.schema,
-        makeSource: { description, context throws(SluiceError) in try KafkaSource(description, validate: context.validate) })
+        makeSource: { description, context throws(SluiceError) in try KafkaSource(description, validate: context.validate) },
+        sinkOptions: KafkaSinkOptions.schema,
+        makeSink: { description, context throws(SluiceError) in try KafkaSink(description, validate: context.validate) })
 }

@@ -57,9 +57,36 @@ package enum URLCredentials {
                 let secretStart = colon.map { $0 + 1 } ?? authorityStart
                 if secretStart < lastAt { ranges.append(secretStart ..< lastAt) }
             }
+            // A JDBC URL carries its password as a query parameter
+            // (`jdbc:postgresql://host/db?user=u&password=p`).
+            if end < bytes.count, bytes[end] != UInt8(ascii: "#") {
+                var cursor = end
+                while cursor < bytes.count, !endsQuery(bytes[cursor], inProse: inProse) {
+                    let parameterStart = cursor
+                    while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "&"), !endsQuery(bytes[cursor], inProse: inProse) { cursor += 1 }
+                    let parameter = bytes[parameterStart ..< cursor]
+                    let name = Array("password=".utf8)
+                    var nameStart = parameterStart
+                    if let first = parameter.first, first == UInt8(ascii: "?") || first == UInt8(ascii: "/") {
+                        nameStart = parameter.firstIndex(of: UInt8(ascii: "?")).map { $0 + 1 } ?? cursor
+                    }
+                    if cursor - nameStart > name.count,
+                        bytes[nameStart ..< nameStart + name.count].map({ $0 | 0x20 }).elementsEqual(name.map { $0 | 0x20 }) {
+                        ranges.append(nameStart + name.count ..< cursor)
+                    }
+                    if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "&") { cursor += 1 }
+                }
+                end = cursor
+            }
             index = max(end, index + 1)
         }
         return ranges
+    }
+
+    /// Bytes that end a URL's path and query: a fragment, white space, and in prose what
+    /// surrounds a URL in messages.
+    private static func endsQuery(_ byte: UInt8, inProse: Bool) -> Bool {
+        byte != UInt8(ascii: "/") && byte != UInt8(ascii: "?") && endsAuthority(byte, inProse: inProse)
     }
 
     private static func isSchemeByte(_ byte: UInt8) -> Bool {

@@ -9,15 +9,21 @@ extension Column {
     package func appendText(at rowIndex: Int, to out: inout [UInt8], zone: TimeZoneRules = .utc) {
         switch (storage, type) {
         case (.int64(let values), .timestamptz):
-            out.append(contentsOf: TemporalText.timestamp(values[rowIndex], withZone: true, zone: zone).utf8)
+            TemporalText.appendTimestamp(values[rowIndex], withZone: true, zone: zone, to: &out)
+        case (.int64(let values), .timestamp):
+            TemporalText.appendTimestamp(values[rowIndex], withZone: false, to: &out)
+        case (.int64(let values), .time):
+            TemporalText.appendTime(values[rowIndex], to: &out)
+        case (.int32(let values), .date):
+            TemporalText.appendDate(values[rowIndex], to: &out)
         case (.bool(let values), _):
             out.append(values[rowIndex] ? UInt8(ascii: "t") : UInt8(ascii: "f"))
         case (.int16(let values), _):
-            out.append(contentsOf: String(values[rowIndex]).utf8)
+            DecimalText.append(Int64(values[rowIndex]), to: &out)
         case (.int32(let values), .int32):
-            out.append(contentsOf: String(values[rowIndex]).utf8)
+            DecimalText.append(Int64(values[rowIndex]), to: &out)
         case (.int64(let values), .int64):
-            out.append(contentsOf: String(values[rowIndex]).utf8)
+            DecimalText.append(values[rowIndex], to: &out)
         case (.bytes(let values), .varchar), (.bytes(let values), .jsonb), (.bytes(let values), .unknown):
             out.append(contentsOf: values.data[values.byteRange(at: rowIndex)])
         default:

@@ -79,13 +79,10 @@ package enum CompositeText {
         if bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x") {
             var index = 2
             func hexValue(_ byte: UInt8) throws(SluiceError) -> UInt8 {
-                switch byte {
-                case UInt8(ascii: "0") ... UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a") ... UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A") ... UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-                default:
+                guard let value = HexDigits.value(byte) else {
                     throw SluiceError(.invalidParameterValue, "invalid hexadecimal digit: \"\(String(decoding: [byte], as: UTF8.self))\"")
                 }
+                return value
             }
             while index < bytes.count {
                 if isSpace(bytes[index]) {

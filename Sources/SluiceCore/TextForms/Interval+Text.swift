@@ -29,11 +29,13 @@ extension Interval {
             let magnitude = microseconds.magnitude
             let hours = magnitude / UInt64(TemporalUnits.microsecondsPerHour)
             let rest = magnitude % UInt64(TemporalUnits.microsecondsPerHour)
-            TemporalText.appendPadded(Int(hours), width: 2, to: &out)
-            out += ":"
-            TemporalText.appendPadded(Int(rest / UInt64(TemporalUnits.microsecondsPerMinute)), width: 2, to: &out)
-            out += ":"
-            TemporalText.appendSeconds(Int64(rest % UInt64(TemporalUnits.microsecondsPerMinute)), to: &out)
+            var clock: [UInt8] = []
+            TemporalText.appendPadded(Int(hours), width: 2, to: &clock)
+            clock.append(UInt8(ascii: ":"))
+            TemporalText.appendPadded(Int(rest / UInt64(TemporalUnits.microsecondsPerMinute)), width: 2, to: &clock)
+            clock.append(UInt8(ascii: ":"))
+            TemporalText.appendSeconds(Int64(rest % UInt64(TemporalUnits.microsecondsPerMinute)), to: &clock)
+            out += String(decoding: clock, as: UTF8.self)
         }
         return out
     }

@@ -1,30 +1,50 @@
 /// Postgres text output of dates, times and timestamps (`date_out`, `time_out`,
 /// `timestamp_out`, `timestamptz_out`) with `DateStyle = ISO` and `TimeZone = UTC`.
+///
+/// Written as bytes (``appendDate(_:to:)`` and the others), which the wire's and the file
+/// sinks' text forms append straight to their buffers; the `String` forms decode those bytes.
 package enum TemporalText {
     /// `2024-01-15`, `0044-03-15 BC`, `infinity`, `-infinity`.
     package static func date(_ days: Int32) -> String {
-        if days == Int32.max { return "infinity" }
-        if days == Int32.min { return "-infinity" }
-        var out = ""
-        let civil = CivilDate(daysSinceUnixEpoch: Int(days))
-        appendDate(civil, to: &out)
-        if civil.year <= 0 { out += " BC" }
-        return out
+        var out: [UInt8] = []
+        appendDate(days, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `10:30:00`, `10:30:00.123`; `24:00:00` is valid.
     package static func time(_ microseconds: Int64) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendTime(microseconds, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `2024-01-15 10:30:00.5`, with ` BC` for years before 1; `withZone`, the local time in
     /// `zone` and its offset (`+00`, `-04`, `+05:30`, `-00:01:15`), as `timestamptz_out` shows
     /// it in the session's zone.
     package static func timestamp(_ microseconds: Int64, withZone: Bool, zone: TimeZoneRules = .utc) -> String {
-        if microseconds == Int64.max { return "infinity" }
-        if microseconds == Int64.min { return "-infinity" }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        appendTimestamp(microseconds, withZone: withZone, zone: zone, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let infinity = Array("infinity".utf8)
+    private static let minusInfinity = Array("-infinity".utf8)
+    private static let beforeChrist = Array(" BC".utf8)
+
+    /// ``date(_:)`` appended to `out`.
+    package static func appendDate(_ days: Int32, to out: inout [UInt8]) {
+        if days == Int32.max { return out += infinity }
+        if days == Int32.min { return out += minusInfinity }
+        let civil = CivilDate(daysSinceUnixEpoch: Int(days))
+        appendDate(civil, to: &out)
+        if civil.year <= 0 { out += beforeChrist }
+    }
+
+    /// ``timestamp(_:withZone:zone:)`` appended to `out`.
+    package static func appendTimestamp(_ microseconds: Int64, withZone: Bool, zone: TimeZoneRules = .utc, to out: inout [UInt8]) {
+        if microseconds == Int64.max { return out += infinity }
+        if microseconds == Int64.min { return out += minusInfinity }
         var offset: Int32 = 0
         var local = microseconds
         if withZone {
@@ -33,56 +53,54 @@ package enum TemporalText {
         }
         let (days, timeOfDay) = TemporalUnits.split(local)
         let civil = CivilDate(daysSinceUnixEpoch: Int(days))
-        var out = ""
         appendDate(civil, to: &out)
-        out += " "
+        out.append(UInt8(ascii: " "))
         appendTime(timeOfDay, to: &out)
         if withZone { appendOffset(offset, to: &out) }
-        if civil.year <= 0 { out += " BC" }
-        return out
+        if civil.year <= 0 { out += beforeChrist }
     }
 
     /// `+HH`, `+HH:MM` or `+HH:MM:SS` for an offset in seconds east of UTC.
-    static func appendOffset(_ offset: Int32, to out: inout String) {
-        out += offset < 0 ? "-" : "+"
+    static func appendOffset(_ offset: Int32, to out: inout [UInt8]) {
+        out.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         let magnitude = Int(offset.magnitude)
         appendPadded(magnitude / 3600, width: 2, to: &out)
         if magnitude % 3600 != 0 {
-            out += ":"
+            out.append(UInt8(ascii: ":"))
             appendPadded(magnitude / 60 % 60, width: 2, to: &out)
             if magnitude % 60 != 0 {
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 appendPadded(magnitude % 60, width: 2, to: &out)
             }
         }
     }
 
     /// `YYYY-MM-DD` with the year as written in AD/BC terms, at least four digits.
-    static func appendDate(_ civil: CivilDate, to out: inout String) {
+    static func appendDate(_ civil: CivilDate, to out: inout [UInt8]) {
         let year = civil.year > 0 ? civil.year : 1 - civil.year
         appendPadded(year, width: 4, to: &out)
-        out += "-"
+        out.append(UInt8(ascii: "-"))
         appendPadded(civil.month, width: 2, to: &out)
-        out += "-"
+        out.append(UInt8(ascii: "-"))
         appendPadded(civil.day, width: 2, to: &out)
     }
 
     /// `HH:MM:SS[.ffffff]` with trailing fractional zeros trimmed; hours may exceed 23.
-    static func appendTime(_ microseconds: Int64, to out: inout String) {
+    package static func appendTime(_ microseconds: Int64, to out: inout [UInt8]) {
         let hours = microseconds / TemporalUnits.microsecondsPerHour
         var rest = microseconds % TemporalUnits.microsecondsPerHour
         let minutes = rest / TemporalUnits.microsecondsPerMinute
         rest %= TemporalUnits.microsecondsPerMinute
         appendPadded(Int(hours), width: 2, to: &out)
-        out += ":"
+        out.append(UInt8(ascii: ":"))
         appendPadded(Int(minutes), width: 2, to: &out)
-        out += ":"
+        out.append(UInt8(ascii: ":"))
         appendSeconds(rest, to: &out)
     }
 
     /// `SS[.ffffff]` for a nonnegative count of microseconds below a minute (or any, for
     /// intervals), trailing fractional zeros trimmed.
-    static func appendSeconds(_ microseconds: Int64, to out: inout String) {
+    static func appendSeconds(_ microseconds: Int64, to out: inout [UInt8]) {
         appendPadded(Int(microseconds / TemporalUnits.microsecondsPerSecond), width: 2, to: &out)
         var fraction = Int(microseconds % TemporalUnits.microsecondsPerSecond)
         guard fraction != 0 else { return }
@@ -91,13 +109,56 @@ package enum TemporalText {
             fraction /= 10
             width -= 1
         }
-        out += "."
+        out.append(UInt8(ascii: "."))
         appendPadded(fraction, width: width, to: &out)
     }
 
-    static func appendPadded(_ value: Int, width: Int, to out: inout String) {
-        let digits = String(value)
-        if digits.utf8.count < width { out += String(repeating: "0", count: width - digits.utf8.count) }
-        out += digits
+    /// A nonnegative `value` in decimal, zero-padded to `width` digits.
+    @inline(__always)
+    static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
+        if width == 2 && value >= 0 && value < 100 {
+            out.append(UInt8(ascii: "0") &+ UInt8(value / 10))
+            out.append(UInt8(ascii: "0") &+ UInt8(value % 10))
+            return
+        }
+        if width == 4 && value >= 0 && value < 10_000 {
+            out.append(UInt8(ascii: "0") &+ UInt8(value / 1000))
+            out.append(UInt8(ascii: "0") &+ UInt8(value / 100 % 10))
+            out.append(UInt8(ascii: "0") &+ UInt8(value / 10 % 10))
+            out.append(UInt8(ascii: "0") &+ UInt8(value % 10))
+            return
+        }
+        var digits = 1
+        var limit = 10
+        while value >= limit && digits < 19 {
+            digits += 1
+            limit &*= 10
+        }
+        if digits < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
+        DecimalText.append(Int64(value), to: &out)
+    }
+}
+
+/// Integers in decimal, as bytes.
+package enum DecimalText {
+    /// Appends `value` in decimal.
+    @inline(__always)
+    package static func append(_ value: Int64, to out: inout [UInt8]) {
+        if value >= 0 && value < 10 {
+            out.append(UInt8(ascii: "0") &+ UInt8(value))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: buffer[(24 - count)...])
+        }
     }
 }

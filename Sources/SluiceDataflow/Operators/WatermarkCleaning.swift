@@ -78,32 +78,10 @@ struct WatermarkCleaning {
 extension PagedTable {
     /// Takes away every row whose `column` is below `bound` (a row with NULL there stays), and
     /// returns their keys. Run at a barrier, after the epoch's commit, when a watermark passed
-    /// state that no later row can reach.
+    /// state that no later row can reach (the scan is ``PagedTable/removeRows(where:)``'s).
     mutating func removeRows(whereColumn column: Int, below bound: Value) -> [[UInt8]] {
         let limit = WatermarkCleaning.column(of: bound, type: types[column])
-        return removeRows { rows in WatermarkCleaning.positions(in: rows.columns[column], below: limit) }
-    }
-
-    /// Takes away the rows `behind` picks (their positions among a page's rows), and returns
-    /// their keys: a scan of every page, an evicted one read back for the scan alone.
-    mutating func removeRows(where behind: (Chunk) -> [Int]) -> [[UInt8]] {
-        var keys: [[UInt8]] = []
-        var rows: [Chunk] = []
-        var counts: [Int32] = []
-        for page in snapshot {
-            let contents = page.readContents()
-            let picks = behind(contents.rows)
-            guard !picks.isEmpty else { continue }
-            for index in picks {
-                keys.append(contents.keys.key(index))
-                counts.append(-(contents.counts?[index] ?? 1))
-            }
-            rows.append(contents.rows.gather(picks))
-        }
-        guard !keys.isEmpty else { return [] }
-        let removed = keys
-        stage(Chunk.concatenate(rows, types: types), counts: counts) { bytes, row in bytes += removed[row] }
-        _ = commitEpoch()
-        return keys
+        let keys = removeRows { rows in WatermarkCleaning.positions(in: rows.columns[column], below: limit) }
+        return (0 ..< keys.count).map { keys.key($0) }
     }
 }

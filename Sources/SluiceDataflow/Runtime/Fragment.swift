@@ -61,9 +61,11 @@ package final class Fragment: @unchecked Sendable {
     /// The view's change stream, for views over this view.
     package let output = ChangeDispatcher()
     package let statistics = FragmentStatistics()
-    /// Whether the view has indexes, which take each epoch's changes (set by anyone; read by
-    /// the fragment when an epoch ends).
-    package let keepsChanges = Atomic<Bool>(false)
+    /// Has the view's epochs keep their changes (for its indexes) from the next epoch on (called
+    /// by anyone).
+    package func setKeepsChanges(_ keeps: Bool) {
+        (terminal as? MaterializeOperator)?.keepsChanges.store(keeps, ordering: .releasing)
+    }
     /// Relation ids read, in input order (empty: constant rows only; the runtime's ticker then
     /// delivers barriers as input 0).
     package let upstreams: [Int]
@@ -83,7 +85,8 @@ package final class Fragment: @unchecked Sendable {
     private let runState = Mutex(RunState.idle)
     private let pool: WorkerPool
     private var graph: OperatorGraph
-    private var materializer: Materializer
+    /// What the graph's output becomes: the view's rows, or the sink's writes.
+    private let terminal: any TerminalOperator
     private var backfill: [(upstream: Int, snapshot: BackfillSnapshot)]
     /// The time the backfill's own epoch ends carry (``finishBackfillStep()``).
     private let backfillTime: Int64
@@ -94,7 +97,7 @@ package final class Fragment: @unchecked Sendable {
     private let backfillSpillDirectory: String?
     /// Bytes of rows the fragment emitted, in all: a backfill step counts what the view takes
     /// as well as what it reads (a join's output may be many times its input).
-    private var emittedBytes = 0
+    private var emittedBytes: Int { terminal.emittedBytes }
     /// Bytes the backfill ran since its last step, and ``emittedBytes`` at that step.
     private var stepRead = 0
     private var stepEmittedAt = 0
@@ -107,12 +110,6 @@ package final class Fragment: @unchecked Sendable {
     /// Checkpoints: whether they are taken, and the view's chain since its last base.
     private let checkpointing: Bool
     private var chain = CheckpointChain()
-    /// For a sink's fragment: the sink and its committer, which take the changes in place of
-    /// the view's rows, and the sink's prepared epochs not yet committed, in its state table.
-    private let sink: SinkCommitter?
-    private var sinkProgress = OperatorProgress(id: Fragment.sinkStateTableID, type: .bytea)
-    /// The id of a sink's prepared epochs among its fragment's state tables.
-    static let sinkStateTableID = Int(UInt32.max) - 1
 
     /// With `checkpointing`, the fragment writes its state at checkpoint barriers; with
     /// `restoring` (each state table's contents, by id), it starts from a checkpoint's state
@@ -123,31 +120,24 @@ package final class Fragment: @unchecked Sendable {
         restoring: RestoredTables? = nil, memory: StateMemory? = nil, sink: SinkCommitter? = nil
     ) throws(SluiceError) {
         self.id = id
-        self.sink = sink
         self.name = name
         self.planText = planText
         self.upstreams = graph.upstreams
         // Set up before they move in: both are fresh, so nothing they hold is copied.
         var graph = graph
-        var materializer = Materializer(types: graph.outputTypes, identity: graph.outputIdentity, memory: memory)
-        if let memory {
-            graph.useMemory(memory)
-            sinkProgress.useMemory(memory)
+        if let memory { graph.useMemory(memory) }
+        if checkpointing { graph.enableCheckpoints() }
+        let terminal: any TerminalOperator
+        if let sink {
+            terminal = SinkOperator(committer: sink, memory: memory, checkpointing: checkpointing, statistics: statistics)
+        } else {
+            terminal = MaterializeOperator(
+                types: graph.outputTypes, identity: graph.outputIdentity, memory: memory, checkpointing: checkpointing, output: output,
+                statistics: statistics)
         }
-        if checkpointing {
-            graph.enableCheckpoints()
-            materializer.tracksChanges = true
-            sinkProgress.enableCheckpoints()
-        }
-        if let restoring {
-            try Self.restore(&graph, &materializer, from: restoring)
-            if let sink {
-                try sinkProgress.restore(restoring)
-                if case .bytea(let bytes) = sinkProgress.value { try sink.recovered(try PreparedEpoch.decode(bytes)) }
-            }
-        }
+        if let restoring { try Self.restore(&graph, terminal, from: restoring) }
         self.graph = graph
-        self.materializer = materializer
+        self.terminal = terminal
         self.backfill = backfill
         self.backfillTime = backfillTime
         self.backfillStepBytes = memory.map { max($0.limit / 32, 1 << 20) }
@@ -167,23 +157,22 @@ package final class Fragment: @unchecked Sendable {
         }
     }
 
-    /// Loads a checkpoint's state into the operators and the view, the two at once (on two
-    /// threads): each merges its tables' chains on its own.
+    /// Loads a checkpoint's state into the operators and the terminal (the view's rows, a
+    /// sink's prepared epochs), the two at once (on two threads): each merges its tables'
+    /// chains on its own.
     private static func restore(
-        _ graph: inout OperatorGraph, _ materializer: inout Materializer, from tables: RestoredTables
+        _ graph: inout OperatorGraph, _ terminal: any TerminalOperator, from tables: RestoredTables
     ) throws(SluiceError) {
         let failures = Mutex<[SluiceError]>([])
         withUnsafeMutablePointer(to: &graph) { graph in
-            withUnsafeMutablePointer(to: &materializer) { materializer in
-                // Each thread changes only its own value.
-                nonisolated(unsafe) let graph = graph
-                nonisolated(unsafe) let materializer = materializer
-                DispatchQueue.concurrentPerform(iterations: 2) { part in
-                    do throws(SluiceError) {
-                        if part == 0 { try graph.pointee.restore(tables) } else { try materializer.pointee.restore(tables) }
-                    } catch {
-                        failures.withLock { $0.append(error) }
-                    }
+            // Each thread changes only its own value.
+            nonisolated(unsafe) let graph = graph
+            nonisolated(unsafe) let terminal = terminal
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                do throws(SluiceError) {
+                    if part == 0 { try graph.pointee.restore(tables) } else { try terminal.restore(tables) }
+                } catch {
+                    failures.withLock { $0.append(error) }
                 }
             }
         }
@@ -370,11 +359,11 @@ package final class Fragment: @unchecked Sendable {
     /// rows at the first real barrier after the backfill, as before. (Views that keep their
     /// changes for an index never take this path: a view has no index while it backfills.)
     private func finishBackfillStep() throws(SluiceError) {
-        guard !materializer.keepsChanges else { return }
+        guard terminal.takesBackfillSteps else { return }
         try Failpoints.hit("backfill-step")
         var state = StateWriter(mode: .none)
         try graph.finishEpoch(Barrier(epoch: 0, isCheckpoint: false, timestamp: backfillTime), state: &state, into: emit, watermarks: emit)
-        if sink == nil { materializer.commitUnpublished() }
+        terminal.finishBackfillStep()
     }
 
     private func finishEpoch(_ barrier: Barrier) {
@@ -393,19 +382,15 @@ package final class Fragment: @unchecked Sendable {
         }
         let warnings = graph.takeWarnings()
         if let last = warnings.last { statistics.record(last, count: warnings.count) }
-        // A sink whose prepare failed sits the checkpoint out: its rows are in no file yet, and
-        // the sources' positions in the checkpoint are past them.
-        if let sink, barrier.isCheckpoint || !checkpointing, !prepareSink(sink, epoch: barrier.epoch) { failed = true }
-        materializer.keepsChanges = keepsChanges.load(ordering: .acquiring)
-        let rows = materializer.publish()
-        statistics.rowCount.store(materializer.rowCount, ordering: .relaxed)
+        let (rows, ok) = terminal.finishEpoch(barrier, checkpointing: checkpointing)
+        if !ok { failed = true }
+        statistics.rowCount.store(terminal.rowCount, ordering: .relaxed)
         let profile = graph.profile
         statistics.record(profile)
-        statistics.stateBytes.store(profile.reduce(materializer.stateBytes) { $0 + $1.stateBytes }, ordering: .relaxed)
+        statistics.stateBytes.store(profile.reduce(terminal.stateBytes) { $0 + $1.stateBytes }, ordering: .relaxed)
         var piece: CheckpointPiece?
         if mode != .none {
-            state.add(materializer.checkpoint(everything: mode == .everything))
-            if sink != nil { state.add(sinkProgress.checkpoint(everything: mode == .everything)) }
+            for image in terminal.checkpoint(everything: mode == .everything) { state.add(image) }
             if failed {
                 // An operator stopped short of its sections: this view sits the checkpoint out and
                 // writes a base at the next one.
@@ -419,49 +404,14 @@ package final class Fragment: @unchecked Sendable {
         output.sendWithoutWaiting(.barrier(barrier))
         collector?.collect(epoch: barrier.epoch, fragmentID: id, rows: rows, checkpoint: piece)
         // Without checkpoints nothing is durable: an epoch may commit as soon as it is prepared.
-        if let sink, !checkpointing { sink.durable(epoch: barrier.epoch) }
-    }
-
-    /// Has the sink write out what it took this epoch, and keeps the epochs prepared and not yet
-    /// committed in the sink's state table, for the checkpoint. A failed prepare keeps the rows
-    /// in the sink for the next barrier.
-    private func prepareSink(_ sink: SinkCommitter, epoch: UInt64) -> Bool {
-        var pending = sink.pending
-        do {
-            if let token = try sink.sink.prepare(epoch: epoch) {
-                try Failpoints.hit("sink-after-prepare")
-                pending = sink.prepared(PreparedEpoch(epoch: epoch, token: token))
-            }
-        } catch {
-            statistics.record(error)
-            sink.statistics.record(error)
-            return false
-        }
-        let encoded = PreparedEpoch.encode(pending)
-        if case .bytea(let recorded) = sinkProgress.value, recorded == encoded { return true }
-        if sinkProgress.value == nil && encoded.isEmpty { return true }
-        sinkProgress.record(.bytea(encoded))
-        return true
+        if !checkpointing { terminal.durable(epoch: barrier.epoch) }
     }
 
     /// The sink's committer, for a sink's fragment.
-    package var sinkCommitter: SinkCommitter? { sink }
+    package var sinkCommitter: SinkCommitter? { (terminal as? SinkOperator)?.committer }
 
     private func emit(_ chunk: StreamChunk) {
-        if let sink {
-            do {
-                try sink.sink.write(chunk)
-                sink.statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-            } catch {
-                statistics.record(error)
-                sink.statistics.record(error)
-            }
-            return
-        }
-        statistics.rowsOut.add(chunk.count, ordering: .relaxed)
-        emittedBytes &+= chunk.data.byteCount
-        materializer.apply(chunk)
-        output.sendWithoutWaiting(.chunk(chunk))
+        terminal.take(chunk)
     }
 
     /// Passes the view's watermark on to the views that read it.

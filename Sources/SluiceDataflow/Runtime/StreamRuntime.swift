@@ -93,6 +93,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     package typealias Publish = @Sendable ([Int: PublishedView], UInt64) -> Void
 
     private let gate = CutGate()
+    /// Where each table's, view's and source's current rows are, for backfills.
+    private let relationRows = Mutex<[Int: RelationRows]>([:])
     /// Guards everything below it.
     private let condition = NSCondition()
     /// The tables and sources written so far, by id.
@@ -447,7 +449,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     // MARK: Views
 
     /// Starts maintaining view `id` by `plan`, starting from the current rows of the relations it
-    /// reads (`snapshot` gives them, called with the graph drained and writes paused) or,
+    /// reads (here `snapshot` gives them, called with the graph drained and writes paused; a
+    /// server's runtime reads them itself, ``createView(id:name:plan:context:restoring:sink:)``) or,
     /// with `restoring`, from the state a checkpoint holds (its inputs then go on from that
     /// checkpoint's cut). Returns the epoch after which the view shows its first complete
     /// contents; that barrier is a checkpoint, so the view is in the next one.
@@ -455,27 +458,50 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil, sink: SinkCommitter? = nil,
         snapshot: (Int) throws(SluiceError) -> [Chunk]
     ) throws(SluiceError) -> UInt64 {
-        try createView(
-            id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink,
-            snapshotPages: { (relation) throws(SluiceError) in BackfillSnapshot(try snapshot(relation)) })
+        try gate.withExclusive { () throws(SluiceError) -> UInt64 in
+            try createViewExclusively(
+                id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink,
+                snapshot: { (relation) throws(SluiceError) in BackfillSnapshot(try snapshot(relation)) })
+        }
     }
 
-    /// ``createView(id:name:plan:context:restoring:sink:snapshot:)`` with each input's rows as a
-    /// ``BackfillSnapshot``, read as the backfill reaches them.
+    /// ``createView(id:name:plan:context:restoring:sink:snapshot:)`` with each input's rows as the
+    /// runtime has them (``setRows(_:for:)``), read as the backfill reaches them.
     package func createView(
-        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil, sink: SinkCommitter? = nil,
-        snapshotPages: (Int) throws(SluiceError) -> BackfillSnapshot
+        id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables? = nil, sink: SinkCommitter? = nil
     ) throws(SluiceError) -> UInt64 {
         try gate.withExclusive { () throws(SluiceError) -> UInt64 in
-            try createViewExclusively(id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink, snapshot: snapshotPages)
+            let read = plan.scannedColumns
+            return try createViewExclusively(
+                id: id, name: name, plan: plan, context: context, restoring: restoring, sink: sink,
+                snapshot: { (relation) throws(SluiceError) in try self.rows(of: relation, columns: read[relation] ?? []) })
         }
+    }
+
+    /// Where relation `id`'s current rows are, for the backfills of views that read it.
+    package func setRows(_ rows: RelationRows, for id: Int) {
+        relationRows.withLock { $0[id] = rows }
+    }
+
+    /// Forgets relation `id`'s rows (it was dropped).
+    package func removeRows(for id: Int) {
+        relationRows.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    private func rows(of id: Int, columns: Set<Int>) throws(SluiceError) -> BackfillSnapshot {
+        guard let rows = relationRows.withLock({ $0[id] }) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
+        return try rows.snapshot(columns: columns)
     }
 
     private func createViewExclusively(
         id: Int, name: String, plan: StreamPlan, context: EvaluationContext, restoring: RestoredTables?, sink: SinkCommitter?,
         snapshot: (Int) throws(SluiceError) -> BackfillSnapshot
     ) throws(SluiceError) -> UInt64 {
-        let graph = try OperatorGraph(plan: plan, stateTableBase: id * 10_000, context: context)
+        // The terminal node says what the changes become; a sink's comes with its committer.
+        if (plan.node is SinkNode) != (sink != nil) {
+            throw SluiceError.internalError("view \(name)'s plan and its sink disagree on whether it is a sink")
+        }
+        let graph = try OperatorGraph(plan: plan.body, stateTableBase: id * 10_000, context: context)
         if condition.withLock({ !fragments.isEmpty }) { drain() }
         var backfill: [(upstream: Int, snapshot: BackfillSnapshot)] = []
         if restoring == nil {
@@ -556,7 +582,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
 
     /// Whether view `id` hands each epoch's changes to its indexes from the next epoch on.
     package func setKeepsChanges(_ keeps: Bool, view id: Int) {
-        condition.withLock { fragments[id] }?.keepsChanges.store(keeps, ordering: .releasing)
+        condition.withLock { fragments[id] }?.setKeepsChanges(keeps)
     }
 
     /// Stops every fragment, the workers and the barrier thread; wakes all waiters.

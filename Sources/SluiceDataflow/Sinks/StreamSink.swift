@@ -34,11 +34,19 @@ package protocol StreamSink: AnyObject, Sendable {
     /// so a sink that keeps work in progress across checkpoints (a file sink's open files) goes
     /// on from there and drops what it did after.
     func resume(_ pending: [PreparedEpoch]) throws(SluiceError)
+    /// The state tables the sink keeps, if any, which its fragment checkpoints and restores
+    /// (before ``resume(_:)``) with its own.
+    var stateTables: SinkStateTables? { get }
+    /// Checkpoints per commit when the sink's `commit_checkpoint_interval` does not say.
+    var defaultCommitInterval: Int { get }
 }
 
 extension StreamSink {
     package func idle() {}
     package func resume(_ pending: [PreparedEpoch]) throws(SluiceError) {}
+    package var stateTables: SinkStateTables? { nil }
+    /// RisingWave's default for table formats, whose every commit is a snapshot.
+    package var defaultCommitInterval: Int { 10 }
 }
 
 /// What a commit made visible, for `sluice_sinks`.

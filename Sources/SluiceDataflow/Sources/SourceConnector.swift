@@ -19,6 +19,9 @@ package protocol SourceConnector: AnyObject, Sendable {
     /// view over the source starts from. Called with writes paused, so the connector's thread is
     /// not delivering and its position stays put.
     func snapshot() throws(SluiceError) -> [Chunk]
+    /// ``snapshot()`` of which only `columns` are read: the others may be NULL (a file
+    /// source's Parquet columns no view reads are not decoded). All of them by default.
+    func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk]
     /// Every row the outside system holds now, decoded (a query of the source itself), handed
     /// to `each` a chunk at a time as it is read, so a query of a large topic or table never
     /// holds all of it at once. With `filter` (over the relation's columns), a connector that
@@ -36,12 +39,24 @@ package protocol SourceConnector: AnyObject, Sendable {
     /// rows delivered so far; a connector started with these as
     /// ``SourceDescription/startPositions`` goes on from there. Nil before the connector knows.
     var positions: [Int32: Int64]? { get }
+    /// A checkpoint holding these positions (the connector's, at its cut) is durable: what came
+    /// before them survives any crash, so the outside system may forget it (a replication
+    /// slot's confirmed position advances). Called on the checkpoint writer's thread.
+    func durable(positions: [Int32: Int64])
+    /// The primary key of ``inferredColumns`` (names), for a CREATE that lists no columns.
+    var inferredPrimaryKey: [String]? { get }
 }
 
 extension SourceConnector {
+    package func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk] { try snapshot() }
+
     /// The columns the outside system says the relation has, for a CREATE SOURCE that lists
     /// none (an Iceberg table's schema); nil when the connector cannot tell.
     package var inferredColumns: [(name: String, type: DataType)]? { nil }
+
+    package func durable(positions: [Int32: Int64]) {}
+
+    package var inferredPrimaryKey: [String]? { nil }
 }
 
 /// Where a connector's rows go: the source's change stream, or a table and its stream.
@@ -56,14 +71,22 @@ package struct SourceOutput: Sendable {
     /// the table's columns, only the key columns read), then runs `advance` in the same step.
     /// Nil for a source, which keeps no rows.
     package let deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)?
+    /// For a table: deletes every row (an upstream TRUNCATE).
+    package let truncate: (@Sendable () throws(SluiceError) -> Void)?
+    /// For a table with a primary key: the stored rows of `keys`' keys (``TableStore/lookup(keysOf:)``).
+    package let lookup: (@Sendable (Chunk) -> (rows: Chunk, positions: [Int?]))?
 
     package init(
         isRead: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void,
-        deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)? = nil
+        deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)? = nil,
+        truncate: (@Sendable () throws(SluiceError) -> Void)? = nil,
+        lookup: (@Sendable (Chunk) -> (rows: Chunk, positions: [Int?]))? = nil
     ) {
         self.isRead = isRead
         self.deliver = deliver
         self.deleteKeys = deleteKeys
+        self.truncate = truncate
+        self.lookup = lookup
     }
 }
 

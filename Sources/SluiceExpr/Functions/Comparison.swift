@@ -120,7 +120,7 @@ package enum ValueOrdering {
     }
 
     package static func intervalKey(_ value: Interval) -> Int128 {
-        (Int128(value.months) * 30 + Int128(value.days)) * 86_400_000_000 + Int128(value.microseconds)
+        value.comparableMicroseconds
     }
 
     /// Byte-wise order (the "C" collation).

@@ -5,7 +5,7 @@ import SluiceCore
 /// Arrays and maps are written as one block with a positive count followed by the end marker
 /// 0, as the Java and Python writers do for values that are in memory.
 package struct AvroBinaryEncoder: Sendable {
-    package private(set) var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
 
     package init() {}
 
@@ -61,6 +61,11 @@ package struct AvroBinaryEncoder: Sendable {
     /// Appends raw bytes (a `fixed`, a sync marker).
     package mutating func writeRaw(_ value: [UInt8]) {
         bytes.append(contentsOf: value)
+    }
+
+    /// Appends raw bytes from memory the caller holds.
+    package mutating func writeRaw(_ buffer: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: buffer)
     }
 
     private mutating func appendLittleEndian(_ value: UInt64, count: Int) {

@@ -357,14 +357,7 @@ package struct CopyRowReader {
         return count % 2 == 1
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    private static func hexValue(_ byte: UInt8) -> UInt8? { HexDigits.value(byte) }
 
     private func error(_ code: SQLState, _ message: String, lineNumber: Int, line: [UInt8]) -> SluiceError {
         var error = SluiceError(code, message)

@@ -43,18 +43,7 @@ package struct CopyRowWriter {
     private func appendField(isQuoteForced: Bool, isSingleColumn: Bool, to out: inout [UInt8]) {
         switch format.kind {
         case .text:
-            for byte in scratch {
-                switch byte {
-                case 8: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-                case 9: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case 10: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 11: out += [UInt8(ascii: "\\"), UInt8(ascii: "v")]
-                case 12: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-                case 13: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case UInt8(ascii: "\\"), format.delimiter: out += [UInt8(ascii: "\\"), byte]
-                default: out.append(byte)
-                }
-            }
+            scratch.withUnsafeBytes { CopyText.appendEscaped($0, delimiter: format.delimiter, to: &out) }
         case .csv:
             let (quote, escape, delimiter) = (format.quote, format.escape, format.delimiter)
             // Quoted when forced, when it reads as the null text, when it holds a delimiter, a
@@ -74,6 +63,36 @@ package struct CopyRowWriter {
                 out.append(byte)
             }
             out.append(quote)
+        }
+    }
+}
+
+/// COPY's text format escapes (`CopyAttributeOutText` in copyto.c): a backslash before a
+/// backslash or the delimiter, and `\b \t \n \v \f \r` for those control bytes.
+package enum CopyText {
+    /// Appends `text` escaped; text with nothing to escape (the common case) is copied at once.
+    package static func appendEscaped(_ text: UnsafeRawBufferPointer, delimiter: UInt8 = UInt8(ascii: "\t"), to out: inout [UInt8]) {
+        guard text.contains(where: { $0 == UInt8(ascii: "\\") || $0 == delimiter || ($0 >= 8 && $0 <= 13) }) else {
+            out.append(contentsOf: text)
+            return
+        }
+        for byte in text {
+            let escaped: UInt8? = switch byte {
+            case 8: UInt8(ascii: "b")
+            case 9: UInt8(ascii: "t")
+            case 10: UInt8(ascii: "n")
+            case 11: UInt8(ascii: "v")
+            case 12: UInt8(ascii: "f")
+            case 13: UInt8(ascii: "r")
+            case UInt8(ascii: "\\"), delimiter: byte
+            default: nil
+            }
+            if let escaped {
+                out.append(UInt8(ascii: "\\"))
+                out.append(escaped)
+            } else {
+                out.append(byte)
+            }
         }
     }
 }

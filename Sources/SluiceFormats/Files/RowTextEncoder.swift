@@ -1,8 +1,9 @@
 import SluiceCore
 
 /// Writes chunks as lines of text: newline-delimited JSON objects (one per row, keys the column
-/// names) or CSV (RFC 4180: a field is quoted when it holds the delimiter, the quote, a line end,
-/// or reads as the null text; quotes inside are doubled).
+/// names), CSV (RFC 4180: a field is quoted when it holds the delimiter, the quote, a line end,
+/// or reads as the null text; quotes inside are doubled), or PostgreSQL's COPY text format (tab
+/// between fields, `\N` for NULL, backslash escapes: what a Postgres sink sends to COPY FROM).
 ///
 /// Each column is first rendered on its own, a typed loop per column (``RenderedColumn``); the
 /// rows are then put together from the pieces. No value goes through `Value` or `Any` except a
@@ -11,6 +12,9 @@ package struct RowTextEncoder {
     package enum Kind: Sendable, Equatable {
         case json
         case csv(CSVTextOptions)
+        /// COPY's text format (`CopyAttributeOutText` in copyto.c): the same lines
+        /// ``CopyRowWriter`` writes for COPY TO with the defaults.
+        case copyText
     }
 
     package let kind: Kind
@@ -45,35 +49,91 @@ package struct RowTextEncoder {
 
     /// Appends `chunk`'s rows (its columns the encoder's, in order) to `out`.
     package mutating func append(_ chunk: Chunk, to out: inout [UInt8]) {
+        var ends: [Int] = []
+        append(chunk, to: &out, lineEnds: &ends)
+    }
+
+    /// Appends `chunk`'s rows to `out`, and to `lineEnds` where each row's line ends (past its
+    /// newline): a message per row for a Kafka sink.
+    package mutating func append(_ chunk: Chunk, to out: inout [UInt8], lineEnds: inout [Int]) {
         guard chunk.count > 0 else { return }
         for (index, column) in chunk.columns.enumerated() {
             rendered[index].removeAll()
             switch kind {
             case .json: rendered[index].renderJSON(column)
             case .csv(let options): rendered[index].renderCSV(column, options: options)
+            case .copyText: rendered[index].renderCopyText(column)
             }
         }
-        out.reserveCapacity(out.count + rendered.reduce(0) { $0 + $1.bytes.count } + chunk.count * (keys.reduce(2) { $0 + $1.count } + 1))
-        switch kind {
-        case .json:
-            for row in 0 ..< chunk.count {
-                out.append(UInt8(ascii: "{"))
-                for column in rendered.indices {
-                    out.append(contentsOf: keys[column])
-                    rendered[column].append(row, to: &out)
-                }
-                out.append(UInt8(ascii: "}"))
-                out.append(UInt8(ascii: "\n"))
+        assemble(rows: chunk.count, into: &out, lineEnds: &lineEnds)
+    }
+
+    /// Puts the rendered columns together as lines: each line's place is worked out first, then
+    /// each column's pieces are copied into their lines, a column at a time.
+    private func assemble(rows: Int, into out: inout [UInt8], lineEnds: inout [Int]) {
+        let isJSON = kind == .json
+        guard !rendered.isEmpty else {
+            for _ in 0 ..< rows {
+                out += isJSON ? Array("{}\n".utf8) : [UInt8(ascii: "\n")]
+                lineEnds.append(out.count)
             }
-        case .csv(let options):
-            for row in 0 ..< chunk.count {
-                for column in rendered.indices {
-                    if column > 0 { out.append(options.delimiter) }
-                    rendered[column].append(row, to: &out)
+            return
+        }
+        let delimiter: UInt8 = switch kind {
+        case .csv(let options): options.delimiter
+        case .copyText: UInt8(ascii: "\t")
+        case .json: UInt8(ascii: ",")
+        }
+        // Per line: its braces or delimiters, the keys, and the newline.
+        let fixed = isJSON ? keys.reduce(3) { $0 + $1.count } : max(rendered.count - 1, 0) + 1
+        var cursors = [Int](repeating: 0, count: rows)
+        var end = out.count
+        for row in 0 ..< rows {
+            cursors[row] = end
+            end += fixed
+            for column in rendered.indices { end += rendered[column].length(row) }
+        }
+        out.append(contentsOf: repeatElement(0, count: end - out.count))
+        let last = rendered.count - 1
+        out.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            for column in rendered.indices {
+                rendered[column].bytes.withUnsafeBufferPointer { bytes in
+                    rendered[column].ends.withUnsafeBufferPointer { ends in
+                        keys[column].withUnsafeBufferPointer { key in
+                            for row in 0 ..< rows {
+                                var at = cursors[row]
+                                if isJSON {
+                                    if column == 0 {
+                                        base[at] = UInt8(ascii: "{")
+                                        at += 1
+                                    }
+                                    if key.count > 0 { (base + at).update(from: key.baseAddress!, count: key.count) }
+                                    at += key.count
+                                } else if column > 0 {
+                                    base[at] = delimiter
+                                    at += 1
+                                }
+                                let start = row == 0 ? 0 : ends[row - 1]
+                                let count = ends[row] - start
+                                if count > 0 { (base + at).update(from: bytes.baseAddress! + start, count: count) }
+                                at += count
+                                if column == last {
+                                    if isJSON {
+                                        base[at] = UInt8(ascii: "}")
+                                        at += 1
+                                    }
+                                    base[at] = UInt8(ascii: "\n")
+                                    at += 1
+                                }
+                                cursors[row] = at
+                            }
+                        }
+                    }
                 }
-                out.append(UInt8(ascii: "\n"))
             }
         }
+        lineEnds += cursors
     }
 }
 
@@ -99,22 +159,22 @@ struct RenderedColumn {
         ends.removeAll(keepingCapacity: true)
     }
 
+    /// The length of row `row`'s text.
     @inline(__always)
-    func append(_ row: Int, to out: inout [UInt8]) {
-        let start = row == 0 ? 0 : ends[row - 1]
-        out.append(contentsOf: bytes[start ..< ends[row]])
+    func length(_ row: Int) -> Int {
+        ends[row] - (row == 0 ? 0 : ends[row - 1])
     }
 
     /// An integer column's values in decimal, `null` for NULL.
-    private mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8]) {
+    fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8]) {
         for row in values.indices {
-            if column.isNull(row) { bytes += null } else { appendDigits(Int64(values[row]), to: &bytes) }
+            if column.isNull(row) { bytes += null } else { DecimalText.append(Int64(values[row]), to: &bytes) }
             ends.append(bytes.count)
         }
     }
 
     /// Each value's PostgreSQL text form, written by `write` (quoted or escaped); `null` for NULL.
-    private mutating func renderTexts(_ column: Column, null: [UInt8], _ write: (inout [UInt8], [UInt8]) -> Void) {
+    fileprivate mutating func renderTexts(_ column: Column, null: [UInt8], _ write: (inout [UInt8], [UInt8]) -> Void) {
         var text: [UInt8] = []
         for row in 0 ..< column.count {
             if column.isNull(row) {
@@ -166,8 +226,21 @@ struct RenderedColumn {
                 appendJSON(column.value(at: row), type: column.type, to: &bytes)
                 ends.append(bytes.count)
             }
+        case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
+            // A timestamp's text needs no escaping.
+            let zoned = column.type == .timestamptz
+            for row in values.indices {
+                if column.isNull(row) {
+                    bytes += Self.null
+                } else {
+                    bytes.append(UInt8(ascii: "\""))
+                    TemporalText.appendTimestamp(values[row], withZone: zoned, to: &bytes)
+                    bytes.append(UInt8(ascii: "\""))
+                }
+                ends.append(bytes.count)
+            }
         default:
-            // Dates, times, timestamps, intervals, bytea: their text form, as a string.
+            // Dates, times, intervals, bytea: their text form, as a string.
             renderTexts(column, null: Self.null) { out, text in appendJSONString(text, to: &out) }
         }
     }
@@ -199,9 +272,9 @@ struct RenderedColumn {
             out.append(UInt8(ascii: "]"))
         case (.bool(let flag), _):
             out += flag ? Self.trueText : Self.falseText
-        case (.int16(let number), _): appendDigits(Int64(number), to: &out)
-        case (.int32(let number), .int32): appendDigits(Int64(number), to: &out)
-        case (.int64(let number), .int64): appendDigits(number, to: &out)
+        case (.int16(let number), _): DecimalText.append(Int64(number), to: &out)
+        case (.int32(let number), .int32): DecimalText.append(Int64(number), to: &out)
+        case (.int64(let number), .int64): DecimalText.append(number, to: &out)
         case (.jsonb(let text), _): out += Array(text.utf8)
         case (.float32, _), (.float64, _), (.decimal, _):
             let text = Array(value.textForm.utf8)
@@ -227,10 +300,80 @@ struct RenderedColumn {
                 if column.isNull(row) { bytes += options.null } else { appendCSVField(values.data[values.byteRange(at: row)], options: options, to: &bytes) }
                 ends.append(bytes.count)
             }
+        case (.int64(let values), .timestamp), (.int64(let values), .timestamptz)
+            where Self.plainTemporal(options):
+            // A timestamp's text has no delimiter, quote or line end to quote (the delimiters
+            // that could appear in it go the general way), and is never empty.
+            let zoned = column.type == .timestamptz
+            for row in values.indices {
+                if column.isNull(row) { bytes += options.null } else { TemporalText.appendTimestamp(values[row], withZone: zoned, to: &bytes) }
+                ends.append(bytes.count)
+            }
         default:
             renderTexts(column, null: options.null) { out, text in appendCSVField(text[...], options: options, to: &out) }
         }
     }
+
+    /// Whether a timestamp's text never needs quoting under `options`: neither the delimiter
+    /// nor the quote is a byte such text holds, and the null text is not one.
+    private static func plainTemporal(_ options: CSVTextOptions) -> Bool {
+        !temporalBytes.contains(options.delimiter) && !temporalBytes.contains(options.quote)
+            && (options.null.isEmpty || options.null.contains { !temporalBytes.contains($0) })
+    }
+
+    /// Every byte a timestamp's text form may hold.
+    private static let temporalBytes = Set("0123456789-:+. BCinfty".utf8)
+}
+
+extension RenderedColumn {
+    // MARK: COPY text
+
+    mutating func renderCopyText(_ column: Column) {
+        ends.reserveCapacity(column.count)
+        let null = Self.copyNull
+        switch (column.storage, column.type) {
+        case (.bool(let values), _):
+            for row in values.indices {
+                if column.isNull(row) { bytes += null } else { bytes.append(values[row] ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
+                ends.append(bytes.count)
+            }
+        case (.int16(let values), _):
+            renderIntegers(values, column, null: null)
+        case (.int32(let values), .int32):
+            renderIntegers(values, column, null: null)
+        case (.int64(let values), .int64):
+            renderIntegers(values, column, null: null)
+        case (.int32(let values), .date):
+            for row in values.indices {
+                if column.isNull(row) { bytes += null } else { TemporalText.appendDate(values[row], to: &bytes) }
+                ends.append(bytes.count)
+            }
+        case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
+            // A timestamp's text has nothing to escape.
+            let zoned = column.type == .timestamptz
+            for row in values.indices {
+                if column.isNull(row) { bytes += null } else { TemporalText.appendTimestamp(values[row], withZone: zoned, to: &bytes) }
+                ends.append(bytes.count)
+            }
+        case (.bytes(let values), .varchar), (.bytes(let values), .jsonb), (.bytes(let values), .unknown):
+            values.data.withUnsafeBytes { data in
+                for row in 0 ..< values.count {
+                    if column.isNull(row) {
+                        bytes += null
+                    } else {
+                        CopyText.appendEscaped(UnsafeRawBufferPointer(rebasing: data[values.byteRange(at: row)]), to: &bytes)
+                    }
+                    ends.append(bytes.count)
+                }
+            }
+        default:
+            renderTexts(column, null: null) { out, text in text.withUnsafeBytes { CopyText.appendEscaped($0, to: &out) } }
+        }
+    }
+
+    private static let copyNull: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "N")]
+
+
 }
 
 /// Appends `field`, quoted when it must be (RFC 4180, and when it reads as the null text or is
@@ -255,27 +398,6 @@ func isJSONNumber(_ text: [UInt8]) -> Bool {
     let digit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     guard let first = text.first else { return false }
     return digit(first) || (first == UInt8(ascii: "-") && text.count > 1 && digit(text[1]))
-}
-
-/// Appends `value` in decimal.
-@inline(__always)
-func appendDigits(_ value: Int64, to out: inout [UInt8]) {
-    if value >= 0 && value < 10 {
-        out.append(UInt8(ascii: "0") &+ UInt8(value))
-        return
-    }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-        repeat {
-            buffer[23 - count] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-            magnitude /= 10
-            count += 1
-        } while magnitude > 0
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        out.append(contentsOf: buffer[(24 - count)...])
-    }
 }
 
 func appendJSONString(_ text: UnsafeRawBufferPointer, to out: inout [UInt8]) {

@@ -17,13 +17,9 @@ extension JSONRowDecoder {
         if fieldCount > 64 {
             for field in fieldStart + 64 ..< fieldStart + fieldCount { assigned[field] = 0 }
         }
-        scanner.position += 1  // '{'
-        scanner.skipWhitespace()
-        if scanner.peek == UInt8(ascii: "}") {
-            scanner.position += 1
-        } else {
+        if try scanner.enterObject() {
             var keyIndex = 0
-            while true {
+            repeat {
                 guard scanner.peek == UInt8(ascii: "\"") else { throw scanner.unexpected("a string key") }
                 let keyStart = scanner.position
                 let match = try readKey(&scanner, table: table, keyIndex: keyIndex)
@@ -68,17 +64,7 @@ extension JSONRowDecoder {
                 } else {
                     try scanner.skipValue(depth: depth, depthLimit: maximumDepth, scratch: &scratch)
                 }
-                scanner.skipWhitespace()
-                if scanner.peek == UInt8(ascii: ",") {
-                    scanner.position += 1
-                    scanner.skipWhitespace()
-                } else if scanner.peek == UInt8(ascii: "}") {
-                    scanner.position += 1
-                    break
-                } else {
-                    throw scanner.unexpected("',' or '}'")
-                }
-            }
+            } while try scanner.nextMember()
         }
         let allMask: UInt64 = fieldCount >= 64 ? ~0 : (1 << UInt64(fieldCount)) - 1
         var missing = ~filledMask & allMask

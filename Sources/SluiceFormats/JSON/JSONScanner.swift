@@ -71,7 +71,21 @@ struct JSONScanner {
     /// Reads the string whose opening quote is at the cursor. Returns the byte range of its
     /// raw contents when it holds no escape; otherwise decodes it into `scratch` and returns
     /// nil. The cursor ends after the closing quote.
+    @inline(__always)
     mutating func readString(into scratch: inout [UInt8]) throws(JSONDecodeError) -> Range<Int>? {
+        try readString(into: &scratch, decoding: true)
+    }
+
+    /// Steps over the string whose opening quote is at the cursor, checking it as
+    /// ``readString(into:)`` does but decoding nothing.
+    mutating func skipString() throws(JSONDecodeError) {
+        var nothing: [UInt8] = []
+        _ = try readString(into: &nothing, decoding: false)
+    }
+
+    /// ``readString(into:)``; without `decoding`, an escaped string is checked but `scratch`
+    /// is left alone.
+    private mutating func readString(into scratch: inout [UInt8], decoding: Bool) throws(JSONDecodeError) -> Range<Int>? {
         position += 1
         let start = position
         while true {
@@ -98,9 +112,11 @@ struct JSONScanner {
                 position += 1
                 return start ..< position - 1
             } else if byte == UInt8(ascii: "\\") {
-                scratch.removeAll(keepingCapacity: true)
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
-                try readEscapedRest(into: &scratch, stringStart: start - 1)
+                if decoding {
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
+                }
+                try readEscapedRest(into: &scratch, decoding: decoding, stringStart: start - 1)
                 return nil
             } else if byte < 0x20 {
                 throw JSONDecodeError(.invalidString, "control character \(JSONScanner.describe(byte: byte)) in string must be escaped", at: position)
@@ -112,8 +128,8 @@ struct JSONScanner {
         }
     }
 
-    /// Continues a string from its first backslash, decoding into `scratch`.
-    private mutating func readEscapedRest(into scratch: inout [UInt8], stringStart: Int) throws(JSONDecodeError) {
+    /// Continues a string from its first backslash, decoding into `scratch` when `decoding`.
+    private mutating func readEscapedRest(into scratch: inout [UInt8], decoding: Bool, stringStart: Int) throws(JSONDecodeError) {
         while true {
             guard position < count else { throw JSONDecodeError(.truncated, "unterminated string", at: stringStart) }
             let byte = base[position]
@@ -121,33 +137,34 @@ struct JSONScanner {
                 position += 1
                 return
             } else if byte == UInt8(ascii: "\\") {
-                try readEscape(into: &scratch)
+                let scalar = try readEscape()
+                if decoding { JSONScanner.appendUTF8(scalar, to: &scratch) }
             } else if byte < 0x20 {
                 throw JSONDecodeError(.invalidString, "control character \(JSONScanner.describe(byte: byte)) in string must be escaped", at: position)
             } else if byte < 0x80 {
-                scratch.append(byte)
+                if decoding { scratch.append(byte) }
                 position += 1
             } else {
                 let sequenceStart = position
                 try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart, count: position - sequenceStart))
+                if decoding { scratch.append(contentsOf: UnsafeBufferPointer(start: base + sequenceStart, count: position - sequenceStart)) }
             }
         }
     }
 
-    /// Decodes the escape at the cursor (RFC 8259 §7).
-    private mutating func readEscape(into scratch: inout [UInt8]) throws(JSONDecodeError) {
+    /// Decodes the escape at the cursor (RFC 8259 §7) into the scalar it stands for.
+    private mutating func readEscape() throws(JSONDecodeError) -> UInt32 {
         let escapeStart = position
         guard position + 1 < count else { throw JSONDecodeError(.truncated, "unterminated escape", at: escapeStart) }
         let escape = base[position + 1]
         position += 2
         switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return UInt32(escape)
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
         case UInt8(ascii: "u"):
             var scalar = try readHex4(escapeStart: escapeStart)
             if scalar >= 0xD800 && scalar < 0xDC00 {
@@ -163,7 +180,7 @@ struct JSONScanner {
             } else if scalar >= 0xDC00 && scalar < 0xE000 {
                 throw JSONDecodeError(.invalidString, "lone low surrogate \\u\(String(scalar, radix: 16))", at: escapeStart)
             }
-            JSONScanner.appendUTF8(scalar, to: &scratch)
+            return scalar
         default:
             throw JSONDecodeError(.invalidString, "invalid escape \\\(JSONScanner.describe(byte: escape))", at: escapeStart)
         }

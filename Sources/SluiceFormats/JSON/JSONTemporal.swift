@@ -4,12 +4,12 @@ import SluiceCore
 /// write, without building a `String`. Anything else (`infinity`, BC years, compact forms,
 /// leap seconds) returns nil and the caller falls back to the Postgres-style parsers of
 /// SluiceCore (`TemporalText`), which accept more and agree on these forms.
-enum JSONTemporal {
+package enum JSONTemporal {
     /// `YYYY-MM-DD`, then optionally `T`/`t`/space and `HH:MM[:SS[.fraction]]`, then
     /// optionally `Z`/`z` or `±HH[[:]MM]`. Returns microseconds since 1970 of the local
     /// time, and the zone offset in seconds east of UTC if one was written. Fractions beyond
     /// microseconds round half to even, as Postgres does.
-    static func parseTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> (localMicroseconds: Int64, zoneOffset: Int?)? {
+    package static func parseTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> (localMicroseconds: Int64, zoneOffset: Int?)? {
         var index = 0
         guard let days = parseDateFields(bytes, &index) else { return nil }
         var time: Int64 = 0
@@ -30,7 +30,7 @@ enum JSONTemporal {
     }
 
     /// `YYYY-MM-DD` exactly, as days since 1970-01-01.
-    static func parseDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+    package static func parseDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         var index = 0
         guard let days = parseDateFields(bytes, &index), index == bytes.count else { return nil }
         return Int32(days)

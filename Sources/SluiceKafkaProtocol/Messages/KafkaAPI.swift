@@ -13,6 +13,12 @@
 ///   (OffsetCommit v9) and of batched groups (OffsetFetch v8).
 /// - FindCoordinator stops at 4 (batched keys); v5 and v6 add transaction and share-group errors.
 /// - InitProducerId stops at 4; v5 only adds an error code for transactions.
+/// - AddPartitionsToTxn stops at 3: v4+ are the broker-to-broker batched form (a list of
+///   transactions, with verify-only), which Kafka keeps for brokers; clients send 0–3.
+/// - AddOffsetsToTxn and TxnOffsetCommit stop at 3; v4 only adds TRANSACTION_ABORTABLE (KIP-890).
+/// - EndTxn stops at 3: v4 adds TRANSACTION_ABORTABLE, v5 bumps the epoch on every transaction
+///   and answers with the new producer id and epoch (KIP-890 part 2).
+/// - AlterConfigs 0–2 and IncrementalAlterConfigs 0–1 are every version Kafka defines.
 /// - SaslHandshake 0–1 and SaslAuthenticate 0–2 are every version Kafka defines; after a v0
 ///   handshake the SASL tokens travel as bare size-prefixed frames (KIP-43), after v1 inside
 ///   SaslAuthenticate requests (KIP-152).
@@ -41,12 +47,18 @@ package enum KafkaAPI: Int16, CaseIterable, Sendable {
     case createTopics = 19
     case deleteTopics = 20
     case initProducerID = 22
+    case addPartitionsToTxn = 24
+    case addOffsetsToTxn = 25
+    case endTxn = 26
+    case txnOffsetCommit = 28
     case describeAcls = 29
     case createAcls = 30
     case deleteAcls = 31
     case describeConfigs = 32
+    case alterConfigs = 33
     case saslAuthenticate = 36
     case createPartitions = 37
+    case incrementalAlterConfigs = 44
 
     /// The API key on the wire.
     package var key: Int16 { rawValue }
@@ -99,12 +111,18 @@ package enum KafkaAPI: Int16, CaseIterable, Sendable {
         case .createTopics: ("CreateTopics", 0 ... 7, 5)
         case .deleteTopics: ("DeleteTopics", 0 ... 6, 4)
         case .initProducerID: ("InitProducerId", 0 ... 4, 2)
+        case .addPartitionsToTxn: ("AddPartitionsToTxn", 0 ... 3, 3)
+        case .addOffsetsToTxn: ("AddOffsetsToTxn", 0 ... 3, 3)
+        case .endTxn: ("EndTxn", 0 ... 3, 3)
+        case .txnOffsetCommit: ("TxnOffsetCommit", 0 ... 3, 3)
         case .describeAcls: ("DescribeAcls", 0 ... 3, 2)
         case .createAcls: ("CreateAcls", 0 ... 3, 2)
         case .deleteAcls: ("DeleteAcls", 0 ... 3, 2)
         case .describeConfigs: ("DescribeConfigs", 0 ... 4, 4)
+        case .alterConfigs: ("AlterConfigs", 0 ... 2, 2)
         case .saslAuthenticate: ("SaslAuthenticate", 0 ... 2, 2)
         case .createPartitions: ("CreatePartitions", 0 ... 3, 2)
+        case .incrementalAlterConfigs: ("IncrementalAlterConfigs", 0 ... 1, 1)
         }
     }
 

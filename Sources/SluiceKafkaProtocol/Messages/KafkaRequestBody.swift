@@ -21,12 +21,18 @@ package enum KafkaRequestBody: Sendable, Equatable {
     case createTopics(CreateTopicsRequest)
     case deleteTopics(DeleteTopicsRequest)
     case initProducerID(InitProducerIdRequest)
+    case addPartitionsToTxn(AddPartitionsToTxnRequest)
+    case addOffsetsToTxn(AddOffsetsToTxnRequest)
+    case endTxn(EndTxnRequest)
+    case txnOffsetCommit(TxnOffsetCommitRequest)
     case describeAcls(DescribeAclsRequest)
     case createAcls(CreateAclsRequest)
     case deleteAcls(DeleteAclsRequest)
     case describeConfigs(DescribeConfigsRequest)
+    case alterConfigs(AlterConfigsRequest)
     case saslAuthenticate(SaslAuthenticateRequest)
     case createPartitions(CreatePartitionsRequest)
+    case incrementalAlterConfigs(IncrementalAlterConfigsRequest)
 
     /// Reads the body that follows `header`. Throws `unsupportedVersion` for an API key outside
     /// the table or a version outside its range; for ApiVersions the broker then answers with a
@@ -55,12 +61,18 @@ package enum KafkaRequestBody: Sendable, Equatable {
         case .createTopics: self = .createTopics(try CreateTopicsRequest(from: &buffer, version: version))
         case .deleteTopics: self = .deleteTopics(try DeleteTopicsRequest(from: &buffer, version: version))
         case .initProducerID: self = .initProducerID(try InitProducerIdRequest(from: &buffer, version: version))
+        case .addPartitionsToTxn: self = .addPartitionsToTxn(try AddPartitionsToTxnRequest(from: &buffer, version: version))
+        case .addOffsetsToTxn: self = .addOffsetsToTxn(try AddOffsetsToTxnRequest(from: &buffer, version: version))
+        case .endTxn: self = .endTxn(try EndTxnRequest(from: &buffer, version: version))
+        case .txnOffsetCommit: self = .txnOffsetCommit(try TxnOffsetCommitRequest(from: &buffer, version: version))
         case .describeAcls: self = .describeAcls(try DescribeAclsRequest(from: &buffer, version: version))
         case .createAcls: self = .createAcls(try CreateAclsRequest(from: &buffer, version: version))
         case .deleteAcls: self = .deleteAcls(try DeleteAclsRequest(from: &buffer, version: version))
         case .describeConfigs: self = .describeConfigs(try DescribeConfigsRequest(from: &buffer, version: version))
+        case .alterConfigs: self = .alterConfigs(try AlterConfigsRequest(from: &buffer, version: version))
         case .saslAuthenticate: self = .saslAuthenticate(try SaslAuthenticateRequest(from: &buffer, version: version))
         case .createPartitions: self = .createPartitions(try CreatePartitionsRequest(from: &buffer, version: version))
+        case .incrementalAlterConfigs: self = .incrementalAlterConfigs(try IncrementalAlterConfigsRequest(from: &buffer, version: version))
         }
     }
 
@@ -85,12 +97,18 @@ package enum KafkaRequestBody: Sendable, Equatable {
         case .createTopics: .createTopics
         case .deleteTopics: .deleteTopics
         case .initProducerID: .initProducerID
+        case .addPartitionsToTxn: .addPartitionsToTxn
+        case .addOffsetsToTxn: .addOffsetsToTxn
+        case .endTxn: .endTxn
+        case .txnOffsetCommit: .txnOffsetCommit
         case .describeAcls: .describeAcls
         case .createAcls: .createAcls
         case .deleteAcls: .deleteAcls
         case .describeConfigs: .describeConfigs
+        case .alterConfigs: .alterConfigs
         case .saslAuthenticate: .saslAuthenticate
         case .createPartitions: .createPartitions
+        case .incrementalAlterConfigs: .incrementalAlterConfigs
         }
     }
 }

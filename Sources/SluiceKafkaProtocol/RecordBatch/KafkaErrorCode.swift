@@ -119,4 +119,17 @@ extension KafkaErrorCode {
     package static let policyViolation = KafkaErrorCode(rawValue: 44)
     /// The producer id is unknown (its state expired).
     package static let unknownProducerID = KafkaErrorCode(rawValue: 59)
+    /// `INVALID_TXN_STATE` (48): the request does not fit the transaction's state (ending a
+    /// transaction that never started, writing to a partition not added to it).
+    package static let invalidTxnState = KafkaErrorCode(rawValue: 48)
+    /// `INVALID_PRODUCER_ID_MAPPING` (49): the producer id is not the one the transactional id has.
+    package static let invalidProducerIDMapping = KafkaErrorCode(rawValue: 49)
+    /// `INVALID_TRANSACTION_TIMEOUT` (50): the timeout is above `transaction.max.timeout.ms`.
+    package static let invalidTransactionTimeout = KafkaErrorCode(rawValue: 50)
+    /// `CONCURRENT_TRANSACTIONS` (51): the previous transaction is still being completed.
+    package static let concurrentTransactions = KafkaErrorCode(rawValue: 51)
+    /// `OPERATION_NOT_ATTEMPTED` (55): another part of the request failed, so this one was not tried.
+    package static let operationNotAttempted = KafkaErrorCode(rawValue: 55)
+    /// `PRODUCER_FENCED` (90): a newer producer with the same transactional id took over.
+    package static let producerFenced = KafkaErrorCode(rawValue: 90)
 }

@@ -22,6 +22,9 @@ package struct RecordBatchEncoder: Hashable, Sendable {
     /// The sequence number of the batch's first record, -1 without a producer id.
     package var baseSequence: Int32 = -1
     package var isTransactional = false
+    /// Whether the batch holds control records (transaction markers); such a batch is also
+    /// transactional.
+    package var isControl = false
     package var timestampType: KafkaTimestampType = .createTime
     /// The codec of the records section: the records are written, then compressed as one stream
     /// in the codec's Kafka framing (`CompressionCodec`), and the attributes name the codec.
@@ -62,7 +65,8 @@ package struct RecordBatchEncoder: Hashable, Sendable {
 
         var attributes = Int16(compression.rawValue)  // Bits 0-2: the codec.
         if timestampType == .logAppendTime { attributes |= RecordBatchHeader.AttributeBit.timestampType }
-        if isTransactional { attributes |= RecordBatchHeader.AttributeBit.transactional }
+        if isTransactional || isControl { attributes |= RecordBatchHeader.AttributeBit.transactional }
+        if isControl { attributes |= RecordBatchHeader.AttributeBit.control }
         let byteCount = buffer.writerIndex - start
         var header = RecordBatchHeader(
             baseOffset: baseOffset,

@@ -38,18 +38,30 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
         left.node.isEqual(to: right.node)
     }
 
-    /// Ids of the relations the plan reads, each once, in first-seen order.
-    package var scannedRelations: [Int] {
-        var ids: [Int] = []
+    /// The plan's scans, in first-seen order.
+    package var scans: [TableScan] {
+        var scans: [TableScan] = []
         func visit(_ plan: StreamPlan) {
-            if let scan = plan.node as? ScanNode, !ids.contains(scan.table.tableID) { ids.append(scan.table.tableID) }
+            if let scan = plan.node as? ScanNode { scans.append(scan.table) }
             for input in plan.inputs { visit(input) }
         }
         visit(self)
+        return scans
+    }
+
+    /// Ids of the relations the plan reads, each once, in first-seen order.
+    package var scannedRelations: [Int] {
+        var ids: [Int] = []
+        for scan in scans where !ids.contains(scan.tableID) { ids.append(scan.tableID) }
         return ids
     }
 
-    /// The plan as an indented tree, one operator a line, materialize not included.
+    /// Of each relation the plan reads, the columns its scans read.
+    package var scannedColumns: [Int: Set<Int>] {
+        scans.reduce(into: [:]) { $0[$1.tableID, default: []].formUnion($1.columns) }
+    }
+
+    /// The plan as an indented tree, one operator a line.
     package var description: String {
         var lines: [String] = []
         render(into: &lines, depth: 0)
@@ -74,11 +86,16 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
         return String(hash, radix: 16)
     }
 
-    /// The lines EXPLAIN CREATE MATERIALIZED VIEW prints: the materialize node, then the plan.
-    package func explainLines(viewName: String, columns: [String]) -> [String] {
-        var lines = ["StreamMaterialize { view: \(viewName), columns: [\(columns.joined(separator: ", "))] }"]
-        render(into: &lines, depth: 1)
+    /// The lines EXPLAIN prints: the plan, its terminal (materialize or sink) first.
+    package var explainLines: [String] {
+        var lines: [String] = []
+        render(into: &lines, depth: 0)
         return lines
+    }
+
+    /// The plan its terminal node takes from (``TerminalStreamNode``), or the plan itself.
+    package var body: StreamPlan {
+        (node as? any TerminalStreamNode)?.input ?? self
     }
 
     private func render(into lines: inout [String], depth: Int) {

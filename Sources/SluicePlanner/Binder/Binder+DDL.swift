@@ -6,9 +6,12 @@ import SluiceSQL
 extension Binder {
     mutating func bindCreateTable(_ create: CreateTable, sourceText: String) throws(SluiceError) -> PlannedStatement {
         let schema = create.name.qualifier.last ?? session.schema
+        if let reference = create.cdcTable { return try bindCreateCDCTable(create, reference, sourceText: sourceText) }
         if let existing = try existingRelation(create.name.name, schema: schema, ifNotExists: create.ifNotExists, tag: "CREATE_TABLE") {
             return existing
         }
+        var create = create
+        let dedupOptions = Self.takeDedupOptions(&create.options)
         if !create.options.isEmpty || create.format != nil {
             guard create.query == nil else {
                 throw SluiceError(.featureNotSupported, "CREATE TABLE AS with a connector is not supported")
@@ -36,7 +39,9 @@ extension Binder {
                 relation.appendOnly = true
             }
             relation.onConflict = try conflictBehavior(create.onConflict, primaryKey: primaryKey)
+            relation.versionColumn = try versionColumn(create, of: relation)
             try bindTableWatermark(create, into: &relation)
+            relation.dedup = try bindDedup(dedupOptions, of: relation)
             return .createSource(relation)
         }
         var columns: [CatalogColumn] = []
@@ -59,7 +64,9 @@ extension Binder {
             relation.appendOnly = true
         }
         relation.onConflict = try conflictBehavior(create.onConflict, primaryKey: primaryKey)
+        relation.versionColumn = try versionColumn(create, of: relation)
         try bindTableWatermark(create, into: &relation)
+        relation.dedup = try bindDedup(dedupOptions, of: relation)
         return .createTable(relation, populate: populate)
     }
 
@@ -119,15 +126,25 @@ extension Binder {
             create.columns, create.constraints, relation: create.name.name, allowsGenerated: true)
         // With no columns listed, the connector says them at CREATE (an Iceberg table's schema,
         // Parquet files' columns) or refuses.
-        var connector = try connectorSpec(create.options, create.format)
+        var options = create.options
+        let dedupOptions = Self.takeDedupOptions(&options)
+        var connector = try connectorSpec(options, create.format)
         if !create.includes.isEmpty && columns.isEmpty {
             throw SluiceError(.invalidTableDefinition, "INCLUDE needs the source's columns listed")
         }
         try bindIncludes(create.includes, into: &columns, connector: &connector)
+        if create.forAllTables {
+            guard connector.connector.hasSuffix("-cdc") else {
+                throw SluiceError(.featureNotSupported, "FOR ALL TABLES is for CDC sources (connector = 'postgres-cdc'), not the \(connector.connector) connector")
+            }
+            // The session makes a table for each upstream table once the source is made.
+            connector.forAllTables = true
+        }
         var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .source, columns: columns, primaryKey: primaryKey,
             definition: sourceText, connector: connector)
         try bindWatermark(create.watermarks, into: &relation)
+        relation.dedup = try bindDedup(dedupOptions, of: relation)
         return .createSource(relation)
     }
 
@@ -144,13 +161,7 @@ extension Binder {
     }
 
     func connectorSpec(_ options: [WithOption], _ format: FormatEncode?) throws(SluiceError) -> ConnectorSpec {
-        var values: [String: String] = [:]
-        for option in options {
-            if values[option.key] != nil {
-                throw SluiceError(.syntaxError, "option \"\(option.key)\" is given more than once", position: option.position.errorPosition)
-            }
-            values[option.key] = option.value.text
-        }
+        let values = try optionValues(options)
         guard let connector = values["connector"], !connector.isEmpty else {
             throw SluiceError(.syntaxError, "the WITH options must name a connector, as in WITH (connector = 'kafka', …)")
         }
@@ -159,7 +170,37 @@ extension Binder {
         guard let format else { return ConnectorSpec(options: values, format: "", encode: "", formatOptions: [:]) }
         var formatOptions: [String: String] = [:]
         for option in format.options { formatOptions[option.key] = option.value.text }
+        // `KEY ENCODE z` travels with the format's options, under a name no option has.
+        if let keyEncode = format.keyEncode { formatOptions["key.encode"] = keyEncode }
         return ConnectorSpec(options: values, format: format.format, encode: format.encode, formatOptions: formatOptions)
+    }
+
+    /// `WITH (…)` as text values by key; a key given twice is an error.
+    func optionValues(_ options: [WithOption]) throws(SluiceError) -> [String: String] {
+        try optionsByKey(options).mapValues(\.value.text)
+    }
+
+    /// `WITH (…)` by key, each option whole (for the positions of errors about its value); a
+    /// key given twice is an error.
+    func optionsByKey(_ options: [WithOption]) throws(SluiceError) -> [String: WithOption] {
+        var values: [String: WithOption] = [:]
+        for option in options {
+            if values[option.key] != nil {
+                throw SluiceError(.syntaxError, "option \"\(option.key)\" is given more than once", position: option.position.errorPosition)
+            }
+            values[option.key] = option
+        }
+        return values
+    }
+
+    /// The columns an option names as a list (`'a, b'`, as `dedup.key` and a sink's
+    /// `primary_key` do), in order: each name trimmed of spaces, and its index in `relation`
+    /// (as written, or else lowercased), nil when it has no such column.
+    static func columnList(_ text: String, of relation: RelationDefinition) -> [(name: String, index: Int?)] {
+        text.split(separator: ",").map { part in
+            let name = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            return (name, relation.columnIndex(named: name) ?? relation.columnIndex(named: name.lowercased()))
+        }
     }
 
     /// The columns and primary key of a CREATE TABLE or CREATE SOURCE column list.
@@ -413,7 +454,8 @@ extension Binder {
                     entry.type == .unknown ? .cast(.column(index, .unknown), .varchar) : .column(index, entry.type)
                 })
         }
-        let streamPlan = try StreamPlanner.plan(plan, emitOnWindowClose: view.emitOnWindowClose)
+        let streamPlan = StreamPlan(MaterializeNode(
+            input: try StreamPlanner.plan(plan, emitOnWindowClose: view.emitOnWindowClose), view: view.name.name, columns: columns.map(\.name)))
         var dependencies = streamPlan.scannedRelations
         for id in referencedRelations where !dependencies.contains(id) { dependencies.append(id) }
         var relation = RelationDefinition(

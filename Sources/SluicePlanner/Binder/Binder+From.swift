@@ -117,6 +117,7 @@ extension Binder {
                 plan: .project(input: rows, expressions: columns),
                 scope: Scope(entries: fields.map { Scope.Entry(qualifier: nil, name: $0.name, type: $0.type) }))
         }
+        if call.name.name == "file_scan" { return try bindFileScan(arguments, position: position) }
         switch (call.name.name, arguments.count) {
         case ("unnest", 1):
             guard case .list(let element) = arguments[0].type else {
@@ -150,6 +151,29 @@ extension Binder {
         default:
             throw SluiceError(.featureNotSupported, "table function \(call.name.description) is not supported yet", position: position)
         }
+    }
+
+    /// RisingWave's `file_scan('parquet', 's3', region, access key, secret key, location)`
+    /// (and `'posix_fs'` with a folder or file): a scan of files, which the server resolves.
+    private func bindFileScan(_ arguments: [ScalarExpr], position: Int?) throws(SluiceError) -> BoundQuery {
+        guard let externalRelations else {
+            throw SluiceError(
+                .featureNotSupported, "file_scan reads files in a query, not in a view, materialized view or sink",
+                hint: "Create a source over the files: CREATE SOURCE … WITH (connector = 'posix_fs' | 's3', …).", position: position)
+        }
+        var texts: [String] = []
+        for argument in arguments {
+            guard case .literal(let value, _) = argument, case .string(let text) = value else {
+                throw SluiceError(.invalidParameterValue, "file_scan's arguments must be text constants", position: position)
+            }
+            texts.append(text)
+        }
+        guard let found = try externalRelations.relation(function: "file_scan", arguments: texts) else {
+            throw SluiceError(.featureNotSupported, "table function file_scan is not supported", position: position)
+        }
+        let scan = TableScan(
+            tableID: found.id, tableName: "file_scan", columns: Array(found.columns.indices), columnTypes: found.columns.map(\.type), isAppendOnly: true)
+        return BoundQuery(plan: .scan(scan), scope: Scope(entries: found.columns.map { Scope.Entry(qualifier: nil, name: $0.name, type: $0.type) }))
     }
 
     /// `a [INNER|CROSS|LEFT] JOIN LATERAL (…) ON …` whose right side refers to the left's
@@ -204,6 +228,11 @@ extension Binder {
         if relation.kind == .view { return try bindView(relation, position: position) }
         if relation.kind == .sink {
             throw SluiceError(.wrongObjectType, "\"\(relation.name)\" is a sink, not a relation that can be queried", position: position)
+        }
+        if relation.kind == .source, relation.columns.isEmpty, relation.connector?.connector.hasSuffix("-cdc") ?? false {
+            throw SluiceError(
+                .featureNotSupported, "\"\(relation.name)\" is a CDC source: its upstream tables are read through tables made from it",
+                hint: "CREATE TABLE t (… PRIMARY KEY (…)) FROM \(relation.name) TABLE 'public.t', then read t.", position: position)
         }
         var scan = TableScan(
             tableID: relation.id, tableName: relation.name, columns: Array(relation.columns.indices),

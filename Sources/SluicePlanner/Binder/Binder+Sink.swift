@@ -35,23 +35,36 @@ extension Binder {
         for column in columns where !seen.insert(column.name).inserted {
             throw SluiceError(.duplicateColumn, "column \"\(column.name)\" specified more than once", hint: "Give the sink's columns distinct names with AS.")
         }
-        let streamPlan = try StreamPlanner.plan(bound.plan, emitOnWindowClose: false)
+        let inputPlan = try StreamPlanner.plan(bound.plan, emitOnWindowClose: false)
         var relation = RelationDefinition(
             id: catalog.allocateID(), schema: schema, name: create.name.name, kind: .sink, columns: columns,
-            definition: sourceText, dependencies: streamPlan.scannedRelations, connector: connector)
+            definition: sourceText, dependencies: inputPlan.scannedRelations, connector: connector)
         for id in referencedRelations where !relation.dependencies.contains(id) { relation.dependencies.append(id) }
+        try bindSinkType(connector, inputIsAppendOnly: inputPlan.isAppendOnly, into: &relation)
+        let streamPlan = StreamPlan(SinkNode(
+            input: inputPlan, sink: relation.name, connector: connector.options["connector"]?.lowercased() ?? "",
+            type: relation.appendOnly ?? true ? "append-only" : "upsert", primaryKey: relation.primaryKey.map { columns[$0].name }))
         relation.planFingerprint = streamPlan.fingerprint
-        try bindSinkType(connector.options, inputIsAppendOnly: streamPlan.isAppendOnly, into: &relation)
         return .createSink(relation, plan: streamPlan)
     }
 
     /// Reads `type`, `force_append_only` and `primary_key` into the sink's `appendOnly` and
-    /// `primaryKey`.
-    private func bindSinkType(_ options: [String: String], inputIsAppendOnly: Bool, into relation: inout RelationDefinition) throws(SluiceError) {
-        let connector = options["connector"]?.lowercased() ?? ""
+    /// `primaryKey`. Without `type`, the format says, as RisingWave's newer syntax has it:
+    /// `FORMAT PLAIN` is append-only (`FORMAT PLAIN ENCODE JSON (force_append_only = 'true')`
+    /// over an input that updates), `FORMAT UPSERT` and `FORMAT DEBEZIUM` keep a primary key.
+    private func bindSinkType(_ connector: ConnectorSpec, inputIsAppendOnly: Bool, into relation: inout RelationDefinition) throws(SluiceError) {
+        let options = connector.options
+        let name = options["connector"]?.lowercased() ?? ""
         // A blackhole keeps nothing: any input will do, as in RisingWave.
-        let force = try OptionValues.boolean(options, "force_append_only") ?? (connector == "blackhole")
-        let type = options["type"]?.lowercased() ?? (connector == "blackhole" ? "append-only" : nil)
+        let written = try OptionValues.boolean(options, "force_append_only")
+        let inFormat = try OptionValues.boolean(connector.formatOptions, "force_append_only")
+        let force = written ?? inFormat ?? (name == "blackhole")
+        let formatType: String? = switch connector.format {
+        case "PLAIN": "append-only"
+        case "UPSERT", "DEBEZIUM": "upsert"
+        default: nil
+        }
+        let type = options["type"]?.lowercased() ?? formatType ?? (name == "blackhole" ? "append-only" : nil)
         if let text = options["commit_checkpoint_interval"], (Int(text) ?? 0) < 1 {
             throw SluiceError(.invalidParameterValue, "commit_checkpoint_interval must be a positive number of checkpoints, not '\(text)'")
         }
@@ -85,9 +98,8 @@ extension Binder {
     /// The columns `text` names ("a, b"), as indexes.
     private func sinkKey(_ text: String, of relation: RelationDefinition) throws(SluiceError) -> [Int] {
         var key: [Int] = []
-        for part in text.split(separator: ",") {
-            let name = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-            guard let index = relation.columnIndex(named: name) ?? relation.columnIndex(named: name.lowercased()) else {
+        for (name, index) in Self.columnList(text, of: relation) {
+            guard let index else {
                 throw SluiceError(.undefinedColumn, "primary_key names column \"\(name)\", which the sink's input does not have")
             }
             if !key.contains(index) { key.append(index) }

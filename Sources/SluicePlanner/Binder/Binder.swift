@@ -52,6 +52,9 @@ package struct Binder {
     var privilegeUser: String?
     /// Rewrites the plans of queries, of INSERT's source and of CREATE TABLE AS.
     package var optimizer = Optimizer()
+    /// What `file_scan(…)` reads, in statements that run once (queries, INSERT … SELECT,
+    /// CREATE TABLE AS); nil where a relation must outlive the statement (views, sinks).
+    package var externalRelations: (any ExternalRelations)?
 
     package init(catalog: Catalog, session: SessionInfo, parameterTypes: [DataType] = [], parameterValues: [Value]? = nil) {
         self.catalog = catalog
@@ -98,6 +101,10 @@ package struct Binder {
     /// Binds one statement, its plans as written.
     package mutating func bindUnoptimized(_ statement: Statement) throws(SluiceError) -> PlannedStatement {
         switch statement.kind {
+        case .query, .insert, .createTable, .explain, .copy: break
+        default: externalRelations = nil
+        }
+        switch statement.kind {
         case .query(let query):
             let bound = try bindQuery(query)
             let result = Self.vectorsAsText(bound)
@@ -133,8 +140,8 @@ package struct Binder {
             switch planned {
             case .query(let plan, _): return .explain(lines: plan.description.split(separator: "\n").map(String.init))
             case .insert(_, let source, _): return .explain(lines: ["BatchInsert"] + source.description.split(separator: "\n").map { "  " + $0 })
-            case .createMaterializedView(let relation, let plan):
-                return .explain(lines: plan.explainLines(viewName: relation.name, columns: relation.columns.map(\.name)))
+            case .createMaterializedView(_, let plan), .createSink(_, let plan):
+                return .explain(lines: plan.explainLines)
             default: throw SluiceError(.featureNotSupported, "EXPLAIN is not supported for this statement yet")
             }
         case .flush:

@@ -263,6 +263,8 @@ package struct SourceStatus: Sendable {
     package var rowsRejected: Int
     /// Rows dropped behind the source's watermark.
     package var rowsLate: Int
+    /// Rows dropped as repeats of events seen within `dedup.window` (`dedup.key`).
+    package var rowsDeduplicated: Int
     package var status: String
     /// The kept rejected rows, oldest first.
     package var errors: [SourceErrorRecord]
@@ -272,9 +274,10 @@ package struct SourceStatus: Sendable {
     package var lag: Int?
 
     package init(
-        relationID: Int, rowsRead: Int, rowsRejected: Int, rowsLate: Int = 0, bytesRead: Int = 0, lag: Int? = nil, status: String,
-        errors: [SourceErrorRecord]
+        relationID: Int, rowsRead: Int, rowsRejected: Int, rowsLate: Int = 0, rowsDeduplicated: Int = 0, bytesRead: Int = 0, lag: Int? = nil,
+        status: String, errors: [SourceErrorRecord]
     ) {
+        self.rowsDeduplicated = rowsDeduplicated
         self.relationID = relationID
         self.bytesRead = bytesRead
         self.lag = lag

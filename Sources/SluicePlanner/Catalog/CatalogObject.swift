@@ -66,6 +66,12 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var appendOnly: Bool?
     /// For a table with a primary key: what an insert of a key it holds does (nil: overwrite).
     package var onConflict: ConflictBehavior?
+    /// For a table with `ON CONFLICT DO UPDATE … WITH VERSION COLUMN(c)`: `c`'s index. A row
+    /// replaces the stored row of its key only if its version is not older (nil: no version).
+    package var versionColumn: Int?
+    /// For a source or an APPEND ONLY table: `dedup.key` and `dedup.window`, the events it
+    /// drops as repeats of one seen within the window (nil: none dropped).
+    package var dedup: DedupSpec?
     /// For a sink: a UUID given at CREATE and written into every commit it makes (an Iceberg
     /// snapshot's summary), by which a commit repeated after a crash is recognised.
     package var sinkID: String?
@@ -170,6 +176,8 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
     package var validation: WebhookValidationSpec?
     /// `INCLUDE kind AS column`: which columns hold each message's metadata.
     package var includes: [IncludeSpec]?
+    /// A CDC source's `FOR ALL TABLES`: the statement makes a table of each upstream table.
+    package var forAllTables: Bool?
 
     package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
         self.options = options

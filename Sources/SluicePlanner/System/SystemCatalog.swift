@@ -293,7 +293,7 @@ enum SystemCatalog {
     }
 
     /// Sluice's own views of running connectors: `sluice_sources`, a row per connector with its
-    /// counters (rows read, rejected as malformed, and dropped behind the watermark), and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
+    /// counters (rows read, rejected as malformed, dropped behind the watermark, and dropped as repeats by `dedup.key`), and `sluice_source_errors`, a row per kept rejected row (the newest 1,000 per
     /// connector; `sluice_sources.rows_rejected` counts them all); and `sluice_checkpoints`, the
     /// recent checkpoints (the last 100), written or failed; and `sluice_memory`, one row of the
     /// state store's, the queries' and the process's memory use against `--memory-limit`;
@@ -306,6 +306,7 @@ enum SystemCatalog {
                 columns: [
                     ("id", .int32), ("name", .varchar), ("kind", .varchar), ("connector", .varchar), ("rows_read", .int64),
                     ("rows_rejected", .int64), ("status", .varchar), ("rows_late", .int64), ("bytes_read", .int64), ("lag", .int64),
+                    ("rows_deduplicated", .int64),
                 ],
                 rows: catalog.sourceStatus.compactMap { status in
                     guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return nil }
@@ -313,7 +314,7 @@ enum SystemCatalog {
                         .int32(Int32(relation.id)), .string(relation.name), .string(relation.kind.rawValue),
                         .string(relation.connector?.connector ?? ""), .int64(Int64(status.rowsRead)), .int64(Int64(status.rowsRejected)),
                         .string(status.status), .int64(Int64(status.rowsLate)), .int64(Int64(status.bytesRead)),
-                        status.lag.map { .int64(Int64($0)) } ?? .null,
+                        status.lag.map { .int64(Int64($0)) } ?? .null, .int64(Int64(status.rowsDeduplicated)),
                     ]
                 })
         case "sluice_sinks":

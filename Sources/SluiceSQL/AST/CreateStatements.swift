@@ -13,6 +13,9 @@ package struct CreateTable: Hashable, Sendable {
     /// RisingWave's `ON CONFLICT DO NOTHING | DO UPDATE FULL | DO UPDATE IF NOT NULL` (and the
     /// older `IGNORE`, `OVERWRITE`); nil when not given.
     package var onConflict: ConflictBehavior?
+    /// `ON CONFLICT DO UPDATE … WITH VERSION COLUMN(c)` (RisingWave 2.x): a row replaces the
+    /// stored row of its key only if its `c` is not older; nil when not given.
+    package var versionColumn: String?
     package var options: [WithOption]
     package var format: FormatEncode?
     /// `AS query`; `columns` then hold only names given in parentheses, typed `unknown`.
@@ -22,6 +25,11 @@ package struct CreateTable: Hashable, Sendable {
     package var validate: WebhookValidation?
     /// `INCLUDE timestamp [AS name]` and the like: a message's metadata as columns.
     package var includes: [IncludeColumn] = []
+    /// RisingWave's `FROM source TABLE 'schema.table'`: a table fed by one upstream table of a
+    /// CDC source (`CREATE SOURCE … WITH (connector = 'postgres-cdc', …)`).
+    package var cdcTable: CDCTableReference?
+    /// `(*)`: the columns (and primary key) are the upstream table's, taken at CREATE.
+    package var takesUpstreamColumns = false
 
     package init(
         name: ObjectName, ifNotExists: Bool = false, columns: [ColumnDefinition] = [], constraints: [TableConstraint] = [],
@@ -37,6 +45,18 @@ package struct CreateTable: Hashable, Sendable {
         self.options = options
         self.format = format
         self.query = query
+    }
+}
+
+/// `FROM source TABLE 'upstream'` of a CREATE TABLE.
+package struct CDCTableReference: Hashable, Sendable {
+    package var source: ObjectName
+    /// The upstream table as written (`public.orders`, `orders`).
+    package var upstream: String
+
+    package init(source: ObjectName, upstream: String) {
+        self.source = source
+        self.upstream = upstream
     }
 }
 
@@ -120,11 +140,14 @@ package struct FormatEncode: Hashable, Sendable {
     package var format: String
     package var encode: String
     package var options: [WithOption]
+    /// `KEY ENCODE z` (a sink's message keys), upper-cased; nil when not written.
+    package var keyEncode: String?
 
-    package init(format: String, encode: String, options: [WithOption] = []) {
+    package init(format: String, encode: String, options: [WithOption] = [], keyEncode: String? = nil) {
         self.format = format
         self.encode = encode
         self.options = options
+        self.keyEncode = keyEncode
     }
 }
 
@@ -179,6 +202,9 @@ package struct CreateSource: Hashable, Sendable {
     package var watermarks: [WatermarkDefinition]
     /// `INCLUDE timestamp [AS name]` and the like: a message's metadata as columns.
     package var includes: [IncludeColumn] = []
+    /// Materialize's `FOR ALL TABLES` after a CDC source's options: a table for each upstream
+    /// table, made with the source.
+    package var forAllTables = false
     package var options: [WithOption]
     package var format: FormatEncode?
 

@@ -185,12 +185,5 @@ extension Lexer {
         return makeToken(.quotedIdentifier, String(decoding: value, as: UTF8.self), from: start)
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
+    static func hexValue(_ byte: UInt8) -> UInt32? { HexDigits.value(byte).map(UInt32.init) }
 }

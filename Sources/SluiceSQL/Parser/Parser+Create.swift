@@ -94,7 +94,11 @@ extension Parser {
     private mutating func parseCreateTable() throws(SluiceError) -> CreateTable {
         let ifNotExists = consumeKeywords("if", "not", "exists")
         var table = CreateTable(name: try parseObjectName(), ifNotExists: ifNotExists)
-        if isSymbol("(") {
+        if isSymbol("("), isSymbol("*", at: 1), isSymbol(")", at: 2) {
+            // `(*)`: the upstream table's columns (`FROM source TABLE '…'` must follow).
+            advance(); advance(); advance()
+            table.takesUpstreamColumns = true
+        } else if isSymbol("(") {
             let elements = try parseTableElements()
             table.columns = elements.columns
             table.constraints = elements.constraints
@@ -102,9 +106,24 @@ extension Parser {
         }
         table.includes = try parseIncludeColumns()
         if consumeKeywords("append", "only") { table.isAppendOnly = true }
-        if consumeKeywords("on", "conflict") { table.onConflict = try parseConflictBehavior() }
+        if consumeKeywords("on", "conflict") {
+            table.onConflict = try parseConflictBehavior()
+            if consumeKeywords("with", "version", "column") {
+                try expectSymbol("(")
+                table.versionColumn = try parseIdentifier()
+                try expectSymbol(")")
+            }
+        }
         if isKeyword("with"), isSymbol("(", at: 1) { table.options = try parseWithOptions() }
         table.format = try parseFormatEncode()
+        if consumeKeyword("from") {
+            let source = try parseObjectName()
+            try expectKeyword("table")
+            guard current.kind == .string else { throw syntaxError() }
+            table.cdcTable = CDCTableReference(source: source, upstream: advance().text)
+            return table
+        }
+        if table.takesUpstreamColumns { throw syntaxError() }
         if consumeKeyword("validate") {
             var secret: String?
             if consumeKeyword("secret") { secret = try parseIdentifier() }
@@ -162,6 +181,7 @@ extension Parser {
         guard isKeyword("with") else { throw syntaxError() }
         source.options = try parseWithOptions()
         source.format = try parseFormatEncode()
+        if consumeKeywords("for", "all", "tables") { source.forAllTables = true }
         return source
     }
 
@@ -340,13 +360,17 @@ extension Parser {
         return WithOption(key: key, value: value, at: start)
     }
 
-    /// `FORMAT x ENCODE y [(options)]`, or nil when absent.
+    /// `FORMAT x ENCODE y [(options)] [KEY ENCODE z]`, or nil when absent.
     mutating func parseFormatEncode() throws(SluiceError) -> FormatEncode? {
         guard consumeKeyword("format") else { return nil }
         let format = try parseLabel().uppercased()
         try expectKeyword("encode")
         var formatEncode = FormatEncode(format: format, encode: try parseLabel().uppercased())
         if isSymbol("(") { formatEncode.options = try parseOptionList() }
+        if consumeKeyword("key") {
+            try expectKeyword("encode")
+            formatEncode.keyEncode = try parseLabel().uppercased()
+        }
         return formatEncode
     }
 }

@@ -27,7 +27,7 @@ extension Statement.Kind: CustomStringConvertible {
             return text + returningText(delete.returning)
         case .createTable(let table):
             var text = "CREATE TABLE " + (table.ifNotExists ? "IF NOT EXISTS " : "") + table.name.description
-            let elements = elementsText(table.columns, table.constraints, table.watermarks)
+            let elements = table.takesUpstreamColumns ? "*" : elementsText(table.columns, table.constraints, table.watermarks)
             if !elements.isEmpty || table.query == nil { text += " (\(elements))" }
             text += includesText(table.includes)
             if table.isAppendOnly { text += " APPEND ONLY" }
@@ -37,12 +37,14 @@ extension Statement.Kind: CustomStringConvertible {
             case .updateIfNotNull: text += " ON CONFLICT DO UPDATE IF NOT NULL"
             case nil: break
             }
+            if let version = table.versionColumn { text += " WITH VERSION COLUMN(\(quoteIdentifierIfNeeded(version)))" }
             text += optionsText(table.options, prefix: " WITH ")
             if let format = table.format { text += " \(format)" }
             if let validate = table.validate {
                 text += " VALIDATE " + (validate.secret.map { "SECRET \(quoteIdentifierIfNeeded($0)) " } ?? "") + "AS \(validate.expression)"
             }
             if let query = table.query { text += " AS \(query)" }
+            if let cdc = table.cdcTable { text += " FROM \(cdc.source) TABLE \(quoteStringLiteral(cdc.upstream))" }
             return text
         case .createView(let view):
             var text = "CREATE " + (view.orReplace ? "OR REPLACE " : "") + (view.isMaterialized ? "MATERIALIZED " : "") + "VIEW "
@@ -59,6 +61,7 @@ extension Statement.Kind: CustomStringConvertible {
             text += includesText(source.includes)
             text += optionsText(source.options, prefix: " WITH ", always: true)
             if let format = source.format { text += " \(format)" }
+            if source.forAllTables { text += " FOR ALL TABLES" }
             return text
         case .createSink(let sink):
             var text = "CREATE SINK " + (sink.ifNotExists ? "IF NOT EXISTS " : "") + sink.name.description
@@ -262,6 +265,7 @@ extension OptionValue: CustomStringConvertible {
 extension FormatEncode: CustomStringConvertible {
     package var description: String {
         "FORMAT \(format) ENCODE \(encode)" + (options.isEmpty ? "" : " (" + options.map(\.description).joined(separator: ", ") + ")")
+            + (keyEncode.map { " KEY ENCODE \($0)" } ?? "")
     }
 }
 

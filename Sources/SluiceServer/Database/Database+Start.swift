@@ -37,11 +37,12 @@ extension Database {
             try catalog.add(relation)
             let store = TableStore(
                 types: relation.columns.map(\.type), primaryKey: relation.primaryKey, onConflict: relation.onConflict ?? .overwrite,
-                memory: streams.runtime.memory)
+                versionColumn: relation.versionColumn, memory: streams.runtime.memory)
             // Replayed writes are in the next checkpoint's delta.
             store.enableCheckpoints()
             loaded[relation.id] = store
             tables.stores.add(store, id: relation.id)
+            streams.runtime.setRows(.store(store), for: relation.id)
         }
         // Views are their definitions: in the catalog before the materialized views that
         // may read them are bound again.
@@ -103,6 +104,10 @@ extension Database {
                 tables.stores.addIndex(built, id: index.id, table: relation.id)
             }
         }
+        // Sources resume from the cut's positions when the views come back from its state.
+        let resume = restored?.manifest.positions ?? [:]
+        let deduplicators = try restoreDeduplicators(relations, from: checkpoint, recovery: recovered, resume: resume)
+        let watermarks = tableWatermarkFilters(relations, resume: resume)
         if let restored {
             // Views first, from their state; then the table writes logged after the
             // checkpoint's cut; then the connectors, sources from the cut's positions.
@@ -112,20 +117,15 @@ extension Database {
             stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                 + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them "
                 + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, (ContinuousClock.now - restoring).inSeconds)
-            // (Read back from the log a record at a time; each waits for room in the views' input.)
-            try recovered.changesAfterCut?.forEach { (table, parts) throws(SluiceError) in
-                guard streams.runtime.isRead(table) else { return }
-                for part in parts where !part.rows.isEmpty {
-                    streams.runtime.withSource(table) { writer in writer.emit(TableState.changes(part.rows, part.op)) }
-                }
-            }
-            startConnectors(relations, recovery: recovered, resume: restored.manifest.positions)
+            try replayChangesAfterCut(recovered, intoViews: true, watermarks: watermarks, seenKeys: deduplicators.replaying)
+            startConnectors(relations, recovery: recovered, resume: resume, watermarks: watermarks, unrestored: deduplicators.unrestored)
             // Queries after the start see the restored views, not empty ones.
             streams.runtime.waitForCommitBlocking(shown)
         } else {
             // Connectors start from their definitions (not checked again: an outside system
             // that is down now is retried, with the reason in `sluice_sources.status`).
-            startConnectors(relations, recovery: recovered, resume: [:])
+            try replayChangesAfterCut(recovered, intoViews: false, watermarks: watermarks, seenKeys: deduplicators.replaying)
+            startConnectors(relations, recovery: recovered, resume: resume, watermarks: watermarks, unrestored: deduplicators.unrestored)
             // Views read tables, sources and earlier views: rebuild them in creation order.
             var shown: UInt64 = 0
             for relation in views { shown = max(shown, try restoreMaterializedView(relation, state: nil)) }
@@ -136,24 +136,55 @@ extension Database {
 
     }
 
-    /// Starts the connectors of `relations`: a table's from the position its rows reached in the
-    /// log, a source's from `resume` (a state checkpoint's cut) or else where it started.
-    private func startConnectors(_ relations: [RelationDefinition], recovery: TableJournal.Recovery, resume: [Int: [Int32: Int64]]) {
-        // An APPEND ONLY table's watermark, from the checkpoint (before its connector, if any,
-        // delivers rows).
+    /// Each APPEND ONLY table's watermark filter, from the checkpoint's watermark in `resume`
+    /// (the rows logged after the cut raise it further, ``replayChangesAfterCut``), by table id.
+    private func tableWatermarkFilters(_ relations: [RelationDefinition], resume: [Int: [Int32: Int64]]) -> [Int: WatermarkFilter] {
+        var filters: [Int: WatermarkFilter] = [:]
         for relation in relations where relation.kind == .table && relation.watermark != nil {
-            let watermark = resume[relation.id]?[WatermarkFilter.positionKey]
-            let filter = watermarkFilter(for: relation, from: watermark)
-            // Rows logged after the checkpoint raised it further (they were all kept).
-            if let filter {
-                try? recovery.changesAfterCut?.forEach { (table, changes) throws(SluiceError) in
-                    guard table == relation.id else { return }
-                    for change in changes where change.op.isInsertion { _ = filter.apply(change.rows) }
-                }
-            }
-            streams.connectors.setWatermarkFilter(filter, for: relation.id)
+            filters[relation.id] = watermarkFilter(for: relation, from: resume[relation.id]?[WatermarkFilter.positionKey])
         }
-        for relation in relations where relation.connector != nil && relation.kind != .sink {
+        return filters
+    }
+
+    /// One pass over the table writes logged after the checkpoint's cut (read back from the
+    /// log a record at a time): sent to the views restored from the checkpoint (`intoViews`),
+    /// each waiting for room in their input; and the rows they inserted (all kept) through
+    /// their table's watermark filter (`watermarks`), which they raised, and into the seen
+    /// keys restored from the checkpoint (`seenKeys`).
+    private func replayChangesAfterCut(
+        _ recovery: TableJournal.Recovery, intoViews: Bool, watermarks: [Int: WatermarkFilter], seenKeys: [Int: SourceDeduplicator]
+    ) throws(SluiceError) {
+        guard let changes = recovery.changesAfterCut, intoViews || !watermarks.isEmpty || !seenKeys.isEmpty else { return }
+        try changes.forEach { (table, parts) throws(SluiceError) in
+            let isRead = intoViews && streams.runtime.isRead(table)
+            let (filter, deduplicator) = (watermarks[table], seenKeys[table])
+            for part in parts where !part.rows.isEmpty {
+                if isRead { streams.runtime.withSource(table) { writer in writer.emit(TableState.changes(part.rows, part.op)) } }
+                guard part.op.isInsertion else { continue }
+                if let filter { _ = filter.apply(part.rows) }
+                if let deduplicator { _ = deduplicator.admit(part.rows) }
+            }
+        }
+    }
+
+    /// Starts the connectors of `relations`: a table's from the position its rows reached in the
+    /// log, a source's from `resume` (a state checkpoint's cut) or else where it started. The
+    /// tables' watermark filters (`watermarks`) are set first. A source in `unrestored` is not
+    /// started: a ``StoppedConnector`` shows why in `sluice_sources`.
+    private func startConnectors(
+        _ relations: [RelationDefinition], recovery: TableJournal.Recovery, resume: [Int: [Int32: Int64]],
+        watermarks: [Int: WatermarkFilter], unrestored: [Int: String]
+    ) {
+        // (Before any connector of a table delivers rows.)
+        for (id, filter) in watermarks { streams.connectors.setWatermarkFilter(filter, for: id) }
+        for (id, reason) in unrestored.sorted(by: { $0.key < $1.key }) {
+            guard let relation = relations.first(where: { $0.id == id }) else { continue }
+            FileHandle.standardError.write(Data("sluice: the source \(relation.name) was not started: \(reason)\n".utf8))
+            let stopped = StoppedConnector(name: relation.name, reason: reason, positions: resume[id])
+            streams.connectors.set(stopped, for: id)
+            streams.runtime.setRows(.source(stopped), for: id)
+        }
+        for relation in relations where relation.connector != nil && relation.kind != .sink && unrestored[relation.id] == nil {
             do {
                 var description = Self.sourceDescription(relation)
                 if let positions = recovery.positions[relation.id] { description.startPositions = positions }

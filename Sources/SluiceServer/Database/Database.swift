@@ -157,6 +157,7 @@ package final class Database: TableProvider, Sendable {
                 return SourceStatus(
                     relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
                     rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), rowsLate: statistics.rowsLate.load(ordering: .relaxed),
+                    rowsDeduplicated: streams.connectors.deduplicator(for: id)?.rowsDeduplicated.load(ordering: .relaxed) ?? 0,
                     bytesRead: statistics.bytesRead.load(ordering: .relaxed),
                     lag: statistics.lag,
                     status: SecretOptions.maskingSecrets(in: statistics.status, values: secrets), errors: errors)
@@ -170,6 +171,10 @@ package final class Database: TableProvider, Sendable {
                 written: { written in
                     tables.journal?.checkpointWritten(written)
                     runtime.checkpointWritten(epoch: written.manifest.epoch, leftOut: written.brokenChains)
+                    // Connectors may let their outside system forget what the checkpoint holds.
+                    for (id, connector) in streams.connectors.all {
+                        if let positions = written.manifest.positions[id] { connector.durable(positions: positions) }
+                    }
                 },
                 record: { entry in tables.journal?.record(entry) })
             try load(from: dataDirectory)
@@ -191,8 +196,10 @@ package final class Database: TableProvider, Sendable {
 
     /// A table provider for one query: tables as they are now, every view at one epoch, and a
     /// source as everything its outside system holds when the query first reads it.
-    package func reader() -> SourceScanningReader {
-        SourceScanningReader(base: tables.stores.reader(), connectors: streams.connectors.all, catalog: catalog, memory: streams.runtime.memory)
+    package func reader(fileScans: FileScans? = nil) -> SourceScanningReader {
+        SourceScanningReader(
+            base: tables.stores.reader(), connectors: streams.connectors.all, catalog: catalog, memory: streams.runtime.memory,
+            external: fileScans?.relations ?? [:])
     }
 
     /// The optimizer for a session's queries: the stored row counts for its estimates, and
@@ -240,7 +247,7 @@ package final class Database: TableProvider, Sendable {
     package func createSource(_ relation: RelationDefinition) throws(SluiceError) -> [String] {
         let connector = try makeConnector(Self.sourceDescription(relation), true)
         var relation = relation
-        if relation.columns.isEmpty {
+        if relation.columns.isEmpty && !Self.isSharedCDCSource(relation) {
             guard let inferred = connector.inferredColumns, !inferred.isEmpty else {
                 connector.stop()
                 throw SluiceError(
@@ -248,6 +255,10 @@ package final class Database: TableProvider, Sendable {
                     hint: "The \(relation.connector?.connector ?? "") connector cannot tell them; only Iceberg tables and Parquet files say their columns.")
             }
             relation.columns = inferred.map { CatalogColumn(name: $0.name, type: $0.type) }
+            if relation.primaryKey.isEmpty, let key = connector.inferredPrimaryKey {
+                relation.primaryKey = key.compactMap { name in relation.columns.firstIndex { $0.name == name } }
+                for index in relation.primaryKey { relation.columns[index].isNullable = false }
+            }
         }
         // Where it starts, resolved now, is kept: after a restart the source starts there again.
         relation.connector?.startPositions = connector.positions
@@ -266,13 +277,26 @@ package final class Database: TableProvider, Sendable {
         return connector.notices
     }
 
+    /// A CDC source (`connector = 'postgres-cdc'`) is shared by the tables made FROM it and has
+    /// no columns of its own.
+    static func isSharedCDCSource(_ relation: RelationDefinition) -> Bool {
+        relation.kind == .source && (relation.connector?.connector.hasSuffix("-cdc") ?? false)
+    }
+
     /// Starts `connector`, which feeds `relation`; a source with a watermark starts it from
     /// `watermark` (a checkpoint's) when given.
     func start(_ connector: any SourceConnector, for relation: RelationDefinition, watermark: Int64? = nil) {
         // A source's generated columns complete each chunk it delivers, snapshots and scans too.
-        let connector: any SourceConnector = generatedColumns(for: relation, statistics: connector.statistics)
+        let generating: any SourceConnector = generatedColumns(for: relation, statistics: connector.statistics)
             .map { GeneratingConnector(connector, generated: $0) } ?? connector
+        // A source's repeats are dropped from what it delivers, its snapshots and scans too.
+        let deduplicator = relation.kind == .source ? registerDeduplicator(for: relation) : nil
+        let connector: any SourceConnector = deduplicator.map { [self] in
+            DeduplicatingConnector(generating, like: $0) { [weak self] in self?.watermarkFilter(for: relation, from: nil) }
+        } ?? generating
         streams.connectors.set(connector, for: relation.id)
+        // A table's rows are its store's (set when it was made); a source's are its connector's.
+        if relation.kind != .table { streams.runtime.setRows(.source(connector), for: relation.id) }
         let runtime = streams.runtime
         let tables = self.tables
         let id = relation.id
@@ -294,6 +318,12 @@ package final class Database: TableProvider, Sendable {
                         advance()
                         return reached()
                     }
+                },
+                truncate: { [spillDirectory] () throws(SluiceError) in
+                    _ = try tables.modify(relation, spillDirectory: spillDirectory) { (rows: Chunk) throws(SluiceError) in Bitmap(count: rows.count, value: true) }
+                },
+                lookup: { (keys: Chunk) in
+                    tables.store(for: id)?.lookup(keysOf: keys) ?? (keys, Array(repeating: nil, count: keys.count))
                 })
         } else if let filter = watermarkFilter(for: relation, from: watermark) {
             // Late rows are dropped and counted; the watermark follows the rows it rose with,
@@ -304,7 +334,8 @@ package final class Database: TableProvider, Sendable {
                 runtime.withSource(id) { writer in
                     let (kept, late, watermark) = filter.apply(chunk)
                     if late > 0 { statistics.rowsLate.add(late, ordering: .relaxed) }
-                    writer.emit(TableState.changes(kept, .insert))
+                    let rows = deduplicator?.apply(kept, watermark: filter.watermark) ?? kept
+                    writer.emit(TableState.changes(rows, .insert))
                     if let watermark { writer.emit(watermark) }
                     advance()
                 }
@@ -312,7 +343,7 @@ package final class Database: TableProvider, Sendable {
         } else {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
                 runtime.withSource(id) { writer in
-                    writer.emit(TableState.changes(chunk, .insert))
+                    writer.emit(TableState.changes(deduplicator?.apply(chunk, watermark: nil) ?? chunk, .insert))
                     advance()
                 }
             }
@@ -364,9 +395,11 @@ package final class Database: TableProvider, Sendable {
         try catalog.add(relation)
         let store = TableStore(
                     types: relation.columns.map(\.type), primaryKey: relation.primaryKey, onConflict: relation.onConflict ?? .overwrite,
-                    memory: streams.runtime.memory)
+                    versionColumn: relation.versionColumn, memory: streams.runtime.memory)
         if dataDirectory != nil { store.enableCheckpoints() }
+        registerDeduplicator(for: relation)
         tables.stores.add(store, id: relation.id)
+        streams.runtime.setRows(.store(store), for: relation.id)
         if relation.kind == .table, let filter = watermarkFilter(for: relation, from: nil) {
             streams.connectors.setWatermarkFilter(filter, for: relation.id)
         }
@@ -395,33 +428,23 @@ package final class Database: TableProvider, Sendable {
         try catalog.add(relation)
         let store = TableStore(types: relation.columns.map(\.type), primaryKey: [])
         tables.stores.add(store, id: relation.id, isView: true)
+        streams.runtime.setRows(.store(store), for: relation.id)
         // A restored view's indexes, empty until its first epoch is published (rebuilt from its
         // rows then, whole).
         for index in relation.indexList { tables.stores.addIndex(makeIndex(index, of: relation), id: index.id, table: relation.id) }
         let stores = tables.stores
         do {
             let epoch = try streams.runtime.createView(
-                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring,
-                snapshotPages: currentRows)
+                id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring)
             if !relation.indexList.isEmpty { streams.runtime.setKeepsChanges(true, view: relation.id) }
             try saveCatalog()
             return epoch
         } catch {
             catalog.remove(id: relation.id)
             stores.remove(id: relation.id)
+            streams.runtime.removeRows(for: relation.id)
             throw error
         }
-    }
-
-    /// The current rows of table, source or view `id`, which a new view or sink starts from.
-    /// A table's or view's pages are handed over by reference and read as the backfill reaches them.
-    private func currentRows(of id: Int) throws(SluiceError) -> BackfillSnapshot {
-        if catalog.relation(id: id)?.kind == .source, let connector = streams.connectors.all[id] {
-            return BackfillSnapshot(try connector.snapshot())
-        }
-        guard let source = tables.stores.store(for: id) else { throw SluiceError(.undefinedTable, "relation \(id) does not exist") }
-        let snapshot = source.snapshot()
-        return BackfillSnapshot(chunkCount: snapshot.pageCount, rowCount: snapshot.rowCount) { snapshot.rows(ofPage: $0) }
     }
 
     /// Registers sink `relation` and starts feeding it by `plan`, from the current rows of what
@@ -435,7 +458,7 @@ package final class Database: TableProvider, Sendable {
         var relation = relation
         if relation.sinkID == nil { relation.sinkID = UUID().uuidString.lowercased() }
         let sink = try makeSink(Self.sinkDescription(relation), validate)
-        let interval = relation.connector?.options["commit_checkpoint_interval"].flatMap { Int($0) } ?? Self.defaultCommitInterval
+        let interval = relation.connector?.options["commit_checkpoint_interval"].flatMap { Int($0) } ?? sink.defaultCommitInterval
         let committer = SinkCommitter(sink: sink, interval: interval, statistics: SinkStatistics())
         do {
             try catalog.add(relation)
@@ -446,7 +469,7 @@ package final class Database: TableProvider, Sendable {
         do {
             let epoch = try streams.runtime.createView(
                 id: relation.id, name: relation.name, plan: plan, context: EvaluationContext(timeZones: timeZones), restoring: restoring,
-                sink: committer, snapshotPages: currentRows)
+                sink: committer)
             try saveCatalog()
             return epoch
         } catch {
@@ -457,9 +480,6 @@ package final class Database: TableProvider, Sendable {
         }
     }
 
-    /// Checkpoints per commit when a sink does not say (RisingWave's default
-    /// `commit_checkpoint_interval` for Iceberg sinks).
-    package static let defaultCommitInterval = 10
 
     static func sinkDescription(_ relation: RelationDefinition) -> SinkDescription {
         SinkDescription(
@@ -526,6 +546,7 @@ package final class Database: TableProvider, Sendable {
         streams.connectors.setWatermarkFilter(nil, for: relation.id)
         catalog.remove(id: relation.id)
         tables.stores.remove(id: relation.id)
+        streams.runtime.removeRows(for: relation.id)
         try saveCatalog()
         if relation.kind == .table, let journal = tables.journal {
             // Its id may name a new table after a restart: replay must not apply its rows there.

@@ -88,8 +88,10 @@ final class GeneratingConnector: SourceConnector {
         inner.start(output: SourceOutput(
             isRead: output.isRead,
             deliver: { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in try output.deliver(generated.complete(chunk, recordsErrors: true), advance) },
-            deleteKeys: output.deleteKeys))
+            deleteKeys: output.deleteKeys, truncate: output.truncate, lookup: output.lookup))
     }
+
+    func durable(positions: [Int32: Int64]) { inner.durable(positions: positions) }
 
     func stop() { inner.stop() }
     func snapshot() throws(SluiceError) -> [Chunk] { try inner.snapshot().map { generated.complete($0, recordsErrors: false) } }

@@ -12,7 +12,8 @@ import SluiceState
 /// misses the failed delta.
 final class StateCheckpointWriter: Sendable {
     let checkpoints: StateCheckpoints
-    private let queue = DispatchQueue(label: "sluice-state-checkpoints")
+    /// Checkpoints are encoded and written at a lower priority than the writers' threads.
+    private let queue = BackgroundThread(name: "sluice-state-checkpoints")
     private let totalsBox = Mutex(StateCheckpointTotals())
     /// Checkpoints submitted and not yet written.
     private let pending = Atomic<Int>(0)
@@ -56,7 +57,7 @@ final class StateCheckpointWriter: Sendable {
 
     /// Returns once every checkpoint submitted so far is written (or failed).
     func waitForWrites() {
-        queue.sync {}
+        queue.waitForQueued()
     }
 
     /// Takes no more checkpoints and returns once those submitted are written (or failed): after

@@ -118,6 +118,9 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
     private let base: any TableProvider
     private let connectors: [Int: any SourceConnector]
     private let catalog: Catalog
+    /// Relations outside the catalog (a session's `file_scan` calls), by id: their connector and
+    /// column types.
+    private let external: [Int: FileScans.Relation]
     private var scanned: [Int: TableStore] = [:]
     /// Why a source could not be read; the query must fail with it.
     package private(set) var failure: SluiceError?
@@ -125,7 +128,8 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
     /// The server's state budget: a scan's rows count against it and spill past it.
     private let memory: StateMemory?
 
-    init(base: any TableProvider, connectors: [Int: any SourceConnector], catalog: Catalog, memory: StateMemory?) {
+    init(base: any TableProvider, connectors: [Int: any SourceConnector], catalog: Catalog, memory: StateMemory?, external: [Int: FileScans.Relation] = [:]) {
+        self.external = external
         self.base = base
         self.connectors = connectors
         self.catalog = catalog
@@ -139,17 +143,24 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
     package func store(for tableID: Int) -> TableStore? {
         if let store = base.store(for: tableID) { return store }
         if let store = scanned[tableID] { return store }
-        guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
-        let store = read(connector, relation, filter: nil)
+        guard let (connector, types) = connector(tableID) else { return nil }
+        let store = read(connector, types, filter: nil)
         scanned[tableID] = store
         return store
+    }
+
+    /// The connector that reads relation `tableID`, and its column types.
+    private func connector(_ tableID: Int) -> (any SourceConnector, [DataType])? {
+        if let relation = external[tableID] { return (relation.connector, relation.types) }
+        guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
+        return (connector, relation.columns.map(\.type))
     }
 
     /// The rows `connector` reads now, a chunk at a time into a table of the state store, which
     /// spills them to disk past `--memory-limit`: a query of a large topic or lake table never
     /// holds it whole in memory.
-    private func read(_ connector: any SourceConnector, _ relation: RelationDefinition, filter: ScalarExpr?) -> TableStore {
-        let store = TableStore(types: relation.columns.map(\.type), primaryKey: [], memory: memory)
+    private func read(_ connector: any SourceConnector, _ types: [DataType], filter: ScalarExpr?) -> TableStore {
+        let store = TableStore(types: types, primaryKey: [], memory: memory)
         do {
             try connector.scan(pruningBy: filter) { (chunk: Chunk) throws(SluiceError) in try store.insert(chunk) }
         } catch {
@@ -161,9 +172,9 @@ package final class SourceScanningReader: PruningTableProvider, @unchecked Senda
     package func store(for tableID: Int, pruningBy filter: ScalarExpr) -> TableStore? {
         if let store = base.store(for: tableID) { return store }
         if let store = scanned[tableID] { return store }
-        guard let connector = connectors[tableID], let relation = catalog.relation(id: tableID) else { return nil }
+        guard let (connector, types) = connector(tableID) else { return nil }
         // Not kept for other scans of the relation in the statement: another filter may keep more.
-        return read(connector, relation, filter: filter)
+        return read(connector, types, filter: filter)
     }
 }
 
@@ -172,6 +183,18 @@ final class ConnectorSet: Sendable {
     private let connectors = Mutex<[Int: any SourceConnector]>([:])
     /// The watermark filters of the sources that have one, by source id.
     private let filters = Mutex<[Int: WatermarkFilter]>([:])
+    /// The deduplicators of the sources and tables with `dedup.key`, by relation id.
+    private let deduplicators = Mutex<[Int: SourceDeduplicator]>([:])
+
+    /// Every deduplicator, by relation id.
+    var allDeduplicators: [Int: SourceDeduplicator] { deduplicators.withLock { $0 } }
+
+    /// Relation `id`'s deduplicator, if it has one.
+    func deduplicator(for id: Int) -> SourceDeduplicator? { deduplicators.withLock { $0[id] } }
+
+    func setDeduplicator(_ deduplicator: SourceDeduplicator?, for id: Int) {
+        deduplicators.withLock { $0[id] = deduplicator }
+    }
 
     var all: [Int: any SourceConnector] { connectors.withLock { $0 } }
 
@@ -193,6 +216,7 @@ final class ConnectorSet: Sendable {
 
     func remove(_ id: Int) -> (any SourceConnector)? {
         filters.withLock { _ = $0.removeValue(forKey: id) }
+        deduplicators.withLock { _ = $0.removeValue(forKey: id) }
         return connectors.withLock { $0.removeValue(forKey: id) }
     }
 }

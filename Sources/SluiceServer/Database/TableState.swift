@@ -63,8 +63,15 @@ package final class TableState: Sendable {
         guard let store = store(for: table.id) else { throw SluiceError(.undefinedTable, "relation \"\(table.name)\" does not exist") }
         var count = 0
         let filter = table.watermark == nil ? nil : connectors.watermarkFilter(for: table.id)
+        let deduplicator = table.dedup == nil ? nil : connectors.deduplicator(for: table.id)
         var watermarks: [Watermark] = []
-        try write(table, synchronousCommit: synchronousCommit, statement: statement, watermarks: { watermarks }) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
+        // What the seen keys remember of this write, taken back if the log refuses it (so a
+        // retry is judged as new, not as repeats of a write that never happened).
+        var remembered = SourceDeduplicator.Undo()
+        try write(
+            table, synchronousCommit: synchronousCommit, statement: statement, watermarks: { watermarks },
+            takeBack: { deduplicator?.takeBack(remembered) }
+        ) { () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?) in
             var changes: [(op: ChangeOp, rows: Chunk)] = []
             for chunk in chunks {
                 var chunk = chunk
@@ -78,6 +85,11 @@ package final class TableState: Sendable {
                     }
                     chunk = kept
                     if let advanced { watermarks.append(advanced) }
+                    if chunk.isEmpty { continue }
+                }
+                if let deduplicator {
+                    // Repeats of events kept before (`dedup.key`) are dropped, never stored.
+                    chunk = deduplicator.apply(chunk, watermark: filter?.watermark, recordingIn: &remembered)
                     if chunk.isEmpty { continue }
                 }
                 let result = try store.insert(chunk)
@@ -106,10 +118,11 @@ package final class TableState: Sendable {
     /// and a connector's positions) as one step of the table's stream (``StreamRuntime/withSource(_:_:)``),
     /// logs the changes as one record, sends
     /// them to the views reading the table, and then waits for the log as `synchronousCommit`
-    /// says.
+    /// says. If the log refuses the record, the changes are taken back from the store and
+    /// `takeBack` undoes what else `apply` changed (the seen keys of `dedup.key`).
     func write(
         _ table: RelationDefinition, synchronousCommit: Bool, statement: UInt64? = nil, watermarks: () -> [Watermark] = { [] },
-        _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
+        takeBack: () -> Void = {}, _ apply: () throws(SluiceError) -> ([(op: ChangeOp, rows: Chunk)], [Int32: Int64]?)
     ) throws(SluiceError) {
         let journal = self.journal
         let lock = writerLock(of: table.id)
@@ -130,6 +143,7 @@ package final class TableState: Sendable {
                     // The log refused the write (a full disk): the statement fails and leaves
                     // the table as it was, as the log does.
                     if let store = store(for: table.id) { Self.undo(kept, in: store) }
+                    takeBack()
                     throw error
                 }
             }
@@ -194,8 +208,11 @@ package final class TableState: Sendable {
 
     /// Every table's piece of a state checkpoint, at its cut (no write in progress), with base
     /// generation `generation`.
+    /// The seen keys of every deduplicated source and table go with them, in the same cut as
+    /// the sources' positions.
     func checkpointPieces(generation: Int) -> [FragmentCheckpoint] {
         stores.tables().sorted { $0.key < $1.key }.map { $0.value.checkpointPiece(id: $0.key, generation: generation) }
+            + connectors.allDeduplicators.sorted { $0.key < $1.key }.map { $0.value.checkpointPiece(generation: generation) }
     }
 
     /// `chunk`'s rows, all with change op `op`.

@@ -104,6 +104,7 @@ package final class ServerMetrics: Sendable {
                 count("sluice_source_rows_total", labels, source.rowsRead)
                 count("sluice_source_rows_rejected_total", labels, source.rowsRejected)
                 count("sluice_source_rows_late_total", labels, source.rowsLate)
+                count("sluice_source_rows_deduplicated_total", labels, source.rowsDeduplicated)
                 count("sluice_source_bytes_total", labels, source.bytesRead)
                 if let lag = source.lag { gauge("sluice_source_lag_messages", labels, Double(lag)) }
             }

@@ -23,6 +23,11 @@ extension SQLSession {
             await database.streams.runtime.waitForCommit(try database.createSink(relation, plan: plan))
             return PGStatementResult(commandTag: "CREATE_SINK")
         }
+        if case .createSource(let relation) = planned, relation.kind == .source, relation.connector?.forAllTables == true {
+            var result = try runStatement(planned)
+            result.notices += try await createTablesForAllTables(of: relation)
+            return result
+        }
         if case .utility(.checkpoint) = planned {
             try await database.checkpoint()
             return PGStatementResult(commandTag: "CHECKPOINT")
@@ -51,7 +56,7 @@ extension SQLSession {
 
     private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
         let context = evaluationContext(statementTimestamp: Self.currentTimestamp())
-        let reader = database.reader()
+        let reader = database.reader(fileScans: fileScans)
         let executor = BatchExecutor(tables: reader, context: context, isCancelled: isCancelled, memory: QueryMemory(limit: queryMemoryLimit, spillDirectory: database.spillDirectory, server: database.queryMemory))
         switch planned {
         case .query(let plan, let columns):

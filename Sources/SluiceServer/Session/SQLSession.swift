@@ -45,6 +45,8 @@ package final class SQLSession: PGSession {
     let info: SessionInfo
     private let state: Mutex<State>
     private let cancelled = CancelFlag()
+    /// The files this session's `file_scan` calls read.
+    let fileScans = FileScans()
 
     package init(database: Database, user: String, databaseName: String, parameters: [String: String]) {
         self.database = database
@@ -82,6 +84,7 @@ package final class SQLSession: PGSession {
             if statements.count == 1 && transactionStatus != .failed {
                 let generation = database.catalog.generation
                 var binder = Binder(catalog: database.catalog, session: info, parameterTypes: types)
+                binder.externalRelations = fileScans
                 let planned = try binder.bindUnoptimized(statement)
                 types = binder.parameterTypes.map { $0 == .unknown ? .varchar : $0 }
                 columns = Self.resultColumns(of: planned)
@@ -132,6 +135,7 @@ package final class SQLSession: PGSession {
                 catalog: database.catalog, session: session, parameterTypes: prepared.parameterTypes,
                 parameterValues: parameters)
             binder.optimizer = database.optimizer(foldingIn: evaluationContext(statementTimestamp: 0))
+            binder.externalRelations = fileScans
             let planned: PlannedStatement
             if let bound, bound.catalogGeneration == database.catalog.generation, bound.settings == settings {
                 planned = binder.optimized(bound.planned)

@@ -6,7 +6,7 @@ import SluicePGWire
 import SluiceServer
 import Synchronization
 
-/// `sluice demo [balloon|users|payments]`: one command to a running pipeline. It starts the
+/// `sluice demo [balloon|users|payments|game-api|cricket]`: one command to a running pipeline. It starts the
 /// server with every listener (SQL, Kafka, the Iceberg catalog, the dashboard), creates a seed's
 /// source and views (and for the balloon game its Iceberg sinks) as the seed writes them,
 /// produces the seed's events, and says what to open. Ctrl-C stops the generator, then the
@@ -22,18 +22,23 @@ struct Demo: AsyncParsableCommand {
             payments: seed 004's payment charges, cleaned, with one-hour rolling fraud features per customer.
             game-api: seed 002's game events into topic events, filtered by a view, landed as Parquet files by event \
             type every 10 seconds in <data-dir>/game_events, and queried as hive_events.
+            cricket: seed 003's cricket matches from three upstreams (ODI rows in a PostgreSQL the demo starts, read by CDC; \
+            T20 documents as Debezium's MongoDB events on a topic; Test matches as YAML files in <data-dir>/cricket/test_matches), \
+            split into the topics match_metadata, players and innings, and dumped into a PostgreSQL warehouse (database warehouse). \
+            Without PostgreSQL installed (or with --no-postgres) the ODI matches and the warehouse are left out.
             """)
 
-    @Argument(help: "The pipeline: balloon, users, payments or game-api.") var scenario: DemoScenario = .balloon
+    @Argument(help: "The pipeline: balloon, users, payments, game-api or cricket.") var scenario: DemoScenario = .balloon
     @Option(help: "Directory for durable state (a second run resumes from it).") var dataDir = "./sluice-data"
     @Option(help: "Address for SQL (Postgres protocol).") var listen = "127.0.0.1:4566"
     @Option(help: "Address for the built-in Kafka-compatible broker.") var kafkaListen = "127.0.0.1:9092"
     @Option(help: "Address for the built-in Iceberg REST catalog.") var catalogListen = "127.0.0.1:8181"
     @Option(help: "Address for the dashboard, /metrics, /health and /ready.") var dashboardListen = "127.0.0.1:5691"
     @Option(help: "Address for webhook tables' requests.") var webhookListen = "127.0.0.1:4560"
-    @Option(help: "Events a second from the generator (default: 50 balloon pops, 5 user changes, 20 charges).") var rate: Double?
+    @Option(help: "Events a second from the generator (default: 50 balloon pops, 5 user changes, 20 charges, 2 cricket matches).") var rate: Double?
     @Option(help: "Milliseconds between barriers.") var barrierIntervalMs = 1000
     @Flag(help: "Print the pipeline's SQL, filled in for these addresses, and exit.") var printSQL = false
+    @Flag(help: "cricket: do not start a PostgreSQL (no ODI upstream, no warehouse).") var noPostgres = false
 
     func validate() throws {
         if let rate { guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") } }
@@ -41,7 +46,7 @@ struct Demo: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (sqlHost, sqlPort) = try parseAddress(listen)
+        let (sqlHost, _) = try parseAddress(listen)
         let (kafkaHost, kafkaPort) = try parseAddress(kafkaListen)
         let (catalogHost, catalogPort) = try parseAddress(catalogListen)
         let (httpHost, httpPort) = try parseAddress(dashboardListen)
@@ -52,29 +57,11 @@ struct Demo: AsyncParsableCommand {
             for script in scripts { print(script) }
             return
         }
-
-        var configuration = ServerConfiguration()
-        configuration.sqlHost = sqlHost
-        configuration.sqlPort = sqlPort
-        configuration.dataDirectory = dataDir
-        configuration.barrierIntervalMilliseconds = barrierIntervalMs
-        configuration.broker?.host = kafkaHost
-        configuration.broker?.port = kafkaPort
-        configuration.catalog?.host = catalogHost
-        configuration.catalog?.port = catalogPort
-        var http = HTTPConfiguration()
-        (http.host, http.port) = (httpHost, httpPort)
-        configuration.http = http
-        (configuration.webhook!.host, configuration.webhook!.port) = try parseAddress(webhookListen)
-        MemoryTuning.apply(memoryLimit: ServerConfiguration.defaultMemoryLimit)
-        let server: SluiceServer
-        do {
-            server = try await SluiceServer.start(configuration)
-        } catch let error as SluiceError {
-            throw fail("demo: \(error.message)")
-        } catch {
-            throw fail("demo: could not start: \(error)")
+        if scenario == .cricket {
+            try await CricketDemo(command: self, kafka: kafka, dataDirectory: absoluteData).run()
+            return
         }
+        let server = try await startServer()
 
         // A second run finds the pipeline in the data directory and leaves it as it is.
         let resuming = server.database.catalog.relation(named: scenario.firstRelation) != nil
@@ -115,6 +102,35 @@ struct Demo: AsyncParsableCommand {
         FileHandle.standardError.write(Data("sluice demo: stopped; `sluice demo \(scenario.rawValue)` again resumes from \(dataDir)\n".utf8))
     }
 
+    /// Starts the server with every listener at the addresses given.
+    func startServer() async throws -> SluiceServer {
+        let (sqlHost, sqlPort) = try parseAddress(listen)
+        let (kafkaHost, kafkaPort) = try parseAddress(kafkaListen)
+        let (catalogHost, catalogPort) = try parseAddress(catalogListen)
+        let (httpHost, httpPort) = try parseAddress(dashboardListen)
+        var configuration = ServerConfiguration()
+        configuration.sqlHost = sqlHost
+        configuration.sqlPort = sqlPort
+        configuration.dataDirectory = dataDir
+        configuration.barrierIntervalMilliseconds = barrierIntervalMs
+        configuration.broker?.host = kafkaHost
+        configuration.broker?.port = kafkaPort
+        configuration.catalog?.host = catalogHost
+        configuration.catalog?.port = catalogPort
+        var http = HTTPConfiguration()
+        (http.host, http.port) = (httpHost, httpPort)
+        configuration.http = http
+        (configuration.webhook!.host, configuration.webhook!.port) = try parseAddress(webhookListen)
+        MemoryTuning.apply(memoryLimit: ServerConfiguration.defaultMemoryLimit)
+        do {
+            return try await SluiceServer.start(configuration)
+        } catch let error as SluiceError {
+            throw fail("demo: \(error.message)")
+        } catch {
+            throw fail("demo: could not start: \(error)")
+        }
+    }
+
     /// Runs `script`'s statements in order in a session of their own.
     static func run(_ script: String, on database: Database) async throws(SluiceError) {
         let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
@@ -129,6 +145,7 @@ struct Demo: AsyncParsableCommand {
 enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
     case balloon, users, payments
     case gameAPI = "game-api"
+    case cricket
 
     var topic: String {
         switch self {
@@ -136,6 +153,7 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .users: "user-events"
         case .payments: "payment_charges"
         case .gameAPI: "events"
+        case .cricket: CricketSeed.mongoTopic
         }
     }
 
@@ -146,6 +164,7 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .users: "user_events"
         case .payments: "payment_charges"
         case .gameAPI: "game_api_events"
+        case .cricket: "t20_matches"
         }
     }
 
@@ -155,6 +174,7 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .users: 5
         case .payments: 20
         case .gameAPI: 24
+        case .cricket: 2
         }
     }
 
@@ -181,6 +201,14 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
             ]
         case .gameAPI:
             return [GameAPISeed.filled(kafka: kafka, landing: "\(dataDirectory)/game_events")]
+        case .cricket:
+            // The demo starts its PostgreSQL on a free port; printed, it is taken to be on 5432.
+            let postgres = CricketSeed.Database(host: "127.0.0.1", port: 5432, name: "dev", user: "root")
+            var warehouse = postgres
+            warehouse.name = "warehouse"
+            return CricketSeed.statements(
+                kafka: kafka, yamlRoot: CricketDemo.yamlRoot(dataDirectory), upstream: postgres, warehouse: warehouse
+            ).map { $0 + ";" }
         }
     }
 
@@ -212,6 +240,9 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
             (configuration.seed, configuration.timeline, configuration.eventsPerSecond) = (seed, .wallClock, rate)
             var events = GameAPIGenerator(configuration)
             try run.drive(&events, into: &sink, destination: topic, stopRequested: stopRequested)
+        case .cricket:
+            // Three upstreams, not one topic: CricketDemo drives them.
+            preconditionFailure("the cricket demo runs its own generator")
         }
     }
 
@@ -244,6 +275,9 @@ enum DemoScenario: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .payments:
             what = "seed 004's payments: \(Self.number(rate)) charges a second into topic payment_charges, cleaned,\n  with one-hour rolling fraud features per customer"
             query = "SELECT * FROM payment_features ORDER BY total_amount_1h DESC LIMIT 10;"
+        case .cricket:
+            what = "seed 003's cricket matches"
+            query = "SELECT format, count(*) FROM match_metadata GROUP BY format;"
         }
         return """
 

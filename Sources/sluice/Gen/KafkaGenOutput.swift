@@ -35,7 +35,7 @@ final class KafkaGenOutput: EventSink {
                 }
             }
             partitionCount = try Self.partitionCount(of: topic, client: client)
-        } catch let error as SluiceBroker.KafkaClientError {
+        } catch let error as KafkaWireError {
             throw KafkaGenOutputError("\(bootstrap): \(error.description)")
         }
         do {

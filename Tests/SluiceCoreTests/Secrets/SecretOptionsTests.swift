@@ -65,6 +65,17 @@ import Testing
         #expect(URLCredentials.masking(in: "http://u:p@ss@host/") == "http://u:[REDACTED]@host/")
     }
 
+    @Test func masksAPasswordQueryParameterAsJDBCURLsCarryIt() {
+        #expect(URLCredentials.masking(in: "jdbc:postgresql://pg:5432/mydb?user=myuser&password=123456")
+            == "jdbc:postgresql://pg:5432/mydb?user=myuser&password=[REDACTED]")
+        #expect(URLCredentials.masking(in: "jdbc:postgresql://pg/db?PASSWORD=s3cret&ssl=true")
+            == "jdbc:postgresql://pg/db?PASSWORD=[REDACTED]&ssl=true")
+        #expect(URLCredentials.masking(in: "url 'jdbc:postgresql://h/d?password=pw1' and http://u:pw2@h2/x?password=pw3")
+            == "url 'jdbc:postgresql://h/d?password=[REDACTED]' and http://u:[REDACTED]@h2/x?password=[REDACTED]")
+        // A parameter that only ends in "password" is not one.
+        #expect(URLCredentials.masking(in: "http://h/x?oldpassword=a&passwordx=b") == "http://h/x?oldpassword=a&passwordx=b")
+    }
+
     @Test func leavesURLsWithoutCredentialsAlone() {
         for text in ["http://host:8181/api", "see http://host/path@version for it", "no url", "mailto:someone@example.com", "a://@host", ""] {
             #expect(URLCredentials.masking(in: text) == text)

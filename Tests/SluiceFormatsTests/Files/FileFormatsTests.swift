@@ -72,6 +72,37 @@ import Testing
         #expect(records(text) == [["id", "name", "score", "tag"], ["1", "plain", "1.5", #"{"a": 1}"#], ["-20", "quote \" and , comma\nline", "NaN", "[1, 2]"], ["", "", "", ""]])
     }
 
+    @Test func copyTextLinesAreWhatCopyToWrites() {
+        // The column-by-column encoder against the row-at-a-time COPY TO writer, over every
+        // storage the fast paths take and some they leave to the general one.
+        var types: [DataType] = [.int64, .varchar, .float64, .jsonb, .boolean, .int16, .int32, .date, .timestamp, .timestamptz, .bytea, .interval]
+        types.append(.list(.varchar))
+        var builders = types.map { ColumnBuilder(type: $0, capacity: 3) }
+        let rows: [[Value]] = [
+            [.int64(1), .string("tab\there\nline \\ back\u{8}\u{b}\u{c}\r"), .float64(-0.5), .jsonb(#"{"a": "x\ty"}"#), .bool(true), .int16(-7),
+             .int32(Int32.min), .date(19_000), .timestamp(1_700_000_000_123_456), .timestamptz(-1), .bytea([0, 255, 92]),
+             .interval(Interval(months: 14, days: -3, microseconds: 3_723_000_001)), .list([.string("a\tb"), .null, .string("c")])],
+            [.int64(-20), .string("\\N"), .float64(.nan), .jsonb("[]"), .bool(false), .int16(0), .int32(5), .date(-800_000), .timestamp(0),
+             .timestamptz(1_700_000_000_000_000), .bytea([]), .interval(Interval(months: 0, days: 0, microseconds: 0)), .list([])],
+            Array(repeating: .null, count: types.count),
+        ]
+        for row in rows {
+            for (index, value) in row.enumerated() { builders[index].append(value) }
+        }
+        let chunk = Chunk(columns: builders.map { $0.finish() }, count: rows.count)
+        var encoder = RowTextEncoder(kind: .copyText, columnNames: types.indices.map { "c\($0)" })
+        var out: [UInt8] = []
+        encoder.append(chunk, to: &out)
+        var writer = CopyRowWriter(format: CopyFormat(kind: .text))
+        var expected: [UInt8] = []
+        for row in 0 ..< chunk.count { writer.appendRow(row, of: chunk, to: &expected) }
+        #expect(String(decoding: out, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("1\ttab\\there\\nline \\\\ back\\b\\v\\f\\r\t-0.5\t{\"a\": \"x\\\\ty\"}\tt\t-7\t-2147483648\t2022-01-08\t"))
+        #expect(lines[2] == Substring(Array(repeating: #"\N"#, count: types.count).joined(separator: "\t")))
+    }
+
     @Test func gzipInflatesInPiecesAndRefusesATruncatedStream() throws {
         // `printf 'hello, gzip\n' | gzip -n`: a member with a known body.
         let member: [UInt8] = [

@@ -5,12 +5,16 @@ import Testing
 
 @Suite struct KafkaAPITests {
     @Test func tableHoldsTheKeysAndRangesTheBrokerAdvertises() {
-        #expect(KafkaAPI.allCases.map(\.key) == [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 29, 30, 31, 32, 36, 37])
+        #expect(KafkaAPI.allCases.map(\.key) == [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 24, 25, 26, 28, 29, 30, 31, 32, 33, 36, 37, 44])
         #expect(KafkaAPI.produce.supportedVersions == 3 ... 9)
         #expect(KafkaAPI.fetch.supportedVersions == 4 ... 12)
         #expect(KafkaAPI.metadata.supportedVersions == 0 ... 12)
         #expect(KafkaAPI.apiVersions.name == "ApiVersions")
         #expect(KafkaAPI.initProducerID.name == "InitProducerId")
+        #expect(KafkaAPI.addPartitionsToTxn.supportedVersions == 0 ... 3)
+        #expect(KafkaAPI.endTxn.name == "EndTxn")
+        #expect(KafkaAPI.txnOffsetCommit.name == "TxnOffsetCommit")
+        #expect(KafkaAPI.incrementalAlterConfigs.supportedVersions == 0 ... 1)
         let response = ApiVersionsResponse.advertisingSupportedAPIs()
         #expect(response.apiKeys.count == KafkaAPI.allCases.count)
         #expect(response.apiKeys.first { $0.apiKey == 1 } == .init(apiKey: 1, minVersion: 4, maxVersion: 12))
@@ -29,6 +33,15 @@ import Testing
         #expect(KafkaAPI.apiVersions.responseHeaderVersion(for: 3) == 0)
         #expect(KafkaAPI.apiVersions.responseHeaderVersion(for: 4) == 0)
         #expect(KafkaAPI.initProducerID.responseHeaderVersion(for: 2) == 1)
+        // The transaction APIs turn flexible at 3, AlterConfigs at 2, IncrementalAlterConfigs at 1.
+        #expect(KafkaAPI.addPartitionsToTxn.requestHeaderVersion(for: 2) == 1)
+        #expect(KafkaAPI.addPartitionsToTxn.requestHeaderVersion(for: 3) == 2)
+        #expect(KafkaAPI.endTxn.responseHeaderVersion(for: 2) == 0)
+        #expect(KafkaAPI.endTxn.responseHeaderVersion(for: 3) == 1)
+        #expect(KafkaAPI.alterConfigs.requestHeaderVersion(for: 1) == 1)
+        #expect(KafkaAPI.alterConfigs.requestHeaderVersion(for: 2) == 2)
+        #expect(KafkaAPI.incrementalAlterConfigs.responseHeaderVersion(for: 0) == 0)
+        #expect(KafkaAPI.incrementalAlterConfigs.responseHeaderVersion(for: 1) == 1)
     }
 
     @Test func requestHeadersRoundTripInBothVersions() throws {

@@ -3,7 +3,8 @@ import NIOCore
 @testable import SluiceKafkaProtocol
 
 extension MessageSamples {
-    /// CreateTopics, DeleteTopics, CreatePartitions, DescribeConfigs, InitProducerId.
+    /// CreateTopics, DeleteTopics, CreatePartitions, DescribeConfigs, AlterConfigs,
+    /// IncrementalAlterConfigs, InitProducerId.
     static let admin: [MessageCase] = [
         MessageCase(CreateTopicsRequest.self) { version in
             CreateTopicsRequest(
@@ -91,6 +92,46 @@ extension MessageSamples {
                 results: [
                     .init(resourceType: 2, resourceName: "orders", configs: [config, .init(name: "password", value: nil, readOnly: true, isSensitive: true)]),
                     .init(errorCode: 3, errorMessage: "unknown topic", resourceType: 2, resourceName: "missing", configs: []),
+                ]
+            )
+        },
+        MessageCase(AlterConfigsRequest.self) { _ in
+            AlterConfigsRequest(
+                resources: [
+                    .init(resourceType: 2, resourceName: "orders", configs: [.init(name: "retention.ms", value: "60000"), .init(name: "cleanup.policy", value: nil)]),
+                    .init(resourceType: 4, resourceName: "1", configs: []),
+                ],
+                validateOnly: true
+            )
+        },
+        MessageCase(AlterConfigsResponse.self) { _ in
+            AlterConfigsResponse(
+                throttleTimeMs: 3,
+                responses: [
+                    .init(resourceType: 2, resourceName: "orders"),
+                    .init(errorCode: 40, errorMessage: "Invalid value -5 for retention.ms", resourceType: 4, resourceName: "1"),
+                ]
+            )
+        },
+        MessageCase(IncrementalAlterConfigsRequest.self) { _ in
+            IncrementalAlterConfigsRequest(
+                resources: [
+                    .init(resourceType: 2, resourceName: "orders", configs: [
+                        .init(name: "retention.ms", configOperation: 0, value: "60000"),
+                        .init(name: "segment.bytes", configOperation: 1, value: nil),
+                        .init(name: "leader.replication.throttled.replicas", configOperation: 2, value: "0:1"),
+                    ]),
+                    .init(resourceType: 4, resourceName: "", configs: [.init(name: "log.cleaner.threads", configOperation: 0, value: "2")]),
+                ],
+                validateOnly: true
+            )
+        },
+        MessageCase(IncrementalAlterConfigsResponse.self) { _ in
+            IncrementalAlterConfigsResponse(
+                throttleTimeMs: 1,
+                responses: [
+                    .init(resourceType: 2, resourceName: "orders"),
+                    .init(errorCode: 44, errorMessage: "not allowed", resourceType: 4, resourceName: ""),
                 ]
             )
         },

@@ -5,10 +5,10 @@ import NIOCore
 /// A sample of every request and response, holding at each version exactly the fields that
 /// version carries: non-default values where the version has the field, defaults elsewhere.
 enum MessageSamples {
-    static let all: [MessageCase] = core + admin + groups + security
+    static let all: [MessageCase] = core + admin + groups + security + transactions
 
-    /// ApiVersions, Metadata, Produce, Fetch, ListOffsets (admin and group samples are in
-    /// MessageSamples+Admin.swift and MessageSamples+Groups.swift).
+    /// ApiVersions, Metadata, Produce, Fetch, ListOffsets (admin, group, security and transaction
+    /// samples are in MessageSamples+Admin.swift, +Groups, +Security and +Transactions).
     static let core: [MessageCase] = [
         MessageCase(ApiVersionsRequest.self) { version in
             version >= 3 ? ApiVersionsRequest(clientSoftwareName: "librdkafka", clientSoftwareVersion: "2.6.1") : ApiVersionsRequest()

@@ -50,14 +50,7 @@ package struct IcebergRESTRequest: Sendable {
 
     static func formDecode<S: StringProtocol>(_ text: S) -> String { percentDecode(text, plusAsSpace: true) }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func hexValue(_ byte: UInt8) -> UInt8? { HexDigits.value(byte) }
 
     /// `application/x-www-form-urlencoded` body fields.
     package var formFields: [String: String] {

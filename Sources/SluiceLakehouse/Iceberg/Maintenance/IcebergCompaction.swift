@@ -208,28 +208,11 @@ struct IcebergGroupRewriter {
     }
 
     private func copyRows(of data: IcebergLiveFile, filter: IcebergRowFilter, into writer: IcebergRollingFileWriter) throws(SluiceError) {
-        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: data.path))
-        let projection = IcebergParquetColumns.projection(of: reader.schema, for: fields)
-        let present = projection.compactMap { $0 }
-        var position: Int64 = 0
-        for rowGroup in reader.rowGroups.indices {
-            let read = try reader.readRowGroup(rowGroup, columns: present)
-            var columns: [Column] = []
-            columns.reserveCapacity(fields.count)
-            var next = 0
-            for (index, source) in projection.enumerated() {
-                if source == nil {
-                    columns.append(Column(type: types[index], repeating: .null, count: read.count))
-                } else {
-                    columns.append(try IcebergParquetColumns.adapt(read.columns[next], to: types[index], name: fields[index].name))
-                    next += 1
-                }
-            }
-            var chunk = Chunk(columns: columns, count: read.count)
+        try IcebergDataFileColumns.read(data.path, fields: fields, fileIO: fileIO) { (read, position) throws(SluiceError) in
+            var chunk = read
             if !filter.isEmpty, let kept = filter.keptRows(of: chunk, firstPosition: position) {
                 chunk = Chunk(columns: chunk.columns.map { $0.gather(kept) }, count: kept.count)
             }
-            position += Int64(read.count)
             try writer.write(chunk)
         }
     }

@@ -7,9 +7,6 @@ import SluiceFormats
 /// (field id 2147483546) and `pos` (2147483545); equality delete files hold the columns their
 /// `equality_ids` name, and their rows are kept as ``IcebergEqualityKey`` bytes.
 struct IcebergDeleteContents {
-    static let filePathFieldID: Int32 = 2_147_483_546
-    static let positionFieldID: Int32 = 2_147_483_545
-
     let fileIO: any FileIO
     /// Delete file path → data file path → deleted row positions.
     private var positions: [String: [String: [Int64]]] = [:]
@@ -23,21 +20,7 @@ struct IcebergDeleteContents {
     /// The data files a position delete file names, with the positions it deletes in each.
     mutating func positions(in delete: IcebergLiveFile) throws(SluiceError) -> [String: [Int64]] {
         if let cached = positions[delete.path] { return cached }
-        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: delete.path))
-        guard let pathColumn = Self.column(Self.filePathFieldID, named: "file_path", in: reader.schema),
-              let positionColumn = Self.column(Self.positionFieldID, named: "pos", in: reader.schema) else {
-            throw SluiceError(.dataCorrupted, "position delete file \"\(delete.path)\" lacks the file_path or pos column")
-        }
-        var result: [String: [Int64]] = [:]
-        for rowGroup in reader.rowGroups.indices {
-            let chunk = try reader.readRowGroup(rowGroup, columns: [pathColumn, positionColumn])
-            guard case .bytes(let paths) = chunk.columns[0].storage, case .int64(let rows) = chunk.columns[1].storage else {
-                throw SluiceError(.dataCorrupted, "position delete file \"\(delete.path)\" has file_path or pos of the wrong type")
-            }
-            for rowIndex in 0 ..< chunk.count where !chunk.columns[0].isNull(rowIndex) && !chunk.columns[1].isNull(rowIndex) {
-                result[paths.string(at: rowIndex), default: []].append(rows[rowIndex])
-            }
-        }
+        let result = try IcebergPositionDeletes.read(delete.path, fileIO: fileIO)
         positions[delete.path] = result
         return result
     }
@@ -71,10 +54,6 @@ struct IcebergDeleteContents {
         }
         equalityKeys[delete.path] = keys
         return keys
-    }
-
-    private static func column(_ fieldID: Int32, named name: String, in schema: [ParquetColumnSchema]) -> Int? {
-        schema.firstIndex { $0.fieldID == fieldID } ?? schema.firstIndex { $0.name == name }
     }
 }
 

@@ -65,3 +65,37 @@ enum IcebergParquetColumns {
         }
     }
 }
+
+/// Reads a data file's columns for some fields of the table's schema.
+package enum IcebergDataFileColumns {
+    /// Calls `body` with each row group of the data file at `location` as `fields`' columns in
+    /// their table types (a field the file lacks is null), and the position of the group's first
+    /// row in the file.
+    package static func read(
+        _ location: String, fields: [IcebergNestedField], fileIO: any FileIO,
+        _ body: (_ rows: Chunk, _ firstPosition: Int64) throws(SluiceError) -> Void
+    ) throws(SluiceError) {
+        var types: [DataType] = []
+        for field in fields { types.append(try field.type.sluiceType()) }
+        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: location))
+        let projection = IcebergParquetColumns.projection(of: reader.schema, for: fields)
+        let present = projection.compactMap { $0 }
+        var position: Int64 = 0
+        for rowGroup in reader.rowGroups.indices {
+            let read = try reader.readRowGroup(rowGroup, columns: present)
+            var columns: [Column] = []
+            columns.reserveCapacity(fields.count)
+            var next = 0
+            for (index, source) in projection.enumerated() {
+                if source == nil {
+                    columns.append(Column(type: types[index], repeating: .null, count: read.count))
+                } else {
+                    columns.append(try IcebergParquetColumns.adapt(read.columns[next], to: types[index], name: fields[index].name))
+                    next += 1
+                }
+            }
+            try body(Chunk(columns: columns, count: read.count), position)
+            position += Int64(read.count)
+        }
+    }
+}

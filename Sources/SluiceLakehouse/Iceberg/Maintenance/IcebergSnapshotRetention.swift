@@ -69,7 +69,7 @@ package struct IcebergSnapshotRetention: Hashable, Sendable {
     }
 
     /// `id`'s snapshot and its ancestors, newest first, as far as the metadata holds them.
-    static func ancestors(of id: Int64, in metadata: IcebergTableMetadata) -> [IcebergSnapshot] {
+    package static func ancestors(of id: Int64, in metadata: IcebergTableMetadata) -> [IcebergSnapshot] {
         var byID: [Int64: IcebergSnapshot] = [:]
         for snapshot in metadata.snapshots { byID[snapshot.snapshotID] = snapshot }
         var result: [IcebergSnapshot] = []

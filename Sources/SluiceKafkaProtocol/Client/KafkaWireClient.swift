@@ -2,11 +2,11 @@
 import Glibc
 #endif
 import NIOCore
-import SluiceKafkaProtocol
 
 /// A minimal blocking Kafka client over one TCP connection, for the command-line tools and the
 /// broker benchmark: it negotiates versions with ApiVersions and sends one request at a time.
-/// (Sources and sinks that talk to external Kafka clusters use librdkafka, not this.)
+/// (Sources and sinks produce and consume with librdkafka; a Kafka sink uses this client only to
+/// finish a transaction its librdkafka producer left prepared before a restart.)
 package final class KafkaWireClient {
     private let socket: Int32
     private var correlationID: Int32 = 0
@@ -17,13 +17,13 @@ package final class KafkaWireClient {
     package let clientID = "sluice-cli"
 
     /// Connects to `host:port` and negotiates API versions.
-    package init(host: String, port: Int) throws(KafkaClientError) {
+    package init(host: String, port: Int) throws(KafkaWireError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &results) == 0, let first = results else {
-            throw KafkaClientError("cannot resolve \(host)")
+            throw KafkaWireError("cannot resolve \(host)")
         }
         defer { freeaddrinfo(results) }
         var connected: Int32 = -1
@@ -39,7 +39,7 @@ package final class KafkaWireClient {
             }
             entry = info.pointee.ai_next
         }
-        guard connected >= 0 else { throw KafkaClientError("cannot connect to \(host):\(port)") }
+        guard connected >= 0 else { throw KafkaWireError("cannot connect to \(host):\(port)") }
         socket = connected
         var noDelay: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
@@ -56,17 +56,17 @@ package final class KafkaWireClient {
     }
 
     /// The version this client speaks for `api` with this broker.
-    package func version(of api: KafkaAPI) throws(KafkaClientError) -> Int16 {
-        guard let version = versions[api] else { throw KafkaClientError("the broker does not serve \(api.name)") }
+    package func version(of api: KafkaAPI) throws(KafkaWireError) -> Int16 {
+        guard let version = versions[api] else { throw KafkaWireError("the broker does not serve \(api.name)") }
         return version
     }
 
     /// Sends `request` at the negotiated version and waits for its response.
-    package func send<Request: KafkaRequest>(_ request: Request) throws(KafkaClientError) -> Request.Response {
+    package func send<Request: KafkaRequest>(_ request: Request) throws(KafkaWireError) -> Request.Response {
         try send(request, version: try version(of: Request.api))
     }
 
-    package func send<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaClientError) -> Request.Response {
+    package func send<Request: KafkaRequest>(_ request: Request, version: Int16) throws(KafkaWireError) -> Request.Response {
         try sendWithoutResponse(request, version: version)
         return try receive(Request.self, version: version)
     }
@@ -76,7 +76,7 @@ package final class KafkaWireClient {
     /// in the order they were sent. The version is the negotiated one unless given.
     package func sendWithoutResponse<Request: KafkaRequest>(
         _ request: Request, version: Int16? = nil, expectsResponse: Bool = true
-    ) throws(KafkaClientError) {
+    ) throws(KafkaWireError) {
         let resolved: Int16
         if let version { resolved = version } else { resolved = try self.version(of: Request.api) }
         correlationID &+= 1
@@ -89,51 +89,51 @@ package final class KafkaWireClient {
 
     /// Reads the response to the oldest request in flight, which must be a `Request` sent at
     /// `version` (default: the negotiated one).
-    package func receive<Request: KafkaRequest>(_ type: Request.Type, version: Int16? = nil) throws(KafkaClientError) -> Request.Response {
+    package func receive<Request: KafkaRequest>(_ type: Request.Type, version: Int16? = nil) throws(KafkaWireError) -> Request.Response {
         let resolved: Int16
         if let version { resolved = version } else { resolved = try self.version(of: Request.api) }
-        guard !inFlight.isEmpty else { throw KafkaClientError("no request in flight") }
+        guard !inFlight.isEmpty else { throw KafkaWireError("no request in flight") }
         let expected = inFlight.removeFirst()
         var frame = try readFrame()
         do {
             let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: resolved))
-            guard header.correlationID == expected else { throw KafkaClientError("response out of order") }
+            guard header.correlationID == expected else { throw KafkaWireError("response out of order") }
             return try Request.Response(from: &frame, version: resolved)
-        } catch let error as KafkaClientError {
+        } catch let error as KafkaWireError {
             throw error
         } catch {
-            throw KafkaClientError("cannot read the \(Request.api.name) response: \(error)")
+            throw KafkaWireError("cannot read the \(Request.api.name) response: \(error)")
         }
     }
 
-    private func writeAll(_ buffer: ByteBuffer) throws(KafkaClientError) {
+    private func writeAll(_ buffer: ByteBuffer) throws(KafkaWireError) {
         var sent = 0
         let count = buffer.readableBytes
         while sent < count {
             let result = buffer.withUnsafeReadableBytes { bytes in Glibc.send(socket, bytes.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw KafkaClientError("send failed: errno \(errno)")
+                throw KafkaWireError("send failed: errno \(errno)")
             }
             sent += result
         }
     }
 
-    private func readFrame() throws(KafkaClientError) -> ByteBuffer {
+    private func readFrame() throws(KafkaWireError) -> ByteBuffer {
         var sizeBuffer = try readExactly(4)
         let size = Int(sizeBuffer.readInteger(as: Int32.self)!)
-        guard size >= 0, size <= 1 << 30 else { throw KafkaClientError("bad response size \(size)") }
+        guard size >= 0, size <= 1 << 30 else { throw KafkaWireError("bad response size \(size)") }
         return try readExactly(size)
     }
 
-    private func readExactly(_ count: Int) throws(KafkaClientError) -> ByteBuffer {
+    private func readExactly(_ count: Int) throws(KafkaWireError) -> ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: count)
         var done = 0
         while done < count {
             let result = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count - done) { bytes in
                 max(0, recv(socket, bytes.baseAddress!, count - done, 0))
             }
-            if result == 0 { throw KafkaClientError("the broker closed the connection") }
+            if result == 0 { throw KafkaWireError("the broker closed the connection") }
             done += result
         }
         return buffer
@@ -141,7 +141,7 @@ package final class KafkaWireClient {
 }
 
 /// A client-side failure, with a message for the user.
-package struct KafkaClientError: Error, CustomStringConvertible {
+package struct KafkaWireError: Error, CustomStringConvertible {
     package var description: String
 
     package init(_ description: String) {
