@@ -182,7 +182,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                 }
                 folders.insert(folder)
                 // Between two renames of one commit: the commit after restart finishes it.
-                if summary.files == 0 { try SinkFailpoints.hit("file-sink-mid-commit") }
+                if summary.files == 0 { try ConnectorFailpoints.hit("file-sink-mid-commit") }
                 summary.files += 1
                 summary.rows += file.rows
             }
@@ -230,7 +230,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                     throw SluiceError(.dataCorrupted, "the s3 sink's staged file \"\(file.staging)\" is gone before it reached \(file.final)")
                 }
                 folders.insert(LocalPath.directory(of: file.final))
-                if summary.files == 0 { try SinkFailpoints.hit("file-sink-mid-commit") }
+                if summary.files == 0 { try ConnectorFailpoints.hit("file-sink-mid-commit") }
                 summary.files += 1
                 summary.rows += file.rows
             }

@@ -180,9 +180,10 @@ package final class SinkCommitter: Sendable {
     }
 }
 
-/// The failpoints a sink's own commit steps pass (a file sink between two renames), for the
-/// connectors, which see the state store only through Dataflow.
-package enum SinkFailpoints {
+/// The failpoints the connectors' own steps pass (a file sink between two renames, a CDC
+/// snapshot between two chunks), for the connectors, which see the state store only through
+/// Dataflow.
+package enum ConnectorFailpoints {
     package static func hit(_ name: String) throws(SluiceError) {
         try Failpoints.hit(name)
     }
