@@ -274,6 +274,28 @@ def test_upsert_avro_keys_update_and_delete_a_table(server: SluiceServer) -> Non
                    "the table to hold what the upserts say")
         assert source_status(conn, "accounts")[1] == 0
         conn.execute("DROP TABLE accounts")
+        # RisingWave's form without the columns: the registry's schema gives them, the statement
+        # names the key among them.
+        conn.execute(f"""CREATE TABLE accounts_from_schema (PRIMARY KEY (id)) WITH (connector = 'kafka', topic = '{topic}',
+            properties.bootstrap.server = '{server.kafka_bootstrap}', scan.startup.mode = 'earliest')
+            FORMAT UPSERT ENCODE AVRO (schema.registry = '{server.schema_registry_url}')""")
+        columns = conn.execute("""SELECT column_name, data_type, is_nullable FROM information_schema.columns
+            WHERE table_name = 'accounts_from_schema' ORDER BY ordinal_position""").fetchall()
+        assert columns == [("id", "integer", "NO"), ("owner", "character varying", "YES"), ("balance", "bigint", "YES")], columns
+        wait_until(lambda: conn.execute("SELECT id, owner, balance FROM accounts_from_schema ORDER BY id").fetchall() == expected, 30,
+                   "the table without listed columns to hold what the upserts say")
+        # A deleted key stays deleted through the table's key (an update of a kept one replaces it).
+        assert conn.execute("SELECT count(*) FROM accounts_from_schema WHERE id = 2").fetchone()[0] == 0
+        for statement, sqlstate, words in [
+            ("(PRIMARY KEY (nope))", "42703", 'column "nope" named in PRIMARY KEY'),
+            ("(PRIMARY KEY (id)) INCLUDE offset AS at", "42P16", "INCLUDE needs the table's columns listed"),
+        ]:
+            with pytest.raises(psycopg.Error) as failure:
+                conn.execute(f"""CREATE TABLE refused {statement} WITH (connector = 'kafka', topic = '{topic}',
+                    properties.bootstrap.server = '{server.kafka_bootstrap}', scan.startup.mode = 'earliest')
+                    FORMAT UPSERT ENCODE AVRO (schema.registry = '{server.schema_registry_url}')""")
+            assert failure.value.sqlstate == sqlstate and words in str(failure.value), (statement, failure.value)
+        conn.execute("DROP TABLE accounts_from_schema")
 
 
 def test_debezium_avro_events_become_upserts_and_deletes(server: SluiceServer) -> None:
@@ -313,6 +335,13 @@ def test_debezium_avro_events_become_upserts_and_deletes(server: SluiceServer) -
         expected = [(1, "o1"), (2, None)] + [(n, f"o{n}") for n in range(5, 11)] + [(11, "new")]
         wait_until(lambda: conn.execute("SELECT id, owner FROM dbz_accounts ORDER BY id").fetchall() == expected, 30,
                    "the table to hold what the events say")
+        # Without the columns: those of the envelope's `after` record.
+        conn.execute(f"""CREATE TABLE dbz_from_schema (PRIMARY KEY (id)) WITH (connector = 'kafka', topic = '{topic}',
+            properties.bootstrap.server = '{server.kafka_bootstrap}', scan.startup.mode = 'earliest')
+            FORMAT DEBEZIUM ENCODE AVRO (schema.registry = '{server.schema_registry_url}')""")
+        wait_until(lambda: conn.execute("SELECT id, owner FROM dbz_from_schema ORDER BY id").fetchall() == expected, 30,
+                   "the table without listed columns to hold what the events say")
+        conn.execute("DROP TABLE dbz_from_schema")
         errors = wait_until(lambda: conn.execute("SELECT error FROM sluice_source_errors WHERE source_name = 'dbz_accounts'").fetchall(), 30,
                             "the truncate event to be rejected")
         assert len(errors) == 1 and 'op "t" is not applied' in errors[0][0], errors

@@ -79,7 +79,7 @@ package struct KafkaSourceOptions: Sendable {
             guard description.encode == "JSON" || description.encode == "AVRO" else {
                 throw SluiceError(.featureNotSupported, "FORMAT UPSERT takes ENCODE JSON or AVRO, not ENCODE \(description.encode)")
             }
-            guard description.isTable, !description.primaryKey.isEmpty else {
+            guard description.isTable, !description.primaryKey.isEmpty || !description.primaryKeyNames.isEmpty else {
                 throw SluiceError(
                     .invalidParameterValue, "FORMAT UPSERT needs a table with a primary key: CREATE TABLE … (…, PRIMARY KEY (…)) WITH (connector = 'kafka', …) FORMAT UPSERT ENCODE JSON")
             }
@@ -89,7 +89,7 @@ package struct KafkaSourceOptions: Sendable {
             guard description.encode == "JSON" || description.encode == "AVRO" else {
                 throw SluiceError(.featureNotSupported, "FORMAT DEBEZIUM takes ENCODE JSON or AVRO, not ENCODE \(description.encode)")
             }
-            guard description.isTable, !description.primaryKey.isEmpty else {
+            guard description.isTable, !description.primaryKey.isEmpty || !description.primaryKeyNames.isEmpty else {
                 throw SluiceError(
                     .invalidParameterValue,
                     "FORMAT DEBEZIUM needs a table with a primary key: CREATE TABLE … (…, PRIMARY KEY (…)) WITH (connector = 'kafka', …) FORMAT DEBEZIUM ENCODE JSON",

@@ -150,6 +150,10 @@ package struct SourceDescription: Sendable {
     package var columns: [(name: String, type: DataType)]
     /// Indexes of the primary-key columns (a table's; empty for a source without one).
     package var primaryKey: [Int]
+    /// A CREATE TABLE that lists no columns but names its PRIMARY KEY (`CREATE TABLE t (PRIMARY
+    /// KEY (id)) WITH (…) FORMAT UPSERT ENCODE AVRO (…)`): the key's names, which the connector
+    /// resolves once it knows the columns (``SourceConnector/inferredPrimaryKey``).
+    package var primaryKeyNames: [String] = []
     /// The `WITH` options as written (`connector`, `topic`, `properties.bootstrap.server`, …).
     package var options: [String: String]
     /// `PLAIN`, `UPSERT`, … and `JSON`, …, upper-cased; the options after `ENCODE`.

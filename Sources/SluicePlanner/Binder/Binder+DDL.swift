@@ -16,9 +16,19 @@ extension Binder {
             guard create.query == nil else {
                 throw SluiceError(.featureNotSupported, "CREATE TABLE AS with a connector is not supported")
             }
-            var (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
-            if columns.isEmpty { throw SluiceError(.invalidTableDefinition, "a table needs at least one column") }
+            var columns: [CatalogColumn] = []
+            var primaryKey: [Int] = []
+            var keyNames: [String]?
+            if create.columns.isEmpty {
+                // The connector says the columns at CREATE (a schema registry's schema, an
+                // Iceberg table, Parquet files), as RisingWave's `CREATE TABLE t (PRIMARY KEY
+                // (id)) WITH (…) FORMAT UPSERT ENCODE AVRO (…)`; a PRIMARY KEY names them.
+                keyNames = try Self.primaryKeyWithoutColumns(create, dedup: dedupOptions)
+            } else {
+                (columns, primaryKey) = try bindColumnDefinitions(create.columns, create.constraints, relation: create.name.name)
+            }
             var connector = try connectorSpec(create.options, create.format)
+            connector.primaryKeyNames = keyNames
             try bindIncludes(create.includes, into: &columns, connector: &connector)
             if let validate = create.validate {
                 guard connector.connector == "webhook" else {
@@ -68,6 +78,31 @@ extension Binder {
         try bindTableWatermark(create, into: &relation)
         relation.dedup = try bindDedup(dedupOptions, of: relation)
         return .createTable(relation, populate: populate)
+    }
+
+    /// The PRIMARY KEY of a connector-fed CREATE TABLE that lists no columns (nil without one);
+    /// what else names a column needs them listed.
+    private static func primaryKeyWithoutColumns(_ create: CreateTable, dedup: [WithOption]) throws(SluiceError) -> [String]? {
+        let named: String? =
+            if !create.includes.isEmpty { "INCLUDE" }
+            else if !create.watermarks.isEmpty { "WATERMARK FOR" }
+            else if create.versionColumn != nil { "WITH VERSION COLUMN" }
+            else if create.onConflict != nil { "ON CONFLICT" }
+            else if !dedup.isEmpty { "dedup.key" }
+            else if create.constraints.contains(where: { if case .unique = $0 { true } else { false } }) { "UNIQUE" }
+            else { nil }
+        if let named {
+            throw SluiceError(
+                .invalidTableDefinition, "\(named) needs the table's columns listed",
+                hint: "Without columns the table takes the connector's; list them to use \(named).")
+        }
+        var key: [String]?
+        for constraint in create.constraints {
+            guard case .primaryKey(let names, _) = constraint else { continue }
+            guard key == nil else { throw SluiceError(.invalidTableDefinition, "multiple primary keys for table \"\(create.name.name)\" are not allowed") }
+            key = names
+        }
+        return key
     }
 
     /// A table's `WATERMARK FOR`, as RisingWave has it: only on an APPEND ONLY table, whose rows

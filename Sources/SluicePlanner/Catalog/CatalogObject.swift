@@ -178,6 +178,9 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
     package var includes: [IncludeSpec]?
     /// A CDC source's `FOR ALL TABLES`: the statement makes a table of each upstream table.
     package var forAllTables: Bool?
+    /// A connector-fed CREATE TABLE that lists no columns: its PRIMARY KEY by name, resolved
+    /// against the columns the connector says (then cleared).
+    package var primaryKeyNames: [String]?
 
     package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
         self.options = options

@@ -252,13 +252,25 @@ package final class Database: TableProvider, Sendable {
                 connector.stop()
                 throw SluiceError(
                     .invalidTableDefinition, "\(relation.kind == .table ? "table" : "source") \"\(relation.name)\" needs its columns listed",
-                    hint: "The \(relation.connector?.connector ?? "") connector cannot tell them; only Iceberg tables and Parquet files say their columns.")
+                    hint: "The \(relation.connector?.connector ?? "") connector cannot tell them; Iceberg tables, Parquet files and ENCODE AVRO with a schema registry say their columns.")
             }
             relation.columns = inferred.map { CatalogColumn(name: $0.name, type: $0.type) }
-            if relation.primaryKey.isEmpty, let key = connector.inferredPrimaryKey {
-                relation.primaryKey = key.compactMap { name in relation.columns.firstIndex { $0.name == name } }
-                for index in relation.primaryKey { relation.columns[index].isNullable = false }
+            // `CREATE TABLE t (PRIMARY KEY (id)) WITH (…)`: the key the statement names, else
+            // the one the connector says.
+            if let key = relation.connector?.primaryKeyNames ?? connector.inferredPrimaryKey {
+                relation.primaryKey = []
+                for name in key {
+                    guard let index = relation.columns.firstIndex(where: { $0.name == name }) else {
+                        connector.stop()
+                        throw SluiceError(
+                            .undefinedColumn, "column \"\(name)\" named in PRIMARY KEY is not one of the columns the \(relation.connector?.connector ?? "") connector gives",
+                            hint: "Its columns: \(relation.columns.map(\.name).joined(separator: ", ")).")
+                    }
+                    relation.primaryKey.append(index)
+                    relation.columns[index].isNullable = false
+                }
             }
+            relation.connector?.primaryKeyNames = nil
         }
         // Where it starts, resolved now, is kept: after a restart the source starts there again.
         relation.connector?.startPositions = connector.positions
@@ -382,6 +394,7 @@ package final class Database: TableProvider, Sendable {
             primaryKey: relation.primaryKey,
             options: spec.options, format: spec.format, encode: spec.encode, formatOptions: spec.formatOptions, isTable: relation.kind == .table)
         description.startPositions = spec.startPositions
+        description.primaryKeyNames = spec.primaryKeyNames ?? []
         description.includes = (spec.includes ?? []).compactMap { include in
             guard let kind = SourceInclude.Kind(rawValue: include.kind),
                   let column = description.columns.firstIndex(where: { $0.name == include.column }) else { return nil }
