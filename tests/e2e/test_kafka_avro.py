@@ -164,6 +164,18 @@ def test_schema_evolution_reads_old_and_new_writers(server: SluiceServer) -> Non
         conn.execute("DROP TABLE readings_v1")
 
 
+def test_the_registry_refuses_a_body_over_its_bound_and_keeps_serving(server: SluiceServer) -> None:
+    """A request body over 16 MiB is a 413 before it is read further; the registry then answers
+    the next request as before."""
+    import httpx
+    subject = f"{unique_topic('oversize')}-value"
+    reply = httpx.post(f"{server.schema_registry_url}/subjects/{subject}/versions", content=b"x" * (17 << 20),
+                       headers={"Content-Type": "application/vnd.schemaregistry.v1+json"}, timeout=60)
+    assert reply.status_code == 413, (reply.status_code, reply.text[:200])
+    schema = Schema(json.dumps({"type": "record", "name": "R", "fields": [{"name": "a", "type": "string"}]}), "AVRO")
+    assert _registry(server).register_schema(subject, schema) > 0
+
+
 def test_the_registry_refuses_what_confluents_refuses(server: SluiceServer) -> None:
     """Incompatible schemas (409/409), invalid ones (422/42201), missing subjects, versions and
     schemas (404 with 40401, 40402, 40403); compatibility levels per subject, ids shared between

@@ -66,7 +66,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
             (avroReader, columnsFromRegistry) = try Self.registrySchema(registry, options, description, validate: validate)
             if let columnsFromRegistry {
                 description.columns = columnsFromRegistry
-                description.primaryKey = try Self.resolve(primaryKey: description.primaryKeyNames, in: columnsFromRegistry, subject: options.valueSubject)
+                // `CREATE TABLE t (PRIMARY KEY (id)) … ENCODE AVRO`: the key among the schema's
+                // fields (a name that is none of them is the CREATE's error, in Database).
+                description.primaryKey = description.primaryKeyNames.compactMap { name in columnsFromRegistry.firstIndex { $0.name == name } }
             }
         }
         self.description = description
@@ -103,21 +105,6 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
     private var columnsFromRegistry: [(name: String, type: DataType)]?
 
     package var inferredColumns: [(name: String, type: DataType)]? { columnsFromRegistry }
-
-    /// `CREATE TABLE t (PRIMARY KEY (a, b)) … ENCODE AVRO`: the key's columns among those the
-    /// registry's schema gives.
-    private static func resolve(primaryKey names: [String], in columns: [(name: String, type: DataType)], subject: String) throws(SluiceError) -> [Int] {
-        var key: [Int] = []
-        for name in names {
-            guard let index = columns.firstIndex(where: { $0.name == name }) else {
-                throw SluiceError(
-                    .undefinedColumn, "column \"\(name)\" named in PRIMARY KEY is not a field of subject \"\(subject)\"'s schema",
-                    hint: "The table's columns are the schema's fields: \(columns.map(\.name).joined(separator: ", ")).")
-            }
-            key.append(index)
-        }
-        return key
-    }
 
     /// The value subject's latest schema, and the columns it gives when `description` lists none
     /// (for FORMAT DEBEZIUM, those of its `after` record). At CREATE (`validate`) a registry that
