@@ -16,11 +16,16 @@ import SluiceServer
 package struct FilesBenchmark {
     package var rows: Int
     package var runs: Int
+    /// The pipelines to run (`source`, `parquet`, `csv`, `json`); empty: all.
+    package var only: Set<String>
 
-    package init(rows: Int, runs: Int) {
+    package init(rows: Int, runs: Int, only: Set<String> = []) {
         self.rows = rows
         self.runs = max(1, runs)
+        self.only = only
     }
+
+    private func runs(_ pipeline: String) -> Bool { only.isEmpty || only.contains(pipeline) }
 
     package func run() async throws {
         let directory = try benchDirectory(named: "files")
@@ -37,13 +42,15 @@ package struct FilesBenchmark {
         report("sluice bench files: \(rows) balloon rows (player, balloon_color, score, page_id, favorite_color_bonus, event_ts), medians of \(runs) runs")
         let reference = try DuckDBReference.figures(script: Self.duckdbScript, arguments: [input, "\(directory)/duckdb-out"])
 
-        var sourceTimes: [Double] = []
-        for run in 0 ..< runs {
-            sourceTimes.append(try await sourceToView(input: input, directory: "\(directory)/source-\(run)"))
+        if runs("source") {
+            var sourceTimes: [Double] = []
+            for run in 0 ..< runs {
+                sourceTimes.append(try await sourceToView(input: input, directory: "\(directory)/source-\(run)"))
+            }
+            line("parquet source → view", seconds: median(sourceTimes), duckdb: reference?["read_parquet"])
         }
-        line("parquet source → view", seconds: median(sourceTimes), duckdb: reference?["read_parquet"])
 
-        for encode in ["PARQUET", "CSV", "JSON"] {
+        for encode in ["PARQUET", "CSV", "JSON"] where runs(encode.lowercased()) {
             var times: [Double] = []
             for run in 0 ..< runs {
                 times.append(try await viewToSink(encode: encode, input: input, directory: "\(directory)/sink-\(encode)-\(run)"))

@@ -63,6 +63,24 @@ package struct Bitmap: Hashable, Sendable {
     /// True when every bit is set.
     package var isAllSet: Bool { setCount == count }
 
+    /// Bits `range`, a word at a time.
+    package func slice(_ range: Range<Int>) -> Bitmap {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "bitmap slice out of range")
+        var result = Bitmap(count: range.count, value: false)
+        let first = range.lowerBound >> 6, shift = UInt64(range.lowerBound & 63)
+        words.withUnsafeBufferPointer { source in
+            result.words.withUnsafeMutableBufferPointer { target in
+                for index in target.indices {
+                    var word = source[first + index] >> shift
+                    if shift != 0 && first + index + 1 < source.count { word |= source[first + index + 1] << (64 - shift) }
+                    target[index] = word
+                }
+            }
+        }
+        result.clearTail()
+        return result
+    }
+
     private mutating func clearTail() {
         let tailBits = count & 63
         if tailBits != 0 { words[words.count - 1] &= (1 << UInt64(tailBits)) - 1 }

@@ -93,9 +93,33 @@ extension Column {
         return gather(indices)
     }
 
-    /// Rows `range` of this column.
+    /// Rows `range` of this column, copied a run at a time.
     package func slice(_ range: Range<Int>) -> Column {
-        gather(Array(range))
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "slice out of range")
+        if range.count == count { return self }
+        let newStorage: ColumnStorage
+        switch storage {
+        case .bool(let values): newStorage = .bool(Array(values[range]))
+        case .int16(let values): newStorage = .int16(Array(values[range]))
+        case .int32(let values): newStorage = .int32(Array(values[range]))
+        case .int64(let values): newStorage = .int64(Array(values[range]))
+        case .float32(let values): newStorage = .float32(Array(values[range]))
+        case .float64(let values): newStorage = .float64(Array(values[range]))
+        case .decimal(let values): newStorage = .decimal(Array(values[range]))
+        case .interval(let values): newStorage = .interval(Array(values[range]))
+        case .bytes(let values):
+            let start = values.offsets[range.lowerBound], end = values.offsets[range.upperBound]
+            newStorage = .bytes(VarBytes(
+                offsets: values.offsets[range.lowerBound ... range.upperBound].map { $0 - start },
+                data: Array(values.data[Int(start) ..< Int(end)])))
+        case .structure(let children, _):
+            newStorage = .structure(children.map { $0.slice(range) }, count: range.count)
+        case .list:
+            return gather(Array(range))
+        }
+        var sliced = Column(type: type, storage: newStorage, validity: validity?.slice(range))
+        sliced.decimalProfile = decimalProfile
+        return sliced
     }
 
     /// This column's rows followed by `other`'s; both must have the same physical layout.
@@ -193,7 +217,7 @@ extension Chunk {
 
     /// Rows `range` of this chunk.
     package func slice(_ range: Range<Int>) -> Chunk {
-        gather(Array(range))
+        Chunk(columns: columns.map { $0.slice(range) }, count: range.count)
     }
 
     /// The rows of `chunks`, one after another; all must have the same column types.

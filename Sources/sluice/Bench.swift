@@ -417,11 +417,18 @@ struct FilesBench: AsyncParsableCommand {
     @Option(help: "Runs per pipeline; medians are reported.")
     var runs = 3
 
+    @Option(help: "Only these pipelines (source, parquet, csv, json); all by default.")
+    var only: [String] = []
+
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
         output.prepareAsServer()
-        try await FilesBenchmark(rows: rows, runs: runs).run()
+        let known: Set<String> = ["source", "parquet", "csv", "json"]
+        if let unknown = only.first(where: { !known.contains($0.lowercased()) }) {
+            throw ValidationError("unknown pipeline '\(unknown)'; the pipelines are source, parquet, csv and json")
+        }
+        try await FilesBenchmark(rows: rows, runs: runs, only: Set(only.map { $0.lowercased() })).run()
     }
 }
 

@@ -209,6 +209,39 @@ struct TimeZoneDatabaseTests {
         #expect(TimeZoneRules.fixedOffset(secondsEast: 168 * 3600) == nil)
     }
 
+    /// A column's timestamps written one after another (the day's text kept, UTC not looked
+    /// up) read as each written alone, across days, zones' transitions, BC and the infinities.
+    @Test func aTimestampWriterWritesWhatEachTimestampAloneWrites() throws {
+        let day: Int64 = 86_400_000_000
+        var values: [Int64] = [.max, .min, 0, -1, 1, day - 1, day, -day, -62_135_596_800_000_000 - 1, -62_135_596_800_000_000 + day / 2]
+        // Around New York's 2024 spring transition, a second at a time and an hour at a time.
+        for step in stride(from: Int64(-7200), through: 7200, by: 1) { values.append(1_710_054_000_000_000 + step * 1_000_000 + 250) }
+        for hour in 0 ..< 400 { values.append(1_700_000_000_000_000 + Int64(hour) * 3_600_000_000) }
+        for zone in [TimeZoneRules.utc, try zone("America/New_York"), try #require(TimeZoneRules.fixedOffset(secondsEast: 19800))] {
+            for withZone in [true, false] {
+                var writer = TemporalText.TimestampWriter(withZone: withZone, zone: zone)
+                var together: [UInt8] = []
+                var alone: [UInt8] = []
+                for value in values {
+                    writer.append(value, to: &together)
+                    together.append(10)
+                    TemporalText.appendTimestamp(value, withZone: withZone, zone: zone, to: &alone)
+                    alone.append(10)
+                }
+                #expect(together == alone, "\(zone.name) \(withZone)")
+            }
+        }
+        // PostgreSQL: SET TimeZone = 'UTC'; SELECT '2024-03-10 07:00:00.5+00'::timestamptz, '0044-03-15 12:00 BC'::timestamp
+        var writer = TemporalText.TimestampWriter(withZone: true)
+        var out: [UInt8] = []
+        writer.append(1_710_054_000_500_000, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "2024-03-10 07:00:00.5+00")
+        var plain = TemporalText.TimestampWriter(withZone: false)
+        out = []
+        plain.append(-63_517_780_800_000_000, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "0044-03-15 12:00:00 BC")
+    }
+
     // A version 1 file made from the system's New York file (its first header and 32-bit block,
     // with the version byte zeroed) agrees with the full file over the 32-bit range.
     @Test func versionOneDataReadsLikeTheFullFile() throws {

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import boto3
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from duckdb_support import duckdb_with
@@ -273,3 +274,46 @@ def test_yaml_files_read_as_pyyaml_reads_them(tmp_path: Path) -> None:
         wait_until(lambda: conn.execute("SELECT count(*) FROM per_city").fetchone() == (2,), 20, "the view over YAML files")
         errors = [e for (e,) in conn.execute("SELECT error FROM sluice_source_errors WHERE source_name = 'matches'").fetchall()]
         assert len(errors) == 1 and "broken.yaml" in errors[0] and "YAML line 1" in errors[0], errors
+
+
+def test_views_reading_different_columns_each_see_their_columns_as_duckdb_does(tmp_path: Path) -> None:
+    """The source decodes only the Parquet columns its views read; a view made while the file
+    is being read for another view (which reads other columns) still gets every value of its
+    own columns, from the backfill or from the stream."""
+    root = tmp_path / "wide"
+    folder = root / "kind=a"
+    folder.mkdir(parents=True)
+    count = 1_000_000
+    ids = pa.array(range(count), pa.int64())
+    table = pa.table({"id": ids, "score": pc.cast(pc.remainder(ids, 997), pa.int32()),
+                      "name": pc.binary_join_element_wise("n", pc.cast(pc.remainder(ids, 101), pa.string()), ""),
+                      "weight": pc.multiply(pc.cast(pc.remainder(ids, 13), pa.float64()), 0.25)})
+    pq.write_table(table, folder / "part-0.parquet", row_group_size=2_000)
+    oracle = duckdb_with()
+    files = f"read_parquet('{root}/*/*.parquet', hive_partitioning = 1)"
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=ARGS) as server, connect(server) as conn:
+        conn.execute(f"""CREATE SOURCE wide (id bigint, score int, name varchar, weight double precision, kind varchar)
+            WITH (connector = 'posix_fs', posix_fs.root = '{root}', match_pattern = '**/*.parquet') FORMAT PLAIN ENCODE PARQUET""")
+        views = {
+            "by_score": ("SELECT count(*) AS n, sum(score) AS s FROM wide", "SELECT count(*), sum(score) FROM {}"),
+            "by_name": ("SELECT count(name) AS n, max(name) AS m, sum(weight) AS w FROM wide", "SELECT count(name), max(name), sum(weight) FROM {}"),
+            "by_kind": ("SELECT kind, count(*) AS n, max(id) AS m FROM wide GROUP BY kind", "SELECT kind, count(*), max(id) FROM {} GROUP BY kind"),
+        }
+        # The first starts the reading; the others are made while it goes on.
+        for name, (query, _) in views.items():
+            conn.execute(f"CREATE MATERIALIZED VIEW {name} AS {query}")
+            assert wait_until(lambda: conn.execute("SELECT n FROM by_score").fetchone()[0] > 0, 60, "the source to start reading")
+        assert wait_until(lambda: conn.execute("SELECT n FROM by_score").fetchone() == (count,), 60, "the source to read the file")
+        # One made after everything was read starts from the source's backfill.
+        conn.execute("CREATE MATERIALIZED VIEW late AS SELECT sum(id) AS i, count(weight) AS w FROM wide")
+        views["late"] = ("", "SELECT sum(id), count(weight) FROM {}")
+        # A file landing later reaches every view with its columns.
+        more = root / "kind=b"
+        more.mkdir()
+        pq.write_table(table.slice(0, 5_000), more / "part-1.parquet", row_group_size=1_000)
+        assert wait_until(lambda: conn.execute("SELECT n FROM by_score").fetchone() == (count + 5_000,), 60, "the new file")
+        assert wait_until(lambda: conn.execute("SELECT w FROM late").fetchone() == (count + 5_000,), 60, "the new file in the late view")
+        for name, (_, expected) in views.items():
+            mine = sorted(conn.execute(f"SELECT * FROM {name}").fetchall())
+            theirs = sorted(tuple(float(v) if isinstance(v, float) else v for v in row) for row in oracle.execute(expected.format(files)).fetchall())
+            assert mine == theirs, name

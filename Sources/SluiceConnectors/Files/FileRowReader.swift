@@ -159,9 +159,7 @@ struct FileRowReader {
     }
 
     static func constant(_ value: Value, type: DataType, count: Int) -> Column {
-        var builder = ColumnBuilder(type: type, capacity: count)
-        for _ in 0 ..< count { builder.append(value) }
-        return builder.finish()
+        Column(type: type, repeating: value, count: count)
     }
 
     // MARK: Bytes
@@ -299,19 +297,37 @@ struct FileRowReader {
         _ file: SourceFile, skip: Int64, constants: [Int: Value], mayMatch: ((Int, IcebergColumnEvidence) -> Bool)?,
         each: (Chunk, Int64) throws(SluiceError) -> Void
     ) throws(SluiceError) {
-        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: file.location, size: file.size))
-        // Each source column's top-level column in the file, by name.
-        let fileNames = reader.schema.map { $0.name.lowercased() }
-        var projection: [Int] = []
-        var sourceOfProjected: [Int] = []
-        for (index, column) in columns.enumerated() where constants[index] == nil && wanted?.contains(index) != false {
-            if let position = fileNames.firstIndex(of: column.name.lowercased()) {
-                projection.append(position)
-                sourceOfProjected.append(index)
-            }
+        let wanted = self.wanted
+        try readParquet(file, skip: skip, constants: constants, mayMatch: mayMatch, reading: { wanted }) { (chunk, _, through) throws(SluiceError) -> Bool in
+            try each(chunk, through)
+            return true
         }
-        let leafOfColumn: [Int: Int] = Dictionary(uniqueKeysWithValues: sourceOfProjected.enumerated().compactMap { projected, source in
-            reader.leafColumns.firstIndex { $0.path == [reader.schema[projection[projected]].name] }.map { (source, $0) }
+    }
+
+    /// Reads Parquet `file` after its first `skip` rows, decoding of each row group the columns
+    /// `reading` names as the group is reached (nil: all; the others are NULL). `each` takes each
+    /// chunk, the columns it holds and the rows read through its last; when it refuses one (a
+    /// reader now wants more columns), the group is decoded again with what `reading` says now
+    /// and goes on from that chunk.
+    func readParquet(
+        _ file: SourceFile, skip: Int64, mayMatch: ((Int, IcebergColumnEvidence) -> Bool)? = nil, reading: () -> Set<Int>?,
+        each: (Chunk, Set<Int>?, Int64) throws(SluiceError) -> Bool
+    ) throws(SluiceError) {
+        try readParquet(file, skip: skip, constants: partitionValues(file.relativePath), mayMatch: mayMatch, reading: reading, each: each)
+    }
+
+    private func readParquet(
+        _ file: SourceFile, skip: Int64, constants: [Int: Value], mayMatch: ((Int, IcebergColumnEvidence) -> Bool)?,
+        reading: () -> Set<Int>?, each: (Chunk, Set<Int>?, Int64) throws(SluiceError) -> Bool
+    ) throws(SluiceError) {
+        let reader = try ParquetReader(input: FileIOParquetInput(fileIO: fileIO, location: file.location, size: file.size))
+        // Each source column's top-level column in the file, by name, and its leaf.
+        let fileNames = reader.schema.map { $0.name.lowercased() }
+        let positionOfColumn: [Int?] = columns.enumerated().map { index, column in
+            constants[index] == nil ? fileNames.firstIndex(of: column.name.lowercased()) : nil
+        }
+        let leafOfColumn: [Int: Int] = Dictionary(uniqueKeysWithValues: positionOfColumn.enumerated().compactMap { source, position in
+            position.flatMap { position in reader.leafColumns.firstIndex { $0.path == [reader.schema[position].name] } }.map { (source, $0) }
         })
         var first: Int64 = 0
         for (index, rowGroup) in reader.rowGroups.enumerated() {
@@ -328,26 +344,40 @@ struct FileRowReader {
                 }
                 if !keep { continue }
             }
-            let chunk = projection.isEmpty ? Chunk(columns: [], count: Int(rows)) : try reader.readRowGroup(index, columns: projection)
-            var built: [Column] = []
-            var projected = 0
-            for (index, column) in columns.enumerated() {
-                if let value = constants[index] {
-                    built.append(Self.constant(value, type: column.type, count: chunk.count))
-                } else if projected < sourceOfProjected.count && sourceOfProjected[projected] == index {
-                    let values = chunk.columns[projected]
-                    built.append(values.type == column.type ? values : try IcebergDataWriter.convert(values, to: column.type))
-                    projected += 1
-                } else {
-                    built.append(Self.constant(.null, type: column.type, count: chunk.count))
-                }
-            }
-            let whole = Chunk(columns: built, count: chunk.count)
             var start = Int(max(0, skip - first))
-            while start < whole.count {
-                let end = min(whole.count, start + Chunk.preferredSize)
-                try each(start == 0 && end == whole.count ? whole : whole.slice(start ..< end), first + Int64(end))
-                start = end
+            while start < Int(rows) {
+                // The columns wanted now, decoded; the file's others and those it lacks NULL.
+                let wanted = reading()
+                var projection: [Int] = []
+                var sourceOfProjected: [Int] = []
+                for (column, position) in positionOfColumn.enumerated() where wanted?.contains(column) != false {
+                    if let position {
+                        projection.append(position)
+                        sourceOfProjected.append(column)
+                    }
+                }
+                let chunk = projection.isEmpty ? Chunk(columns: [], count: Int(rows)) : try reader.readRowGroup(index, columns: projection)
+                var built: [Column] = []
+                var projected = 0
+                for (index, column) in columns.enumerated() {
+                    if let value = constants[index] {
+                        built.append(Self.constant(value, type: column.type, count: chunk.count))
+                    } else if projected < sourceOfProjected.count && sourceOfProjected[projected] == index {
+                        let values = chunk.columns[projected]
+                        built.append(values.type == column.type ? values : try IcebergDataWriter.convert(values, to: column.type))
+                        projected += 1
+                    } else {
+                        built.append(Self.constant(.null, type: column.type, count: chunk.count))
+                    }
+                }
+                let whole = Chunk(columns: built, count: chunk.count)
+                // Constant columns hold values whatever is wanted.
+                let holding = wanted.map { $0.union(constants.keys) }
+                while start < whole.count {
+                    let end = min(whole.count, start + Chunk.preferredSize)
+                    guard try each(start == 0 && end == whole.count ? whole : whole.slice(start ..< end), holding, first + Int64(end)) else { break }
+                    start = end
+                }
             }
         }
     }

@@ -218,14 +218,22 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
         statistics.status = "running: reading \(next.file.relativePath)"
         let partition = Int32(clamping: next.index)
         do throws(SluiceError) {
-            try reader.read(next.file, skip: next.skip, each: { (chunk, through) throws(SluiceError) in
-                guard !context.isStopping else { throw SluiceError(.queryCanceled, "stopping") }
-                context.deliver(chunk) { self.state.withLock { $0.unitsDone = through } }
-            }, reject: { rejection in
-                rejection.payload.withUnsafeBytes { payload in
-                    context.reject(partition: partition, offset: rejection.unit, message: "\(next.file.relativePath): \(rejection.message)", payload: payload)
+            if case .parquet = options.encoding {
+                // Parquet's columns no view reads are left undecoded.
+                try reader.readParquet(next.file, skip: next.skip, reading: { context.readColumns }) { (chunk, columns, through) throws(SluiceError) -> Bool in
+                    guard !context.isStopping else { throw SluiceError(.queryCanceled, "stopping") }
+                    return context.deliver(chunk, reading: columns) { self.state.withLock { $0.unitsDone = through } }
                 }
-            })
+            } else {
+                try reader.read(next.file, skip: next.skip, each: { (chunk, through) throws(SluiceError) in
+                    guard !context.isStopping else { throw SluiceError(.queryCanceled, "stopping") }
+                    context.deliver(chunk) { self.state.withLock { $0.unitsDone = through } }
+                }, reject: { rejection in
+                    rejection.payload.withUnsafeBytes { payload in
+                        context.reject(partition: partition, offset: rejection.unit, message: "\(next.file.relativePath): \(rejection.message)", payload: payload)
+                    }
+                })
+            }
         } catch where error.code == .queryCanceled && context.isStopping {
             return true
         } catch {

@@ -60,6 +60,49 @@ package enum TemporalText {
         if civil.year <= 0 { out += beforeChrist }
     }
 
+    /// ``appendTimestamp(_:withZone:zone:to:)`` for a column's values, one after another: the
+    /// zone is looked up only when it is not UTC, and a day's date text is kept while the rows
+    /// fall on it (a chunk's rows mostly fall on few days).
+    package struct TimestampWriter {
+        private let withZone: Bool
+        private let zone: TimeZoneRules
+        private let isUTC: Bool
+        private var day = Int64.min
+        /// `YYYY-MM-DD ` of `day`, and whether it is before Christ.
+        private var dateText: [UInt8] = []
+        private var beforeChrist = false
+
+        package init(withZone: Bool, zone: TimeZoneRules = .utc) {
+            self.withZone = withZone
+            self.zone = zone
+            isUTC = zone.name == TimeZoneRules.utc.name
+        }
+
+        package mutating func append(_ microseconds: Int64, to out: inout [UInt8]) {
+            if microseconds == Int64.max { return out += TemporalText.infinity }
+            if microseconds == Int64.min { return out += TemporalText.minusInfinity }
+            var offset: Int32 = 0
+            var local = microseconds
+            if withZone && !isUTC {
+                offset = zone.offset(atUTC: microseconds).utcOffset
+                local = microseconds &+ Int64(offset) * TemporalUnits.microsecondsPerSecond
+            }
+            let (days, timeOfDay) = TemporalUnits.split(local)
+            if days != day {
+                let civil = CivilDate(daysSinceUnixEpoch: Int(days))
+                dateText.removeAll(keepingCapacity: true)
+                TemporalText.appendDate(civil, to: &dateText)
+                dateText.append(UInt8(ascii: " "))
+                beforeChrist = civil.year <= 0
+                day = days
+            }
+            out += dateText
+            TemporalText.appendTime(timeOfDay, to: &out)
+            if withZone { TemporalText.appendOffset(offset, to: &out) }
+            if beforeChrist { out += TemporalText.beforeChrist }
+        }
+    }
+
     /// `+HH`, `+HH:MM` or `+HH:MM:SS` for an offset in seconds east of UTC.
     static func appendOffset(_ offset: Int32, to out: inout [UInt8]) {
         out.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))

@@ -173,6 +173,8 @@ package final class ChangeDispatcher: @unchecked Sendable {
         var fragmentID: Int
         var queue: MessageQueue
         var input: Int
+        /// The columns the subscriber reads (nil: all).
+        var columns: Set<Int>?
     }
 
     private let lock = NSLock()
@@ -186,9 +188,23 @@ package final class ChangeDispatcher: @unchecked Sendable {
         return !subscribers.isEmpty
     }
 
-    package func subscribe(fragmentID: Int, queue: MessageQueue, input: Int) {
+    /// The columns the subscribers read, together (nil: all of them, or some subscriber reads
+    /// every column); a source may leave the others unread (NULL).
+    package var readColumns: Set<Int>? {
         lock.lock()
-        subscribers.append(Subscriber(fragmentID: fragmentID, queue: queue, input: input))
+        defer { lock.unlock() }
+        var union = Set<Int>()
+        for subscriber in subscribers {
+            guard let columns = subscriber.columns else { return nil }
+            union.formUnion(columns)
+        }
+        return subscribers.isEmpty ? nil : union
+    }
+
+    /// Adds a subscriber that reads `columns` of each change (nil: all of them).
+    package func subscribe(fragmentID: Int, queue: MessageQueue, input: Int, columns: Set<Int>? = nil) {
+        lock.lock()
+        subscribers.append(Subscriber(fragmentID: fragmentID, queue: queue, input: input, columns: columns))
         lock.unlock()
     }
 

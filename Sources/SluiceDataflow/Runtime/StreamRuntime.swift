@@ -179,6 +179,10 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         /// True when some view reads the relation, so its changes are worth building.
         package var isRead: Bool { input.stream.hasSubscribers }
 
+        /// The relation's columns its readers read now (nil: all): a chunk emitted in this step
+        /// must have these (the others may be NULL).
+        package var readColumns: Set<Int>? { input.stream.readColumns }
+
         /// Sends `chunk` as the relation's next changes.
         package func emit(_ chunk: StreamChunk) {
             guard chunk.count > 0 else { return }
@@ -209,6 +213,13 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// True when some view reads relation `id` (a table or a source).
     package func isRead(_ id: Int) -> Bool {
         condition.withLock { inputs[id] }?.stream.hasSubscribers ?? false
+    }
+
+    /// The columns of relation `id` (a table or a source) that its readers read now, together;
+    /// nil when they read all of them. May widen at any moment (a view is made): a writer
+    /// checks again in its step (``SourceWriter/readColumns``).
+    package func readColumns(_ id: Int) -> Set<Int>? {
+        condition.withLock { inputs[id] }?.stream.readColumns
     }
 
     /// Runs `body`, which changes relation `id` (a table's rows, a source's position) and emits
@@ -521,14 +532,15 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             checkpointing: isCheckpointing, restoring: restoring, memory: memory, sink: sink)
         condition.withLock {
             if graph.upstreams.isEmpty { ticker.subscribe(fragmentID: id, queue: fragment.queue, input: 0) }
+            let read = plan.scannedColumns
             for (upstream, relation) in graph.upstreams.enumerated() {
-                let stream: ChangeDispatcher
                 if let view = fragments[relation] {
-                    stream = view.output
+                    view.output.subscribe(fragmentID: id, queue: fragment.queue, input: upstream)
                 } else {
-                    stream = inputLocked(relation).stream
+                    // A table's or source's reader says which columns it reads, so a source
+                    // can leave the others undecoded.
+                    inputLocked(relation).stream.subscribe(fragmentID: id, queue: fragment.queue, input: upstream, columns: read[relation] ?? [])
                 }
-                stream.subscribe(fragmentID: id, queue: fragment.queue, input: upstream)
             }
             fragments[id] = fragment
         }

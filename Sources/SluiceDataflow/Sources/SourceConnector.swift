@@ -75,18 +75,41 @@ package struct SourceOutput: Sendable {
     package let truncate: (@Sendable () throws(SluiceError) -> Void)?
     /// For a table with a primary key: the stored rows of `keys`' keys (``TableStore/lookup(keysOf:)``).
     package let lookup: (@Sendable (Chunk) -> (rows: Chunk, positions: [Int?]))?
+    /// For a source whose readers may read only some of its columns: which, and a delivery of
+    /// chunks that hold only some. Nil: every chunk holds every column.
+    package let reading: ColumnReading?
+
+    /// What the readers of a source read now, and how a chunk of some columns is delivered.
+    package struct ColumnReading: Sendable {
+        /// The columns read now (nil: all of them). Widens when a view is made.
+        package let columns: @Sendable () -> Set<Int>?
+        /// Delivers a chunk whose `columns` hold values (the others NULL), then runs `advance`
+        /// in the same step; false, with nothing delivered and `advance` not run, when a reader
+        /// now reads a column outside `columns` (a view made since they were asked): the
+        /// connector decodes those rows again with ``columns`` and delivers them then.
+        package let deliver: @Sendable (Chunk, Set<Int>, () -> Void) throws(SluiceError) -> Bool
+
+        package init(
+            columns: @escaping @Sendable () -> Set<Int>?, deliver: @escaping @Sendable (Chunk, Set<Int>, () -> Void) throws(SluiceError) -> Bool
+        ) {
+            self.columns = columns
+            self.deliver = deliver
+        }
+    }
 
     package init(
         isRead: @escaping @Sendable () -> Bool, deliver: @escaping @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void,
         deleteKeys: (@Sendable (Chunk, () -> Void) throws(SluiceError) -> Void)? = nil,
         truncate: (@Sendable () throws(SluiceError) -> Void)? = nil,
-        lookup: (@Sendable (Chunk) -> (rows: Chunk, positions: [Int?]))? = nil
+        lookup: (@Sendable (Chunk) -> (rows: Chunk, positions: [Int?]))? = nil,
+        reading: ColumnReading? = nil
     ) {
         self.isRead = isRead
         self.deliver = deliver
         self.deleteKeys = deleteKeys
         self.truncate = truncate
         self.lookup = lookup
+        self.reading = reading
     }
 }
 

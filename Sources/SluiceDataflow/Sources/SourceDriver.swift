@@ -70,6 +70,29 @@ package final class SourceStepContext: Sendable {
         }
     }
 
+    /// The source's columns its readers read now (nil: all): a reader that can leave columns
+    /// undecoded (Parquet's) decodes these and delivers with ``deliver(_:reading:advance:)``.
+    package var readColumns: Set<Int>? { output.reading?.columns() }
+
+    /// ``deliver(_:advance:)`` of a chunk of which only `columns` (from ``readColumns``) hold
+    /// values; false, with nothing delivered and `advance` not run, when a reader now reads a
+    /// column outside them: decode the rows again with ``readColumns`` and deliver them again.
+    package func deliver(_ chunk: Chunk, reading columns: Set<Int>?, advance: () -> Void) -> Bool {
+        guard let columns, let reading = output.reading, chunk.count > 0 else {
+            deliver(chunk, advance: advance)
+            return true
+        }
+        do throws(SluiceError) {
+            guard try reading.deliver(chunk, columns, advance) else { return false }
+            statistics.rowsRead.add(chunk.count, ordering: .relaxed)
+        } catch {
+            statistics.status = "delivery failed: \(error.message)"
+            statistics.rowsRejected.add(chunk.count, ordering: .relaxed)
+            advance()
+        }
+        return true
+    }
+
     /// Deletes the rows with the keys of `keys` (a table's FORMAT UPSERT), then runs `advance`.
     package func deleteKeys(_ keys: Chunk, advance: () -> Void) {
         guard keys.count > 0, let deleteKeys = output.deleteKeys else {

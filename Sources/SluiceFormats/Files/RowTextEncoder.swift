@@ -228,13 +228,13 @@ struct RenderedColumn {
             }
         case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             // A timestamp's text needs no escaping.
-            let zoned = column.type == .timestamptz
+            var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
             for row in values.indices {
                 if column.isNull(row) {
                     bytes += Self.null
                 } else {
                     bytes.append(UInt8(ascii: "\""))
-                    TemporalText.appendTimestamp(values[row], withZone: zoned, to: &bytes)
+                    writer.append(values[row], to: &bytes)
                     bytes.append(UInt8(ascii: "\""))
                 }
                 ends.append(bytes.count)
@@ -289,6 +289,13 @@ struct RenderedColumn {
     mutating func renderCSV(_ column: Column, options: CSVTextOptions) {
         ends.reserveCapacity(column.count)
         switch (column.storage, column.type) {
+        case (.bool(let values), _) where !Self.boolTexts.contains(options.null) && ![UInt8(ascii: "t"), UInt8(ascii: "f")].contains(options.delimiter)
+            && ![UInt8(ascii: "t"), UInt8(ascii: "f")].contains(options.quote):
+            // `t` and `f`, which never need quoting here.
+            for row in values.indices {
+                if column.isNull(row) { bytes += options.null } else { bytes.append(values[row] ? UInt8(ascii: "t") : UInt8(ascii: "f")) }
+                ends.append(bytes.count)
+            }
         case (.int16(let values), _):
             renderIntegers(values, column, null: options.null)
         case (.int32(let values), .int32):
@@ -304,9 +311,9 @@ struct RenderedColumn {
             where Self.plainTemporal(options):
             // A timestamp's text has no delimiter, quote or line end to quote (the delimiters
             // that could appear in it go the general way), and is never empty.
-            let zoned = column.type == .timestamptz
+            var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
             for row in values.indices {
-                if column.isNull(row) { bytes += options.null } else { TemporalText.appendTimestamp(values[row], withZone: zoned, to: &bytes) }
+                if column.isNull(row) { bytes += options.null } else { writer.append(values[row], to: &bytes) }
                 ends.append(bytes.count)
             }
         default:
@@ -320,6 +327,8 @@ struct RenderedColumn {
         !temporalBytes.contains(options.delimiter) && !temporalBytes.contains(options.quote)
             && (options.null.isEmpty || options.null.contains { !temporalBytes.contains($0) })
     }
+
+    private static let boolTexts: [[UInt8]] = [[UInt8(ascii: "t")], [UInt8(ascii: "f")]]
 
     /// Every byte a timestamp's text form may hold.
     private static let temporalBytes = Set("0123456789-:+. BCinfty".utf8)
@@ -350,9 +359,9 @@ extension RenderedColumn {
             }
         case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             // A timestamp's text has nothing to escape.
-            let zoned = column.type == .timestamptz
+            var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
             for row in values.indices {
-                if column.isNull(row) { bytes += null } else { TemporalText.appendTimestamp(values[row], withZone: zoned, to: &bytes) }
+                if column.isNull(row) { bytes += null } else { writer.append(values[row], to: &bytes) }
                 ends.append(bytes.count)
             }
         case (.bytes(let values), .varchar), (.bytes(let values), .jsonb), (.bytes(let values), .unknown):

@@ -352,13 +352,35 @@ package final class Database: TableProvider, Sendable {
                     advance()
                 }
             }
-        } else {
+        } else if let deduplicator {
             output = SourceOutput(isRead: { runtime.isRead(id) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
                 runtime.withSource(id) { writer in
-                    writer.emit(TableState.changes(deduplicator?.apply(chunk, watermark: nil) ?? chunk, .insert))
+                    writer.emit(TableState.changes(deduplicator.apply(chunk, watermark: nil), .insert))
                     advance()
                 }
             }
+        } else {
+            // The views over the source read some of its columns: a connector that can leave
+            // the others undecoded (Parquet files) does, as long as no reader wants them.
+            let reading = SourceOutput.ColumnReading(
+                columns: { runtime.readColumns(id) },
+                deliver: { (chunk: Chunk, columns: Set<Int>, advance: () -> Void) throws(SluiceError) -> Bool in
+                    runtime.withSource(id) { writer -> Bool in
+                        guard let read = writer.readColumns, read.isSubset(of: columns) else { return false }
+                        writer.emit(TableState.changes(chunk, .insert))
+                        advance()
+                        return true
+                    }
+                })
+            output = SourceOutput(
+                isRead: { runtime.isRead(id) },
+                deliver: { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+                    runtime.withSource(id) { writer in
+                        writer.emit(TableState.changes(chunk, .insert))
+                        advance()
+                    }
+                },
+                reading: reading)
         }
         connector.start(output: output)
     }
