@@ -44,6 +44,8 @@ let package = Package(
         // The processor's CRC-32C instruction, which Swift cannot reach without C.
         .target(name: "CCRC32C"),
         .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd", "CCRC32C"]),
+        // Linux's sync_file_range, which Swift's Glibc module does not declare.
+        .systemLibrary(name: "CLinuxIO", path: "Sources/CLinuxIO"),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         // PostgreSQL's client library's header (Debian: libpq-dev) for the Postgres sinks and CDC
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "SluiceLakehouse",
             dependencies: [
-                "SluiceCore", "SluiceCodecs", "SluiceFormats", nioCore,
+                "SluiceCore", "SluiceCodecs", "SluiceFormats", "CLinuxIO", nioCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

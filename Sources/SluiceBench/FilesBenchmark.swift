@@ -71,6 +71,9 @@ package struct FilesBenchmark {
 
     /// Seconds from CREATE MATERIALIZED VIEW over a file source until it counts every row.
     private func sourceToView(input: String, directory: String) async throws -> Double {
+        // Each run's files go when it ends, as DuckDB's runs overwrite theirs: the next run
+        // does not share the disk with their writeback.
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let (database, session) = try Self.open(directory)
         defer { database.stop() }
         _ = try await session.execute(script: """
@@ -89,6 +92,7 @@ package struct FilesBenchmark {
 
     /// Seconds from CREATE SINK of `encode` files over a table of the rows until they are committed.
     private func viewToSink(encode: String, input: String, directory: String) async throws -> Double {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let (database, session) = try Self.open(directory)
         defer { database.stop() }
         // The rows, loaded from the input files through the engine's insert path.
@@ -99,6 +103,8 @@ package struct FilesBenchmark {
             WITH (connector = 'posix_fs', posix_fs.root = '\(input)', match_pattern = '*.parquet') FORMAT PLAIN ENCODE PARQUET;
             INSERT INTO balloon SELECT * FROM files
             """)
+        // The table durable first: DuckDB's COPY reads a table that is already there.
+        try await database.checkpoint()
         let start = ContinuousClock.now
         _ = try await session.execute(script: """
             CREATE SINK out FROM balloon WITH (connector = 'fs', fs.path = '\(directory)/out', type = 'append-only',

@@ -45,11 +45,17 @@ final class FileEncoder {
             try parquet.write(chunk)
             return parquet.takeOutput()
         }
-        var out = pendingHeader
+        // One buffer for every chunk's lines: a chunk's are larger than malloc keeps at hand,
+        // and a new one each time would be mapped and zeroed anew. (The caller lets go of
+        // what is returned before the next write, so the buffer is reused, not copied.)
+        lines.removeAll(keepingCapacity: true)
+        lines += pendingHeader
         pendingHeader = []
-        text?.append(chunk, to: &out)
-        return out
+        text?.append(chunk, to: &lines)
+        return lines
     }
+
+    private var lines: [UInt8] = []
 
     /// Completes what is buffered: the bytes to append, and the state to resume from once they
     /// are in the file.

@@ -396,7 +396,17 @@ private final class InProgressFile {
         guard !bytes.isEmpty else { return }
         try POSIXFile.writeAll(bytes, to: descriptor, path: stagingPath)
         length += bytes.count
+        // The file is synced before it is named: its pages start out to disk as they fill, so
+        // that sync finds little left to write (RocksDB's bytes_per_sync).
+        if length - writebackStart >= Self.writebackBytes {
+            POSIXFile.startWriteback(descriptor, offset: writebackStart, length: length - writebackStart)
+            writebackStart = length
+        }
     }
+
+    /// Where the bytes not yet sent toward the disk start.
+    private var writebackStart = 0
+    private static let writebackBytes = 8 << 20
 
     func closeDescriptor() {
         if descriptor >= 0 { Glibc.close(descriptor) }

@@ -61,15 +61,16 @@ package enum TemporalText {
     }
 
     /// ``appendTimestamp(_:withZone:zone:to:)`` for a column's values, one after another: the
-    /// zone is looked up only when it is not UTC, and a day's date text is kept while the rows
-    /// fall on it (a chunk's rows mostly fall on few days).
+    /// zone is looked up only when it is not UTC, and the text up to the minute
+    /// (`YYYY-MM-DD HH:MM:`) is kept while the rows fall in that minute (a chunk's rows mostly
+    /// fall in few).
     package struct TimestampWriter {
         private let withZone: Bool
         private let zone: TimeZoneRules
         private let isUTC: Bool
-        private var day = Int64.min
-        /// `YYYY-MM-DD ` of `day`, and whether it is before Christ.
-        private var dateText: [UInt8] = []
+        /// The minute (since 1970, local) `prefix` is of, and whether its day is before Christ.
+        private var minute = Int64.min
+        private var prefix: [UInt8] = []
         private var beforeChrist = false
 
         package init(withZone: Bool, zone: TimeZoneRules = .utc) {
@@ -87,17 +88,23 @@ package enum TemporalText {
                 offset = zone.offset(atUTC: microseconds).utcOffset
                 local = microseconds &+ Int64(offset) * TemporalUnits.microsecondsPerSecond
             }
-            let (days, timeOfDay) = TemporalUnits.split(local)
-            if days != day {
+            var minuteOf = local / TemporalUnits.microsecondsPerMinute
+            if local % TemporalUnits.microsecondsPerMinute < 0 { minuteOf -= 1 }
+            if minuteOf != minute {
+                let (days, timeOfDay) = TemporalUnits.split(local)
                 let civil = CivilDate(daysSinceUnixEpoch: Int(days))
-                dateText.removeAll(keepingCapacity: true)
-                TemporalText.appendDate(civil, to: &dateText)
-                dateText.append(UInt8(ascii: " "))
+                prefix.removeAll(keepingCapacity: true)
+                TemporalText.appendDate(civil, to: &prefix)
+                prefix.append(UInt8(ascii: " "))
+                TemporalText.appendPadded(Int(timeOfDay / TemporalUnits.microsecondsPerHour), width: 2, to: &prefix)
+                prefix.append(UInt8(ascii: ":"))
+                TemporalText.appendPadded(Int(timeOfDay % TemporalUnits.microsecondsPerHour / TemporalUnits.microsecondsPerMinute), width: 2, to: &prefix)
+                prefix.append(UInt8(ascii: ":"))
                 beforeChrist = civil.year <= 0
-                day = days
+                minute = minuteOf
             }
-            out += dateText
-            TemporalText.appendTime(timeOfDay, to: &out)
+            out += prefix
+            TemporalText.appendSeconds(local - minuteOf * TemporalUnits.microsecondsPerMinute, to: &out)
             if withZone { TemporalText.appendOffset(offset, to: &out) }
             if beforeChrist { out += TemporalText.beforeChrist }
         }

@@ -60,7 +60,7 @@ package struct RowTextEncoder {
         for (index, column) in chunk.columns.enumerated() {
             rendered[index].removeAll()
             switch kind {
-            case .json: rendered[index].renderJSON(column)
+            case .json: rendered[index].renderJSON(column, key: keys[index])
             case .csv(let options): rendered[index].renderCSV(column, options: options)
             case .copyText: rendered[index].renderCopyText(column)
             }
@@ -84,8 +84,9 @@ package struct RowTextEncoder {
         case .copyText: UInt8(ascii: "\t")
         case .json: UInt8(ascii: ",")
         }
-        // Per line: its braces or delimiters, the keys, and the newline.
-        let fixed = isJSON ? keys.reduce(3) { $0 + $1.count } : max(rendered.count - 1, 0) + 1
+        // Per line: its braces or delimiters and the newline (JSON's keys are in the columns'
+        // pieces, with the commas between them).
+        let fixed = isJSON ? 3 : max(rendered.count - 1, 0) + 1
         var cursors = [Int](repeating: 0, count: rows)
         var end = out.count
         for row in 0 ..< rows {
@@ -100,7 +101,7 @@ package struct RowTextEncoder {
             for column in rendered.indices {
                 rendered[column].bytes.withUnsafeBufferPointer { bytes in
                     rendered[column].ends.withUnsafeBufferPointer { ends in
-                        keys[column].withUnsafeBufferPointer { key in
+                        do {
                             for row in 0 ..< rows {
                                 var at = cursors[row]
                                 if isJSON {
@@ -108,8 +109,6 @@ package struct RowTextEncoder {
                                         base[at] = UInt8(ascii: "{")
                                         at += 1
                                     }
-                                    if key.count > 0 { (base + at).update(from: key.baseAddress!, count: key.count) }
-                                    at += key.count
                                 } else if column > 0 {
                                     base[at] = delimiter
                                     at += 1
@@ -166,17 +165,19 @@ struct RenderedColumn {
     }
 
     /// An integer column's values in decimal, `null` for NULL.
-    fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8]) {
+    fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8], key: [UInt8] = []) {
         for row in values.indices {
+            bytes += key
             if column.isNull(row) { bytes += null } else { DecimalText.append(Int64(values[row]), to: &bytes) }
             ends.append(bytes.count)
         }
     }
 
     /// Each value's PostgreSQL text form, written by `write` (quoted or escaped); `null` for NULL.
-    fileprivate mutating func renderTexts(_ column: Column, null: [UInt8], _ write: (inout [UInt8], [UInt8]) -> Void) {
+    fileprivate mutating func renderTexts(_ column: Column, null: [UInt8], key: [UInt8] = [], _ write: (inout [UInt8], [UInt8]) -> Void) {
         var text: [UInt8] = []
         for row in 0 ..< column.count {
+            bytes += key
             if column.isNull(row) {
                 bytes += null
             } else {
@@ -190,39 +191,44 @@ struct RenderedColumn {
 
     // MARK: JSON
 
-    mutating func renderJSON(_ column: Column) {
+    /// Each value's JSON after `key` (`"name":`, with the comma before all but the first).
+    mutating func renderJSON(_ column: Column, key: [UInt8]) {
         ends.reserveCapacity(column.count)
         switch (column.storage, column.type) {
         case (.bool(let values), _):
             for row in values.indices {
+                bytes += key
                 if column.isNull(row) { bytes += Self.null } else { bytes += values[row] ? Self.trueText : Self.falseText }
                 ends.append(bytes.count)
             }
         case (.int16(let values), _):
-            renderIntegers(values, column, null: Self.null)
+            renderIntegers(values, column, null: Self.null, key: key)
         case (.int32(let values), .int32):
-            renderIntegers(values, column, null: Self.null)
+            renderIntegers(values, column, null: Self.null, key: key)
         case (.int64(let values), .int64):
-            renderIntegers(values, column, null: Self.null)
+            renderIntegers(values, column, null: Self.null, key: key)
         case (.bytes(let values), .varchar), (.bytes(let values), .unknown):
             values.data.withUnsafeBytes { data in
                 for row in 0 ..< values.count {
+                    bytes += key
                     if column.isNull(row) { bytes += Self.null } else { appendJSONString(UnsafeRawBufferPointer(rebasing: data[values.byteRange(at: row)]), to: &bytes) }
                     ends.append(bytes.count)
                 }
             }
         case (.bytes(let values), .jsonb):
             for row in 0 ..< values.count {
+                bytes += key
                 if column.isNull(row) { bytes += Self.null } else { bytes.append(contentsOf: values.data[values.byteRange(at: row)]) }
                 ends.append(bytes.count)
             }
         case (.float32, _), (.float64, _), (.decimal, _):
             // NaN and the infinities are not JSON numbers: they go as strings.
-            renderTexts(column, null: Self.null) { out, text in
+            renderTexts(column, null: Self.null, key: key) { out, text in
                 if isJSONNumber(text) { out += text } else { appendJSONString(text, to: &out) }
             }
         case (.structure, _), (.list, _):
             for row in 0 ..< column.count {
+                bytes += key
                 appendJSON(column.value(at: row), type: column.type, to: &bytes)
                 ends.append(bytes.count)
             }
@@ -230,6 +236,7 @@ struct RenderedColumn {
             // A timestamp's text needs no escaping.
             var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
             for row in values.indices {
+                bytes += key
                 if column.isNull(row) {
                     bytes += Self.null
                 } else {
@@ -241,7 +248,7 @@ struct RenderedColumn {
             }
         default:
             // Dates, times, intervals, bytea: their text form, as a string.
-            renderTexts(column, null: Self.null) { out, text in appendJSONString(text, to: &out) }
+            renderTexts(column, null: Self.null, key: key) { out, text in appendJSONString(text, to: &out) }
         }
     }
 
