@@ -1,4 +1,5 @@
 import CZstd
+import Synchronization
 
 /// zstd frames (RFC 8878): Kafka's codec 4 (KIP-110, from Kafka 2.1). librdkafka compresses a
 /// batch into one streamed frame, recording its content size only where zstd is linked
@@ -28,8 +29,8 @@ enum ZstdFrame {
     /// The frames in `input` (one, as Kafka writes, or several concatenated; skippable frames
     /// are skipped), at most `maximumOutputSize` bytes.
     static func decompress(_ input: UnsafeRawBufferPointer, maximumOutputSize: Int) throws(CompressionError) -> [UInt8] {
-        guard let context = ZSTD_createDCtx() else { preconditionFailure("ZSTD_createDCtx failed: out of memory") }
-        defer { ZSTD_freeDCtx(context) }
+        let context = DecoderContexts.shared.take()
+        defer { DecoderContexts.shared.give(context) }
 
         // A declared content size is only a first guess at the room, and not past 64 times the
         // input (more than that grows as it comes), so a lying header costs little; the cap rules.
@@ -65,5 +66,35 @@ enum ZstdFrame {
 
     private static func errorName(_ code: Int) -> String {
         String(cString: ZSTD_getErrorName(code))
+    }
+}
+
+/// zstd's decoding contexts, kept for the next frame: making one allocates its tables, which
+/// costs more than decoding a small frame (a Parquet page, a Kafka batch). A few are kept; a
+/// context comes back reset, so nothing of one frame reaches the next.
+final class DecoderContexts: Sendable {
+    static let shared = DecoderContexts()
+    private static let kept = 8
+    private static let keptBytes = 4 << 20
+    /// The contexts' addresses (an `OpaquePointer` is not `Sendable`; these are used by one
+    /// thread at a time, between take and give).
+    private let idle = Mutex<[UInt]>([])
+
+    func take() -> OpaquePointer {
+        if let address = idle.withLock({ $0.popLast() }), let context = OpaquePointer(bitPattern: address) { return context }
+        guard let made = ZSTD_createDCtx() else { preconditionFailure("ZSTD_createDCtx failed: out of memory") }
+        return made
+    }
+
+    func give(_ context: OpaquePointer) {
+        ZSTD_DCtx_reset(context, ZSTD_reset_session_and_parameters)
+        // One that grew for a large window (up to 128 MiB) is not worth its memory.
+        let small = ZSTD_sizeof_DCtx(context) <= Self.keptBytes
+        let kept = small && idle.withLock { idle -> Bool in
+            guard idle.count < Self.kept else { return false }
+            idle.append(UInt(bitPattern: context))
+            return true
+        }
+        if !kept { ZSTD_freeDCtx(context) }
     }
 }

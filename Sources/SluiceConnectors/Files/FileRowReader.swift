@@ -357,25 +357,30 @@ struct FileRowReader {
                     }
                 }
                 let chunk = projection.isEmpty ? Chunk(columns: [], count: Int(rows)) : try reader.readRowGroup(index, columns: projection)
-                var built: [Column] = []
-                var projected = 0
-                for (index, column) in columns.enumerated() {
-                    if let value = constants[index] {
-                        built.append(Self.constant(value, type: column.type, count: chunk.count))
-                    } else if projected < sourceOfProjected.count && sourceOfProjected[projected] == index {
-                        let values = chunk.columns[projected]
-                        built.append(values.type == column.type ? values : try IcebergDataWriter.convert(values, to: column.type))
-                        projected += 1
-                    } else {
-                        built.append(Self.constant(.null, type: column.type, count: chunk.count))
-                    }
+                // Per column: the group's decoded values (sliced for each chunk), or a constant
+                // (a folder's value, or NULL), made once at a chunk's length and shared.
+                var decoded: [Column?] = Array(repeating: nil, count: columns.count)
+                for (projected, column) in sourceOfProjected.enumerated() {
+                    let values = chunk.columns[projected]
+                    decoded[column] = values.type == columns[column].type ? values : try IcebergDataWriter.convert(values, to: columns[column].type)
                 }
-                let whole = Chunk(columns: built, count: chunk.count)
+                var constantColumns: [Column?] = []
+                var constantLength = -1
                 // Constant columns hold values whatever is wanted.
                 let holding = wanted.map { $0.union(constants.keys) }
-                while start < whole.count {
-                    let end = min(whole.count, start + Chunk.preferredSize)
-                    guard try each(start == 0 && end == whole.count ? whole : whole.slice(start ..< end), holding, first + Int64(end)) else { break }
+                while start < chunk.count {
+                    let end = min(chunk.count, start + Chunk.preferredSize)
+                    if constantLength != end - start {
+                        constantLength = end - start
+                        constantColumns = columns.enumerated().map { index, column in
+                            decoded[index] == nil ? Self.constant(constants[index] ?? .null, type: column.type, count: end - start) : nil
+                        }
+                    }
+                    let whole = start == 0 && end == chunk.count
+                    let built = columns.indices.map { index in
+                        decoded[index].map { whole ? $0 : $0.slice(start ..< end) } ?? constantColumns[index]!
+                    }
+                    guard try each(Chunk(columns: built, count: end - start), holding, first + Int64(end)) else { break }
                     start = end
                 }
             }

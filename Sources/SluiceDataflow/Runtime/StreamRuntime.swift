@@ -97,6 +97,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private let relationRows = Mutex<[Int: RelationRows]>([:])
     /// Guards everything below it.
     private let condition = NSCondition()
+    /// Broadcast when a view subscribes to a relation (``waitUntilRead(_:timeout:)``).
+    private let readersChanged = NSCondition()
     /// The tables and sources written so far, by id.
     private var inputs: [Int: RelationInput] = [:]
     /// Delivers barriers to fragments that read no relation.
@@ -213,6 +215,23 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// True when some view reads relation `id` (a table or a source).
     package func isRead(_ id: Int) -> Bool {
         condition.withLock { inputs[id] }?.stream.hasSubscribers ?? false
+    }
+
+    /// Blocks until some view reads relation `id`, or `timeout` passes.
+    package func waitUntilRead(_ id: Int, timeout: Duration) {
+        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        readersChanged.lock()
+        defer { readersChanged.unlock() }
+        while !isRead(id) {
+            guard readersChanged.wait(until: deadline) else { return }
+        }
+    }
+
+    /// Wakes the sources waiting for a reader (a view subscribed to something).
+    private func announceReaders() {
+        readersChanged.lock()
+        readersChanged.broadcast()
+        readersChanged.unlock()
     }
 
     /// The columns of relation `id` (a table or a source) that its readers read now, together;
@@ -544,6 +563,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
             }
             fragments[id] = fragment
         }
+        announceReaders()
         fragment.start()
         return injectBarrierExclusively(checkpoint: true)
     }
@@ -553,6 +573,7 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// an epoch, only, when its queue is full, the writers of `relation`.
     package func subscribe(_ queue: MessageQueue, to relation: Int, reader: Int) {
         condition.withLock { inputLocked(relation).stream.subscribe(fragmentID: reader, queue: queue, input: 0) }
+        announceReaders()
     }
 
     /// Stops maintaining view `id` and frees its state. Views over it must be dropped first.

@@ -78,6 +78,16 @@ package struct SourceOutput: Sendable {
     /// For a source whose readers may read only some of its columns: which, and a delivery of
     /// chunks that hold only some. Nil: every chunk holds every column.
     package let reading: ColumnReading?
+    /// Blocks until something reads the source or the time given passes (nil: the driver
+    /// sleeps that long): a view made over an idle source starts its reading at once.
+    package private(set) var waitForReader: (@Sendable (Duration) -> Void)?
+
+    /// This output, whose driver waits for a reader by `wait`.
+    package func waitingForReaders(by wait: @escaping @Sendable (Duration) -> Void) -> SourceOutput {
+        var output = self
+        output.waitForReader = wait
+        return output
+    }
 
     /// What the readers of a source read now, and how a chunk of some columns is delivered.
     package struct ColumnReading: Sendable {

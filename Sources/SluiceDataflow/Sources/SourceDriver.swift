@@ -171,7 +171,7 @@ package final class SourceDriver: Sendable {
                     paused = true
                 }
                 if context.readerIndex == 0 { statistics.status = "waiting for a view" }
-                sleep(.milliseconds(50))
+                if let wait = output.waitForReader { wait(.milliseconds(50)) } else { sleep(.milliseconds(50)) }
                 continue
             }
             paused = false

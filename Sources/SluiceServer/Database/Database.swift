@@ -382,7 +382,7 @@ package final class Database: TableProvider, Sendable {
                 },
                 reading: reading)
         }
-        connector.start(output: output)
+        connector.start(output: relation.kind == .table ? output : output.waitingForReaders { runtime.waitUntilRead(id, timeout: $0) })
     }
 
     /// `relation`'s generated columns, if it has any (bound again).

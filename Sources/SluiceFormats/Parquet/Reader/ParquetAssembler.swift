@@ -26,6 +26,11 @@ struct ParquetAssembler {
 
     /// The column of `node` with `rowCount` rows.
     func assemble(_ node: ParquetNode, rowCount: Int) throws(SluiceError) -> Column {
+        // A flat column (one leaf, not repeated) is its values, with NULLs where the level
+        // says so: no slot ranges are needed, and without NULLs the values are the column.
+        if case .leaf(let leafIndex) = node.kind, let leaf = decoded[leafIndex], leaf.repetitionLevels == nil {
+            return try assembleFlat(leafIndex, leaf: leaf, count: rowCount)
+        }
         var ranges: [Int: Ranges] = [:]
         for leafIndex in node.leafIndices {
             guard let leaf = decoded[leafIndex] else { throw SluiceError.internalError("parquet leaf \(leafIndex) not decoded") }
@@ -47,6 +52,37 @@ struct ParquetAssembler {
             ranges[leafIndex] = leafRanges
         }
         return try assemble(node, ranges: ranges, count: rowCount)
+    }
+
+    private func assembleFlat(_ leafIndex: Int, leaf: ParquetDecodedLeaf, count: Int) throws(SluiceError) -> Column {
+        guard leaf.entryCount == count else {
+            throw Self.corrupt("column \"\(leaves[leafIndex].path.joined(separator: "."))\" holds \(leaf.entryCount) rows, its row group \(count)")
+        }
+        guard let dense = values[leafIndex] else { throw SluiceError.internalError("parquet leaf without values") }
+        guard let levels = leaf.definitionLevels else {
+            guard dense.count == count else { throw Self.corrupt("a column holds \(dense.count) values for \(count) slots") }
+            return dense
+        }
+        guard levels.count >= count else { throw Self.corrupt("a column's levels are fewer than its rows") }
+        let maximum = UInt8(clamping: leaves[leafIndex].maxDefinitionLevel)
+        let present = levels.withUnsafeBufferPointer { levels in
+            var present = 0
+            for slot in 0 ..< count where levels[slot] == maximum { present += 1 }
+            return present
+        }
+        guard present <= dense.count else { throw Self.corrupt("levels and values of a column disagree") }
+        if present == count && dense.count == count { return dense }
+        var picks = [Int](repeating: -1, count: count)
+        var valid = Bitmap(count: count, value: false)
+        var next = 0
+        levels.withUnsafeBufferPointer { levels in
+            for slot in 0 ..< count where levels[slot] == maximum {
+                picks[slot] = next
+                valid[slot] = true
+                next += 1
+            }
+        }
+        return ParquetAssembler.scatter(dense, picks: picks, validity: valid)
     }
 
     private func definitionLevel(_ leafIndex: Int, _ entry: Int) -> Int {
