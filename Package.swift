@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, SluiceAuth
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, CLinuxIO, SluiceAuth
 // L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluicePostgresClient, SluiceLakehouse
 // L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
