@@ -284,6 +284,33 @@ def test_a_second_view_starts_from_what_the_first_saw(server: SluiceServer) -> N
         assert conn.execute("SELECT count(*) FROM sluice_sources WHERE name = %s", (name,)).fetchone() == (0,)
 
 
+def test_a_view_whose_backfill_cannot_read_the_topic_is_an_error_and_not_made(server: SluiceServer, tmp_path: Path) -> None:
+    """A new view reads the source's history from the topic as its backfill runs (never all of it
+    at once, nor with writers waiting). When the topic's cluster is gone by then, its CREATE fails
+    with the reason and the view is not left half made; the server serves on."""
+    with SluiceServer(data_dir=tmp_path / "upstream") as upstream:
+        bootstrap = upstream.kafka_bootstrap
+        topic = unique_topic("gone")
+        _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(300)])
+        name = "gone_" + topic.split("-")[-1]
+        with connect(server) as conn:
+            conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
+                         f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
+            conn.execute(f"CREATE MATERIALIZED VIEW {name}_a AS SELECT count(*) AS c FROM {name}")
+            _wait_for_rows(conn, name, 300)
+            assert conn.execute(f"SELECT c FROM {name}_a").fetchone() == (300,)
+            upstream.kill()
+            with pytest.raises(psycopg.Error) as raised:
+                conn.execute(f"CREATE MATERIALIZED VIEW {name}_b AS SELECT count(*) AS c FROM {name}")
+            # The cluster unreachable (HV00N), or no record read for a minute (08001).
+            assert raised.value.sqlstate in ("HV00N", "08001"), raised.value
+            assert bootstrap in str(raised.value)
+            views = [row[0] for row in conn.execute("SHOW MATERIALIZED VIEWS").fetchall()]
+            assert f"{name}_b" not in views and f"{name}_a" in views
+            assert conn.execute(f"SELECT c FROM {name}_a").fetchone() == (300,)
+            conn.execute(f"DROP SOURCE {name} CASCADE")
+
+
 # -- mistakes at CREATE ----------------------------------------------------------------------
 
 def _create(conn: psycopg.Connection, with_options: str, fmt: str = "FORMAT PLAIN ENCODE JSON") -> None:

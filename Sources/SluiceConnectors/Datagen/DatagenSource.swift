@@ -39,25 +39,27 @@ package final class DatagenSource: SourceConnector, @unchecked Sendable {
         driver.stop()
     }
 
-    package func snapshot() throws(SluiceError) -> [Chunk] {
-        rows(upTo: delivered.withLock { $0 })
-    }
-
-    /// The rows generated so far (a generator's rows are few next to a topic's: one array).
-    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
-        for chunk in rows(upTo: delivered.withLock { $0 }) { try each(chunk) }
-    }
-
-    private func rows(upTo end: Int64) -> [Chunk] {
-        var chunks: [Chunk] = []
-        var row: Int64 = 0
+    /// The rows delivered so far (their count noted now), made again as the backfill reads them.
+    package func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot {
+        let end = delivered.withLock { $0 }
         let now = Connectors.nowMicroseconds()
+        return SourceSnapshot(rowEstimate: Int(end)) { [self] (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            try rows(upTo: end, now: now, each: each)
+        }
+    }
+
+    /// The rows generated so far, made again a chunk at a time.
+    package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+        try rows(upTo: delivered.withLock { $0 }, now: Connectors.nowMicroseconds(), each: each)
+    }
+
+    private func rows(upTo end: Int64, now: Int64, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+        var row: Int64 = 0
         while row < end {
             let count = Int(min(Int64(Chunk.preferredSize), end - row))
-            chunks.append(makeChunk(from: row, count: count, now: now))
+            try each(makeChunk(from: row, count: count, now: now))
             row += Int64(count)
         }
-        return chunks
     }
 
     // MARK: Rows

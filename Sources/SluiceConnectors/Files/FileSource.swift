@@ -126,41 +126,39 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
         driver.stop()
     }
 
-    package func snapshot() throws(SluiceError) -> [Chunk] {
-        try snapshot(reading: nil)
-    }
-
-    package func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk] {
-        try snapshot(reading: columns)
-    }
-
-    /// The rows read so far, of `wanted` columns (nil: all; Parquet's others are NULL).
-    private func snapshot(reading wanted: Set<Int>?) throws(SluiceError) -> [Chunk] {
+    /// The rows read so far, of `columns` (nil: all; Parquet's others are NULL), read when the
+    /// backfill reaches them: the files and the position are noted now.
+    package func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot {
         let (files, done, units) = state.withLock { ($0.files, $0.filesDone, $0.unitsDone) }
-        var chunks: [Chunk] = []
         var reader = self.reader
-        reader.wanted = wanted
-        for index in 0 ..< min(Int(done) + 1, files.count) {
-            let limit = index < Int(done) ? Int64.max : units
-            guard limit > 0 else { continue }
-            var previous: Int64 = 0
-            do {
-                try reader.read(files[index], skip: 0, each: { (chunk, through) throws(SluiceError) in
-                    defer { previous = through }
-                    if through <= limit {
-                        chunks.append(chunk)
-                    } else if previous < limit {
-                        // The position cuts this chunk: its rows up to the position (a unit
-                        // rejected in this chunk's range shifts the cut by one row).
-                        chunks.append(chunk.slice(0 ..< Int(max(0, min(Int64(chunk.count), limit - previous)))))
-                    }
-                }, reject: { _ in })
-            } catch {
-                // A file that cannot be read now was skipped when it was read the first time.
-                continue
+        reader.wanted = columns
+        return SourceSnapshot(rowEstimate: 0) { [reader] (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            for index in 0 ..< min(Int(done) + 1, files.count) {
+                let limit = index < Int(done) ? Int64.max : units
+                guard limit > 0 else { continue }
+                var previous: Int64 = 0
+                var delivering = false
+                do throws(SluiceError) {
+                    try reader.read(files[index], skip: 0, each: { (chunk, through) throws(SluiceError) in
+                        defer { previous = through }
+                        delivering = true
+                        defer { delivering = false }
+                        if through <= limit {
+                            try each(chunk)
+                        } else if previous < limit {
+                            // The position cuts this chunk: its rows up to the position (a unit
+                            // rejected in this chunk's range shifts the cut by one row).
+                            try each(chunk.slice(0 ..< Int(max(0, min(Int64(chunk.count), limit - previous)))))
+                        }
+                    }, reject: { _ in })
+                } catch {
+                    // The backfill's own failure ends it; a file that cannot be read now was
+                    // skipped when it was read the first time.
+                    if delivering { throw error }
+                    continue
+                }
             }
         }
-        return chunks
     }
 
     package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {

@@ -61,10 +61,12 @@ package final class IcebergSource: SourceConnector {
     package func stop() {}
     package var positions: [Int32: Int64]? { nil }
 
-    package func snapshot() throws(SluiceError) -> [Chunk] {
-        var chunks: [Chunk] = []
-        try scan(pruningBy: nil) { chunks.append($0) }
-        return chunks
+    /// The table's rows, read when the backfill reaches them (the table as it is then: an
+    /// Iceberg source delivers no stream, so there is no position to meet).
+    package func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot {
+        SourceSnapshot(rowEstimate: 0) { [self] (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            try scan(pruningBy: nil, each: each)
+        }
     }
     private func table() throws(SluiceError) -> IcebergLoadedTable {
         guard let loaded = try catalog.loadTable(options.identifier) else {

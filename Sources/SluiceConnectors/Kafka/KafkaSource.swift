@@ -165,13 +165,18 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         driver.stop()
     }
 
-    package func snapshot() throws(SluiceError) -> [Chunk] {
+    /// The records from the start positions up to where delivery stands (noted now), decoded
+    /// when the backfill reads them, with a consumer of their own.
+    package func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot {
         let (start, next) = state.withLock { ($0.start ?? [:], $0.next) }
         let ranges = next.compactMap { partition, end -> (Int32, Int64, Int64)? in
             let from = start[partition] ?? 0
             return end > from ? (partition, from, end) : nil
         }
-        return try read(ranges, recordErrors: false)
+        let estimate = ranges.reduce(0) { $0 + Int($1.2 - $1.1) }
+        return SourceSnapshot(rowEstimate: estimate) { [self] (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            try read(ranges, recordErrors: false, each: each)
+        }
     }
 
     package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
@@ -193,12 +198,6 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
 
     /// Decodes the messages of each `(partition, from, to)` range (`to` exclusive) with a
     /// consumer of its own; rejected rows are skipped.
-    private func read(_ ranges: [(Int32, Int64, Int64)], recordErrors: Bool) throws(SluiceError) -> [Chunk] {
-        var chunks: [Chunk] = []
-        try read(ranges, recordErrors: recordErrors) { chunks.append($0) }
-        return chunks
-    }
-
     /// The records of `ranges` (partition, first offset, end offset), decoded, handed to `each`
     /// a chunk at a time as they are read, so a scan of a large topic never holds it whole.
     private func read(

@@ -109,7 +109,7 @@ final class PostgresCDCSharedSource: SourceConnector, @unchecked Sendable {
             hint: "CREATE TABLE t (… PRIMARY KEY (…)) FROM \(name) TABLE 'public.t', then read t.")
     }
 
-    func snapshot() throws(SluiceError) -> [Chunk] { throw unreadable }
+    func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot { throw unreadable }
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) { throw unreadable }
     var inferredColumns: [(name: String, type: DataType)]? { [] }
     var positions: [Int32: Int64]? { nil }
@@ -262,7 +262,7 @@ final class PostgresCDCTable: SourceConnector, @unchecked Sendable {
         shared.withLock { $0.durable = max($0.durable ?? 0, UInt64(bitPattern: position)) }
     }
 
-    func snapshot() throws(SluiceError) -> [Chunk] { [] }
+    func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot { SourceSnapshot([]) }
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {}
 
     func start(output: SourceOutput) {

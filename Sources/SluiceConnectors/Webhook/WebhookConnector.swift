@@ -38,7 +38,7 @@ package final class WebhookConnector: SourceConnector {
 
     package func start(output: SourceOutput) {}
     package func stop() {}
-    package func snapshot() throws(SluiceError) -> [Chunk] { [] }
+    package func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot { SourceSnapshot([]) }
     package func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {}
     package var positions: [Int32: Int64]? { nil }
 }

@@ -3,19 +3,23 @@ import SluiceState
 
 /// The rows of one input a new view starts from, read a chunk at a time as its backfill goes:
 /// a table's snapshot hands its pages over by reference and each is read (an evicted page read
-/// back) only when the backfill reaches it, so a snapshot larger than memory is never held whole.
-package struct BackfillSnapshot: Sendable {
-    /// The number of chunks.
-    package let chunkCount: Int
-    /// The rows in all chunks.
+/// back) only when the backfill reaches it, and a source's is read from the outside system then
+/// (``SourceSnapshot``), so a snapshot larger than memory is never held whole. Read by one
+/// thread, the view's.
+package struct BackfillSnapshot: @unchecked Sendable {
+    /// The rows in all chunks (for a source, an estimate; 0 when not known).
     package let rowCount: Int
-    private let read: @Sendable (Int) -> Chunk
+    /// Whether it may hold more than one chunk (a backfill in vnode order may pay off).
+    package let mayHoldMany: Bool
+    private let body: ((Chunk) throws(SluiceError) -> Void) throws(SluiceError) -> Void
 
     /// A snapshot of `chunkCount` chunks holding `rowCount` rows, chunk `index` given by `chunk`.
     package init(chunkCount: Int, rowCount: Int, chunk: @escaping @Sendable (Int) -> Chunk) {
-        self.chunkCount = chunkCount
         self.rowCount = rowCount
-        self.read = chunk
+        mayHoldMany = chunkCount > 1
+        body = { (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            for index in 0 ..< chunkCount { try each(chunk(index)) }
+        }
     }
 
     /// A snapshot of chunks already in memory.
@@ -23,8 +27,17 @@ package struct BackfillSnapshot: Sendable {
         self.init(chunkCount: chunks.count, rowCount: chunks.reduce(0) { $0 + $1.count }) { chunks[$0] }
     }
 
-    /// Chunk `index` (read now).
-    package func chunk(_ index: Int) -> Chunk { read(index) }
+    /// A source's snapshot, read as the backfill reaches it.
+    package init(_ source: SourceSnapshot) {
+        rowCount = source.rowEstimate
+        mayHoldMany = source.rowEstimate == 0 || source.rowEstimate > Chunk.preferredSize
+        body = { (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in try source.read(each) }
+    }
+
+    /// Hands `each` the chunks in order, each read now.
+    package func forEach(_ each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+        try body(each)
+    }
 }
 
 /// Where a relation's current rows are, for the backfill of a view that reads it: a table's or

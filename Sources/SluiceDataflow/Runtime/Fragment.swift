@@ -88,6 +88,10 @@ package final class Fragment: @unchecked Sendable {
     /// What the graph's output becomes: the view's rows, or the sink's writes.
     private let terminal: any TerminalOperator
     private var backfill: [(upstream: Int, snapshot: BackfillSnapshot)]
+    /// Why the backfill stopped short (a source's history could not be read), for the CREATE
+    /// that made the view to report.
+    package let backfillFailure = Mutex<SluiceError?>(nil)
+    private var backfillProcessingFailed = false
     /// The time the backfill's own epoch ends carry (``finishBackfillStep()``).
     private let backfillTime: Int64
     /// Bytes of backfill after which the fragment ends an epoch of its own (under a memory
@@ -227,25 +231,33 @@ package final class Fragment: @unchecked Sendable {
         if !started {
             started = true
             do {
-                try graph.start(into: emit)
+                try processingBackfill { () throws(SluiceError) in try graph.start(into: emit) }
                 stepEmittedAt = emittedBytes
                 for (upstream, snapshot) in backfill {
-                    if let limit = backfillStepBytes, let directory = backfillSpillDirectory, snapshot.chunkCount > 1,
+                    if let limit = backfillStepBytes, let directory = backfillSpillDirectory, snapshot.mayHoldMany,
                         let point = graph.backfillPoint(upstream: upstream)
                     {
                         try backfillInVnodeOrder(snapshot, at: point, runBytes: limit, spillDirectory: directory)
                         continue
                     }
-                    for index in 0 ..< snapshot.chunkCount {
-                        let chunk = snapshot.chunk(index)
+                    var readRows = 0
+                    try snapshot.forEach { (chunk: Chunk) throws(SluiceError) in
                         statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-                        try graph.process(StreamChunk.inserts(chunk), upstream: upstream, into: emit)
-                        statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
-                        try advanceBackfill(by: chunk.byteCount)
+                        try processingBackfill { () throws(SluiceError) in
+                            try graph.process(StreamChunk.inserts(chunk), upstream: upstream, into: emit)
+                            statistics.backfilledRows.add(chunk.count, ordering: .relaxed)
+                            readRows += chunk.count
+                            try advanceBackfill(by: chunk.byteCount)
+                        }
                     }
+                    // (A source's row count was an estimate: the rows read are the count.)
+                    if readRows != snapshot.rowCount { statistics.backfillRows.add(readRows - snapshot.rowCount, ordering: .relaxed) }
                 }
             } catch {
                 statistics.record(error)
+                // The source's history could not be read: the CREATE reports it. (A failure of
+                // the view's own work is recorded as at any other time.)
+                if !backfillProcessingFailed { backfillFailure.withLock { $0 = error } }
             }
             backfill = []
         }
@@ -311,22 +323,33 @@ package final class Fragment: @unchecked Sendable {
     ) throws(SluiceError) {
         let buckets = BackfillBuckets(runBytes: runBytes, spillDirectory: spillDirectory)
         var readProgress = 0
+        var readRows = 0
         var reachedRows = 0
-        for index in 0 ..< snapshot.chunkCount {
-            let chunk = snapshot.chunk(index)
+        try snapshot.forEach { (chunk: Chunk) throws(SluiceError) in
             statistics.rowsIn.add(chunk.count, ordering: .relaxed)
-            for reached in try graph.process(StreamChunk.inserts(chunk), below: point) {
-                if reached.ops.allSatisfy({ $0 == .insert }) {
-                    try buckets.add(reached.data, vnodes: point.vnodes(reached.data))
-                    reachedRows += reached.count
-                } else {
-                    try graph.process(reached, at: point, into: emit, watermarks: emit)
+            try processingBackfill { () throws(SluiceError) in
+                for reached in try graph.process(StreamChunk.inserts(chunk), below: point) {
+                    if reached.ops.allSatisfy({ $0 == .insert }) {
+                        try buckets.add(reached.data, vnodes: point.vnodes(reached.data))
+                        reachedRows += reached.count
+                    } else {
+                        try graph.process(reached, at: point, into: emit, watermarks: emit)
+                    }
                 }
             }
             statistics.backfilledRows.add(chunk.count / 2, ordering: .relaxed)
             readProgress += chunk.count / 2
+            readRows += chunk.count
         }
-        let runProgress = snapshot.rowCount - readProgress
+        // (A source's row count was an estimate: the rows read are the count.)
+        if readRows != snapshot.rowCount { statistics.backfillRows.add(readRows - snapshot.rowCount, ordering: .relaxed) }
+        let runProgress = readRows - readProgress
+        try processingBackfill { () throws(SluiceError) in try forEachBucketedChunk(buckets, point: point, runProgress: runProgress, reachedRows: reachedRows) }
+    }
+
+    /// The rest of ``backfillInVnodeOrder(_:at:runBytes:spillDirectory:)``: the buckets' rows
+    /// through the graph, in vnode order.
+    private func forEachBucketedChunk(_ buckets: BackfillBuckets, point: BackfillPoint, runProgress: Int, reachedRows: Int) throws(SluiceError) {
         var ranRows = 0
         try buckets.forEachChunk { (rows: Chunk) throws(SluiceError) in
             try graph.process(StreamChunk.inserts(rows), at: point, into: emit, watermarks: emit)
@@ -337,6 +360,17 @@ package final class Fragment: @unchecked Sendable {
             try advanceBackfill(by: rows.byteCount)
         }
         if reachedRows == 0 { statistics.backfilledRows.add(runProgress, ordering: .relaxed) }
+    }
+
+    /// Runs `body`, the backfill's own work on rows read; a failure of it is the view's, not
+    /// the reading's (``backfillFailure``).
+    private func processingBackfill(_ body: () throws(SluiceError) -> Void) throws(SluiceError) {
+        do {
+            try body()
+        } catch {
+            backfillProcessingFailed = true
+            throw error
+        }
     }
 
     /// Counts `bytes` more of backfilled rows run through the graph; once they and what the

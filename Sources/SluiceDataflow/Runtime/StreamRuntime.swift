@@ -217,6 +217,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         condition.withLock { inputs[id] }?.stream.hasSubscribers ?? false
     }
 
+    /// Why view (or sink) `id`'s backfill stopped short, if it did.
+    package func backfillFailure(view id: Int) -> SluiceError? {
+        condition.withLock { fragments[id] }?.backfillFailure.withLock { $0 }
+    }
+
     /// Blocks until some view reads relation `id`, or `timeout` passes.
     package func waitUntilRead(_ id: Int, timeout: Duration) {
         let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)

@@ -17,11 +17,12 @@ package protocol SourceConnector: AnyObject, Sendable {
     func stop()
     /// The rows from the source's start position up to where delivery stands: the rows a new
     /// view over the source starts from. Called with writes paused, so the connector's thread is
-    /// not delivering and its position stays put.
-    func snapshot() throws(SluiceError) -> [Chunk]
-    /// ``snapshot()`` of which only `columns` are read: the others may be NULL (a file
-    /// source's Parquet columns no view reads are not decoded). All of them by default.
-    func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk]
+    /// not delivering and its position stays put: it notes that position and returns a reading
+    /// of the rows before it, which the view's backfill runs later on its own thread, a chunk at
+    /// a time, while the source goes on, so a long history is never held whole nor read with
+    /// every writer waiting. Of the rows, only `columns` need be read (nil: all; the others may
+    /// be NULL, as a file source leaves Parquet columns no view reads).
+    func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot
     /// Every row the outside system holds now, decoded (a query of the source itself), handed
     /// to `each` a chunk at a time as it is read, so a query of a large topic or table never
     /// holds all of it at once. With `filter` (over the relation's columns), a connector that
@@ -48,8 +49,6 @@ package protocol SourceConnector: AnyObject, Sendable {
 }
 
 extension SourceConnector {
-    package func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk] { try snapshot() }
-
     /// The columns the outside system says the relation has, for a CREATE SOURCE that lists
     /// none (an Iceberg table's schema); nil when the connector cannot tell.
     package var inferredColumns: [(name: String, type: DataType)]? { nil }
@@ -57,6 +56,40 @@ extension SourceConnector {
     package func durable(positions: [Int32: Int64]) {}
 
     package var inferredPrimaryKey: [String]? { nil }
+}
+
+/// A source's rows up to the position noted when it was taken (``SourceConnector/snapshot(columns:)``),
+/// read later a chunk at a time. Read once, by one thread (the new view's backfill).
+package struct SourceSnapshot: @unchecked Sendable {
+    /// About how many rows it holds, for the backfill's progress (0 when not known).
+    package let rowEstimate: Int
+    private let body: ((Chunk) throws(SluiceError) -> Void) throws(SluiceError) -> Void
+
+    /// A snapshot that `read` reads, handing each chunk to the function it is given.
+    package init(rowEstimate: Int, read: @escaping ((Chunk) throws(SluiceError) -> Void) throws(SluiceError) -> Void) {
+        self.rowEstimate = rowEstimate
+        body = read
+    }
+
+    /// A snapshot of chunks in memory (a source whose rows are few, or none).
+    package init(_ chunks: [Chunk]) {
+        self.init(rowEstimate: chunks.reduce(0) { $0 + $1.count }) { (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            for chunk in chunks { try each(chunk) }
+        }
+    }
+
+    /// Reads the rows, handing `each` a chunk at a time.
+    package func read(_ each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
+        try body(each)
+    }
+
+    /// This snapshot with `transform` applied to each chunk.
+    package func map(_ transform: @escaping (Chunk) -> Chunk) -> SourceSnapshot {
+        let inner = self
+        return SourceSnapshot(rowEstimate: rowEstimate) { (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            try inner.read { (chunk: Chunk) throws(SluiceError) in try each(transform(chunk)) }
+        }
+    }
 }
 
 /// Where a connector's rows go: the source's change stream, or a table and its stream.

@@ -125,7 +125,7 @@ final class StoppedConnector: SourceConnector {
 
     func start(output: SourceOutput) {}
     func stop() {}
-    func snapshot() throws(SluiceError) -> [Chunk] { throw error }
+    func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot { throw error }
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) { throw error }
     var notices: [String] { [] }
 }
@@ -176,13 +176,19 @@ final class DeduplicatingConnector: SourceConnector {
     func stop() { inner.stop() }
     func durable(positions: [Int32: Int64]) { inner.durable(positions: positions) }
 
-    func snapshot() throws(SluiceError) -> [Chunk] {
-        deduplicated(try inner.snapshot())
-    }
-
-    // (The key and time columns are read whatever the view reads.)
-    func snapshot(columns: Set<Int>) throws(SluiceError) -> [Chunk] {
-        deduplicated(try inner.snapshot(columns: columns.union(keyColumns).union([timeColumn])))
+    // (The key and time columns are read whatever the view reads; the snapshot's rows are
+    // judged from its first row, as the source's deliveries were.)
+    func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot {
+        let rows = try inner.snapshot(columns: columns.map { $0.union(keyColumns).union([timeColumn]) })
+        return SourceSnapshot(rowEstimate: rows.rowEstimate) { [self] (each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) in
+            var judge: Judge?
+            try rows.read { (chunk: Chunk) throws(SluiceError) in
+                let current = judge ?? fresh(types: chunk.types)
+                judge = current
+                let kept = current.apply(chunk)
+                if !kept.isEmpty { try each(kept) }
+            }
+        }
     }
 
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
@@ -195,11 +201,6 @@ final class DeduplicatingConnector: SourceConnector {
         }
     }
 
-    private func deduplicated(_ chunks: [Chunk]) -> [Chunk] {
-        guard let first = chunks.first else { return chunks }
-        let judge = fresh(types: first.types)
-        return chunks.map { judge.apply($0) }.filter { !$0.isEmpty }
-    }
 
     var inferredColumns: [(name: String, type: DataType)]? { inner.inferredColumns }
     var inferredPrimaryKey: [String]? { inner.inferredPrimaryKey }

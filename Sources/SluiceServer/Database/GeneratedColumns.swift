@@ -95,7 +95,11 @@ final class GeneratingConnector: SourceConnector {
     func durable(positions: [Int32: Int64]) { inner.durable(positions: positions) }
 
     func stop() { inner.stop() }
-    func snapshot() throws(SluiceError) -> [Chunk] { try inner.snapshot().map { generated.complete($0, recordsErrors: false) } }
+    // (The generated columns are made from the others: all of them are read.)
+    func snapshot(columns: Set<Int>?) throws(SluiceError) -> SourceSnapshot {
+        let generated = self.generated
+        return try inner.snapshot(columns: nil).map { generated.complete($0, recordsErrors: false) }
+    }
     // (The filter may name generated columns, which the inner connector does not have.)
     func scan(pruningBy filter: ScalarExpr?, each: (Chunk) throws(SluiceError) -> Void) throws(SluiceError) {
         let generated = self.generated

@@ -14,6 +14,7 @@ extension SQLSession {
         if case .createMaterializedView(let relation, let plan) = planned {
             // The statement completes once the view shows the rows it started from.
             await database.streams.runtime.waitForCommit(try database.createMaterializedView(relation, plan: plan))
+            try dropIfBackfillFailed(relation)
             // Accepted as RisingWave accepts it, with a word on state that only grows.
             let notices = plan.unboundedState.map { SluiceError(.successfulCompletion, $0.message, hint: $0.hint) }
             return PGStatementResult(commandTag: "CREATE_MATERIALIZED_VIEW", notices: notices)
@@ -21,6 +22,7 @@ extension SQLSession {
         if case .createSink(let relation, let plan) = planned {
             // The statement completes once the sink has taken the rows it starts from.
             await database.streams.runtime.waitForCommit(try database.createSink(relation, plan: plan))
+            try dropIfBackfillFailed(relation)
             return PGStatementResult(commandTag: "CREATE_SINK")
         }
         if case .createSource(let relation) = planned, relation.kind == .source, relation.connector?.forAllTables == true {
@@ -52,6 +54,15 @@ extension SQLSession {
             break
         }
         return result
+    }
+
+    /// A view or sink whose backfill could not read what it starts from (a source's history:
+    /// a topic gone, a broker down) is dropped again, and its CREATE fails with the reason.
+    private func dropIfBackfillFailed(_ relation: RelationDefinition) throws(SluiceError) {
+        guard let failure = database.streams.runtime.backfillFailure(view: relation.id) else { return }
+        let made = database.catalog.relation(id: relation.id) ?? relation
+        try? database.drop(made)
+        throw failure
     }
 
     private func runStatement(_ planned: PlannedStatement) throws(SluiceError) -> PGStatementResult {
