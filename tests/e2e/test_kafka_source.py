@@ -262,16 +262,23 @@ def test_partitions_added_later_are_followed_and_progress_is_committed(server: S
         admin.close()
 
 
+def _source_with_a_view(conn: psycopg.Connection, bootstrap: str, prefix: str, count: int) -> tuple[str, str]:
+    """`count` messages `{"n": …}` in a new topic, a source over it from the earliest, and view
+    `<source>_a` (count and sum) that has read them all. Returns the topic and the source's name."""
+    topic = unique_topic(prefix)
+    _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(count)])
+    name = f"{prefix}_" + topic.split("-")[-1]
+    conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
+                 f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
+    conn.execute(f"CREATE MATERIALIZED VIEW {name}_a AS SELECT count(*) AS c, sum(n) AS s FROM {name}")
+    _wait_for_rows(conn, name, count)
+    return topic, name
+
+
 def test_a_second_view_starts_from_what_the_first_saw(server: SluiceServer) -> None:
     bootstrap = server.kafka_bootstrap
-    topic = unique_topic("views")
-    _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(500)])
-    name = "views_" + topic.split("-")[-1]
     with connect(server) as conn:
-        conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
-                     f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
-        conn.execute(f"CREATE MATERIALIZED VIEW {name}_a AS SELECT count(*) AS c, sum(n) AS s FROM {name}")
-        _wait_for_rows(conn, name, 500)
+        topic, name = _source_with_a_view(conn, bootstrap, "views", 500)
         conn.execute(f"CREATE MATERIALIZED VIEW {name}_b AS SELECT count(*) AS c, max(n) AS m FROM {name}")
         _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(500, 700)])
         _wait_for_rows(conn, name, 700)
@@ -290,14 +297,8 @@ def test_a_view_whose_backfill_cannot_read_the_topic_is_an_error_and_not_made(se
     with the reason and the view is not left half made; the server serves on."""
     with SluiceServer(data_dir=tmp_path / "upstream") as upstream:
         bootstrap = upstream.kafka_bootstrap
-        topic = unique_topic("gone")
-        _produce(bootstrap, topic, [json.dumps({"n": n}).encode() for n in range(300)])
-        name = "gone_" + topic.split("-")[-1]
         with connect(server) as conn:
-            conn.execute(f"CREATE SOURCE {name} (n int) WITH (connector = 'kafka', topic = '{topic}', "
-                         f"properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON")
-            conn.execute(f"CREATE MATERIALIZED VIEW {name}_a AS SELECT count(*) AS c FROM {name}")
-            _wait_for_rows(conn, name, 300)
+            _, name = _source_with_a_view(conn, bootstrap, "gone", 300)
             assert conn.execute(f"SELECT c FROM {name}_a").fetchone() == (300,)
             upstream.kill()
             with pytest.raises(psycopg.Error) as raised:
