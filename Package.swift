@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, CLinuxIO, SluiceAuth
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, SluiceAuth
 // L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluicePostgresClient, SluiceLakehouse
 // L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -44,8 +44,6 @@ let package = Package(
         // The processor's CRC-32C instruction, which Swift cannot reach without C.
         .target(name: "CCRC32C"),
         .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd", "CCRC32C"]),
-        // Linux's sync_file_range, which Swift's Glibc module does not declare.
-        .systemLibrary(name: "CLinuxIO", path: "Sources/CLinuxIO"),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         // PostgreSQL's client library's header (Debian: libpq-dev) for the Postgres sinks and CDC
@@ -67,7 +65,7 @@ let package = Package(
         .target(
             name: "SluiceLakehouse",
             dependencies: [
-                "SluiceCore", "SluiceCodecs", "SluiceFormats", "CLinuxIO", nioCore,
+                "SluiceCore", "SluiceCodecs", "SluiceFormats", nioCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -6,6 +6,7 @@ import SluiceCore
 import SluiceDataflow
 import SluiceFormats
 import SluiceLakehouse
+import SluiceState
 
 /// RisingWave's file sink, `connector = 'fs'`: rows go to Parquet, JSON-lines or CSV files in a
 /// folder (``FileSinkOptions``), exactly once across crashes.
@@ -394,19 +395,11 @@ private final class InProgressFile {
 
     func append(_ bytes: [UInt8]) throws(SluiceError) {
         guard !bytes.isEmpty else { return }
-        try POSIXFile.writeAll(bytes, to: descriptor, path: stagingPath)
+        // Synced behind every 8 MiB: the file is synced before it is named, and that sync then
+        // finds little left to write (nor does a log's fsync wait behind its dirty pages).
+        try Files.writeAll(bytes, to: descriptor, path: stagingPath, syncingBehind: true)
         length += bytes.count
-        // The file is synced before it is named: its pages start out to disk as they fill, so
-        // that sync finds little left to write (RocksDB's bytes_per_sync).
-        if length - writebackStart >= Self.writebackBytes {
-            POSIXFile.startWriteback(descriptor, offset: writebackStart, length: length - writebackStart)
-            writebackStart = length
-        }
     }
-
-    /// Where the bytes not yet sent toward the disk start.
-    private var writebackStart = 0
-    private static let writebackBytes = 8 << 20
 
     func closeDescriptor() {
         if descriptor >= 0 { Glibc.close(descriptor) }

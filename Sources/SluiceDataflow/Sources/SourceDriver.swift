@@ -56,18 +56,7 @@ package final class SourceStepContext: Sendable {
     /// database refuses (the table was dropped meanwhile, say) are counted as rejected and the
     /// position moves on all the same.
     package func deliver(_ chunk: Chunk, advance: () -> Void) {
-        guard chunk.count > 0 else {
-            advance()
-            return
-        }
-        do throws(SluiceError) {
-            try output.deliver(chunk, advance)
-            statistics.rowsRead.add(chunk.count, ordering: .relaxed)
-        } catch {
-            statistics.status = "delivery failed: \(error.message)"
-            statistics.rowsRejected.add(chunk.count, ordering: .relaxed)
-            advance()
-        }
+        _ = deliver(chunk, reading: nil, advance: advance)
     }
 
     /// The source's columns its readers read now (nil: all): a reader that can leave columns
@@ -78,12 +67,16 @@ package final class SourceStepContext: Sendable {
     /// values; false, with nothing delivered and `advance` not run, when a reader now reads a
     /// column outside them: decode the rows again with ``readColumns`` and deliver them again.
     package func deliver(_ chunk: Chunk, reading columns: Set<Int>?, advance: () -> Void) -> Bool {
-        guard let columns, let reading = output.reading, chunk.count > 0 else {
-            deliver(chunk, advance: advance)
+        guard chunk.count > 0 else {
+            advance()
             return true
         }
         do throws(SluiceError) {
-            guard try reading.deliver(chunk, columns, advance) else { return false }
+            if let columns, let reading = output.reading {
+                guard try reading.deliver(chunk, columns, advance) else { return false }
+            } else {
+                try output.deliver(chunk, advance)
+            }
             statistics.rowsRead.add(chunk.count, ordering: .relaxed)
         } catch {
             statistics.status = "delivery failed: \(error.message)"

@@ -1,20 +1,11 @@
 #if canImport(Glibc)
 import Glibc
-import CLinuxIO
 #endif
 import SluiceCore
 
 /// The POSIX calls local file IO is built from: complete reads and writes that retry on `EINTR`,
 /// fsync of files and directories, and directory creation. Errors name the path.
 package enum POSIXFile {
-    /// Starts `length` bytes of the file from `offset` toward the disk without waiting, so a
-    /// later sync finds little left to write. Only a hint: failures are ignored.
-    package static func startWriteback(_ descriptor: Int32, offset: Int, length: Int) {
-        #if canImport(Glibc)
-        _ = sluice_start_writeback(descriptor, Int64(offset), Int64(length))
-        #endif
-    }
-
     /// Marks the temporary files writes create beside their target; listings skip them.
     package static let temporaryMarker = ".sluice-tmp-"
 
