@@ -2,6 +2,7 @@ import Foundation
 import SluiceCore
 import SluiceFormats
 import SluiceServer
+import SluiceState
 
 /// `sluice bench files`: file sources and sinks beside DuckDB with one thread, on the same files.
 /// - **Parquet source → view:** N balloon rows (``ParquetBenchmark``'s data) in four zstd Parquet
@@ -42,6 +43,21 @@ package struct FilesBenchmark {
         report("sluice bench files: \(rows) balloon rows (player, balloon_color, score, page_id, favorite_color_bonus, event_ts), medians of \(runs) runs")
         let reference = try DuckDBReference.figures(script: Self.duckdbScript, arguments: [input, "\(directory)/duckdb-out"])
 
+        if only.contains("reader") {
+            // Diagnostic, asked for by name only: the Parquet reader alone on one thread, the
+            // files in memory, decoding the two columns the view reads.
+            let files = try (0 ..< 4).map { try Files.read("\(input)/part-\($0).parquet") }
+            var times: [Double] = []
+            for _ in 0 ..< runs {
+                let start = ContinuousClock.now
+                for bytes in files {
+                    let reader = try ParquetReader(input: ParquetBytesInput(bytes))
+                    for group in reader.rowGroups.indices { _ = try reader.readRowGroup(group, columns: [2, 5]) }
+                }
+                times.append((ContinuousClock.now - start).inSeconds)
+            }
+            line("parquet reader alone", seconds: median(times), duckdb: nil)
+        }
         if runs("source") {
             var sourceTimes: [Double] = []
             for run in 0 ..< runs {

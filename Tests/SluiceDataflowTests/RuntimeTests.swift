@@ -171,6 +171,45 @@ private final class Flag: Sendable {
         #expect(runtime.committedEpoch == epoch + 1)
     }
 
+    /// A source that reads a backlog and then finds nothing ready ends the epoch at once (the
+    /// interval here is ten minutes); one that trickles a chunk at a time does not ask.
+    @Test(.timeLimit(.minutes(1)))
+    func aSourceThatRunsDryAfterABacklogShowsItsRowsAtOnce() async throws {
+        let published = Published()
+        let runtime = StreamRuntime(barrierIntervalMilliseconds: 600_000) { published.record($0, $1) }
+        runtime.start()
+        defer { runtime.stop() }
+        let count = StreamPlan.hashAggregate(
+            input: scan(1, [.int64]), groupCount: 0, aggregates: [AggregateCall(kind: .countStar, argument: nil, resultType: .int64)])
+        await runtime.waitForCommit(try runtime.createView(id: 31, name: "n", plan: count, context: EvaluationContext()) { _ in [] })
+        let asked = Atomic<Int>(0)
+        let output = SourceOutput(isRead: { runtime.isRead(1) }) { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+            runtime.withSource(1) { writer in
+                writer.emit(StreamChunk.inserts(chunk))
+                advance()
+            }
+        }.callingWhenCaughtUp {
+            asked.add(1, ordering: .sequentiallyConsistent)
+            runtime.requestBarrier()
+        }
+
+        // A trickle: one chunk, then nothing ready, again and again.
+        let trickle = ChunksReader(chunks: 1, rows: 100)
+        let trickling = SourceDriver(name: "trickle", statistics: SourceStatistics(), readers: [trickle])
+        trickling.start(output: output)
+        while trickle.idleSteps.load(ordering: .sequentiallyConsistent) < 3 { await Task.yield() }
+        trickling.stop()
+        #expect(asked.load(ordering: .sequentiallyConsistent) == 0)
+
+        // A backlog of ten chunks: the driver asks once it runs dry, and the view shows them.
+        let backlog = ChunksReader(chunks: 10, rows: Chunk.preferredSize)
+        let reading = SourceDriver(name: "backlog", statistics: SourceStatistics(), readers: [backlog])
+        reading.start(output: output)
+        defer { reading.stop() }
+        while published.view(31) != [["\(100 + 10 * Chunk.preferredSize)"]] { await Task.yield() }
+        #expect(asked.load(ordering: .sequentiallyConsistent) == 1)
+    }
+
     @Test func aJoinAlignsBarriersFromBothTablesAndAViewOverAViewFollows() async throws {
         let published = Published()
         let runtime = StreamRuntime(barrierIntervalMilliseconds: 60_000) { published.record($0, $1) }
@@ -246,5 +285,28 @@ private final class Flag: Sendable {
         let joined = published.view(41)
         #expect(joined.count == 300_000)
         #expect(joined.allSatisfy { Int64($0[0])! % 1000 == Int64($0[1])! && $0[2] == $0[1] && Int64($0[3])! == 3 * Int64($0[1])! })
+    }
+}
+
+/// A source reader that delivers `chunks` chunks of `rows` bigints, one a step, then finds
+/// nothing ready.
+private final class ChunksReader: SourceReader, @unchecked Sendable {
+    private var left: Int
+    private let rows: Int
+    let idleSteps = Atomic<Int>(0)
+
+    init(chunks: Int, rows: Int) {
+        left = chunks
+        self.rows = rows
+    }
+
+    func step(_ context: SourceStepContext) throws(SluiceError) -> SourceStep {
+        guard left > 0 else {
+            idleSteps.add(1, ordering: .sequentiallyConsistent)
+            return .idle(.milliseconds(1))
+        }
+        left -= 1
+        context.deliver(Chunk(columns: [Column(type: .int64, storage: .int64((0 ..< rows).map(Int64.init)))])) {}
+        return .progressed
     }
 }

@@ -356,32 +356,44 @@ struct FileRowReader {
                         sourceOfProjected.append(column)
                     }
                 }
-                let chunk = projection.isEmpty ? Chunk(columns: [], count: Int(rows)) : try reader.readRowGroup(index, columns: projection)
-                // Per column: the group's decoded values (sliced for each chunk), or a constant
-                // (a folder's value, or NULL), made once at a chunk's length and shared.
-                var decoded: [Column?] = Array(repeating: nil, count: columns.count)
-                for (projected, column) in sourceOfProjected.enumerated() {
-                    let values = chunk.columns[projected]
-                    decoded[column] = values.type == columns[column].type ? values : try IcebergDataWriter.convert(values, to: columns[column].type)
-                }
+                // Per column: where it is among the decoded ones, or a constant (a folder's
+                // value, or NULL), made once at a chunk's length and shared.
+                var projectedOfColumn: [Int?] = Array(repeating: nil, count: columns.count)
+                for (projected, column) in sourceOfProjected.enumerated() { projectedOfColumn[column] = projected }
                 var constantColumns: [Column?] = []
                 var constantLength = -1
                 // Constant columns hold values whatever is wanted.
                 let holding = wanted.map { $0.union(constants.keys) }
-                while start < chunk.count {
-                    let end = min(chunk.count, start + Chunk.preferredSize)
-                    if constantLength != end - start {
-                        constantLength = end - start
+                func deliver(_ chunk: Chunk) throws(SluiceError) -> Bool {
+                    let count = chunk.count
+                    if constantLength != count {
+                        constantLength = count
                         constantColumns = columns.enumerated().map { index, column in
-                            decoded[index] == nil ? Self.constant(constants[index] ?? .null, type: column.type, count: end - start) : nil
+                            projectedOfColumn[index] == nil ? Self.constant(constants[index] ?? .null, type: column.type, count: count) : nil
                         }
                     }
-                    let whole = start == 0 && end == chunk.count
-                    let built = columns.indices.map { index in
-                        decoded[index].map { whole ? $0 : $0.slice(start ..< end) } ?? constantColumns[index]!
+                    var built: [Column] = []
+                    built.reserveCapacity(columns.count)
+                    for (index, column) in columns.enumerated() {
+                        if let projected = projectedOfColumn[index] {
+                            let values = chunk.columns[projected]
+                            built.append(values.type == column.type ? values : try IcebergDataWriter.convert(values, to: column.type))
+                        } else {
+                            built.append(constantColumns[index]!)
+                        }
                     }
-                    guard try each(Chunk(columns: built, count: end - start), holding, first + Int64(end)) else { break }
-                    start = end
+                    guard try each(Chunk(columns: built, count: count), holding, first + Int64(start + count)) else { return false }
+                    start += count
+                    return true
+                }
+                if projection.isEmpty {
+                    while start < Int(rows) {
+                        guard try deliver(Chunk(columns: [], count: min(Chunk.preferredSize, Int(rows) - start))) else { break }
+                    }
+                } else {
+                    // The group streams, a chunk at a time; a refused chunk is read again, from
+                    // where it starts, with the columns wanted then.
+                    try reader.readRowGroup(index, columns: projection, from: start, chunkRows: Chunk.preferredSize, each: deliver)
                 }
             }
         }

@@ -115,6 +115,26 @@ package struct SourceOutput: Sendable {
     /// sleeps that long): a view made over an idle source starts its reading at once.
     package private(set) var waitForReader: (@Sendable (Duration) -> Void)?
 
+    /// Called when a reader has read all there was after a backlog (nil: nothing is done): the
+    /// runtime ends the epoch soon, so the rows show without waiting out the barrier interval.
+    package private(set) var caughtUp: (@Sendable () -> Void)?
+
+    /// This output, which calls `caughtUp` when a reader has read a backlog.
+    package func callingWhenCaughtUp(_ caughtUp: @escaping @Sendable () -> Void) -> SourceOutput {
+        var output = self
+        output.caughtUp = caughtUp
+        return output
+    }
+
+    /// This output with `deliver` as its delivery and every column read (a wrapper that completes
+    /// rows needs them all), its other hooks kept.
+    package func delivering(by deliver: @escaping @Sendable (Chunk, () -> Void) throws(SluiceError) -> Void) -> SourceOutput {
+        var output = SourceOutput(isRead: isRead, deliver: deliver, deleteKeys: deleteKeys, truncate: truncate, lookup: lookup)
+        output.waitForReader = waitForReader
+        output.caughtUp = caughtUp
+        return output
+    }
+
     /// This output, whose driver waits for a reader by `wait`.
     package func waitingForReaders(by wait: @escaping @Sendable (Duration) -> Void) -> SourceOutput {
         var output = self

@@ -41,6 +41,8 @@ package final class SourceStepContext: Sendable {
     private let stopping: @Sendable () -> Bool
     /// The index of the reader among the source's readers.
     package let readerIndex: Int
+    /// Rows delivered since the driver last took the count.
+    private let delivered = Atomic<Int>(0)
 
     init(output: SourceOutput, statistics: SourceStatistics, stopping: @escaping @Sendable () -> Bool, readerIndex: Int) {
         self.output = output
@@ -78,6 +80,7 @@ package final class SourceStepContext: Sendable {
                 try output.deliver(chunk, advance)
             }
             statistics.rowsRead.add(chunk.count, ordering: .relaxed)
+            delivered.add(chunk.count, ordering: .relaxed)
         } catch {
             statistics.status = "delivery failed: \(error.message)"
             statistics.rowsRejected.add(chunk.count, ordering: .relaxed)
@@ -85,6 +88,9 @@ package final class SourceStepContext: Sendable {
         }
         return true
     }
+
+    /// The rows delivered since the last call.
+    func takeDelivered() -> Int { delivered.exchange(0, ordering: .relaxed) }
 
     /// Deletes the rows with the keys of `keys` (a table's FORMAT UPSERT), then runs `advance`.
     package func deleteKeys(_ keys: Chunk, advance: () -> Void) {
@@ -113,8 +119,10 @@ package final class SourceStepContext: Sendable {
 /// For each reader it loops: while nobody reads the source (no view over it) it waits, having
 /// paused the reader; otherwise it steps the reader, sleeping as the reader says when nothing is
 /// ready, and after a failure it resets the reader and backs off (1 s, doubling to 30 s), with
-/// the reason in the source's status. ``stop()`` returns once every thread has ended and every
-/// reader is closed.
+/// the reason in the source's status. When a reader runs dry (a step finds nothing ready) after
+/// a backlog of at least ``backlogRows`` rows, the driver tells the output (``SourceOutput/caughtUp``),
+/// so the views show them without waiting out the barrier interval; a trickle does not.
+/// ``stop()`` returns once every thread has ended and every reader is closed.
 package final class SourceDriver: Sendable {
     private let name: String
     private let statistics: SourceStatistics
@@ -154,9 +162,19 @@ package final class SourceDriver: Sendable {
         for _ in 0 ..< started.load(ordering: .acquiring) { finished.wait() }
     }
 
+    /// Rows read without a pause that make a backlog (eight chunks).
+    package static let backlogRows = 8 * Chunk.preferredSize
+
     private func run(_ reader: any SourceReader, context: SourceStepContext, output: SourceOutput) {
         var backoff: Duration = .seconds(1)
         var paused = false
+        // Rows delivered since the reader last found nothing ready.
+        var burst = 0
+        func ranDry() {
+            burst += context.takeDelivered()
+            if burst >= Self.backlogRows { output.caughtUp?() }
+            burst = 0
+        }
         while !stopping.load(ordering: .acquiring) {
             guard output.isRead() else {
                 if !paused {
@@ -172,10 +190,13 @@ package final class SourceDriver: Sendable {
                 switch try reader.step(context) {
                 case .progressed:
                     backoff = .seconds(1)
+                    burst += context.takeDelivered()
                 case .idle(let wait):
                     backoff = .seconds(1)
+                    ranDry()
                     sleep(wait)
                 case .finished(let status):
+                    ranDry()
                     statistics.status = status
                     return
                 }

@@ -382,7 +382,8 @@ package final class Database: TableProvider, Sendable {
                 },
                 reading: reading)
         }
-        connector.start(output: relation.kind == .table ? output : output.waitingForReaders { runtime.waitUntilRead(id, timeout: $0) })
+        let reading = output.callingWhenCaughtUp { runtime.requestBarrier() }
+        connector.start(output: relation.kind == .table ? reading : reading.waitingForReaders { runtime.waitUntilRead(id, timeout: $0) })
     }
 
     /// `relation`'s generated columns, if it has any (bound again).

@@ -85,11 +85,9 @@ final class GeneratingConnector: SourceConnector {
 
     func start(output: SourceOutput) {
         let generated = self.generated
-        let completing = SourceOutput(
-            isRead: output.isRead,
-            deliver: { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in try output.deliver(generated.complete(chunk, recordsErrors: true), advance) },
-            deleteKeys: output.deleteKeys, truncate: output.truncate, lookup: output.lookup)
-        inner.start(output: output.waitForReader.map { completing.waitingForReaders(by: $0) } ?? completing)
+        inner.start(output: output.delivering { (chunk: Chunk, advance: () -> Void) throws(SluiceError) in
+            try output.deliver(generated.complete(chunk, recordsErrors: true), advance)
+        })
     }
 
     func durable(positions: [Int32: Int64]) { inner.durable(positions: positions) }

@@ -23,6 +23,62 @@ struct ParquetRoundTripTests {
         }
     }
 
+    /// Flat columns stream a page at a time (``ParquetReader/readRowGroup(_:columns:from:chunkRows:each:)``);
+    /// nested ones are decoded whole and sliced. Either way the chunks hold the rows written,
+    /// from the row asked for, in chunks that cross page boundaries anywhere.
+    @Test(arguments: [(ParquetCompression.zstd, true), (.snappy, false), (.uncompressed, true)])
+    func rowGroupsStreamInChunksFromAnyRow(_ compression: ParquetCompression, dictionary: Bool) throws {
+        let chunks = stride(from: 0, to: 3000, by: 700).map { ParquetTestSupport.chunk($0 ..< min($0 + 700, 3000)) }
+        let options = ParquetWriterOptions(compression: compression, rowGroupBytes: 60_000, pageBytes: 1500, dictionaryEnabled: dictionary)
+        let (bytes, _) = try ParquetTestSupport.write(chunks, options: options)
+        let reader = try ParquetReader(input: ParquetBytesInput(bytes))
+        #expect(reader.rowGroups.count > 1)
+        for (columns, chunkRows, skip) in [(Array(0 ..< 16), 333, 0), (Array(0 ..< 16), 1, 7), ([15, 9, 0], 1024, 250), (nil, 97, 41)] as [([Int]?, Int, Int)] {
+            var first = 0
+            for group in reader.rowGroups.indices {
+                let rows = Int(reader.rowGroups[group].rowCount)
+                var streamed: [[Value]] = []
+                try reader.readRowGroup(group, columns: columns, from: skip, chunkRows: chunkRows) { chunk in
+                    #expect(chunk.count <= chunkRows && chunk.count > 0)
+                    streamed += chunk.rows
+                    return true
+                }
+                let expected = (first + min(skip, rows) ..< first + rows).map { row in
+                    let values = ParquetTestSupport.row(row)
+                    return columns.map { $0.map { values[$0] } } ?? values
+                }
+                #expect(streamed == expected, "group \(group), columns \(String(describing: columns)), chunks of \(chunkRows) from \(skip)")
+                first += rows
+            }
+        }
+    }
+
+    /// A column without NULLs in its first pages and with them later: the pages before the
+    /// first NULL keep no levels, and the chunks that span both still place every NULL.
+    @Test func nullsThatAppearOnlyInLaterPagesArePlaced() throws {
+        let schema = [ParquetColumnSchema(name: "v", type: .int64), ParquetColumnSchema(name: "s", type: .varchar)]
+        let row = { (row: Int) -> [Value] in
+            row >= 2100 && row % 3 == 0 ? [.null, .null] : [.int64(Int64(row)), .string("s\(row % 40)")]
+        }
+        let chunk = ParquetTestSupport.chunk(0 ..< 3000, schema: schema, row: row)
+        let (bytes, _) = try ParquetTestSupport.write([chunk], schema: schema, options: ParquetWriterOptions(pageBytes: 2048))
+        #expect(try ParquetTestSupport.readAll(bytes) == (0 ..< 3000).map(row))
+        let reader = try ParquetReader(input: ParquetBytesInput(bytes))
+        var streamed: [[Value]] = []
+        try reader.readRowGroup(0, chunkRows: 1000) { chunk in
+            streamed += chunk.rows
+            return true
+        }
+        #expect(streamed == (0 ..< 3000).map(row))
+        // `each` returning false stops the group.
+        var calls = 0
+        try reader.readRowGroup(0, chunkRows: 100) { _ in
+            calls += 1
+            return calls < 3
+        }
+        #expect(calls == 3)
+    }
+
     @Test func plainEncodingWithoutDictionaryRoundTrips() throws {
         let options = ParquetWriterOptions(compression: .snappy, pageBytes: 1024, dictionaryEnabled: false)
         let (bytes, _) = try ParquetTestSupport.write([ParquetTestSupport.chunk(0 ..< 1500)], options: options)

@@ -59,6 +59,19 @@ struct ExtremeMultiset {
         }
     }
 
+    /// ``insertKeepingOnlyTheExtreme(_:)`` of `count` values whose extreme is `extreme`, found
+    /// `extremeCount` times among them (a chunk folded at once).
+    mutating func insertKeepingOnlyTheExtreme(count: Int64, extreme candidate: Int64, extremeCount candidateCount: Int64) {
+        guard count > 0 else { return }
+        if total == 0 || isBetter(candidate, than: extreme) {
+            extreme = candidate
+            extremeCount = candidateCount
+        } else if candidate == extreme {
+            extremeCount += candidateCount
+        }
+        total += count
+    }
+
     mutating func delete(_ value: Int64) {
         total -= 1
         if total <= 0 {

@@ -152,6 +152,7 @@ package struct IntegerHashAggregate: StreamOperator {
     package var outputTypes: [DataType] { Array(inputTypes.prefix(groupCount)) + aggregates.map(\.resultType) }
 
     package mutating func process(_ chunk: StreamChunk, from input: InputIndex, into output: inout OutputBuffer) throws(SluiceError) {
+        if groupCount == 0 { return try processGlobal(chunk) }
         let data = chunk.data
         let rowCount = data.count
         // Slot per row.
@@ -234,6 +235,89 @@ package struct IntegerHashAggregate: StreamOperator {
                     for row in 0 ..< rowCount where valid[row] { changedValues[index].append((slots[row], values[row])) }
                 }
             }
+        }
+    }
+
+    /// ``process(_:from:into:)`` without GROUP BY: every row is the one group's, so no slot is
+    /// looked up per row; without deletes the accumulators fold whole columns, and over an
+    /// append-only input min and max fold a chunk's extreme.
+    private mutating func processGlobal(_ chunk: StreamChunk) throws(SluiceError) {
+        let data = chunk.data
+        let rowCount = data.count
+        guard rowCount > 0 else { return }
+        let slot = globalSlot()
+        let index = Int(slot)
+        if !isDirty[index] {
+            isDirty[index] = true
+            touch([slot])
+        }
+        // (Counted over the ops' raw bytes: a loop the compiler vectorizes.)
+        let insertions = chunk.ops.withUnsafeBytes { ops in
+            var insertions = 0
+            let insert = ChangeOp.insert.rawValue, updateInsert = ChangeOp.updateInsert.rawValue
+            for op in ops { insertions &+= op == insert || op == updateInsert ? 1 : 0 }
+            return insertions
+        }
+        let hasDeletes = insertions < rowCount
+        let signs: [Int8]? = hasDeletes ? chunk.ops.map { $0.isInsertion ? 1 : -1 } : nil
+        rowCounts[index] += Int64(insertions) - Int64(rowCount - insertions)
+        for (aggregate, call) in aggregates.enumerated() {
+            let argument = call.argument.map { data.columns[$0] }
+            // (No groups: every row is group 0, the global slot.)
+            try counters[aggregate].accumulator.update(
+                groups: [], rowCount: rowCount, groupCount: keys.count, argument: argument, delimiter: nil, signs: signs, rows: nil)
+            guard let column = argument, call.kind == .min || call.kind == .max else { continue }
+            if appendOnlyInput {
+                guard !hasDeletes else { throw SluiceError.internalError("a delete reached min or max over an append-only input") }
+                if let (extreme, count, valid) = Self.extreme(of: column, max: call.kind == .max) {
+                    extremes[aggregate][index].insertKeepingOnlyTheExtreme(count: valid, extreme: extreme, extremeCount: count)
+                }
+                continue
+            }
+            let values = Self.integers(column)
+            for row in 0 ..< rowCount where !column.isNull(row) {
+                if signs?[row] ?? 1 > 0 { extremes[aggregate][index].insert(values[row]) } else { extremes[aggregate][index].delete(values[row]) }
+            }
+            if tracksChanges && !trackingOverflowed {
+                for row in 0 ..< rowCount where !column.isNull(row) { changedValues[aggregate].append((slot, values[row])) }
+            }
+        }
+    }
+
+    /// The largest (`max`) or smallest value of an integer-layout column that is not NULL, how
+    /// many times it occurs, and how many values are not NULL; nil when all are NULL.
+    private static func extreme(of column: Column, max: Bool) -> (extreme: Int64, count: Int64, valid: Int64)? {
+        switch column.storage {
+        case .int64(let values): extreme(of: values, column.validity, max: max)
+        case .int32(let values): extreme(of: values, column.validity, max: max)
+        case .int16(let values): extreme(of: values, column.validity, max: max)
+        default: nil
+        }
+    }
+
+    private static func extreme<T: FixedWidthInteger>(of values: [T], _ validity: Bitmap?, max: Bool) -> (extreme: Int64, count: Int64, valid: Int64)? {
+        values.withUnsafeBufferPointer { values in
+            var best = max ? T.min : T.max
+            var valid: Int64 = 0
+            var count: Int64 = 0
+            if let validity {
+                for (row, value) in values.enumerated() where validity[row] {
+                    valid += 1
+                    best = max ? Swift.max(best, value) : Swift.min(best, value)
+                }
+                guard valid > 0 else { return nil }
+                for (row, value) in values.enumerated() where validity[row] && value == best { count += 1 }
+                return (Int64(best), count, valid)
+            }
+            // Without NULLs: one loop per direction, each a plain reduction the compiler vectorizes.
+            if max {
+                for value in values { best = Swift.max(best, value) }
+            } else {
+                for value in values { best = Swift.min(best, value) }
+            }
+            guard !values.isEmpty else { return nil }
+            for value in values { count &+= value == best ? 1 : 0 }
+            return (Int64(best), count, Int64(values.count))
         }
     }
 

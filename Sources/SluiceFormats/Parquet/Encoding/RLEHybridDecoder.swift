@@ -57,6 +57,18 @@ struct RLEHybridDecoder {
         }
     }
 
+    /// Whether `bytes` begin with one RLE run of `value` covering at least `count` values: the
+    /// levels of a page without NULLs, known without decoding them.
+    static func startsWithRun(_ bytes: UnsafeRawBufferPointer, of value: Int, count: Int, bitWidth: Int) -> Bool {
+        var decoder = RLEHybridDecoder(bytes, bitWidth: bitWidth)
+        guard bitWidth <= 32, let header = try? decoder.readVarint(), header & 1 == 0, header >> 1 >= UInt64(count) else { return false }
+        let valueBytes = (bitWidth + 7) / 8
+        guard bytes.count - decoder.position >= valueBytes else { return false }
+        var decoded = 0
+        for byteIndex in 0 ..< valueBytes { decoded |= Int(bytes[decoder.position + byteIndex]) << (8 * byteIndex) }
+        return decoded == value
+    }
+
     private mutating func readVarint() throws(SluiceError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0

@@ -59,12 +59,18 @@ struct ParquetAssembler {
             throw Self.corrupt("column \"\(leaves[leafIndex].path.joined(separator: "."))\" holds \(leaf.entryCount) rows, its row group \(count)")
         }
         guard let dense = values[leafIndex] else { throw SluiceError.internalError("parquet leaf without values") }
-        guard let levels = leaf.definitionLevels else {
+        return try Self.flat(dense, levels: leaf.definitionLevels, maximum: leaves[leafIndex].maxDefinitionLevel, count: count)
+    }
+
+    /// The `count` rows of a flat leaf from its values not null and its definition levels (nil:
+    /// every row holds a value): NULLs where a level is below `maximum`.
+    static func flat(_ dense: Column, levels: [UInt8]?, maximum: Int, count: Int) throws(SluiceError) -> Column {
+        guard let levels else {
             guard dense.count == count else { throw Self.corrupt("a column holds \(dense.count) values for \(count) slots") }
             return dense
         }
         guard levels.count >= count else { throw Self.corrupt("a column's levels are fewer than its rows") }
-        let maximum = UInt8(clamping: leaves[leafIndex].maxDefinitionLevel)
+        let maximum = UInt8(clamping: maximum)
         let present = levels.withUnsafeBufferPointer { levels in
             var present = 0
             for slot in 0 ..< count where levels[slot] == maximum { present += 1 }

@@ -26,94 +26,132 @@ enum ParquetColumnChunkDecoder {
     }
 
     static func decode(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount expected: Int, compression: ParquetCompression) throws(SluiceError) -> ParquetDecodedLeaf {
+        var cursor = PageCursor(chunk, leaf: leaf, entryCount: expected, compression: compression)
         var values = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
-        var dictionary: ParquetPhysicalArrays?
         var definitionLevels: [UInt8] = []
         var repetitionLevels: [UInt8] = []
-        var entries = 0
-        var position = 0
-        while entries < expected {
-            guard position < chunk.count else { throw corrupt("column chunk ends after \(entries) of \(expected) values") }
-            var reader = ThriftCompactReader(chunk, from: position)
-            let header = try ParquetPageHeader(reading: &reader)
-            position = reader.position
-            let compressedSize = Int(header.compressedSize), uncompressedSize = Int(header.uncompressedSize)
-            guard compressedSize >= 0, compressedSize <= chunk.count - position else { throw corrupt("page of \(compressedSize) bytes past the chunk's end") }
-            guard uncompressedSize >= 0, uncompressedSize <= maximumPageBytes else { throw corrupt("page of \(uncompressedSize) bytes") }
-            let body = position ..< position + compressedSize
-            position += compressedSize
-            switch header.type {
-            case ParquetPageType.dictionaryPage:
-                guard let page = header.dictionaryPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("dictionary page header") }
-                guard page.encoding == ParquetEncoding.plain || page.encoding == ParquetEncoding.plainDictionary else {
-                    throw corrupt("dictionary page encoding \(page.encoding)")
-                }
-                let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
-                    try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
-                }
-                var entries = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
-                try bytes.withRawBytes { (bytes) throws(SluiceError) in try entries.appendPlain(bytes, count: Int(page.valueCount)) }
-                dictionary = entries
-            case ParquetPageType.dataPage:
-                guard let page = header.dataPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page header") }
-                let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
-                    try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
-                }
-                let count = Int(page.valueCount)
-                try bytes.withRawBytes { (bytes) throws(SluiceError) in
-                    var offset = 0
-                    if leaf.maxRepetitionLevel > 0 {
-                        offset += try decodePrefixedLevels(bytes, from: offset, count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
-                    }
-                    var valueCount = count
-                    if leaf.maxDefinitionLevel > 0 {
-                        let start = definitionLevels.count
-                        offset += try decodePrefixedLevels(bytes, from: offset, count: count, maximum: leaf.maxDefinitionLevel, into: &definitionLevels)
-                        valueCount = countDefined(definitionLevels, from: start, maximum: leaf.maxDefinitionLevel)
-                    }
-                    try decodeValues(UnsafeRawBufferPointer(rebasing: bytes[offset...]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
-                }
-                entries += count
-            case ParquetPageType.dataPageV2:
-                guard let page = header.dataPageV2, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page v2 header") }
-                let count = Int(page.valueCount)
-                let repetitionLength = Int(page.repetitionLevelsByteLength), definitionLength = Int(page.definitionLevelsByteLength)
-                guard repetitionLength >= 0, definitionLength >= 0, repetitionLength + definitionLength <= compressedSize,
-                      repetitionLength + definitionLength <= uncompressedSize else { throw corrupt("data page v2 level lengths") }
-                // v2 levels are never compressed and carry no length prefix.
-                try chunk.withRawBytes { (all) throws(SluiceError) in
-                    let levelStart = body.lowerBound
-                    if leaf.maxRepetitionLevel > 0 {
-                        try decodeLevels(UnsafeRawBufferPointer(rebasing: all[levelStart ..< levelStart + repetitionLength]), count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
-                    }
-                    var valueCount = count
-                    if leaf.maxDefinitionLevel > 0 {
-                        let start = definitionLevels.count
-                        let definitionStart = levelStart + repetitionLength
-                        try decodeLevels(UnsafeRawBufferPointer(rebasing: all[definitionStart ..< definitionStart + definitionLength]), count: count, maximum: leaf.maxDefinitionLevel, into: &definitionLevels)
-                        valueCount = countDefined(definitionLevels, from: start, maximum: leaf.maxDefinitionLevel)
-                    }
-                    let valuesRange = (levelStart + repetitionLength + definitionLength) ..< body.upperBound
-                    let valuesSize = uncompressedSize - repetitionLength - definitionLength
-                    if page.isCompressed && compression != .uncompressed {
-                        let bytes = try compression.decompress(UnsafeRawBufferPointer(rebasing: all[valuesRange]), size: valuesSize)
-                        try bytes.withRawBytes { (bytes) throws(SluiceError) in
-                            try decodeValues(bytes, encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
-                        }
-                    } else {
-                        try decodeValues(UnsafeRawBufferPointer(rebasing: all[valuesRange]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
-                    }
-                }
-                entries += count
-            default:
-                continue  // index pages and pages of later format versions carry no values here
-            }
-        }
-        guard entries == expected else { throw corrupt("column chunk holds \(entries) values, its metadata says \(expected)") }
+        // Values come to at most one per entry; a hostile count reserves no more than the
+        // chunk's bytes could plausibly hold.
+        values.reserveAdditional(min(expected, max(chunk.count * 8, 1 << 16)))
+        // A leaf that is not repeated keeps its definition levels only from the first page with
+        // a NULL: before it every entry is known to be at the maximum (`levels` pads them then).
+        var levels = DefinitionLevels(leaf: leaf)
+        while try cursor.next(values: &values, definitionLevels: &definitionLevels, levels: &levels, repetitionLevels: &repetitionLevels) != nil {}
         return ParquetDecodedLeaf(
-            definitionLevels: leaf.maxDefinitionLevel > 0 ? definitionLevels : nil,
+            definitionLevels: levels.written ? definitionLevels : nil,
             repetitionLevels: leaf.maxRepetitionLevel > 0 ? repetitionLevels : nil,
-            values: values, entryCount: entries)
+            values: values, entryCount: cursor.entries)
+    }
+
+    /// The pages of one column chunk, one data page per ``next(values:definitionLevels:levels:repetitionLevels:)``
+    /// (a dictionary page before it is kept for the pages that follow).
+    struct PageCursor {
+        private let chunk: [UInt8]
+        private let leaf: ParquetLeaf
+        private let compression: ParquetCompression
+        private let expected: Int
+        private var position = 0
+        private var dictionary: ParquetPhysicalArrays?
+        /// Entries of the pages read so far.
+        private(set) var entries = 0
+
+        init(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount: Int, compression: ParquetCompression) {
+            self.chunk = chunk
+            self.leaf = leaf
+            self.compression = compression
+            expected = entryCount
+        }
+
+        /// Decodes the next data page, appending its values not null to `values`, its definition
+        /// levels through `levels` to `definitionLevels`, and its repetition levels to
+        /// `repetitionLevels`; returns its entry count, or nil once the chunk's entries are read
+        /// (failing if the pages hold more or fewer than its metadata says).
+        mutating func next(
+            values: inout ParquetPhysicalArrays, definitionLevels: inout [UInt8], levels: inout DefinitionLevels, repetitionLevels: inout [UInt8]
+        ) throws(SluiceError) -> Int? {
+            let chunk = self.chunk, leaf = self.leaf, compression = self.compression, expected = self.expected
+            while entries < expected {
+                guard position < chunk.count else { throw corrupt("column chunk ends after \(entries) of \(expected) values") }
+                var reader = ThriftCompactReader(chunk, from: position)
+                let header = try ParquetPageHeader(reading: &reader)
+                position = reader.position
+                let compressedSize = Int(header.compressedSize), uncompressedSize = Int(header.uncompressedSize)
+                guard compressedSize >= 0, compressedSize <= chunk.count - position else { throw corrupt("page of \(compressedSize) bytes past the chunk's end") }
+                guard uncompressedSize >= 0, uncompressedSize <= maximumPageBytes else { throw corrupt("page of \(uncompressedSize) bytes") }
+                let body = position ..< position + compressedSize
+                position += compressedSize
+                let dictionary = self.dictionary
+                switch header.type {
+                case ParquetPageType.dictionaryPage:
+                    guard let page = header.dictionaryPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("dictionary page header") }
+                    guard page.encoding == ParquetEncoding.plain || page.encoding == ParquetEncoding.plainDictionary else {
+                        throw corrupt("dictionary page encoding \(page.encoding)")
+                    }
+                    let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
+                        try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
+                    }
+                    var entries = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
+                    try bytes.withRawBytes { (bytes) throws(SluiceError) in try entries.appendPlain(bytes, count: Int(page.valueCount)) }
+                    self.dictionary = entries
+                case ParquetPageType.dataPage:
+                    guard let page = header.dataPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page header") }
+                    let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
+                        try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
+                    }
+                    let count = Int(page.valueCount)
+                    try bytes.withRawBytes { (bytes) throws(SluiceError) in
+                        var offset = 0
+                        if leaf.maxRepetitionLevel > 0 {
+                            offset += try decodePrefixedLevels(bytes, from: offset, count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
+                        }
+                        var valueCount = count
+                        if leaf.maxDefinitionLevel > 0 {
+                            let levelBytes = try prefixedLevels(bytes, from: offset)
+                            offset += 4 + levelBytes.count
+                            valueCount = try levels.add(levelBytes, count: count, into: &definitionLevels)
+                        }
+                        try decodeValues(UnsafeRawBufferPointer(rebasing: bytes[offset...]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                    }
+                    entries += count
+                    return count
+                case ParquetPageType.dataPageV2:
+                    guard let page = header.dataPageV2, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page v2 header") }
+                    let count = Int(page.valueCount)
+                    let repetitionLength = Int(page.repetitionLevelsByteLength), definitionLength = Int(page.definitionLevelsByteLength)
+                    guard repetitionLength >= 0, definitionLength >= 0, repetitionLength + definitionLength <= compressedSize,
+                          repetitionLength + definitionLength <= uncompressedSize else { throw corrupt("data page v2 level lengths") }
+                    // v2 levels are never compressed and carry no length prefix.
+                    try chunk.withRawBytes { (all) throws(SluiceError) in
+                        let levelStart = body.lowerBound
+                        if leaf.maxRepetitionLevel > 0 {
+                            try decodeLevels(UnsafeRawBufferPointer(rebasing: all[levelStart ..< levelStart + repetitionLength]), count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
+                        }
+                        var valueCount = count
+                        if leaf.maxDefinitionLevel > 0 {
+                            let definitionStart = levelStart + repetitionLength
+                            let levelBytes = UnsafeRawBufferPointer(rebasing: all[definitionStart ..< definitionStart + definitionLength])
+                            valueCount = try levels.add(levelBytes, count: count, into: &definitionLevels)
+                        }
+                        let valuesRange = (levelStart + repetitionLength + definitionLength) ..< body.upperBound
+                        let valuesSize = uncompressedSize - repetitionLength - definitionLength
+                        if page.isCompressed && compression != .uncompressed {
+                            let bytes = try compression.decompress(UnsafeRawBufferPointer(rebasing: all[valuesRange]), size: valuesSize)
+                            try bytes.withRawBytes { (bytes) throws(SluiceError) in
+                                try decodeValues(bytes, encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                            }
+                        } else {
+                            try decodeValues(UnsafeRawBufferPointer(rebasing: all[valuesRange]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                        }
+                    }
+                    entries += count
+                    return count
+                default:
+                    continue  // index pages and pages of later format versions carry no values here
+                }
+            }
+            guard entries == expected else { throw corrupt("column chunk holds \(entries) values, its metadata says \(expected)") }
+            return nil
+        }
     }
 
     private static func countDefined(_ levels: [UInt8], from start: Int, maximum: Int) -> Int {
@@ -127,11 +165,54 @@ enum ParquetColumnChunkDecoder {
 
     /// v1 levels: a 4-byte length, then the RLE hybrid; returns the bytes taken.
     private static func decodePrefixedLevels(_ bytes: UnsafeRawBufferPointer, from offset: Int, count: Int, maximum: Int, into levels: inout [UInt8]) throws(SluiceError) -> Int {
+        let levelBytes = try prefixedLevels(bytes, from: offset)
+        try decodeLevels(levelBytes, count: count, maximum: maximum, into: &levels)
+        return 4 + levelBytes.count
+    }
+
+    /// v1 levels' RLE hybrid bytes, after their 4-byte length at `offset`.
+    private static func prefixedLevels(_ bytes: UnsafeRawBufferPointer, from offset: Int) throws(SluiceError) -> UnsafeRawBufferPointer {
         guard bytes.count - offset >= 4 else { throw corrupt("levels past the end") }
         let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         guard length <= bytes.count - offset - 4 else { throw corrupt("levels of \(length) bytes past the end") }
-        try decodeLevels(UnsafeRawBufferPointer(rebasing: bytes[offset + 4 ..< offset + 4 + length]), count: count, maximum: maximum, into: &levels)
-        return 4 + length
+        return UnsafeRawBufferPointer(rebasing: bytes[offset + 4 ..< offset + 4 + length])
+    }
+
+    /// A leaf's definition levels as its pages come: written out only from the first page
+    /// that is not one run of the maximum level (a page with a NULL); until then, and for
+    /// leaves without levels, none are (the assembler reads "no levels" as all present).
+    /// Repeated leaves always write theirs: their levels also mark where lists end.
+    struct DefinitionLevels {
+        let maximum: Int
+        let deferring: Bool
+        /// Whether levels are written out (from the first page with a NULL on).
+        private(set) var written = false
+        /// Entries taken so far.
+        private var seen = 0
+
+        init(leaf: ParquetLeaf) {
+            maximum = leaf.maxDefinitionLevel
+            deferring = leaf.maxRepetitionLevel == 0
+            written = leaf.maxDefinitionLevel > 0 && !deferring
+        }
+
+        /// Takes a page's `count` levels from their RLE hybrid `bytes` and returns how many of
+        /// its entries hold a value.
+        mutating func add(_ bytes: UnsafeRawBufferPointer, count: Int, into levels: inout [UInt8]) throws(SluiceError) -> Int {
+            defer { seen += count }
+            let bitWidth = Int.bitWidth - maximum.leadingZeroBitCount
+            if RLEHybridDecoder.startsWithRun(bytes, of: maximum, count: count, bitWidth: bitWidth) {
+                if written { levels.append(contentsOf: repeatElement(UInt8(maximum), count: count)) }
+                return count
+            }
+            if !written {
+                written = true
+                levels.append(contentsOf: repeatElement(UInt8(maximum), count: seen))
+            }
+            let start = levels.count
+            try decodeLevels(bytes, count: count, maximum: maximum, into: &levels)
+            return countDefined(levels, from: start, maximum: maximum)
+        }
     }
 
     private static func decodeLevels(_ bytes: UnsafeRawBufferPointer, count: Int, maximum: Int, into levels: inout [UInt8]) throws(SluiceError) {

@@ -84,22 +84,77 @@ struct ParquetPhysicalArrays {
     }
 
     /// Appends `count` little-endian values of `T` from the start of `page` (checked to hold
-    /// them), with one copy of the bytes.
+    /// them), with one copy of the bytes: straight from the page when it is aligned for `T`,
+    /// else through a small aligned block.
     private func appendRaw<T: BitwiseCopyable>(_ page: UnsafeRawBufferPointer, count: Int, to array: inout [T]) {
-        let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0 {
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: page[0 ..< count * MemoryLayout<T>.stride]))
-            }
-            initialized = count
+        guard count > 0, let base = page.baseAddress else { return }
+        array.reserveAdditional(count)
+        if Int(bitPattern: base) % MemoryLayout<T>.alignment == 0 {
+            array.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: T.self), count: count))
+            return
         }
-        if array.isEmpty { array = values } else { array.append(contentsOf: values) }
+        withUnsafeTemporaryAllocation(of: T.self, capacity: Self.blockValues) { block in
+            var start = 0
+            while start < count {
+                let length = min(Self.blockValues, count - start)
+                UnsafeMutableRawBufferPointer(block).copyMemory(
+                    from: UnsafeRawBufferPointer(start: base + start * MemoryLayout<T>.stride, count: length * MemoryLayout<T>.stride))
+                array.append(contentsOf: UnsafeBufferPointer(rebasing: block[0 ..< length]))
+                start += length
+            }
+        }
+    }
+
+    /// Empties the arrays, keeping their room for the next page.
+    mutating func removeAll() {
+        booleans.removeAll(keepingCapacity: true)
+        int32s.removeAll(keepingCapacity: true)
+        int64s.removeAll(keepingCapacity: true)
+        floats.removeAll(keepingCapacity: true)
+        doubles.removeAll(keepingCapacity: true)
+        bytes.truncate(to: 0)
+    }
+
+    /// Appends values `range` of `other` (of the same physical type).
+    mutating func append(_ other: ParquetPhysicalArrays, _ range: Range<Int>) {
+        switch physicalType {
+        case .boolean: booleans.append(contentsOf: other.booleans[range])
+        case .int32: int32s.append(contentsOf: other.int32s[range])
+        case .int64, .int96: int64s.append(contentsOf: other.int64s[range])
+        case .float: floats.append(contentsOf: other.floats[range])
+        case .double: doubles.append(contentsOf: other.doubles[range])
+        case .byteArray, .fixedLenByteArray:
+            guard !range.isEmpty else { return }
+            // One copy of the bytes, and the offsets moved by where they now start.
+            let start = Int(other.bytes.offsets[range.lowerBound]), end = Int(other.bytes.offsets[range.upperBound])
+            let shift = Int32(truncatingIfNeeded: bytes.data.count - start)
+            bytes.data.append(contentsOf: other.bytes.data[start ..< end])
+            bytes.offsets.append(contentsOf: other.bytes.offsets[range.lowerBound + 1 ... range.upperBound].lazy.map { $0 &+ shift })
+        }
+    }
+
+    /// Values moved at a time through a block on the stack.
+    private static let blockValues = 1024
+
+    /// Makes room for `count` more values, so a column chunk's pages append without regrowing
+    /// the array page by page.
+    mutating func reserveAdditional(_ count: Int) {
+        switch physicalType {
+        case .boolean: booleans.reserveAdditional(count)
+        case .int32: int32s.reserveAdditional(count)
+        case .int64, .int96: int64s.reserveAdditional(count)
+        case .float: floats.reserveAdditional(count)
+        case .double: doubles.reserveAdditional(count)
+        case .byteArray, .fixedLenByteArray: bytes.offsets.reserveAdditional(count)
+        }
     }
 
     /// Appends `dictionary[index]` for each of `indices`; an index past the dictionary fails.
     mutating func appendGathered(from dictionary: ParquetPhysicalArrays, indices: UnsafeBufferPointer<UInt32>) throws(SluiceError) {
         let size = dictionary.count
-        for index in indices where Int(index) >= size {
-            throw Self.corrupt("dictionary index \(index) past its \(size) entries")
+        let largest = indices.reduce(0) { Swift.max($0, $1) }
+        guard indices.isEmpty || Int(largest) < size else {
+            throw Self.corrupt("dictionary index \(largest) past its \(size) entries")
         }
         switch physicalType {
         case .boolean: booleans.append(contentsOf: indices.lazy.map { dictionary.booleans[Int($0)] })
@@ -123,10 +178,22 @@ struct ParquetPhysicalArrays {
         }
     }
 
-    private func gather<T>(_ source: [T], _ indices: UnsafeBufferPointer<UInt32>, into target: inout [T]) {
+    /// Appends `source[index]` per index (each checked to be within `source`), gathered a block
+    /// at a time on the stack and appended with one copy: appending value by value checks the
+    /// array's room per value.
+    private func gather<T: BitwiseCopyable>(_ source: [T], _ indices: UnsafeBufferPointer<UInt32>, into target: inout [T]) {
+        target.reserveAdditional(indices.count)
         source.withUnsafeBufferPointer { source in
-            target.reserveAdditional(indices.count)
-            for index in indices { target.append(source[Int(index)]) }
+            withUnsafeTemporaryAllocation(of: T.self, capacity: Self.blockValues) { block in
+                guard let values = source.baseAddress, let slots = block.baseAddress else { return }
+                var start = 0
+                while start < indices.count {
+                    let length = min(Self.blockValues, indices.count - start)
+                    for offset in 0 ..< length { (slots + offset).initialize(to: values[Int(indices[start + offset])]) }
+                    target.append(contentsOf: UnsafeBufferPointer(start: slots, count: length))
+                    start += length
+                }
+            }
         }
     }
 }

@@ -101,8 +101,64 @@ package struct ParquetReader: Sendable {
         return Chunk(columns: result, count: rowCount)
     }
 
+    /// Rows of row group `index` from row `skip` on, the top-level columns `columns` (all when
+    /// nil) in that order, handed to `each` in chunks of at most `chunkRows` rows until it
+    /// returns false. When every column asked for is one leaf, not repeated (most files'
+    /// columns), the pages are decoded as the chunks are made, so the group streams through the
+    /// cache; otherwise the group is decoded whole and sliced.
+    package func readRowGroup(
+        _ index: Int, columns: [Int]? = nil, from skip: Int = 0, chunkRows: Int, each: (Chunk) throws(SluiceError) -> Bool
+    ) throws(SluiceError) {
+        let projection = columns ?? Array(tree.columns.indices)
+        let leaves = projection.compactMap { column -> Int? in
+            guard column >= 0, column < tree.columns.count, case .leaf(let leaf) = tree.columns[column].kind,
+                  tree.leaves[leaf].maxRepetitionLevel == 0 else { return nil }
+            return leaf
+        }
+        guard leaves.count == projection.count, !projection.isEmpty, index >= 0, index < metadata.rowGroups.count else {
+            let whole = try readRowGroup(index, columns: columns)
+            var start = max(0, skip)
+            while start < whole.count {
+                let end = min(whole.count, start + max(1, chunkRows))
+                guard try each(whole.slice(start ..< end)) else { return }
+                start = end
+            }
+            return
+        }
+        let rowGroup = metadata.rowGroups[index]
+        guard rowGroup.rowCount >= 0, rowGroup.rowCount <= Int64(Int32.max) else { throw Self.corrupt("a row group of \(rowGroup.rowCount) rows") }
+        let rowCount = Int(rowGroup.rowCount)
+        var streams: [ParquetFlatLeafStream] = []
+        for leafIndex in leaves {
+            let leaf = tree.leaves[leafIndex]
+            let (bytes, compression, entryCount) = try columnChunk(rowGroup.columns[leafIndex])
+            guard entryCount == rowCount else {
+                throw Self.corrupt("column \"\(leaf.path.joined(separator: "."))\" holds \(entryCount) rows, its row group \(rowCount)")
+            }
+            streams.append(ParquetFlatLeafStream(bytes, leaf: leaf, entryCount: entryCount, compression: compression))
+        }
+        let step = max(1, chunkRows)
+        var start = 0
+        while start < rowCount {
+            let count = min(step, rowCount - start, start < skip ? skip - start : Int.max)
+            var built: [Column] = []
+            built.reserveCapacity(streams.count)
+            for stream in streams.indices { built.append(try streams[stream].take(count)) }
+            defer { start += count }
+            // Rows before `skip` are decoded (a page holds them) but not handed out.
+            if start < skip { continue }
+            guard try each(Chunk(columns: built, count: count)) else { return }
+        }
+    }
+
     /// Reads and decodes one column chunk.
     private func readLeaf(_ leaf: ParquetLeaf, _ chunk: ParquetColumnChunk) throws(SluiceError) -> ParquetDecodedLeaf {
+        let (bytes, compression, entryCount) = try columnChunk(chunk)
+        return try ParquetColumnChunkDecoder.decode(bytes, leaf: leaf, entryCount: entryCount, compression: compression)
+    }
+
+    /// One column chunk's bytes, its codec and its entry count, checked against the file.
+    private func columnChunk(_ chunk: ParquetColumnChunk) throws(SluiceError) -> (bytes: [UInt8], compression: ParquetCompression, entryCount: Int) {
         guard chunk.filePath == nil else { throw SluiceError(.featureNotSupported, "parquet column chunks in other files are not supported") }
         guard let metaData = chunk.metaData else { throw Self.corrupt("a column chunk without metadata") }
         let compression = try ParquetCompression(thriftValue: metaData.codec)
@@ -114,8 +170,7 @@ package struct ParquetReader: Sendable {
             throw Self.corrupt("column chunk at \(start) of \(length) bytes is outside the file")
         }
         guard metaData.valueCount >= 0, metaData.valueCount <= Int64(Int32.max) else { throw Self.corrupt("a column chunk of \(metaData.valueCount) values") }
-        let bytes = try input.read(offset: Int(start), length: Int(length))
-        return try ParquetColumnChunkDecoder.decode(bytes, leaf: leaf, entryCount: Int(metaData.valueCount), compression: compression)
+        return (try input.read(offset: Int(start), length: Int(length)), compression, Int(metaData.valueCount))
     }
 }
 

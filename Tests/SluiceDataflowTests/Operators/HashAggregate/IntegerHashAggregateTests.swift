@@ -33,7 +33,7 @@ import Testing
         AggregateCall(kind: .max, argument: 2, resultType: .int32),
     ]
 
-    @Test(arguments: [(UInt64(1), 1), (UInt64(2), 1), (UInt64(3), 0), (UInt64(4), 1)])
+    @Test(arguments: [(UInt64(1), 1), (UInt64(2), 1), (UInt64(3), 0), (UInt64(4), 1), (UInt64(9), 0)])
     func matchesTheGeneralAggregate(seed: UInt64, groupCount: Int) throws {
         try compare(keyTypes: groupCount == 1 ? [.int64] : [], seed: seed, appendOnly: false)
     }
