@@ -65,6 +65,17 @@ package enum CompressionCodec: String, Hashable, Sendable, CaseIterable, CustomS
         }
     }
 
+    /// Decompresses `input`, which must come to exactly `output.count` bytes, into `output`: zstd
+    /// decodes in place, the other codecs through a buffer of at most that size.
+    /// - Throws: as ``decompress(_:maximumOutputSize:)``, and `.corruptInput` when the stream
+    ///   comes to fewer bytes.
+    package func decompress(_ input: UnsafeRawBufferPointer, exactlyInto output: UnsafeMutableRawBufferPointer) throws(CompressionError) {
+        if self == .zstd { return try ZstdFrame.decompress(input, exactlyInto: output) }
+        let bytes = try decompress(input, maximumOutputSize: output.count)
+        guard bytes.count == output.count else { throw .corruptInput(self, reason: "it decompresses to \(bytes.count) bytes, not \(output.count)") }
+        bytes.withUnsafeBytes { output.copyMemory(from: $0) }
+    }
+
     /// Decompresses `input` into at most `maximumOutputSize` bytes.
     package func decompress(_ input: [UInt8], maximumOutputSize: Int) throws(CompressionError) -> [UInt8] {
         let result = input.withUnsafeBytes { bytes in

@@ -64,6 +64,20 @@ enum ZstdFrame {
         return output.finish()
     }
 
+    /// The frames in `input`, which must come to exactly `output.count` bytes, decoded into
+    /// `output` in one pass (a Parquet page, whose header gives its size): no allocation and no
+    /// window beyond the output; zstd writes nothing past it.
+    static func decompress(_ input: UnsafeRawBufferPointer, exactlyInto output: UnsafeMutableRawBufferPointer) throws(CompressionError) {
+        guard let source = input.baseAddress, input.count > 0 else { throw .truncatedInput(.zstd) }
+        let context = DecoderContexts.shared.take()
+        defer { DecoderContexts.shared.give(context) }
+        let written = ZSTD_decompressDCtx(context, output.baseAddress, output.count, source, input.count)
+        if ZSTD_isError(written) != 0 {
+            throw .corruptInput(.zstd, reason: errorName(written))
+        }
+        guard written == output.count else { throw .corruptInput(.zstd, reason: "it decompresses to \(written) bytes, not \(output.count)") }
+    }
+
     private static func errorName(_ code: Int) -> String {
         String(cString: ZSTD_getErrorName(code))
     }

@@ -140,10 +140,9 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     /// An epoch's changes grew past `epochByteLimit`: the barrier thread injects one now.
     private var epochIsFull = false
     /// A source ran dry after a backlog (``requestBarrier()``): the barrier thread injects one
-    /// as soon as ``requestedBarrierSpacing`` has passed since the last.
+    /// as soon as ``requestedBarrierSpacing`` has passed since the last it injected early.
     private var barrierRequested = false
-    /// When the last barrier was injected, by whatever cause.
-    private var lastInjectedAt = ContinuousClock.now
+    private var lastRequestedAt = ContinuousClock.now - .seconds(3600)
     /// A table or source was written since the last checkpoint barrier: with checkpoints, the
     /// barrier thread injects barriers (checkpoints of the tables) even when no view runs.
     private let writtenSinceBarrier = Atomic<Bool>(false)
@@ -298,8 +297,11 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
                 let deadline = Date(timeIntervalSinceNow: Double(intervalMilliseconds) / 1000)
                 while !stopped && !epochIsFull && Date() < deadline {
                     let spacing = min(Duration.milliseconds(intervalMilliseconds / 4), Self.requestedBarrierSpacing)
-                    let early = Date(timeIntervalSinceNow: (lastInjectedAt + spacing - .now).inSeconds)
-                    if barrierRequested && Date() >= early { break }
+                    let early = Date(timeIntervalSinceNow: (lastRequestedAt + spacing - .now).inSeconds)
+                    if barrierRequested && Date() >= early {
+                        lastRequestedAt = .now
+                        break
+                    }
                     _ = condition.wait(until: barrierRequested ? min(early, deadline) : deadline)
                 }
                 epochIsFull = false
@@ -315,13 +317,13 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         thread.start()
     }
 
-    /// The least time between a barrier and one injected early by ``requestBarrier()`` (or a
-    /// quarter of the interval, when that is shorter): sources that keep running dry cannot
-    /// inject more than twenty barriers a second.
+    /// The least time between two barriers injected early by ``requestBarrier()`` (or a quarter
+    /// of the interval, when that is shorter): sources that keep running dry cannot add more
+    /// than twenty barriers a second.
     package static let requestedBarrierSpacing = Duration.milliseconds(50)
 
     /// Asks for the next barrier now rather than at the end of the interval (though not sooner
-    /// than ``requestedBarrierSpacing`` after the last): a source that has read all there was
+    /// than ``requestedBarrierSpacing`` after the last one asked for): a source that has read all there was
     /// after a backlog (a folder of files, a topic's history) shows its rows in the views at once.
     package func requestBarrier() {
         condition.withLock {
@@ -424,7 +426,6 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
         let now = clock()
         let (epoch, timestamp, streams) = condition.withLock { () -> (UInt64, Int64, [ChangeDispatcher]) in
             lastInjected += 1
-            lastInjectedAt = .now
             lastTimestamp = max(lastTimestamp, now)
             inflight.append(Inflight(epoch: lastInjected, expected: Set(fragments.keys), cut: cut))
             return (lastInjected, lastTimestamp, inputs.values.map(\.stream))

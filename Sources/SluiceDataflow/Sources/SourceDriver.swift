@@ -241,3 +241,4 @@ package final class SourceDriverSlot: Sendable {
         running?.stop()
     }
 }
+

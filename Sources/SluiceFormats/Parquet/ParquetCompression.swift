@@ -34,6 +34,36 @@ package enum ParquetCompression: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Decompresses a page that must come to exactly `size` bytes into the first `size` bytes of
+    /// `buffer`, which is reused from page to page (it grows to the largest page; what is past
+    /// `size` is left over from before).
+    func decompress(_ input: UnsafeRawBufferPointer, size: Int, into buffer: inout [UInt8]) throws(SluiceError) {
+        if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
+        if self == .uncompressed {
+            guard input.count == size else { throw SluiceError(.dataCorrupted, "invalid parquet page: it holds \(input.count) bytes, its header says \(size)") }
+            buffer.withUnsafeMutableBytes { $0.copyMemory(from: input) }
+            return
+        }
+        let failure = buffer.withUnsafeMutableBytes { (all) -> CompressionError? in
+            let output = UnsafeMutableRawBufferPointer(rebasing: all[0 ..< size])
+            do throws(CompressionError) {
+                switch self {
+                case .uncompressed: break
+                case .snappy:
+                    let bytes = try Snappy.decompressBlock(input, maximumOutputSize: size)
+                    guard bytes.count == size else { throw .corruptInput(.snappy, reason: "it decompresses to \(bytes.count) bytes, not \(size)") }
+                    bytes.withUnsafeBytes { output.copyMemory(from: $0) }
+                case .gzip: try CompressionCodec.gzip.decompress(input, exactlyInto: output)
+                case .zstd: try CompressionCodec.zstd.decompress(input, exactlyInto: output)
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw SluiceError(.dataCorrupted, "invalid parquet page: \(failure)") }
+    }
+
     /// Decompresses a page that must come to exactly `size` bytes.
     func decompress(_ input: UnsafeRawBufferPointer, size: Int) throws(SluiceError) -> [UInt8] {
         let output: [UInt8]

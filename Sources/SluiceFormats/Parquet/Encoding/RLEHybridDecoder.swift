@@ -98,7 +98,19 @@ enum BitUnpacking {
         let mask: UInt64 = (1 << UInt64(bitWidth)) - 1
         let byteCount = bytes.count
         var bitPosition = 0
-        for index in 0 ..< count {
+        var start = 0
+        if bitWidth <= 8, let base = bytes.baseAddress {
+            // Eight values of at most 8 bits are `bitWidth` bytes: one 8-byte load holds them,
+            // while 8 bytes from the group's start are there to load.
+            let width = UInt64(bitWidth)
+            while start + 8 <= count && (start >> 3) * bitWidth + 8 <= byteCount {
+                let word = UInt64(littleEndian: (base + (start >> 3) * bitWidth).loadUnaligned(as: UInt64.self))
+                for offset in 0 ..< 8 { output[start + offset] = Value(truncatingIfNeeded: (word >> (UInt64(offset) &* width)) & mask) }
+                start += 8
+            }
+            bitPosition = start * bitWidth
+        }
+        for index in start ..< count {
             let byteIndex = bitPosition >> 3
             var word: UInt64
             if byteIndex + 8 <= byteCount {

@@ -52,6 +52,8 @@ enum ParquetColumnChunkDecoder {
         private let expected: Int
         private var position = 0
         private var dictionary: ParquetPhysicalArrays?
+        /// Where pages are decompressed, reused from page to page.
+        private var scratch: [UInt8] = []
         /// Entries of the pages read so far.
         private(set) var entries = 0
 
@@ -87,19 +89,18 @@ enum ParquetColumnChunkDecoder {
                     guard page.encoding == ParquetEncoding.plain || page.encoding == ParquetEncoding.plainDictionary else {
                         throw corrupt("dictionary page encoding \(page.encoding)")
                     }
-                    let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
-                        try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
-                    }
+                    try decompress(body, size: uncompressedSize)
                     var entries = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
-                    try bytes.withRawBytes { (bytes) throws(SluiceError) in try entries.appendPlain(bytes, count: Int(page.valueCount)) }
+                    try scratch.withRawBytes { (all) throws(SluiceError) in
+                        try entries.appendPlain(UnsafeRawBufferPointer(rebasing: all[0 ..< uncompressedSize]), count: Int(page.valueCount))
+                    }
                     self.dictionary = entries
                 case ParquetPageType.dataPage:
                     guard let page = header.dataPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page header") }
-                    let bytes = try chunk.withRawBytes { (all) throws(SluiceError) in
-                        try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: uncompressedSize)
-                    }
+                    try decompress(body, size: uncompressedSize)
                     let count = Int(page.valueCount)
-                    try bytes.withRawBytes { (bytes) throws(SluiceError) in
+                    try scratch.withRawBytes { (all) throws(SluiceError) in
+                        let bytes = UnsafeRawBufferPointer(rebasing: all[0 ..< uncompressedSize])
                         var offset = 0
                         if leaf.maxRepetitionLevel > 0 {
                             offset += try decodePrefixedLevels(bytes, from: offset, count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
@@ -135,9 +136,9 @@ enum ParquetColumnChunkDecoder {
                         let valuesRange = (levelStart + repetitionLength + definitionLength) ..< body.upperBound
                         let valuesSize = uncompressedSize - repetitionLength - definitionLength
                         if page.isCompressed && compression != .uncompressed {
-                            let bytes = try compression.decompress(UnsafeRawBufferPointer(rebasing: all[valuesRange]), size: valuesSize)
-                            try bytes.withRawBytes { (bytes) throws(SluiceError) in
-                                try decodeValues(bytes, encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
+                            try compression.decompress(UnsafeRawBufferPointer(rebasing: all[valuesRange]), size: valuesSize, into: &scratch)
+                            try scratch.withRawBytes { (bytes) throws(SluiceError) in
+                                try decodeValues(UnsafeRawBufferPointer(rebasing: bytes[0 ..< valuesSize]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
                             }
                         } else {
                             try decodeValues(UnsafeRawBufferPointer(rebasing: all[valuesRange]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
@@ -151,6 +152,14 @@ enum ParquetColumnChunkDecoder {
             }
             guard entries == expected else { throw corrupt("column chunk holds \(entries) values, its metadata says \(expected)") }
             return nil
+        }
+
+        /// Decompresses the page at `body` of the chunk, of `size` bytes, into `scratch`.
+        private mutating func decompress(_ body: Range<Int>, size: Int) throws(SluiceError) {
+            let compression = self.compression
+            try chunk.withRawBytes { (all) throws(SluiceError) in
+                try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: size, into: &scratch)
+            }
         }
     }
 

@@ -152,17 +152,21 @@ struct ParquetPhysicalArrays {
     /// Appends `dictionary[index]` for each of `indices`; an index past the dictionary fails.
     mutating func appendGathered(from dictionary: ParquetPhysicalArrays, indices: UnsafeBufferPointer<UInt32>) throws(SluiceError) {
         let size = dictionary.count
-        let largest = indices.reduce(0) { Swift.max($0, $1) }
-        guard indices.isEmpty || Int(largest) < size else {
-            throw Self.corrupt("dictionary index \(largest) past its \(size) entries")
+        func checked() throws(SluiceError) {
+            let largest = indices.reduce(0) { Swift.max($0, $1) }
+            guard indices.isEmpty || Int(largest) < size else { throw Self.corrupt("dictionary index \(largest) past its \(size) entries") }
         }
         switch physicalType {
-        case .boolean: booleans.append(contentsOf: indices.lazy.map { dictionary.booleans[Int($0)] })
-        case .int32: gather(dictionary.int32s, indices, into: &int32s)
-        case .int64, .int96: gather(dictionary.int64s, indices, into: &int64s)
-        case .float: gather(dictionary.floats, indices, into: &floats)
-        case .double: gather(dictionary.doubles, indices, into: &doubles)
+        // (The fixed-width gathers check each index as they go.)
+        case .int32: guard gather(dictionary.int32s, indices, into: &int32s) else { return try checked() }
+        case .int64, .int96: guard gather(dictionary.int64s, indices, into: &int64s) else { return try checked() }
+        case .float: guard gather(dictionary.floats, indices, into: &floats) else { return try checked() }
+        case .double: guard gather(dictionary.doubles, indices, into: &doubles) else { return try checked() }
+        case .boolean:
+            try checked()
+            booleans.append(contentsOf: indices.lazy.map { dictionary.booleans[Int($0)] })
         case .byteArray, .fixedLenByteArray:
+            try checked()
             dictionary.bytes.offsets.withUnsafeBufferPointer { offsets in
                 dictionary.bytes.data.withUnsafeBytes { data in
                     var total = 0
@@ -178,22 +182,34 @@ struct ParquetPhysicalArrays {
         }
     }
 
-    /// Appends `source[index]` per index (each checked to be within `source`), gathered a block
-    /// at a time on the stack and appended with one copy: appending value by value checks the
-    /// array's room per value.
-    private func gather<T: BitwiseCopyable>(_ source: [T], _ indices: UnsafeBufferPointer<UInt32>, into target: inout [T]) {
+    /// Appends `source[index]` per index, gathered a block at a time on the stack and appended
+    /// with one copy (appending value by value checks the array's room per value); false, with
+    /// `target` as it was, when an index is past `source`.
+    private func gather<T: BitwiseCopyable>(_ source: [T], _ indices: UnsafeBufferPointer<UInt32>, into target: inout [T]) -> Bool {
         target.reserveAdditional(indices.count)
-        source.withUnsafeBufferPointer { source in
-            withUnsafeTemporaryAllocation(of: T.self, capacity: Self.blockValues) { block in
-                guard let values = source.baseAddress, let slots = block.baseAddress else { return }
+        let before = target.count
+        let inRange = source.withUnsafeBufferPointer { source in
+            withUnsafeTemporaryAllocation(of: T.self, capacity: Self.blockValues) { block -> Bool in
+                guard !source.isEmpty, let values = source.baseAddress, let slots = block.baseAddress else { return indices.isEmpty }
+                // (An index past the end reads the last entry, then fails the block.)
+                let size = UInt32(truncatingIfNeeded: source.count)
                 var start = 0
                 while start < indices.count {
                     let length = min(Self.blockValues, indices.count - start)
-                    for offset in 0 ..< length { (slots + offset).initialize(to: values[Int(indices[start + offset])]) }
+                    var past = false
+                    for offset in 0 ..< length {
+                        let index = indices[start + offset]
+                        past = past || index >= size
+                        (slots + offset).initialize(to: values[Int(min(index, size &- 1))])
+                    }
+                    guard !past else { return false }
                     target.append(contentsOf: UnsafeBufferPointer(start: slots, count: length))
                     start += length
                 }
+                return true
             }
         }
+        if !inRange { target.removeLast(target.count - before) }
+        return inRange
     }
 }
