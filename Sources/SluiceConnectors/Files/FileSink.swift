@@ -48,6 +48,8 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     /// Files finished since the last prepare, not yet named.
     private var finished: [InProgressFile] = []
     private var stagedCount = 0
+    /// The aligned buffer the files' direct writes go through.
+    private let scratch = DirectWriteScratch()
     /// Past this many open files (one per folder), the oldest is finished: a `partition_by` of
     /// more values at once costs more files, never unbounded descriptors.
     static let maxOpenFiles = 512
@@ -131,7 +133,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
             }
             let (bytes, state) = file.encoder.flush()
             try file.append(bytes)
-            try POSIXFile.sync(file.descriptor, path: file.stagingPath)
+            try file.sync()
             created = created || file.isNew
             file.isNew = false
             openStates.append((file, state))
@@ -258,8 +260,8 @@ package final class FileSink: StreamSink, @unchecked Sendable {
                 throw SluiceError(.dataCorrupted, "the file sink cannot go on with \"\(file.staging)\": \(String(cString: strerror(errno)))")
             }
             let encoder = try FileEncoder(options.encoding, columns: fileColumns.map { description.columns[$0] }, resuming: file.state)
-            let reopened = try InProgressFile(path: file.staging, folder: file.folder, encoder: encoder, openedAt: file.openedAt, creating: false)
-            reopened.length = file.length
+            let reopened = try InProgressFile(
+                path: file.staging, folder: file.folder, encoder: encoder, openedAt: file.openedAt, creating: false, scratch: scratch)
             reopened.rows = file.rows
             open[file.folder] = reopened
         }
@@ -300,7 +302,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
         let path = "\(staging)/\(stagedCount).\(options.encoding.fileExtension).inprogress"
         stagedCount += 1
         let encoder = try FileEncoder(options.encoding, columns: fileColumns.map { description.columns[$0] })
-        let file = try InProgressFile(path: path, folder: folder, encoder: encoder, openedAt: Connectors.nowMicroseconds(), creating: true)
+        let file = try InProgressFile(path: path, folder: folder, encoder: encoder, openedAt: Connectors.nowMicroseconds(), creating: true, scratch: scratch)
         open[folder] = file
         return file
     }
@@ -308,7 +310,7 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     /// Ends `file`: its last bytes, synced and closed; named at the next prepare.
     private func finish(_ file: InProgressFile) throws(SluiceError) {
         try file.append(try file.encoder.finish())
-        try POSIXFile.sync(file.descriptor, path: file.stagingPath)
+        try file.sync()
         file.closeDescriptor()
         open[file.folder] = nil
         finished.append(file)
@@ -368,40 +370,62 @@ package final class FileSink: StreamSink, @unchecked Sendable {
     }
 }
 
-/// A file being written in the staging folder.
+/// A file being written in the staging folder: with direct I/O where the file system takes
+/// it (``DirectAppendFile``), else through the page cache, synced behind as it grows.
 private final class InProgressFile {
     let stagingPath: String
     /// The folder under the sink's root it goes to ("" for the root).
     let folder: String
     let encoder: FileEncoder
     let openedAt: Int64
-    private(set) var descriptor: Int32
-    var length = 0
+    private let direct: DirectAppendFile?
+    private var descriptor: Int32
+    private(set) var length: Int
     var rows = 0
     /// Created since the last prepare: its name is synced into the staging folder at the next.
     var isNew: Bool
 
-    init(path: String, folder: String, encoder: FileEncoder, openedAt: Int64, creating: Bool) throws(SluiceError) {
+    /// Opens the staging file at `path`: a new one with `creating`, else the file as it is (cut
+    /// back to the length its checkpoint recorded).
+    init(path: String, folder: String, encoder: FileEncoder, openedAt: Int64, creating: Bool, scratch: DirectWriteScratch) throws(SluiceError) {
         stagingPath = path
         self.folder = folder
         self.encoder = encoder
         self.openedAt = openedAt
         isNew = creating
+        direct = try DirectAppendFile.open(path: path, creating: creating, scratch: scratch)
+        if let direct {
+            descriptor = -1
+            length = direct.length
+            return
+        }
         descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (creating ? O_CREAT | O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else {
             throw SluiceError(.ioError, "the file sink could not open \"\(path)\": \(String(cString: strerror(errno)))")
         }
+        length = Int(lseek(descriptor, 0, SEEK_END))
     }
 
     func append(_ bytes: [UInt8]) throws(SluiceError) {
         guard !bytes.isEmpty else { return }
-        // Synced behind every 8 MiB: the file is synced before it is named, and that sync then
-        // finds little left to write (nor does a log's fsync wait behind its dirty pages).
-        try Files.writeAll(bytes, to: descriptor, path: stagingPath, syncingBehind: true)
+        if let direct {
+            try direct.append(bytes)
+        } else {
+            // Synced behind every 8 MiB: the file is synced before it is named, and that sync
+            // then finds little left to write (nor does a log's fsync wait behind its dirty pages).
+            try Files.writeAll(bytes, to: descriptor, path: stagingPath, syncingBehind: true)
+        }
         length += bytes.count
     }
 
+    /// Makes what was appended durable.
+    func sync() throws(SluiceError) {
+        if let direct { return try direct.sync() }
+        try POSIXFile.sync(descriptor, path: stagingPath)
+    }
+
     func closeDescriptor() {
+        direct?.close()
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
     }
