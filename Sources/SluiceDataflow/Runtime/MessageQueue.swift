@@ -178,9 +178,22 @@ package final class ChangeDispatcher: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var subscribers: [Subscriber] = []
+    private var subscribers: [Subscriber] = [] {
+        didSet { union = Self.union(of: subscribers) }
+    }
+    /// ``readColumns``, worked out as subscribers come and go rather than per chunk.
+    private var union: Set<Int>?
 
     package init() {}
+
+    private static func union(of subscribers: [Subscriber]) -> Set<Int>? {
+        var union = Set<Int>()
+        for subscriber in subscribers {
+            guard let columns = subscriber.columns else { return nil }
+            union.formUnion(columns)
+        }
+        return subscribers.isEmpty ? nil : union
+    }
 
     package var hasSubscribers: Bool {
         lock.lock()
@@ -193,12 +206,7 @@ package final class ChangeDispatcher: @unchecked Sendable {
     package var readColumns: Set<Int>? {
         lock.lock()
         defer { lock.unlock() }
-        var union = Set<Int>()
-        for subscriber in subscribers {
-            guard let columns = subscriber.columns else { return nil }
-            union.formUnion(columns)
-        }
-        return subscribers.isEmpty ? nil : union
+        return union
     }
 
     /// Adds a subscriber that reads `columns` of each change (nil: all of them).

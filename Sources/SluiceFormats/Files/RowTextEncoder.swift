@@ -166,10 +166,18 @@ struct RenderedColumn {
 
     /// An integer column's values in decimal, `null` for NULL.
     fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8], key: [UInt8] = []) {
-        for row in values.indices {
-            bytes += key
-            if column.isNull(row) { bytes += null } else { DecimalText.append(Int64(values[row]), to: &bytes) }
-            ends.append(bytes.count)
+        // (The key, the null text and the validity are taken once, not retained per row.)
+        let validity = column.validity
+        key.withUnsafeBufferPointer { key in
+            null.withUnsafeBufferPointer { null in
+                values.withUnsafeBufferPointer { values in
+                    for row in values.indices {
+                        bytes.append(contentsOf: key)
+                        if let validity, !validity[row] { bytes.append(contentsOf: null) } else { DecimalText.append(Int64(values[row]), to: &bytes) }
+                        ends.append(bytes.count)
+                    }
+                }
+            }
         }
     }
 
@@ -194,12 +202,21 @@ struct RenderedColumn {
     /// Each value's JSON after `key` (`"name":`, with the comma before all but the first).
     mutating func renderJSON(_ column: Column, key: [UInt8]) {
         ends.reserveCapacity(column.count)
+        let validity = column.validity
         switch (column.storage, column.type) {
         case (.bool(let values), _):
-            for row in values.indices {
-                bytes += key
-                if column.isNull(row) { bytes += Self.null } else { bytes += values[row] ? Self.trueText : Self.falseText }
-                ends.append(bytes.count)
+            key.withUnsafeBufferPointer { key in
+                for row in values.indices {
+                    bytes.append(contentsOf: key)
+                    if let validity, !validity[row] {
+                        bytes.append(contentsOf: "null".utf8)
+                    } else if values[row] {
+                        bytes.append(contentsOf: "true".utf8)
+                    } else {
+                        bytes.append(contentsOf: "false".utf8)
+                    }
+                    ends.append(bytes.count)
+                }
             }
         case (.int16(let values), _):
             renderIntegers(values, column, null: Self.null, key: key)
@@ -208,11 +225,19 @@ struct RenderedColumn {
         case (.int64(let values), .int64):
             renderIntegers(values, column, null: Self.null, key: key)
         case (.bytes(let values), .varchar), (.bytes(let values), .unknown):
-            values.data.withUnsafeBytes { data in
-                for row in 0 ..< values.count {
-                    bytes += key
-                    if column.isNull(row) { bytes += Self.null } else { appendJSONString(UnsafeRawBufferPointer(rebasing: data[values.byteRange(at: row)]), to: &bytes) }
-                    ends.append(bytes.count)
+            key.withUnsafeBufferPointer { key in
+                values.data.withUnsafeBytes { data in
+                    values.offsets.withUnsafeBufferPointer { offsets in
+                        for row in 0 ..< values.count {
+                            bytes.append(contentsOf: key)
+                            if let validity, !validity[row] {
+                                bytes.append(contentsOf: "null".utf8)
+                            } else {
+                                appendJSONString(UnsafeRawBufferPointer(rebasing: data[Int(offsets[row]) ..< Int(offsets[row + 1])]), to: &bytes)
+                            }
+                            ends.append(bytes.count)
+                        }
+                    }
                 }
             }
         case (.bytes(let values), .jsonb):
@@ -235,16 +260,20 @@ struct RenderedColumn {
         case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             // A timestamp's text needs no escaping.
             var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
-            for row in values.indices {
-                bytes += key
-                if column.isNull(row) {
-                    bytes += Self.null
-                } else {
-                    bytes.append(UInt8(ascii: "\""))
-                    writer.append(values[row], to: &bytes)
-                    bytes.append(UInt8(ascii: "\""))
+            key.withUnsafeBufferPointer { key in
+                values.withUnsafeBufferPointer { values in
+                    for row in values.indices {
+                        bytes.append(contentsOf: key)
+                        if let validity, !validity[row] {
+                            bytes.append(contentsOf: "null".utf8)
+                        } else {
+                            bytes.append(UInt8(ascii: "\""))
+                            writer.append(values[row], to: &bytes)
+                            bytes.append(UInt8(ascii: "\""))
+                        }
+                        ends.append(bytes.count)
+                    }
                 }
-                ends.append(bytes.count)
             }
         default:
             // Dates, times, intervals, bytea: their text form, as a string.
