@@ -42,11 +42,16 @@ package struct FilesBenchmark {
             _ = try ParquetBenchmark.write(part, to: "\(input)/part-\(file).parquet", options: ParquetBenchmark.options(.zstd, zstdLevel: 3))
         }
         report("sluice bench files: \(rows) balloon rows (player, balloon_color, score, page_id, favorite_color_bonus, event_ts), medians of \(runs) runs")
-        let reference = try DuckDBReference.figures(script: Self.duckdbScript, arguments: [input, "\(directory)/duckdb-out"])
-        // DuckDB's files (some 700 MB) go, and the disk is idle before anything is timed: their
-        // writeback would otherwise run beside the first pipelines.
-        try? FileManager.default.removeItem(atPath: "\(directory)/duckdb-out")
-        sync()
+        // DuckDB's figure for each pipeline is taken just before Sluice's, so both meet the
+        // machine in the same state; its files go, and the disk is idle, before Sluice's runs
+        // (their writeback would otherwise run beside them).
+        func reference(_ figure: String) throws -> Double? {
+            defer {
+                try? FileManager.default.removeItem(atPath: "\(directory)/duckdb-out")
+                sync()
+            }
+            return try DuckDBReference.figures(script: Self.duckdbScript, arguments: [input, "\(directory)/duckdb-out", figure])?[figure]
+        }
 
         if only.contains("reader") {
             // Diagnostic, asked for by name only: the Parquet reader alone on one thread, the
@@ -67,19 +72,21 @@ package struct FilesBenchmark {
             line("parquet reader alone", seconds: median(times), duckdb: nil)
         }
         if runs("source") {
+            let duckdb = try reference("read_parquet")
             var sourceTimes: [Double] = []
             for run in 0 ..< runs {
                 sourceTimes.append(try await sourceToView(input: input, directory: "\(directory)/source-\(run)"))
             }
-            line("parquet source → view", seconds: median(sourceTimes), duckdb: reference?["read_parquet"])
+            line("parquet source → view", seconds: median(sourceTimes), duckdb: duckdb)
         }
 
         for encode in ["PARQUET", "CSV", "JSON"] where runs(encode.lowercased()) {
+            let duckdb = try reference("copy_\(encode.lowercased())")
             var times: [Double] = []
             for run in 0 ..< runs {
                 times.append(try await viewToSink(encode: encode, input: input, directory: "\(directory)/sink-\(encode)-\(run)"))
             }
-            line("view → \(encode.lowercased()) file sink", seconds: median(times), duckdb: reference?["copy_\(encode.lowercased())"])
+            line("view → \(encode.lowercased()) file sink", seconds: median(times), duckdb: duckdb)
         }
     }
 
@@ -147,11 +154,11 @@ package struct FilesBenchmark {
         return (database, SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:]))
     }
 
-    /// DuckDB with one thread: the aggregate over the Parquet folder, then COPY of the rows (from
-    /// a table in memory) to Parquet (zstd), CSV and JSON lines.
+    /// DuckDB with one thread, one figure (its third argument): the aggregate over the Parquet
+    /// folder, or COPY of the rows (from a table in memory) to Parquet (zstd), CSV or JSON lines.
     static let duckdbScript = #"""
     import sys, time, os, duckdb
-    folder, out = sys.argv[1], sys.argv[2]
+    folder, out, figure = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out, exist_ok=True)
     con = duckdb.connect()
     con.execute("SET threads = 1")
@@ -160,10 +167,11 @@ package struct FilesBenchmark {
         for _ in range(runs):
             start = time.perf_counter(); con.execute(sql).fetchall(); times.append(time.perf_counter() - start)
         return sorted(times)[len(times) // 2]
-    print("read_parquet=%f" % best(f"SELECT count(*), sum(score), max(event_ts) FROM read_parquet('{folder}/*.parquet')"))
-    con.execute(f"CREATE TABLE balloon AS SELECT * FROM read_parquet('{folder}/*.parquet')")
-    print("copy_parquet=%f" % best(f"COPY balloon TO '{out}/b.parquet' (FORMAT parquet, COMPRESSION zstd)"))
-    print("copy_csv=%f" % best(f"COPY balloon TO '{out}/b.csv' (FORMAT csv, HEADER)"))
-    print("copy_json=%f" % best(f"COPY balloon TO '{out}/b.json' (FORMAT json)"))
+    if figure == "read_parquet":
+        print("read_parquet=%f" % best(f"SELECT count(*), sum(score), max(event_ts) FROM read_parquet('{folder}/*.parquet')"))
+    else:
+        con.execute(f"CREATE TABLE balloon AS SELECT * FROM read_parquet('{folder}/*.parquet')")
+        copy = {"copy_parquet": "(FORMAT parquet, COMPRESSION zstd)", "copy_csv": "(FORMAT csv, HEADER)", "copy_json": "(FORMAT json)"}[figure]
+        print("%s=%f" % (figure, best(f"COPY balloon TO '{out}/b.{figure[5:]}' {copy}")))
     """#
 }
