@@ -81,13 +81,10 @@ package enum Files {
     /// Writes all of `bytes` to `descriptor` (a file at `path`, for errors).
     ///
     /// With `syncingBehind` (a file that is made durable when done), each time the file passes
-    /// another ``writeBehindBytes``, the disk is set to writing that window's pages without
-    /// waiting for it (`POSIX_FADV_DONTNEED`, which starts their writeback and later lets the
-    /// written pages go): a large file (a checkpoint's run file, a file sink's) never piles up
+    /// another ``writeBehindBytes``, what it holds is synced
+    /// (`fdatasync`): a large file (a checkpoint's run file, a file sink's) never piles up
     /// gigabytes of dirty pages that a small fsync elsewhere (the write-ahead log's, under ext4's
-    /// ordered journal) would have to wait for, as RocksDB's `bytes_per_sync` does, and the
-    /// writer goes on encoding while the disk writes, so the fsync that ends the file finds
-    /// little left.
+    /// ordered journal) would have to wait for, as RocksDB's `bytes_per_sync` does.
     package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String, syncingBehind: Bool = false) throws(SluiceError) {
         var written = 0
         while written < bytes.count {
@@ -109,9 +106,8 @@ package enum Files {
         guard end > 0 else { return }
         let window = writeBehindBytes
         guard end / window > (end - off_t(count)) / window else { return }
-        // The windows before this one (the kernel skips what is already written back). A
-        // failure here is found again by the fsync that makes the file durable.
-        _ = posix_fadvise(descriptor, 0, (end / window) * window, POSIX_FADV_DONTNEED)
+        // (A failure here is found again by the fsync that makes the file durable.)
+        _ = fdatasync(descriptor)
     }
 
     /// Replaces `path` with `bytes` so that a crash leaves the old file or the new one, never a
