@@ -21,7 +21,11 @@ import Testing
         }
         var random = SystemRandomNumberGenerator()
         func bytes(_ count: Int) -> [UInt8] { (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &random) } }
-        func contents() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+        /// The file holds exactly `expected`.
+        func expectContents(_ expected: [UInt8]) throws {
+            let written = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(written == expected)
+        }
         var expected: [UInt8] = []
         for size in [100, 5000, DirectWriteScratch.size + 123, 4096 - 100 - 5000 % 4096, 3 * DirectWriteScratch.size] {
             let piece = bytes(size)
@@ -30,15 +34,13 @@ import Testing
         }
         try file.sync()
         #expect(file.length == expected.count)
-        let written1 = try contents()
-        #expect(written1 == expected)
+        try expectContents(expected)
         // A sync, then more: the partial block is written again, whole.
         let more = bytes(10)
         try file.append(more)
         expected += more
         try file.sync()
-        let written2 = try contents()
-        #expect(written2 == expected)
+        try expectContents(expected)
         file.close()
 
         // A restart cuts the file back to a checkpoint's length and goes on from there.
@@ -51,8 +53,7 @@ import Testing
         try reopened.append(after)
         expected += after
         try reopened.sync()
-        let written3 = try contents()
-        #expect(written3 == expected)
+        try expectContents(expected)
         reopened.close()
     }
 }

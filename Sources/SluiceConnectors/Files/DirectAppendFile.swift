@@ -127,8 +127,13 @@ final class DirectAppendFile {
         guard fdatasync(descriptor) == 0 else { throw Self.failure("sync", path) }
     }
 
+    /// Closes the descriptor once the writes in flight to it are done (a write after the close
+    /// could land in whatever file reuses its number); a failure among them shows at the next
+    /// sync or append, as it would have.
     func close() {
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        guard descriptor >= 0 else { return }
+        try? scratch.drain()
+        Glibc.close(descriptor)
         descriptor = -1
     }
 

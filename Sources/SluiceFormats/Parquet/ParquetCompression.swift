@@ -39,48 +39,27 @@ package enum ParquetCompression: String, Hashable, Sendable, CaseIterable {
     /// `size` is left over from before).
     func decompress(_ input: UnsafeRawBufferPointer, size: Int, into buffer: inout [UInt8]) throws(SluiceError) {
         if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
-        if self == .uncompressed {
-            guard input.count == size else { throw SluiceError(.dataCorrupted, "invalid parquet page: it holds \(input.count) bytes, its header says \(size)") }
-            buffer.withUnsafeMutableBytes { $0.copyMemory(from: input) }
-            return
-        }
-        let failure = buffer.withUnsafeMutableBytes { (all) -> CompressionError? in
+        let failure = buffer.withUnsafeMutableBytes { (all) -> String? in
             let output = UnsafeMutableRawBufferPointer(rebasing: all[0 ..< size])
             do throws(CompressionError) {
                 switch self {
-                case .uncompressed: break
+                case .uncompressed:
+                    guard input.count == size else { return "it holds \(input.count) bytes, its header says \(size)" }
+                    output.copyMemory(from: input)
                 case .snappy:
+                    // Parquet's snappy pages are raw blocks, without the framing Kafka's may have.
                     let bytes = try Snappy.decompressBlock(input, maximumOutputSize: size)
-                    guard bytes.count == size else { throw .corruptInput(.snappy, reason: "it decompresses to \(bytes.count) bytes, not \(size)") }
+                    guard bytes.count == size else { return "it decompresses to \(bytes.count) bytes, its header says \(size)" }
                     bytes.withUnsafeBytes { output.copyMemory(from: $0) }
                 case .gzip: try CompressionCodec.gzip.decompress(input, exactlyInto: output)
                 case .zstd: try CompressionCodec.zstd.decompress(input, exactlyInto: output)
                 }
                 return nil
             } catch {
-                return error
+                return "\(error)"
             }
         }
         if let failure { throw SluiceError(.dataCorrupted, "invalid parquet page: \(failure)") }
-    }
-
-    /// Decompresses a page that must come to exactly `size` bytes.
-    func decompress(_ input: UnsafeRawBufferPointer, size: Int) throws(SluiceError) -> [UInt8] {
-        let output: [UInt8]
-        do {
-            switch self {
-            case .uncompressed: output = Array(input)
-            case .snappy: output = try Snappy.decompressBlock(input, maximumOutputSize: size)
-            case .gzip: output = try CompressionCodec.gzip.decompress(input, maximumOutputSize: size)
-            case .zstd: output = try CompressionCodec.zstd.decompress(input, maximumOutputSize: size)
-            }
-        } catch {
-            throw SluiceError(.dataCorrupted, "invalid parquet page: \(error)")
-        }
-        guard output.count == size else {
-            throw SluiceError(.dataCorrupted, "invalid parquet page: it decompresses to \(output.count) bytes, its header says \(size)")
-        }
-        return output
     }
 }
 

@@ -193,16 +193,15 @@ enum ParquetColumnChunkDecoder {
     /// Repeated leaves always write theirs: their levels also mark where lists end.
     struct DefinitionLevels {
         let maximum: Int
-        let deferring: Bool
-        /// Whether levels are written out (from the first page with a NULL on).
-        private(set) var written = false
+        /// Whether levels are written out (from the first page with a NULL on; from the start
+        /// for a repeated leaf).
+        private(set) var written: Bool
         /// Entries taken so far.
         private var seen = 0
 
         init(leaf: ParquetLeaf) {
             maximum = leaf.maxDefinitionLevel
-            deferring = leaf.maxRepetitionLevel == 0
-            written = leaf.maxDefinitionLevel > 0 && !deferring
+            written = leaf.maxDefinitionLevel > 0 && leaf.maxRepetitionLevel > 0
         }
 
         /// Takes a page's `count` levels from their RLE hybrid `bytes` and returns how many of

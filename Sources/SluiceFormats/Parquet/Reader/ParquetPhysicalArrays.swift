@@ -151,22 +151,17 @@ struct ParquetPhysicalArrays {
 
     /// Appends `dictionary[index]` for each of `indices`; an index past the dictionary fails.
     mutating func appendGathered(from dictionary: ParquetPhysicalArrays, indices: UnsafeBufferPointer<UInt32>) throws(SluiceError) {
-        let size = dictionary.count
-        func checked() throws(SluiceError) {
-            let largest = indices.reduce(0) { Swift.max($0, $1) }
-            guard indices.isEmpty || Int(largest) < size else { throw Self.corrupt("dictionary index \(largest) past its \(size) entries") }
-        }
         switch physicalType {
         // (The fixed-width gathers check each index as they go.)
-        case .int32: guard gather(dictionary.int32s, indices, into: &int32s) else { return try checked() }
-        case .int64, .int96: guard gather(dictionary.int64s, indices, into: &int64s) else { return try checked() }
-        case .float: guard gather(dictionary.floats, indices, into: &floats) else { return try checked() }
-        case .double: guard gather(dictionary.doubles, indices, into: &doubles) else { return try checked() }
+        case .int32: try gather(dictionary.int32s, indices, into: &int32s)
+        case .int64, .int96: try gather(dictionary.int64s, indices, into: &int64s)
+        case .float: try gather(dictionary.floats, indices, into: &floats)
+        case .double: try gather(dictionary.doubles, indices, into: &doubles)
         case .boolean:
-            try checked()
+            try Self.check(indices, size: dictionary.count)
             booleans.append(contentsOf: indices.lazy.map { dictionary.booleans[Int($0)] })
         case .byteArray, .fixedLenByteArray:
-            try checked()
+            try Self.check(indices, size: dictionary.count)
             dictionary.bytes.offsets.withUnsafeBufferPointer { offsets in
                 dictionary.bytes.data.withUnsafeBytes { data in
                     var total = 0
@@ -182,10 +177,16 @@ struct ParquetPhysicalArrays {
         }
     }
 
+    /// Fails when an index is past a dictionary of `size` entries.
+    private static func check(_ indices: UnsafeBufferPointer<UInt32>, size: Int) throws(SluiceError) {
+        let largest = indices.reduce(0) { Swift.max($0, $1) }
+        guard indices.isEmpty || Int(largest) < size else { throw corrupt("dictionary index \(largest) past its \(size) entries") }
+    }
+
     /// Appends `source[index]` per index, gathered a block at a time on the stack and appended
-    /// with one copy (appending value by value checks the array's room per value); false, with
+    /// with one copy (appending value by value checks the array's room per value); fails, with
     /// `target` as it was, when an index is past `source`.
-    private func gather<T: BitwiseCopyable>(_ source: [T], _ indices: UnsafeBufferPointer<UInt32>, into target: inout [T]) -> Bool {
+    private func gather<T: BitwiseCopyable>(_ source: [T], _ indices: UnsafeBufferPointer<UInt32>, into target: inout [T]) throws(SluiceError) {
         target.reserveAdditional(indices.count)
         let before = target.count
         let inRange = source.withUnsafeBufferPointer { source in
@@ -209,7 +210,9 @@ struct ParquetPhysicalArrays {
                 return true
             }
         }
-        if !inRange { target.removeLast(target.count - before) }
-        return inRange
+        guard inRange else {
+            target.removeLast(target.count - before)
+            throw Self.corrupt("dictionary index \(indices.max() ?? 0) past its \(source.count) entries")
+        }
     }
 }
