@@ -2,7 +2,8 @@
 while a client writes. After each restart the tables hold exactly the acknowledged statements (and
 possibly the one in flight when the server died, whole or not at all), and the views over them
 (a GROUP BY, a join, a GROUP BY the general aggregate keeps in ordered state, and the integer
-aggregate's min and max under deletes over many groups, and its sums over a two-column key)
+aggregate's min and max under deletes over many groups, its sums over a two-column key, and
+its one group without GROUP BY)
 equal the same queries computed here from
 that history. The servers run under the smallest memory limit, so state goes to disk and back.
 
@@ -42,6 +43,9 @@ SETUP = [
     # The integer aggregate over a key of two columns: groups found by their encoded key bytes,
     # their key values kept as typed rows that are released and compacted as groups come and go.
     "CREATE MATERIALIZED VIEW pairs AS SELECT k, n % 7 AS r, count(*) AS c, sum(n) AS s FROM events GROUP BY k, n % 7",
+    # The integer aggregate without GROUP BY, which folds whole chunks into its one group, min
+    # and max under deletes.
+    "CREATE MATERIALIZED VIEW whole AS SELECT count(*) AS c, sum(n) AS s, min(n) AS lo, max(n) AS hi FROM events",
     # Secondary indexes, built again from the recovered tables: lookups through them must find
     # what scans find.
     "CREATE INDEX events_k_n ON events (k, n DESC)",
@@ -139,6 +143,7 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         spread = sorted(connection.execute("SELECT k, d, m FROM spread").fetchall())
         bounds = sorted(connection.execute("SELECT b, lo, hi, c FROM bounds").fetchall())
         pairs = sorted(connection.execute("SELECT k, r, c, s FROM pairs").fetchall())
+        whole = connection.execute("SELECT c, s, lo, hi FROM whole").fetchall()
         assert "BatchIndexScan" in "".join(row[0] for row in connection.execute("EXPLAIN SELECT n FROM events WHERE k = 3").fetchall())
         by_index = {k: Counter(connection.execute(f"SELECT k, n FROM events WHERE k = {k}").fetchall()) for k in range(7)}
         ranged = Counter(connection.execute("SELECT k, n FROM events WHERE k = 2 AND n >= 20 AND n < 300").fetchall())
@@ -179,6 +184,9 @@ def _check(server: SluiceServer, acked: int, context: str) -> int:
         entry[0] += times
         entry[1] += n * times
     assert pairs == sorted((k, r, c, s) for (k, r), (c, s) in expected_pairs.items()), f"{context}: pairs"
+    values = [n for (_, n), times in events.items() for _ in range(times)]
+    expected_whole = (len(values), sum(values), min(values), max(values)) if values else (0, None, None, None)
+    assert whole == [expected_whole], f"{context}: whole"
     return candidates[-1]
 
 
