@@ -42,6 +42,16 @@ package enum ChangeOp: UInt8, Hashable, Sendable {
 
     /// True for ops that add a row (`insert`, `updateInsert`).
     package var isInsertion: Bool { self == .insert || self == .updateInsert }
+
+    /// How many of `ops` add a row, counted without a branch: the raw values are 0 to 3 and an
+    /// op removes a row exactly when its two bits differ, so the loop vectorizes.
+    package static func insertions(in ops: [ChangeOp]) -> Int {
+        ops.withUnsafeBytes { raw in
+            var removals = 0
+            for op in raw { removals &+= Int((op ^ (op &>> 1)) & 1) }
+            return raw.count - removals
+        }
+    }
 }
 
 /// A chunk of changes: each row is an insert, a delete, or half of an update.

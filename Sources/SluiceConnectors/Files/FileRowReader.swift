@@ -33,6 +33,9 @@ struct FileRowReader {
     var blockBytes = 4 << 20
     /// The columns read from Parquet files (nil: all); the others are NULL.
     var wanted: Set<Int>?
+    /// Where a Parquet column's next page is decompressed while its current one is decoded
+    /// (nil: in turn, on the reading thread).
+    var background: (any BackgroundJobs)?
 
     struct Rejection {
         /// The unit (line, record, row group's first row) it was, 1-based for lines.
@@ -393,7 +396,7 @@ struct FileRowReader {
                 } else {
                     // The group streams, a chunk at a time; a refused chunk is read again, from
                     // where it starts, with the columns wanted then.
-                    try reader.readRowGroup(index, columns: projection, from: start, chunkRows: Chunk.preferredSize, each: deliver)
+                    try reader.readRowGroup(index, columns: projection, from: start, chunkRows: Chunk.preferredSize, background: background, each: deliver)
                 }
             }
         }

@@ -217,7 +217,10 @@ package final class FileSource: SourceConnector, @unchecked Sendable {
         let partition = Int32(clamping: next.index)
         do throws(SluiceError) {
             if case .parquet = options.encoding {
-                // Parquet's columns no view reads are left undecoded.
+                // Parquet's columns no view reads are left undecoded; each column's next page
+                // is decompressed on a worker while this thread decodes the current one.
+                var reader = self.reader
+                reader.background = context.background
                 try reader.readParquet(next.file, skip: next.skip, reading: { context.readColumns }) { (chunk, columns, through) throws(SluiceError) -> Bool in
                     guard !context.isStopping else { throw SluiceError(.queryCanceled, "stopping") }
                     return context.deliver(chunk, reading: columns) { self.state.withLock { $0.unitsDone = through } }

@@ -153,6 +153,8 @@ package final class StreamRuntime: EpochCollector, @unchecked Sendable {
     private var intervalMilliseconds: Int
     private let publish: Publish
     private let pool: WorkerPool
+    /// The workers, for sources' readers to run work ahead on (``SourceOutput/background``).
+    package var backgroundJobs: any BackgroundJobs { pool }
     /// The time barriers carry (``Barrier/timestamp``), in microseconds since 1970-01-01 UTC.
     private let clock: @Sendable () -> Int64
     /// The last barrier's time: the next one's is never less.

@@ -119,6 +119,17 @@ package struct SourceOutput: Sendable {
     /// runtime ends the epoch soon, so the rows show without waiting out the barrier interval.
     package private(set) var caughtUp: (@Sendable () -> Void)?
 
+    /// Where readers may run work ahead of their thread (the runtime's workers): the next
+    /// Parquet page's decompression. Nil: readers do everything on their own thread.
+    package private(set) var background: (any BackgroundJobs)?
+
+    /// This output, whose readers may hand work ahead to `background`.
+    package func runningJobs(on background: any BackgroundJobs) -> SourceOutput {
+        var output = self
+        output.background = background
+        return output
+    }
+
     /// This output, which calls `caughtUp` when a reader has read a backlog.
     package func callingWhenCaughtUp(_ caughtUp: @escaping @Sendable () -> Void) -> SourceOutput {
         var output = self
@@ -132,6 +143,7 @@ package struct SourceOutput: Sendable {
         var output = SourceOutput(isRead: isRead, deliver: deliver, deleteKeys: deleteKeys, truncate: truncate, lookup: lookup)
         output.waitForReader = waitForReader
         output.caughtUp = caughtUp
+        output.background = background
         return output
     }
 

@@ -51,6 +51,9 @@ package final class SourceStepContext: Sendable {
         self.readerIndex = readerIndex
     }
 
+    /// Where the reader may run work ahead of its thread (nil: nowhere; do it in turn).
+    package var background: (any BackgroundJobs)? { output.background }
+
     /// True once the source is stopping: a long step (a large file) should return.
     package var isStopping: Bool { stopping() }
 

@@ -382,7 +382,7 @@ package final class Database: TableProvider, Sendable {
                 },
                 reading: reading)
         }
-        let reading = output.callingWhenCaughtUp { runtime.requestBarrier() }
+        let reading = output.callingWhenCaughtUp { runtime.requestBarrier() }.runningJobs(on: runtime.backgroundJobs)
         connector.start(output: relation.kind == .table ? reading : reading.waitingForReaders { runtime.waitUntilRead(id, timeout: $0) })
     }
 

@@ -251,13 +251,7 @@ package struct IntegerHashAggregate: StreamOperator {
             isDirty[index] = true
             touch([slot])
         }
-        // (Counted over the ops' raw bytes: a loop the compiler vectorizes.)
-        let insertions = chunk.ops.withUnsafeBytes { ops in
-            var insertions = 0
-            let insert = ChangeOp.insert.rawValue, updateInsert = ChangeOp.updateInsert.rawValue
-            for op in ops { insertions &+= op == insert || op == updateInsert ? 1 : 0 }
-            return insertions
-        }
+        let insertions = ChangeOp.insertions(in: chunk.ops)
         let hasDeletes = insertions < rowCount
         let signs: [Int8]? = hasDeletes ? chunk.ops.map { $0.isInsertion ? 1 : -1 } : nil
         rowCounts[index] += Int64(insertions) - Int64(rowCount - insertions)
@@ -309,16 +303,41 @@ package struct IntegerHashAggregate: StreamOperator {
                 for (row, value) in values.enumerated() where validity[row] && value == best { count += 1 }
                 return (Int64(best), count, valid)
             }
-            // Without NULLs: one loop per direction, each a plain reduction the compiler vectorizes.
-            if max {
-                for value in values { best = Swift.max(best, value) }
-            } else {
-                for value in values { best = Swift.min(best, value) }
-            }
+            // Without NULLs: one pass, the extreme and its count together, in four lanes whose
+            // compares and selects do not wait on each other (x86-64's baseline has no vector
+            // compare of 64-bit integers; this runs near a value a cycle).
             guard !values.isEmpty else { return nil }
-            for value in values { count &+= value == best ? 1 : 0 }
-            return (Int64(best), count, Int64(values.count))
+            return max ? lanes(values, \.self) : lanes(values) { ~$0 }
         }
+    }
+
+    /// The largest of `values` under `order` (an order-preserving map, or `~` for the smallest)
+    /// and how often it occurs, taken four values at a time.
+    @inline(__always)
+    private static func lanes<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>, _ order: (T) -> T) -> (extreme: Int64, count: Int64, valid: Int64) {
+        var best = (T.min, T.min, T.min, T.min)
+        var count: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+        @inline(__always) func step(_ best: inout T, _ count: inout Int64, _ value: T) {
+            let key = order(value)
+            count = key > best ? 1 : count &+ (key == best ? 1 : 0)
+            best = Swift.max(best, key)
+        }
+        var index = 0
+        let whole = values.count & ~3
+        while index < whole {
+            step(&best.0, &count.0, values[index])
+            step(&best.1, &count.1, values[index + 1])
+            step(&best.2, &count.2, values[index + 2])
+            step(&best.3, &count.3, values[index + 3])
+            index += 4
+        }
+        while index < values.count {
+            step(&best.0, &count.0, values[index])
+            index += 1
+        }
+        let top = Swift.max(Swift.max(best.0, best.1), Swift.max(best.2, best.3))
+        let total = (best.0 == top ? count.0 : 0) + (best.1 == top ? count.1 : 0) + (best.2 == top ? count.2 : 0) + (best.3 == top ? count.3 : 0)
+        return (Int64(order(top)), total, Int64(values.count))
     }
 
     package mutating func finishEpoch(_ barrier: Barrier, state: inout StateWriter, into output: inout OutputBuffer) throws(SluiceError) {

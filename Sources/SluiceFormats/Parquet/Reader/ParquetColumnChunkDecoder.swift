@@ -56,12 +56,29 @@ enum ParquetColumnChunkDecoder {
         private var scratch: [UInt8] = []
         /// Entries of the pages read so far.
         private(set) var entries = 0
+        /// Where the next pages are decompressed while this one is decoded (nil: here, in turn).
+        private let background: (any BackgroundJobs)?
+        /// The decompression of the pages after this one, in page order, under way or waiting
+        /// for a thread.
+        private var ahead: [ParquetPageAhead] = []
+        /// Where the first page not handed ahead starts, and the entries before it.
+        private var scan = 0
+        private var scannedEntries = 0
+        /// Buffers for the next jobs (a job's buffer becomes the scratch; the scratch comes back).
+        private var spares: [[UInt8]] = []
+        /// Pages decompressed ahead of the cursor, at most: each of the reading thread and the
+        /// background can be at one while another waits.
+        static let pagesAhead = 3
+        /// A page larger than this decompressed is not handed ahead (it is decompressed when
+        /// reached): what runs ahead holds at most a few of these.
+        static let largestPageAhead = 16 << 20
 
-        init(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount: Int, compression: ParquetCompression) {
+        init(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount: Int, compression: ParquetCompression, background: (any BackgroundJobs)? = nil) {
             self.chunk = chunk
             self.leaf = leaf
             self.compression = compression
             expected = entryCount
+            self.background = compression == .uncompressed ? nil : background
         }
 
         /// Decodes the next data page, appending its values not null to `values`, its definition
@@ -89,7 +106,7 @@ enum ParquetColumnChunkDecoder {
                     guard page.encoding == ParquetEncoding.plain || page.encoding == ParquetEncoding.plainDictionary else {
                         throw corrupt("dictionary page encoding \(page.encoding)")
                     }
-                    try decompress(body, size: uncompressedSize)
+                    try decompress(body, size: uncompressedSize, entries: 0)
                     var entries = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
                     try scratch.withRawBytes { (all) throws(SluiceError) in
                         try entries.appendPlain(UnsafeRawBufferPointer(rebasing: all[0 ..< uncompressedSize]), count: Int(page.valueCount))
@@ -97,7 +114,7 @@ enum ParquetColumnChunkDecoder {
                     self.dictionary = entries
                 case ParquetPageType.dataPage:
                     guard let page = header.dataPage, page.valueCount >= 0, Int(page.valueCount) <= maximumPageEntries else { throw corrupt("data page header") }
-                    try decompress(body, size: uncompressedSize)
+                    try decompress(body, size: uncompressedSize, entries: Int(page.valueCount))
                     let count = Int(page.valueCount)
                     try scratch.withRawBytes { (all) throws(SluiceError) in
                         let bytes = UnsafeRawBufferPointer(rebasing: all[0 ..< uncompressedSize])
@@ -122,8 +139,13 @@ enum ParquetColumnChunkDecoder {
                     guard repetitionLength >= 0, definitionLength >= 0, repetitionLength + definitionLength <= compressedSize,
                           repetitionLength + definitionLength <= uncompressedSize else { throw corrupt("data page v2 level lengths") }
                     // v2 levels are never compressed and carry no length prefix.
+                    let levelStart = body.lowerBound
+                    let valuesRange = (levelStart + repetitionLength + definitionLength) ..< body.upperBound
+                    let valuesSize = uncompressedSize - repetitionLength - definitionLength
+                    let decompressed = page.isCompressed && compression != .uncompressed
+                    if decompressed { try decompress(valuesRange, size: valuesSize, entries: count) }
+                    let scratch = self.scratch
                     try chunk.withRawBytes { (all) throws(SluiceError) in
-                        let levelStart = body.lowerBound
                         if leaf.maxRepetitionLevel > 0 {
                             try decodeLevels(UnsafeRawBufferPointer(rebasing: all[levelStart ..< levelStart + repetitionLength]), count: count, maximum: leaf.maxRepetitionLevel, into: &repetitionLevels)
                         }
@@ -133,10 +155,7 @@ enum ParquetColumnChunkDecoder {
                             let levelBytes = UnsafeRawBufferPointer(rebasing: all[definitionStart ..< definitionStart + definitionLength])
                             valueCount = try levels.add(levelBytes, count: count, into: &definitionLevels)
                         }
-                        let valuesRange = (levelStart + repetitionLength + definitionLength) ..< body.upperBound
-                        let valuesSize = uncompressedSize - repetitionLength - definitionLength
-                        if page.isCompressed && compression != .uncompressed {
-                            try compression.decompress(UnsafeRawBufferPointer(rebasing: all[valuesRange]), size: valuesSize, into: &scratch)
+                        if decompressed {
                             try scratch.withRawBytes { (bytes) throws(SluiceError) in
                                 try decodeValues(UnsafeRawBufferPointer(rebasing: bytes[0 ..< valuesSize]), encoding: page.encoding, count: valueCount, dictionary: dictionary, into: &values)
                             }
@@ -154,11 +173,62 @@ enum ParquetColumnChunkDecoder {
             return nil
         }
 
-        /// Decompresses the page at `body` of the chunk, of `size` bytes, into `scratch`.
-        private mutating func decompress(_ body: Range<Int>, size: Int) throws(SluiceError) {
-            let compression = self.compression
-            try chunk.withRawBytes { (all) throws(SluiceError) in
-                try compression.decompress(UnsafeRawBufferPointer(rebasing: all[body]), size: size, into: &scratch)
+        /// Decompresses the page at `body` of the chunk, of `size` bytes and `pageEntries`
+        /// entries, into `scratch` (taking it from the job handed ahead for it, if there is one),
+        /// then hands the pages after it ahead.
+        private mutating func decompress(_ body: Range<Int>, size: Int, entries pageEntries: Int) throws(SluiceError) {
+            if let first = ahead.first, first.body == body {
+                ahead.removeFirst()
+                spares.append(try first.take(into: &scratch))
+            } else {
+                if !ahead.isEmpty || scan < position {
+                    // The first page, or (never with a sound chunk) one the scan did not see:
+                    // scan again from here.
+                    ahead.removeAll()
+                    scan = position
+                    scannedEntries = entries + pageEntries
+                }
+                try ParquetPageAhead.decompress(chunk, body, size: size, compression: compression, into: &scratch)
+            }
+            handPagesAhead()
+        }
+
+        /// Hands the decompression of the next compressed data pages to the background, up to
+        /// ``pagesAhead``, if there are jobs to run them. Their headers are read again when the
+        /// pages are reached, so one that does not parse fails there, as without this; the scan
+        /// stops at anything it does not expect.
+        private mutating func handPagesAhead() {
+            guard let background else { return }
+            while ahead.count < Self.pagesAhead, scannedEntries < expected, scan < chunk.count {
+                var reader = ThriftCompactReader(chunk, from: scan)
+                guard let header = try? ParquetPageHeader(reading: &reader) else { return }
+                let start = reader.position, compressedSize = Int(header.compressedSize), size = Int(header.uncompressedSize)
+                guard compressedSize >= 0, compressedSize <= chunk.count - start, size >= 0, size <= Self.largestPageAhead else { return }
+                let next = start + compressedSize
+                let body: Range<Int>, valuesSize: Int, count: Int
+                switch header.type {
+                case ParquetPageType.dataPage:
+                    guard let page = header.dataPage, page.valueCount >= 0 else { return }
+                    (body, valuesSize, count) = (start ..< next, size, Int(page.valueCount))
+                case ParquetPageType.dataPageV2:
+                    guard let page = header.dataPageV2, page.valueCount >= 0, page.repetitionLevelsByteLength >= 0, page.definitionLevelsByteLength >= 0 else { return }
+                    let levels = Int(page.repetitionLevelsByteLength) + Int(page.definitionLevelsByteLength)
+                    guard levels <= compressedSize, levels <= size else { return }
+                    guard page.isCompressed else {
+                        (scan, scannedEntries) = (next, scannedEntries + Int(page.valueCount))
+                        continue
+                    }
+                    (body, valuesSize, count) = (start + levels ..< next, size - levels, Int(page.valueCount))
+                case ParquetPageType.dictionaryPage:
+                    return  // only first, and decompressed in turn
+                default:
+                    scan = next
+                    continue
+                }
+                let job = ParquetPageAhead(chunk: chunk, body: body, size: valuesSize, compression: compression, buffer: spares.popLast() ?? [])
+                ahead.append(job)
+                (scan, scannedEntries) = (next, scannedEntries + count)
+                background.run { job.run() }
             }
         }
     }

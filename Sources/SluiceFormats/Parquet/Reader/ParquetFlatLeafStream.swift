@@ -20,10 +20,10 @@ struct ParquetFlatLeafStream {
     private var entry = 0
     private var value = 0
 
-    init(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount: Int, compression: ParquetCompression) {
+    init(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount: Int, compression: ParquetCompression, background: (any BackgroundJobs)?) {
         precondition(leaf.maxRepetitionLevel == 0, "a repeated leaf is not flat")
         self.leaf = leaf
-        cursor = ParquetColumnChunkDecoder.PageCursor(chunk, leaf: leaf, entryCount: entryCount, compression: compression)
+        cursor = ParquetColumnChunkDecoder.PageCursor(chunk, leaf: leaf, entryCount: entryCount, compression: compression, background: background)
         page = ParquetPhysicalArrays(physicalType: leaf.physicalType, typeLength: leaf.typeLength)
     }
 

@@ -105,9 +105,11 @@ package struct ParquetReader: Sendable {
     /// nil) in that order, handed to `each` in chunks of at most `chunkRows` rows until it
     /// returns false. When every column asked for is one leaf, not repeated (most files'
     /// columns), the pages are decoded as the chunks are made, so the group streams through the
-    /// cache; otherwise the group is decoded whole and sliced.
+    /// cache; otherwise the group is decoded whole and sliced. With `background`, each column's
+    /// next page is decompressed there while its current one is decoded here.
     package func readRowGroup(
-        _ index: Int, columns: [Int]? = nil, from skip: Int = 0, chunkRows: Int, each: (Chunk) throws(SluiceError) -> Bool
+        _ index: Int, columns: [Int]? = nil, from skip: Int = 0, chunkRows: Int, background: (any BackgroundJobs)? = nil,
+        each: (Chunk) throws(SluiceError) -> Bool
     ) throws(SluiceError) {
         let projection = columns ?? Array(tree.columns.indices)
         let leaves = projection.compactMap { column -> Int? in
@@ -135,7 +137,7 @@ package struct ParquetReader: Sendable {
             guard entryCount == rowCount else {
                 throw Self.corrupt("column \"\(leaf.path.joined(separator: "."))\" holds \(entryCount) rows, its row group \(rowCount)")
             }
-            streams.append(ParquetFlatLeafStream(bytes, leaf: leaf, entryCount: entryCount, compression: compression))
+            streams.append(ParquetFlatLeafStream(bytes, leaf: leaf, entryCount: entryCount, compression: compression, background: background))
         }
         let step = max(1, chunkRows)
         var start = 0
