@@ -69,9 +69,11 @@ enum ParquetColumnChunkDecoder {
         /// Pages decompressed ahead of the cursor, at most: each of the reading thread and the
         /// background can be at one while another waits.
         static let pagesAhead = 3
-        /// A page larger than this decompressed is not handed ahead (it is decompressed when
-        /// reached): what runs ahead holds at most a few of these.
-        static let largestPageAhead = 16 << 20
+        /// What the pages ahead of a column may come to decompressed: a page that would pass it
+        /// waits until those before it are taken (a page larger than this is decompressed when
+        /// reached). Writers' pages are about 1 MiB at most, so a column holds at most one
+        /// page's worth more than reading in turn does.
+        static let bytesAhead = 1 << 20
 
         init(_ chunk: [UInt8], leaf: ParquetLeaf, entryCount: Int, compression: ParquetCompression, background: (any BackgroundJobs)? = nil) {
             self.chunk = chunk
@@ -203,7 +205,8 @@ enum ParquetColumnChunkDecoder {
                 var reader = ThriftCompactReader(chunk, from: scan)
                 guard let header = try? ParquetPageHeader(reading: &reader) else { return }
                 let start = reader.position, compressedSize = Int(header.compressedSize), size = Int(header.uncompressedSize)
-                guard compressedSize >= 0, compressedSize <= chunk.count - start, size >= 0, size <= Self.largestPageAhead else { return }
+                guard compressedSize >= 0, compressedSize <= chunk.count - start, size >= 0,
+                      size + ahead.reduce(0, { $0 + $1.size }) <= Self.bytesAhead else { return }
                 let next = start + compressedSize
                 let body: Range<Int>, valuesSize: Int, count: Int
                 switch header.type {

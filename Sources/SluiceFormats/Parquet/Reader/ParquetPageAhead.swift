@@ -10,7 +10,8 @@ import SluiceCore
 final class ParquetPageAhead: @unchecked Sendable {
     /// The compressed bytes' place in the column chunk.
     let body: Range<Int>
-    private let size: Int
+    /// The page's values decompressed, in bytes.
+    let size: Int
     private let chunk: [UInt8]
     private let compression: ParquetCompression
     private static let pending = 0, running = 1, done = 2, takenOver = 3
