@@ -12,7 +12,9 @@ import SluiceServer
 ///   (the slot's exported snapshot, copied);
 /// - **stream**: from the commit of an `INSERT … SELECT` of N more rows in PostgreSQL (one
 ///   transaction) until the view holds them too: PostgreSQL's decoding of the WAL, the pgoutput
-///   stream, applied by key. The insert's own time is printed beside.
+///   stream, applied by key. The insert's own time is printed beside, and the stream's ceiling:
+///   N more rows inserted again, with CDC's table dropped, and timed from the commit until the
+///   walsender has sent them to a client of the benchmark's that only counts them.
 /// Goal: ≥ 0.5× COPY TO's rows/s.
 package struct CDCBenchmark {
     package var rows: Int
@@ -80,12 +82,14 @@ package struct CDCBenchmark {
             try await database.waitForSource(named: "balloon", toTake: 2 * rows)
             times["stream", default: []].append((ContinuousClock.now - streamStart).inSeconds)
             try await check(session, rows: 2 * rows)
+            try await session.execute(script: "DROP MATERIALIZED VIEW scores; DROP TABLE balloon; DROP SOURCE pg")
+            times["drain", default: []].append(try drain(postgres, connection, run: run))
             connection.close()
         }
         var medians: [String: Double] = [:]
         let labels = ["COPY TO": "COPY TO STDOUT", "upstream INSERT": "(the upstream INSERT)", "snapshot": "CDC snapshot → view",
-                      "stream": "CDC stream → view"]
-        for label in ["COPY TO", "snapshot", "upstream INSERT", "stream"] {
+                      "stream": "CDC stream → view", "drain": "(the stream, nothing applied)"]
+        for label in ["COPY TO", "snapshot", "upstream INSERT", "stream", "drain"] {
             let median = times[label]!.sorted()[runs / 2]
             medians[label] = median
             report(String(format: "  %-24@ %7.3f s  %12.0f rows/s", labels[label]! as NSString, median, Double(rows) / median))
@@ -93,6 +97,57 @@ package struct CDCBenchmark {
         if let copy = medians["COPY TO"], let snapshot = medians["snapshot"], let stream = medians["stream"] {
             report(String(format: "  CDC into a view at %.2fx COPY TO's rows/s from the snapshot, %.2fx from the stream", copy / snapshot, copy / stream))
         }
+        if let drain = medians["drain"], let stream = medians["stream"] {
+            report(String(format: "  the stream into a view at %.2fx the rows/s of PostgreSQL's walsender sending it to a client that applies nothing", drain / stream))
+        }
+    }
+
+    /// Seconds from the commit of an `INSERT … SELECT` of N more rows until PostgreSQL's pgoutput
+    /// stream (protocol 1, as CDC asks for it) has carried them all to a client that only counts
+    /// them: the stream's own ceiling, the walsender's decoding and sending, with CDC's slot gone.
+    private func drain(_ postgres: PostgresReference, _ connection: PostgresConnection, run: Int) throws -> Double {
+        try connection.execute("DROP PUBLICATION IF EXISTS bench_drain; CREATE PUBLICATION bench_drain FOR TABLE balloon")
+        var settings = postgres.settings()
+        settings.replication = true
+        let replication = try PostgresConnection(settings)
+        defer { replication.close() }
+        try replication.execute("CREATE_REPLICATION_SLOT bench_drain_\(run) TEMPORARY LOGICAL pgoutput (SNAPSHOT 'nothing')")
+        try replication.startStreaming(
+            "START_REPLICATION SLOT bench_drain_\(run) LOGICAL 0/0 (proto_version '1', publication_names 'bench_drain')")
+        try connection.execute("INSERT INTO balloon \(Self.fill)(\(2 * rows + 1), \(3 * rows)) AS g")
+        let start = ContinuousClock.now
+        var inserts = 0
+        var committed = false
+        var received = UInt64(0)
+        var lastStatus = ContinuousClock.now
+        while !committed {
+            if ContinuousClock.now - lastStatus >= .seconds(1) {
+                // A standby status each second, as CDC sends one (the walsender waits on none).
+                var status: [UInt8] = [UInt8(ascii: "r")]
+                let now = UInt64(bitPattern: Int64(Date().timeIntervalSince1970 * 1_000_000) - 946_684_800_000_000)
+                for value in [received, received, received, now] {
+                    for shift in stride(from: 56, through: 0, by: -8) { status.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+                }
+                status.append(0)
+                try replication.sendStreamMessage(status)
+                lastStatus = ContinuousClock.now
+            }
+            let outcome = try replication.receive(timeout: .seconds(60)) { (message: UnsafeRawBufferPointer) throws(SluiceError) in
+                // XLogData: 'w', three LSNs and a time, then the pgoutput message ('I' insert, 'C' commit).
+                guard message.count > 25, message[0] == UInt8(ascii: "w") else { return }
+                received = message[9 ..< 17].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                switch message[25] {
+                case UInt8(ascii: "I"): inserts += 1
+                case UInt8(ascii: "C"): committed = inserts > 0
+                default: break
+                }
+            }
+            if outcome != .message && outcome != .idle { throw SluiceError(.internalError, "PostgreSQL ended the replication stream") }
+            if outcome == .idle { throw SluiceError(.internalError, "the replication stream sent nothing for a minute") }
+        }
+        let seconds = (ContinuousClock.now - start).inSeconds
+        guard inserts == rows else { throw SluiceError(.internalError, "the stream carried \(inserts) inserts, not \(rows)") }
+        return seconds
     }
 
     /// The view counts `rows` rows (the check that the figures are of the whole work).

@@ -94,6 +94,32 @@ def test_snapshot_then_every_kind_of_change(upstream: PostgresServer) -> None:
         assert _rows(conn, "SELECT customer, n FROM per_customer ORDER BY customer") == expected
 
 
+def test_snapshot_values_a_column_does_not_take_are_counted_and_the_rest_kept(upstream: PostgresServer) -> None:
+    """The snapshot casts a column of a batch at a time; a batch with a value its column does not
+    take (a bigint past a declared int) is cast again a row at a time, so only that row is left
+    out and counted, and values the quick casts do not read (infinity, a BC timestamp, a signed
+    integer) still arrive through the general ones."""
+    with _pg(upstream) as pg:
+        pg.execute("DROP TABLE IF EXISTS narrow")
+        pg.execute("CREATE TABLE narrow (id bigint PRIMARY KEY, small bigint, at timestamptz, flag boolean, label text)")
+        pg.execute("""INSERT INTO narrow SELECT g, g - 1500, '2024-01-01 00:00:00+00'::timestamptz + g * interval '1 second',
+            g % 2 = 0, CASE WHEN g % 10 = 0 THEN NULL ELSE 'n' || g END FROM generate_series(1, 3000) g""")
+        pg.execute("UPDATE narrow SET small = 1099511627776 WHERE id IN (1500, 2999)")
+        pg.execute("UPDATE narrow SET at = 'infinity' WHERE id = 2500")
+        pg.execute("UPDATE narrow SET at = '0044-03-15 12:00:00+00 BC' WHERE id = 2501")
+    with SluiceServer() as server, connect(server) as conn:
+        conn.execute(_source(upstream))
+        conn.execute("""CREATE TABLE narrow (id bigint PRIMARY KEY, small int, at timestamptz, flag boolean, label varchar)
+            FROM pg TABLE 'public.narrow'""")
+        wait_until(lambda: conn.execute("SELECT rows_read + rows_rejected FROM sluice_sources WHERE name = 'narrow'").fetchone()[0] >= 3000,
+                   60, "the snapshot to be taken")
+        assert conn.execute("SELECT rows_read, rows_rejected FROM sluice_sources WHERE name = 'narrow'").fetchone() == (2998, 2)
+        query = "SELECT id, small, at::text, flag, label FROM narrow WHERE id NOT IN (1500, 2999) ORDER BY id"
+        rows = _equal_eventually(server, upstream, query)
+        assert len(rows) == 2998
+        assert conn.execute("SELECT count(*) FROM narrow WHERE id IN (1500, 2999)").fetchone() == (0,)
+
+
 def test_star_takes_the_upstream_columns_and_key(upstream: PostgresServer) -> None:
     with _pg(upstream) as pg:
         pg.execute("CREATE TABLE players (team text, name text, runs int, born date, PRIMARY KEY (team, name))")

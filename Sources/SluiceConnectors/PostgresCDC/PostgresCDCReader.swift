@@ -29,6 +29,8 @@ final class PostgresCDCReader: @unchecked Sendable {
     private var inTransaction = false
     /// The rows of the message being applied, filled again for each.
     private var tuples = PgOutputTuples()
+    /// While a snapshot is copied, what applies its chunks.
+    private var snapshotApplier: SnapshotApplier?
 
     /// An error no retry mends: the upstream table changed under the table.
     private struct Fatal: Error { var error: SluiceError }
@@ -142,6 +144,13 @@ final class PostgresCDCReader: @unchecked Sendable {
         try connection.execute("SET TRANSACTION SNAPSHOT '\(snapshot.replacingOccurrences(of: "'", with: "''"))'")
         let names = columns.map { PostgresConnection.quoted($0.name) }.joined(separator: ", ")
         var reader = CopyBatchReader(format: CopyFormat(kind: .text), columnNames: columns.map(\.name))
+        // The rows are applied on a thread of their own while this one reads and casts the next.
+        let applier = SnapshotApplier(output: output, statistics: statistics)
+        snapshotApplier = applier
+        defer {
+            applier.finish()
+            snapshotApplier = nil
+        }
         let take = { [self] (batch: CopyBatch) throws(SluiceError) in try self.take(batch) }
         // libpq hands over a row at a time: rows are gathered into pieces of about a megabyte.
         var piece: [UInt8] = []
@@ -155,34 +164,52 @@ final class PostgresCDCReader: @unchecked Sendable {
         }
         if !piece.isEmpty { try reader.read(piece, take) }
         try reader.finish(take)
+        try flush(at: nil)
+        try applier.drain()
         try connection.execute("COMMIT")
     }
 
-    /// A snapshot batch's rows, cast a column at a time.
+    /// A snapshot batch's rows, cast a column at a time into the builders, a chunk's room at a
+    /// time. A slice with a value its column does not take is cast again a row at a time, so
+    /// that only its bad rows are counted and skipped.
     private func take(_ batch: CopyBatch) throws(SluiceError) {
         pending = .upserts
-        for row in 0 ..< batch.rowCount {
-            let count = builders[0].count
-            var failure: String?
-            for column in columns.indices {
-                if let bytes = batch.field(row, column) {
-                    if let problem = TextCaster.append(bytes, as: columns[column].type, to: &builders[column]) {
-                        failure = "column \(columns[column].name): \(problem)"
-                        break
-                    }
-                } else {
-                    builders[column].appendNull()
-                }
+        var start = 0
+        while start < batch.rowCount {
+            let end = min(batch.rowCount, start + Chunk.preferredSize - builders[0].count)
+            var taken = builders
+            builders = []
+            let count = taken[0].count
+            var failed = false
+            for column in columns.indices where !TextCaster.append(batch, rows: start ..< end, field: column, as: columns[column].type, to: &taken[column]) {
+                failed = true
+                break
             }
-            if let failure {
-                for index in builders.indices { builders[index].truncate(to: count) }
-                statistics.reject(partition: 0, offset: -1, message: failure, payload: UnsafeRawBufferPointer(start: nil, count: 0), at: Connectors.nowMicroseconds())
+            if failed {
+                for index in taken.indices { taken[index].truncate(to: count) }
+                for row in start ..< end { appendRow(row, of: batch, to: &taken) }
+            }
+            builders = taken
+            start = end
+            if builders[0].count >= Chunk.preferredSize { try flush(at: nil) }
+        }
+    }
+
+    /// One snapshot row cast into `builders`; a row with a value its column does not take is
+    /// counted as bad and left out.
+    private func appendRow(_ row: Int, of batch: CopyBatch, to builders: inout [ColumnBuilder]) {
+        let count = builders[0].count
+        for column in columns.indices {
+            guard let bytes = batch.field(row, column) else {
+                builders[column].appendNull()
                 continue
             }
-            if builders[0].count >= Chunk.preferredSize {
-                try flush(at: nil)
-                // (A test's SIGKILL in the middle of a snapshot.)
-                try ConnectorFailpoints.hit("cdc-snapshot-chunk")
+            if let problem = TextCaster.append(bytes, as: columns[column].type, to: &builders[column]) {
+                for index in builders.indices { builders[index].truncate(to: count) }
+                statistics.reject(
+                    partition: 0, offset: -1, message: "column \(columns[column].name): \(problem)", payload: UnsafeRawBufferPointer(start: nil, count: 0),
+                    at: Connectors.nowMicroseconds())
+                return
             }
         }
     }
@@ -375,6 +402,11 @@ final class PostgresCDCReader: @unchecked Sendable {
         }
         let chunk = Chunk(columns: builders.map { $0.finish() }, count: count)
         builders = columns.map { ColumnBuilder(type: $0.type) }
+        if let applier = snapshotApplier, position == nil {
+            try applier.apply(chunk)
+            pending = .none
+            return
+        }
         switch pending {
         case .deletes:
             guard let deleteKeys = output.deleteKeys else { throw SluiceError(.internalError, "a CDC table without deletes") }
@@ -451,6 +483,64 @@ enum TextCaster {
         }
     }
 
+    /// Casts field `field` of `rows` of `batch` into `builder`, the type looked at once for the
+    /// column; false at the first value the type does not take (the builder then holds part
+    /// of the rows: the caller truncates it).
+    static func append(_ batch: CopyBatch, rows: Range<Int>, field: Int, as type: DataType, to builder: inout ColumnBuilder) -> Bool {
+        switch type {
+        case .varchar:
+            for row in rows {
+                if let bytes = batch.field(row, field) { builder.append(bytes: bytes) } else { builder.appendNull() }
+            }
+        case .int64:
+            for row in rows {
+                guard let bytes = batch.field(row, field) else {
+                    builder.appendNull()
+                    continue
+                }
+                guard let value = integer(bytes) else { return false }
+                builder.append(int64: value)
+            }
+        case .int32:
+            for row in rows {
+                guard let bytes = batch.field(row, field) else {
+                    builder.appendNull()
+                    continue
+                }
+                guard let value = integer(bytes), let narrow = Int32(exactly: value) else { return false }
+                builder.append(int32: narrow)
+            }
+        case .boolean:
+            for row in rows {
+                guard let bytes = batch.field(row, field) else {
+                    builder.appendNull()
+                    continue
+                }
+                guard bytes.count == 1 && (bytes[0] == UInt8(ascii: "t") || bytes[0] == UInt8(ascii: "f")) else { return false }
+                builder.append(bool: bytes[0] == UInt8(ascii: "t"))
+            }
+        case .timestamp, .timestamptz:
+            let isZoned = type == .timestamptz
+            for row in rows {
+                guard let bytes = batch.field(row, field) else {
+                    builder.appendNull()
+                    continue
+                }
+                guard let fields = JSONTemporal.parseTimestamp(bytes.assumingMemoryBound(to: UInt8.self)) else { return false }
+                builder.append(int64: fields.localMicroseconds - (isZoned ? Int64(fields.zoneOffset ?? 0) * 1_000_000 : 0))
+            }
+        default:
+            for row in rows {
+                guard let bytes = batch.field(row, field) else {
+                    builder.appendNull()
+                    continue
+                }
+                if append(bytes, as: type, to: &builder) != nil { return false }
+            }
+        }
+        return true
+    }
+
     /// An optionally signed run of ASCII digits that fits 64 bits.
     private static func integer(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         guard !bytes.isEmpty, bytes.count <= 20 else { return nil }
@@ -469,5 +559,88 @@ enum TextCaster {
             index += 1
         }
         return value
+    }
+}
+
+/// Applies a snapshot's chunks on a thread of its own, in order, while the reader reads and casts
+/// the next ones (at most ``depth`` wait): the copy's two halves on the two cores. The first
+/// failure stops it and is thrown to the reader at its next chunk or ``drain()``.
+private final class SnapshotApplier: @unchecked Sendable {
+    private let output: SourceOutput
+    private let statistics: SourceStatistics
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var queue: [Chunk] = []
+    private var applying = false
+    private var failure: SluiceError?
+    private var finished = false
+    private static let depth = 4
+
+    init(output: SourceOutput, statistics: SourceStatistics) {
+        self.output = output
+        self.statistics = statistics
+        let thread = Thread { [self] in run() }
+        thread.name = "sluice-cdc-snapshot"
+        thread.start()
+    }
+
+    /// Queues `chunk`, waiting while ``depth`` chunks wait.
+    func apply(_ chunk: Chunk) throws(SluiceError) {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= Self.depth && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        queue.append(chunk)
+        condition.broadcast()
+    }
+
+    /// Returns once every queued chunk is applied; throws the first failure.
+    func drain() throws(SluiceError) {
+        condition.lock()
+        defer { condition.unlock() }
+        while (!queue.isEmpty || applying) && failure == nil { condition.wait() }
+        if let failure { throw failure }
+    }
+
+    /// Ends the thread (once the chunk it applies, if any, is in); chunks still queued are dropped.
+    func finish() {
+        condition.lock()
+        finished = true
+        queue.removeAll()
+        condition.broadcast()
+        while applying { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !finished { condition.wait() }
+            if finished {
+                condition.unlock()
+                return
+            }
+            let chunk = queue.removeFirst()
+            applying = true
+            condition.unlock()
+            var error: SluiceError?
+            do throws(SluiceError) {
+                try output.deliver(chunk, {})
+                // Counted once applied, so that a reader of the count finds the rows in the table.
+                statistics.rowsRead.add(chunk.count, ordering: .relaxed)
+                // (A test's SIGKILL in the middle of a snapshot.)
+                try ConnectorFailpoints.hit("cdc-snapshot-chunk")
+            } catch let thrown {
+                error = thrown
+            }
+            condition.lock()
+            applying = false
+            if let error {
+                failure = error
+                queue.removeAll()
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 }
