@@ -265,6 +265,22 @@ extension Column {
     fileprivate static func gather(
         from columns: [Column], picks: [(source: Int32, row: Int32)], runs: [(source: Int32, rows: Range<Int>)], type: DataType
     ) -> Column {
+        let layout = ColumnStorage.empty(for: type, capacity: 0)
+        if columns.count >= 16 && runs.count * 2 >= picks.count, layout.isFlat {
+            // Picks scattered one row at a time over many sources (a commit's staged rows put
+            // in key order): the sources are laid end to end first, a copy in order, so that a
+            // pick is a load from one buffer rather than a look-up of its source, and its
+            // reference count, per value.
+            var starts: [Int] = []
+            starts.reserveCapacity(columns.count)
+            var total = 0
+            for column in columns {
+                starts.append(total)
+                total += column.count
+            }
+            let indices = starts.withUnsafeBufferPointer { starts in picks.map { starts[Int($0.source)] + Int($0.row) } }
+            return concatenate(columns, type: type).gather(indices)
+        }
         func take<T>(_ arrays: (Column) -> [T]?) -> [T] {
             let sources = columns.map { arrays($0) ?? [] }
             var result: [T] = []
@@ -280,7 +296,7 @@ extension Column {
             return result
         }
         let storage: ColumnStorage
-        switch ColumnStorage.empty(for: type, capacity: 0) {
+        switch layout {
         case .bool: storage = .bool(take { if case .bool(let v) = $0.storage { v } else { nil } })
         case .int16: storage = .int16(take { if case .int16(let v) = $0.storage { v } else { nil } })
         case .int32: storage = .int32(take { if case .int32(let v) = $0.storage { v } else { nil } })
@@ -383,5 +399,15 @@ extension Chunk {
                 Column.gather(from: chunks.map { $0.columns[column] }, picks: picks, runs: runs, type: types[column])
             },
             count: picks.count)
+    }
+}
+
+extension ColumnStorage {
+    /// Whether the values are in one buffer (not a structure's or a list's children).
+    var isFlat: Bool {
+        switch self {
+        case .structure, .list: false
+        default: true
+        }
     }
 }

@@ -62,7 +62,7 @@ extension TableStore {
                 let first = members.first!
                 var latest: Int64?
                 var held: (rows: Chunk, index: Int)?
-                if let found = Self.find(first, of: keys, hash: hashes[first], in: state),
+                if let found = Self.find(first, of: keys, hash: hashes[first], in: &state),
                    case .int64(let heldTimes) = found.rows.columns[timeColumn].storage {
                     latest = heldTimes[found.index]
                     held = found

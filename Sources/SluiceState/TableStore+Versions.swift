@@ -27,7 +27,7 @@ extension TableStore {
         var heldIndex = [Int](repeating: -1, count: groups.count)
         for group in 0 ..< groups.count {
             let first = groups[group].first!
-            if let found = find(first, of: keys, hash: hashes[first], in: state) {
+            if let found = find(first, of: keys, hash: hashes[first], in: &state) {
                 heldIndex[group] = held.count
                 held.add(found.rows, found.index)
             }

@@ -294,7 +294,7 @@ package final class TableStore: Sendable {
 
     /// The row under key `index` of `keys` (whose hash is `hash`) as of the writes so far:
     /// staged, or committed.
-    static func find(_ index: Int, of keys: KeyBuffer, hash: UInt64, in state: State) -> (rows: Chunk, index: Int)? {
+    static func find(_ index: Int, of keys: KeyBuffer, hash: UInt64, in state: inout State) -> (rows: Chunk, index: Int)? {
         let staged = keys.bytes.withUnsafeBytes { bytes in
             state.staged.value(for: UnsafeRawBufferPointer(rebasing: bytes[keys.start(index) ..< Int(keys.ends[index])]), hash: hash)
         }
@@ -374,7 +374,7 @@ package final class TableStore: Sendable {
         var signs = [Int8](repeating: 1, count: keptRows.count)
         var replaced = RowPicks()
         for (position, row) in keptRows.enumerated() {
-            if let found = find(row, of: keys, hash: hashes[row], in: state) {
+            if let found = find(row, of: keys, hash: hashes[row], in: &state) {
                 replaced.add(found.rows, found.index)
                 signs[position] = 0
             }
@@ -401,7 +401,7 @@ package final class TableStore: Sendable {
         var replaced = RowPicks()
         let hashes = hashes(of: keys)
         for row in 0 ..< rows.count {
-            if let found = find(row, of: keys, hash: hashes[row], in: state) {
+            if let found = find(row, of: keys, hash: hashes[row], in: &state) {
                 if onConflict == .updateIfNotNull {
                     held.append(row)
                     replaced.add(found.rows, found.index)
@@ -440,7 +440,7 @@ package final class TableStore: Sendable {
             var positions: [Int?] = []
             let hashes = Self.hashes(of: encoded)
             for row in 0 ..< keys.count {
-                if let place = Self.find(row, of: encoded, hash: hashes[row], in: state) {
+                if let place = Self.find(row, of: encoded, hash: hashes[row], in: &state) {
                     positions.append(found.count)
                     found.add(place.rows, place.index)
                 } else {
@@ -471,7 +471,7 @@ package final class TableStore: Sendable {
         let hashes = hashes(of: keys)
         for row in 0 ..< keys.count {
             let key = keys.key(row)
-            guard seen.insert(KeyBytes(bytes: key)).inserted, let place = find(row, of: keys, hash: hashes[row], in: state) else { continue }
+            guard seen.insert(KeyBytes(bytes: key)).inserted, let place = find(row, of: keys, hash: hashes[row], in: &state) else { continue }
             found.add(place.rows, place.index)
             foundKeys.append(row)
         }

@@ -3,9 +3,12 @@ import Testing
 @testable import SluiceCore
 
 /// A gather across several chunks picks the same values as laying them end to end and gathering
-/// from the whole, for every physical layout, with NULLs in some sources and not others.
+/// from the whole, for every physical layout, with NULLs in some sources and not others: from a
+/// few sources, and from many picked a row at a time (which lays the flat layouts end to end
+/// first).
 @Suite struct GatherAcrossTests {
-    @Test func gatherAcrossChunksEqualsGatherFromTheirConcatenation() {
+    @Test(arguments: [(4, 40), (40, 400)])
+    func gatherAcrossChunksEqualsGatherFromTheirConcatenation(sourceCount: Int, pickCount: Int) {
         let types: [DataType] = [
             .int64, .varchar, .boolean, .float64, .decimal(precision: nil, scale: nil), .interval, .int32, .list(.int64),
             .structure([StructField(name: "a", type: .int64), StructField(name: "b", type: .varchar)]),
@@ -26,11 +29,11 @@ import Testing
         }
         var chunks: [Chunk] = []
         var start = 0
-        for source in 0 ..< 4 {
+        for source in 0 ..< sourceCount {
             let count = Int(random.next() % 6) + 1
             chunks.append(Chunk(columns: types.map { type in
                 Column(type: type, values: (start ..< start + count).map { i in
-                    source == 1 && i % 2 == 1 ? .null : value(type, i)
+                    source % 3 == 1 && i % 2 == 1 ? .null : value(type, i)
                 })
             }, count: count))
             start += count
@@ -38,7 +41,7 @@ import Testing
         var picks: [(source: Int32, row: Int32)] = []
         var flat: [Int] = []
         let offsets = chunks.indices.map { index in chunks[..<index].reduce(0) { $0 + $1.count } }
-        for _ in 0 ..< 40 {
+        for _ in 0 ..< pickCount {
             let source = Int(random.next() % UInt64(chunks.count))
             let row = Int(random.next() % UInt64(chunks[source].count))
             picks.append((Int32(source), Int32(row)))

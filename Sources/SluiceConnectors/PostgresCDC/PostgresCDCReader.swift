@@ -563,18 +563,22 @@ enum TextCaster {
 }
 
 /// Applies a snapshot's chunks on a thread of its own, in order, while the reader reads and casts
-/// the next ones (at most ``depth`` wait): the copy's two halves on the two cores. The first
-/// failure stops it and is thrown to the reader at its next chunk or ``drain()``.
+/// the next ones: the copy's two halves on two cores. Up to ``depth`` chunks (a couple of
+/// megabytes, counted as source buffers) wait, so that the reader and PostgreSQL go on while
+/// a checkpoint holds the table's writes. The first failure stops it and is thrown to the
+/// reader at its next chunk or ``drain()``.
 private final class SnapshotApplier: @unchecked Sendable {
     private let output: SourceOutput
     private let statistics: SourceStatistics
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var queue: [Chunk] = []
+    private var queuedBytes = 0
+    private let memory = MemoryShare(.sourceBuffers)
     private var applying = false
     private var failure: SluiceError?
     private var finished = false
-    private static let depth = 4
+    private static let depth = 32
 
     init(output: SourceOutput, statistics: SourceStatistics) {
         self.output = output
@@ -591,6 +595,8 @@ private final class SnapshotApplier: @unchecked Sendable {
         while queue.count >= Self.depth && failure == nil { condition.wait() }
         if let failure { throw failure }
         queue.append(chunk)
+        queuedBytes += chunk.byteCount
+        memory.set(queuedBytes)
         condition.broadcast()
     }
 
@@ -607,6 +613,8 @@ private final class SnapshotApplier: @unchecked Sendable {
         condition.lock()
         finished = true
         queue.removeAll()
+        queuedBytes = 0
+        memory.set(0)
         condition.broadcast()
         while applying { condition.wait() }
         condition.unlock()
@@ -621,6 +629,8 @@ private final class SnapshotApplier: @unchecked Sendable {
                 return
             }
             let chunk = queue.removeFirst()
+            queuedBytes -= chunk.byteCount
+            memory.set(queuedBytes)
             applying = true
             condition.unlock()
             var error: SluiceError?
@@ -638,9 +648,12 @@ private final class SnapshotApplier: @unchecked Sendable {
             if let error {
                 failure = error
                 queue.removeAll()
+                queuedBytes = 0
+                memory.set(0)
             }
             condition.broadcast()
             condition.unlock()
         }
     }
 }
+
