@@ -127,9 +127,18 @@ extension KeyBuffer {
             }
             return
         }
-        var runItems = Array(items[range])
-        Self.radixSort(&words, carrying: &runItems)
-        items.replaceSubrange(range, with: runItems)
+        // Keys that came in ascending order (serial ids within a vnode) are in order already:
+        // the radix sort is stable, so it would leave them as they are.
+        var isInOrder = true
+        for position in 1 ..< count where words[position] < words[position - 1] {
+            isInOrder = false
+            break
+        }
+        if !isInOrder {
+            var runItems = Array(items[range])
+            Self.radixSort(&words, carrying: &runItems)
+            items.replaceSubrange(range, with: runItems)
+        }
         var start = 0
         while start < count {
             var end = start + 1
