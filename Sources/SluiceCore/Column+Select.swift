@@ -270,7 +270,8 @@ extension Column {
             // Picks scattered one row at a time over many sources (a commit's staged rows put
             // in key order): the sources are laid end to end first, a copy in order, so that a
             // pick is a load from one buffer rather than a look-up of its source, and its
-            // reference count, per value.
+            // reference count, per value. Only when the picks take most of the rows: a few
+            // picks from many large sources are not worth the copy.
             var starts: [Int] = []
             starts.reserveCapacity(columns.count)
             var total = 0
@@ -278,8 +279,10 @@ extension Column {
                 starts.append(total)
                 total += column.count
             }
-            let indices = starts.withUnsafeBufferPointer { starts in picks.map { starts[Int($0.source)] + Int($0.row) } }
-            return concatenate(columns, type: type).gather(indices)
+            if total <= picks.count * 2 {
+                let indices = starts.withUnsafeBufferPointer { starts in picks.map { starts[Int($0.source)] + Int($0.row) } }
+                return concatenate(columns, type: type).gather(indices)
+            }
         }
         func take<T>(_ arrays: (Column) -> [T]?) -> [T] {
             let sources = columns.map { arrays($0) ?? [] }
