@@ -489,54 +489,53 @@ enum TextCaster {
     static func append(_ batch: CopyBatch, rows: Range<Int>, field: Int, as type: DataType, to builder: inout ColumnBuilder) -> Bool {
         switch type {
         case .varchar:
-            for row in rows {
-                if let bytes = batch.field(row, field) { builder.append(bytes: bytes) } else { builder.appendNull() }
+            return each(batch, rows, field, &builder) { bytes, builder in
+                builder.append(bytes: bytes)
+                return true
             }
         case .int64:
-            for row in rows {
-                guard let bytes = batch.field(row, field) else {
-                    builder.appendNull()
-                    continue
-                }
+            return each(batch, rows, field, &builder) { bytes, builder in
                 guard let value = integer(bytes) else { return false }
                 builder.append(int64: value)
+                return true
             }
         case .int32:
-            for row in rows {
-                guard let bytes = batch.field(row, field) else {
-                    builder.appendNull()
-                    continue
-                }
+            return each(batch, rows, field, &builder) { bytes, builder in
                 guard let value = integer(bytes), let narrow = Int32(exactly: value) else { return false }
                 builder.append(int32: narrow)
+                return true
             }
         case .boolean:
-            for row in rows {
-                guard let bytes = batch.field(row, field) else {
-                    builder.appendNull()
-                    continue
-                }
+            return each(batch, rows, field, &builder) { bytes, builder in
                 guard bytes.count == 1 && (bytes[0] == UInt8(ascii: "t") || bytes[0] == UInt8(ascii: "f")) else { return false }
                 builder.append(bool: bytes[0] == UInt8(ascii: "t"))
+                return true
             }
         case .timestamp, .timestamptz:
             let isZoned = type == .timestamptz
-            for row in rows {
-                guard let bytes = batch.field(row, field) else {
-                    builder.appendNull()
-                    continue
-                }
+            return each(batch, rows, field, &builder) { bytes, builder in
                 guard let fields = JSONTemporal.parseTimestamp(bytes.assumingMemoryBound(to: UInt8.self)) else { return false }
                 builder.append(int64: fields.localMicroseconds - (isZoned ? Int64(fields.zoneOffset ?? 0) * 1_000_000 : 0))
+                return true
             }
         default:
-            for row in rows {
-                guard let bytes = batch.field(row, field) else {
-                    builder.appendNull()
-                    continue
-                }
-                if append(bytes, as: type, to: &builder) != nil { return false }
+            return each(batch, rows, field, &builder) { bytes, builder in append(bytes, as: type, to: &builder) == nil }
+        }
+    }
+
+    /// Casts field `field` of each of `rows` with `cast` (NULL appended as NULL); false at the
+    /// first value `cast` refuses.
+    @inline(__always)
+    private static func each(
+        _ batch: CopyBatch, _ rows: Range<Int>, _ field: Int, _ builder: inout ColumnBuilder,
+        _ cast: (UnsafeRawBufferPointer, inout ColumnBuilder) -> Bool
+    ) -> Bool {
+        for row in rows {
+            guard let bytes = batch.field(row, field) else {
+                builder.appendNull()
+                continue
             }
+            if !cast(bytes, &builder) { return false }
         }
         return true
     }
