@@ -20,9 +20,13 @@ package struct SinksBenchmark {
     package var events: Int
     package var runs: Int
 
-    package init(events: Int, runs: Int) {
+    /// The pipelines to run (`blackhole`, `kafka`, `postgres`, `copy`); all when empty.
+    package var only: [String]
+
+    package init(events: Int, runs: Int, only: [String] = []) {
         self.events = events
         self.runs = max(1, runs)
+        self.only = only
     }
 
     package func run() async throws {
@@ -33,7 +37,9 @@ package struct SinksBenchmark {
         }
         let postgres = try PostgresReference.start(binaries: binaries)
         defer { postgres.stop() }
-        let connectors = ["blackhole", "kafka", "postgres", "COPY FROM"]
+        let connectors = ["blackhole", "kafka", "kafka-lz4", "postgres", "COPY FROM"].filter { connector in
+            only.isEmpty || only.contains(connector == "COPY FROM" ? "copy" : connector)
+        }
         var times: [String: [Double]] = [:]
         // Alternating, so that what else the machine does weighs on both alike.
         for _ in 0 ..< runs {
@@ -51,6 +57,9 @@ package struct SinksBenchmark {
         }
         if let base = medians["blackhole"], let kafka = medians["kafka"] {
             report(String(format: "  the exactly-once kafka sink's pipeline runs at %.2fx the blackhole's events/s", base / kafka))
+        }
+        if let base = medians["blackhole"], let kafka = medians["kafka-lz4"] {
+            report(String(format: "  with compression.type = 'lz4', at %.2fx", base / kafka))
         }
         if let copy = medians["COPY FROM"], let sink = medians["postgres"] {
             report(String(format: "  the exactly-once postgres sink's pipeline runs at %.2fx COPY FROM's rows/s", copy / sink))
@@ -97,6 +106,11 @@ package struct SinksBenchmark {
               scan.startup.mode = 'earliest') FORMAT PLAIN ENCODE JSON
             """)
         let sink = switch connector {
+        case "kafka-lz4":
+            """
+            CREATE SINK out FROM balloon_game_events WITH (connector = 'kafka', properties.bootstrap.server = '127.0.0.1:\(broker.port)',
+              topic = 'balloon-out', properties.compression.type = 'lz4') FORMAT PLAIN ENCODE JSON
+            """
         case "kafka":
             """
             CREATE SINK out FROM balloon_game_events WITH (connector = 'kafka', properties.bootstrap.server = '127.0.0.1:\(broker.port)',

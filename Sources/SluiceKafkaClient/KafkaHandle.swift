@@ -21,16 +21,11 @@ final class KafkaHandle {
             throw KafkaClientError(RD_KAFKA_RESP_ERR__CRIT_SYS_RESOURCE, "could not allocate a librdkafka configuration")
         }
         var errorText = [CChar](repeating: 0, count: 512)
-        for (key, value) in properties {
-            let result = rd_kafka_conf_set(configuration, key, value, &errorText, errorText.count)
-            if result != RD_KAFKA_CONF_OK {
-                rd_kafka_conf_destroy(configuration)
-                // librdkafka names the property it resolved, which for an alias ("linger.ms")
-                // is not the one the caller wrote. A secret's value is not repeated.
-                let isSecret = SecretOptions.isSecret(key)
-                let reason = SecretOptions.maskingSecrets(in: Self.string(errorText), values: isSecret ? [value] : [])
-                throw KafkaClientError(RD_KAFKA_RESP_ERR__INVALID_ARG, "property \(key)=\(isSecret ? SecretOptions.mask : URLCredentials.masking(in: value, inProse: false)): \(reason)")
-            }
+        do {
+            try Self.apply(properties, to: configuration)
+        } catch {
+            rd_kafka_conf_destroy(configuration)
+            throw error
         }
         let context = Unmanaged.passRetained(KafkaCallbackContext(callbacks))
         context.takeUnretainedValue().install(on: configuration, deliveryReports: deliveryReports, statistics: statistics)
@@ -46,6 +41,30 @@ final class KafkaHandle {
     }
 
     var callbackContext: KafkaCallbackContext { context.takeUnretainedValue() }
+
+    /// Checks `properties` as ``init(kind:properties:callbacks:deliveryReports:statistics:)``
+    /// would, without making a client.
+    static func check(_ properties: [(key: String, value: String)]) throws(KafkaClientError) {
+        guard let configuration = rd_kafka_conf_new() else {
+            throw KafkaClientError(RD_KAFKA_RESP_ERR__CRIT_SYS_RESOURCE, "could not allocate a librdkafka configuration")
+        }
+        defer { rd_kafka_conf_destroy(configuration) }
+        try apply(properties, to: configuration)
+    }
+
+    private static func apply(_ properties: [(key: String, value: String)], to configuration: OpaquePointer) throws(KafkaClientError) {
+        var errorText = [CChar](repeating: 0, count: 512)
+        for (key, value) in properties {
+            let result = rd_kafka_conf_set(configuration, key, value, &errorText, errorText.count)
+            if result != RD_KAFKA_CONF_OK {
+                // librdkafka names the property it resolved, which for an alias ("linger.ms")
+                // is not the one the caller wrote. A secret's value is not repeated.
+                let isSecret = SecretOptions.isSecret(key)
+                let reason = SecretOptions.maskingSecrets(in: Self.string(errorText), values: isSecret ? [value] : [])
+                throw KafkaClientError(RD_KAFKA_RESP_ERR__INVALID_ARG, "property \(key)=\(isSecret ? SecretOptions.mask : URLCredentials.masking(in: value, inProse: false)): \(reason)")
+            }
+        }
+    }
 
     /// Destroys the handle (blocking until librdkafka's threads end) and then the context the
     /// callbacks used. Later calls do nothing.

@@ -47,6 +47,12 @@ package final class KafkaProducer {
             kind: RD_KAFKA_PRODUCER, properties: configuration, callbacks: callbacks, deliveryReports: true, statistics: transactionalID != nil)
     }
 
+    /// Checks producer `properties` as ``init(bootstrapServers:properties:callbacks:transactionalID:)``
+    /// would (an unknown property or a bad value is an error), without making a producer.
+    package static func check(properties: [String: String]) throws(KafkaClientError) {
+        try KafkaHandle.check(properties.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+    }
+
     /// The underlying `rd_kafka_t`, nil once closed (for the transactional calls).
     var pointer: OpaquePointer? { handle.pointer }
 

@@ -461,11 +461,14 @@ struct SinksBench: AsyncParsableCommand {
     @Option(help: "Runs per sink; medians are reported.")
     var runs = 3
 
+    @Option(name: .customLong("sink"), help: "Only these (blackhole, kafka, postgres, copy); all by default.")
+    var sinks: [String] = []
+
     @OptionGroup var output: BenchOutputOptions
 
     func run() async throws {
         output.prepareAsServer()
-        try await SinksBenchmark(events: events, runs: runs).run()
+        try await SinksBenchmark(events: events, runs: runs, only: sinks).run()
     }
 }
 

@@ -45,6 +45,24 @@ struct KafkaMessageBuffer {
         return try result.get()
     }
 
+    /// Calls `body` with each message's key and value (nil: null) from `first` on.
+    func forEachMessage<E: Error>(from first: Int, _ body: (UnsafeRawBufferPointer?, UnsafeRawBufferPointer?) throws(E) -> Void) throws(E) {
+        guard first < spans.count else { return }
+        let result: Result<Void, E> = bytes.withUnsafeBytes { all in
+            for span in spans[first...] {
+                let key = span.keyLength < 0 ? nil : UnsafeRawBufferPointer(rebasing: all[span.keyStart ..< span.keyStart + span.keyLength])
+                let value = span.valueLength < 0 ? nil : UnsafeRawBufferPointer(rebasing: all[span.valueStart ..< span.valueStart + span.valueLength])
+                do throws(E) {
+                    try body(key, value)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return .success(())
+        }
+        try result.get()
+    }
+
     fileprivate var end: Int { bytes.count }
 
     fileprivate mutating func withBytes<T>(_ body: (inout [UInt8]) -> T) -> T {

@@ -2,6 +2,7 @@ import Foundation
 import SluiceCore
 import SluiceDataflow
 import SluiceKafkaClient
+import SluiceKafkaProtocol
 
 /// `CREATE SINK s FROM v WITH (connector = 'kafka', properties.bootstrap.server = '…',
 /// topic = '…') FORMAT PLAIN|UPSERT|DEBEZIUM ENCODE JSON|AVRO`: a view's changes as messages on a
@@ -28,17 +29,29 @@ import SluiceKafkaClient
 ///   into a new one at the next checkpoint, which this one sits out.
 ///
 /// With `is_exactly_once = 'false'` one idempotent producer writes, flushed at each checkpoint.
+///
+/// The producers frame the messages into record batches themselves and send them over the Kafka
+/// protocol (``KafkaBatchProducer``); with TLS or SASL in the properties, which that producer
+/// does not speak, librdkafka's producer does the same work.
 package final class KafkaSink: StreamSink, @unchecked Sendable {
     /// Every checkpoint commits its own transaction.
     package var defaultCommitInterval: Int { 1 }
 
+    /// A slot's producer.
+    private enum Producer {
+        case batches(KafkaBatchProducer)
+        case librdkafka(KafkaProducer)
+    }
+
     private final class Slot {
         let transactionalID: String
-        var producer: KafkaProducer?
-        /// The producer id and epoch, learnt at the first prepare (librdkafka's statistics show
-        /// them a moment after the producer starts).
+        var producer: Producer?
+        /// The producer id and epoch (librdkafka's producer: learnt at the first prepare, its
+        /// statistics show them a moment after the producer starts).
         var identity: (producerID: Int64, epoch: Int16)?
         var inTransaction = false
+        /// A failed ``KafkaBatchProducer/reset()``, to be tried again before the next send.
+        var needsReset = false
         /// The epoch prepared in the open transaction, until it commits.
         var prepared: UInt64?
         /// Deliveries that had failed when the transaction began.
@@ -56,8 +69,12 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
     /// not answer): registered before the first write.
     private var unregistered: KafkaAvroSchemas?
     /// The messages since the last prepare; those before `produced` are in the open transaction.
+    /// (With ``KafkaBatchProducer``, which holds what it was given until the prepare, the
+    /// messages not given to it yet.)
     private var staged = KafkaMessageBuffer()
     private var produced = 0
+    /// Messages given to a ``KafkaBatchProducer`` since the last prepare.
+    private var held = 0
     private let memory = MemoryShare(.sinkBuffers)
     private let progressGroup: String
     private let timeout = Duration.seconds(60)
@@ -117,34 +134,48 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
             unregistered = nil
         }
         encoder.encode(chunk, nowMilliseconds: Self.nowMilliseconds(), into: &staged)
-        memory.set(staged.byteCount + encoder.heldByteCount)
+        defer { countMemory() }
         guard produced < staged.count else { return }
         try produceStaged()
     }
 
+    private func countMemory() {
+        var bytes = staged.byteCount + encoder.heldByteCount
+        for slot in slots { if case .batches(let producer) = slot.producer { bytes += producer.heldBytes } }
+        memory.set(bytes)
+    }
+
     package func prepare(epoch: UInt64) throws(SluiceError) -> [UInt8]? {
         encoder.flushHeld(nowMilliseconds: Self.nowMilliseconds(), into: &staged)
-        guard !staged.isEmpty else { return nil }
+        guard !staged.isEmpty || held > 0 else { return nil }
         let slot = try produceStaged()
         guard let producer = slot.producer else { throw SluiceError(.ioError, "kafka sink \(description.name): its producer is gone") }
-        do throws(KafkaClientError) {
-            try producer.flush(timeout: timeout)
-            let report = producer.deliveryReport
-            if report.failed > slot.failuresBefore {
-                throw report.lastError ?? KafkaClientError(code: .timedOut, name: "_DELIVERY", message: "messages were not delivered")
-            }
-            if options.exactlyOnce {
-                try producer.sendOffsetsToTransaction(group: progressGroup, topic: options.topic, partition: 0, offset: Int64(epoch), timeout: timeout)
-                if slot.identity == nil { slot.identity = try producer.transactionalIdentity(timeout: timeout) }
+        do {
+            switch producer {
+            case .batches(let producer):
+                try producer.flush()
+                if options.exactlyOnce { try producer.sendOffsets(group: progressGroup, partition: 0, offset: Int64(epoch)) }
+                slot.identity = (producer.producerID, producer.producerEpoch)
+                producer.release()
+            case .librdkafka(let producer):
+                try producer.flush(timeout: timeout)
+                let report = producer.deliveryReport
+                if report.failed > slot.failuresBefore {
+                    throw report.lastError ?? KafkaClientError(code: .timedOut, name: "_DELIVERY", message: "messages were not delivered")
+                }
+                if options.exactlyOnce {
+                    try producer.sendOffsetsToTransaction(group: progressGroup, topic: options.topic, partition: 0, offset: Int64(epoch), timeout: timeout)
+                    if slot.identity == nil { slot.identity = try producer.transactionalIdentity(timeout: timeout) }
+                }
             }
         } catch {
             abortTransaction(slot)
             throw SluiceError(
-                .ioError, "kafka sink \(description.name): \(error.message)",
+                .ioError, "kafka sink \(description.name): \(Self.message(error))",
                 detail: "The checkpoint's messages are kept and go out again at the next checkpoint.")
         }
         let token = Token(slot: active, transactionalID: slot.transactionalID, producerID: slot.identity?.producerID ?? -1,
-                          producerEpoch: slot.identity?.epoch ?? -1, messages: staged.count)
+                          producerEpoch: slot.identity?.epoch ?? -1, messages: staged.count + held)
         condition.lock()
         if options.exactlyOnce {
             slot.prepared = epoch
@@ -153,12 +184,21 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
         condition.unlock()
         staged.removeAll()
         produced = 0
-        memory.set(staged.byteCount)
+        held = 0
+        countMemory()
         return token.encoded
     }
 
     private static func nowMilliseconds() -> Int64 {
         Int64(Date().timeIntervalSince1970 * 1000)
+    }
+
+    private static func message(_ error: any Error) -> String {
+        switch error {
+        case let error as KafkaClientError: error.message
+        case let error as KafkaWireError: error.description
+        default: "\(error)"
+        }
     }
 
     /// Produces the staged messages not yet in the open transaction (beginning one); returns
@@ -167,6 +207,35 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
     private func produceStaged() throws(SluiceError) -> Slot {
         let slot = try activeSlot()
         guard let producer = slot.producer else { throw SluiceError(.ioError, "kafka sink \(description.name): its producer is gone") }
+        switch producer {
+        case .batches(let producer):
+            // The producer holds the messages from here on; what fails below, they go out later.
+            let now = Self.nowMilliseconds()
+            staged.forEachMessage(from: produced) { key, value in producer.append(key: key, value: value, timestamp: now) }
+            held += staged.count - produced
+            staged.removeAll()
+            produced = 0
+            slot.inTransaction = options.exactlyOnce
+            do throws(KafkaWireError) {
+                if slot.needsReset {
+                    try producer.reset()
+                    slot.needsReset = false
+                }
+                try producer.sendSealed()
+            } catch {
+                abortTransaction(slot)
+                throw SluiceError(
+                    .ioError, "kafka sink \(description.name): \(error.description)",
+                    detail: "The messages are kept and go out again in a new transaction.")
+            }
+            return slot
+        case .librdkafka(let producer):
+            try produce(with: producer, slot)
+            return slot
+        }
+    }
+
+    private func produce(with producer: KafkaProducer, _ slot: Slot) throws(SluiceError) {
         do throws(KafkaClientError) {
             if options.exactlyOnce && !slot.inTransaction {
                 try producer.beginTransaction()
@@ -185,7 +254,6 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
             abortTransaction(slot)
             throw error.sluiceError
         }
-        return slot
     }
 
     /// The slot the fragment writes to, its producer made: waits while its last transaction
@@ -203,7 +271,19 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
     /// Aborts the slot's transaction (its messages stay staged, to be produced again).
     private func abortTransaction(_ slot: Slot) {
         produced = 0
-        guard options.exactlyOnce, slot.inTransaction, let producer = slot.producer else { return }
+        if case .batches(let producer) = slot.producer {
+            // Registering again aborts the open transaction and starts the sequences over; the
+            // producer keeps its messages for the next transaction.
+            slot.inTransaction = false
+            do {
+                try producer.reset()
+                slot.needsReset = false
+            } catch {
+                slot.needsReset = true
+            }
+            return
+        }
+        guard options.exactlyOnce, slot.inTransaction, case .librdkafka(let producer) = slot.producer else { return }
         slot.inTransaction = false
         do {
             try producer.abortTransaction(timeout: timeout)
@@ -218,17 +298,34 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
     /// Makes the slot's producer (registering its transactional id, which aborts whatever an
     /// earlier one left open) and learns its producer id and epoch. Call with the lock held.
     private func makeProducer(_ slot: Slot, within timeout: Duration = .seconds(30)) throws(SluiceError) {
+        if !options.needsLibrdkafka {
+            do {
+                try KafkaProducer.check(properties: options.producerProperties)
+                let producer = try KafkaBatchProducer(
+                    bootstrap: options.bootstrapServers, topic: options.topic, transactionalID: options.exactlyOnce ? slot.transactionalID : nil,
+                    settings: options.batchSettings(timeout: timeout))
+                slot.identity = (producer.producerID, producer.producerEpoch)
+                slot.producer = .batches(producer)
+                slot.inTransaction = false
+                slot.prepared = nil
+                return
+            } catch {
+                throw SluiceError(
+                    .ioError, "kafka sink \(description.name): cannot start its producer: \(Self.message(error))",
+                    hint: "Check properties.bootstrap.server and that the cluster allows transactions (or set is_exactly_once = 'false').")
+            }
+        }
         do {
             if options.exactlyOnce {
                 let producer = try KafkaProducer(
                     bootstrapServers: options.bootstrapServers, properties: options.producerProperties, transactionalID: slot.transactionalID)
                 try producer.initTransactions(timeout: timeout)
                 slot.identity = nil
-                slot.producer = producer
+                slot.producer = .librdkafka(producer)
             } else {
                 var properties = options.producerProperties
                 properties.removeValue(forKey: "transaction.timeout.ms")
-                slot.producer = try KafkaProducer(bootstrapServers: options.bootstrapServers, properties: properties)
+                slot.producer = .librdkafka(try KafkaProducer(bootstrapServers: options.bootstrapServers, properties: properties))
             }
             slot.inTransaction = false
             slot.prepared = nil
@@ -253,9 +350,12 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
             if done { continue }
             if let live, let slot {
                 do {
-                    try live.commitTransaction(timeout: timeout)
+                    switch live {
+                    case .batches(let producer): try producer.commit()
+                    case .librdkafka(let producer): try producer.commitTransaction(timeout: timeout)
+                    }
                 } catch {
-                    if error.transactionState == .fatal || error.transactionState == .requiresAbort {
+                    if Self.transactionIsLost(error) {
                         // The transaction is lost (the producer was fenced): nothing can bring
                         // its messages back. The slot gets a new producer.
                         condition.lock()
@@ -265,7 +365,7 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
                         condition.broadcast()
                         condition.unlock()
                     }
-                    throw SluiceError(.ioError, "kafka sink \(description.name): cannot commit the transaction of epoch \(entry.epoch): \(error.message)")
+                    throw SluiceError(.ioError, "kafka sink \(description.name): cannot commit the transaction of epoch \(entry.epoch): \(Self.message(error))")
                 }
                 condition.lock()
                 slot.prepared = nil
@@ -283,6 +383,20 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
             rows += token.messages
         }
         return SinkCommitSummary(rows: rows)
+    }
+
+    /// Whether a failed commit lost its transaction (the producer was fenced, or the
+    /// coordinator aborted it): nothing can bring its messages back.
+    private static func transactionIsLost(_ error: any Error) -> Bool {
+        switch error {
+        case let error as KafkaClientError:
+            return error.transactionState == .fatal || error.transactionState == .requiresAbort
+        case let error as KafkaWireError:
+            guard let code = error.code else { return false }
+            return [.invalidProducerEpoch, .producerFenced, .invalidTxnState, .invalidProducerIDMapping].contains(code)
+        default:
+            return false
+        }
     }
 
     package func lastCommittedEpoch() throws(SluiceError) -> UInt64? {
@@ -330,7 +444,7 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
         condition.unlock()
         // A prepared transaction is left open: the checkpoint holds it, and the next start
         // commits it.
-        for producer in producers { try? producer.close(timeout: .seconds(5)) }
+        for case .librdkafka(let producer) in producers { try? producer.close(timeout: .seconds(5)) }
         memory.set(0)
     }
 

@@ -1,5 +1,6 @@
 import SluiceCore
 import SluiceDataflow
+import SluiceKafkaProtocol
 
 /// The options of `CREATE SINK … WITH (connector = 'kafka', …) FORMAT PLAIN|UPSERT|DEBEZIUM
 /// ENCODE JSON|AVRO [(force_append_only = 'true', schema.registry = '…')] [KEY ENCODE TEXT]`,
@@ -95,5 +96,37 @@ struct KafkaSinkOptions: Sendable {
         if exactlyOnce { properties["transaction.timeout.ms"] = "900000" }
         properties.merge(clientProperties) { _, user in user }
         return properties
+    }
+
+    /// Whether the properties ask for TLS or SASL, which only librdkafka's producer speaks.
+    var needsLibrdkafka: Bool {
+        clientProperties.contains { key, value in
+            let key = key.lowercased()
+            return (key == "security.protocol" && value.lowercased() != "plaintext") || key.hasPrefix("sasl.") || key.hasPrefix("ssl.")
+        }
+    }
+
+    /// The settings of the sink's own producer (``KafkaBatchProducer``), from the librdkafka
+    /// properties it honours: `acks`, `batch.size`, `compression.type` (or `compression.codec`)
+    /// and `transaction.timeout.ms`. The others tune librdkafka's queues and threads, which this
+    /// producer does not have.
+    func batchSettings(timeout: Duration) -> KafkaBatchProducer.Settings {
+        let properties = producerProperties
+        var settings = KafkaBatchProducer.Settings()
+        settings.timeout = timeout
+        switch properties["acks"]?.lowercased() {
+        case "1", "0": settings.acks = 1
+        default: settings.acks = -1
+        }
+        if let size = properties["batch.size"].flatMap({ Int($0) }), size > 0 { settings.batchBytes = size }
+        switch (properties["compression.type"] ?? properties["compression.codec"])?.lowercased() {
+        case "gzip": settings.compression = .gzip
+        case "snappy": settings.compression = .snappy
+        case "lz4": settings.compression = .lz4
+        case "zstd": settings.compression = .zstd
+        default: settings.compression = .uncompressed
+        }
+        if let limit = properties["transaction.timeout.ms"].flatMap({ Int32($0) }), limit > 0 { settings.transactionTimeoutMs = limit }
+        return settings
     }
 }

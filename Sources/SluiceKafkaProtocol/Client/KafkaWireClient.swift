@@ -3,10 +3,9 @@ import Glibc
 #endif
 import NIOCore
 
-/// A minimal blocking Kafka client over one TCP connection, for the command-line tools and the
-/// broker benchmark: it negotiates versions with ApiVersions and sends one request at a time.
-/// (Sources and sinks produce and consume with librdkafka; a Kafka sink uses this client only to
-/// finish a transaction its librdkafka producer left prepared before a restart.)
+/// A minimal blocking Kafka client over one TCP connection, for the command-line tools, the
+/// broker benchmark and a Kafka sink's producer (``KafkaBatchProducer``): it negotiates versions
+/// with ApiVersions and sends requests in order, several in flight if asked.
 package final class KafkaWireClient {
     private let socket: Int32
     private var correlationID: Int32 = 0
@@ -16,8 +15,9 @@ package final class KafkaWireClient {
     private var outgoing = ByteBufferAllocator().buffer(capacity: 1024)
     package let clientID = "sluice-cli"
 
-    /// Connects to `host:port` and negotiates API versions.
-    package init(host: String, port: Int) throws(KafkaWireError) {
+    /// Connects to `host:port` and negotiates API versions. With a `timeout`, a send or a read
+    /// that waits longer than it fails (the broker is gone or stalled).
+    package init(host: String, port: Int, timeout: Duration? = nil) throws(KafkaWireError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -31,6 +31,8 @@ package final class KafkaWireClient {
         while let info = entry {
             let fd = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             if fd >= 0 {
+                // Linux bounds connect() by the send timeout too.
+                if let timeout { Self.setTimeouts(timeout, on: fd) }
                 if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
                     connected = fd
                     break
@@ -54,6 +56,16 @@ package final class KafkaWireClient {
     deinit {
         close(socket)
     }
+
+    private static func setTimeouts(_ timeout: Duration, on socket: Int32) {
+        let (seconds, attoseconds) = timeout.components
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Requests sent whose responses are not read yet.
+    package var requestsInFlight: Int { inFlight.count }
 
     /// The version this client speaks for `api` with this broker.
     package func version(of api: KafkaAPI) throws(KafkaWireError) -> Int16 {
@@ -87,6 +99,16 @@ package final class KafkaWireClient {
         try writeAll(outgoing)
     }
 
+    /// Sends a whole request frame the caller wrote (size, header, body; `frame`'s readable
+    /// bytes), numbering it: its correlation id, 8 bytes into the frame in every header
+    /// version, is set here. Its response is read with ``receive(_:version:)``.
+    package func sendFrame(_ frame: inout ByteBuffer) throws(KafkaWireError) {
+        correlationID &+= 1
+        inFlight.append(correlationID)
+        frame.setInteger(correlationID, at: frame.readerIndex + 8)
+        try writeAll(frame)
+    }
+
     /// Reads the response to the oldest request in flight, which must be a `Request` sent at
     /// `version` (default: the negotiated one).
     package func receive<Request: KafkaRequest>(_ type: Request.Type, version: Int16? = nil) throws(KafkaWireError) -> Request.Response {
@@ -113,7 +135,7 @@ package final class KafkaWireClient {
             let result = buffer.withUnsafeReadableBytes { bytes in Glibc.send(socket, bytes.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw KafkaWireError("send failed: errno \(errno)")
+                throw KafkaWireError(errno == EAGAIN ? "the broker took no data for too long" : "send failed: errno \(errno)")
             }
             sent += result
         }
@@ -130,10 +152,15 @@ package final class KafkaWireClient {
         var buffer = ByteBufferAllocator().buffer(capacity: count)
         var done = 0
         while done < count {
+            var failure: Int32 = 0
             let result = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count - done) { bytes in
-                max(0, recv(socket, bytes.baseAddress!, count - done, 0))
+                let result = recv(socket, bytes.baseAddress!, count - done, 0)
+                if result < 0 { failure = errno }
+                return max(0, result)
             }
-            if result == 0 { throw KafkaWireError("the broker closed the connection") }
+            if failure == EINTR { continue }
+            if failure == EAGAIN { throw KafkaWireError("the broker did not answer in time") }
+            if result == 0 { throw KafkaWireError(failure == 0 ? "the broker closed the connection" : "receive failed: errno \(failure)") }
             done += result
         }
         return buffer
@@ -143,8 +170,11 @@ package final class KafkaWireClient {
 /// A client-side failure, with a message for the user.
 package struct KafkaWireError: Error, CustomStringConvertible {
     package var description: String
+    /// The broker's error, when it answered with one; nil when the connection failed.
+    package var code: KafkaErrorCode?
 
-    package init(_ description: String) {
+    package init(_ description: String, code: KafkaErrorCode? = nil) {
         self.description = description
+        self.code = code
     }
 }
