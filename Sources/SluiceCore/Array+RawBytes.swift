@@ -7,4 +7,12 @@ extension Array where Element == UInt8 {
         }
         return try outcome.get()
     }
+
+    /// Appends `bytes` with one copy. (Appending a slice of a raw buffer goes through the
+    /// generic, element-by-element path.)
+    @inline(__always)
+    package mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+    }
 }

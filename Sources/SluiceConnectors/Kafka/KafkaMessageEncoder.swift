@@ -1,5 +1,6 @@
 import SluiceCore
 import SluiceFormats
+import SluiceKafkaProtocol
 
 /// Messages for a topic, their keys and values back to back in one byte array (no allocation
 /// per message): what a Kafka sink produces, and keeps until its checkpoint is prepared.
@@ -173,6 +174,26 @@ struct KafkaMessageEncoder {
         Array(table.utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &source) }
         source.append(UInt8(ascii: "}"))
         self.source = source
+    }
+
+    /// For FORMAT PLAIN ENCODE JSON without keys and a chunk of insertions only: renders the
+    /// rows and has `producer` frame each as a record around its JSON, written in place (no
+    /// copy through a message buffer). False, with nothing done, for anything else.
+    mutating func appendInPlace(_ chunk: StreamChunk, to producer: KafkaBatchProducer, nowMilliseconds: Int64) -> Bool {
+        guard format == .plain, keyColumns.isEmpty, chunk.count > 0, !chunk.data.columns.isEmpty, case .json(var encoder) = values,
+            chunk.ops.allSatisfy(\.isInsertion)
+        else { return false }
+        values = .moved
+        encoder.render(chunk.data)
+        valueEnds.removeAll(keepingCapacity: true)
+        for row in 0 ..< chunk.count { valueEnds.append(encoder.lineLength(row)) }
+        valueEnds.withUnsafeBufferPointer { lengths in
+            producer.appendValues(lengths: lengths, timestamp: nowMilliseconds) { rows, base, starts in
+                encoder.writeLines(rows, to: base, starts: starts)
+            }
+        }
+        values = .json(encoder)
+        return true
     }
 
     /// Appends the messages for `chunk`'s changes to `buffer`.

@@ -76,6 +76,8 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
     /// Messages given to a ``KafkaBatchProducer`` since the last prepare.
     private var held = 0
     private let memory = MemoryShare(.sinkBuffers)
+    /// The buffers of sent batches, shared by the slots' producers.
+    private let pool = KafkaBufferPool()
     private let progressGroup: String
     private let timeout = Duration.seconds(60)
 
@@ -133,14 +135,25 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
                 database: "dev", table: description.name, avro: (schemas, ids))
             unregistered = nil
         }
-        encoder.encode(chunk, nowMilliseconds: Self.nowMilliseconds(), into: &staged)
         defer { countMemory() }
+        // Rows framed straight into the producer's batches, when the format allows.
+        if staged.isEmpty, !options.needsLibrdkafka {
+            let slot = try activeSlot()
+            if case .batches(let producer) = slot.producer,
+                encoder.appendInPlace(chunk, to: producer, nowMilliseconds: Self.nowMilliseconds())
+            {
+                held += chunk.count
+                try send(producer, slot)
+                return
+            }
+        }
+        encoder.encode(chunk, nowMilliseconds: Self.nowMilliseconds(), into: &staged)
         guard produced < staged.count else { return }
         try produceStaged()
     }
 
     private func countMemory() {
-        var bytes = staged.byteCount + encoder.heldByteCount
+        var bytes = staged.byteCount + encoder.heldByteCount + pool.bytes
         for slot in slots { if case .batches(let producer) = slot.producer { bytes += producer.heldBytes } }
         memory.set(bytes)
     }
@@ -215,23 +228,28 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
             held += staged.count - produced
             staged.removeAll()
             produced = 0
-            slot.inTransaction = options.exactlyOnce
-            do throws(KafkaWireError) {
-                if slot.needsReset {
-                    try producer.reset()
-                    slot.needsReset = false
-                }
-                try producer.sendSealed()
-            } catch {
-                abortTransaction(slot)
-                throw SluiceError(
-                    .ioError, "kafka sink \(description.name): \(error.description)",
-                    detail: "The messages are kept and go out again in a new transaction.")
-            }
+            try send(producer, slot)
             return slot
         case .librdkafka(let producer):
             try produce(with: producer, slot)
             return slot
+        }
+    }
+
+    /// Sends what `producer` has sealed (registering it again first after a failure).
+    private func send(_ producer: KafkaBatchProducer, _ slot: Slot) throws(SluiceError) {
+        slot.inTransaction = options.exactlyOnce
+        do throws(KafkaWireError) {
+            if slot.needsReset {
+                try producer.reset()
+                slot.needsReset = false
+            }
+            try producer.sendSealed()
+        } catch {
+            abortTransaction(slot)
+            throw SluiceError(
+                .ioError, "kafka sink \(description.name): \(error.description)",
+                detail: "The messages are kept and go out again in a new transaction.")
         }
     }
 
@@ -301,9 +319,11 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
         if !options.needsLibrdkafka {
             do {
                 try KafkaProducer.check(properties: options.producerProperties)
+                var settings = options.batchSettings(timeout: timeout)
+                settings.pool = pool
                 let producer = try KafkaBatchProducer(
                     bootstrap: options.bootstrapServers, topic: options.topic, transactionalID: options.exactlyOnce ? slot.transactionalID : nil,
-                    settings: options.batchSettings(timeout: timeout))
+                    settings: settings)
                 slot.identity = (producer.producerID, producer.producerEpoch)
                 slot.producer = .batches(producer)
                 slot.inTransaction = false

@@ -69,7 +69,7 @@ extension JSONText {
         for index in 0 ..< text.count {
             let byte = text[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: text[start ..< index])
+            out.appendRaw(UnsafeRawBufferPointer(rebasing: text[start ..< index]))
             switch byte {
             case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
@@ -83,7 +83,7 @@ extension JSONText {
             }
             start = index + 1
         }
-        out.append(contentsOf: text[start...])
+        out.appendRaw(UnsafeRawBufferPointer(rebasing: text[start...]))
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -208,7 +208,7 @@ package enum DecimalText {
                 count += 1
             } while magnitude > 0
             if value < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: buffer[(24 - count)...])
+            out.appendRaw(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
         }
     }
 }

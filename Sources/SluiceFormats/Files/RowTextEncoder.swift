@@ -57,6 +57,14 @@ package struct RowTextEncoder {
     /// newline): a message per row for a Kafka sink.
     package mutating func append(_ chunk: Chunk, to out: inout [UInt8], lineEnds: inout [Int]) {
         guard chunk.count > 0 else { return }
+        render(chunk)
+        assemble(rows: chunk.count, into: &out, lineEnds: &lineEnds)
+    }
+
+    /// Renders `chunk`'s values, a column at a time, for ``lineLength(_:)`` and
+    /// ``writeLines(_:to:starts:)``: for a caller that lays the lines out itself (a Kafka
+    /// producer puts each in its record).
+    package mutating func render(_ chunk: Chunk) {
         for (index, column) in chunk.columns.enumerated() {
             rendered[index].removeAll()
             switch kind {
@@ -65,7 +73,23 @@ package struct RowTextEncoder {
             case .copyText: rendered[index].renderCopyText(column)
             }
         }
-        assemble(rows: chunk.count, into: &out, lineEnds: &lineEnds)
+    }
+
+    /// The length of row `row`'s rendered line, its newline not counted (the encoder has
+    /// columns).
+    package func lineLength(_ row: Int) -> Int {
+        var length = kind == .json ? 2 : rendered.count - 1
+        for column in rendered.indices { length += rendered[column].length(row) }
+        return length
+    }
+
+    /// Writes the rendered lines of `rows` without their newlines, row `rows.lowerBound + i` at
+    /// `base + starts[i]` (each with room for ``lineLength(_:)`` bytes).
+    package func writeLines(_ rows: Range<Int>, to base: UnsafeMutableRawPointer, starts: UnsafeBufferPointer<Int>) {
+        var cursors = Array(starts)
+        cursors.withUnsafeMutableBufferPointer { cursors in
+            place(rows, into: base.assumingMemoryBound(to: UInt8.self), cursors: cursors, newline: false)
+        }
     }
 
     /// Puts the rendered columns together as lines: each line's place is worked out first, then
@@ -79,11 +103,6 @@ package struct RowTextEncoder {
             }
             return
         }
-        let delimiter: UInt8 = switch kind {
-        case .csv(let options): options.delimiter
-        case .copyText: UInt8(ascii: "\t")
-        case .json: UInt8(ascii: ",")
-        }
         // Per line: its braces or delimiters and the newline (JSON's keys are in the columns'
         // pieces, with the commas between them).
         let fixed = isJSON ? 3 : max(rendered.count - 1, 0) + 1
@@ -95,44 +114,56 @@ package struct RowTextEncoder {
             for column in rendered.indices { end += rendered[column].length(row) }
         }
         out.append(contentsOf: repeatElement(0, count: end - out.count))
-        let last = rendered.count - 1
         out.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
-            for column in rendered.indices {
-                rendered[column].bytes.withUnsafeBufferPointer { bytes in
-                    rendered[column].ends.withUnsafeBufferPointer { ends in
-                        do {
-                            for row in 0 ..< rows {
-                                var at = cursors[row]
-                                if isJSON {
-                                    if column == 0 {
-                                        base[at] = UInt8(ascii: "{")
-                                        at += 1
-                                    }
-                                } else if column > 0 {
-                                    base[at] = delimiter
-                                    at += 1
-                                }
-                                let start = row == 0 ? 0 : ends[row - 1]
-                                let count = ends[row] - start
-                                if count > 0 { (base + at).update(from: bytes.baseAddress! + start, count: count) }
-                                at += count
-                                if column == last {
-                                    if isJSON {
-                                        base[at] = UInt8(ascii: "}")
-                                        at += 1
-                                    }
-                                    base[at] = UInt8(ascii: "\n")
-                                    at += 1
-                                }
-                                cursors[row] = at
+            cursors.withUnsafeMutableBufferPointer { cursors in place(0 ..< rows, into: base, cursors: cursors, newline: true) }
+        }
+        lineEnds += cursors
+    }
+
+    /// Copies each column's pieces of `rows` into their lines, a column at a time: row
+    /// `rows.lowerBound + i`'s line at `cursors[i]`, which ends past it.
+    private func place(_ rows: Range<Int>, into base: UnsafeMutablePointer<UInt8>, cursors: UnsafeMutableBufferPointer<Int>, newline: Bool) {
+        let isJSON = kind == .json
+        let delimiter: UInt8 = switch kind {
+        case .csv(let options): options.delimiter
+        case .copyText: UInt8(ascii: "\t")
+        case .json: UInt8(ascii: ",")
+        }
+        let last = rendered.count - 1
+        for column in rendered.indices {
+            rendered[column].bytes.withUnsafeBufferPointer { bytes in
+                rendered[column].ends.withUnsafeBufferPointer { ends in
+                    for (slot, row) in rows.enumerated() {
+                        var at = cursors[slot]
+                        if isJSON {
+                            if column == 0 {
+                                base[at] = UInt8(ascii: "{")
+                                at += 1
+                            }
+                        } else if column > 0 {
+                            base[at] = delimiter
+                            at += 1
+                        }
+                        let start = row == 0 ? 0 : ends[row - 1]
+                        let count = ends[row] - start
+                        if count > 0 { (base + at).update(from: bytes.baseAddress! + start, count: count) }
+                        at += count
+                        if column == last {
+                            if isJSON {
+                                base[at] = UInt8(ascii: "}")
+                                at += 1
+                            }
+                            if newline {
+                                base[at] = UInt8(ascii: "\n")
+                                at += 1
                             }
                         }
+                        cursors[slot] = at
                     }
                 }
             }
         }
-        lineEnds += cursors
     }
 }
 
@@ -168,6 +199,7 @@ struct RenderedColumn {
     fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8], key: [UInt8] = []) {
         // (The key, the null text and the validity are taken once, not retained per row.)
         let validity = column.validity
+        bytes.reserveCapacity(bytes.count + values.count * (key.count + 20))
         key.withUnsafeBufferPointer { key in
             null.withUnsafeBufferPointer { null in
                 values.withUnsafeBufferPointer { values in
@@ -205,17 +237,22 @@ struct RenderedColumn {
         let validity = column.validity
         switch (column.storage, column.type) {
         case (.bool(let values), _):
+            bytes.reserveCapacity(bytes.count + values.count * (key.count + 5))
             key.withUnsafeBufferPointer { key in
-                for row in values.indices {
-                    bytes.append(contentsOf: key)
-                    if let validity, !validity[row] {
-                        bytes.append(contentsOf: "null".utf8)
-                    } else if values[row] {
-                        bytes.append(contentsOf: "true".utf8)
-                    } else {
-                        bytes.append(contentsOf: "false".utf8)
+                Self.null.withUnsafeBufferPointer { null in
+                    Self.trueText.withUnsafeBufferPointer { trueText in
+                        Self.falseText.withUnsafeBufferPointer { falseText in
+                            for row in values.indices {
+                                bytes.append(contentsOf: key)
+                                if let validity, !validity[row] {
+                                    bytes.append(contentsOf: null)
+                                } else {
+                                    bytes.append(contentsOf: values[row] ? trueText : falseText)
+                                }
+                                ends.append(bytes.count)
+                            }
+                        }
                     }
-                    ends.append(bytes.count)
                 }
             }
         case (.int16(let values), _):
@@ -225,6 +262,7 @@ struct RenderedColumn {
         case (.int64(let values), .int64):
             renderIntegers(values, column, null: Self.null, key: key)
         case (.bytes(let values), .varchar), (.bytes(let values), .unknown):
+            bytes.reserveCapacity(bytes.count + values.count * (key.count + 2) + values.data.count + 16)
             key.withUnsafeBufferPointer { key in
                 values.data.withUnsafeBytes { data in
                     values.offsets.withUnsafeBufferPointer { offsets in
@@ -260,6 +298,7 @@ struct RenderedColumn {
         case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             // A timestamp's text needs no escaping.
             var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
+            bytes.reserveCapacity(bytes.count + values.count * (key.count + 36))
             key.withUnsafeBufferPointer { key in
                 values.withUnsafeBufferPointer { values in
                     for row in values.indices {

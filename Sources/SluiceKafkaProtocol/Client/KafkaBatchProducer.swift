@@ -3,6 +3,7 @@ import Glibc
 #endif
 import NIOCore
 import SluiceCodecs
+import Synchronization
 
 /// A producer that writes records straight into record batches (magic 2) and sends them over the
 /// Kafka protocol, for a Kafka sink: an idempotent producer, or with a transactional id a
@@ -43,6 +44,8 @@ package final class KafkaBatchProducer {
         /// Produce requests waiting for answers, per connection (at most 5 keeps the broker's
         /// sequence checks whole).
         package var maxInFlight = 5
+        /// Where released batches' buffers wait for the next ones; producers may share one.
+        package var pool = KafkaBufferPool()
 
         package init() {}
     }
@@ -73,8 +76,6 @@ package final class KafkaBatchProducer {
     /// since the producer was last registered.
     private var sealed: [Sealed] = []
     private var unsent = 0
-    /// Buffers of released batches, for the next ones.
-    private var spare: [ByteBuffer] = []
 
     /// Per partition: its open batch (`room`, the batch header's room, then records), their
     /// count and timestamps, the next sequence number, and whether the transaction holds it.
@@ -86,6 +87,9 @@ package final class KafkaBatchProducer {
     private var added: [Bool] = []
     private var partitioner = KafkaPartitioner(partitionCount: 1)
     private var sticky: Int32 = 0
+    /// ``appendValues(lengths:timestamp:write:)``'s record bodies and value offsets.
+    private var recordBodies: [Int] = []
+    private var valueStarts: [Int] = []
     /// The bytes of every open batch, so that many partitions do not each hold a full batch.
     private var openBytes = 0
 
@@ -184,7 +188,7 @@ package final class KafkaBatchProducer {
                 baseTimestamps[index] = timestamp
                 maxTimestamps[index] = timestamp
                 if batches[index].readableBytes == 0 {
-                    if let reused = spare.popLast() { batches[index] = reused }
+                    batches[index] = settings.pool.take(capacity: room + settings.batchBytes + 256)
                     batches[index].writeRepeatingByte(0, count: room + RecordBatchHeader.size)
                 }
             } else if timestamp > maxTimestamps[index] {
@@ -218,6 +222,77 @@ package final class KafkaBatchProducer {
         }
     }
 
+    /// Appends `lengths.count` records without keys whose values `write` puts in place: it is
+    /// called with a range of the records, the base address, and where each value of the range
+    /// starts past it (room for its length). Records fill the sticky partition's batch, then the
+    /// next, as ``append(key:value:timestamp:)`` does; nothing is sent here.
+    package func appendValues(
+        lengths: UnsafeBufferPointer<Int>, timestamp: Int64, write: (Range<Int>, UnsafeMutableRawPointer, UnsafeBufferPointer<Int>) -> Void
+    ) {
+        let count = lengths.count
+        var next = 0
+        while next < count {
+            let partition = sticky
+            let index = Int(partition)
+            if counts[index] == 0 {
+                baseTimestamps[index] = timestamp
+                maxTimestamps[index] = timestamp
+                if batches[index].readableBytes == 0 {
+                    batches[index] = settings.pool.take(capacity: room + settings.batchBytes + 256)
+                    batches[index].writeRepeatingByte(0, count: room + RecordBatchHeader.size)
+                }
+            } else if timestamp > maxTimestamps[index] {
+                maxTimestamps[index] = timestamp
+            }
+            let delta = timestamp &- baseTimestamps[index]
+            let firstDelta = Int64(counts[index])
+            let space = settings.batchBytes - (batches[index].readableBytes - room)
+            // As many records as the batch has room for (at least one in an empty batch).
+            var total = 0
+            var taken = 0
+            recordBodies.removeAll(keepingCapacity: true)
+            while next + taken < count {
+                let length = lengths[next + taken]
+                let body = 1 + Self.varintSize(delta) + Self.varintSize(firstDelta + Int64(taken)) + 1 + Self.varintSize(Int64(length)) + length + 1
+                let size = Self.varintSize(Int64(body)) + body
+                if counts[index] + Int32(taken) > 0 && total + size > space { break }
+                recordBodies.append(body)
+                total += size
+                taken += 1
+            }
+            if taken > 0 {
+                valueStarts.removeAll(keepingCapacity: true)
+                batches[index].writeWithUnsafeMutableBytes(minimumWritableBytes: total) { out in
+                    var at = 0
+                    for record in 0 ..< taken {
+                        at = Self.writeVarint(Int64(recordBodies[record]), to: out, at: at)
+                        out[at] = 0
+                        at = Self.writeVarint(delta, to: out, at: at + 1)
+                        at = Self.writeVarint(firstDelta + Int64(record), to: out, at: at)
+                        at = Self.writeVarint(-1, to: out, at: at)  // No key.
+                        let length = lengths[next + record]
+                        at = Self.writeVarint(Int64(length), to: out, at: at)
+                        valueStarts.append(at)
+                        at += length
+                        out[at] = 0  // No headers.
+                        at += 1
+                    }
+                    valueStarts.withUnsafeBufferPointer { starts in write(next ..< next + taken, out.baseAddress!, starts) }
+                    return total
+                }
+                counts[index] += Int32(taken)
+                heldRecords += taken
+                openBytes += total
+                next += taken
+            }
+            if next < count {
+                seal(partition)
+                sticky = (sticky + 1) % partitioner.partitionCount
+            }
+        }
+        if openBytes > 8 * settings.batchBytes { sealAll() }
+    }
+
     /// Sends every batch (the open ones sealed) and waits until the broker has acknowledged all.
     package func flush() throws(KafkaWireError) {
         sealAll()
@@ -227,21 +302,19 @@ package final class KafkaBatchProducer {
 
     /// Forgets the batches held: their records are acknowledged (after ``flush()``).
     package func release() {
-        for index in sealed.indices where spare.count < 64 {
-            // Moved out first: a ByteBuffer cleared while shared gets new storage.
+        for index in sealed.indices {
             var buffer = ByteBuffer()
             swap(&buffer, &sealed[index].frame)
-            buffer.clear()
-            spare.append(buffer)
+            settings.pool.give(consume buffer)
         }
         sealed.removeAll(keepingCapacity: true)
         unsent = 0
         heldRecords = counts.reduce(0) { $0 + Int($1) }
     }
 
-    /// The bytes the producer holds: its batches, open, sealed and spare.
+    /// The bytes the producer holds: its batches, open and sealed (not its pool's).
     package var heldBytes: Int {
-        sealed.reduce(0) { $0 + $1.frame.capacity } + spare.reduce(0) { $0 + $1.capacity } + batches.reduce(0) { $0 + $1.capacity }
+        sealed.reduce(0) { $0 + $1.frame.capacity } + batches.reduce(0) { $0 + $1.capacity }
     }
 
     private func sealAll() {
@@ -267,11 +340,10 @@ package final class KafkaBatchProducer {
         var frame = ByteBuffer()
         swap(&frame, &batches[index])
         if let codec = settings.compression.codec {
-            var compressed = spare.popLast() ?? ByteBuffer()
+            var compressed = settings.pool.take(capacity: room + settings.batchBytes / 2)
             compressed.writeRepeatingByte(0, count: room + RecordBatchHeader.size)
             compressed.writeBytes(frame.withUnsafeReadableBytes { codec.compress(UnsafeRawBufferPointer(rebasing: $0[(room + RecordBatchHeader.size)...])) })
-            frame.clear()
-            spare.append(frame)
+            settings.pool.give(consume frame)
             frame = compressed
         }
         let end = frame.writerIndex
@@ -605,4 +677,32 @@ private func usleepDuration(_ duration: Duration) {
     let (seconds, attoseconds) = duration.components
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
     nanosleep(&request, nil)
+}
+
+/// Buffers of sent batches waiting to hold the next ones, so that a producer's steady state
+/// allocates nothing (fresh memory costs a page fault a page). Thread-safe; keeps up to 64.
+package final class KafkaBufferPool: Sendable {
+    private let buffers = Mutex<[ByteBuffer]>([])
+
+    package init() {}
+
+    /// A cleared buffer from the pool, or a new one of `capacity`.
+    func take(capacity: Int) -> ByteBuffer {
+        if let buffer = buffers.withLock({ $0.popLast() }) { return buffer }
+        return ByteBufferAllocator().buffer(capacity: capacity)
+    }
+
+    /// Takes `buffer` back. (Moved in: a ByteBuffer cleared while shared gets new storage.)
+    func give(_ buffer: consuming ByteBuffer) {
+        buffer.clear()
+        let cleared = consume buffer
+        buffers.withLock { buffers in
+            if buffers.count < 64 { buffers.append(cleared) }
+        }
+    }
+
+    /// The bytes waiting in the pool.
+    package var bytes: Int {
+        buffers.withLock { $0.reduce(0) { $0 + $1.capacity } }
+    }
 }

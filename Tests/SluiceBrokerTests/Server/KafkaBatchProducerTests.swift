@@ -144,6 +144,42 @@ import Testing
         #expect(values == (0 ..< 300).map { String(repeating: "kept \($0) ", count: 5) })
     }
 
+    /// Values written in place (the sink's JSON lines) fill the sticky partition's batches and
+    /// move on to the next partition: every value arrives once, in order within its partition.
+    @Test func valuesWrittenInPlaceArriveOnceAcrossBatchesAndPartitions() async throws {
+        let (broker, port) = try await broker(topic: "placed", partitions: 2)
+        defer { broker.remove() }
+        var settings = KafkaBatchProducer.Settings()
+        settings.batchBytes = 3000
+        let producer = try KafkaBatchProducer(bootstrap: "127.0.0.1:\(port)", topic: "placed", transactionalID: nil, settings: settings)
+        let values = (0 ..< 1000).map { Array("{\"n\":\($0),\"pad\":\"\(String(repeating: "x", count: $0 % 50))\"}".utf8) }
+        for start in stride(from: 0, to: values.count, by: 100) {
+            let lengths = values[start ..< start + 100].map(\.count)
+            lengths.withUnsafeBufferPointer { lengths in
+                producer.appendValues(lengths: lengths, timestamp: 1_700_000_000_000) { rows, base, starts in
+                    for (slot, row) in rows.enumerated() {
+                        values[start + row].withUnsafeBytes { (base + starts[slot]).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    }
+                }
+            }
+            try producer.sendSealed()
+        }
+        try producer.flush()
+        producer.release()
+
+        var seen: [[String]] = []
+        for partition: Int32 in 0 ..< 2 {
+            seen.append(try committed(port: port, topic: "placed", partition: partition).map { try #require($0.value) })
+        }
+        #expect(seen.allSatisfy { !$0.isEmpty }, "both partitions take batches")
+        let all = seen.flatMap { $0 }
+        #expect(all.count == 1000 && Set(all) == Set(values.map { String(decoding: $0, as: UTF8.self) }))
+        for partition in seen {
+            let numbers = partition.map { Int($0.split(separator: ",")[0].dropFirst(5))! }
+            #expect(numbers == numbers.sorted())
+        }
+    }
+
     @Test func anUnreachableBrokerIsAnErrorNotAHang() throws {
         var settings = KafkaBatchProducer.Settings()
         settings.timeout = .seconds(2)

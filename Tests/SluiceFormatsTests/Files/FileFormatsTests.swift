@@ -63,6 +63,30 @@ import Testing
         #expect(lines[2] == #"{"id":null,"name":null,"score":null,"tag":null}"#)
     }
 
+    /// Lines laid out by the caller (a Kafka producer's records) are the appended lines less
+    /// their newlines, whatever the gaps between them.
+    @Test func linesWrittenInPlaceAreTheAppendedLines() {
+        for kind in [RowTextEncoder.Kind.json, .csv(CSVTextOptions()), .copyText] {
+            var encoder = RowTextEncoder(kind: kind, columnNames: ["id", "name", "score", "tag"])
+            var appended: [UInt8] = []
+            var ends: [Int] = []
+            encoder.append(chunk(), to: &appended, lineEnds: &ends)
+            encoder.render(chunk())
+            let lengths = (0 ..< 3).map { encoder.lineLength($0) }
+            // Rows 1 and 2 only, with three bytes of gap before each.
+            let starts = [3, 3 + lengths[1] + 3]
+            var out = [UInt8](repeating: 0xEE, count: starts[1] + lengths[2])
+            out.withUnsafeMutableBytes { base in
+                starts.withUnsafeBufferPointer { encoder.writeLines(1 ..< 3, to: base.baseAddress!, starts: $0) }
+            }
+            for (slot, row) in [1, 2].enumerated() {
+                let line = Array(appended[ends[row - 1] ..< ends[row] - 1])
+                #expect(Array(out[starts[slot] ..< starts[slot] + lengths[row]]) == line, "\(kind) row \(row)")
+            }
+            #expect(out[0 ..< 3].allSatisfy { $0 == 0xEE })
+        }
+    }
+
     @Test func csvRowsQuoteWhatTheyMustAndReadBack() {
         var encoder = RowTextEncoder(kind: .csv(CSVTextOptions()), columnNames: ["id", "name", "score", "tag"])
         var out = encoder.header()
