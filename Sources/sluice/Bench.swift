@@ -461,7 +461,7 @@ struct SinksBench: AsyncParsableCommand {
     @Option(help: "Runs per sink; medians are reported.")
     var runs = 3
 
-    @Option(name: .customLong("sink"), help: "Only these (blackhole, kafka, postgres, copy); all by default.")
+    @Option(name: .customLong("sink"), help: "Only these (blackhole, kafka, kafka-lz4, postgres, copy); all by default.")
     var sinks: [String] = []
 
     @OptionGroup var output: BenchOutputOptions
