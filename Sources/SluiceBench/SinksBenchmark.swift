@@ -5,7 +5,8 @@ import SluiceServer
 
 /// `sluice bench sinks`: what an exactly-once sink costs a pipeline, as `sluice serve` runs it.
 /// N balloon events (JSON) in the built-in broker, read by a Kafka source into a sink, timed
-/// from CREATE SINK until every event is committed (the blackhole: taken):
+/// from CREATE SINK until every event is committed (for every sink, the blackhole too: the
+/// checkpoint that took the last event is durable):
 /// - **blackhole**: the pipeline's own cost (reading and decoding the events), the base line;
 /// - **kafka**: `FORMAT PLAIN ENCODE JSON` into another topic of the same broker (in process, on
 ///   loopback), one Kafka transaction per checkpoint, committed when the checkpoint is durable;
