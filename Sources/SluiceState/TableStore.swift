@@ -235,17 +235,23 @@ package final class TableStore: Sendable {
         switch (column.storage, column.type) {
         case (.int64(let values), .int64), (.int64(let values), .time), (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             var keys = KeyBuffer(reservingKeys: values.count, bytes: values.count * 11)
-            for value in values {
-                // The vnode, then 0x01 (not NULL) and the value big-endian with its sign bit flipped.
-                var key: (UInt8, UInt8, UInt8, UInt64) = (0, 0, 1, (UInt64(bitPattern: value) ^ 0x8000_0000_0000_0000).bigEndian)
-                appendIntegerKey(&key, size: 11, to: &keys)
+            // The vnode, then 0x01 (not NULL) and the value big-endian with its sign bit flipped.
+            withUnsafeTemporaryAllocation(byteCount: 11, alignment: 8) { key in
+                key[2] = 1
+                for value in values {
+                    key.storeBytes(of: (UInt64(bitPattern: value) ^ 0x8000_0000_0000_0000).bigEndian, toByteOffset: 3, as: UInt64.self)
+                    appendIntegerKey(key, to: &keys)
+                }
             }
             return keys
         case (.int32(let values), .int32), (.int32(let values), .date):
             var keys = KeyBuffer(reservingKeys: values.count, bytes: values.count * 7)
-            for value in values {
-                var key: (UInt8, UInt8, UInt8, UInt32) = (0, 0, 1, (UInt32(bitPattern: value) ^ 0x8000_0000).bigEndian)
-                appendIntegerKey(&key, size: 7, to: &keys)
+            withUnsafeTemporaryAllocation(byteCount: 7, alignment: 8) { key in
+                key[2] = 1
+                for value in values {
+                    key.storeBytes(of: (UInt32(bitPattern: value) ^ 0x8000_0000).bigEndian, toByteOffset: 3, as: UInt32.self)
+                    appendIntegerKey(key, to: &keys)
+                }
             }
             return keys
         default:
@@ -253,25 +259,13 @@ package final class TableStore: Sendable {
         }
     }
 
-    /// Fills in the vnode of `key` (a tuple of two vnode bytes, then the encoding, laid out
-    /// packed up to `size`: the encoding's bytes are those after the second) and appends its
-    /// first `size` bytes.
+    /// Fills in the vnode of `key` (two vnode bytes, then the encoding) and appends it.
     @inline(__always)
-    private static func appendIntegerKey<Key>(_ key: inout Key, size: Int, to keys: inout KeyBuffer) {
-        withUnsafeMutableBytes(of: &key) { raw in
-            // (The tuple's integer is aligned after the three bytes: the encoding is the 0x01
-            // byte and the integer's bytes, moved up against it.)
-            let width = size - 3
-            let integerOffset = raw.count - width
-            if integerOffset != 3 {
-                for index in 0 ..< width { raw[3 + index] = raw[integerOffset + index] }
-            }
-            let encoded = UnsafeRawBufferPointer(rebasing: raw[2 ..< size]).bindMemory(to: UInt8.self)
-            let vnode = VirtualNode.of(encoded)
-            raw[0] = UInt8(vnode >> 8)
-            raw[1] = UInt8(vnode & 0xFF)
-            keys.append(UnsafeRawBufferPointer(rebasing: raw[0 ..< size]))
-        }
+    private static func appendIntegerKey(_ key: UnsafeMutableRawBufferPointer, to keys: inout KeyBuffer) {
+        let vnode = VirtualNode.of(UnsafeRawBufferPointer(rebasing: key[2...]).bindMemory(to: UInt8.self))
+        key[0] = UInt8(vnode >> 8)
+        key[1] = UInt8(vnode & 0xFF)
+        keys.append(UnsafeRawBufferPointer(key))
     }
 
     private static func appendKey(_ columns: [Column], row: Int, to bytes: inout [UInt8]) {

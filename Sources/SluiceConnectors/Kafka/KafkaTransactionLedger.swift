@@ -63,7 +63,7 @@ enum KafkaTransactionLedger {
     private static func coordinator(of key: String, keyType: Int8, bootstrap: String) throws(SluiceError) -> KafkaWireClient {
         var lastError: KafkaWireError?
         for address in bootstrap.split(separator: ",") {
-            guard let (host, port) = hostAndPort(String(address)) else { continue }
+            guard let (host, port) = KafkaBatchProducer.hostAndPort(String(address)) else { continue }
             let client: KafkaWireClient
             let found: FindCoordinatorResponse
             do {
@@ -86,13 +86,6 @@ enum KafkaTransactionLedger {
         throw SluiceError(.ioError, "kafka: cannot reach the coordinator of \(key) through \(bootstrap)\(lastError.map { ": \($0)" } ?? "")")
     }
 
-    private static func hostAndPort(_ address: String) -> (String, Int)? {
-        let trimmed = address.trimmingCharacters(in: .whitespaces)
-        guard let colon = trimmed.lastIndex(of: ":"), let port = Int(trimmed[trimmed.index(after: colon)...]) else { return nil }
-        var host = String(trimmed[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host, port)
-    }
 
     private static func failure(_ what: String, _ error: KafkaWireError) -> SluiceError {
         SluiceError(.ioError, "kafka: cannot \(what): \(error)")

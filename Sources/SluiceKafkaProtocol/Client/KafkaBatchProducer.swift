@@ -184,16 +184,7 @@ package final class KafkaBatchProducer {
                 }
                 continue
             }
-            if counts[index] == 0 {
-                baseTimestamps[index] = timestamp
-                maxTimestamps[index] = timestamp
-                if batches[index].readableBytes == 0 {
-                    batches[index] = settings.pool.take(capacity: room + settings.batchBytes + 256)
-                    batches[index].writeRepeatingByte(0, count: room + RecordBatchHeader.size)
-                }
-            } else if timestamp > maxTimestamps[index] {
-                maxTimestamps[index] = timestamp
-            }
+            stamp(index, timestamp)
             let offsetDelta = Int64(counts[index])
             batches[index].writeWithUnsafeMutableBytes(minimumWritableBytes: size) { out in
                 var at = Self.writeVarint(Int64(body), to: out, at: 0)
@@ -234,16 +225,7 @@ package final class KafkaBatchProducer {
         while next < count {
             let partition = sticky
             let index = Int(partition)
-            if counts[index] == 0 {
-                baseTimestamps[index] = timestamp
-                maxTimestamps[index] = timestamp
-                if batches[index].readableBytes == 0 {
-                    batches[index] = settings.pool.take(capacity: room + settings.batchBytes + 256)
-                    batches[index].writeRepeatingByte(0, count: room + RecordBatchHeader.size)
-                }
-            } else if timestamp > maxTimestamps[index] {
-                maxTimestamps[index] = timestamp
-            }
+            stamp(index, timestamp)
             let delta = timestamp &- baseTimestamps[index]
             let firstDelta = Int64(counts[index])
             let space = settings.batchBytes - (batches[index].readableBytes - room)
@@ -291,6 +273,21 @@ package final class KafkaBatchProducer {
             }
         }
         if openBytes > 8 * settings.batchBytes { sealAll() }
+    }
+
+    /// Opens the partition's batch (a pooled buffer, room for the request and the header) if it
+    /// has no record, and takes `timestamp` into its timestamps.
+    private func stamp(_ index: Int, _ timestamp: Int64) {
+        guard counts[index] > 0 else {
+            baseTimestamps[index] = timestamp
+            maxTimestamps[index] = timestamp
+            if batches[index].readableBytes == 0 {
+                batches[index] = settings.pool.take(capacity: room + settings.batchBytes + 256)
+                batches[index].writeRepeatingByte(0, count: room + RecordBatchHeader.size)
+            }
+            return
+        }
+        maxTimestamps[index] = max(maxTimestamps[index], timestamp)
     }
 
     /// Sends every batch (the open ones sealed) and waits until the broker has acknowledged all.
