@@ -19,8 +19,10 @@ package struct RowTextEncoder {
 
     package let kind: Kind
     private let names: [String]
-    /// JSON: each column's `"name":` (with the comma before all but the first).
+    /// JSON: each column's `"name":` (with the comma before all but the first), and their
+    /// bytes together.
     private let keys: [[UInt8]]
+    private let keyBytes: Int
     private var rendered: [RenderedColumn]
 
     package init(kind: Kind, columnNames: [String]) {
@@ -32,6 +34,7 @@ package struct RowTextEncoder {
             key.append(UInt8(ascii: ":"))
             return key
         }
+        keyBytes = keys.reduce(0) { $0 + $1.count }
         rendered = Array(repeating: RenderedColumn(), count: columnNames.count)
     }
 
@@ -68,7 +71,7 @@ package struct RowTextEncoder {
         for (index, column) in chunk.columns.enumerated() {
             rendered[index].removeAll()
             switch kind {
-            case .json: rendered[index].renderJSON(column, key: keys[index])
+            case .json: rendered[index].renderJSON(column)
             case .csv(let options): rendered[index].renderCSV(column, options: options)
             case .copyText: rendered[index].renderCopyText(column)
             }
@@ -78,7 +81,7 @@ package struct RowTextEncoder {
     /// The length of row `row`'s rendered line, its newline not counted (the encoder has
     /// columns).
     package func lineLength(_ row: Int) -> Int {
-        var length = kind == .json ? 2 : rendered.count - 1
+        var length = kind == .json ? 2 + keyBytes : rendered.count - 1
         for column in rendered.indices { length += rendered[column].length(row) }
         return length
     }
@@ -105,7 +108,7 @@ package struct RowTextEncoder {
         }
         // Per line: its braces or delimiters and the newline (JSON's keys are in the columns'
         // pieces, with the commas between them).
-        let fixed = isJSON ? 3 : max(rendered.count - 1, 0) + 1
+        let fixed = isJSON ? 3 + keyBytes : max(rendered.count - 1, 0) + 1
         var cursors = [Int](repeating: 0, count: rows)
         var end = out.count
         for row in 0 ..< rows {
@@ -132,34 +135,39 @@ package struct RowTextEncoder {
         }
         let last = rendered.count - 1
         for column in rendered.indices {
-            rendered[column].bytes.withUnsafeBufferPointer { bytes in
-                rendered[column].ends.withUnsafeBufferPointer { ends in
-                    for (slot, row) in rows.enumerated() {
-                        var at = cursors[slot]
-                        if isJSON {
-                            if column == 0 {
-                                base[at] = UInt8(ascii: "{")
-                                at += 1
-                            }
-                        } else if column > 0 {
-                            base[at] = delimiter
-                            at += 1
-                        }
-                        let start = row == 0 ? 0 : ends[row - 1]
-                        let count = ends[row] - start
-                        if count > 0 { (base + at).update(from: bytes.baseAddress! + start, count: count) }
-                        at += count
-                        if column == last {
+            let key = isJSON ? keys[column] : []
+            key.withUnsafeBufferPointer { key in
+                rendered[column].bytes.withUnsafeBufferPointer { bytes in
+                    rendered[column].ends.withUnsafeBufferPointer { ends in
+                        for (slot, row) in rows.enumerated() {
+                            var at = cursors[slot]
                             if isJSON {
-                                base[at] = UInt8(ascii: "}")
+                                if column == 0 {
+                                    base[at] = UInt8(ascii: "{")
+                                    at += 1
+                                }
+                                (base + at).update(from: key.baseAddress!, count: key.count)
+                                at += key.count
+                            } else if column > 0 {
+                                base[at] = delimiter
                                 at += 1
                             }
-                            if newline {
-                                base[at] = UInt8(ascii: "\n")
-                                at += 1
+                            let start = row == 0 ? 0 : ends[row - 1]
+                            let count = ends[row] - start
+                            if count > 0 { (base + at).update(from: bytes.baseAddress! + start, count: count) }
+                            at += count
+                            if column == last {
+                                if isJSON {
+                                    base[at] = UInt8(ascii: "}")
+                                    at += 1
+                                }
+                                if newline {
+                                    base[at] = UInt8(ascii: "\n")
+                                    at += 1
+                                }
                             }
+                            cursors[slot] = at
                         }
-                        cursors[slot] = at
                     }
                 }
             }
@@ -196,28 +204,24 @@ struct RenderedColumn {
     }
 
     /// An integer column's values in decimal, `null` for NULL.
-    fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8], key: [UInt8] = []) {
-        // (The key, the null text and the validity are taken once, not retained per row.)
+    fileprivate mutating func renderIntegers<T: BinaryInteger>(_ values: [T], _ column: Column, null: [UInt8]) {
+        // (The null text and the validity are taken once, not retained per row.)
         let validity = column.validity
-        bytes.reserveCapacity(bytes.count + values.count * (key.count + 20))
-        key.withUnsafeBufferPointer { key in
-            null.withUnsafeBufferPointer { null in
-                values.withUnsafeBufferPointer { values in
-                    for row in values.indices {
-                        bytes.append(contentsOf: key)
-                        if let validity, !validity[row] { bytes.append(contentsOf: null) } else { DecimalText.append(Int64(values[row]), to: &bytes) }
-                        ends.append(bytes.count)
-                    }
+        bytes.reserveCapacity(bytes.count + values.count * 20)
+        null.withUnsafeBufferPointer { null in
+            values.withUnsafeBufferPointer { values in
+                for row in values.indices {
+                    if let validity, !validity[row] { bytes.append(contentsOf: null) } else { DecimalText.append(Int64(values[row]), to: &bytes) }
+                    ends.append(bytes.count)
                 }
             }
         }
     }
 
     /// Each value's PostgreSQL text form, written by `write` (quoted or escaped); `null` for NULL.
-    fileprivate mutating func renderTexts(_ column: Column, null: [UInt8], key: [UInt8] = [], _ write: (inout [UInt8], [UInt8]) -> Void) {
+    fileprivate mutating func renderTexts(_ column: Column, null: [UInt8], _ write: (inout [UInt8], [UInt8]) -> Void) {
         var text: [UInt8] = []
         for row in 0 ..< column.count {
-            bytes += key
             if column.isNull(row) {
                 bytes += null
             } else {
@@ -231,45 +235,41 @@ struct RenderedColumn {
 
     // MARK: JSON
 
-    /// Each value's JSON after `key` (`"name":`, with the comma before all but the first).
-    mutating func renderJSON(_ column: Column, key: [UInt8]) {
+    /// Each value's JSON (the keys, `"name":`, are put in when the lines are laid out).
+    mutating func renderJSON(_ column: Column) {
         ends.reserveCapacity(column.count)
         let validity = column.validity
         switch (column.storage, column.type) {
         case (.bool(let values), _):
-            bytes.reserveCapacity(bytes.count + values.count * (key.count + 5))
-            key.withUnsafeBufferPointer { key in
-                Self.null.withUnsafeBufferPointer { null in
-                    Self.trueText.withUnsafeBufferPointer { trueText in
-                        Self.falseText.withUnsafeBufferPointer { falseText in
-                            for row in values.indices {
-                                bytes.append(contentsOf: key)
-                                if let validity, !validity[row] {
-                                    bytes.append(contentsOf: null)
-                                } else {
-                                    bytes.append(contentsOf: values[row] ? trueText : falseText)
-                                }
-                                ends.append(bytes.count)
+            bytes.reserveCapacity(bytes.count + values.count * 5)
+            Self.null.withUnsafeBufferPointer { null in
+                Self.trueText.withUnsafeBufferPointer { trueText in
+                    Self.falseText.withUnsafeBufferPointer { falseText in
+                        for row in values.indices {
+                            if let validity, !validity[row] {
+                                bytes.append(contentsOf: null)
+                            } else {
+                                bytes.append(contentsOf: values[row] ? trueText : falseText)
                             }
+                            ends.append(bytes.count)
                         }
                     }
                 }
             }
         case (.int16(let values), _):
-            renderIntegers(values, column, null: Self.null, key: key)
+            renderIntegers(values, column, null: Self.null)
         case (.int32(let values), .int32):
-            renderIntegers(values, column, null: Self.null, key: key)
+            renderIntegers(values, column, null: Self.null)
         case (.int64(let values), .int64):
-            renderIntegers(values, column, null: Self.null, key: key)
+            renderIntegers(values, column, null: Self.null)
         case (.bytes(let values), .varchar), (.bytes(let values), .unknown):
-            bytes.reserveCapacity(bytes.count + values.count * (key.count + 2) + values.data.count + 16)
-            key.withUnsafeBufferPointer { key in
+            bytes.reserveCapacity(bytes.count + values.count * 2 + values.data.count + 16)
+            Self.null.withUnsafeBufferPointer { null in
                 values.data.withUnsafeBytes { data in
                     values.offsets.withUnsafeBufferPointer { offsets in
                         for row in 0 ..< values.count {
-                            bytes.append(contentsOf: key)
                             if let validity, !validity[row] {
-                                bytes.append(contentsOf: "null".utf8)
+                                bytes.append(contentsOf: null)
                             } else {
                                 appendJSONString(UnsafeRawBufferPointer(rebasing: data[Int(offsets[row]) ..< Int(offsets[row + 1])]), to: &bytes)
                             }
@@ -280,31 +280,28 @@ struct RenderedColumn {
             }
         case (.bytes(let values), .jsonb):
             for row in 0 ..< values.count {
-                bytes += key
                 if column.isNull(row) { bytes += Self.null } else { bytes.append(contentsOf: values.data[values.byteRange(at: row)]) }
                 ends.append(bytes.count)
             }
         case (.float32, _), (.float64, _), (.decimal, _):
             // NaN and the infinities are not JSON numbers: they go as strings.
-            renderTexts(column, null: Self.null, key: key) { out, text in
+            renderTexts(column, null: Self.null) { out, text in
                 if isJSONNumber(text) { out += text } else { appendJSONString(text, to: &out) }
             }
         case (.structure, _), (.list, _):
             for row in 0 ..< column.count {
-                bytes += key
                 appendJSON(column.value(at: row), type: column.type, to: &bytes)
                 ends.append(bytes.count)
             }
         case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             // A timestamp's text needs no escaping.
             var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
-            bytes.reserveCapacity(bytes.count + values.count * (key.count + 36))
-            key.withUnsafeBufferPointer { key in
+            bytes.reserveCapacity(bytes.count + values.count * 36)
+            Self.null.withUnsafeBufferPointer { null in
                 values.withUnsafeBufferPointer { values in
                     for row in values.indices {
-                        bytes.append(contentsOf: key)
                         if let validity, !validity[row] {
-                            bytes.append(contentsOf: "null".utf8)
+                            bytes.append(contentsOf: null)
                         } else {
                             bytes.append(UInt8(ascii: "\""))
                             writer.append(values[row], to: &bytes)
@@ -316,7 +313,7 @@ struct RenderedColumn {
             }
         default:
             // Dates, times, intervals, bytea: their text form, as a string.
-            renderTexts(column, null: Self.null, key: key) { out, text in appendJSONString(text, to: &out) }
+            renderTexts(column, null: Self.null) { out, text in appendJSONString(text, to: &out) }
         }
     }
 
