@@ -85,6 +85,8 @@ package final class KafkaBatchProducer {
     private var maxTimestamps: [Int64] = []
     private var sequences: [Int32] = []
     private var added: [Bool] = []
+    /// Whether the open transaction holds a consumer group's offsets.
+    private var offsetsAdded = false
     private var partitioner = KafkaPartitioner(partitionCount: 1)
     private var sticky: Int32 = 0
     /// ``appendValues(lengths:timestamp:write:)``'s record bodies and value offsets.
@@ -151,6 +153,7 @@ package final class KafkaBatchProducer {
             sequences[partition] = 0
             added[partition] = false
         }
+        offsetsAdded = false
         unsent = 0
     }
 
@@ -475,6 +478,7 @@ package final class KafkaBatchProducer {
             let response = try transactionCoordinator().send(add)
             return (response, response.errorCode)
         }
+        offsetsAdded = true
         let commit = TxnOffsetCommitRequest(
             transactionalID: transactionalID, groupID: group, producerID: producerID, producerEpoch: producerEpoch,
             topics: [.init(name: topic, partitions: [.init(partitionIndex: partition, committedOffset: offset)])])
@@ -518,17 +522,16 @@ package final class KafkaBatchProducer {
 
     private func endTransaction(committed: Bool) throws(KafkaWireError) {
         guard let transactionalID else { return }
-        guard added.contains(true) else { return }
+        guard added.contains(true) || offsetsAdded else { return }
         let request = EndTxnRequest(transactionalID: transactionalID, producerID: producerID, producerEpoch: producerEpoch, committed: committed)
         let _: EndTxnResponse = try retrying(committed ? "commit the transaction" : "abort the transaction") { () throws(KafkaWireError) in
             let response = try transactionCoordinator().send(request)
             return (response, response.errorCode)
         }
         for partition in added.indices { added[partition] = false }
+        offsetsAdded = false
     }
 
-    /// Whether a transaction is open (a batch went out since the last commit or abort).
-    package var inTransaction: Bool { added.contains(true) || counts.contains { $0 > 0 } }
 
     // MARK: - Cluster
 

@@ -180,6 +180,17 @@ import Testing
         }
     }
 
+    @Test func aTransactionOfOffsetsAloneCommitsThem() async throws {
+        let (broker, port) = try await broker(topic: "quiet", partitions: 1)
+        defer { broker.remove() }
+        let producer = try KafkaBatchProducer(bootstrap: "127.0.0.1:\(port)", topic: "quiet", transactionalID: "t-6")
+        try producer.sendOffsets(group: "quiet-progress", partition: 0, offset: 42)
+        try producer.commit()
+        let client = try KafkaWireClient(host: "127.0.0.1", port: port)
+        let offsets = try client.send(OffsetFetchRequest(groupID: "quiet-progress", topics: [.init(name: "quiet", partitionIndexes: [0])]))
+        #expect(offsets.topics.first?.partitions.first?.committedOffset == 42)
+    }
+
     @Test func anUnreachableBrokerIsAnErrorNotAHang() throws {
         var settings = KafkaBatchProducer.Settings()
         settings.timeout = .seconds(2)
