@@ -46,6 +46,8 @@ package final class KafkaBatchProducer {
         package var maxInFlight = 5
         /// Where released batches' buffers wait for the next ones; producers may share one.
         package var pool = KafkaBufferPool()
+        /// The newest Produce version to speak (nil: the newest the broker and Sluice share).
+        package var produceVersion: Int16?
 
         package init() {}
     }
@@ -106,12 +108,22 @@ package final class KafkaBatchProducer {
 
     /// A connection, its Produce version's request around a batch, and the partitions of its
     /// requests in flight.
+    /// A Produce request around one batch, at `version`: its bytes before the records' length
+    /// (the partition index is their last four), whether that length is a compact varint, and
+    /// the bytes after the records.
+    private struct Template {
+        var version: Int16
+        var prefix: [UInt8]
+        var compact: Bool
+        var suffix: [UInt8]
+    }
+
     private final class Link {
         let client: KafkaWireClient
         var inFlight: [Int32] = []
         /// The request's bytes before the records' length (the partition index is their last
         /// four), whether that length is a compact varint, and the bytes after the records.
-        var template: (prefix: [UInt8], compact: Bool, suffix: [UInt8])?
+        var template: Template?
 
         init(_ client: KafkaWireClient) {
             self.client = client
@@ -421,9 +433,10 @@ package final class KafkaBatchProducer {
 
     /// The link's Produce request around one batch: written once with a one-byte batch, then
     /// cut around it.
-    private func template(of link: Link) throws(KafkaWireError) -> (prefix: [UInt8], compact: Bool, suffix: [UInt8]) {
+    private func template(of link: Link) throws(KafkaWireError) -> Template {
         if let template = link.template { return template }
-        let version = try link.client.version(of: .produce)
+        var version = try link.client.version(of: .produce)
+        if let newest = settings.produceVersion { version = min(version, newest) }
         var buffer = ByteBuffer()
         ProduceRequest(
             transactionalID: transactionalID, acks: settings.acks, timeoutMs: Int32(settings.timeout.components.seconds * 1000),
@@ -437,7 +450,7 @@ package final class KafkaBatchProducer {
         guard marker > lengthSize, bytes[marker] == 0xA5, bytes[marker - 1] == (compact ? 2 : 1) else {
             throw KafkaWireError("cannot lay out a Produce request (version \(version))")
         }
-        let template = (prefix: Array(bytes[..<(marker - lengthSize)]), compact: compact, suffix: Array(bytes[(marker + 1)...]))
+        let template = Template(version: version, prefix: Array(bytes[..<(marker - lengthSize)]), compact: compact, suffix: Array(bytes[(marker + 1)...]))
         link.template = template
         return template
     }
@@ -459,7 +472,7 @@ package final class KafkaBatchProducer {
     /// Reads the answer to the oldest request in flight on `link`.
     private func receive(on link: Link) throws(KafkaWireError) {
         link.inFlight.removeFirst()
-        let response = try link.client.receive(ProduceRequest.self)
+        let response = try link.client.receive(ProduceRequest.self, version: link.template?.version)
         for answer in response.responses.lazy.flatMap(\.partitionResponses) where answer.errorCode != 0 {
             throw KafkaWireError(
                 "producing to \(topic)[\(answer.index)] failed: \(KafkaErrorCode(rawValue: answer.errorCode))\(answer.errorMessage.map { ": \($0)" } ?? "")",

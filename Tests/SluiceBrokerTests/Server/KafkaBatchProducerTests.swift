@@ -180,6 +180,24 @@ import Testing
         }
     }
 
+    /// Older clusters' Produce versions (before the compact, flexible layout of v9) carry the
+    /// same batches.
+    @Test(arguments: [Int16(3), 8, 9])
+    func everyProduceVersionCarriesTheBatches(version: Int16) async throws {
+        let (broker, port) = try await broker(topic: "v\(version)", partitions: 1)
+        defer { broker.remove() }
+        var settings = KafkaBatchProducer.Settings()
+        settings.produceVersion = version
+        settings.batchBytes = 1500
+        let producer = try KafkaBatchProducer(bootstrap: "127.0.0.1:\(port)", topic: "v\(version)", transactionalID: "t-v\(version)", settings: settings)
+        for index in 0 ..< 200 { append(producer, key: index % 2 == 0 ? "k\(index)" : nil, value: "v\(index)") }
+        try producer.flush()
+        producer.release()
+        try producer.commit()
+        let values = try committed(port: port, topic: "v\(version)", partition: 0).compactMap(\.value)
+        #expect(values == (0 ..< 200).map { "v\($0)" })
+    }
+
     @Test func aTransactionOfOffsetsAloneCommitsThem() async throws {
         let (broker, port) = try await broker(topic: "quiet", partitions: 1)
         defer { broker.remove() }
