@@ -106,8 +106,6 @@ package final class KafkaBatchProducer {
         var end: Int
     }
 
-    /// A connection, its Produce version's request around a batch, and the partitions of its
-    /// requests in flight.
     /// A Produce request around one batch, at `version`: its bytes before the records' length
     /// (the partition index is their last four), whether that length is a compact varint, and
     /// the bytes after the records.
@@ -118,11 +116,10 @@ package final class KafkaBatchProducer {
         var suffix: [UInt8]
     }
 
+    /// A Produce connection and its request around one batch (its requests in flight are the
+    /// client's).
     private final class Link {
         let client: KafkaWireClient
-        var inFlight: [Int32] = []
-        /// The request's bytes before the records' length (the partition index is their last
-        /// four), whether that length is a compact varint, and the bytes after the records.
         var template: Template?
 
         init(_ client: KafkaWireClient) {
@@ -335,7 +332,7 @@ package final class KafkaBatchProducer {
 
     private func awaitAnswers() throws(KafkaWireError) {
         for link in links.values {
-            while !link.inFlight.isEmpty { try receive(on: link) }
+            while link.client.requestsInFlight > 0 { try receive(on: link) }
         }
     }
 
@@ -384,7 +381,7 @@ package final class KafkaBatchProducer {
         try addToTransaction(partition)
         let link = try link(to: leaders[index])
         let template = try template(of: link)
-        while link.inFlight.count >= settings.maxInFlight { try receive(on: link) }
+        while link.client.requestsInFlight >= settings.maxInFlight { try receive(on: link) }
 
         let end = sealed[position].end
         let records = sealed[position].records
@@ -406,29 +403,32 @@ package final class KafkaBatchProducer {
         }
         let start = room - template.prefix.count - length.count
         precondition(start >= 0, "a Produce request's fields outgrew the room before its batch")
-        let (producerID, producerEpoch) = (self.producerID, self.producerEpoch)
-        let sent: Result<Void, KafkaWireError> = { (frame: inout ByteBuffer) in
-            frame.setInteger(producerID, at: room + RecordBatchHeader.Position.producerID)
-            frame.setInteger(producerEpoch, at: room + RecordBatchHeader.Position.producerEpoch)
-            frame.setInteger(sequence, at: room + RecordBatchHeader.Position.baseSequence)
-            let crcStart = room + RecordBatchHeader.Position.attributes
-            frame.setInteger(frame.crc32c(at: crcStart, length: end - crcStart)!, at: room + RecordBatchHeader.Position.crc)
-            frame.moveWriterIndex(to: end)
-            frame.writeBytes(template.suffix)
-            frame.setBytes(template.prefix, at: start)
-            frame.setInteger(partition, at: start + template.prefix.count - 4)
-            frame.setBytes(length, at: start + template.prefix.count)
-            frame.setInteger(Int32(frame.writerIndex - start - 4), at: start)
-            frame.moveReaderIndex(to: start)
-            do throws(KafkaWireError) {
-                try link.client.sendFrame(&frame)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }(&sealed[position].frame)
-        try sent.get()
-        link.inFlight.append(partition)
+        Self.wrap(
+            &sealed[position].frame, room: room, end: end, producer: (producerID, producerEpoch, sequence),
+            request: (template, start, partition, length))
+        try link.client.sendFrame(&sealed[position].frame)
+    }
+
+    /// Stamps the batch in `frame` (producer id, epoch, first sequence, CRC) and writes the
+    /// Produce request around it: `template`'s prefix ending at the batch (from `start`) with the
+    /// partition and the records' length filled in, its suffix after, the frame's size first.
+    private static func wrap(
+        _ frame: inout ByteBuffer, room: Int, end: Int, producer: (id: Int64, epoch: Int16, sequence: Int32),
+        request: (template: Template, start: Int, partition: Int32, length: [UInt8])
+    ) {
+        frame.setInteger(producer.id, at: room + RecordBatchHeader.Position.producerID)
+        frame.setInteger(producer.epoch, at: room + RecordBatchHeader.Position.producerEpoch)
+        frame.setInteger(producer.sequence, at: room + RecordBatchHeader.Position.baseSequence)
+        let crcStart = room + RecordBatchHeader.Position.attributes
+        frame.setInteger(frame.crc32c(at: crcStart, length: end - crcStart)!, at: room + RecordBatchHeader.Position.crc)
+        frame.moveWriterIndex(to: end)
+        frame.writeBytes(request.template.suffix)
+        let start = request.start
+        frame.setBytes(request.template.prefix, at: start)
+        frame.setInteger(request.partition, at: start + request.template.prefix.count - 4)
+        frame.setBytes(request.length, at: start + request.template.prefix.count)
+        frame.setInteger(Int32(frame.writerIndex - start - 4), at: start)
+        frame.moveReaderIndex(to: start)
     }
 
     /// The link's Produce request around one batch: written once with a one-byte batch, then
@@ -471,7 +471,6 @@ package final class KafkaBatchProducer {
 
     /// Reads the answer to the oldest request in flight on `link`.
     private func receive(on link: Link) throws(KafkaWireError) {
-        link.inFlight.removeFirst()
         let response = try link.client.receive(ProduceRequest.self, version: link.template?.version)
         for answer in response.responses.lazy.flatMap(\.partitionResponses) where answer.errorCode != 0 {
             throw KafkaWireError(
