@@ -151,13 +151,12 @@ package final class PartitionLog: @unchecked Sendable {
         do {
             var next = segments[segments.count - 1].nextOffset
             let first = next
-            for var batch in batches {
+            for batch in batches {
                 guard var placed = RecordBatchHeader.framed(at: batch.readerIndex, of: batch), placed.byteCount == batch.readableBytes else {
                     throw LogError.invalidBatch("a batch's length does not match its bytes")
                 }
-                // The base offset lies outside the CRC: setting it keeps the batch valid.
+                // The base offset lies outside the CRC: the segment writes the batch with it.
                 placed.baseOffset = next
-                placed.set(in: &batch, at: batch.readerIndex)
                 var active = segments[segments.count - 1]
                 if active.size > 0 && active.size + Int64(placed.byteCount) > Int64(settings.segmentBytes) {
                     if settings.flush != .never { try active.file.sync() }

@@ -43,8 +43,9 @@ final class Segment {
     }
 
     /// Appends one batch (its base offset already set) described by `entry`.
+    /// Appends a batch, written with `entry`'s base offset.
     func append(_ batch: ByteBuffer, entry: RecordBatchHeader) throws(LogError) {
-        let position = try file.append(batch)
+        let position = try file.append(batch: batch, baseOffset: entry.baseOffset)
         record(entry, at: position)
     }
 

@@ -35,20 +35,36 @@ final class SegmentFile {
     @discardableResult
     func append(_ buffer: ByteBuffer) throws(LogError) -> Int64 {
         let position = size
+        try buffer.withUnsafeReadableBytes { bytes in Result { () throws(LogError) in try write(bytes, at: position) } }.get()
+        size += Int64(buffer.readableBytes)
+        return position
+    }
+
+    /// Appends a record batch, `buffer`'s readable bytes, with its base offset (its first eight
+    /// bytes) written as `baseOffset`: the batch gets its offset in the file, never copied to
+    /// change it (the request's buffer still holds it).
+    func append(batch buffer: ByteBuffer, baseOffset: Int64) throws(LogError) -> Int64 {
+        let position = size
+        var offset = baseOffset.bigEndian
+        try withUnsafeBytes(of: &offset) { bytes in Result { () throws(LogError) in try write(bytes, at: position) } }.get()
+        try buffer.withUnsafeReadableBytes { bytes in
+            Result { () throws(LogError) in try write(UnsafeRawBufferPointer(rebasing: bytes[8...]), at: position + 8) }
+        }.get()
+        size += Int64(buffer.readableBytes)
+        return position
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, at position: Int64) throws(LogError) {
         var written = 0
-        let count = buffer.readableBytes
+        let count = bytes.count
         while written < count {
-            let result = buffer.withUnsafeReadableBytes { bytes in
-                pwrite(descriptor, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
-            }
+            let result = pwrite(descriptor, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
             if result < 0 {
                 if errno == EINTR { continue }
                 throw LogError.io("write \(path)", errno: errno)
             }
             written += result
         }
-        size += Int64(count)
-        return position
     }
 
     /// Up to `count` bytes from `position` (fewer at the end of the file).

@@ -363,11 +363,12 @@ package final class KafkaBroker: Sendable {
         KafkaResponseHeader(correlationID: header.correlationID).write(
             to: &buffer, headerVersion: api.responseHeaderVersion(for: header.apiVersion))
         response.write(to: &buffer, version: header.apiVersion)
-        return Self.sealed(buffer)
+        return Self.sealed(consume buffer)
     }
 
     /// Sets the size prefix of a frame built with a placeholder in front.
-    private static func sealed(_ frame: ByteBuffer) -> ByteBuffer {
+    /// (Consumed: a frame still referenced elsewhere would be copied whole by the store.)
+    private static func sealed(_ frame: consuming ByteBuffer) -> ByteBuffer {
         var frame = frame
         frame.setInteger(Int32(frame.readableBytes - 4), at: frame.readerIndex)
         return frame
@@ -387,6 +388,6 @@ package final class KafkaBroker: Sendable {
         } else {
             buffer.writeInteger(KafkaErrorCode.unsupportedVersion.rawValue)
         }
-        return Self.sealed(buffer)
+        return Self.sealed(consume buffer)
     }
 }

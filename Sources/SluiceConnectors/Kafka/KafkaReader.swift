@@ -3,6 +3,7 @@ import SluiceCore
 import SluiceDataflow
 import SluiceFormats
 import SluiceKafkaClient
+import SluiceKafkaProtocol
 
 /// A chunk of rows being built from messages: the payload's columns by the parser, the
 /// `INCLUDE` columns from each message's metadata.
@@ -29,7 +30,7 @@ struct MessageRows<Parser: RowParser> {
 
     /// Adds the row of `message` (whose value is `value`); returns why it cannot, or nil.
     @inline(__always)
-    mutating func append(_ message: KafkaMessage, value: UnsafeRawBufferPointer) -> String? {
+    mutating func append(_ message: TopicMessage, value: UnsafeRawBufferPointer) -> String? {
         do throws(RowParseError) {
             try parser.parse(value, into: &builders)
         } catch {
@@ -44,7 +45,7 @@ struct MessageRows<Parser: RowParser> {
     /// reader has found already.
     @inline(__always)
     mutating func append(
-        _ message: KafkaMessage, value: UnsafeRawBufferPointer, decodedBy decode: (inout [ColumnBuilder]) throws(RowParseError) -> Void
+        _ message: TopicMessage, value: UnsafeRawBufferPointer, decodedBy decode: (inout [ColumnBuilder]) throws(RowParseError) -> Void
     ) -> String? {
         do throws(RowParseError) {
             try decode(&builders)
@@ -55,7 +56,7 @@ struct MessageRows<Parser: RowParser> {
         return nil
     }
 
-    private mutating func appendIncludes(_ message: KafkaMessage, value: UnsafeRawBufferPointer) {
+    private mutating func appendIncludes(_ message: TopicMessage, value: UnsafeRawBufferPointer) {
         for (index, include) in includes.enumerated() {
             switch include.kind {
             case .timestamp:
@@ -105,7 +106,7 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
     private var avroChanges: AvroMessageDecoder?
     /// FORMAT DEBEZIUM_MONGO: the events of Debezium's MongoDB connector.
     private var mongoChanges: DebeziumMongoChanges?
-    private var consumer: KafkaConsumer?
+    private var consumer: KafkaReaderConsumer?
     // A table's rows need their primary key: where each decoded row came from, to reject rows
     // whose key is null with their place in the topic.
     private let checksKeys: Bool
@@ -142,21 +143,28 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
 
     func pause() {
         if !assigned.isEmpty {
-            try? consumer?.assign([])
+            switch consumer {
+            case .wire(let reader): reader.assign(topic: source.options.topic, [])
+            case .librdkafka(let reader): try? reader.assign([])
+            case nil: break
+            }
             assigned = []
         }
         lastDiscovery = nil
     }
 
     func reset() {
-        consumer?.close()
-        consumer = nil
+        close()
         assigned = []
         lastDiscovery = nil
     }
 
     func close() {
-        consumer?.close()
+        switch consumer {
+        case .wire(let reader): reader.close()
+        case .librdkafka(let reader): reader.close()
+        case nil: break
+        }
         consumer = nil
     }
 
@@ -164,19 +172,22 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
         let options = source.options
         let statistics = context.statistics
         if consumer == nil {
-            consumer = try KafkaSource.consumer(options)
+            consumer = try KafkaSource.readerConsumer(options)
             bytesCounted = 0
         }
-        guard let reader = consumer else { return .idle(.milliseconds(50)) }
+        guard let consumer else { return .idle(.milliseconds(50)) }
         do {
             if source.state.withLock({ $0.start == nil }) {
                 let fromBeginning = source.state.withLock { $0.topicWasMissing }
                 let start: [Int32: Int64]
                 do {
                     start = fromBeginning
-                        ? Dictionary(uniqueKeysWithValues: try reader.partitions(of: options.topic, timeout: KafkaSource.requestTimeout).map { ($0, Int64(0)) })
-                        : try KafkaSource.resolveStart(reader, options)
+                        ? Dictionary(uniqueKeysWithValues: try consumer.partitions(of: options.topic).map { ($0, Int64(0)) })
+                        : try consumer.resolveStart(options)
                 } catch let error as KafkaClientError where error.isUnknownTopic {
+                    statistics.status = "waiting for topic \"\(options.topic)\""
+                    return .idle(.milliseconds(200))
+                } catch let error as KafkaWireError where error.code == .unknownTopicOrPartition {
                     statistics.status = "waiting for topic \"\(options.topic)\""
                     return .idle(.milliseconds(200))
                 } catch let error as SluiceError where error.code == .externalTableNotFound {
@@ -191,7 +202,7 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
             // This reader's partitions: at first, then every few seconds, so added ones are followed.
             if lastDiscovery.map({ ContinuousClock.now - $0 > .seconds(5) }) ?? true {
                 lastDiscovery = .now
-                let all = try reader.partitions(of: options.topic, timeout: KafkaSource.requestTimeout)
+                let all = try consumer.partitions(of: options.topic)
                 let partitions = all.filter { Int($0) % source.readerCount == index }
                 if partitions != assigned {
                     let next = source.state.withLock { state in
@@ -201,16 +212,24 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
                         }
                         return state.next
                     }
-                    try reader.assign(partitions.map { KafkaAssignment(topic: options.topic, partition: $0, offset: .exact(next[$0] ?? 0)) })
+                    try consumer.assign(options.topic, partitions.map { ($0, next[$0] ?? 0) })
                     assigned = partitions
                 }
             }
             if !assigned.isEmpty { statistics.status = "running" }
             var advanced: [Int32: Int64] = [:]
-            var failure: KafkaClientError?
+            // The partition of the messages taken last and the offset after them: put in
+            // `advanced` when another partition's message comes (not a dictionary write each).
+            var lastPartition: Int32 = -1
+            var lastNext: Int64 = 0
+            var failure: String?
             // Rows and, for FORMAT UPSERT, deleted keys go out in message order: a run of one kind
             // is delivered before a message of the other kind is taken.
             func flush() {
+                if lastPartition >= 0 {
+                    advanced[lastPartition] = lastNext
+                    lastPartition = -1
+                }
                 let moved = advanced
                 advanced = [:]
                 let advance = { self.source.state.withLock { state in for (partition, offset) in moved { state.next[partition] = offset } } }
@@ -227,65 +246,86 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
                     advance()
                 }
             }
+            @inline(__always) func advance(_ message: TopicMessage) {
+                if message.partition != lastPartition {
+                    if lastPartition >= 0 { advanced[lastPartition] = lastNext }
+                    lastPartition = message.partition
+                }
+                lastNext = message.offset + 1
+            }
             let isUpsert = options.isUpsert
             let isDebezium = options.isDebezium
+            func take(_ message: TopicMessage) {
+                if isDebezium {
+                    // Rows and deleted keys in message order, as for FORMAT UPSERT.
+                    let action = debeziumAction(message)
+                    switch action {
+                    case .upsert, .upsertAvroRow, .upsertDocument: if keyBuilders.first?.count ?? 0 > 0 { flush() }
+                    case .delete, .deleteAvroRow, .deleteDocument: if rows.count > 0 { flush() }
+                    case .skip, .reject: break
+                    }
+                    advance(message)
+                    if let problem = apply(action, message) {
+                        context.reject(partition: message.partition, offset: message.offset, message: problem, payload: message.value ?? message.key ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                    }
+                    return
+                }
+                guard let value = message.value else {
+                    // A null value: for FORMAT UPSERT it deletes the key's row; otherwise it
+                    // carries nothing.
+                    if isUpsert {
+                        if rows.count > 0 { flush() }
+                        if let problem = decodeKey(message.key) {
+                            context.reject(
+                                partition: message.partition, offset: message.offset, message: problem,
+                                payload: message.key ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                        }
+                    }
+                    advance(message)
+                    return
+                }
+                if keyBuilders.first?.count ?? 0 > 0 { flush() }
+                advance(message)
+                if let problem = rows.append(message, value: value) {
+                    context.reject(partition: message.partition, offset: message.offset, message: problem, payload: value)
+                } else if checksKeys {
+                    origins.append((message.partition, message.offset))
+                }
+            }
             var polled = 0
-            polled = reader.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(100)) { batch in
-                for message in batch {
-                    if message.isError {
-                        failure = message.error
-                        continue
-                    }
-                    if isDebezium {
-                        // Rows and deleted keys in message order, as for FORMAT UPSERT.
-                        let action = debeziumAction(message)
-                        switch action {
-                        case .upsert, .upsertAvroRow, .upsertDocument: if keyBuilders.first?.count ?? 0 > 0 { flush() }
-                        case .delete, .deleteAvroRow, .deleteDocument: if rows.count > 0 { flush() }
-                        case .skip, .reject: break
+            switch consumer {
+            case .wire(let reader):
+                do {
+                    polled = try reader.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(100)) { record in take(TopicMessage(record)) }
+                } catch {
+                    failure = error.description
+                }
+            case .librdkafka(let reader):
+                polled = reader.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(100)) { batch in
+                    for message in batch {
+                        if message.isError {
+                            failure = message.error?.message
+                            continue
                         }
-                        advanced[message.partition] = message.offset + 1
-                        if let problem = apply(action, message) {
-                            context.reject(partition: message.partition, offset: message.offset, message: problem, payload: message.value ?? message.key ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                        }
-                        continue
-                    }
-                    guard let value = message.value else {
-                        // A null value: for FORMAT UPSERT it deletes the key's row; otherwise it
-                        // carries nothing.
-                        if isUpsert {
-                            if rows.count > 0 { flush() }
-                            if let problem = decodeKey(message.key) {
-                                context.reject(
-                                    partition: message.partition, offset: message.offset, message: problem,
-                                    payload: message.key ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                            }
-                        }
-                        advanced[message.partition] = message.offset + 1
-                        continue
-                    }
-                    if keyBuilders.first?.count ?? 0 > 0 { flush() }
-                    advanced[message.partition] = message.offset + 1
-                    if let problem = rows.append(message, value: value) {
-                        context.reject(partition: message.partition, offset: message.offset, message: problem, payload: value)
-                    } else if checksKeys {
-                        origins.append((message.partition, message.offset))
+                        take(TopicMessage(message))
                     }
                 }
             }
-            if let failure { statistics.status = "retrying: \(failure.message)" }
-            statistics.bytesRead.add(reader.bytesTaken - bytesCounted, ordering: .relaxed)
-            bytesCounted = reader.bytesTaken
-            if let lag = reader.lag() { statistics.setLag(lag, reader: index) }
-            if !advanced.isEmpty || rows.count > 0 || (keyBuilders.first?.count ?? 0) > 0 { flush() }
+            statistics.bytesRead.add(consumer.bytesTaken - bytesCounted, ordering: .relaxed)
+            bytesCounted = consumer.bytesTaken
+            if let lag = consumer.lag() { statistics.setLag(lag, reader: index) }
+            if !advanced.isEmpty || lastPartition >= 0 || rows.count > 0 || (keyBuilders.first?.count ?? 0) > 0 { flush() }
+            if let failure {
+                // What was taken before it went out above; our own consumer starts afresh.
+                if case .wire = consumer { throw SluiceError(.ioError, failure) }
+                statistics.status = "retrying: \(failure)"
+            }
             // Reader 0 commits for all of them, whether or not its own partitions moved.
             if index == 0 && ContinuousClock.now - lastCommit > .seconds(1) {
                 lastCommit = .now
                 let next = source.state.withLock { $0.next }
                 if next != committed {
-                    try? reader.commit(
-                        next.sorted { $0.key < $1.key }.map { KafkaPartitionOffset(topic: options.topic, partition: $0.key, offset: $0.value) },
-                        group: options.groupID, timeout: .seconds(2))
+                    try? consumer.commit(options.topic, next.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, group: options.groupID)
                     committed = next
                 }
             }
@@ -293,6 +333,8 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
             return polled > 0 || assigned.isEmpty == false ? .progressed : .idle(.milliseconds(50))
         } catch let error as KafkaClientError {
             throw SluiceError(.ioError, error.message)
+        } catch let error as KafkaWireError {
+            throw SluiceError(.ioError, "Kafka: \(error.description)")
         } catch let error as SluiceError {
             throw error
         } catch {
@@ -318,7 +360,7 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
         case reject(String)
     }
 
-    private func debeziumAction(_ message: KafkaMessage) -> DebeziumAction {
+    private func debeziumAction(_ message: TopicMessage) -> DebeziumAction {
         if let change = mongoChanges?.change(message.value) {
             switch change {
             case .upsert: return .upsertDocument
@@ -364,7 +406,7 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
     }
 
     /// Applies a Debezium event's rows or key; returns why it could not.
-    private func apply(_ action: DebeziumAction, _ message: KafkaMessage) -> String? {
+    private func apply(_ action: DebeziumAction, _ message: TopicMessage) -> String? {
         switch action {
         case .skip:
             return nil

@@ -100,10 +100,7 @@ struct KafkaSinkOptions: Sendable {
 
     /// Whether the properties ask for TLS or SASL, which only librdkafka's producer speaks.
     var needsLibrdkafka: Bool {
-        clientProperties.contains { key, value in
-            let key = key.lowercased()
-            return (key == "security.protocol" && value.lowercased() != "plaintext") || key.hasPrefix("sasl.") || key.hasPrefix("ssl.")
-        }
+        KafkaSourceOptions.needLibrdkafka(clientProperties)
     }
 
     /// The settings of the sink's own producer (``KafkaBatchProducer``), from the librdkafka

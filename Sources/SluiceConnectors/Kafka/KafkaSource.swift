@@ -236,7 +236,7 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                         progressed = true
                         if message.offset + 1 >= end { remaining[message.partition] = nil }
                         guard let value = message.value else { continue }
-                        if let problem = rows.append(message, value: value), recordErrors {
+                        if let problem = rows.append(TopicMessage(message), value: value), recordErrors {
                             statistics.reject(
                                 partition: message.partition, offset: message.offset, message: problem, payload: value, at: Connectors.nowMicroseconds())
                         }

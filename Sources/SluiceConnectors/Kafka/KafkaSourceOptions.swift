@@ -138,6 +138,16 @@ package struct KafkaSourceOptions: Sendable {
 
     /// `properties.*` other than the bootstrap servers, prefix removed, sorted by name: the
     /// Kafka client's own properties.
+    /// Whether the properties ask for TLS or SASL, which only librdkafka speaks of our clients.
+    var needsLibrdkafka: Bool { Self.needLibrdkafka(clientProperties) }
+
+    static func needLibrdkafka(_ properties: some Sequence<(key: String, value: String)>) -> Bool {
+        properties.contains { key, value in
+            let key = key.lowercased()
+            return (key == "security.protocol" && value.lowercased() != "plaintext") || key.hasPrefix("sasl.") || key.hasPrefix("ssl.")
+        }
+    }
+
     static func clientProperties(_ options: [String: String]) -> [(key: String, value: String)] {
         options.keys.sorted().compactMap { key in
             guard key.hasPrefix("properties."), key != "properties.bootstrap.server", key != "properties.bootstrap.servers" else { return nil }

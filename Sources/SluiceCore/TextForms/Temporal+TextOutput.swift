@@ -72,6 +72,7 @@ package enum TemporalText {
         private var minute = Int64.min
         private var prefix: [UInt8] = []
         private var beforeChrist = false
+        private var offsetText: [UInt8] = []
 
         package init(withZone: Bool, zone: TimeZoneRules = .utc) {
             self.withZone = withZone
@@ -79,9 +80,19 @@ package enum TemporalText {
             isUTC = zone.name == TimeZoneRules.utc.name
         }
 
+        /// The most bytes ``write(_:to:)`` takes.
+        package static let maximumLength = 48
+
         package mutating func append(_ microseconds: Int64, to out: inout [UInt8]) {
-            if microseconds == Int64.max { return out += TemporalText.infinity }
-            if microseconds == Int64.min { return out += TemporalText.minusInfinity }
+            RawText.append(to: &out, room: Self.maximumLength) { write(microseconds, to: $0) }
+        }
+
+        /// The timestamp's text through raw memory (``maximumLength`` bytes of room); returns
+        /// its length.
+        @inline(__always)
+        package mutating func write(_ microseconds: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+            if microseconds == Int64.max { return Self.copy(TemporalText.infinity, to: out) }
+            if microseconds == Int64.min { return Self.copy(TemporalText.minusInfinity, to: out) }
             var offset: Int32 = 0
             var local = microseconds
             if withZone && !isUTC {
@@ -103,10 +114,45 @@ package enum TemporalText {
                 beforeChrist = civil.year <= 0
                 minute = minuteOf
             }
-            out += prefix
-            TemporalText.appendSeconds(local - minuteOf * TemporalUnits.microsecondsPerMinute, to: &out)
-            if withZone { TemporalText.appendOffset(offset, to: &out) }
-            if beforeChrist { out += TemporalText.beforeChrist }
+            var at = Self.copy(prefix, to: out)
+            // Seconds, and the fraction without its trailing zeros.
+            let inMinute = local - minuteOf * TemporalUnits.microsecondsPerMinute
+            RawText.writeTwoDigits(Int(inMinute / TemporalUnits.microsecondsPerSecond), to: out + at)
+            at += 2
+            var fraction = Int(inMinute % TemporalUnits.microsecondsPerSecond)
+            if fraction != 0 {
+                var width = 6
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    width -= 1
+                }
+                out[at] = UInt8(ascii: ".")
+                for place in stride(from: width, to: 0, by: -1) {
+                    out[at + place] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                at += width + 1
+            }
+            if withZone {
+                if offset == 0 {
+                    out[at] = UInt8(ascii: "+")
+                    out[at + 1] = UInt8(ascii: "0")
+                    out[at + 2] = UInt8(ascii: "0")
+                    at += 3
+                } else {
+                    offsetText.removeAll(keepingCapacity: true)
+                    TemporalText.appendOffset(offset, to: &offsetText)
+                    at += Self.copy(offsetText, to: out + at)
+                }
+            }
+            if beforeChrist { at += Self.copy(TemporalText.beforeChrist, to: out + at) }
+            return at
+        }
+
+        @inline(__always)
+        private static func copy(_ bytes: [UInt8], to out: UnsafeMutablePointer<UInt8>) -> Int {
+            bytes.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
+            return bytes.count
         }
     }
 

@@ -241,40 +241,22 @@ struct RenderedColumn {
         let validity = column.validity
         switch (column.storage, column.type) {
         case (.bool(let values), _):
-            bytes.reserveCapacity(bytes.count + values.count * 5)
-            Self.null.withUnsafeBufferPointer { null in
-                Self.trueText.withUnsafeBufferPointer { trueText in
-                    Self.falseText.withUnsafeBufferPointer { falseText in
-                        for row in values.indices {
-                            if let validity, !validity[row] {
-                                bytes.append(contentsOf: null)
-                            } else {
-                                bytes.append(contentsOf: values[row] ? trueText : falseText)
-                            }
-                            ends.append(bytes.count)
-                        }
-                    }
-                }
+            renderRaw(rows: values.count, room: values.count * 5) { row, out in
+                if let validity, !validity[row] { return Self.writeNull(out) }
+                return Self.write(values[row] ? Self.trueText : Self.falseText, to: out)
             }
         case (.int16(let values), _):
-            renderIntegers(values, column, null: Self.null)
+            renderRawIntegers(values, validity)
         case (.int32(let values), .int32):
-            renderIntegers(values, column, null: Self.null)
+            renderRawIntegers(values, validity)
         case (.int64(let values), .int64):
-            renderIntegers(values, column, null: Self.null)
+            renderRawIntegers(values, validity)
         case (.bytes(let values), .varchar), (.bytes(let values), .unknown):
-            bytes.reserveCapacity(bytes.count + values.count * 2 + values.data.count + 16)
-            Self.null.withUnsafeBufferPointer { null in
-                values.data.withUnsafeBytes { data in
-                    values.offsets.withUnsafeBufferPointer { offsets in
-                        for row in 0 ..< values.count {
-                            if let validity, !validity[row] {
-                                bytes.append(contentsOf: null)
-                            } else {
-                                appendJSONString(UnsafeRawBufferPointer(rebasing: data[Int(offsets[row]) ..< Int(offsets[row + 1])]), to: &bytes)
-                            }
-                            ends.append(bytes.count)
-                        }
+            values.data.withUnsafeBytes { data in
+                values.offsets.withUnsafeBufferPointer { offsets in
+                    renderRaw(rows: values.count, room: 4 * values.count + RawText.maximumQuotedJSONLength(data.count)) { row, out in
+                        if let validity, !validity[row] { return Self.writeNull(out) }
+                        return RawText.writeQuotedJSON(UnsafeRawBufferPointer(rebasing: data[Int(offsets[row]) ..< Int(offsets[row + 1])]), to: out)
                     }
                 }
             }
@@ -296,19 +278,13 @@ struct RenderedColumn {
         case (.int64(let values), .timestamp), (.int64(let values), .timestamptz):
             // A timestamp's text needs no escaping.
             var writer = TemporalText.TimestampWriter(withZone: column.type == .timestamptz)
-            bytes.reserveCapacity(bytes.count + values.count * 36)
-            Self.null.withUnsafeBufferPointer { null in
-                values.withUnsafeBufferPointer { values in
-                    for row in values.indices {
-                        if let validity, !validity[row] {
-                            bytes.append(contentsOf: null)
-                        } else {
-                            bytes.append(UInt8(ascii: "\""))
-                            writer.append(values[row], to: &bytes)
-                            bytes.append(UInt8(ascii: "\""))
-                        }
-                        ends.append(bytes.count)
-                    }
+            values.withUnsafeBufferPointer { values in
+                renderRaw(rows: values.count, room: values.count * (TemporalText.TimestampWriter.maximumLength + 2)) { row, out in
+                    if let validity, !validity[row] { return Self.writeNull(out) }
+                    out[0] = UInt8(ascii: "\"")
+                    let length = writer.write(values[row], to: out + 1)
+                    out[length + 1] = UInt8(ascii: "\"")
+                    return length + 2
                 }
             }
         default:
@@ -320,6 +296,52 @@ struct RenderedColumn {
     private static let null = Array("null".utf8)
     private static let trueText = Array("true".utf8)
     private static let falseText = Array("false".utf8)
+
+    /// Renders `rows` values through raw memory: `write` stores row `row`'s text at the pointer
+    /// it is given and returns its length; `room` bounds their total.
+    @inline(__always)
+    private mutating func renderRaw(rows: Int, room: Int, _ write: (Int, UnsafeMutablePointer<UInt8>) -> Int) {
+        let start = bytes.count
+        let firstEnd = ends.count
+        bytes.append(contentsOf: repeatElement(0, count: room))
+        ends.append(contentsOf: repeatElement(0, count: rows))
+        var at = start
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            ends.withUnsafeMutableBufferPointer { ends in
+                let base = bytes.baseAddress!
+                for row in 0 ..< rows {
+                    at += write(row, base + at)
+                    ends[firstEnd + row] = at
+                }
+            }
+        }
+        bytes.removeLast(bytes.count - at)
+    }
+
+    /// An integer column's values in decimal, `null` for NULL, through raw memory.
+    private mutating func renderRawIntegers<T: BinaryInteger>(_ values: [T], _ validity: Bitmap?) {
+        values.withUnsafeBufferPointer { values in
+            renderRaw(rows: values.count, room: values.count * RawText.maximumDecimalLength) { row, out in
+                if let validity, !validity[row] { return Self.writeNull(out) }
+                return RawText.writeDecimal(Int64(values[row]), to: out)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func writeNull(_ out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: "n")
+        out[1] = UInt8(ascii: "u")
+        out[2] = UInt8(ascii: "l")
+        out[3] = UInt8(ascii: "l")
+        return 4
+    }
+
+    @inline(__always)
+    private static func write(_ text: [UInt8], to out: UnsafeMutablePointer<UInt8>) -> Int {
+        text.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
+        return text.count
+    }
 
     /// A nested value as JSON (objects for structs, arrays for lists).
     private func appendJSON(_ value: Value, type: DataType, to out: inout [UInt8]) {

@@ -629,23 +629,14 @@ package final class KafkaBatchProducer {
     /// A connection to the first bootstrap broker that answers.
     private func controlClient() throws(KafkaWireError) -> KafkaWireClient {
         if let control { return control }
-        var lastError: KafkaWireError?
-        for (host, port) in bootstrap {
-            do {
-                let client = try KafkaWireClient(host: host, port: port, timeout: settings.timeout)
-                control = client
-                return client
-            } catch {
-                lastError = error
-            }
-        }
-        throw lastError ?? KafkaWireError("no broker to connect to")
+        let client = try KafkaWireClient.first(of: bootstrap, timeout: settings.timeout)
+        control = client
+        return client
     }
 
     private func link(to address: String) throws(KafkaWireError) -> Link {
         if let link = links[address] { return link }
-        guard let (host, port) = Self.hostAndPort(address) else { throw KafkaWireError("bad broker address \(address)") }
-        let link = Link(try KafkaWireClient(host: host, port: port, timeout: settings.timeout))
+        let link = Link(try KafkaWireClient(address: address, timeout: settings.timeout))
         links[address] = link
         return link
     }

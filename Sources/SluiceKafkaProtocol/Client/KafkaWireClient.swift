@@ -53,6 +53,25 @@ package final class KafkaWireClient {
         }
     }
 
+    /// A connection to `address` ("host:port").
+    package convenience init(address: String, timeout: Duration? = nil) throws(KafkaWireError) {
+        guard let (host, port) = KafkaBatchProducer.hostAndPort(address) else { throw KafkaWireError("bad broker address \(address)") }
+        try self.init(host: host, port: port, timeout: timeout)
+    }
+
+    /// A connection to the first of `brokers` that answers.
+    package static func first(of brokers: [(host: String, port: Int)], timeout: Duration? = nil) throws(KafkaWireError) -> KafkaWireClient {
+        var lastError: KafkaWireError?
+        for (host, port) in brokers {
+            do {
+                return try KafkaWireClient(host: host, port: port, timeout: timeout)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? KafkaWireError("no broker to connect to")
+    }
+
     deinit {
         close(socket)
     }

@@ -7,16 +7,20 @@ import Testing
 
 /// The Kafka sink's producer against the broker on a real socket: what a `read_committed`
 /// consumer reads back, record for record, after commits, failures and aborts.
+/// A started broker with `topic` of `partitions` partitions, and its port.
+func startedBroker(topic: String, partitions: Int32) async throws -> (TemporaryBroker, Int) {
+    let broker = try TemporaryBroker()
+    try await broker.broker.start()
+    let port = try #require(broker.broker.port)
+    let client = try KafkaWireClient(host: "127.0.0.1", port: port)
+    let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: partitions, replicationFactor: -1)]))
+    #expect(created.topics.first?.errorCode == 0)
+    return (broker, port)
+}
+
 @Suite(.serialized) struct KafkaBatchProducerTests {
-    /// A started broker with `topic` of `partitions` partitions.
     private func broker(topic: String, partitions: Int32) async throws -> (TemporaryBroker, Int) {
-        let broker = try TemporaryBroker()
-        try await broker.broker.start()
-        let port = try #require(broker.broker.port)
-        let client = try KafkaWireClient(host: "127.0.0.1", port: port)
-        let created = try client.send(CreateTopicsRequest(topics: [.init(name: topic, numPartitions: partitions, replicationFactor: -1)]))
-        #expect(created.topics.first?.errorCode == 0)
-        return (broker, port)
+        try await startedBroker(topic: topic, partitions: partitions)
     }
 
     /// Every record of `partition` a `read_committed` consumer sees, as (key, value) text.
