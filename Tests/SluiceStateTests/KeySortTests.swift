@@ -123,4 +123,31 @@ extension KeySortTests {
         }
         #expect(keys.sortedOrder().map(Int.init) == Self.stableOrder(plain))
     }
+
+    /// Keys that arrive ascending within each vnode (interleaved across vnodes, of varying
+    /// lengths) are ordered by the counting sort as the comparison sort orders them; keys that
+    /// repeat or go back within a vnode are not taken by it.
+    @Test(arguments: [UInt64(21), 22, 23])
+    func keysAscendingPerVnodeAreOrderedAsAComparisonSortOrdersThem(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var nextPerVnode = [UInt64](repeating: 0, count: 300)
+        var plain: [[UInt8]] = []
+        for _ in 0 ..< 5000 {
+            let vnode = Int.random(in: 0 ..< 300, using: &generator)
+            nextPerVnode[vnode] += UInt64.random(in: 1 ... 70_000, using: &generator)
+            var key: [UInt8] = [UInt8(vnode >> 8), UInt8(vnode & 0xFF)]
+            withUnsafeBytes(of: nextPerVnode[vnode].bigEndian) { key += $0 }
+            if Bool.random(using: &generator) { key += [UInt8.random(in: 0 ... 255, using: &generator)] }
+            plain.append(key)
+        }
+        let order = Self.buffer(plain).orderIfAscendingPerVnode()
+        #expect(order?.map(Int.init) == Self.stableOrder(plain))
+        var repeated = plain
+        repeated.append(plain[17])
+        #expect(Self.buffer(repeated).orderIfAscendingPerVnode() == nil)
+        var back = plain
+        back.append([plain[0][0], plain[0][1]])
+        #expect(Self.buffer(back).orderIfAscendingPerVnode() == nil)
+        #expect(Self.buffer([[1]]).orderIfAscendingPerVnode() == nil)
+    }
 }

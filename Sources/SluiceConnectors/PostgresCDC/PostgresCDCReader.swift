@@ -577,7 +577,7 @@ private final class SnapshotApplier: @unchecked Sendable {
     private var applying = false
     private var failure: SluiceError?
     private var finished = false
-    private static let depth = 32
+    private static let depth = 256
 
     init(output: SourceOutput, statistics: SourceStatistics) {
         self.output = output

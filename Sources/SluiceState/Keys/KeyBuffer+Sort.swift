@@ -17,6 +17,63 @@ extension KeyBuffer {
         }
     }
 
+    /// The keys' order when every key is strictly after the one before it among those with the
+    /// same first two bytes (the same vnode: a table's keys that arrive ascending, each vnode's
+    /// in turn): a stable counting sort by those two bytes, with no comparison sort; nil when
+    /// they are not so (or a key is shorter than two bytes). All the keys then differ.
+    /// - Complexity: O(n) comparisons of each key with the previous one of its vnode.
+    func orderIfAscendingPerVnode() -> [Int32]? {
+        let count = ends.count
+        guard count > 1 else { return nil }
+        var last = [Int32](repeating: -1, count: 1 << 16)
+        var counts = [Int32](repeating: 0, count: (1 << 16) + 1)
+        let ascending = bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                last.withUnsafeMutableBufferPointer { last in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        guard let base = bytes.baseAddress else { return false }
+                        var start = 0
+                        for index in 0 ..< count {
+                            let end = Int(ends[index])
+                            guard end - start >= 2 else { return false }
+                            let group = Int(base[start]) << 8 | Int(base[start + 1])
+                            let previous = Int(last[group])
+                            if previous >= 0 {
+                                let previousStart = previous == 0 ? 0 : Int(ends[previous - 1])
+                                let order = Self.compare(base + previousStart, Int(ends[previous]) - previousStart, base + start, end - start)
+                                guard order < 0 else { return false }
+                            }
+                            last[group] = Int32(index)
+                            counts[group + 1] += 1
+                            start = end
+                        }
+                        return true
+                    }
+                }
+            }
+        }
+        guard ascending else { return nil }
+        for group in 1 ..< counts.count { counts[group] += counts[group - 1] }
+        var order = [Int32](repeating: 0, count: count)
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                order.withUnsafeMutableBufferPointer { order in
+                    counts.withUnsafeMutableBufferPointer { next in
+                        let base = bytes.baseAddress!
+                        var start = 0
+                        for index in 0 ..< count {
+                            let group = Int(base[start]) << 8 | Int(base[start + 1])
+                            order[Int(next[group])] = Int32(index)
+                            next[group] += 1
+                            start = Int(ends[index])
+                        }
+                    }
+                }
+            }
+        }
+        return order
+    }
+
     /// In ascending keys, the number of keys before `key` (or, `orEqual`, not after it): a
     /// binary search that reads the buffers through raw pointers, one retain each rather than
     /// one per comparison.

@@ -61,6 +61,26 @@ struct StagedChanges {
             let rows = chunks.count == 1 ? chunks[0] : Chunk.concatenate(chunks, types: chunks.first?.types ?? [])
             return FoldedChanges(keys: keys, entries: entries, rows: rows)
         }
+        // Keys ascending within each vnode, each once (a table loaded in key order): sorted by
+        // vnode alone.
+        if let order = keys.orderIfAscendingPerVnode() {
+            var entries: [FoldedChange] = []
+            entries.reserveCapacity(order.count)
+            var picks: [(source: Int32, row: Int32)] = []
+            picks.reserveCapacity(order.count)
+            let places = changePlaces()
+            for change in order {
+                let sign = signs[Int(change)]
+                var entry = FoldedChange(key: Int32(entries.count), count: sign, insertedRow: -1)
+                if sign >= 0 {
+                    entry.insertedRow = Int32(picks.count)
+                    picks.append(places[Int(change)])
+                }
+                entries.append(entry)
+            }
+            let rows = Chunk.gather(from: chunks, picks: picks, types: chunks.first?.types ?? [])
+            return FoldedChanges(keys: keys.gathered(order), entries: entries, rows: rows)
+        }
         let sorted = keys.sortedByPrefix(carrying: signs)
         var entries: [FoldedChange] = []
         entries.reserveCapacity(sorted.items.count)
@@ -103,6 +123,18 @@ struct StagedChanges {
         }
         let rows = Chunk.gather(from: chunks, picks: picks, types: chunks.first?.types ?? [])
         return FoldedChanges(keys: keys.gathered(keyOrder), entries: entries, rows: rows)
+    }
+
+    /// Each change's chunk and row in it.
+    private func changePlaces() -> [(source: Int32, row: Int32)] {
+        var places: [(source: Int32, row: Int32)] = []
+        places.reserveCapacity(keys.count)
+        var start = 0
+        for (chunk, end) in chunkEnds.enumerated() {
+            for row in 0 ..< end - start { places.append((Int32(chunk), Int32(row))) }
+            start = end
+        }
+        return places
     }
 
     /// Appends the next key's entry (its count, and the change whose row it takes).
