@@ -169,6 +169,15 @@ final class KafkaReader<Parser: RowParser>: SourceReader {
     }
 
     func step(_ context: SourceStepContext) throws(SluiceError) -> SourceStep {
+        // The reader runs behind `any SourceReader`, so this method is the generic one, which
+        // looked up its types' metadata for every message. Called on the concrete type, the
+        // step of a JSON source (nearly all of them) is specialized and looks up nothing.
+        if let json = self as? KafkaReader<JSONRowParser> { return try json.read(context) }
+        return try read(context)
+    }
+
+    /// One poll: the messages it got into rows, delivered.
+    private func read(_ context: SourceStepContext) throws(SluiceError) -> SourceStep {
         let options = source.options
         let statistics = context.statistics
         if consumer == nil {

@@ -119,7 +119,7 @@ package final class KafkaFetchConsumer {
         var bytes: Int
     }
 
-    private struct Run {
+    struct Run {
         /// The batch's records section, or its decompressed records.
         var records: ByteBuffer
         var baseOffset: Int64
@@ -397,7 +397,7 @@ package final class KafkaFetchConsumer {
 
     /// The runs of records to hand out of a partition's records (its whole batches; a batch cut
     /// off at the end is fetched again next time), and the offset after its last whole batch.
-    private static func runs(of records: ByteBuffer, from offset: Int64, aborted: [FetchResponse.AbortedTransaction]) throws(KafkaWireError) -> ([Run], Int64) {
+    static func runs(of records: ByteBuffer, from offset: Int64, aborted: [FetchResponse.AbortedTransaction]) throws(KafkaWireError) -> ([Run], Int64) {
         var runs: [Run] = []
         var next = offset
         var index = records.readerIndex
@@ -460,35 +460,15 @@ package final class KafkaFetchConsumer {
             var remaining = run.remaining
             var position = entry.position
             run.records.withUnsafeReadableBytes { raw in
-                let count = raw.count
                 while remaining > 0, given < limit {
-                    var at = position
-                    guard let length = Self.varint(raw, &at), length >= 0, Int(length) <= count - at else {
-                        failure = Self.malformed(run, "a record's length")
+                    var problem = ""
+                    guard let fields = Self.record(in: raw, at: position, problem: &problem) else {
+                        failure = Self.malformed(run, problem)
                         return
                     }
-                    let recordEnd = at + Int(length)
-                    at += 1  // attributes
-                    guard at <= recordEnd, let timestampDelta = Self.varint(raw, &at), let offsetDelta = Self.varint(raw, &at),
-                        let keyLength = Self.varint(raw, &at), at <= recordEnd
-                    else {
-                        failure = Self.malformed(run, "a record's header")
-                        return
-                    }
-                    var key: UnsafeRawBufferPointer?
-                    if keyLength >= 0 {
-                        guard Int(keyLength) <= recordEnd - at else { failure = Self.malformed(run, "a record's key"); return }
-                        key = UnsafeRawBufferPointer(rebasing: raw[at ..< at + Int(keyLength)])
-                        at += Int(keyLength)
-                    }
-                    guard let valueLength = Self.varint(raw, &at), at <= recordEnd else { failure = Self.malformed(run, "a record's value"); return }
-                    var value: UnsafeRawBufferPointer?
-                    if valueLength >= 0 {
-                        guard Int(valueLength) <= recordEnd - at else { failure = Self.malformed(run, "a record's value"); return }
-                        value = UnsafeRawBufferPointer(rebasing: raw[at ..< at + Int(valueLength)])
-                    }
-                    position = recordEnd
+                    position = fields.next
                     remaining -= 1
+                    let (timestampDelta, offsetDelta, key, value) = (fields.timestampDelta, fields.offsetDelta, fields.key, fields.value)
                     let offset = run.baseOffset &+ offsetDelta
                     guard offset >= run.from else { continue }
                     body(KafkaFetchedRecord(
@@ -517,6 +497,51 @@ package final class KafkaFetchConsumer {
         takenBytes &+= bytes
         if lastOffset >= 0 { partitions[partition]?.delivered = lastOffset + 1 }
         return given
+    }
+
+    /// A record's fields, read in place from its batch's records.
+    struct RecordFields {
+        var timestampDelta: Int64
+        var offsetDelta: Int64
+        var key: UnsafeRawBufferPointer?
+        var value: UnsafeRawBufferPointer?
+        /// Where the next record starts.
+        var next: Int
+    }
+
+    /// The record at `position` of `raw` (length varint, attributes, timestamp and offset
+    /// deltas, key, value; the headers are passed over by its length); nil when any of it runs
+    /// past its length or past `raw`, with `problem` saying which.
+    @inline(__always)
+    static func record(in raw: UnsafeRawBufferPointer, at position: Int, problem: inout String) -> RecordFields? {
+        var at = position
+        guard let length = varint(raw, &at), length >= 0, Int(length) <= raw.count - at else {
+            problem = "a record's length"
+            return nil
+        }
+        let recordEnd = at + Int(length)
+        at += 1  // attributes
+        guard at <= recordEnd, let timestampDelta = varint(raw, &at), let offsetDelta = varint(raw, &at),
+            let keyLength = varint(raw, &at), at <= recordEnd
+        else {
+            problem = "a record's header"
+            return nil
+        }
+        var key: UnsafeRawBufferPointer?
+        if keyLength >= 0 {
+            guard Int(keyLength) <= recordEnd - at else {
+                problem = "a record's key"
+                return nil
+            }
+            key = UnsafeRawBufferPointer(rebasing: raw[at ..< at + Int(keyLength)])
+            at += Int(keyLength)
+        }
+        guard let valueLength = varint(raw, &at), at <= recordEnd, valueLength < 0 || Int(valueLength) <= recordEnd - at else {
+            problem = "a record's value"
+            return nil
+        }
+        let value = valueLength < 0 ? nil : UnsafeRawBufferPointer(rebasing: raw[at ..< at + Int(valueLength)])
+        return RecordFields(timestampDelta: timestampDelta, offsetDelta: offsetDelta, key: key, value: value, next: recordEnd)
     }
 
     private static func malformed(_ run: Run, _ what: String) -> KafkaWireError {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import SluiceCore
 @testable import SluiceKafkaProtocol
 import Testing
 
@@ -146,6 +147,67 @@ import Testing
             // Cut off: no value.
             at = 0
             if length > 1 { #expect(bytes.withUnsafeBytes { KafkaFetchConsumer.varint(UnsafeRawBufferPointer(rebasing: $0[0 ..< length - 1]), &at) } == nil) }
+        }
+    }
+
+    /// Fetched bytes a broker could send broken (bytes flipped, cut short, or noise) are an
+    /// error or records inside them, never a crash or a read past them.
+    @Test func brokenRecordBatchesAreErrorsNotCrashes() throws {
+        var valid = ByteBuffer()
+        let records = (0 ..< 20).map { index in
+            KafkaRecord(offset: Int64(index), timestamp: 1_700_000_000_000 + Int64(index), key: index % 3 == 0 ? nil : ByteBuffer(string: "k\(index)"),
+                        value: ByteBuffer(string: String(repeating: "v", count: index * 7)))
+        }
+        RecordBatchEncoder().encode(records, into: &valid)
+        RecordBatchEncoder().encode(records.map { KafkaRecord(offset: $0.offset + 20, timestamp: $0.timestamp, key: $0.key, value: $0.value) }, into: &valid)
+        // Unbroken: every record, in order.
+        let (runs, next) = try KafkaFetchConsumer.runs(of: valid, from: 0, aborted: [])
+        #expect(next == 40 && runs.count == 2)
+        var seen = 0
+        for run in runs {
+            run.records.withUnsafeReadableBytes { raw in
+                var position = 0
+                var problem = ""
+                for _ in 0 ..< run.remaining {
+                    let fields = KafkaFetchConsumer.record(in: raw, at: position, problem: &problem)
+                    #expect(fields?.value?.count == (seen % 20) * 7)
+                    position = fields?.next ?? raw.count
+                    seen += 1
+                }
+                #expect(position == raw.count)
+            }
+        }
+        #expect(seen == 40)
+
+        var random = SplitMix64(seed: 42)
+        for round in 0 ..< 3000 {
+            var bytes = Array(valid.readableBytesView)
+            switch round % 3 {
+            case 0:
+                for _ in 0 ... Int(random.next() % 6) { bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next()) }
+            case 1:
+                bytes.removeLast(Int(random.next() % UInt64(bytes.count)))
+            default:
+                bytes = (0 ..< Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            }
+            guard let (runs, _) = try? KafkaFetchConsumer.runs(of: ByteBuffer(bytes: bytes), from: 0, aborted: []) else { continue }
+            for run in runs {
+                run.records.withUnsafeReadableBytes { raw in
+                    var position = 0
+                    var problem = ""
+                    for _ in 0 ..< min(run.remaining, 10_000) {
+                        guard let fields = KafkaFetchConsumer.record(in: raw, at: position, problem: &problem) else {
+                            #expect(!problem.isEmpty)
+                            break
+                        }
+                        #expect(fields.next > position && fields.next <= raw.count)
+                        for part in [fields.key, fields.value] {
+                            if let part, part.count > 0 { #expect(part.baseAddress! >= raw.baseAddress! && part.baseAddress! + part.count <= raw.baseAddress! + raw.count) }
+                        }
+                        position = fields.next
+                    }
+                }
+            }
         }
     }
 }
