@@ -104,8 +104,12 @@ extension KafkaSource {
     /// A reader's consumer: our own, unless the properties ask for TLS or SASL (librdkafka).
     static func readerConsumer(_ options: KafkaSourceOptions) throws(SluiceError) -> KafkaReaderConsumer {
         guard !options.needsLibrdkafka else { return .librdkafka(try consumer(options)) }
+        var settings = KafkaFetchConsumer.Settings(properties: options.clientProperties)
+        // A broker that takes no connection or answer for this long is retried, with the reason
+        // in the source's status (a DROP waits for the reader no longer than this).
+        settings.timeout = requestTimeout
         do {
-            return .wire(try KafkaFetchConsumer(bootstrapServers: options.bootstrapServers, settings: .init(properties: options.clientProperties)))
+            return .wire(try KafkaFetchConsumer(bootstrapServers: options.bootstrapServers, settings: settings))
         } catch {
             throw SluiceError(.invalidParameterValue, "cannot read topic \"\(options.topic)\": \(error.description)")
         }

@@ -6,9 +6,10 @@ import SluiceExpr
 import SluiceFormats
 import SluiceKafkaClient
 
-/// The Kafka connector of a source or table: reads every partition of one topic with
-/// librdkafka (assigned, no group membership), decodes each message's JSON value into a row,
-/// and delivers chunks of up to ``Chunk/preferredSize`` rows.
+/// The Kafka connector of a source or table: reads every partition of one topic (assigned, no
+/// group membership) with Sluice's own consumer (``KafkaFetchConsumer``; librdkafka when the
+/// properties ask for TLS or SASL, and for the backfill's ranges), decodes each message's value
+/// into a row, and delivers chunks of up to ``Chunk/preferredSize`` rows.
 ///
 /// **Readers.** The partitions are spread over ``readerCount`` reader threads (one per core, at
 /// most eight), partition `p` to reader `p % readerCount`, each with its own consumer and decoder,

@@ -628,17 +628,12 @@ package final class KafkaBatchProducer {
 
     /// A connection to the first bootstrap broker that answers.
     private func controlClient() throws(KafkaWireError) -> KafkaWireClient {
-        if let control { return control }
-        let client = try KafkaWireClient.first(of: bootstrap, timeout: settings.timeout)
-        control = client
-        return client
+        if control == nil { control = try KafkaWireClient.first(of: bootstrap, timeout: settings.timeout) }
+        return control!
     }
 
     private func link(to address: String) throws(KafkaWireError) -> Link {
-        if let link = links[address] { return link }
-        let link = Link(try KafkaWireClient(address: address, timeout: settings.timeout))
-        links[address] = link
-        return link
+        try links.value(address) { () throws(KafkaWireError) in Link(try KafkaWireClient(address: address, timeout: settings.timeout)) }
     }
 
     package static func hostAndPort(_ address: String) -> (host: String, port: Int)? {

@@ -597,24 +597,16 @@ package final class KafkaFetchConsumer {
     }
 
     private func controlClient() throws(KafkaWireError) -> KafkaWireClient {
-        if let control { return control }
-        let client = try KafkaWireClient.first(of: bootstrap, timeout: settings.timeout)
-        control = client
-        return client
+        if control == nil { control = try KafkaWireClient.first(of: bootstrap, timeout: settings.timeout) }
+        return control!
     }
 
     private func link(to address: String) throws(KafkaWireError) -> Link {
-        if let link = links[address] { return link }
-        let link = Link(try KafkaWireClient(address: address, timeout: settings.timeout))
-        links[address] = link
-        return link
+        try links.value(address) { () throws(KafkaWireError) in Link(try KafkaWireClient(address: address, timeout: settings.timeout)) }
     }
 
     private func requestClient(_ address: String) throws(KafkaWireError) -> KafkaWireClient {
-        if let client = requestLinks[address] { return client }
-        let client = try KafkaWireClient(address: address, timeout: settings.timeout)
-        requestLinks[address] = client
-        return client
+        try requestLinks.value(address) { () throws(KafkaWireError) in try KafkaWireClient(address: address, timeout: settings.timeout) }
     }
 }
 

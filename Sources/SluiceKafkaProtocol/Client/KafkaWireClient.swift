@@ -197,3 +197,14 @@ package struct KafkaWireError: Error, CustomStringConvertible {
         self.code = code
     }
 }
+
+extension Dictionary where Key == String {
+    /// The value under `key`, made by `make` and kept the first time: a client's connection to
+    /// each broker address.
+    mutating func value(_ key: String, orMake make: () throws(KafkaWireError) -> Value) throws(KafkaWireError) -> Value {
+        if let value = self[key] { return value }
+        let value = try make()
+        self[key] = value
+        return value
+    }
+}
