@@ -70,17 +70,7 @@ extension JSONText {
             let byte = text[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             out.appendRaw(UnsafeRawBufferPointer(rebasing: text[start ..< index]))
-            switch byte {
-            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            }
+            RawText.append(to: &out, room: 6) { RawText.writeEscape(byte, to: $0) }
             start = index + 1
         }
         out.appendRaw(UnsafeRawBufferPointer(rebasing: text[start...]))

@@ -92,8 +92,6 @@ package final class KafkaFetchConsumer {
         var high: Int64 = -1
         /// The offset after the last record handed out.
         var delivered: Int64
-        /// Whether a fetch in flight asks for it.
-        var busy = false
     }
 
     private final class Link {
@@ -171,10 +169,7 @@ package final class KafkaFetchConsumer {
     private func forgetFetched() {
         pending = []
         held.set(0)
-        for partition in partitions.keys {
-            partitions[partition]!.next = partitions[partition]!.delivered
-            partitions[partition]!.busy = false
-        }
+        for partition in partitions.keys { partitions[partition]!.next = partitions[partition]!.delivered }
         // A fetch in flight answers on its connection: a connection is dropped with it.
         links = links.filter { $0.value.fetching.isEmpty }
     }
@@ -312,8 +307,10 @@ package final class KafkaFetchConsumer {
     /// waiting.
     private func sendFetches(wait: Duration) throws(KafkaWireError) {
         if !leadersKnown { try learnLeaders() }
+        // A partition a fetch in flight asks for waits for its answer.
+        let asked = Set(links.values.flatMap { $0.fetching.map(\.partition) })
         var byLeader: [String: [(partition: Int32, offset: Int64)]] = [:]
-        for (partition, state) in partitions where !state.busy {
+        for (partition, state) in partitions where !asked.contains(partition) {
             guard let leader = state.leader else { continue }
             byLeader[leader, default: []].append((partition, state.next))
         }
@@ -338,7 +335,6 @@ package final class KafkaFetchConsumer {
             link.fetching = sorted
             fetchesSent += 1
             link.sent = fetchesSent
-            for entry in sorted { partitions[entry.partition]?.busy = true }
         }
     }
 
@@ -354,7 +350,6 @@ package final class KafkaFetchConsumer {
         }
         let asked = link.fetching
         link.fetching = []
-        for entry in asked { partitions[entry.partition]?.busy = false }
         if response.errorCode != 0 {
             throw KafkaWireError("the broker refused the fetch: \(KafkaErrorCode(rawValue: response.errorCode))", code: KafkaErrorCode(rawValue: response.errorCode))
         }
@@ -577,9 +572,6 @@ package final class KafkaFetchConsumer {
 
     /// Drops a leader's connections: its fetch is sent again, from the same offsets.
     private func drop(_ leader: String) {
-        if let link = links[leader] {
-            for entry in link.fetching { partitions[entry.partition]?.busy = false }
-        }
         links[leader] = nil
         requestLinks[leader] = nil
         control = nil
