@@ -25,7 +25,9 @@ def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, IndexError):
+    except (OSError, IndexError):
+        # Gone before the open (FileNotFoundError) or between the open and the read
+        # (ProcessLookupError: the kernel answers ESRCH for a reaped process's stat).
         return False
 
 
