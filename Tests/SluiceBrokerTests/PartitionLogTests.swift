@@ -156,4 +156,85 @@ private func offsets(_ buffer: ByteBuffer) throws -> [Int64] {
             #expect(log.logEndOffset == 0)
         }
     }
+
+    /// Batches of `SegmentFile.directMinimum` bytes and more go to the disk directly, padded to
+    /// whole blocks, with small ones through the page cache between them: every record reads
+    /// back, from the log as written and reopened (as after a crash, the padding still there),
+    /// and the files hold no padding once sealed or recovered.
+    @Test func largeBatchesWrittenDirectlyReadBackAndLeaveNoPadding() throws {
+        try withDirectory { path in
+            var configuration = LogConfiguration()
+            configuration.segmentBytes = 400_000
+            // Values of 700 bytes: 100 records make a batch of about 70 KB.
+            func large(_ first: Int) -> ByteBuffer {
+                let records = (0 ..< 100).map { index in
+                    KafkaRecord(offset: Int64(index), timestamp: 1_700_000_000_000, key: nil,
+                                value: ByteBuffer(string: "v\(first + index)-" + String(repeating: "x", count: 700)))
+                }
+                var buffer = ByteBuffer()
+                _ = RecordBatchEncoder().encode(records, into: &buffer)
+                return buffer
+            }
+            #expect(large(0).readableBytes >= SegmentFile.directMinimum)
+            var expected: [String] = []
+            let log = try PartitionLog(directory: path, configuration: configuration, validate: intact)
+            var next = 0
+            for round in 0 ..< 16 {
+                if round % 3 == 1 {
+                    try log.append([batch(3, first: next)])
+                    expected += (next ..< next + 3).map { "v\($0)" }
+                    next += 3
+                } else {
+                    try log.append([large(next)])
+                    expected += (next ..< next + 100).map { "v\($0)-" + String(repeating: "x", count: 700) }
+                    next += 100
+                }
+            }
+            func readAll(_ log: PartitionLog) throws -> [String] {
+                var result: [String] = []
+                var offset: Int64 = 0
+                while offset < log.logEndOffset {
+                    let buffer = try log.read(from: offset, maxBytes: 200_000)
+                    let read = try values(buffer)
+                    let last = try offsets(buffer).last!
+                    // Whole batches from the one holding `offset`: skip what was read already.
+                    result += read.suffix(Int(last - offset + 1))
+                    offset = last + 1
+                }
+                return result
+            }
+            #expect(try readAll(log) == expected)
+            let segments = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".log") }.sorted()
+            #expect(segments.count >= 3)
+            func fileSize(_ name: String) throws -> Int {
+                (try FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as! NSNumber).intValue
+            }
+            // Sealed segments hold whole batches and nothing after.
+            let sizes = try segments.map(fileSize)
+            for name in segments.dropLast() {
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/" + name)))
+                var position = 0
+                while position + 17 <= bytes.count, bytes[position + 16] == 2 {
+                    let length = bytes[(position + 8) ..< (position + 12)].reduce(0) { $0 << 8 | Int($1) }
+                    position += 12 + length
+                }
+                #expect(position == bytes.count, "\(name): \(bytes.count - position) bytes after its batches")
+            }
+            let sealedTotal = sizes.dropLast().reduce(0, +)
+            let activeLength = Int(log.size) - sealedTotal
+            // The active one may end in zeros up to a block (a direct write's padding).
+            #expect(sizes.last! >= activeLength && sizes.last! < activeLength + DirectIO.block)
+
+            // Reopened as after a kill: the padding is cut, every record reads back.
+            let reopened = try PartitionLog(directory: path, configuration: configuration, validate: intact)
+            #expect(reopened.logEndOffset == log.logEndOffset)
+            #expect(try fileSize(segments.last!) == activeLength)
+            #expect(try readAll(reopened) == expected)
+            // Appends go on after the cut, large and small.
+            try reopened.append([large(next)])
+            try reopened.append([batch(2, first: next + 100)])
+            expected += (next ..< next + 100).map { "v\($0)-" + String(repeating: "x", count: 700) } + ["v\(next + 100)", "v\(next + 101)"]
+            #expect(try readAll(reopened) == expected)
+        }
+    }
 }

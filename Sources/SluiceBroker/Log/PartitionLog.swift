@@ -159,6 +159,7 @@ package final class PartitionLog: @unchecked Sendable {
                 placed.baseOffset = next
                 var active = segments[segments.count - 1]
                 if active.size > 0 && active.size + Int64(placed.byteCount) > Int64(settings.segmentBytes) {
+                    try active.file.seal()
                     if settings.flush != .never { try active.file.sync() }
                     active = try Segment(directory: directory, baseOffset: next, indexIntervalBytes: settings.indexIntervalBytes)
                     segments.append(active)

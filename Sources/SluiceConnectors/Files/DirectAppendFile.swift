@@ -12,9 +12,8 @@ import SluiceCore
 /// Where the file system refuses direct I/O (tmpfs, some network file systems) ``open(path:creating:scratch:)``
 /// returns nil and the caller writes through the page cache.
 final class DirectAppendFile {
-    /// The block direct writes are aligned to, in memory and on disk: the largest logical block
-    /// size of common disks.
-    static let block = 4096
+    /// The block direct writes are aligned to, in memory and on disk.
+    static let block = DirectIO.block
     let path: String
     private(set) var descriptor: Int32
     /// The file's length: what was appended.
@@ -48,7 +47,7 @@ final class DirectAppendFile {
                 done += count
             }
         }
-        let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC | directFlag | (creating ? O_CREAT | O_TRUNC : 0), 0o644)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC | DirectIO.flag | (creating ? O_CREAT | O_TRUNC : 0), 0o644)
         if descriptor < 0 {
             if errno == EINVAL { return nil }
             throw failure("open", path)
@@ -63,15 +62,6 @@ final class DirectAppendFile {
         self.tail = tail
         tailOffset = length - tail.count
         self.scratch = scratch
-    }
-
-    /// `O_DIRECT`, which the Glibc module does not export: its value differs by architecture.
-    private static var directFlag: Int32 {
-        #if arch(x86_64) || arch(i386)
-        0o40000
-        #else
-        0o200000
-        #endif
     }
 
     private static func failure(_ what: String, _ path: String) -> SluiceError {
