@@ -41,9 +41,11 @@ package final class KafkaFetchConsumer {
     package struct Settings: Sendable {
         /// `isolation.level`: read_committed unless `read_uncommitted`.
         package var readCommitted = true
-        /// `fetch.max.bytes`, `max.partition.fetch.bytes`.
+        /// `fetch.max.bytes`, `max.partition.fetch.bytes`. 4 MB a partition where Kafka's
+        /// consumers ask for 1: with one fetch in flight, a reader of a backlog otherwise waits
+        /// for the next answer a good part of the time (the broker reads it from the disk).
         package var maxBytes: Int32 = 16 << 20
-        package var partitionMaxBytes: Int32 = 1 << 20
+        package var partitionMaxBytes: Int32 = 4 << 20
         /// `fetch.wait.max.ms`: the most a fetch waits at the broker for data (the poll's timeout
         /// caps it).
         package var maxWait: Duration = .milliseconds(500)
