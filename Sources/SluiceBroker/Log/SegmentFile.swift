@@ -13,8 +13,10 @@ import SluiceCore
 /// again, whole, by the next direct append, so the file's bytes past ``size`` are zeros until
 /// ``seal()`` cuts them (or recovery does, after a crash: a zero header ends the batches). Every
 /// append is in the kernel's hands before it returns, as through the page cache: a produce that
-/// was acknowledged survives the process. Small appends keep the page cache. Where the file
-/// system refuses direct I/O, every append goes through the page cache.
+/// was acknowledged survives the process. Small appends keep the page cache. Reads of
+/// ``directMinimum`` bytes and more are direct too, into the answer's memory, below the first
+/// append that went through the page cache. Where the file system refuses direct I/O, every
+/// append and read goes through the page cache.
 final class SegmentFile {
     /// Where the file is; changes when the log cleaner renames it into place.
     private(set) var path: String
