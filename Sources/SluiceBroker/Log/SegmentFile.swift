@@ -111,13 +111,9 @@ final class SegmentFile {
         let tail = tail ?? UnsafeMutableRawPointer.allocate(byteCount: block, alignment: block)
         self.tail = tail
         if lead > 0 && !tailKnown {
-            var done = 0
-            while done < lead {
-                let got = pread(descriptor, tail + done, lead - done, off_t(start) + off_t(done))
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { throw LogError.io("read \(path)", errno: got < 0 ? errno : EIO) }
-                done += got
-            }
+            let bytes = try read(at: start, count: lead)
+            guard bytes.readableBytes == lead else { throw LogError.io("read \(path)", errno: EIO) }
+            bytes.withUnsafeReadableBytes { tail.copyMemory(from: $0.baseAddress!, byteCount: lead) }
         }
         let length = DirectIO.roundUp(lead + count)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: block)
@@ -125,20 +121,14 @@ final class SegmentFile {
         memory.copyMemory(from: tail, byteCount: lead)
         fill(memory + lead)
         (memory + lead + count).initializeMemory(as: UInt8.self, repeating: 0, count: length - lead - count)
-        var written = 0
-        while written < length {
-            let result = pwrite(directDescriptor, memory + written, length - written, off_t(start) + off_t(written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                if errno == EINVAL && written == 0 {
-                    // Direct writes refused after all (the open was accepted): the page cache.
-                    close(directDescriptor)
-                    direct = .refused
-                    return false
-                }
-                throw LogError.io("write \(path)", errno: errno)
-            }
-            written += result
+        do {
+            try write(UnsafeRawBufferPointer(start: memory, count: length), at: start, to: directDescriptor)
+        } catch .io(_, errno: EINVAL) {
+            // Direct writes refused after all (the open was accepted): the page cache. (EINVAL
+            // comes before anything is written.)
+            close(directDescriptor)
+            direct = .refused
+            return false
         }
         let end = lead + count
         let kept = end & (block - 1)
@@ -174,11 +164,13 @@ final class SegmentFile {
         }
     }
 
-    private func write(_ bytes: UnsafeRawBufferPointer, at position: Int64) throws(LogError) {
+    /// Writes all of `bytes` at `position` of `target` (this file's descriptor by default).
+    private func write(_ bytes: UnsafeRawBufferPointer, at position: Int64, to target: Int32? = nil) throws(LogError) {
+        let target = target ?? descriptor
         var written = 0
         let count = bytes.count
         while written < count {
-            let result = pwrite(descriptor, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
+            let result = pwrite(target, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
             if result < 0 {
                 if errno == EINTR { continue }
                 throw LogError.io("write \(path)", errno: errno)

@@ -12,8 +12,6 @@ import SluiceCore
 /// Where the file system refuses direct I/O (tmpfs, some network file systems) ``open(path:creating:scratch:)``
 /// returns nil and the caller writes through the page cache.
 final class DirectAppendFile {
-    /// The block direct writes are aligned to, in memory and on disk.
-    static let block = DirectIO.block
     let path: String
     private(set) var descriptor: Int32
     /// The file's length: what was appended.
@@ -37,7 +35,7 @@ final class DirectAppendFile {
             var status = stat()
             guard fstat(reader, &status) == 0 else { throw failure("stat", path) }
             length = Int(status.st_size)
-            let start = length / block * block
+            let start = length / DirectIO.block * DirectIO.block
             tail = [UInt8](repeating: 0, count: length - start)
             var done = 0
             while done < tail.count {
@@ -90,7 +88,7 @@ final class DirectAppendFile {
                 }
             }
         }
-        let whole = filled / Self.block * Self.block
+        let whole = filled / DirectIO.block * DirectIO.block
         tail = Array(UnsafeRawBufferPointer(start: buffer + whole, count: filled - whole))
         if whole > 0 {
             scratch.submit(buffer, count: whole, to: descriptor, at: tailOffset, path: path)
@@ -108,9 +106,9 @@ final class DirectAppendFile {
         if !tail.isEmpty {
             let buffer = try scratch.take()
             tail.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            (buffer + tail.count).initializeMemory(as: UInt8.self, repeating: 0, count: Self.block - tail.count)
+            (buffer + tail.count).initializeMemory(as: UInt8.self, repeating: 0, count: DirectIO.block - tail.count)
             // (Written again, whole, by the next append: `tailOffset` stays.)
-            scratch.submit(buffer, count: Self.block, to: descriptor, at: tailOffset, path: path)
+            scratch.submit(buffer, count: DirectIO.block, to: descriptor, at: tailOffset, path: path)
         }
         try scratch.drain()
         guard ftruncate(descriptor, off_t(length)) == 0 else { throw Self.failure("truncate", path) }
@@ -178,7 +176,7 @@ private final class Writer: @unchecked Sendable {
         if let failure { throw failure }
         if let buffer = free.popLast() { return buffer }
         allocated += 1
-        return UnsafeMutableRawPointer.allocate(byteCount: DirectWriteScratch.size, alignment: DirectAppendFile.block)
+        return UnsafeMutableRawPointer.allocate(byteCount: DirectWriteScratch.size, alignment: DirectIO.block)
     }
 
     /// Returns a buffer taken but not written.
@@ -229,7 +227,7 @@ private final class Writer: @unchecked Sendable {
             while !failed && done < job.count {
                 let written = pwrite(job.descriptor, job.buffer + done, job.count - done, off_t(job.offset + done))
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0, written % DirectAppendFile.block == 0 else {
+                guard written > 0, written % DirectIO.block == 0 else {
                     let code = written >= 0 ? ENOSPC : errno
                     error = SluiceError(.ioError, "the file sink could not write \"\(job.path)\": \(String(cString: strerror(code)))")
                     break
