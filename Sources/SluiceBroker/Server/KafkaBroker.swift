@@ -210,9 +210,9 @@ package final class KafkaBroker: Sendable {
     /// one; or a failed future when the request cannot be read. Either way the connection is
     /// closed when the broker set `connection.closesAfterResponse`, or the future failed (as
     /// Kafka closes it).
-    func handle(_ frame: ByteBuffer, on connection: KafkaConnection, eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
+    func handle(_ frame: ByteBuffer, on connection: KafkaConnection, eventLoop: any EventLoop) -> EventLoopFuture<KafkaResponseFrame?> {
         if connection.sasl.expectsRawTokens {
-            return rawTokenReceived(frame, on: connection, eventLoop: eventLoop)
+            return rawTokenReceived(frame, on: connection, eventLoop: eventLoop).map { $0.map(KafkaResponseFrame.init) }
         }
         var body = frame
         let header: KafkaRequestHeader
@@ -224,89 +224,89 @@ package final class KafkaBroker: Sendable {
         // Before authentication a SASL listener reads nothing else, and ends the connection.
         guard connection.sasl.admits(header.api) else {
             connection.closesAfterResponse = true
-            return eventLoop.makeSucceededFuture(nil)
+            return eventLoop.answered(nil)
         }
         guard let api = header.api, api.supportedVersions.contains(header.apiVersion) else {
-            return eventLoop.makeSucceededFuture(unsupported(header))
+            return eventLoop.answered(unsupported(header))
         }
         // Requests admitted before authentication (ApiVersions, SASL) have no principal and need none.
         let context = RequestContext(principal: connection.sasl.principal, listenerIndex: connection.listenerIndex)
         do {
             switch api {
-            case .apiVersions: return eventLoop.makeSucceededFuture(try answer(ApiVersionsRequest.self, header, &body, apiVersions))
+            case .apiVersions: return eventLoop.answered(try answer(ApiVersionsRequest.self, header, &body, apiVersions))
             case .saslHandshake:
                 let request = try SaslHandshakeRequest(from: &body, version: header.apiVersion)
-                return eventLoop.makeSucceededFuture(saslHandshake(request, header, on: connection))
+                return eventLoop.answered(saslHandshake(request, header, on: connection))
             case .saslAuthenticate:
                 let request = try SaslAuthenticateRequest(from: &body, version: header.apiVersion)
-                return saslAuthenticate(request, header, on: connection, eventLoop: eventLoop)
+                return saslAuthenticate(request, header, on: connection, eventLoop: eventLoop).map { $0.map(KafkaResponseFrame.init) }
             case .metadata:
-                return eventLoop.makeSucceededFuture(try answer(MetadataRequest.self, header, &body) { metadata($0, version: $1, context) })
+                return eventLoop.answered(try answer(MetadataRequest.self, header, &body) { metadata($0, version: $1, context) })
             case .produce:
                 let request = try ProduceRequest(from: &body, version: header.apiVersion)
                 let response = produce(request, version: header.apiVersion, context)
-                return eventLoop.makeSucceededFuture(request.acks == 0 ? nil : encode(response, header))
+                return eventLoop.answered(request.acks == 0 ? nil : encode(response, header))
             case .fetch:
                 let request = try FetchRequest(from: &body, version: header.apiVersion)
                 return fetch(request, version: header.apiVersion, context, on: eventLoop).map { response in
-                    self.encode(response, header, capacity: 512 + response.recordBytes)
+                    self.encodeFetch(response, header)
                 }
             case .listOffsets:
-                return eventLoop.makeSucceededFuture(try answer(ListOffsetsRequest.self, header, &body) { listOffsets($0, version: $1, context) })
+                return eventLoop.answered(try answer(ListOffsetsRequest.self, header, &body) { listOffsets($0, version: $1, context) })
             case .createTopics:
-                return eventLoop.makeSucceededFuture(try answer(CreateTopicsRequest.self, header, &body) { createTopics($0, version: $1, context) })
+                return eventLoop.answered(try answer(CreateTopicsRequest.self, header, &body) { createTopics($0, version: $1, context) })
             case .deleteTopics:
-                return eventLoop.makeSucceededFuture(try answer(DeleteTopicsRequest.self, header, &body) { deleteTopics($0, version: $1, context) })
+                return eventLoop.answered(try answer(DeleteTopicsRequest.self, header, &body) { deleteTopics($0, version: $1, context) })
             case .createPartitions:
-                return eventLoop.makeSucceededFuture(
+                return eventLoop.answered(
                     try answer(CreatePartitionsRequest.self, header, &body) { createPartitions($0, version: $1, context) })
             case .describeConfigs:
-                return eventLoop.makeSucceededFuture(
+                return eventLoop.answered(
                     try answer(DescribeConfigsRequest.self, header, &body) { describeConfigs($0, version: $1, context) })
-            case .initProducerID: return eventLoop.makeSucceededFuture(try answer(InitProducerIdRequest.self, header, &body, initProducerID))
+            case .initProducerID: return eventLoop.answered(try answer(InitProducerIdRequest.self, header, &body, initProducerID))
             case .addPartitionsToTxn:
-                return eventLoop.makeSucceededFuture(
+                return eventLoop.answered(
                     try answer(AddPartitionsToTxnRequest.self, header, &body) { addPartitionsToTxn($0, version: $1, context) })
-            case .addOffsetsToTxn: return eventLoop.makeSucceededFuture(try answer(AddOffsetsToTxnRequest.self, header, &body, addOffsetsToTxn))
-            case .endTxn: return eventLoop.makeSucceededFuture(try answer(EndTxnRequest.self, header, &body, endTxn))
+            case .addOffsetsToTxn: return eventLoop.answered(try answer(AddOffsetsToTxnRequest.self, header, &body, addOffsetsToTxn))
+            case .endTxn: return eventLoop.answered(try answer(EndTxnRequest.self, header, &body, endTxn))
             case .txnOffsetCommit:
-                return eventLoop.makeSucceededFuture(
+                return eventLoop.answered(
                     try answer(TxnOffsetCommitRequest.self, header, &body) { txnOffsetCommit($0, version: $1, context) })
             case .alterConfigs:
-                return eventLoop.makeSucceededFuture(try answer(AlterConfigsRequest.self, header, &body) { alterConfigs($0, version: $1, context) })
+                return eventLoop.answered(try answer(AlterConfigsRequest.self, header, &body) { alterConfigs($0, version: $1, context) })
             case .incrementalAlterConfigs:
-                return eventLoop.makeSucceededFuture(
+                return eventLoop.answered(
                     try answer(IncrementalAlterConfigsRequest.self, header, &body) { incrementalAlterConfigs($0, version: $1, context) })
             case .findCoordinator:
-                return eventLoop.makeSucceededFuture(
+                return eventLoop.answered(
                     try answer(FindCoordinatorRequest.self, header, &body) { findCoordinator($0, version: $1, context) })
             case .joinGroup:
                 let request = try JoinGroupRequest(from: &body, version: header.apiVersion)
                 return groups.join(
                     request, version: header.apiVersion, clientID: header.clientID ?? "", clientHost: connection.clientHost, on: eventLoop
-                ).map { self.encode($0, header) }
+                ).map { KafkaResponseFrame(self.encode($0, header)) }
             case .syncGroup:
                 let request = try SyncGroupRequest(from: &body, version: header.apiVersion)
-                return groups.sync(request, on: eventLoop).map { self.encode($0, header) }
-            case .heartbeat: return eventLoop.makeSucceededFuture(try answer(HeartbeatRequest.self, header, &body) { request, _ in groups.heartbeat(request) })
-            case .leaveGroup: return eventLoop.makeSucceededFuture(try answer(LeaveGroupRequest.self, header, &body) { request, _ in groups.leave(request) })
+                return groups.sync(request, on: eventLoop).map { KafkaResponseFrame(self.encode($0, header)) }
+            case .heartbeat: return eventLoop.answered(try answer(HeartbeatRequest.self, header, &body) { request, _ in groups.heartbeat(request) })
+            case .leaveGroup: return eventLoop.answered(try answer(LeaveGroupRequest.self, header, &body) { request, _ in groups.leave(request) })
             case .offsetCommit:
-                return eventLoop.makeSucceededFuture(try answer(OffsetCommitRequest.self, header, &body) { offsetCommit($0, version: $1, context) })
+                return eventLoop.answered(try answer(OffsetCommitRequest.self, header, &body) { offsetCommit($0, version: $1, context) })
             case .offsetFetch:
-                return eventLoop.makeSucceededFuture(try answer(OffsetFetchRequest.self, header, &body) { offsetFetch($0, version: $1, context) })
-            case .listGroups: return eventLoop.makeSucceededFuture(try answer(ListGroupsRequest.self, header, &body, listGroups))
-            case .describeGroups: return eventLoop.makeSucceededFuture(try answer(DescribeGroupsRequest.self, header, &body, describeGroups))
+                return eventLoop.answered(try answer(OffsetFetchRequest.self, header, &body) { offsetFetch($0, version: $1, context) })
+            case .listGroups: return eventLoop.answered(try answer(ListGroupsRequest.self, header, &body, listGroups))
+            case .describeGroups: return eventLoop.answered(try answer(DescribeGroupsRequest.self, header, &body, describeGroups))
             case .describeAcls:
-                return eventLoop.makeSucceededFuture(try answer(DescribeAclsRequest.self, header, &body) { describeAcls($0, version: $1, context) })
+                return eventLoop.answered(try answer(DescribeAclsRequest.self, header, &body) { describeAcls($0, version: $1, context) })
             case .createAcls:
-                return eventLoop.makeSucceededFuture(try answer(CreateAclsRequest.self, header, &body) { createAcls($0, version: $1, context) })
+                return eventLoop.answered(try answer(CreateAclsRequest.self, header, &body) { createAcls($0, version: $1, context) })
             case .deleteAcls:
-                return eventLoop.makeSucceededFuture(try answer(DeleteAclsRequest.self, header, &body) { deleteAcls($0, version: $1, context) })
+                return eventLoop.answered(try answer(DeleteAclsRequest.self, header, &body) { deleteAcls($0, version: $1, context) })
             }
         } catch {
             // A body that cannot be read gets INVALID_REQUEST where the response has a place for
             // one error; other requests end the connection, as Kafka ends it for any of them.
-            if let rejection = rejection(of: api, header) { return eventLoop.makeSucceededFuture(rejection) }
+            if let rejection = rejection(of: api, header) { return eventLoop.answered(rejection) }
             return eventLoop.makeFailedFuture(error)
         }
     }
@@ -365,6 +365,33 @@ package final class KafkaBroker: Sendable {
         response.write(to: &buffer, version: header.apiVersion)
         return Self.sealed(consume buffer)
     }
+
+    /// A fetch's response frame: its fields encoded, with the records of each partition that
+    /// has at least ``splicedRecords`` bytes sent between them as read from the log, not copied.
+    private func encodeFetch(_ response: FetchResponse, _ header: KafkaRequestHeader) -> KafkaResponseFrame {
+        var buffer = ByteBufferAllocator().buffer(capacity: 512 + 64 * response.responses.count)
+        buffer.writeInteger(Int32(0))
+        KafkaResponseHeader(correlationID: header.correlationID).write(
+            to: &buffer, headerVersion: FetchResponse.api.responseHeaderVersion(for: header.apiVersion))
+        var spliced: [FetchResponse.Splice] = []
+        response.write(to: &buffer, version: header.apiVersion, splicing: Self.splicedRecords, spliced: &spliced)
+        let size = buffer.readableBytes - 4 + spliced.reduce(0) { $0 + $1.records.readableBytes }
+        buffer.setInteger(Int32(size), at: buffer.readerIndex)
+        guard !spliced.isEmpty else { return KafkaResponseFrame(buffer) }
+        var pieces: [ByteBuffer] = []
+        pieces.reserveCapacity(2 * spliced.count + 1)
+        var from = buffer.readerIndex
+        for splice in spliced {
+            pieces.append(buffer.getSlice(at: from, length: splice.at - from)!)
+            pieces.append(splice.records)
+            from = splice.at
+        }
+        if buffer.writerIndex > from { pieces.append(buffer.getSlice(at: from, length: buffer.writerIndex - from)!) }
+        return KafkaResponseFrame(pieces: pieces)
+    }
+
+    /// Records at least this long go out of a fetch answer as their own buffer.
+    static let splicedRecords = 16 << 10
 
     /// Sets the size prefix of a frame built with a placeholder in front.
     /// (Consumed: a frame still referenced elsewhere would be copied whole by the store.)

@@ -54,11 +54,11 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
                         context.close(promise: nil)
                         return
                     }
-                    context.writeAndFlush(self.wrapOutboundOut(response)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                    self.write(response, context: context).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
                     return
                 }
                 if let response {
-                    context.writeAndFlush(self.wrapOutboundOut(response), promise: nil)
+                    _ = self.write(response, context: context)
                 }
                 self.processNext(context: context)
             case .failure:
@@ -67,6 +67,15 @@ final class KafkaConnectionHandler: ChannelInboundHandler {
                 context.close(promise: nil)
             }
         }
+    }
+
+    /// Writes a frame's pieces and flushes them together (one vectored write); the future of
+    /// the last.
+    private func write(_ frame: KafkaResponseFrame, context: ChannelHandlerContext) -> EventLoopFuture<Void> {
+        let last = frame.pieces.count - 1
+        for piece in frame.pieces.dropLast() { context.write(wrapOutboundOut(piece), promise: nil) }
+        guard last >= 0 else { return context.eventLoop.makeSucceededVoidFuture() }
+        return context.writeAndFlush(wrapOutboundOut(frame.pieces[last]))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -233,6 +233,16 @@ package final class KafkaBatchProducer {
         lengths: UnsafeBufferPointer<Int>, timestamp: Int64, write: (Range<Int>, UnsafeMutableRawPointer, UnsafeBufferPointer<Int>) -> Void
     ) {
         let count = lengths.count
+        // The scratch arrays as locals for the loops (a class's stored property is checked for
+        // exclusive access at every use), given back at the end.
+        var bodies: [Int] = []
+        var starts: [Int] = []
+        swap(&bodies, &recordBodies)
+        swap(&starts, &valueStarts)
+        defer {
+            swap(&bodies, &recordBodies)
+            swap(&starts, &valueStarts)
+        }
         var next = 0
         while next < count {
             let partition = sticky
@@ -244,34 +254,35 @@ package final class KafkaBatchProducer {
             // As many records as the batch has room for (at least one in an empty batch).
             var total = 0
             var taken = 0
-            recordBodies.removeAll(keepingCapacity: true)
+            bodies.removeAll(keepingCapacity: true)
+            let opened = counts[index] > 0
             while next + taken < count {
                 let length = lengths[next + taken]
                 let body = 1 + Self.varintSize(delta) + Self.varintSize(firstDelta + Int64(taken)) + 1 + Self.varintSize(Int64(length)) + length + 1
                 let size = Self.varintSize(Int64(body)) + body
-                if counts[index] + Int32(taken) > 0 && total + size > space { break }
-                recordBodies.append(body)
+                if (opened || taken > 0) && total + size > space { break }
+                bodies.append(body)
                 total += size
                 taken += 1
             }
             if taken > 0 {
-                valueStarts.removeAll(keepingCapacity: true)
+                starts.removeAll(keepingCapacity: true)
                 batches[index].writeWithUnsafeMutableBytes(minimumWritableBytes: total) { out in
                     var at = 0
                     for record in 0 ..< taken {
-                        at = Self.writeVarint(Int64(recordBodies[record]), to: out, at: at)
+                        at = Self.writeVarint(Int64(bodies[record]), to: out, at: at)
                         out[at] = 0
                         at = Self.writeVarint(delta, to: out, at: at + 1)
                         at = Self.writeVarint(firstDelta + Int64(record), to: out, at: at)
                         at = Self.writeVarint(-1, to: out, at: at)  // No key.
                         let length = lengths[next + record]
                         at = Self.writeVarint(Int64(length), to: out, at: at)
-                        valueStarts.append(at)
+                        starts.append(at)
                         at += length
                         out[at] = 0  // No headers.
                         at += 1
                     }
-                    valueStarts.withUnsafeBufferPointer { starts in write(next ..< next + taken, out.baseAddress!, starts) }
+                    starts.withUnsafeBufferPointer { starts in write(next ..< next + taken, out.baseAddress!, starts) }
                     return total
                 }
                 counts[index] += Int32(taken)

@@ -112,6 +112,22 @@ package struct FetchResponse: KafkaResponse {
     }
 
     package func write(to buffer: inout ByteBuffer, version: Int16) {
+        var spliced: [Splice] = []
+        write(to: &buffer, version: version, splicing: .max, spliced: &spliced)
+    }
+
+    /// Where a partition's records were left out of the written response: they belong at `at`
+    /// (a writer index of the buffer, past their length).
+    package struct Splice {
+        package var at: Int
+        package var records: ByteBuffer
+    }
+
+    /// Writes the response as ``write(to:version:)`` does, except that of each partition's
+    /// records of `splicing` bytes or more only the length is written: `spliced` gets the records
+    /// and where they belong, in order, to be sent between the buffer's pieces (a fetch's records
+    /// leave the broker without being copied into the frame).
+    package func write(to buffer: inout ByteBuffer, version: Int16, splicing: Int, spliced: inout [Splice]) {
         assert(Self.api.supports(version))
         let compact = Self.api.isFlexible(version)
         buffer.writeInteger(throttleTimeMs)
@@ -122,7 +138,7 @@ package struct FetchResponse: KafkaResponse {
         buffer.writeKafkaArray(responses, compact: compact) { topic, buffer in
             buffer.writeKafkaString(topic.topic, compact: compact)
             buffer.writeKafkaArray(topic.partitions, compact: compact) { partition, buffer in
-                partition.write(to: &buffer, version: version)
+                partition.write(to: &buffer, version: version, splicing: splicing, spliced: &spliced)
             }
             if compact { buffer.writeKafkaEmptyTaggedFields() }
         }
@@ -155,7 +171,7 @@ extension FetchResponse.Partition {
         if compact { try buffer.skipKafkaTaggedFields() }
     }
 
-    func write(to buffer: inout ByteBuffer, version: Int16) {
+    func write(to buffer: inout ByteBuffer, version: Int16, splicing: Int, spliced: inout [FetchResponse.Splice]) {
         let compact = FetchResponse.api.isFlexible(version)
         buffer.writeInteger(partitionIndex)
         buffer.writeInteger(errorCode)
@@ -168,7 +184,12 @@ extension FetchResponse.Partition {
             if compact { buffer.writeKafkaEmptyTaggedFields() }
         }
         if version >= 11 { buffer.writeInteger(preferredReadReplica) }
-        buffer.writeKafkaNullableBytes(records, compact: compact)
+        if let records, records.readableBytes >= splicing {
+            buffer.writeKafkaDataLength(records.readableBytes, compact: compact, wide: true)
+            spliced.append(FetchResponse.Splice(at: buffer.writerIndex, records: records))
+        } else {
+            buffer.writeKafkaNullableBytes(records, compact: compact)
+        }
         if compact { buffer.writeKafkaEmptyTaggedFields() }
     }
 }

@@ -72,6 +72,12 @@ final class EmbeddedKafkaClient {
     /// broker has written nothing (yet).
     func response<Request: KafkaRequest>(to type: Request.Type, version: Int16) throws -> Request.Response? {
         guard var frame = try channel.readOutbound(as: ByteBuffer.self) else { return nil }
+        // A frame written in pieces (a fetch's records go as their own buffers) is put together.
+        if let expected = frame.getInteger(at: frame.readerIndex, as: Int32.self) {
+            while frame.readableBytes < Int(expected) + 4, var piece = try channel.readOutbound(as: ByteBuffer.self) {
+                frame.writeBuffer(&piece)
+            }
+        }
         let size = frame.readInteger(as: Int32.self)
         #expect(size.map(Int.init) == frame.readableBytes)
         let header = try KafkaResponseHeader(from: &frame, headerVersion: Request.api.responseHeaderVersion(for: version))
