@@ -37,6 +37,10 @@ package final class TableStore: Sendable {
         var staged = StagedKeyIndex()
         var stagedChunks: [Chunk] = []
         var stagedRows = 0
+        /// How many of the staged rows have keys past every committed key of their vnode (new
+        /// keys appended at the end of their vnode's range, as a table loaded in key order gets
+        /// them): while all are, a commit rewrites at most the last page of each vnode.
+        var stagedAppends = 0
         /// The bytes of the staged rows (``Chunk/byteCount``), for bounding them by the memory
         /// budget; shown as the table's share of ``MemoryOwner/tableWrites``.
         var stagedBytes = 0 {
@@ -84,6 +88,11 @@ package final class TableStore: Sendable {
     /// the table's lock (while writers wait) short, where a share of a table of millions of rows
     /// held writes back for half a second.
     static let stagedRowIDLimit = 262_144
+
+    /// Rows staged past this many commit in a table with a primary key when each of them
+    /// appends a new key past its vnode's committed keys (a table loaded in key order): each
+    /// commit rewrites at most the last page of each vnode, about as many rows again as it adds.
+    static let stagedAppendLimit = 131_072
 
     /// Bytes a staged key costs beside its row (its bytes, hash, value and slots), roughly.
     static let stagedKeyOverhead = 48
@@ -312,6 +321,7 @@ package final class TableStore: Sendable {
         state.staged.removeAll()
         state.stagedChunks.removeAll(keepingCapacity: true)
         state.stagedRows = 0
+        state.stagedAppends = 0
         state.stagedBytes = 0
     }
 
@@ -319,13 +329,18 @@ package final class TableStore: Sendable {
     /// table holds, or past a sixteenth of the memory budget's page bytes. Since a commit costs
     /// a copy of every page its keys touch (nearly the whole table, for keys spread over the
     /// vnodes), waiting until the staged rows are a share of the table keeps a bulk load's
-    /// copies at a few per row, where a fixed limit made them grow with the table.
+    /// copies at a few per row, where a fixed limit made them grow with the table. Rows that
+    /// only append to each vnode's range (row ids; a table loaded in key order, as a CDC
+    /// snapshot is) commit at ``stagedRowIDLimit`` too, so that the last commit of a large load,
+    /// which its readers wait for, stays bounded.
     static func commitIfMany(_ state: inout State, memory: StateMemory?, byRowID: Bool) {
         guard state.stagedRows >= stagedRowLimit else { return }
         let isShareOfTable = state.stagedRows >= state.table.rowCount
         let isOverBudget = memory.map { state.stagedBytes >= $0.pageBudget / stagedByteShare } ?? false
-        let isManyRowIDs = byRowID && state.stagedRows >= stagedRowIDLimit
-        if isShareOfTable || isOverBudget || isManyRowIDs { commit(&state) }
+        // Row ids, and keys appended past the table's in each vnode, fall in the last page of
+        // their vnode's range: a commit rewrites at most 256 pages, whatever the table's size.
+        let isManyAppends = byRowID && state.stagedRows >= stagedRowIDLimit || state.stagedAppends == state.stagedRows && state.stagedRows >= stagedAppendLimit
+        if isShareOfTable || isOverBudget || isManyAppends { commit(&state) }
     }
 
     /// Each key's ``StagedKeyIndex/hash(_:)``, in order.
@@ -348,6 +363,15 @@ package final class TableStore: Sendable {
             if vnode < bounds.count && keys.compare(index, with: vnode, of: bounds) > 0 { return nil }
         }
         return state.table.find(keys.key(index)).map { ($0.contents.rows, $0.index) }
+    }
+
+    /// Whether key `index` of `keys` is past every committed key of its vnode (known from
+    /// ``State/vnodeBounds``; false when they were not made).
+    private static func isPastTable(_ index: Int, of keys: KeyBuffer, in state: State) -> Bool {
+        guard !state.table.pages.isEmpty else { return true }
+        guard let bounds = state.vnodeBounds, Int(keys.ends[index]) - keys.start(index) >= 2 else { return false }
+        let vnode = keys.bytes.withUnsafeBufferPointer { Int($0[keys.start(index)]) << 8 | Int($0[keys.start(index) + 1]) }
+        return vnode < bounds.count && keys.compare(index, with: vnode, of: bounds) > 0
     }
 
     /// Upserts of this many rows or more make ``State/vnodeBounds`` when it is missing (a
@@ -416,13 +440,17 @@ package final class TableStore: Sendable {
         let kept = keptRows.count == chunk.count ? chunk : chunk.gather(keptRows)
         var signs = [Int8](repeating: 1, count: keptRows.count)
         var replaced = RowPicks()
+        var appends = 0
         for (position, row) in keptRows.enumerated() {
             if let found = find(row, of: keys, hash: hashes[row], in: &state) {
                 replaced.add(found.rows, found.index)
                 signs[position] = 0
+            } else if isPastTable(row, of: keys, in: state) {
+                appends += 1
             }
         }
         stage(kept, signs: signs, keys: keys, keyOf: { keptRows[$0] }, hashes: hashes, in: &state)
+        state.stagedAppends += appends
         return InsertResult(inserted: kept, replaced: replaced.isEmpty ? nil : replaced.gathered(types: chunk.types))
     }
 
