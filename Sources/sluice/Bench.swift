@@ -455,8 +455,8 @@ struct SinksBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sinks", abstract: "Exactly-once sinks (Kafka) beside a blackhole sink: rows/s and the ratio.")
 
-    @Option(help: "Events in the topic the pipelines read.")
-    var events = 2_000_000
+    @Option(help: "Events in the topic the pipelines read (enough that waiting for the last 250-ms barrier is a small part of each time).")
+    var events = 5_000_000
 
     @Option(help: "Runs per sink; medians are reported.")
     var runs = 3

@@ -137,6 +137,7 @@ package final class KafkaBroker: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let connection = self.makeConnection(listener: index, remoteAddress: channel.remoteAddress)

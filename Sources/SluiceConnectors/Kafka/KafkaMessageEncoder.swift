@@ -185,8 +185,7 @@ struct KafkaMessageEncoder {
         else { return false }
         values = .moved
         encoder.render(chunk.data)
-        valueEnds.removeAll(keepingCapacity: true)
-        for row in 0 ..< chunk.count { valueEnds.append(encoder.lineLength(row)) }
+        encoder.lineLengths(chunk.count, into: &valueEnds)
         valueEnds.withUnsafeBufferPointer { lengths in
             producer.appendValues(lengths: lengths, timestamp: nowMilliseconds) { rows, base, starts in
                 encoder.writeLines(rows, to: base, starts: starts)

@@ -64,7 +64,7 @@ package struct RowTextEncoder {
         assemble(rows: chunk.count, into: &out, lineEnds: &lineEnds)
     }
 
-    /// Renders `chunk`'s values, a column at a time, for ``lineLength(_:)`` and
+    /// Renders `chunk`'s values, a column at a time, for ``lineLengths(_:into:)`` and
     /// ``writeLines(_:to:starts:)``: for a caller that lays the lines out itself (a Kafka
     /// producer puts each in its record).
     package mutating func render(_ chunk: Chunk) {
@@ -78,16 +78,26 @@ package struct RowTextEncoder {
         }
     }
 
-    /// The length of row `row`'s rendered line, its newline not counted (the encoder has
-    /// columns).
-    package func lineLength(_ row: Int) -> Int {
-        var length = kind == .json ? 2 + keyBytes : rendered.count - 1
-        for column in rendered.indices { length += rendered[column].length(row) }
-        return length
+    /// The length of each rendered row's line, its newline not counted, in `lengths` (replacing
+    /// what it held): a column at a time.
+    package func lineLengths(_ rows: Int, into lengths: inout [Int]) {
+        lengths.removeAll(keepingCapacity: true)
+        lengths.append(contentsOf: repeatElement(kind == .json ? 2 + keyBytes : rendered.count - 1, count: rows))
+        lengths.withUnsafeMutableBufferPointer { lengths in
+            for column in rendered.indices {
+                rendered[column].ends.withUnsafeBufferPointer { ends in
+                    var previous = 0
+                    for row in 0 ..< rows {
+                        lengths[row] += ends[row] - previous
+                        previous = ends[row]
+                    }
+                }
+            }
+        }
     }
 
     /// Writes the rendered lines of `rows` without their newlines, row `rows.lowerBound + i` at
-    /// `base + starts[i]` (each with room for ``lineLength(_:)`` bytes).
+    /// `base + starts[i]` (each with room for its ``lineLengths(_:into:)`` bytes).
     package func writeLines(_ rows: Range<Int>, to base: UnsafeMutableRawPointer, starts: UnsafeBufferPointer<Int>) {
         var cursors = Array(starts)
         cursors.withUnsafeMutableBufferPointer { cursors in

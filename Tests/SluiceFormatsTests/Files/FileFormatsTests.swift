@@ -140,7 +140,11 @@ import Testing
             var ends: [Int] = []
             encoder.append(chunk(), to: &appended, lineEnds: &ends)
             encoder.render(chunk())
-            let lengths = (0 ..< 3).map { encoder.lineLength($0) }
+            var lengths: [Int] = []
+            encoder.lineLengths(3, into: &lengths)
+            // Each appended line's length, its newline not counted.
+            let appendedLengths: [Int] = (0 ..< 3).map { (row: Int) -> Int in ends[row] - (row == 0 ? 0 : ends[row - 1]) - 1 }
+            #expect(lengths == appendedLengths, "\(kind)")
             // Rows 1 and 2 only, with three bytes of gap before each.
             let starts = [3, 3 + lengths[1] + 3]
             var out = [UInt8](repeating: 0xEE, count: starts[1] + lengths[2])
