@@ -17,8 +17,9 @@ import SluiceServer
 /// - **COPY FROM**: the same rows, read back from that table as COPY text, loaded again with one
 ///   `COPY … FROM STDIN` over libpq (the ceiling of loading them into PostgreSQL).
 /// Barriers every 250 ms: each time ends at the barrier after the last event, so the default is
-/// 5 M events, where that wait is at most an eighth of a run (at 2 M it was a quarter). Goals: the Kafka sink's pipeline at ≥ 0.7× the blackhole's events/s,
-/// and the Postgres sink's at ≥ 0.7× COPY FROM's.
+/// 5 M events, where that wait is at most an eighth of a run (at 2 M it was a quarter). Goals:
+/// the Kafka sink's pipeline at ≥ 0.7× the blackhole's events/s, and the Postgres sink's at
+/// ≥ 0.7× COPY FROM's.
 package struct SinksBenchmark {
     package var events: Int
     package var runs: Int

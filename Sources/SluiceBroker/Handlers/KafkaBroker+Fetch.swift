@@ -100,10 +100,3 @@ extension KafkaBroker {
             logStartOffset: logStart, abortedTransactions: [], preferredReadReplica: -1, records: ByteBuffer())
     }
 }
-
-extension FetchResponse {
-    /// The bytes of records the response carries, to size its frame.
-    var recordBytes: Int {
-        responses.reduce(0) { sum, topic in sum + topic.partitions.reduce(0) { $0 + ($1.records?.readableBytes ?? 0) } }
-    }
-}

@@ -355,25 +355,26 @@ package final class KafkaBroker: Sendable {
         return encode(handler(request, header.apiVersion), header)
     }
 
-    /// The response frame: size prefix, header and body. `capacity` sizes the buffer up front, so
-    /// large fetches are not copied while it grows.
-    func encode<Response: KafkaResponse>(_ response: Response, _ header: KafkaRequestHeader, capacity: Int = 256) -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: capacity)
-        buffer.writeInteger(Int32(0))
-        let api = Response.api
-        KafkaResponseHeader(correlationID: header.correlationID).write(
-            to: &buffer, headerVersion: api.responseHeaderVersion(for: header.apiVersion))
+    /// The response frame: size prefix, header and body (a fetch's is ``encodeFetch(_:_:)``'s).
+    func encode<Response: KafkaResponse>(_ response: Response, _ header: KafkaRequestHeader) -> ByteBuffer {
+        var buffer = Self.frameHead(of: Response.self, header, capacity: 256)
         response.write(to: &buffer, version: header.apiVersion)
         return Self.sealed(consume buffer)
+    }
+
+    /// A frame's start: a placeholder for its size, and the response header.
+    private static func frameHead<Response: KafkaResponse>(of _: Response.Type, _ header: KafkaRequestHeader, capacity: Int) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        buffer.writeInteger(Int32(0))
+        KafkaResponseHeader(correlationID: header.correlationID).write(
+            to: &buffer, headerVersion: Response.api.responseHeaderVersion(for: header.apiVersion))
+        return buffer
     }
 
     /// A fetch's response frame: its fields encoded, with the records of each partition that
     /// has at least ``splicedRecords`` bytes sent between them as read from the log, not copied.
     private func encodeFetch(_ response: FetchResponse, _ header: KafkaRequestHeader) -> KafkaResponseFrame {
-        var buffer = ByteBufferAllocator().buffer(capacity: 512 + 64 * response.responses.count)
-        buffer.writeInteger(Int32(0))
-        KafkaResponseHeader(correlationID: header.correlationID).write(
-            to: &buffer, headerVersion: FetchResponse.api.responseHeaderVersion(for: header.apiVersion))
+        var buffer = Self.frameHead(of: FetchResponse.self, header, capacity: 512 + 64 * response.responses.count)
         var spliced: [FetchResponse.Splice] = []
         response.write(to: &buffer, version: header.apiVersion, splicing: Self.splicedRecords, spliced: &spliced)
         let size = buffer.readableBytes - 4 + spliced.reduce(0) { $0 + $1.records.readableBytes }

@@ -13,14 +13,6 @@ struct KafkaResponseFrame {
     init(pieces: [ByteBuffer]) {
         self.pieces = pieces
     }
-
-    /// The frame's bytes in one buffer (a copy when it has several pieces).
-    var joined: ByteBuffer {
-        guard pieces.count > 1 else { return pieces.first ?? ByteBuffer() }
-        var buffer = ByteBufferAllocator().buffer(capacity: pieces.reduce(0) { $0 + $1.readableBytes })
-        for piece in pieces { buffer.writeImmutableBuffer(piece) }
-        return buffer
-    }
 }
 
 extension EventLoop {
