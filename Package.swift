@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, SluiceAuth
+// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, SluiceAuth, SluiceCrypto (over CLibCrypto)
 // L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluicePostgresClient, SluiceLakehouse
 // L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -23,8 +23,6 @@ let package = Package(
         // HTTP: the Iceberg REST catalog's server (Hummingbird) and the S3 and catalog clients.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // SHA-256 and HMAC for S3's Signature Version 4 and the catalog's tokens.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -44,6 +42,10 @@ let package = Package(
         // The processor's CRC-32C instruction, which Swift cannot reach without C.
         .target(name: "CCRC32C"),
         .target(name: "SluiceCodecs", dependencies: ["CZlib", "CSnappy", "CLZ4", "CZstd", "CCRC32C"]),
+        // The system's OpenSSL libcrypto (Debian: libssl-dev): SHA-256 and HMAC for S3's
+        // Signature Version 4 and the catalog's tokens, AES-GCM for the catalog's sealed secrets.
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "SluiceCrypto", dependencies: ["SluiceCore", "CLibCrypto"]),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         // PostgreSQL's client library's header (Debian: libpq-dev) for the Postgres sinks and CDC
@@ -65,11 +67,10 @@ let package = Package(
         .target(
             name: "SluiceLakehouse",
             dependencies: [
-                "SluiceCore", "SluiceCodecs", "SluiceFormats", nioCore,
+                "SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", nioCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluicePostgresClient"]),
@@ -77,7 +78,7 @@ let package = Package(
         .target(
             name: "SluiceServer",
             dependencies: [
-                "SluiceCore", "SluiceAuth", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
+                "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", nioCore, nioPosix,
                 // The HTTP app: the dashboard, /metrics, /health and /ready.
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -102,6 +103,7 @@ let package = Package(
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
         .testTarget(name: "SluiceAuthTests", dependencies: ["SluiceCore", "SluiceAuth"]),
+        .testTarget(name: "SluiceCryptoTests", dependencies: ["SluiceCore", "SluiceCrypto"]),
         // The tests reach zstd directly to write frames without a content size, as streaming producers do.
         .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCore", "SluiceCodecs", "CZstd"]),
         .testTarget(

@@ -30,6 +30,8 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 [ -f /usr/include/librdkafka/rdkafka.h ] || missing+=(librdkafka-dev)
 # libpq for SluicePostgresClient (the Postgres sinks and the CDC source).
 [ -f /usr/include/postgresql/libpq-fe.h ] || missing+=(libpq-dev)
+# OpenSSL's libcrypto for SluiceCrypto (S3 signatures, catalog tokens, sealed secrets).
+[ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 
 if ((${#missing[@]} == 0)); then
     exit 0

@@ -17,7 +17,7 @@ package struct ServerConfiguration: Sendable {
     package var dataDirectory: String? = "./sluice-data"
     /// How SQL clients prove who they are: clients on a loopback address, and the others. The
     /// users are the catalog's roles (`root`, a superuser without a password, from the start).
-    package var loopbackAuthentication = PGAuthMethod.trust
+    package var loopbackAuthentication = PGAuthMethod.auto
     package var otherAuthentication = PGAuthMethod.scram
     /// Milliseconds between barriers (RisingWave's `barrier_interval_ms`).
     package var barrierIntervalMilliseconds = 1000
@@ -139,9 +139,10 @@ package final class SluiceServer: Sendable {
             if let dataDirectory = configuration.dataDirectory { brokerConfiguration.dataDirectory = "\(dataDirectory)/broker" }
             // Kafka clients log in as SQL clients do from their address: SASL (PLAIN or
             // SCRAM-SHA-256, with the SQL users' passwords) where SQL needs a password, optional
-            // where SQL trusts. The users come once the catalog is open.
-            brokerConfiguration.authentication.loopback = configuration.loopbackAuthentication == .trust ? .optional : .required
-            brokerConfiguration.authentication.other = configuration.otherAuthentication == .trust ? .optional : .required
+            // where SQL trusts a role without one (a client that gives none is anonymous, and a
+            // wrong password fails). The users come once the catalog is open.
+            brokerConfiguration.authentication.loopback = configuration.loopbackAuthentication.admitsPasswordless ? .optional : .required
+            brokerConfiguration.authentication.other = configuration.otherAuthentication.admitsPasswordless ? .optional : .required
             if let tls {
                 let handler = { @Sendable () throws -> any ChannelHandler in tls.handler() }
                 brokerConfiguration.tlsHandlerFactory = handler
@@ -162,7 +163,7 @@ package final class SluiceServer: Sendable {
             let store = try SchemaRegistryStore(dataDirectory: configuration.dataDirectory)
             let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
             let server = SchemaRegistryServer(
-                host: settings.host, port: settings.port, store: store, access: method == .trust ? .trusted : HTTPAccess(users: registryUsers),
+                host: settings.host, port: settings.port, store: store, access: HTTPAccess.for(method, users: registryUsers),
                 builder: httpBuilder)
             try await server.start()
             schemaRegistry = server
@@ -197,9 +198,8 @@ package final class SluiceServer: Sendable {
             let users = CatalogUsers(catalog: database.catalog)
             func access(_ host: String) -> HTTPAccess {
                 let method = Self.isLoopbackHost(host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
-                guard method != .trust else { return .trusted }
-                let access = HTTPAccess(users: users)
-                metrics.attach(access)
+                let access = HTTPAccess.for(method, users: users)
+                if access.users != nil { metrics.attach(access) }
                 return access
             }
             if let address = settings.metricsAddress {

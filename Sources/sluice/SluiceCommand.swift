@@ -40,11 +40,13 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "How SQL clients on other addresses than loopback log in: trust, password or scram.",
-        discussion: "Users are the catalog's roles (CREATE USER name WITH PASSWORD '…'). With trust, a role logs in without a password; password takes it in clear text (use it with TLS only); scram is SCRAM-SHA-256."))
+        discussion: "Users are the catalog's roles (CREATE USER name WITH PASSWORD '…'). With trust, a role logs in without a password; auto trusts only the roles that have none; password takes it in clear text (use it with TLS only); scram is SCRAM-SHA-256."))
     var auth: AuthMethodArgument = .scram
 
-    @Option(help: "How SQL clients on a loopback address log in: trust, password or scram.")
-    var authLoopback: AuthMethodArgument = .trust
+    @Option(help: ArgumentHelp(
+        "How SQL clients on a loopback address log in: auto, trust, password or scram.",
+        discussion: "auto (the default) lets a role without a password in without one (root, until it is given one) and asks a role with a password for it, by SCRAM-SHA-256; trust lets anyone in as any role. Kafka clients, the dashboard and the schema registry on loopback follow the same rule."))
+    var authLoopback: AuthMethodArgument = .auto
 
     @Flag(help: "Allow --auth trust on an address other than loopback: anyone who reaches the port is whoever they say.")
     var insecureTrust = false
@@ -101,8 +103,8 @@ struct Serve: AsyncParsableCommand {
         configuration.sqlPort = port
         configuration.loopbackAuthentication = authLoopback.method
         configuration.otherAuthentication = auth.method
-        if auth == .trust, !SluiceServer.isLoopbackHost(host), !insecureTrust {
-            throw ValidationError("refusing --auth trust on \(host), which other machines can reach: anyone could log in as any user. Use --auth scram (the default) with CREATE USER … WITH PASSWORD, or --insecure-trust if that is what you want.")
+        if auth.method.admitsPasswordless, !SluiceServer.isLoopbackHost(host), !insecureTrust {
+            throw ValidationError("refusing --auth \(auth.rawValue) on \(host), which other machines can reach: anyone could log in as a user without a password. Use --auth scram (the default) with CREATE USER … WITH PASSWORD, or --insecure-trust if that is what you want.")
         }
         switch (tlsCert, tlsKey) {
         case (let certificate?, let key?):
@@ -227,10 +229,11 @@ final class LockedFlag: Sendable {
 
 /// `--auth` and `--auth-loopback`.
 enum AuthMethodArgument: String, ExpressibleByArgument, CaseIterable {
-    case trust, password, scram
+    case auto, trust, password, scram
 
     var method: PGAuthMethod {
         switch self {
+        case .auto: .auto
         case .trust: .trust
         case .password: .password
         case .scram: .scram

@@ -170,6 +170,116 @@ def test_table_view_and_schema_privileges_match_postgres(postgres: PostgresServe
         assert failures >= 30
 
 
+MEMBERSHIP_USERS = ("dave", "erin", "frank", "gail")
+MEMBERSHIPS = ("SELECT r.rolname, m.rolname, a.admin_option FROM pg_auth_members a JOIN pg_roles r ON r.oid = a.roleid "
+               "JOIN pg_roles m ON m.oid = a.member WHERE r.rolname NOT LIKE 'pg%' ORDER BY 1, 2")
+
+# (user, statements): the statements run in order in one autocommit session of that user, so that
+# SET ROLE holds for the ones after it.
+MEMBERSHIP_SCRIPT: list[tuple[str, list[str]]] = [
+    # Names that are also kinds of object in Sluice's grammar are names, as in PostgreSQL.
+    ("root", ["CREATE TABLE secret (id int)", "INSERT INTO secret VALUES (1), (2)", "CREATE TABLE source (id int)",
+              "CREATE TABLE sink (id int)", "CREATE TABLE connection (id int)"]),
+    ("dave", ["SELECT count(*) FROM secret"]),
+    ("root", ["GRANT SELECT ON secret TO dave"]),
+    ("dave", ["SELECT count(*) FROM secret", "SELECT count(*) FROM source"]),
+    ("root", ["GRANT SELECT ON source, sink TO dave", "GRANT INSERT ON connection TO dave", "GRANT SELECT ON TABLE secret TO frank"]),
+    ("dave", ["SELECT count(*) FROM source", "SELECT count(*) FROM sink", "INSERT INTO connection VALUES (1)", "SELECT * FROM connection"]),
+    ("root", ["REVOKE SELECT ON secret FROM dave, frank"]),
+    ("dave", ["SELECT count(*) FROM secret"]),
+    # Membership: privileges come through the roles a role is a member of.
+    ("root", ["CREATE ROLE readers", "GRANT SELECT ON secret TO readers"]),
+    ("erin", ["SELECT count(*) FROM secret", "SHOW is_superuser"]),
+    ("root", ["GRANT readers TO erin", "GRANT readers TO erin", "SHOW is_superuser"]),
+    ("erin", ["SELECT count(*) FROM secret", "GRANT readers TO frank"]),
+    ("root", ["GRANT readers TO erin WITH ADMIN OPTION", MEMBERSHIPS]),
+    ("erin", ["GRANT readers TO frank", "SELECT count(*) FROM secret"]),
+    ("frank", ["SELECT count(*) FROM secret"]),
+    # No role may be a member of itself, directly or not; unknown roles are refused.
+    ("root", ["GRANT erin TO readers", "GRANT readers TO readers", "GRANT nobody TO erin", "GRANT readers TO nobody"]),
+    # SET ROLE: to a role the session's user is a member of (INHERIT or not); RESET goes back.
+    ("erin", ["SET ROLE readers", "SELECT current_user, session_user", "SELECT count(*) FROM secret", "RESET ROLE",
+              "SELECT current_user, session_user", "SET ROLE frank", "SET ROLE NONE", "SELECT current_user"]),
+    ("dave", ["SET ROLE readers", "SELECT current_user"]),
+    ("root", ["CREATE USER gail NOINHERIT", "GRANT readers TO gail"]),
+    ("gail", ["SELECT count(*) FROM secret", "SET ROLE readers", "SELECT count(*) FROM secret", "SET ROLE gail",
+              "SELECT count(*) FROM secret"]),
+    # Through a chain of roles.
+    ("root", ["CREATE ROLE staff", "GRANT readers TO staff", "REVOKE readers FROM frank", "REVOKE readers FROM frank"]),
+    ("frank", ["SELECT count(*) FROM secret"]),
+    ("root", ["GRANT staff TO frank"]),
+    ("frank", ["SELECT count(*) FROM secret"]),
+    # Admin option taken back: erin keeps the membership, not the right to give it.
+    ("root", ["REVOKE ADMIN OPTION FOR readers FROM erin", MEMBERSHIPS]),
+    ("erin", ["GRANT readers TO dave", "REVOKE readers FROM frank", "SELECT count(*) FROM secret"]),
+    # A role's members own what it owns.
+    ("root", ["CREATE ROLE owners", "GRANT CREATE ON SCHEMA public TO owners", "GRANT owners TO dave", "GRANT owners TO erin"]),
+    ("dave", ["SET ROLE owners", "CREATE TABLE owned (x int)", "SELECT current_user"]),
+    ("root", ["SELECT pg_get_userbyid(relowner) FROM pg_class WHERE relname = 'owned'"]),
+    ("erin", ["INSERT INTO owned VALUES (1)", "SELECT count(*) FROM owned", "DROP TABLE owned"]),
+    ("frank", ["SELECT count(*) FROM owned"]),
+    # Dropping a role that holds privileges is refused; without them its memberships go with it.
+    ("root", ["DROP ROLE readers", "REVOKE SELECT ON secret FROM readers", "DROP ROLE readers", MEMBERSHIPS]),
+    ("erin", ["SELECT count(*) FROM secret"]),
+    ("frank", ["SELECT count(*) FROM secret"]),
+]
+
+
+def _run_session(conn_factory, user: str, statements: list[str]) -> list[tuple[str, object]]:
+    outcomes = []
+    with conn_factory(user) as conn:
+        for sql in statements:
+            try:
+                cursor = conn.execute(sql)
+                rows = cursor.fetchall() if cursor.description else None
+                outcomes.append(("ok", [tuple(row) for row in rows] if rows is not None else None))
+            except psycopg.Error as error:
+                outcomes.append(("error", error.sqlstate))
+    return outcomes
+
+
+def test_role_membership_and_names_that_are_kinds_match_postgres(postgres: PostgresServer, tmp_path) -> None:
+    endpoint = postgres.create_database("membership")
+    database = endpoint.dbname
+    with psycopg.connect(host=endpoint.host, port=endpoint.port, user="root", dbname=database, autocommit=True) as admin:
+        for user in MEMBERSHIP_USERS[:3]:
+            admin.execute(f"CREATE USER {user}")
+
+    def pg(user: str):
+        return psycopg.connect(host=endpoint.host, port=endpoint.port, user=user, dbname=database, autocommit=True)
+
+    with SluiceServer(data_dir=tmp_path / "data") as sluice:
+        with connect(sluice) as conn:
+            for user in MEMBERSHIP_USERS[:3]:
+                conn.execute(f"CREATE USER {user}")
+
+        def ours(user: str):
+            return psycopg.connect(host=sluice.host, port=sluice.port, user=user, dbname="dev", autocommit=True)
+
+        mismatches = []
+        outcomes = []
+        for user, statements in MEMBERSHIP_SCRIPT:
+            expected = _run_session(pg, user, statements)
+            got = _run_session(ours, user, statements)
+            outcomes += expected
+            for sql, want, have in zip(statements, expected, got):
+                if want != have:
+                    mismatches.append(f"{user}: {sql}\n    postgres: {want}\n    sluice:   {have}")
+        assert not mismatches, "\n".join(mismatches)
+        # Refusals and successes both, and the memberships shown.
+        assert sum(outcome[0] == "error" for outcome in outcomes) >= 15
+        assert ("ok", [("readers", "erin", True)]) in outcomes
+
+    final = _run_session(pg, "root", [MEMBERSHIPS])
+    assert final == [("ok", [("owners", "dave", False), ("owners", "erin", False), ("staff", "frank", False)])], final
+    # The memberships survive a restart.
+    with SluiceServer(data_dir=tmp_path / "data") as sluice:
+        def again(user: str):
+            return psycopg.connect(host=sluice.host, port=sluice.port, user=user, dbname="dev", autocommit=True)
+        assert _run_session(again, "root", [MEMBERSHIPS]) == final
+        assert _run_session(again, "dave", ["SET ROLE owners", "SELECT current_user"]) == [("ok", None), ("ok", [("owners",)])]
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[SluiceServer]:
     with SluiceServer(data_dir=tmp_path_factory.mktemp("privileges") / "data") as sluice:

@@ -41,8 +41,9 @@ CATALOG_TOKEN = "tok-3b9f0d2c77"
 URL_PASSWORD = "url-Pw-0e5a77"
 RUNTIME_URL_PASSWORD = "url-Pw-runtime-88c1"
 TYPO_PASSWORD = "typo-Pw-6d2f"
+STORED_SECRET = "stored-Pw-51ab9c"
 SECRETS = [KAFKA_PASSWORD, REGISTRY_PASSWORD, S3_ACCESS_KEY, S3_SECRET_KEY, CATALOG_SECRET, CATALOG_TOKEN, URL_PASSWORD,
-           RUNTIME_URL_PASSWORD, TYPO_PASSWORD]
+           RUNTIME_URL_PASSWORD, TYPO_PASSWORD, STORED_SECRET]
 
 
 def _leaks(text: str) -> list[str]:
@@ -122,7 +123,8 @@ def _check_nothing_shows_a_secret(server: SluiceServer, conn: psycopg.Connection
     for relation, text in texts.items():
         assert not _leaks(text), (relation, text[:2000])
     definitions = conn.execute("SELECT definition FROM rw_sources UNION ALL SELECT definition FROM rw_sinks").fetchall()
-    assert len(definitions) == 4 and all("[REDACTED]" in row[0] for row in definitions), definitions
+    # (clicks_ref names its secret, and shows the name.)
+    assert len(definitions) == 5 and sum("[REDACTED]" in row[0] for row in definitions) == 4, definitions
     for (oid,) in conn.execute("SELECT oid FROM pg_class").fetchall():
         viewdef = conn.execute("SELECT pg_get_viewdef(%s)", (oid,)).fetchone()[0]
         assert not _leaks(viewdef or ""), viewdef
@@ -130,13 +132,23 @@ def _check_nothing_shows_a_secret(server: SluiceServer, conn: psycopg.Connection
     assert not _leaks(_dashboard(server))
 
 
-def _check_the_data_directory(server: SluiceServer) -> None:
+def _check_the_data_directory(server: SluiceServer, conn: psycopg.Connection) -> None:
     data = server.data_dir
     assert stat.S_IMODE(data.stat().st_mode) == 0o700, oct(data.stat().st_mode)
     catalog_file = data / "catalog.json"
     assert stat.S_IMODE(catalog_file.stat().st_mode) == 0o600, oct(catalog_file.stat().st_mode)
-    # It is where they are kept (a restart needs them).
-    assert KAFKA_PASSWORD in catalog_file.read_text()
+    key_file = data / "catalog.key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 and len(key_file.read_bytes()) == 32
+    # After a checkpoint, no file under the data directory holds a secret in clear: the catalog
+    # keeps them sealed (a restart opens them).
+    conn.execute("CHECKPOINT")
+    files = [path for path in data.rglob("*") if path.is_file()]
+    assert catalog_file in files and len(files) > 3, files
+    for path in files:
+        content = path.read_bytes()
+        found = [secret for secret in SECRETS if secret.encode() in content]
+        assert not found, (str(path), found)
+    assert "sealedRelations" in catalog_file.read_text() and "sealedSecrets" in catalog_file.read_text()
 
 
 def test_secrets_are_never_shown(tmp_path: Path) -> None:
@@ -154,6 +166,18 @@ def test_secrets_are_never_shown(tmp_path: Path) -> None:
         conn.execute(f"""CREATE SOURCE clicks (id bigint, page varchar) WITH (connector = 'kafka', topic = '{topic}',
             properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest', properties.sasl.mechanism = 'PLAIN',
             properties.sasl.username = 'svc', "properties.sasl.password" = '{KAFKA_PASSWORD}') FORMAT PLAIN ENCODE JSON""")
+        # A source whose password is a stored secret, named (RisingWave's `SECRET name`).
+        conn.execute(f"CREATE SECRET kafka_pw WITH (backend = 'meta') AS '{STORED_SECRET}'")
+        conn.execute(f"""CREATE SOURCE clicks_ref (id bigint, page varchar) WITH (connector = 'kafka', topic = '{topic}',
+            properties.bootstrap.server = '{bootstrap}', scan.startup.mode = 'earliest', properties.sasl.mechanism = 'PLAIN',
+            properties.sasl.username = 'svc', properties.sasl.password = SECRET kafka_pw) FORMAT PLAIN ENCODE JSON""")
+        shown = conn.execute("SHOW CREATE SOURCE clicks_ref").fetchone()[1]
+        assert "properties.sasl.password = SECRET kafka_pw" in shown and STORED_SECRET not in shown, shown
+        error = _create_error(conn, "DROP SECRET kafka_pw")
+        assert error.sqlstate == "2BP01" and "clicks_ref" in str(error), _error_text(error)
+        error = _create_error(conn, f"""CREATE SOURCE no_secret (id bigint) WITH (connector = 'kafka', topic = '{topic}',
+            properties.bootstrap.server = '{bootstrap}', properties.sasl.password = SECRET missing) FORMAT PLAIN ENCODE JSON""")
+        assert error.sqlstate == "42704" and "missing" in str(error), _error_text(error)
         # A table whose secret is in the options after ENCODE (a schema registry's password).
         conn.execute(f"""CREATE TABLE registered (id bigint, page varchar) WITH (connector = 'kafka', topic = '{topic}',
             properties.bootstrap.server = '{bootstrap}') FORMAT PLAIN ENCODE JSON (schema.registry = 'http://127.0.0.1:1',
@@ -203,7 +227,7 @@ def test_secrets_are_never_shown(tmp_path: Path) -> None:
         assert error.sqlstate == "22023" and "sasl.password.typo" in str(error) and not _leaks(_error_text(error)), _error_text(error)
 
         _check_nothing_shows_a_secret(server, conn)
-        _check_the_data_directory(server)
+        _check_the_data_directory(server, conn)
 
     log = server.log()
     assert "shutting down" in log, log[-2000:]
@@ -214,6 +238,6 @@ def test_secrets_are_never_shown(tmp_path: Path) -> None:
         wait_until(lambda: conn.execute("SELECT last_error FROM sluice_sinks WHERE name = 'remote'").fetchone()[0], 60,
                    "the restarted sink to report that its catalog is gone")
         _check_nothing_shows_a_secret(server, conn)
-        _check_the_data_directory(server)
+        _check_the_data_directory(server, conn)
     log = server.log()
     assert not _leaks(log), log[-4000:]

@@ -256,3 +256,92 @@ def test_trust_is_refused_on_a_shared_address(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_loopback_asks_for_the_password_a_role_has(tmp_path: Path) -> None:
+    """By default (`--auth-loopback auto`) a loopback client gets in without a password only as a
+    role that has none (root, until it is given one); a role with a password must give it, by
+    SCRAM (28P01 otherwise), from loopback as from other addresses. Kafka clients, the dashboard
+    and `is_superuser` follow the role. `--auth-loopback trust` keeps trusting everyone."""
+    data = tmp_path / "data"
+    with SluiceServer(data_dir=data) as server:
+        root = _pg8000(server, "root", None)
+        root.run("CREATE USER dora WITH PASSWORD 'right one'")
+        root.run("CREATE USER ned")  # no password
+        root.close()
+        for password in ("wrong", "", "right onE"):
+            with pytest.raises(Exception) as raised:
+                _pg8000(server, "dora", password).close()
+            assert _sqlstate(raised.value) == "28P01", (password, raised.value)
+        with pytest.raises(psycopg.OperationalError) as refused:
+            psycopg.connect(host=server.host, port=server.port, user="dora", password="nope", dbname="dev").close()
+        assert "password authentication failed" in str(refused.value)
+        run = subprocess.run(["psql", "-h", server.host, "-p", str(server.port), "-U", "dora", "-d", "dev", "-w", "-tAc", "SELECT 1"],
+                             capture_output=True, timeout=30, env={k: v for k, v in os.environ.items() if k != "PGPASSWORD"})
+        assert run.returncode != 0 and b"password" in run.stderr, run.stderr
+        with psycopg.connect(host=server.host, port=server.port, user="dora", password="right one", dbname="dev") as conn:
+            assert conn.execute("SELECT current_user").fetchone() == ("dora",)
+            assert conn.info.parameter_status("is_superuser") == "off"
+        with psycopg.connect(host=server.host, port=server.port, user="ned", dbname="dev") as conn:
+            assert conn.execute("SELECT session_user").fetchone() == ("ned",)
+        with psycopg.connect(host=server.host, port=server.port, user="root", dbname="dev") as conn:
+            assert conn.info.parameter_status("is_superuser") == "on"
+            # SET ROLE reports the new role's is_superuser, as PostgreSQL does.
+            conn.execute("SET ROLE ned")
+            assert conn.info.parameter_status("is_superuser") == "off"
+            assert conn.execute("SELECT current_user, session_user").fetchone() == ("ned", "root")
+            conn.execute("RESET ROLE")
+            assert conn.info.parameter_status("is_superuser") == "on"
+
+        # The dashboard: open while root has no password; then it asks, as SQL does.
+        assert _http(server, "/api/state", None)[0] == 200
+        with psycopg.connect(host=server.host, port=server.port, user="root", dbname="dev", autocommit=True) as conn:
+            conn.execute("ALTER USER root WITH PASSWORD 'root pw'")
+        assert _http(server, "/api/state", None)[0] == 401
+        assert _http(server, "/api/state", ("root", "wrong"))[0] == 401
+        assert _http(server, "/api/state", ("root", "root pw"))[0] == 200
+        with pytest.raises(psycopg.OperationalError) as raised:
+            psycopg.connect(host=server.host, port=server.port, user="root", dbname="dev").close()
+        assert "no password supplied" in str(raised.value), raised.value
+        with pytest.raises(Exception) as raised:
+            _pg8000(server, "root", "root pW").close()
+        assert _sqlstate(raised.value) == "28P01", raised.value
+
+        # Kafka clients: SASL with a wrong password is refused on loopback too.
+        from kafka import KafkaProducer
+        from kafka.errors import KafkaError
+        with pytest.raises(KafkaError):
+            KafkaProducer(bootstrap_servers=server.kafka_bootstrap, security_protocol="SASL_PLAINTEXT", sasl_mechanism="PLAIN",
+                          sasl_plain_username="dora", sasl_plain_password="wrong", request_timeout_ms=5000).close()
+        from kafka import KafkaAdminClient
+        admin = KafkaAdminClient(bootstrap_servers=server.kafka_bootstrap, security_protocol="SASL_PLAINTEXT", sasl_mechanism="PLAIN",
+                                 sasl_plain_username="dora", sasl_plain_password="right one", request_timeout_ms=10000)
+        assert isinstance(admin.list_topics(), list)
+        admin.close()
+
+        address = _non_loopback_address()
+    # `--auth-loopback trust` keeps today's behaviour for those who ask for it.
+    with SluiceServer(data_dir=data, extra_args=["--auth-loopback", "trust"]) as trusting:
+        with psycopg.connect(host=trusting.host, port=trusting.port, user="dora", password="wrong", dbname="dev") as conn:
+            assert conn.execute("SELECT current_user").fetchone() == ("dora",)
+    # From another address, the same rule as ever: the password or 28P01.
+    if address is not None:
+        port = free_port()
+        process = subprocess.Popen([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--data-dir", str(data),
+                                    "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            def listening() -> bool:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    return True
+                except OSError:
+                    return False
+            wait_until(listening, 30, "the server on 0.0.0.0")
+            with pytest.raises(Exception) as raised:
+                pg8000.native.Connection(user="dora", password="wrong", host=address, port=port, database="dev", timeout=30)
+            assert _sqlstate(raised.value) == "28P01"
+            pg8000.native.Connection(user="dora", password="right one", host=address, port=port, database="dev", timeout=30).close()
+        finally:
+            process.terminate()
+            process.wait(timeout=30)

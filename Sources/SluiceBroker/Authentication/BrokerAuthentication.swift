@@ -34,6 +34,10 @@ package struct BrokerAuthentication: Sendable {
     package var users: any UserDirectory
     /// How long a failed login waits before its answer (and the close).
     package var failedLoginDelay: TimeAmount
+    /// Whether a PLAIN password (a PBKDF2 derivation, milliseconds) is checked on the thread
+    /// pool rather than the connection's event loop, which other connections share. Off only
+    /// where the loop is a test's `EmbeddedEventLoop`, which one thread must drive.
+    package var checksPasswordsOffLoop = true
 
     package init(
         loopback: Requirement = .optional, other: Requirement = .optional, mechanisms: [SASLMechanism] = SASLMechanism.allCases,

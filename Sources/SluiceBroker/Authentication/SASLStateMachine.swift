@@ -133,18 +133,31 @@ struct SASLStateMachine {
         }
     }
 
+    /// Whether the next token is a PLAIN one: its check (a PBKDF2 derivation) may run off the
+    /// event loop with ``plainLogin(_:users:)``, its outcome handed to ``plainChecked(_:)``.
+    var awaitsPlainToken: Bool {
+        if case .authenticating(.plain, _) = state { return true }
+        return false
+    }
+
+    /// A PLAIN token was checked.
+    mutating func plainChecked(_ result: Result<KafkaPrincipal, PlainFailure>) -> TokenOutcome {
+        guard awaitsPlainToken else { return .illegalState("SaslAuthenticate request received before a SaslHandshake") }
+        switch result {
+        case .success(let principal):
+            state = .authenticated(principal)
+            return .authenticated([], principal)
+        case .failure(let failure):
+            state = .failed
+            return .failed(failure.message)
+        }
+    }
+
     /// A SASL token arrived (in a SaslAuthenticate request, or bare after a v0 handshake).
     mutating func tokenReceived(_ token: [UInt8]) -> TokenOutcome {
         switch state {
         case .authenticating(.plain, _):
-            switch Self.plainLogin(token, users: users) {
-            case .success(let principal):
-                state = .authenticated(principal)
-                return .authenticated([], principal)
-            case .failure(let failure):
-                state = .failed
-                return .failed(failure.message)
-            }
+            return plainChecked(Self.plainLogin(token, users: users))
         case .authenticating(.scram(var exchange, let awaitingFinal), let framing):
             do throws(SluiceError) {
                 if !awaitingFinal {

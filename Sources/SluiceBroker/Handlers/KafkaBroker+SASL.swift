@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 import SluiceKafkaProtocol
 
 // SASL authentication (KIP-43, KIP-152): SaslHandshake picks a mechanism; its tokens then come
@@ -20,7 +21,15 @@ extension KafkaBroker {
     func saslAuthenticate(
         _ request: SaslAuthenticateRequest, _ header: KafkaRequestHeader, on connection: KafkaConnection, eventLoop: any EventLoop
     ) -> EventLoopFuture<ByteBuffer?> {
-        switch connection.sasl.tokenReceived(Array(request.authBytes.readableBytesView)) {
+        tokenOutcome(Array(request.authBytes.readableBytesView), on: connection, eventLoop: eventLoop).assumeIsolated().flatMap { outcome in
+            self.saslAuthenticateAnswer(outcome, header, on: connection, eventLoop: eventLoop)
+        }.nonisolated()
+    }
+
+    private func saslAuthenticateAnswer(
+        _ outcome: SASLStateMachine.TokenOutcome, _ header: KafkaRequestHeader, on connection: KafkaConnection, eventLoop: any EventLoop
+    ) -> EventLoopFuture<ByteBuffer?> {
+        switch outcome {
         case .challenge(let bytes), .authenticated(let bytes, _):
             return eventLoop.makeSucceededFuture(encode(SaslAuthenticateResponse(authBytes: ByteBuffer(bytes: bytes)), header))
         case .failed(let message):
@@ -39,7 +48,25 @@ extension KafkaBroker {
     /// Answers a bare SASL token (after SaslHandshake v0) with a bare size-prefixed frame. A
     /// failure has no place for an error: the connection closes after the delay, unanswered.
     func rawTokenReceived(_ frame: ByteBuffer, on connection: KafkaConnection, eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
-        switch connection.sasl.tokenReceived(Array(frame.readableBytesView)) {
+        tokenOutcome(Array(frame.readableBytesView), on: connection, eventLoop: eventLoop).assumeIsolated().flatMap { outcome in
+            self.rawTokenAnswer(outcome, on: connection, eventLoop: eventLoop)
+        }.nonisolated()
+    }
+
+    /// What the connection's SASL machine makes of `token`: a PLAIN password is checked on the
+    /// thread pool (PBKDF2 takes milliseconds, which the event loop's other connections would
+    /// wait for), anything else at once.
+    private func tokenOutcome(_ token: [UInt8], on connection: KafkaConnection, eventLoop: any EventLoop) -> EventLoopFuture<SASLStateMachine.TokenOutcome> {
+        guard connection.sasl.awaitsPlainToken, configuration.authentication.checksPasswordsOffLoop else {
+            return eventLoop.makeSucceededFuture(connection.sasl.tokenReceived(token))
+        }
+        let users = connection.sasl.users
+        return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { SASLStateMachine.plainLogin(token, users: users) }
+            .assumeIsolated().map { connection.sasl.plainChecked($0) }.nonisolated()
+    }
+
+    private func rawTokenAnswer(_ outcome: SASLStateMachine.TokenOutcome, on connection: KafkaConnection, eventLoop: any EventLoop) -> EventLoopFuture<ByteBuffer?> {
+        switch outcome {
         case .challenge(let bytes), .authenticated(let bytes, _):
             var response = ByteBufferAllocator().buffer(capacity: 4 + bytes.count)
             response.writeInteger(Int32(bytes.count))

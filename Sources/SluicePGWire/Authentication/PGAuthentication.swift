@@ -1,11 +1,18 @@
 import SluiceAuth
 
 /// How a client proves who it is: Postgres's `pg_hba.conf` methods `trust`, `password` (the
-/// password in clear text, checked against the stored verifier) and `scram-sha-256`.
+/// password in clear text, checked against the stored verifier) and `scram-sha-256`, and `auto`:
+/// a role without a password is trusted, a role with one must prove it by SCRAM-SHA-256 (the
+/// default on loopback, so a password once set is always asked for).
 package enum PGAuthMethod: String, Sendable, CaseIterable {
     case trust
     case password
     case scram
+    case auto
+
+    /// Whether a client that gives no credentials at all gets in as a role without a password
+    /// (the broker's anonymous clients, the dashboard's requests without Basic credentials).
+    package var admitsPasswordless: Bool { self == .trust || self == .auto }
 }
 
 /// Whom a server lets in, and how: one method for clients on a loopback address and one for the

@@ -16,6 +16,8 @@ package struct PGStartup: Sendable, Equatable {
     package var parameters: [String: String]
     /// The process id the client sees in BackendKeyData and `pg_backend_pid()`.
     package var processID: Int32
+    /// Whether the user is a superuser, as the directory said at login (`is_superuser`).
+    package var superuser = false
 
     package init(user: String, database: String, parameters: [String: String], processID: Int32) {
         self.user = user

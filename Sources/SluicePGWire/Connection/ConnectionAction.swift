@@ -1,3 +1,4 @@
+import SluiceAuth
 import SluiceCore
 
 /// What the connection handler must do after the state machine took an event: send `messages`,
@@ -35,6 +36,9 @@ package struct ConnectionAction: Sendable, Equatable {
         /// Once the `S` is written, put TLS first in the pipeline (``PGTLS/makeHandler``) and
         /// report `tlsStarted()`.
         case startTLS
+        /// Check `password` against `verifier` (a PBKDF2 derivation, milliseconds of work) off the
+        /// event loop; report `passwordChecked(_:)`.
+        case checkPassword(String, SCRAMVerifier?)
         /// Close the connection.
         case close
         /// A login failed: count it, and send `messages` and close only after a short delay, so

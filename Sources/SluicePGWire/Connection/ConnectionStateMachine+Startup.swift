@@ -45,7 +45,7 @@ extension ConnectionStateMachine {
                 .invalidAuthorizationSpecification, "no pg_hba.conf entry for user \"\(user)\", database \"\(database)\", no encryption",
                 hint: "This server takes only TLS connections: connect with sslmode=require or verify-full.")))
         }
-        let startup = PGStartup(user: user, database: database, parameters: parameters, processID: processID)
+        var startup = PGStartup(user: user, database: database, parameters: parameters, processID: processID)
         var messages: [PGBackendMessage] = []
         if message.protocolVersion & 0xFFFF != 0 || !protocolOptions.isEmpty {
             messages.append(.negotiateProtocolVersion(newestMinorVersion: 0, unrecognizedOptions: protocolOptions))
@@ -56,16 +56,18 @@ extension ConnectionStateMachine {
             return closed(with: .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"\(user)\" does not exist")))
         case .notPermitted:
             return closed(with: .rejectLogin(SluiceError(.invalidAuthorizationSpecification, "role \"\(user)\" is not permitted to log in")))
-        case .allowed(let found, _):
+        case .allowed(let found, let superuser):
             verifier = found
+            startup.superuser = superuser
         }
         switch configuration.authenticator.method {
-        case .trust:
+        case .trust, .auto where verifier == nil:
+            // `auto` trusts a role that has no password to give.
             return authenticated(startup, messages: messages)
         case .password:
             enter(.authenticating(.awaitingPassword(startup, verifier: verifier)))
             messages.append(.authentication(.cleartextPassword))
-        case .scram:
+        case .scram, .auto:
             // A role without a password goes through the exchange and fails at its end, as in
             // Postgres (the client learns nothing sooner).
             let exchange = SCRAMServerExchange(user: user, verifier: verifier, serverNonce: configuration.makeNonce())
@@ -90,8 +92,10 @@ extension ConnectionStateMachine {
             switch step {
             case .awaitingPassword(let startup, let verifier):
                 let password = try PGAuthenticationResponse.password(from: body)
-                guard let verifier, verifier.matches(password: password) else { throw Self.passwordFailed(startup.user) }
-                return authenticated(startup, messages: [])
+                enter(.authenticating(.checkingPassword(startup)))
+                return ConnectionAction(effect: .checkPassword(password, verifier))
+            case .checkingPassword:
+                throw SluiceError(.protocolViolation, "unexpected message while the password is checked")
             case .awaitingSASLInitialResponse(let startup, var exchange):
                 let (mechanism, data) = try PGAuthenticationResponse.saslInitialResponse(from: body)
                 guard mechanism == Self.saslMechanism else {
@@ -107,6 +111,18 @@ extension ConnectionStateMachine {
             }
         } catch {
             return closed(with: error.code == .invalidPassword ? .rejectLogin(error) : .fail(error))
+        }
+    }
+
+    /// The clear-text password was checked (``ConnectionAction/Effect/checkPassword(_:_:)``).
+    package mutating func passwordChecked(_ matches: Bool) -> ConnectionAction {
+        switch state {
+        case .authenticating(.checkingPassword(let startup)):
+            return matches ? authenticated(startup, messages: []) : closed(with: .rejectLogin(Self.passwordFailed(startup.user)))
+        case .closed:
+            return ConnectionAction(effect: .close)
+        case .awaitingStartup, .authenticating, .startingSession, .ready, .simpleQuery, .extendedQuery, .extendedQueryFailed, .copyIn, .copyOut:
+            return closed(with: .fail(.internalError("a password check ended while none was running")))
         }
     }
 
@@ -159,7 +175,7 @@ extension ConnectionStateMachine {
             ("TimeZone", "UTC"),
             ("integer_datetimes", "on"),
             ("standard_conforming_strings", "on"),
-            ("is_superuser", "on"),
+            ("is_superuser", startup?.superuser == true ? "on" : "off"),
             ("session_authorization", startup?.user ?? ""),
             ("application_name", startup?.parameters["application_name"] ?? ""),
         ]

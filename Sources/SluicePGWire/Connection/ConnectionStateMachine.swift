@@ -26,6 +26,8 @@ package struct ConnectionStateMachine {
 
     package enum AuthenticationStep {
         case awaitingPassword(PGStartup, verifier: SCRAMVerifier?)
+        /// A clear-text password is being checked (PBKDF2) off the event loop.
+        case checkingPassword(PGStartup)
         case awaitingSASLInitialResponse(PGStartup, SCRAMServerExchange)
         case awaitingSASLResponse(PGStartup, SCRAMServerExchange)
     }
@@ -57,6 +59,10 @@ package struct ConnectionStateMachine {
         /// TLS, when the server has a certificate; `tlsRequired` refuses a startup without it.
         package var tls: PGTLS?
         package var tlsRequired = false
+        /// Whether a clear-text password (a PBKDF2 derivation) is checked on the session threads
+        /// rather than the event loop, which other connections share. Off only where the loop is
+        /// a test's `EmbeddedEventLoop`, which one thread must drive.
+        package var checksPasswordsOffLoop = true
 
         package init(
             authenticator: PGAuthenticator = .trust, serverVersion: String = "13.14.0",
@@ -92,7 +98,7 @@ package struct ConnectionStateMachine {
     /// True while a backend call is in flight and client messages must wait.
     package var isAwaitingBackend: Bool {
         switch state {
-        case .startingSession, .simpleQuery, .copyOut: true
+        case .startingSession, .simpleQuery, .copyOut, .authenticating(.checkingPassword): true
         case .copyIn(let progress): progress.isBusy
         case .extendedQuery(.parsing), .extendedQuery(.executing), .extendedQuery(.streaming): true
         case .awaitingStartup, .authenticating, .ready, .extendedQuery(.awaitingMessage), .extendedQueryFailed, .closed: false

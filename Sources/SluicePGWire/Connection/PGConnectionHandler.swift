@@ -1,4 +1,5 @@
 import NIOCore
+import SluiceAuth
 import SluiceCore
 
 /// The NIO side of one connection: feeds decoded messages to a ``ConnectionStateMachine`` one
@@ -213,6 +214,15 @@ package final class PGConnectionHandler: ChannelDuplexHandler {
         case .pullCopyData(let stream):
             context.flush()
             pullCopy(stream)
+        case .checkPassword(let password, let verifier):
+            guard machine.configuration.checksPasswordsOffLoop else {
+                return perform(machine.passwordChecked(verifier?.matches(password: password) ?? false))
+            }
+            context.flush()
+            runOffLoop { () throws(SluiceError) in verifier?.matches(password: password) ?? false } completion: { handler, result in
+                handler.perform(handler.machine.passwordChecked((try? result.get()) ?? false))
+                handler.afterBackendCall()
+            }
         case .cancel(let processID, let secretKey):
             registry.cancel(processID: processID, secretKey: secretKey)
             context.close(promise: nil)

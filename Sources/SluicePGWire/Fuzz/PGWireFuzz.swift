@@ -38,6 +38,9 @@ package enum PGWireFuzz {
                 case .startSession:
                     action = machine.sessionStarted()
                     continue
+                case .checkPassword(let password, let verifier):
+                    action = machine.passwordChecked(verifier?.matches(password: password) ?? false)
+                    continue
                 case .prepare(let sql, let parameterTypes):
                     action = sql.contains("fail")
                         ? machine.prepareFailed(SluiceError(.syntaxError, "syntax error at or near \"fail\"", position: 1))

@@ -202,17 +202,43 @@ extension Binder {
         }
         // Whether the connector needs a format (Kafka does; the load generator does not) is the
         // connector's to say.
-        guard let format else { return ConnectorSpec(options: values, format: "", encode: "", formatOptions: [:]) }
+        // The secrets named (`password = SECRET name`), which DROP SECRET may not take away.
+        let secretNames = (options + (format?.options ?? [])).compactMap { option -> String? in
+            if case .secret(let name) = option.value { return name.name }
+            return nil
+        }
+        guard let format else {
+            var spec = ConnectorSpec(options: values, format: "", encode: "", formatOptions: [:])
+            spec.secretNames = secretNames.isEmpty ? nil : secretNames
+            return spec
+        }
         var formatOptions: [String: String] = [:]
-        for option in format.options { formatOptions[option.key] = option.value.text }
+        for option in format.options { formatOptions[option.key] = try optionText(option.value) }
         // `KEY ENCODE z` travels with the format's options, under a name no option has.
         if let keyEncode = format.keyEncode { formatOptions["key.encode"] = keyEncode }
-        return ConnectorSpec(options: values, format: format.format, encode: format.encode, formatOptions: formatOptions)
+        var spec = ConnectorSpec(options: values, format: format.format, encode: format.encode, formatOptions: formatOptions)
+        spec.secretNames = secretNames.isEmpty ? nil : secretNames
+        return spec
     }
 
-    /// `WITH (…)` as text values by key; a key given twice is an error.
+    /// `WITH (…)` as text values by key, `SECRET name` as the secret's value; a key given twice
+    /// is an error.
     func optionValues(_ options: [WithOption]) throws(SluiceError) -> [String: String] {
-        try optionsByKey(options).mapValues(\.value.text)
+        var values: [String: String] = [:]
+        for (key, option) in try optionsByKey(options) { values[key] = try optionText(option.value) }
+        return values
+    }
+
+    /// An option's value as text: a secret it names (RisingWave's `SECRET name`) as the
+    /// secret's value, 42704 if there is none.
+    func optionText(_ value: OptionValue) throws(SluiceError) -> String {
+        guard case .secret(let name) = value else { return value.text }
+        guard let secret = catalog.secret(named: name.name) else {
+            throw SluiceError(
+                .undefinedObject, "secret \"\(name.name)\" does not exist",
+                hint: "Create it first: CREATE SECRET \(name.name) WITH (backend = 'meta') AS '…'.")
+        }
+        return secret
     }
 
     /// `WITH (…)` by key, each option whole (for the positions of errors about its value); a
@@ -601,7 +627,7 @@ extension Binder {
             throw SluiceError(.duplicateSchema, "schema \"\(name.name)\" already exists")
         }
         let actor = try actingRole()
-        if !catalog.databaseAccess.allows(.create, to: actor) {
+        if !catalog.databaseAccess.allows(.create, to: actor, through: catalog.privilegeRoles(of: actor)) {
             throw SluiceError(.insufficientPrivilege, "permission denied for database \(session.database)")
         }
         return .createSchema(name.name, oid: catalog.allocateID(), owner: actor.oid)
@@ -754,7 +780,7 @@ extension Binder {
             throw SluiceError(.duplicateObject, "secret \"\(name)\" already exists")
         }
         let actor = try actingRole()
-        if !catalog.databaseAccess.allows(.create, to: actor) {
+        if !catalog.databaseAccess.allows(.create, to: actor, through: catalog.privilegeRoles(of: actor)) {
             throw SluiceError(.insufficientPrivilege, "permission denied for database \(session.database)")
         }
         return .createSecret(name, value: value)
@@ -769,13 +795,13 @@ extension Binder {
                 throw SluiceError(.undefinedObject, "secret \"\(name.name)\" does not exist")
             }
             if let user = catalog.relations(usingSecret: name.name).first {
-                throw SluiceError(.dependentObjectsStillExist, "cannot drop secret \(name.name) because table \(user.name) uses it", hint: "Drop the table first.")
+                throw SluiceError(.dependentObjectsStillExist, "cannot drop secret \(name.name) because \(user.kind.rawValue) \(user.name) uses it", hint: "Drop the \(user.kind.rawValue) first.")
             }
             names.append(name.name)
         }
         guard !names.isEmpty else { return .nothing(tag: "DROP_SECRET", notice: nil) }
         let actor = try actingRole()
-        if !catalog.databaseAccess.allows(.create, to: actor) {
+        if !catalog.databaseAccess.allows(.create, to: actor, through: catalog.privilegeRoles(of: actor)) {
             throw SluiceError(.insufficientPrivilege, "permission denied for database \(session.database)")
         }
         return .dropSecrets(names)

@@ -329,8 +329,10 @@ extension Binder {
             return .cast(try callFunction("now", [], position: position), .date)
         case .currentTimestamp, .localTimestamp, .currentTime, .localTime:
             return try callFunction("now", [], position: position)
-        case .currentUser, .currentRole, .sessionUser, .user:
+        case .currentUser, .currentRole, .user:
             return .literal(.string(session.user), .varchar)
+        case .sessionUser:
+            return .literal(.string(session.sessionUser), .varchar)
         case .currentSchema:
             return .literal(.string(session.schema), .varchar)
         case .currentCatalog:

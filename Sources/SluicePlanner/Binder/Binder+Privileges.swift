@@ -18,14 +18,14 @@ extension Binder {
     func requirePrivilege(_ needed: PrivilegeSet, on relation: RelationDefinition, position: Int? = nil) throws(SluiceError) {
         let role = try actingRole()
         if relation.schema != "public" { try requireSchemaPrivilege(.usage, on: relation.schema, role: role) }
-        guard !relation.accessControl.allows(needed, to: role) else { return }
+        guard !relation.accessControl.allows(needed, to: role, through: catalog.privilegeRoles(of: role)) else { return }
         throw SluiceError(.insufficientPrivilege, "permission denied for \(relation.kind.rawValue) \(relation.name)", position: position)
     }
 
     /// Fails with 42501 unless the acting role owns `relation` (or is a superuser).
     func requireOwner(_ relation: RelationDefinition) throws(SluiceError) {
         let role = try actingRole()
-        guard !role.superuser, relation.accessControl.owner != role.oid else { return }
+        guard !role.superuser, !catalog.privilegeRoles(of: role).contains(relation.accessControl.owner) else { return }
         throw SluiceError(.insufficientPrivilege, "must be owner of \(relation.kind.rawValue) \(relation.name)")
     }
 
@@ -37,7 +37,7 @@ extension Binder {
             guard needed == .usage else { throw SluiceError(.insufficientPrivilege, "permission denied for schema \(name)") }
             return
         }
-        guard !catalog.schemaAccess(name).allows(needed, to: role) else { return }
+        guard !catalog.schemaAccess(name).allows(needed, to: role, through: catalog.privilegeRoles(of: role)) else { return }
         throw SluiceError(.insufficientPrivilege, "permission denied for schema \(name)")
     }
 
@@ -101,13 +101,14 @@ extension Binder {
             var access = access
             // An owner or a superuser grants as the owner; anyone else only what they hold WITH GRANT OPTION.
             let grantor: Int
-            if actor.superuser || access.owner == actor.oid {
+            let actorRoles = catalog.privilegeRoles(of: actor)
+            if actor.superuser || actorRoles.contains(access.owner) {
                 grantor = access.owner
             } else {
                 let grantable = access.grantable(by: actor.oid)
                 // Holding privileges without their grant option only warns, as in Postgres;
                 // holding none is refused.
-                guard !access.privileges(of: actor.oid).isEmpty else {
+                guard !access.privileges(of: actorRoles).isEmpty else {
                     throw SluiceError(.insufficientPrivilege, "permission denied for \(kind.word) \(display)")
                 }
                 if grantable.isDisjoint(with: requested) {
@@ -218,8 +219,12 @@ extension Binder {
         "\(relation.id)"
     }
 
-    private func resolveRoleName(_ name: String) -> String {
-        ["current_user", "session_user", "current_role"].contains(name) ? session.user : name
+    func resolveRoleName(_ name: String) -> String {
+        switch name {
+        case "current_user", "current_role": session.user
+        case "session_user": session.sessionUser
+        default: name
+        }
     }
 }
 

@@ -5,7 +5,11 @@ import SluiceSQL
 
 /// What binding needs to know about the session.
 package struct SessionInfo: Sendable {
+    /// The current role, whose privileges are checked (`current_user`): the session's user
+    /// until `SET ROLE`.
     package var user: String
+    /// The role that logged in (`session_user`).
+    package var sessionUser: String
     package var database: String
     package var schema: String = "public"
     /// The session's time zone: literals of `timestamptz` without an offset read in it, and
@@ -17,6 +21,7 @@ package struct SessionInfo: Sendable {
 
     package init(user: String, database: String) {
         self.user = user
+        self.sessionUser = user
         self.database = database
     }
 }
@@ -189,6 +194,8 @@ package struct Binder {
             return try bindDropRoles(names, ifExists: ifExists)
         case .grant(let grant):
             return try bindGrant(grant)
+        case .grantRole(let grant):
+            return try bindGrantRole(grant)
         }
     }
 

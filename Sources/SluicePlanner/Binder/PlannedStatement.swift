@@ -76,6 +76,8 @@ package enum PlannedStatement: Sendable {
     case dropSecrets([String])
     /// GRANT or REVOKE: objects' new owners-and-grants, for the server to store.
     case grant([AccessChange], isRevoke: Bool, notices: [String])
+    /// GRANT or REVOKE of roles: members' new memberships, for the server to store.
+    case grantRoles([(member: String, memberships: [RoleMembership])], isRevoke: Bool, notices: [String])
     /// A statement with nothing to do, and an optional notice to send (e.g. IF NOT EXISTS hit).
     case nothing(tag: String, notice: String?)
     /// Session and utility statements the server answers itself.

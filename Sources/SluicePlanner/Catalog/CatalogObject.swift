@@ -181,6 +181,9 @@ package struct ConnectorSpec: Sendable, Equatable, Codable {
     /// A connector-fed CREATE TABLE that lists no columns: its PRIMARY KEY by name, resolved
     /// against the columns the connector says (then cleared).
     package var primaryKeyNames: [String]?
+    /// The secrets the options name (`password = SECRET name`), whose values `options` hold;
+    /// nil for none.
+    package var secretNames: [String]?
 
     package init(options: [String: String], format: String, encode: String, formatOptions: [String: String] = [:]) {
         self.options = options

@@ -102,15 +102,21 @@ package struct ObjectAccess: Sendable, Hashable, Codable {
     /// What objects made before privileges existed have: `root`'s, granted to nobody.
     package static let rootOwned = ObjectAccess(owner: RoleDefinition.root.oid)
 
-    /// Whether `role` holds `needed`: a superuser and the owner hold everything.
-    package func allows(_ needed: PrivilegeSet, to role: RoleDefinition) -> Bool {
-        role.superuser || owner == role.oid || privileges(of: role.oid).isSuperset(of: needed)
+    /// Whether `role`, using the privileges of `roles` (itself and the roles it inherits from,
+    /// ``Catalog/privilegeRoles(of:)``), holds `needed`: a superuser and the owner hold everything.
+    package func allows(_ needed: PrivilegeSet, to role: RoleDefinition, through roles: Set<Int>) -> Bool {
+        role.superuser || roles.contains(owner) || privileges(of: roles).isSuperset(of: needed)
     }
 
-    /// The privileges `role` holds through grants to it or to PUBLIC.
+    /// The privileges `role` holds through grants to it or to PUBLIC (not through its memberships).
     package func privileges(of role: Int) -> PrivilegeSet {
+        privileges(of: [role])
+    }
+
+    /// The privileges any of `roles` holds through grants to it or to PUBLIC.
+    package func privileges(of roles: Set<Int>) -> PrivilegeSet {
         grants.reduce(into: PrivilegeSet()) { held, grant in
-            if grant.grantee == role || grant.grantee == PrivilegeGrant.publicGrantee { held.formUnion(grant.privileges) }
+            if roles.contains(grant.grantee) || grant.grantee == PrivilegeGrant.publicGrantee { held.formUnion(grant.privileges) }
         }
     }
 
@@ -225,7 +231,8 @@ extension Catalog {
         guard let role else { return false }
         if role.superuser { return true }
         let access = relation.accessControl
-        return access.owner == role.oid || !access.privileges(of: role.oid).isEmpty
+        let roles = privilegeRoles(of: role)
+        return roles.contains(access.owner) || !access.privileges(of: roles).isEmpty
     }
 
     /// The relations `role` may see.

@@ -21,6 +21,21 @@ package struct RolePassword: Sendable, Hashable, Codable {
     }
 }
 
+/// Membership in a role: one `pg_auth_members` row, kept with its member.
+package struct RoleMembership: Sendable, Hashable, Codable {
+    /// The role whose member this is (`roleid`).
+    package var role: Int
+    package var grantor: Int
+    /// WITH ADMIN OPTION: the member may grant and revoke membership in `role`.
+    package var admin: Bool
+
+    package init(role: Int, grantor: Int, admin: Bool) {
+        self.role = role
+        self.grantor = grantor
+        self.admin = admin
+    }
+}
+
 /// A user or role, as `CREATE ROLE` made it: kept in the catalog and its file.
 package struct RoleDefinition: Sendable, Hashable, Codable {
     package var oid: Int
@@ -32,6 +47,9 @@ package struct RoleDefinition: Sendable, Hashable, Codable {
     package var inherit = true
     package var connectionLimit = -1
     package var password: RolePassword?
+    /// The roles this one is a member of (`GRANT role TO this`), Postgres's `pg_auth_members`
+    /// rows whose member it is (absent from files an earlier version wrote: none).
+    package var memberships: [RoleMembership]?
 
     package init(oid: Int, name: String) {
         self.oid = oid
@@ -83,8 +101,54 @@ extension Catalog {
         }
     }
 
+    /// Removes role `name`, and every membership in it (as Postgres's DROP ROLE does).
     package func removeRole(named name: String) {
-        roleState.withLock { _ = $0.removeValue(forKey: name) }
+        roleState.withLock { roles in
+            guard let removed = roles.removeValue(forKey: name) else { return }
+            for (key, role) in roles where role.memberships?.contains(where: { $0.role == removed.oid }) == true {
+                roles[key]?.memberships?.removeAll { $0.role == removed.oid }
+            }
+        }
+    }
+
+    /// Sets `member`'s memberships (GRANT and REVOKE of a role).
+    package func setMemberships(_ memberships: [RoleMembership], of member: String) {
+        roleState.withLock { $0[member]?.memberships = memberships.isEmpty ? nil : memberships }
+        bumpGeneration()
+    }
+
+    /// The roles whose privileges `role` uses (Postgres's `has_privs_of_role`): itself, and
+    /// with INHERIT every role it is a member of, through members that inherit in turn.
+    package func privilegeRoles(of role: RoleDefinition) -> Set<Int> {
+        closure(of: role, throughNonInheriting: false)
+    }
+
+    /// The roles `role` is a member of, directly or not, whatever INHERIT says, and itself
+    /// (Postgres's `is_member_of_role`: whom SET ROLE may become).
+    package func memberRoles(of role: RoleDefinition) -> Set<Int> {
+        closure(of: role, throughNonInheriting: true)
+    }
+
+    private func closure(of role: RoleDefinition, throughNonInheriting: Bool) -> Set<Int> {
+        let byOID = roleState.withLock { Dictionary($0.values.map { ($0.oid, $0) }, uniquingKeysWith: { first, _ in first }) }
+        var found: Set<Int> = [role.oid]
+        var pending = [role]
+        while let next = pending.popLast() {
+            guard throughNonInheriting || next.inherit else { continue }
+            for membership in next.memberships ?? [] where found.insert(membership.role).inserted {
+                if let granted = byOID[membership.role] { pending.append(granted) }
+            }
+        }
+        return found
+    }
+
+    /// Whether `role` may grant and revoke membership in `target`: it holds the admin option on
+    /// it, directly or through a role it is a member of.
+    package func isAdmin(_ role: RoleDefinition, of target: RoleDefinition) -> Bool {
+        let byOID = roleState.withLock { Dictionary($0.values.map { ($0.oid, $0) }, uniquingKeysWith: { first, _ in first }) }
+        return memberRoles(of: role).contains { oid in
+            byOID[oid]?.memberships?.contains { $0.role == target.oid && $0.admin } == true
+        }
     }
 
     /// Puts back the roles a catalog file held (`root` is always there).

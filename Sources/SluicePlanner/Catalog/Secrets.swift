@@ -2,7 +2,8 @@ import SluiceCore
 import SluiceSQL
 
 /// Secrets (`CREATE SECRET name WITH (backend = 'meta') AS 'value'`, RisingWave's): values a
-/// webhook table's VALIDATE names, stored with the catalog and never shown.
+/// webhook table's VALIDATE and connectors' options (`password = SECRET name`) name, stored
+/// sealed with the catalog and never shown.
 extension Catalog {
     /// The value of secret `name`, or nil when there is none.
     package func secret(named name: String) -> String? {
@@ -31,8 +32,9 @@ extension Catalog {
         secretState.withLock { $0 = secrets }
     }
 
-    /// The relations whose definitions name secret `name` (a webhook table's VALIDATE).
+    /// The relations whose definitions name secret `name` (a webhook table's VALIDATE, a
+    /// connector's `option = SECRET name`).
     package func relations(usingSecret name: String) -> [RelationDefinition] {
-        relations.filter { $0.connector?.validation?.secret == name }
+        relations.filter { $0.connector?.validation?.secret == name || $0.connector?.secretNames?.contains(name) == true }
     }
 }

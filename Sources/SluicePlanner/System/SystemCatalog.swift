@@ -242,7 +242,13 @@ enum SystemCatalog {
         case "pg_auth_members":
             return Table(
                 columns: [("oid", .int32), ("roleid", .int32), ("member", .int32), ("grantor", .int32), ("admin_option", .boolean)],
-                rows: [])
+                rows: catalog.roles.flatMap { member in
+                    (member.memberships ?? []).map { membership in
+                        // (Postgres 16's row oid; rows are numbered by member and role.)
+                        let oid = Int32(truncatingIfNeeded: member.oid &* 65_599 &+ membership.role)
+                        return [.int32(oid), .int32(Int32(membership.role)), .int32(Int32(member.oid)), .int32(Int32(membership.grantor)), .bool(membership.admin)]
+                    }
+                })
         case "pg_tables":
             return Table(
                 columns: [("schemaname", .varchar), ("tablename", .varchar), ("tableowner", .varchar), ("tablespace", .varchar), ("hasindexes", .boolean)],

@@ -13,7 +13,8 @@ enum SystemFunctions {
         case ("version", 0): return text(serverVersion)
         case ("current_schema", 0): return text(session.schema)
         case ("current_database", 0), ("current_catalog", 0): return text(session.database)
-        case ("current_user", 0), ("session_user", 0), ("user", 0): return text(session.user)
+        case ("current_user", 0), ("current_role", 0), ("user", 0): return text(session.user)
+        case ("session_user", 0): return text(session.sessionUser)
         case ("pg_backend_pid", 0): return .literal(.int32(1), .int32)
         case ("pg_table_is_visible", 1), ("pg_type_is_visible", 1), ("pg_function_is_visible", 1), ("pg_collation_is_visible", 1),
             ("pg_opclass_is_visible", 1), ("pg_operator_is_visible", 1), ("pg_conversion_is_visible", 1), ("pg_ts_config_is_visible", 1),
@@ -163,10 +164,11 @@ enum SystemFunctions {
                 default:
                     return .null
                 }
+                let roles = catalog.privilegeRoles(of: role)
                 let held = privileges.contains { privilege, grantable in
                     grantable
-                        ? role.superuser || access.owner == role.oid || access.grantable(by: role.oid).isSuperset(of: privilege)
-                        : access.allows(privilege, to: role)
+                        ? role.superuser || roles.contains(access.owner) || access.grantable(by: role.oid).isSuperset(of: privilege)
+                        : access.allows(privilege, to: role, through: roles)
                 }
                 return .bool(held)
             }

@@ -51,3 +51,27 @@ package struct Grant: Hashable, Sendable {
         self.cascade = cascade
     }
 }
+
+/// `GRANT role, … TO role, … [WITH ADMIN OPTION] [GRANTED BY role]`, or
+/// `REVOKE [ADMIN OPTION FOR] role, … FROM role, … [GRANTED BY role] [CASCADE | RESTRICT]`:
+/// membership in roles.
+package struct GrantRole: Hashable, Sendable {
+    package var isRevoke: Bool
+    /// The roles granted (whose members the grantees become).
+    package var roles: [String]
+    /// Role names, or `current_user`, `session_user`, `current_role`.
+    package var grantees: [String]
+    /// `WITH ADMIN OPTION`, or for REVOKE `ADMIN OPTION FOR`.
+    package var adminOption: Bool
+    package var grantedBy: String?
+    package var cascade: Bool
+
+    package init(isRevoke: Bool, roles: [String], grantees: [String], adminOption: Bool = false, grantedBy: String? = nil, cascade: Bool = false) {
+        self.isRevoke = isRevoke
+        self.roles = roles
+        self.grantees = grantees
+        self.adminOption = adminOption
+        self.grantedBy = grantedBy
+        self.cascade = cascade
+    }
+}

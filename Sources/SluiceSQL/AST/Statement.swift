@@ -74,6 +74,8 @@ package struct Statement: Hashable, Sendable {
         case dropRoles(names: [String], ifExists: Bool)
         /// `GRANT` or `REVOKE` of privileges.
         case grant(Grant)
+        /// `GRANT` or `REVOKE` of membership in roles.
+        case grantRole(GrantRole)
     }
 }
 

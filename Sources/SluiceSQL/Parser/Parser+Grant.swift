@@ -8,10 +8,7 @@ extension Parser {
         var grantOption = false
         if isRevoke, consumeKeywords("grant", "option", "for") { grantOption = true }
         let privileges = try parsePrivileges()
-        guard consumeKeyword("on") else {
-            // `GRANT role TO role`: membership in a role.
-            throw SluiceError(.featureNotSupported, "granting membership in a role is not supported yet", hint: "Grant privileges on objects to each user.")
-        }
+        try expectKeyword("on")
         let target = try parseGrantTarget()
         try expectKeyword(isRevoke ? "from" : "to")
         let grantees = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in
@@ -30,6 +27,44 @@ extension Parser {
             grantedBy: grantedBy, cascade: cascade)
     }
 
+    /// Whether the GRANT or REVOKE at the cursor is of membership in roles: its list ends at TO or
+    /// FROM with no ON before (`GRANT reader TO bob`), or it revokes ADMIN OPTION FOR.
+    var isRoleGrant: Bool {
+        if isKeyword("revoke"), isKeyword("admin", at: 1) { return true }
+        var offset = 1
+        while true {
+            let token = peek(offset)
+            if token.kind == .end || (token.kind == .symbol && token.text == ";") { return false }
+            if token.kind == .word {
+                if token.text == "on" { return false }
+                if token.text == "to" || token.text == "from" { return true }
+            }
+            offset += 1
+        }
+    }
+
+    /// `GRANT role, … TO role, … [WITH ADMIN OPTION] [GRANTED BY role]` and
+    /// `REVOKE [ADMIN OPTION FOR] role, … FROM role, … [GRANTED BY role] [CASCADE | RESTRICT]`.
+    mutating func parseGrantRole() throws(SluiceError) -> GrantRole {
+        let isRevoke = advance().text == "revoke"
+        var adminOption = false
+        if isRevoke, consumeKeywords("admin", "option", "for") { adminOption = true }
+        let roles = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseRoleName() }
+        try expectKeyword(isRevoke ? "from" : "to")
+        let grantees = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in
+            _ = parser.consumeKeyword("group")
+            return try parser.parseRoleSpecification()
+        }
+        if !isRevoke, consumeKeywords("with", "admin", "option") { adminOption = true }
+        var grantedBy: String?
+        if consumeKeywords("granted", "by") { grantedBy = try parseRoleSpecification() }
+        var cascade = false
+        if isRevoke {
+            if consumeKeyword("cascade") { cascade = true } else { _ = consumeKeyword("restrict") }
+        }
+        return GrantRole(isRevoke: isRevoke, roles: roles, grantees: grantees, adminOption: adminOption, grantedBy: grantedBy, cascade: cascade)
+    }
+
     /// `ALL [PRIVILEGES]` (nil) or a list of privilege words.
     private mutating func parsePrivileges() throws(SluiceError) -> [Privilege]? {
         if consumeKeyword("all") {
@@ -41,10 +76,6 @@ extension Parser {
             guard parser.current.kind == .word else { throw parser.syntaxError() }
             let word = parser.current.text == "temp" ? "temporary" : parser.current.text
             guard let privilege = Privilege(rawValue: word.uppercased()) else {
-                // A word that is no privilege before TO or a comma: `GRANT role, … TO …`.
-                if parser.isKeyword("to", at: 1) || parser.isKeyword("from", at: 1) || parser.isSymbol(",", at: 1) {
-                    throw SluiceError(.featureNotSupported, "granting membership in a role is not supported yet", hint: "Grant privileges on objects to each user.")
-                }
                 throw SluiceError(.syntaxError, "unrecognized privilege type \"\(parser.current.text)\"")
             }
             parser.advance()
@@ -69,21 +100,37 @@ extension Parser {
             }
             throw syntaxError()
         }
+        // A kind word is a kind only before a name: in `GRANT SELECT ON secret TO bob` it is the
+        // table's name, as in Postgres (whose kind words are not reserved either).
+        func isKind(_ words: String...) -> Bool {
+            words.enumerated().allSatisfy { isKeyword($0.element, at: $0.offset) } && !endsObjectName(at: words.count)
+        }
         var kind: ObjectType?
-        if consumeKeywords("materialized", "view") {
+        if isKind("materialized", "view") {
+            index += 2
             kind = .materializedView
         } else if consumeKeyword("table") {
             kind = .table
-        } else if consumeKeyword("view") {
+        } else if isKind("view") {
+            advance()
             kind = .view
-        } else if consumeKeyword("source") {
+        } else if isKind("source") {
+            advance()
             kind = .source
-        } else if consumeKeyword("sink") {
+        } else if isKind("sink") {
+            advance()
             kind = .sink
-        } else if current.kind == .word, ["function", "sequence", "procedure", "routine", "type", "domain", "language", "tablespace", "foreign", "large", "connection", "secret", "subscription"].contains(current.text) {
+        } else if current.kind == .word, ["function", "sequence", "procedure", "routine", "type", "domain", "language", "tablespace", "foreign", "large", "connection", "secret", "subscription"].contains(current.text), !endsObjectName(at: 1) {
             throw SluiceError(.featureNotSupported, "GRANT on \(current.text.uppercased()) is not supported")
         }
         return .relations(kind: kind, names: try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseObjectName() })
+    }
+
+    /// Whether the token `offset` ahead ends an object name or a list of them (`TO`, `FROM`, a
+    /// comma, a dot, the end), so that the word before it was a name, not a kind.
+    private func endsObjectName(at offset: Int) -> Bool {
+        isKeyword("to", at: offset) || isKeyword("from", at: offset) || isSymbol(",", at: offset) || isSymbol(".", at: offset)
+            || isSymbol(";", at: offset) || peek(offset).kind == .end
     }
 
     /// A role name, `PUBLIC` (as `public`), or `CURRENT_USER` / `SESSION_USER` / `CURRENT_ROLE`

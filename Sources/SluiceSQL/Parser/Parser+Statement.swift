@@ -74,6 +74,7 @@ extension Parser {
             _ = consumeKeywords("and", "no", "chain")
             return .commit
         case "grant", "revoke":
+            if isRoleGrant { return .grantRole(try parseGrantRole()) }
             return .grant(try parseGrant())
         case "savepoint":
             advance()
@@ -247,6 +248,12 @@ extension Parser {
             _ = consumeKeyword("session")
         }
         if consumeKeyword("transaction") { return .setTransaction(try parseTransactionModes()) }
+        if consumeKeyword("role") {
+            // `SET ROLE name | NONE` (and the GUC's `SET role TO name`).
+            _ = consumeKeyword("to") || consumeSymbol("=")
+            if consumeKeyword("none") || consumeKeyword("default") { return .setVariable(SetVariable(name: "role", isLocal: isLocal, value: .default)) }
+            return .setVariable(SetVariable(name: "role", isLocal: isLocal, value: .values([try parseSetValue()])))
+        }
         let name: String
         if consumeKeywords("time", "zone") {
             name = "timezone"

@@ -149,7 +149,22 @@ extension Statement.Kind: CustomStringConvertible {
             return copy.description
         case .grant(let grant):
             return grant.description
+        case .grantRole(let grant):
+            return grant.description
         }
+    }
+}
+
+extension GrantRole: CustomStringConvertible {
+    package var description: String {
+        var text = isRevoke ? "REVOKE " : "GRANT "
+        if isRevoke && adminOption { text += "ADMIN OPTION FOR " }
+        text += roles.map(quoteIdentifierIfNeeded).joined(separator: ", ")
+        text += (isRevoke ? " FROM " : " TO ") + grantees.map { ["current_user", "session_user", "current_role"].contains($0) ? $0.uppercased() : quoteIdentifierIfNeeded($0) }.joined(separator: ", ")
+        if !isRevoke && adminOption { text += " WITH ADMIN OPTION" }
+        if let grantedBy { text += " GRANTED BY \(quoteIdentifierIfNeeded(grantedBy))" }
+        if isRevoke && cascade { text += " CASCADE" }
+        return text
     }
 }
 

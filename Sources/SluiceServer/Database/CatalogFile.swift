@@ -4,7 +4,8 @@ import SluicePlanner
 import SluiceState
 
 /// The catalog's file: `catalog.json` under the data directory, holding every relation's
-/// definition and the next relation id, rewritten whole after every DDL statement.
+/// definition and the next relation id, rewritten whole after every DDL statement. Secrets
+/// (CREATE SECRET's, and those in connectors' options) are sealed under `catalog.key`.
 struct CatalogFile: Sendable {
     private struct Stored: Codable {
         var relations: [RelationDefinition]
@@ -18,13 +19,20 @@ struct CatalogFile: Sendable {
         /// Schemas' and the database's owners and grants (absent from files an earlier version
         /// wrote: `root` owns them all).
         var access: StoredAccess?
-        /// Secrets by name (absent from files an earlier version wrote: none).
+        /// Secrets by name, in clear (only files an earlier version wrote).
         var secrets: [String: String]?
+        /// The secrets by name, sealed (``CatalogSeal``).
+        var sealedSecrets: String?
+        /// Relations whose connectors hold secrets, by id, sealed whole; `relations` holds them
+        /// with those secrets masked, in their place.
+        var sealedRelations: [Int: String]?
     }
 
     let path: String
+    private let dataDirectory: String
 
     init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
         path = "\(dataDirectory)/catalog.json"
     }
 
@@ -36,11 +44,54 @@ struct CatalogFile: Sendable {
     ) throws(SluiceError) {
         let data: Data
         do {
-            data = try JSONEncoder().encode(Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles, access: access, secrets: secrets))
+            var stored = Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles, access: access)
+            let secretTexts = Set(secrets.values)
+            if !secrets.isEmpty || relations.contains(where: { Self.holdsSecrets($0, secretTexts) }) {
+                let seal = try CatalogSeal(dataDirectory: dataDirectory)
+                if !secrets.isEmpty { stored.sealedSecrets = try seal.seal(Array(try JSONEncoder().encode(secrets))) }
+                var sealed: [Int: String] = [:]
+                for (index, relation) in relations.enumerated() where Self.holdsSecrets(relation, secretTexts) {
+                    sealed[relation.id] = try seal.seal(Array(try JSONEncoder().encode(relation)))
+                    stored.relations[index] = Self.masked(relation, secretTexts)
+                }
+                stored.sealedRelations = sealed.isEmpty ? nil : sealed
+            }
+            data = try JSONEncoder().encode(stored)
+        } catch let error as SluiceError {
+            throw error
         } catch {
             throw SluiceError(.internalError, "could not encode the catalog: \(error)")
         }
         try Files.writeAtomically([UInt8](data), to: path, permissions: 0o600)
+    }
+
+    /// Whether `relation`'s definition or connector holds a secret: an option whose key is a
+    /// secret's (``SluiceCore/SecretOptions/isSecret(_:)``), a URL's password, or the value of
+    /// a secret it names.
+    private static func holdsSecrets(_ relation: RelationDefinition, _ secretTexts: Set<String>) -> Bool {
+        guard let connector = relation.connector else { return relation.maskedDefinition != relation.definition }
+        return !relation.secretValues.isEmpty || connector.secretNames != nil
+            || connector.options.values.contains(where: secretTexts.contains) || relation.maskedDefinition != relation.definition
+    }
+
+    /// `relation` as the file shows it in clear: its definition masked as SHOW CREATE shows it,
+    /// every secret option's value `[REDACTED]`.
+    private static func masked(_ relation: RelationDefinition, _ secretTexts: Set<String>) -> RelationDefinition {
+        var relation = relation
+        relation.definition = relation.maskedDefinition
+        if var connector = relation.connector {
+            func mask(_ options: [String: String]) -> [String: String] {
+                var masked: [String: String] = [:]
+                for (key, value) in options {
+                    masked[key] = SecretOptions.isSecret(key) || secretTexts.contains(value) ? "[REDACTED]" : URLCredentials.masking(in: value)
+                }
+                return masked
+            }
+            connector.options = mask(connector.options)
+            connector.formatOptions = mask(connector.formatOptions)
+            relation.connector = connector
+        }
+        return relation
     }
 
     /// The stored definitions and next id; nil when there is no file yet.
@@ -48,11 +99,30 @@ struct CatalogFile: Sendable {
         relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?, roles: [RoleDefinition]?, access: StoredAccess?, secrets: [String: String]?
     )? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let stored: Stored
         do {
-            let stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            return (stored.relations, stored.nextID, stored.schemas, stored.roles, stored.access, stored.secrets)
+            stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
         }
+        var relations = stored.relations
+        var secrets = stored.secrets
+        if stored.sealedSecrets != nil || stored.sealedRelations != nil {
+            let seal = try CatalogSeal(dataDirectory: dataDirectory)
+            do {
+                if let sealedSecrets = stored.sealedSecrets {
+                    secrets = try JSONDecoder().decode([String: String].self, from: Data(try seal.open(sealedSecrets)))
+                }
+                for (index, relation) in relations.enumerated() {
+                    guard let sealed = stored.sealedRelations?[relation.id] else { continue }
+                    relations[index] = try JSONDecoder().decode(RelationDefinition.self, from: Data(try seal.open(sealed)))
+                }
+            } catch let error as SluiceError {
+                throw error
+            } catch {
+                throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
+            }
+        }
+        return (relations, stored.nextID, stored.schemas, stored.roles, stored.access, secrets)
     }
 }

@@ -1,17 +1,22 @@
 import Hummingbird
+import NIOPosix
 import SluiceAuth
 import SluiceCore
+import SluicePGWire
 import Synchronization
 
-/// Who may use the HTTP app: everyone (its listener's clients are trusted, as `--auth trust`
-/// or a loopback listener under the default `--auth-loopback trust`), or the catalog's users by
-/// HTTP Basic authentication with their SQL passwords (checked against the SCRAM verifiers).
+/// Who may use the HTTP app: everyone (its listener's clients are trusted, as `--auth trust`),
+/// or the catalog's users by HTTP Basic authentication with their SQL passwords (checked against
+/// the SCRAM verifiers). Under `auto` (a loopback listener's default) a role without a password
+/// is trusted: a request without credentials is `root`'s while `root` has no password.
 ///
 /// The pipeline's graph, its views' rows and `/metrics` show everything, so they take a
 /// superuser; the SQL box runs as the user who logged in, with that user's privileges.
 /// `/health` and `/ready` stay open for process managers and probes.
 package final class HTTPAccess: Sendable {
     package let users: (any UserDirectory)?
+    /// Whether roles without a password get in without one (`auto`).
+    let trustsPasswordless: Bool
     /// Counts refused logins, for `/metrics`.
     let failures = Atomic<Int>(0)
     /// Recently checked credentials (a hash of them), so that a dashboard's requests do not each
@@ -22,15 +27,29 @@ package final class HTTPAccess: Sendable {
     /// Everyone, as `root`.
     package static let trusted = HTTPAccess(users: nil)
 
-    package init(users: (any UserDirectory)?) {
+    package init(users: (any UserDirectory)?, trustsPasswordless: Bool = false) {
         self.users = users
+        self.trustsPasswordless = trustsPasswordless
+    }
+
+    /// The access a listener whose clients log in by `method` gives.
+    package static func `for`(_ method: PGAuthMethod, users: any UserDirectory) -> HTTPAccess {
+        switch method {
+        case .trust: .trusted
+        case .auto: HTTPAccess(users: users, trustsPasswordless: true)
+        case .password, .scram: HTTPAccess(users: users)
+        }
     }
 
     /// Who a request comes from: `root` when everyone is trusted, else its Basic credentials'
     /// user; nil when they are missing or wrong.
     func user(of request: Request) async -> (name: String, superuser: Bool)? {
         guard let users else { return ("root", true) }
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
+        guard let header = request.headers[.authorization] else {
+            guard trustsPasswordless, case .allowed(nil, let superuser) = users.login("root") else { return nil }
+            return ("root", superuser)
+        }
+        guard header.lowercased().hasPrefix("basic "),
               let decoded = Base64.decode(header.dropFirst(6).trimmingCharacters(in: .whitespaces)),
               let text = String(validating: decoded, as: UTF8.self), let colon = text.firstIndex(of: ":")
         else { return nil }
@@ -39,17 +58,24 @@ package final class HTTPAccess: Sendable {
         let key = SHA256.hash(Array(text.utf8))
         let now = ContinuousClock.now
         if let cached = verified.withLock({ $0[key] }), cached.until > now { return (cached.user, cached.superuser) }
-        guard case .allowed(let verifier?, let superuser) = users.login(name), verifier.matches(password: password) else {
-            failures.add(1, ordering: .relaxed)
-            // A failed guess costs time, as on the SQL port.
-            try? await Task.sleep(for: .milliseconds(250))
-            return nil
+        guard case .allowed(let verifier, let superuser) = users.login(name) else { return await refused() }
+        if verifier == nil, trustsPasswordless { return (name, superuser) }
+        // PBKDF2 takes milliseconds: on the thread pool, not the event loop that serves others.
+        guard let verifier, (try? await NIOThreadPool.singleton.runIfActive({ verifier.matches(password: password) })) == true else {
+            return await refused()
         }
         verified.withLock { entries in
             if entries.count > 1_000 { entries.removeAll() }
             entries[key] = (name, superuser, now + .seconds(Self.cacheSeconds))
         }
         return (name, superuser)
+    }
+
+    /// Counts a refused login, after a pause: a failed guess costs time, as on the SQL port.
+    private func refused() async -> (name: String, superuser: Bool)? {
+        failures.add(1, ordering: .relaxed)
+        try? await Task.sleep(for: .milliseconds(250))
+        return nil
     }
 
     var failedLogins: Int { failures.load(ordering: .relaxed) }

@@ -207,6 +207,12 @@ extension SQLSession {
             }
             try database.saveCatalog()
             return PGStatementResult(commandTag: isRevoke ? "REVOKE" : "GRANT", notices: notices.map { SluiceError(.warning, $0) })
+        case .grantRoles(let changes, let isRevoke, let notices):
+            for (member, memberships) in changes { database.catalog.setMemberships(memberships, of: member) }
+            try database.saveCatalog()
+            return PGStatementResult(
+                commandTag: isRevoke ? "REVOKE ROLE" : "GRANT ROLE",
+                notices: notices.map { SluiceError(isRevoke ? .warning : .successfulCompletion, $0) })
         case .dropRoles(let names, let notices):
             for name in names { database.catalog.removeRole(named: name) }
             if !names.isEmpty { try database.saveCatalog() }
@@ -345,6 +351,14 @@ extension SQLSession {
 
     private func runUtility(_ utility: UtilityStatement) throws(SluiceError) -> PGStatementResult {
         switch utility {
+        case .set("role", let value):
+            var text = value ?? ""
+            if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+            let superuser = try setRole(text.lowercased() == "none" ? nil : text)
+            return PGStatementResult(commandTag: "SET", parameterChanges: [("is_superuser", superuser ? "on" : "off")])
+        case .reset("role"):
+            let superuser = try setRole(nil)
+            return PGStatementResult(commandTag: "RESET", parameterChanges: [("is_superuser", superuser ? "on" : "off")])
         case .set(let name, let value):
             var text = value ?? ""
             if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
@@ -392,7 +406,14 @@ extension SQLSession {
         case .show(let name):
             let key = name == "time zone" ? "timezone" : (name == "transaction isolation level" ? "transaction_isolation" : name)
             // The barrier interval is the server's, whichever session set it.
-            let current = key == "barrier_interval_ms" ? String(database.streams.runtime.barrierIntervalMilliseconds) : setting(key)
+            let info = info
+            let current = switch key {
+            case "barrier_interval_ms": String(database.streams.runtime.barrierIntervalMilliseconds)
+            case "role": info.user == info.sessionUser ? "none" : info.user
+            case "session_authorization": info.sessionUser
+            case "is_superuser": database.catalog.role(named: info.user)?.superuser == true ? "on" : "off"
+            default: setting(key)
+            }
             guard let value = current else {
                 throw SluiceError(.undefinedObject, "unrecognized configuration parameter \"\(name)\"")
             }

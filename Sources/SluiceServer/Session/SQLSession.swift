@@ -39,10 +39,12 @@ package final class SQLSession: PGSession {
         var nextStatementID = 1
         var settings: [String: String]
         var transactionStatus = PGTransactionStatus.idle
+        var info: SessionInfo
     }
 
     let database: Database
-    let info: SessionInfo
+    /// Who the session is and what it sees: its current role changes with `SET ROLE`.
+    var info: SessionInfo { state.withLock { $0.info } }
     private let state: Mutex<State>
     private let cancelled = CancelFlag()
     /// The files this session's `file_scan` calls read.
@@ -53,10 +55,9 @@ package final class SQLSession: PGSession {
         var info = SessionInfo(user: user, database: databaseName)
         let stores = database.tables.stores
         info.rowCount = { stores.rowCount(id: $0) }
-        self.info = info
         var settings = Dictionary(uniqueKeysWithValues: SessionDefaults.values)
         for (key, value) in parameters { settings[key.lowercased()] = value }
-        self.state = Mutex(State(settings: settings))
+        self.state = Mutex(State(settings: settings, info: info))
     }
 
     package var transactionStatus: PGTransactionStatus { state.withLock { $0.transactionStatus } }
@@ -267,5 +268,28 @@ final class CancelFlag: Sendable {
     var isPastDeadline: Bool {
         let deadline = deadline.load(ordering: .relaxed)
         return deadline != 0 && DispatchTime.now().uptimeNanoseconds >= deadline
+    }
+}
+
+extension SQLSession {
+    /// `SET ROLE name`, or with nil `SET ROLE NONE` and `RESET ROLE`: the current role becomes
+    /// `name`, which the session's user must be a member of (or a superuser), as in Postgres.
+    /// Returns the new `is_superuser`, which the client is told.
+    func setRole(_ name: String?) throws(SluiceError) -> Bool {
+        let catalog = database.catalog
+        let sessionUser = info.sessionUser
+        guard let login = catalog.role(named: sessionUser) else { throw SluiceError(.insufficientPrivilege, "role \"\(sessionUser)\" does not exist") }
+        let target: RoleDefinition
+        if let name, name != sessionUser {
+            guard let role = catalog.role(named: name) else { throw SluiceError(.undefinedObject, "role \"\(name)\" does not exist") }
+            guard login.superuser || catalog.memberRoles(of: login).contains(role.oid) else {
+                throw SluiceError(.insufficientPrivilege, "permission denied to set role \"\(name)\"")
+            }
+            target = role
+        } else {
+            target = login
+        }
+        state.withLock { $0.info.user = target.name }
+        return target.superuser
     }
 }

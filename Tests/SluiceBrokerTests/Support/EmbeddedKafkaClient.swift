@@ -16,6 +16,8 @@ struct TemporaryBroker {
         configuration.port = 0
         configuration.dataDirectory = directory
         configure(&configuration)
+        // Passwords checked on the connection's embedded loop, which the test's thread drives.
+        configuration.authentication.checksPasswordsOffLoop = false
         self.directory = directory
         broker = try KafkaBroker(configuration: configuration)
     }

@@ -104,12 +104,35 @@ import Testing
     @Test func cleartextPassword() {
         var machine = ConnectionStateMachine(configuration: .init(authenticator: .cleartext(users: ["root": "pw"])), processID: 1, secretKey: 1)
         #expect(machine.messageReceived(.startup(Self.startup)) == .send(.authentication(.cleartextPassword)))
-        #expect(machine.messageReceived(.authenticationResponse(Array("pw".utf8) + [0])).effect == .startSession(PGStartup(user: "root", database: "dev", parameters: Self.startup.parameters, processID: 1)))
+        // The password is checked (PBKDF2) off the event loop: the machine asks for it, and waits.
+        guard case .checkPassword(let password, let verifier?) = machine.messageReceived(.authenticationResponse(Array("pw".utf8) + [0])).effect else {
+            Issue.record("no password check asked for")
+            return
+        }
+        #expect(password == "pw" && verifier.matches(password: "pw") && machine.isAwaitingBackend)
+        #expect(machine.passwordChecked(true).effect == .startSession(PGStartup(user: "root", database: "dev", parameters: Self.startup.parameters, processID: 1)))
 
         var wrong = ConnectionStateMachine(configuration: .init(authenticator: .cleartext(users: ["root": "pw"])), processID: 1, secretKey: 1)
         _ = wrong.messageReceived(.startup(Self.startup))
-        #expect(wrong.messageReceived(.authenticationResponse(Array("nope".utf8) + [0]))
-            == .rejectLogin(SluiceError(.invalidPassword, "password authentication failed for user \"root\"")))
+        _ = wrong.messageReceived(.authenticationResponse(Array("nope".utf8) + [0]))
+        #expect(wrong.passwordChecked(false) == .rejectLogin(SluiceError(.invalidPassword, "password authentication failed for user \"root\"")))
+    }
+
+    /// `auto`: a role without a password is trusted, a role with one goes through SCRAM.
+    @Test func autoAsksOnlyRolesThatHaveAPassword() {
+        struct Directory: UserDirectory {
+            func login(_ user: String) -> UserLogin {
+                user == "root" ? .allowed(verifier: nil, superuser: true) : .allowed(verifier: SCRAMVerifier(password: "pw", salt: [1, 2, 3]), superuser: false)
+            }
+        }
+        let configuration = ConnectionStateMachine.Configuration(authenticator: PGAuthenticator(method: .auto, users: Directory()))
+        var root = ConnectionStateMachine(configuration: configuration, processID: 1, secretKey: 1)
+        var started = PGStartup(user: "root", database: "dev", parameters: Self.startup.parameters, processID: 1)
+        started.superuser = true
+        #expect(root.messageReceived(.startup(Self.startup)).effect == .startSession(started))
+        var alice = ConnectionStateMachine(configuration: configuration, processID: 1, secretKey: 1)
+        #expect(alice.messageReceived(.startup(PGStartupMessage(parameters: ["user": "alice", "database": "dev"])))
+            == .send(.authentication(.sasl(mechanisms: ["SCRAM-SHA-256"]))))
     }
 
     /// A directory of one role that may log in without a password, one with NOLOGIN.
@@ -136,10 +159,13 @@ import Testing
         }
         // A role without a password gets in by trust only; by password it fails as a wrong one.
         var trusted = ConnectionStateMachine(configuration: .init(authenticator: PGAuthenticator(method: .trust, users: Roles())), processID: 1, secretKey: 1)
-        #expect(trusted.messageReceived(.startup(Self.startup)).effect == .startSession(PGStartup(user: "root", database: "dev", parameters: Self.startup.parameters, processID: 1)))
+        var started = PGStartup(user: "root", database: "dev", parameters: Self.startup.parameters, processID: 1)
+        started.superuser = true
+        #expect(trusted.messageReceived(.startup(Self.startup)).effect == .startSession(started))
         var password = ConnectionStateMachine(configuration: .init(authenticator: PGAuthenticator(method: .password, users: Roles())), processID: 1, secretKey: 1)
         _ = password.messageReceived(.startup(Self.startup))
-        #expect(password.messageReceived(.authenticationResponse(Array("".utf8) + [0])).effect == .rejectLogin)
+        #expect(password.messageReceived(.authenticationResponse(Array("".utf8) + [0])).effect == .checkPassword("", nil))
+        #expect(password.passwordChecked(false).effect == .rejectLogin)
     }
 
     @Test func queryDuringAuthenticationIsAProtocolViolation() {

@@ -13,12 +13,19 @@ import Testing
         }
     }
 
+    /// The password is checked on the embedded loop, which only the test's thread may drive.
+    var embeddedConfiguration: ConnectionStateMachine.Configuration {
+        var configuration = ConnectionStateMachine.Configuration(authenticator: .cleartext(users: ["root": "a password nobody guesses"]))
+        configuration.checksPasswordsOffLoop = false
+        return configuration
+    }
+
     func makeChannel(maxMessageLength: Int = 1 << 20) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandlers([
             ByteToMessageHandler(PGFrontendDecodingHandler(maxMessageLength: maxMessageLength)),
             PGConnectionHandler(
-                configuration: .init(authenticator: .cleartext(users: ["root": "a password nobody guesses"])),
+                configuration: embeddedConfiguration,
                 backend: UnusedBackend(), registry: PGConnectionRegistry(), threads: SessionThreads(), processID: 1, secretKey: 2
             ),
         ])

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Crypto
+import SluiceCrypto
 
 /// The moment a request is signed, in the two forms SigV4 uses.
 package struct SigV4Timestamp: Sendable, Hashable {
@@ -71,7 +71,7 @@ package struct SigV4Signer: Sendable {
     package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     package static func payloadHash(_ payload: [UInt8]) -> String {
-        payload.isEmpty ? emptyPayloadHash : hex(SHA256.hash(data: payload))
+        payload.isEmpty ? emptyPayloadHash : hex(Digest.sha256(payload))
     }
 
     /// Adds `x-amz-date`, `x-amz-content-sha256`, `x-amz-security-token` (with a session token)
@@ -112,15 +112,15 @@ package struct SigV4Signer: Sendable {
     }
 
     package func stringToSign(canonicalRequest: String, at timestamp: SigV4Timestamp) -> String {
-        "AWS4-HMAC-SHA256\n\(timestamp.amzDate)\n\(scope(at: timestamp))\n\(Self.hex(SHA256.hash(data: Array(canonicalRequest.utf8))))"
+        "AWS4-HMAC-SHA256\n\(timestamp.amzDate)\n\(scope(at: timestamp))\n\(Self.hex(Digest.sha256(Array(canonicalRequest.utf8))))"
     }
 
     package func signature(stringToSign: String, at timestamp: SigV4Timestamp) -> String {
-        var key = SymmetricKey(data: Array("AWS4\(secretAccessKey)".utf8))
+        var key = Array("AWS4\(secretAccessKey)".utf8)
         for part in [timestamp.dateStamp, region, service, "aws4_request"] {
-            key = SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array(part.utf8), using: key)))
+            key = Digest.hmacSHA256(key: key, Array(part.utf8))
         }
-        return Self.hex(HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key))
+        return Self.hex(Digest.hmacSHA256(key: key, Array(stringToSign.utf8)))
     }
 
     /// SigV4's URI encoding: every byte but the unreserved `A-Z a-z 0-9 - . _ ~` as `%XX`

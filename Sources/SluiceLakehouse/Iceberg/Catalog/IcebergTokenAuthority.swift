@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import SluiceCore
+import SluiceCrypto
 
 /// Issues and checks the REST catalog's bearer tokens (OAuth2 client-credentials flow).
 ///
@@ -11,7 +11,7 @@ package struct IcebergTokenAuthority: Sendable {
     /// Client id → secret of the principals that may obtain tokens.
     package let principals: [String: String]
     package let lifetimeSeconds: Int64
-    /// The HMAC key's bytes (`SymmetricKey` is not `Sendable`).
+    /// The HMAC key's bytes.
     let keyBytes: [UInt8]
     let clock: @Sendable () -> Int64
 
@@ -45,7 +45,7 @@ package struct IcebergTokenAuthority: Sendable {
     package func issueToken(principal: String, scope: String) -> String {
         let payload = "v1\n\(principal)\n\(clock() + lifetimeSeconds)\n\(scope)"
         let payloadBytes = Array(payload.utf8)
-        let mac = HMAC<Crypto.SHA256>.authenticationCode(for: payloadBytes, using: SymmetricKey(data: keyBytes))
+        let mac = Digest.hmacSHA256(key: keyBytes, payloadBytes)
         return IcebergTokenAuthority.base64URL(payloadBytes) + "." + IcebergTokenAuthority.base64URL(Array(mac))
     }
 
@@ -55,7 +55,7 @@ package struct IcebergTokenAuthority: Sendable {
         guard parts.count == 2, token.utf8.count < 8192,
               let payload = IcebergTokenAuthority.decodeBase64URL(parts[0]),
               let mac = IcebergTokenAuthority.decodeBase64URL(parts[1]),
-              HMAC<Crypto.SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: SymmetricKey(data: keyBytes)),
+              Digest.constantTimeEquals(mac, Digest.hmacSHA256(key: keyBytes, payload)),
               let text = String(validating: payload, as: UTF8.self) else { return nil }
         let fields = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
         guard fields.count == 4, fields[0] == "v1", let expiry = Int64(fields[2]), expiry > clock(),
