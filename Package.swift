@@ -1,10 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers (see docs/architecture in shared ARCHITECTURE.md): imports point only down.
-// L0 SluiceCore, SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd), CRdKafka, CLibPQ, SluiceAuth, SluiceCrypto (over CLibCrypto)
-// L1 SluiceSQL, SluiceExpr, SluicePlan, SluiceFormats · L2 SluicePlanner, SluiceState, SluiceBatch, SluiceKafkaClient, SluicePostgresClient, SluiceLakehouse
-// L3 SluicePGWire, SluiceConnectors · L4 SluiceServer, SluiceBench · L5 sluice
+// Layers (docs/architecture.md; tests/lint/test_layers.py checks every import): imports point only down.
+// L0 SluiceCore; SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd and CCRC32C)
+// L1 SluiceAuth, SluiceCrypto (CLibCrypto), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState, SluiceKafkaProtocol,
+//    SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
+// L2 SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow
+// L4 SluiceConnectors · L5 SluiceServer · L6 SluiceBench · L7 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 // The columnar data path is optimized in debug builds too: the tests run the debug binary over
@@ -91,7 +93,7 @@ let package = Package(
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", nioCore]),
         .executableTarget(
             name: "sluice",
             dependencies: [
