@@ -14,6 +14,8 @@ SEED_VENV := .venv-seed
 SEED_STAMP := $(SEED_VENV)/.installed
 PYTEST_ARGS ?=
 SLUICE_ARGS ?=
+# Every import must be a declared dependency (the layers' lint checks which ones may be).
+SWIFT_CHECKS := --explicit-target-dependency-import-check error
 
 .PHONY: demo run build release test unit deps system-deps venv pytest crash-full clean-venv bench bench-flink
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
@@ -21,7 +23,7 @@ SLUICE_ARGS ?=
 
 # Every swift build needs the system-library targets' headers (the codecs, librdkafka) first.
 build: system-deps
-	$(SWIFT) build
+	$(SWIFT) build $(SWIFT_CHECKS)
 
 release: system-deps
 	$(SWIFT) build -c release
@@ -36,7 +38,7 @@ demo: release
 	.build/release/sluice demo $(DEMO) $(SLUICE_ARGS)
 
 unit: system-deps
-	$(SWIFT) test
+	$(SWIFT) test $(SWIFT_CHECKS)
 
 # The benchmarks, with DuckDB (from .venv) and PostgreSQL (from deps) as references.
 bench: release deps

@@ -49,6 +49,18 @@ import Testing
         #expect(parseError("GRANT USAGE ON SECRET s TO bob")?.code == .featureNotSupported)
     }
 
+    /// The same words as names of relations in other statements.
+    @Test func kindWordsAsRelationNames() throws {
+        for statement in [
+            "CREATE TABLE secret (id int)", "CREATE TABLE connection (id int)", "SELECT * FROM source JOIN sink ON true",
+            "INSERT INTO connection VALUES (1)", "DROP TABLE secret", "DESCRIBE source", "SHOW CREATE TABLE sink",
+            "CREATE MATERIALIZED VIEW sink AS SELECT 1 AS x", "CREATE SINK source FROM secret WITH (connector = 'blackhole')",
+            "DROP SECRET secret", "UPDATE source SET id = 2", "DELETE FROM secret", "COPY secret FROM STDIN",
+        ] {
+            #expect(throws: Never.self, "\(statement)") { _ = try parseOne(statement) }
+        }
+    }
+
     @Test func refusesWhatIsNotSupportedWithItsCode() {
         #expect(parseError("GRANT SELECT ON t TO")?.code == .syntaxError)
         #expect(parseError("GRANT SELECT (a, b) ON t TO alice")?.code == .featureNotSupported)
