@@ -227,6 +227,22 @@ def _non_loopback_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def _serve_on_every_address(data_dir: Path, port: int) -> subprocess.Popen:
+    """`sluice serve` on 0.0.0.0:`port` with the default logins, once it listens (stopped by the caller)."""
+    process = subprocess.Popen([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--data-dir", str(data_dir),
+                                "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def listening() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+    wait_until(listening, 30, "the server on 0.0.0.0")
+    return process
+
+
 def test_trust_is_refused_on_a_shared_address(tmp_path: Path) -> None:
     port = free_port()
     refused = subprocess.run([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--auth", "trust", "--data-dir", str(tmp_path / "a"),
@@ -236,16 +252,8 @@ def test_trust_is_refused_on_a_shared_address(tmp_path: Path) -> None:
     with SluiceServer(data_dir=tmp_path / "b", host="127.0.0.1") as local, connect(local) as conn:
         conn.execute("CREATE USER carol PASSWORD 'c'")
     address = _non_loopback_address()
-    process = subprocess.Popen([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--data-dir", str(tmp_path / "b"),
-                                "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = _serve_on_every_address(tmp_path / "b", port)
     try:
-        def listening() -> bool:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return True
-            except OSError:
-                return False
-        wait_until(listening, 30, "the server on 0.0.0.0")
         # Loopback clients are trusted by default.
         pg8000.native.Connection(user="root", host="127.0.0.1", port=port, database="dev", timeout=30).close()
         if address is not None:
@@ -327,17 +335,8 @@ def test_loopback_asks_for_the_password_a_role_has(tmp_path: Path) -> None:
     # From another address, the same rule as ever: the password or 28P01.
     if address is not None:
         port = free_port()
-        process = subprocess.Popen([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--data-dir", str(data),
-                                    "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = _serve_on_every_address(data, port)
         try:
-            def listening() -> bool:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    return True
-                except OSError:
-                    return False
-            wait_until(listening, 30, "the server on 0.0.0.0")
             with pytest.raises(Exception) as raised:
                 pg8000.native.Connection(user="dora", password="wrong", host=address, port=port, database="dev", timeout=30)
             assert _sqlstate(raised.value) == "28P01"

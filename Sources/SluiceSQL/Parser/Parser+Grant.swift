@@ -10,21 +10,10 @@ extension Parser {
         let privileges = try parsePrivileges()
         try expectKeyword("on")
         let target = try parseGrantTarget()
-        try expectKeyword(isRevoke ? "from" : "to")
-        let grantees = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in
-            _ = parser.consumeKeyword("group")
-            return try parser.parseRoleSpecification()
-        }
-        if !isRevoke, consumeKeywords("with", "grant", "option") { grantOption = true }
-        var grantedBy: String?
-        if consumeKeywords("granted", "by") { grantedBy = try parseRoleSpecification() }
-        var cascade = false
-        if isRevoke {
-            if consumeKeyword("cascade") { cascade = true } else { _ = consumeKeyword("restrict") }
-        }
+        let tail = try parseGranteesAndOptions(isRevoke: isRevoke, option: "grant")
         return Grant(
-            isRevoke: isRevoke, privileges: privileges, target: target, grantees: grantees, grantOption: grantOption,
-            grantedBy: grantedBy, cascade: cascade)
+            isRevoke: isRevoke, privileges: privileges, target: target, grantees: tail.grantees, grantOption: grantOption || tail.option,
+            grantedBy: tail.grantedBy, cascade: tail.cascade)
     }
 
     /// Whether the GRANT or REVOKE at the cursor is of membership in roles: its list ends at TO or
@@ -50,19 +39,31 @@ extension Parser {
         var adminOption = false
         if isRevoke, consumeKeywords("admin", "option", "for") { adminOption = true }
         let roles = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseRoleName() }
+        let tail = try parseGranteesAndOptions(isRevoke: isRevoke, option: "admin")
+        return GrantRole(
+            isRevoke: isRevoke, roles: roles, grantees: tail.grantees, adminOption: adminOption || tail.option, grantedBy: tail.grantedBy,
+            cascade: tail.cascade)
+    }
+
+    /// What follows the list of privileges or roles in GRANT and REVOKE: `TO | FROM [GROUP] role,
+    /// …`, then GRANT's `WITH {GRANT | ADMIN} OPTION`, `GRANTED BY role`, and REVOKE's `CASCADE |
+    /// RESTRICT`.
+    private mutating func parseGranteesAndOptions(
+        isRevoke: Bool, option: String
+    ) throws(SluiceError) -> (grantees: [String], option: Bool, grantedBy: String?, cascade: Bool) {
         try expectKeyword(isRevoke ? "from" : "to")
         let grantees = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in
             _ = parser.consumeKeyword("group")
             return try parser.parseRoleSpecification()
         }
-        if !isRevoke, consumeKeywords("with", "admin", "option") { adminOption = true }
+        let withOption = !isRevoke && consumeKeywords("with", option, "option")
         var grantedBy: String?
         if consumeKeywords("granted", "by") { grantedBy = try parseRoleSpecification() }
         var cascade = false
         if isRevoke {
             if consumeKeyword("cascade") { cascade = true } else { _ = consumeKeyword("restrict") }
         }
-        return GrantRole(isRevoke: isRevoke, roles: roles, grantees: grantees, adminOption: adminOption, grantedBy: grantedBy, cascade: cascade)
+        return (grantees, withOption, grantedBy, cascade)
     }
 
     /// `ALL [PRIVILEGES]` (nil) or a list of privilege words.
