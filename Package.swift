@@ -3,9 +3,9 @@ import PackageDescription
 
 // Layers (docs/architecture.md; tests/lint/test_layers.py checks every import): imports point only down.
 // L0 SluiceCore; SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd and CCRC32C)
-// L1 SluiceAuth, SluiceCrypto (CLibCrypto), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState, SluiceKafkaProtocol,
+// L1 SluiceCrypto (CLibCrypto), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState, SluiceKafkaProtocol,
 //    SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
-// L2 SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow
+// L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow
 // L4 SluiceConnectors · L5 SluiceServer · L6 SluiceBench · L7 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
@@ -34,7 +34,7 @@ let package = Package(
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
         // Users, SCRAM verifiers and the SCRAM exchange, shared by the SQL port and the Kafka broker.
-        .target(name: "SluiceAuth", dependencies: ["SluiceCore", nioCore]),
+        .target(name: "SluiceAuth", dependencies: ["SluiceCore", "SluiceCrypto", nioCore]),
         // The compression libraries (Debian's -dev packages; tests/install-system-deps.sh installs
         // them before any build), linked dynamically.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

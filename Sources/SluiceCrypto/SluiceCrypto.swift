@@ -29,6 +29,21 @@ package enum Digest {
         return mac
     }
 
+    /// PBKDF2-HMAC-SHA-256 (RFC 8018), one 32-byte block: SCRAM's `Hi(password, salt, iterations)`.
+    package static func pbkdf2SHA256(password: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
+        precondition(iterations >= 1 && iterations <= Int(Int32.max), "PBKDF2 needs one iteration or more")
+        var key = [UInt8](repeating: 0, count: 32)
+        let status = password.withUnsafeBytes { passwordBytes in
+            salt.withUnsafeBufferPointer { saltBytes in
+                PKCS5_PBKDF2_HMAC(
+                    passwordBytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(passwordBytes.count), saltBytes.baseAddress,
+                    Int32(saltBytes.count), Int32(iterations), EVP_sha256(), 32, &key)
+            }
+        }
+        precondition(status == 1, "PBKDF2 failed")
+        return key
+    }
+
     /// Whether `a` and `b` are equal, in time that does not depend on where they differ.
     package static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }

@@ -23,6 +23,12 @@ struct SluiceCryptoTests {
             == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    /// RFC 7914's PBKDF2-HMAC-SHA256 vector (P = "passwd", S = "salt", c = 1), first 32 bytes.
+    @Test func pbkdf2KnownAnswer() {
+        #expect(Self.hex(Digest.pbkdf2SHA256(password: Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1))
+            == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
+    }
+
     @Test func aesGCMOpensWhatItSealedAndNothingElse() throws {
         let key = SecureRandom.bytes(32)
         for length in [0, 1, 15, 16, 17, 1000] {

@@ -229,9 +229,11 @@ extension Catalog {
     /// privilege on it (what Postgres's `information_schema` shows).
     package func canSee(_ relation: RelationDefinition, as role: RoleDefinition?) -> Bool {
         guard let role else { return false }
-        if role.superuser { return true }
+        return role.superuser || Self.canSee(relation, through: privilegeRoles(of: role))
+    }
+
+    private static func canSee(_ relation: RelationDefinition, through roles: Set<Int>) -> Bool {
         let access = relation.accessControl
-        let roles = privilegeRoles(of: role)
         return roles.contains(access.owner) || !access.privileges(of: roles).isEmpty
     }
 
@@ -239,7 +241,8 @@ extension Catalog {
     package func visibleRelations(to role: RoleDefinition?) -> [RelationDefinition] {
         let all = relations
         guard let role, !role.superuser else { return role == nil ? [] : all }
-        return all.filter { canSee($0, as: role) }
+        let roles = privilegeRoles(of: role)
+        return all.filter { Self.canSee($0, through: roles) }
     }
 }
 
