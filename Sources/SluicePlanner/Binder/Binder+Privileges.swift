@@ -18,7 +18,8 @@ extension Binder {
     func requirePrivilege(_ needed: PrivilegeSet, on relation: RelationDefinition, position: Int? = nil) throws(SluiceError) {
         let role = try actingRole()
         if relation.schema != "public" { try requireSchemaPrivilege(.usage, on: relation.schema, role: role) }
-        guard !relation.accessControl.allows(needed, to: role, through: catalog.privilegeRoles(of: role)) else { return }
+        // (A superuser needs no look at memberships.)
+        guard !role.superuser, !relation.accessControl.allows(needed, to: role, through: catalog.privilegeRoles(of: role)) else { return }
         throw SluiceError(.insufficientPrivilege, "permission denied for \(relation.kind.rawValue) \(relation.name)", position: position)
     }
 
