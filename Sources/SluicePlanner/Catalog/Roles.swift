@@ -130,7 +130,9 @@ extension Catalog {
     }
 
     private func closure(of role: RoleDefinition, throughNonInheriting: Bool) -> Set<Int> {
-        let byOID = roleState.withLock { Dictionary($0.values.map { ($0.oid, $0) }, uniquingKeysWith: { first, _ in first }) }
+        // (Most roles are members of none: no look at the others.)
+        guard role.memberships?.isEmpty == false else { return [role.oid] }
+        let byOID = rolesByOID()
         var found: Set<Int> = [role.oid]
         var pending = [role]
         while let next = pending.popLast() {
@@ -142,10 +144,14 @@ extension Catalog {
         return found
     }
 
+    private func rolesByOID() -> [Int: RoleDefinition] {
+        roleState.withLock { Dictionary($0.values.map { ($0.oid, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+
     /// Whether `role` may grant and revoke membership in `target`: it holds the admin option on
     /// it, directly or through a role it is a member of.
     package func isAdmin(_ role: RoleDefinition, of target: RoleDefinition) -> Bool {
-        let byOID = roleState.withLock { Dictionary($0.values.map { ($0.oid, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let byOID = rolesByOID()
         return memberRoles(of: role).contains { oid in
             byOID[oid]?.memberships?.contains { $0.role == target.oid && $0.admin } == true
         }

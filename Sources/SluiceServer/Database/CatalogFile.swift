@@ -46,13 +46,19 @@ struct CatalogFile: Sendable {
         do {
             var stored = Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles, access: access)
             let secretTexts = Set(secrets.values)
-            if !secrets.isEmpty || relations.contains(where: { Self.holdsSecrets($0, secretTexts) }) {
+            // Each definition is parsed once (for its masked text), here.
+            let holding = relations.indices.compactMap { index -> (Int, String)? in
+                let masked = relations[index].maskedDefinition
+                return Self.holdsSecrets(relations[index], masked: masked, secretTexts) ? (index, masked) : nil
+            }
+            if !secrets.isEmpty || !holding.isEmpty {
                 let seal = try CatalogSeal(dataDirectory: dataDirectory)
                 if !secrets.isEmpty { stored.sealedSecrets = try seal.seal(Array(try JSONEncoder().encode(secrets))) }
                 var sealed: [Int: String] = [:]
-                for (index, relation) in relations.enumerated() where Self.holdsSecrets(relation, secretTexts) {
+                for (index, masked) in holding {
+                    let relation = relations[index]
                     sealed[relation.id] = try seal.seal(Array(try JSONEncoder().encode(relation)))
-                    stored.relations[index] = Self.masked(relation, secretTexts)
+                    stored.relations[index] = Self.masked(relation, definition: masked, secretTexts)
                 }
                 stored.sealedRelations = sealed.isEmpty ? nil : sealed
             }
@@ -68,17 +74,16 @@ struct CatalogFile: Sendable {
     /// Whether `relation`'s definition or connector holds a secret: an option whose key is a
     /// secret's (``SluiceCore/SecretOptions/isSecret(_:)``), a URL's password, or the value of
     /// a secret it names.
-    private static func holdsSecrets(_ relation: RelationDefinition, _ secretTexts: Set<String>) -> Bool {
-        guard let connector = relation.connector else { return relation.maskedDefinition != relation.definition }
-        return !relation.secretValues.isEmpty || connector.secretNames != nil
-            || connector.options.values.contains(where: secretTexts.contains) || relation.maskedDefinition != relation.definition
+    private static func holdsSecrets(_ relation: RelationDefinition, masked: String, _ secretTexts: Set<String>) -> Bool {
+        guard masked == relation.definition, let connector = relation.connector else { return masked != relation.definition }
+        return !relation.secretValues.isEmpty || connector.secretNames != nil || connector.options.values.contains(where: secretTexts.contains)
     }
 
     /// `relation` as the file shows it in clear: its definition masked as SHOW CREATE shows it,
     /// every secret option's value `[REDACTED]`.
-    private static func masked(_ relation: RelationDefinition, _ secretTexts: Set<String>) -> RelationDefinition {
+    private static func masked(_ relation: RelationDefinition, definition: String, _ secretTexts: Set<String>) -> RelationDefinition {
         var relation = relation
-        relation.definition = relation.maskedDefinition
+        relation.definition = definition
         if var connector = relation.connector {
             func mask(_ options: [String: String]) -> [String: String] {
                 var masked: [String: String] = [:]
