@@ -3,12 +3,14 @@ import PackageDescription
 
 // Layers (docs/architecture.md; tests/lint/test_layers.py checks every import): imports point only down.
 // L0 SluiceCore; SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd and CCRC32C)
-// L1 SluiceCrypto (CLibCrypto), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState, SluiceKafkaProtocol,
-//    SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
-// L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow
+// L1 SluiceCrypto (CLibCrypto), SluiceNet (CLibSSL), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState,
+//    SluiceKafkaProtocol, SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
+// L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow,
+//    SluiceHTTP
 // L4 SluiceConnectors · L5 SluiceServer · L6 SluiceBench · L7 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 // The columnar data path is optimized in debug builds too: the tests run the debug binary over
 // tens of millions of rows, which unoptimized generic code takes ten times as long over.
 let optimized: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -22,14 +24,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // HTTP: the Iceberg REST catalog's server (Hummingbird) and the S3 and catalog clients.
+        // HTTP servers: the dashboard, the Iceberg REST catalog, the schema registry. (The S3 and
+        // catalog clients and TLS are our own, over NIO and the system's OpenSSL: SluiceNet.)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // (Hummingbird's child-channel protocol names swift-log's Logger.)
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // TLS on the SQL, Kafka and HTTP ports (the HTTP client already builds it for S3).
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
@@ -48,6 +50,10 @@ let package = Package(
         // Signature Version 4 and the catalog's tokens, AES-GCM for the catalog's sealed secrets.
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "SluiceCrypto", dependencies: ["SluiceCore", "CLibCrypto"]),
+        // The system's OpenSSL libssl: TLS on every port, and https for the HTTP client
+        // (S3, Iceberg REST catalogs, schema registries) over NIO.
+        .systemLibrary(name: "CLibSSL", path: "Sources/CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "SluiceNet", dependencies: ["SluiceCore", "CLibSSL", nioCore, nioPosix, nioHTTP1]),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         // PostgreSQL's client library's header (Debian: libpq-dev) for the Postgres sinks and CDC
@@ -69,10 +75,16 @@ let package = Package(
         .target(
             name: "SluiceLakehouse",
             dependencies: [
-                "SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", nioCore,
+                "SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", nioCore,
+            ]),
+        // HTTP servers on Hummingbird: one in the background per port, and the Iceberg REST
+        // catalog's (the catalog itself is SluiceLakehouse's, framework-free).
+        .target(
+            name: "SluiceHTTP",
+            dependencies: [
+                "SluiceCore", "SluiceLakehouse", nioCore,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluicePostgresClient"]),
@@ -81,15 +93,14 @@ let package = Package(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", nioCore, nioPosix,
+                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
+                "SluiceHTTP", nioCore, nioPosix,
                 // The HTTP app: the dashboard, /metrics, /health and /ready.
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                // TLS for every port: the engine's targets and their tests do not build it.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
@@ -106,6 +117,7 @@ let package = Package(
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
         .testTarget(name: "SluiceAuthTests", dependencies: ["SluiceCore", "SluiceAuth"]),
         .testTarget(name: "SluiceCryptoTests", dependencies: ["SluiceCore", "SluiceCrypto"]),
+        .testTarget(name: "SluiceNetTests", dependencies: ["SluiceCore", "SluiceNet", nioCore, nioPosix, nioHTTP1]),
         // The tests reach zstd directly to write frames without a content size, as streaming producers do.
         .testTarget(name: "SluiceCodecsTests", dependencies: ["SluiceCore", "SluiceCodecs", "CZstd"]),
         .testTarget(
@@ -120,8 +132,9 @@ let package = Package(
         .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SluiceLakehouseTests",
-            dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore, .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore],
             exclude: ["Fixtures", "Iceberg/Scan/Fixtures"]),
+        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceHTTP", "SluiceNet", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"], exclude: ["Goldens"]),

@@ -6,6 +6,7 @@ import SluiceAuth
 import SluiceBroker
 import SluiceConnectors
 import SluiceCore
+import SluiceHTTP
 import SluiceLakehouse
 import SluicePGWire
 import SluiceState
@@ -133,7 +134,7 @@ package final class SluiceServer: Sendable {
         // Private before anything is written into it (the broker's logs come first).
         if let dataDirectory = configuration.dataDirectory { try DataDirectory.prepare(dataDirectory) }
         let tls = try configuration.tls.map { (settings) throws(SluiceError) in try ServerTLS(settings) }
-        let httpBuilder = try tls?.http() ?? .http1()
+        let httpBuilder = tls?.http() ?? .http1()
         var broker: KafkaBroker?
         if var brokerConfiguration = configuration.broker {
             if let dataDirectory = configuration.dataDirectory { brokerConfiguration.dataDirectory = "\(dataDirectory)/broker" }

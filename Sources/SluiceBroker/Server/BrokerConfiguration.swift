@@ -6,8 +6,7 @@ package struct BrokerConfiguration: Sendable {
     /// ``port`` and ``advertisedHost`` read and set the first.
     package var listeners = [BrokerListener(name: "PLAINTEXT", host: "127.0.0.1", port: 9092)]
     /// Makes the TLS handler put first in the pipeline of each connection to a listener with
-    /// `tls` (the server supplies swift-nio-ssl's `NIOSSLServerHandler`; the broker itself has no
-    /// TLS). The broker refuses to start a TLS listener without it.
+    /// `tls` (the server supplies SluiceNet's `TLSHandler`; the broker itself has no TLS). The broker refuses to start a TLS listener without it.
     package var tlsHandlerFactory: (@Sendable () throws -> any ChannelHandler)?
     /// Whether clients must authenticate with SASL, and against which users.
     package var authentication = BrokerAuthentication()

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
 import NIOCore
 import SluiceCore
+import SluiceNet
 
 /// One HTTP request sent with the process's HTTP client, its answer waited for on the calling
 /// thread: for callers off the event loops that need an answer before they go on (a connector's
@@ -28,16 +28,11 @@ package struct BlockingHTTPRequest: Sendable {
 
     package func send() throws(SluiceError) -> (status: Int, body: [UInt8]) {
         do {
-            var request = try HTTPClient.Request(url: url, method: .init(rawValue: method))
-            request.headers.add(name: "User-Agent", value: "Sluice")
-            for header in headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
-            if let body { request.body = .bytes(body) }
-            // A body past the bound fails the request rather than growing without end.
-            let accumulator = ResponseAccumulator(request: request, maxBodySize: Self.maximumBodyBytes)
-            let response = try IcebergRESTCatalogClient.sharedHTTPClient.execute(
-                request: request, delegate: accumulator, deadline: NIODeadline.now() + TimeAmount(timeout)
-            ).wait()
-            return (Int(response.status.code), response.body.map { Array(buffer: $0) } ?? [])
+            // A body past the bound (the shared client's, 64 MiB) fails the request rather than
+            // growing without end.
+            let request = try HTTPClientRequest(method: method, url: url, headers: headers, body: body)
+            let response = try IcebergRESTCatalogClient.sharedHTTPClient.execute(request, deadline: NIODeadline.now() + HTTPClient.timeAmount(timeout)).wait()
+            return (response.status, response.body)
         } catch {
             throw SluiceError(.unableToEstablishConnection, URLCredentials.masking(in: "HTTP request \(method) \(url) failed: \(error)"))
         }

@@ -31,7 +31,7 @@ package struct PGServerConfiguration: Sendable {
 }
 
 /// TLS on the SQL port. The wire server does not link a TLS library: the server that configures
-/// it makes the handler (swift-nio-ssl's), so only that target builds one.
+/// it makes the handler (SluiceNet's `TLSHandler`, over OpenSSL).
 package struct PGTLS: Sendable {
     /// A new TLS server handler, one per connection.
     package var makeHandler: @Sendable () throws -> any ChannelHandler

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import SluiceCore
+import SluiceHTTP
 import SluiceLakehouse
 import Synchronization
 

@@ -5,6 +5,7 @@ import NIOCore
 import SluiceConnectors
 import SluiceCore
 import SluiceExpr
+import SluiceHTTP
 import SluiceLakehouse
 import SluicePlanner
 import Synchronization

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import SluiceCore
+import SluiceHTTP
 import SluiceLakehouse
 
 /// The built-in schema registry (`--schema-registry-listen`, port 8081 as Confluent's): the

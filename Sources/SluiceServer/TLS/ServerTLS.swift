@@ -1,8 +1,8 @@
 import HummingbirdCore
-import HummingbirdTLS
+import Logging
 import NIOCore
-import NIOSSL
 import SluiceCore
+import SluiceNet
 import SluicePGWire
 
 /// The server's certificate chain and key (`--tls-cert`, `--tls-key`, PEM files).
@@ -19,56 +19,56 @@ package struct TLSSettings: Sendable {
     }
 }
 
-/// TLS for every port, from one certificate: the SQL port (SSLRequest answered `S`), the HTTP
-/// ports (dashboard, metrics, Iceberg catalog: HTTPS only) and the broker's SSL listener.
+/// TLS for every port, from one certificate (OpenSSL, through ``TLSHandler``): the SQL port
+/// (SSLRequest answered `S`), the HTTP ports (dashboard, metrics, Iceberg catalog: HTTPS only)
+/// and the broker's SSL listener.
 struct ServerTLS: Sendable {
-    let configuration: TLSConfiguration
-    let context: NIOSSLContext
+    let context: TLSContext
     let requiredOnLoopback: Bool
 
     /// Loads and checks the files; a clear error names the one that is wrong.
     init(_ settings: TLSSettings) throws(SluiceError) {
-        let chain: [NIOSSLCertificate]
-        do {
-            chain = try NIOSSLCertificate.fromPEMFile(settings.certificatePath)
-        } catch {
-            throw SluiceError(.invalidParameterValue, "could not read the TLS certificate \(settings.certificatePath): \(error)")
-        }
-        guard !chain.isEmpty else { throw SluiceError(.invalidParameterValue, "\(settings.certificatePath) holds no PEM certificate") }
-        let key: NIOSSLPrivateKey
-        do {
-            key = try NIOSSLPrivateKey(file: settings.keyPath, format: .pem)
-        } catch {
-            throw SluiceError(.invalidParameterValue, "could not read the TLS private key \(settings.keyPath): \(error)")
-        }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
-        configuration.minimumTLSVersion = .tlsv12
-        do {
-            context = try NIOSSLContext(configuration: configuration)
-        } catch {
-            throw SluiceError(.invalidParameterValue, "the TLS certificate and key do not make a usable TLS context (do they match?): \(error)")
-        }
-        self.configuration = configuration
-        self.requiredOnLoopback = settings.requiredOnLoopback
+        context = try TLSContext.server(certificateChainFile: settings.certificatePath, privateKeyFile: settings.keyPath)
+        requiredOnLoopback = settings.requiredOnLoopback
     }
 
     /// The SQL port's TLS: a handler per connection that asks for it.
     var sql: PGTLS {
         let context = context
-        return PGTLS(requiredOnLoopback: requiredOnLoopback, requiredOnOther: true) { NIOSSLServerHandler(context: context) }
+        return PGTLS(requiredOnLoopback: requiredOnLoopback, requiredOnOther: true) { TLSHandler(context: context) }
     }
 
     /// HTTPS for a Hummingbird server.
-    func http() throws(SluiceError) -> HTTPServerBuilder {
-        do {
-            return try .tls(.http1(), tlsConfiguration: configuration)
-        } catch {
-            throw SluiceError(.invalidParameterValue, "could not set up HTTPS: \(error)")
+    func http() -> HTTPServerBuilder {
+        let context = context
+        return HTTPServerBuilder { responder in
+            TLSChildChannel(base: HTTP1Channel(responder: responder), context: context)
         }
     }
 
     /// A TLS handler for one broker connection on its SSL listener.
-    func handler() -> NIOSSLServerHandler {
-        NIOSSLServerHandler(context: context)
+    func handler() -> TLSHandler {
+        TLSHandler(context: context)
+    }
+}
+
+/// A Hummingbird child channel with TLS in front of its own set-up.
+private struct TLSChildChannel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = HTTP1Channel.Value
+    let base: HTTP1Channel
+    let context: TLSContext
+
+    var responder: HTTPChannelHandler.Responder { base.responder }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(TLSHandler(context: context))
+        }.flatMap {
+            base.setup(channel: channel, logger: logger)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
     }
 }

@@ -55,7 +55,7 @@ import Testing
         let firstReadsWereWholeFrames = Mutex<[Bool]>([])
     }
 
-    /// Stands in for NIOSSLServerHandler: passes the bytes through.
+    /// Stands in for the TLS handler: passes the bytes through.
     final class PassThrough: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let observations: Observations

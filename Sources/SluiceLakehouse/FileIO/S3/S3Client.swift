@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import NIOCore
 import SluiceCore
+import SluiceNet
 import Synchronization
 
-/// A small S3 client over AsyncHTTPClient: signs requests with SigV4, retries 5xx answers and
+/// A small S3 client over the project's HTTP client (``HTTPClient``): signs requests with SigV4, retries 5xx answers and
 /// transport errors with exponential backoff, and turns failures into ``SluiceError``s.
 ///
 /// Every operation is an ``S3Operation`` value — the request and how to read its answer — run
@@ -13,8 +13,8 @@ import Synchronization
 /// call ``runBlocking(_:)`` on an event loop.
 ///
 /// One `HTTPClient` (on NIO's singleton event loop group) serves all requests and keeps their
-/// connections; call ``shutdown()`` when done. A client dropped without it shuts its
-/// connections down in the background.
+/// connections; call ``shutdown()`` when done. A client dropped without it closes its
+/// connections in the background.
 package final class S3Client: Sendable {
     package let config: S3Config
     let endpoint: S3Endpoint
@@ -24,29 +24,28 @@ package final class S3Client: Sendable {
     package init(config: S3Config) throws(SluiceError) {
         self.config = config
         endpoint = try S3Endpoint(config: config)
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: Self.timeAmount(config.connectTimeout), read: Self.timeAmount(config.readTimeout))
-        configuration.redirectConfiguration = .disallow
-        // A refused connection fails the request at once; the retry policy here decides.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // A refused connection fails the request at once; the retry policy here decides. An
+        // object of any size may be read (the callers bound what they ask for).
+        var configuration = HTTPClient.Configuration(connectTimeout: config.connectTimeout, readTimeout: config.readTimeout, maximumBodyBytes: Int.max)
+        configuration.idleConnectionsPerOrigin = 16
+        http = HTTPClient(configuration: configuration)
     }
 
     deinit {
         // Never blocks: the last reference may go on an event loop.
-        if !isShutDown.exchange(true, ordering: .acquiringAndReleasing) { http.shutdown { _ in } }
+        if !isShutDown.exchange(true, ordering: .acquiringAndReleasing) { http.shutdown() }
     }
 
     /// Closes the connections; the client serves no request after. A second call does nothing.
     @available(*, noasync, message: "use the async shutdown() from async code")
     package func shutdown() throws(SluiceError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        do { try http.syncShutdown() } catch { throw SluiceError(.ioError, "could not shut down the S3 client: \(error)") }
+        http.shutdown()
     }
 
     package func shutdown() async throws(SluiceError) {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        do { try await http.shutdown() } catch { throw SluiceError(.ioError, "could not shut down the S3 client: \(error)") }
+        http.shutdown()
     }
 
     /// Runs `operation` from async code.
@@ -83,7 +82,7 @@ package final class S3Client: Sendable {
     /// Sends attempt `number` of `request`, and schedules the next after a 5xx answer or a
     /// transport error while attempts remain.
     private func attempt(_ number: Int, _ request: S3Request, name: String, location: String, promise: EventLoopPromise<S3Response>) {
-        let httpRequest: HTTPClient.Request
+        let httpRequest: HTTPClientRequest
         do {
             httpRequest = try makeHTTPRequest(request)
         } catch {
@@ -91,17 +90,17 @@ package final class S3Client: Sendable {
             return
         }
         let policy = config.retry
-        http.execute(request: httpRequest).whenComplete { result in
+        http.execute(httpRequest).whenComplete { result in
             let retry: Bool
             switch result {
             case .success(let response):
-                let status = Int(response.status.code)
+                let status = response.status
                 retry = status >= 500 && number < policy.maxAttempts
                 if !retry {
                     promise.succeed(S3Response(
-                        status: status, eTag: response.headers.first(name: "etag"),
-                        contentLength: response.headers.first(name: "content-length").flatMap { Int($0) },
-                        body: response.body.map { Array(buffer: $0) } ?? [], operation: name, location: location))
+                        status: status, eTag: response.header("etag"),
+                        contentLength: response.header("content-length").flatMap { Int($0) },
+                        body: response.body, operation: name, location: location))
                 }
             case .failure(let error):
                 retry = Self.isRetryable(error) && number < policy.maxAttempts
@@ -118,16 +117,13 @@ package final class S3Client: Sendable {
 
     /// The signed HTTP request: the bucket in the host (virtual-host addressing, when its name
     /// is DNS-safe) or in the path, the key URI-encoded per segment.
-    func makeHTTPRequest(_ request: S3Request, at timestamp: SigV4Timestamp = .now()) throws -> HTTPClient.Request {
+    func makeHTTPRequest(_ request: S3Request, at timestamp: SigV4Timestamp = .now()) throws(HTTPClientError) -> HTTPClientRequest {
         let signed = signedRequest(request, at: timestamp)
         let query = signed.canonicalQuery
         let url = "\(endpoint.scheme)://\(authority(for: request))\(signed.encodedPath)\(query.isEmpty ? "" : "?\(query)")"
-        var httpRequest = try HTTPClient.Request(url: url, method: .init(rawValue: request.method))
-        for (name, value) in signed.headers { httpRequest.headers.add(name: name, value: value) }
-        if !request.body.isEmpty || request.method == "PUT" || request.method == "POST" {
-            httpRequest.body = .bytes(request.body)
-        }
-        return httpRequest
+        // (The signed headers carry the host; the client sends it once.)
+        return try HTTPClientRequest(method: request.method, url: url, headers: signed.headers.map { ($0.0, $0.1) },
+                                     body: request.body.isEmpty ? nil : request.body)
     }
 
     /// `request` with its host header and SigV4 headers, as sent.
@@ -164,7 +160,7 @@ package final class S3Client: Sendable {
     /// Whether a transport error may pass on a later attempt: anything but a client that is shut
     /// down or a cancelled request (a request that cannot be built fails before it is sent).
     private static func isRetryable(_ error: any Error) -> Bool {
-        if let error = error as? HTTPClientError { return error != .alreadyShutdown && error != .cancelled }
+        if let error = error as? HTTPClientError { return error.isTransient }
         return true
     }
 
@@ -172,7 +168,7 @@ package final class S3Client: Sendable {
     /// the endpoint; one that broke off while talking is `58030`.
     private func transportFailure<Result>(_ error: any Error, _ operation: S3Operation<Result>) -> SluiceError {
         let endpointText = config.endpoint ?? "https://\(endpoint.host)"
-        if let error = error as? HTTPClientError, [.readTimeout, .writeTimeout, .remoteConnectionClosed, .deadlineExceeded].contains(error) {
+        if let error = error as? HTTPClientError, [.timedOut, .closedByPeer].contains(error) {
             return SluiceError(.ioError, "S3 \(operation.name) on \(operation.location) failed: the connection to \(endpointText) broke off (\(error))")
         }
         let attempts = config.retry.maxAttempts
@@ -181,8 +177,5 @@ package final class S3Client: Sendable {
                            hint: "Check that the endpoint (AWS_ENDPOINT_URL_S3) is right and the store is running.")
     }
 
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
+    static func timeAmount(_ duration: Duration) -> TimeAmount { HTTPClient.timeAmount(duration) }
 }

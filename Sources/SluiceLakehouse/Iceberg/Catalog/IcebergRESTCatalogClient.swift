@@ -1,7 +1,7 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SluiceCore
+import SluiceNet
 import Synchronization
 
 /// An ``IcebergCatalog`` backed by a remote Iceberg REST catalog (Polaris, Lakekeeper, Sluice's
@@ -47,15 +47,10 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
     /// The bearer token and the path prefix, once known.
     private let session = Mutex<(token: String?, prefix: String?)>((nil, nil))
 
-    /// The process's client for catalogs: a refused connection fails the request at once (the
-    /// caller retries with backoff), rather than AsyncHTTPClient retrying until the request's
-    /// deadline, which made an unreachable catalog take 30 s to report.
-    package static let sharedHTTPClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+    /// The process's client for catalogs and schema registries: a refused connection fails the
+    /// request at once (the caller retries with backoff), so an unreachable catalog is
+    /// reported in seconds; an answer may be at most 64 MiB.
+    package static let sharedHTTPClient = HTTPClient(configuration: .init(connectTimeout: .seconds(5), readTimeout: .seconds(60)))
 
     package init(configuration: Configuration, httpClient: HTTPClient = IcebergRESTCatalogClient.sharedHTTPClient) {
         self.configuration = configuration
@@ -188,22 +183,16 @@ package final class IcebergRESTCatalogClient: IcebergCatalog {
     }
 
     func execute(_ method: String, _ url: String, token: String?, body: (bytes: [UInt8], contentType: String)?) async throws(SluiceError) -> IcebergRESTResponse {
-        var request = HTTPClientRequest(url: url)
-        request.method = .init(rawValue: method)
-        request.headers.add(name: "X-Iceberg-Access-Delegation", value: "vended-credentials")
-        request.headers.add(name: "User-Agent", value: "Sluice")
-        for (name, value) in configuration.headers where name.lowercased() != "content-type" {
-            request.headers.replaceOrAdd(name: name, value: value)
+        var headers: [(name: String, value: String)] = [("X-Iceberg-Access-Delegation", "vended-credentials")]
+        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) where name.lowercased() != "content-type" {
+            headers.append((name, value))
         }
-        if let token { request.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token)") }
-        if let body {
-            request.headers.replaceOrAdd(name: "Content-Type", value: body.contentType)
-            request.body = .bytes(ByteBuffer(bytes: body.bytes))
-        }
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let body { headers.append(("Content-Type", body.contentType)) }
         do {
+            let request = try HTTPClientRequest(method: method, url: url, headers: headers, body: body?.bytes)
             let response = try await httpClient.execute(request, timeout: .seconds(configuration.requestTimeoutSeconds))
-            let buffer = try await response.body.collect(upTo: 64 << 20)
-            return IcebergRESTResponse(status: Int(response.status.code), body: Array(buffer: buffer))
+            return IcebergRESTResponse(status: response.status, body: response.body)
         } catch {
             // (A URL may carry a user and password; the client's error may quote it too.)
             throw SluiceError(

@@ -1,8 +1,9 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SluiceCore
+import SluiceHTTP
 import SluiceLakehouse
+import SluiceNet
 import Testing
 
 /// End-to-end over real HTTP on a free loopback port (port 0).
@@ -22,14 +23,11 @@ import Testing
 
         func request(_ method: String, _ path: String, token: String? = nil, headers: [String: String] = [:],
                      body: String? = nil) async throws -> (status: Int, json: JSONDocument?) {
-            var request = HTTPClientRequest(url: base + path)
-            request.method = .init(rawValue: method)
-            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-            for (name, value) in headers { request.headers.add(name: name, value: value) }
-            if let body { request.body = .bytes(ByteBuffer(string: body)) }
+            var request = try HTTPClientRequest(method: method, url: base + path, headers: headers.map { ($0.key, $0.value) }, body: body.map { Array($0.utf8) })
+            if let token { request.headers.append(("Authorization", "Bearer \(token)")) }
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-            let bytes = Array(buffer: try await response.body.collect(upTo: 1 << 24))
-            return (Int(response.status.code), bytes.isEmpty ? nil : try JSONDocument.parse(bytes))
+            let bytes = response.body
+            return (response.status, bytes.isEmpty ? nil : try JSONDocument.parse(bytes))
         }
 
         func token(_ prefix: String = "") async throws -> String {

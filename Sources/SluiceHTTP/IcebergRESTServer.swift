@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 import SluiceCore
+import SluiceLakehouse
 import Synchronization
 
 /// The Iceberg REST catalog served over HTTP/1.1 with Hummingbird 2, in the background
