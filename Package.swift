@@ -77,14 +77,16 @@ let package = Package(
             dependencies: [
                 "SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", nioCore,
             ]),
-        // HTTP servers on Hummingbird: one in the background per port, and the Iceberg REST
-        // catalog's (the catalog itself is SluiceLakehouse's, framework-free).
+        // HTTP servers on Hummingbird's router: one in the background per port, authentication
+        // (SQL users, HTTP Basic) and TLS shared by all, and the Iceberg REST catalog's server
+        // (the catalog itself is SluiceLakehouse's, framework-free).
         .target(
             name: "SluiceHTTP",
             dependencies: [
-                "SluiceCore", "SluiceLakehouse", nioCore,
+                "SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluicePostgresClient"]),

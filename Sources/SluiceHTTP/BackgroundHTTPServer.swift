@@ -8,7 +8,7 @@ import Synchronization
 /// it lives beside the process's other NIO servers: ``start()`` returns the bound port once it
 /// listens (useful with port 0), ``stop()`` ends it. The Iceberg REST catalog and the server's
 /// HTTP app (dashboard, metrics) both run on one.
-package final class BackgroundHTTPServer<Responder: HTTPResponder>: Sendable where Responder.Context == BasicRequestContext {
+package final class BackgroundHTTPServer<Responder: HTTPResponder>: Sendable where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
     package let host: String
     package let requestedPort: Int
     let responder: Responder

@@ -10,7 +10,7 @@ import Synchronization
 /// 127.0.0.1 unless told otherwise.
 package final class IcebergRESTServer: Sendable {
     package let handler: IcebergRESTHandler
-    private let server: BackgroundHTTPServer<IcebergHTTPResponder>
+    private let server: BackgroundHTTPServer<RouterResponder<SluiceRequestContext>>
 
     /// - Parameters:
     ///   - principals: client id → secret of who may get tokens; `root`/`secret` by default
@@ -24,7 +24,12 @@ package final class IcebergRESTServer: Sendable {
         let tokens = try IcebergTokenAuthority(rootDirectory: store.rootDirectory, principals: principals, lifetimeSeconds: tokenLifetimeSeconds)
         let handler = IcebergRESTHandler(store: store, tokens: tokens, defaultWarehouse: defaultWarehouse, s3Settings: s3Settings)
         self.handler = handler
-        server = BackgroundHTTPServer(host: host, port: port, responder: IcebergHTTPResponder(handler: handler), name: "Iceberg REST server", builder: builder)
+        // The REST spec's routes (and its OAuth2 tokens) are the handler's own: every request
+        // goes to it.
+        let router = Router(context: SluiceRequestContext.self)
+        let responder = IcebergHTTPResponder(handler: handler)
+        router.addFallback { request, _ in try await responder.respond(to: request) }
+        server = BackgroundHTTPServer(host: host, port: port, responder: router.buildResponder(), name: "Iceberg REST server", builder: builder)
     }
 
     package var host: String { server.host }
@@ -47,11 +52,10 @@ package final class IcebergRESTServer: Sendable {
 }
 
 /// Adapts Hummingbird requests to ``IcebergRESTHandler``.
-struct IcebergHTTPResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+struct IcebergHTTPResponder: Sendable {
     let handler: IcebergRESTHandler
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request) async throws -> Response {
         var request = request
         let body: ByteBuffer
         do {

@@ -59,8 +59,8 @@ ALLOWED: dict[str, set[str]] = {
     # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (Hummingbird) and its
     # client and the S3 client (SluiceNet's HTTP client, with SluiceCrypto's SHA-256 and HMAC).
     "SluiceLakehouse": {"SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", "NIOCore"},
-    # HTTP servers on Hummingbird, the Iceberg REST catalog's among them.
-    "SluiceHTTP": {"SluiceCore", "SluiceLakehouse", "NIOCore", "Hummingbird", "HummingbirdCore"},
+    # HTTP servers on Hummingbird's router, their authentication and TLS, the Iceberg REST catalog's.
+    "SluiceHTTP": {"SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", "NIOCore", "NIOPosix", "Hummingbird", "HummingbirdCore", "Logging"},
     # Generators of the seeds' events and Nexmark's; the command line sends them on.
     "SluiceGen": {"SluiceCore"},
     # Connectors implement Dataflow's source protocol; the engine never imports them.

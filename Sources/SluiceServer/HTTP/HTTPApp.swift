@@ -12,17 +12,15 @@ import Synchronization
 ///
 /// One instance may serve a subset of the routes: `--metrics-listen` moves `/metrics` to a
 /// second instance of its own. It binds 127.0.0.1 unless told otherwise.
-package typealias HTTPApp = BackgroundHTTPServer<HTTPAppResponder>
+package typealias HTTPApp = BackgroundHTTPServer<RouterResponder<SluiceRequestContext>>
 
-extension BackgroundHTTPServer where Responder == HTTPAppResponder {
+extension BackgroundHTTPServer where Responder == RouterResponder<SluiceRequestContext> {
     package convenience init(
         host: String, port: Int, routes: HTTPAppResponder.Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness,
         access: HTTPAccess = .trusted, builder: HTTPServerBuilder = .http1()
     ) {
-        self.init(
-            host: host, port: port,
-            responder: HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness, access: access),
-            name: "HTTP server", builder: builder)
+        let app = HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness)
+        self.init(host: host, port: port, responder: app.router(access: access).buildResponder(), name: "HTTP server", builder: builder)
     }
 }
 
@@ -34,9 +32,9 @@ package final class Readiness: Sendable {
     package func set(_ ready: Bool) { state.store(ready, ordering: .releasing) }
 }
 
-package struct HTTPAppResponder: HTTPResponder {
-    package typealias Context = BasicRequestContext
-
+/// The HTTP app's routes, on Hummingbird's router: the authentication middleware first (every
+/// route but `/health` and `/ready`), a superuser's for the routes that show everything.
+package struct HTTPAppResponder: Sendable {
     /// What an instance answers.
     package struct Routes: OptionSet, Sendable {
         package let rawValue: Int
@@ -53,49 +51,51 @@ package struct HTTPAppResponder: HTTPResponder {
     let feed: DashboardFeed
     let metrics: ServerMetrics
     let readiness: Readiness
-    let access: HTTPAccess
 
-    package func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        let path = request.uri.path
-        if path != "/health" && path != "/ready" {
-            guard let user = await access.user(of: request) else { return HTTPAccess.challenge }
-            // The graph, every view's rows and the metrics show everything: a superuser's.
-            if !user.superuser && (path == "/metrics" || path == "/events" || path == "/api/state") {
-                return Self.text("only a superuser may see the whole pipeline\n", status: .forbidden)
+    func router(access: HTTPAccess) -> Router<SluiceRequestContext> {
+        let router = Router(context: SluiceRequestContext.self)
+        router.add(middleware: AuthenticationMiddleware(access, openPaths: ["/health", "/ready"]))
+        // The graph, every view's rows and the metrics show everything: a superuser's.
+        let whole = router.group().add(middleware: SuperuserMiddleware { Self.text("only a superuser may see the whole pipeline\n", status: .forbidden) })
+        if routes.contains(.health) {
+            let readiness = readiness
+            for method: HTTPRequest.Method in [.get, .head] {
+                router.on("/health", method: method) { _, _ in Self.text("ok\n") }
+                router.on("/ready", method: method) { _, _ in
+                    readiness.isReady ? Self.text("ready\n") : Self.text("starting or stopping\n", status: .serviceUnavailable)
+                }
             }
-            if request.method == .post, path == "/api/query", routes.contains(.dashboard) {
+        }
+        if routes.contains(.metrics) {
+            let metrics = metrics
+            whole.get("/metrics") { _, _ in Self.bytes(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8") }
+        }
+        if routes.contains(.dashboard) {
+            let feed = feed
+            whole.get("/events") { _, _ in Self.eventStream(feed) }
+            whole.get("/api/state") { _, _ in Self.bytes(await feed.snapshot(), type: "application/json") }
+            // The SQL box runs as the user who logged in, with that user's privileges.
+            router.post("/api/query") { request, context in
                 var request = request
                 guard let body = try? await request.collectBody(upTo: DashboardQuery.maximumStatementBytes) else {
                     return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
                 }
                 let sql = String(decoding: body.readableBytesView, as: UTF8.self)
-                return Self.bytes(await feed.queries.run(sql, as: user.name), type: "application/json")
+                return Self.bytes(await feed.queries.run(sql, as: context.user?.name ?? "root"), type: "application/json")
+            }
+            for path: RouterPath in ["/", "**"] {
+                router.get(path) { request, _ in
+                    guard let asset = DashboardAssets.asset(at: request.uri.path) else { return Self.text("not found\n", status: .notFound) }
+                    return Self.bytes(asset.bytes, type: asset.contentType, cache: false)
+                }
             }
         }
-        switch (request.method, path) {
-        case (.get, "/health") where routes.contains(.health), (.head, "/health") where routes.contains(.health):
-            return Self.text("ok\n")
-        case (.get, "/ready") where routes.contains(.health), (.head, "/ready") where routes.contains(.health):
-            return readiness.isReady ? Self.text("ready\n") : Self.text("starting or stopping\n", status: .serviceUnavailable)
-        case (.get, "/metrics") where routes.contains(.metrics):
-            let body = metrics.exposition()
-            return Self.bytes(body, type: "text/plain; version=0.0.4; charset=utf-8")
-        case (.get, "/events") where routes.contains(.dashboard):
-            return eventStream()
-        case (.get, "/api/state") where routes.contains(.dashboard):
-            return Self.bytes(await feed.snapshot(), type: "application/json")
-        case (.get, _) where routes.contains(.dashboard):
-            guard let asset = DashboardAssets.asset(at: path) else { return Self.text("not found\n", status: .notFound) }
-            return Self.bytes(asset.bytes, type: asset.contentType, cache: false)
-        default:
-            return Self.text("not found\n", status: .notFound)
-        }
+        return router
     }
 
     /// Server-sent events: the dashboard's state as it changes, one `data:` line each time,
     /// until the browser goes away.
-    private func eventStream() -> Response {
-        let feed = self.feed
+    private static func eventStream(_ feed: DashboardFeed) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"

@@ -2,6 +2,7 @@ import CoreMetrics
 import Prometheus
 import SluiceBroker
 import SluiceCore
+import SluiceHTTP
 import SluicePGWire
 import SluicePlanner
 import Synchronization

@@ -18,19 +18,27 @@ import Synchronization
 /// - 404 for a table that does not exist, 403 for one that takes no webhooks;
 /// - 413 for a body over the limit (read no further), 422 for a body that is not the table's
 ///   JSON, 500 when the write fails.
-package typealias WebhookServer = BackgroundHTTPServer<WebhookResponder>
+package typealias WebhookServer = BackgroundHTTPServer<RouterResponder<SluiceRequestContext>>
 
-extension BackgroundHTTPServer where Responder == WebhookResponder {
+extension BackgroundHTTPServer where Responder == RouterResponder<SluiceRequestContext> {
     package convenience init(host: String, port: Int, database: Database, maximumBodyBytes: Int, builder: HTTPServerBuilder = .http1()) {
-        self.init(
-            host: host, port: port, responder: WebhookResponder(database: database, maximumBodyBytes: maximumBodyBytes), name: "webhook listener",
-            builder: builder)
+        let router = Router(context: SluiceRequestContext.self)
+        let responder = WebhookResponder(database: database, maximumBodyBytes: maximumBodyBytes)
+        router.post("/webhook/:database/:schema/:table") { request, context in
+            await responder.insert(request, database: context.parameters.get("database") ?? "", schema: context.parameters.get("schema") ?? "",
+                                   table: context.parameters.get("table") ?? "")
+        }
+        // Anything else gets RisingWave's answers: the route's shape, or the method it takes.
+        router.addFallback { request, _ in
+            let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+            guard parts.count == 4, parts[0] == "webhook" else { return WebhookResponder.reply(.notFound, "not found: POST /webhook/<database>/<schema>/<table>") }
+            return WebhookResponder.reply(.methodNotAllowed, "a webhook takes POST")
+        }
+        self.init(host: host, port: port, responder: router.buildResponder(), name: "webhook listener", builder: builder)
     }
 }
 
-package struct WebhookResponder: HTTPResponder {
-    package typealias Context = BasicRequestContext
-
+package struct WebhookResponder: Sendable {
     let database: Database
     let maximumBodyBytes: Int
     private let tables = WebhookTables()
@@ -42,16 +50,14 @@ package struct WebhookResponder: HTTPResponder {
         self.maximumBodyBytes = maximumBodyBytes
     }
 
-    package func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard parts.count == 4, parts[0] == "webhook" else { return Self.reply(.notFound, "not found: POST /webhook/<database>/<schema>/<table>") }
-        guard request.method == .post else { return Self.reply(.methodNotAllowed, "a webhook takes POST") }
-        guard parts[1] == "dev" else { return Self.reply(.notFound, "database \"\(parts[1])\" does not exist") }
-        guard let relation = database.catalog.relation(named: parts[3], schema: parts[2]), relation.kind == .table else {
-            return Self.reply(.notFound, "table \"\(parts[2]).\(parts[3])\" does not exist")
+    /// `POST /webhook/<databaseName>/<schema>/<name>`.
+    func insert(_ request: Request, database databaseName: String, schema: String, table name: String) async -> Response {
+        guard databaseName == "dev" else { return Self.reply(.notFound, "database \"\(databaseName)\" does not exist") }
+        guard let relation = database.catalog.relation(named: name, schema: schema), relation.kind == .table else {
+            return Self.reply(.notFound, "table \"\(schema).\(name)\" does not exist")
         }
         guard relation.connector?.connector == "webhook" else {
-            return Self.reply(.forbidden, "table \"\(parts[2]).\(parts[3])\" does not take webhooks")
+            return Self.reply(.forbidden, "table \"\(schema).\(name)\" does not take webhooks")
         }
         let table: WebhookTable
         do throws(SluiceError) {
@@ -114,7 +120,7 @@ package struct WebhookResponder: HTTPResponder {
         return Self.reply(.ok, "")
     }
 
-    private static func reply(_ status: HTTPResponse.Status, _ message: String) -> Response {
+    static func reply(_ status: HTTPResponse.Status, _ message: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
         let text = message.isEmpty ? "" : message + "\n"

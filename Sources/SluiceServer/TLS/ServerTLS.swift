@@ -1,7 +1,7 @@
 import HummingbirdCore
-import Logging
 import NIOCore
 import SluiceCore
+import SluiceHTTP
 import SluiceNet
 import SluicePGWire
 
@@ -39,36 +39,10 @@ struct ServerTLS: Sendable {
     }
 
     /// HTTPS for a Hummingbird server.
-    func http() -> HTTPServerBuilder {
-        let context = context
-        return HTTPServerBuilder { responder in
-            TLSChildChannel(base: HTTP1Channel(responder: responder), context: context)
-        }
-    }
+    func http() -> HTTPServerBuilder { .tls(context) }
 
     /// A TLS handler for one broker connection on its SSL listener.
     func handler() -> TLSHandler {
         TLSHandler(context: context)
-    }
-}
-
-/// A Hummingbird child channel with TLS in front of its own set-up.
-private struct TLSChildChannel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = HTTP1Channel.Value
-    let base: HTTP1Channel
-    let context: TLSContext
-
-    var responder: HTTPChannelHandler.Responder { base.responder }
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(TLSHandler(context: context))
-        }.flatMap {
-            base.setup(channel: channel, logger: logger)
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
     }
 }

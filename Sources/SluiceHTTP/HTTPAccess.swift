@@ -2,17 +2,14 @@ import Hummingbird
 import NIOPosix
 import SluiceAuth
 import SluiceCore
-import SluicePGWire
 import Synchronization
 
-/// Who may use the HTTP app: everyone (its listener's clients are trusted, as `--auth trust`),
-/// or the catalog's users by HTTP Basic authentication with their SQL passwords (checked against
-/// the SCRAM verifiers). Under `auto` (a loopback listener's default) a role without a password
-/// is trusted: a request without credentials is `root`'s while `root` has no password.
-///
-/// The pipeline's graph, its views' rows and `/metrics` show everything, so they take a
-/// superuser; the SQL box runs as the user who logged in, with that user's privileges.
-/// `/health` and `/ready` stay open for process managers and probes.
+/// Who may use an HTTP server (the dashboard, the schema registry): everyone (its listener's
+/// clients are trusted, as `--auth trust`), or the catalog's users by HTTP Basic
+/// authentication with their SQL passwords (checked against the SCRAM verifiers). Under `auto`
+/// (a loopback listener's default) a role without a password is trusted: a request without
+/// credentials is `root`'s while `root` has no password. ``AuthenticationMiddleware`` asks it
+/// for every request.
 package final class HTTPAccess: Sendable {
     package let users: (any UserDirectory)?
     /// Whether roles without a password get in without one (`auto`).
@@ -32,22 +29,13 @@ package final class HTTPAccess: Sendable {
         self.trustsPasswordless = trustsPasswordless
     }
 
-    /// The access a listener whose clients log in by `method` gives.
-    package static func `for`(_ method: PGAuthMethod, users: any UserDirectory) -> HTTPAccess {
-        switch method {
-        case .trust: .trusted
-        case .auto: HTTPAccess(users: users, trustsPasswordless: true)
-        case .password, .scram: HTTPAccess(users: users)
-        }
-    }
-
     /// Who a request comes from: `root` when everyone is trusted, else its Basic credentials'
     /// user; nil when they are missing or wrong.
-    func user(of request: Request) async -> (name: String, superuser: Bool)? {
-        guard let users else { return ("root", true) }
+    package func user(of request: Request) async -> HTTPUser? {
+        guard let users else { return HTTPUser(name: "root", superuser: true) }
         guard let header = request.headers[.authorization] else {
             guard trustsPasswordless, case .allowed(nil, let superuser) = users.login("root") else { return nil }
-            return ("root", superuser)
+            return HTTPUser(name: "root", superuser: superuser)
         }
         guard header.lowercased().hasPrefix("basic "),
               let decoded = Base64.decode(header.dropFirst(6).trimmingCharacters(in: .whitespaces)),
@@ -57,9 +45,9 @@ package final class HTTPAccess: Sendable {
         let password = String(text[text.index(after: colon)...])
         let key = SHA256.hash(Array(text.utf8))
         let now = ContinuousClock.now
-        if let cached = verified.withLock({ $0[key] }), cached.until > now { return (cached.user, cached.superuser) }
+        if let cached = verified.withLock({ $0[key] }), cached.until > now { return HTTPUser(name: cached.user, superuser: cached.superuser) }
         guard case .allowed(let verifier, let superuser) = users.login(name) else { return await refused() }
-        if verifier == nil, trustsPasswordless { return (name, superuser) }
+        if verifier == nil, trustsPasswordless { return HTTPUser(name: name, superuser: superuser) }
         // PBKDF2 takes milliseconds: on the thread pool, not the event loop that serves others.
         guard let verifier, (try? await NIOThreadPool.singleton.runIfActive({ verifier.matches(password: password) })) == true else {
             return await refused()
@@ -68,19 +56,20 @@ package final class HTTPAccess: Sendable {
             if entries.count > 1_000 { entries.removeAll() }
             entries[key] = (name, superuser, now + .seconds(Self.cacheSeconds))
         }
-        return (name, superuser)
+        return HTTPUser(name: name, superuser: superuser)
     }
 
     /// Counts a refused login, after a pause: a failed guess costs time, as on the SQL port.
-    private func refused() async -> (name: String, superuser: Bool)? {
+    private func refused() async -> HTTPUser? {
         failures.add(1, ordering: .relaxed)
         try? await Task.sleep(for: .milliseconds(250))
         return nil
     }
 
-    var failedLogins: Int { failures.load(ordering: .relaxed) }
+    package var failedLogins: Int { failures.load(ordering: .relaxed) }
 
-    static let challenge: Response = {
+    /// The answer to a request without valid credentials: 401 with the Basic challenge.
+    package static let challenge: Response = {
         var headers = HTTPFields()
         headers[.wwwAuthenticate] = "Basic realm=\"sluice\", charset=\"UTF-8\""
         headers[.contentType] = "text/plain; charset=utf-8"
