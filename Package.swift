@@ -26,7 +26,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // HTTP servers: the dashboard, the Iceberg REST catalog, the schema registry. (The S3 and
         // catalog clients and TLS are our own, over NIO and the system's OpenSSL: SluiceNet.)
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // (Without its default traits: swift-configuration support, which Sluice does not use, is
+        // not built.)
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // (Hummingbird's child-channel protocol names swift-log's Logger.)
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
