@@ -21,19 +21,25 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFINITIONS = os.path.join(ROOT, "dev", "kafka-messages")
 MESSAGES = os.path.join(ROOT, "Sources", "SluiceKafkaProtocol", "Messages")
-INT_MAX16 = 32767
+INT_MAX16 = 32767  # "N+" versions run up to here
 
-# The messages generated; the others in Messages/ are written by hand.
+# The messages generated. The others in Messages/ are written by hand, their Swift shape being
+# other than the definition's: DeleteTopicsRequest (v0–5's names and v6's topics as one list),
+# LeaveGroupRequest (v0–2's member id as a one-member list), FindCoordinatorRequest and
+# FindCoordinatorResponse (v0–3's single key and coordinator as v4's lists), DescribeAclsRequest and
+# DeleteAclsRequest (the filter fields as the shared AclBindingFilter), and FetchResponse (written
+# with its records spliced out of the buffer).
 GENERATED = [
     "AddOffsetsToTxnRequest", "AddOffsetsToTxnResponse",
     "AddPartitionsToTxnRequest", "AddPartitionsToTxnResponse",
     "AlterConfigsRequest", "AlterConfigsResponse",
     "ApiVersionsRequest", "ApiVersionsResponse",
     "CreateAclsRequest", "CreateAclsResponse",
-    "DeleteAclsResponse", "DescribeAclsResponse",
     "CreatePartitionsRequest", "CreatePartitionsResponse",
     "CreateTopicsRequest", "CreateTopicsResponse",
+    "DeleteAclsResponse",
     "DeleteTopicsResponse",
+    "DescribeAclsResponse",
     "DescribeConfigsRequest", "DescribeConfigsResponse",
     "DescribeGroupsRequest", "DescribeGroupsResponse",
     "EndTxnRequest", "EndTxnResponse",
@@ -88,45 +94,43 @@ ALIASES = {
     "IncrementalAlterConfigsResponse.AlterConfigsResourceResponse": "AlterConfigsResponse.ResourceResponse",
 }
 
-# Initializer parameters with a default value, per Swift struct; the rest have none. A struct not
-# listed takes the rule in `has_default`.
-INIT_DEFAULTS = {}
-
-# Initializer parameters without a default although the rule gives them one, and with one
-# although it does not: "<struct>.<property>" (struct: the message, or "<Message>.<Nested>").
+# An initializer parameter has a default value when its field is missing from some version of its
+# struct, is nullable or tagged, has a default in the JSON, or is an error code, error message or
+# throttle time. These two tables name the exceptions: "<Message>.<property>" or
+# "<Message>.<Nested struct>.<property>".
 NO_DEFAULT = {
     "AlterConfigsRequest.Config.value",
-    "IncrementalAlterConfigsRequest.Config.value",
     "CreateTopicsRequest.Config.value",
     "CreateTopicsResponse.Config.value",
+    "DeleteTopicsResponse.Result.name",
     "DescribeConfigsResponse.Config.value",
     "DescribeConfigsResponse.Synonym.value",
-    "MetadataRequest.Topic.name",
-    "MetadataResponse.Topic.name",
+    "IncrementalAlterConfigsRequest.Config.value",
     "InitProducerIdResponse.producerID",
-    "ProduceResponse.RecordError.batchIndex",
-    "DeleteTopicsResponse.Result.name",
-    "ProduceRequest.Partition.records",
     "JoinGroupResponse.protocolName",
+    "MetadataRequest.Topic.name",
     "MetadataRequest.topics",
+    "MetadataResponse.Topic.name",
     "OffsetFetchRequest.topics",
+    "ProduceRequest.Partition.records",
+    "ProduceResponse.RecordError.batchIndex",
 }
 EXTRA_DEFAULT = {
+    "AddPartitionsToTxnResponse.PartitionResult.partitionErrorCode",
     "AlterConfigsRequest.validateOnly",
     "CreatePartitionsRequest.validateOnly",
+    "CreateTopicsRequest.Topic.assignments",
+    "CreateTopicsRequest.Topic.configs",
+    "CreateTopicsResponse.Config.isSensitive",
+    "CreateTopicsResponse.Config.readOnly",
+    "DescribeConfigsResponse.Config.isSensitive",
+    "DescribeConfigsResponse.Config.readOnly",
     "IncrementalAlterConfigsRequest.validateOnly",
     "JoinGroupResponse.members",
     "ListOffsetsRequest.replicaID",
     "OffsetCommitRequest.memberID",
-    "SyncGroupRequest.assignments",
-    "AddPartitionsToTxnResponse.PartitionResult.partitionErrorCode",
-    "CreateTopicsRequest.Topic.assignments",
-    "CreateTopicsRequest.Topic.configs",
-    "CreateTopicsResponse.Config.readOnly",
-    "CreateTopicsResponse.Config.isSensitive",
-    "DescribeConfigsResponse.Config.readOnly",
-    "DescribeConfigsResponse.Config.isSensitive",
     "SaslAuthenticateResponse.authBytes",
+    "SyncGroupRequest.assignments",
 }
 
 # JSON fields Sluice does not carry: "<Message>.<JSON struct type>.<JSON field>". A tagged one is
@@ -143,7 +147,7 @@ OMIT = {
     "FetchResponse.PartitionData.SnapshotId",
 }
 
-# Default values that differ from the JSON's: "<struct>.<property>" -> Swift expression.
+# Default values that differ from the JSON's: "<Message>[.<Nested struct>].<property>" -> Swift.
 DEFAULT_VALUES = {
     "ListOffsetsRequest.replicaID": "-1",
 }
@@ -498,7 +502,10 @@ class Field:
                 json_field = dict(json_field, fields=common["fields"])
             self.struct = Struct(element, json_field, message, self)
         self.default_json = json_field.get("default")
-        self.owner = struct
+        owner = message.name if struct == message.name else message.name + "." + struct
+        self.key = owner + "." + self.swift
+        if self.tagged is not None and self.tagged != self.versions:
+            raise ValueError("%s: tagged in only some of its versions" % self.key)
 
     @property
     def is_array(self):
@@ -524,9 +531,8 @@ class Field:
         return base + "?" if self.optional else base
 
     def default_value(self):
-        key = self.owner + "." + self.swift
-        if key in DEFAULT_VALUES:
-            return DEFAULT_VALUES[key]
+        if self.key in DEFAULT_VALUES:
+            return DEFAULT_VALUES[self.key]
         d = self.default_json
         if d == "null" or (d is None and self.optional):
             return "nil"
@@ -585,12 +591,22 @@ def singular(name):
 class Struct:
     def __init__(self, json_type, json_field, message, parent_field):
         self.json_type = json_type
-        self.swift = STRUCT_NAMES.get(message.name + "." + json_type, singular(json_field["name"]))
+        if parent_field is None:
+            self.swift = message.name
+        else:
+            self.swift = STRUCT_NAMES.get(message.name + "." + json_type, singular(json_field["name"]))
         self.about = json_field.get("about", "")
         self.versions = message.supported if parent_field is None else parent_field.versions
         self.alias = ALIASES.get(message.name + "." + json_type)
-        self.fields = [Field(f, self.swift, message) for f in json_field.get("fields", [])
-                       if "%s.%s.%s" % (message.name, json_type, f["name"]) not in OMIT]
+        fields = []
+        for f in json_field.get("fields", []):
+            if "%s.%s.%s" % (message.name, json_type, f["name"]) in OMIT:
+                carried = intersect(parse_versions(f.get("versions")), message.supported)
+                if carried is not None and "tag" not in f:
+                    raise ValueError("%s.%s: an untagged field cannot be omitted" % (message.name, f["name"]))
+                continue
+            fields.append(Field(f, self.swift, message))
+        self.fields = fields
         self.fields = [f for f in self.fields if f.versions is not None]
         for f in self.fields:
             f.parent = self
@@ -609,7 +625,6 @@ class Message:
         self.common = {c["name"]: c for c in self.definition.get("commonStructs", [])}
         self.flexible = intersect(parse_versions(self.definition.get("flexibleVersions")), self.supported)
         self.root = Struct(name, {"name": name, "fields": self.definition["fields"]}, self, None)
-        self.root.swift = name
 
 
 # MARK: Writing Swift
