@@ -17,7 +17,8 @@ SLUICE_ARGS ?=
 # Every import must be a declared dependency (the layers' lint checks which ones may be).
 SWIFT_CHECKS := --explicit-target-dependency-import-check error
 
-.PHONY: demo run build release test unit deps system-deps venv pytest crash-full clean-venv bench bench-flink
+.PHONY: demo run build release test unit deps system-deps venv pytest crash-full clean-venv bench bench-flink \
+	kafka-messages kafka-messages-check
 # The steps of `test` depend on each other's results (pytest starts the debug binary): never in parallel.
 .NOTPARALLEL:
 
@@ -37,8 +38,16 @@ DEMO ?= balloon
 demo: release
 	.build/release/sluice demo $(DEMO) $(SLUICE_ARGS)
 
-unit: system-deps
+unit: system-deps kafka-messages-check
 	$(SWIFT) test $(SWIFT_CHECKS)
+
+# The Kafka message types generated from Apache Kafka's definitions (dev/kafka-messages/): write
+# them again, or check that the files in Sources/ are what the script writes.
+kafka-messages:
+	$(PYTHON) dev/generate-kafka-messages.py
+
+kafka-messages-check:
+	$(PYTHON) dev/generate-kafka-messages.py --check
 
 # The benchmarks, with DuckDB (from .venv) and PostgreSQL (from deps) as references.
 bench: release deps
