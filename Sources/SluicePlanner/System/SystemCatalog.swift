@@ -314,7 +314,7 @@ enum SystemCatalog {
                     ("rows_rejected", .int64), ("status", .varchar), ("rows_late", .int64), ("bytes_read", .int64), ("lag", .int64),
                     ("rows_deduplicated", .int64),
                 ],
-                rows: catalog.sourceStatus.compactMap { status in
+                rows: catalog.systemReader.sources.compactMap { status in
                     guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return nil }
                     return [
                         .int32(Int32(relation.id)), .string(relation.name), .string(relation.kind.rawValue),
@@ -330,7 +330,7 @@ enum SystemCatalog {
                     ("last_commit_epoch", .int64), ("last_commit_at", .timestamptz), ("commits", .int64), ("files", .int64),
                     ("rows", .int64), ("rows_in", .int64), ("pending_epochs", .int32), ("commit_failures", .int64), ("last_error", .varchar),
                 ],
-                rows: catalog.sinkStatus.compactMap { status in
+                rows: catalog.systemReader.sinks.compactMap { status in
                     guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return nil }
                     let options = relation.connector?.options ?? [:]
                     let target = [options["database.name"], options["table.name"]].compactMap { $0 }.joined(separator: ".")
@@ -347,7 +347,7 @@ enum SystemCatalog {
                     ("epoch", .int64), ("started_at", .timestamptz), ("status", .varchar), ("tables", .int32), ("bytes_written", .int64),
                     ("duration_ms", .float64), ("kind", .varchar),
                 ],
-                rows: catalog.checkpoints.map { record in
+                rows: catalog.systemReader.checkpoints.map { record in
                     [
                         .int64(Int64(record.epoch)), .timestamptz(record.startedAt), .string(record.error.map { "failed: \($0)" } ?? "done"),
                         .int32(Int32(record.tables)), .int64(Int64(record.bytesWritten)), .float64(Double(record.durationMicroseconds) / 1000),
@@ -355,7 +355,7 @@ enum SystemCatalog {
                     ]
                 })
         case "sluice_memory":
-            let memory = catalog.memory
+            let memory = catalog.systemReader.memory
             return Table(
                 columns: [
                     ("limit_bytes", .int64), ("state_resident_bytes", .int64), ("state_peak_resident_bytes", .int64),
@@ -373,14 +373,14 @@ enum SystemCatalog {
         case "sluice_memory_by_owner":
             return Table(
                 columns: [("owner", .varchar), ("bytes", .int64)],
-                rows: catalog.memory.byOwner.map { [.string($0.owner), .int64(Int64($0.bytes))] })
+                rows: catalog.systemReader.memory.byOwner.map { [.string($0.owner), .int64(Int64($0.bytes))] })
         case "sluice_source_errors":
             return Table(
                 columns: [
                     ("source_id", .int32), ("source_name", .varchar), ("partition", .int32), ("offset", .int64), ("error", .varchar),
                     ("payload", .varchar), ("rejected_at", .timestamptz),
                 ],
-                rows: catalog.sourceStatus.flatMap { status -> [[Value]] in
+                rows: catalog.systemReader.sources.flatMap { status -> [[Value]] in
                     guard visibleIDs.contains(status.relationID), let relation = catalog.relation(id: status.relationID) else { return [] }
                     return status.errors.map { error in
                         [
@@ -435,7 +435,7 @@ enum SystemCatalog {
             // its inputs held at CREATE, with the share done.
             return Table(
                 columns: [("ddl_id", .int64), ("ddl_statement", .varchar), ("progress", .varchar), ("initialized_at", .timestamptz)],
-                rows: catalog.streamingStatus.filter { $0.isBackfilling && visibleIDs.contains($0.viewID) }.map { status in
+                rows: catalog.systemReader.streamingJobs.filter { $0.isBackfilling && visibleIDs.contains($0.viewID) }.map { status in
                     let percent = Double(status.backfilledRows) * 100 / Double(max(status.backfillRows, 1))
                     let statement = catalog.relation(id: status.viewID)?.maskedDefinition ?? ""
                     let hundredths = Int((percent * 100).rounded(.down))
@@ -453,7 +453,7 @@ enum SystemCatalog {
                     ("row_count", .int64), ("rows_in", .int64), ("errors", .int64), ("last_error", .varchar), ("plan", .varchar),
                     ("state_bytes", .int64), ("rows_out", .int64),
                 ],
-                rows: catalog.streamingStatus.filter { visibleIDs.contains($0.viewID) }.map { status in
+                rows: catalog.systemReader.streamingJobs.filter { visibleIDs.contains($0.viewID) }.map { status in
                     [
                         .int32(Int32(status.viewID)), .int32(Int32(status.viewID)),
                         .string(catalog.relation(id: status.viewID)?.name ?? ""),
