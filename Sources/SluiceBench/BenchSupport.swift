@@ -56,7 +56,7 @@ extension Database {
         guard let source = catalog.relation(named: name) else { throw SluiceError.internalError("no source \(name)") }
         let start = ContinuousClock.now
         while true {
-            let status = catalog.sourceStatus.first { $0.relationID == source.id }
+            let status = catalog.systemReader.sources.first { $0.relationID == source.id }
             let taken = (status?.rowsRead ?? 0) + (status?.rowsRejected ?? 0)
             BenchProgress.detail("source \(name) took \(taken) of \(events) events")
             if taken >= events { break }

@@ -118,7 +118,7 @@ package struct IcebergSinkBenchmark {
     static func waitForSink(_ database: Database, rows: Int, committed: Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(1800)
         while ContinuousClock.now < deadline {
-            if let status = database.catalog.sinkStatus.first {
+            if let status = database.catalog.systemReader.sinks.first {
                 if let error = status.lastError { throw SluiceError(.ioError, "the benchmark's sink failed: \(error)") }
                 if (committed ? status.rows : status.rowsIn) >= rows { return }
             }
@@ -128,7 +128,7 @@ package struct IcebergSinkBenchmark {
     }
 
     static func files(_ database: Database) -> String {
-        guard let status = database.catalog.sinkStatus.first, status.commits > 0 else { return "" }
+        guard let status = database.catalog.systemReader.sinks.first, status.commits > 0 else { return "" }
         return "  (\(status.files) files in \(status.commits) commits)"
     }
 }

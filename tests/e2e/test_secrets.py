@@ -29,7 +29,7 @@ from harness.ports import free_port
 from source_support import connect, source_status, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SYSTEM_CATALOG = REPO_ROOT / "Sources" / "SluicePlanner" / "System" / "SystemCatalog.swift"
+SYSTEM_TABLES = REPO_ROOT / "Sources" / "SluicePlanner" / "System" / "Tables"
 
 # Distinctive, so that finding one anywhere is a leak and nothing else.
 KAFKA_PASSWORD = "kafka-Pw-7f3c9e1a"
@@ -62,10 +62,10 @@ def _error_text(error: psycopg.Error) -> str:
 
 
 def _system_relations() -> list[str]:
-    """Every relation the system catalog serves (the names its `case` labels list), as
-    `schema.name` for each schema that answers for it."""
-    names = sorted(set(re.findall(r'"([a-z_]+)"', "\n".join(
-        line for line in SYSTEM_CATALOG.read_text().splitlines() if line.strip().startswith("case \"")))))
+    """Every relation the system catalog serves: the name each file under `System/Tables/`
+    declares (`static let name = "…"`), one table per file."""
+    names = sorted({name for path in SYSTEM_TABLES.rglob("*.swift")
+                    for name in re.findall(r'^\s*static let name = "([a-z_]+)"', path.read_text(), re.MULTILINE)})
     assert {"rw_sources", "rw_sinks", "pg_views", "views", "sluice_sinks"} <= set(names), names
     return names
 

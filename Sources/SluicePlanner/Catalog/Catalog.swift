@@ -15,11 +15,7 @@ package final class Catalog: Sendable {
     }
 
     private let state = Mutex(State())
-    private let statusSource = Mutex<(@Sendable () -> [StreamingJobStatus])?>(nil)
-    private let sourceStatusSource = Mutex<(@Sendable () -> [SourceStatus])?>(nil)
-    private let sinkStatusSource = Mutex<(@Sendable () -> [SinkStatus])?>(nil)
-    private let checkpointSource = Mutex<(@Sendable () -> [CheckpointRecord])?>(nil)
-    private let memorySource = Mutex<(@Sendable () -> MemoryStatus)?>(nil)
+    private let runtimeReader = Mutex<(any SystemReader)?>(nil)
     /// Users and roles by name (`Roles.swift`); `root` always.
     let roleState = Mutex<[String: RoleDefinition]>(["root": .root])
     /// Schemas' and the database's owners and grants (`Privileges.swift`).
@@ -29,53 +25,16 @@ package final class Catalog: Sendable {
 
     package init() {}
 
-    /// Where the system views read the running state of materialized views from.
-    package func setStreamingStatusSource(_ source: @escaping @Sendable () -> [StreamingJobStatus]) {
-        statusSource.withLock { $0 = source }
+    /// Where the system tables read the running system from: set once, by the server, when it
+    /// starts.
+    package func setSystemReader(_ reader: any SystemReader) {
+        runtimeReader.withLock { $0 = reader }
     }
 
-    /// Where the system views read the state of running source connectors from.
-    package func setSourceStatusSource(_ source: @escaping @Sendable () -> [SourceStatus]) {
-        sourceStatusSource.withLock { $0 = source }
-    }
-
-    package func setSinkStatusSource(_ source: @escaping @Sendable () -> [SinkStatus]) {
-        sinkStatusSource.withLock { $0 = source }
-    }
-
-    /// What every running sink reports, for `sluice_sinks`.
-    package var sinkStatus: [SinkStatus] {
-        sinkStatusSource.withLock { $0 }?() ?? []
-    }
-
-    /// Where `sluice_checkpoints` reads the recent checkpoints from.
-    package func setCheckpointSource(_ source: @escaping @Sendable () -> [CheckpointRecord]) {
-        checkpointSource.withLock { $0 = source }
-    }
-
-    /// Where `sluice_memory` reads the state store's memory use from.
-    package func setMemorySource(_ source: @escaping @Sendable () -> MemoryStatus) {
-        memorySource.withLock { $0 = source }
-    }
-
-    /// The state store's memory use now.
-    package var memory: MemoryStatus {
-        memorySource.withLock { $0 }?() ?? MemoryStatus()
-    }
-
-    /// The recent checkpoints, oldest first.
-    package var checkpoints: [CheckpointRecord] {
-        checkpointSource.withLock { $0 }?() ?? []
-    }
-
-    /// The state of every running source connector.
-    package var sourceStatus: [SourceStatus] {
-        sourceStatusSource.withLock { $0 }?() ?? []
-    }
-
-    /// The running state of every materialized view.
-    package var streamingStatus: [StreamingJobStatus] {
-        statusSource.withLock { $0 }?() ?? []
+    /// The running system's streaming jobs, connectors, checkpoints and memory; with no reader
+    /// set (a catalog without a server, as in the planner's tests), nothing runs.
+    package var systemReader: any SystemReader {
+        runtimeReader.withLock { $0 } ?? IdleSystemReader()
     }
 
     /// The user schemas and their oids.
@@ -215,176 +174,5 @@ package final class Catalog: Sendable {
     /// generation is valid while the generation stays.
     package var generation: Int {
         state.withLock { $0.generation }
-    }
-}
-
-/// What the stream runtime reports about one materialized view, for `rw_catalog.rw_fragments`.
-package struct StreamingJobStatus: Sendable {
-    package var viewID: Int
-    package var upstreams: [Int]
-    package var rowCount: Int
-    package var rowsIn: Int
-    /// Rows that failed in an expression (their value became NULL) or in an operator.
-    package var errors: Int
-    package var lastError: String?
-    package var plan: String
-    /// Bytes of state: the operators' and the view's own pages.
-    package var stateBytes: Int
-    /// The backfill from the inputs' rows at CREATE: rows in all, rows done, and when it started
-    /// (microseconds since 1970).
-    package var backfillRows = 0
-    package var backfilledRows = 0
-    /// Changes the view emitted.
-    package var rowsOut = 0
-    package var createdAt: Int64 = 0
-
-    /// Whether the view is still going through its inputs' rows.
-    package var isBackfilling: Bool { backfilledRows < backfillRows }
-
-    package init(
-        viewID: Int, upstreams: [Int], rowCount: Int, rowsIn: Int, errors: Int, lastError: String?, plan: String, stateBytes: Int = 0
-    ) {
-        self.stateBytes = stateBytes
-        self.viewID = viewID
-        self.upstreams = upstreams
-        self.rowCount = rowCount
-        self.rowsIn = rowsIn
-        self.errors = errors
-        self.lastError = lastError
-        self.plan = plan
-    }
-}
-
-/// What a running connector reports, for `sluice_sources` and `sluice_source_errors`.
-package struct SourceStatus: Sendable {
-    /// The source, or the table the connector feeds.
-    package var relationID: Int
-    package var rowsRead: Int
-    package var rowsRejected: Int
-    /// Rows dropped behind the source's watermark.
-    package var rowsLate: Int
-    /// Rows dropped as repeats of events seen within `dedup.window` (`dedup.key`).
-    package var rowsDeduplicated: Int
-    package var status: String
-    /// The kept rejected rows, oldest first.
-    package var errors: [SourceErrorRecord]
-
-    /// Payload bytes read, and messages behind the end of the source (nil: not known).
-    package var bytesRead = 0
-    package var lag: Int?
-
-    package init(
-        relationID: Int, rowsRead: Int, rowsRejected: Int, rowsLate: Int = 0, rowsDeduplicated: Int = 0, bytesRead: Int = 0, lag: Int? = nil,
-        status: String, errors: [SourceErrorRecord]
-    ) {
-        self.rowsDeduplicated = rowsDeduplicated
-        self.relationID = relationID
-        self.bytesRead = bytesRead
-        self.lag = lag
-        self.rowsRead = rowsRead
-        self.rowsRejected = rowsRejected
-        self.rowsLate = rowsLate
-        self.status = status
-        self.errors = errors
-    }
-}
-
-/// What a running sink reports, for `sluice_sinks`.
-package struct SinkStatus: Sendable {
-    package var relationID: Int
-    /// `running` (nothing committed yet), `committed`, or `retrying` after a failure.
-    package var state: String
-    package var lastCommitEpoch: UInt64
-    /// Microseconds since 1970; nil before the first commit.
-    package var lastCommitAt: Int64?
-    package var commits: Int
-    /// Data files and rows made visible by commits.
-    package var files: Int
-    package var rows: Int
-    /// Rows the sink took from its input.
-    package var rowsIn: Int
-    /// Epochs prepared and not yet committed.
-    package var pendingEpochs: Int
-    package var commitFailures: Int
-    package var lastError: String?
-
-    package init(
-        relationID: Int, state: String, lastCommitEpoch: UInt64, lastCommitAt: Int64?, commits: Int, files: Int, rows: Int, rowsIn: Int,
-        pendingEpochs: Int, commitFailures: Int, lastError: String?
-    ) {
-        self.relationID = relationID
-        self.state = state
-        self.lastCommitEpoch = lastCommitEpoch
-        self.lastCommitAt = lastCommitAt
-        self.commits = commits
-        self.files = files
-        self.rows = rows
-        self.rowsIn = rowsIn
-        self.pendingEpochs = pendingEpochs
-        self.commitFailures = commitFailures
-        self.lastError = lastError
-    }
-}
-
-/// The state store's memory use and the process's, for `sluice_memory`.
-package struct MemoryStatus: Sendable {
-    /// `--memory-limit` in bytes (0: none).
-    package var limitBytes = 0
-    /// Bytes of state pages in memory, now and at most.
-    package var residentBytes = 0
-    package var peakResidentBytes = 0
-    /// Bytes of state pages in spill files only.
-    package var spilledBytes = 0
-    package var evictedPages = 0
-    package var loadedPages = 0
-    /// The process's resident set, now and at its peak (Linux's VmRSS and VmHWM).
-    package var processBytes = 0
-    package var processPeakBytes = 0
-    /// Bytes the running queries' operators hold (sorts, hash tables, top-N rows), and the most
-    /// they may hold together (half of `--memory-limit`).
-    package var queryReservedBytes = 0
-    package var queryLimitBytes = 0
-    /// What the process's other holders hold (``MemoryOwner``), by owner name, in the owners' order.
-    package var owners: [(name: String, bytes: Int)] = []
-
-    package init() {}
-
-    /// Every owner's bytes, for `sluice_memory_by_owner` and `/metrics`: the state pages, the
-    /// queries' operators, the ledger's owners, what the process holds besides (its resident
-    /// set less all of these, at least 0), then the process's resident set and its peak.
-    package var byOwner: [(owner: String, bytes: Int)] {
-        var rows: [(owner: String, bytes: Int)] = [("state pages", residentBytes), ("query operators", queryReservedBytes)]
-        for (name, bytes) in owners { rows.append((name, bytes)) }
-        let counted = rows.reduce(0) { $0 + $1.bytes }
-        rows.append(("other", max(0, processBytes - counted)))
-        rows.append(("process", processBytes))
-        rows.append(("process peak", processPeakBytes))
-        return rows
-    }
-}
-
-/// One checkpoint, written or attempted, for `sluice_checkpoints`.
-package struct CheckpointRecord: Sendable {
-    /// The epoch of its barrier.
-    package var epoch: UInt64
-    /// When it started, in microseconds since 1970.
-    package var startedAt: Int64
-    package var bytesWritten: Int
-    package var tables: Int
-    package var durationMicroseconds: Int64
-    /// Why it failed; nil when it was written.
-    package var error: String?
-    /// Always `state`: every checkpoint holds the tables' rows and the views' and operators'
-    /// state, and `tables` counts the tables and views. (Table checkpoints of their own, kind
-    /// `tables`, are gone.)
-    package var kind = "state"
-
-    package init(epoch: UInt64, startedAt: Int64, bytesWritten: Int, tables: Int, durationMicroseconds: Int64, error: String?) {
-        self.epoch = epoch
-        self.startedAt = startedAt
-        self.bytesWritten = bytesWritten
-        self.tables = tables
-        self.durationMicroseconds = durationMicroseconds
-        self.error = error
     }
 }

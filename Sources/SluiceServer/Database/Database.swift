@@ -104,65 +104,8 @@ package final class Database: TableProvider, Sendable {
         self.streams = streams
         let catalog = self.catalog
         tables = TableState(stores: stores, runtime: runtime, connectors: streams.connectors)
-        // Statuses and errors may quote a connector's options (a URL with its password, a
-        // value the outside system echoes): the connectors' secrets are masked in all of them.
-        catalog.setStreamingStatusSource {
-            let secrets = catalog.secretValues
-            return runtime.views.map { fragment in
-                let statistics = fragment.statistics
-                var status = StreamingJobStatus(
-                    viewID: fragment.id, upstreams: fragment.upstreams, rowCount: statistics.rowCount.load(ordering: .relaxed),
-                    rowsIn: statistics.rowsIn.load(ordering: .relaxed), errors: statistics.errors.load(ordering: .relaxed),
-                    lastError: statistics.lastError.map { SecretOptions.maskingSecrets(in: $0, values: secrets) }, plan: fragment.planText,
-                    stateBytes: statistics.stateBytes.load(ordering: .relaxed))
-                status.backfillRows = statistics.backfillRows.load(ordering: .relaxed)
-                status.rowsOut = statistics.rowsOut.load(ordering: .relaxed)
-                status.backfilledRows = statistics.backfilledRows.load(ordering: .relaxed)
-                status.createdAt = statistics.createdAt.load(ordering: .relaxed)
-                return status
-            }
-        }
-        catalog.setSinkStatusSource {
-            let secrets = catalog.secretValues
-            return runtime.views.compactMap { fragment in
-                guard let committer = fragment.sinkCommitter else { return nil }
-                let statistics = committer.statistics
-                let lastCommit = statistics.lastCommitMicros.load(ordering: .relaxed)
-                let lastError = (statistics.lastError ?? fragment.statistics.lastError).map { SecretOptions.maskingSecrets(in: $0, values: secrets) }
-                return SinkStatus(
-                    relationID: fragment.id,
-                    state: statistics.lastError != nil ? "retrying" : (lastCommit == 0 ? "running" : "committed"),
-                    lastCommitEpoch: statistics.lastCommittedEpoch.load(ordering: .relaxed), lastCommitAt: lastCommit == 0 ? nil : lastCommit,
-                    commits: statistics.commits.load(ordering: .relaxed), files: statistics.filesCommitted.load(ordering: .relaxed),
-                    rows: statistics.rowsCommitted.load(ordering: .relaxed), rowsIn: statistics.rowsIn.load(ordering: .relaxed),
-                    pendingEpochs: committer.pending.count, commitFailures: statistics.commitFailures.load(ordering: .relaxed),
-                    lastError: lastError)
-            }
-        }
         let tables = self.tables
-        catalog.setCheckpointSource { tables.journal?.history ?? [] }
-        let queryMemory = self.queryMemory
-        catalog.setMemorySource {
-            var status = streams.memoryStatus
-            status.queryReservedBytes = queryMemory.inUse
-            status.queryLimitBytes = queryMemory.limit
-            return status
-        }
-        catalog.setSourceStatusSource {
-            let secrets = catalog.secretValues
-            return streams.connectors.all.sorted { $0.key < $1.key }.map { id, connector in
-                let statistics = connector.statistics
-                var errors = statistics.errors
-                for index in errors.indices { errors[index].message = SecretOptions.maskingSecrets(in: errors[index].message, values: secrets) }
-                return SourceStatus(
-                    relationID: id, rowsRead: statistics.rowsRead.load(ordering: .relaxed),
-                    rowsRejected: statistics.rowsRejected.load(ordering: .relaxed), rowsLate: statistics.rowsLate.load(ordering: .relaxed),
-                    rowsDeduplicated: streams.connectors.deduplicator(for: id)?.rowsDeduplicated.load(ordering: .relaxed) ?? 0,
-                    bytesRead: statistics.bytesRead.load(ordering: .relaxed),
-                    lag: statistics.lag,
-                    status: SecretOptions.maskingSecrets(in: statistics.status, values: secrets), errors: errors)
-            }
-        }
+        catalog.setSystemReader(RuntimeSystemReader(catalog: catalog, streams: streams, tables: tables, queryMemory: queryMemory))
         if let dataDirectory {
             try streams.enableStateCheckpoints(
                 directory: "\(dataDirectory)/state", frequency: checkpointFrequency, log: { tables.journal?.cut() },

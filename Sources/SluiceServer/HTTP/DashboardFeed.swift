@@ -77,9 +77,9 @@ package final class DashboardFeed: Sendable {
     package func snapshot() async -> [UInt8] {
         let catalog = database.catalog
         let relations = catalog.relations.filter { $0.kind != .view }
-        let sources = Dictionary(catalog.sourceStatus.map { ($0.relationID, $0) }, uniquingKeysWith: { first, _ in first })
-        let sinks = Dictionary(catalog.sinkStatus.map { ($0.relationID, $0) }, uniquingKeysWith: { first, _ in first })
-        let jobs = Dictionary(catalog.streamingStatus.map { ($0.viewID, $0) }, uniquingKeysWith: { first, _ in first })
+        let sources = Dictionary(catalog.systemReader.sources.map { ($0.relationID, $0) }, uniquingKeysWith: { first, _ in first })
+        let sinks = Dictionary(catalog.systemReader.sinks.map { ($0.relationID, $0) }, uniquingKeysWith: { first, _ in first })
+        let jobs = Dictionary(catalog.systemReader.streamingJobs.map { ($0.viewID, $0) }, uniquingKeysWith: { first, _ in first })
         var nodes: [JSONDocument] = []
         var edges: [JSONDocument] = []
         var views: [JSONDocument] = []
@@ -110,11 +110,11 @@ package final class DashboardFeed: Sendable {
             }
             if relation.kind == .materializedView { views.append(await view(relation)) }
         }
-        let memory = catalog.memory
+        let memory = catalog.systemReader.memory
         let barriers = database.streams.runtime.barrierLatencies.suffix(120).map { latency -> JSONDocument in
             .object(["epoch": .int(Int64(latency.epoch)), "ms": .double(Double(latency.nanoseconds) / 1e6), "checkpoint": .bool(latency.isCheckpoint)])
         }
-        let checkpoints = catalog.checkpoints.suffix(60).map { record -> JSONDocument in
+        let checkpoints = catalog.systemReader.checkpoints.suffix(60).map { record -> JSONDocument in
             .object([
                 "epoch": .int(Int64(record.epoch)), "started_at_ms": .int(record.startedAt / 1000),
                 "duration_ms": .double(Double(record.durationMicroseconds) / 1000), "bytes": .int(Int64(record.bytesWritten)),

@@ -99,7 +99,7 @@ package final class ServerMetrics: Sendable {
                 state.gauges[key] = gauge
             }
 
-            for source in catalog.sourceStatus {
+            for source in catalog.systemReader.sources {
                 guard let name = catalog.relation(id: source.relationID)?.name else { continue }
                 let labels = [("source", name)]
                 count("sluice_source_rows_total", labels, source.rowsRead)
@@ -109,7 +109,7 @@ package final class ServerMetrics: Sendable {
                 count("sluice_source_bytes_total", labels, source.bytesRead)
                 if let lag = source.lag { gauge("sluice_source_lag_messages", labels, Double(lag)) }
             }
-            for job in catalog.streamingStatus {
+            for job in catalog.systemReader.streamingJobs {
                 guard let relation = catalog.relation(id: job.viewID) else { continue }
                 let labels = [(relation.kind == .sink ? "sink" : "view", relation.name)]
                 let prefix = relation.kind == .sink ? "sluice_sink_fragment" : "sluice_view"
@@ -120,7 +120,7 @@ package final class ServerMetrics: Sendable {
                 if relation.kind != .sink { gauge("sluice_view_rows", labels, Double(job.rowCount)) }
                 gauge("\(prefix)_backfill_rows_remaining", labels, Double(job.backfillRows - job.backfilledRows))
             }
-            for sink in catalog.sinkStatus {
+            for sink in catalog.systemReader.sinks {
                 guard let name = catalog.relation(id: sink.relationID)?.name else { continue }
                 let labels = [("sink", name)]
                 count("sluice_sink_rows_in_total", labels, sink.rowsIn)
@@ -132,7 +132,7 @@ package final class ServerMetrics: Sendable {
                 gauge("sluice_sink_last_commit_epoch", labels, Double(sink.lastCommitEpoch))
             }
 
-            let checkpoints = catalog.checkpoints
+            let checkpoints = catalog.systemReader.checkpoints
             let durations = state.checkpointDurations ?? CoreMetrics.Timer(label: "sluice_checkpoint_duration_seconds", factory: factory)
             state.checkpointDurations = durations
             for record in checkpoints where record.epoch > state.lastCheckpointEpoch && record.error == nil {
@@ -152,7 +152,7 @@ package final class ServerMetrics: Sendable {
             for latency in latencies where latency.epoch > state.lastBarrierEpoch { barrierTimer.recordNanoseconds(latency.nanoseconds) }
             state.lastBarrierEpoch = max(state.lastBarrierEpoch, latencies.last?.epoch ?? 0)
 
-            let memory = catalog.memory
+            let memory = catalog.systemReader.memory
             gauge("sluice_memory_limit_bytes", [], Double(memory.limitBytes))
             gauge("sluice_state_resident_bytes", [], Double(memory.residentBytes))
             gauge("sluice_state_spilled_bytes", [], Double(memory.spilledBytes))
