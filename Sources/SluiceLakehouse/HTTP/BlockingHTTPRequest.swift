@@ -24,8 +24,6 @@ package struct BlockingHTTPRequest: Sendable {
 
     /// Sends the request and returns the status and body (at most 64 MiB).
     /// - Throws: `unableToEstablishConnection` when no answer comes (refused, timed out).
-    package static let maximumBodyBytes = 64 << 20
-
     package func send() throws(SluiceError) -> (status: Int, body: [UInt8]) {
         do {
             // A body past the bound (the shared client's, 64 MiB) fails the request rather than

@@ -109,7 +109,7 @@ package final class S3Client: Sendable {
             guard retry else { return }
             let delay = policy.delay(after: number)
             let jittered = delay + delay * Double.random(in: 0 ... 0.5)
-            promise.futureResult.eventLoop.scheduleTask(in: Self.timeAmount(jittered)) {
+            promise.futureResult.eventLoop.scheduleTask(in: HTTPClient.timeAmount(jittered)) {
                 self.attempt(number + 1, request, name: name, location: location, promise: promise)
             }
         }
@@ -176,6 +176,4 @@ package final class S3Client: Sendable {
                            detail: "Tried \(attempts) time\(attempts == 1 ? "" : "s").",
                            hint: "Check that the endpoint (AWS_ENDPOINT_URL_S3) is right and the store is running.")
     }
-
-    static func timeAmount(_ duration: Duration) -> TimeAmount { HTTPClient.timeAmount(duration) }
 }
