@@ -69,7 +69,11 @@ let package = Package(
         .target(name: "SluiceExpr", dependencies: ["SluiceCore"], swiftSettings: optimized),
         .target(name: "SluicePlan", dependencies: ["SluiceCore", "SluiceExpr"]),
         .target(name: "SluiceState", dependencies: ["SluiceCore", "SluiceCodecs"]),
-        .target(name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"]),
+        // (Its system tables are listed at build time from the files under System/Tables/.)
+        .target(
+            name: "SluicePlanner", dependencies: ["SluiceCore", "SluiceExpr", "SluiceSQL", "SluicePlan"],
+            plugins: [.plugin(name: "SystemTablesPlugin")]),
+        .plugin(name: "SystemTablesPlugin", capability: .buildTool()),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"], swiftSettings: optimized),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         // Iceberg: table metadata, manifests, the REST catalog (server, store and client), and

@@ -41,6 +41,9 @@ import Testing
         #expect(declared.count == SystemTables.all.count)
         for (file, tables) in declared {
             #expect(tables.types.count == 1 && tables.names.count == 1, "\(file) must declare one system table")
+            // The build lists each table by its file's name.
+            let fileName = String(file.split(separator: "/").last!.dropLast(".swift".count))
+            #expect(tables.types == [fileName], "\(file) must declare the table its name says")
         }
         #expect(declared.values.flatMap { $0.types }.sorted() == SystemTables.all.map { String(describing: $0) }.sorted())
         #expect(declared.values.flatMap { $0.names }.sorted() == SystemTables.all.map { $0.name }.sorted())

@@ -41,10 +41,17 @@ package struct SigV4Request: Sendable {
 
     /// The query string as sent and signed: each name and value URI-encoded ('/' included),
     /// sorted by name then value, `name=value` joined by `&` (an empty value keeps its `=`).
+    /// (Its steps are typed one by one: as one chained expression it took the type checker
+    /// seconds.)
     package var canonicalQuery: String {
-        query.map { (SigV4Signer.uriEncode($0.name, keepingSlash: false), SigV4Signer.uriEncode($0.value, keepingSlash: false)) }
-            .sorted { $0.0 == $1.0 ? $0.1 < $1.1 : $0.0 < $1.0 }
-            .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        let encoded: [(name: String, value: String)] = query.map { (parameter: (name: String, value: String)) in
+            (SigV4Signer.uriEncode(parameter.name, keepingSlash: false), SigV4Signer.uriEncode(parameter.value, keepingSlash: false))
+        }
+        let sorted = encoded.sorted { (a: (name: String, value: String), b: (name: String, value: String)) -> Bool in
+            a.name == b.name ? a.value < b.value : a.name < b.name
+        }
+        let pairs: [String] = sorted.map { (parameter: (name: String, value: String)) -> String in parameter.name + "=" + parameter.value }
+        return pairs.joined(separator: "&")
     }
 }
 
