@@ -28,9 +28,6 @@ let package = Package(
         // catalog clients and TLS are our own, over NIO and the system's OpenSSL: SluiceNet.)
         // (Without its default traits: swift-configuration support, which Sluice does not use, is
         // not built.)
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        // (Hummingbird's child-channel protocol names swift-log's Logger.)
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -83,17 +80,10 @@ let package = Package(
             dependencies: [
                 "SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", nioCore,
             ]),
-        // HTTP servers on Hummingbird's router: one in the background per port, authentication
-        // (SQL users, HTTP Basic) and TLS shared by all, and the Iceberg REST catalog's server
-        // (the catalog itself is SluiceLakehouse's, framework-free).
-        .target(
-            name: "SluiceHTTP",
-            dependencies: [
-                "SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix,
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
+        // HTTP/1.1 servers over NIOHTTP1: a router with middleware, one server in the background
+        // per port, authentication (SQL users, HTTP Basic) and TLS shared by all, and the Iceberg
+        // REST catalog's server (the catalog itself is SluiceLakehouse's, framework-free).
+        .target(name: "SluiceHTTP", dependencies: ["SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix, nioHTTP1]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluicePostgresClient"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", "SluiceAuth", nioCore, nioPosix]),
@@ -103,10 +93,7 @@ let package = Package(
                 "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
                 "SluiceHTTP", nioCore, nioPosix,
-                // The HTTP app: the dashboard, /metrics, /health and /ready.
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                nioHTTP1,
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -146,7 +133,7 @@ let package = Package(
             name: "SluiceLakehouseTests",
             dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore],
             exclude: ["Fixtures", "Iceberg/Scan/Fixtures"]),
-        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceHTTP", "SluiceNet", nioCore]),
+        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceHTTP", "SluiceNet", nioCore, nioHTTP1]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"], exclude: ["Goldens"]),

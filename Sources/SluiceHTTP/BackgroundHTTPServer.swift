@@ -1,70 +1,246 @@
-import Hummingbird
-import HummingbirdCore
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import SluiceCore
+import SluiceNet
 import Synchronization
 
-/// A Hummingbird application served in the background on Hummingbird's shared event loops, so
-/// it lives beside the process's other NIO servers: ``start()`` returns the bound port once it
-/// listens (useful with port 0), ``stop()`` ends it. The Iceberg REST catalog and the server's
-/// HTTP app (dashboard, metrics) both run on one.
-package final class BackgroundHTTPServer<Responder: HTTPResponder>: Sendable where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+/// An HTTP/1.1 server (over TLS when given a context) on NIO's shared event loops, beside the
+/// process's other NIO servers: ``start()`` returns the bound port once it listens (useful with
+/// port 0), ``stop()`` closes it and its connections. The dashboard, the metrics, the schema
+/// registry, the webhook listener and the Iceberg REST catalog each run on one, with their
+/// ``HTTPRouter``.
+///
+/// Requests are parsed by NIO's HTTP/1.1 decoder (a malformed one gets 400 and the connection
+/// closes); kept-alive and pipelined requests are answered in order. A request's body is read
+/// whole up to ``maximumBodyBytes``; past it the route sees ``HTTPServerRequest/bodyTooLarge``,
+/// nothing more is read, and the connection closes after the answer.
+package final class BackgroundHTTPServer: Sendable {
     package let host: String
     package let requestedPort: Int
-    let responder: Responder
-    /// HTTP/1.1, or HTTP/1.1 over TLS (the server target builds that one).
-    let builder: HTTPServerBuilder
-    /// Named in errors ("the Iceberg REST server stopped").
+    let router: HTTPRouter
+    let tls: TLSContext?
+    package let maximumBodyBytes: Int
+    /// Named in errors ("the Iceberg REST server did not start").
     let name: String
-    private let background = Mutex<Task<Void, any Error>?>(nil)
-    private let boundPort = Mutex<Int?>(nil)
+    private let listener = Mutex<(any Channel)?>(nil)
+    private let connections = HTTPConnections()
 
-    package init(host: String, port: Int, responder: Responder, name: String, builder: HTTPServerBuilder = .http1()) {
-        self.builder = builder
+    package init(host: String, port: Int, router: HTTPRouter, name: String, tls: TLSContext? = nil, maximumBodyBytes: Int = 1 << 20) {
         self.host = host
         self.requestedPort = port
-        self.responder = responder
+        self.router = router
         self.name = name
+        self.tls = tls
+        self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// The port it listens on once it runs.
-    package var port: Int? { boundPort.withLock { $0 } }
+    package var port: Int? { listener.withLock { $0?.localAddress?.port } }
 
     /// Starts serving in the background; returns the bound port once the server listens.
-    /// - Throws: when the server fails before listening (the port is taken, say).
+    /// - Throws: when the server cannot listen (the port is taken, say).
     @discardableResult
     package func start() async throws -> Int {
-        let (ready, continuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
-        let task = Task {
-            do {
-                let application = Application(
-                    responder: responder,
-                    server: builder,
-                    configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort), serverName: nil),
-                    onServerRunning: { channel in
-                        let port = channel.localAddress?.port ?? 0
-                        self.boundPort.withLock { $0 = port }
-                        continuation.yield(.success(port))
-                    })
-                try await application.run()
-                continuation.yield(.failure(SluiceError(.ioError, "the \(name) stopped")))
-            } catch {
-                continuation.yield(.failure(error))
-                throw error
-            }
+        let (router, tls, limit, connections) = (router, tls, maximumBodyBytes, connections)
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelInitializer { channel in
+                    guard connections.track(channel) else { return channel.close() }
+                    return channel.eventLoop.makeCompletedFuture {
+                        if let tls { try channel.pipeline.syncOperations.addHandler(TLSHandler(context: tls)) }
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(router: router, maximumBodyBytes: limit))
+                    }
+                }
+                .bind(host: host, port: requestedPort)
+                .get()
+        } catch {
+            throw SluiceError(.ioError, "the \(name) did not start on \(host):\(requestedPort): \(error)")
         }
-        background.withLock { $0 = task }
-        for await result in ready { return try result.get() }
-        throw SluiceError(.ioError, "the \(name) did not start")
+        listener.withLock { $0 = channel }
+        return channel.localAddress?.port ?? 0
     }
 
-    /// Stops a server started with ``start()`` and waits for it to finish.
+    /// Stops listening and closes the open connections (their requests in flight are cancelled).
     package func stop() async {
-        guard let task = background.withLock({ current -> Task<Void, any Error>? in
+        guard let channel = listener.withLock({ current -> (any Channel)? in
             defer { current = nil }
             return current
         }) else { return }
-        task.cancel()
-        _ = await task.result
+        try? await channel.close()
+        for connection in connections.closeAll() { try? await connection.close() }
+    }
+}
+
+/// The open connections of one server, to close them at its stop.
+final class HTTPConnections: Sendable {
+    private let open = Mutex<(channels: [ObjectIdentifier: any Channel], stopped: Bool)>(([:], false))
+
+    /// Tracks `channel` until it closes; false once the server stops.
+    func track(_ channel: any Channel) -> Bool {
+        let key = ObjectIdentifier(channel)
+        let added = open.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.channels[key] = channel
+            return true
+        }
+        if added { channel.closeFuture.whenComplete { _ in _ = self.open.withLock { $0.channels.removeValue(forKey: key) } } }
+        return added
+    }
+
+    func closeAll() -> [any Channel] {
+        open.withLock { state in
+            state.stopped = true
+            return Array(state.channels.values)
+        }
+    }
+}
+
+/// One connection's requests: gathers each one's head and body, runs its route in a task, and
+/// writes the answer back on the connection's event loop.
+final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let router: HTTPRouter
+    let maximumBodyBytes: Int
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    /// The request's body passed the bound: it went to its route already; the rest is dropped.
+    private var skipping = false
+    private var running: Task<Void, Never>?
+
+    init(router: HTTPRouter, maximumBodyBytes: Int) {
+        self.router = router
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+            skipping = false
+        case .body(var buffer):
+            guard !skipping else { return }
+            if body.count + buffer.readableBytes > maximumBodyBytes {
+                // Read no further: the route answers 413 and the connection closes.
+                skipping = true
+                dispatch(context: context, tooLarge: true)
+                context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
+                return
+            }
+            body += buffer.readBytes(length: buffer.readableBytes) ?? []
+        case .end:
+            guard !skipping else { return }
+            dispatch(context: context, tooLarge: false)
+        }
+    }
+
+    /// A malformed request (NIO's error handler has answered 400) or a broken connection: the
+    /// connection ends.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        running?.cancel()
+        running = nil
+        context.fireChannelInactive()
+    }
+
+    private func dispatch(context: ChannelHandlerContext, tooLarge: Bool) {
+        guard let head else { return }
+        self.head = nil
+        let request = HTTPServerRequest(
+            method: head.method, uri: head.uri, headers: head.headers, body: body, bodyTooLarge: tooLarge,
+            remoteAddress: context.channel.remoteAddress)
+        body = []
+        let keepAlive = head.isKeepAlive && !tooLarge
+        let version = head.version
+        let isHead = head.method == .HEAD
+        let router = router
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        running = Task { [request, router, version, keepAlive, isHead, bound, loop] in
+            await HTTPExchange.serve(request, router: router, version: version, keepAlive: keepAlive, isHead: isHead, to: bound, on: loop)
+        }
+    }
+}
+
+/// One request's answer, from its route to the connection.
+enum HTTPExchange {
+
+    /// Runs `request`'s route and writes its answer (500 if the route throws).
+    static func serve(
+        _ request: HTTPServerRequest, router: HTTPRouter, version: HTTPVersion, keepAlive: Bool, isHead: Bool,
+        to bound: NIOLoopBound<ChannelHandlerContext>, on loop: any EventLoop
+    ) async {
+        let response: HTTPServerResponse
+        do {
+            response = try await router.respond(to: request)
+        } catch {
+            response = .text("internal error: \(error)\n", status: .internalServerError)
+        }
+        await write(response, version: version, keepAlive: keepAlive, isHead: isHead, to: bound, on: loop)
+    }
+
+    /// Writes `response` on the connection's loop; a streamed body chunk by chunk, each write
+    /// awaited. Closes the connection after it unless it is kept alive.
+    private static func write(
+        _ response: HTTPServerResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool, to bound: NIOLoopBound<ChannelHandlerContext>,
+        on loop: any EventLoop
+    ) async {
+        var head = HTTPResponseHead(version: version, status: response.status, headers: response.headers)
+        head.headers.replaceOrAdd(name: "connection", value: keepAlive ? "keep-alive" : "close")
+        switch response.body {
+        case .bytes(let bytes):
+            head.headers.replaceOrAdd(name: "content-length", value: String(bytes.count))
+            let written: EventLoopFuture<Void> = loop.flatSubmit {
+                let context = bound.value
+                context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+                if !isHead && !bytes.isEmpty {
+                    context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
+                }
+                let promise = loop.makePromise(of: Void.self)
+                context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: promise)
+                return promise.futureResult
+            }
+            try? await written.get()
+        case .stream(let produce):
+            head.headers.remove(name: "content-length")
+            let started: EventLoopFuture<Void> = loop.flatSubmit {
+                let promise = loop.makePromise(of: Void.self)
+                bound.value.writeAndFlush(NIOAny(HTTPServerResponsePart.head(head)), promise: promise)
+                return promise.futureResult
+            }
+            do {
+                try await started.get()
+                try await produce(HTTPBodyWriter { bytes in
+                    try Task.checkCancellation()
+                    try await loop.flatSubmit {
+                        let context = bound.value
+                        let promise = loop.makePromise(of: Void.self)
+                        context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: promise)
+                        return promise.futureResult
+                    }.get()
+                })
+                try await loop.flatSubmit {
+                    let promise = loop.makePromise(of: Void.self)
+                    bound.value.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: promise)
+                    return promise.futureResult
+                }.get()
+            } catch {
+                // The client went away, or the server stops: nothing more to write.
+                _ = loop.submit { bound.value.close(promise: nil) }
+                return
+            }
+        }
+        if !keepAlive { _ = loop.submit { bound.value.close(promise: nil) } }
     }
 }

@@ -1,4 +1,4 @@
-import Hummingbird
+import NIOHTTP1
 import NIOPosix
 import SluiceAuth
 import SluiceCore
@@ -31,9 +31,9 @@ package final class HTTPAccess: Sendable {
 
     /// Who a request comes from: `root` when everyone is trusted, else its Basic credentials'
     /// user; nil when they are missing or wrong.
-    package func user(of request: Request) async -> HTTPUser? {
+    package func user(of request: HTTPServerRequest) async -> HTTPUser? {
         guard let users else { return HTTPUser(name: "root", superuser: true) }
-        guard let header = request.headers[.authorization] else {
+        guard let header = request.headers.first(name: "authorization") else {
             guard trustsPasswordless, case .allowed(nil, let superuser) = users.login("root") else { return nil }
             return HTTPUser(name: "root", superuser: superuser)
         }
@@ -69,10 +69,11 @@ package final class HTTPAccess: Sendable {
     package var failedLogins: Int { failures.load(ordering: .relaxed) }
 
     /// The answer to a request without valid credentials: 401 with the Basic challenge.
-    package static let challenge: Response = {
-        var headers = HTTPFields()
-        headers[.wwwAuthenticate] = "Basic realm=\"sluice\", charset=\"UTF-8\""
-        headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(status: .unauthorized, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "log in with a Sluice user and password\n")))
+    package static let challenge: HTTPServerResponse = {
+        var headers = HTTPHeaders()
+        headers.add(name: "www-authenticate", value: "Basic realm=\"sluice\", charset=\"UTF-8\"")
+        return HTTPServerResponse(
+            status: .unauthorized, contentType: "text/plain; charset=utf-8", bytes: Array("log in with a Sluice user and password\n".utf8),
+            headers: headers)
     }()
 }

@@ -1,16 +1,16 @@
-import Hummingbird
-import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import SluiceCore
 import SluiceLakehouse
+import SluiceNet
 import Synchronization
 
-/// The Iceberg REST catalog served over HTTP/1.1 with Hummingbird 2, in the background
+/// The Iceberg REST catalog served over HTTP/1.1, in the background
 /// (``BackgroundHTTPServer``): ``start()`` returns the bound port, ``stop()`` ends it. Binds
 /// 127.0.0.1 unless told otherwise.
 package final class IcebergRESTServer: Sendable {
     package let handler: IcebergRESTHandler
-    private let server: BackgroundHTTPServer<RouterResponder<SluiceRequestContext>>
+    private let server: BackgroundHTTPServer
 
     /// - Parameters:
     ///   - principals: client id → secret of who may get tokens; `root`/`secret` by default
@@ -20,16 +20,18 @@ package final class IcebergRESTServer: Sendable {
     package init(store: IcebergCatalogStore, host: String = "127.0.0.1", port: Int = 8181,
                  principals: [String: String] = ["root": "secret"], defaultWarehouse: String = "default",
                  s3Settings: IcebergS3Settings? = nil, tokenLifetimeSeconds: Int64 = 3600,
-                 builder: HTTPServerBuilder = .http1()) throws(SluiceError) {
+                 tls: TLSContext? = nil) throws(SluiceError) {
         let tokens = try IcebergTokenAuthority(rootDirectory: store.rootDirectory, principals: principals, lifetimeSeconds: tokenLifetimeSeconds)
         let handler = IcebergRESTHandler(store: store, tokens: tokens, defaultWarehouse: defaultWarehouse, s3Settings: s3Settings)
         self.handler = handler
         // The REST spec's routes (and its OAuth2 tokens) are the handler's own: every request
         // goes to it.
-        let router = Router(context: SluiceRequestContext.self)
+        var router = HTTPRouterBuilder()
         let responder = IcebergHTTPResponder(handler: handler)
-        router.addFallback { request, _ in try await responder.respond(to: request) }
-        server = BackgroundHTTPServer(host: host, port: port, responder: router.buildResponder(), name: "Iceberg REST server", builder: builder)
+        router.addFallback { request, _ in await responder.respond(to: request) }
+        server = BackgroundHTTPServer(
+            host: host, port: port, router: router.build(), name: "Iceberg REST server", tls: tls,
+            maximumBodyBytes: IcebergRESTHandler.maximumBodySize)
     }
 
     package var host: String { server.host }
@@ -51,33 +53,25 @@ package final class IcebergRESTServer: Sendable {
     }
 }
 
-/// Adapts Hummingbird requests to ``IcebergRESTHandler``.
+/// Adapts HTTP requests to ``IcebergRESTHandler``.
 struct IcebergHTTPResponder: Sendable {
     let handler: IcebergRESTHandler
 
-    func respond(to request: Request) async throws -> Response {
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: IcebergRESTHandler.maximumBodySize)
-        } catch {
+    func respond(to request: HTTPServerRequest) async -> HTTPServerResponse {
+        if request.bodyTooLarge {
             return Self.response(.errorResponse(status: 413, type: "BadRequestException", message: "request body is too large"), isHead: false)
         }
         var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        for (name, value) in request.headers { headers[name.lowercased()] = value }
         let restRequest = IcebergRESTRequest(
-            method: request.method.rawValue, path: request.uri.path, query: request.uri.query,
-            headers: headers, body: Array(buffer: body))
+            method: request.method.rawValue, path: request.path, query: request.query, headers: headers, body: request.body)
         let response = await handler.handle(restRequest)
-        return Self.response(response, isHead: request.method == .head)
+        return Self.response(response, isHead: request.method == .HEAD)
     }
 
-    static func response(_ response: IcebergRESTResponse, isHead: Bool) -> Response {
-        var fields = HTTPFields()
-        for (name, value) in response.headers {
-            if let fieldName = HTTPFields.Element.Name(name) { fields[fieldName] = value }
-        }
-        let body = isHead || response.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
-        return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: body)
+    static func response(_ response: IcebergRESTResponse, isHead: Bool) -> HTTPServerResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        return HTTPServerResponse(status: HTTPResponseStatus(statusCode: response.status), headers: headers, body: .bytes(isHead ? [] : response.body))
     }
 }

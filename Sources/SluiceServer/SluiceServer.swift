@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdCore
 import NIOCore
 import NIOPosix
 import SluiceAuth
@@ -8,6 +7,7 @@ import SluiceConnectors
 import SluiceCore
 import SluiceHTTP
 import SluiceLakehouse
+import SluiceNet
 import SluicePGWire
 import SluiceState
 
@@ -134,7 +134,7 @@ package final class SluiceServer: Sendable {
         // Private before anything is written into it (the broker's logs come first).
         if let dataDirectory = configuration.dataDirectory { try DataDirectory.prepare(dataDirectory) }
         let tls = try configuration.tls.map { (settings) throws(SluiceError) in try ServerTLS(settings) }
-        let httpBuilder = tls?.http() ?? .http1()
+        let httpTLS = tls?.context
         var broker: KafkaBroker?
         if var brokerConfiguration = configuration.broker {
             if let dataDirectory = configuration.dataDirectory { brokerConfiguration.dataDirectory = "\(dataDirectory)/broker" }
@@ -154,7 +154,7 @@ package final class SluiceServer: Sendable {
             try await started.start()
             broker = started
         }
-        let (lakehouse, catalogServer) = try Self.makeLakehouse(configuration, builder: httpBuilder)
+        let (lakehouse, catalogServer) = try Self.makeLakehouse(configuration, tls: httpTLS)
         // Before the database recovers: its Avro sources and sinks ask the registry as they start.
         var schemaRegistry: SchemaRegistryServer?
         // Its clients log in as the SQL port's would from their address; the users are known
@@ -165,7 +165,7 @@ package final class SluiceServer: Sendable {
             let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
             let server = SchemaRegistryServer(
                 host: settings.host, port: settings.port, store: store, access: HTTPAccess.for(method, users: registryUsers),
-                builder: httpBuilder)
+                tls: httpTLS)
             try await server.start()
             schemaRegistry = server
         }
@@ -207,12 +207,12 @@ package final class SluiceServer: Sendable {
                 routes.remove(.metrics)
                 http.append(HTTPApp(
                     host: address.host, port: address.port, routes: .metrics, feed: dashboard, metrics: metrics, readiness: readiness,
-                    access: access(address.host), builder: httpBuilder))
+                    access: access(address.host), tls: httpTLS))
             }
             http.insert(
                 HTTPApp(
                     host: settings.host, port: settings.port, routes: routes, feed: dashboard, metrics: metrics, readiness: readiness,
-                    access: access(settings.host), builder: httpBuilder),
+                    access: access(settings.host), tls: httpTLS),
                 at: 0)
             for app in http { try await app.start() }
         }
@@ -227,7 +227,7 @@ package final class SluiceServer: Sendable {
         var webhook: WebhookServer?
         if let settings = configuration.webhook {
             let server = WebhookServer(
-                host: settings.host, port: settings.port, database: database, maximumBodyBytes: settings.maximumBodyBytes, builder: httpBuilder)
+                host: settings.host, port: settings.port, database: database, maximumBodyBytes: settings.maximumBodyBytes, tls: httpTLS)
             try await server.start()
             webhook = server
         }
@@ -240,7 +240,7 @@ package final class SluiceServer: Sendable {
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
     /// root (`<data-dir>/warehouse` unless set); none without a data directory or with
     /// `--no-catalog`.
-    static func makeLakehouse(_ configuration: ServerConfiguration, builder: HTTPServerBuilder = .http1()) throws(SluiceError) -> (Lakehouse, IcebergRESTServer?) {
+    static func makeLakehouse(_ configuration: ServerConfiguration, tls: TLSContext? = nil) throws(SluiceError) -> (Lakehouse, IcebergRESTServer?) {
         let buffer = Lakehouse.bufferBytes(memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit)
         guard let catalog = configuration.catalog, let dataDirectory = configuration.dataDirectory else {
             return (Lakehouse(store: nil, s3: nil, upsertBufferBytes: buffer), nil)
@@ -270,7 +270,7 @@ package final class SluiceServer: Sendable {
         var principals: [String: String] = [:]
         for principal in catalog.principals { principals[principal.id] = principal.secret }
         let server = try IcebergRESTServer(
-            store: store, host: catalog.host, port: catalog.port, principals: principals, s3Settings: vended, builder: builder)
+            store: store, host: catalog.host, port: catalog.port, principals: principals, s3Settings: vended, tls: tls)
         return (Lakehouse(store: store, s3: s3, upsertBufferBytes: buffer), server)
     }
 

@@ -56,11 +56,12 @@ ALLOWED: dict[str, set[str]] = {
     "SluicePGWire": {"SluiceCore", "SluiceAuth", "NIOCore", "NIOPosix"},
     # TLS over the system's OpenSSL and the HTTP/1.1 client over NIO (S3, catalogs, registries).
     "SluiceNet": {"SluiceCore", "CLibSSL", "NIOCore", "NIOPosix", "NIOHTTP1"},
-    # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (Hummingbird) and its
+    # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (framework-free) and its
     # client and the S3 client (SluiceNet's HTTP client, with SluiceCrypto's SHA-256 and HMAC).
     "SluiceLakehouse": {"SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", "NIOCore"},
-    # HTTP servers on Hummingbird's router, their authentication and TLS, the Iceberg REST catalog's.
-    "SluiceHTTP": {"SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", "NIOCore", "NIOPosix", "Hummingbird", "HummingbirdCore", "Logging"},
+    # HTTP/1.1 servers over NIOHTTP1: a router with middleware, authentication and TLS, the
+    # Iceberg REST catalog's server.
+    "SluiceHTTP": {"SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", "NIOCore", "NIOPosix", "NIOHTTP1"},
     # Generators of the seeds' events and Nexmark's; the command line sends them on.
     "SluiceGen": {"SluiceCore"},
     # Connectors implement Dataflow's source protocol; the engine never imports them.
@@ -76,9 +77,9 @@ ALLOWED: dict[str, set[str]] = {
         "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
         "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "SluiceHTTP", "NIOCore", "NIOPosix",
         # The HTTP app: the dashboard, /metrics (swift-metrics over the Prometheus exporter), /health.
-        "Hummingbird", "HummingbirdCore", "CoreMetrics", "Prometheus",
-        # TLS on every port (SluiceNet's handler over OpenSSL), in Hummingbird's child channels too.
-        "SluiceNet", "Logging",
+        "NIOHTTP1", "CoreMetrics", "Prometheus",
+        # TLS on every port (SluiceNet's handler over OpenSSL).
+        "SluiceNet",
     },
     # The broker benchmark drives the broker with the Kafka client the tools use; the JSON
     # benchmark times the decoder directly.

@@ -1,9 +1,9 @@
-import Hummingbird
-import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import SluiceCore
 import SluiceHTTP
 import SluiceLakehouse
+import SluiceNet
 import Synchronization
 
 /// The server's HTTP app on port 5691 (`--dashboard-listen`): the live dashboard and its feed,
@@ -12,15 +12,17 @@ import Synchronization
 ///
 /// One instance may serve a subset of the routes: `--metrics-listen` moves `/metrics` to a
 /// second instance of its own. It binds 127.0.0.1 unless told otherwise.
-package typealias HTTPApp = BackgroundHTTPServer<RouterResponder<SluiceRequestContext>>
+package typealias HTTPApp = BackgroundHTTPServer
 
-extension BackgroundHTTPServer where Responder == RouterResponder<SluiceRequestContext> {
+extension BackgroundHTTPServer {
     package convenience init(
         host: String, port: Int, routes: HTTPAppResponder.Routes, feed: DashboardFeed, metrics: ServerMetrics, readiness: Readiness,
-        access: HTTPAccess = .trusted, builder: HTTPServerBuilder = .http1()
+        access: HTTPAccess = .trusted, tls: TLSContext? = nil
     ) {
         let app = HTTPAppResponder(routes: routes, feed: feed, metrics: metrics, readiness: readiness)
-        self.init(host: host, port: port, responder: app.router(access: access).buildResponder(), name: "HTTP server", builder: builder)
+        self.init(
+            host: host, port: port, router: app.router(access: access), name: "HTTP server", tls: tls,
+            maximumBodyBytes: DashboardQuery.maximumStatementBytes)
     }
 }
 
@@ -32,7 +34,7 @@ package final class Readiness: Sendable {
     package func set(_ ready: Bool) { state.store(ready, ordering: .releasing) }
 }
 
-/// The HTTP app's routes, on Hummingbird's router: the authentication middleware first (every
+/// The HTTP app's routes, on an ``HTTPRouter``: the authentication middleware first (every
 /// route but `/health` and `/ready`), a superuser's for the routes that show everything.
 package struct HTTPAppResponder: Sendable {
     /// What an instance answers.
@@ -52,75 +54,72 @@ package struct HTTPAppResponder: Sendable {
     let metrics: ServerMetrics
     let readiness: Readiness
 
-    func router(access: HTTPAccess) -> Router<SluiceRequestContext> {
-        let router = Router(context: SluiceRequestContext.self)
+    func router(access: HTTPAccess) -> HTTPRouter {
+        var router = HTTPRouterBuilder()
         router.add(middleware: AuthenticationMiddleware(access, openPaths: ["/health", "/ready"]))
-        // The graph, every view's rows and the metrics show everything: a superuser's.
-        let whole = router.group().add(middleware: SuperuserMiddleware { Self.text("only a superuser may see the whole pipeline\n", status: .forbidden) })
         if routes.contains(.health) {
             let readiness = readiness
-            for method: HTTPRequest.Method in [.get, .head] {
+            for method: HTTPMethod in [.GET, .HEAD] {
                 router.on("/health", method: method) { _, _ in Self.text("ok\n") }
                 router.on("/ready", method: method) { _, _ in
                     readiness.isReady ? Self.text("ready\n") : Self.text("starting or stopping\n", status: .serviceUnavailable)
                 }
             }
         }
-        if routes.contains(.metrics) {
-            let metrics = metrics
-            whole.get("/metrics") { _, _ in Self.bytes(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8") }
+        // The graph, every view's rows and the metrics show everything: a superuser's.
+        let (routes, metrics, feed) = (routes, metrics, feed)
+        router.group(SuperuserMiddleware { Self.text("only a superuser may see the whole pipeline\n", status: .forbidden) }) { whole in
+            if routes.contains(.metrics) {
+                whole.get("/metrics") { _, _ in Self.bytes(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8") }
+            }
+            if routes.contains(.dashboard) {
+                whole.get("/events") { _, _ in Self.eventStream(feed) }
+                whole.get("/api/state") { _, _ in Self.bytes(await feed.snapshot(), type: "application/json") }
+            }
         }
         if routes.contains(.dashboard) {
-            let feed = feed
-            whole.get("/events") { _, _ in Self.eventStream(feed) }
-            whole.get("/api/state") { _, _ in Self.bytes(await feed.snapshot(), type: "application/json") }
             // The SQL box runs as the user who logged in, with that user's privileges.
             router.post("/api/query") { request, context in
-                var request = request
-                guard let body = try? await request.collectBody(upTo: DashboardQuery.maximumStatementBytes) else {
-                    return Self.bytes(DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json", status: .contentTooLarge)
+                guard !request.bodyTooLarge else {
+                    return Self.bytes(
+                        DashboardQuery.failure(SluiceError(.programLimitExceeded, "the statement is too long")), type: "application/json",
+                        status: .payloadTooLarge)
                 }
-                let sql = String(decoding: body.readableBytesView, as: UTF8.self)
+                let sql = String(decoding: request.body, as: UTF8.self)
                 return Self.bytes(await feed.queries.run(sql, as: context.user?.name ?? "root"), type: "application/json")
             }
-            for path: RouterPath in ["/", "**"] {
+            for path in ["/", "**"] {
                 router.get(path) { request, _ in
-                    guard let asset = DashboardAssets.asset(at: request.uri.path) else { return Self.text("not found\n", status: .notFound) }
+                    guard let asset = DashboardAssets.asset(at: request.path) else { return Self.text("not found\n", status: .notFound) }
                     return Self.bytes(asset.bytes, type: asset.contentType, cache: false)
                 }
             }
         }
-        return router
+        return router.build()
     }
 
     /// Server-sent events: the dashboard's state as it changes, one `data:` line each time,
     /// until the browser goes away.
-    private static func eventStream(_ feed: DashboardFeed) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+    private static func eventStream(_ feed: DashboardFeed) -> HTTPServerResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "text/event-stream")
+        headers.add(name: "cache-control", value: "no-store")
+        return HTTPServerResponse(status: .ok, headers: headers, body: .stream { writer in
             // The browser reconnects after a second if the server goes away.
-            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            try await writer.write(Array("retry: 1000\n\n".utf8))
             for await snapshot in feed.subscribe() {
-                var buffer = ByteBuffer()
-                buffer.writeString("data: ")
-                buffer.writeBytes(snapshot)
-                buffer.writeString("\n\n")
-                try await writer.write(buffer)
+                try await writer.write(Array("data: ".utf8) + snapshot + Array("\n\n".utf8))
             }
-            try await writer.finish(nil)
         })
     }
 
-    static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    static func text(_ text: String, status: HTTPResponseStatus = .ok) -> HTTPServerResponse {
         bytes(Array(text.utf8), type: "text/plain; charset=utf-8", status: status)
     }
 
-    static func bytes(_ bytes: [UInt8], type: String, status: HTTPResponse.Status = .ok, cache: Bool = false) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        headers[.cacheControl] = cache ? "max-age=3600" : "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    static func bytes(_ bytes: [UInt8], type: String, status: HTTPResponseStatus = .ok, cache: Bool = false) -> HTTPServerResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "cache-control", value: cache ? "max-age=3600" : "no-store")
+        return HTTPServerResponse(status: status, contentType: type, bytes: bytes, headers: headers)
     }
 }

@@ -1,12 +1,12 @@
 import Dispatch
-import Hummingbird
-import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import SluiceConnectors
 import SluiceCore
 import SluiceExpr
 import SluiceHTTP
 import SluiceLakehouse
+import SluiceNet
 import SluicePlanner
 import Synchronization
 
@@ -18,40 +18,39 @@ import Synchronization
 /// - 404 for a table that does not exist, 403 for one that takes no webhooks;
 /// - 413 for a body over the limit (read no further), 422 for a body that is not the table's
 ///   JSON, 500 when the write fails.
-package typealias WebhookServer = BackgroundHTTPServer<RouterResponder<SluiceRequestContext>>
+package typealias WebhookServer = BackgroundHTTPServer
 
-extension BackgroundHTTPServer where Responder == RouterResponder<SluiceRequestContext> {
-    package convenience init(host: String, port: Int, database: Database, maximumBodyBytes: Int, builder: HTTPServerBuilder = .http1()) {
-        let router = Router(context: SluiceRequestContext.self)
-        let responder = WebhookResponder(database: database, maximumBodyBytes: maximumBodyBytes)
+extension BackgroundHTTPServer {
+    package convenience init(host: String, port: Int, database: Database, maximumBodyBytes: Int, tls: TLSContext? = nil) {
+        var router = HTTPRouterBuilder()
+        let responder = WebhookResponder(database: database)
         router.post("/webhook/:database/:schema/:table") { request, context in
-            await responder.insert(request, database: context.parameters.get("database") ?? "", schema: context.parameters.get("schema") ?? "",
-                                   table: context.parameters.get("table") ?? "")
+            await responder.insert(
+                request, database: context.parameters["database"] ?? "", schema: context.parameters["schema"] ?? "",
+                table: context.parameters["table"] ?? "", maximumBodyBytes: maximumBodyBytes)
         }
         // Anything else gets RisingWave's answers: the route's shape, or the method it takes.
         router.addFallback { request, _ in
-            let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+            let parts = request.path.split(separator: "/", omittingEmptySubsequences: true)
             guard parts.count == 4, parts[0] == "webhook" else { return WebhookResponder.reply(.notFound, "not found: POST /webhook/<database>/<schema>/<table>") }
             return WebhookResponder.reply(.methodNotAllowed, "a webhook takes POST")
         }
-        self.init(host: host, port: port, responder: router.buildResponder(), name: "webhook listener", builder: builder)
+        self.init(host: host, port: port, router: router.build(), name: "webhook listener", tls: tls, maximumBodyBytes: maximumBodyBytes)
     }
 }
 
 package struct WebhookResponder: Sendable {
     let database: Database
-    let maximumBodyBytes: Int
     private let tables = WebhookTables()
     /// Inserts wait for the table's lock and the views' queues: off the event loops.
     private static let queue = DispatchQueue(label: "sluice-webhook", attributes: .concurrent)
 
-    init(database: Database, maximumBodyBytes: Int) {
+    init(database: Database) {
         self.database = database
-        self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// `POST /webhook/<databaseName>/<schema>/<name>`.
-    func insert(_ request: Request, database databaseName: String, schema: String, table name: String) async -> Response {
+    func insert(_ request: HTTPServerRequest, database databaseName: String, schema: String, table name: String, maximumBodyBytes: Int) async -> HTTPServerResponse {
         guard databaseName == "dev" else { return Self.reply(.notFound, "database \"\(databaseName)\" does not exist") }
         guard let relation = database.catalog.relation(named: name, schema: schema), relation.kind == .table else {
             return Self.reply(.notFound, "table \"\(schema).\(name)\" does not exist")
@@ -65,14 +64,8 @@ package struct WebhookResponder: Sendable {
         } catch {
             return Self.reply(.internalServerError, error.message)
         }
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: maximumBodyBytes)
-        } catch {
-            return Self.reply(.contentTooLarge, "the body is over \(maximumBodyBytes) bytes")
-        }
-        let bytes = Array(body.readableBytesView)
+        guard !request.bodyTooLarge else { return Self.reply(.payloadTooLarge, "the body is over \(maximumBodyBytes) bytes") }
+        let bytes = request.body
         if let validation = table.validation {
             do throws(SluiceError) {
                 guard try table.passes(validation, headers: request.headers, body: bytes) else {
@@ -83,14 +76,14 @@ package struct WebhookResponder: Sendable {
             }
         }
         let key = table.decoder.idempotencyHeader.flatMap { name in
-            request.headers.first { $0.name.canonicalName.lowercased() == name }?.value
+            request.headers.first(name: name)
         }
         let rows: Chunk
         do throws(SluiceError) {
             rows = try bytes.withRawBytes { (raw) throws(SluiceError) in try table.decoder.rows(raw, idempotencyKey: key) }
         } catch {
             database.streams.connectors.all[relation.id]?.statistics.rowsRejected.add(1, ordering: .relaxed)
-            return Self.reply(.unprocessableContent, error.message)
+            return Self.reply(.unprocessableEntity, error.message)
         }
         guard rows.count > 0 else { return Self.reply(.ok, "") }
         let tables = database.tables
@@ -115,16 +108,13 @@ package struct WebhookResponder: Sendable {
         } catch {
             statistics?.rowsRejected.add(rows.count, ordering: .relaxed)
             let clientMistake = error.code.code.hasPrefix("22") || error.code.code.hasPrefix("23")
-            return Self.reply(clientMistake ? .unprocessableContent : .internalServerError, error.message)
+            return Self.reply(clientMistake ? .unprocessableEntity : .internalServerError, error.message)
         }
         return Self.reply(.ok, "")
     }
 
-    static func reply(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        let text = message.isEmpty ? "" : message + "\n"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    static func reply(_ status: HTTPResponseStatus, _ message: String) -> HTTPServerResponse {
+        HTTPServerResponse.text(message.isEmpty ? "" : message + "\n", status: status)
     }
 }
 
@@ -136,9 +126,9 @@ struct WebhookTable: Sendable {
     var validation: (expression: ScalarExpr, secret: String?)?
 
     /// Whether the VALIDATE expression is true for a request of `headers` and `body`.
-    func passes(_ validation: (expression: ScalarExpr, secret: String?), headers: HTTPFields, body: [UInt8]) throws(SluiceError) -> Bool {
+    func passes(_ validation: (expression: ScalarExpr, secret: String?), headers: HTTPHeaders, body: [UInt8]) throws(SluiceError) -> Bool {
         var members: [String: String] = [:]
-        for field in headers { members[field.name.canonicalName.lowercased()] = field.value }
+        for (name, value) in headers { members[name.lowercased()] = value }
         let json = "{" + members.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)): \(JSONText.quoted($0.value))" }.joined(separator: ", ") + "}"
         var columns = [
             Column(type: .jsonb, repeating: .jsonb(json), count: 1),

@@ -3,7 +3,7 @@ import SluiceFormats
 import SluiceLakehouse
 
 /// Confluent's schema registry REST API over a ``SchemaRegistryStore``, free of any server
-/// framework's types (the responder adapts Hummingbird's). Avro only; bodies are JSON, answers
+/// framework's types (the responder adapts the HTTP server's). Avro only; bodies are JSON, answers
 /// `application/vnd.schemaregistry.v1+json`, errors `{"error_code": …, "message": …}`.
 ///
 /// Routes: `GET /subjects`, `GET|POST|DELETE /subjects/{s}…` (versions, a version, its schema,

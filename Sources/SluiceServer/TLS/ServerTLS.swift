@@ -1,4 +1,3 @@
-import HummingbirdCore
 import NIOCore
 import SluiceCore
 import SluiceHTTP
@@ -37,9 +36,6 @@ struct ServerTLS: Sendable {
         let context = context
         return PGTLS(requiredOnLoopback: requiredOnLoopback, requiredOnOther: true) { TLSHandler(context: context) }
     }
-
-    /// HTTPS for a Hummingbird server.
-    func http() -> HTTPServerBuilder { .tls(context) }
 
     /// A TLS handler for one broker connection on its SSL listener.
     func handler() -> TLSHandler {
