@@ -78,5 +78,6 @@ struct StatementBatch {
     let context: EvaluationContext
     /// The tables, views and sources it reads; a failure of a source's read ends its rows.
     let reader: SourceScanningReader
+    /// Runs its plans over `reader`, within the session's query memory.
     let executor: BatchExecutor
 }
