@@ -35,14 +35,9 @@ extension Database {
         var loaded: [Int: TableStore] = [:]
         for relation in relations where relation.kind == .table {
             try catalog.add(relation)
-            let store = TableStore(
-                types: relation.columns.map(\.type), primaryKey: relation.primaryKey, onConflict: relation.onConflict ?? .overwrite,
-                versionColumn: relation.versionColumn, memory: streams.runtime.memory)
-            // Replayed writes are in the next checkpoint's delta.
-            store.enableCheckpoints()
-            loaded[relation.id] = store
-            tables.stores.add(store, id: relation.id)
-            streams.runtime.setRows(.store(store), for: relation.id)
+            // Its store, as CREATE TABLE makes it (replayed writes are in the next checkpoint's
+            // delta).
+            loaded[relation.id] = CreateTableHandler.addStore(for: relation, to: self)
         }
         // Views are their definitions: in the catalog before the materialized views that
         // may read them are bound again.
@@ -80,9 +75,12 @@ extension Database {
             // Tables as an earlier version checkpointed them (or the log alone).
             recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
         }
+        // Each view and sink is bound again from its definition once, for the comparison of
+        // plans here and for its restore below.
+        let bound = try bindStoredViews(views)
         if restored != nil {
             // State made by a different plan (an older optimizer's) does not fit this one.
-            let changed = try viewsPlannedDifferently(views)
+            let changed = bound.filter { $0.stored.planFingerprint != $0.plan.fingerprint }.map(\.stored.name)
             if !changed.isEmpty {
                 restored = nil
                 stateNote = "views rebuilt from their inputs (planned differently than their state was made: \(changed.joined(separator: ", ")))"
@@ -99,7 +97,7 @@ extension Database {
         for relation in relations where relation.kind == .table {
             guard let store = loaded[relation.id] else { continue }
             for index in relation.indexList {
-                let built = makeIndex(index, of: relation)
+                let built = CreateIndexHandler.makeIndex(index, of: relation, in: self)
                 built.rebuild(from: store)
                 tables.stores.addIndex(built, id: index.id, table: relation.id)
             }
@@ -113,7 +111,7 @@ extension Database {
             // checkpoint's cut; then the connectors, sources from the cut's positions.
             let restoring = ContinuousClock.now
             var shown: UInt64 = 0
-            for relation in views { shown = max(shown, try restoreMaterializedView(relation, state: restored.views[relation.id])) }
+            for view in bound { shown = max(shown, try restore(view, state: restored.views[view.relation.id])) }
             stateNote = "views restored from state checkpoint \(restored.manifest.sequence), "
                 + "\(recovered.changesAfterCut?.count ?? 0) table writes after it replayed into them "
                 + String(format: "(its files read in %.3f s, the views' operators restored in %.3f s)", readSeconds, (ContinuousClock.now - restoring).inSeconds)
@@ -128,7 +126,7 @@ extension Database {
             startConnectors(relations, recovery: recovered, resume: resume, watermarks: watermarks, unrestored: deduplicators.unrestored)
             // Views read tables, sources and earlier views: rebuild them in creation order.
             var shown: UInt64 = 0
-            for relation in views { shown = max(shown, try restoreMaterializedView(relation, state: nil)) }
+            for view in bound { shown = max(shown, try restore(view, state: nil)) }
             streams.runtime.waitForCommitBlocking(shown)
         }
         recovered.stateSummary = stateNote
@@ -141,7 +139,7 @@ extension Database {
     private func tableWatermarkFilters(_ relations: [RelationDefinition], resume: [Int: [Int32: Int64]]) -> [Int: WatermarkFilter] {
         var filters: [Int: WatermarkFilter] = [:]
         for relation in relations where relation.kind == .table && relation.watermark != nil {
-            filters[relation.id] = watermarkFilter(for: relation, from: resume[relation.id]?[WatermarkFilter.positionKey])
+            filters[relation.id] = WatermarkFilter(of: relation, from: resume[relation.id]?[WatermarkFilter.positionKey], catalog: catalog)
         }
         return filters
     }
@@ -186,62 +184,66 @@ extension Database {
         }
         for relation in relations where relation.connector != nil && relation.kind != .sink && unrestored[relation.id] == nil {
             do {
-                var description = Self.sourceDescription(relation)
+                var description = SourceDescription(relation)
                 if let positions = recovery.positions[relation.id] { description.startPositions = positions }
                 var watermark: Int64?
                 if relation.kind == .source, var positions = resume[relation.id] {
                     watermark = positions.removeValue(forKey: WatermarkFilter.positionKey)
                     description.resumePositions = positions
                 }
-                start(try makeConnector(description, false), for: relation, watermark: watermark)
+                CreateSourceHandler.start(try makeConnector(description, false), for: relation, watermark: watermark, in: self)
             } catch {
                 FileHandle.standardError.write(Data("sluice: the connector of \(relation.name) did not start: \(error.message)\n".utf8))
             }
         }
     }
 
-    /// The names of `views` whose definitions now plan to a different stream plan than the one
-    /// they were stored with (or that were stored without one). Each is bound in order, put in
-    /// the catalog for the views after it, and taken out again.
-    private func viewsPlannedDifferently(_ views: [RelationDefinition]) throws(SluiceError) -> [String] {
-        var changed: [String] = []
-        var added: [Int] = []
-        defer { for id in added { catalog.remove(id: id) } }
+    /// `views` (materialized views and sinks, in creation order) bound again from their stored
+    /// definitions, each under its old id, with its indexes and sink id. Each is bound in order,
+    /// put in the catalog for the views after it, and taken out again.
+    private func bindStoredViews(_ views: [RelationDefinition]) throws(SluiceError) -> [StoredView] {
+        var bound: [StoredView] = []
+        defer { for view in bound { catalog.remove(id: view.relation.id) } }
         for stored in views {
             let statements = try SQLParser.parse(stored.definition)
             var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
             guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
+            let view: StoredView
             switch try binder.bind(statements[0]) {
-            case .createMaterializedView(_, let plan), .createSink(_, let plan):
-                if stored.planFingerprint != plan.fingerprint { changed.append(stored.name) }
+            case .createMaterializedView(var relation, let plan):
+                relation.id = stored.id
+                relation.indexes = stored.indexes
+                view = StoredView(stored: stored, relation: relation, plan: plan)
+            case .createSink(var relation, let plan):
+                relation.id = stored.id
+                relation.sinkID = stored.sinkID
+                view = StoredView(stored: stored, relation: relation, plan: plan)
             default:
                 throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
             }
-            try catalog.add(stored)
-            added.append(stored.id)
+            try catalog.add(view.relation)
+            bound.append(view)
         }
-        return changed
+        return bound
     }
 
-    /// Binds a stored view definition again and starts maintaining it under its old id, from
-    /// `state` (a checkpoint's) or else from its inputs.
+    /// Starts maintaining bound view or sink `view` under its old id, from `state` (a
+    /// checkpoint's) or else from its inputs, as its CREATE did.
     /// Returns the epoch after which the view (or sink) shows its rows.
     @discardableResult
-    private func restoreMaterializedView(_ stored: RelationDefinition, state: RestoredTables?) throws(SluiceError) -> UInt64 {
-        let statements = try SQLParser.parse(stored.definition)
-        guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
-        var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
-        switch try binder.bind(statements[0]) {
-        case .createMaterializedView(var relation, let plan):
-            relation.id = stored.id
-            relation.indexes = stored.indexes
-            return try createMaterializedView(relation, plan: plan, restoring: state)
-        case .createSink(var relation, let plan):
-            relation.id = stored.id
-            relation.sinkID = stored.sinkID
-            return try createSink(relation, plan: plan, restoring: state, validate: false)
-        default:
-            throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
+    private func restore(_ view: StoredView, state: RestoredTables?) throws(SluiceError) -> UInt64 {
+        if view.relation.kind == .sink {
+            return try CreateSinkHandler.apply(view.relation, plan: view.plan, to: self, restoring: state, validate: false)
         }
+        return try CreateMaterializedViewHandler.apply(view.relation, plan: view.plan, to: self, restoring: state)
     }
+}
+
+/// A materialized view or sink of the stored catalog, bound again at start.
+private struct StoredView {
+    /// As the catalog file holds it (its plan's fingerprint is the one its state was made by).
+    var stored: RelationDefinition
+    /// As its definition binds now, with the stored id (and indexes, or sink id).
+    var relation: RelationDefinition
+    var plan: StreamPlan
 }

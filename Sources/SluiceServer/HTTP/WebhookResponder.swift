@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import SluiceConnectors
 import SluiceCore
+import SluiceDataflow
 import SluiceExpr
 import SluiceHTTP
 import SluiceLakehouse
@@ -146,7 +147,7 @@ final class WebhookTables: Sendable {
 
     func table(for relation: RelationDefinition, database: Database) throws(SluiceError) -> WebhookTable {
         if let table = known.withLock({ $0[relation.id] }), table.definition == relation.definition { return table }
-        let decoder = try WebhookDecoder(Database.sourceDescription(relation))
+        let decoder = try WebhookDecoder(SourceDescription(relation))
         var validation: (expression: ScalarExpr, secret: String?)?
         if let spec = relation.connector?.validation {
             let expression = try Binder.webhookValidation(spec, catalog: database.catalog, session: SessionInfo(user: "root", database: "dev"))

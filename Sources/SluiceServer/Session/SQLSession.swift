@@ -234,7 +234,7 @@ package final class SQLSession: PGSession {
                 return [PGColumn(name: ["timezone": "TimeZone", "datestyle": "DateStyle", "intervalstyle": "IntervalStyle"][key] ?? name, type: .varchar)]
             case .showAll: return [PGColumn(name: "Name", type: .varchar), PGColumn(name: "Setting", type: .varchar), PGColumn(name: "Description", type: .varchar)]
             case .showList: return [PGColumn(name: "Name", type: .varchar)]
-            case .describe: return DescribeOutput.columns
+            case .describe: return DescribeHandler.columns
             default: return nil
             }
         default:

@@ -1,16 +1,17 @@
 import SluiceConnectors
 import SluiceCore
+import SluiceDataflow
 import SluicePGWire
 import SluicePlanner
 import SluiceSQL
 
-extension SQLSession {
+extension CreateSourceHandler {
     /// After `CREATE SOURCE pg WITH (connector = 'postgres-cdc', …) FOR ALL TABLES`
     /// (Materialize's shorthand): a table for each upstream table, as `CREATE TABLE IF NOT EXISTS
     /// <table> (*) FROM pg TABLE '<schema>.<table>'` would make it. The notices say which tables
     /// were made and which were left out (no primary key, or a name already taken).
-    func createTablesForAllTables(of source: RelationDefinition) async throws(SluiceError) -> [SluiceError] {
-        let (tables, keyless) = try PostgresCDCConnector.upstreamTables(Database.sourceDescription(source))
+    static func createTablesForAllTables(of source: RelationDefinition, in session: SQLSession) async throws(SluiceError) -> [SluiceError] {
+        let (tables, keyless) = try PostgresCDCConnector.upstreamTables(SourceDescription(source))
         var notices: [SluiceError] = []
         let sourceName = "\(quoted(source.schema)).\(quoted(source.name))"
         var made: [String] = []
@@ -18,8 +19,8 @@ extension SQLSession {
             let upstream = "\(table.schema).\(table.name)".replacingOccurrences(of: "'", with: "''")
             let sql = "CREATE TABLE IF NOT EXISTS \(quoted(source.schema)).\(quoted(table.name)) (*) FROM \(sourceName) TABLE '\(upstream)'"
             for statement in try SQLParser.parse(sql) {
-                var binder = Binder(catalog: database.catalog, session: info, parameterTypes: [])
-                let result = try await run(try binder.bind(statement))
+                var binder = Binder(catalog: session.database.catalog, session: session.info, parameterTypes: [])
+                let result = try await session.run(try binder.bind(statement))
                 notices += result.notices
                 if result.notices.isEmpty { made.append(table.name) }
             }
@@ -31,7 +32,7 @@ extension SQLSession {
         return notices
     }
 
-    private func quoted(_ name: String) -> String {
+    private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
