@@ -167,7 +167,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let router = router
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         let loop = context.eventLoop
-        running = Task { [request, router, version, keepAlive, isHead, bound, loop] in
+        running = Task(executorPreference: HTTPWorkers.shared) { [request, router, version, keepAlive, isHead, bound, loop] in
             await HTTPExchange.serve(request, router: router, version: version, keepAlive: keepAlive, isHead: isHead, to: bound, on: loop)
         }
     }
