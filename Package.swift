@@ -7,7 +7,7 @@ import PackageDescription
 //    SluiceKafkaProtocol, SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
 // L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow,
 //    SluiceHTTP
-// L4 SluiceConnectors · L5 SluiceServer · L6 SluiceBench · L7 sluice
+// L4 SluiceConnectors, SluiceServer (given the connectors by what starts it) · L5 SluiceBench · L6 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
@@ -91,7 +91,7 @@ let package = Package(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
-                "SluiceBatch", "SluiceDataflow", "SluiceConnectors", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
+                "SluiceBatch", "SluiceDataflow", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
                 "SluiceHTTP", nioCore, nioPosix,
                 nioHTTP1,
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
+                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceConnectors", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
                 "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", nioCore,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

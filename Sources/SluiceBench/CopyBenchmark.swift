@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import SluiceConnectors
 import SluiceCore
 import SluiceGen
 import SluiceServer
@@ -80,6 +81,7 @@ package struct CopyBenchmark {
     /// Starts Sluice in process with its data directory under `directory` and times the loads.
     private func sluiceTimes(files: [Format: CopyDataFile], directory: String) async throws -> [Format: LoadTime] {
         var configuration = ServerConfiguration()
+        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         configuration.sqlPort = 0
         configuration.dataDirectory = "\(directory)/data"
         configuration.catalog = nil

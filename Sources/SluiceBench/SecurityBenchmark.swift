@@ -1,5 +1,6 @@
 import Foundation
 import SluiceAuth
+import SluiceConnectors
 import SluiceCore
 import SluiceBroker
 import SluiceKafkaClient
@@ -32,6 +33,8 @@ package struct SecurityBenchmark {
         let certificate = try Self.makeCertificate(in: directory)
 
         var configuration = ServerConfiguration()
+
+        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         configuration.sqlPort = 0
         configuration.dataDirectory = "\(directory)/data"
         configuration.catalog = nil

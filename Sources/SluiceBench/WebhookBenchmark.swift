@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
+import SluiceConnectors
 import SluiceCore
 import SluiceServer
 
@@ -26,6 +27,7 @@ package struct WebhookBenchmark {
         let directory = try benchDirectory(named: "webhook")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = ServerConfiguration()
+        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         configuration.sqlPort = 0
         configuration.dataDirectory = "\(directory)/data"
         configuration.broker = nil

@@ -1,6 +1,7 @@
 import Foundation
 import SluiceCore
 import SluiceDataflow
+import SluiceLakehouse
 
 /// What a connector is built with beside its description: the server's shared lakehouse, and
 /// whether to check the outside system now (at CREATE) or let the connector retry (a restart).
@@ -81,5 +82,23 @@ package enum Connectors {
     /// generated timestamps.
     static func nowMicroseconds() -> Int64 {
         Int64(Date().timeIntervalSince1970 * 1_000_000)
+    }
+}
+
+/// Sluice's connectors, for a database (the server's, a benchmark's): sources and sinks by
+/// their `connector` option, Iceberg's over `lakehouse` (the built-in catalog and S3 settings).
+package struct BuiltInConnectors: ConnectorKit {
+    package var lakehouse: Lakehouse
+
+    package init(lakehouse: Lakehouse = .none) {
+        self.lakehouse = lakehouse
+    }
+
+    package func makeSource(_ description: SourceDescription, validate: Bool) throws(SluiceError) -> any SourceConnector {
+        try Connectors.make(description, lakehouse: lakehouse, validate: validate)
+    }
+
+    package func makeSink(_ description: SinkDescription, validate: Bool) throws(SluiceError) -> any StreamSink {
+        try Connectors.makeSink(description, lakehouse: lakehouse, validate: validate)
     }
 }

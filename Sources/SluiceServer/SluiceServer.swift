@@ -3,8 +3,8 @@ import NIOCore
 import NIOPosix
 import SluiceAuth
 import SluiceBroker
-import SluiceConnectors
 import SluiceCore
+import SluiceDataflow
 import SluiceHTTP
 import SluiceLakehouse
 import SluiceNet
@@ -44,8 +44,25 @@ package struct ServerConfiguration: Sendable {
     /// The built-in schema registry (`--schema-registry-listen`, Confluent's port 8081); nil to
     /// run without it (`sluice serve` runs it).
     package var schemaRegistry: SchemaRegistryConfiguration?
+    /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
+    /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
+    /// starts the server (`sluice serve`); none by default.
+    package var connectors: @Sendable (Lakehouse) -> any ConnectorKit = { _ in NoConnectors() }
 
     package init() {}
+}
+
+/// No connector at all: a CREATE naming one is refused (0A000).
+package struct NoConnectors: ConnectorKit {
+    package init() {}
+
+    package func makeSource(_ description: SourceDescription, validate: Bool) throws(SluiceError) -> any SourceConnector {
+        throw SluiceError(.featureNotSupported, "connector \"\(description.options["connector"] ?? "")\" is not available")
+    }
+
+    package func makeSink(_ description: SinkDescription, validate: Bool) throws(SluiceError) -> any StreamSink {
+        throw SluiceError(.featureNotSupported, "sink connector \"\(description.options["connector"] ?? "")\" is not available")
+    }
 }
 
 /// Where the built-in schema registry listens.
@@ -170,10 +187,10 @@ package final class SluiceServer: Sendable {
             schemaRegistry = server
         }
         let recoveryStart = ContinuousClock.now
-        let database = try Database.withConnectors(
+        let database = try Database(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
             checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit,
-            lakehouse: lakehouse)
+            connectors: configuration.connectors(lakehouse))
         broker?.users = CatalogUsers(catalog: database.catalog)
         registryUsers.set(CatalogUsers(catalog: database.catalog))
         if let recovery = database.recovery {
@@ -292,23 +309,5 @@ package final class SluiceServer: Sendable {
         try await sqlServer.shutdown()
         await broker?.shutdown()
         try await database.shutdown()
-    }
-}
-
-extension Database {
-    /// A database whose sources and tables can use every connector Sluice has.
-    package static func withConnectors(
-        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil,
-        lakehouse: Lakehouse = .none
-    ) throws(SluiceError) -> Database {
-        try Database(
-            dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency,
-            memoryLimit: memoryLimit
-        ) {
-            description, validate throws(SluiceError) in
-            try Connectors.make(description, lakehouse: lakehouse, validate: validate)
-        } sinks: { description, validate throws(SluiceError) in
-            try Connectors.makeSink(description, lakehouse: lakehouse, validate: validate)
-        }
     }
 }

@@ -4,6 +4,7 @@ import SluiceBroker
 import Foundation
 import Synchronization
 import SluiceBench
+import SluiceConnectors
 import SluiceCore
 import SluicePGWire
 import SluiceServer
@@ -82,6 +83,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = ServerConfiguration()
+        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         try http.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil

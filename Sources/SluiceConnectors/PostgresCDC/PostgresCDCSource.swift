@@ -75,14 +75,17 @@ package enum PostgresCDCConnector {
     }
 }
 
-/// The source itself: checked at CREATE, then only the tables made from it read.
-final class PostgresCDCSharedSource: SourceConnector, @unchecked Sendable {
+/// The source itself: checked at CREATE, then only the tables made from it read; it lists the
+/// upstream tables for `FOR ALL TABLES`.
+final class PostgresCDCSharedSource: SourceConnector, UpstreamTableListing, @unchecked Sendable {
     let statistics = SourceStatistics()
     let notices: [String] = []
     private let name: String
+    private let description: SourceDescription
 
     init(_ description: SourceDescription, validate: Bool) throws(SluiceError) {
         name = description.name
+        self.description = description
         let options = try PostgresCDCOptions(description)
         if validate {
             let connection = try PostgresConnection(options.settings)
@@ -98,6 +101,10 @@ final class PostgresCDCSharedSource: SourceConnector, @unchecked Sendable {
             }
         }
         statistics.status = "shared: read by its tables"
+    }
+
+    func upstreamTables() throws(SluiceError) -> (tables: [(schema: String, name: String)], keyless: [String]) {
+        try PostgresCDCConnector.upstreamTables(description)
     }
 
     func start(output: SourceOutput) {}

@@ -15,7 +15,7 @@ import SluiceFormats
 ///   same rows over themselves (or, with ON CONFLICT DO NOTHING, nothing at all).
 ///
 /// `INCLUDE timestamp [AS name]` adds the time each request arrived.
-package final class WebhookConnector: SourceConnector {
+package final class WebhookConnector: SourceConnector, RequestRowDecoder {
     package static let entry = ConnectorEntry(
         name: "webhook", takesIncludes: true, sourceOptions: [.boolean("is_batched"), .text("idempotency_header")],
         makeSource: { description, _ throws(SluiceError) in try WebhookConnector(description) })
@@ -34,6 +34,12 @@ package final class WebhookConnector: SourceConnector {
         }
         decoder = try WebhookDecoder(description)
         statistics.status = "waiting for requests"
+    }
+
+    package var idempotencyHeader: String? { decoder.idempotencyHeader }
+
+    package func rows(_ body: UnsafeRawBufferPointer, idempotencyKey: String?) throws(SluiceError) -> Chunk {
+        try decoder.rows(body, idempotencyKey: idempotencyKey)
     }
 
     package func start(output: SourceOutput) {}

@@ -54,6 +54,9 @@ package final class Database: TableProvider, Sendable {
     /// reach its outside system (at CREATE, not at a restart).
     package typealias ConnectorFactory = @Sendable (SourceDescription, _ validate: Bool) throws(SluiceError) -> any SourceConnector
     let makeConnector: ConnectorFactory
+    /// The same, without the data directory's state folder or the masking: for a session's
+    /// `file_scan(…)` sources, which live outside the catalog.
+    let makeDetachedSource: ConnectorFactory
     /// Builds the connector a sink names; `validate` as for sources.
     package typealias SinkFactory = @Sendable (SinkDescription, _ validate: Bool) throws(SluiceError) -> any StreamSink
     let makeSink: SinkFactory
@@ -71,6 +74,7 @@ package final class Database: TableProvider, Sendable {
     ) throws(SluiceError) {
         // A connector's error at CREATE or at a restart may quote its options: masked, as
         // in its statuses, before a client or the log sees it.
+        makeDetachedSource = makeConnector
         self.makeConnector = { description, validate throws(SluiceError) in
             var description = description
             // A connector that keeps files of its own (a file source's list of files) keeps
@@ -126,6 +130,18 @@ package final class Database: TableProvider, Sendable {
             runtime.resumeCheckpoints()
         }
         runtime.start()
+    }
+
+    /// A database whose sources and sinks are `connectors`' (Sluice's own: `BuiltInConnectors`).
+    package convenience init(
+        dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil,
+        connectors: any ConnectorKit
+    ) throws(SluiceError) {
+        try self.init(
+            dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency,
+            memoryLimit: memoryLimit,
+            connectors: { description, validate throws(SluiceError) in try connectors.makeSource(description, validate: validate) },
+            sinks: { description, validate throws(SluiceError) in try connectors.makeSink(description, validate: validate) })
     }
 
     package func store(for tableID: Int) -> TableStore? {

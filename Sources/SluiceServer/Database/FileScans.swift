@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import SluiceConnectors
 import SluiceCore
 import SluiceDataflow
 import SluicePlanner
@@ -31,7 +30,12 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
     /// More distinct calls than this in one session are refused (each holds a small source).
     static let limit = 1024
 
-    package init() {}
+    /// Builds a file source for a call (`Database`'s connectors, outside the catalog).
+    private let makeSource: Database.ConnectorFactory
+
+    package init(makeSource: @escaping Database.ConnectorFactory) {
+        self.makeSource = makeSource
+    }
 
     package var relations: [Int: Relation] {
         known.withLock { Dictionary(uniqueKeysWithValues: $0.values.map { ($0.id, $0) }) }
@@ -41,8 +45,8 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
         guard function == "file_scan" else { return nil }
         if let found = known.withLock({ $0[arguments] }) { return (found.id, found.columns) }
         let description = try Self.description(arguments)
-        let source = try Connectors.make(description, validate: true)
-        guard let columns = (source as? FileSource)?.inferredColumns, !columns.isEmpty else {
+        let source = try makeSource(description, true)
+        guard let columns = source.inferredColumns, !columns.isEmpty else {
             throw SluiceError(.invalidParameterValue, "file_scan found no columns in the files")
         }
         return try known.withLock { known throws(SluiceError) in

@@ -1,7 +1,6 @@
 import Dispatch
 import NIOCore
 import NIOHTTP1
-import SluiceConnectors
 import SluiceCore
 import SluiceDataflow
 import SluiceExpr
@@ -123,7 +122,7 @@ package struct WebhookResponder: Sendable {
 /// the table's definition changes (a new table under the same name).
 struct WebhookTable: Sendable {
     var definition: String
-    var decoder: WebhookDecoder
+    var decoder: any RequestRowDecoder
     var validation: (expression: ScalarExpr, secret: String?)?
 
     /// Whether the VALIDATE expression is true for a request of `headers` and `body`.
@@ -147,7 +146,9 @@ final class WebhookTables: Sendable {
 
     func table(for relation: RelationDefinition, database: Database) throws(SluiceError) -> WebhookTable {
         if let table = known.withLock({ $0[relation.id] }), table.definition == relation.definition { return table }
-        let decoder = try WebhookDecoder(SourceDescription(relation))
+        guard let decoder = try database.makeConnector(SourceDescription(relation), false) as? any RequestRowDecoder else {
+            throw SluiceError(.internalError, "table \"\(relation.name)\" has no webhook connector")
+        }
         var validation: (expression: ScalarExpr, secret: String?)?
         if let spec = relation.connector?.validation {
             let expression = try Binder.webhookValidation(spec, catalog: database.catalog, session: SessionInfo(user: "root", database: "dev"))

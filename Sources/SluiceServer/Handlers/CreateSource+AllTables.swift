@@ -1,4 +1,3 @@
-import SluiceConnectors
 import SluiceCore
 import SluiceDataflow
 import SluicePGWire
@@ -11,7 +10,10 @@ extension CreateSourceHandler {
     /// <table> (*) FROM pg TABLE '<schema>.<table>'` would make it. The notices say which tables
     /// were made and which were left out (no primary key, or a name already taken).
     static func createTablesForAllTables(of source: RelationDefinition, in session: SQLSession) async throws(SluiceError) -> [SluiceError] {
-        let (tables, keyless) = try PostgresCDCConnector.upstreamTables(SourceDescription(source))
+        guard let listing = try session.database.makeConnector(SourceDescription(source), false) as? any UpstreamTableListing else {
+            throw SluiceError(.featureNotSupported, "FOR ALL TABLES takes a postgres-cdc source")
+        }
+        let (tables, keyless) = try listing.upstreamTables()
         var notices: [SluiceError] = []
         let sourceName = "\(quoted(source.schema)).\(quoted(source.name))"
         var made: [String] = []

@@ -48,10 +48,11 @@ package final class SQLSession: PGSession {
     private let state: Mutex<State>
     private let cancelled = CancelFlag()
     /// The files this session's `file_scan` calls read.
-    let fileScans = FileScans()
+    let fileScans: FileScans
 
     package init(database: Database, user: String, databaseName: String, parameters: [String: String]) {
         self.database = database
+        fileScans = FileScans(makeSource: database.makeDetachedSource)
         var info = SessionInfo(user: user, database: databaseName)
         let stores = database.tables.stores
         info.rowCount = { stores.rowCount(id: $0) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SluiceConnectors
 import SluiceCore
 import SluiceGen
 import SluicePGWire
@@ -109,6 +110,7 @@ struct Demo: AsyncParsableCommand {
         let (catalogHost, catalogPort) = try parseAddress(catalogListen)
         let (httpHost, httpPort) = try parseAddress(dashboardListen)
         var configuration = ServerConfiguration()
+        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         configuration.sqlHost = sqlHost
         configuration.sqlPort = sqlPort
         configuration.dataDirectory = dataDir

@@ -1,5 +1,4 @@
 import SluiceCore
-import SluiceLakehouse
 
 /// What Iceberg sinks and sources share in one server: the built-in REST catalog's store (nil
 /// when the server runs without it), and the S3 settings of its warehouse root.
