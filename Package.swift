@@ -28,9 +28,6 @@ let package = Package(
         // catalog clients and TLS are our own, over NIO and the system's OpenSSL: SluiceNet.)
         // (Without its default traits: swift-configuration support, which Sluice does not use, is
         // not built.)
-        // Prometheus /metrics: swift-metrics' API over the Prometheus text exporter.
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
@@ -94,8 +91,6 @@ let package = Package(
                 "SluiceBatch", "SluiceDataflow", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
                 "SluiceHTTP", nioCore, nioPosix,
                 nioHTTP1,
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),

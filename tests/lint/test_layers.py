@@ -78,8 +78,8 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceServer": {
         "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
         "SluiceDataflow", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "SluiceHTTP", "NIOCore", "NIOPosix",
-        # The HTTP app: the dashboard, /metrics (swift-metrics over the Prometheus exporter), /health.
-        "NIOHTTP1", "CoreMetrics", "Prometheus",
+        # The HTTP app: the dashboard, /metrics (Prometheus's text format), /health.
+        "NIOHTTP1",
         # TLS on every port (SluiceNet's handler over OpenSSL).
         "SluiceNet",
     },
