@@ -125,8 +125,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .head(let head):
             self.head = head
             body = []
+            // One allocation for a body whose length is announced (up to the bound).
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > 0 {
+                body.reserveCapacity(min(length, maximumBodyBytes))
+            }
             skipping = false
-        case .body(var buffer):
+        case .body(let buffer):
             guard !skipping else { return }
             if body.count + buffer.readableBytes > maximumBodyBytes {
                 // Read no further: the route answers 413 and the connection closes.
@@ -135,7 +139,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
                 return
             }
-            body += buffer.readBytes(length: buffer.readableBytes) ?? []
+            buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         case .end:
             guard !skipping else { return }
             dispatch(context: context, tooLarge: false)
@@ -158,8 +162,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         guard let head else { return }
         self.head = nil
         let request = HTTPServerRequest(
-            method: head.method, uri: head.uri, headers: head.headers, body: body, bodyTooLarge: tooLarge,
-            remoteAddress: context.channel.remoteAddress)
+            method: head.method, uri: head.uri, headers: head.headers, body: body, bodyTooLarge: tooLarge)
         body = []
         let keepAlive = head.isKeepAlive && !tooLarge
         let version = head.version

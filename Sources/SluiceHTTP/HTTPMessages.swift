@@ -1,4 +1,3 @@
-import NIOCore
 import NIOHTTP1
 
 /// A request as a route sees it: its head, and its body read whole up to the server's bound.
@@ -14,11 +13,9 @@ package struct HTTPServerRequest: Sendable {
     /// Whether the body was longer than the server reads: the route answers 413 (it is not
     /// read further, and the connection closes after the answer).
     package var bodyTooLarge: Bool
-    package var remoteAddress: SocketAddress?
 
     package init(
-        method: HTTPMethod, uri: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false,
-        remoteAddress: SocketAddress? = nil
+        method: HTTPMethod, uri: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], bodyTooLarge: Bool = false
     ) {
         self.method = method
         if let mark = uri.firstIndex(of: "?") {
@@ -32,7 +29,6 @@ package struct HTTPServerRequest: Sendable {
         self.headers = headers
         self.body = body
         self.bodyTooLarge = bodyTooLarge
-        self.remoteAddress = remoteAddress
     }
 }
 
