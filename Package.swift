@@ -6,7 +6,7 @@ import PackageDescription
 // L1 SluiceCrypto (CLibCrypto), SluiceNet (CLibSSL), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState,
 //    SluiceKafkaProtocol, SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
 // L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow,
-//    SluiceHTTP
+//    SluiceLakehouseClients, SluiceHTTP
 // L4 SluiceConnectors, SluiceServer (given the connectors by what starts it) · L5 SluiceBench · L6 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
@@ -70,26 +70,28 @@ let package = Package(
         .plugin(name: "SystemTablesPlugin", capability: .buildTool()),
         .target(name: "SluiceBatch", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"], swiftSettings: optimized),
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
-        // Iceberg: table metadata, manifests, the REST catalog (server, store and client), and
-        // the file IO of warehouses on local disk and S3.
+        // Iceberg: table metadata, manifests, scans, maintenance, the REST catalog's store and
+        // handler, and the file IO of warehouses on local disk (S3's signing and answers too).
+        // Nothing of the network: it compiles while SwiftNIO's HTTP does.
         .target(
             name: "SluiceLakehouse",
-            dependencies: [
-                "SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", nioCore,
-            ]),
+            dependencies: ["SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats"]),
+        // The lakehouse's clients over SluiceNet's HTTP client: S3 (a warehouse's FileIO) and
+        // remote Iceberg REST catalogs, and blocking requests for schema registries.
+        .target(name: "SluiceLakehouseClients", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceNet", nioCore]),
         // HTTP/1.1 servers over NIOHTTP1: a router with middleware, one server in the background
         // per port, authentication (SQL users, HTTP Basic) and TLS shared by all, and the Iceberg
         // REST catalog's server (the catalog itself is SluiceLakehouse's, framework-free).
         .target(name: "SluiceHTTP", dependencies: ["SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix, nioHTTP1]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
-        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluicePostgresClient"]),
+        .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluiceLakehouseClients", "SluicePostgresClient"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", "SluiceAuth", nioCore, nioPosix]),
         .target(
             name: "SluiceServer",
             dependencies: [
                 "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
-                "SluiceHTTP", nioCore, nioPosix,
+                "SluiceLakehouseClients", "SluiceHTTP", nioCore, nioPosix,
                 nioHTTP1,
             ]
         ),
@@ -126,9 +128,9 @@ let package = Package(
         .testTarget(name: "SluiceFormatsTests", dependencies: ["SluiceCore", "SluiceCodecs", "SluiceFormats"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SluiceLakehouseTests",
-            dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", nioCore],
+            dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", "SluiceLakehouseClients", nioCore],
             exclude: ["Fixtures", "Iceberg/Scan/Fixtures"]),
-        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceHTTP", "SluiceNet", nioCore, nioHTTP1]),
+        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceLakehouseClients", "SluiceHTTP", "SluiceNet", nioCore, nioHTTP1]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"], exclude: ["Goldens"]),

@@ -7,6 +7,7 @@ import SluiceCore
 import SluiceDataflow
 import SluiceHTTP
 import SluiceLakehouse
+import SluiceLakehouseClients
 import SluiceNet
 import SluicePGWire
 import SluiceState

@@ -3,6 +3,7 @@ import NIOCore
 import SluiceCore
 import SluiceHTTP
 import SluiceLakehouse
+import SluiceLakehouseClients
 import SluiceNet
 import Testing
 

@@ -56,9 +56,11 @@ ALLOWED: dict[str, set[str]] = {
     "SluicePGWire": {"SluiceCore", "SluiceAuth", "NIOCore", "NIOPosix"},
     # TLS over the system's OpenSSL and the HTTP/1.1 client over NIO (S3, catalogs, registries).
     "SluiceNet": {"SluiceCore", "CLibSSL", "NIOCore", "NIOPosix", "NIOHTTP1"},
-    # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (framework-free) and its
-    # client and the S3 client (SluiceNet's HTTP client, with SluiceCrypto's SHA-256 and HMAC).
-    "SluiceLakehouse": {"SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats", "SluiceNet", "NIOCore"},
+    # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (framework-free), local
+    # warehouses and S3's signing (SluiceCrypto's SHA-256 and HMAC). Nothing of the network.
+    "SluiceLakehouse": {"SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats"},
+    # The S3 client and remote REST catalogs' client over SluiceNet's HTTP client.
+    "SluiceLakehouseClients": {"SluiceCore", "SluiceLakehouse", "SluiceNet", "NIOCore"},
     # HTTP/1.1 servers over NIOHTTP1: a router with middleware, authentication and TLS, the
     # Iceberg REST catalog's server.
     "SluiceHTTP": {"SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", "NIOCore", "NIOPosix", "NIOHTTP1"},
@@ -70,14 +72,14 @@ ALLOWED: dict[str, set[str]] = {
     # with the protocol's wire client, which librdkafka cannot do.)
     "SluiceConnectors": {
         "SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol",
-        "SluiceLakehouse", "SluicePostgresClient", "NIOCore",
+        "SluiceLakehouse", "SluiceLakehouseClients", "SluicePostgresClient", "NIOCore",
     },
     # (Formats: COPY reads and writes PostgreSQL's text and CSV formats.) Not SluiceConnectors:
     # the server is given its connectors (Dataflow's ConnectorKit) by what starts it, so the two
     # compile side by side.
     "SluiceServer": {
         "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
-        "SluiceDataflow", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "SluiceHTTP", "NIOCore", "NIOPosix",
+        "SluiceDataflow", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "SluiceLakehouseClients", "SluiceHTTP", "NIOCore", "NIOPosix",
         # The HTTP app: the dashboard, /metrics (Prometheus's text format), /health.
         "NIOHTTP1",
         # TLS on every port (SluiceNet's handler over OpenSSL).

@@ -1,6 +1,7 @@
 import SluiceCore
 import SluiceFormats
 import SluiceLakehouse
+import SluiceLakehouseClients
 import Synchronization
 
 /// A client of a Confluent-compatible schema registry (Sluice's own, on `--schema-registry-listen`,

@@ -6,6 +6,7 @@ import SluiceCore
 import SluiceDataflow
 import SluiceFormats
 import SluiceLakehouse
+import SluiceLakehouseClients
 import SluiceState
 
 /// RisingWave's file sink, `connector = 'fs'`: rows go to Parquet, JSON-lines or CSV files in a

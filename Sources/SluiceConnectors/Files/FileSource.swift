@@ -1,10 +1,11 @@
 import Foundation
-import Synchronization
 import SluiceCore
 import SluiceDataflow
 import SluiceExpr
 import SluiceFormats
 import SluiceLakehouse
+import SluiceLakehouseClients
+import Synchronization
 
 /// RisingWave's file sources, `connector = 'posix_fs'` (a folder) and `connector = 's3'` (a
 /// bucket): every file under the root that `match_pattern` names, read once, in JSON lines, CSV

@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import SluiceCore
 import SluiceLakehouse
+import SluiceLakehouseClients
+import Synchronization
 
 /// The catalog an Iceberg sink commits to, called from the sink's own threads (its fragment's
 /// and its committer's), which may block: the built-in catalog's store directly, or any REST

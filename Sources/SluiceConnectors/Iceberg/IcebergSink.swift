@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
 import SluiceCore
 import SluiceDataflow
 import SluiceFormats
 import SluiceLakehouse
+import SluiceLakehouseClients
+import Synchronization
 
 /// `CREATE SINK … WITH (connector = 'iceberg', …)`: appends the sink's rows to an Iceberg table
 /// through a REST catalog (the built-in one by default), exactly once (design 0009):

@@ -27,7 +27,7 @@ package enum FileIOs {
     /// The file IO for `location`: a ``LocalFileIO`` for paths and `file:` URIs, `s3` for
     /// `s3://` and `s3a://` URIs. With no `s3`, an S3 location is an error saying S3 is not
     /// configured. The caller owns `s3` and shuts it down.
-    package static func resolve(location: String, s3: S3FileIO?) throws(SluiceError) -> any FileIO {
+    package static func resolve(location: String, s3: (any FileIO)?) throws(SluiceError) -> any FileIO {
         switch try scheme(of: location) {
         case .local:
             return LocalFileIO()

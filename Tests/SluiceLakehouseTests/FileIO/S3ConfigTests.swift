@@ -2,6 +2,7 @@ import SluiceCore
 import Testing
 
 @testable import SluiceLakehouse
+@testable import SluiceLakehouseClients
 
 @Suite struct S3ConfigTests {
     @Test func environmentIsReadAndOverridesWin() throws {

@@ -3,6 +3,7 @@ import SluiceCore
 import Testing
 
 @testable import SluiceLakehouse
+@testable import SluiceLakehouseClients
 
 /// S3FileIO and S3Client against a real local S3 server (moto). Serialized: the
 /// authentication test switches the server's signature checks on and off.

@@ -8,6 +8,7 @@ import Glibc
 #endif
 
 @testable import SluiceLakehouse
+@testable import SluiceLakehouseClients
 
 /// A loopback HTTP server that answers each connection from a script of canned responses
 /// (then repeats the last), counting the requests, to test the client's retries.

@@ -3,6 +3,7 @@ import SluiceCore
 import Testing
 
 @testable import SluiceLakehouse
+@testable import SluiceLakehouseClients
 
 /// The example requests of AWS's "Signature Calculations for the Authorization Header:
 /// Transferring Payload in a Single Chunk (AWS Signature Version 4)", with their published

@@ -1,14 +1,14 @@
 import SluiceCore
 
 /// A parsed endpoint URL: scheme, host and port, and the host header and URL of each request.
-struct S3Endpoint: Sendable, Hashable {
-    var isSecure: Bool
+package struct S3Endpoint: Sendable, Hashable {
+    package var isSecure: Bool
     /// The host as written in URLs (an IPv6 address keeps its brackets).
-    var host: String
-    var port: Int?
+    package var host: String
+    package var port: Int?
 
     /// The configured endpoint, or AWS's regional one.
-    init(config: S3Config) throws(SluiceError) {
+    package init(config: S3Config) throws(SluiceError) {
         guard let endpoint = config.endpoint else {
             self.init(isSecure: true, host: "s3.\(config.region).amazonaws.com", port: nil)
             return
@@ -16,14 +16,14 @@ struct S3Endpoint: Sendable, Hashable {
         try self.init(parsing: endpoint)
     }
 
-    init(isSecure: Bool, host: String, port: Int?) {
+    package init(isSecure: Bool, host: String, port: Int?) {
         self.isSecure = isSecure
         self.host = host
         self.port = port
     }
 
     /// Parses `http[s]://host[:port][/]`; a path, query or user part is an error.
-    init(parsing text: String) throws(SluiceError) {
+    package init(parsing text: String) throws(SluiceError) {
         let invalid = SluiceError(.invalidParameterValue, "invalid S3 endpoint \"\(text)\"",
                                   hint: "Give the endpoint as http://host:port or https://host.")
         var rest: Substring
@@ -49,11 +49,11 @@ struct S3Endpoint: Sendable, Hashable {
         host = String(hostPart)
     }
 
-    var scheme: String { isSecure ? "https" : "http" }
+    package var scheme: String { isSecure ? "https" : "http" }
 
     /// `host[:port]` with the port only when it is not the scheme's default, as HTTP clients
     /// send the Host header (and so as it must be signed).
-    func authority(bucket: String?) -> String {
+    package func authority(bucket: String?) -> String {
         let name = bucket.map { "\($0).\(host)" } ?? host
         guard let port, port != (isSecure ? 443 : 80) else { return name }
         return "\(name):\(port)"

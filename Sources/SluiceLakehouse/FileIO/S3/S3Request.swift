@@ -34,6 +34,15 @@ package struct S3Response: Sendable {
     package var operation: String
     package var location: String
 
+    package init(status: Int, eTag: String?, contentLength: Int?, body: [UInt8], operation: String, location: String) {
+        self.status = status
+        self.eTag = eTag
+        self.contentLength = contentLength
+        self.body = body
+        self.operation = operation
+        self.location = location
+    }
+
     package var isSuccess: Bool { (200 ..< 300).contains(status) }
 
     /// The S3 error code of a failed answer: from its XML body, else from its status (HEAD

@@ -62,9 +62,9 @@ package struct S3ErrorDocument: Sendable, Hashable {
     }
 }
 
-enum S3MultipartResponses {
+package enum S3MultipartResponses {
     /// The `UploadId` of an `InitiateMultipartUploadResult`.
-    static func uploadID(_ body: [UInt8]) throws(SluiceError) -> String {
+    package static func uploadID(_ body: [UInt8]) throws(SluiceError) -> String {
         let root = try XMLElement.parse(body)
         guard root.name == "InitiateMultipartUploadResult" else { throw unexpected(root, "InitiateMultipartUploadResult") }
         guard let id = root.child("UploadId")?.text, !id.isEmpty else {
@@ -74,7 +74,7 @@ enum S3MultipartResponses {
     }
 
     /// The body of a CompleteMultipartUpload request.
-    static func completionBody(_ parts: [S3CompletedPart]) -> [UInt8] {
+    package static func completionBody(_ parts: [S3CompletedPart]) -> [UInt8] {
         var text = "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
         for part in parts {
             text += "<Part><PartNumber>\(part.partNumber)</PartNumber><ETag>\(escaped(part.eTag))</ETag></Part>"

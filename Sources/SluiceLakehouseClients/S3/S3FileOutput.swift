@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceLakehouse
 
 /// An S3 object written piece by piece. The bytes are buffered; once they pass the part size a
 /// multipart upload starts and each full part is uploaded as it fills. ``close()`` sends the

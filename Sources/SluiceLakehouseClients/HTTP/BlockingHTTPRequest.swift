@@ -1,5 +1,6 @@
 import NIOCore
 import SluiceCore
+import SluiceLakehouse
 import SluiceNet
 
 /// One HTTP request sent with the process's HTTP client, its answer waited for on the calling

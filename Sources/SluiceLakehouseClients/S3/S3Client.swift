@@ -1,5 +1,6 @@
 import NIOCore
 import SluiceCore
+import SluiceLakehouse
 import SluiceNet
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import SluiceCore
+import SluiceLakehouse
 import SluiceNet
 import Synchronization
 

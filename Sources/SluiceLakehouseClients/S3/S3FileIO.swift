@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceLakehouse
 
 /// ``FileIO`` over S3 (`s3://bucket/key`, `s3a://bucket/key`), blocking the calling thread on
 /// an ``S3Client``'s requests. Call ``shutdown()`` when done with it.

@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceLakehouse
 
 /// The operations as async methods, for callers that are async themselves.
 extension S3Client {
