@@ -49,7 +49,7 @@ let package = Package(
         // The system's OpenSSL libssl: TLS on every port, and https for the HTTP client
         // (S3, Iceberg REST catalogs, schema registries) over NIO.
         .systemLibrary(name: "CLibSSL", path: "Sources/CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
-        .target(name: "SluiceNet", dependencies: ["SluiceCore", "CLibSSL", nioCore, nioPosix, nioHTTP1]),
+        .target(name: "SluiceNet", dependencies: ["SluiceCore", "CLibSSL", nioCore, nioPosix]),
         .systemLibrary(name: "CRdKafka", path: "Sources/CRdKafka", providers: [.apt(["librdkafka-dev"])]),
         .target(name: "SluiceKafkaClient", dependencies: ["SluiceCore", "CRdKafka"]),
         // PostgreSQL's client library's header (Debian: libpq-dev) for the Postgres sinks and CDC
@@ -79,10 +79,10 @@ let package = Package(
         // The lakehouse's clients over SluiceNet's HTTP client: S3 (a warehouse's FileIO) and
         // remote Iceberg REST catalogs, and blocking requests for schema registries.
         .target(name: "SluiceLakehouseClients", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceNet", nioCore]),
-        // HTTP/1.1 servers over NIOHTTP1: a router with middleware, one server in the background
+        // HTTP/1.1 servers over SluiceNet's codecs: a router with middleware, one server in the background
         // per port, authentication (SQL users, HTTP Basic) and TLS shared by all, and the Iceberg
         // REST catalog's server (the catalog itself is SluiceLakehouse's, framework-free).
-        .target(name: "SluiceHTTP", dependencies: ["SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix, nioHTTP1]),
+        .target(name: "SluiceHTTP", dependencies: ["SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix]),
         // (SluiceBatch: an upsert sink indexes an epoch's keys with the batch GROUP BY's table.)
         .target(name: "SluiceConnectors", dependencies: ["SluiceCore", "SluiceExpr", "SluiceState", "SluiceDataflow", "SluiceBatch", "SluiceFormats", "SluiceKafkaClient", "SluiceKafkaProtocol", "SluiceLakehouse", "SluiceLakehouseClients", "SluicePostgresClient"]),
         .target(name: "SluicePGWire", dependencies: ["SluiceCore", "SluiceAuth", nioCore, nioPosix]),
@@ -92,7 +92,6 @@ let package = Package(
                 "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
                 "SluiceLakehouseClients", "SluiceHTTP", nioCore, nioPosix,
-                nioHTTP1,
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
@@ -130,7 +129,7 @@ let package = Package(
             name: "SluiceLakehouseTests",
             dependencies: ["SluiceCore", "SluiceFormats", "SluiceLakehouse", "SluiceLakehouseClients", nioCore],
             exclude: ["Fixtures", "Iceberg/Scan/Fixtures"]),
-        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceLakehouseClients", "SluiceHTTP", "SluiceNet", nioCore, nioHTTP1]),
+        .testTarget(name: "SluiceHTTPTests", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceLakehouseClients", "SluiceHTTP", "SluiceNet", nioCore]),
         .testTarget(name: "SluiceSQLTests", dependencies: ["SluiceCore", "SluiceSQL"]),
         .testTarget(name: "SluiceExprTests", dependencies: ["SluiceCore", "SluiceExpr"]),
         .testTarget(name: "SluicePlannerTests", dependencies: ["SluiceCore", "SluiceSQL", "SluicePlanner", "SluicePlan", "SluiceExpr"], exclude: ["Goldens"]),

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import SluiceCore
 import SluiceNet
@@ -11,8 +10,9 @@ import Synchronization
 /// registry, the webhook listener and the Iceberg REST catalog each run on one, with their
 /// ``HTTPRouter``.
 ///
-/// Requests are parsed by NIO's HTTP/1.1 decoder (a malformed one gets 400 and the connection
-/// closes); kept-alive and pipelined requests are answered in order. A request's body is read
+/// Requests are read by ``HTTP1RequestDecoder`` (a malformed one gets 400, a head past 64 KiB
+/// 431, and the connection closes); kept-alive and pipelined requests are answered one at a
+/// time, in order. A request's body is read
 /// whole up to ``maximumBodyBytes``; past it the route sees ``HTTPServerRequest/bodyTooLarge``,
 /// nothing more is read, and the connection closes after the answer.
 package final class BackgroundHTTPServer: Sendable {
@@ -53,7 +53,8 @@ package final class BackgroundHTTPServer: Sendable {
                     guard connections.track(channel) else { return channel.close() }
                     return channel.eventLoop.makeCompletedFuture {
                         if let tls { try channel.pipeline.syncOperations.addHandler(TLSHandler(context: tls)) }
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(HTTP1ResponseEncoder())
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTP1RequestDecoder()))
                         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(router: router, maximumBodyBytes: limit))
                     }
                 }
@@ -102,7 +103,8 @@ final class HTTPConnections: Sendable {
 }
 
 /// One connection's requests: gathers each one's head and body, runs its route in a task, and
-/// writes the answer back on the connection's event loop.
+/// writes the answer back on the connection's event loop. One request is answered at a time:
+/// while it is, reading pauses and the parts of requests pipelined behind it wait, in order.
 final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -114,6 +116,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// The request's body passed the bound: it went to its route already; the rest is dropped.
     private var skipping = false
     private var running: Task<Void, Never>?
+    /// A request's answer is being made or written.
+    private var answering = false
+    /// Parts of the requests behind it, read before reading paused.
+    private var waiting: [HTTPServerRequestPart] = []
 
     init(router: HTTPRouter, maximumBodyBytes: Int) {
         self.router = router
@@ -121,7 +127,16 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        if answering || !waiting.isEmpty {
+            waiting.append(part)
+            return
+        }
+        take(part, context: context)
+    }
+
+    private func take(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch part {
         case .head(let head):
             self.head = head
             body = []
@@ -136,7 +151,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                 // Read no further: the route answers 413 and the connection closes.
                 skipping = true
                 dispatch(context: context, tooLarge: true)
-                context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
                 return
             }
             buffer.withUnsafeReadableBytes { body.append(contentsOf: $0) }
@@ -146,21 +160,47 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
-    /// A malformed request (NIO's error handler has answered 400) or a broken connection: the
-    /// connection ends.
+    /// The answer is written and the connection stays open: the requests that waited go on,
+    /// then reading resumes.
+    private func answered(context: ChannelHandlerContext) {
+        answering = false
+        while !answering, !waiting.isEmpty {
+            take(waiting.removeFirst(), context: context)
+        }
+        if !answering { context.channel.setOption(.autoRead, value: true).whenComplete { _ in } }
+    }
+
+    /// A malformed request: 400 (431 for a head too long) unless an answer is under way, and
+    /// the connection ends. A broken connection just ends.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+        guard let parse = error as? HTTP1ParseError, !answering else {
+            context.close(promise: nil)
+            return
+        }
+        answering = true
+        waiting = []
+        var status = HTTPResponseStatus.badRequest
+        if case .headTooLarge = parse { status = .requestHeaderFieldsTooLarge }
+        let text = Array("\(status.reasonPhrase): \(parse)\n".utf8)
+        let headers: HTTPHeaders = [("content-type", "text/plain; charset=utf-8"), ("content-length", String(text.count)), ("connection", "close")]
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: text))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         running?.cancel()
         running = nil
+        waiting = []
         context.fireChannelInactive()
     }
 
     private func dispatch(context: ChannelHandlerContext, tooLarge: Bool) {
         guard let head else { return }
         self.head = nil
+        answering = true
+        // Nothing more is read until the answer is out (a too-large body's rest never is).
+        context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
         let request = HTTPServerRequest(
             method: head.method, uri: head.uri, headers: head.headers, body: body, bodyTooLarge: tooLarge)
         body = []
@@ -169,9 +209,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let isHead = head.method == .HEAD
         let router = router
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
-        running = Task(executorPreference: HTTPWorkers.shared) { [request, router, version, keepAlive, isHead, bound, loop] in
+        running = Task(executorPreference: HTTPWorkers.shared) { [request, router, version, keepAlive, isHead, bound, handler, loop] in
             await HTTPExchange.serve(request, router: router, version: version, keepAlive: keepAlive, isHead: isHead, to: bound, on: loop)
+            if keepAlive { loop.execute { handler.value.answered(context: bound.value) } }
         }
     }
 }
@@ -208,10 +250,10 @@ enum HTTPExchange {
                 let context = bound.value
                 context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
                 if !isHead && !bytes.isEmpty {
-                    context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
+                    context.write(NIOAny(HTTPServerResponsePart.body(context.channel.allocator.buffer(bytes: bytes))), promise: nil)
                 }
                 let promise = loop.makePromise(of: Void.self)
-                context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: promise)
+                context.writeAndFlush(NIOAny(HTTPServerResponsePart.end), promise: promise)
                 return promise.futureResult
             }
             try? await written.get()
@@ -229,13 +271,13 @@ enum HTTPExchange {
                     try await loop.flatSubmit {
                         let context = bound.value
                         let promise = loop.makePromise(of: Void.self)
-                        context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: promise)
+                        context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(context.channel.allocator.buffer(bytes: bytes))), promise: promise)
                         return promise.futureResult
                     }.get()
                 })
                 try await loop.flatSubmit {
                     let promise = loop.makePromise(of: Void.self)
-                    bound.value.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: promise)
+                    bound.value.writeAndFlush(NIOAny(HTTPServerResponsePart.end), promise: promise)
                     return promise.futureResult
                 }.get()
             } catch {

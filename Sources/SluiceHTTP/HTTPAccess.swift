@@ -1,7 +1,7 @@
-import NIOHTTP1
 import NIOPosix
 import SluiceAuth
 import SluiceCore
+import SluiceNet
 import Synchronization
 
 /// Who may use an HTTP server (the dashboard, the schema registry): everyone (its listener's

@@ -1,4 +1,4 @@
-import NIOHTTP1
+import SluiceNet
 
 /// A request as a route sees it: its head, and its body read whole up to the server's bound.
 package struct HTTPServerRequest: Sendable {

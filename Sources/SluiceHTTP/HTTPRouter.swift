@@ -1,4 +1,4 @@
-import NIOHTTP1
+import SluiceNet
 
 /// What a route knows of a request besides the request: who sent it (once
 /// ``AuthenticationMiddleware`` has checked) and the path's parameters (`:name` segments).

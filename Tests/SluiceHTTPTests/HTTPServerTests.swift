@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOHTTP1
 import SluiceCore
 import SluiceHTTP
 import SluiceNet

@@ -87,8 +87,8 @@ final class TestHTTPServer: Sendable {
     final class CounterBox: Sendable { let count = Atomic(0) }
 
     final class Responder: ChannelInboundHandler {
-        typealias InboundIn = HTTPServerRequestPart
-        typealias OutboundOut = HTTPServerResponsePart
+        typealias InboundIn = NIOHTTP1.HTTPServerRequestPart
+        typealias OutboundOut = NIOHTTP1.HTTPServerResponsePart
         let respond: @Sendable (Request) -> (status: Int, headers: [(String, String)], body: [UInt8])?
         var request: Request?
 
@@ -104,9 +104,9 @@ final class TestHTTPServer: Sendable {
                 request?.body += Array(buffer: buffer)
             case .end:
                 guard let request, let answer = respond(request) else { return }
-                var headers = HTTPHeaders(answer.headers)
+                var headers = NIOHTTP1.HTTPHeaders(answer.headers)
                 if !headers.contains(name: "Content-Length") { headers.add(name: "Content-Length", value: String(answer.body.count)) }
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: answer.status), headers: headers))), promise: nil)
+                context.write(wrapOutboundOut(.head(NIOHTTP1.HTTPResponseHead(version: .http1_1, status: .init(statusCode: answer.status), headers: headers))), promise: nil)
                 if request.method != "HEAD" {
                     context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
                 }

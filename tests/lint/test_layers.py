@@ -54,16 +54,17 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceBatch": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
     "SluiceDataflow": {"SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"},
     "SluicePGWire": {"SluiceCore", "SluiceAuth", "NIOCore", "NIOPosix"},
-    # TLS over the system's OpenSSL and the HTTP/1.1 client over NIO (S3, catalogs, registries).
-    "SluiceNet": {"SluiceCore", "CLibSSL", "NIOCore", "NIOPosix", "NIOHTTP1"},
+    # TLS over the system's OpenSSL; HTTP/1.1's parser and codecs, and the client over NIO (S3,
+    # catalogs, registries).
+    "SluiceNet": {"SluiceCore", "CLibSSL", "NIOCore", "NIOPosix"},
     # Iceberg: metadata, manifests, scans, maintenance, the REST catalog (framework-free), local
     # warehouses and S3's signing (SluiceCrypto's SHA-256 and HMAC). Nothing of the network.
     "SluiceLakehouse": {"SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats"},
     # The S3 client and remote REST catalogs' client over SluiceNet's HTTP client.
     "SluiceLakehouseClients": {"SluiceCore", "SluiceLakehouse", "SluiceNet", "NIOCore"},
-    # HTTP/1.1 servers over NIOHTTP1: a router with middleware, authentication and TLS, the
+    # HTTP/1.1 servers over SluiceNet's codecs: a router with middleware, authentication and TLS, the
     # Iceberg REST catalog's server.
-    "SluiceHTTP": {"SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", "NIOCore", "NIOPosix", "NIOHTTP1"},
+    "SluiceHTTP": {"SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", "NIOCore", "NIOPosix"},
     # Generators of the seeds' events and Nexmark's; the command line sends them on.
     "SluiceGen": {"SluiceCore"},
     # Connectors implement Dataflow's source protocol; the engine never imports them.
@@ -80,9 +81,7 @@ ALLOWED: dict[str, set[str]] = {
     "SluiceServer": {
         "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState", "SluiceBatch",
         "SluiceDataflow", "SluiceFormats", "SluicePGWire", "SluiceBroker", "SluiceLakehouse", "SluiceLakehouseClients", "SluiceHTTP", "NIOCore", "NIOPosix",
-        # The HTTP app: the dashboard, /metrics (Prometheus's text format), /health.
-        "NIOHTTP1",
-        # TLS on every port (SluiceNet's handler over OpenSSL).
+        # TLS on every port (SluiceNet's handler over OpenSSL) and HTTP's heads.
         "SluiceNet",
     },
     # The broker benchmark drives the broker with the Kafka client the tools use; the JSON

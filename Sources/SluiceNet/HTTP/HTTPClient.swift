@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import SluiceCore
 import Synchronization
@@ -120,7 +119,7 @@ package final class HTTPClient: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let tls { try pipeline.addHandler(TLSHandler(context: tls, serverName: host)) } else { ready.succeed() }
-                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(HTTP1ClientCodec())
                     try pipeline.addHandler(HTTPClientConnectionHandler(ready: ready) { [weak self, weak channel] reusable in
                         guard let self, let channel else { return }
                         if reusable { self.keep(channel, origin: origin) }

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 
 /// One request in flight on a connection, and where its answer goes.
 struct HTTPClientExchange: Sendable {
@@ -58,11 +57,11 @@ final class HTTPClientConnectionHandler: ChannelDuplexHandler {
         let requestHead = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: request.url.target, headers: headers)
         context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
         if !bodyBytes.isEmpty {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bodyBytes)))), promise: nil)
+            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: bodyBytes))), promise: nil)
         }
         // The read timeout runs from when the whole request is out.
         let sent = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: sent)
+        context.writeAndFlush(wrapOutboundOut(.end), promise: sent)
         sent.futureResult.assumeIsolated().whenSuccess { [weak self] in self?.armTimeout(context) }
     }
 
@@ -106,7 +105,7 @@ final class HTTPClientConnectionHandler: ChannelDuplexHandler {
         switch error {
         case let error as TLSError: failure = .tls(error.message)
         case let error as HTTPClientError: failure = error
-        case is HTTPParserError: failure = .malformedResponse("\(error)")
+        case is HTTP1ParseError: failure = .malformedResponse("\(error)")
         default: failure = .closedByPeer
         }
         ready.fail(failure)

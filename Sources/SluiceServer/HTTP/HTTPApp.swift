@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 import SluiceCore
 import SluiceHTTP
 import SluiceLakehouse

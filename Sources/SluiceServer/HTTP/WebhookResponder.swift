@@ -1,6 +1,5 @@
 import Dispatch
 import NIOCore
-import NIOHTTP1
 import SluiceCore
 import SluiceDataflow
 import SluiceExpr
