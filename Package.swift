@@ -10,6 +10,7 @@ import PackageDescription
 // L4 SluiceConnectors, SluiceServer (given the connectors by what starts it) · L5 SluiceBench · L6 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+// (NIO's own HTTP/1.1 server: an independent peer for the HTTP client's tests, not built for sluice.)
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 // The columnar data path is optimized in debug builds too: the tests run the debug binary over
 // tens of millions of rows, which unoptimized generic code takes ten times as long over.
@@ -72,7 +73,7 @@ let package = Package(
         .target(name: "SluiceDataflow", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState"]),
         // Iceberg: table metadata, manifests, scans, maintenance, the REST catalog's store and
         // handler, and the file IO of warehouses on local disk (S3's signing and answers too).
-        // Nothing of the network: it compiles while SwiftNIO's HTTP does.
+        // Nothing of the network: it compiles beside SwiftNIO's event loops.
         .target(
             name: "SluiceLakehouse",
             dependencies: ["SluiceCore", "SluiceCodecs", "SluiceCrypto", "SluiceFormats"]),
