@@ -112,6 +112,18 @@ struct ArgumentDefinitions {
     var positionals: [ArgumentDefinition] { all.filter { $0.kind == .positional } }
     var named: [ArgumentDefinition] { all.filter { $0.kind != .positional } }
 
+    /// The long name nearest `name` by edit distance, if fewer than four edits apart (the first
+    /// such in declaration order on a tie).
+    func longName(closestTo name: String) -> String? {
+        var best: (name: String, distance: Int)?
+        let candidates = named.flatMap { $0.longNames + $0.inverseNames }
+        for candidate in candidates {
+            let distance = candidate.editDistance(to: name)
+            if distance < 4, distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
     /// The definition `name` (with its dashes) names, and the flag value it stands for.
     func definition(named name: String) -> (ArgumentDefinition, flagValue: Bool)? {
         for definition in all where definition.kind != .positional {
@@ -119,5 +131,24 @@ struct ArgumentDefinitions {
             if definition.inverseNames.contains(name) { return (definition, false) }
         }
         return nil
+    }
+}
+
+extension String {
+    /// The Levenshtein distance: the fewest insertions, deletions and substitutions of characters
+    /// that turn `self` into `other`.
+    func editDistance(to other: String) -> Int {
+        let target = Array(other)
+        // One row of the table at a time: the distances from a prefix of self to each prefix of other.
+        var previous = Array(0 ... target.count)
+        for (sourceIndex, sourceCharacter) in enumerated() {
+            var current = [sourceIndex + 1]
+            for (targetIndex, targetCharacter) in target.enumerated() {
+                let substitution = previous[targetIndex] + (sourceCharacter == targetCharacter ? 0 : 1)
+                current.append(Swift.min(substitution, previous[targetIndex + 1] + 1, current[targetIndex] + 1))
+            }
+            previous = current
+        }
+        return previous[target.count]
     }
 }

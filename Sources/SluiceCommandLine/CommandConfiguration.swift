@@ -8,21 +8,17 @@ package struct CommandConfiguration: Sendable {
     package var discussion: String
     /// Its subcommands, in the order its help lists them.
     package var subcommands: [any ParsableCommand.Type]
-    /// The subcommand run when none is named.
-    package var defaultSubcommand: (any ParsableCommand.Type)?
     /// False for a command its parent's help does not list.
     package var shouldDisplay: Bool
 
     package init(
         commandName: String? = nil, abstract: String = "", discussion: String = "",
-        shouldDisplay: Bool = true, subcommands: [any ParsableCommand.Type] = [],
-        defaultSubcommand: (any ParsableCommand.Type)? = nil
+        shouldDisplay: Bool = true, subcommands: [any ParsableCommand.Type] = []
     ) {
         self.commandName = commandName
         self.abstract = abstract
         self.discussion = discussion
         self.shouldDisplay = shouldDisplay
         self.subcommands = subcommands
-        self.defaultSubcommand = defaultSubcommand
     }
 }

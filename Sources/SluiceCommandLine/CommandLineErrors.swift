@@ -42,8 +42,9 @@ package enum CleanExit: Error, Sendable {
 
 /// A mistake in the command line itself, found by the parser.
 package enum CommandLineError: Error, Equatable, Sendable {
-    /// An option or flag no definition names (`--bogus`).
-    case unknownOption(String)
+    /// An option or flag no definition names (`--bogus`), and the command's long name closest
+    /// to it, if one is close.
+    case unknownOption(String, suggestion: String? = nil)
     /// A token no positional argument or subcommand takes.
     case unexpectedArgument(String)
     /// An option given last, or followed by another option, with no value. Carries the option's label.
@@ -60,7 +61,9 @@ extension CommandLineError {
     /// The message after `Error: `.
     var message: String {
         switch self {
-        case .unknownOption(let name):
+        case .unknownOption(let name, let suggestion?):
+            return "Unknown option '\(name)'. Did you mean '\(suggestion)'?"
+        case .unknownOption(let name, nil):
             return "Unknown option '\(name)'"
         case .unexpectedArgument(let token):
             return "Unexpected argument '\(token)'"

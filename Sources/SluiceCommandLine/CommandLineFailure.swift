@@ -10,7 +10,7 @@ enum CommandLineFailure {
     /// Prints what `error` calls for (help on standard output, a message with the usage on
     /// standard error) and returns the exit status: 0 for help, the code of an ``ExitCode``, 64
     /// for a mistake in the command line or a ``ValidationError``, 1 for anything else.
-    static func report(_ error: any Error, root: any ParsableCommand.Type, path: [any ParsableCommand.Type]) -> Int32 {
+    static func report(_ error: any Error, path: [any ParsableCommand.Type]) -> Int32 {
         let (text, status) = message(for: error, path: path)
         if !text.isEmpty { write(text, toStandardError: status != 0) }
         return status

@@ -36,9 +36,6 @@ final class CommandParser {
             if let word = tokens.first, let subcommand = Self.subcommand(of: current, named: word) {
                 resolvedPath.append(subcommand)
                 tokens.removeFirst()
-            } else if let fallback = current.configuration.defaultSubcommand, tokens.first.map(Self.isHelp) != true,
-                tokens.first?.hasPrefix("-") ?? true {
-                resolvedPath.append(fallback)
             } else {
                 break
             }
@@ -62,9 +59,12 @@ final class CommandParser {
         command.configuration.subcommands.first { $0.commandName == name }
     }
 
-    /// Sets the properties `definitions` hold from `tokens`, then checks that every required one was given.
+    /// Sets the properties `definitions` hold from `tokens`, then checks that every required one
+    /// was given. A missing argument is reported before an unknown option, and that before a
+    /// token left over, as ArgumentParser did.
     static func fill(_ definitions: ArgumentDefinitions, from tokens: [String]) throws {
         var bareTokens: [String] = []
+        var unknownOption: CommandLineError?
         var index = 0
         var isPastTerminator = false
         while index < tokens.count {
@@ -81,7 +81,10 @@ final class CommandParser {
                     name = String(token[..<equals])
                     attached = String(token[token.index(after: equals)...])
                 }
-                guard let found = definitions.definition(named: name) else { throw CommandLineError.unknownOption(name) }
+                guard let found = definitions.definition(named: name) else {
+                    unknownOption = unknownOption ?? .unknownOption(name, suggestion: definitions.longName(closestTo: name))
+                    continue
+                }
                 let (definition, flagValue) = found
                 if definition.kind == .flag {
                     if let attached { throw CommandLineError.valueForFlag(name, value: attached) }
@@ -89,35 +92,41 @@ final class CommandParser {
                 } else {
                     try set(definition, to: attached ?? takeValue(for: definition, from: tokens, at: &index))
                 }
-            } else {
-                try fillShortNames(token, definitions, tokens, &index)
+            } else if let unknown = try fillShortNames(token, definitions, tokens, &index) {
+                unknownOption = unknownOption ?? unknown
             }
         }
-        try fillPositionals(definitions.positionals, from: bareTokens)
+        let leftOver = try fillPositionals(definitions.positionals, from: bareTokens)
+        if let unknownOption { throw unknownOption }
+        if let extra = leftOver.first { throw CommandLineError.unexpectedArgument(extra) }
         for definition in definitions.named where definition.slot.isRequired && !definition.slot.isSet {
             throw CommandLineError.missingArgument(label: definition.label)
         }
     }
 
     /// `-q`, `-qo file`, `-ofile`: letters that name flags, then perhaps one option, whose value is
-    /// the rest of the token or the next token.
-    private static func fillShortNames(_ token: String, _ definitions: ArgumentDefinitions, _ tokens: [String], _ index: inout Int) throws {
+    /// the rest of the token or the next token. Returns the error for a letter that names nothing.
+    private static func fillShortNames(
+        _ token: String, _ definitions: ArgumentDefinitions, _ tokens: [String], _ index: inout Int
+    ) throws -> CommandLineError? {
         var letters = token.dropFirst()
         while let letter = letters.first {
             letters.removeFirst()
             let name = "-" + String(letter)
-            guard let definition = definitions.definition(named: name)?.0 else { throw CommandLineError.unknownOption(name) }
+            guard let definition = definitions.definition(named: name)?.0 else { return .unknownOption(name) }
             if definition.kind == .flag {
                 try set(definition, to: "true")
             } else {
                 let value = letters.isEmpty ? try takeValue(for: definition, from: tokens, at: &index) : String(letters)
                 try set(definition, to: value)
-                return
+                break
             }
         }
+        return nil
     }
 
-    private static func fillPositionals(_ positionals: [ArgumentDefinition], from tokens: [String]) throws {
+    /// Gives the bare tokens to the positional properties in order; returns the tokens none took.
+    private static func fillPositionals(_ positionals: [ArgumentDefinition], from tokens: [String]) throws -> ArraySlice<String> {
         var remaining = tokens[...]
         for definition in positionals {
             if definition.slot.isRepeating {
@@ -129,7 +138,7 @@ final class CommandParser {
                 throw CommandLineError.missingArgument(label: definition.label)
             }
         }
-        if let extra = remaining.first { throw CommandLineError.unexpectedArgument(extra) }
+        return remaining
     }
 
     /// The token after an option: its value, unless there is none or it is another option.

@@ -71,7 +71,7 @@ extension AsyncParsableCommand {
         do {
             invocation = try parser.parse(arguments)
         } catch {
-            return CommandLineFailure.report(error, root: Self.self, path: parser.resolvedPath)
+            return CommandLineFailure.report(error, path: parser.resolvedPath)
         }
         do {
             if var command = invocation.command as? any AsyncParsableCommand {
@@ -82,7 +82,7 @@ extension AsyncParsableCommand {
             }
             return 0
         } catch {
-            return CommandLineFailure.report(error, root: Self.self, path: invocation.path)
+            return CommandLineFailure.report(error, path: invocation.path)
         }
     }
 }

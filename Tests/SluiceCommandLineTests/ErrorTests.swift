@@ -10,6 +10,16 @@ import Testing
         #expect(report(["run", "in", "--bogus=1"]).text.hasPrefix("Error: Unknown option '--bogus'\n"))
     }
 
+    @Test func unknownOptionNearAKnownOneSuggestsIt() {
+        #expect(report(["run", "in", "--barier-interval-ms"]) == (
+            "Error: Unknown option '--barier-interval-ms'. Did you mean '--barrier-interval-ms'?\n" + runUsage, 64))
+        #expect(report(["run", "in", "--no-s3-pathstyle"]).text.hasPrefix("Error: Unknown option '--no-s3-pathstyle'. Did you mean '--no-s3-path-style'?\n"))
+        #expect(report(["run", "in", "--lisen"]).text.hasPrefix("Error: Unknown option '--lisen'. Did you mean '--listen'?\n"))
+        #expect("kitten".editDistance(to: "sitting") == 3)
+        #expect("".editDistance(to: "abc") == 3)
+        #expect("abc".editDistance(to: "") == 3)
+    }
+
     @Test func missingValue() {
         let expected = "Error: Missing value for '--barrier-interval-ms <barrier-interval-ms>'\n"
             + "Help:  --barrier-interval-ms <barrier-interval-ms>  Milliseconds between barriers.\n" + runUsage
@@ -37,6 +47,11 @@ import Testing
         #expect(report(["run", "in", "--seed", "-1"]).text.hasPrefix("Error: The value '-1' is invalid for '--seed <seed>'\n"))
         #expect(report(["run", "in", "slow"]).text.hasPrefix(
             "Error: The value 'slow' is invalid for '<mode>'. Please provide one of 'fast', 'safe' or 'game-api'.\n"))
+    }
+
+    @Test func aMissingArgumentComesBeforeAnUnknownOptionAndThatBeforeALeftOverToken() {
+        #expect(report(["topic", "create", "--bogus"]).text.hasPrefix("Error: Missing expected argument '<name>'\n"))
+        #expect(report(["run", "in", "fast", "extra", "--bogus", "-x"]).text.hasPrefix("Error: Unknown option '--bogus'\n"))
     }
 
     @Test func valueGivenToAFlag() {
