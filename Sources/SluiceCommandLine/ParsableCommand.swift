@@ -56,7 +56,7 @@ extension AsyncParsableCommand {
     }
 
     /// Parses the process's arguments, runs the command they name, and exits: with status 0 when
-    /// it returns, or as ``CommandLineFailure/exitStatus(for:)`` says for what it threw.
+    /// it returns, else with the status of what it threw (``run(arguments:)``).
     package static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let exitStatus = await run(arguments: arguments)
