@@ -31,14 +31,9 @@ final class CommandParser {
             }
             throw CleanExit.helpRequest(resolvedPath[resolvedPath.count - 1])
         }
-        while true {
-            let current = resolvedPath[resolvedPath.count - 1]
-            if let word = tokens.first, let subcommand = Self.subcommand(of: current, named: word) {
-                resolvedPath.append(subcommand)
-                tokens.removeFirst()
-            } else {
-                break
-            }
+        while let word = tokens.first, let subcommand = Self.subcommand(of: resolvedPath[resolvedPath.count - 1], named: word) {
+            resolvedPath.append(subcommand)
+            tokens.removeFirst()
         }
         let type = resolvedPath[resolvedPath.count - 1]
         for token in tokens {
