@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers (docs/architecture.md; tests/lint/test_layers.py checks every import): imports point only down.
-// L0 SluiceCore; SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd and CCRC32C)
+// L0 SluiceCore; SluiceCommandLine (the command-line parser, depending on nothing); SluiceCodecs (over the C system libraries CZlib, CSnappy, CLZ4, CZstd and CCRC32C)
 // L1 SluiceCrypto (CLibCrypto), SluiceNet (CLibSSL), SluiceSQL, SluiceExpr, SluiceFormats, SluiceState,
 //    SluiceKafkaProtocol, SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
 // L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow,
@@ -24,7 +24,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // HTTP servers: the dashboard, the Iceberg REST catalog, the schema registry. (The S3 and
         // catalog clients and TLS are our own, over NIO and the system's OpenSSL: SluiceNet.)
         // (Without its default traits: swift-configuration support, which Sluice does not use, is
@@ -32,6 +31,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "SluiceCore", swiftSettings: optimized),
+        // The command line's options, flags, arguments, subcommands and help, for `sluice`. Run
+        // once per process, it is compiled unoptimized in release builds too (1 s instead of 4).
+        .target(name: "SluiceCommandLine", swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))]),
         // Users, SCRAM verifiers and the SCRAM exchange, shared by the SQL port and the Kafka broker.
         .target(name: "SluiceAuth", dependencies: ["SluiceCore", "SluiceCrypto", nioCore]),
         // The compression libraries (Debian's -dev packages; tests/install-system-deps.sh installs
@@ -101,8 +103,7 @@ let package = Package(
             name: "sluice",
             dependencies: [
                 "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceConnectors", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
-                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", nioCore,
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "SluiceCommandLine", nioCore,
             ],
             // The command line: options and dispatch, run once per command (the work is in the
             // optimized modules it calls). Unoptimized, it compiles in 4 s instead of 13, and it
@@ -111,6 +112,7 @@ let package = Package(
         ),
 
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
+        .testTarget(name: "SluiceCommandLineTests", dependencies: ["SluiceCommandLine"]),
         .testTarget(name: "SluiceAuthTests", dependencies: ["SluiceCore", "SluiceAuth"]),
         .testTarget(name: "SluiceCryptoTests", dependencies: ["SluiceCore", "SluiceCrypto"]),
         .testTarget(name: "SluiceNetTests", dependencies: ["SluiceCore", "SluiceNet", nioCore, nioPosix, nioHTTP1]),

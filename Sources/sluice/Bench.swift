@@ -1,5 +1,5 @@
 import Foundation
-import ArgumentParser
+import SluiceCommandLine
 import SluiceBench
 import SluiceServer
 import SluiceState

@@ -1,4 +1,4 @@
-import ArgumentParser
+import SluiceCommandLine
 import SluiceBroker
 
 /// The broker's settings, shared by `sluice serve` and `sluice broker`; each option is named

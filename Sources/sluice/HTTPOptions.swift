@@ -1,4 +1,4 @@
-import ArgumentParser
+import SluiceCommandLine
 import SluiceServer
 
 /// `sluice serve`'s options for the HTTP app (the dashboard, `/metrics`, `/health` and `/ready`)

@@ -1,4 +1,4 @@
-import ArgumentParser
+import SluiceCommandLine
 import SluiceServer
 
 /// `sluice serve`'s options for the built-in Iceberg REST catalog and its warehouse.

@@ -1,4 +1,4 @@
-import ArgumentParser
+import SluiceCommandLine
 import NIOCore
 import SluiceBroker
 import Foundation

@@ -24,6 +24,8 @@ ALLOWED: dict[str, set[str]] = {
     # Our one C target: the processor's CRC-32C instruction.
     "CCRC32C": set(),
     "SluiceCore": set(),
+    # The command-line parser (options, flags, arguments, subcommands, help) depends on nothing.
+    "SluiceCommandLine": set(),
     # Users, SCRAM verifiers and the SCRAM exchange: no network, no protocol framing.
     "SluiceAuth": {"SluiceCore", "SluiceCrypto", "NIOCore"},
     # Codecs may import the C libraries and nothing of ours.
@@ -94,7 +96,7 @@ ALLOWED: dict[str, set[str]] = {
     # the wire decoder and the JSON decoder directly).
     "sluice": {
         "SluiceCore", "SluiceSQL", "SluiceFormats", "SluicePGWire", "SluiceServer", "SluiceConnectors", "SluiceBench", "SluiceGen", "SluiceBroker",
-        "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "NIOCore", "ArgumentParser",
+        "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "NIOCore", "SluiceCommandLine",
     },
 }
 

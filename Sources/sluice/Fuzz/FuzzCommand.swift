@@ -1,4 +1,4 @@
-import ArgumentParser
+import SluiceCommandLine
 import Foundation
 import SluiceCore
 import SluiceFormats

@@ -1,4 +1,4 @@
-import ArgumentParser
+import SluiceCommandLine
 import Dispatch
 import Foundation
 import SluiceGen
