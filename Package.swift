@@ -7,7 +7,7 @@ import PackageDescription
 //    SluiceKafkaProtocol, SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
 // L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow,
 //    SluiceLakehouseClients, SluiceHTTP
-// L4 SluiceConnectors, SluiceServer (given the connectors by what starts it) · L5 SluiceBench · L6 sluice
+// L4 SluiceConnectors, SluiceServer (given the connectors by what starts it) · L5 SluiceBench, SluiceCLI · L6 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 // (NIO's own HTTP/1.1 server: an independent peer for the HTTP client's tests, not built for sluice.)
@@ -99,15 +99,22 @@ let package = Package(
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
         .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", nioCore]),
-        .executableTarget(
-            name: "sluice",
+        // The command line: options and dispatch, run once per command (the work is in the
+        // optimized modules it calls), so unoptimized (4 CPU-s instead of 13). It does not import
+        // SluiceBench: the two compile side by side.
+        .target(
+            name: "SluiceCLI",
             dependencies: [
-                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceConnectors", "SluiceBench", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
+                "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceConnectors", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
                 "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "SluiceCommandLine", nioCore,
             ],
-            // The command line: options and dispatch, run once per command (the work is in the
-            // optimized modules it calls). Unoptimized, it compiles in 4 s instead of 13, and it
-            // is the last module before the link, so the build waits for it whole.
+            swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+        ),
+        // The executable: the command line with `sluice bench`'s commands, the last module
+        // before the link, so it is kept small.
+        .executableTarget(
+            name: "sluice",
+            dependencies: ["SluiceCLI", "SluiceBench", "SluiceCommandLine", "SluiceServer", "SluiceState"],
             swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))]
         ),
 

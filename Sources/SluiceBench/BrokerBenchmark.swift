@@ -39,7 +39,7 @@ package struct BrokerBenchmark {
         let directory = NSTemporaryDirectory() + "sluice-bench-broker-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let port = try Self.freePort()
+        let port = try LocalProcess.freeLoopbackPort()
         let broker = Process()
         broker.executableURL = URL(fileURLWithPath: executable)
         broker.arguments = ["broker", "--listen", "127.0.0.1:\(port)", "--data-dir", "\(directory)/broker", "--log-flush", flush]
@@ -161,21 +161,6 @@ package struct BrokerBenchmark {
                 usleep(20_000)
             }
         }
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw KafkaWireError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
 }

@@ -38,7 +38,7 @@ package struct CDCBenchmark {
         guard let binaries = PostgresReference.binaryDirectory() else {
             throw SluiceError(.featureNotSupported, "sluice bench cdc needs PostgreSQL's server (the postgresql package)")
         }
-        let postgres = try PostgresReference.start(binaries: binaries, settings: ["wal_level=logical", "max_replication_slots=8", "max_wal_senders=8"] + (ProcessInfo.processInfo.environment["CDC_BENCH_SETTINGS"].map { $0.split(separator: " ").map(String.init) } ?? []))
+        let postgres = try PostgresReference.start(binaries: binaries, settings: ["wal_level=logical", "max_replication_slots=8", "max_wal_senders=8"] + (ProcessInfo.processInfo.environment["CDC_BENCH_SETTINGS"].map { $0.split(separator: " ").map(String.init) } ?? []), progress: BenchProgress.detail)
         defer { postgres.stop() }
         let settings = postgres.settings()
         var times: [String: [Double]] = [:]

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import SluiceConnectors
 import SluiceCore
+import SluicePostgresClient
 import SluiceGen
 import SluiceServer
 
@@ -49,7 +50,7 @@ package struct CopyBenchmark {
         let sluice = try await sluiceTimes(files: files, directory: directory)
         var postgres: [Format: LoadTime]?
         if let binaries = PostgresReference.binaryDirectory() {
-            let server = try PostgresReference.start(binaries: binaries)
+            let server = try PostgresReference.start(binaries: binaries, progress: BenchProgress.detail)
             defer { server.stop() }
             postgres = try loadTimes(port: server.port, engine: "PostgreSQL", files: files)
         }
@@ -108,13 +109,13 @@ package struct CopyBenchmark {
             var times: [Double] = []
             var withReads: [Double] = []
             for run in 1 ... runs {
-                _ = try Self.psql(port: port, "DROP TABLE IF EXISTS big", "CREATE TABLE \(Self.tableDefinition)")
+                _ = try PostgresReference.psql(port: port, "DROP TABLE IF EXISTS big", "CREATE TABLE \(Self.tableDefinition)")
                 BenchProgress.detail("\(engine): COPY \(rows) rows of \(format.rawValue), run \(run) of \(runs)")
                 let options = format == .csv ? " WITH (FORMAT csv)" : ""
                 let start = ContinuousClock.now
-                _ = try Self.psql(port: port, "\\copy big FROM '\(file.path)'\(options)")
+                _ = try PostgresReference.psql(port: port, "\\copy big FROM '\(file.path)'\(options)")
                 times.append((ContinuousClock.now - start).inSeconds)
-                let count = try Self.psql(port: port, "SELECT count(*) FROM big").trimmingCharacters(in: .whitespacesAndNewlines)
+                let count = try PostgresReference.psql(port: port, "SELECT count(*) FROM big").trimmingCharacters(in: .whitespacesAndNewlines)
                 withReads.append((ContinuousClock.now - start).inSeconds)
                 guard count == String(rows) else {
                     throw SluiceError(.internalError, "\(engine) holds \(count) rows after COPY FROM of \(rows) rows of \(format.rawValue)")
@@ -123,41 +124,6 @@ package struct CopyBenchmark {
             medians[format] = LoadTime(copy: times.sorted()[times.count / 2], withFirstRead: withReads.sorted()[withReads.count / 2])
         }
         return medians
-    }
-
-    /// Runs psql's `commands` (each a `-c`) against `dev` on 127.0.0.1:`port` as root; returns
-    /// what it printed, unaligned and without headers.
-    static func psql(port: Int, database: String = "dev", _ commands: String...) throws -> String {
-        var arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "root", "-d", database]
-        for command in commands { arguments += ["-c", command] }
-        let result = try runProcess(arguments)
-        guard result.status == 0 else {
-            throw SluiceError(.ioError, "psql failed on port \(port) (is the postgresql-client package installed?): \(result.errors)")
-        }
-        return result.output
-    }
-
-    /// Runs `arguments` through `/usr/bin/env` and waits; its standard error goes to a file so
-    /// that neither pipe can fill while the other is read.
-    static func runProcess(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let errorPath = NSTemporaryDirectory() + "sluice-bench-copy-stderr-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: errorPath, contents: nil), let errorFile = FileHandle(forWritingAtPath: errorPath) else {
-            throw SluiceError(.ioError, "cannot create \(errorPath)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errorFile
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? errorFile.close()
-        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errors.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 

@@ -216,7 +216,7 @@ package struct MemoryBenchmark {
 
     /// `cp -a source destination`.
     static func copyDirectory(_ source: String, to destination: String) throws {
-        let result = try CopyBenchmark.runProcess(["cp", "-a", source, destination])
+        let result = try LocalProcess.run(["cp", "-a", source, destination])
         guard result.status == 0 else { throw SluiceError(.ioError, "cannot copy \(source) to \(destination): \(result.errors)") }
     }
 
@@ -244,7 +244,7 @@ final class ServeProcess {
     /// Starts `executable serve` on `dataDirectory` with `--memory-limit memoryLimit` (none
     /// when nil), writing its output to `logPath`.
     init(executable: String, dataDirectory: String, memoryLimit: Int?, logPath: String) throws {
-        port = try BrokerBenchmark.freePort()
+        port = try LocalProcess.freeLoopbackPort()
         self.logPath = logPath
         guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath) else {
             throw SluiceError(.ioError, "cannot create \(logPath)")
@@ -268,7 +268,7 @@ final class ServeProcess {
     func waitUntilReady(timeout: Duration = .seconds(1800)) throws {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let probe = try CopyBenchmark.runProcess(psqlArguments("SELECT 1"))
+            let probe = try LocalProcess.run(psqlArguments("SELECT 1"))
             if probe.status == 0, probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1" { return }
             guard process.isRunning else {
                 throw SluiceError(.ioError, "sluice serve exited with status \(process.terminationStatus) while starting: \(log.suffix(2000))")
@@ -281,7 +281,7 @@ final class ServeProcess {
     /// Runs `command` through psql and returns what it printed, trimmed: a command tag, or
     /// rows unaligned without headers.
     func psql(_ command: String) throws -> String {
-        let result = try CopyBenchmark.runProcess(psqlArguments(command))
+        let result = try LocalProcess.run(psqlArguments(command))
         guard result.status == 0 else {
             let exited = process.isRunning ? "" : "; the server exited with status \(process.terminationStatus): \(log.suffix(2000))"
             throw SluiceError(.ioError, "psql failed on \(command.prefix(100)): \(result.errors)\(exited)")

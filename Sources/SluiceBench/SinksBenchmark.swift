@@ -39,7 +39,7 @@ package struct SinksBenchmark {
         guard let binaries = PostgresReference.binaryDirectory() else {
             throw SluiceError(.featureNotSupported, "sluice bench sinks needs PostgreSQL's server (the postgresql package)")
         }
-        let postgres = try PostgresReference.start(binaries: binaries)
+        let postgres = try PostgresReference.start(binaries: binaries, progress: BenchProgress.detail)
         defer { postgres.stop() }
         let connectors = ["blackhole", "kafka", "kafka-lz4", "postgres", "COPY FROM"].filter { connector in
             only.isEmpty || only.contains(connector == "COPY FROM" ? "copy" : connector)

@@ -1,5 +1,4 @@
 import Foundation
-import SluiceBench
 import SluiceCore
 import SluiceGen
 import SluiceKafkaClient

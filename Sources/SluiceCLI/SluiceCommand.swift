@@ -1,20 +1,29 @@
-import SluiceCommandLine
+import Foundation
 import NIOCore
 import SluiceBroker
-import Foundation
-import Synchronization
-import SluiceBench
+import SluiceCommandLine
 import SluiceConnectors
 import SluiceCore
 import SluicePGWire
 import SluiceServer
 import SluiceState
+import Synchronization
 
-@main
-struct Sluice: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "A streaming SQL database in one binary.",
-        subcommands: [Serve.self, Demo.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self, Bench.self, Fuzz.self])
+/// The command line: `sluice` and its subcommands. The executable adds `sluice bench`
+/// (``benchmarks``), which the command line does not import, so that the two compile side by
+/// side.
+package struct Sluice: AsyncParsableCommand {
+    package static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            abstract: "A streaming SQL database in one binary.",
+            subcommands: [Serve.self, Demo.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self]
+                + benchmarks.withLock { $0 } + [Fuzz.self])
+    }
+
+    /// The `bench` command, set by the executable before ``main()``.
+    package static let benchmarks = Mutex<[any ParsableCommand.Type]>([])
+
+    package init() {}
 }
 
 struct Serve: AsyncParsableCommand {

@@ -3,10 +3,9 @@ import Glibc
 #endif
 import Foundation
 import SluiceCore
-import SluicePostgresClient
 
-/// A throwaway PostgreSQL server for the benchmarks (`copy`, `sinks`, `cdc`): Debian's binaries, a cluster made by
-/// `initdb` in a new directory under /tmp (superuser `root`, trust authentication, database
+/// A throwaway PostgreSQL server for the benchmarks (`sluice bench copy`, `sinks`, `cdc`) and
+/// the demo: Debian's binaries, a cluster made by `initdb` in a new directory under /tmp (superuser `root`, trust authentication, database
 /// `dev`), listening on a free loopback port with PostgreSQL's durable defaults (`fsync` and
 /// `synchronous_commit` on). As root, `initdb` and `postgres` run as the `postgres` user
 /// through `runuser`, since PostgreSQL refuses to run as root. ``stop()`` ends it by PID and
@@ -41,7 +40,10 @@ package final class PostgresReference {
 
     /// Makes a cluster and starts `postgres`, returning once it accepts logins.
     /// `settings` are more `-c name=value` server settings (`wal_level=logical`).
-    package static func start(binaries: String, settings: [String] = []) throws -> PostgresReference {
+    /// `progress` is told what it waits for.
+    package static func start(
+        binaries: String, settings: [String] = [], progress: @escaping (String) -> Void = { _ in }
+    ) throws -> PostgresReference {
         let directory = "/tmp/sluice-bench-copy-postgres-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let asServerUser = geteuid() == 0
@@ -52,14 +54,14 @@ package final class PostgresReference {
             }
         }
         let prefix = asServerUser ? ["runuser", "-u", "postgres", "--"] : []
-        let initdb = try CopyBenchmark.runProcess(prefix + [
+        let initdb = try LocalProcess.run(prefix + [
             "\(binaries)/initdb", "-D", "\(directory)/data", "-U", "root", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-instructions",
         ])
         guard initdb.status == 0 else {
             try? FileManager.default.removeItem(atPath: directory)
             throw SluiceError(.ioError, "initdb failed: \(initdb.errors)")
         }
-        let port = try BrokerBenchmark.freePort()
+        let port = try LocalProcess.freeLoopbackPort()
         let logPath = "\(directory)/postgres.log"
         guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath) else {
             try? FileManager.default.removeItem(atPath: directory)
@@ -78,8 +80,8 @@ package final class PostgresReference {
         try? log.close()
         let server = PostgresReference(port: port, directory: directory, process: process)
         do {
-            try server.waitUntilReady(binaries: binaries)
-            _ = try CopyBenchmark.psql(port: port, database: "postgres", "CREATE DATABASE dev")
+            try server.waitUntilReady(binaries: binaries, progress: progress)
+            _ = try Self.psql(port: port, database: "postgres", "CREATE DATABASE dev")
         } catch {
             server.stop()
             throw error
@@ -89,11 +91,11 @@ package final class PostgresReference {
 
     /// Polls `pg_isready` until the server accepts connections; fails after a minute or when
     /// `postgres` has exited, with the end of its log.
-    private func waitUntilReady(binaries: String) throws {
+    private func waitUntilReady(binaries: String, progress: (String) -> Void) throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
-            BenchProgress.detail("starting PostgreSQL on port \(port)")
-            let probe = try CopyBenchmark.runProcess(["\(binaries)/pg_isready", "-q", "-h", "127.0.0.1", "-p", String(port)])
+            progress("starting PostgreSQL on port \(port)")
+            let probe = try LocalProcess.run(["\(binaries)/pg_isready", "-q", "-h", "127.0.0.1", "-p", String(port)])
             if probe.status == 0 { return }
             guard process.isRunning, ContinuousClock.now < deadline else {
                 let log = (try? String(contentsOfFile: "\(directory)/postgres.log", encoding: .utf8)) ?? ""
@@ -119,5 +121,17 @@ package final class PostgresReference {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `commands` with `psql` as `root` against database `database` of the server on
+    /// `port`; returns its unaligned, tuples-only output.
+    package static func psql(port: Int, database: String = "dev", _ commands: String...) throws -> String {
+        var arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "root", "-d", database]
+        for command in commands { arguments += ["-c", command] }
+        let result = try LocalProcess.run(arguments)
+        guard result.status == 0 else {
+            throw SluiceError(.ioError, "psql failed on port \(port) (is the postgresql-client package installed?): \(result.errors)")
+        }
+        return result.output
     }
 }
