@@ -129,7 +129,7 @@ extension Database {
             for view in bound { shown = max(shown, try restore(view, state: nil)) }
             streams.runtime.waitForCommitBlocking(shown)
         }
-        let notes = [planNote, stateNote].compactMap { $0 }
+        let notes = [stateNote, planNote].compactMap { $0 }
         recovered.stateSummary = notes.isEmpty ? nil : notes.joined(separator: ", ")
         recovery = recovered
 
