@@ -140,6 +140,23 @@ def _plan_line(server: SluiceServer) -> str:
     return lines[-1]
 
 
+def _grant(conn: psycopg.Connection) -> None:
+    conn.execute("CREATE USER viewer")
+    conn.execute("GRANT SELECT ON by_region, expanded TO viewer")
+
+
+def _check_grants(server: SluiceServer) -> None:
+    """The grants on the views hold after a restart, on views from stored plans or bound again."""
+    with psycopg.connect(host=server.host, port=server.port, user="viewer", dbname="dev", autocommit=True) as conn:
+        assert len(conn.execute("SELECT * FROM by_region").fetchall()) == 4
+        assert len(conn.execute("SELECT * FROM expanded").fetchall()) > 0
+        try:
+            conn.execute("SELECT * FROM labels")
+            raise AssertionError("viewer read labels")
+        except psycopg.errors.InsufficientPrivilege:
+            pass
+
+
 def _catalog(data_dir: Path) -> dict:
     return json.loads((data_dir / "catalog.json").read_text())
 
@@ -156,6 +173,7 @@ def test_views_restart_from_stored_plans(tmp_path: Path) -> None:
             for _, statement in VIEWS:
                 conn.execute(statement)
             before = _check(conn, orders)
+            _grant(conn)
 
     # Every view but `expanded` keeps its plan in the catalog.
     relations = {relation["name"]: relation for relation in _catalog(data_dir)["relations"]}
@@ -168,6 +186,7 @@ def test_views_restart_from_stored_plans(tmp_path: Path) -> None:
         line = _plan_line(server)
         assert f"{len(NAMES) - 1} views and sinks from stored plans, 1 bound again from their SQL (expanded: no stored plan)" in line, line
         assert "planned differently" not in line, line
+        _check_grants(server)
         with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
             assert _read(conn) == before
             # The restored plans go on maintaining the views.
@@ -200,6 +219,7 @@ def test_a_catalog_without_stored_plans_binds_again_and_stores_them(tmp_path: Pa
             for _, statement in VIEWS:
                 conn.execute(statement)
             before = _check(conn, orders)
+            _grant(conn)
 
     # As an earlier version wrote it (no `storedPlan`), but for one plan of a later format version.
     catalog = _catalog(data_dir)
@@ -215,11 +235,50 @@ def test_a_catalog_without_stored_plans_binds_again_and_stores_them(tmp_path: Pa
         line = _plan_line(server)
         assert f"0 views and sinks from stored plans, {len(NAMES)} bound again from their SQL" in line, line
         assert "by_region: no stored plan" in line and "top_orders: stored plan format version 99 is not 1" in line, line
+        _check_grants(server)
         with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
             assert _read(conn) == before
 
     # Bound again, the views' plans were stored: the next start runs them.
     with SluiceServer(data_dir=data_dir) as server:
         assert f"{len(NAMES) - 1} views and sinks from stored plans, 1 bound again" in _plan_line(server)
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            assert _read(conn) == before
+
+
+def test_a_stored_plan_whose_state_was_made_by_another_plan_rebuilds_it_once(tmp_path: Path) -> None:
+    """As after a change of the operators' state layout: the stored plan's fingerprint differs
+    from the one the checkpointed state was made by, so the views are rebuilt from their inputs
+    (still from their stored plans), and the next start restores them from their state again."""
+    data_dir = tmp_path / "data"
+    orders = [_order(i) for i in range(1, 81)]
+    with SluiceServer(data_dir=data_dir) as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            for statement in SCHEMA:
+                conn.execute(statement)
+            _insert(conn, "customers", _customers())
+            _insert(conn, "orders", orders)
+            for _, statement in VIEWS:
+                conn.execute(statement)
+            before = _check(conn, orders)
+
+    catalog = _catalog(data_dir)
+    for relation in catalog["relations"]:
+        if relation["name"] == "hops":
+            relation["planFingerprint"] = "0"
+    (data_dir / "catalog.json").write_text(json.dumps(catalog))
+
+    with SluiceServer(data_dir=data_dir) as server:
+        line = _plan_line(server)
+        assert "views rebuilt from their inputs (planned differently than their state was made: hops)" in line, line
+        assert f"{len(NAMES) - 1} views and sinks from stored plans" in line, line
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            assert _read(conn) == before
+    relations = {relation["name"]: relation for relation in _catalog(data_dir)["relations"]}
+    assert relations["hops"]["planFingerprint"] != "0"
+
+    with SluiceServer(data_dir=data_dir) as server:
+        line = _plan_line(server)
+        assert "views restored from state checkpoint" in line and f"{len(NAMES) - 1} views and sinks from stored plans" in line, line
         with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
             assert _read(conn) == before

@@ -152,7 +152,7 @@ import Testing
         let encodings = try (Self.goldenDefinitions() + Self.definitions).map { sql in try Self.plan(sql).storedBytes() }
         var random = SplitMix64(seed: 0x5107_ED91_A115)
         var (thrown, read) = (0, 0)
-        for _ in 0 ..< 4000 {
+        for _ in 0 ..< 20_000 {
             var bytes = encodings[random.next(below: encodings.count)]
             for _ in 0 ... random.next(below: 3) {
                 switch random.next(below: 5) {
@@ -171,6 +171,6 @@ import Testing
                 thrown += 1
             }
         }
-        #expect(thrown > 2000, "\(thrown) of 4000 corrupted plans threw, \(read) read back")
+        #expect(thrown > 10_000, "\(thrown) of 20000 corrupted plans threw, \(read) read back")
     }
 }
