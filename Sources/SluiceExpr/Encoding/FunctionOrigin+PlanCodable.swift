@@ -81,6 +81,29 @@ extension FunctionOrigin: PlanCodable {
             writer.write(byte: 18)
             writer.write(string: aggregate.rawValue)
             try elementType.encode(into: &writer)
+        case .jsonBuildObject(let argumentTypes):
+            writer.write(byte: 19)
+            try writer.write(list: argumentTypes)
+        case .rowConstructor(let argumentTypes):
+            writer.write(byte: 20)
+            try writer.write(list: argumentTypes)
+        case .structField(let index, let type):
+            writer.write(byte: 21)
+            writer.write(int: index)
+            try type.encode(into: &writer)
+        case .subscripts(let arrayType):
+            writer.write(byte: 22)
+            try arrayType.encode(into: &writer)
+        case .series(let count):
+            writer.write(byte: 23)
+            writer.write(int: count)
+        case .expandArray(let elementType):
+            writer.write(byte: 24)
+            try elementType.encode(into: &writer)
+        case .setReturningField(let index, let elementType):
+            writer.write(byte: 25)
+            writer.write(int: index)
+            try elementType.encode(into: &writer)
         }
     }
 
@@ -144,6 +167,17 @@ extension FunctionOrigin: PlanCodable {
         case 18:
             let aggregate = try reader.readCase(OrderedSetAggregate.self)
             self = .orderedSetFinish(aggregate, elementType: try DataType(from: &reader))
+        case 19: self = .jsonBuildObject(argumentTypes: try reader.readList(DataType.self))
+        case 20: self = .rowConstructor(argumentTypes: try reader.readList(DataType.self))
+        case 21:
+            let index = try reader.readIndex()
+            self = .structField(index, type: try DataType(from: &reader))
+        case 22: self = .subscripts(arrayType: try DataType(from: &reader))
+        case 23: self = .series(count: try reader.readIndex())
+        case 24: self = .expandArray(elementType: try DataType(from: &reader))
+        case 25:
+            let index = try reader.readIndex()
+            self = .setReturningField(index, elementType: try DataType(from: &reader))
         default: throw PlanReader.corrupted("unknown function origin tag \(tag)")
         }
     }

@@ -48,6 +48,20 @@ package enum FunctionOrigin: Sendable, Equatable {
     case statisticalFinish(StatisticalAggregate, sumType: DataType)
     /// ``OrderedSetAggregate/finish(elementType:)``.
     case orderedSetFinish(OrderedSetAggregate, elementType: DataType)
+    /// ``JSONFunctions/buildObject(_:)``.
+    case jsonBuildObject(argumentTypes: [DataType])
+    /// ``StructFunctions/constructor(_:)``.
+    case rowConstructor(argumentTypes: [DataType])
+    /// ``StructFunctions/field(_:of:)``.
+    case structField(Int, type: DataType)
+    /// ``SetReturningFunctions/subscripts(of:)``.
+    case subscripts(arrayType: DataType)
+    /// ``SetReturningFunctions/series(count:)``.
+    case series(count: Int)
+    /// ``SetReturningFunctions/expandArray(elementType:)``.
+    case expandArray(elementType: DataType)
+    /// ``SetReturningFunctions/field(_:of:)``.
+    case setReturningField(Int, elementType: DataType)
 }
 
 extension ScalarFunction {
@@ -80,7 +94,29 @@ extension ScalarFunction {
         case .jsonMembers(let asText, let keysOnly): self = JSONFunctions.members(asText: asText, keysOnly: keysOnly)
         case .statisticalFinish(let aggregate, let sumType): self = aggregate.finish(sumType: sumType)
         case .orderedSetFinish(let aggregate, let elementType): self = aggregate.finish(elementType: elementType)
+        case .jsonBuildObject(let argumentTypes):
+            guard argumentTypes.count % 2 == 0 else { throw PlanReader.corrupted("json_build_object of \(argumentTypes.count) arguments") }
+            self = JSONFunctions.buildObject(argumentTypes)
+        case .rowConstructor(let argumentTypes): self = StructFunctions.constructor(argumentTypes)
+        case .structField(let index, let type):
+            try Self.requireField(index, of: type)
+            self = StructFunctions.field(index, of: type)
+        case .subscripts(let arrayType): self = SetReturningFunctions.subscripts(of: arrayType)
+        case .series(let count):
+            guard count == 2 || count == 3 else { throw PlanReader.corrupted("generate_series of \(count) arguments") }
+            self = SetReturningFunctions.series(count: count)
+        case .expandArray(let elementType): self = SetReturningFunctions.expandArray(elementType: elementType).function
+        case .setReturningField(let index, let elementType):
+            try Self.requireField(index, of: elementType)
+            self = SetReturningFunctions.field(index, of: elementType)
         }
         self.origin = origin
+    }
+
+    /// Throws unless `type` is a struct with a field at `index` (the factories trap otherwise).
+    private static func requireField(_ index: Int, of type: DataType) throws(SluiceError) {
+        guard case .structure(let fields) = type, fields.indices.contains(index) else {
+            throw PlanReader.corrupted("field \(index) of \(type.sqlName)")
+        }
     }
 }

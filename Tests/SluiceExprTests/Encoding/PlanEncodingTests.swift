@@ -87,6 +87,13 @@ import Testing
             JSONFunctions.members(asText: false, keysOnly: false),
             StatisticalAggregate.deviationPopulation.finish(sumType: .float64),
             OrderedSetAggregate.mode.finish(elementType: .varchar),
+            JSONFunctions.buildObject([.varchar, .int32]),
+            StructFunctions.constructor([.int32, .varchar]),
+            StructFunctions.field(1, of: .structure([StructField(name: "a", type: .int32), StructField(name: "b", type: .varchar)])),
+            SetReturningFunctions.subscripts(of: .list(.int32)),
+            SetReturningFunctions.series(count: 3),
+            SetReturningFunctions.expandArray(elementType: .int32).function,
+            SetReturningFunctions.field(0, of: .structure([StructField(name: "x", type: .int32)])),
         ]
     }
 
@@ -98,6 +105,17 @@ import Testing
             #expect(try Self.readBack(origin) == origin)
             let read = try Self.readBack(function)
             #expect(read == function && read.origin == origin)
+        }
+    }
+
+    @Test func originsTheFactoriesWouldTrapOnAreRefused() {
+        let origins: [FunctionOrigin] = [
+            .structField(2, type: .structure([StructField(name: "a", type: .int32)])), .structField(0, type: .int32),
+            .setReturningField(0, elementType: .varchar), .series(count: 1), .jsonBuildObject(argumentTypes: [.varchar]),
+            .hopStarts(.timestamp, slide: 0, size: 10, offset: 0), .hopStarts(.timestamp, slide: 3, size: 10, offset: 0),
+        ]
+        for origin in origins {
+            #expect(throws: SluiceError.self, "\(origin)") { try ScalarFunction(replaying: origin) }
         }
     }
 
