@@ -104,6 +104,13 @@ extension FunctionOrigin: PlanCodable {
             writer.write(byte: 25)
             writer.write(int: index)
             try elementType.encode(into: &writer)
+        case .grouping(let masks):
+            writer.write(byte: 26)
+            writer.write(ints: masks.map { Int($0) })
+        case .setOperationCopies(let intersect, let all):
+            writer.write(byte: 27)
+            writer.write(bool: intersect)
+            writer.write(bool: all)
         }
     }
 
@@ -178,6 +185,14 @@ extension FunctionOrigin: PlanCodable {
         case 25:
             let index = try reader.readIndex()
             self = .setReturningField(index, elementType: try DataType(from: &reader))
+        case 26:
+            let count = try reader.readCount()
+            var masks: [Int32] = []
+            for _ in 0 ..< count { masks.append(try reader.readInteger(Int32.self)) }
+            self = .grouping(masks: masks)
+        case 27:
+            let intersect = try reader.readBool()
+            self = .setOperationCopies(intersect: intersect, all: try reader.readBool())
         default: throw PlanReader.corrupted("unknown function origin tag \(tag)")
         }
     }

@@ -62,6 +62,10 @@ package enum FunctionOrigin: Sendable, Equatable {
     case expandArray(elementType: DataType)
     /// ``SetReturningFunctions/field(_:of:)``.
     case setReturningField(Int, elementType: DataType)
+    /// ``GroupingFunctions/grouping(masks:)``: the masks are in the kernel.
+    case grouping(masks: [Int32])
+    /// ``GroupingFunctions/copiesArray(intersect:all:)``.
+    case setOperationCopies(intersect: Bool, all: Bool)
 }
 
 extension ScalarFunction {
@@ -109,6 +113,8 @@ extension ScalarFunction {
         case .setReturningField(let index, let elementType):
             try Self.requireField(index, of: elementType)
             self = SetReturningFunctions.field(index, of: elementType)
+        case .grouping(let masks): self = GroupingFunctions.grouping(masks: masks)
+        case .setOperationCopies(let intersect, let all): self = GroupingFunctions.copiesArray(intersect: intersect, all: all)
         }
         self.origin = origin
     }

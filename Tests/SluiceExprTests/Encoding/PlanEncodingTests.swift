@@ -94,6 +94,8 @@ import Testing
             SetReturningFunctions.series(count: 3),
             SetReturningFunctions.expandArray(elementType: .int32).function,
             SetReturningFunctions.field(0, of: .structure([StructField(name: "x", type: .int32)])),
+            GroupingFunctions.grouping(masks: [0, 1, 3]),
+            GroupingFunctions.copiesArray(intersect: false, all: true),
         ]
     }
 
