@@ -111,6 +111,18 @@ import Testing
         #expect(try StreamPlan(storedText: try #require(plan.storedText)) == plan)
     }
 
+    @Test func everyNodeTypeIsAmongTheStoredPlans() throws {
+        var seen = Set<ObjectIdentifier>()
+        func visit(_ plan: StreamPlan) {
+            seen.insert(ObjectIdentifier(type(of: plan.node)))
+            for input in plan.inputs { visit(input) }
+        }
+        for sql in Self.goldenDefinitions() + Self.definitions { visit(try Self.plan(sql)) }
+        for nodeType in StreamPlan.nodeTypes {
+            #expect(seen.contains(ObjectIdentifier(nodeType)), "no definition plans a \(nodeType)")
+        }
+    }
+
     @Test(arguments: StoredPlanTests.unstorable)
     func aPlanWithAFunctionWithoutOriginIsNotStored(_ sql: String) throws {
         let plan = try Self.plan(sql)
