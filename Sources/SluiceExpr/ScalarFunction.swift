@@ -14,6 +14,10 @@ package struct ScalarFunction: Sendable, Equatable, CustomStringConvertible {
     /// False for functions like `now()` or `random()` whose result is not fixed by the arguments.
     package var isDeterministic: Bool
     package var kernel: ScalarKernel
+    /// How the function was resolved, replayed to rebuild it from a stored plan
+    /// (``ScalarFunction/init(replaying:)``); nil for a function made any other way, which a
+    /// plan cannot store.
+    package var origin: FunctionOrigin?
 
     package init(
         name: String, argumentTypes: [DataType], resultType: DataType, isDeterministic: Bool = true,
@@ -24,6 +28,14 @@ package struct ScalarFunction: Sendable, Equatable, CustomStringConvertible {
         self.resultType = resultType
         self.isDeterministic = isDeterministic
         self.kernel = kernel
+        self.origin = nil
+    }
+
+    /// This function, with the origin that rebuilds it.
+    package func withOrigin(_ origin: FunctionOrigin) -> ScalarFunction {
+        var function = self
+        function.origin = origin
+        return function
     }
 
     package static func == (lhs: ScalarFunction, rhs: ScalarFunction) -> Bool {

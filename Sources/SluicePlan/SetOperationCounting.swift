@@ -39,28 +39,12 @@ package enum SetOperationCounting {
 
     /// How many copies of a row with `left` and `right` occurrences the operation keeps.
     package static func copies(kind: SetOperationKind, all: Bool, left: Int64, right: Int64) -> Int64 {
-        let count: Int64 = switch (kind, all) {
-        case (.intersect, true): min(left, right)
-        case (.intersect, false): left > 0 && right > 0 ? 1 : 0
-        case (.except, true): left - right
-        case (.except, false): left > 0 && right == 0 ? 1 : 0
-        }
-        return max(count, 0)
+        GroupingFunctions.copies(intersect: kind == .intersect, all: all, left: left, right: right)
     }
 
     /// How many copies of a group's row the operation keeps, from the two sides' counts, as
     /// an array of that many elements (for the expansion).
     private static func copiesArray(kind: SetOperationKind, all: Bool) -> ScalarFunction {
-        ScalarFunction(name: "\(kind.rawValue)\(all ? "_all" : "")_copies", argumentTypes: [.int64, .int64], resultType: .list(.int64)) {
-            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
-            guard case .int64(let lefts) = arguments[0].storage, case .int64(let rights) = arguments[1].storage else {
-                throw SluiceError.internalError("set operation counts are not bigint")
-            }
-            var builder = ColumnBuilder(type: .list(.int64), capacity: rowCount)
-            for row in 0 ..< rowCount {
-                builder.append(.list((0 ..< copies(kind: kind, all: all, left: lefts[row], right: rights[row])).map { .int64($0) }))
-            }
-            return builder.finish()
-        }
+        GroupingFunctions.copiesArray(intersect: kind == .intersect, all: all)
     }
 }

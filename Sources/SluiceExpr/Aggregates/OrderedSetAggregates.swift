@@ -49,7 +49,7 @@ package enum OrderedSetAggregate: String, Sendable, CaseIterable {
                 builder.append(aggregate.value(of: values, fraction: fraction))
             }
             return builder.finish()
-        }
+        }.withOrigin(.orderedSetFinish(self, elementType: elementType))
     }
 
     func value(of values: [Value], fraction: Double) -> Value {

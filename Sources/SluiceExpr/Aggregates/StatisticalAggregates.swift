@@ -61,7 +61,7 @@ package enum StatisticalAggregate: String, Sendable, CaseIterable {
                 }
             }
             return builder.finish()
-        }
+        }.withOrigin(.statisticalFinish(self, sumType: sumType))
     }
 
     func result(count: Int64, sum: Double, squares: Double) -> Double {

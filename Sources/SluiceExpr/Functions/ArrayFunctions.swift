@@ -11,7 +11,7 @@ package enum ArrayFunctions {
             try Kernels.buildValues(rowCount: rowCount, type: .list(elementType)) { (rowIndex: Int) throws(SluiceError) -> Value in
                 .list(arguments.map { $0.value(at: rowIndex) })
             }
-        }
+        }.withOrigin(.arrayConstructor(elementType: elementType, count: count))
     }
 
     /// `value op ANY (array)` (or ALL): SQL's three-valued result over the elements.
@@ -75,7 +75,7 @@ package enum ArrayFunctions {
                 }
                 return sawNull ? .null : .bool(all)
             }
-        }
+        }.withOrigin(.quantified(op, all: all, elementType: elementType))
     }
 
     /// `array_to_string(array, delimiter)`: the non-null elements' text joined by the delimiter.
@@ -90,7 +90,7 @@ package enum ArrayFunctions {
                 out += elements.filter { !$0.isNull }.map(\.textForm).joined(separator: delimiter).utf8
                 return true
             }
-        }
+        }.withOrigin(.arrayToString(elementType: elementType))
     }
 
     /// `||` with an array: `array || array` (`array_cat`: a NULL side gives the other),
@@ -129,7 +129,7 @@ package enum ArrayFunctions {
                 else { return .null }
                 return elements[Int(index) - 1]
             }
-        }
+        }.withOrigin(.arrayElement(elementType: elementType))
     }
 
     /// `array[lower:upper]`: the elements from `lower` to `upper` (1-based, both included, each
@@ -160,7 +160,7 @@ package enum ArrayFunctions {
                 sliced.append(Int32(picks.count))
             }
             return Column(type: .list(elementType), storage: .list(offsets: sliced, elements: elements.gather(picks)), validity: validity)
-        }
+        }.withOrigin(.arraySlice(elementType: elementType, hasLower: hasLower, hasUpper: hasUpper))
     }
 
     /// `array_upper(array, dimension)` (and `array_length`): the upper bound of dimension 1, NULL
@@ -174,7 +174,7 @@ package enum ArrayFunctions {
                 else { return .null }
                 return .int32(Int32(elements.count))
             }
-        }
+        }.withOrigin(.arrayUpperBound(elementType: elementType, name: name))
     }
 }
 
@@ -188,6 +188,6 @@ extension ArrayFunctions {
             var counts = [Int32](repeating: 0, count: rowCount)
             for row in 0 ..< rowCount { counts[row] = offsets[row + 1] - offsets[row] }
             return Column(type: .int32, storage: .int32(counts), validity: arguments[0].validity)
-        }
+        }.withOrigin(.cardinality(elementType: elementType))
     }
 }

@@ -139,7 +139,7 @@ extension ScalarFunction {
     package static func comparison(_ op: ComparisonOperator, _ type: DataType) -> ScalarFunction {
         ScalarFunction(name: op.rawValue, argumentTypes: [type, type], resultType: .boolean) { (arguments: [Column], _: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             compareColumns(arguments[0], arguments[1], op)
-        }
+        }.withOrigin(.comparison(op, type))
     }
 
     /// `lhs IS [NOT] DISTINCT FROM rhs`: like `<>`/`=` but nulls compare as equal values.
@@ -161,7 +161,7 @@ extension ScalarFunction {
                 values[rowIndex] = distinct != negated
             }
             return Column(type: .boolean, storage: .bool(values))
-        }
+        }.withOrigin(.distinctFrom(type, negated: negated))
     }
 
     static func compareColumns(_ lhs: Column, _ rhs: Column, _ op: ComparisonOperator) -> Column {

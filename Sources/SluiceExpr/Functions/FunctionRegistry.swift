@@ -13,6 +13,13 @@ package enum FunctionRegistry {
     ///
     /// Throws `42883` (`function upper(integer) does not exist`) when no signature fits.
     package static func resolve(name: String, argumentTypes: [DataType]) throws(SluiceError) -> ScalarFunction {
+        var function = try resolveOverload(name: name, argumentTypes: argumentTypes)
+        function.origin = .function(name: name, argumentTypes: argumentTypes)
+        return function
+    }
+
+    /// The function ``resolve(name:argumentTypes:)`` returns, before its origin is set.
+    private static func resolveOverload(name: String, argumentTypes: [DataType]) throws(SluiceError) -> ScalarFunction {
         if let function = try resolvePolymorphic(name: name, argumentTypes) { return function }
         guard let overloads = BuiltinCatalog.overloads(named: name),
             let (overload, castTypes) = OverloadResolution.select(overloads, for: argumentTypes)
@@ -33,22 +40,24 @@ package enum FunctionRegistry {
     /// Throws `42883` (`operator does not exist: integer || integer`) when none fits, and
     /// `42725` when two untyped operands leave the choice open.
     package static func resolveOperator(_ symbol: String, _ left: DataType, _ right: DataType) throws(SluiceError) -> ScalarFunction {
-        guard let function = try OperatorCatalog.binary(symbol, left, right) else {
+        guard var function = try OperatorCatalog.binary(symbol, left, right) else {
             throw SluiceError(
                 .undefinedFunction, "operator does not exist: \(left.sqlName) \(symbol) \(right.sqlName)",
                 hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         }
+        function.origin = .binaryOperator(symbol, left, right)
         return function
     }
 
     /// Resolves the prefix operator `symbol` (`-`, `+`, `@`, `|/`, `||/`, `~`) for an operand of
     /// type `operand`.
     package static func resolveUnary(_ symbol: String, _ operand: DataType) throws(SluiceError) -> ScalarFunction {
-        guard let function = try OperatorCatalog.unary(symbol, operand) else {
+        guard var function = try OperatorCatalog.unary(symbol, operand) else {
             throw SluiceError(
                 .undefinedFunction, "operator does not exist: \(symbol) \(operand.sqlName)",
                 hint: "No operator matches the given name and argument type. You might need to add an explicit type cast.")
         }
+        function.origin = .unaryOperator(symbol, operand)
         return function
     }
 

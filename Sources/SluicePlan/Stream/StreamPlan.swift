@@ -9,7 +9,8 @@ import SluiceExpr
 /// output is what the view materializes.
 ///
 /// **A new stream operator is declared in one place**: one ``StreamNode`` type beside the
-/// others in this folder says what it reads and produces and how EXPLAIN shows it, and its
+/// others in this folder says what it reads and produces, how EXPLAIN shows it and how it is
+/// stored (its `+PlanCodable` extension beside it, its tag in ``StreamPlan/nodeTypes``), and its
 /// operator in `SluiceDataflow` conforms it to `StreamOperatorNode`, which builds the operator.
 /// Nothing here switches over the kinds of node.
 package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
@@ -105,8 +106,9 @@ package struct StreamPlan: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// One kind of stream plan node: what it reads, what it produces, how EXPLAIN names it.
-package protocol StreamNode: Sendable {
+/// One kind of stream plan node: what it reads, what it produces, how EXPLAIN names it, and
+/// how a stored plan holds it (``PlanCodable``; its tag is its place in ``StreamPlan/nodeTypes``).
+package protocol StreamNode: Sendable, PlanCodable {
     /// The operator's name in EXPLAIN and in profiles (`StreamHashAgg`).
     var operatorName: String { get }
     /// What EXPLAIN prints between the braces after the name.

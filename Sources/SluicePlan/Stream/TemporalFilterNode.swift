@@ -49,3 +49,32 @@ extension StreamPlan {
         StreamPlan(TemporalFilterNode(input: input, time: time, lower: lower, upper: upper))
     }
 }
+
+/// Stored as its input, time expression and bounds (StreamPlan+Storage.swift).
+extension TemporalFilterNode {
+    package func encode(into writer: inout PlanWriter) throws(SluiceError) {
+        try input.encode(into: &writer)
+        try time.encode(into: &writer)
+        for bound in [lower, upper] {
+            writer.write(bool: bound != nil)
+            guard let bound else { continue }
+            try bound.now.encode(into: &writer)
+            writer.write(bool: bound.inclusive)
+        }
+    }
+
+    package init(from reader: inout PlanReader) throws(SluiceError) {
+        let input = try StreamPlan(from: &reader)
+        let time = try ScalarExpr(from: &reader)
+        try PlanReader.require([time], readingBelow: input.outputTypes.count, in: "a temporal filter")
+        let lower = try Self.readBound(from: &reader)
+        self.init(input: input, time: time, lower: lower, upper: try Self.readBound(from: &reader))
+    }
+
+    private static func readBound(from reader: inout PlanReader) throws(SluiceError) -> Bound? {
+        guard try reader.readBool() else { return nil }
+        let now = try ScalarExpr(from: &reader)
+        try PlanReader.require([now], readingBelow: 0, in: "a temporal filter's bound")
+        return Bound(now: now, inclusive: try reader.readBool())
+    }
+}

@@ -57,6 +57,10 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     /// For a materialized view: a hash of the stream plan its state was made by. A start that
     /// plans the view differently (a newer optimizer) cannot use that state and rebuilds it.
     package var planFingerprint: String?
+    /// For a materialized view or sink: its stream plan as ``StreamPlan/storedText`` (base64 of
+    /// a versioned binary encoding), run again at start without binding `definition`; nil when
+    /// the plan holds what cannot be stored, and in files written before plans were stored.
+    package var storedPlan: String?
     /// For a table: its secondary indexes (nil in files written before there were any).
     package var indexes: [IndexDefinition]?
     /// For a source: its `WATERMARK FOR column AS expression`, if it has one.

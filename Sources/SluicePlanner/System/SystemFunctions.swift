@@ -70,7 +70,7 @@ enum SystemFunctions {
             guard case .list(let element) = arguments[0].type else { return nil }
             return .call(ArrayFunctions.toString(elementType: element), [arguments[0], .cast(arguments[1], .varchar)])
         case ("json_build_object", let count) where count % 2 == 0, ("jsonb_build_object", let count) where count % 2 == 0:
-            return .call(buildObject(arguments.map { $0.type == .unknown ? .varchar : $0.type }), arguments.map { $0.type == .unknown ? .cast($0, .varchar) : $0 })
+            return .call(JSONFunctions.buildObject(arguments.map { $0.type == .unknown ? .varchar : $0.type }), arguments.map { $0.type == .unknown ? .cast($0, .varchar) : $0 })
         case ("to_regtype", 1):
             return .call(toRegType, [.cast(arguments[0], .varchar)])
         case ("to_regclass", 1):
@@ -211,37 +211,6 @@ enum SystemFunctions {
                 }
                 return .null
             }
-        }
-    }
-
-    /// `json_build_object(k1, v1, …)`: a JSON object from alternating keys and values.
-    static func buildObject(_ types: [DataType]) -> ScalarFunction {
-        ScalarFunction(name: "json_build_object", argumentTypes: types, resultType: .jsonb) {
-            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
-            try Kernels.buildBytes(rowCount: rowCount, type: .jsonb) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
-                var text = "{"
-                for pair in stride(from: 0, to: arguments.count, by: 2) {
-                    if pair > 0 { text += ", " }
-                    text += jsonText(.string(arguments[pair].value(at: rowIndex).textForm)) + ": " + jsonText(arguments[pair + 1].value(at: rowIndex))
-                }
-                out += try JSONText.normalize(text + "}").utf8
-                return true
-            }
-        }
-    }
-
-    /// A scalar as JSON text.
-    static func jsonText(_ value: Value) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int16, .int32, .int64, .decimal: return value.textForm
-        case .float32, .float64:
-            let text = value.textForm
-            return text.contains(where: { $0.isLetter && $0 != "e" }) ? "\"\(text)\"" : text
-        case .jsonb(let text): return text
-        default:
-            return JSONText.quoted(value.textForm)
         }
     }
 

@@ -75,9 +75,9 @@ extension Database {
             // Tables as an earlier version checkpointed them (or the log alone).
             recovered = try TableJournal.recover(dataDirectory: directory, into: loaded, changesAfter: restored?.manifest.log)
         }
-        // Each view and sink is bound again from its definition once, for the comparison of
-        // plans here and for its restore below.
-        let bound = try bindStoredViews(views)
+        // Each view and sink runs its stored plan, or else is bound again from its definition,
+        // once, for the comparison of plans here and for its restore below.
+        let (bound, planNote) = try prepareStoredViews(views)
         if restored != nil {
             // State made by a different plan (an older optimizer's) does not fit this one.
             let changed = bound.filter { $0.stored.planFingerprint != $0.plan.fingerprint }.map(\.stored.name)
@@ -129,7 +129,8 @@ extension Database {
             for view in bound { shown = max(shown, try restore(view, state: nil)) }
             streams.runtime.waitForCommitBlocking(shown)
         }
-        recovered.stateSummary = stateNote
+        let notes = [stateNote, planNote].compactMap { $0 }
+        recovered.stateSummary = notes.isEmpty ? nil : notes.joined(separator: ", ")
         recovery = recovered
 
     }
@@ -198,36 +199,82 @@ extension Database {
         }
     }
 
-    /// `views` (materialized views and sinks, in creation order) bound again from their stored
-    /// definitions, each under its old id, with its indexes and sink id. Each is bound in order,
-    /// put in the catalog for the views after it, and taken out again.
-    private func bindStoredViews(_ views: [RelationDefinition]) throws(SluiceError) -> [StoredView] {
-        var bound: [StoredView] = []
-        defer { for view in bound { catalog.remove(id: view.relation.id) } }
+    /// `views` (materialized views and sinks, in creation order) as they start again, each
+    /// under its old id: the stored relation with its stored plan where that reads back
+    /// (``storedPlan(of:)``), else bound again from its definition (``bindStoredView(_:)``). Each
+    /// is put in the catalog for the views after it, and taken out again. Also a note for the
+    /// start's log line: how many came from stored plans and which were bound again, and why.
+    private func prepareStoredViews(_ views: [RelationDefinition]) throws(SluiceError) -> (views: [StoredView], note: String?) {
+        var prepared: [StoredView] = []
+        var rebound: [String] = []
+        defer { for view in prepared { catalog.remove(id: view.relation.id) } }
         for stored in views {
-            let statements = try SQLParser.parse(stored.definition)
-            var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
-            guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
             let view: StoredView
-            switch try binder.bind(statements[0]) {
-            case .createMaterializedView(var relation, let plan):
-                relation.id = stored.id
-                relation.indexes = stored.indexes
+            switch storedPlan(of: stored) {
+            case .success(let plan):
+                // The fingerprint of the plan as it runs now (its state layout may be newer),
+                // which the state it makes from here on is made by.
+                var relation = stored
+                relation.planFingerprint = plan.fingerprint
                 view = StoredView(stored: stored, relation: relation, plan: plan)
-            case .createSink(var relation, let plan):
-                relation.id = stored.id
-                relation.sinkID = stored.sinkID
-                view = StoredView(stored: stored, relation: relation, plan: plan)
-            default:
-                throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
+            case .failure(let reason):
+                view = try bindStoredView(stored)
+                rebound.append("\(stored.name): \(reason.message)")
             }
             try catalog.add(view.relation)
-            bound.append(view)
+            prepared.append(view)
         }
-        return bound
+        guard !views.isEmpty else { return (prepared, nil) }
+        var note = "\(views.count - rebound.count) views and sinks from stored plans, \(rebound.count) bound again from their SQL"
+        if !rebound.isEmpty { note += " (\(rebound.joined(separator: "; ")))" }
+        return (prepared, note)
     }
 
-    /// Starts maintaining bound view or sink `view` under its old id, from `state` (a
+    /// The plan `stored` keeps (``RelationDefinition/storedPlan``), read back: its functions
+    /// rebuilt, ending in its materialize or sink node, and scanning relations of the catalog
+    /// whose columns have the types it reads. A failure says why it is bound again instead: no
+    /// stored plan, another format version, bytes that do not read, or a catalog that changed.
+    private func storedPlan(of stored: RelationDefinition) -> Result<StreamPlan, SluiceError> {
+        guard let text = stored.storedPlan else { return .failure(SluiceError(.featureNotSupported, "no stored plan")) }
+        do throws(SluiceError) {
+            let plan = try StreamPlan(storedText: text)
+            let ends = stored.kind == .sink ? plan.node is SinkNode : plan.node is MaterializeNode
+            guard ends else { throw SluiceError(.dataCorrupted, "the stored plan does not end in its \(stored.kind.rawValue)") }
+            for scan in plan.scans {
+                guard let relation = catalog.relation(id: scan.tableID),
+                    scan.columns.allSatisfy({ $0 < relation.columns.count }),
+                    scan.columns.map({ relation.columns[$0].type }) == scan.columnTypes
+                else { throw SluiceError(.dataCorrupted, "the stored plan reads \(scan.tableName) as it no longer is") }
+            }
+            return .success(plan)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Stored view or sink `stored` bound again from its definition, under its old id, with its
+    /// indexes (or sink id) and its owner and grants.
+    private func bindStoredView(_ stored: RelationDefinition) throws(SluiceError) -> StoredView {
+        let statements = try SQLParser.parse(stored.definition)
+        var binder = Binder(catalog: catalog, session: SessionInfo(user: "root", database: "dev"))
+        guard statements.count == 1 else { throw SluiceError(.ioError, "the stored definition of \(stored.name) is not one statement") }
+        switch try binder.bind(statements[0]) {
+        case .createMaterializedView(var relation, let plan):
+            relation.id = stored.id
+            relation.indexes = stored.indexes
+            relation.access = stored.access
+            return StoredView(stored: stored, relation: relation, plan: plan)
+        case .createSink(var relation, let plan):
+            relation.id = stored.id
+            relation.sinkID = stored.sinkID
+            relation.access = stored.access
+            return StoredView(stored: stored, relation: relation, plan: plan)
+        default:
+            throw SluiceError(.ioError, "the stored definition of \(stored.name) is not a materialized view or sink")
+        }
+    }
+
+    /// Starts maintaining view or sink `view` under its old id, from `state` (a
     /// checkpoint's) or else from its inputs, as its CREATE did.
     /// Returns the epoch after which the view (or sink) shows its rows.
     @discardableResult
@@ -239,11 +286,13 @@ extension Database {
     }
 }
 
-/// A materialized view or sink of the stored catalog, bound again at start.
+/// A materialized view or sink of the stored catalog, as it starts again.
 private struct StoredView {
     /// As the catalog file holds it (its plan's fingerprint is the one its state was made by).
     var stored: RelationDefinition
-    /// As its definition binds now, with the stored id (and indexes, or sink id).
+    /// `stored` (with the fingerprint of its plan as it runs now) when its stored plan runs;
+    /// else as its definition binds now, with the stored id (and indexes, or sink id, and
+    /// access).
     var relation: RelationDefinition
     var plan: StreamPlan
 }

@@ -194,7 +194,7 @@ package enum JSONFunctions {
                 offsets.append(Int32(values.count))
             }
             return Column(type: .list(elementType), storage: .list(offsets: offsets, elements: values.column()), validity: arguments[0].validity)
-        }
+        }.withOrigin(.jsonArrayElements(asText: asText))
     }
 
     /// The row type of `jsonb_each` (`asText`: `jsonb_each_text`).
@@ -229,7 +229,7 @@ package enum JSONFunctions {
             let elements = keysOnly
                 ? keys.column() : Column(type: rowType, storage: .structure([keys.column(), values.column()], count: keys.count))
             return Column(type: .list(rowType), storage: .list(offsets: offsets, elements: elements), validity: arguments[0].validity)
-        }
+        }.withOrigin(.jsonMembers(asText: asText, keysOnly: keysOnly))
     }
 
     /// A list's elements built as jsonb or text.

@@ -85,7 +85,7 @@ package enum TimeWindows {
                 guard !overflow else { throw SluiceError(.datetimeFieldOverflow, "timestamp out of range") }
                 return end
             }
-        }
+        }.withOrigin(.windowEnd(type, size: size))
     }
 
     /// The starts of the `size / slide` hopping windows that hold each timestamp, earliest
@@ -121,6 +121,6 @@ package enum TimeWindows {
             }
             let elements = Column(type: type, storage: .int64(starts))
             return Column(type: .list(type), storage: .list(offsets: offsets, elements: elements), validity: validity)
-        }
+        }.withOrigin(.hopStarts(type, slide: slide, size: size, offset: offset))
     }
 }

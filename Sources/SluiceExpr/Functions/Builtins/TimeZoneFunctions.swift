@@ -25,7 +25,7 @@ package enum TimeZoneFunctions {
                 if value == Int64.max || value == Int64.min { return value }
                 return type == .timestamp ? rules.utcMicros(fromLocal: value) : rules.localMicros(fromUTC: value)
             }
-        }
+        }.withOrigin(.atTimeZone(type, zoneType: zoneType))
     }
 
     private static func zone(_ value: Value, context: EvaluationContext) throws(SluiceError) -> TimeZoneRules {

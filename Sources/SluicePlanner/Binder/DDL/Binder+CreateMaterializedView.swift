@@ -40,6 +40,7 @@ extension Binder {
             id: catalog.allocateID(), schema: schema, name: view.name.name, kind: .materializedView, columns: columns,
             definition: sourceText, dependencies: dependencies)
         relation.planFingerprint = streamPlan.fingerprint
+        relation.storedPlan = streamPlan.storedText
         return .createMaterializedView(relation, plan: streamPlan)
     }
 }

@@ -45,6 +45,7 @@ extension Binder {
             input: inputPlan, sink: relation.name, connector: connector.options["connector"]?.lowercased() ?? "",
             type: relation.appendOnly ?? true ? "append-only" : "upsert", primaryKey: relation.primaryKey.map { columns[$0].name }))
         relation.planFingerprint = streamPlan.fingerprint
+        relation.storedPlan = streamPlan.storedText
         return .createSink(relation, plan: streamPlan)
     }
 

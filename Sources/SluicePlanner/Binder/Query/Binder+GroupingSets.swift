@@ -143,11 +143,6 @@ extension Binder {
         let masks = sets.map { set in
             columns.reduce(Int32(0)) { mask, column in (mask << 1) | (set.contains(column) ? 0 : 1) }
         }
-        let function = ScalarFunction(name: "grouping", argumentTypes: [.int32], resultType: .int32) {
-            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
-            guard case .int32(let numbers) = arguments[0].storage else { throw SluiceError.internalError("grouping over a set number that is not an integer") }
-            return Column(type: .int32, storage: .int32(numbers.map { masks[Int($0)] }), validity: nil)
-        }
-        return .call(function, [.column(mapping.groupExpressions.count, .int32)])
+        return .call(GroupingFunctions.grouping(masks: masks), [.column(mapping.groupExpressions.count, .int32)])
     }
 }

@@ -1,22 +1,21 @@
 import SluiceCore
-import SluiceExpr
 
 /// Set-returning functions in the select list, as functions that return the array of their
-/// rows; ``SluicePlan/BatchPlan/projectSet(input:expressions:expands:)`` expands them.
-enum SetReturningFunctions {
+/// rows; a project set (SluicePlan's `BatchPlan.projectSet`) expands them.
+package enum SetReturningFunctions {
     /// `generate_subscripts(array, 1)`: 1 … length.
-    static func subscripts(of arrayType: DataType) -> ScalarFunction {
+    package static func subscripts(of arrayType: DataType) -> ScalarFunction {
         ScalarFunction(name: "generate_subscripts", argumentTypes: [arrayType], resultType: .list(.int32)) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.buildValues(rowCount: rowCount, type: .list(.int32)) { (rowIndex: Int) throws(SluiceError) -> Value in
                 guard case .list(let elements) = arguments[0].value(at: rowIndex) else { return .null }
                 return .list((0 ..< elements.count).map { .int32(Int32($0 + 1)) })
             }
-        }
+        }.withOrigin(.subscripts(arrayType: arrayType))
     }
 
     /// `generate_series(start, stop[, step])` over bigints.
-    static func series(count: Int) -> ScalarFunction {
+    package static func series(count: Int) -> ScalarFunction {
         ScalarFunction(name: "generate_series", argumentTypes: Array(repeating: .int64, count: count), resultType: .list(.int64)) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             try Kernels.buildValues(rowCount: rowCount, type: .list(.int64)) { (rowIndex: Int) throws(SluiceError) -> Value in
@@ -40,12 +39,12 @@ enum SetReturningFunctions {
                 }
                 return .list(values)
             }
-        }
+        }.withOrigin(.series(count: count))
     }
 
     /// `information_schema._pg_expandarray(array)`: a row `(x, n)` per element, its value and
     /// its 1-based position, as pgjdbc reads index keys.
-    static func expandArray(elementType: DataType) -> (function: ScalarFunction, element: DataType) {
+    package static func expandArray(elementType: DataType) -> (function: ScalarFunction, element: DataType) {
         let element = DataType.structure([StructField(name: "x", type: elementType), StructField(name: "n", type: .int32)])
         let function = ScalarFunction(name: "_pg_expandarray", argumentTypes: [.list(elementType)], resultType: .list(element)) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
@@ -53,12 +52,12 @@ enum SetReturningFunctions {
                 guard case .list(let elements) = arguments[0].value(at: rowIndex) else { return .null }
                 return .list(elements.enumerated().map { .structure([$0.element, .int32(Int32($0.offset + 1))]) })
             }
-        }
+        }.withOrigin(.expandArray(elementType: elementType))
         return (function, element)
     }
 
     /// One field of each row of a set-returning function that returns rows: `(f(…)).field`.
-    static func field(_ index: Int, of elementType: DataType) -> ScalarFunction {
+    package static func field(_ index: Int, of elementType: DataType) -> ScalarFunction {
         guard case .structure(let fields) = elementType else { preconditionFailure("not a row type") }
         let fieldType = fields[index].type
         return ScalarFunction(name: "field_\(index)", argumentTypes: [.list(elementType)], resultType: .list(fieldType)) {
@@ -70,6 +69,6 @@ enum SetReturningFunctions {
                     return values[index]
                 })
             }
-        }
+        }.withOrigin(.setReturningField(index, elementType: elementType))
     }
 }
