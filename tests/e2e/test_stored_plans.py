@@ -168,9 +168,9 @@ def _catalog(data_dir: Path) -> dict:
     return json.loads((data_dir / "catalog.json").read_text())
 
 
-def test_views_restart_from_stored_plans(tmp_path: Path) -> None:
-    data_dir = tmp_path / "data"
-    orders = [_order(i) for i in range(1, 201)]
+def _create(data_dir: Path, orders: list[tuple], *, grant: bool) -> dict[str, Counter]:
+    """A first server: the tables with `orders`, the views (checked against the oracle), and
+    the grants when `grant`; returns what the views held."""
     with SluiceServer(data_dir=data_dir) as server:
         with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
             for statement in SCHEMA:
@@ -180,7 +180,15 @@ def test_views_restart_from_stored_plans(tmp_path: Path) -> None:
             for _, statement in VIEWS:
                 conn.execute(statement)
             before = _check(conn, orders)
-            _grant(conn)
+            if grant:
+                _grant(conn)
+    return before
+
+
+def test_views_restart_from_stored_plans(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    orders = [_order(i) for i in range(1, 201)]
+    before = _create(data_dir, orders, grant=True)
 
     # Every view but `ranges` keeps its plan in the catalog.
     relations = {relation["name"]: relation for relation in _catalog(data_dir)["relations"]}
@@ -217,16 +225,7 @@ def test_views_restart_from_stored_plans(tmp_path: Path) -> None:
 def test_a_catalog_without_stored_plans_binds_again_and_stores_them(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     orders = [_order(i) for i in range(1, 121)]
-    with SluiceServer(data_dir=data_dir) as server:
-        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-            for statement in SCHEMA:
-                conn.execute(statement)
-            _insert(conn, "customers", _customers())
-            _insert(conn, "orders", orders)
-            for _, statement in VIEWS:
-                conn.execute(statement)
-            before = _check(conn, orders)
-            _grant(conn)
+    before = _create(data_dir, orders, grant=True)
 
     # As an earlier version wrote it (no `storedPlan`), but for one plan of a later format version.
     catalog = _catalog(data_dir)
@@ -259,15 +258,7 @@ def test_a_stored_plan_whose_state_was_made_by_another_plan_rebuilds_it_once(tmp
     (still from their stored plans), and the next start restores them from their state again."""
     data_dir = tmp_path / "data"
     orders = [_order(i) for i in range(1, 81)]
-    with SluiceServer(data_dir=data_dir) as server:
-        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
-            for statement in SCHEMA:
-                conn.execute(statement)
-            _insert(conn, "customers", _customers())
-            _insert(conn, "orders", orders)
-            for _, statement in VIEWS:
-                conn.execute(statement)
-            before = _check(conn, orders)
+    before = _create(data_dir, orders, grant=False)
 
     catalog = _catalog(data_dir)
     for relation in catalog["relations"]:
