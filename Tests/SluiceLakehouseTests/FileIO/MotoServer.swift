@@ -36,25 +36,6 @@ final class MotoServer: Sendable {
         return path
     }
 
-    /// A port nothing listens on now: bound, read and released.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw SluiceError(.ioError, "socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw SluiceError(.ioError, "could not bind a loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func accepts(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
@@ -69,7 +50,7 @@ final class MotoServer: Sendable {
     }
 
     init() throws {
-        port = try Self.freePort()
+        port = try LocalProcess.freeLoopbackPort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.executable())
         process.arguments = ["-H", "127.0.0.1", "-p", String(port)]

@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func unreachableEndpointFailsFastAndClearly() throws {
-        let port = try MotoServer.freePort()
+        let port = try LocalProcess.freeLoopbackPort()
         let started = Date()
         try withIO(S3Config(endpoint: "http://127.0.0.1:\(port)", accessKeyID: "a", secretAccessKey: "b")) { io in
             #expect { try io.read("s3://bucket/key") } throws: { error in
