@@ -95,8 +95,14 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByArrayLiteral, Custo
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
     }
 
+    /// Equal but for ASCII case, compared byte by byte (field names are ASCII tokens).
     private static func same(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { Self.folds($0) == Self.folds($1) }
+    }
+
+    /// A byte with ASCII's upper-case letters made lower case.
+    private static func folds(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }
 
