@@ -90,10 +90,14 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Dashboard and metrics")
     var http: HTTPOptions
 
+    @OptionGroup(title: "Other engines' front doors")
+    var frontDoors: FrontDoorOptions
+
     func run() async throws {
         var configuration = ServerConfiguration()
         configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         try http.apply(to: &configuration)
+        try frontDoors.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil
         } else {

@@ -45,6 +45,9 @@ package struct ServerConfiguration: Sendable {
     /// The built-in schema registry (`--schema-registry-listen`, Confluent's port 8081); nil to
     /// run without it (`sluice serve` runs it).
     package var schemaRegistry: SchemaRegistryConfiguration?
+    /// Flink's SQL Gateway REST API (`--flink-gateway-listen`, Flink's port 8083); nil to run
+    /// without it (`sluice serve` runs it).
+    package var flinkGateway: FrontDoorAddress?
     /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
     /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
     /// starts the server (`sluice serve`); none by default.
@@ -72,6 +75,17 @@ package struct SchemaRegistryConfiguration: Sendable {
     package var port = 8081
 
     package init() {}
+}
+
+/// Where one of the other engines' front doors listens.
+package struct FrontDoorAddress: Sendable {
+    package var host: String
+    package var port: Int
+
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
 }
 
 /// Where webhook requests are taken, and how large a body may be.
@@ -128,11 +142,15 @@ package final class SluiceServer: Sendable {
     package let webhook: WebhookServer?
     /// The schema registry, when it runs.
     package let schemaRegistry: SchemaRegistryServer?
+    /// Flink's SQL gateway API and its sessions, when it runs.
+    package let flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
-        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?
+        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?,
+        flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
     ) {
+        self.flinkGateway = flinkGateway
         self.webhook = webhook
         self.schemaRegistry = schemaRegistry
         self.database = database
@@ -249,10 +267,20 @@ package final class SluiceServer: Sendable {
             try await server.start()
             webhook = server
         }
+        var flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
+        if let address = configuration.flinkGateway {
+            let gateway = FlinkGateway(database: database)
+            let method = Self.isLoopbackHost(address.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = FlinkGatewayServer(
+                host: address.host, port: address.port, gateway: gateway,
+                access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)), tls: httpTLS)
+            try await server.start()
+            flinkGateway = (server, gateway)
+        }
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry)
+            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, flinkGateway: flinkGateway)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -306,6 +334,10 @@ package final class SluiceServer: Sendable {
         for app in http { await app.stop() }
         await webhook?.stop()
         await schemaRegistry?.stop()
+        if let flinkGateway {
+            await flinkGateway.server.stop()
+            flinkGateway.gateway.closeAll()
+        }
         await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()

@@ -285,7 +285,7 @@ extension JSONDocument {
 
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    func write(to out: inout [UInt8]) {
+    package func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)

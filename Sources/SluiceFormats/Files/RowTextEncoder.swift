@@ -1,7 +1,7 @@
 import SluiceCore
 
 /// Writes chunks as lines of text: newline-delimited JSON objects (one per row, keys the column
-/// names), CSV (RFC 4180: a field is quoted when it holds the delimiter, the quote, a line end,
+/// names), JSON arrays of each row's values (what the front doors' protocols send), CSV (RFC 4180: a field is quoted when it holds the delimiter, the quote, a line end,
 /// or reads as the null text; quotes inside are doubled), or PostgreSQL's COPY text format (tab
 /// between fields, `\N` for NULL, backslash escapes: what a Postgres sink sends to COPY FROM).
 ///
@@ -11,6 +11,8 @@ import SluiceCore
 package struct RowTextEncoder {
     package enum Kind: Sendable, Equatable {
         case json
+        /// Each row a JSON array of its values, framed as ``JSONArrayLines`` says.
+        case jsonArray(JSONArrayLines)
         case csv(CSVTextOptions)
         /// COPY's text format (`CopyAttributeOutText` in copyto.c): the same lines
         /// ``CopyRowWriter`` writes for COPY TO with the defaults.
@@ -71,7 +73,7 @@ package struct RowTextEncoder {
         for (index, column) in chunk.columns.enumerated() {
             rendered[index].removeAll()
             switch kind {
-            case .json: rendered[index].renderJSON(column)
+            case .json, .jsonArray: rendered[index].renderJSON(column)
             case .csv(let options): rendered[index].renderCSV(column, options: options)
             case .copyText: rendered[index].renderCopyText(column)
             }
@@ -82,7 +84,7 @@ package struct RowTextEncoder {
     /// what it held): a column at a time.
     package func lineLengths(_ rows: Int, into lengths: inout [Int]) {
         lengths.removeAll(keepingCapacity: true)
-        lengths.append(contentsOf: repeatElement(kind == .json ? 2 + keyBytes : rendered.count - 1, count: rows))
+        lengths.append(contentsOf: repeatElement(framingBytes, count: rows))
         lengths.withUnsafeMutableBufferPointer { lengths in
             for column in rendered.indices {
                 rendered[column].ends.withUnsafeBufferPointer { ends in
@@ -105,20 +107,41 @@ package struct RowTextEncoder {
         }
     }
 
+    /// The bytes of a line that are not values, its newline not counted: JSON's braces and keys
+    /// (with the commas between them), an array's brackets and commas, the delimiters.
+    private var framingBytes: Int {
+        switch kind {
+        case .json: 2 + keyBytes
+        case .jsonArray(let lines): lines.open.count + lines.close.count + max(rendered.count - 1, 0)
+        case .csv, .copyText: max(rendered.count - 1, 0)
+        }
+    }
+
+    /// What ends each line: a newline, or an array's terminator.
+    private var terminator: UInt8 {
+        if case .jsonArray(let lines) = kind { return lines.terminator }
+        return UInt8(ascii: "\n")
+    }
+
     /// Puts the rendered columns together as lines: each line's place is worked out first, then
     /// each column's pieces are copied into their lines, a column at a time.
     private func assemble(rows: Int, into out: inout [UInt8], lineEnds: inout [Int]) {
-        let isJSON = kind == .json
         guard !rendered.isEmpty else {
+            let empty: [UInt8] = switch kind {
+            case .json: Array("{}".utf8)
+            case .jsonArray(let lines): lines.open + lines.close
+            case .csv, .copyText: []
+            }
             for _ in 0 ..< rows {
-                out += isJSON ? Array("{}\n".utf8) : [UInt8(ascii: "\n")]
+                out += empty
+                out.append(terminator)
                 lineEnds.append(out.count)
             }
             return
         }
-        // Per line: its braces or delimiters and the newline (JSON's keys are in the columns'
-        // pieces, with the commas between them).
-        let fixed = isJSON ? 3 + keyBytes : max(rendered.count - 1, 0) + 1
+        // Per line: its framing and the newline (JSON's keys are in the columns' pieces, with the
+        // commas between them).
+        let fixed = framingBytes + 1
         var cursors = [Int](repeating: 0, count: rows)
         var end = out.count
         for row in 0 ..< rows {
@@ -141,8 +164,12 @@ package struct RowTextEncoder {
         let delimiter: UInt8 = switch kind {
         case .csv(let options): options.delimiter
         case .copyText: UInt8(ascii: "\t")
-        case .json: UInt8(ascii: ",")
+        case .json, .jsonArray: UInt8(ascii: ",")
         }
+        var open: [UInt8] = []
+        var close: [UInt8] = []
+        if case .jsonArray(let lines) = kind { (open, close) = (lines.open, lines.close) }
+        let terminator = terminator
         let last = rendered.count - 1
         for column in rendered.indices {
             let key = isJSON ? keys[column] : []
@@ -158,7 +185,12 @@ package struct RowTextEncoder {
                                 }
                                 Self.copy(key.baseAddress!, to: base + at, count: key.count)
                                 at += key.count
-                            } else if column > 0 {
+                            } else if column == 0 {
+                                for byte in open {
+                                    base[at] = byte
+                                    at += 1
+                                }
+                            } else {
                                 base[at] = delimiter
                                 at += 1
                             }
@@ -171,8 +203,12 @@ package struct RowTextEncoder {
                                     base[at] = UInt8(ascii: "}")
                                     at += 1
                                 }
+                                for byte in close {
+                                    base[at] = byte
+                                    at += 1
+                                }
                                 if newline {
-                                    base[at] = UInt8(ascii: "\n")
+                                    base[at] = terminator
                                     at += 1
                                 }
                             }
@@ -218,6 +254,21 @@ extension RowTextEncoder {
         default:
             target.update(from: source, count: count)
         }
+    }
+}
+
+/// How ``RowTextEncoder/Kind/jsonArray(_:)`` frames a row: `open`, the values with commas
+/// between them, `close`, then `terminator` (`[1,"a"]` and a newline by default; Flink's gateway
+/// sends `{"kind":"INSERT","fields":[1,"a"]}` and a comma).
+package struct JSONArrayLines: Sendable, Equatable {
+    package var open: [UInt8]
+    package var close: [UInt8]
+    package var terminator: UInt8
+
+    package init(open: String = "[", close: String = "]", terminator: UInt8 = UInt8(ascii: "\n")) {
+        self.open = Array(open.utf8)
+        self.close = Array(close.utf8)
+        self.terminator = terminator
     }
 }
 

@@ -1,0 +1,18 @@
+import SluiceCommandLine
+import SluiceServer
+
+/// `sluice serve`'s options for the other engines' front doors: Flink's SQL gateway.
+struct FrontDoorOptions: ParsableArguments {
+    @Option(help: "Address for Flink's SQL Gateway REST API (Flink's SQL client in gateway mode, /v1 to /v4).")
+    var flinkGatewayListen = "127.0.0.1:8083"
+
+    @Flag(help: "Run without Flink's SQL gateway API.")
+    var noFlinkGateway = false
+
+    func apply(to configuration: inout ServerConfiguration) throws {
+        if !noFlinkGateway {
+            let (host, port) = try parseAddress(flinkGatewayListen)
+            configuration.flinkGateway = FrontDoorAddress(host: host, port: port)
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluiceFormats
+import SluiceNet
+import SluicePGWire
+
+/// One statement submitted to the gateway: it runs once, then its result is read page by page.
+///
+/// Flink's tokens: page `n` may be fetched again until page `n + 1` is asked for, which drops it;
+/// any other token is refused. The rows not yet fetched stay in the statement's result stream,
+/// so an operation holds about a page of rows whatever the result's size.
+final class FlinkGatewayOperation: Sendable {
+    enum Status: String {
+        case running = "RUNNING"
+        case finished = "FINISHED"
+        case error = "ERROR"
+        case canceled = "CANCELED"
+        case closed = "CLOSED"
+    }
+
+    /// What a finished statement produced, for the pages to describe.
+    struct Outcome: Sendable {
+        var columns: [PGColumn]
+        /// Whether it returned rows of its own (`SUCCESS_WITH_CONTENT`) or only "OK" (`SUCCESS`).
+        var hasContent: Bool
+        var isQuery: Bool
+        var jobID: String?
+    }
+
+    /// A page as served: its rows' JSON (`{"kind":"INSERT","fields":[…]}` joined by commas),
+    /// and whether more may follow (`PAYLOAD` with a next token) or the result ended (`EOS`).
+    struct Page: Sendable {
+        var rows: [UInt8]
+        var isEnd: Bool
+        var isReady = true
+    }
+
+    let handle: String
+    private struct State {
+        var status = Status.running
+        var task: Task<Void, Never>?
+        var error: SluiceError?
+        var outcome: Outcome?
+    }
+    private let state = Mutex(State())
+
+    /// The unread rows and the last page served (fetches of one operation take turns here).
+    private struct Reader: @unchecked Sendable {
+        var pending: [Chunk] = []
+        var stream: PGRowStream?
+        var encoder: RowTextEncoder?
+        var served: (token: Int, page: Page)?
+        var ended = false
+        var okPending = false
+    }
+    private let reader = Mutex(Reader())
+
+    init(handle: String) {
+        self.handle = handle
+    }
+
+    var status: Status { state.withLock { $0.status } }
+    var outcome: Outcome? { state.withLock { $0.outcome } }
+    var error: SluiceError? { state.withLock { $0.error } }
+
+    func attach(_ task: Task<Void, Never>) {
+        let finishedAlready = state.withLock { state in
+            state.task = task
+            return state.status != .running
+        }
+        if finishedAlready, status == .canceled || status == .closed { task.cancel() }
+    }
+
+    /// Runs the statement in `sql` and keeps its result (or its error).
+    func run(_ statement: String, in sql: SQLSession) async {
+        do throws(SluiceError) {
+            let prepared = try await sql.prepare(statement, parameterTypes: [])
+            guard prepared.count == 1, let only = prepared.first else {
+                throw SluiceError(.syntaxError, prepared.isEmpty ? "Non-query expression encountered in illegal context: the statement is empty"
+                    : "Only a single statement is supported at a time, but there are \(prepared.count).")
+            }
+            let result = try await sql.execute(only, parameters: [])
+            if let copyIn = result.copyIn {
+                copyIn.failed()
+                throw SluiceError(.featureNotSupported, "COPY … FROM STDIN is not supported through the SQL gateway")
+            }
+            guard result.copyOut == nil else { throw SluiceError(.featureNotSupported, "COPY … TO STDOUT is not supported through the SQL gateway") }
+            finish(result)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func finish(_ result: PGStatementResult) {
+        let columns = result.columns ?? []
+        let isQuery = result.columns != nil && (result.commandTag.hasPrefix("SELECT") || result.commandTag.hasPrefix("VALUES"))
+        let outcome = Outcome(
+            columns: columns.isEmpty ? [PGColumn(name: "result", type: .varchar)] : columns, hasContent: result.columns != nil,
+            isQuery: isQuery, jobID: isQuery ? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() : nil)
+        reader.withLock { reader in
+            reader.pending = result.chunks
+            reader.stream = result.stream
+            reader.okPending = result.columns == nil
+            if result.columns != nil {
+                let lines = JSONArrayLines(open: #"{"kind":"INSERT","fields":["#, close: "]}", terminator: UInt8(ascii: ","))
+                reader.encoder = RowTextEncoder(kind: .jsonArray(lines), columnNames: columns.map(\.name))
+            }
+        }
+        state.withLock { state in
+            guard state.status == .running else { return }
+            state.outcome = outcome
+            state.status = .finished
+        }
+    }
+
+    private func fail(_ error: SluiceError) {
+        state.withLock { state in
+            guard state.status == .running else { return }
+            state.error = error
+            state.status = .error
+        }
+    }
+
+    /// Stops the statement if it still runs; its result is gone.
+    func cancel() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            if state.status == .running || state.status == .finished { state.status = .canceled }
+            return state.task
+        }
+        task?.cancel()
+        release()
+    }
+
+    func close() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            state.status = .closed
+            return state.task
+        }
+        task?.cancel()
+        release()
+    }
+
+    private func release() {
+        reader.withLock { reader in
+            reader.pending = []
+            reader.stream = nil
+            reader.served = nil
+            reader.ended = true
+        }
+    }
+
+    /// Page `token`: the one served last again, or the next one.
+    func page(_ token: Int) throws(FlinkGatewayError) -> Page {
+        switch status {
+        case .running: return Page(rows: [], isEnd: false, isReady: false)
+        case .error:
+            throw FlinkGatewayError(status: .internalServerError, FlinkGatewayResponses.exceptionText(error ?? SluiceError(.internalError, "failed"), operation: handle))
+        case .canceled, .closed:
+            throw FlinkGatewayError(status: .internalServerError, "Can not fetch results from the operation \(handle) in status \(status.rawValue).")
+        case .finished: break
+        }
+        return try reader.withLock { (reader) throws(FlinkGatewayError) -> Page in
+            if let served = reader.served, served.token == token { return served.page }
+            let expected = (reader.served?.token ?? -1) + 1
+            guard token == expected else {
+                throw FlinkGatewayError(
+                    status: .badRequest, "Expecting token to be \(max(expected - 1, 0)) or \(expected), but found \(token).")
+            }
+            let page: Page
+            do throws(SluiceError) {
+                page = try Self.nextPage(&reader)
+            } catch {
+                throw FlinkGatewayError(status: .internalServerError, FlinkGatewayResponses.exceptionText(error, operation: handle))
+            }
+            reader.served = (token, page)
+            return page
+        }
+    }
+
+    private static func nextPage(_ reader: inout Reader) throws(SluiceError) -> Page {
+        if reader.okPending {
+            reader.okPending = false
+            return Page(rows: Array(#"{"kind":"INSERT","fields":["OK"]}"#.utf8), isEnd: false)
+        }
+        guard !reader.ended, var encoder = reader.encoder else { return Page(rows: [], isEnd: true) }
+        var rows: [UInt8] = []
+        var count = 0
+        while count < FlinkGateway.pageRows && rows.count < FlinkGateway.pageBytes {
+            let chunk: Chunk
+            if !reader.pending.isEmpty {
+                chunk = reader.pending.removeFirst()
+            } else if let next = try reader.stream?.next() {
+                chunk = next
+            } else {
+                reader.ended = true
+                break
+            }
+            guard chunk.count > 0 else { continue }
+            if count + chunk.count > FlinkGateway.pageRows && count > 0 {
+                // The rest of this chunk starts the next page.
+                let room = FlinkGateway.pageRows - count
+                encoder.append(chunk.slice(0 ..< room), to: &rows)
+                reader.pending.insert(chunk.slice(room ..< chunk.count), at: 0)
+                count += room
+                break
+            }
+            encoder.append(chunk, to: &rows)
+            count += chunk.count
+        }
+        reader.encoder = encoder
+        if rows.last == UInt8(ascii: ",") { rows.removeLast() }
+        return Page(rows: rows, isEnd: count == 0 && reader.ended)
+    }
+}

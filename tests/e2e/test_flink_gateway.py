@@ -1,0 +1,222 @@
+"""Flink's SQL Gateway REST API, driven by its Python client from PyPI (`flink-sql-gateway-api`,
+generated from Flink's OpenAPI spec): sessions, statements as operations, results fetched page
+by page by token in Flink's JSON row format, errors in Flink's `{"errors": [...]}` shape.
+
+The rows expected are worked out here from what was inserted, not read from Sluice."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import httpx
+import pytest
+from flink_gateway_api import Client
+from flink_gateway_api.api.default import (
+    cancel_operation,
+    close_operation,
+    close_session,
+    configure_session,
+    execute_statement,
+    fetch_results,
+    get_api_version,
+    get_info,
+    get_operation_status,
+    get_session_config,
+    open_session,
+    trigger_session,
+)
+from flink_gateway_api.models import (
+    ConfigureSessionRequestBody,
+    ExecuteStatementRequestBody,
+    OpenSessionRequestBody,
+    RowFormat,
+)
+
+from harness import SluiceServer
+from source_support import connect, wait_until
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SluiceServer() as running:
+        yield running
+
+
+def _client(server: SluiceServer, version: str = "v3") -> Client:
+    return Client(base_url=f"http://127.0.0.1:{server.flink_gateway_port}/{version}", timeout=httpx.Timeout(60.0))
+
+
+def _finished(client: Client, session: str, operation: str) -> str:
+    """The operation's status once it no longer runs."""
+    state: list[str] = []
+
+    def done() -> bool:
+        state[:] = [get_operation_status.sync(session, operation, client=client).status]
+        return state[0] not in ("RUNNING", "PENDING", "INITIALIZED")
+    wait_until(done, 60, f"operation {operation} to finish")
+    return state[0]
+
+
+def _run(client: Client, session: str, statement: str) -> tuple[list, list, dict]:
+    """Runs `statement` and fetches every page: (columns, rows as (kind, fields), the first page's body)."""
+    operation = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(statement=statement)).operation_handle
+    assert _finished(client, session, operation) == "FINISHED"
+    columns, rows, first, token = [], [], None, 0
+    while True:
+        page = fetch_results.sync(session, operation, token, client=client, row_format=RowFormat.JSON)
+        body = page.to_dict()
+        first = first or body
+        if not columns:
+            columns = body["results"].get("columns", [])
+        for row in body["results"]["data"]:
+            rows.append((row["kind"], row["fields"]))
+        following = body.get("nextResultUri")
+        if following is None:
+            break
+        token = int(following.split("/result/")[1].split("?")[0])
+    return columns, rows, first
+
+
+def test_info_and_api_versions(server: SluiceServer) -> None:
+    client = _client(server)
+    info = get_info.sync(client=client)
+    assert info.product_name == "Apache Flink" and info.version.startswith("2.")
+    assert get_api_version.sync(client=client).versions == ["V1", "V2", "V3", "V4"]
+    # Every version's paths are served, and the unversioned ones.
+    for prefix in ("/v1", "/v2", "/v3", "/v4", ""):
+        answer = httpx.get(f"http://127.0.0.1:{server.flink_gateway_port}{prefix}/info")
+        assert answer.status_code == 200 and answer.json()["productName"] == "Apache Flink"
+
+
+def test_statements_pages_and_types(server: SluiceServer) -> None:
+    client = _client(server)
+    session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({"sessionName": "pages"})).session_handle
+    assert session
+    columns, rows, first = _run(client, session, "CREATE TABLE gw_orders (id INT, name VARCHAR, amount DECIMAL(10, 2), at TIMESTAMP)")
+    assert first["resultKind"] == "SUCCESS" and rows == [("INSERT", ["OK"])]
+
+    count = 10_000
+    with connect(server) as conn:
+        conn.execute("INSERT INTO gw_orders SELECT i, 'n' || i, i * 0.25, TIMESTAMP '2026-01-01 00:00:00' + i * INTERVAL '1 second' "
+                     "FROM generate_series(1, %s) AS i", (count,))
+        conn.execute("FLUSH")
+
+    columns, rows, first = _run(client, session, "SELECT id, name, amount, at FROM gw_orders ORDER BY id")
+    assert first["resultKind"] == "SUCCESS_WITH_CONTENT" and first["isQueryResult"] is True and first["jobID"]
+    assert [column["name"] for column in columns] == ["id", "name", "amount", "at"]
+    types = [column["logicalType"] for column in columns]
+    assert types[0]["type"] == "INTEGER"
+    assert types[1]["type"] == "VARCHAR"
+    assert (types[2]["type"], types[2]["precision"], types[2]["scale"]) == ("DECIMAL", 10, 2)
+    assert types[3]["type"] == "TIMESTAMP_WITHOUT_TIME_ZONE"
+    assert len(rows) == count
+    for i, (kind, fields) in enumerate(rows, start=1):
+        assert kind == "INSERT"
+        assert fields[0] == i and fields[1] == f"n{i}"
+        assert Decimal(str(fields[2])) == Decimal(i) * Decimal("0.25")
+    # The timestamps in Flink's SQL form.
+    assert rows[0][1][3] == "2026-01-01 00:00:01" and rows[3599][1][3] == "2026-01-01 01:00:00"
+    close_session.sync(session, client=client)
+
+
+def test_tokens_refetch_and_order(server: SluiceServer) -> None:
+    client = _client(server, "v2")
+    session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({})).session_handle
+    operation = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(
+        statement="SELECT i FROM generate_series(1, 9000) AS i")).operation_handle
+    assert _finished(client, session, operation) == "FINISHED"
+    base = f"http://127.0.0.1:{server.flink_gateway_port}/v2/sessions/{session}/operations/{operation}/result"
+    first = httpx.get(f"{base}/0?rowFormat=JSON").json()
+    again = httpx.get(f"{base}/0?rowFormat=JSON").json()
+    assert first == again and len(first["data"] if "data" in first else first["results"]["data"]) > 0
+    assert first["nextResultUri"].startswith(f"/v2/sessions/{session}/operations/{operation}/result/1")
+    skipped = httpx.get(f"{base}/5?rowFormat=JSON")
+    assert skipped.status_code == 400 and "token" in skipped.json()["errors"][-1]
+    seen = [row["fields"][0] for row in first["results"]["data"]]
+    token = 1
+    while True:
+        body = httpx.get(f"{base}/{token}?rowFormat=JSON").json()
+        seen += [row["fields"][0] for row in body["results"]["data"]]
+        if "nextResultUri" not in body:
+            assert body["resultType"] == "EOS"
+            break
+        token += 1
+    assert seen == list(range(1, 9001))
+    # Plain text rows are refused, as an unknown format is.
+    assert httpx.get(f"{base}/{token}?rowFormat=PLAIN_TEXT").status_code == 400
+    assert close_operation.sync(session, operation, client=client).status == "CLOSED"
+    gone = httpx.get(f"{base}/0?rowFormat=JSON")
+    assert gone.status_code == 404 and gone.json()["errors"]
+
+
+def test_errors_in_flinks_shape(server: SluiceServer) -> None:
+    client = _client(server)
+    port = server.flink_gateway_port
+    session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({})).session_handle
+    operation = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(statement="SELEC 1")).operation_handle
+    assert _finished(client, session, operation) == "ERROR"
+    failed = httpx.get(f"http://127.0.0.1:{port}/v3/sessions/{session}/operations/{operation}/result/0?rowFormat=JSON")
+    assert failed.status_code == 500
+    errors = failed.json()["errors"]
+    assert "SQLSTATE 42601" in errors[-1] and "ParseException" in errors[-1]
+
+    operation = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(
+        statement="SELECT * FROM no_such_table")).operation_handle
+    assert _finished(client, session, operation) == "ERROR"
+    failed = httpx.get(f"http://127.0.0.1:{port}/v3/sessions/{session}/operations/{operation}/result/0?rowFormat=JSON")
+    assert failed.status_code == 500 and "no_such_table" in failed.json()["errors"][-1]
+
+    # Unknown sessions and operations, malformed bodies, unknown paths: Flink's error body, never a crash.
+    missing = httpx.post(f"http://127.0.0.1:{port}/v3/sessions/not-a-session/statements", json={"statement": "SELECT 1"})
+    assert missing.status_code == 404 and "does not exist" in missing.json()["errors"][-1]
+    for body in (b"{", b"[]", b'{"statement": 5.5e999999}', b'{"nothing": 1}', b"\xff\xfe"):
+        bad = httpx.post(f"http://127.0.0.1:{port}/v3/sessions/{session}/statements", content=body)
+        assert bad.status_code == 400 and bad.json()["errors"], body
+    assert httpx.get(f"http://127.0.0.1:{port}/v3/nowhere").status_code == 404
+    two = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(statement="SELECT 1; SELECT 2")).operation_handle
+    assert _finished(client, session, two) == "ERROR"
+    # The session still works after all that.
+    _, rows, _ = _run(client, session, "SELECT 41 + 1")
+    assert rows == [("INSERT", [42])]
+
+
+def test_cancel_heartbeat_configure_and_close(server: SluiceServer) -> None:
+    client = _client(server, "v4")
+    session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({
+        "properties": {"pipeline.name": "gateway test"}, "sessionName": "s1"})).session_handle
+    config = get_session_config.sync(session, client=client).properties.to_dict()
+    assert config["pipeline.name"] == "gateway test"
+    assert trigger_session.sync_detailed(session, client=client).status_code == 200
+
+    # A statement that runs long is cancelled, and its session goes on.
+    operation = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(
+        statement="SELECT count(*) FROM generate_series(1, 5000000000) AS a")).operation_handle
+    assert cancel_operation.sync(session, operation, client=client).status == "CANCELED"
+    assert get_operation_status.sync(session, operation, client=client).status == "CANCELED"
+
+    configured = configure_session.sync_detailed(session, client=client, body=ConfigureSessionRequestBody(statement="CREATE TABLE gw_configured (k INT)"))
+    assert configured.status_code == 200
+    _, rows, _ = _run(client, session, "SELECT count(*) FROM gw_configured")
+    assert rows == [("INSERT", [0])]
+    bad = httpx.post(f"http://127.0.0.1:{server.flink_gateway_port}/v4/sessions/{session}/configure-session",
+                     json={"statement": "CREATE TABLE gw_configured (k INT)"})
+    assert bad.status_code == 500 and "gw_configured" in bad.json()["errors"][-1]
+
+    assert close_session.sync(session, client=client).status == "CLOSED"
+    gone = httpx.post(f"http://127.0.0.1:{server.flink_gateway_port}/v4/sessions/{session}/heartbeat")
+    assert gone.status_code == 404
+
+
+def test_sessions_are_separate_and_concurrent(server: SluiceServer) -> None:
+    client = _client(server)
+    sessions = [open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({})).session_handle for _ in range(8)]
+    assert len(set(sessions)) == 8
+    operations = [execute_statement.sync(s, client=client, body=ExecuteStatementRequestBody(
+        statement=f"SELECT sum(i) FROM generate_series(1, {1000 * (n + 1)}) AS i")).operation_handle for n, s in enumerate(sessions)]
+    for n, (session, operation) in enumerate(zip(sessions, operations)):
+        assert _finished(client, session, operation) == "FINISHED"
+        page = fetch_results.sync(session, operation, 0, client=client, row_format=RowFormat.JSON).to_dict()
+        total = 1000 * (n + 1)
+        assert page["results"]["data"][0]["fields"] == [total * (total + 1) // 2]
+    for session in sessions:
+        assert close_session.sync(session, client=client).status == "CLOSED"
