@@ -98,7 +98,7 @@ let package = Package(
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
-        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", nioCore]),
+        .target(name: "SluiceBench", dependencies: ["SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", "SluiceNet", nioCore]),
         // The command line: options and dispatch, run once per command (the work is in the
         // optimized modules it calls), so unoptimized (4 CPU-s instead of 13). It does not import
         // SluiceBench: the two compile side by side.

@@ -85,11 +85,10 @@ package struct WebhookBenchmark {
             let thread = Thread {
                 defer { done.leave() }
                 var own: [Double] = []
-                guard let connection = try? HTTPConnection(port: port) else {
+                guard let connection = try? BenchHTTPClient(port: port, what: "webhook listener") else {
                     failures.add(1, ordering: .relaxed)
                     return
                 }
-                defer { connection.close() }
                 var sent = 0
                 while ContinuousClock.now < deadline {
                     if let pace {
@@ -109,7 +108,9 @@ package struct WebhookBenchmark {
                         body += "\n"
                     }
                     let began = ContinuousClock.now
-                    guard (try? connection.post("/webhook/dev/public/events", body: Array(body.utf8))) == 200 else {
+                    let answer = try? connection.request(
+                        "POST", "/webhook/dev/public/events", body: Array(body.utf8), headers: [("Content-Type", "application/x-ndjson")])
+                    guard answer?.status == 200 else {
                         failures.add(1, ordering: .relaxed)
                         break
                     }
@@ -158,62 +159,5 @@ package struct WebhookBenchmark {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw SluiceError(.ioError, "psql failed with status \(process.terminationStatus)") }
         return Double(statements * 1000) / (ContinuousClock.now - start).inSeconds
-    }
-}
-
-/// A keep-alive HTTP/1.1 connection over a blocking socket: enough to post and read a status.
-private final class HTTPConnection {
-    private let socket: Int32
-    private var buffer = [UInt8](repeating: 0, count: 4096)
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            Glibc.close(socket)
-            throw SluiceError(.ioError, "could not connect to the webhook listener")
-        }
-        var one: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    }
-
-    /// Posts `body` to `path`; returns the response's status once its body is read.
-    func post(_ path: String, body: [UInt8]) throws -> Int {
-        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(body.count)\r\n\r\n"
-        try send(Array(head.utf8) + body)
-        var received: [UInt8] = []
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { throw SluiceError(.ioError, "the webhook listener closed the connection") }
-            received += buffer[0 ..< count]
-            guard let end = received.firstRange(of: Array("\r\n\r\n".utf8)) else { continue }
-            let headers = String(decoding: received[..<end.lowerBound], as: UTF8.self).lowercased()
-            var length = 0
-            for line in headers.split(separator: "\r\n") where line.hasPrefix("content-length:") {
-                length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
-            }
-            if received.count - end.upperBound < length { continue }
-            let status = headers.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            return status
-        }
-    }
-
-    private func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw SluiceError(.ioError, "could not send to the webhook listener") }
-            offset += sent
-        }
-    }
-
-    func close() {
-        Glibc.close(socket)
     }
 }

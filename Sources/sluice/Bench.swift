@@ -5,7 +5,7 @@ import SluiceServer
 import SluiceState
 
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self, WebhookBench.self, SinksBench.self, DedupBench.self, CDCBench.self])
+    static let configuration = CommandConfiguration(abstract: "Run a benchmark and print its figures.", subcommands: [ScanAgg.self, TPCH.self, IndexBench.self, Spill.self, MaterializedView.self, CheckpointBench.self, BrokerBench.self, JSONDecode.self, KafkaJSON.self, MemoryChild.self, NexmarkBench.self, ParquetBench.self, IcebergSinkBench.self, DashboardBench.self, SecurityBench.self, CopyBench.self, MemoryBench.self, FilesBench.self, WebhookBench.self, SinksBench.self, DedupBench.self, CDCBench.self, FrontDoorsBench.self])
 }
 
 struct NexmarkBench: AsyncParsableCommand {
@@ -489,5 +489,28 @@ struct CDCBench: AsyncParsableCommand {
     func run() async throws {
         output.prepareAsServer()
         try await CDCBenchmark(rows: rows, runs: runs).run()
+    }
+}
+
+/// `sluice bench front-doors` (``FrontDoorsBenchmark``): result rows/s through each front door
+/// beside the Postgres wire, and a trivial statement's round trip through each.
+struct FrontDoorsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "front-doors", abstract: "The same GROUP BY result's rows/s through the Postgres wire and each front door, and a trivial statement's round trip.")
+
+    @Option(help: "Result rows (groups of the GROUP BY).")
+    var groups = 200_000
+
+    @Option(help: "Runs of the query per door (the best is reported).")
+    var runs = 3
+
+    @Option(help: "Trivial statements timed per door.")
+    var statements = 500
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() async throws {
+        output.prepareAsServer()
+        try await FrontDoorsBenchmark(groups: groups, runs: runs, statements: statements).run()
     }
 }

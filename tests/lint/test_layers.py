@@ -90,7 +90,7 @@ ALLOWED: dict[str, set[str]] = {
     # benchmark times the decoder directly.
     "SluiceBench": {
         "SluiceCore", "SluiceAuth", "SluiceCodecs", "SluiceFormats", "SluiceGen", "SluiceServer", "SluicePGWire", "SluiceBroker", "SluiceKafkaProtocol",
-        "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", "NIOCore",
+        "SluiceKafkaClient", "SluiceConnectors", "SluiceLakehouse", "SluicePostgresClient", "SluiceNet", "NIOCore",
     },
     # The command line may reach any layer but the benchmarks (its fuzz drivers call the parser
     # and the wire decoder and the JSON decoder directly).

@@ -42,6 +42,9 @@ final class FlinkGatewayOperation: Sendable {
         var task: Task<Void, Never>?
         var error: SluiceError?
         var outcome: Outcome?
+        /// Who waits for the statement to stop running, by a number of their own.
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
     }
     private let state = Mutex(State())
 
@@ -107,37 +110,64 @@ final class FlinkGatewayOperation: Sendable {
                 reader.encoder = RowTextEncoder(kind: .jsonArray(lines), columnNames: columns.map(\.name))
             }
         }
-        state.withLock { state in
-            guard state.status == .running else { return }
-            state.outcome = outcome
-            state.status = .finished
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if state.status == .running {
+                state.outcome = outcome
+                state.status = .finished
+            }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func fail(_ error: SluiceError) {
-        state.withLock { state in
-            guard state.status == .running else { return }
-            state.error = error
-            state.status = .error
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if state.status == .running {
+                state.error = error
+                state.status = .error
+            }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the statement no longer runs, or after `limit`: a short statement's first
+    /// status is then its last, sparing its client a round of polling.
+    func waitWhileRunning(upTo limit: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ticket = state.withLock { state -> Int? in
+                guard state.status == .running else { return nil }
+                state.nextWaiter += 1
+                state.waiters[state.nextWaiter] = continuation
+                return state.nextWaiter
+            }
+            guard let ticket else { return continuation.resume() }
+            Task { [weak self] in
+                try? await Task.sleep(for: limit)
+                self?.state.withLock { $0.waiters.removeValue(forKey: ticket) }?.resume()
+            }
         }
     }
 
     /// Stops the statement if it still runs; its result is gone.
     func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            if state.status == .running || state.status == .finished { state.status = .canceled }
-            return state.task
-        }
-        task?.cancel()
-        release()
+        end(as: .canceled)
     }
 
     func close() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            state.status = .closed
-            return state.task
+        end(as: .closed)
+    }
+
+    private func end(as status: Status) {
+        let (task, waiters) = state.withLock { state -> (Task<Void, Never>?, [CheckedContinuation<Void, Never>]) in
+            if status == .closed || state.status == .running || state.status == .finished { state.status = status }
+            defer { state.waiters.removeAll() }
+            return (state.task, Array(state.waiters.values))
         }
         task?.cancel()
+        for waiter in waiters { waiter.resume() }
         release()
     }
 

@@ -98,10 +98,12 @@ struct FlinkGatewayRoutes: Sendable {
             }
         }
         router.post("\(prefix)/sessions/:session/statements") { request, context in
-            Self.answer {
+            await Self.answerAsync {
                 let session = try gateway.session(context.parameters["session"] ?? "")
                 let statement = try Self.statement(request)
                 let handle = try gateway.execute(statement, in: session)
+                // A statement that ends soon is answered ended: its client's first status poll is its last.
+                try await session.operation(handle).waitWhileRunning(upTo: .milliseconds(20))
                 return .object(["operationHandle": .string(handle)])
             }
         }
@@ -227,10 +229,7 @@ extension FlinkGateway {
         let handle = try execute(statement, in: session)
         let operation = try session.operation(handle)
         defer { _ = try? session.removeOperation(handle) }
-        while operation.status == .running {
-            await Task.yield()
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+        while operation.status == .running { await operation.waitWhileRunning(upTo: .seconds(1)) }
         if let error = operation.error {
             throw FlinkGatewayError(status: .internalServerError, FlinkGatewayResponses.exceptionText(error, operation: handle))
         }
