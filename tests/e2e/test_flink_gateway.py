@@ -194,6 +194,17 @@ def test_cancel_heartbeat_configure_and_close(server: SluiceServer) -> None:
     assert cancel_operation.sync(session, operation, client=client).status == "CANCELED"
     assert get_operation_status.sync(session, operation, client=client).status == "CANCELED"
 
+    # Flink's SET and RESET of a configuration key, seen in the session's configuration.
+    for statement in ("SET 'execution.checkpointing.interval' = '10s'", "SET 'table.exec.state.ttl' = '1 h'"):
+        assert configure_session.sync_detailed(session, client=client, body=ConfigureSessionRequestBody(statement=statement)).status_code == 200
+    config = get_session_config.sync(session, client=client).properties.to_dict()
+    assert config["execution.checkpointing.interval"] == "10s" and config["table.exec.state.ttl"] == "1 h"
+    _, rows, _ = _run(client, session, "RESET 'table.exec.state.ttl'")
+    assert rows == [("INSERT", ["OK"])]
+    assert "table.exec.state.ttl" not in get_session_config.sync(session, client=client).properties.to_dict()
+    _, rows, _ = _run(client, session, "RESET")
+    assert "execution.checkpointing.interval" not in get_session_config.sync(session, client=client).properties.to_dict()
+
     configured = configure_session.sync_detailed(session, client=client, body=ConfigureSessionRequestBody(statement="CREATE TABLE gw_configured (k INT)"))
     assert configured.status_code == 200
     _, rows, _ = _run(client, session, "SELECT count(*) FROM gw_configured")

@@ -49,6 +49,9 @@ extension Parser {
             return try parseSet()
         case "reset":
             advance()
+            // Flink's `RESET` (every setting) and `RESET 'key'`.
+            if isAtEnd || isSymbol(";") { return .reset("all") }
+            if current.kind == .string { return .reset(advance().text) }
             if consumeKeywords("time", "zone") { return .reset("timezone") }
             if consumeKeywords("session", "authorization") { return .reset("session_authorization") }
             return .reset(try parseVariableName())
@@ -238,6 +241,15 @@ extension Parser {
     }
 
     private mutating func parseSet() throws(SluiceError) -> Statement.Kind {
+        // Flink's `SET` (every setting, as `SHOW ALL`) and `SET 'key' = 'value'`, whose key is a
+        // configuration key as written (`'execution.checkpointing.interval'`).
+        if isAtEnd || isSymbol(";") { return .show(.all) }
+        if current.kind == .string {
+            let name = advance().text
+            guard consumeSymbol("=") else { throw syntaxError() }
+            guard current.kind == .string else { throw syntaxError() }
+            return .setVariable(SetVariable(name: name, isLocal: false, value: .values([advance().text])))
+        }
         var isLocal = false
         if consumeKeyword("local") {
             isLocal = true

@@ -60,6 +60,8 @@ package final class FlinkGateway: Sendable {
         let sql = SQLSession(database: database, user: user, databaseName: "dev", parameters: ["sql_dialect": "flink"])
         let session = FlinkGatewaySession(handle: handle, name: name, user: user, sql: sql)
         for (key, value) in properties { session.set(key, value) }
+        // Flink's keys given at open are the session's settings too, as `SET` would make them.
+        sql.updateSettings { settings in for (key, value) in properties where key.contains(".") { settings[key] = value } }
         let opened = sessions.withLock { sessions in
             guard sessions.count < Self.maximumSessions else { return false }
             sessions[handle] = session
@@ -154,6 +156,8 @@ final class FlinkGatewaySession: Sendable {
         var all = ["sql-gateway.session.user": user, "table.sql-dialect": "default", "execution.runtime-mode": "streaming"]
         if let name { all["sql-gateway.session.name"] = name }
         for (key, value) in state.withLock({ $0.properties }) { all[key] = value }
+        // What `SET 'key' = 'value'` set in the session: Flink's keys are dotted.
+        for (key, value) in sql.settings where key.contains(".") { all[key] = value }
         return all
     }
 

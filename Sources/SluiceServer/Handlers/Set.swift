@@ -60,6 +60,13 @@ enum SetHandler {
             let superuser = try session.setRole(nil)
             return PGStatementResult(commandTag: "RESET", parameterChanges: [("is_superuser", superuser ? "on" : "off")])
         }
+        if name == "all" {
+            // Every setting back to its default (Flink's bare `RESET` too); the role stays.
+            session.updateSettings { settings in
+                for key in Array(settings.keys) { settings[key] = SessionDefaults.value(of: key) }
+            }
+            return PGStatementResult(commandTag: "RESET")
+        }
         let value = SessionDefaults.value(of: name)
         session.updateSettings { $0[name] = value }
         return PGStatementResult(commandTag: "RESET")

@@ -208,6 +208,11 @@ package final class SQLSession: PGSession {
         state.withLock { $0.settings[name] }
     }
 
+    /// Every setting the session holds now.
+    var settings: [String: String] {
+        state.withLock { $0.settings }
+    }
+
     func updateSettings(_ body: (inout [String: String]) -> Void) {
         state.withLock { body(&$0.settings) }
     }

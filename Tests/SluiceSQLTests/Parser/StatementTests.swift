@@ -89,6 +89,15 @@ import Testing
         #expect(try parseOne("SET TIME ZONE 'UTC'").kind == .setVariable(SetVariable(name: "timezone", value: .values(["UTC"]))))
         #expect(try parseOne("SET search_path TO public, \"$user\"").kind == .setVariable(SetVariable(name: "search_path", value: .values(["public", "$user"]))))
         #expect(try parseOne("RESET ALL").kind == .reset("all"))
+        // Flink's spellings: a quoted configuration key, and the bare forms.
+        #expect(try parseOne("SET 'execution.checkpointing.interval' = '10s'").kind
+            == .setVariable(SetVariable(name: "execution.checkpointing.interval", value: .values(["10s"]))))
+        #expect(try parseOne("SET 'Pipeline.Name' = 'x';").kind == .setVariable(SetVariable(name: "Pipeline.Name", value: .values(["x"]))))
+        #expect(try parseOne("SET").kind == .show(.all))
+        #expect(try parseOne("RESET 'execution.checkpointing.interval'").kind == .reset("execution.checkpointing.interval"))
+        #expect(try parseOne("RESET;").kind == .reset("all"))
+        #expect(throws: SluiceError.self) { try parseOne("SET 'a.b' 'c'") }
+        #expect(throws: SluiceError.self) { try parseOne("SET 'a.b' = 10") }
         #expect(try parseOne("BEGIN READ ONLY").kind == .begin(["read only"]))
         #expect(try parseOne("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE").kind == .begin(["isolation level repeatable read", "read write"]))
     }
