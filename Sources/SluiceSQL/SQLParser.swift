@@ -75,3 +75,30 @@ package enum SQLFuzz {
         return deepest
     }
 }
+
+/// Which SQL a session speaks: Sluice's own (RisingWave's and PostgreSQL's), or Flink SQL
+/// lowered onto it (``FlinkDialect``). One parser and one engine beneath both.
+package enum SQLDialect: String, Sendable, CaseIterable {
+    case native = "risingwave"
+    case flink
+
+    /// The dialect a `sql_dialect` setting names (`risingwave`, `postgres` or `flink`).
+    package init?(setting: String) {
+        switch setting.lowercased() {
+        case "risingwave", "postgres", "postgresql", "native", "default": self = .native
+        case "flink": self = .flink
+        default: return nil
+        }
+    }
+}
+
+extension SQLParser {
+    /// Parses every statement of `sql` in `dialect`.
+    package static func parse(_ sql: String, dialect: SQLDialect) throws(SluiceError) -> [Statement] {
+        let statements = try parse(sql)
+        switch dialect {
+        case .native: return statements
+        case .flink: return try statements.map { (statement) throws(SluiceError) in try FlinkDialect.lower(statement) }
+        }
+    }
+}

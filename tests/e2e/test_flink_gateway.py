@@ -6,8 +6,13 @@ The rows expected are worked out here from what was inserted, not read from Slui
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 
+import json
+import subprocess
+
+import duckdb
 import httpx
 import pytest
 from flink_gateway_api import Client
@@ -33,7 +38,12 @@ from flink_gateway_api.models import (
 )
 
 from harness import SluiceServer
+from harness.sluice_server import sluice_binary
+from kafka import KafkaAdminClient
+from kafka.admin import NewTopic
+from kafka_support import read_topic
 from source_support import connect, wait_until
+from test_seed_004 import CLEANED, SOURCE
 
 
 @pytest.fixture(scope="module")
@@ -231,3 +241,56 @@ def test_sessions_are_separate_and_concurrent(server: SluiceServer) -> None:
         assert page["results"]["data"][0]["fields"] == [total * (total + 1) // 2]
     for session in sessions:
         assert close_session.sync(session, client=client).status == "CLOSED"
+
+
+def test_seed_004_through_the_gateway(server: SluiceServer, tmp_path) -> None:
+    """Seed 004's Flink statements as its users type them into Flink's SQL client (the broker's
+    address aside): the in-memory catalog, its database, the Kafka table; then counts and the
+    cleaning transformation's SELECT through the gateway, equal to DuckDB's over the events read
+    back from the topic."""
+    bootstrap = server.kafka_bootstrap
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+    admin.create_topics([NewTopic("payment_charges", 1, 1)])
+    admin.close()
+    client = _client(server)
+    session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({"sessionName": "seed 004"})).session_handle
+    for statement in ("CREATE CATALOG kafka_catalog WITH ('type'='generic_in_memory');", "CREATE DATABASE kafka_catalog.payments_db;",
+                      SOURCE.replace("kafka-broker:29092", bootstrap), "SET 'execution.checkpointing.interval' = '10s';"):
+        _, rows, first = _run(client, session, statement)
+        assert first["resultKind"] == "SUCCESS" and rows == [("INSERT", ["OK"])], statement
+    _, rows, _ = _run(client, session, "SHOW CATALOGS")
+    assert rows == [("INSERT", ["default_catalog"]), ("INSERT", ["kafka_catalog"])]
+
+    count = 600
+    gen = subprocess.run([str(sluice_binary()), "gen", "payments", "--count", str(count), "--seed", "7", "--topic", "payment_charges",
+                          "--bootstrap", bootstrap], capture_output=True, timeout=120)
+    assert gen.returncode == 0, gen.stderr.decode()
+    events = [json.loads(record.value) for record in read_topic(bootstrap, "payment_charges")[0]]
+    assert len(events) == count
+
+    def counted() -> int:
+        return _run(client, session, "SELECT COUNT(*) FROM kafka_catalog.payments_db.payment_charges;")[1][0][1][0]
+    wait_until(lambda: counted() == count, 60, "the gateway's count to reach every event")
+
+    dump = tmp_path / "events.json"
+    dump.write_text("\n".join(json.dumps(event) for event in events))
+    db = duckdb.connect()
+    db.execute("""CREATE TABLE payment_charges AS SELECT * FROM read_json(?, columns = {
+        event_id: 'varchar', event_type: 'varchar', provider: 'varchar', charge_id: 'varchar', customer_id: 'varchar',
+        amount: 'decimal(10,2)', currency: 'varchar', status: 'varchar', failure_code: 'varchar', card_country: 'varchar',
+        risk_score: 'integer', risk_level: 'varchar', created_at: 'timestamp', updated_at: 'timestamp'})""", [str(dump)])
+    select = CLEANED.split(" AS\n", 1)[1].rstrip().rstrip(";")
+    expected = db.execute(select.replace("kafka_catalog.payments_db.payment_charges", "payment_charges")
+                          .replace("card_country ~ '^[A-Z]{2}$'", "regexp_full_match(card_country, '^[A-Z]{2}$')")
+                          + " ORDER BY event_id").fetchall()
+    columns, rows, _ = _run(client, session, select + " ORDER BY event_id")
+    assert [column["name"] for column in columns][:4] == ["event_id", "event_type", "provider", "charge_id"]
+    got = [tuple(fields) for _, fields in rows]
+    assert len(got) == len(expected) == count
+    for mine, theirs in zip(got, expected):
+        assert mine[:5] == theirs[:5]
+        assert Decimal(str(mine[5])) == theirs[5]
+        assert mine[6:9] == theirs[6:9] and mine[9:12] == theirs[9:12]
+        assert [datetime.fromisoformat(text) for text in mine[12:14]] == list(theirs[12:14])
+    assert any(row[8] is None for row in got), "some failure codes spelled as null strings become NULL"
+    close_session.sync(session, client=client)

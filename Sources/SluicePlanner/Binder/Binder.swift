@@ -18,11 +18,33 @@ package struct SessionInfo: Sendable {
     /// The rows a table or materialized view holds now, for the statistics views
     /// (`pg_stat_user_tables.n_live_tup`); nil when not known.
     package var rowCount: @Sendable (Int) -> Int? = { _ in nil }
+    /// Flink's catalogs the session created, by name: their `type` (`generic_in_memory`,
+    /// `iceberg`). A three-part name's first part is the database, `default_catalog`, or one
+    /// of these.
+    package var catalogs: [String: String] = [:]
 
     package init(user: String, database: String) {
         self.user = user
         self.sessionUser = user
         self.database = database
+    }
+}
+
+extension Binder {
+    /// A three-part name's catalog: the database itself, Flink's `default_catalog`, or an
+    /// in-memory catalog of the session (whose databases are schemas); another database is
+    /// PostgreSQL's 0A000.
+    func checkCatalog(of name: ObjectName, position: Int?) throws(SluiceError) {
+        guard name.qualifier.count >= 2, let first = name.qualifier.first else { return }
+        if first == session.database || first == "default_catalog" { return }
+        switch session.catalogs[first] {
+        case "generic_in_memory"?: return
+        case "iceberg"?:
+            throw SluiceError(
+                .featureNotSupported, "the databases and tables of the Iceberg catalog \"\(first)\" are not reachable from SQL yet", position: position)
+        default:
+            throw SluiceError(.featureNotSupported, "cross-database references are not implemented: \"\(name.description)\"", position: position)
+        }
     }
 }
 
@@ -196,11 +218,18 @@ package struct Binder {
             return try bindGrant(grant)
         case .grantRole(let grant):
             return try bindGrantRole(grant)
+        case .catalog(.createDatabase(let name, let ifNotExists)):
+            // In Sluice's own catalog or an in-memory one, a database is a schema.
+            try checkCatalog(of: ObjectName(name.qualifier + [name.name, "_"]), position: statement.position.errorPosition)
+            return try bindCreateSchema(ObjectName(name.name == "default_database" ? "public" : name.name), ifNotExists: ifNotExists)
+        case .catalog(let statement):
+            return .utility(.catalog(statement))
         }
     }
 
     /// The user relation `name`, or 42P01.
     func relation(named name: ObjectName, position: Int?) throws(SluiceError) -> RelationDefinition {
+        try checkCatalog(of: name, position: position)
         let schema = name.qualifier.last ?? session.schema
         guard let relation = catalog.relation(named: name.name, schema: schema) else {
             throw SluiceError(.undefinedTable, "relation \"\(name.description)\" does not exist", position: position)

@@ -108,6 +108,8 @@ package enum UtilityStatement: Sendable, Equatable {
     case checkpoint
     case discard
     case deallocate(String?)
+    /// Flink's catalog statements, run against the session's catalogs.
+    case catalog(CatalogStatement)
 }
 
 /// An uncorrelated subquery inside UPDATE or DELETE, run once before the rows change.

@@ -304,6 +304,8 @@ package enum SessionDefaults {
         ("statement_timeout", "0"),
         // 0: the server's --memory-limit.
         ("query_memory_limit", "0"),
+        // The SQL the session speaks: `risingwave` (Sluice's own) or `flink`.
+        ("sql_dialect", "risingwave"),
     ]
 
     /// Settings that clients set and Sluice accepts without acting on them.

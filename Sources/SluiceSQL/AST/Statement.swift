@@ -76,6 +76,8 @@ package struct Statement: Hashable, Sendable {
         case grant(Grant)
         /// `GRANT` or `REVOKE` of membership in roles.
         case grantRole(GrantRole)
+        /// Flink's catalog statements: `CREATE|DROP CATALOG`, `USE [CATALOG]`, `SHOW CATALOGS`, …
+        case catalog(CatalogStatement)
     }
 }
 

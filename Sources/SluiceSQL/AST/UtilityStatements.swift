@@ -155,3 +155,26 @@ package struct AlterRole: Hashable, Sendable {
         self.renameTo = renameTo
     }
 }
+
+/// Flink's catalogs, which a session names in three-part names (`catalog.database.table`):
+/// `generic_in_memory` ones hold Sluice's own schemas as their databases; `iceberg` ones name an
+/// Iceberg REST catalog (the built-in one or another).
+package enum CatalogStatement: Hashable, Sendable {
+    /// `CREATE CATALOG [IF NOT EXISTS] c WITH ('type' = …, …)`.
+    case create(name: String, ifNotExists: Bool, options: [WithOption])
+    /// Flink's `CREATE DATABASE [IF NOT EXISTS] [c.]db`: a schema of Sluice's, or a namespace
+    /// of an Iceberg catalog.
+    case createDatabase(ObjectName, ifNotExists: Bool)
+    /// `DROP CATALOG [IF EXISTS] c`.
+    case drop(name: String, ifExists: Bool)
+    /// `USE CATALOG c`.
+    case useCatalog(String)
+    /// `USE db` or `USE c.db`.
+    case useDatabase(ObjectName)
+    /// `SHOW CATALOGS`.
+    case showCatalogs
+    /// `SHOW CURRENT CATALOG`.
+    case showCurrentCatalog
+    /// `SHOW CURRENT DATABASE`.
+    case showCurrentDatabase
+}

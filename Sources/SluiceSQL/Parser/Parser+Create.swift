@@ -21,6 +21,11 @@ extension Parser {
             let ifNotExists = consumeKeywords("if", "not", "exists")
             return .createDatabase(try parseObjectName(), ifNotExists: ifNotExists)
         }
+        if consumeKeyword("catalog") {
+            let ifNotExists = consumeKeywords("if", "not", "exists")
+            let name = try parseLabel()
+            return .catalog(.create(name: name, ifNotExists: ifNotExists, options: isKeyword("with") ? try parseWithOptions() : []))
+        }
         if consumeKeyword("secret") {
             let ifNotExists = consumeKeywords("if", "not", "exists")
             let name = try parseObjectName()

@@ -33,6 +33,11 @@ extension Parser {
         case "create":
             return try parseCreate()
         case "drop":
+            if isKeyword("catalog", at: 1) {
+                index += 2
+                let ifExists = consumeKeywords("if", "exists")
+                return .catalog(.drop(name: try parseLabel(), ifExists: ifExists))
+            }
             if isKeyword("role", at: 1) || isKeyword("user", at: 1) {
                 advance()
                 advance()
@@ -43,7 +48,14 @@ extension Parser {
             return .drop(try parseDrop())
         case "show":
             advance()
+            if consumeKeyword("catalogs") { return .catalog(.showCatalogs) }
+            if consumeKeywords("current", "catalog") { return .catalog(.showCurrentCatalog) }
+            if consumeKeywords("current", "database") { return .catalog(.showCurrentDatabase) }
             return .show(try parseShow())
+        case "use":
+            advance()
+            if consumeKeyword("catalog") { return .catalog(.useCatalog(try parseLabel())) }
+            return .catalog(.useDatabase(try parseObjectName()))
         case "set":
             advance()
             return try parseSet()

@@ -151,6 +151,18 @@ extension Statement.Kind: CustomStringConvertible {
             return grant.description
         case .grantRole(let grant):
             return grant.description
+        case .catalog(let statement):
+            switch statement {
+            case .create(let name, let ifNotExists, let options):
+                return "CREATE CATALOG " + (ifNotExists ? "IF NOT EXISTS " : "") + quoteIdentifierIfNeeded(name) + optionsText(options, prefix: " WITH ")
+            case .createDatabase(let name, let ifNotExists): return "CREATE DATABASE " + (ifNotExists ? "IF NOT EXISTS " : "") + name.description
+            case .drop(let name, let ifExists): return "DROP CATALOG " + (ifExists ? "IF EXISTS " : "") + quoteIdentifierIfNeeded(name)
+            case .useCatalog(let name): return "USE CATALOG \(quoteIdentifierIfNeeded(name))"
+            case .useDatabase(let name): return "USE \(name)"
+            case .showCatalogs: return "SHOW CATALOGS"
+            case .showCurrentCatalog: return "SHOW CURRENT CATALOG"
+            case .showCurrentDatabase: return "SHOW CURRENT DATABASE"
+            }
         }
     }
 }

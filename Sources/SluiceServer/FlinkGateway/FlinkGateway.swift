@@ -57,7 +57,7 @@ package final class FlinkGateway: Sendable {
     func openSession(properties: [String: String], name: String?, user: String) throws(FlinkGatewayError) -> String {
         closeIdleSessions()
         let handle = UUID().uuidString.lowercased()
-        let sql = SQLSession(database: database, user: user, databaseName: "dev", parameters: ["sql_dialect": "flink"])
+        let sql = SQLSession(database: database, user: user, databaseName: "dev", parameters: [:], dialect: .flink)
         let session = FlinkGatewaySession(handle: handle, name: name, user: user, sql: sql)
         for (key, value) in properties { session.set(key, value) }
         // Flink's keys given at open are the session's settings too, as `SET` would make them.

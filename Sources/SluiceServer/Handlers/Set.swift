@@ -1,6 +1,7 @@
 import SluiceCore
 import SluicePGWire
 import SluicePlanner
+import SluiceSQL
 
 /// SET and RESET of a session setting, and SET ROLE / RESET ROLE.
 enum SetHandler {
@@ -42,6 +43,14 @@ enum SetHandler {
                     throw SluiceError(.invalidParameterValue, "invalid value for parameter \"TimeZone\": \"\(text)\"")
                 }
             }
+        }
+        if settingName == "sql_dialect" {
+            guard let dialect = SQLDialect(setting: text) else {
+                throw SluiceError(
+                    .invalidParameterValue, "invalid value for parameter \"sql_dialect\": \"\(text)\"",
+                    hint: "Available values: risingwave, flink.")
+            }
+            text = dialect.rawValue
         }
         if settingName == "barrier_interval_ms" {
             guard let milliseconds = Int(text), milliseconds > 0 else {

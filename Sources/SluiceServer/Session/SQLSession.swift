@@ -40,18 +40,53 @@ package final class SQLSession: PGSession {
         var settings: [String: String]
         var transactionStatus = PGTransactionStatus.idle
         var info: SessionInfo
+        /// Flink's catalogs the session created (`CREATE CATALOG`), by name: their options.
+        var catalogs: [String: [String: String]] = [:]
+        /// The catalog `USE CATALOG` chose; nil: the default one (Sluice's own).
+        var currentCatalog: String?
     }
 
     let database: Database
     /// Who the session is and what it sees: its current role changes with `SET ROLE`.
-    var info: SessionInfo { state.withLock { $0.info } }
+    var info: SessionInfo {
+        let (stored, path, catalogs) = state.withLock { ($0.info, $0.settings["search_path"], $0.catalogs) }
+        var info = stored
+        info.schema = currentSchema(searchPath: path)
+        info.catalogs = catalogs.mapValues { $0["type"] ?? "" }
+        return info
+    }
+
+    /// The schema unqualified names resolve in and new relations go to: the first schema of
+    /// `search_path` that exists (`USE db` sets it), else `public`.
+    func currentSchema(searchPath: String?) -> String {
+        for entry in (searchPath ?? "").split(separator: ",") {
+            var name = entry.trimmingCharacters(in: .whitespaces)
+            if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+            if name == "$user" || name.isEmpty { continue }
+            if database.catalog.hasSchema(name) { return name }
+        }
+        return "public"
+    }
+
+    /// Flink's catalogs of the session, and the current one.
+    var flinkCatalogs: (catalogs: [String: [String: String]], current: String?) {
+        state.withLock { ($0.catalogs, $0.currentCatalog) }
+    }
+
+    func updateFlinkCatalogs(_ body: (inout [String: [String: String]], inout String?) throws(SluiceError) -> Void) throws(SluiceError) {
+        try state.withLock { (state) throws(SluiceError) in try body(&state.catalogs, &state.currentCatalog) }
+    }
     private let state: Mutex<State>
     private let cancelled = CancelFlag()
     /// The files this session's `file_scan` calls read.
     let fileScans: FileScans
+    /// The dialect of a session that speaks no other (a Flink gateway session's); nil: the
+    /// `sql_dialect` setting's.
+    let fixedDialect: SQLDialect?
 
-    package init(database: Database, user: String, databaseName: String, parameters: [String: String]) {
+    package init(database: Database, user: String, databaseName: String, parameters: [String: String], dialect: SQLDialect? = nil) {
         self.database = database
+        fixedDialect = dialect
         fileScans = FileScans(makeSource: database.makeDetachedSource)
         var info = SessionInfo(user: user, database: databaseName)
         let stores = database.tables.stores
@@ -74,7 +109,7 @@ package final class SQLSession: PGSession {
     }
 
     private func prepareStatements(_ sql: String, parameterTypes: [DataType?]) throws(SluiceError) -> [PGPreparedStatement] {
-        let statements = try SQLParser.parse(sql)
+        let statements = try SQLParser.parse(sql, dialect: dialect)
         var prepared: [PGPreparedStatement] = []
         for statement in statements {
             var types = parameterTypes.map { $0 ?? .unknown }
@@ -208,6 +243,11 @@ package final class SQLSession: PGSession {
         state.withLock { $0.settings[name] }
     }
 
+    /// The SQL the session speaks now.
+    var dialect: SQLDialect {
+        fixedDialect ?? SQLDialect(setting: setting("sql_dialect") ?? "") ?? .native
+    }
+
     /// Every setting the session holds now.
     var settings: [String: String] {
         state.withLock { $0.settings }
@@ -241,6 +281,7 @@ package final class SQLSession: PGSession {
             case .showAll: return [PGColumn(name: "Name", type: .varchar), PGColumn(name: "Setting", type: .varchar), PGColumn(name: "Description", type: .varchar)]
             case .showList: return [PGColumn(name: "Name", type: .varchar)]
             case .describe: return DescribeHandler.columns
+            case .catalog(let statement): return CatalogHandler.columns(of: statement)
             default: return nil
             }
         default:

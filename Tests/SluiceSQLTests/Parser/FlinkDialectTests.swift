@@ -1,0 +1,140 @@
+import SluiceCore
+import Testing
+
+@testable import SluiceSQL
+
+/// Flink SQL as seed 004 types it, lowered onto Sluice's own statements.
+@Suite struct FlinkDialectTests {
+    private func flink(_ sql: String) throws -> Statement.Kind {
+        let statements = try SQLParser.parse(sql, dialect: .flink)
+        try #require(statements.count == 1)
+        return statements[0].kind
+    }
+
+    private func options(_ list: [WithOption]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: list.map { ($0.key, $0.value.text) })
+    }
+
+    @Test func catalogStatementsParse() throws {
+        #expect(try flink("CREATE CATALOG kafka_catalog WITH ('type'='generic_in_memory');")
+            == .catalog(.create(name: "kafka_catalog", ifNotExists: false, options: [WithOption(key: "type", value: .string("generic_in_memory"))])))
+        #expect(try flink("CREATE DATABASE kafka_catalog.payments_db") == .catalog(.createDatabase(ObjectName(["kafka_catalog", "payments_db"]), ifNotExists: false)))
+        #expect(try flink("CREATE DATABASE IF NOT EXISTS db") == .catalog(.createDatabase(ObjectName("db"), ifNotExists: true)))
+        #expect(try flink("USE CATALOG c") == .catalog(.useCatalog("c")))
+        #expect(try flink("USE c.db") == .catalog(.useDatabase(ObjectName(["c", "db"]))))
+        #expect(try flink("SHOW CATALOGS") == .catalog(.showCatalogs))
+        #expect(try flink("SHOW CURRENT CATALOG") == .catalog(.showCurrentCatalog))
+        #expect(try flink("SHOW CURRENT DATABASE") == .catalog(.showCurrentDatabase))
+        #expect(try flink("DROP CATALOG IF EXISTS c") == .catalog(.drop(name: "c", ifExists: true)))
+        // Each prints as it parses.
+        for sql in ["CREATE CATALOG c WITH ('type'='iceberg', 'uri'='http://x:8181/api')", "USE CATALOG c", "DROP CATALOG c", "SHOW CATALOGS"] {
+            let kind = try flink(sql)
+            #expect(try SQLParser.parse(Statement(kind).description).first?.kind == kind, "\(sql)")
+        }
+    }
+
+    @Test func seedKafkaTableBecomesASource() throws {
+        let sql = """
+            CREATE TABLE kafka_catalog.payments_db.payment_charges (
+                event_id STRING,
+                amount DECIMAL(10, 2),
+                metadata ROW<
+                    order_id STRING,
+                    user_email STRING
+                >,
+                `3ds_authenticated` STRING,
+                created_at TIMESTAMP(3),
+                WATERMARK FOR created_at AS created_at - INTERVAL '5' SECOND
+            ) WITH (
+                'connector' = 'kafka',
+                'properties.bootstrap.servers' = 'kafka-broker:29092',
+                'format' = 'json',
+                'scan.startup.mode' = 'earliest-offset',
+                'topic' = 'payment_charges',
+                'json.ignore-parse-errors' = 'true'
+            );
+            """
+        guard case .createSource(let source) = try flink(sql) else {
+            Issue.record("not a source")
+            return
+        }
+        #expect(source.name == ObjectName(["kafka_catalog", "payments_db", "payment_charges"]))
+        #expect(source.columns.map(\.name) == ["event_id", "amount", "metadata", "3ds_authenticated", "created_at"])
+        #expect(source.watermarks.map(\.column) == ["created_at"])
+        #expect(options(source.options) == [
+            "connector": "kafka", "topic": "payment_charges", "properties.bootstrap.server": "kafka-broker:29092", "scan.startup.mode": "earliest",
+        ])
+        #expect(source.format == FormatEncode(format: "PLAIN", encode: "JSON"))
+    }
+
+    @Test func startupModesAndFormats() throws {
+        func lowered(_ extra: String, format: String = "json") throws -> (options: [String: String], format: FormatEncode?) {
+            let kind = try flink("CREATE TABLE t (a INT) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='h:1', 'format'='\(format)'\(extra))")
+            guard case .createSource(let source) = kind else { throw SluiceError(.internalError, "not a source") }
+            return (options(source.options), source.format)
+        }
+        #expect(try lowered(", 'scan.startup.mode'='latest-offset'").options["scan.startup.mode"] == "latest")
+        #expect(try lowered("").options["scan.startup.mode"] == "latest")
+        #expect(try lowered(", 'scan.startup.mode'='group-offsets', 'properties.auto.offset.reset'='earliest'").options["scan.startup.mode"] == "earliest")
+        let timestamp = try lowered(", 'scan.startup.mode'='timestamp', 'scan.startup.timestamp-millis'='1700000000000'").options
+        #expect(timestamp["scan.startup.mode"] == "timestamp" && timestamp["scan.startup.timestamp.millis"] == "1700000000000")
+        let grouped = try lowered(", 'properties.group.id'='g1', 'properties.client.id'='c'").options
+        #expect(grouped["group.id.prefix"] == "g1" && grouped["properties.client.id"] == "c")
+        #expect(try lowered("", format: "csv").format?.encode == "CSV")
+        #expect(try lowered("", format: "debezium-json").format == FormatEncode(format: "DEBEZIUM", encode: "JSON"))
+        let avro = try lowered(", 'avro-confluent.url'='http://r:8081'", format: "avro-confluent").format
+        #expect(avro?.encode == "AVRO" && avro?.options.first?.key == "schema.registry")
+    }
+
+    @Test func refusalsAreFlinks() throws {
+        let base = "CREATE TABLE t (a INT) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='h:1', 'format'='json'"
+        func message(_ sql: String) -> String {
+            do {
+                _ = try flink(sql)
+                return ""
+            } catch {
+                return (error as? SluiceError)?.message ?? "\(error)"
+            }
+        }
+        #expect(message(base + ", 'sink.partitioner'='fixed', 'bogus'='1')").hasPrefix("Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nbogus\nsink.partitioner"))
+        #expect(message(base + ", 'scan.startup.mode'='specific-offsets')").contains("Invalid value for option 'scan.startup.mode'"))
+        #expect(message(base + ", 'scan.startup.mode'='timestamp')").contains("'scan.startup.timestamp-millis' is required"))
+        #expect(message("CREATE TABLE t (a INT) WITH ('connector'='kafka', 'properties.bootstrap.servers'='h:1', 'format'='json')").contains("topic"))
+        #expect(message("CREATE TABLE t (a INT) WITH ('connector'='kafka', 'topic'='t', 'format'='json')").contains("properties.bootstrap.servers"))
+        #expect(message("CREATE TABLE t (a INT) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='h:1')").contains("'format'"))
+        #expect(message(base.replacingOccurrences(of: "'json'", with: "'raw'") + ")").contains("format factory for identifier 'raw'"))
+        #expect(message("CREATE TABLE t (a INT) WITH ('connector'='jdbc')").contains("factory for identifier 'jdbc'"))
+        #expect(message("CREATE TABLE t (a INT, PRIMARY KEY (a) NOT ENFORCED) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='h:1', 'format'='json')")
+            .contains("doesn't support defining PRIMARY KEY"))
+        #expect(message("CREATE TABLE t (a INT) WITH ('connector'='upsert-kafka', 'topic'='t', 'properties.bootstrap.servers'='h:1', 'value.format'='json', 'key.format'='json')")
+            .contains("PRIMARY KEY"))
+    }
+
+    @Test func upsertKafkaAndDatagenAndFiles() throws {
+        let upsert = try flink("""
+            CREATE TABLE u (k STRING, v INT, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector'='upsert-kafka', 'topic'='u',
+              'properties.bootstrap.servers'='h:1', 'key.format'='json', 'value.format'='json')
+            """)
+        guard case .createTable(let table) = upsert else {
+            Issue.record("not a table")
+            return
+        }
+        #expect(table.format == FormatEncode(format: "UPSERT", encode: "JSON"))
+        #expect(options(table.options)["topic"] == "u")
+        guard case .createSource(let generated) = try flink(
+            "CREATE TABLE g (id INT) WITH ('connector'='datagen', 'rows-per-second'='5', 'fields.id.kind'='sequence', 'fields.id.start'='1')")
+        else {
+            Issue.record("not a source")
+            return
+        }
+        #expect(options(generated.options) == ["connector": "datagen", "datagen.rows.per.second": "5", "fields.id.kind": "sequence", "fields.id.start": "1"])
+        guard case .createSource(let files) = try flink("CREATE TABLE f (id INT) WITH ('connector'='filesystem', 'path'='file:///data/in', 'format'='csv')") else {
+            Issue.record("not a source")
+            return
+        }
+        #expect(options(files.options) == ["connector": "posix_fs", "posix_fs.root": "/data/in"])
+        #expect(files.format?.encode == "CSV")
+        // The native dialect leaves Flink's spelling alone (its binder refuses what it does not know).
+        #expect(try SQLParser.parse("CREATE TABLE g (id INT) WITH ('connector'='datagen')").first.map { if case .createTable = $0.kind { true } else { false } } == true)
+    }
+}
