@@ -18,10 +18,10 @@ package struct SessionInfo: Sendable {
     /// The rows a table or materialized view holds now, for the statistics views
     /// (`pg_stat_user_tables.n_live_tup`); nil when not known.
     package var rowCount: @Sendable (Int) -> Int? = { _ in nil }
-    /// Flink's catalogs the session created, by name: their `type` (`generic_in_memory`,
-    /// `iceberg`). A three-part name's first part is the database, `default_catalog`, or one
-    /// of these.
-    package var catalogs: [String: String] = [:]
+    /// Flink's catalogs the session created, by name: their options (`type` is
+    /// `generic_in_memory` or `iceberg`). A three-part name's first part is the database,
+    /// `default_catalog`, or one of these.
+    package var catalogs: [String: [String: String]] = [:]
 
     package init(user: String, database: String) {
         self.user = user
@@ -37,7 +37,7 @@ extension Binder {
     func checkCatalog(of name: ObjectName, position: Int?) throws(SluiceError) {
         guard name.qualifier.count >= 2, let first = name.qualifier.first else { return }
         if first == session.database || first == "default_catalog" { return }
-        switch session.catalogs[first] {
+        switch session.catalogs[first]?["type"] {
         case "generic_in_memory"?: return
         case "iceberg"?:
             throw SluiceError(
@@ -136,12 +136,21 @@ package struct Binder {
             let bound = try bindQuery(query)
             let result = Self.vectorsAsText(bound)
             return .query(result.plan, columns: result.columns)
+        case .insert(let insert) where insert.table.qualifier.count == 2 && session.catalogs[insert.table.qualifier[0]]?["type"] == "iceberg":
+            return try bindIcebergCatalogJob(insert.table, query: insert.source, columns: insert.columns, creates: false)
         case .insert(let insert):
             return try bindInsert(insert)
         case .update(let update):
             return try bindUpdate(update)
         case .delete(let delete):
             return try bindDelete(delete)
+        case .createTable(let create) where create.name.qualifier.count == 2 && session.catalogs[create.name.qualifier[0]]?["type"] == "iceberg":
+            guard create.query != nil else {
+                throw SluiceError(
+                    .featureNotSupported, "CREATE TABLE in Iceberg catalog \"\(create.name.qualifier[0])\" takes AS SELECT",
+                    hint: "CREATE TABLE c.db.t AS SELECT … makes the table and a job that fills it.")
+            }
+            return try bindIcebergCatalogJob(create.name, query: create.query, columns: create.columns.map(\.name), creates: true)
         case .createTable(let create):
             return try bindCreateTable(create, sourceText: statement.sourceText)
         case .drop(let drop):
@@ -218,6 +227,9 @@ package struct Binder {
             return try bindGrant(grant)
         case .grantRole(let grant):
             return try bindGrantRole(grant)
+        case .catalog(.createDatabase(let name, _)) where name.qualifier.count == 1 && session.catalogs[name.qualifier[0]]?["type"] == "iceberg":
+            // In an Iceberg catalog, a database is a namespace.
+            return .utility(.catalog(.createDatabase(name, ifNotExists: true)))
         case .catalog(.createDatabase(let name, let ifNotExists)):
             // In Sluice's own catalog or an in-memory one, a database is a schema.
             try checkCatalog(of: ObjectName(name.qualifier + [name.name, "_"]), position: statement.position.errorPosition)

@@ -25,6 +25,24 @@ package enum FlinkDialect {
         return statement
     }
 
+    // MARK: Iceberg catalogs
+
+    /// The Iceberg connector's options for table `database.table` of a Flink Iceberg catalog
+    /// (`'type' = 'iceberg'`, `'catalog-type' = 'rest'`) with `catalog`'s options.
+    package static func icebergOptions(catalog: [String: String], database: String, table: String) -> [String: String] {
+        var options = ["connector": "iceberg", "catalog.type": "rest", "database.name": database, "table.name": table]
+        let names = [
+            "uri": "catalog.uri", "warehouse": "warehouse.path", "credential": "catalog.credential", "scope": "catalog.scope",
+            "oauth2-server-uri": "catalog.oauth2_server_uri", "token": "catalog.token", "s3.endpoint": "s3.endpoint",
+            "s3.access-key-id": "s3.access.key", "s3.secret-access-key": "s3.secret.key", "s3.region": "s3.region", "client.region": "s3.region",
+            "s3.path-style-access": "s3.path.style.access",
+        ]
+        for (key, value) in catalog {
+            if let name = names[key] { options[name] = value }
+        }
+        return options
+    }
+
     // MARK: Connector tables
 
     static func lowerConnectorTable(_ table: CreateTable) throws(SluiceError) -> Statement.Kind {

@@ -3,6 +3,7 @@ import Synchronization
 import SluiceCore
 import SluiceDataflow
 import SluicePlanner
+import SluiceSQL
 
 /// The files a session's `file_scan(…)` calls read (RisingWave's function):
 ///
@@ -42,9 +43,10 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
     }
 
     package func relation(function: String, arguments: [String]) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)])? {
-        guard function == "file_scan" else { return nil }
-        if let found = known.withLock({ $0[arguments] }) { return (found.id, found.columns) }
-        let description = try Self.description(arguments)
+        guard function == "file_scan" || function == "iceberg" else { return nil }
+        let key = [function] + arguments
+        if let found = known.withLock({ $0[key] }) { return (found.id, found.columns) }
+        let description = function == "iceberg" ? try Self.icebergDescription(arguments) : try Self.description(arguments)
         let source = try makeSource(description, true)
         guard let columns = source.inferredColumns, !columns.isEmpty else {
             throw SluiceError(.invalidParameterValue, "file_scan found no columns in the files")
@@ -55,9 +57,20 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
                 throw SluiceError(.programLimitExceeded, "a session may read at most \(Self.limit) different file_scan calls", hint: "Create a source over the files.")
             }
             let relation = Relation(connector: source, types: columns.map(\.type), columns: columns, id: Int(Int32.min) + known.count)
-            known[arguments] = relation
+            known[key] = relation
             return (relation.id, columns)
         }
+    }
+
+    /// An Iceberg source's description for a table of a Flink Iceberg catalog: its database,
+    /// its name, then the catalog's options as key and value.
+    static func icebergDescription(_ arguments: [String]) throws(SluiceError) -> SourceDescription {
+        guard arguments.count >= 2, arguments.count % 2 == 0 else { throw SluiceError(.internalError, "an Iceberg catalog table's arguments are malformed") }
+        var catalog: [String: String] = [:]
+        for index in stride(from: 2, to: arguments.count, by: 2) { catalog[arguments[index]] = arguments[index + 1] }
+        let options = FlinkDialect.icebergOptions(catalog: catalog, database: arguments[0], table: arguments[1])
+        return SourceDescription(
+            id: 0, name: arguments[1], columns: [], primaryKey: [], options: options, format: "PLAIN", encode: "PARQUET", formatOptions: [:], isTable: false)
     }
 
     /// A file source's description for a call's arguments.

@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceLakehouseClients
 import SluicePGWire
 import SluiceSQL
 
@@ -10,7 +11,7 @@ enum CatalogHandler {
     static let defaultCatalog = "default_catalog"
     static let defaultDatabase = "default_database"
 
-    static func run(_ statement: CatalogStatement, in session: SQLSession) throws(SluiceError) -> PGStatementResult {
+    static func run(_ statement: CatalogStatement, in session: SQLSession) async throws(SluiceError) -> PGStatementResult {
         switch statement {
         case .create(let name, let ifNotExists, let options):
             let settings = try validated(options, catalog: name)
@@ -35,8 +36,16 @@ enum CatalogHandler {
                 if current == name { current = nil }
             }
             return PGStatementResult(commandTag: "DROP CATALOG")
-        case .createDatabase:
-            throw SluiceError(.internalError, "CREATE DATABASE is bound as CREATE SCHEMA")
+        case .createDatabase(let name, _):
+            // A namespace of an Iceberg catalog (the binder makes the others schemas).
+            guard let catalog = name.qualifier.first, let options = session.flinkCatalogs.catalogs[catalog], let uri = options["uri"] else {
+                throw SluiceError(.internalError, "CREATE DATABASE outside an Iceberg catalog is bound as CREATE SCHEMA")
+            }
+            let client = IcebergRESTCatalogClient(configuration: .init(
+                uri: uri, credential: options["credential"], token: options["token"], scope: options["scope"] ?? "catalog",
+                warehouse: options["warehouse"], oauth2ServerURI: options["oauth2-server-uri"]))
+            try await client.createNamespaceIfMissing([name.name])
+            return PGStatementResult(commandTag: "CREATE DATABASE")
         case .useCatalog(let name):
             try use(catalog: name, in: session)
             return PGStatementResult(commandTag: "USE CATALOG")

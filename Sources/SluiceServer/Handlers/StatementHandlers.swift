@@ -51,7 +51,7 @@ enum StatementHandlers {
         case .utility(.checkpoint): return try await CheckpointHandler.run(in: session)
         case .utility(.discard): return DiscardHandler.run(in: session)
         case .utility(.deallocate): return DiscardHandler.runDeallocate()
-        case .utility(.catalog(let statement)): return try CatalogHandler.run(statement, in: session)
+        case .utility(.catalog(let statement)): return try await CatalogHandler.run(statement, in: session)
         }
     }
 

@@ -52,7 +52,7 @@ package final class SQLSession: PGSession {
         let (stored, path, catalogs) = state.withLock { ($0.info, $0.settings["search_path"], $0.catalogs) }
         var info = stored
         info.schema = currentSchema(searchPath: path)
-        info.catalogs = catalogs.mapValues { $0["type"] ?? "" }
+        info.catalogs = catalogs
         return info
     }
 

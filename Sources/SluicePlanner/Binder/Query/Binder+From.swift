@@ -153,6 +153,24 @@ extension Binder {
         }
     }
 
+    /// A table of a Flink Iceberg catalog of the session (`catalog.database.table`): a scan of
+    /// the table as it is when the query runs, which the server resolves.
+    private func bindIcebergCatalogTable(_ name: ObjectName, catalog options: [String: String], position: Int?) throws(SluiceError) -> BoundQuery {
+        guard let externalRelations else {
+            throw SluiceError(
+                .featureNotSupported, "the tables of Iceberg catalog \"\(name.qualifier[0])\" are read in a query, not in a view, materialized view or sink",
+                hint: "Create a source over the table: CREATE SOURCE … WITH (connector = 'iceberg', …).", position: position)
+        }
+        var arguments = [name.qualifier[1], name.name]
+        for key in options.keys.sorted() { arguments += [key, options[key] ?? ""] }
+        guard let found = try externalRelations.relation(function: "iceberg", arguments: arguments) else {
+            throw SluiceError(.featureNotSupported, "Iceberg catalogs are not readable here", position: position)
+        }
+        let scan = TableScan(
+            tableID: found.id, tableName: name.name, columns: Array(found.columns.indices), columnTypes: found.columns.map(\.type), isAppendOnly: true)
+        return BoundQuery(plan: .scan(scan), scope: Scope(entries: found.columns.map { Scope.Entry(qualifier: name.name, name: $0.name, type: $0.type) }))
+    }
+
     /// RisingWave's `file_scan('parquet', 's3', region, access key, secret key, location)`
     /// (and `'posix_fs'` with a folder or file): a scan of files, which the server resolves.
     private func bindFileScan(_ arguments: [ScalarExpr], position: Int?) throws(SluiceError) -> BoundQuery {
@@ -221,6 +239,9 @@ extension Binder {
         }
         if let system = try SystemCatalog.relation(named: name, catalog: catalog, session: session) {
             return system
+        }
+        if name.qualifier.count == 2, let options = session.catalogs[name.qualifier[0]], options["type"] == "iceberg" {
+            return try bindIcebergCatalogTable(name, catalog: options, position: position)
         }
         let relation = try relation(named: name, position: position)
         try requirePrivilege(.select, on: relation, position: position)
