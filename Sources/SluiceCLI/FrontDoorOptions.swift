@@ -9,7 +9,13 @@ struct FrontDoorOptions: ParsableArguments {
     @Flag(help: "Run without Flink's SQL gateway API.")
     var noFlinkGateway = false
 
+    @Option(help: ArgumentHelp(
+        "Reach name:port at host:port instead, in connectors' addresses and Flink's catalogs (repeatable): kafka-broker:29092=127.0.0.1:9092 lets a pipeline written for docker-compose use this process's broker.",
+        valueName: "name:port=host:port"))
+    var hostAlias: [String] = []
+
     func apply(to configuration: inout ServerConfiguration) throws {
+        for alias in hostAlias { configuration.hostAliases.append(try HostAliases.parse(alias)) }
         if !noFlinkGateway {
             let (host, port) = try parseAddress(flinkGatewayListen)
             configuration.flinkGateway = FrontDoorAddress(host: host, port: port)

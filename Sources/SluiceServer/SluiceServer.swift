@@ -48,6 +48,8 @@ package struct ServerConfiguration: Sendable {
     /// Flink's SQL Gateway REST API (`--flink-gateway-listen`, Flink's port 8083); nil to run
     /// without it (`sluice serve` runs it).
     package var flinkGateway: FrontDoorAddress?
+    /// `--host-alias name:port=host:port`: addresses in connectors' options reached elsewhere.
+    package var hostAliases: [(from: String, to: String)] = []
     /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
     /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
     /// starts the server (`sluice serve`); none by default.
@@ -209,7 +211,10 @@ package final class SluiceServer: Sendable {
         let database = try Database(
             dataDirectory: configuration.dataDirectory, barrierIntervalMilliseconds: configuration.barrierIntervalMilliseconds,
             checkpointFrequency: configuration.checkpointFrequency, memoryLimit: configuration.memoryLimit ?? StateMemory.defaultLimit,
-            connectors: configuration.connectors(lakehouse))
+            connectors: configuration.connectors(lakehouse),
+            hostAliases: HostAliases(
+                aliases: configuration.hostAliases, brokerAddress: configuration.broker.map { "\($0.host):\($0.port)" },
+                catalogAddress: configuration.catalog.map { "\($0.host):\($0.port)" }))
         broker?.users = CatalogUsers(catalog: database.catalog)
         registryUsers.set(CatalogUsers(catalog: database.catalog))
         if let recovery = database.recovery {

@@ -43,6 +43,8 @@ package final class Database: TableProvider, Sendable {
     package let streams: StreamCoordinator
     /// The system's time zones (tzdata), for `SET TimeZone` and `AT TIME ZONE`.
     package let timeZones = TimeZoneDatabase()
+    /// `--host-alias`: the addresses connectors and Flink's catalogs reach instead of others.
+    package let hostAliases: HostAliases
     /// What recovery did at start, for the log line `sluice serve` prints.
     package internal(set) var recovery: TableJournal.Recovery? {
         get { recoveryBox.withLock { $0 } }
@@ -70,8 +72,10 @@ package final class Database: TableProvider, Sendable {
         },
         sinks makeSink: @escaping SinkFactory = { description, _ throws(SluiceError) in
             throw SluiceError(.featureNotSupported, "sink connector \"\(description.options["connector"] ?? "")\" is not available")
-        }
+        },
+        hostAliases: HostAliases = HostAliases()
     ) throws(SluiceError) {
+        self.hostAliases = hostAliases
         // A connector's error at CREATE or at a restart may quote its options: masked, as
         // in its statuses, before a client or the log sees it.
         makeDetachedSource = makeConnector
@@ -135,13 +139,15 @@ package final class Database: TableProvider, Sendable {
     /// A database whose sources and sinks are `connectors`' (Sluice's own: `BuiltInConnectors`).
     package convenience init(
         dataDirectory: String?, barrierIntervalMilliseconds: Int = 1000, checkpointFrequency: Int = 1, memoryLimit: Int? = nil,
-        connectors: any ConnectorKit
+        connectors: any ConnectorKit, hostAliases: HostAliases = HostAliases()
     ) throws(SluiceError) {
+        let connectors = HostAliasingConnectors(inner: connectors, aliases: hostAliases)
         try self.init(
             dataDirectory: dataDirectory, barrierIntervalMilliseconds: barrierIntervalMilliseconds, checkpointFrequency: checkpointFrequency,
             memoryLimit: memoryLimit,
             connectors: { description, validate throws(SluiceError) in try connectors.makeSource(description, validate: validate) },
-            sinks: { description, validate throws(SluiceError) in try connectors.makeSink(description, validate: validate) })
+            sinks: { description, validate throws(SluiceError) in try connectors.makeSink(description, validate: validate) },
+            hostAliases: hostAliases)
     }
 
     package func store(for tableID: Int) -> TableStore? {

@@ -15,6 +15,11 @@ enum CatalogHandler {
         switch statement {
         case .create(let name, let ifNotExists, let options):
             let settings = try validated(options, catalog: name)
+            if let uri = settings["uri"] {
+                // Flink's catalog connects when it is made: an address that cannot be reached is refused then.
+                let aliases = session.database.hostAliases
+                try aliases.checkResolves(["catalog.uri": aliases.rewrite(uri)])
+            }
             let database = session.info.database
             var created = true
             try session.updateFlinkCatalogs { (catalogs, _) throws(SluiceError) in
@@ -41,9 +46,10 @@ enum CatalogHandler {
             guard let catalog = name.qualifier.first, let options = session.flinkCatalogs.catalogs[catalog], let uri = options["uri"] else {
                 throw SluiceError(.internalError, "CREATE DATABASE outside an Iceberg catalog is bound as CREATE SCHEMA")
             }
+            let aliases = session.database.hostAliases
             let client = IcebergRESTCatalogClient(configuration: .init(
-                uri: uri, credential: options["credential"], token: options["token"], scope: options["scope"] ?? "catalog",
-                warehouse: options["warehouse"], oauth2ServerURI: options["oauth2-server-uri"]))
+                uri: aliases.rewrite(uri), credential: options["credential"], token: options["token"], scope: options["scope"] ?? "catalog",
+                warehouse: options["warehouse"], oauth2ServerURI: options["oauth2-server-uri"].map(aliases.rewrite)))
             try await client.createNamespaceIfMissing([name.name])
             return PGStatementResult(commandTag: "CREATE DATABASE")
         case .useCatalog(let name):
