@@ -6,7 +6,7 @@ The rows expected are worked out here from what was inserted, not read from Slui
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 import json
@@ -43,6 +43,8 @@ from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
 from kafka_support import read_topic
 from source_support import connect, wait_until
+from pyiceberg.catalog.rest import RestCatalog
+from harness.ports import free_port
 from test_seed_004 import CLEANED, SOURCE
 
 
@@ -294,3 +296,118 @@ def test_seed_004_through_the_gateway(server: SluiceServer, tmp_path) -> None:
         assert [datetime.fromisoformat(text) for text in mine[12:14]] == list(theirs[12:14])
     assert any(row[8] is None for row in got), "some failure codes spelled as null strings become NULL"
     close_session.sync(session, client=client)
+
+
+POLARIS = """CREATE CATALOG polaris_catalog WITH (
+    'type'='iceberg',
+    'catalog-type'='rest',
+    'uri'='http://polaris:8181/api/catalog',
+    'warehouse'='polariscatalog',
+    'oauth2-server-uri'='http://polaris:8181/api/catalog/v1/oauth/tokens',
+    'credential'='root:secret',
+    'scope'='PRINCIPAL_ROLE:ALL'
+);"""
+
+SINK = """CREATE TABLE polaris_catalog.payments_db.payment_charges AS
+    SELECT * FROM kafka_catalog.payments_db.payment_charges;"""
+
+RECENT = """SELECT
+    charge_id,
+    customer_id,
+    amount,
+    currency,
+    status,
+    provider,
+    created_at
+FROM polaris_catalog.payments_db.payment_charges
+ORDER BY created_at DESC
+LIMIT 10;"""
+
+
+def _kept(events: list[dict]) -> list[dict]:
+    """The events the source's watermark keeps, in topic order: an event is late when its
+    created_at is below the largest created_at - 5 s of those kept before it."""
+    kept, watermark = [], None
+    for event in events:
+        at = datetime.fromisoformat(event["created_at"])
+        if watermark is not None and at < watermark:
+            continue
+        kept.append(event)
+        candidate = at - timedelta(seconds=5)
+        watermark = candidate if watermark is None else max(watermark, candidate)
+    return kept
+
+
+def test_seed_004_verbatim_into_iceberg(tmp_path) -> None:
+    """Seed 004 as its users type it into Flink's SQL client, word for word: its broker and
+    catalog host names reach this process's through --host-alias. The CTAS jobs land the events
+    in Iceberg tables that pyiceberg reads back; SELECT COUNT(*) through the gateway grows to the
+    events the watermark keeps; the cleaning transformation's table equals DuckDB's answer."""
+    kafka_port, catalog_port = free_port(), free_port()
+    aliases = [f"--host-alias=kafka-broker:29092=127.0.0.1:{kafka_port}", f"--host-alias=polaris:8181=127.0.0.1:{catalog_port}"]
+    with SluiceServer(kafka_port=kafka_port, catalog_port=catalog_port, extra_args=aliases) as server:
+        bootstrap = server.kafka_bootstrap
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+        admin.create_topics([NewTopic("payment_charges", 1, 1)])
+        admin.close()
+        client = _client(server)
+        session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({})).session_handle
+        statements = ["CREATE CATALOG kafka_catalog WITH ('type'='generic_in_memory');", "CREATE DATABASE kafka_catalog.payments_db;", SOURCE,
+                      POLARIS, "CREATE DATABASE polaris_catalog.payments_db;", "SET 'execution.checkpointing.interval' = '10s';", SINK, CLEANED]
+        for statement in statements:
+            _, rows, first = _run(client, session, statement)
+            assert first["resultKind"] == "SUCCESS", statement
+        _, rows, _ = _run(client, session, "SHOW SINKS")
+        assert sorted(fields[0] for _, fields in rows) == [
+            "insert-into_polaris_catalog.payments_db.payment_charges", "insert-into_polaris_catalog.payments_db.payment_charges_cleaned"]
+
+        count = 800
+        gen = subprocess.run([str(sluice_binary()), "gen", "payments", "--count", str(count), "--seed", "5", "--topic", "payment_charges",
+                              "--bootstrap", bootstrap], capture_output=True, timeout=120)
+        assert gen.returncode == 0, gen.stderr.decode()
+        events = [json.loads(record.value) for record in read_topic(bootstrap, "payment_charges")[0]]
+        assert len(events) == count
+        kept = _kept(events)
+
+        seen: list[int] = []
+
+        def counted() -> bool:
+            seen.append(_run(client, session, "SELECT COUNT(*) FROM polaris_catalog.payments_db.payment_charges;")[1][0][1][0])
+            return seen[-1] == len(kept)
+        wait_until(counted, 90, "the Iceberg table's count to reach the kept events")
+        assert seen == sorted(seen), "the count only grows"
+
+        # The Iceberg tables as another engine's client reads them.
+        catalog = RestCatalog("polariscatalog", uri=f"{server.catalog_base}/api/catalog", credential="root:secret", warehouse="polariscatalog",
+                              **{"oauth2-server-uri": f"{server.catalog_base}/api/catalog/v1/oauth/tokens"})
+        landed = catalog.load_table("payments_db.payment_charges").scan().to_arrow().to_pylist()
+        assert sorted(row["event_id"] for row in landed) == sorted(event["event_id"] for event in kept)
+        wait_until(lambda: len(catalog.load_table("payments_db.payment_charges_cleaned").scan().to_arrow()) == len(kept), 60,
+                   "the cleaned table to land")
+        cleaned = catalog.load_table("payments_db.payment_charges_cleaned").scan().to_arrow().to_pylist()
+
+        dump = tmp_path / "kept.json"
+        dump.write_text("\n".join(json.dumps(event) for event in kept))
+        db = duckdb.connect()
+        db.execute("""CREATE TABLE payment_charges AS SELECT * FROM read_json(?, columns = {
+            event_id: 'varchar', event_type: 'varchar', provider: 'varchar', charge_id: 'varchar', customer_id: 'varchar',
+            amount: 'decimal(10,2)', currency: 'varchar', status: 'varchar', failure_code: 'varchar', card_country: 'varchar',
+            risk_score: 'integer', risk_level: 'varchar', created_at: 'timestamp', updated_at: 'timestamp'})""", [str(dump)])
+        select = CLEANED.split(" AS\n", 1)[1].rstrip().rstrip(";").replace("kafka_catalog.payments_db.payment_charges", "payment_charges")
+        expected = {row[0]: row for row in db.execute(
+            select.replace("card_country ~ '^[A-Z]{2}$'", "regexp_full_match(card_country, '^[A-Z]{2}$')")).fetchall()}
+        names = ["event_id", "event_type", "provider", "charge_id", "customer_id", "amount", "currency", "status", "failure_code",
+                 "card_country", "risk_score", "risk_level", "created_at", "updated_at"]
+        assert len(cleaned) == len(expected)
+        for row in cleaned:
+            theirs = expected[row["event_id"]]
+            for index, name in enumerate(names[:12]):
+                assert row[name] == theirs[index], (name, row, theirs)
+            assert [row["created_at"].replace(tzinfo=None), row["updated_at"].replace(tzinfo=None)] == list(theirs[12:14])
+
+        # The seed's "recent charges" query through the gateway, against DuckDB's.
+        _, rows, _ = _run(client, session, RECENT)
+        want = db.execute("SELECT charge_id, customer_id, amount, currency, status, provider, created_at FROM payment_charges "
+                          "ORDER BY created_at DESC LIMIT 10").fetchall()
+        assert [(f[0], f[1], Decimal(str(f[2])), f[3], f[4], f[5], datetime.fromisoformat(f[6])) for _, f in rows] == want
+        close_session.sync(session, client=client)
