@@ -405,6 +405,18 @@ def test_seed_004_verbatim_into_iceberg(tmp_path) -> None:
                 assert row[name] == theirs[index], (name, row, theirs)
             assert [row["created_at"].replace(tzinfo=None), row["updated_at"].replace(tzinfo=None)] == list(theirs[12:14])
 
+        # Flink's jobs: the two CTAS; stopping one ends it, and its Iceberg table stays.
+        _, rows, _ = _run(client, session, "SHOW JOBS")
+        jobs = {fields[1]: fields[0] for _, fields in rows}
+        assert set(jobs) == {"insert-into_polaris_catalog.payments_db.payment_charges", "insert-into_polaris_catalog.payments_db.payment_charges_cleaned"}
+        assert all(len(job) == 32 for job in jobs.values()) and all(fields[2] == "RUNNING" for _, fields in rows)
+        _run(client, session, f"STOP JOB '{jobs['insert-into_polaris_catalog.payments_db.payment_charges_cleaned']}'")
+        _, rows, _ = _run(client, session, "SHOW JOBS")
+        assert [fields[1] for _, fields in rows] == ["insert-into_polaris_catalog.payments_db.payment_charges"]
+        failed = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(statement="STOP JOB '00000000000000000000000000000001'"))
+        assert _finished(client, session, failed.operation_handle) == "ERROR"
+        assert len(catalog.load_table("payments_db.payment_charges_cleaned").scan().to_arrow()) == len(kept)
+
         # The seed's "recent charges" query through the gateway, against DuckDB's.
         _, rows, _ = _run(client, session, RECENT)
         want = db.execute("SELECT charge_id, customer_id, amount, currency, status, provider, created_at FROM payment_charges "

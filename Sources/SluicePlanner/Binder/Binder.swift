@@ -234,6 +234,12 @@ package struct Binder {
             // In Sluice's own catalog or an in-memory one, a database is a schema.
             try checkCatalog(of: ObjectName(name.qualifier + [name.name, "_"]), position: statement.position.errorPosition)
             return try bindCreateSchema(ObjectName(name.name == "default_database" ? "public" : name.name), ifNotExists: ifNotExists)
+        case .catalog(.stopJob(let job, _, _)):
+            // A job is a sink or a materialized view: its id is the relation's, in hexadecimal.
+            guard let id = Int(job, radix: 16), let relation = catalog.relation(id: id), relation.kind == .sink || relation.kind == .materializedView else {
+                throw SluiceError(.undefinedObject, "Could not stop job \(job): there is no such job", position: statement.position.errorPosition)
+            }
+            return try bindDrop(Drop(objectType: relation.kind == .sink ? .sink : .materializedView, names: [ObjectName([relation.schema, relation.name])]))
         case .catalog(let statement):
             return .utility(.catalog(statement))
         }

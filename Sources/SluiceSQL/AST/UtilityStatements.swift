@@ -177,4 +177,9 @@ package enum CatalogStatement: Hashable, Sendable {
     case showCurrentCatalog
     /// `SHOW CURRENT DATABASE`.
     case showCurrentDatabase
+    /// Flink's `SHOW JOBS`: the jobs that run until stopped (sinks and materialized views).
+    case showJobs
+    /// Flink's `STOP JOB 'id' [WITH SAVEPOINT] [WITH DRAIN]`: the job ends (its sink or view
+    /// is dropped); a savepoint is not taken (Sluice's checkpoints are its state).
+    case stopJob(String, savepoint: Bool, drain: Bool)
 }

@@ -51,7 +51,18 @@ extension Parser {
             if consumeKeyword("catalogs") { return .catalog(.showCatalogs) }
             if consumeKeywords("current", "catalog") { return .catalog(.showCurrentCatalog) }
             if consumeKeywords("current", "database") { return .catalog(.showCurrentDatabase) }
+            if consumeKeyword("jobs") { return .catalog(.showJobs) }
             return .show(try parseShow())
+        case "stop" where isKeyword("job", at: 1):
+            index += 2
+            guard current.kind == .string else { throw syntaxError() }
+            let job = advance().text
+            var savepoint = false
+            var drain = false
+            while consumeKeyword("with") {
+                if consumeKeyword("savepoint") { savepoint = true } else if consumeKeyword("drain") { drain = true } else { throw syntaxError() }
+            }
+            return .catalog(.stopJob(job, savepoint: savepoint, drain: drain))
         case "use":
             advance()
             if consumeKeyword("catalog") { return .catalog(.useCatalog(try parseLabel())) }

@@ -162,6 +162,9 @@ extension Statement.Kind: CustomStringConvertible {
             case .showCatalogs: return "SHOW CATALOGS"
             case .showCurrentCatalog: return "SHOW CURRENT CATALOG"
             case .showCurrentDatabase: return "SHOW CURRENT DATABASE"
+            case .showJobs: return "SHOW JOBS"
+            case .stopJob(let job, let savepoint, let drain):
+                return "STOP JOB \(quoteStringLiteral(job))" + (savepoint ? " WITH SAVEPOINT" : "") + (drain ? " WITH DRAIN" : "")
             }
         }
     }

@@ -72,6 +72,19 @@ enum CatalogHandler {
         case .showCurrentDatabase:
             let schema = session.currentSchema(searchPath: session.setting("search_path"))
             return rows(column: "current database name", [schema == "public" ? defaultDatabase : schema])
+        case .showJobs:
+            let catalog = session.database.catalog
+            let jobs = catalog.visibleRelations(to: catalog.role(named: session.info.user))
+                .filter { $0.kind == .sink || $0.kind == .materializedView }.sorted { $0.id < $1.id }
+            let columns = [
+                Column(type: .varchar, values: jobs.map { .string(jobID($0.id)) }),
+                Column(type: .varchar, values: jobs.map { .string($0.schema == "public" ? $0.name : "\($0.schema).\($0.name)") }),
+                Column(type: .varchar, values: jobs.map { _ in .string("RUNNING") }),
+                Column(type: .timestamptz, values: jobs.map { _ in .null }),
+            ]
+            return PGStatementResult(commandTag: "SHOW", columns: Self.columns(of: .showJobs), chunks: jobs.isEmpty ? [] : [Chunk(columns: columns)])
+        case .stopJob:
+            throw SluiceError(.internalError, "STOP JOB is bound as a DROP")
         }
     }
 
@@ -81,8 +94,17 @@ enum CatalogHandler {
         case .showCatalogs: [PGColumn(name: "catalog name", type: .varchar)]
         case .showCurrentCatalog: [PGColumn(name: "current catalog name", type: .varchar)]
         case .showCurrentDatabase: [PGColumn(name: "current database name", type: .varchar)]
+        case .showJobs:
+            [PGColumn(name: "job id", type: .varchar), PGColumn(name: "job name", type: .varchar), PGColumn(name: "status", type: .varchar),
+             PGColumn(name: "start time", type: .timestamptz)]
         default: nil
         }
+    }
+
+    /// A job's id as Flink shows one: 32 hexadecimal digits (the relation's id).
+    static func jobID(_ id: Int) -> String {
+        let digits = String(id, radix: 16)
+        return String(repeating: "0", count: max(0, 32 - digits.count)) + digits
     }
 
     private static func use(catalog name: String, in session: SQLSession) throws(SluiceError) {

@@ -26,8 +26,12 @@ import Testing
         #expect(try flink("SHOW CURRENT CATALOG") == .catalog(.showCurrentCatalog))
         #expect(try flink("SHOW CURRENT DATABASE") == .catalog(.showCurrentDatabase))
         #expect(try flink("DROP CATALOG IF EXISTS c") == .catalog(.drop(name: "c", ifExists: true)))
+        #expect(try flink("SHOW JOBS") == .catalog(.showJobs))
+        #expect(try flink("STOP JOB '228d70913eab60dda85c5e7f78b5782c' WITH SAVEPOINT WITH DRAIN")
+            == .catalog(.stopJob("228d70913eab60dda85c5e7f78b5782c", savepoint: true, drain: true)))
+        #expect(throws: SluiceError.self) { try flink("STOP JOB abc") }
         // Each prints as it parses.
-        for sql in ["CREATE CATALOG c WITH ('type'='iceberg', 'uri'='http://x:8181/api')", "USE CATALOG c", "DROP CATALOG c", "SHOW CATALOGS"] {
+        for sql in ["CREATE CATALOG c WITH ('type'='iceberg', 'uri'='http://x:8181/api')", "USE CATALOG c", "DROP CATALOG c", "SHOW CATALOGS", "STOP JOB 'a''b' WITH DRAIN"] {
             let kind = try flink(sql)
             #expect(try SQLParser.parse(Statement(kind).description).first?.kind == kind, "\(sql)")
         }
