@@ -106,7 +106,7 @@ let package = Package(
             name: "SluiceCLI",
             dependencies: [
                 "SluiceCore", "SluiceFormats", "SluiceServer", "SluiceConnectors", "SluiceGen", "SluiceSQL", "SluicePGWire", "SluiceBroker",
-                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "SluiceCommandLine", nioCore,
+                "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "SluiceCommandLine", "SluiceNet", nioCore,
             ],
             swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))]
         ),

@@ -16,7 +16,7 @@ package struct Sluice: AsyncParsableCommand {
     package static var configuration: CommandConfiguration {
         CommandConfiguration(
             abstract: "A streaming SQL database in one binary.",
-            subcommands: [Serve.self, Demo.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self]
+            subcommands: [Serve.self, Demo.self, SQLClient.self, Broker.self, Topic.self, Produce.self, Consume.self, Gen.self]
                 + benchmarks.withLock { $0 } + [Fuzz.self])
     }
 

@@ -96,7 +96,7 @@ ALLOWED: dict[str, set[str]] = {
     # and the wire decoder and the JSON decoder directly).
     "SluiceCLI": {
         "SluiceCore", "SluiceSQL", "SluiceFormats", "SluicePGWire", "SluiceServer", "SluiceConnectors", "SluiceGen", "SluiceBroker",
-        "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "NIOCore", "SluiceCommandLine",
+        "SluiceKafkaProtocol", "SluiceKafkaClient", "SluiceState", "SluicePostgresClient", "NIOCore", "SluiceCommandLine", "SluiceNet",
     },
     # The executable: the command line and `sluice bench`'s commands.
     "sluice": {"SluiceCLI", "SluiceBench", "SluiceCommandLine", "SluiceServer", "SluiceState"},
