@@ -23,7 +23,7 @@ extension TypeName {
             guard name.parts.count == 1 || (name.parts.count == 2 && name.parts[0] == "pg_catalog") else { throw unknownType(name) }
             switch name.name {
             case "boolean", "bool": return .boolean
-            case "smallint", "int2": return .int16
+            case "smallint", "int2", "tinyint": return .int16
             case "int", "integer", "int4": return .int32
             case "bigint", "int8": return .int64
             case "real", "float4": return .float32
@@ -41,7 +41,7 @@ extension TypeName {
             case "timestamptz", "timestamp with time zone": return .timestamptz
             case "interval": return .interval
             case "jsonb", "json": return .jsonb
-            case "bytea": return .bytea
+            case "bytea", "bytes", "varbinary", "binary": return .bytea
             default: throw unknownType(name)
             }
         }

@@ -423,3 +423,35 @@ def test_seed_004_verbatim_into_iceberg(tmp_path) -> None:
                           "ORDER BY created_at DESC LIMIT 10").fetchall()
         assert [(f[0], f[1], Decimal(str(f[2])), f[3], f[4], f[5], datetime.fromisoformat(f[6])) for _, f in rows] == want
         close_session.sync(session, client=client)
+
+
+def test_window_table_functions_equal_duckdb(server: SluiceServer) -> None:
+    """Flink's TUMBLE, HOP and CUMULATE table functions through the gateway, each window's sum
+    equal to DuckDB's over the same rows with the windows spelled out."""
+    client = _client(server)
+    session = open_session.sync(client=client, body=OpenSessionRequestBody.from_dict({})).session_handle
+    _run(client, session, "CREATE TABLE gw_bids (id INT, price DECIMAL(10, 2), ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)")
+    # In time order: none falls behind the watermark.
+    rows = sorted(((i, (i * 37) % 1000 / 100, f"2026-01-01 00:{(i * 7) % 60:02d}:{(i * 13) % 60:02d}") for i in range(1, 301)), key=lambda row: row[2])
+    with connect(server) as conn:
+        conn.execute("INSERT INTO gw_bids VALUES " + ", ".join(f"({i}, {p}, TIMESTAMP '{t}')" for i, p, t in rows))
+        conn.execute("FLUSH")
+    db = duckdb.connect()
+    db.execute("CREATE TABLE bids (id INT, price DECIMAL(10, 2), ts TIMESTAMP)")
+    db.executemany("INSERT INTO bids VALUES (?, ?, ?)", [(i, p, t) for i, p, t in rows])
+    cases = {
+        "TUMBLE(TABLE gw_bids, DESCRIPTOR(ts), INTERVAL '5' MINUTE)":
+            "SELECT time_bucket(INTERVAL 5 MINUTE, ts) AS ws, time_bucket(INTERVAL 5 MINUTE, ts) + INTERVAL 5 MINUTE AS we, price FROM bids",
+        "HOP(TABLE gw_bids, DESCRIPTOR(ts), INTERVAL '2' MINUTE, INTERVAL '6' MINUTE)":
+            "SELECT time_bucket(INTERVAL 2 MINUTE, ts) - k * INTERVAL 2 MINUTE AS ws, time_bucket(INTERVAL 2 MINUTE, ts) - k * INTERVAL 2 MINUTE + INTERVAL 6 MINUTE AS we, price "
+            "FROM bids, range(0, 3) AS r(k)",
+        "CUMULATE(TABLE gw_bids, DESCRIPTOR(ts), INTERVAL '10' MINUTE, INTERVAL '30' MINUTE)":
+            "SELECT time_bucket(INTERVAL 30 MINUTE, ts) AS ws, time_bucket(INTERVAL 30 MINUTE, ts) + k * INTERVAL 10 MINUTE AS we, price "
+            "FROM bids, range(1, 4) AS r(k) WHERE time_bucket(INTERVAL 30 MINUTE, ts) + k * INTERVAL 10 MINUTE > ts",
+    }
+    for window, spelled in cases.items():
+        _, got, _ = _run(client, session, f"SELECT window_start, window_end, SUM(price) AS total, COUNT(*) AS n FROM TABLE({window}) "
+                                          "GROUP BY window_start, window_end ORDER BY window_start, window_end")
+        want = db.execute(f"SELECT ws, we, SUM(price), COUNT(*) FROM ({spelled}) GROUP BY ws, we ORDER BY ws, we").fetchall()
+        assert [(datetime.fromisoformat(f[0]), datetime.fromisoformat(f[1]), Decimal(str(f[2])), f[3]) for _, f in got] == want, window
+    close_session.sync(session, client=client)

@@ -111,6 +111,12 @@ extension FunctionOrigin: PlanCodable {
             writer.write(byte: 27)
             writer.write(bool: intersect)
             writer.write(bool: all)
+        case .cumulateEnds(let type, let step, let size, let offset):
+            writer.write(byte: 28)
+            try type.encode(into: &writer)
+            writer.write(int64: step)
+            writer.write(int64: size)
+            writer.write(int64: offset)
         }
     }
 
@@ -193,6 +199,12 @@ extension FunctionOrigin: PlanCodable {
         case 27:
             let intersect = try reader.readBool()
             self = .setOperationCopies(intersect: intersect, all: try reader.readBool())
+        case 28:
+            let type = try DataType(from: &reader)
+            let step = try reader.readInt64()
+            let size = try reader.readInt64()
+            self = .cumulateEnds(type, step: step, size: size, offset: try reader.readInt64())
+
         default: throw PlanReader.corrupted("unknown function origin tag \(tag)")
         }
     }

@@ -40,6 +40,8 @@ package enum FunctionOrigin: Sendable, Equatable {
     case windowEnd(DataType, size: Int64)
     /// ``TimeWindows/hopStarts(_:slide:size:offset:)``: slide, size and offset are in the kernel.
     case hopStarts(DataType, slide: Int64, size: Int64, offset: Int64)
+    /// ``TimeWindows/cumulateEnds(_:step:size:offset:)``: step, size and offset are in the kernel.
+    case cumulateEnds(DataType, step: Int64, size: Int64, offset: Int64)
     /// ``JSONFunctions/arrayElements(asText:)``.
     case jsonArrayElements(asText: Bool)
     /// ``JSONFunctions/members(asText:keysOnly:)``.
@@ -94,6 +96,11 @@ extension ScalarFunction {
                 throw PlanReader.corrupted("hop window of size \(size) and slide \(slide)")
             }
             self = TimeWindows.hopStarts(type, slide: slide, size: size, offset: offset)
+        case .cumulateEnds(let type, let step, let size, let offset):
+            guard step > 0, size > 0, size % step == 0, size / step <= 10_000 else {
+                throw PlanReader.corrupted("cumulate window of size \(size) and step \(step)")
+            }
+            self = TimeWindows.cumulateEnds(type, step: step, size: size, offset: offset)
         case .jsonArrayElements(let asText): self = JSONFunctions.arrayElements(asText: asText)
         case .jsonMembers(let asText, let keysOnly): self = JSONFunctions.members(asText: asText, keysOnly: keysOnly)
         case .statisticalFinish(let aggregate, let sumType): self = aggregate.finish(sumType: sumType)

@@ -16,6 +16,10 @@ package enum FlinkDialect {
         switch statement.kind {
         case .createTable(let table) where table.query == nil && table.options.contains(where: { $0.key == "connector" }):
             statement.kind = try lowerConnectorTable(table)
+        case .createTable(var table) where table.query == nil && table.constraints.isEmpty && !table.columns.contains(where: { $0.constraints.contains(.primaryKey) }):
+            // A Flink table without a key is an append-only stream (rows behind a watermark are dropped).
+            table.isAppendOnly = true
+            statement.kind = .createTable(table)
         case .createDatabase(let name, let ifNotExists):
             // A database of a catalog: what it is depends on the catalog (the binder knows them).
             statement.kind = .catalog(.createDatabase(name, ifNotExists: ifNotExists))

@@ -69,6 +69,7 @@ extension Parser {
             try expectSymbol(")")
             return inner
         }
+        if !isLateral, isKeyword("table"), isSymbol("(", at: 1) { return try parseWindowTableFunction(at: start) }
         let name = try parseObjectName()
         if isSymbol("(") {
             let call = try parseFunctionCall(name)
@@ -82,5 +83,36 @@ extension Parser {
             return .processingTime(name, alias: try parseTableAlias(), position: start)
         }
         return .table(name, alias: try parseTableAlias(), position: start)
+    }
+
+    /// Flink's window table functions, `TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1'
+    /// MINUTE))` (and HOP, CUMULATE; arguments by position or as `DATA => …, TIMECOL => …`): the
+    /// same call as RisingWave's `TUMBLE(t, ts, INTERVAL '1' MINUTE)`.
+    private mutating func parseWindowTableFunction(at start: SourcePosition) throws(SluiceError) -> TableReference {
+        index += 2
+        try descend()
+        defer { depth -= 1 }
+        let name = try parseObjectName()
+        try expectSymbol("(")
+        var arguments: [Expression] = []
+        repeat {
+            // A named argument: its name is dropped (the order is Flink's).
+            if current.kind == .word, isSymbol("=>", at: 1) || (isSymbol("=", at: 1) && isSymbol(">", at: 2)) {
+                index += isSymbol("=>", at: 1) ? 2 : 3
+            }
+            let argumentStart = position
+            if consumeKeyword("table") {
+                arguments.append(Expression(.column(try parseObjectName().parts), at: argumentStart))
+            } else if isKeyword("descriptor"), isSymbol("(", at: 1) {
+                index += 2
+                arguments.append(Expression(.column([try parseLabel()]), at: argumentStart))
+                try expectSymbol(")")
+            } else {
+                arguments.append(try parseExpression())
+            }
+        } while consumeSymbol(",")
+        try expectSymbol(")")
+        try expectSymbol(")")
+        return .function(FunctionCall(name: name, arguments: arguments), alias: try parseTableAlias(), isLateral: false, withOrdinality: false, position: start)
     }
 }

@@ -65,9 +65,13 @@ extension Parser {
             guard consumeKeyword("character") || consumeKeyword("char") else { throw syntaxError() }
             name = consumeKeyword("varying") ? "character varying" : "character"
             modifiers = try parseTypeModifiers()
+        case "timestamp_ltz":
+            // Flink's TIMESTAMP_LTZ(p): an instant, shown in the session's zone.
+            modifiers = try parseTypeModifiers()
+            name = "timestamp with time zone"
         case "timestamp", "time":
             modifiers = try parseTypeModifiers()
-            if consumeKeywords("with", "time", "zone") {
+            if consumeKeywords("with", "time", "zone") || (first == "timestamp" && consumeKeywords("with", "local", "time", "zone")) {
                 name = first + " with time zone"
             } else {
                 _ = consumeKeywords("without", "time", "zone")

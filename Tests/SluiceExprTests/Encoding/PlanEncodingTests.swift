@@ -83,6 +83,7 @@ import Testing
             TimeZoneFunctions.atTimeZone(.timestamptz, zoneType: .varchar),
             TimeWindows.end(.timestamptz, size: 60_000_000),
             TimeWindows.hopStarts(.timestamp, slide: 5_000_000, size: 20_000_000, offset: 1_000_000),
+            TimeWindows.cumulateEnds(.timestamptz, step: 5_000_000, size: 20_000_000, offset: 0),
             JSONFunctions.arrayElements(asText: true),
             JSONFunctions.members(asText: false, keysOnly: false),
             StatisticalAggregate.deviationPopulation.finish(sumType: .float64),
@@ -115,6 +116,7 @@ import Testing
             .structField(2, type: .structure([StructField(name: "a", type: .int32)])), .structField(0, type: .int32),
             .setReturningField(0, elementType: .varchar), .series(count: 1), .jsonBuildObject(argumentTypes: [.varchar]),
             .hopStarts(.timestamp, slide: 0, size: 10, offset: 0), .hopStarts(.timestamp, slide: 3, size: 10, offset: 0),
+            .cumulateEnds(.timestamp, step: 0, size: 10, offset: 0), .cumulateEnds(.timestamp, step: 3, size: 10, offset: 0),
         ]
         for origin in origins {
             #expect(throws: SluiceError.self, "\(origin)") { try ScalarFunction(replaying: origin) }

@@ -37,6 +37,17 @@ import Testing
         }
     }
 
+    @Test func windowTableFunctionsAreRisingWavesCalls() throws {
+        let flinkForm = try flink("SELECT * FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) AS w")
+        let ours = try SQLParser.parse("SELECT * FROM TUMBLE(bids, ts, INTERVAL '1' MINUTE) AS w")[0].kind
+        #expect(flinkForm == ours)
+        let named = try flink("SELECT * FROM TABLE(HOP(DATA => TABLE s.bids, TIMECOL => DESCRIPTOR(ts), SLIDE => INTERVAL '5' SECOND, SIZE => INTERVAL '10' SECOND))")
+        #expect(named == (try SQLParser.parse("SELECT * FROM HOP(s.bids, ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)")[0].kind))
+        #expect(throws: SluiceError.self) { try flink("SELECT * FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '1' MINUTE)") }
+        #expect(try SQLParser.parseTypeName("TIMESTAMP_LTZ(3)") == (try SQLParser.parseTypeName("timestamp(3) with time zone")))
+        #expect(try SQLParser.parseTypeName("TIMESTAMP(3) WITH LOCAL TIME ZONE") == (try SQLParser.parseTypeName("timestamp(3) with time zone")))
+    }
+
     @Test func seedKafkaTableBecomesASource() throws {
         let sql = """
             CREATE TABLE kafka_catalog.payments_db.payment_charges (

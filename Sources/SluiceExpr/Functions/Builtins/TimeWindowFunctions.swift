@@ -123,4 +123,41 @@ package enum TimeWindows {
             return Column(type: .list(type), storage: .list(offsets: offsets, elements: elements), validity: validity)
         }.withOrigin(.hopStarts(type, slide: slide, size: size, offset: offset))
     }
+
+    /// The ends of the cumulating windows that hold each timestamp (Flink's CUMULATE): the
+    /// windows of a `size` period all start where it starts and end `step`, `2 × step`, … `size`
+    /// after, so a timestamp is in those ending after it, earliest first.
+    package static func cumulateEnds(_ type: DataType, step: Int64, size: Int64, offset: Int64) -> ScalarFunction {
+        let count = Int(size / step)
+        return ScalarFunction(name: "cumulate_ends", argumentTypes: [type], resultType: .list(type)) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let timestamps = Int64.elements(of: arguments[0].storage)
+            let validity = arguments[0].validity
+            var ends: [Int64] = []
+            ends.reserveCapacity(rowCount * (count + 1) / 2)
+            var offsets: [Int32] = [0]
+            offsets.reserveCapacity(rowCount + 1)
+            for rowIndex in 0 ..< rowCount {
+                if validity?[rowIndex] ?? true {
+                    let timestamp = timestamps[rowIndex]
+                    let first = try start(of: timestamp, size: size, offset: offset)
+                    if first == .max || first == .min {
+                        ends.append(first)
+                    } else {
+                        // The windows ending after the timestamp: from the step it falls in to the period's end.
+                        let into = Int((timestamp - first) / step)
+                        for k in (into + 1) ... count {
+                            let (length, overflow) = Int64(k).multipliedReportingOverflow(by: step)
+                            let (end, beyond) = first.addingReportingOverflow(length)
+                            if overflow || beyond { continue }
+                            ends.append(end)
+                        }
+                    }
+                }
+                offsets.append(Int32(ends.count))
+            }
+            let elements = Column(type: type, storage: .int64(ends))
+            return Column(type: .list(type), storage: .list(offsets: offsets, elements: elements), validity: validity)
+        }.withOrigin(.cumulateEnds(type, step: step, size: size, offset: offset))
+    }
 }

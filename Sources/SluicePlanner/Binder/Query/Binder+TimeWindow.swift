@@ -10,6 +10,9 @@ enum TimeWindowKind: String {
     /// `HOP(relation, time_col, slide, size [, offset])`: each row in the `size / slide`
     /// overlapping windows holding it.
     case hop
+    /// Flink's `CUMULATE(relation, time_col, step, size [, offset])`: windows of a `size`
+    /// period that all start with it and end every `step`; each row in those ending after it.
+    case cumulate
 }
 
 extension Binder {
@@ -19,7 +22,7 @@ extension Binder {
     mutating func bindTimeWindow(_ call: FunctionCall, alias: TableAlias?, position: Int?) throws(SluiceError) -> BoundQuery {
         let kind = TimeWindowKind(rawValue: call.name.name)!
         let title = kind.rawValue.uppercased()
-        let intervalNames = kind == .tumble ? ["size"] : ["slide", "size"]
+        let intervalNames = kind == .tumble ? ["size"] : kind == .hop ? ["slide", "size"] : ["step", "size"]
         let usage = "\(title)(relation, time column, \(intervalNames.joined(separator: ", ")) [, offset])"
         guard call.arguments.count == intervalNames.count + 2 || call.arguments.count == intervalNames.count + 3,
               !call.isStar, !call.isDistinct, call.filter == nil, call.over == nil, call.orderBy.isEmpty
@@ -90,9 +93,29 @@ extension Binder {
             plan = .projectSet(
                 input: relation.plan, expressions: columns + [.call(TimeWindows.hopStarts(type, slide: slide, size: size, offset: offset), [time])],
                 expands: Array(repeating: false, count: width) + [true])
+        case .cumulate:
+            let step = lengths[0]
+            guard size % step == 0 else {
+                throw SluiceError(
+                    .invalidParameterValue, "the window size of CUMULATE must be a whole multiple of its step",
+                    hint: "Each period has size / step windows.", position: position)
+            }
+            guard size / step <= 10_000 else {
+                throw SluiceError(.invalidParameterValue, "a CUMULATE window's size may be at most 10000 steps", position: position)
+            }
+            // Each row in the windows ending after it; a window's start is its period's.
+            plan = .projectSet(
+                input: relation.plan, expressions: columns + [.call(TimeWindows.cumulateEnds(type, step: step, size: size, offset: offset), [time])],
+                expands: Array(repeating: false, count: width) + [true])
+            let periodStart = ScalarExpr.call(
+                try FunctionRegistry.resolve(name: "tumble_start", argumentTypes: [type, .interval, .interval]),
+                [time, .literal(.interval(Interval(microseconds: size)), .interval), .literal(.interval(Interval(microseconds: offset)), .interval)])
+            plan = .project(input: plan, expressions: columns + [periodStart, .column(width, type)])
         }
         let start = ScalarExpr.column(width, type)
-        plan = .project(input: plan, expressions: columns + [start, .call(TimeWindows.end(type, size: size), [start])])
+        if kind != .cumulate {
+            plan = .project(input: plan, expressions: columns + [start, .call(TimeWindows.end(type, size: size), [start])])
+        }
         var scope = relation.scope
         let qualifier = scope.entries.first?.qualifier ?? parts.last
         scope.entries.append(Scope.Entry(qualifier: qualifier, name: "window_start", type: type))
