@@ -63,7 +63,10 @@ enum BuiltinCatalog {
                 Overload([text, text], RegexFunctions.regexpMatch(withFlags: false)),
                 Overload([text, text, text], RegexFunctions.regexpMatch(withFlags: true)),
             ]
-        case "regexp_like":
+        case "similar_to_escape":
+            return [Overload([text], RegexFunctions.similarToEscape(withEscape: false)), Overload([text, text], RegexFunctions.similarToEscape(withEscape: true))]
+        case "regexp_like", "regexp":
+            // (Flink's REGEXP(string, pattern): whether a part of the string matches.)
             return [
                 Overload([text, text], RegexFunctions.regexpLike(withFlags: false)),
                 Overload([text, text, text], RegexFunctions.regexpLike(withFlags: true)),

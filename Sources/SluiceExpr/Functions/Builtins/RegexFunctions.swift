@@ -56,6 +56,66 @@ enum RegexFunctions {
         }
     }
 
+    /// PostgreSQL's `similar_to_escape(pattern [, escape])`: a `SIMILAR TO` pattern as the POSIX
+    /// regular expression that matches what it matches (the whole string). `x SIMILAR TO p` is
+    /// `x ~ similar_to_escape(p)`.
+    static func similarToEscape(withEscape: Bool) -> ScalarFunction {
+        let types: [DataType] = withEscape ? [.varchar, .varchar] : [.varchar]
+        return ScalarFunction(name: "similar_to_escape", argumentTypes: types, resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let pattern = StringArgument(arguments[0])
+            let escape = withEscape ? StringArgument(arguments[1]) : nil
+            let validity = Kernels.combinedValidity(arguments)
+            return try Kernels.buildBytes(rowCount: rowCount) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
+                guard validity?[rowIndex] ?? true else { return false }
+                let regex = try similarToRegex(pattern.string(rowIndex), escape: escape?.string(rowIndex) ?? "\\")
+                out += Array(regex.utf8)
+                return true
+            }
+        }
+    }
+
+    /// A `SIMILAR TO` pattern as a POSIX regular expression over the whole string: `%` is `.*`,
+    /// `_` is `.`, the escape character makes the next one literal, `|*+?{}()[]` keep their
+    /// meaning, and every other character stands for itself.
+    package static func similarToRegex(_ pattern: String, escape: String) throws(SluiceError) -> String {
+        guard escape.count <= 1 else {
+            throw SluiceError(SQLState("22025"), "invalid escape string", hint: "Escape string must be empty or one character.")
+        }
+        let escapeCharacter = escape.first
+        var out = "^(?:"
+        var inBracket = false
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                out += literal(character)
+                escaped = false
+            } else if character == escapeCharacter {
+                escaped = true
+            } else if inBracket {
+                out.append(character)
+                if character == "]" { inBracket = false }
+            } else {
+                switch character {
+                case "%": out += ".*"
+                case "_": out += "."
+                case "[":
+                    inBracket = true
+                    out.append(character)
+                case "|", "*", "+", "?", "{", "}", "(", ")": out.append(character)
+                default: out += literal(character)
+                }
+            }
+        }
+        // (An escape character that ends the pattern is dropped, as PostgreSQL drops it.)
+        return out + ")$"
+    }
+
+    /// One character as a literal in a regular expression.
+    private static func literal(_ character: Character) -> String {
+        "\\^$.|?*+()[]{}".contains(character) ? "\\" + String(character) : String(character)
+    }
+
     /// `regexp_like(text, pattern [, flags])`.
     static func regexpLike(withFlags: Bool) -> ScalarFunction {
         let types: [DataType] = withFlags ? [.varchar, .varchar, .varchar] : [.varchar, .varchar]

@@ -148,8 +148,12 @@ extension Binder {
             let name = (negated ? "not " : "") + (caseInsensitive ? "ilike" : "like")
             if arguments.count == 3 { return try callFunction(name, arguments, position: position) }
             return try callOperator(name, arguments[0], arguments[1], position: position)
-        case .similarTo:
-            throw SluiceError(.featureNotSupported, "SIMILAR TO is not supported yet", position: position)
+        case .similarTo(let operand, let pattern, let escape, let negated):
+            // `x SIMILAR TO p [ESCAPE e]` is `x ~ similar_to_escape(p [, e])`, as in PostgreSQL.
+            var arguments = [try bindExpression(pattern, &context)]
+            if let escape { arguments.append(try bindExpression(escape, &context)) }
+            let regex = try callFunction("similar_to_escape", arguments, position: position)
+            return try callOperator(negated ? "!~" : "~", try bindExpression(operand, &context), regex, position: position)
         case .caseWhen(let operand, let branches, let otherwise):
             return try bindCase(operand: operand, branches: branches, otherwise: otherwise, &context, position: position)
         case .cast(let operand, let typeName, _):

@@ -1,0 +1,69 @@
+"""Flink SQL's spellings on the Postgres port (`SET sql_dialect = 'flink'`) and what the native
+dialect gained with them: SIMILAR TO, whose answers equal PostgreSQL's (the oracle); REGEXP;
+the dialect setting's checks; a connector table's Flink errors as ErrorResponses."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from harness import SluiceServer
+from source_support import connect
+
+TEXTS = ["abc", "abd", "a", "", "xyz", "a.c", "a%c", "aXc", "ABC", "abcabc", "a_c", "ab", "b", "a|b", "aaa", "(a)", "a+", "$a^", "[x]"]
+PATTERNS = ["abc", "a%", "%c", "a_c", "%(b|d)%", "a.c", "a|b", "(a|b)*", "a+", "[a-c]%", "a\\%c", "a#_c", "_", "%", "", "a{2,3}", "[^a]%",
+            "$a^", "%\\[x\\]%", "(a)", "a?b?c?"]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SluiceServer() as running:
+        yield running
+
+
+def test_similar_to_equals_postgresql(server: SluiceServer, pg_oracle) -> None:
+    oracle = pg_oracle.create_database("similar")
+    try:
+        with connect(server) as mine, psycopg.connect(oracle.conninfo, autocommit=True) as theirs:
+            for pattern in PATTERNS:
+                escape = " ESCAPE '#'" if "#" in pattern else ""
+                sql = ("SELECT t, t SIMILAR TO %s" + escape + ", t NOT SIMILAR TO %s" + escape
+                       + " FROM unnest(%s::varchar[]) AS u(t) ORDER BY t")
+                assert mine.execute(sql, (pattern, pattern, TEXTS)).fetchall() == theirs.execute(sql, (pattern, pattern, TEXTS)).fetchall(), pattern
+            with pytest.raises(psycopg.Error) as mine_error:
+                mine.execute("SELECT 'a' SIMILAR TO 'a' ESCAPE 'xy'")
+            with pytest.raises(psycopg.Error) as their_error:
+                theirs.execute("SELECT 'a' SIMILAR TO 'a' ESCAPE 'xy'")
+            assert mine_error.value.sqlstate == their_error.value.sqlstate
+            for edge in ("SELECT 'a' SIMILAR TO 'a#' ESCAPE '#'", "SELECT 'a#' SIMILAR TO 'a#' ESCAPE '#'", "SELECT 'a' SIMILAR TO 'a' ESCAPE ''",
+                         "SELECT 'a_b' SIMILAR TO 'a\\_b'"):
+                assert mine.execute(edge).fetchall() == theirs.execute(edge).fetchall(), edge
+            assert mine.execute("SELECT NULL::varchar SIMILAR TO 'a', 'a' SIMILAR TO NULL").fetchone() == (None, None)
+    finally:
+        pg_oracle.drop_database(oracle)
+
+
+def test_flink_spellings_on_the_postgres_port(server: SluiceServer) -> None:
+    with connect(server) as conn:
+        assert conn.execute("SHOW sql_dialect").fetchone() == ("risingwave",)
+        with pytest.raises(psycopg.errors.InvalidParameterValue):
+            conn.execute("SET sql_dialect = 'hive'")
+        conn.execute("SET sql_dialect = 'flink'")
+        assert conn.execute("SHOW sql_dialect").fetchone() == ("flink",)
+        conn.execute("CREATE TABLE fd_urls (id INT, url STRING, at TIMESTAMP_LTZ(3))")
+        conn.execute("INSERT INTO fd_urls VALUES (1, 'https://a/x', TIMESTAMP '2026-01-01 00:00:00'), (2, 'http://b/y', NULL)")
+        assert conn.execute("SELECT id FROM fd_urls WHERE REGEXP(url, '^https') ORDER BY id").fetchall() == [(1,)]
+        assert conn.execute("SELECT id FROM fd_urls WHERE url SIMILAR TO 'http://%' ORDER BY id").fetchall() == [(2,)]
+        assert conn.execute("SELECT id FROM fd_urls WHERE url ~ 'b/' ORDER BY id").fetchall() == [(2,)]
+        # A Flink connector table's mistakes, with Flink's words, over the wire.
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as raised:
+            conn.execute("CREATE TABLE fd_k (a INT) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='127.0.0.1:1', "
+                         "'format'='json', 'scan.startup.mode'='earliest-offset', 'bogus.option'='1')")
+        assert "Unsupported options found for 'kafka'" in str(raised.value) and "bogus.option" in str(raised.value)
+        with pytest.raises(psycopg.errors.FeatureNotSupported) as raised:
+            conn.execute("CREATE TABLE fd_j (a INT) WITH ('connector'='jdbc')")
+        assert "jdbc" in str(raised.value)
+        # Back in Sluice's own dialect, Flink's WITH keys are the connector's own business again.
+        conn.execute("SET sql_dialect = 'risingwave'")
+        with pytest.raises(psycopg.Error):
+            conn.execute("CREATE TABLE fd_k2 (a INT) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='127.0.0.1:1', 'format'='json')")
