@@ -90,10 +90,14 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Dashboard and metrics")
     var http: HTTPOptions
 
+    @OptionGroup(title: "Trino protocol")
+    var trino: TrinoOptions
+
     func run() async throws {
         var configuration = ServerConfiguration()
         configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         try http.apply(to: &configuration)
+        try trino.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil
         } else {

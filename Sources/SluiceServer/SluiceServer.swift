@@ -45,6 +45,9 @@ package struct ServerConfiguration: Sendable {
     /// The built-in schema registry (`--schema-registry-listen`, Confluent's port 8081); nil to
     /// run without it (`sluice serve` runs it).
     package var schemaRegistry: SchemaRegistryConfiguration?
+    /// Trino's client protocol (`--trino-listen`, Trino's port 8080); nil to run without it
+    /// (`sluice serve` runs it).
+    package var trino: TrinoConfiguration?
     /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
     /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
     /// starts the server (`sluice serve`); none by default.
@@ -128,11 +131,15 @@ package final class SluiceServer: Sendable {
     package let webhook: WebhookServer?
     /// The schema registry, when it runs.
     package let schemaRegistry: SchemaRegistryServer?
+    /// The Trino door, when it runs.
+    package let trino: TrinoServer?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
-        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?
+        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?,
+        trino: TrinoServer?
     ) {
+        self.trino = trino
         self.webhook = webhook
         self.schemaRegistry = schemaRegistry
         self.database = database
@@ -249,10 +256,20 @@ package final class SluiceServer: Sendable {
             try await server.start()
             webhook = server
         }
+        var trino: TrinoServer?
+        if let settings = configuration.trino {
+            // Its clients log in as the SQL port's would from its address (HTTP Basic).
+            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = TrinoServer(
+                configuration: settings, database: database, iceberg: lakehouse.store,
+                access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)), tls: httpTLS)
+            try await server.start()
+            trino = server
+        }
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry)
+            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, trino: trino)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -306,6 +323,7 @@ package final class SluiceServer: Sendable {
         for app in http { await app.stop() }
         await webhook?.stop()
         await schemaRegistry?.stop()
+        await trino?.stop()
         await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()

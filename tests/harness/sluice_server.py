@@ -55,6 +55,8 @@ class SluiceServer:
         self.webhook_port = 0
         # The built-in schema registry's port: a free one.
         self.schema_registry_port = 0
+        # The Trino protocol listener's port: a free one.
+        self.trino_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -90,6 +92,7 @@ class SluiceServer:
         self.http_port = free_port(self.host)
         self.webhook_port = free_port(self.host)
         self.schema_registry_port = free_port(self.host)
+        self.trino_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
@@ -99,6 +102,7 @@ class SluiceServer:
             "--dashboard-listen", f"{self.host}:{self.http_port}",
             "--webhook-listen", f"{self.host}:{self.webhook_port}",
             "--schema-registry-listen", f"{self.host}:{self.schema_registry_port}",
+            "--trino-listen", f"{self.host}:{self.trino_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]

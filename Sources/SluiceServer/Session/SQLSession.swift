@@ -50,9 +50,12 @@ package final class SQLSession: PGSession {
     /// The files this session's `file_scan` calls read.
     let fileScans: FileScans
 
-    package init(database: Database, user: String, databaseName: String, parameters: [String: String]) {
+    /// `names` resolves a front door's own names in FROM (Trino's catalogs); nil: the catalog's.
+    package init(
+        database: Database, user: String, databaseName: String, parameters: [String: String], names: FileScans.NameResolver? = nil
+    ) {
         self.database = database
-        fileScans = FileScans(makeSource: database.makeDetachedSource)
+        fileScans = FileScans(makeSource: database.makeDetachedSource, nameResolver: names)
         var info = SessionInfo(user: user, database: databaseName)
         let stores = database.tables.stores
         info.rowCount = { stores.rowCount(id: $0) }

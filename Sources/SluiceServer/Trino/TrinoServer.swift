@@ -1,0 +1,178 @@
+import SluiceCore
+import SluiceHTTP
+import SluiceLakehouse
+import SluiceNet
+import Synchronization
+
+/// Where the Trino door listens (`--trino-listen`, Trino's port 8080) and how it names the
+/// Iceberg catalog's tables.
+package struct TrinoConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    package var port = 8080
+    /// `--trino-iceberg-warehouse`: the warehouse Trino's `iceberg` catalog reads; nil: whichever
+    /// warehouse holds a schema (an error when two do).
+    package var icebergWarehouse: String?
+    /// A query no client asks about for this long is cancelled and dropped (Trino's
+    /// `query.client.timeout`, 5 minutes).
+    package var abandonedAfter: Duration = .seconds(300)
+
+    package init() {}
+}
+
+/// Trino's client REST protocol over our SQL sessions, so `trino`/`presto` command lines and
+/// their Python, JDBC and Go clients query Sluice: `POST /v1/statement` takes a statement and
+/// answers a QueryResults whose `nextUri` pages the rows (`GET`) or cancels the query
+/// (`DELETE`). Statements run through ``SQLSession`` as on the Postgres port, with Trino's
+/// catalogs mapped onto ours (``TrinoCatalogs``) and Trino's SHOW, DESCRIBE and USE answered
+/// here (``TrinoStatement``).
+package final class TrinoServer: Sendable {
+    private let http: BackgroundHTTPServer
+    private let queries: TrinoQueries
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+
+    package init(configuration: TrinoConfiguration, database: Database, iceberg: IcebergCatalogStore?, access: HTTPAccess, tls: TLSContext?) {
+        let queries = TrinoQueries(abandonedAfter: configuration.abandonedAfter)
+        self.queries = queries
+        let responder = TrinoResponder(
+            database: database, queries: queries, scheme: tls == nil ? "http" : "https",
+            catalogs: TrinoCatalogs(catalog: database.catalog, store: iceberg, icebergWarehouse: configuration.icebergWarehouse))
+        var router = HTTPRouterBuilder()
+        router.add(middleware: AuthenticationMiddleware(access, openPaths: ["/v1/info"], challenge: TrinoResponder.unauthorized))
+        router.post("/v1/statement") { request, context in await responder.post(request, context) }
+        router.get("/v1/statement/executing/:id/:slug/:token") { request, context in await responder.get(request, context) }
+        router.on("/v1/statement/executing/:id/:slug/:token", method: .DELETE) { request, context in responder.delete(request, context) }
+        router.get("/v1/info") { _, _ in TrinoResponder.json(Array(#"{"nodeVersion":{"version":"sluice"},"environment":"sluice","coordinator":true,"starting":false}"#.utf8)) }
+        router.addFallback { _, _ in TrinoResponder.problem(.notFound, "not found") }
+        http = BackgroundHTTPServer(
+            host: configuration.host, port: configuration.port, router: router.build(), name: "Trino server", tls: tls,
+            maximumBodyBytes: 1 << 20)
+    }
+
+    /// The port it listens on once it runs.
+    package var port: Int? { http.port }
+
+    /// The queries kept now (run or being paged).
+    package var runningQueries: Int { queries.count }
+
+    @discardableResult
+    package func start() async throws -> Int {
+        let port = try await http.start()
+        let queries = queries
+        sweeper.withLock { $0 = Task { await queries.sweepUntilCancelled() } }
+        return port
+    }
+
+    package func stop() async {
+        sweeper.withLock { $0?.cancel() }
+        await http.stop()
+        queries.removeAll()
+    }
+}
+
+/// The routes' work.
+struct TrinoResponder: Sendable {
+    let database: Database
+    let queries: TrinoQueries
+    let scheme: String
+    let catalogs: TrinoCatalogs
+
+    @Sendable static func unauthorized() -> HTTPServerResponse {
+        var response = problem(.unauthorized, "Unauthorized")
+        response.headers.add(name: "www-authenticate", value: "Basic realm=\"sluice\", charset=\"UTF-8\"")
+        return response
+    }
+
+    static func json(_ body: [UInt8], headers: [(String, String)] = []) -> HTTPServerResponse {
+        HTTPServerResponse(status: .ok, contentType: "application/json", bytes: body, headers: HTTPHeaders(headers))
+    }
+
+    /// A 4xx answer for a request the protocol cannot take, as Trino's plain-text ones.
+    static func problem(_ status: HTTPResponseStatus, _ message: String) -> HTTPServerResponse {
+        HTTPServerResponse(status: status, contentType: "text/plain; charset=utf-8", bytes: Array((message + "\n").utf8))
+    }
+
+    /// A header Trino's clients send as `X-Trino-…` and Presto's as `X-Presto-…`.
+    static func header(_ request: HTTPServerRequest, _ name: String) -> String? {
+        request.headers.first(name: "x-trino-" + name) ?? request.headers.first(name: "x-presto-" + name)
+    }
+
+    private func uris(_ request: HTTPServerRequest) -> TrinoURIs? {
+        guard let host = request.headers.first(name: "host"), !host.isEmpty,
+              host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        else { return nil }
+        return TrinoURIs(base: "\(scheme)://\(host)")
+    }
+
+    func post(_ request: HTTPServerRequest, _ context: HTTPRequestContext) async -> HTTPServerResponse {
+        if request.bodyTooLarge { return Self.problem(.payloadTooLarge, "the statement is larger than 1 MiB") }
+        guard let sql = String(validating: request.body, as: UTF8.self) else { return Self.problem(.badRequest, "the statement is not UTF-8") }
+        guard !sql.allSatisfy(\.isWhitespace) else { return Self.problem(.badRequest, "SQL statement is empty") }
+        guard let uris = uris(request) else { return Self.problem(.badRequest, "the request has no valid Host header") }
+        var parameters: [String: String] = [:]
+        if let zone = Self.header(request, "time-zone") {
+            guard (try? database.timeZones.sessionTimeZone(setting: zone)) != nil else {
+                return Self.problem(.badRequest, "Time zone not supported: \(zone)")
+            }
+            parameters["timezone"] = zone
+        }
+        // Session properties (`name=value`, comma-separated) are Trino's engine settings; their
+        // shape is checked, their values have no meaning here.
+        for header in request.headers["x-trino-session"] + request.headers["x-presto-session"] {
+            for property in header.split(separator: ",") where !property.trimmingCharacters(in: .whitespaces).isEmpty {
+                let parts = property.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, !parts[0].trimmingCharacters(in: .whitespaces).isEmpty else {
+                    return Self.problem(.badRequest, "Invalid X-Trino-Session header: \(property)")
+                }
+            }
+        }
+        let names = TrinoSessionNames(
+            catalog: Self.header(request, "catalog").flatMap { $0.isEmpty ? nil : $0.lowercased() },
+            schema: Self.header(request, "schema").flatMap { $0.isEmpty ? nil : $0.lowercased() })
+        if names.catalog == nil, names.schema != nil { return Self.problem(.badRequest, "Schema is set but catalog is not") }
+        let catalogs = catalogs
+        let session = SQLSession(
+            database: database, user: context.user?.name ?? "root", databaseName: "dev", parameters: parameters,
+            names: { name, scans throws(SluiceError) in try catalogs.resolve(name, session: names, scans: scans) })
+        let query = TrinoQuery(id: queries.nextID(), slug: Self.slug(), session: session) {
+            do throws(SluiceError) {
+                return try await TrinoStatement.parse(sql).run(session: session, names: names, catalogs: catalogs)
+            } catch {
+                return .failed(TrinoError(error))
+            }
+        }
+        guard queries.add(query) else {
+            query.cancel()
+            return Self.problem(.serviceUnavailable, "too many queries are running")
+        }
+        let page = query.firstPage(uris)
+        return Self.json(page.body, headers: page.headers)
+    }
+
+    func get(_ request: HTTPServerRequest, _ context: HTTPRequestContext) async -> HTTPServerResponse {
+        guard let id = context.parameters["id"], let slug = context.parameters["slug"], let token = context.parameters["token"].flatMap({ Int($0) }) else {
+            return Self.problem(.badRequest, "the address is not a query's")
+        }
+        guard let uris = uris(request) else { return Self.problem(.badRequest, "the request has no valid Host header") }
+        guard let query = queries.query(id, slug: slug) else { return Self.problem(.notFound, "Query not found: \(id)") }
+        guard let page = await query.page(token, uris) else { return Self.problem(.notFound, "Query \(id) has no page \(token)") }
+        // A page without a next address ends the query: nothing is kept for it.
+        if !page.hasNext { queries.remove(id) }
+        return Self.json(page.body, headers: page.headers)
+    }
+
+    func delete(_ request: HTTPServerRequest, _ context: HTTPRequestContext) -> HTTPServerResponse {
+        guard let id = context.parameters["id"], let slug = context.parameters["slug"], queries.query(id, slug: slug) != nil else {
+            return Self.problem(.notFound, "Query not found")
+        }
+        queries.remove(id)
+        return HTTPServerResponse(status: .noContent)
+    }
+
+    /// 16 random hex digits.
+    static func slug() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next() as UInt64
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+}
