@@ -40,6 +40,10 @@ final class TrinoQueries: Sendable {
         }
     }
 
+    func query(_ id: String) -> TrinoQuery? {
+        queries.withLock { $0[id] }
+    }
+
     func query(_ id: String, slug: String) -> TrinoQuery? {
         queries.withLock { $0[id] }.flatMap { $0.slug == slug ? $0 : nil }
     }

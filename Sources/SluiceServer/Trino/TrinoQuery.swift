@@ -46,6 +46,10 @@ final class TrinoQuery: Sendable {
         execution = Task { await run() }
     }
 
+    /// QUEUED until the first page is asked for, then RUNNING (a query whose last page went
+    /// out is no longer kept).
+    var state: String { cursor.withLock { $0.servedToken == 0 ? "QUEUED" : "RUNNING" } }
+
     var lastTouched: UInt64 { touched.load(ordering: .relaxed) }
 
     func touch() {

@@ -41,6 +41,7 @@ package final class TrinoServer: Sendable {
         router.post("/v1/statement") { request, context in await responder.post(request, context) }
         router.get("/v1/statement/executing/:id/:slug/:token") { request, context in await responder.get(request, context) }
         router.on("/v1/statement/executing/:id/:slug/:token", method: .DELETE) { request, context in responder.delete(request, context) }
+        router.get("/v1/query/:id") { request, context in responder.info(request, context) }
         router.get("/v1/info") { _, _ in TrinoResponder.json(Array(#"{"nodeVersion":{"version":"sluice"},"environment":"sluice","coordinator":true,"starting":false}"#.utf8)) }
         router.addFallback { _, _ in TrinoResponder.problem(.notFound, "not found") }
         http = BackgroundHTTPServer(
@@ -158,6 +159,19 @@ struct TrinoResponder: Sendable {
         // A page without a next address ends the query: nothing is kept for it.
         if !page.hasNext { queries.remove(id) }
         return Self.json(page.body, headers: page.headers)
+    }
+
+    /// `GET /v1/query/{id}`: whether the query is kept, and its state (it does not count as a
+    /// client's interest: an abandoned query is still dropped).
+    func info(_ request: HTTPServerRequest, _ context: HTTPRequestContext) -> HTTPServerResponse {
+        guard let id = context.parameters["id"], let query = queries.query(id) else { return Self.problem(.notFound, "Query not found") }
+        var json = TrinoJSONWriter()
+        json.raw("{\"queryId\":")
+        json.string(query.id)
+        json.raw(",\"state\":")
+        json.string(query.state)
+        json.raw("}")
+        return Self.json(json.bytes)
     }
 
     func delete(_ request: HTTPServerRequest, _ context: HTTPRequestContext) -> HTTPServerResponse {

@@ -52,6 +52,11 @@ enum TrinoTypes {
             json.byte(",")
             long(scale ?? (precision == nil ? 9 : 0))
             json.byte("]")
+        case .varchar, .interval:
+            // Unbounded, as Trino's `varchar` (clients read a length from every varchar).
+            json.raw("\"varchar\",\"arguments\":[")
+            long(Int(Int32.max))
+            json.byte("]")
         case .time:
             json.raw("\"time\",\"arguments\":[")
             long(6)
