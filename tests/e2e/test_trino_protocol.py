@@ -121,6 +121,9 @@ break', '2024-01-02 00:00:00', '2024-06-30 12:00:00-07', true, -2.5, 3.0, '2024-
             ours = _rows(conn, query)
             theirs = [tuple(row) for row in pg.execute(query).fetchall()]
             assert ours == theirs, query
+        # Trino's approx_distinct, answered exactly.
+        assert _rows(conn, "SELECT approx_distinct(note), approx_distinct(ok) FROM typed") == [
+            tuple(pg.execute("SELECT count(DISTINCT note), count(DISTINCT ok) FROM typed").fetchone())]
         # presto-python-client converts nothing: integers, text and booleans come as JSON gives them.
         presto = prestodb.dbapi.connect(host=server.host, port=server.trino_port, user="root", catalog="sluice", schema="public")
         cursor = presto.cursor()
