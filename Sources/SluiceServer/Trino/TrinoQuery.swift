@@ -67,8 +67,30 @@ final class TrinoQuery: Sendable {
         }
     }
 
-    /// The answer to the POST: the query is queued, its first page is token 1.
-    func firstPage(_ uris: TrinoURIs) -> TrinoPage {
+    /// The answer to the POST: the first page when the statement ends within `wait` (a trivial
+    /// statement then takes one round trip, not two), else ``queuedPage(_:)``.
+    func firstPage(_ uris: TrinoURIs, waiting wait: Duration) async -> TrinoPage {
+        let execution = execution
+        let endedInTime = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let resumed = OnceFlag()
+            let finish: @Sendable (Bool) -> Void = { ended in
+                if resumed.set() { continuation.resume(returning: ended) }
+            }
+            Task {
+                _ = await execution.value
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(for: wait)
+                finish(false)
+            }
+        }
+        if endedInTime, let page = await page(1, uris) { return page }
+        return queuedPage(uris)
+    }
+
+    /// The query is queued, its first page is token 1.
+    func queuedPage(_ uris: TrinoURIs) -> TrinoPage {
         var page = TrinoQueryResults(id: id, infoURI: uris.info(id))
         page.nextURI = uris.next(id, slug, token: 1)
         page.state = "QUEUED"
@@ -185,5 +207,14 @@ struct TrinoURIs: Sendable {
 
     func info(_ id: String) -> String {
         "\(base)/ui/query.html?\(id)"
+    }
+}
+
+/// Set once, from any thread: the first ``set()`` returns true.
+private final class OnceFlag: Sendable {
+    private let isSet = Atomic<Bool>(false)
+
+    func set() -> Bool {
+        isSet.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 }

@@ -145,7 +145,8 @@ struct TrinoResponder: Sendable {
             query.cancel()
             return Self.problem(.serviceUnavailable, "too many queries are running")
         }
-        let page = query.firstPage(uris)
+        let page = await query.firstPage(uris, waiting: .milliseconds(20))
+        if !page.hasNext { queries.remove(query.id) }
         return Self.json(page.body, headers: page.headers)
     }
 

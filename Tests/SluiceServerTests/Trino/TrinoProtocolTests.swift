@@ -101,7 +101,7 @@ import Testing
             }
         }
         let uris = TrinoURIs(base: "http://localhost:8080")
-        let first = try #require(JSONSerialization.jsonObject(with: Data(query.firstPage(uris).body)) as? [String: Any])
+        let first = try #require(JSONSerialization.jsonObject(with: Data(query.queuedPage(uris).body)) as? [String: Any])
         #expect(first["nextUri"] as? String == "http://localhost:8080/v1/statement/executing/q1/s/1")
         #expect(await query.page(2, uris) == nil)
         var token = 1
