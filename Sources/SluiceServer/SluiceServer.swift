@@ -260,9 +260,7 @@ package final class SluiceServer: Sendable {
         if let settings = configuration.trino {
             // Its clients log in as the SQL port's would from its address (HTTP Basic).
             let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
-            let server = TrinoServer(
-                configuration: settings, database: database, iceberg: lakehouse.store,
-                access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)), tls: httpTLS)
+            let server = TrinoServer(configuration: settings, database: database, iceberg: lakehouse.store, authentication: method, tls: httpTLS)
             try await server.start()
             trino = server
         }

@@ -338,3 +338,30 @@ def test_seed_004_trino_queries_over_an_iceberg_sink(tmp_path: Path) -> None:
                 assert [float(v) if isinstance(v, Decimal) else v for v in mine] == pytest.approx(
                     [float(v) if isinstance(v, Decimal) else v for v in reference]), query
                 assert mine[:2] == tuple(reference[:2])
+
+
+def test_users_log_in_as_on_the_sql_port(tmp_path: Path) -> None:
+    with SluiceServer(data_dir=tmp_path / "data") as server, connect(server) as pg:
+        pg.execute("CREATE TABLE secret (a int)")
+        pg.execute("INSERT INTO secret VALUES (1)")
+        pg.execute("CREATE USER alice")
+        pg.execute("CREATE USER bob WITH PASSWORD 'bob-pw'")
+        pg.execute("GRANT SELECT ON secret TO bob")
+        # On loopback under --auth-loopback auto, a role without a password is who X-Trino-User
+        # names, with that role's privileges.
+        alice = trino.dbapi.connect(host=server.host, port=server.trino_port, user="alice", catalog="sluice", schema="public")
+        with pytest.raises(trino.exceptions.TrinoUserError) as failure:
+            _rows(alice, "SELECT * FROM secret")
+        assert failure.value.error_name == "PERMISSION_DENIED"
+        with psycopg.connect(host=server.host, port=server.port, user="alice", dbname="dev") as as_alice:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                as_alice.execute("SELECT * FROM secret")
+        # A role with a password must give it (HTTP Basic), as psql must.
+        assert _statement(server, "SELECT 1", {"X-Trino-User": "bob"}).status_code == 401
+        assert _statement(server, "SELECT 1", {"X-Trino-User": "nobody"}).status_code == 401
+        answer = requests.post(f"http://{server.host}:{server.trino_port}/v1/statement", data="SELECT count(*) FROM secret",
+                               headers={"X-Trino-User": "bob", "X-Trino-Catalog": "sluice"}, auth=("bob", "bob-pw"), timeout=30)
+        rows = [row for page in _follow(answer) for row in page.get("data", [])]
+        assert rows == [[1]]
+        assert requests.post(f"http://{server.host}:{server.trino_port}/v1/statement", data="SELECT 1",
+                             headers={"X-Trino-User": "bob"}, auth=("bob", "wrong"), timeout=30).status_code == 401

@@ -27,7 +27,7 @@ struct TrinoCatalogs: Sendable {
 
     /// The catalogs' names, sorted, as SHOW CATALOGS lists them.
     var names: [String] {
-        var names: Set<String> = ["sluice", "hive", "system"]
+        var names: Set<String> = ["sluice", "hive"]
         if store != nil {
             names.insert("iceberg")
             for warehouse in store?.warehouseNames() ?? [] { names.insert(warehouse) }
@@ -38,7 +38,7 @@ struct TrinoCatalogs: Sendable {
     /// The catalog named `name`.
     func kind(of name: String) throws(SluiceError) -> Kind {
         switch name {
-        case "sluice", "system": return .sluice
+        case "sluice": return .sluice
         case "hive": return .hive
         case "iceberg" where store != nil: return .iceberg(warehouse: icebergWarehouse)
         default:

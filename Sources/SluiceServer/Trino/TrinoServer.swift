@@ -1,7 +1,9 @@
+import SluiceAuth
 import SluiceCore
 import SluiceHTTP
 import SluiceLakehouse
 import SluiceNet
+import SluicePGWire
 import Synchronization
 
 /// Where the Trino door listens (`--trino-listen`, Trino's port 8080) and how it names the
@@ -30,11 +32,18 @@ package final class TrinoServer: Sendable {
     private let queries: TrinoQueries
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
-    package init(configuration: TrinoConfiguration, database: Database, iceberg: IcebergCatalogStore?, access: HTTPAccess, tls: TLSContext?) {
+    /// `authentication` is how the SQL port logs in clients from the listener's address:
+    /// `access` follows it for HTTP Basic, and it says whom `X-Trino-User` may name without a
+    /// password (anyone under `trust`, a role without one under `auto`).
+    package init(
+        configuration: TrinoConfiguration, database: Database, iceberg: IcebergCatalogStore?, authentication: PGAuthMethod, tls: TLSContext?
+    ) {
         let queries = TrinoQueries(abandonedAfter: configuration.abandonedAfter)
         self.queries = queries
+        let users = CatalogUsers(catalog: database.catalog)
+        let access = HTTPAccess.for(authentication, users: users)
         let responder = TrinoResponder(
-            database: database, queries: queries, scheme: tls == nil ? "http" : "https",
+            database: database, queries: queries, scheme: tls == nil ? "http" : "https", users: users, authentication: authentication,
             catalogs: TrinoCatalogs(catalog: database.catalog, store: iceberg, icebergWarehouse: configuration.icebergWarehouse))
         var router = HTTPRouterBuilder()
         router.add(middleware: AuthenticationMiddleware(access, openPaths: ["/v1/info"], challenge: TrinoResponder.unauthorized))
@@ -75,6 +84,8 @@ struct TrinoResponder: Sendable {
     let database: Database
     let queries: TrinoQueries
     let scheme: String
+    let users: any UserDirectory
+    let authentication: PGAuthMethod
     let catalogs: TrinoCatalogs
 
     @Sendable static func unauthorized() -> HTTPServerResponse {
@@ -130,9 +141,10 @@ struct TrinoResponder: Sendable {
             catalog: Self.header(request, "catalog").flatMap { $0.isEmpty ? nil : $0.lowercased() },
             schema: Self.header(request, "schema").flatMap { $0.isEmpty ? nil : $0.lowercased() })
         if names.catalog == nil, names.schema != nil { return Self.problem(.badRequest, "Schema is set but catalog is not") }
+        guard let user = sessionUser(request, context) else { return Self.unauthorized() }
         let catalogs = catalogs
         let session = SQLSession(
-            database: database, user: context.user?.name ?? "root", databaseName: "dev", parameters: parameters,
+            database: database, user: user, databaseName: "dev", parameters: parameters,
             names: { name, scans throws(SluiceError) in try catalogs.resolve(name, session: names, scans: scans) })
         let query = TrinoQuery(id: queries.nextID(), slug: Self.slug(), session: session) {
             do throws(SluiceError) {
@@ -148,6 +160,21 @@ struct TrinoResponder: Sendable {
         let page = await query.firstPage(uris, waiting: .milliseconds(20))
         if !page.hasNext { queries.remove(query.id) }
         return Self.json(page.body, headers: page.headers)
+    }
+
+    /// The role a query runs as: the one HTTP Basic proved; without credentials, the role
+    /// `X-Trino-User` names where the SQL port would let it in without a password (as `psql -U`
+    /// does), else the one the listener trusts (`root`). Nil: the named role may not log in so.
+    private func sessionUser(_ request: HTTPServerRequest, _ context: HTTPRequestContext) -> String? {
+        let authenticated = context.user?.name ?? "root"
+        guard request.headers.first(name: "authorization") == nil, let named = Self.header(request, "user"), !named.isEmpty,
+              named != authenticated
+        else { return authenticated }
+        switch (authentication, users.login(named)) {
+        case (.trust, .allowed): return named
+        case (.auto, .allowed(nil, _)): return named
+        default: return nil
+        }
     }
 
     func get(_ request: HTTPServerRequest, _ context: HTTPRequestContext) async -> HTTPServerResponse {
