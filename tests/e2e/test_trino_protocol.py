@@ -29,7 +29,7 @@ from source_support import connect, wait_until
 
 
 def _trino(server: SluiceServer, **kwargs) -> trino.dbapi.Connection:
-    return trino.dbapi.connect(host=server.host, port=server.trino_port, user="root", **kwargs)
+    return trino.dbapi.connect(host=server.host, port=server.trino_port, user="root", timezone="UTC", **kwargs)
 
 
 def _rows(conn, query: str) -> list[tuple]:
