@@ -162,7 +162,7 @@ def test_a_large_result_comes_page_by_page(tmp_path: Path) -> None:
 
 
 def test_cancel_and_abandoned_queries_are_freed(tmp_path: Path) -> None:
-    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--trino-abandoned-query-seconds", "1"]) as server:
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--trino-abandoned-query-seconds", "3"]) as server:
         query = "SELECT g FROM generate_series(1, 3000000) AS g"
         first = _statement(server, query).json()
         page = requests.get(first["nextUri"], timeout=60).json()

@@ -100,6 +100,8 @@ final class TrinoQuery: Sendable {
     /// The page of `token`: the next one, or the last one again; nil for any other token.
     func page(_ token: Int, _ uris: TrinoURIs) async -> TrinoPage? {
         touch()
+        // The wait for a page does not count against the client: the clock starts once it is out.
+        defer { touch() }
         let outcome = await execution.value
         return cursor.withLock { cursor -> TrinoPage? in
             if token == cursor.servedToken, let last = cursor.lastPage { return last }
