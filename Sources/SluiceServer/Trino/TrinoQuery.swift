@@ -142,7 +142,8 @@ final class TrinoQuery: Sendable {
             data.byte("[")
             var rowCount = 0
             do throws(SluiceError) {
-                while data.bytes.count < pageBytes {
+                // (A stream that ended is not asked again.)
+                while !cursor.isFinished, data.bytes.count < pageBytes {
                     let chunk: Chunk
                     if cursor.pendingIndex < cursor.pending.count {
                         chunk = cursor.pending[cursor.pendingIndex]
