@@ -365,3 +365,29 @@ def test_users_log_in_as_on_the_sql_port(tmp_path: Path) -> None:
         assert rows == [[1]]
         assert requests.post(f"http://{server.host}:{server.trino_port}/v1/statement", data="SELECT 1",
                              headers={"X-Trino-User": "bob"}, auth=("bob", "wrong"), timeout=30).status_code == 401
+
+
+def _warehouse_table(server: SluiceServer, warehouse: str, rows: int) -> None:
+    """payments_db.charges in `warehouse` of the built-in catalog, with `rows` rows (pyiceberg)."""
+    catalog = RestCatalog(warehouse, uri=f"{server.catalog_base}/api/catalog", credential="root:secret", warehouse=warehouse,
+                          **{"oauth2-server-uri": f"{server.catalog_base}/api/catalog/v1/oauth/tokens"})
+    catalog.create_namespace("payments_db")
+    table = catalog.create_table("payments_db.charges", schema=pa.schema([pa.field("id", pa.int64())]))
+    table.append(pa.table({"id": pa.array(range(rows), pa.int64())}))
+
+
+def test_a_schema_in_two_warehouses(tmp_path: Path) -> None:
+    with SluiceServer(data_dir=tmp_path / "data") as server:
+        _warehouse_table(server, "lake", 3)
+        _warehouse_table(server, "lake2", 5)
+        conn = _trino(server, catalog="iceberg")
+        with pytest.raises(trino.exceptions.TrinoUserError) as failure:
+            _rows(conn, "SELECT count(*) FROM payments_db.charges")
+        assert "lake" in failure.value.message and "lake2" in failure.value.message
+        # Each warehouse is a catalog of its own name.
+        assert _rows(conn, "SELECT count(*) FROM lake.payments_db.charges") == [(3,)]
+        assert _rows(conn, "SELECT count(*) FROM lake2.payments_db.charges") == [(5,)]
+        assert {"lake", "lake2"} <= {row[0] for row in _rows(conn, "SHOW CATALOGS")}
+    # --trino-iceberg-warehouse picks one for the catalog iceberg.
+    with SluiceServer(data_dir=tmp_path / "data", extra_args=["--trino-iceberg-warehouse", "lake2"]) as server:
+        assert _rows(_trino(server, catalog="iceberg"), "SELECT count(*) FROM payments_db.charges") == [(5,)]

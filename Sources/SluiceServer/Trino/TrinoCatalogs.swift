@@ -100,7 +100,7 @@ struct TrinoCatalogs: Sendable {
         case 1: return holders[0]
         default:
             throw SluiceError(
-                .invalidSchemaName, "Schema '\(schema)' is in more than one warehouse: \(holders.joined(separator: ", "))",
+                .syntaxErrorOrAccessRuleViolation, "Schema '\(schema)' is in more than one warehouse: \(holders.joined(separator: ", "))",
                 hint: "Name the warehouse as the catalog (\(holders[0]).\(schema)…), or start the server with --trino-iceberg-warehouse.")
         }
     }
