@@ -262,14 +262,15 @@ def test_seed_002_presto_lines_over_hive_events(tmp_path: Path) -> None:
         # presto --server presto:8080 --catalog hive --schema default
         presto = prestodb.dbapi.connect(host=server.host, port=server.trino_port, user="root", catalog="hive", schema="default")
         cursor = presto.cursor()
-        cursor.execute("describe hive_events")
+        # The seed's lines as typed (the CLI sends them without the final semicolon; either is taken).
+        cursor.execute("describe hive_events;")
         described = cursor.fetchall()
         assert [tuple(row[:2]) for row in described] == [
             ("raw_event", "varchar"), ("timestamp", "varchar"), ("accept", "varchar"), ("host", "varchar"), ("user_agent", "varchar"),
             ("event_type", "varchar"), ("user", "varchar"), ("price", "decimal(10,0)"), ("type", "varchar"), ("fee", "decimal(10,0)"),
             ("name", "varchar"), ("amount", "decimal(10,0)")]
         cursor = presto.cursor()
-        cursor.execute("select count(*) from hive_events")
+        cursor.execute("select count(*) from hive_events;")
         count = cursor.fetchall()
         assert count == [[pg.execute("SELECT count(*) FROM hive_events").fetchone()[0]]] == [[5 + 8 + 11]]
         cursor = presto.cursor()
