@@ -177,13 +177,13 @@ final class TrinoQuery: Sendable {
 
     /// Appends a chunk's rows to `data`'s array, each as a JSON array of values.
     private static func writeRows(_ chunk: Chunk, rowCount: inout Int, to data: inout TrinoJSONWriter) {
-        let columns = chunk.columns
+        let writers = chunk.columns.map(TrinoColumnWriter.init)
         for rowIndex in 0 ..< chunk.count {
             if rowCount > 0 { data.byte(",") }
             data.byte("[")
-            for (columnIndex, column) in columns.enumerated() {
+            for columnIndex in writers.indices {
                 if columnIndex > 0 { data.byte(",") }
-                TrinoTypes.writeValue(column, at: rowIndex, to: &data)
+                writers[columnIndex].write(rowIndex, to: &data)
             }
             data.byte("]")
             rowCount += 1

@@ -57,6 +57,8 @@ import Testing
         ]
         for (column, expected) in columns {
             #expect(json { TrinoTypes.writeValue(column, at: 0, to: &$0) } == expected)
+            // The per-chunk writer of the data path writes the same.
+            #expect(json { TrinoColumnWriter(column).write(0, to: &$0) } == expected)
         }
     }
 
