@@ -325,6 +325,9 @@ def test_seed_004_trino_queries_over_an_iceberg_sink(tmp_path: Path) -> None:
         assert ("payments_db",) in _rows(conn, "SHOW SCHEMAS")
         assert _rows(conn, "SHOW TABLES FROM payments_db") == [("payment_charges",)]
         assert ("payment_charges",) in _rows(conn, "SHOW TABLES FROM lake.payments_db")
+        assert [row[:2] for row in _rows(conn, "DESCRIBE payments_db.payment_charges")] == [
+            ("id", "bigint"), ("provider", "varchar"), ("status", "varchar"), ("amount", "decimal(10,2)"), ("card_country", "varchar"),
+            ("created_at", "timestamp(6) with time zone")]
 
         catalog = RestCatalog("lake", uri=f"{server.catalog_base}/api/catalog", credential="root:secret", warehouse="lake",
                               **{"oauth2-server-uri": f"{server.catalog_base}/api/catalog/v1/oauth/tokens"})
