@@ -122,6 +122,16 @@ break', '2024-01-02 00:00:00', '2024-06-30 12:00:00-07', true, -2.5, 3.0, '2024-
             ours = _rows(conn, query)
             theirs = [tuple(row) for row in pg.execute(query).fetchall()]
             assert ours == theirs, query
+        # Parameters: the trino client sends EXECUTE IMMEDIATE '… ? …' USING its values.
+        query = "SELECT id, note, price FROM typed WHERE id > ? AND note <> ? AND placed < ? AND ok = ? ORDER BY id"
+        values = (1, "x?y", dt.datetime(2024, 1, 2, 1, 0, 0), True)
+        cursor = conn.cursor()
+        cursor.execute(query, values)
+        assert [tuple(row) for row in cursor.fetchall()] == [
+            tuple(row) for row in pg.execute(query.replace("?", "%s"), values).fetchall()] == [(4, "ünïcödé ✓ line\nbreak", Decimal("99999999.99"))]
+        cursor = conn.cursor()
+        cursor.execute("SELECT count(*) FROM typed WHERE note = '?' OR id = ?", (2,))
+        assert cursor.fetchall() == [[1]]
         # Trino's approx_distinct, answered exactly.
         assert _rows(conn, "SELECT approx_distinct(note), approx_distinct(ok) FROM typed") == [
             tuple(pg.execute("SELECT count(DISTINCT note), count(DISTINCT ok) FROM typed").fetchone())]

@@ -50,11 +50,17 @@ package final class SQLSession: PGSession {
     /// The files this session's `file_scan` calls read.
     let fileScans: FileScans
 
+    /// Whether `?` is a positional parameter in its statements (a front door whose clients
+    /// write them so, as Trino's); else `$n` only, as in Postgres.
+    let questionMarkParameters: Bool
+
     /// `names` resolves a front door's own names in FROM (Trino's catalogs); nil: the catalog's.
     package init(
-        database: Database, user: String, databaseName: String, parameters: [String: String], names: FileScans.NameResolver? = nil
+        database: Database, user: String, databaseName: String, parameters: [String: String], names: FileScans.NameResolver? = nil,
+        questionMarkParameters: Bool = false
     ) {
         self.database = database
+        self.questionMarkParameters = questionMarkParameters
         fileScans = FileScans(makeSource: database.makeDetachedSource, nameResolver: names)
         var info = SessionInfo(user: user, database: databaseName)
         let stores = database.tables.stores
@@ -77,7 +83,7 @@ package final class SQLSession: PGSession {
     }
 
     private func prepareStatements(_ sql: String, parameterTypes: [DataType?]) throws(SluiceError) -> [PGPreparedStatement] {
-        let statements = try SQLParser.parse(sql)
+        let statements = try SQLParser.parse(sql, questionMarkParameters: questionMarkParameters)
         var prepared: [PGPreparedStatement] = []
         for statement in statements {
             var types = parameterTypes.map { $0 ?? .unknown }

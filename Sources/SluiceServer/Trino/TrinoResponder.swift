@@ -70,7 +70,8 @@ struct TrinoResponder: Sendable {
         let catalogs = catalogs
         let session = SQLSession(
             database: database, user: user, databaseName: "dev", parameters: parameters,
-            names: { name, scans throws(SluiceError) in try catalogs.resolve(name, session: names, scans: scans) })
+            names: { name, scans throws(SluiceError) in try catalogs.resolve(name, session: names, scans: scans) },
+            questionMarkParameters: true)
         let query = TrinoQuery(id: queries.nextID(), slug: Self.slug(), session: session) {
             do throws(SluiceError) {
                 return try await TrinoStatement.parse(sql).run(session: session, names: names, catalogs: catalogs)

@@ -45,6 +45,32 @@ extension TrinoStatement {
                 throw SluiceError(.invalidSchemaName, "Schema '\(schema)' does not exist")
             }
             return .use(TrinoSessionNames(catalog: catalog, schema: schema))
+        case .executeImmediate(let text, let using):
+            // The values are constants: evaluated as a one-row SELECT of them, as the session
+            // evaluates any other.
+            var values: [Value] = []
+            var types: [DataType?] = []
+            if let using {
+                let list = try await session.prepare("SELECT " + using, parameterTypes: [])
+                guard list.count == 1 else { throw SluiceError(.syntaxError, "EXECUTE IMMEDIATE's USING takes a list of values") }
+                let row = try await session.execute(list[0], parameters: []).collected()
+                session.close(list[0])
+                guard let chunk = row.chunks.first(where: { $0.count > 0 }) else { throw SluiceError(.syntaxError, "EXECUTE IMMEDIATE's USING gave no values") }
+                values = chunk.columns.map { $0.value(at: 0) }
+                types = chunk.columns.map { $0.type == .unknown ? nil : $0.type }
+            }
+            let statements = try await session.prepare(text, parameterTypes: types)
+            guard statements.count == 1 else { throw SluiceError(.syntaxError, "EXECUTE IMMEDIATE takes one statement") }
+            guard statements[0].parameterTypes.count == values.count else {
+                throw SluiceError(
+                    .syntaxError, "the statement has \(statements[0].parameterTypes.count) parameters but USING gives \(values.count) values")
+            }
+            let result = try await session.execute(statements[0], parameters: values)
+            session.close(statements[0])
+            if let columns = result.columns {
+                return .rows(columns: columns.map { ($0.name, $0.type) }, chunks: result.chunks, stream: result.stream)
+            }
+            return Self.update(result.commandTag)
         case .sql(let text):
             let statements = try await session.prepare(text, parameterTypes: [])
             guard !statements.isEmpty else { throw SluiceError(.syntaxError, "line 1:1: mismatched input '<EOF>': the statement is empty") }

@@ -10,6 +10,9 @@ enum TrinoStatement: Equatable {
     case showTables(schema: ObjectName?, like: String?)
     case describe(ObjectName)
     case use(catalog: String?, schema: String)
+    /// `EXECUTE IMMEDIATE 'statement' [USING value, …]`: the statement with its `?` bound to the
+    /// values (the text after USING, a list of constants), as Trino's clients send parameters.
+    case executeImmediate(statement: String, using: String?)
     /// Anything else: SQL for the session.
     case sql(String)
 
@@ -49,6 +52,13 @@ enum TrinoStatement: Equatable {
             return .describe(try objectName(tokens[3]))
         case ("describe", _) where tokens.count == 2, ("desc", _) where tokens.count == 2:
             return .describe(try objectName(tokens[1]))
+        case ("execute", "immediate"?) where tokens.count >= 3 && tokens[2].isString:
+            guard tokens.count > 3 else { return .executeImmediate(statement: tokens[2].text, using: nil) }
+            guard words[3] == "using", tokens.count > 4 else { throw SluiceError(.syntaxError, "line 1:1: expected USING after the statement") }
+            let scalars = Array(text.unicodeScalars)
+            var using = String.UnicodeScalarView(scalars[tokens[4].start...])
+            while let last = using.last, last == ";" || last.properties.isWhitespace { using.removeLast() }
+            return .executeImmediate(statement: tokens[2].text, using: String(using))
         case ("use", _) where tokens.count == 2:
             let target = try objectName(tokens[1])
             switch target.parts.count {
@@ -64,6 +74,8 @@ enum TrinoStatement: Equatable {
     /// A word of the statement: a name (quoted or not, with its dots) or a string.
     private struct Token {
         var text: String
+        /// Where it starts in the text, in Unicode scalars.
+        var start = 0
         var isQuoted = false
         var isString = false
         /// A dotted name's parts, quotes removed.
@@ -91,6 +103,7 @@ enum TrinoStatement: Equatable {
                 index += 1
                 continue
             }
+            let start = index
             if character == "'" {
                 var value = String.UnicodeScalarView()
                 index += 1
@@ -108,11 +121,11 @@ enum TrinoStatement: Equatable {
                     value.append(characters[index])
                     index += 1
                 }
-                tokens.append(Token(text: String(value), isString: true))
+                tokens.append(Token(text: String(value), start: start, isString: true))
                 continue
             }
             // A name: parts joined by dots, each plain or in double quotes.
-            var token = Token(text: "")
+            var token = Token(text: "", start: start)
             var part = String.UnicodeScalarView()
             var raw = String.UnicodeScalarView()
             while index < characters.count, !characters[index].properties.isWhitespace {
