@@ -92,12 +92,15 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Other engines' front doors")
     var frontDoors: FrontDoorOptions
+    @OptionGroup(title: "Trino protocol")
+    var trino: TrinoOptions
 
     func run() async throws {
         var configuration = ServerConfiguration()
         configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         try http.apply(to: &configuration)
         try frontDoors.apply(to: &configuration)
+        try trino.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil
         } else {
@@ -164,6 +167,7 @@ struct Serve: AsyncParsableCommand {
         }
         if let port = server.catalogPort, let catalog = configuration.catalog { kafka += ", Iceberg REST catalog on \(catalog.host):\(port)" }
         if let port = server.httpPort, let settings = configuration.http { kafka += ", dashboard on http://\(settings.host):\(port)/" }
+        if let port = server.trino?.port, let settings = configuration.trino { kafka += ", Trino protocol on \(settings.host):\(port)" }
         FileHandle.standardError.write(Data("sluice: serving SQL on \(host):\(server.sqlServer.port)\(kafka) (data in \(dataDir), memory limit \(memoryLimit >> 20) MiB)\n".utf8))
         await waitForTerminationSignal()
         FileHandle.standardError.write(Data("sluice: shutting down\n".utf8))

@@ -13,6 +13,13 @@ package enum SQLParser {
         return try parser.parseStatements()
     }
 
+    /// ``parse(_:)`` with `?` as a positional parameter (`$1`, `$2`, … left to right), as JDBC
+    /// and Trino write them; `?` is then no operator.
+    package static func parse(_ sql: String, questionMarkParameters: Bool) throws(SluiceError) -> [Statement] {
+        var parser = try Parser(sql, questionMarkParameters: questionMarkParameters)
+        return try parser.parseStatements()
+    }
+
     /// Parses exactly one expression, such as a column default or a filter written alone.
     package static func parseExpression(_ sql: String) throws(SluiceError) -> Expression {
         var parser = try Parser(sql)
@@ -94,8 +101,8 @@ package enum SQLDialect: String, Sendable, CaseIterable {
 
 extension SQLParser {
     /// Parses every statement of `sql` in `dialect`.
-    package static func parse(_ sql: String, dialect: SQLDialect) throws(SluiceError) -> [Statement] {
-        let statements = try parse(sql)
+    package static func parse(_ sql: String, dialect: SQLDialect, questionMarkParameters: Bool = false) throws(SluiceError) -> [Statement] {
+        let statements = try parse(sql, questionMarkParameters: questionMarkParameters)
         switch dialect {
         case .native: return statements
         case .flink: return try statements.map { (statement) throws(SluiceError) in try FlinkDialect.lower(statement) }

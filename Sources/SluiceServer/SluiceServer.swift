@@ -50,6 +50,9 @@ package struct ServerConfiguration: Sendable {
     package var flinkGateway: FrontDoorAddress?
     /// `--host-alias name:port=host:port`: addresses in connectors' options reached elsewhere.
     package var hostAliases: [(from: String, to: String)] = []
+    /// Trino's client protocol (`--trino-listen`, Trino's port 8080); nil to run without it
+    /// (`sluice serve` runs it).
+    package var trino: TrinoConfiguration?
     /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
     /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
     /// starts the server (`sluice serve`); none by default.
@@ -146,13 +149,16 @@ package final class SluiceServer: Sendable {
     package let schemaRegistry: SchemaRegistryServer?
     /// Flink's SQL gateway API and its sessions, when it runs.
     package let flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
+    /// The Trino door, when it runs.
+    package let trino: TrinoServer?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
         http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?,
-        flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
+        flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?, trino: TrinoServer?
     ) {
         self.flinkGateway = flinkGateway
+        self.trino = trino
         self.webhook = webhook
         self.schemaRegistry = schemaRegistry
         self.database = database
@@ -282,10 +288,18 @@ package final class SluiceServer: Sendable {
             try await server.start()
             flinkGateway = (server, gateway)
         }
+        var trino: TrinoServer?
+        if let settings = configuration.trino {
+            // Its clients log in as the SQL port's would from its address (HTTP Basic).
+            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = TrinoServer(configuration: settings, database: database, iceberg: lakehouse.store, authentication: method, tls: httpTLS)
+            try await server.start()
+            trino = server
+        }
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, flinkGateway: flinkGateway)
+            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, flinkGateway: flinkGateway, trino: trino)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -343,6 +357,7 @@ package final class SluiceServer: Sendable {
             await flinkGateway.server.stop()
             flinkGateway.gateway.closeAll()
         }
+        await trino?.stop()
         await catalogServer?.stop()
         try await sqlServer.shutdown()
         await broker?.shutdown()

@@ -57,6 +57,8 @@ class SluiceServer:
         self.schema_registry_port = 0
         # Flink's SQL gateway API's port: a free one.
         self.flink_gateway_port = 0
+        # The Trino protocol listener's port: a free one.
+        self.trino_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -93,6 +95,7 @@ class SluiceServer:
         self.webhook_port = free_port(self.host)
         self.schema_registry_port = free_port(self.host)
         self.flink_gateway_port = free_port(self.host)
+        self.trino_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
@@ -103,6 +106,7 @@ class SluiceServer:
             "--webhook-listen", f"{self.host}:{self.webhook_port}",
             "--schema-registry-listen", f"{self.host}:{self.schema_registry_port}",
             "--flink-gateway-listen", f"{self.host}:{self.flink_gateway_port}",
+            "--trino-listen", f"{self.host}:{self.trino_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]

@@ -18,10 +18,11 @@ package enum AggregateKind: String, Sendable, Equatable, CaseIterable {
     /// `array_agg(x)`: every value, NULLs included, as an array.
     case arrayAgg = "array_agg"
 
-    /// The aggregate named `name` (lower case), if any. `every` is `bool_and`.
+    /// The aggregate named `name` (lower case), if any. `every` is `bool_and`; Trino's
+    /// `approx_distinct(x)` is `count` (the binder makes it `count(DISTINCT x)`: exact).
     package init?(name: String) {
         switch name {
-        case "count": self = .count
+        case "count", "approx_distinct": self = .count
         case "sum": self = .sum
         case "avg": self = .avg
         case "min": self = .min

@@ -31,6 +31,10 @@ extension Parser {
         case .symbol:
             if token.text == "(" { return try parseParenthesizedExpression() }
             if token.text == "[" { return try parseArrayElements() }
+            if token.text == "?", let number = questionMarkNumbers?[index] {
+                advance()
+                return Expression(.parameter(number), at: start)
+            }
             throw syntaxError()
         case .quotedIdentifier:
             return try parseNameOrCall()

@@ -21,6 +21,20 @@ struct Parser {
     /// in, for ``SQLParser/maskingSecrets(in:)``.
     var optionValueSpans: [(key: String, value: OptionValue, bytes: Range<Int>)] = []
     let stackGuard = StackGuard()
+    /// With JDBC's and Trino's `?` placeholders: the parameter number of each `?` token (by
+    /// token index, counted left to right, so backtracking cannot renumber them); nil: `?` is
+    /// an operator character, as in Postgres.
+    var questionMarkNumbers: [Int: Int]?
+
+    init(_ sql: String, questionMarkParameters: Bool) throws(SluiceError) {
+        try self.init(sql)
+        guard questionMarkParameters else { return }
+        var numbers: [Int: Int] = [:]
+        for (tokenIndex, token) in tokens.enumerated() where token.kind == .symbol && token.text == "?" {
+            numbers[tokenIndex] = numbers.count + 1
+        }
+        questionMarkNumbers = numbers
+    }
 
     init(_ sql: String) throws(SluiceError) {
         var lexer = Lexer(sql)

@@ -34,8 +34,29 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
     /// Builds a file source for a call (`Database`'s connectors, outside the catalog).
     private let makeSource: Database.ConnectorFactory
 
-    package init(makeSource: @escaping Database.ConnectorFactory) {
+    /// A front door's names (Trino's catalogs): what a name in FROM means, given these scans to
+    /// register an outside table in; nil: the catalog's names only.
+    package typealias NameResolver = @Sendable (ObjectName, FileScans) throws(SluiceError) -> ResolvedRelationName?
+    private let nameResolver: NameResolver?
+
+    package init(makeSource: @escaping Database.ConnectorFactory, nameResolver: NameResolver? = nil) {
         self.makeSource = makeSource
+        self.nameResolver = nameResolver
+    }
+
+    package func resolve(_ name: ObjectName) throws(SluiceError) -> ResolvedRelationName? {
+        try nameResolver?(name, self)
+    }
+
+    /// The relation of an outside table the session reads by `key` (made from `description` the
+    /// first time): its scan's id and its columns.
+    package func relation(key: [String], description: @autoclosure () throws(SluiceError) -> SourceDescription) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)]) {
+        if let found = known.withLock({ $0[key] }) { return (found.id, found.columns) }
+        let source = try makeSource(try description(), true)
+        guard let columns = source.inferredColumns, !columns.isEmpty else {
+            throw SluiceError(.invalidParameterValue, "found no columns in \(key.last ?? "the table")")
+        }
+        return try register(source, columns: columns, key: key)
     }
 
     package var relations: [Int: Relation] {
@@ -49,15 +70,19 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
         let description = function == "iceberg" ? try Self.icebergDescription(arguments) : try Self.description(arguments)
         let source = try makeSource(description, true)
         guard let columns = source.inferredColumns, !columns.isEmpty else {
-            throw SluiceError(.invalidParameterValue, "file_scan found no columns in the files")
+            throw SluiceError(.invalidParameterValue, function == "iceberg" ? "the Iceberg table has no columns" : "file_scan found no columns in the files")
         }
-        return try known.withLock { known throws(SluiceError) in
+        return try register(source, columns: columns, key: key)
+    }
+
+    private func register(_ source: any SourceConnector, columns: [(name: String, type: DataType)], key arguments: [String]) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)]) {
+        try known.withLock { known throws(SluiceError) in
             if let found = known[arguments] { return (found.id, found.columns) }
             guard known.count < Self.limit else {
                 throw SluiceError(.programLimitExceeded, "a session may read at most \(Self.limit) different file_scan calls", hint: "Create a source over the files.")
             }
             let relation = Relation(connector: source, types: columns.map(\.type), columns: columns, id: Int(Int32.min) + known.count)
-            known[key] = relation
+            known[arguments] = relation
             return (relation.id, columns)
         }
     }

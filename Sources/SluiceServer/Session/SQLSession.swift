@@ -84,10 +84,19 @@ package final class SQLSession: PGSession {
     /// `sql_dialect` setting's.
     let fixedDialect: SQLDialect?
 
-    package init(database: Database, user: String, databaseName: String, parameters: [String: String], dialect: SQLDialect? = nil) {
+    /// Whether `?` is a positional parameter in its statements (a front door whose clients
+    /// write them so, as Trino's); else `$n` only, as in Postgres.
+    let questionMarkParameters: Bool
+
+    /// `names` resolves a front door's own names in FROM (Trino's catalogs); nil: the catalog's.
+    package init(
+        database: Database, user: String, databaseName: String, parameters: [String: String], dialect: SQLDialect? = nil,
+        names: FileScans.NameResolver? = nil, questionMarkParameters: Bool = false
+    ) {
         self.database = database
         fixedDialect = dialect
-        fileScans = FileScans(makeSource: database.makeDetachedSource)
+        self.questionMarkParameters = questionMarkParameters
+        fileScans = FileScans(makeSource: database.makeDetachedSource, nameResolver: names)
         var info = SessionInfo(user: user, database: databaseName)
         let stores = database.tables.stores
         info.rowCount = { stores.rowCount(id: $0) }
@@ -109,7 +118,7 @@ package final class SQLSession: PGSession {
     }
 
     private func prepareStatements(_ sql: String, parameterTypes: [DataType?]) throws(SluiceError) -> [PGPreparedStatement] {
-        let statements = try SQLParser.parse(sql, dialect: dialect)
+        let statements = try SQLParser.parse(sql, dialect: dialect, questionMarkParameters: questionMarkParameters)
         var prepared: [PGPreparedStatement] = []
         for statement in statements {
             var types = parameterTypes.map { $0 ?? .unknown }

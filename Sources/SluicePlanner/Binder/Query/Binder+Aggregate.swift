@@ -146,6 +146,11 @@ extension Binder {
             }
             guard let kind = AggregateKind(name: name) else { throw SluiceError.internalError("not an aggregate: \(name)") }
             var aggregate: AggregateCall
+            // Trino's approx_distinct(x), answered exactly: count(DISTINCT x).
+            let countsDistinct = call.isDistinct || name == "approx_distinct"
+            if name == "approx_distinct", call.isStar || call.arguments.count != 1 {
+                throw SluiceError(.undefinedFunction, "function approx_distinct takes one argument")
+            }
             if call.isStar || (kind == .count && call.arguments.isEmpty) {
                 aggregate = AggregateCall(kind: .countStar, argument: nil, resultType: .int64)
             } else {
@@ -163,7 +168,7 @@ extension Binder {
                         .undefinedFunction, "function \(name)(\(argument.type.sqlName)) does not exist",
                         hint: "No function matches the given name and argument types. You might need to add explicit type casts.")
                 }
-                aggregate = AggregateCall(kind: kind, argument: project(argument), distinct: call.isDistinct, resultType: resultType)
+                aggregate = AggregateCall(kind: kind, argument: project(argument), distinct: countsDistinct, resultType: resultType)
                 if kind == .stringAgg {
                     aggregate.delimiter = project(try coerce(try bindExpression(call.arguments[1], &argumentContext), to: .varchar, position: nil))
                 }

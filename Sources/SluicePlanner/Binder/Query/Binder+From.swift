@@ -232,10 +232,21 @@ extension Binder {
     }
 
     mutating func bindNamedRelation(_ name: ObjectName, position: Int?) throws(SluiceError) -> BoundQuery {
+        var name = name
         if name.qualifier.isEmpty {
             for level in commonTables.reversed() {
                 if let table = level[name.name] { return BoundQuery(plan: table.plan, scope: table.scope) }
             }
+        }
+        // A front door's own names (Trino's catalogs) become the catalog's, or an outside table.
+        switch try externalRelations?.resolve(name) {
+        case .catalog(let renamed)?:
+            name = renamed
+        case .external(let id, let columns)?:
+            let scan = TableScan(tableID: id, tableName: name.name, columns: Array(columns.indices), columnTypes: columns.map(\.type), isAppendOnly: true)
+            return BoundQuery(plan: .scan(scan), scope: Scope(entries: columns.map { Scope.Entry(qualifier: name.name, name: $0.name, type: $0.type) }))
+        case nil:
+            break
         }
         if let system = try SystemCatalog.relation(named: name, catalog: catalog, session: session) {
             return system

@@ -175,7 +175,7 @@ extension Binder {
             let argument = column(try coerce(value, to: type, position: nil))
             return (WindowCall(function: name == "first_value" ? .firstValue : .lastValue, argument: argument, frame: frame, resultType: type), extra)
         default:
-            guard var kind = AggregateKind(name: name), kind != .stringAgg, kind != .arrayAgg else {
+            guard var kind = AggregateKind(name: name), kind != .stringAgg, kind != .arrayAgg, name != "approx_distinct" else {
                 throw SluiceError(.featureNotSupported, "window function \(name) is not supported yet")
             }
             if call.isStar || (kind == .count && call.arguments.isEmpty) {
