@@ -237,6 +237,7 @@ extension HTTP2ServerConnection {
         stream.hasHead = true
         if list.isTooLarge {
             // Section 10.5.1: answered 431; whatever else the client sends on it is dropped.
+            stream.isRemoteOpen = !block.endStream
             streams[streamID] = stream
             _ = sendHeaders(streamID: streamID, fields: [(":status", "431"), ("content-length", "0")], endStream: true)
             return
