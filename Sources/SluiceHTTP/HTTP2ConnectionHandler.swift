@@ -18,6 +18,8 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     private var streams: [UInt32: StreamWork] = [:]
     private var context: ChannelHandlerContext?
     private var isClosing = false
+    /// The start of a frame whose rest has not arrived.
+    private var unread: ByteBuffer?
 
     /// One stream's answer in progress: its route's task and its data waiting for a window.
     private final class StreamWork {
@@ -50,8 +52,17 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A frame cut across reads waits here for its rest.
         var bytes = unwrapInboundIn(data)
+        if var held = unread.take() {
+            held.writeBuffer(&bytes)
+            bytes = held
+        }
         let events = connection.read(&bytes)
+        if bytes.readableBytes > 0 {
+            bytes.discardReadBytes()
+            unread = bytes
+        }
         var failedConnection = false
         for event in events {
             switch event {
@@ -68,9 +79,7 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
             }
         }
         if failedConnection {
-            isClosing = true
-            let output = connection.takeOutput()
-            context.writeAndFlush(wrapOutboundOut(output)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            closeAfterGoAway(context: context)
             return
         }
         pump(context: context)
@@ -78,7 +87,7 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        context.channel.setOption(.autoRead, value: context.channel.isWritable).whenComplete { _ in }
+        if !isClosing { context.channel.setOption(.autoRead, value: context.channel.isWritable).whenComplete { _ in } }
         context.fireChannelWritabilityChanged()
     }
 
@@ -90,6 +99,24 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+
+    /// A connection error: GOAWAY, then our side of the connection closes, and what the
+    /// client still sends is read and dropped until it closes too (so that its unread bytes do
+    /// not make the close a reset that loses the GOAWAY), for two seconds at most.
+    private func closeAfterGoAway(context: ChannelHandlerContext) {
+        guard !isClosing else { return }
+        isClosing = true
+        for streamID in Array(streams.keys) { closeStream(streamID) }
+        let output = connection.takeOutput()
+        context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
+        let written = context.writeAndFlush(wrapOutboundOut(output)).assumeIsolated()
+        written.whenComplete { _ in
+            let halfClosed = context.eventLoop.makePromise(of: Void.self)
+            context.close(mode: .output, promise: halfClosed)
+            halfClosed.futureResult.assumeIsolated().whenFailure { _ in context.close(promise: nil) }
+            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { context.close(promise: nil) }
+        }
     }
 
     /// After the client's GOAWAY, the connection closes once its streams are answered.

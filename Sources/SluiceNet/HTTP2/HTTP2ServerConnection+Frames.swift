@@ -152,6 +152,7 @@ extension HTTP2ServerConnection {
         }
         stream.receiveWindow -= length
         stream.bodyLength += data.readableBytes
+        var opensWindow = false
         if var request = stream.request, !request.bodyTooLarge {
             if request.body.count + data.readableBytes > configuration.maximumBodyBytes {
                 // Handed over now, marked: the route answers 413; the rest is not kept.
@@ -162,12 +163,25 @@ extension HTTP2ServerConnection {
             } else {
                 data.withUnsafeReadableBytes { request.body.append(contentsOf: $0) }
                 stream.request = request
-                stream.receivedUnacknowledged += length
-                if stream.receivedUnacknowledged >= streamReceiveWindowSize / 2 && !endStream {
-                    write(HTTP2Frame(streamID: streamID, .windowUpdate(increment: UInt32(stream.receivedUnacknowledged))))
-                    stream.receiveWindow += stream.receivedUnacknowledged
-                    stream.receivedUnacknowledged = 0
-                }
+                opensWindow = true
+            }
+        } else if !stream.isLocalOpen {
+            // Answered already (413, 431): the rest is read and dropped, so that a client that
+            // sends its whole body before it reads (httpx does) gets the answer; up to a bound.
+            stream.discardedBytes += length
+            guard stream.discardedBytes <= max(16 << 20, configuration.maximumBodyBytes) else {
+                streams[streamID] = stream
+                try resetStream(streamID, .noError, events: &events)
+                return
+            }
+            opensWindow = true
+        }
+        if opensWindow {
+            stream.receivedUnacknowledged += length
+            if stream.receivedUnacknowledged >= streamReceiveWindowSize / 2 && !endStream {
+                write(HTTP2Frame(streamID: streamID, .windowUpdate(increment: UInt32(stream.receivedUnacknowledged))))
+                stream.receiveWindow += stream.receivedUnacknowledged
+                stream.receivedUnacknowledged = 0
             }
         }
         streams[streamID] = stream

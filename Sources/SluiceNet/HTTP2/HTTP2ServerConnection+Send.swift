@@ -61,16 +61,24 @@ extension HTTP2ServerConnection {
         write(HTTP2Frame(streamID: streamID, .rstStream(code)))
     }
 
-    /// We sent END_STREAM: the stream closes, or waits for the client's end. An answer that
-    /// ends before its request did (413, say) tells the client to stop with RST_STREAM
-    /// NO_ERROR (Section 8.1).
+    /// We sent END_STREAM: the stream closes, or waits half-closed for the client's end. An
+    /// answer that ended before its request did (413, say) reopens the stream's window, so
+    /// that the client can finish sending (what it sends is dropped): clients that read only
+    /// after sending get the answer (Section 8.1 allows RST_STREAM NO_ERROR instead, which
+    /// some clients take for a failure).
     private mutating func localEnded(_ streamID: UInt32) {
         guard var stream = streams[streamID] else { return }
         stream.isLocalOpen = false
-        if stream.isRemoteOpen {
-            write(HTTP2Frame(streamID: streamID, .rstStream(.noError)))
+        guard stream.isRemoteOpen else {
+            streams[streamID] = nil
+            return
         }
-        streams[streamID] = nil
-        _ = stream
+        let increment = streamReceiveWindowSize - stream.receiveWindow
+        if increment > 0 {
+            write(HTTP2Frame(streamID: streamID, .windowUpdate(increment: UInt32(increment))))
+            stream.receiveWindow += increment
+            stream.receivedUnacknowledged = 0
+        }
+        streams[streamID] = stream
     }
 }

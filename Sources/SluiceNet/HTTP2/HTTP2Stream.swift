@@ -18,6 +18,8 @@ struct HTTP2Stream {
     /// `content-length`, checked against the body at its end (Section 8.1.1).
     var declaredLength: Int?
     var bodyLength = 0
+    /// Body bytes dropped after the answer ended (Section 8.1: the client may go on sending).
+    var discardedBytes = 0
 
     init(sendWindow: Int, receiveWindow: Int) {
         self.sendWindow = sendWindow

@@ -111,11 +111,19 @@ import Testing
         let readEvents = connection.read(&client.bytes)
         let request = try #require(Self.requests(readEvents).first)
         #expect(request.bodyTooLarge)
-        // The answer ends the stream; the client is told to stop sending (RST_STREAM NO_ERROR).
+        // The answer ends our side; the client may finish its body (dropped), its window reopened.
         _ = connection.takeOutput()
         connection.sendHeaders(streamID: 1, fields: [(":status", "413")], endStream: true)
-        let answer = connection.takeOutput()
-        #expect(Self.frames(answer).contains { $0.payload == .rstStream(.noError) })
+        let answer = Self.frames(connection.takeOutput())
+        #expect(answer.contains { $0.streamID == 1 && $0.payload == .windowUpdate(increment: 10) })
+        #expect(!answer.contains { if case .rstStream = $0.payload { true } else { false } })
+        var rest = ByteBuffer()
+        for index in 0 ..< 4 {
+            HTTP2FrameEncoder.write(HTTP2Frame(streamID: 1, .data(ByteBuffer(repeating: 1, count: 15_000), endStream: index == 3)), into: &rest)
+        }
+        let restEvents = connection.read(&rest)
+        #expect(Self.connectionError(restEvents) == nil)
+        #expect(connection.openStreamCount == 0)
     }
 
     @Test func streamsPastTheLimitAreRefused() {
