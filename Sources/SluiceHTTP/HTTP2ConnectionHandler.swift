@@ -9,8 +9,9 @@ import SluiceNet
 /// writer; a stream the client resets (or a closed connection) makes the writer's next write
 /// throw and cancels the route's task. Reading pauses while the socket's buffer is full, so
 /// floods of frames that each want an answer (PING, SETTINGS) cannot pile answers up.
-final class HTTP2ConnectionHandler: ChannelInboundHandler {
+final class HTTP2ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let router: HTTPRouter
@@ -95,6 +96,16 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
         isClosing = true
         for streamID in Array(streams.keys) { closeStream(streamID) }
         context.fireChannelInactive()
+    }
+
+    /// A close from our side (the server stops): GOAWAY NO_ERROR first, naming the last stream
+    /// taken (RFC 9113 Section 6.8), unless one went already.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .all && !connection.goAwaySent {
+            connection.goAway()
+            context.writeAndFlush(wrapOutboundOut(connection.takeOutput()), promise: nil)
+        }
+        context.close(mode: mode, promise: promise)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -41,8 +41,9 @@ import Glibc
         return router.build()
     }
 
-    /// A blocking HTTP/2 client made of our own frame and HPACK codecs, on a plain socket.
-    final class Client {
+    /// A blocking HTTP/2 client made of our own frame and HPACK codecs, on a plain socket
+    /// (handed between threads, used by one at a time).
+    final class Client: @unchecked Sendable {
         let fd: Int32
         var input = ByteBuffer()
         var decoder = HPACKDecoder()
@@ -189,6 +190,26 @@ import Glibc
             client.get("/me", stream: 3, user: "ann")
             #expect(client.answer(3)?.body == "user ann")
         }
+    }
+
+    @Test func theStopSendsGoAway() async throws {
+        let server = BackgroundHTTPServer(host: "127.0.0.1", port: 0, router: Self.router(Probe()), name: "test server")
+        let port = try await server.start()
+        let client = try await Self.onThread { () throws -> Client in
+            let client = try Client(port: port, window: 65_535)
+            client.get("/me", stream: 1, user: "bob")
+            #expect(client.answer(1)?.body == "user bob")
+            return client
+        }
+        await server.stop()
+        let goAway = try await Self.onThread { () -> HTTP2Frame.Payload? in
+            defer { client.close() }
+            while let frame = client.next() {
+                if case .goAway = frame.payload { return frame.payload }
+            }
+            return nil
+        }
+        #expect(goAway == .goAway(lastStreamID: 1, code: .noError, debugData: ByteBuffer()))
     }
 
     @Test func aDisconnectStopsTheWriter() async throws {

@@ -35,8 +35,15 @@ extension HTTP2ServerConnection {
             guard frame.streamID <= highestStreamID else {
                 throw HTTP2ProtocolError(.protocolError, "RST_STREAM on idle stream \(frame.streamID)")
             }
-            if let stream = streams.removeValue(forKey: frame.streamID), stream.isHandedOver {
-                events.append(.streamClosed(frame.streamID))
+            if let stream = streams.removeValue(forKey: frame.streamID) {
+                if stream.isHandedOver { events.append(.streamClosed(frame.streamID)) }
+                // Streams opened only to be reset make routes start and stop for nothing
+                // (the "rapid reset" attack): past a thousand, when most streams end so, the
+                // connection goes.
+                streamsResetByClient += 1
+                if streamsResetByClient > 1000 && 2 * streamsResetByClient > streamsOpened {
+                    throw HTTP2ProtocolError(.enhanceYourCalm, "too many streams reset by the client")
+                }
             }
         case .settings(let settings):
             try countControlFrame()

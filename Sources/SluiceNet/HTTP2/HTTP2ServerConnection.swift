@@ -82,6 +82,7 @@ package struct HTTP2ServerConnection {
 
     var controlFrames = 0
     var streamsOpened = 0
+    var streamsResetByClient = 0
 
     struct PendingBlock {
         var streamID: UInt32

@@ -219,6 +219,28 @@ import Testing
             } == .enhanceYourCalm)
     }
 
+    @Test func rapidResetsAreCut() {
+        #expect(
+            Self.errorCode {
+                for index in 0 ..< 1500 {
+                    let streamID = UInt32(2 * index + 1)
+                    $0.request(streamID)
+                    $0.add(HTTP2Frame(streamID: streamID, .rstStream(.cancel)))
+                }
+            } == .enhanceYourCalm)
+        // A client that resets now and then is fine.
+        #expect(
+            Self.errorCode {
+                for index in 0 ..< 3000 {
+                    let streamID = UInt32(2 * index + 1)
+                    $0.request(streamID, endStream: false)
+                    if index % 4 == 0 { $0.add(HTTP2Frame(streamID: streamID, .rstStream(.cancel))) } else {
+                        $0.add(HTTP2Frame(streamID: streamID, .data(ByteBuffer(string: "x"), endStream: true)))
+                    }
+                }
+            } == nil)
+    }
+
     /// Valid client streams, mangled at random and fed in random pieces: never a crash, and a
     /// connection error always leaves GOAWAY as the last frame written.
     @Test func mangledFrameStreamsEndCleanly() {
