@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+import ssl
 import struct
 import subprocess
 import threading
@@ -302,3 +303,23 @@ def test_bad_input_gets_goaway_and_others_are_served(server: SluiceServer):
         assert bystander.get("/health").status_code == 200
     with _h2(server) as client:
         assert client.get("/health").text == "ok\n"
+
+
+def test_http2_inside_tls(tmp_path_factory):
+    # With --tls-cert the dashboard serves HTTPS only; HTTP/2 with prior knowledge goes inside
+    # the TLS session (no ALPN: httpx with http1=False speaks HTTP/2 without it).
+    from harness.ports import free_port
+    from tls_support import make_certificates
+
+    certificates = make_certificates(tmp_path_factory.mktemp("h2-tls"), names="DNS:localhost,IP:127.0.0.1")
+    trust = ssl.create_default_context(cafile=str(certificates["ca"]))
+    args = ["--tls-cert", str(certificates["cert"]), "--tls-key", str(certificates["key"]), "--kafka-ssl-listen", f"127.0.0.1:{free_port()}"]
+    with SluiceServer(extra_args=args) as server:
+        base = server.http_base.replace("http://", "https://")
+        with httpx.Client(base_url=base, http2=True, http1=False, verify=trust, timeout=30) as client:
+            response = client.get("/health")
+            assert response.http_version == "HTTP/2" and response.text == "ok\n"
+            assert client.post("/api/query", content=b"SELECT 7 AS x").json()["rows"] == [[7]]
+        with httpx.Client(base_url=base, verify=trust, timeout=30) as client:
+            response = client.get("/health")
+            assert response.http_version == "HTTP/1.1" and response.text == "ok\n"
