@@ -48,9 +48,9 @@ import Glibc
         var input = ByteBuffer()
         var decoder = HPACKDecoder()
 
-        init(port: Int, window: UInt32) throws {
+        init(port: Int, window: UInt32 = 65_535, preface: Bool = true) throws {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -60,6 +60,7 @@ import Glibc
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard connected == 0 else { throw SluiceError(.ioError, "connect failed") }
+            guard preface else { return }
             var bytes = ByteBuffer(bytes: HTTP2Frame.clientPreface)
             HTTP2FrameEncoder.write(HTTP2Frame(streamID: 0, .settings([HTTP2Setting(HTTP2Setting.initialWindowSize, window)])), into: &bytes)
             send(bytes)
@@ -91,7 +92,7 @@ import Glibc
             send(HTTP2Frame(streamID: stream, .headers(block: ByteBuffer(bytes: block), endStream: true, endHeaders: true, priority: nil)))
         }
 
-        /// The next frame; nil when the server closed or went quiet for 10 s.
+        /// The next frame; nil when the server closed or went quiet for 5 s.
         func next() -> HTTP2Frame? {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -210,6 +211,51 @@ import Glibc
             return nil
         }
         #expect(goAway == .goAway(lastStreamID: 1, code: .noError, debugData: ByteBuffer()))
+    }
+
+    /// Mangled HTTP/2 byte streams on many connections: each ends (GOAWAY or the close) well
+    /// before the client's 5 s wait, its answer starts with our SETTINGS, and a good request
+    /// works after them.
+    @Test func mangledConnectionsNeverTakeItDown() async throws {
+        try await Self.withServer(Probe()) { port in
+            var good = ByteBuffer(bytes: HTTP2Frame.clientPreface)
+            HTTP2FrameEncoder.write(HTTP2Frame(streamID: 0, .settings([HTTP2Setting(HTTP2Setting.initialWindowSize, 100)])), into: &good)
+            for (stream, path) in [(UInt32(1), "/me"), (3, "/endless"), (5, "/nowhere")] {
+                var block: [UInt8] = []
+                HPACKEncoder().encode([(":method", "GET"), (":scheme", "http"), (":path", path), ("x-user", "bob")], into: &block)
+                HTTP2FrameEncoder.write(
+                    HTTP2Frame(streamID: stream, .headers(block: ByteBuffer(bytes: block), endStream: true, endHeaders: true, priority: nil)), into: &good)
+            }
+            HTTP2FrameEncoder.write(HTTP2Frame(streamID: 0, .ping(1, ack: false)), into: &good)
+            HTTP2FrameEncoder.write(HTTP2Frame(streamID: 3, .rstStream(.cancel)), into: &good)
+            let seed = Array(good.readableBytesView)
+            var generator = SplitMix64(seed: 2)
+            for round in 0 ..< 150 {
+                var bytes = seed
+                for _ in 0 ..< Int.random(in: 1 ... 5, using: &generator) {
+                    // The preface's first line stays, so the connection is HTTP/2's.
+                    let index = Int.random(in: 16 ..< bytes.count, using: &generator)
+                    switch Int.random(in: 0 ... 2, using: &generator) {
+                    case 0: bytes[index] = UInt8.random(in: 0 ... 255, using: &generator)
+                    case 1: bytes.remove(at: index)
+                    default: bytes.insert(UInt8.random(in: 0 ... 255, using: &generator), at: index)
+                    }
+                }
+                let started = ContinuousClock.now
+                let client = try Client(port: port, preface: false)
+                client.send(ByteBuffer(bytes: bytes))
+                shutdown(client.fd, Int32(SHUT_WR))
+                var frames: [HTTP2Frame] = []
+                while let frame = client.next() { frames.append(frame) }
+                client.close()
+                #expect(ContinuousClock.now - started < .milliseconds(4500), "round \(round)")
+                #expect(frames.first.map { if case .settings = $0.payload { true } else { false } } ?? true, "round \(round)")
+            }
+            let client = try Client(port: port, window: 65_535)
+            defer { client.close() }
+            client.get("/me", stream: 1, user: "still")
+            #expect(client.answer(1)?.body == "user still")
+        }
     }
 
     @Test func aDisconnectStopsTheWriter() async throws {
