@@ -79,6 +79,16 @@ package enum HTTP2FrameEncoder {
         writeHeader(length: length, type: type.rawValue, flags: flags, streamID: frame.streamID, at: headerIndex, into: &buffer)
     }
 
+    /// Appends a DATA frame holding `bytes` (copied once, straight from the caller's array).
+    package static func writeData(streamID: UInt32, _ bytes: ArraySlice<UInt8>, endStream: Bool, into buffer: inout ByteBuffer) {
+        let headerIndex = buffer.writerIndex
+        buffer.writeRepeatingByte(0, count: HTTP2Frame.headerLength)
+        buffer.writeBytes(bytes)
+        writeHeader(
+            length: bytes.count, type: HTTP2Frame.Kind.data.rawValue, flags: endStream ? HTTP2Frame.Flags.endStream : 0, streamID: streamID,
+            at: headerIndex, into: &buffer)
+    }
+
     private static func writePadLength(_ padding: UInt8?, into buffer: inout ByteBuffer) -> Bool {
         guard let padding else { return false }
         buffer.writeInteger(padding)

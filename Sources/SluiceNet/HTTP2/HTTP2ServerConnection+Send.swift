@@ -44,9 +44,9 @@ extension HTTP2ServerConnection {
             let isLast = offset + length == bytes.count
             // An empty frame only to end the stream.
             if length == 0 && !(isLast && endStream) { break }
-            var payload = ByteBuffer()
-            payload.writeBytes(bytes[bytes.startIndex + offset ..< bytes.startIndex + offset + length])
-            write(HTTP2Frame(streamID: streamID, .data(payload, endStream: isLast && endStream)))
+            HTTP2FrameEncoder.writeData(
+                streamID: streamID, bytes[bytes.startIndex + offset ..< bytes.startIndex + offset + length], endStream: isLast && endStream,
+                into: &output)
             offset += length
         } while offset < count
         streams[streamID]!.sendWindow -= count

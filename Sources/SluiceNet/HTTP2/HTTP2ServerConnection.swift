@@ -57,7 +57,7 @@ package enum HTTP2ServerEvent: Sendable {
 package struct HTTP2ServerConnection {
     package let configuration: HTTP2ServerConfiguration
     /// Frames to write, appended as they are made; the owner takes them (``takeOutput()``).
-    package private(set) var output = ByteBuffer()
+    package internal(set) var output = ByteBuffer()
 
     var prefaceBytesSeen = 0
     var sawFirstSettings = false

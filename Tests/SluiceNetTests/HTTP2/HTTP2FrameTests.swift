@@ -61,6 +61,9 @@ import Testing
         var bytes = ByteBuffer()
         HTTP2FrameEncoder.write(HTTP2Frame(streamID: 3, .data(Self.buffer("ab"), endStream: true)), into: &bytes)
         #expect(Array(bytes.readableBytesView) == [0, 0, 2, 0, 1, 0, 0, 0, 3, 0x61, 0x62])
+        var direct = ByteBuffer()
+        HTTP2FrameEncoder.writeData(streamID: 3, Array("ab".utf8)[...], endStream: true, into: &direct)
+        #expect(direct == bytes)
     }
 
     static func error(_ bytes: [UInt8], maximumFrameSize: Int = 16_384) -> HTTP2ProtocolError? {
