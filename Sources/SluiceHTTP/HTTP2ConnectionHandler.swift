@@ -132,7 +132,7 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
 
     /// After the client's GOAWAY, the connection closes once its streams are answered.
     private func closeIfDone(context: ChannelHandlerContext) {
-        if connection.goAwayReceived && streams.isEmpty && !isClosing {
+        if connection.goAwayReceived && streams.isEmpty && connection.openStreamCount == 0 && !isClosing {
             isClosing = true
             context.close(promise: nil)
         }
