@@ -199,15 +199,15 @@ extension HTTP2ServerConnection {
         _ block: ByteBuffer, endStream: Bool, endHeaders: Bool, priority: HTTP2Priority?, streamID: UInt32, events: inout [HTTP2ServerEvent]
     ) throws(HTTP2ProtocolError) {
         guard streamID & 1 == 1 else { throw HTTP2ProtocolError(.protocolError, "HEADERS on even stream \(streamID)") }
-        if streams[streamID] == nil {
-            // Section 5.1.1: a new stream's id is above every earlier one.
-            guard streamID > highestStreamID else {
-                throw HTTP2ProtocolError(.protocolError, "HEADERS on closed stream \(streamID)")
-            }
+        // Section 5.1.1: a new stream's id is above every earlier one; one below is a closed
+        // stream's (trailers sent before the client saw our RST_STREAM, say): its block is still
+        // decoded, to keep the table in step, and the stream reset.
+        let opensStream = streams[streamID] == nil && streamID > highestStreamID
+        if opensStream {
             highestStreamID = streamID
             streamsOpened += 1
         }
-        pendingBlock = PendingBlock(streamID: streamID, bytes: [], endStream: endStream)
+        pendingBlock = PendingBlock(streamID: streamID, bytes: [], endStream: endStream, opensStream: opensStream)
         try appendFragment(block)
         if endHeaders { try headerBlockEnded(events: &events) }
         if let priority, priority.dependency == streamID, streams[streamID] != nil {
@@ -235,6 +235,10 @@ extension HTTP2ServerConnection {
             throw HTTP2ProtocolError(.compressionError, "a header block that cannot be decoded: \(error)")
         }
         let streamID = block.streamID
+        if !block.opensStream && streams[streamID] == nil {
+            try resetStream(streamID, .streamClosed, events: &events)
+            return
+        }
         if var stream = streams[streamID] {
             // Trailers (Section 8.1): they end the request; their fields are not used.
             guard stream.isRemoteOpen else {

@@ -88,6 +88,8 @@ package struct HTTP2ServerConnection {
         var streamID: UInt32
         var bytes: [UInt8]
         var endStream: Bool
+        /// The block's HEADERS opened a new stream (else: trailers, or a closed stream's).
+        var opensStream: Bool
     }
 
     package init(configuration: HTTP2ServerConfiguration) {

@@ -148,6 +148,19 @@ import Testing
         #expect(!headed)
     }
 
+    @Test func headersOnAClosedStreamResetIt() {
+        var connection = HTTP2ServerConnection(configuration: HTTP2ServerConfiguration())
+        var client = Client()
+        client.request(5)
+        client.request(3, extra: [("x-late", "trailer")])
+        client.request(7)
+        let events = connection.read(&client.bytes)
+        #expect(Self.connectionError(events) == nil)
+        #expect(Self.requests(events).map(\.streamID) == [5, 7])
+        let output = connection.takeOutput()
+        #expect(Self.frames(output).contains { $0.streamID == 3 && $0.payload == .rstStream(.streamClosed) })
+    }
+
     @Test func headerListsPastTheBoundAreAnswered431() {
         var connection = HTTP2ServerConnection(configuration: HTTP2ServerConfiguration())
         var client = Client()
@@ -181,7 +194,8 @@ import Testing
         // Even stream ids, decreasing ids, DATA on an idle stream, PUSH_PROMISE, a frame inside
         // a header block, HPACK garbage, oversized frames, windows past 2^31 - 1.
         #expect(Self.errorCode { $0.request(2) } == .protocolError)
-        #expect(Self.errorCode { $0.request(5); $0.request(3) } == .protocolError)
+        // (A lower id than the last is a closed stream's: reset, and the connection goes on.)
+        #expect(Self.errorCode { $0.request(5); $0.request(3) } == nil)
         #expect(Self.errorCode { $0.add(HTTP2Frame(streamID: 9, .data(ByteBuffer(), endStream: true))) } == .protocolError)
         #expect(Self.errorCode { $0.add(HTTP2Frame(streamID: 1, .pushPromise(promisedStreamID: 2, block: ByteBuffer(), endHeaders: true))) } == .protocolError)
         #expect(
