@@ -3,21 +3,36 @@ import NIOCore
 /// An HTTP/2 error code (RFC 9113 Section 7), in RST_STREAM and GOAWAY frames.
 package struct HTTP2ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     package var rawValue: UInt32
+    /// The code `rawValue` (unknown codes are kept as they are: Section 7).
     package init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Graceful: no error.
     package static let noError = HTTP2ErrorCode(rawValue: 0x0)
+    /// A rule of the protocol broken.
     package static let protocolError = HTTP2ErrorCode(rawValue: 0x1)
+    /// Our own failure.
     package static let internalError = HTTP2ErrorCode(rawValue: 0x2)
+    /// Flow control broken.
     package static let flowControlError = HTTP2ErrorCode(rawValue: 0x3)
+    /// SETTINGS not acknowledged in time.
     package static let settingsTimeout = HTTP2ErrorCode(rawValue: 0x4)
+    /// A frame on a half-closed or closed stream.
     package static let streamClosed = HTTP2ErrorCode(rawValue: 0x5)
+    /// A frame of the wrong size.
     package static let frameSizeError = HTTP2ErrorCode(rawValue: 0x6)
+    /// The stream was refused before any work (safe to retry).
     package static let refusedStream = HTTP2ErrorCode(rawValue: 0x7)
+    /// The stream is no longer wanted.
     package static let cancel = HTTP2ErrorCode(rawValue: 0x8)
+    /// The HPACK context cannot be kept.
     package static let compressionError = HTTP2ErrorCode(rawValue: 0x9)
+    /// A CONNECT tunnel failed.
     package static let connectError = HTTP2ErrorCode(rawValue: 0xa)
+    /// The peer does too much (floods).
     package static let enhanceYourCalm = HTTP2ErrorCode(rawValue: 0xb)
+    /// TLS too weak.
     package static let inadequateSecurity = HTTP2ErrorCode(rawValue: 0xc)
+    /// Use HTTP/1.1 instead.
     package static let http11Required = HTTP2ErrorCode(rawValue: 0xd)
 
     package var description: String {
@@ -58,11 +73,17 @@ package struct HTTP2Setting: Hashable, Sendable {
         self.value = value
     }
 
+    /// SETTINGS_HEADER_TABLE_SIZE (0x1).
     package static let headerTableSize: UInt16 = 0x1
+    /// SETTINGS_ENABLE_PUSH (0x2).
     package static let enablePush: UInt16 = 0x2
+    /// SETTINGS_MAX_CONCURRENT_STREAMS (0x3).
     package static let maxConcurrentStreams: UInt16 = 0x3
+    /// SETTINGS_INITIAL_WINDOW_SIZE (0x4).
     package static let initialWindowSize: UInt16 = 0x4
+    /// SETTINGS_MAX_FRAME_SIZE (0x5).
     package static let maxFrameSize: UInt16 = 0x5
+    /// SETTINGS_MAX_HEADER_LIST_SIZE (0x6).
     package static let maxHeaderListSize: UInt16 = 0x6
 }
 
@@ -114,6 +135,7 @@ package struct HTTP2Frame: Equatable, Sendable {
         case goAway = 0x7, windowUpdate = 0x8, continuation = 0x9
     }
 
+    /// Frame flags (Section 6): END_STREAM and ACK share a bit on different types.
     package enum Flags {
         package static let endStream: UInt8 = 0x1
         package static let ack: UInt8 = 0x1
