@@ -39,6 +39,8 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
         self.router = router
         var configuration = HTTP2ServerConfiguration()
         configuration.maximumBodyBytes = maximumBodyBytes
+        // Two whole bodies at the bound, or a few megabytes of smaller ones, per connection.
+        configuration.maximumBufferedBodyBytes = max(4 << 20, 2 * maximumBodyBytes)
         connection = HTTP2ServerConnection(configuration: configuration)
     }
 

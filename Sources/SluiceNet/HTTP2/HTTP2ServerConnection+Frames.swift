@@ -167,6 +167,12 @@ extension HTTP2ServerConnection {
                 stream.request = nil
                 stream.isHandedOver = true
                 events.append(.request(request))
+            } else if bufferedBodyBytes() + data.readableBytes > configuration.maximumBufferedBodyBytes {
+                // The connection's streams hold too much unfinished body between them: this one
+                // is refused (nothing of it ran), so many parallel uploads cannot pile up memory.
+                streams[streamID] = stream
+                try resetStream(streamID, .refusedStream, events: &events)
+                return
             } else {
                 data.withUnsafeReadableBytes { request.body.append(contentsOf: $0) }
                 stream.request = request
@@ -193,6 +199,11 @@ extension HTTP2ServerConnection {
         }
         streams[streamID] = stream
         if endStream { try requestEnded(streamID, events: &events) }
+    }
+
+    /// The bodies held for requests not yet handed over (at most a hundred streams to add up).
+    private func bufferedBodyBytes() -> Int {
+        streams.values.reduce(0) { $0 + ($1.request?.body.count ?? 0) }
     }
 
     private mutating func receivedHeaders(

@@ -8,6 +8,9 @@ package struct HTTP2ServerConfiguration: Sendable {
     package var maximumHeaderListSize = 64 << 10
     /// A request body past it is handed over marked too large, and the rest dropped.
     package var maximumBodyBytes = 1 << 20
+    /// What the bodies of a connection's requests still arriving may hold between them; a
+    /// stream whose data would pass it is refused (REFUSED_STREAM).
+    package var maximumBufferedBodyBytes = 2 << 20
     /// The connection's receive window, opened at the start and kept open as data is read.
     package var connectionWindowSize = 1 << 20
     /// Frames that cost us work but carry no request (PING, SETTINGS, RST_STREAM, PRIORITY,

@@ -126,6 +126,25 @@ import Testing
         #expect(connection.openStreamCount == 0)
     }
 
+    @Test func unfinishedBodiesAreBoundedPerConnection() {
+        var configuration = HTTP2ServerConfiguration()
+        configuration.maximumBodyBytes = 10_000
+        configuration.maximumBufferedBodyBytes = 25_000
+        var connection = HTTP2ServerConnection(configuration: configuration)
+        var client = Client()
+        for index in 0 ..< 4 {
+            let streamID = UInt32(2 * index + 1)
+            client.request(streamID, method: "POST", endStream: false)
+            client.add(HTTP2Frame(streamID: streamID, .data(ByteBuffer(repeating: 1, count: 8_000), endStream: false)))
+        }
+        let events = connection.read(&client.bytes)
+        #expect(Self.connectionError(events) == nil)
+        let output = connection.takeOutput()
+        // Three bodies of 8,000 bytes fit in 25,000; the fourth stream is refused.
+        #expect(Self.frames(output).filter { $0.payload == .rstStream(.refusedStream) }.map(\.streamID) == [7])
+        #expect(connection.openStreamCount == 3)
+    }
+
     @Test func streamsPastTheLimitAreRefused() {
         var connection = HTTP2ServerConnection(configuration: HTTP2ServerConfiguration())
         var client = Client()
