@@ -133,6 +133,20 @@ def test_get_and_post_equal_http11(server: SluiceServer):
         assert h2client.get("/health").text == "ok\n"
 
 
+@pytest.mark.parametrize("listener, method, path, body", [
+    ("schema_registry_url", "GET", "/subjects", None),
+    ("catalog_base", "GET", "/v1/config", None),
+    ("webhook_base", "POST", "/webhook/dev/public/no_such_table", b'{"a": 1}'),
+])
+def test_every_listener_speaks_http2(server: SluiceServer, listener: str, method: str, path: str, body: bytes | None):
+    base = getattr(server, listener)
+    with httpx.Client(base_url=base, timeout=30) as h1, httpx.Client(base_url=base, http2=True, http1=False, timeout=30) as h2client:
+        over2 = h2client.request(method, path, content=body)
+        over1 = h1.request(method, path, content=body)
+        assert over2.http_version == "HTTP/2"
+        assert _answer(over2) == _answer(over1)
+
+
 def test_request_body_past_the_bound_is_413(server: SluiceServer):
     with _h2(server) as client:
         response = client.post("/api/query", content=b"SELECT 1 -- " + b"x" * (2 << 20))
