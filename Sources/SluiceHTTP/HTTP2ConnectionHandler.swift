@@ -21,6 +21,7 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
     private var isClosing = false
     /// The start of a frame whose rest has not arrived.
     private var unread: ByteBuffer?
+    private var budgetTimer: RepeatedTask?
 
     /// One stream's answer in progress: its route's task and its data waiting for a window.
     private final class StreamWork {
@@ -48,10 +49,17 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
         self.context = context
         // Our SETTINGS, first.
         flushOutput(context: context, completing: [])
+        // The flood budgets are per minute.
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        budgetTimer = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(60), delay: .seconds(60)) { _ in
+            handler.value.connection.budgetPeriodEnded()
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        budgetTimer?.cancel()
+        budgetTimer = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -96,6 +104,8 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         isClosing = true
+        budgetTimer?.cancel()
+        budgetTimer = nil
         for streamID in Array(streams.keys) { closeStream(streamID) }
         context.fireChannelInactive()
     }

@@ -14,8 +14,9 @@ package struct HTTP2ServerConfiguration: Sendable {
     /// The connection's receive window, opened at the start and kept open as data is read.
     package var connectionWindowSize = 1 << 20
     /// Frames that cost us work but carry no request (PING, SETTINGS, RST_STREAM, PRIORITY,
-    /// empty DATA and CONTINUATION, unknown types) a connection may send, plus a few per
-    /// stream it opens; past them it is closed with ENHANCE_YOUR_CALM.
+    /// empty DATA and CONTINUATION, unknown types) a connection may send in a budget period
+    /// (``HTTP2ServerConnection/budgetPeriodEnded()``), plus a few per stream it opens; past
+    /// them it is closed with ENHANCE_YOUR_CALM.
     package var controlFrameBudget = 10_000
 
     package init() {}
@@ -83,6 +84,7 @@ package struct HTTP2ServerConnection {
     var connectionReceivedUnacknowledged = 0
     let streamReceiveWindowSize = 65_535
 
+    // The flood counters, since the last ``budgetPeriodEnded()``.
     var controlFrames = 0
     var streamsOpened = 0
     var streamsResetByClient = 0
@@ -111,6 +113,15 @@ package struct HTTP2ServerConnection {
 
     /// The streams open (handed over or being received).
     package var openStreamCount: Int { streams.count }
+
+    /// Starts a new period for the flood budgets (control frames, streams reset by the client):
+    /// the owner calls it at a steady pace (a minute), so that a long-lived connection's
+    /// occasional PINGs never add up to a flood.
+    package mutating func budgetPeriodEnded() {
+        controlFrames = 0
+        streamsOpened = 0
+        streamsResetByClient = 0
+    }
 
     /// The bytes to write, taken.
     package mutating func takeOutput() -> ByteBuffer {

@@ -252,6 +252,19 @@ import Testing
             } == .enhanceYourCalm)
     }
 
+    @Test func budgetsStartOverEachPeriod() {
+        var connection = HTTP2ServerConnection(configuration: HTTP2ServerConfiguration())
+        var client = Client()
+        for period in 0 ..< 3 {
+            for index in 0 ..< 9_000 { client.add(HTTP2Frame(streamID: 0, .ping(UInt64(period * 10_000 + index), ack: false))) }
+            let events = connection.read(&client.bytes)
+            #expect(Self.connectionError(events) == nil, "period \(period)")
+            _ = connection.takeOutput()
+            connection.budgetPeriodEnded()
+            client.bytes.clear()
+        }
+    }
+
     @Test func rapidResetsAreCut() {
         #expect(
             Self.errorCode {
