@@ -63,6 +63,8 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Closing: what still comes is dropped (see shutDown).
+        guard !isClosing else { return }
         // A frame cut across reads waits here for its rest.
         var bytes = unwrapInboundIn(data)
         if var held = unread.take() {
@@ -131,6 +133,13 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
         guard !isClosing else { return }
         isClosing = true
         for streamID in Array(streams.keys) { closeStream(streamID) }
+        shutDown(context: context)
+    }
+
+    /// Writes what is left, closes our side, and reads (dropping) until the client closes its
+    /// side too, two seconds at most: closing with the client's bytes unread would reset the
+    /// connection, and the client could lose our last frames.
+    private func shutDown(context: ChannelHandlerContext) {
         let output = connection.takeOutput()
         context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
         let written = context.writeAndFlush(wrapOutboundOut(output)).assumeIsolated()
@@ -146,7 +155,7 @@ final class HTTP2ConnectionHandler: ChannelDuplexHandler {
     private func closeIfDone(context: ChannelHandlerContext) {
         if connection.goAwayReceived && streams.isEmpty && connection.openStreamCount == 0 && !isClosing {
             isClosing = true
-            context.close(promise: nil)
+            shutDown(context: context)
         }
     }
 
