@@ -82,7 +82,7 @@ let package = Package(
         // The lakehouse's clients over SluiceNet's HTTP client: S3 (a warehouse's FileIO) and
         // remote Iceberg REST catalogs, and blocking requests for schema registries.
         .target(name: "SluiceLakehouseClients", dependencies: ["SluiceCore", "SluiceLakehouse", "SluiceNet", nioCore]),
-        // HTTP/1.1 servers over SluiceNet's codecs: a router with middleware, one server in the background
+        // HTTP/1.1 and HTTP/2 servers over SluiceNet's codecs: a router with middleware, one server in the background
         // per port, authentication (SQL users, HTTP Basic) and TLS shared by all, and the Iceberg
         // REST catalog's server (the catalog itself is SluiceLakehouse's, framework-free).
         .target(name: "SluiceHTTP", dependencies: ["SluiceCore", "SluiceAuth", "SluiceLakehouse", "SluiceNet", nioCore, nioPosix]),

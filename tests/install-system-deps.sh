@@ -22,6 +22,8 @@ command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 [ -f /usr/share/java/postgresql.jar ] || missing+=(libpostgresql-jdbc-java)
 # The browser the dashboard's test drives with Playwright (tests/e2e/test_dashboard.py).
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# curl with HTTP/2 (Debian's links nghttp2) for tests/e2e/test_http2.py's --http2-prior-knowledge.
+{ command -v curl >/dev/null 2>&1 && curl -V | grep -q HTTP2; } || missing+=(curl)
 # The certificates of the TLS tests and of `sluice bench security` are made by the openssl command.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)

@@ -4,13 +4,15 @@ import SluiceCore
 import SluiceNet
 import Synchronization
 
-/// An HTTP/1.1 server (over TLS when given a context) on NIO's shared event loops, beside the
+/// An HTTP/1.1 and HTTP/2 server (over TLS when given a context) on NIO's shared event loops, beside the
 /// process's other NIO servers: ``start()`` returns the bound port once it listens (useful with
 /// port 0), ``stop()`` closes it and its connections. The dashboard, the metrics, the schema
 /// registry, the webhook listener and the Iceberg REST catalog each run on one, with their
 /// ``HTTPRouter``.
 ///
-/// Requests are read by ``HTTP1RequestDecoder`` (a malformed one gets 400, a head past 64 KiB
+/// A connection that starts with HTTP/2's preface speaks HTTP/2 (prior knowledge, RFC 9113
+/// Section 3.3: ``HTTP2ConnectionHandler``), any other HTTP/1.1; both run the same router.
+/// HTTP/1.1 requests are read by ``HTTP1RequestDecoder`` (a malformed one gets 400, a head past 64 KiB
 /// 431, and the connection closes); kept-alive and pipelined requests are answered one at a
 /// time, in order. A request's body is read
 /// whole up to ``maximumBodyBytes``; past it the route sees ``HTTPServerRequest/bodyTooLarge``,
@@ -53,9 +55,8 @@ package final class BackgroundHTTPServer: Sendable {
                     guard connections.track(channel) else { return channel.close() }
                     return channel.eventLoop.makeCompletedFuture {
                         if let tls { try channel.pipeline.syncOperations.addHandler(TLSHandler(context: tls)) }
-                        try channel.pipeline.syncOperations.addHandler(HTTP1ResponseEncoder())
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTP1RequestDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(router: router, maximumBodyBytes: limit))
+                        // HTTP/1.1, or HTTP/2 with prior knowledge, by the first bytes.
+                        try channel.pipeline.syncOperations.addHandler(HTTPProtocolDetector(router: router, maximumBodyBytes: limit))
                     }
                 }
                 .bind(host: host, port: requestedPort)
