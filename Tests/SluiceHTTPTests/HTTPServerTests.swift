@@ -103,6 +103,46 @@ import Glibc
         }
     }
 
+    /// Runs blocking socket work on a thread of its own, not the cooperative pool's.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// A connection that sent `GET /me` and read its whole answer, left open: its socket and the answer.
+    static func answeredKeptAlive(_ port: Int) throws -> (Int32, String) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw SluiceError(.ioError, "connect failed")
+        }
+        let request = Array("GET /me HTTP/1.1\r\nHost: x\r\nx-user: bob\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { break }
+            received += buffer[0 ..< n]
+            let text = String(decoding: received, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { continue }
+            let length = text[..<end.lowerBound].lowercased().components(separatedBy: "\r\n")
+                .first { $0.hasPrefix("content-length:") }.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            if received.count - text[..<end.upperBound].utf8.count >= length { break }
+        }
+        return (fd, String(decoding: received, as: UTF8.self))
+    }
+
     static func blockingRaw(_ port: Int, _ bytes: [UInt8], closeWrite: Bool) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(fd >= 0)
@@ -217,12 +257,18 @@ import Glibc
         let server = BackgroundHTTPServer(host: "127.0.0.1", port: 0, router: Self.router(), name: "test server")
         let port = try await server.start()
         #expect(server.port == port)
-        // A kept-alive connection, idle, ends when the server stops.
-        let waiting = Task { try await Self.raw(port, Array("GET /me HTTP/1.1\r\nHost: x\r\nx-user: bob\r\n\r\n".utf8)) }
+        // A kept-alive connection, answered and then idle, ends when the server stops (its answer
+        // is read before the stop: the stop is not raced against the request).
+        let kept = try await Self.onThread { () throws -> (Int32, String) in try Self.answeredKeptAlive(port) }
+        #expect(kept.1.hasPrefix("HTTP/1.1 200"))
         #expect(try await Self.get(port, "/me").status == 200)
         await server.stop()
-        let answer = try await waiting.value
-        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        let closed = try await Self.onThread { () throws -> Int in
+            defer { close(kept.0) }
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            return recv(kept.0, &buffer, buffer.count, 0)
+        }
+        #expect(closed == 0, "the idle connection was closed by the stop")
         await #expect(throws: (any Error).self) { try await Self.raw(port, Array("GET / HTTP/1.1\r\n\r\n".utf8)) }
         // A second server takes the port again.
         let again = BackgroundHTTPServer(host: "127.0.0.1", port: port, router: Self.router(), name: "test server")
