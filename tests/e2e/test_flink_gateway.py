@@ -42,6 +42,7 @@ from harness.sluice_server import sluice_binary
 from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
 from kafka_support import read_topic
+from duckdb_support import duckdb_with
 from source_support import connect, wait_until
 from pyiceberg.catalog.rest import RestCatalog
 from harness.ports import free_port
@@ -416,6 +417,22 @@ def test_seed_004_verbatim_into_iceberg(tmp_path) -> None:
         failed = execute_statement.sync(session, client=client, body=ExecuteStatementRequestBody(statement="STOP JOB '00000000000000000000000000000001'"))
         assert _finished(client, session, failed.operation_handle) == "ERROR"
         assert len(catalog.load_table("payments_db.payment_charges_cleaned").scan().to_arrow()) == len(kept)
+
+        # Then the seed's analytics through Trino's client (trino --server … --catalog iceberg), against
+        # DuckDB's over the same Iceberg table.
+        from test_trino_protocol import SEED_004_QUERIES
+        import trino
+        location = catalog.load_table("payments_db.payment_charges").metadata_location
+        duck = duckdb_with("avro", "iceberg")
+        cursor = trino.dbapi.connect(host=server.host, port=server.trino_port, user="root", catalog="iceberg").cursor()
+        for query in SEED_004_QUERIES:
+            cursor.execute(query)
+            ours = [tuple(row) for row in cursor.fetchall()]
+            theirs = duck.execute(query.replace("payments_db.payment_charges", f"iceberg_scan('{location}')")).fetchall()
+            assert len(ours) == len(theirs) > 0, query
+            def comparable(row):
+                return tuple(round(float(v), 6) if isinstance(v, (Decimal, float)) else v for v in row)
+            assert sorted(map(comparable, ours)) == sorted(map(comparable, theirs)), query
 
         # The seed's "recent charges" query through the gateway, against DuckDB's.
         _, rows, _ = _run(client, session, RECENT)
