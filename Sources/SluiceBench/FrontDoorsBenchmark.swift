@@ -37,6 +37,9 @@ package struct FrontDoorsBenchmark {
         configuration.http = nil
         configuration.webhook = nil
         configuration.flinkGateway = FrontDoorAddress(host: "127.0.0.1", port: 0)
+        var trinoSettings = TrinoConfiguration()
+        trinoSettings.port = 0
+        configuration.trino = trinoSettings
         let server = try await SluiceServer.start(configuration)
         let session = SQLSession(database: server.database, user: "root", databaseName: "dev", parameters: [:])
         _ = try await session.execute(script: """
@@ -45,6 +48,7 @@ package struct FrontDoorsBenchmark {
             FLUSH
             """)
         guard let flinkPort = server.flinkGateway?.server.port else { throw SluiceError.internalError("the Flink gateway did not start") }
+        guard let trinoPort = server.trino?.port else { throw SluiceError.internalError("the Trino door did not start") }
         let sqlPort = server.sqlServer.port
         report("sluice bench front-doors: \(groups) result rows of `\(Self.query)`, best of \(runs); \(statements) trivial statements a door")
 
@@ -52,11 +56,15 @@ package struct FrontDoorsBenchmark {
         report(String(format: "  rows/s  Postgres wire (psql COPY out)    %10.0f", postgres))
         let flink = try best { () throws -> Int in try flinkRows(port: flinkPort) }
         report(String(format: "  rows/s  Flink SQL gateway (JSON pages)   %10.0f   %.2f× the Postgres wire", flink, flink / postgres))
+        let trino = try best { () throws -> Int in try trinoRows(port: trinoPort) }
+        report(String(format: "  rows/s  Trino protocol (nextUri pages)   %10.0f   %.2f× the Postgres wire", trino, trino / postgres))
 
         let pgTrivial = try postgresTrivial(port: sqlPort)
         report(String(format: "  SELECT 1  Postgres wire (libpq)          p50 %6.3f ms  p99 %6.3f ms", pgTrivial.p50, pgTrivial.p99))
         let flinkTrivial = try flinkTrivial(port: flinkPort)
         report(String(format: "  SELECT 1  Flink SQL gateway (3 requests) p50 %6.3f ms  p99 %6.3f ms", flinkTrivial.p50, flinkTrivial.p99))
+        let trinoTrivial = try trinoTrivial(port: trinoPort)
+        report(String(format: "  SELECT 1  Trino protocol (POST, pages)   p50 %6.3f ms  p99 %6.3f ms", trinoTrivial.p50, trinoTrivial.p99))
         try await server.shutdown()
     }
 
@@ -102,6 +110,73 @@ package struct FrontDoorsBenchmark {
         }
     }
 
+    /// Trino's protocol as its clients use it: the statement's POST, then each `nextUri` until
+    /// there is none: the rows received.
+    private func trinoRows(port: Int) throws -> Int {
+        let client = try BenchHTTPClient(port: port, what: "Trino door")
+        var rows = 0
+        var answer = try client.request("POST", "/v1/statement", body: Array(Self.query.utf8), headers: [("X-Trino-User", "root")])
+        while true {
+            guard answer.status == 200 else { throw SluiceError(.ioError, "the Trino door answered \(answer.status)") }
+            rows += Self.arrayElements(after: Array(#""data":["#.utf8), in: answer.body)
+            guard let next = Self.nextURI(in: answer.body) else { return rows }
+            answer = try client.request("GET", next, headers: [("X-Trino-User", "root")])
+        }
+    }
+
+    /// A trivial statement as a Trino client runs it: the POST, and pages until the end.
+    private func trinoTrivial(port: Int) throws -> Latency {
+        let client = try BenchHTTPClient(port: port, what: "Trino door")
+        var samples: [Double] = []
+        for _ in 0 ..< statements {
+            let start = ContinuousClock.now
+            var answer = try client.request("POST", "/v1/statement", body: Array("SELECT 1".utf8), headers: [("X-Trino-User", "root")])
+            while answer.status == 200, let next = Self.nextURI(in: answer.body) {
+                answer = try client.request("GET", next, headers: [("X-Trino-User", "root")])
+            }
+            samples.append((ContinuousClock.now - start).inSeconds * 1000)
+            guard answer.status == 200 else { throw SluiceError(.ioError, "the Trino door answered \(answer.status)") }
+        }
+        return Self.latency(samples)
+    }
+
+    /// The path of a QueryResults' `nextUri`, when it has one.
+    private static func nextURI(in body: [UInt8]) -> String? {
+        let marker = Array(#""nextUri":""#.utf8)
+        guard let found = body.firstRange(of: marker) else { return nil }
+        guard let end = body[found.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        let uri = String(decoding: body[found.upperBound ..< end], as: UTF8.self)
+        guard let scheme = uri.range(of: "://"), let slash = uri[scheme.upperBound...].firstIndex(of: "/") else { return uri }
+        return String(uri[slash...])
+    }
+
+    /// How many elements the JSON array right after `key` holds (strings skipped whole).
+    private static func arrayElements(after key: [UInt8], in body: [UInt8]) -> Int {
+        guard let found = body.firstRange(of: key) else { return 0 }
+        var depth = 1
+        var count = 0
+        var inString = false
+        var escaped = false
+        var index = found.upperBound
+        while index < body.count, depth > 0 {
+            let byte = body[index]
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    if depth == 1 { count += 1 }
+                    depth += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
+            }
+            index += 1
+        }
+        return count
+    }
+
     /// Submits `statement` in `session` and waits (polling its status) until it finished.
     private func flinkSubmit(_ statement: String, session: String, client: BenchHTTPClient) throws -> String {
         var body: [UInt8] = []
@@ -111,6 +186,8 @@ package struct FrontDoorsBenchmark {
             let status = try Self.field("status", of: client.request("GET", "/v3/sessions/\(session)/operations/\(operation)/status"))
             if status == "FINISHED" { return operation }
             guard status == "RUNNING" else { throw SluiceError(.ioError, "the statement ended \(status)") }
+            // As a client polls: not in a loop that takes a core from the statement.
+            Thread.sleep(forTimeInterval: 0.001)
         }
     }
 
