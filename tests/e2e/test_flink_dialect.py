@@ -67,3 +67,45 @@ def test_flink_spellings_on_the_postgres_port(server: SluiceServer) -> None:
         conn.execute("SET sql_dialect = 'risingwave'")
         with pytest.raises(psycopg.Error):
             conn.execute("CREATE TABLE fd_k2 (a INT) WITH ('connector'='kafka', 'topic'='t', 'properties.bootstrap.servers'='127.0.0.1:1', 'format'='json')")
+
+
+def test_metadata_and_computed_columns_of_a_kafka_table(server: SluiceServer) -> None:
+    """Flink's `METADATA FROM 'timestamp'` (a Kafka message's timestamp, as RisingWave's INCLUDE),
+    `METADATA VIRTUAL` named by the column, and computed columns, PROCTIME() among them; the
+    values checked against what was produced."""
+    from kafka import KafkaProducer
+    from kafka.admin import KafkaAdminClient, NewTopic
+
+    bootstrap = server.kafka_bootstrap
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+    admin.create_topics([NewTopic("fd_meta", 1, 1)])
+    admin.close()
+    producer = KafkaProducer(bootstrap_servers=bootstrap)
+    base = 1767225600000  # 2026-01-01 00:00:00 UTC
+    for i in range(3):
+        producer.send("fd_meta", value=b'{"id": %d}' % i, timestamp_ms=base + i * 1000)
+    producer.flush()
+    producer.close()
+    with connect(server) as conn:
+        conn.execute("SET sql_dialect = 'flink'")
+        conn.execute("SET TIME ZONE 'UTC'")
+        conn.execute(f"""CREATE TABLE fd_meta (
+            id INT,
+            ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',
+            `partition` INT METADATA VIRTUAL,
+            doubled AS id * 2,
+            pt AS PROCTIME()
+        ) WITH ('connector' = 'kafka', 'topic' = 'fd_meta', 'properties.bootstrap.servers' = '{bootstrap}', 'format' = 'json',
+                'scan.startup.mode' = 'earliest-offset')""")
+        rows = conn.execute('SELECT id, ts, "partition", doubled, pt IS NOT NULL FROM fd_meta ORDER BY id').fetchall()
+        assert [(r[0], r[1].timestamp() * 1000, r[2], r[3], r[4]) for r in rows] == [
+            (i, base + i * 1000, "0", i * 2, True) for i in range(3)]
+        with pytest.raises(psycopg.errors.FeatureNotSupported) as raised:
+            conn.execute(f"CREATE TABLE fd_bad (id INT, t STRING METADATA FROM 'topic') WITH ('connector' = 'kafka', 'topic' = 'fd_meta', "
+                         f"'properties.bootstrap.servers' = '{bootstrap}', 'format' = 'json')")
+        assert "Invalid metadata key 'topic'" in str(raised.value)
+        conn.execute("SET sql_dialect = 'risingwave'")
+        with pytest.raises(psycopg.errors.FeatureNotSupported) as raised:
+            conn.execute(f"CREATE SOURCE fd_native (id INT, ts TIMESTAMPTZ METADATA FROM 'timestamp') WITH (connector = 'kafka', topic = 'fd_meta', "
+                         f"properties.bootstrap.server = '{bootstrap}') FORMAT PLAIN ENCODE JSON")
+        assert "INCLUDE timestamp AS ts" in raised.value.diag.message_hint

@@ -84,6 +84,9 @@ package enum ColumnConstraint: Hashable, Sendable {
     case defaultValue(Expression)
     /// `AS expr`: a generated (computed) column.
     case generated(Expression)
+    /// Flink's `METADATA [FROM 'key'] [VIRTUAL]`: a message's metadata (the key, or the
+    /// column's own name); Flink sessions make it an `INCLUDE`.
+    case metadata(String?)
 }
 
 package enum TableConstraint: Hashable, Sendable {

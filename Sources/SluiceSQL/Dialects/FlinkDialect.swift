@@ -50,9 +50,27 @@ package enum FlinkDialect {
     // MARK: Connector tables
 
     static func lowerConnectorTable(_ table: CreateTable) throws(SluiceError) -> Statement.Kind {
+        var table = table
         var options = FlinkOptions(table.options)
         let connector = try options.take("connector") ?? ""
-        switch connector.lowercased() {
+        let connectorName = connector.lowercased()
+        // `METADATA [FROM 'key']` columns: a Kafka message's as `INCLUDE`s.
+        for column in table.columns {
+            guard let key = column.constraints.lazy.compactMap({ constraint -> String? in
+                if case .metadata(let key) = constraint { key ?? column.name } else { nil }
+            }).first else { continue }
+            guard connectorName == "kafka" || connectorName == "upsert-kafka" else {
+                throw SluiceError(.featureNotSupported, "Invalid metadata key '\(key)' in column '\(column.name)': the '\(connector)' connector has none")
+            }
+            guard ["timestamp", "partition", "offset"].contains(key) else {
+                throw SluiceError(
+                    .featureNotSupported, "Invalid metadata key '\(key)' in column '\(column.name)' of table '\(table.name)'",
+                    hint: "The Kafka metadata here: 'timestamp', 'partition' and 'offset'.")
+            }
+            table.includes.append(IncludeColumn(kind: key, alias: column.name))
+        }
+        table.columns.removeAll { $0.constraints.contains { if case .metadata = $0 { true } else { false } } }
+        switch connectorName {
         case "kafka":
             let (source, format) = try kafkaOptions(&options, connector: "kafka")
             try options.refuseRest(connector: connector)

@@ -306,6 +306,14 @@ extension Parser {
                 column.constraints.append(.generated(try parseExpression()))
                 try expectSymbol(")")
                 _ = consumeKeyword("stored")
+            } else if consumeKeyword("metadata") {
+                var key: String?
+                if consumeKeyword("from") {
+                    guard current.kind == .string else { throw syntaxError() }
+                    key = advance().text
+                }
+                _ = consumeKeyword("virtual")
+                column.constraints.append(.metadata(key))
             } else if consumeKeyword("constraint") {
                 _ = try parseIdentifier()
             } else {

@@ -266,6 +266,7 @@ extension ColumnDefinition: CustomStringConvertible {
             case .unique: text += " UNIQUE"
             case .defaultValue(let value): text += " DEFAULT \(value.operandText)"
             case .generated(let expression): text += " AS \(expression.operandText)"
+            case .metadata(let key): text += " METADATA" + (key.map { " FROM \(quoteStringLiteral($0))" } ?? "")
             }
         }
         return text

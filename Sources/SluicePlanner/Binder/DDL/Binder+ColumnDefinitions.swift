@@ -13,6 +13,12 @@ extension Binder {
         var primaryKey: [Int] = []
         var generated: [(column: Int, expression: Expression)] = []
         for definition in definitions {
+            if definition.constraints.contains(where: { if case .metadata = $0 { true } else { false } }) {
+                throw SluiceError(
+                    .featureNotSupported, "METADATA columns are Flink SQL's (column \"\(definition.name)\")",
+                    hint: "Write INCLUDE timestamp AS \(definition.name) after the columns, or SET sql_dialect = 'flink'.",
+                    position: definition.position.errorPosition)
+            }
             if let expression = definition.constraints.lazy.compactMap({ constraint -> Expression? in
                 if case .generated(let expression) = constraint { expression } else { nil }
             }).first {
@@ -67,7 +73,7 @@ extension Binder {
                     }
                     _ = try assign(bound, to: column, position: expression.position.errorPosition)
                     column.defaultExpression = expression.description
-                case .unique, .generated:
+                case .unique, .generated, .metadata:
                     throw SluiceError(.featureNotSupported, "column constraint is not supported yet", position: definition.position.errorPosition)
                 }
             }
