@@ -15,6 +15,9 @@ package struct SessionInfo: Sendable {
     /// The session's time zone: literals of `timestamptz` without an offset read in it, and
     /// constant folding evaluates in it.
     package var zone: TimeZoneRules = .utc
+    /// The zone database that names in constants resolve against (`make_timestamptz(…, 'Europe/Paris')`,
+    /// `AT TIME ZONE`), when folded while planning.
+    package var timeZones: TimeZoneDatabase?
     /// The rows a table or materialized view holds now, for the statistics views
     /// (`pg_stat_user_tables.n_live_tup`); nil when not known.
     package var rowCount: @Sendable (Int) -> Int? = { _ in nil }

@@ -53,6 +53,7 @@ package final class SQLSession: PGSession {
         var info = stored
         info.schema = currentSchema(searchPath: path)
         info.catalogs = catalogs
+        info.timeZones = database.timeZones
         return info
     }
 

@@ -13,6 +13,12 @@ enum TemporalFunctions {
         case "current_date": return [Overload([], currentDate())]
         case "to_timestamp": return [Overload([.float64], toTimestamp()), Overload([.varchar, .varchar], parseTimestamp())]
         case "make_date": return [Overload([.int32, .int32, .int32], makeDate())]
+        case "make_timestamp": return [Overload([.int32, .int32, .int32, .int32, .int32, .float64], makeTimestamp(withZone: false, zoneArgument: false))]
+        case "make_timestamptz":
+            return [
+                Overload([.int32, .int32, .int32, .int32, .int32, .float64], makeTimestamp(withZone: true, zoneArgument: false)),
+                Overload([.int32, .int32, .int32, .int32, .int32, .float64, .varchar], makeTimestamp(withZone: true, zoneArgument: true)),
+            ]
         case "to_char": return [DataType.timestamp, .timestamptz].map { type in Overload([type, .varchar], toChar(type)) }
         case "date_trunc":
             return [DataType.timestamp, .timestamptz, .interval].map { type in Overload([.varchar, type], dateTrunc(type)) }
@@ -104,6 +110,46 @@ enum TemporalFunctions {
                 try TimestampArithmetic.makeDate(year: Int(years[rowIndex]), month: Int(months[rowIndex]), day: Int(days[rowIndex]))
             }
         }
+    }
+
+    /// `make_timestamp(year, month, day, hour, min, sec)` and `make_timestamptz(…[, zone])`, as
+    /// PostgreSQL checks them: the fields read on the clocks of `zone`, else the session's.
+    static func makeTimestamp(withZone: Bool, zoneArgument: Bool) -> ScalarFunction {
+        let name = withZone ? "make_timestamptz" : "make_timestamp"
+        let types: [DataType] = [.int32, .int32, .int32, .int32, .int32, .float64] + (zoneArgument ? [.varchar] : [])
+        return ScalarFunction(name: name, argumentTypes: types, resultType: withZone ? .timestamptz : .timestamp, isDeterministic: !withZone || zoneArgument) {
+            (arguments: [Column], rowCount: Int, context: EvaluationContext) throws(SluiceError) -> Column in
+            let fields = arguments.prefix(5).map { $0.integerElements() }
+            let seconds = Double.elements(of: arguments[5].storage)
+            let zones = zoneArgument ? StringArgument(arguments[6]) : nil
+            return try Kernels.values(arguments, rowCount: rowCount, type: withZone ? .timestamptz : .timestamp) { (rowIndex: Int) throws(SluiceError) -> Int64 in
+                let (hour, minute, second) = (Int(fields[3][rowIndex]), Int(fields[4][rowIndex]), seconds[rowIndex])
+                let days = try TimestampArithmetic.makeDate(year: Int(fields[0][rowIndex]), month: Int(fields[1][rowIndex]), day: Int(fields[2][rowIndex]))
+                guard hour >= 0, minute >= 0, minute < 60, second >= 0, second <= 60, second.isFinite,
+                      hour < 24 || (hour == 24 && minute == 0 && second == 0) else {
+                    let shown = second == second.rounded() ? String(Int(second)) : String(second)
+                    throw SluiceError(.datetimeFieldOverflow, "time field value out of range: \(hour):\(pad(minute)):\(second < 10 ? "0" : "")\(shown)")
+                }
+                let micros = Int64(days) * TemporalUnits.microsecondsPerDay + Int64(hour) * 3_600_000_000 + Int64(minute) * 60_000_000
+                    + Int64((second * 1_000_000).rounded())
+                guard withZone else { return micros }
+                var zone = context.zone
+                if let zones {
+                    let text = zones.string(rowIndex)
+                    if text.uppercased() == "UTC" || text.uppercased() == "GMT" {
+                        zone = .utc
+                    } else {
+                        guard let timeZones = context.timeZones else { throw SluiceError(.invalidParameterValue, "time zone \"\(text)\" not recognized") }
+                        zone = try timeZones.rules(named: text)
+                    }
+                }
+                return zone.utcMicros(fromLocal: micros)
+            }
+        }
+    }
+
+    private static func pad(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : String(value)
     }
 
     /// `date_trunc(unit, timestamp | timestamptz | interval)`.

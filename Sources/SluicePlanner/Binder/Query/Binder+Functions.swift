@@ -132,7 +132,8 @@ extension Binder {
             arguments.allSatisfy({ if case .literal = $0 { return true } else { return false } })
         else { return expression }
         do {
-            let value = try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: EvaluationContext(zone: session.zone)).value(at: 0)
+            let context = EvaluationContext(zone: session.zone, timeZones: session.timeZones)
+            let value = try ExpressionEvaluator.evaluate(expression, on: Chunk(columns: [], count: 1), context: context).value(at: 0)
             return .literal(value, expression.type)
         } catch {
             if foldingDeferrals > 0 { return expression }
