@@ -62,3 +62,21 @@ def test_make_timestamp_and_timestamptz_equal_postgresql(server: SluiceServer, o
         ]
         for sql in cases:
             _same(mine, theirs, sql)
+
+
+def test_first_and_last_value_with_distinct(server: SluiceServer) -> None:
+    """RisingWave's first_value/last_value(DISTINCT x ORDER BY x): the first (last) of the distinct
+    values, which is the first (last) value; worked out by hand, in a query and in a view."""
+    with connect(server) as conn:
+        conn.execute("CREATE TABLE fv (a int, b int)")
+        conn.execute("INSERT INTO fv VALUES (1, 10), (1, 20), (1, 10), (2, 30), (2, 10), (2, NULL)")
+        query = ("SELECT a, first_value(DISTINCT b ORDER BY b) AS f, last_value(DISTINCT b ORDER BY b) AS l, "
+                 "first_value(DISTINCT b ORDER BY b DESC) AS fd FROM fv GROUP BY a ORDER BY a")
+        expected = [(1, 10, 20, 20), (2, 10, None, None)]
+        assert conn.execute(query).fetchall() == expected
+        conn.execute("CREATE MATERIALIZED VIEW fv_view AS " + query.replace(" ORDER BY a", ""))
+        conn.execute("FLUSH")
+        assert conn.execute("SELECT * FROM fv_view ORDER BY a").fetchall() == expected
+        with pytest.raises(psycopg.Error) as raised:
+            conn.execute("SELECT first_value(DISTINCT b ORDER BY a) FROM fv")
+        assert raised.value.sqlstate == "42P10"

@@ -93,7 +93,17 @@ extension Binder {
             }
             if let ordered = OrderedSetAggregate(name: name) {
                 // An array_agg of the values in order, finished by a function of the array.
-                if call.isDistinct || call.isStar { throw SluiceError(.featureNotSupported, "\(name) with DISTINCT or * is not supported") }
+                if call.isStar { throw SluiceError(.featureNotSupported, "\(name) with * is not supported") }
+                if call.isDistinct {
+                    // first_value(DISTINCT x ORDER BY x): the first of the distinct values is the
+                    // first value. As in PostgreSQL, a DISTINCT aggregate orders by its argument.
+                    guard ordered == .firstValue || ordered == .lastValue else {
+                        throw SluiceError(.featureNotSupported, "\(name) with DISTINCT is not supported")
+                    }
+                    guard call.arguments.count == 1, call.orderBy.allSatisfy({ $0.expression == call.arguments[0] }) else {
+                        throw SluiceError(SQLState("42P10"), "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list")
+                    }
+                }
                 var value: ScalarExpr
                 var fraction: ScalarExpr?
                 var keys: [SortKey] = []
