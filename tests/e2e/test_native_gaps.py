@@ -80,3 +80,25 @@ def test_first_and_last_value_with_distinct(server: SluiceServer) -> None:
         with pytest.raises(psycopg.Error) as raised:
             conn.execute("SELECT first_value(DISTINCT b ORDER BY a) FROM fv")
         assert raised.value.sqlstate == "42P10"
+
+
+def test_union_corresponding(server: SluiceServer) -> None:
+    """UNION/INTERSECT/EXCEPT [ALL] CORRESPONDING [BY (…)]: columns matched by name in the left
+    side's order (or the listed one); the expected rows are worked out by hand."""
+    with connect(server) as conn:
+        conn.execute("CREATE TABLE cl (a int, b varchar, c int)")
+        conn.execute("CREATE TABLE cr (c int, x int, a int)")
+        conn.execute("INSERT INTO cl VALUES (1, 'p', 10), (2, 'q', 20)")
+        conn.execute("INSERT INTO cr VALUES (10, 0, 1), (30, 0, 3)")
+        assert conn.execute("SELECT * FROM cl UNION ALL CORRESPONDING SELECT * FROM cr ORDER BY a").fetchall() == [
+            (1, 10), (1, 10), (2, 20), (3, 30)]
+        assert conn.execute("SELECT * FROM cl UNION CORRESPONDING SELECT * FROM cr ORDER BY a").fetchall() == [(1, 10), (2, 20), (3, 30)]
+        assert conn.execute("SELECT * FROM cl UNION CORRESPONDING BY (c) SELECT * FROM cr ORDER BY c").fetchall() == [(10,), (20,), (30,)]
+        assert conn.execute("SELECT * FROM cl INTERSECT CORRESPONDING BY (c, a) SELECT * FROM cr").fetchall() == [(10, 1)]
+        assert conn.execute("SELECT * FROM cl EXCEPT CORRESPONDING SELECT * FROM cr").fetchall() == [(2, 20)]
+        for bad, state in [("SELECT a FROM cl UNION CORRESPONDING SELECT x FROM cr", "42601"),
+                           ("SELECT * FROM cl UNION CORRESPONDING BY (b) SELECT * FROM cr", "42703"),
+                           ("SELECT a, a FROM cl UNION CORRESPONDING SELECT a FROM cr", "42701")]:
+            with pytest.raises(psycopg.Error) as raised:
+                conn.execute(bad)
+            assert raised.value.sqlstate == state, bad

@@ -55,6 +55,9 @@ package indirect enum SetExpression: Hashable, Sendable {
     case query(Query)
     /// `left UNION|INTERSECT|EXCEPT [ALL|DISTINCT] right`; `isAll` false means distinct.
     case setOperation(SetOperator, isAll: Bool, SetExpression, SetExpression)
+    /// `left UNION|INTERSECT|EXCEPT [ALL] CORRESPONDING [BY (a, b)] right`: the columns both
+    /// sides name (or those listed), matched by name, not position.
+    case corresponding(SetOperator, isAll: Bool, by: [String]?, SetExpression, SetExpression)
 }
 
 package enum SetOperator: String, Hashable, Sendable {

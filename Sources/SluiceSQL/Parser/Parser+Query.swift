@@ -72,8 +72,14 @@ extension Parser {
             advance()
             let isAll = consumeKeyword("all")
             if !isAll { _ = consumeKeyword("distinct") }
-            let right = try parseSetExpression(above: precedence)
-            left = .setOperation(setOperator, isAll: isAll, left, right)
+            if consumeKeyword("corresponding") {
+                let by: [String]? = consumeKeyword("by") ? try parseParenthesizedIdentifiers() : nil
+                let right = try parseSetExpression(above: precedence)
+                left = .corresponding(setOperator, isAll: isAll, by: by, left, right)
+            } else {
+                let right = try parseSetExpression(above: precedence)
+                left = .setOperation(setOperator, isAll: isAll, left, right)
+            }
             try extendChain(&links)
         }
         return left

@@ -33,12 +33,16 @@ extension SetExpression: CustomStringConvertible {
             return "(\(query))"
         case .setOperation(let setOperator, let isAll, let left, let right):
             return "\(left.operandText) \(setOperator.rawValue)\(isAll ? " ALL" : "") \(right.operandText)"
+        case .corresponding(let setOperator, let isAll, let by, let left, let right):
+            let columns = by.map { " BY (" + $0.map(quoteIdentifierIfNeeded).joined(separator: ", ") + ")" } ?? ""
+            return "\(left.operandText) \(setOperator.rawValue)\(isAll ? " ALL" : "") CORRESPONDING\(columns) \(right.operandText)"
         }
     }
 
     /// Operands of set operations are parenthesized when they are set operations themselves.
     private var operandText: String {
         if case .setOperation = self { return "(\(description))" }
+        if case .corresponding = self { return "(\(description))" }
         return description
     }
 }

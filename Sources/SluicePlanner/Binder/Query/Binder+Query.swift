@@ -94,9 +94,50 @@ extension Binder {
             return try bindQuery(query)
         case .values(let rows):
             return try bindValues(rows)
-        case .setOperation(let op, let isAll, let leftBody, let rightBody):
+        case .corresponding(let op, let isAll, let by, let leftBody, let rightBody):
+            // The columns matched by name, then combined as by position.
             var left = try bindSetExpression(leftBody)
             var right = try bindSetExpression(rightBody)
+            let leftNames = left.scope.entries.map(\.name)
+            let rightNames = right.scope.entries.map(\.name)
+            let names: [String]
+            if let by {
+                for name in by {
+                    guard leftNames.count(where: { $0 == name }) == 1, rightNames.count(where: { $0 == name }) == 1 else {
+                        throw SluiceError(
+                            .undefinedColumn, "column \"\(name)\" of CORRESPONDING BY must be named once on each side of \(op.rawValue)")
+                    }
+                }
+                guard Set(by).count == by.count else { throw SluiceError(.duplicateColumn, "CORRESPONDING BY names a column more than once") }
+                names = by
+            } else {
+                names = leftNames.filter { name in rightNames.contains(name) }
+                for name in names where leftNames.count(where: { $0 == name }) > 1 || rightNames.count(where: { $0 == name }) > 1 {
+                    throw SluiceError(.duplicateColumn, "column \"\(name)\" is named more than once on one side of \(op.rawValue) CORRESPONDING")
+                }
+                guard !names.isEmpty else {
+                    throw SluiceError(.syntaxError, "the two sides of \(op.rawValue) CORRESPONDING have no column names in common")
+                }
+            }
+            for side in [0, 1] {
+                let bound = side == 0 ? left : right
+                let indices = names.map { name in bound.scope.entries.firstIndex { $0.name == name }! }
+                let projected = BoundQuery(
+                    plan: .project(input: bound.plan, expressions: indices.map { ScalarExpr.column($0, bound.scope.entries[$0].type) }),
+                    scope: Scope(entries: indices.map { bound.scope.entries[$0] }))
+                if side == 0 { left = projected } else { right = projected }
+            }
+            return try bindSetOperation(op, isAll: isAll, left, right)
+        case .setOperation(let op, let isAll, let leftBody, let rightBody):
+            return try bindSetOperation(op, isAll: isAll, try bindSetExpression(leftBody), try bindSetExpression(rightBody))
+        }
+    }
+
+    /// `left op right`, their columns combined by position.
+    mutating func bindSetOperation(_ op: SetOperator, isAll: Bool, _ left: BoundQuery, _ right: BoundQuery) throws(SluiceError) -> BoundQuery {
+        var left = left
+        var right = right
+        do {
             guard left.scope.entries.count == right.scope.entries.count else {
                 throw SluiceError(.syntaxError, "each \(op.rawValue) query must have the same number of columns")
             }
