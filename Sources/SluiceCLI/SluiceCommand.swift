@@ -90,10 +90,14 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Dashboard and metrics")
     var http: HTTPOptions
 
+    @OptionGroup(title: "ksqlDB REST API")
+    var ksql: KsqlOptions
+
     func run() async throws {
         var configuration = ServerConfiguration()
         configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
         try http.apply(to: &configuration)
+        try ksql.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil
         } else {

@@ -45,6 +45,8 @@ package struct ServerConfiguration: Sendable {
     /// The built-in schema registry (`--schema-registry-listen`, Confluent's port 8081); nil to
     /// run without it (`sluice serve` runs it).
     package var schemaRegistry: SchemaRegistryConfiguration?
+    /// The ksqlDB door (`--ksql-listen`, ksqlDB's port 8088); nil to run without it.
+    package var ksql: KsqlConfiguration?
     /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
     /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
     /// starts the server (`sluice serve`); none by default.
@@ -128,11 +130,15 @@ package final class SluiceServer: Sendable {
     package let webhook: WebhookServer?
     /// The schema registry, when it runs.
     package let schemaRegistry: SchemaRegistryServer?
+    /// The ksqlDB door, when it runs.
+    package let ksql: KsqlServer?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
-        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?
+        http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?,
+        ksql: KsqlServer?
     ) {
+        self.ksql = ksql
         self.webhook = webhook
         self.schemaRegistry = schemaRegistry
         self.database = database
@@ -249,10 +255,22 @@ package final class SluiceServer: Sendable {
             try await server.start()
             webhook = server
         }
+        var ksql: KsqlServer?
+        if let settings = configuration.ksql {
+            let bootstrap = broker.map { "\($0.configuration.host):\($0.port)" }
+            let registry = schemaRegistry.flatMap { server in server.port.map { "http://\(server.host):\($0)" } }
+            let service = KsqlService(database: database, broker: broker, bootstrap: bootstrap, schemaRegistryURL: registry)
+            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = KsqlServer(
+                host: settings.host, port: settings.port, ksql: service, access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)),
+                tls: httpTLS)
+            try await server.start()
+            ksql = server
+        }
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry)
+            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, ksql: ksql)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -305,6 +323,7 @@ package final class SluiceServer: Sendable {
         feed?.stop()
         for app in http { await app.stop() }
         await webhook?.stop()
+        await ksql?.stop()
         await schemaRegistry?.stop()
         await catalogServer?.stop()
         try await sqlServer.shutdown()

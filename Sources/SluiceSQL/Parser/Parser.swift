@@ -20,6 +20,8 @@ struct Parser {
     /// Every `key = value` option parsed: its key, its value and the bytes the value was written
     /// in, for ``SQLParser/maskingSecrets(in:)``.
     var optionValueSpans: [(key: String, value: OptionValue, bytes: Range<Int>)] = []
+    /// Where the last ksqlDB query's own text ended (before `EMIT CHANGES`).
+    var queryTextEnd = 0
     let stackGuard = StackGuard()
 
     init(_ sql: String) throws(SluiceError) {

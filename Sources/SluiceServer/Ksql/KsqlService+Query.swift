@@ -1,0 +1,251 @@
+import SluiceCore
+import SluiceHTTP
+import SluiceKafkaClient
+import SluicePGWire
+import SluiceSQL
+
+extension SluiceError {
+    /// `error` as a SluiceError (an untyped throw reaching a typed path is a bug).
+    static func from(_ error: any Error) -> SluiceError {
+        error as? SluiceError ?? SluiceError(.internalError, "\(error)")
+    }
+}
+
+/// Which of ksqlDB's query endpoints a request came to.
+enum KsqlQueryAPI {
+    /// `POST /query`: `[{"header": …}, {"row": {"columns": […]}}, …]`.
+    case classic
+    /// `POST /query-stream`: a metadata object, then one array per row (delimited lines, or one
+    /// JSON array when the client accepts `application/json`).
+    case stream
+}
+
+extension KsqlService {
+    /// Pull queries answer the rows there are; push queries (`EMIT CHANGES`) stream rows as
+    /// they come until the client goes, `/close-query` ends them or their LIMIT is reached.
+    func query(_ request: HTTPServerRequest, api: KsqlQueryAPI) async -> HTTPServerResponse {
+        let body: KsqlRequestBody
+        do {
+            body = try KsqlRequestBody(
+                request.body, textKey: api == .classic ? "ksql" : "sql", propertiesKey: api == .classic ? "streamsProperties" : "properties")
+        } catch {
+            return Self.json(KsqlJSON.genericError(error.message), status: 400)
+        }
+        let statement: KsqlStatement
+        do {
+            let statements = try SQLParser.parseKsql(body.text)
+            guard statements.count == 1, let only = statements.first else {
+                return Self.json(KsqlJSON.statementError("Expected exactly one query, got \(statements.count) statements", statement: body.text), status: 400)
+            }
+            statement = only
+        } catch {
+            return Self.json(KsqlJSON.statementError(KsqlJSON.message(of: error), statement: body.text), status: 400)
+        }
+        guard case .select(let query, let emitChanges) = statement.kind else {
+            return Self.json(
+                KsqlJSON.statementError("The /query endpoint runs SELECT statements only; send other statements to /ksql", statement: statement.sourceText),
+                status: 400)
+        }
+        let format = KsqlRowFormat(api: api, acceptsJSON: request.headers.first(name: "accept")?.contains("application/json") == true)
+        if emitChanges { return await push(query, text: statement.sourceText, format: format) }
+        return await pull(query, text: statement.sourceText, format: format)
+    }
+
+    /// A pull query: the batch SELECT over the tables, views and streams as they are now.
+    private func pull(_ query: Query, text: String, format: KsqlRowFormat) async -> HTTPServerResponse {
+        let number = nextQueryNumber()
+        let outcome: Result<[UInt8], SluiceError> = await withTaskExecutorPreference(threads) { () async -> Result<[UInt8], SluiceError> in
+            let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+            defer { session.terminate() }
+            do {
+                var statement = Statement(.query(query))
+                statement.sourceText = statement.description
+                let result = try await session.execute(statement)
+                let columns = result.columns ?? []
+                var out = format.header(queryID: "query_\(number)", columns: columns)
+                var chunks = result.chunks[...]
+                while true {
+                    let chunk: Chunk
+                    if let next = chunks.popFirst() {
+                        chunk = next
+                    } else if let next = try result.stream?.next() {
+                        chunk = next
+                    } else {
+                        break
+                    }
+                    for row in 0 ..< chunk.count { format.appendRow({ KsqlJSON.appendRow(chunk, row, zone: result.timeZone, to: &$0) }, to: &out) }
+                }
+                out += format.trailer(finalMessage: nil)
+                return .success(out)
+            } catch {
+                return .failure(SluiceError.from(error))
+            }
+        }
+        switch outcome {
+        case .success(let bytes):
+            return HTTPServerResponse(status: .ok, contentType: format.contentType, bytes: bytes)
+        case .failure(let error):
+            return Self.json(KsqlJSON.statementError(KsqlJSON.message(of: error), statement: text), status: 400)
+        }
+    }
+
+    /// A push query: a sink of the query into a topic of its own, read back as it commits and
+    /// streamed out; the sink and topic are dropped when the stream ends.
+    private func push(_ query: Query, text: String, format: KsqlRowFormat) async -> HTTPServerResponse {
+        guard let bootstrap else {
+            return Self.json(KsqlJSON.statementError("push queries need the built-in broker, which is off (--no-broker)", statement: text), status: 400)
+        }
+        let number = nextQueryNumber()
+        let name = KsqlPushQueries.namePrefix + String(number)
+        let topic = "_" + name
+        let id = "transient_\(number)"
+        var unlimited = query
+        unlimited.limit = nil
+        var requestedLimit: Int?
+        if let expression = query.limit {
+            guard case .literal(.integer(let value)) = expression.node, value >= 0 else {
+                return Self.json(KsqlJSON.statementError("LIMIT takes a number", statement: text), status: 400)
+            }
+            requestedLimit = Int(value)
+        }
+        let limit = requestedLimit
+        let setup: Result<[PGColumn], SluiceError> = await withTaskExecutorPreference(threads) { () async -> Result<[PGColumn], SluiceError> in
+            let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+            defer { session.terminate() }
+            do {
+                var statement = Statement(.query(unlimited))
+                statement.sourceText = statement.description
+                let prepared = try await session.prepare(statement.sourceText, parameterTypes: [])
+                let columns = prepared.first?.resultColumns ?? []
+                try ensureTopic(topic, partitions: 1, creating: nil)
+                let options = [
+                    WithOption(key: "connector", value: .string("kafka")), WithOption(key: "topic", value: .string(topic)),
+                    WithOption(key: "properties.bootstrap.server", value: .string(bootstrap)),
+                ]
+                let encode = FormatEncode(format: "PLAIN", encode: "JSON", options: [WithOption(key: "force_append_only", value: .string("true"))])
+                var sink = Statement(.createSink(CreateSink(name: ObjectName(name), input: .query(unlimited), options: options, format: encode)))
+                sink.sourceText = sink.description
+                _ = try await session.execute(sink)
+                return .success(columns)
+            } catch {
+                deleteTopic(topic)
+                return .failure(SluiceError.from(error))
+            }
+        }
+        let columns: [PGColumn]
+        switch setup {
+        case .success(let found): columns = found
+        case .failure(let error): return Self.json(KsqlJSON.statementError(KsqlJSON.message(of: error), statement: text), status: 400)
+        }
+        let handle = KsqlPushQueries.Handle(id: id, sql: text)
+        pushQueries.register(handle)
+        return HTTPServerResponse(status: .ok, headers: [("content-type", format.contentType)], body: .stream { [self] writer in
+            defer { Task { await self.endPush(handle, sink: name, topic: topic) } }
+            try await writer.write(format.header(queryID: id, columns: columns))
+            let consumer = try KafkaConsumer(bootstrapServers: bootstrap, properties: ["group.id": name, "isolation.level": "read_committed"])
+            defer { consumer.close() }
+            try consumer.assign([KafkaAssignment(topic: topic, partition: 0, offset: .earliest)])
+            let names = columns.map(\.name)
+            var sent = 0
+            var quiet = ContinuousClock.now
+            while !handle.isClosed, limit.map({ sent < $0 }) ?? true {
+                var out: [UInt8] = []
+                consumer.poll(maxMessages: 256, timeout: .zero) { (batch: KafkaMessageBatch) in
+                    for message in batch where !message.isError {
+                        guard let value = message.value, limit.map({ sent < $0 }) ?? true else { continue }
+                        guard case .object(let members)? = try? JSONDocument.parse([UInt8](value)) else { continue }
+                        format.appendRow({ row in
+                            row.append(UInt8(ascii: "["))
+                            for (index, column) in names.enumerated() {
+                                if index > 0 { row.append(UInt8(ascii: ",")) }
+                                row += (members.first { $0.key == column }?.value ?? .null).bytes
+                            }
+                            row.append(UInt8(ascii: "]"))
+                        }, to: &out)
+                        sent += 1
+                    }
+                }
+                if !out.isEmpty {
+                    try await writer.write(out)
+                    quiet = .now
+                } else if ContinuousClock.now - quiet > .seconds(1) {
+                    // A newline between rows is what ksqlDB sends to keep the connection, and
+                    // how a client that went away is noticed.
+                    try await writer.write([0x0A])
+                    quiet = .now
+                } else {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            try await writer.write(format.trailer(finalMessage: limit.map { sent >= $0 } == true ? "Limit Reached" : nil))
+        })
+    }
+
+    /// Drops a push query's sink and topic.
+    func endPush(_ handle: KsqlPushQueries.Handle, sink: String, topic: String) async {
+        handle.close()
+        pushQueries.remove(handle.id)
+        await withTaskExecutorPreference(threads) { () async -> Void in
+            let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+            defer { session.terminate() }
+            var drop = Statement(.drop(Drop(objectType: .sink, ifExists: true, names: [ObjectName(sink)])))
+            drop.sourceText = drop.description
+            _ = try? await session.execute(drop)
+        }
+        deleteTopic(topic)
+    }
+}
+
+/// How rows go out: ksqlDB's classic `/query` objects or `/query-stream`'s arrays.
+struct KsqlRowFormat: Sendable {
+    var api: KsqlQueryAPI
+    var acceptsJSON: Bool
+
+    var contentType: String {
+        switch api {
+        case .classic: "application/json"
+        case .stream: acceptsJSON ? "application/json" : "application/vnd.ksqlapi.delimited.v1"
+        }
+    }
+
+    func header(queryID: String, columns: [PGColumn]) -> [UInt8] {
+        switch api {
+        case .classic:
+            let header: JSONDocument = .object(["header": .object(["queryId": .string(queryID), "schema": .string(KsqlJSON.schemaText(columns))])])
+            return Array("[".utf8) + header.bytes
+        case .stream:
+            let metadata: JSONDocument = .object([
+                "queryId": .string(queryID), "columnNames": .array(columns.map { .string(KsqlJSON.columnName($0.name)) }),
+                "columnTypes": .array(columns.map { .string(KsqlJSON.typeName($0.type)) }),
+            ])
+            return acceptsJSON ? Array("[".utf8) + metadata.bytes : metadata.bytes + [0x0A]
+        }
+    }
+
+    /// Appends one row, written by `values` as a JSON array, in the format's framing.
+    func appendRow(_ values: (inout [UInt8]) -> Void, to out: inout [UInt8]) {
+        switch api {
+        case .classic:
+            out += Array(",\n{\"row\":{\"columns\":".utf8)
+            values(&out)
+            out += Array("}}".utf8)
+        case .stream where acceptsJSON:
+            out += Array(",\n".utf8)
+            values(&out)
+        case .stream:
+            values(&out)
+            out.append(0x0A)
+        }
+    }
+
+    func trailer(finalMessage: String?) -> [UInt8] {
+        switch api {
+        case .classic:
+            var out: [UInt8] = []
+            if let finalMessage { out += Array(",\n".utf8) + JSONDocument.object(["finalMessage": .string(finalMessage)]).bytes }
+            return out + Array("]\n".utf8)
+        case .stream:
+            return acceptsJSON ? Array("]\n".utf8) : []
+        }
+    }
+}

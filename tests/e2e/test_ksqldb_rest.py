@@ -1,0 +1,301 @@
+"""ksqlDB's REST API on Sluice (`sluice serve --ksql-listen`), driven by ksqlDB's Python client
+`ksql-python-ng` as seed 003 drives ksqlDB: an init stream over a topic of MongoDB change events
+whose value carries the document as a JSON `payload` string, three `CREATE STREAM … AS SELECT
+EXTRACTJSONFIELD(…)` streams splitting it into match metadata, players and innings topics,
+SHOW/DESCRIBE, push and pull queries, `/query-stream` and `/close-query` over HTTP/1.1, and
+ksqlDB's error bodies.
+
+The oracle is the events the test produces: every expected output row is worked out here from
+the generated documents, with Python's own JSON and path walking, never from Sluice's output."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import httpx
+import ksql
+import pytest
+from kafka import KafkaConsumer, KafkaProducer
+from ksql.errors import KSQLError
+
+from harness import SluiceServer
+from source_support import wait_until
+
+EARLIEST = {"ksql.streams.auto.offset.reset": "earliest"}
+CITIES = ["Mumbai", "Melbourne", "London", "Cape Town", "Wellington", "Lahore", "Colombo"]
+TEAMS = ["India", "Australia", "England", "South Africa", "New Zealand", "Pakistan", "Sri Lanka"]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SluiceServer() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def client(server: SluiceServer) -> ksql.KSQLAPI:
+    # The constructor reads GET /info (KsqlServerInfo's version).
+    return ksql.KSQLAPI(server.ksql_url)
+
+
+def match_document(rng: random.Random, match_id: str) -> dict:
+    """A T20 match as the MongoDB document the seed's application server inserts."""
+    home, away = rng.sample(TEAMS, 2)
+    innings = [{"team": team, "runs": rng.randint(80, 240), "wickets": rng.randint(0, 10)} for team in (home, away)]
+    return {
+        "_id": {"$oid": f"{rng.getrandbits(96):024x}"}, "match_id": match_id,
+        "info": {"city": rng.choice(CITIES), "dates": [f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"], "teams": [home, away],
+                 "players": {home: [f"{home[:3]}{k}" for k in range(3)], away: [f"{away[:3]}{k}" for k in range(3)]},
+                 "outcome": {"winner": rng.choice([home, away])}},
+        "innings": innings,
+    }
+
+
+def change_event(document: dict) -> bytes:
+    """The value the MongoDB connector writes (JsonConverter with schemas): the full document as
+    a JSON string in `payload`."""
+    return json.dumps({"schema": {"type": "string", "optional": False}, "payload": json.dumps(document)}).encode()
+
+
+def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
+    producer = KafkaProducer(bootstrap_servers=bootstrap)
+    for value in values:
+        producer.send(topic, value)
+    producer.flush()
+    producer.close()
+
+
+def read_topic(bootstrap: str, topic: str, expected: int) -> list[dict]:
+    """The JSON values on `topic`, read_committed from the start, once `expected` of them came."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, auto_offset_reset="earliest", isolation_level="read_committed",
+                             enable_auto_commit=False, group_id=None, consumer_timeout_ms=200)
+    consumer.subscribe([topic])
+    values: list[dict] = []
+
+    def enough():
+        for message in consumer:
+            values.append(json.loads(message.value))
+        return len(values) >= expected
+
+    try:
+        wait_until(enough, 60, f"{expected} messages on {topic}")
+    finally:
+        consumer.close()
+    return values
+
+
+def lowered(row: dict) -> dict:
+    return {key.lower(): value for key, value in row.items()}
+
+
+def test_seed_003_streams_split_a_mongo_topic(server: SluiceServer, client: ksql.KSQLAPI):
+    rng = random.Random(3)
+    topic = "atlas.cricket.t20_matches"
+    documents = [match_document(rng, f"t20-{n:03d}") for n in range(1, 21)]
+    produce(server.kafka_bootstrap, topic, [change_event(document) for document in documents])
+
+    created = client.ksql(
+        f"CREATE STREAM t20_init (payload VARCHAR) WITH (KAFKA_TOPIC='{topic}', VALUE_FORMAT='JSON');", stream_properties=EARLIEST)
+    assert created[0]["@type"] == "currentStatus"
+    assert created[0]["commandStatus"]["status"] == "SUCCESS"
+    # Three streams in one request, as the seed's transform script sends them.
+    answers = client.ksql("""
+        CREATE STREAM match_metadata WITH (KAFKA_TOPIC='t20_match_metadata', VALUE_FORMAT='JSON') AS
+            SELECT EXTRACTJSONFIELD(payload, '$.match_id') AS match_id, EXTRACTJSONFIELD(payload, '$.info.city') AS city,
+                   EXTRACTJSONFIELD(payload, '$.info.dates[0]') AS match_date, EXTRACTJSONFIELD(payload, '$.info.outcome.winner') AS winner
+            FROM t20_init EMIT CHANGES;
+        CREATE STREAM players AS
+            SELECT EXTRACTJSONFIELD(payload, '$.match_id') AS match_id, EXTRACTJSONFIELD(payload, '$.info.teams[0]') AS home,
+                   EXTRACTJSONFIELD(payload, '$.info.players') AS squads
+            FROM t20_init EMIT CHANGES;
+        CREATE STREAM innings AS
+            SELECT EXTRACTJSONFIELD(payload, '$.match_id') AS match_id, EXTRACTJSONFIELD(payload, '$.innings[0].team') AS batting_first,
+                   CAST(EXTRACTJSONFIELD(payload, '$.innings[0].runs') AS INT) AS first_runs,
+                   CAST(EXTRACTJSONFIELD(payload, '$.innings[1].runs') AS INT) AS second_runs
+            FROM t20_init;
+    """, stream_properties=EARLIEST)
+    assert [answer["commandStatus"]["queryId"] for answer in answers] == ["CSAS_MATCH_METADATA", "CSAS_PLAYERS", "CSAS_INNINGS"]
+
+    # The oracle, from the documents themselves.
+    metadata = sorted(({"match_id": d["match_id"], "city": d["info"]["city"], "match_date": d["info"]["dates"][0],
+                        "winner": d["info"]["outcome"]["winner"]} for d in documents), key=lambda r: r["match_id"])
+    players = sorted(({"match_id": d["match_id"], "home": d["info"]["teams"][0], "squads": d["info"]["players"]} for d in documents),
+                     key=lambda r: r["match_id"])
+    innings = sorted(({"match_id": d["match_id"], "batting_first": d["innings"][0]["team"], "first_runs": d["innings"][0]["runs"],
+                       "second_runs": d["innings"][1]["runs"]} for d in documents), key=lambda r: r["match_id"])
+
+    # ksqlDB names a stream's topic after it, upper-cased, unless KAFKA_TOPIC says otherwise.
+    got_metadata = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "t20_match_metadata", len(documents))), key=lambda r: r["match_id"])
+    assert got_metadata == metadata
+    got_players = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "PLAYERS", len(documents))), key=lambda r: r["match_id"])
+    # The squads object comes out as JSON text, as EXTRACTJSONFIELD returns objects.
+    assert [dict(r, squads=json.loads(r["squads"])) for r in got_players] == players
+    got_innings = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "INNINGS", len(documents))), key=lambda r: r["match_id"])
+    assert got_innings == innings
+
+    streams = client.ksql("SHOW STREAMS;")[0]
+    assert streams["@type"] == "streams"
+    listed = {s["name"]: s for s in streams["streams"]}
+    assert {"T20_INIT", "MATCH_METADATA", "PLAYERS", "INNINGS"} <= set(listed)
+    assert listed["T20_INIT"]["topic"] == topic and listed["T20_INIT"]["type"] == "STREAM"
+    assert listed["MATCH_METADATA"]["topic"] == "t20_match_metadata"
+    assert listed["PLAYERS"]["topic"] == "PLAYERS" and listed["PLAYERS"]["valueFormat"] == "JSON"
+
+    queries = {q["id"]: q for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+    assert {"CSAS_MATCH_METADATA", "CSAS_PLAYERS", "CSAS_INNINGS"} <= set(queries)
+    assert queries["CSAS_INNINGS"]["sinkKafkaTopics"] == ["INNINGS"]
+    assert queries["CSAS_INNINGS"]["sinks"] == ["INNINGS"]
+
+    description = client.ksql("DESCRIBE innings;")[0]
+    assert description["@type"] == "sourceDescription"
+    source = description["sourceDescription"]
+    assert source["name"] == "INNINGS" and source["type"] == "STREAM" and source["topic"] == "INNINGS"
+    assert [(f["name"], f["schema"]["type"]) for f in source["fields"]] == [
+        ("MATCH_ID", "STRING"), ("BATTING_FIRST", "STRING"), ("FIRST_RUNS", "INTEGER"), ("SECOND_RUNS", "INTEGER")]
+    assert [q["id"] for q in source["writeQueries"]] == ["CSAS_INNINGS"]
+    assert {q["id"] for q in client.ksql("DESCRIBE t20_init;")[0]["sourceDescription"]["readQueries"]} >= {"CSAS_MATCH_METADATA", "CSAS_INNINGS"}
+
+    # A pull query over /query: ksqlDB's header, then one row object per row.
+    text = "".join(client.query("SELECT match_id, city, winner FROM match_metadata;"))
+    answer = json.loads(text)
+    assert answer[0]["header"]["schema"] == "`MATCH_ID` STRING, `CITY` STRING, `WINNER` STRING"
+    rows = sorted(tuple(item["row"]["columns"]) for item in answer[1:])
+    assert rows == sorted((r["match_id"], r["city"], r["winner"]) for r in metadata)
+
+    # TERMINATE stops a query; DROP … DELETE TOPIC drops the stream and its topic.
+    client.ksql("TERMINATE CSAS_INNINGS;")
+    assert "CSAS_INNINGS" not in {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+    client.ksql("DROP STREAM innings DELETE TOPIC;")
+    assert "INNINGS" not in {s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
+    assert "INNINGS" not in {t["name"] for t in client.ksql("SHOW TOPICS;")[0]["topics"]}
+    # The init stream is still read by two queries: ksqlDB refuses to drop it.
+    with pytest.raises(KSQLError) as refused:
+        client.ksql("DROP STREAM t20_init;")
+    assert "CSAS_MATCH_METADATA" in str(refused.value)
+
+
+def test_push_query_streams_new_rows_until_closed(server: SluiceServer, client: ksql.KSQLAPI):
+    topic = "push_events"
+    client.ksql(f"CREATE STREAM push_events (payload VARCHAR) WITH (KAFKA_TOPIC='{topic}', VALUE_FORMAT='JSON', PARTITIONS=1);",
+                stream_properties=EARLIEST)
+    rng = random.Random(7)
+    early = [match_document(rng, f"early-{n}") for n in range(3)]
+    produce(server.kafka_bootstrap, topic, [change_event(d) for d in early])
+
+    chunks: list[str] = []
+    finished = threading.Event()
+
+    def consume():
+        try:
+            for chunk in client.query("SELECT EXTRACTJSONFIELD(payload, '$.match_id') AS match_id, EXTRACTJSONFIELD(payload, '$.info.city') AS city "
+                                      "FROM push_events WHERE EXTRACTJSONFIELD(payload, '$.match_id') LIKE 'late-%' EMIT CHANGES;"):
+                chunks.append(chunk)
+        finally:
+            finished.set()
+
+    reader = threading.Thread(target=consume, daemon=True)
+    reader.start()
+    # The header names the query; rows come only for events produced from now on.
+    header = wait_until(lambda: "".join(chunks).partition("\n")[0] if "header" in "".join(chunks) else None, 30, "the push query's header")
+    query_id = json.loads(header.lstrip("[").rstrip(","))["header"]["queryId"]
+    late = [match_document(rng, f"late-{n}") for n in range(4)]
+    produce(server.kafka_bootstrap, topic, [change_event(d) for d in late])
+
+    def rows():
+        found = []
+        for line in "".join(chunks).split("\n"):
+            line = line.strip().lstrip("[").rstrip(",").rstrip("]")
+            if line.startswith('{"row"'):
+                found.append(tuple(json.loads(line)["row"]["columns"]))
+        return found if len(found) >= len(late) else None
+
+    got = wait_until(rows, 60, "the late events through the push query")
+    assert sorted(got) == sorted((d["match_id"], d["info"]["city"]) for d in late)
+    assert query_id in {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+    assert client.close_query(query_id) is True
+    assert finished.wait(30), "the push query's stream did not end after /close-query"
+    assert query_id not in {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+    # Its temporary sink is gone too.
+    assert client.close_query(query_id) is False
+
+
+def test_query_stream_over_http1(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE STREAM scores (player VARCHAR, runs INT) WITH (KAFKA_TOPIC='scores', VALUE_FORMAT='JSON', PARTITIONS=1);",
+                stream_properties=EARLIEST)
+    produced = [{"player": f"p{n}", "runs": n * 7 % 50} for n in range(12)]
+    produce(server.kafka_bootstrap, "scores", [json.dumps(v).encode() for v in produced])
+    client.ksql("CREATE STREAM big_scores AS SELECT player, runs FROM scores WHERE runs >= 20;", stream_properties=EARLIEST)
+    expected = sorted((v["player"], v["runs"]) for v in produced if v["runs"] >= 20)
+    wait_until(lambda: len(read_topic(server.kafka_bootstrap, "BIG_SCORES", len(expected))) >= len(expected), 60, "BIG_SCORES")
+
+    body = {"sql": "SELECT player, runs FROM big_scores;", "properties": {}}
+    delimited = httpx.post(f"{server.ksql_url}/query-stream", json=body, headers={"Accept": "application/vnd.ksqlapi.delimited.v1"}, timeout=30)
+    assert delimited.status_code == 200
+    assert delimited.headers["content-type"].startswith("application/vnd.ksqlapi.delimited.v1")
+    lines = [line for line in delimited.text.split("\n") if line.strip()]
+    metadata = json.loads(lines[0])
+    assert metadata["columnNames"] == ["PLAYER", "RUNS"] and metadata["columnTypes"] == ["STRING", "INTEGER"]
+    assert sorted(tuple(json.loads(line)) for line in lines[1:]) == expected
+
+    as_json = httpx.post(f"{server.ksql_url}/query-stream", json=body, headers={"Accept": "application/json"}, timeout=30)
+    assert as_json.headers["content-type"].startswith("application/json")
+    document = as_json.json()
+    assert document[0]["columnNames"] == ["PLAYER", "RUNS"]
+    assert sorted(tuple(row) for row in document[1:]) == expected
+
+
+def test_tables_keep_the_latest_row_per_key(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE TABLE captains (team VARCHAR PRIMARY KEY, captain VARCHAR) WITH (KAFKA_TOPIC='captains', VALUE_FORMAT='JSON', PARTITIONS=1);",
+                stream_properties=EARLIEST)
+    updates = [("India", "Rohit"), ("England", "Buttler"), ("India", "Suryakumar"), ("Australia", "Marsh"), ("England", "Brook")]
+    produce(server.kafka_bootstrap, "captains", [json.dumps({"team": t, "captain": c}).encode() for t, c in updates])
+    latest = {team: captain for team, captain in updates}
+    assert "CAPTAINS" in {t["name"] for t in client.ksql("SHOW TABLES;")[0]["tables"]}
+
+    def pulled():
+        answer = json.loads("".join(client.query("SELECT team, captain FROM captains;")))
+        rows = {tuple(item["row"]["columns"]) for item in answer[1:]}
+        return rows if rows == set(latest.items()) else None
+
+    wait_until(pulled, 60, "the table's latest captains")
+    answer = json.loads("".join(client.query("SELECT captain FROM captains WHERE team = 'India';")))
+    assert [item["row"]["columns"] for item in answer[1:]] == [["Suryakumar"]]
+
+
+def test_errors_in_ksqldb_shape(server: SluiceServer, client: ksql.KSQLAPI):
+    with pytest.raises(KSQLError) as unknown:
+        client.ksql("FROBNICATE ALL THE THINGS;")
+    assert unknown.value.error_code == 40001
+    with pytest.raises(KSQLError) as option:
+        client.ksql("CREATE STREAM bad_options (a INT) WITH (KAFKA_TOPIC='bad_options', VALUE_FORMAT='JSON', PARTITIONS=1, BOGUS='x');")
+    assert option.value.error_code == 40001
+    assert "BOGUS" in str(option.value)
+    with pytest.raises(KSQLError) as missing_topic:
+        client.ksql("CREATE STREAM no_topic (a INT) WITH (KAFKA_TOPIC='never_created', VALUE_FORMAT='JSON');")
+    assert "PARTITIONS" in str(missing_topic.value)
+    with pytest.raises(KSQLError) as missing_stream:
+        client.ksql("DROP STREAM no_such_stream;")
+    assert missing_stream.value.error_code == 40001
+    client.ksql("DROP STREAM IF EXISTS no_such_stream;")
+    # A SELECT belongs to /query, as ksqlDB says.
+    with pytest.raises(KSQLError) as select:
+        client.ksql("SELECT * FROM no_such_stream EMIT CHANGES;")
+    assert select.value.error_code == 40002
+
+    malformed = httpx.post(f"{server.ksql_url}/ksql", content=b"{not json", headers={"Content-Type": "application/vnd.ksql.v1+json"})
+    assert malformed.status_code == 400
+    assert malformed.json()["@type"] == "generic_error" and malformed.json()["error_code"] == 40000
+    statement = httpx.post(f"{server.ksql_url}/ksql", json={"ksql": "SHOW STREAMS; CREATE STREAM x (a INT) WITH (KAFKA_TOPIC='nope');"})
+    assert statement.status_code == 400
+    error = statement.json()
+    assert error["@type"] == "statement_error" and error["error_code"] == 40001
+    assert error["statementText"].startswith("CREATE STREAM x")
+    assert error["entities"][0]["@type"] == "streams"
+    bad_query = httpx.post(f"{server.ksql_url}/query-stream", json={"sql": "SELECT * FROM nothing_here;", "properties": {}})
+    assert bad_query.status_code == 400 and bad_query.json()["@type"] == "statement_error"
+    # The server is still there.
+    assert httpx.get(f"{server.ksql_url}/healthcheck").json()["isHealthy"] is True
+    assert client.get_ksql_version() == "0.29.0"
