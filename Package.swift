@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
         .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluiceAuth", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "SluiceGenTests", dependencies: ["SluiceCore", "SluiceGen"]),
-        .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluiceState"]),
+        .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluiceState", "SluiceHTTP"]),
         // Each connector's own logic, without a server: upsert batches, CDC decoding, file writes.
         .testTarget(name: "SluiceConnectorsTests", dependencies: ["SluiceCore", "SluiceConnectors", "SluiceDataflow", "SluiceLakehouse", "SluicePostgresClient"]),
     ]

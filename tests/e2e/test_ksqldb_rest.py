@@ -299,3 +299,55 @@ def test_errors_in_ksqldb_shape(server: SluiceServer, client: ksql.KSQLAPI):
     # The server is still there.
     assert httpx.get(f"{server.ksql_url}/healthcheck").json()["isHealthy"] is True
     assert client.get_ksql_version() == "0.29.0"
+
+
+def test_a_client_that_goes_away_frees_its_push_query(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE STREAM ticks (n INT) WITH (KAFKA_TOPIC='ticks', VALUE_FORMAT='JSON', PARTITIONS=1);", stream_properties=EARLIEST)
+    before = {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+    body = {"sql": "SELECT n FROM ticks EMIT CHANGES;", "properties": {}}
+    with httpx.Client(timeout=30) as http:
+        with http.stream("POST", f"{server.ksql_url}/query-stream", json=body) as response:
+            assert response.status_code == 200
+            lines = response.iter_lines()
+            metadata = json.loads(next(lines))
+            query_id = metadata["queryId"]
+            assert metadata["columnNames"] == ["N"]
+            assert query_id in {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+    # The connection is closed: the server notices at its next heartbeat and drops the query.
+    wait_until(lambda: {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]} == before, 30, "the push query to be freed")
+    # Its topic is gone from the broker too.
+    consumer = KafkaConsumer(bootstrap_servers=server.kafka_bootstrap)
+    try:
+        wait_until(lambda: not any(name.startswith("_ksql_push") for name in consumer.topics()), 30, "the push query's topic to be deleted")
+    finally:
+        consumer.close()
+
+
+def test_push_query_with_limit_ends_by_itself(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE STREAM limited (n INT) WITH (KAFKA_TOPIC='limited', VALUE_FORMAT='JSON', PARTITIONS=1);", stream_properties=EARLIEST)
+    produce(server.kafka_bootstrap, "limited", [json.dumps({"n": n}).encode() for n in range(10)])
+    text = "".join(client.query("SELECT n FROM limited WHERE n >= 0 EMIT CHANGES LIMIT 3;"))
+    answer = json.loads(text)
+    assert answer[-1] == {"finalMessage": "Limit Reached"}
+    rows = [item["row"]["columns"][0] for item in answer[1:-1]]
+    assert len(rows) == 3 and set(rows) <= set(range(10)) and len(set(rows)) == 3
+
+
+def test_structs_arrays_and_ksqldb_functions(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("""CREATE STREAM typed_matches (match_id VARCHAR, info STRUCT<city VARCHAR, teams ARRAY<VARCHAR>>, extra VARCHAR)
+                   WITH (KAFKA_TOPIC='typed_matches', VALUE_FORMAT='JSON', PARTITIONS=1);""", stream_properties=EARLIEST)
+    rng = random.Random(11)
+    events = []
+    for n in range(8):
+        teams = rng.sample(TEAMS, 2)
+        events.append({"match_id": f"m{n}", "info": {"city": rng.choice(CITIES), "teams": teams},
+                       "extra": json.dumps({"toss": teams[0], "umpires": 2, **({"dls": True} if n % 3 == 0 else {})})})
+    produce(server.kafka_bootstrap, "typed_matches", [json.dumps(e).encode() for e in events])
+    client.ksql("""CREATE STREAM typed_flat AS SELECT match_id, info->city AS city, ARRAY_CONTAINS(info->teams, 'India') AS india,
+                   JSON_KEYS(extra) AS extra_keys FROM typed_matches;
+                   CREATE STREAM typed_teams AS SELECT match_id, EXPLODE(info->teams) AS team FROM typed_matches;""", stream_properties=EARLIEST)
+    flat = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "TYPED_FLAT", len(events))), key=lambda r: r["match_id"])
+    assert flat == [{"match_id": e["match_id"], "city": e["info"]["city"], "india": "India" in e["info"]["teams"],
+                     "extra_keys": list(json.loads(e["extra"]).keys())} for e in events]
+    teams = sorted((v["match_id"], v["team"]) for v in map(lowered, read_topic(server.kafka_bootstrap, "TYPED_TEAMS", 2 * len(events))))
+    assert teams == sorted((e["match_id"], team) for e in events for team in e["info"]["teams"])

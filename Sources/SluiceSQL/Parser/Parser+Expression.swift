@@ -164,6 +164,11 @@ extension Parser {
                 return nil
             }
         case .symbol:
+            // ksqlDB's `struct->field`: a field access, binding as tightly as `.` does.
+            if isKsql, token.text == "->", peek().kind == .word || peek().kind == .quotedIdentifier {
+                advance()
+                return Expression(.fieldAccess(left, field: try parseLabel()), at: start)
+            }
             guard let (binary, precedence) = Self.infixOperator(token.text), precedence > minimum else { return nil }
             advance()
             switch token.text {

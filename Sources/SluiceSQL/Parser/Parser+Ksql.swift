@@ -183,6 +183,7 @@ extension SQLParser {
     ///   `0A000` for ksqlDB clauses Sluice does not carry out (`EMIT FINAL`, `WINDOW`, …).
     package static func parseKsql(_ sql: String) throws(SluiceError) -> [KsqlStatement] {
         var parser = try Parser(sql)
+        parser.isKsql = true
         return try parser.parseKsqlStatements()
     }
 }

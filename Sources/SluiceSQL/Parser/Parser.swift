@@ -22,6 +22,8 @@ struct Parser {
     var optionValueSpans: [(key: String, value: OptionValue, bytes: Range<Int>)] = []
     /// Where the last ksqlDB query's own text ended (before `EMIT CHANGES`).
     var queryTextEnd = 0
+    /// ksqlDB's SQL (``SQLParser/parseKsql(_:)``): `a->b` reads a struct's field.
+    var isKsql = false
     let stackGuard = StackGuard()
 
     init(_ sql: String) throws(SluiceError) {

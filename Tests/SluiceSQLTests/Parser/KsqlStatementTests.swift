@@ -85,3 +85,23 @@ import Testing
         }
     }
 }
+
+/// ksqlDB's `struct->field` reads a field in ksqlDB's SQL; the Postgres dialect keeps `->` as
+/// jsonb's operator.
+@Suite struct KsqlFieldAccessTests {
+    @Test func arrowIsFieldAccessInKsqlOnly() throws {
+        guard case .select(let query, _) = try SQLParser.parseKsql("SELECT info->city->name FROM s")[0].kind,
+              case .select(let select) = query.body, case .expression(let expression, _) = select.projection[0]
+        else {
+            Issue.record("not a select")
+            return
+        }
+        let info = Expression(.column(["info"]))
+        #expect(expression == Expression(.fieldAccess(Expression(.fieldAccess(info, field: "city")), field: "name")))
+        let postgres = try SQLParser.parseExpression("info->'city'")
+        guard case .binary = postgres.node else {
+            Issue.record("-> is not an operator in the Postgres dialect: \(postgres)")
+            return
+        }
+    }
+}

@@ -93,3 +93,36 @@ enum JSONPathStep: Equatable {
         return steps
     }
 }
+
+extension JSONFunctions {
+    /// ksqlDB's `JSON_KEYS(json)`: the keys of a JSON object text, in document order; NULL for a
+    /// text that is not a JSON object (ksqlDB's behaviour, which never fails a row).
+    static func jsonKeys() -> ScalarFunction {
+        ScalarFunction(name: "json_keys", argumentTypes: [.varchar], resultType: .list(.varchar)) { (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            let documents = StringArgument(arguments[0])
+            var offsets: [Int32] = [0]
+            var keys = VarBytes()
+            var validity = Bitmap(count: rowCount, value: true)
+            for rowIndex in 0 ..< rowCount {
+                if documents.isNull(rowIndex) {
+                    validity[rowIndex] = false
+                } else {
+                    let isObject = documents.withBytes(rowIndex) { (document: UnsafeBufferPointer<UInt8>) -> Bool in
+                        var found: [Range<Int>] = []
+                        let isObject = forEachMember(of: document) { key, _ in found.append(key) }
+                        guard isObject else { return false }
+                        for key in found {
+                            _ = JSONAccess.unescapeString(UnsafeBufferPointer(rebasing: document[key]), to: &keys.data)
+                            keys.offsets.append(Int32(keys.data.count))
+                        }
+                        return true
+                    }
+                    if !isObject { validity[rowIndex] = false }
+                }
+                offsets.append(Int32(keys.count))
+            }
+            let elements = Column(type: .varchar, storage: .bytes(keys), validity: nil)
+            return Column(type: .list(.varchar), storage: .list(offsets: offsets, elements: elements), validity: validity)
+        }
+    }
+}

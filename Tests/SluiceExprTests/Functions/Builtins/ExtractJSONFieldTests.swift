@@ -38,3 +38,17 @@ import Testing
         #expect(steps("$[x]") == nil)
     }
 }
+
+/// ksqlDB's `JSON_KEYS` and `ARRAY_CONTAINS`.
+@Suite struct KsqlFunctionTests {
+    @Test func jsonKeysInDocumentOrder() throws {
+        let documents = text(#"{"b": 1, "a": {"x": 2}, "c\"d": null}"#, "[1, 2]", nil, "{}")
+        #expect(try call("json_keys", [documents]) == [.list([.string("b"), .string("a"), .string("c\"d")]), .null, .null, .list([])])
+    }
+
+    @Test func arrayContainsComparesWithTheElementType() throws {
+        let arrays: (DataType, [Value]) = (.list(.int32), [.list([.int32(1), .int32(2)]), .list([.int32(1), .null]), .null, .list([])])
+        #expect(try call("array_contains", [arrays, int32(2, nil, 1, 1)]) == [.bool(true), .bool(true), .null, .bool(false)])
+        #expect(try call("array_contains", [arrays, int32(3, 2, 1, 1)]) == [.bool(false), .bool(false), .null, .bool(false)])
+    }
+}
