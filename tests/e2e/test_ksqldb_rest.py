@@ -326,7 +326,7 @@ def test_a_client_that_goes_away_frees_its_push_query(server: SluiceServer, clie
 def test_push_query_with_limit_ends_by_itself(server: SluiceServer, client: ksql.KSQLAPI):
     client.ksql("CREATE STREAM limited (n INT) WITH (KAFKA_TOPIC='limited', VALUE_FORMAT='JSON', PARTITIONS=1);", stream_properties=EARLIEST)
     produce(server.kafka_bootstrap, "limited", [json.dumps({"n": n}).encode() for n in range(10)])
-    text = "".join(client.query("SELECT n FROM limited WHERE n >= 0 EMIT CHANGES LIMIT 3;"))
+    text = "".join(client.query("SELECT n FROM limited WHERE n >= 0 EMIT CHANGES LIMIT 3;", stream_properties=EARLIEST))
     answer = json.loads(text)
     assert answer[-1] == {"finalMessage": "Limit Reached"}
     rows = [item["row"]["columns"][0] for item in answer[1:-1]]
@@ -351,3 +351,33 @@ def test_structs_arrays_and_ksqldb_functions(server: SluiceServer, client: ksql.
                      "extra_keys": list(json.loads(e["extra"]).keys())} for e in events]
     teams = sorted((v["match_id"], v["team"]) for v in map(lowered, read_topic(server.kafka_bootstrap, "TYPED_TEAMS", 2 * len(events))))
     assert teams == sorted((e["match_id"], team) for e in events for team in e["info"]["teams"])
+
+
+def test_push_queries_start_from_their_own_offset_reset(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE STREAM resets (n INT) WITH (KAFKA_TOPIC='resets', VALUE_FORMAT='JSON', PARTITIONS=1);", stream_properties=EARLIEST)
+    produce(server.kafka_bootstrap, "resets", [json.dumps({"n": n}).encode() for n in range(5)])
+    # earliest: the rows already on the topic.
+    answer = json.loads("".join(client.query("SELECT n FROM resets EMIT CHANGES LIMIT 5;", stream_properties=EARLIEST)))
+    assert sorted(item["row"]["columns"][0] for item in answer[1:-1]) == [0, 1, 2, 3, 4]
+    # latest (ksqlDB's default): only what is produced once the query runs.
+    chunks: list[str] = []
+    finished = threading.Event()
+
+    def consume():
+        try:
+            for chunk in client.query("SELECT n FROM resets EMIT CHANGES LIMIT 3;"):
+                chunks.append(chunk)
+        finally:
+            finished.set()
+
+    threading.Thread(target=consume, daemon=True).start()
+    wait_until(lambda: "header" in "".join(chunks), 30, "the push query's header")
+    query_id = json.loads("".join(chunks).partition("\n")[0].lstrip("[").rstrip(","))["header"]["queryId"]
+    # The private source has taken its start once the query is listed; produce after that.
+    wait_until(lambda: query_id in {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}, 30, "the query to run")
+    produce(server.kafka_bootstrap, "resets", [json.dumps({"n": n}).encode() for n in range(100, 103)])
+    assert finished.wait(60), "the LIMIT 3 push query did not end"
+    answer = json.loads("".join(chunks))
+    assert sorted(item["row"]["columns"][0] for item in answer[1:-1]) == [100, 101, 102]
+    assert "RESETS" in {s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
+    assert not any(s["name"].startswith("KSQL_PUSH") for s in client.ksql("SHOW STREAMS;")[0]["streams"])

@@ -49,6 +49,8 @@ struct KsqlCatalog {
     }
 
     private func object(_ relation: RelationDefinition, sinks: [RelationDefinition]) -> Object? {
+        // A push query's private source is its own, not a stream of the user's.
+        if relation.name.hasPrefix(KsqlPushQueries.namePrefix) { return nil }
         switch relation.kind {
         case .source, .table:
             guard let connector = relation.connector, connector.options["connector"] == "kafka", let topic = connector.options["topic"] else { return nil }

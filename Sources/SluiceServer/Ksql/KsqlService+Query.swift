@@ -47,7 +47,7 @@ extension KsqlService {
                 status: 400)
         }
         let format = KsqlRowFormat(api: api, acceptsJSON: request.headers.first(name: "accept")?.contains("application/json") == true)
-        if emitChanges { return await push(query, text: statement.sourceText, format: format) }
+        if emitChanges { return await push(query, text: statement.sourceText, format: format, reset: Self.offsetReset(body.properties)) }
         return await pull(query, text: statement.sourceText, format: format)
     }
 
@@ -90,8 +90,9 @@ extension KsqlService {
     }
 
     /// A push query: a sink of the query into a topic of its own, read back as it commits and
-    /// streamed out; the sink and topic are dropped when the stream ends.
-    private func push(_ query: Query, text: String, format: KsqlRowFormat) async -> HTTPServerResponse {
+    /// streamed out; the sink and topic (and the private source of a query over one stream, see
+    /// ``privateSource(for:named:reset:)``) are dropped when the stream ends.
+    private func push(_ query: Query, text: String, format: KsqlRowFormat, reset: String) async -> HTTPServerResponse {
         guard let bootstrap else {
             return Self.json(KsqlJSON.statementError("push queries need the built-in broker, which is off (--no-broker)", statement: text), status: 400)
         }
@@ -117,17 +118,27 @@ extension KsqlService {
                 statement.sourceText = statement.description
                 let prepared = try await session.prepare(statement.sourceText, parameterTypes: [])
                 let columns = prepared.first?.resultColumns ?? []
+                var sunk = unlimited
+                if let (rewritten, source) = privateSource(for: unlimited, named: name + "_source", reset: reset) {
+                    var create = Statement(.createSource(source))
+                    create.sourceText = create.description
+                    _ = try await session.execute(create)
+                    sunk = rewritten
+                }
                 try ensureTopic(topic, partitions: 1, creating: nil)
                 let options = [
                     WithOption(key: "connector", value: .string("kafka")), WithOption(key: "topic", value: .string(topic)),
                     WithOption(key: "properties.bootstrap.server", value: .string(bootstrap)),
                 ]
                 let encode = FormatEncode(format: "PLAIN", encode: "JSON", options: [WithOption(key: "force_append_only", value: .string("true"))])
-                var sink = Statement(.createSink(CreateSink(name: ObjectName(name), input: .query(unlimited), options: options, format: encode)))
+                var sink = Statement(.createSink(CreateSink(name: ObjectName(name), input: .query(sunk), options: options, format: encode)))
                 sink.sourceText = sink.description
                 _ = try await session.execute(sink)
                 return .success(columns)
             } catch {
+                var drop = Statement(.drop(Drop(objectType: .source, ifExists: true, names: [ObjectName(name + "_source")])))
+                drop.sourceText = drop.description
+                _ = try? await session.execute(drop)
                 deleteTopic(topic)
                 return .failure(SluiceError.from(error))
             }
@@ -191,6 +202,9 @@ extension KsqlService {
             var drop = Statement(.drop(Drop(objectType: .sink, ifExists: true, names: [ObjectName(sink)])))
             drop.sourceText = drop.description
             _ = try? await session.execute(drop)
+            var dropSource = Statement(.drop(Drop(objectType: .source, ifExists: true, names: [ObjectName(sink + "_source")])))
+            dropSource.sourceText = dropSource.description
+            _ = try? await session.execute(dropSource)
         }
         deleteTopic(topic)
     }
