@@ -381,3 +381,58 @@ def test_push_queries_start_from_their_own_offset_reset(server: SluiceServer, cl
     assert sorted(item["row"]["columns"][0] for item in answer[1:-1]) == [100, 101, 102]
     assert "RESETS" in {s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
     assert not any(s["name"].startswith("KSQL_PUSH") for s in client.ksql("SHOW STREAMS;")[0]["streams"])
+
+
+def test_insert_into_and_table_as_select(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("""CREATE STREAM innings_a (team VARCHAR, runs INT) WITH (KAFKA_TOPIC='innings_a', VALUE_FORMAT='JSON', PARTITIONS=1);
+                   CREATE STREAM innings_b (side VARCHAR, score INT) WITH (KAFKA_TOPIC='innings_b', VALUE_FORMAT='JSON', PARTITIONS=1);
+                   CREATE STREAM all_innings (team VARCHAR, runs INT) WITH (KAFKA_TOPIC='all_innings', VALUE_FORMAT='JSON', PARTITIONS=1);""",
+                stream_properties=EARLIEST)
+    rng = random.Random(5)
+    first = [{"team": rng.choice(TEAMS), "runs": rng.randint(50, 300)} for _ in range(15)]
+    second = [{"side": rng.choice(TEAMS), "score": rng.randint(50, 300)} for _ in range(10)]
+    produce(server.kafka_bootstrap, "innings_a", [json.dumps(v).encode() for v in first])
+    produce(server.kafka_bootstrap, "innings_b", [json.dumps(v).encode() for v in second])
+    inserted = client.ksql("""INSERT INTO all_innings SELECT team, runs FROM innings_a;
+                              INSERT INTO all_innings SELECT side AS team, score AS runs FROM innings_b;""", stream_properties=EARLIEST)
+    assert all(answer["commandStatus"]["queryId"].startswith("INSERTQUERY_") for answer in inserted)
+    merged = [(v["team"], v["runs"]) for v in first] + [(v["side"], v["score"]) for v in second]
+    got = read_topic(server.kafka_bootstrap, "all_innings", len(merged))
+    assert sorted((v["team"], v["runs"]) for v in map(lowered, got)) == sorted(merged)
+
+    created = client.ksql("CREATE TABLE runs_by_team AS SELECT team, SUM(runs) AS total, COUNT(*) AS innings FROM innings_a GROUP BY team;",
+                          stream_properties=EARLIEST)
+    assert created[0]["commandStatus"]["queryId"] == "CTAS_RUNS_BY_TEAM"
+    totals: dict[str, tuple[int, int]] = {}
+    for v in first:
+        total, count = totals.get(v["team"], (0, 0))
+        totals[v["team"]] = (total + v["runs"], count + 1)
+    assert "RUNS_BY_TEAM" in {t["name"] for t in client.ksql("SHOW TABLES;")[0]["tables"]}
+
+    def pulled():
+        answer = json.loads("".join(client.query("SELECT team, total, innings FROM runs_by_team;")))
+        rows = {item["row"]["columns"][0]: (item["row"]["columns"][1], item["row"]["columns"][2]) for item in answer[1:]}
+        return rows if rows == totals else None
+
+    wait_until(pulled, 60, "the table's totals")
+    # The upsert topic, folded by key, is the table.
+    consumer = KafkaConsumer(bootstrap_servers=server.kafka_bootstrap, auto_offset_reset="earliest", isolation_level="read_committed",
+                             enable_auto_commit=False, group_id=None, consumer_timeout_ms=200)
+    consumer.subscribe(["RUNS_BY_TEAM"])
+    folded: dict[str, tuple[int, int]] = {}
+
+    def topic_folds_to_table():
+        for message in consumer:
+            value = lowered(json.loads(message.value)) if message.value else None
+            key = json.loads(message.key)
+            team = key["team"] if isinstance(key, dict) else key
+            if value is None:
+                folded.pop(team, None)
+            else:
+                folded[value["team"]] = (value["total"], value["innings"])
+        return folded == totals
+
+    try:
+        wait_until(topic_folds_to_table, 60, "RUNS_BY_TEAM to fold to the table")
+    finally:
+        consumer.close()
