@@ -96,3 +96,12 @@ import Testing
         try await database.shutdown()
     }
 }
+
+@Suite struct KsqlPrintTests {
+    @Test func rowtimeIsUTCInPrintsLayout() {
+        #expect(KsqlService.rowtime(0) == "1970/01/01 00:00:00.000 Z")
+        #expect(KsqlService.rowtime(1_704_879_000_123) == "2024/01/10 09:30:00.123 Z")
+        #expect(KsqlService.rowtime(951_782_400_000) == "2000/02/29 00:00:00.000 Z")
+        #expect(KsqlService.rowtime(-1) == "1969/12/31 23:59:59.999 Z")
+    }
+}

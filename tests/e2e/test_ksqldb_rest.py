@@ -436,3 +436,22 @@ def test_insert_into_and_table_as_select(server: SluiceServer, client: ksql.KSQL
         wait_until(topic_folds_to_table, 60, "RUNS_BY_TEAM to fold to the table")
     finally:
         consumer.close()
+
+
+def test_print_shows_a_topics_records(server: SluiceServer, client: ksql.KSQLAPI):
+    values = [{"over": n, "runs": n % 7} for n in range(6)]
+    producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap)
+    for n, value in enumerate(values):
+        producer.send("overs", key=f"k{n}".encode(), value=json.dumps(value).encode(), partition=0)
+    producer.flush()
+    producer.close()
+    text = "".join(client.query("PRINT 'overs' FROM BEGINNING LIMIT 4;"))
+    lines = [line for line in text.split("\n") if line.strip()]
+    assert lines[:2] == ["Key format: KAFKA_STRING", "Value format: JSON"]
+    records = [line for line in lines if line.startswith("rowtime: ")]
+    assert len(records) == 4
+    for n, line in enumerate(records):
+        assert f", key: k{n}, value: " in line and line.endswith(", partition: 0")
+        assert json.loads(line.split(", value: ", 1)[1].rsplit(", partition: ", 1)[0]) == values[n]
+    with pytest.raises(ValueError):
+        "".join(client.query("PRINT 'no_such_topic' FROM BEGINNING;"))

@@ -41,6 +41,9 @@ extension KsqlService {
         } catch {
             return Self.json(KsqlJSON.statementError(KsqlJSON.message(of: error), statement: body.text), status: 400)
         }
+        if case .print(let topic, let fromBeginning, let limit) = statement.kind, api == .classic {
+            return print(topic: topic, fromBeginning: fromBeginning, limit: limit, text: statement.sourceText)
+        }
         guard case .select(let query, let emitChanges) = statement.kind else {
             return Self.json(
                 KsqlJSON.statementError("The /query endpoint runs SELECT statements only; send other statements to /ksql", statement: statement.sourceText),
