@@ -127,8 +127,11 @@ def test_seed_003_streams_split_a_mongo_topic(server: SluiceServer, client: ksql
     innings = sorted(({"match_id": d["match_id"], "batting_first": d["innings"][0]["team"], "first_runs": d["innings"][0]["runs"],
                        "second_runs": d["innings"][1]["runs"]} for d in documents), key=lambda r: r["match_id"])
 
-    # ksqlDB names a stream's topic after it, upper-cased, unless KAFKA_TOPIC says otherwise.
-    got_metadata = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "t20_match_metadata", len(documents))), key=lambda r: r["match_id"])
+    # ksqlDB names a stream's topic after it, upper-cased, unless KAFKA_TOPIC says otherwise, and
+    # the fields of its values after the columns, upper-cased.
+    raw_metadata = read_topic(server.kafka_bootstrap, "t20_match_metadata", len(documents))
+    assert all(set(v) == {"MATCH_ID", "CITY", "MATCH_DATE", "WINNER"} for v in raw_metadata)
+    got_metadata = sorted((lowered(v) for v in raw_metadata), key=lambda r: r["match_id"])
     assert got_metadata == metadata
     got_players = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "PLAYERS", len(documents))), key=lambda r: r["match_id"])
     # The squads object comes out as JSON text, as EXTRACTJSONFIELD returns objects.
@@ -425,7 +428,7 @@ def test_insert_into_and_table_as_select(server: SluiceServer, client: ksql.KSQL
         for message in consumer:
             value = lowered(json.loads(message.value)) if message.value else None
             key = json.loads(message.key)
-            team = key["team"] if isinstance(key, dict) else key
+            team = lowered(key)["team"] if isinstance(key, dict) else key
             if value is None:
                 folded.pop(team, None)
             else:

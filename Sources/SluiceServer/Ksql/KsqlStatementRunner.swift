@@ -107,19 +107,28 @@ struct KsqlStatementRunner {
                 keys.append(name)
             }
             format.format = "UPSERT"
-            connector.append(WithOption(key: "primary_key", value: .string(keys.joined(separator: ","))))
+            connector.append(WithOption(key: "primary_key", value: .string(keys.map(KsqlJSON.columnName).joined(separator: ","))))
         } else {
             format.options.append(WithOption(key: "force_append_only", value: .string("true")))
         }
         let view = CreateView(name: create.name, isMaterialized: true, ifNotExists: create.ifNotExists, query: create.query)
         _ = try await execute(.createView(view))
         let sinkName = KsqlCatalog.sinkName(forView: create.name.name, isTable: create.isTable)
-        let sink = CreateSink(name: ObjectName(sinkName), ifNotExists: create.ifNotExists, input: .relation(create.name), options: connector, format: format)
         do {
+            // The topic's fields are named as ksqlDB names them, upper-cased (our columns are
+            // folded to lower case; readers match JSON keys case-insensitively either way).
+            guard let relation = service.database.catalog.relation(named: create.name.name) else {
+                throw SluiceError(.internalError, "the view of \(create.name) is not in the catalog after CREATE")
+            }
+            let items = relation.columns.filter { !$0.name.hasPrefix("_") }.map { column in
+                SelectItem.expression(Expression(.column([column.name])), alias: KsqlJSON.columnName(column.name))
+            }
+            let renamed = Query(body: .select(Select(projection: items, from: [.table(create.name, alias: nil, position: .none)])))
+            let sink = CreateSink(name: ObjectName(sinkName), ifNotExists: create.ifNotExists, input: .query(renamed), options: connector, format: format)
             _ = try await execute(.createSink(sink))
         } catch {
             _ = try? await execute(.drop(Drop(objectType: .materializedView, ifExists: true, names: [create.name])))
-            throw error
+            throw SluiceError.from(error)
         }
         return sinkName.uppercased()
     }
