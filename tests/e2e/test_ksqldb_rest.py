@@ -347,11 +347,11 @@ def test_structs_arrays_and_ksqldb_functions(server: SluiceServer, client: ksql.
                        "extra": json.dumps({"toss": teams[0], "umpires": 2, **({"dls": True} if n % 3 == 0 else {})})})
     produce(server.kafka_bootstrap, "typed_matches", [json.dumps(e).encode() for e in events])
     client.ksql("""CREATE STREAM typed_flat AS SELECT match_id, info->city AS city, ARRAY_CONTAINS(info->teams, 'India') AS india,
-                   JSON_KEYS(extra) AS extra_keys FROM typed_matches;
+                   JSON_KEYS(extra) AS extra_keys, 'Match ' + match_id + ' at ' + info->city AS label FROM typed_matches;
                    CREATE STREAM typed_teams AS SELECT match_id, EXPLODE(info->teams) AS team FROM typed_matches;""", stream_properties=EARLIEST)
     flat = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "TYPED_FLAT", len(events))), key=lambda r: r["match_id"])
     assert flat == [{"match_id": e["match_id"], "city": e["info"]["city"], "india": "India" in e["info"]["teams"],
-                     "extra_keys": list(json.loads(e["extra"]).keys())} for e in events]
+                     "extra_keys": list(json.loads(e["extra"]).keys()), "label": f"Match {e['match_id']} at {e['info']['city']}"} for e in events]
     teams = sorted((v["match_id"], v["team"]) for v in map(lowered, read_topic(server.kafka_bootstrap, "TYPED_TEAMS", 2 * len(events))))
     assert teams == sorted((e["match_id"], team) for e in events for team in e["info"]["teams"])
 

@@ -155,6 +155,9 @@ extension Parser {
         let columns = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) -> ColumnDefinition in
             let start = parser.position
             let name = try parser.parseColumnIdentifier()
+            if parser.isKeyword("map"), parser.isSymbol("<", at: 1) {
+                throw SluiceError(.featureNotSupported, "MAP types are not supported by Sluice's ksqlDB door", position: parser.current.position)
+            }
             var column = ColumnDefinition(name: name, type: try parser.parseTypeName(), at: start)
             if parser.consumeKeyword("key") || parser.consumeKeywords("primary", "key") { column.constraints.append(.primaryKey) }
             if parser.isKeyword("headers") || parser.isKeyword("header") {

@@ -105,3 +105,41 @@ import Testing
         }
     }
 }
+
+/// ksqlDB's `'text' + x` concatenation and its MAP type.
+@Suite struct KsqlOperatorTests {
+    func projection(_ sql: String) throws -> Expression? {
+        guard case .select(let query, _) = try SQLParser.parseKsql(sql)[0].kind, case .select(let select) = query.body,
+              case .expression(let expression, _) = select.projection[0]
+        else { return nil }
+        return expression
+    }
+
+    @Test func plusWithAStringLiteralConcatenates() throws {
+        let concatenated = try #require(try projection("SELECT 'Match ' + id + ' at ' + city FROM s"))
+        guard case .binary(let left, .concat, _) = concatenated.node, case .binary(let inner, .concat, _) = left.node,
+              case .binary(_, .concat, _) = inner.node
+        else {
+            Issue.record("not a concatenation: \(concatenated)")
+            return
+        }
+        let sum = try #require(try projection("SELECT a + 1 FROM s"))
+        guard case .binary(_, .plus, _) = sum.node else {
+            Issue.record("a + 1 is not a sum: \(sum)")
+            return
+        }
+        guard case .binary(_, .plus, _) = try SQLParser.parseExpression("'1' + 2").node else {
+            Issue.record("the Postgres dialect's + changed")
+            return
+        }
+    }
+
+    @Test func mapTypesAreRefusedClearly() {
+        do {
+            _ = try SQLParser.parseKsql("CREATE STREAM s (m MAP<STRING, INT>) WITH (KAFKA_TOPIC='t')")
+            Issue.record("MAP parsed")
+        } catch {
+            #expect(error.code == .featureNotSupported)
+        }
+    }
+}
