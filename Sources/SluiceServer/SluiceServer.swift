@@ -240,6 +240,20 @@ package final class SluiceServer: Sendable {
                 at: 0)
             for app in http { try await app.start() }
         }
+        // Before the SQL port opens: whoever sees it listening can use the ksqlDB door too.
+        var ksql: KsqlServer?
+        if let settings = configuration.ksql {
+            let bootstrap = broker.map { "\($0.configuration.host):\($0.port)" }
+            let registry = schemaRegistry.flatMap { server in server.port.map { "http://\(server.host):\($0)" } }
+            let service = KsqlService(database: database, broker: broker, bootstrap: bootstrap, schemaRegistryURL: registry)
+            await service.dropLeftoverPushQueries()
+            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = KsqlServer(
+                host: settings.host, port: settings.port, ksql: service, access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)),
+                tls: httpTLS)
+            try await server.start()
+            ksql = server
+        }
         var sqlConfiguration = PGServerConfiguration(
             host: configuration.sqlHost, port: configuration.sqlPort,
             authentication: PGAuthentication(
@@ -254,18 +268,6 @@ package final class SluiceServer: Sendable {
                 host: settings.host, port: settings.port, database: database, maximumBodyBytes: settings.maximumBodyBytes, tls: httpTLS)
             try await server.start()
             webhook = server
-        }
-        var ksql: KsqlServer?
-        if let settings = configuration.ksql {
-            let bootstrap = broker.map { "\($0.configuration.host):\($0.port)" }
-            let registry = schemaRegistry.flatMap { server in server.port.map { "http://\(server.host):\($0)" } }
-            let service = KsqlService(database: database, broker: broker, bootstrap: bootstrap, schemaRegistryURL: registry)
-            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
-            let server = KsqlServer(
-                host: settings.host, port: settings.port, ksql: service, access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)),
-                tls: httpTLS)
-            try await server.start()
-            ksql = server
         }
         readiness.set(true)
         return SluiceServer(

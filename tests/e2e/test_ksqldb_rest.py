@@ -21,7 +21,7 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer
 from ksql.errors import KSQLError
 
-from harness import SluiceServer
+from harness import SluiceServer, free_port
 from source_support import wait_until
 
 EARLIEST = {"ksql.streams.auto.offset.reset": "earliest"}
@@ -458,3 +458,31 @@ def test_print_shows_a_topics_records(server: SluiceServer, client: ksql.KSQLAPI
         assert json.loads(line.split(", value: ", 1)[1].rsplit(", partition: ", 1)[0]) == values[n]
     with pytest.raises(ValueError):
         "".join(client.query("PRINT 'no_such_topic' FROM BEGINNING;"))
+
+
+def test_streams_and_queries_survive_a_restart_and_push_queries_do_not(tmp_path):
+    data_dir = tmp_path / "data"
+    # The streams' sources and sinks name the broker's address: the same port after the restart.
+    kafka = free_port()
+    with SluiceServer(data_dir=data_dir, kafka_port=kafka) as first:
+        client = ksql.KSQLAPI(first.ksql_url)
+        client.ksql("""CREATE STREAM balls (over INT, runs INT) WITH (KAFKA_TOPIC='balls', VALUE_FORMAT='JSON', PARTITIONS=1);
+                       CREATE STREAM boundaries AS SELECT over, runs FROM balls WHERE runs >= 4;""", stream_properties=EARLIEST)
+        produce(first.kafka_bootstrap, "balls", [json.dumps({"over": n, "runs": n % 7}).encode() for n in range(20)])
+        body = {"sql": "SELECT over FROM balls EMIT CHANGES;", "properties": {}}
+        with httpx.Client(timeout=30) as http, http.stream("POST", f"{first.ksql_url}/query-stream", json=body) as response:
+            lines = response.iter_lines()
+            push_id = json.loads(next(lines))["queryId"]
+            assert push_id in {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]}
+            # The server dies under the push query.
+            first.kill()
+    with SluiceServer(data_dir=data_dir, kafka_port=kafka) as second:
+        client = ksql.KSQLAPI(second.ksql_url)
+        assert {"BALLS", "BOUNDARIES"} <= {s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
+        assert {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]} == {"CSAS_BOUNDARIES"}
+        expected = sorted((n, n % 7) for n in range(20) if n % 7 >= 4)
+        got = read_topic(second.kafka_bootstrap, "BOUNDARIES", len(expected))
+        assert sorted({(v["over"], v["runs"]) for v in map(lowered, got)}) == expected
+        # A new push query runs under the same names the dead one had.
+        answer = json.loads("".join(client.query("SELECT over FROM balls EMIT CHANGES LIMIT 2;", stream_properties=EARLIEST)))
+        assert answer[-1] == {"finalMessage": "Limit Reached"} and len(answer) == 4

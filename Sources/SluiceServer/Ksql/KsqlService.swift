@@ -202,3 +202,26 @@ struct KsqlRequestBody {
         }
     }
 }
+
+extension KsqlService {
+    /// Drops what push queries left behind when the server stopped under them (their sinks,
+    /// private sources and topics live only as long as their connection): run once at start,
+    /// before the door takes requests, so a new push query's names are free.
+    package func dropLeftoverPushQueries() async {
+        let prefix = KsqlPushQueries.namePrefix
+        let leftovers = database.catalog.visibleRelations(to: database.catalog.role(named: "root"))
+            .filter { $0.schema == "public" && $0.name.hasPrefix(prefix) }
+        await withTaskExecutorPreference(threads) { () async -> Void in
+            let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+            defer { session.terminate() }
+            // Sinks first: a private source is read by its query's sink.
+            for relation in leftovers.sorted(by: { ($0.kind == .sink ? 0 : 1) < ($1.kind == .sink ? 0 : 1) }) {
+                let type: ObjectType = relation.kind == .sink ? .sink : .source
+                var drop = Statement(.drop(Drop(objectType: type, ifExists: true, names: [ObjectName(relation.name)])))
+                drop.sourceText = drop.description
+                _ = try? await session.execute(drop)
+            }
+        }
+        for topic in broker?.topics.names ?? [] where topic.hasPrefix("_" + prefix) { deleteTopic(topic) }
+    }
+}
