@@ -35,6 +35,17 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self) == #"[null,-3,"Infinity",false,null]"#)
     }
 
+    @Test func arraysAndStructsAreJSON() {
+        let info = DataType.structure([StructField(name: "city", type: .varchar), StructField(name: "teams", type: .list(.varchar))])
+        let chunk = Chunk(columns: [
+            Column(type: .list(.int32), values: [.list([.int32(0), .null, .int32(2)])]),
+            Column(type: info, values: [.structure([.string("Cape Town"), .list([.string("SA"), .string("NZ")])])]),
+        ])
+        var out: [UInt8] = []
+        KsqlJSON.appendRow(chunk, 0, zone: .utc, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #"[[0,null,2],{"CITY":"Cape Town","TEAMS":["SA","NZ"]}]"#)
+    }
+
     @Test func framingOfBothQueryEndpointsIsValidJSON() throws {
         let columns = [PGColumn(name: "a", type: .int32)]
         for format in [KsqlRowFormat(api: .classic, acceptsJSON: false), KsqlRowFormat(api: .stream, acceptsJSON: true)] {

@@ -352,6 +352,10 @@ def test_structs_arrays_and_ksqldb_functions(server: SluiceServer, client: ksql.
     flat = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "TYPED_FLAT", len(events))), key=lambda r: r["match_id"])
     assert flat == [{"match_id": e["match_id"], "city": e["info"]["city"], "india": "India" in e["info"]["teams"],
                      "extra_keys": list(json.loads(e["extra"]).keys()), "label": f"Match {e['match_id']} at {e['info']['city']}"} for e in events]
+    # A pull query answers STRUCT and ARRAY values as JSON, fields upper-cased as ksqlDB does.
+    answer = json.loads("".join(client.query("SELECT match_id, info FROM typed_matches;")))
+    assert sorted((item["row"]["columns"][0], json.dumps(item["row"]["columns"][1], sort_keys=True)) for item in answer[1:]) == sorted(
+        (e["match_id"], json.dumps({"CITY": e["info"]["city"], "TEAMS": e["info"]["teams"]}, sort_keys=True)) for e in events)
     teams = sorted((v["match_id"], v["team"]) for v in map(lowered, read_topic(server.kafka_bootstrap, "TYPED_TEAMS", 2 * len(events))))
     assert teams == sorted((e["match_id"], team) for e in events for team in e["info"]["teams"])
 

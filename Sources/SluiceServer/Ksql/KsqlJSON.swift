@@ -90,6 +90,13 @@ enum KsqlJSON {
                 out.append(contentsOf: "null".utf8)
                 continue
             }
+            switch column.type {
+            case .list, .structure:
+                appendNested(column.value(at: row), type: column.type, zone: zone, to: &out)
+                continue
+            default:
+                break
+            }
             text.removeAll(keepingCapacity: true)
             column.appendText(at: row, to: &text, zone: zone)
             switch column.type {
@@ -108,5 +115,35 @@ enum KsqlJSON {
             }
         }
         out.append(UInt8(ascii: "]"))
+    }
+
+    /// An ARRAY as a JSON array and a STRUCT as an object with ksqlDB's upper-cased field names.
+    static func appendNested(_ value: Value, type: DataType, zone: TimeZoneRules, to out: inout [UInt8]) {
+        switch (value, type) {
+        case (.null, _):
+            out.append(contentsOf: "null".utf8)
+        case (.list(let elements), .list(let elementType)):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendNested(element, type: elementType, zone: zone, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case (.structure(let values), .structure(let fields)):
+            out.append(UInt8(ascii: "{"))
+            for (index, field) in fields.enumerated() where index < values.count {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Array(columnName(field.name).utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &out) }
+                out.append(UInt8(ascii: ":"))
+                appendNested(values[index], type: field.type, zone: zone, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        default:
+            let single = Chunk(columns: [Column(type: type, values: [value])])
+            var row: [UInt8] = []
+            appendRow(single, 0, zone: zone, to: &row)
+            // `[value]` without its brackets.
+            out.append(contentsOf: row.dropFirst().dropLast())
+        }
     }
 }
