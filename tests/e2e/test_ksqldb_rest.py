@@ -490,3 +490,13 @@ def test_streams_and_queries_survive_a_restart_and_push_queries_do_not(tmp_path)
         # A new push query runs under the same names the dead one had.
         answer = json.loads("".join(client.query("SELECT over FROM balls EMIT CHANGES LIMIT 2;", stream_properties=EARLIEST)))
         assert answer[-1] == {"finalMessage": "Limit Reached"} and len(answer) == 4
+
+
+def test_create_or_replace_and_refused_windows(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE STREAM replaced (a INT) WITH (KAFKA_TOPIC='replaced', VALUE_FORMAT='JSON', PARTITIONS=1);")
+    client.ksql("CREATE OR REPLACE STREAM replaced (a INT, b VARCHAR) WITH (KAFKA_TOPIC='replaced', VALUE_FORMAT='JSON');")
+    fields = client.ksql("DESCRIBE replaced;")[0]["sourceDescription"]["fields"]
+    assert [(f["name"], f["schema"]["type"]) for f in fields] == [("A", "INTEGER"), ("B", "STRING")]
+    with pytest.raises(KSQLError) as windowed:
+        client.ksql("CREATE TABLE per_minute AS SELECT b, COUNT(*) AS n FROM replaced WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY b;")
+    assert windowed.value.error_code == 40001 and "TUMBLING" in str(windowed.value)

@@ -103,6 +103,7 @@ extension Parser {
 
     /// A query and whether it ends in `EMIT CHANGES`; ksqlDB writes LIMIT after EMIT.
     private mutating func parseKsqlQuery() throws(SluiceError) -> (query: Query, emitChanges: Bool) {
+        try refuseKsqlWindows()
         var query = try parseQuery()
         queryTextEnd = tokens[max(index - 1, 0)].end
         var emitChanges = false
@@ -118,6 +119,22 @@ extension Parser {
             throw SluiceError(.featureNotSupported, "\(current.text.uppercased()) is not supported by Sluice's ksqlDB door", position: current.position)
         }
         return (query, emitChanges)
+    }
+
+    /// ksqlDB's windowed aggregation (`WINDOW TUMBLING|HOPPING|SESSION (…)`) is refused by name,
+    /// not as a syntax error at its parenthesis (Postgres's WINDOW clause names windows).
+    private func refuseKsqlWindows() throws(SluiceError) {
+        var offset = index
+        while offset + 1 < tokens.count, !(tokens[offset].kind == .symbol && tokens[offset].text == ";"), tokens[offset].kind != .end {
+            let token = tokens[offset]
+            let next = tokens[offset + 1]
+            if token.kind == .word, token.text == "window", next.kind == .word, ["tumbling", "hopping", "session"].contains(next.text) {
+                throw SluiceError(
+                    .featureNotSupported, "WINDOW \(next.text.uppercased()) is not supported by Sluice's ksqlDB door",
+                    hint: "Sluice's own SQL has windows: GROUP BY window_start over TUMBLE(…) or HOP(…) on the SQL port.", position: token.position)
+            }
+            offset += 1
+        }
     }
 
     /// `CREATE [OR REPLACE] STREAM|TABLE …`, with columns or `AS SELECT`.

@@ -69,6 +69,10 @@ struct KsqlStatementRunner {
         try service.ensureTopic(topic, partitions: options.partitions, creating: "stream")
         let format = try options.formatEncode(schemaRegistry: service.schemaRegistryURL)
         let connector = try connectorOptions(topic: topic, reading: true)
+        // OR REPLACE: the old definition goes first (refused while queries read it).
+        if create.orReplace, KsqlCatalog(catalog: service.database.catalog).object(named: create.name.name) != nil {
+            _ = try await drop(isTable: create.isTable, name: create.name, ifExists: false, deleteTopic: false)
+        }
         if create.isTable {
             let keys = create.columns.filter { $0.constraints.contains(.primaryKey) }.map(\.name)
             guard !keys.isEmpty else {

@@ -143,3 +143,15 @@ import Testing
         }
     }
 }
+
+@Suite struct KsqlWindowTests {
+    @Test func windowedAggregationsAreRefusedByName() {
+        do {
+            _ = try SQLParser.parseKsql("CREATE TABLE w AS SELECT a, COUNT(*) FROM s WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY a;")
+            Issue.record("WINDOW TUMBLING parsed")
+        } catch {
+            #expect(error.code == .featureNotSupported)
+            #expect(error.message.contains("TUMBLING"))
+        }
+    }
+}
