@@ -500,3 +500,20 @@ def test_create_or_replace_and_refused_windows(server: SluiceServer, client: ksq
     with pytest.raises(KSQLError) as windowed:
         client.ksql("CREATE TABLE per_minute AS SELECT b, COUNT(*) AS n FROM replaced WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY b;")
     assert windowed.value.error_code == 40001 and "TUMBLING" in str(windowed.value)
+
+
+def test_inserts_stream_over_http1(server: SluiceServer, client: ksql.KSQLAPI):
+    client.ksql("CREATE STREAM inserted (player VARCHAR, runs INT) WITH (KAFKA_TOPIC='inserted', VALUE_FORMAT='JSON', PARTITIONS=1);")
+    rows = [{"PLAYER": f"p{n}", "RUNS": n * 3} for n in range(5)]
+    body = "\n".join([json.dumps({"target": "INSERTED"})] + [json.dumps(r) for r in rows] + ["not json"])
+    answer = httpx.post(f"{server.ksql_url}/inserts-stream", content=body.encode(), timeout=30)
+    assert answer.status_code == 200
+    acks = [json.loads(line) for line in answer.text.split("\n") if line.strip()]
+    assert acks[:5] == [{"status": "ok", "seq": n} for n in range(5)]
+    assert acks[5]["status"] == "error" and acks[5]["seq"] == 5
+    # The rows are on the topic, and the stream reads them (its columns match the keys).
+    assert sorted((v["PLAYER"], v["RUNS"]) for v in read_topic(server.kafka_bootstrap, "inserted", 5)) == sorted((r["PLAYER"], r["RUNS"]) for r in rows)
+    pulled = json.loads("".join(client.query("SELECT player, runs FROM inserted;")))
+    assert sorted(tuple(item["row"]["columns"]) for item in pulled[1:]) == sorted((r["PLAYER"], r["RUNS"]) for r in rows)
+    unknown = httpx.post(f"{server.ksql_url}/inserts-stream", content=json.dumps({"target": "NOWHERE"}).encode(), timeout=30)
+    assert unknown.status_code == 400 and unknown.json()["@type"] == "generic_error"

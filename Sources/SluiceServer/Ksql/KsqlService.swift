@@ -31,6 +31,7 @@ extension BackgroundHTTPServer {
         router.post("/query") { request, _ in await service.query(request, api: .classic) }
         router.post("/query-stream") { request, _ in await service.query(request, api: .stream) }
         router.post("/close-query") { request, _ in service.closeQuery(request) }
+        router.post("/inserts-stream") { request, _ in service.insertsStream(request) }
         router.addFallback { request, _ in
             KsqlService.json(KsqlJSON.genericError("Not found: \(request.method) \(request.path)", code: KsqlJSON.ErrorCode.notFound), status: 404)
         }
