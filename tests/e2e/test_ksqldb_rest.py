@@ -517,3 +517,37 @@ def test_inserts_stream_over_http1(server: SluiceServer, client: ksql.KSQLAPI):
     assert sorted(tuple(item["row"]["columns"]) for item in pulled[1:]) == sorted((r["PLAYER"], r["RUNS"]) for r in rows)
     unknown = httpx.post(f"{server.ksql_url}/inserts-stream", content=json.dumps({"target": "NOWHERE"}).encode(), timeout=30)
     assert unknown.status_code == 400 and unknown.json()["@type"] == "generic_error"
+
+
+def test_avro_and_delimited_formats(server: SluiceServer, client: ksql.KSQLAPI):
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroDeserializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    # DELIMITED in: comma-separated values, read by column position.
+    lines = [f"{n},bowler{n % 3},{n % 6}" for n in range(12)]
+    produce(server.kafka_bootstrap, "deliveries_csv", [line.encode() for line in lines])
+    client.ksql("""CREATE STREAM deliveries (ball INT, bowler VARCHAR, runs INT)
+                   WITH (KAFKA_TOPIC='deliveries_csv', VALUE_FORMAT='DELIMITED');""", stream_properties=EARLIEST)
+    # AVRO out: the CSAS topic's values decode with the schema the built-in registry holds.
+    client.ksql("CREATE STREAM deliveries_avro WITH (VALUE_FORMAT='AVRO') AS SELECT ball, bowler, runs FROM deliveries WHERE runs > 0;",
+                stream_properties=EARLIEST)
+    expected = sorted((n, f"bowler{n % 3}", n % 6) for n in range(12) if n % 6 > 0)
+    consumer = KafkaConsumer(bootstrap_servers=server.kafka_bootstrap, auto_offset_reset="earliest", isolation_level="read_committed",
+                             enable_auto_commit=False, group_id=None, consumer_timeout_ms=200)
+    consumer.subscribe(["DELIVERIES_AVRO"])
+    deserializer = AvroDeserializer(SchemaRegistryClient({"url": server.schema_registry_url}))
+    decoded: list[dict] = []
+
+    def enough():
+        for message in consumer:
+            decoded.append(deserializer(message.value, SerializationContext("DELIVERIES_AVRO", MessageField.VALUE)))
+        return len(decoded) >= len(expected)
+
+    try:
+        wait_until(enough, 60, "the Avro stream's values")
+    finally:
+        consumer.close()
+    assert sorted((d["BALL"], d["BOWLER"], d["RUNS"]) for d in decoded) == expected
+    listed = {s["name"]: s for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
+    assert listed["DELIVERIES"]["valueFormat"] == "DELIMITED" and listed["DELIVERIES_AVRO"]["valueFormat"] == "AVRO"
