@@ -238,6 +238,8 @@ def test_query_stream_over_http1(server: SluiceServer, client: ksql.KSQLAPI):
     delimited = httpx.post(f"{server.ksql_url}/query-stream", json=body, headers={"Accept": "application/vnd.ksqlapi.delimited.v1"}, timeout=30)
     assert delimited.status_code == 200
     assert delimited.headers["content-type"].startswith("application/vnd.ksqlapi.delimited.v1")
+    # Rows stream out as the executor gives them: a chunked body, no Content-Length.
+    assert delimited.headers.get("transfer-encoding") == "chunked" and "content-length" not in delimited.headers
     lines = [line for line in delimited.text.split("\n") if line.strip()]
     metadata = json.loads(lines[0])
     assert metadata["columnNames"] == ["PLAYER", "RUNS"] and metadata["columnTypes"] == ["STRING", "INTEGER"]

@@ -54,42 +54,60 @@ extension KsqlService {
         return await pull(query, text: statement.sourceText, format: format)
     }
 
-    /// A pull query: the batch SELECT over the tables, views and streams as they are now.
+    /// A pull query: the batch SELECT over the tables, views and streams as they are now,
+    /// streamed a chunk of rows at a time (the executor pulled on the session threads as the
+    /// client takes them). A failure before the first chunk is a 400; one after it ends the
+    /// body with ksqlDB's `errorMessage` object.
     private func pull(_ query: Query, text: String, format: KsqlRowFormat) async -> HTTPServerResponse {
         let number = nextQueryNumber()
-        let outcome: Result<[UInt8], SluiceError> = await withTaskExecutorPreference(threads) { () async -> Result<[UInt8], SluiceError> in
-            let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
-            defer { session.terminate() }
+        let session = SQLSession(database: database, user: "root", databaseName: "dev", parameters: [:])
+        let started: Result<PGStatementResult, SluiceError> = await withTaskExecutorPreference(threads) { () async -> Result<PGStatementResult, SluiceError> in
             do {
                 var statement = Statement(.query(query))
                 statement.sourceText = statement.description
-                let result = try await session.execute(statement)
-                let columns = result.columns ?? []
-                var out = format.header(queryID: "query_\(number)", columns: columns)
-                var chunks = result.chunks[...]
-                while true {
-                    let chunk: Chunk
-                    if let next = chunks.popFirst() {
-                        chunk = next
-                    } else if let next = try result.stream?.next() {
-                        chunk = next
-                    } else {
-                        break
-                    }
-                    for row in 0 ..< chunk.count { format.appendRow({ KsqlJSON.appendRow(chunk, row, zone: result.timeZone, to: &$0) }, to: &out) }
-                }
-                out += format.trailer(finalMessage: nil)
-                return .success(out)
+                return .success(try await session.execute(statement))
             } catch {
                 return .failure(SluiceError.from(error))
             }
         }
-        switch outcome {
-        case .success(let bytes):
-            return HTTPServerResponse(status: .ok, contentType: format.contentType, bytes: bytes)
+        let result: PGStatementResult
+        switch started {
+        case .success(let running):
+            result = running
         case .failure(let error):
+            session.terminate()
             return Self.json(KsqlJSON.statementError(KsqlJSON.message(of: error), statement: text), status: 400)
         }
+        let threads = self.threads
+        return HTTPServerResponse(status: .ok, headers: [("content-type", format.contentType)], body: .stream { writer in
+            defer { session.terminate() }
+            try await writer.write(format.header(queryID: "query_\(number)", columns: result.columns ?? []))
+            var chunks = result.chunks[...]
+            while true {
+                let next: Result<Chunk?, SluiceError>
+                if let chunk = chunks.popFirst() {
+                    next = .success(chunk)
+                } else if let stream = result.stream {
+                    next = await withTaskExecutorPreference(threads) { () async -> Result<Chunk?, SluiceError> in
+                        do { return .success(try stream.next()) } catch { return .failure(SluiceError.from(error)) }
+                    }
+                } else {
+                    next = .success(nil)
+                }
+                switch next {
+                case .success(let chunk?):
+                    var out: [UInt8] = []
+                    for row in 0 ..< chunk.count { format.appendRow({ KsqlJSON.appendRow(chunk, row, zone: result.timeZone, to: &$0) }, to: &out) }
+                    if !out.isEmpty { try await writer.write(out) }
+                case .success(nil):
+                    try await writer.write(format.trailer(finalMessage: nil))
+                    return
+                case .failure(let error):
+                    try await writer.write(format.trailer(errorMessage: KsqlJSON.message(of: error)))
+                    return
+                }
+            }
+        })
     }
 
     /// A push query: a sink of the query into a topic of its own, read back as it commits and
@@ -252,6 +270,15 @@ struct KsqlRowFormat: Sendable {
         case .stream:
             values(&out)
             out.append(0x0A)
+        }
+    }
+
+    /// The end of a body cut short by an error after its first rows.
+    func trailer(errorMessage: String) -> [UInt8] {
+        let error: JSONDocument = .object(["errorMessage": .object(["@type": .string("generic_error"), "error_code": .int(KsqlJSON.ErrorCode.serverError), "message": .string(errorMessage)])])
+        switch api {
+        case .classic: return Array(",\n".utf8) + error.bytes + Array("]\n".utf8)
+        case .stream: return acceptsJSON ? Array(",\n".utf8) + error.bytes + Array("]\n".utf8) : error.bytes + [0x0A]
         }
     }
 
