@@ -473,7 +473,10 @@ def test_streams_and_queries_survive_a_restart_and_push_queries_do_not(tmp_path)
     with SluiceServer(data_dir=data_dir, kafka_port=kafka) as first:
         client = ksql.KSQLAPI(first.ksql_url)
         client.ksql("""CREATE STREAM balls (over INT, runs INT) WITH (KAFKA_TOPIC='balls', VALUE_FORMAT='JSON', PARTITIONS=1);
-                       CREATE STREAM boundaries AS SELECT over, runs FROM balls WHERE runs >= 4;""", stream_properties=EARLIEST)
+                       CREATE STREAM boundaries AS SELECT over, runs FROM balls WHERE runs >= 4;
+                       CREATE STREAM all_balls (over INT, runs INT) WITH (KAFKA_TOPIC='all_balls', VALUE_FORMAT='JSON', PARTITIONS=1);""",
+                    stream_properties=EARLIEST)
+        first_insert = client.ksql("INSERT INTO all_balls SELECT over, runs FROM balls;", stream_properties=EARLIEST)[0]["commandStatus"]["queryId"]
         produce(first.kafka_bootstrap, "balls", [json.dumps({"over": n, "runs": n % 7}).encode() for n in range(20)])
         body = {"sql": "SELECT over FROM balls EMIT CHANGES;", "properties": {}}
         with httpx.Client(timeout=30) as http, http.stream("POST", f"{first.ksql_url}/query-stream", json=body) as response:
@@ -484,11 +487,14 @@ def test_streams_and_queries_survive_a_restart_and_push_queries_do_not(tmp_path)
             first.kill()
     with SluiceServer(data_dir=data_dir, kafka_port=kafka) as second:
         client = ksql.KSQLAPI(second.ksql_url)
-        assert {"BALLS", "BOUNDARIES"} <= {s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
-        assert {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]} == {"CSAS_BOUNDARIES"}
+        assert {"BALLS", "BOUNDARIES", "ALL_BALLS"} <= {s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
+        assert {q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"]} == {"CSAS_BOUNDARIES", first_insert}
         expected = sorted((n, n % 7) for n in range(20) if n % 7 >= 4)
         got = read_topic(second.kafka_bootstrap, "BOUNDARIES", len(expected))
         assert sorted({(v["over"], v["runs"]) for v in map(lowered, got)}) == expected
+        # INSERT INTO after a restart takes a query id no earlier INSERT holds.
+        second_insert = client.ksql("INSERT INTO all_balls SELECT over, runs FROM balls;", stream_properties=EARLIEST)[0]["commandStatus"]["queryId"]
+        assert second_insert != first_insert
         # A new push query runs under the same names the dead one had.
         answer = json.loads("".join(client.query("SELECT over FROM balls EMIT CHANGES LIMIT 2;", stream_properties=EARLIEST)))
         assert answer[-1] == {"finalMessage": "Limit Reached"} and len(answer) == 4

@@ -1,9 +1,7 @@
-import SluiceBroker
 import SluiceCore
 import SluicePGWire
 import SluicePlanner
 import SluiceSQL
-import Synchronization
 
 /// Carries out ksqlDB statements (`POST /ksql`): each becomes the statements of Sluice's own
 /// SQL it means, in the same AST, run by the same binder and handlers as the SQL port's.
@@ -12,7 +10,8 @@ import Synchronization
 ///   `CREATE SOURCE s (…) WITH (connector = 'kafka', topic = 't', …) FORMAT PLAIN ENCODE JSON`;
 ///   `CREATE TABLE` the same as a table with its primary key (its rows in the state store).
 /// - `CREATE STREAM s AS SELECT …` is `CREATE MATERIALIZED VIEW s AS SELECT …` and
-///   `CREATE SINK csas_s FROM s WITH (connector = 'kafka', topic = 'S')`, the query `CSAS_S`.
+///   `CREATE SINK csas_s AS SELECT a AS "A", … FROM s WITH (connector = 'kafka', topic = 'S')`
+///   (the fields upper-cased as ksqlDB writes them), the query `CSAS_S`.
 /// - `INSERT INTO s SELECT …` is a sink into `s`'s topic; `TERMINATE q` drops query `q`'s sink.
 struct KsqlStatementRunner {
     let service: KsqlService
@@ -62,8 +61,7 @@ struct KsqlStatementRunner {
 
     private func create(_ create: KsqlCreate) async throws(SluiceError) {
         let options = try KsqlWithOptions(create.options, name: create.name.name, statement: "CREATE")
-        let topic = options.topic ?? KsqlJSON.columnName(create.name.name)
-        guard options.topic != nil else {
+        guard let topic = options.topic else {
             throw SluiceError(.invalidParameterValue, "Missing required property \"KAFKA_TOPIC\" which has no default value.")
         }
         try service.ensureTopic(topic, partitions: options.partitions, creating: "stream")
@@ -141,8 +139,9 @@ struct KsqlStatementRunner {
         guard let target = KsqlCatalog(catalog: service.database.catalog).object(named: name.name), !target.isTable else {
             throw SluiceError(.undefinedTable, "Stream \(KsqlJSON.columnName(name.name)) does not exist")
         }
-        let number = service.nextQueryNumber()
-        let sinkName = "insertquery_\(number)"
+        // (Numbers restart with the server; the sinks of earlier INSERTs are in the catalog.)
+        var sinkName = "insertquery_\(service.nextQueryNumber())"
+        while service.database.catalog.relation(named: sinkName) != nil { sinkName = "insertquery_\(service.nextQueryNumber())" }
         var format = FormatEncode(format: "PLAIN", encode: target.valueFormat == "DELIMITED" ? "CSV" : target.valueFormat)
         format.options.append(WithOption(key: "force_append_only", value: .string("true")))
         let sink = CreateSink(name: ObjectName(sinkName), input: .query(query), options: try connectorOptions(topic: target.topic), format: format)
