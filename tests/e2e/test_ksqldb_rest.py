@@ -151,6 +151,7 @@ def test_seed_003_streams_split_a_mongo_topic(server: SluiceServer, client: ksql
     assert {"CSAS_MATCH_METADATA", "CSAS_PLAYERS", "CSAS_INNINGS"} <= set(queries)
     assert queries["CSAS_INNINGS"]["sinkKafkaTopics"] == ["INNINGS"]
     assert queries["CSAS_INNINGS"]["sinks"] == ["INNINGS"]
+    assert queries["CSAS_INNINGS"]["queryString"].startswith("CREATE STREAM innings AS SELECT")
 
     description = client.ksql("DESCRIBE innings;")[0]
     assert description["@type"] == "sourceDescription"

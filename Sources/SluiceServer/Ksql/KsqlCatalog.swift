@@ -27,6 +27,17 @@ struct KsqlCatalog {
         var target: RelationDefinition?
 
         var id: String { sink.name.uppercased() }
+
+        /// What SHOW QUERIES shows: a CSAS/CTAS query as the `CREATE STREAM|TABLE … AS SELECT`
+        /// its view was made from, any other as its sink's definition.
+        var statement: String {
+            guard let target, target.kind == .materializedView, sink.name == KsqlCatalog.sinkName(forView: target.name, isTable: sink.name.hasPrefix("ctas_")) else {
+                return sink.definition
+            }
+            let prefix = "CREATE MATERIALIZED VIEW "
+            guard target.definition.uppercased().hasPrefix(prefix) else { return target.definition }
+            return (sink.name.hasPrefix("ctas_") ? "CREATE TABLE " : "CREATE STREAM ") + target.definition.dropFirst(prefix.count)
+        }
     }
 
     private var relations: [RelationDefinition] {

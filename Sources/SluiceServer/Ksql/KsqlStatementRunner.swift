@@ -227,7 +227,7 @@ struct KsqlStatementRunner {
         case .queries:
             let queries = catalog.queries.map { query -> JSONDocument in
                 .object([
-                    "queryString": .string(query.sink.definition), "sinks": .array(query.target.map { [.string(KsqlJSON.columnName($0.name))] } ?? []),
+                    "queryString": .string(query.statement), "sinks": .array(query.target.map { [.string(KsqlJSON.columnName($0.name))] } ?? []),
                     "sinkKafkaTopics": .array([.string(query.topic)]), "id": .string(query.id), "statusCount": .object(["RUNNING": .int(1)]),
                     "queryType": .string("PERSISTENT"), "state": .string("RUNNING"),
                 ])
@@ -264,7 +264,7 @@ struct KsqlStatementRunner {
         func queries(_ list: [KsqlCatalog.Query]) -> JSONDocument {
             .array(list.map { query in
                 .object([
-                    "queryString": .string(query.sink.definition), "sinks": .array(query.target.map { [.string(KsqlJSON.columnName($0.name))] } ?? []),
+                    "queryString": .string(query.statement), "sinks": .array(query.target.map { [.string(KsqlJSON.columnName($0.name))] } ?? []),
                     "sinkKafkaTopics": .array([.string(query.topic)]), "id": .string(query.id), "statusCount": .object(["RUNNING": .int(1)]),
                     "queryType": .string("PERSISTENT"), "state": .string("RUNNING"),
                 ])
