@@ -24,11 +24,15 @@ struct KsqlStatementRunner {
         let text = statement.sourceText
         switch statement.kind {
         case .create(let create):
-            try await self.create(create)
-            return status(text, kind: create.isTable ? "table" : "stream", name: create.name.name, message: create.isTable ? "Table created" : "Stream created")
+            let warnings = try await self.create(create)
+            return status(
+                text, kind: create.isTable ? "table" : "stream", name: create.name.name, message: create.isTable ? "Table created" : "Stream created",
+                warnings: warnings)
         case .createAsSelect(let create):
-            let queryID = try await createAsSelect(create)
-            return status(text, kind: create.isTable ? "table" : "stream", name: create.name.name, message: "Created query with ID \(queryID)", queryID: queryID)
+            let (queryID, warnings) = try await createAsSelect(create)
+            return status(
+                text, kind: create.isTable ? "table" : "stream", name: create.name.name, message: "Created query with ID \(queryID)", queryID: queryID,
+                warnings: warnings)
         case .insertInto(let name, let query):
             let queryID = try await insert(into: name, query)
             return status(text, kind: "stream", name: name.name, message: "Created query with ID \(queryID)", queryID: queryID)
@@ -59,7 +63,8 @@ struct KsqlStatementRunner {
 
     // MARK: DDL
 
-    private func create(_ create: KsqlCreate) async throws(SluiceError) {
+    @discardableResult
+    private func create(_ create: KsqlCreate) async throws(SluiceError) -> [String] {
         let options = try KsqlWithOptions(create.options, name: create.name.name, statement: "CREATE")
         guard let topic = options.topic else {
             throw SluiceError(.invalidParameterValue, "Missing required property \"KAFKA_TOPIC\" which has no default value.")
@@ -89,9 +94,10 @@ struct KsqlStatementRunner {
             let source = CreateSource(name: create.name, ifNotExists: create.ifNotExists, columns: columns, options: connector, format: format)
             _ = try await execute(.createSource(source))
         }
+        return options.ignored
     }
 
-    private func createAsSelect(_ create: KsqlCreateAsSelect) async throws(SluiceError) -> String {
+    private func createAsSelect(_ create: KsqlCreateAsSelect) async throws(SluiceError) -> (queryID: String, warnings: [String]) {
         let options = try KsqlWithOptions(create.options, name: create.name.name, statement: "CREATE AS SELECT")
         let topic = options.topic ?? KsqlJSON.columnName(create.name.name)
         try service.ensureTopic(topic, partitions: options.partitions ?? 1, creating: nil)
@@ -132,7 +138,7 @@ struct KsqlStatementRunner {
             _ = try? await execute(.drop(Drop(objectType: .materializedView, ifExists: true, names: [create.name])))
             throw SluiceError.from(error)
         }
-        return sinkName.uppercased()
+        return (sinkName.uppercased(), options.ignored)
     }
 
     private func insert(into name: ObjectName, _ query: Query) async throws(SluiceError) -> String {
@@ -282,12 +288,15 @@ struct KsqlStatementRunner {
     }
 
     /// `{"@type":"currentStatus", "commandStatus": {"status":"SUCCESS", …}, …}`.
-    private func status(_ text: String, kind: String, name: String, message: String, queryID: String? = nil, operation: String = "create") -> JSONDocument {
+    private func status(
+        _ text: String, kind: String, name: String, message: String, queryID: String? = nil, operation: String = "create", warnings: [String] = []
+    ) -> JSONDocument {
         .object([
             "@type": .string("currentStatus"), "statementText": .string(text),
             "commandId": .string("\(kind)/`\(KsqlJSON.columnName(name))`/\(operation)"),
             "commandStatus": .object(["status": .string("SUCCESS"), "message": .string(message), "queryId": queryID.map { .string($0) } ?? .null]),
-            "commandSequenceNumber": .int(Int64(service.nextCommandNumber())), "warnings": .array([]),
+            "commandSequenceNumber": .int(Int64(service.nextCommandNumber())),
+            "warnings": .array(warnings.map { .object(["message": .string($0)]) }),
         ])
     }
 }
@@ -299,6 +308,8 @@ struct KsqlWithOptions {
     var valueFormat = "JSON"
     var partitions: Int?
     var delimiter: String?
+    /// Options taken but not carried out, each with why: the answer's warnings.
+    var ignored: [String] = []
 
     static let known: Set<String> = [
         "KAFKA_TOPIC", "VALUE_FORMAT", "KEY_FORMAT", "FORMAT", "PARTITIONS", "REPLICAS", "TIMESTAMP", "TIMESTAMP_FORMAT", "VALUE_DELIMITER",
@@ -326,6 +337,11 @@ struct KsqlWithOptions {
                 }
                 partitions = count
             case "VALUE_DELIMITER": delimiter = value
+            case "KEY_FORMAT" where value.uppercased() != "KAFKA", "TIMESTAMP", "TIMESTAMP_FORMAT", "WRAP_SINGLE_VALUE", "VALUE_SCHEMA_ID",
+                "KEY_SCHEMA_ID", "VALUE_AVRO_SCHEMA_FULL_NAME", "RETENTION_MS", "KEY_DELIMITER":
+                ignored.append("\(option.key) is not carried out by Sluice's ksqlDB door and was ignored")
+            case "REPLICAS" where value != "1":
+                ignored.append("REPLICAS: the built-in broker keeps one replica")
             default: break
             }
         }
