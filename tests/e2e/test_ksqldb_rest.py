@@ -562,3 +562,26 @@ def test_avro_and_delimited_formats(server: SluiceServer, client: ksql.KSQLAPI):
     assert sorted((d["BALL"], d["BOWLER"], d["RUNS"]) for d in decoded) == expected
     listed = {s["name"]: s for s in client.ksql("SHOW STREAMS;")[0]["streams"]}
     assert listed["DELIVERIES"]["valueFormat"] == "DELIMITED" and listed["DELIVERIES_AVRO"]["valueFormat"] == "AVRO"
+
+
+def test_garbled_requests_never_crash_the_door(server: SluiceServer, client: ksql.KSQLAPI):
+    """Statements cut and shuffled from valid ones' words, and bodies that are not what the
+    endpoints take: every answer is ksqlDB's JSON (200 or an error body), and the server goes on."""
+    # (No ALL among the words: TERMINATE ALL would end the other tests' queries on this server.)
+    rng = random.Random(44)
+    words = ("CREATE STREAM TABLE OR REPLACE IF NOT EXISTS g ( a INT KEY , b VARCHAR PRIMARY STRUCT < c > ARRAY ) WITH KAFKA_TOPIC = 'g' "
+             "VALUE_FORMAT 'JSON' PARTITIONS 1 AS SELECT * FROM nowhere WHERE EMIT CHANGES LIMIT 2 ; DROP DELETE TOPIC TERMINATE SHOW "
+             "DESCRIBE PRINT FROM BEGINNING INSERT INTO EXTRACTJSONFIELD -> + 'x' 3 QUERIES STREAMS TOPICS WINDOW TUMBLING").split()
+    for _ in range(150):
+        statement = " ".join(rng.choice(words) for _ in range(rng.randint(1, 14)))
+        for endpoint, key in (("ksql", "ksql"), ("query-stream", "sql")):
+            answer = httpx.post(f"{server.ksql_url}/{endpoint}", json={key: statement, "properties": {}}, timeout=30)
+            assert answer.status_code in (200, 400), (statement, answer.status_code, answer.text)
+            # (Queries read `nowhere`, which does not exist: no push query starts and waits.)
+            if answer.status_code == 400:
+                assert answer.json()["@type"] in ("statement_error", "generic_error"), (statement, answer.text)
+    for body in (b"", b"[]", b'{"ksql": 3}', b'{"ksql": "SHOW STREAMS;", "streamsProperties": []}', b"\xff\xfe", b'{"queryId": 1}'):
+        for endpoint in ("ksql", "query", "query-stream", "close-query", "inserts-stream"):
+            answer = httpx.post(f"{server.ksql_url}/{endpoint}", content=body, timeout=30)
+            assert answer.status_code in (200, 400, 404), (endpoint, body, answer.status_code)
+    assert httpx.get(f"{server.ksql_url}/healthcheck", timeout=30).json()["isHealthy"] is True
