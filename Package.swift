@@ -7,7 +7,7 @@ import PackageDescription
 //    SluiceKafkaProtocol, SluiceKafkaClient (CRdKafka), SluicePostgresClient (CLibPQ), SluiceGen
 // L2 SluiceAuth, SluicePlan, SluiceBroker, SluicePGWire, SluiceLakehouse · L3 SluicePlanner, SluiceBatch, SluiceDataflow,
 //    SluiceLakehouseClients, SluiceHTTP
-// L4 SluiceConnectors, SluiceServer (given the connectors by what starts it) · L5 SluiceBench, SluiceCLI · L6 sluice
+// L4 SluiceConnectors, SluiceServer (given the connectors by what starts it; SluiceKafkaClient for the ksqlDB door's push queries) · L5 SluiceBench, SluiceCLI · L6 sluice
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 // (NIO's own HTTP/1.1 server: an independent peer for the HTTP client's tests, not built for sluice.)
@@ -94,7 +94,7 @@ let package = Package(
             dependencies: [
                 "SluiceCore", "SluiceAuth", "SluiceCrypto", "SluiceSQL", "SluiceExpr", "SluicePlan", "SluicePlanner", "SluiceState",
                 "SluiceBatch", "SluiceDataflow", "SluiceFormats", "SluiceNet", "SluicePGWire", "SluiceBroker", "SluiceLakehouse",
-                "SluiceLakehouseClients", "SluiceHTTP", nioCore, nioPosix,
+                "SluiceLakehouseClients", "SluiceHTTP", "SluiceKafkaClient", nioCore, nioPosix,
             ]
         ),
         .target(name: "SluiceGen", dependencies: ["SluiceCore"]),
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "SluiceBatchTests", dependencies: ["SluiceCore", "SluiceExpr", "SluicePlan", "SluiceState", "SluiceBatch"]),
         .testTarget(name: "SluicePGWireTests", dependencies: ["SluiceCore", "SluiceAuth", "SluicePGWire", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "SluiceGenTests", dependencies: ["SluiceCore", "SluiceGen"]),
-        .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluiceState"]),
+        .testTarget(name: "SluiceServerTests", dependencies: ["SluiceCore", "SluiceServer", "SluicePGWire", "SluiceState", "SluiceHTTP"]),
         // Each connector's own logic, without a server: upsert batches, CDC decoding, file writes.
         .testTarget(name: "SluiceConnectorsTests", dependencies: ["SluiceCore", "SluiceConnectors", "SluiceDataflow", "SluiceLakehouse", "SluicePostgresClient"]),
     ]

@@ -94,6 +94,8 @@ struct Serve: AsyncParsableCommand {
     var frontDoors: FrontDoorOptions
     @OptionGroup(title: "Trino protocol")
     var trino: TrinoOptions
+    @OptionGroup(title: "ksqlDB REST API")
+    var ksql: KsqlOptions
 
     func run() async throws {
         var configuration = ServerConfiguration()
@@ -101,6 +103,7 @@ struct Serve: AsyncParsableCommand {
         try http.apply(to: &configuration)
         try frontDoors.apply(to: &configuration)
         try trino.apply(to: &configuration)
+        try ksql.apply(to: &configuration)
         if noBroker {
             configuration.broker = nil
         } else {

@@ -53,6 +53,8 @@ package struct ServerConfiguration: Sendable {
     /// Trino's client protocol (`--trino-listen`, Trino's port 8080); nil to run without it
     /// (`sluice serve` runs it).
     package var trino: TrinoConfiguration?
+    /// The ksqlDB door (`--ksql-listen`, ksqlDB's port 8088); nil to run without it.
+    package var ksql: KsqlConfiguration?
     /// The connectors of its sources and sinks, over the server's lakehouse (the built-in
     /// Iceberg catalog and S3 settings): Sluice's own are `BuiltInConnectors`, given by what
     /// starts the server (`sluice serve`); none by default.
@@ -151,14 +153,17 @@ package final class SluiceServer: Sendable {
     package let flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
     /// The Trino door, when it runs.
     package let trino: TrinoServer?
+    /// The ksqlDB door, when it runs.
+    package let ksql: KsqlServer?
 
     private init(
         database: Database, sqlServer: PGServer, broker: KafkaBroker?, catalogServer: IcebergRESTServer?, catalogPort: Int?,
         http: [HTTPApp], feed: DashboardFeed?, readiness: Readiness, webhook: WebhookServer?, schemaRegistry: SchemaRegistryServer?,
-        flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?, trino: TrinoServer?
+        flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?, trino: TrinoServer?, ksql: KsqlServer?
     ) {
         self.flinkGateway = flinkGateway
         self.trino = trino
+        self.ksql = ksql
         self.webhook = webhook
         self.schemaRegistry = schemaRegistry
         self.database = database
@@ -263,6 +268,20 @@ package final class SluiceServer: Sendable {
                 at: 0)
             for app in http { try await app.start() }
         }
+        // Before the SQL port opens: whoever sees it listening can use the ksqlDB door too.
+        var ksql: KsqlServer?
+        if let settings = configuration.ksql {
+            let bootstrap = broker.map { "\($0.configuration.host):\($0.port)" }
+            let registry = schemaRegistry.flatMap { server in server.port.map { "http://\(server.host):\($0)" } }
+            let service = KsqlService(database: database, broker: broker, bootstrap: bootstrap, schemaRegistryURL: registry)
+            await service.dropLeftoverPushQueries()
+            let method = Self.isLoopbackHost(settings.host) ? configuration.loopbackAuthentication : configuration.otherAuthentication
+            let server = KsqlServer(
+                host: settings.host, port: settings.port, ksql: service, access: HTTPAccess.for(method, users: CatalogUsers(catalog: database.catalog)),
+                tls: httpTLS)
+            try await server.start()
+            ksql = server
+        }
         var sqlConfiguration = PGServerConfiguration(
             host: configuration.sqlHost, port: configuration.sqlPort,
             authentication: PGAuthentication(
@@ -299,7 +318,7 @@ package final class SluiceServer: Sendable {
         readiness.set(true)
         return SluiceServer(
             database: database, sqlServer: sqlServer, broker: broker, catalogServer: catalogServer, catalogPort: catalogPort, http: http,
-            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, flinkGateway: flinkGateway, trino: trino)
+            feed: feed, readiness: readiness, webhook: webhook, schemaRegistry: schemaRegistry, flinkGateway: flinkGateway, trino: trino, ksql: ksql)
     }
 
     /// The built-in catalog's store and REST server, over `<data-dir>/catalog` and the warehouse
@@ -352,6 +371,7 @@ package final class SluiceServer: Sendable {
         feed?.stop()
         for app in http { await app.stop() }
         await webhook?.stop()
+        await ksql?.stop()
         await schemaRegistry?.stop()
         if let flinkGateway {
             await flinkGateway.server.stop()

@@ -230,7 +230,7 @@ def _non_loopback_address() -> str | None:
 def _serve_on_every_address(data_dir: Path, port: int) -> subprocess.Popen:
     """`sluice serve` on 0.0.0.0:`port` with the default logins, once it listens (stopped by the caller)."""
     process = subprocess.Popen([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--data-dir", str(data_dir),
-                                "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry", "--no-flink-gateway", "--no-trino"],
+                                "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry", "--no-flink-gateway", "--no-trino", "--no-ksql"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def listening() -> bool:
@@ -246,7 +246,7 @@ def _serve_on_every_address(data_dir: Path, port: int) -> subprocess.Popen:
 def test_trust_is_refused_on_a_shared_address(tmp_path: Path) -> None:
     port = free_port()
     refused = subprocess.run([str(sluice_binary()), "serve", "--listen", f"0.0.0.0:{port}", "--auth", "trust", "--data-dir", str(tmp_path / "a"),
-                              "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry", "--no-flink-gateway", "--no-trino"], capture_output=True, timeout=30)
+                              "--no-broker", "--no-catalog", "--no-dashboard", "--no-webhook", "--no-schema-registry", "--no-flink-gateway", "--no-trino", "--no-ksql"], capture_output=True, timeout=30)
     assert refused.returncode != 0 and b"refusing --auth trust" in refused.stderr, refused.stderr
     # The default, SCRAM for the others, starts; with it a non-loopback client must prove who it is.
     with SluiceServer(data_dir=tmp_path / "b", host="127.0.0.1") as local, connect(local) as conn:

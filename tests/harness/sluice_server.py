@@ -59,6 +59,8 @@ class SluiceServer:
         self.flink_gateway_port = 0
         # The Trino protocol listener's port: a free one.
         self.trino_port = 0
+        # The ksqlDB REST API's port: a free one.
+        self.ksql_port = 0
         # `extra_args` go after the harness's own `sluice serve` arguments (broker settings, say).
         self._extra_args = list(extra_args or [])
         self.binary = Path(binary) if binary else sluice_binary()
@@ -96,6 +98,7 @@ class SluiceServer:
         self.schema_registry_port = free_port(self.host)
         self.flink_gateway_port = free_port(self.host)
         self.trino_port = free_port(self.host)
+        self.ksql_port = free_port(self.host)
         args = [
             str(self.binary), "serve",
             "--listen", f"{self.host}:{self.port}",
@@ -107,6 +110,7 @@ class SluiceServer:
             "--schema-registry-listen", f"{self.host}:{self.schema_registry_port}",
             "--flink-gateway-listen", f"{self.host}:{self.flink_gateway_port}",
             "--trino-listen", f"{self.host}:{self.trino_port}",
+            "--ksql-listen", f"{self.host}:{self.ksql_port}",
             *self._extra_args,
             *shlex.split(os.environ.get("SLUICE_SERVE_ARGS", "")),
         ]
@@ -172,6 +176,11 @@ class SluiceServer:
     def schema_registry_url(self) -> str:
         """The built-in schema registry's address (Confluent's REST API)."""
         return f"http://{self.host}:{self.schema_registry_port}"
+
+    @property
+    def ksql_url(self) -> str:
+        """The ksqlDB REST API's address (`/ksql`, `/query`, `/query-stream`)."""
+        return f"http://{self.host}:{self.ksql_port}"
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.host, self.port, user="root", dbname="dev", kind="sluice", log=self.log, interrupt=self.kill)

@@ -76,7 +76,7 @@ package enum FunctionRegistry {
     }
 
     /// Functions whose signature depends on the arguments: `concat`, `concat_ws`, `greatest`,
-    /// `least`, `nullif`.
+    /// `least`, `nullif`, `array_contains`.
     private static func resolvePolymorphic(name: String, _ types: [DataType]) throws(SluiceError) -> ScalarFunction? {
         let textual = types.map { $0 == .unknown ? DataType.varchar : $0 }
         switch name {
@@ -89,6 +89,10 @@ package enum FunctionRegistry {
             for type in types.dropFirst() { common = try commonType(common, type, context: name.uppercased()) }
             if common == .unknown { common = .varchar }
             return ConditionalFunctions.extremum(name, type: common, argumentCount: types.count)
+        case "array_contains" where types.count == 2:
+            // ksqlDB's: the value is cast to the array's element type.
+            guard case .list(let element) = types[0] else { return nil }
+            return ArrayFunctions.contains(elementType: element)
         case "nullif" where types.count == 2:
             // Postgres compares with `=` on the common type but returns the first argument's type;
             // Sluice returns the common type, which equals it except under numeric promotion.

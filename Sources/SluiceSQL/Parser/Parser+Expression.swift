@@ -164,6 +164,11 @@ extension Parser {
                 return nil
             }
         case .symbol:
+            // ksqlDB's `struct->field`: a field access, binding as tightly as `.` does.
+            if isKsql, token.text == "->", peek().kind == .word || peek().kind == .quotedIdentifier {
+                advance()
+                return Expression(.fieldAccess(left, field: try parseLabel()), at: start)
+            }
             guard let (binary, precedence) = Self.infixOperator(token.text), precedence > minimum else { return nil }
             advance()
             switch token.text {
@@ -198,7 +203,18 @@ extension Parser {
             return Expression(.quantified(left, binary, quantifier, operand), at: left.position)
         }
         let right = try parseSubexpression(above: precedence)
+        // ksqlDB's `'text' + x` concatenates; where either side is a string literal the parser
+        // knows it is text (a column's type is the binder's to know, so `a + b` stays `+`).
+        if isKsql, binary == .plus, Self.isStringLiteral(left) || Self.isStringLiteral(right) {
+            return Expression(.binary(left, .concat, right), at: left.position)
+        }
         return Expression(.binary(left, binary, right), at: left.position)
+    }
+
+    private static func isStringLiteral(_ expression: Expression) -> Bool {
+        if case .literal(.string) = expression.node { return true }
+        if case .binary(_, .concat, _) = expression.node { return true }
+        return false
     }
 
     static func infixOperator(_ symbol: String) -> (BinaryOperator, Int)? {

@@ -20,6 +20,10 @@ struct Parser {
     /// Every `key = value` option parsed: its key, its value and the bytes the value was written
     /// in, for ``SQLParser/maskingSecrets(in:)``.
     var optionValueSpans: [(key: String, value: OptionValue, bytes: Range<Int>)] = []
+    /// Where the last ksqlDB query's own text ended (before `EMIT CHANGES`).
+    var queryTextEnd = 0
+    /// ksqlDB's SQL (``SQLParser/parseKsql(_:)``): `a->b` reads a struct's field.
+    var isKsql = false
     let stackGuard = StackGuard()
     /// With JDBC's and Trino's `?` placeholders: the parameter number of each `?` token (by
     /// token index, counted left to right, so backtracking cannot renumber them); nil: `?` is

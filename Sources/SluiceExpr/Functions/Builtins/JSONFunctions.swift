@@ -10,6 +10,8 @@ package enum JSONFunctions {
         switch name {
         case "jsonb_array_length": [Overload([.jsonb], arrayLength())]
         case "jsonb_typeof": [Overload([.jsonb], typeOf())]
+        case "extractjsonfield": [Overload([.varchar, .varchar], extractJSONField())]
+        case "json_keys": [Overload([.varchar], jsonKeys())]
         default: nil
         }
     }

@@ -340,7 +340,7 @@ extension Binder {
     /// become rows: `unnest(array)`, `generate_subscripts(array, 1)`, `generate_series(a, b[, step])`.
     mutating func bindSetReturning(_ call: FunctionCall, _ context: inout ExpressionContext) throws(SluiceError) -> (array: ScalarExpr, element: DataType)? {
         let name = call.name.name
-        guard ["unnest", "generate_subscripts", "generate_series", "_pg_expandarray"].contains(name) || Self.jsonbSetReturning(name) != nil
+        guard ["unnest", "explode", "generate_subscripts", "generate_series", "_pg_expandarray"].contains(name) || Self.jsonbSetReturning(name) != nil
         else { return nil }
         var arguments: [ScalarExpr] = []
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
@@ -350,9 +350,10 @@ extension Binder {
             return (.call(function, [document]), element)
         }
         switch (name, arguments.count) {
-        case ("unnest", 1):
+        // ksqlDB's EXPLODE is unnest.
+        case ("unnest", 1), ("explode", 1):
             guard case .list(let element) = arguments[0].type else {
-                throw SluiceError(.undefinedFunction, "function unnest(\(arguments[0].type.sqlName)) does not exist")
+                throw SluiceError(.undefinedFunction, "function \(name)(\(arguments[0].type.sqlName)) does not exist")
             }
             return (arguments[0], element)
         case ("generate_subscripts", 2):
