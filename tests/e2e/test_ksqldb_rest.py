@@ -253,6 +253,50 @@ def test_query_stream_over_http1(server: SluiceServer, client: ksql.KSQLAPI):
     assert sorted(tuple(row) for row in document[1:]) == expected
 
 
+def test_query_stream_over_http2_through_the_client(server: SluiceServer, client: ksql.KSQLAPI):
+    """ksql-python-ng's own HTTP/2 path (`query(…, use_http2=True)`: httpx with HTTP/2 prior
+    knowledge, no HTTP/1.1): a pull query's rows, then a push query that streams rows produced
+    after it started, over one HTTP/2 stream each."""
+    client.ksql("CREATE STREAM h2_scores (player VARCHAR, runs INT) WITH (KAFKA_TOPIC='h2_scores', VALUE_FORMAT='JSON', PARTITIONS=1);",
+                stream_properties=EARLIEST)
+    produced = [{"player": f"q{n}", "runs": n * 11 % 40} for n in range(9)]
+    produce(server.kafka_bootstrap, "h2_scores", [json.dumps(v).encode() for v in produced])
+    client.ksql("CREATE STREAM h2_high AS SELECT player, runs FROM h2_scores WHERE runs >= 15;", stream_properties=EARLIEST)
+    expected = sorted((v["player"], v["runs"]) for v in produced if v["runs"] >= 15)
+    wait_until(lambda: len(read_topic(server.kafka_bootstrap, "H2_HIGH", len(expected))) >= len(expected), 60, "H2_HIGH")
+
+    text = "".join(client.query("SELECT player, runs FROM h2_high;", use_http2=True))
+    lines = [line for line in text.split("\n") if line.strip()]
+    metadata = json.loads(lines[0])
+    assert metadata["columnNames"] == ["PLAYER", "RUNS"]
+    assert sorted(tuple(json.loads(line)) for line in lines[1:]) == expected
+
+    chunks: list[str] = []
+    finished = threading.Event()
+
+    def consume():
+        try:
+            for chunk in client.query("SELECT player, runs FROM h2_scores WHERE runs > 100 EMIT CHANGES;", use_http2=True):
+                chunks.append(chunk)
+        finally:
+            finished.set()
+
+    reader = threading.Thread(target=consume, daemon=True)
+    reader.start()
+    header = wait_until(lambda: "".join(chunks).split("\n")[0] if "queryId" in "".join(chunks) else None, 30, "the push query's metadata")
+    query_id = json.loads(header)["queryId"]
+    late = [{"player": f"late{n}", "runs": 200 + n} for n in range(3)]
+    produce(server.kafka_bootstrap, "h2_scores", [json.dumps(v).encode() for v in late])
+
+    def rows():
+        found = [tuple(json.loads(line)) for line in "".join(chunks).split("\n")[1:] if line.strip().startswith("[")]
+        return found if len(found) >= len(late) else None
+
+    assert sorted(wait_until(rows, 60, "the late rows over HTTP/2")) == sorted((v["player"], v["runs"]) for v in late)
+    assert client.close_query(query_id) is True
+    assert finished.wait(30), "the HTTP/2 stream did not end after /close-query"
+
+
 def test_tables_keep_the_latest_row_per_key(server: SluiceServer, client: ksql.KSQLAPI):
     client.ksql("CREATE TABLE captains (team VARCHAR PRIMARY KEY, captain VARCHAR) WITH (KAFKA_TOPIC='captains', VALUE_FORMAT='JSON', PARTITIONS=1);",
                 stream_properties=EARLIEST)
