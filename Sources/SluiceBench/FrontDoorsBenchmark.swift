@@ -40,6 +40,9 @@ package struct FrontDoorsBenchmark {
         var trinoSettings = TrinoConfiguration()
         trinoSettings.port = 0
         configuration.trino = trinoSettings
+        var ksqlSettings = KsqlConfiguration()
+        ksqlSettings.port = 0
+        configuration.ksql = ksqlSettings
         let server = try await SluiceServer.start(configuration)
         let session = SQLSession(database: server.database, user: "root", databaseName: "dev", parameters: [:])
         _ = try await session.execute(script: """
@@ -49,6 +52,7 @@ package struct FrontDoorsBenchmark {
             """)
         guard let flinkPort = server.flinkGateway?.server.port else { throw SluiceError.internalError("the Flink gateway did not start") }
         guard let trinoPort = server.trino?.port else { throw SluiceError.internalError("the Trino door did not start") }
+        guard let ksqlPort = server.ksql?.port else { throw SluiceError.internalError("the ksqlDB door did not start") }
         let sqlPort = server.sqlServer.port
         report("sluice bench front-doors: \(groups) result rows of `\(Self.query)`, best of \(runs); \(statements) trivial statements a door")
 
@@ -58,6 +62,8 @@ package struct FrontDoorsBenchmark {
         report(String(format: "  rows/s  Flink SQL gateway (JSON pages)   %10.0f   %.2f× the Postgres wire", flink, flink / postgres))
         let trino = try best { () throws -> Int in try trinoRows(port: trinoPort) }
         report(String(format: "  rows/s  Trino protocol (nextUri pages)   %10.0f   %.2f× the Postgres wire", trino, trino / postgres))
+        let ksql = try best { () throws -> Int in try ksqlRows(port: ksqlPort) }
+        report(String(format: "  rows/s  ksqlDB /query-stream (lines)     %10.0f   %.2f× the Postgres wire", ksql, ksql / postgres))
 
         let pgTrivial = try postgresTrivial(port: sqlPort)
         report(String(format: "  SELECT 1  Postgres wire (libpq)          p50 %6.3f ms  p99 %6.3f ms", pgTrivial.p50, pgTrivial.p99))
@@ -65,6 +71,8 @@ package struct FrontDoorsBenchmark {
         report(String(format: "  SELECT 1  Flink SQL gateway (3 requests) p50 %6.3f ms  p99 %6.3f ms", flinkTrivial.p50, flinkTrivial.p99))
         let trinoTrivial = try trinoTrivial(port: trinoPort)
         report(String(format: "  SELECT 1  Trino protocol (POST, pages)   p50 %6.3f ms  p99 %6.3f ms", trinoTrivial.p50, trinoTrivial.p99))
+        let ksqlTrivial = try ksqlTrivial(port: ksqlPort)
+        report(String(format: "  SELECT 1  ksqlDB /query-stream (1 POST)  p50 %6.3f ms  p99 %6.3f ms", ksqlTrivial.p50, ksqlTrivial.p99))
         try await server.shutdown()
     }
 
@@ -136,6 +144,37 @@ package struct FrontDoorsBenchmark {
             }
             samples.append((ContinuousClock.now - start).inSeconds * 1000)
             guard answer.status == 200 else { throw SluiceError(.ioError, "the Trino door answered \(answer.status)") }
+        }
+        return Self.latency(samples)
+    }
+
+    /// ksqlDB's `/query-stream` as its clients use it (delimited: a metadata line, then a line
+    /// per row): the rows received.
+    private func ksqlRows(port: Int) throws -> Int {
+        let client = try BenchHTTPClient(port: port, what: "ksqlDB door")
+        var body: [UInt8] = []
+        JSONDocument.object(["sql": .string(Self.query + ";"), "properties": .object([])]).write(to: &body)
+        var lines = 0
+        let status = try client.request(
+            "POST", "/query-stream", body: body, headers: [("Content-Type", "application/json"), ("Accept", "application/vnd.ksqlapi.delimited.v1")]
+        ) { piece in lines += piece.count { $0 == UInt8(ascii: "\n") } }
+        guard status == 200 else { throw SluiceError(.ioError, "the ksqlDB door answered \(status)") }
+        return lines - 1
+    }
+
+    private func ksqlTrivial(port: Int) throws -> Latency {
+        let client = try BenchHTTPClient(port: port, what: "ksqlDB door")
+        var body: [UInt8] = []
+        JSONDocument.object(["sql": .string("SELECT 1;"), "properties": .object([])]).write(to: &body)
+        var samples: [Double] = []
+        for _ in 0 ..< statements {
+            let start = ContinuousClock.now
+            let answer = try client.request(
+                "POST", "/query-stream", body: body, headers: [("Content-Type", "application/json"), ("Accept", "application/vnd.ksqlapi.delimited.v1")])
+            samples.append((ContinuousClock.now - start).inSeconds * 1000)
+            guard answer.status == 200 else {
+                throw SluiceError(.ioError, "the ksqlDB door answered \(answer.status): \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+            }
         }
         return Self.latency(samples)
     }
