@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import SluiceBroker
+import SluiceConnectors
 import SluiceCore
 import SluiceKafkaProtocol
 import SluicePGWire
@@ -23,6 +24,20 @@ func benchDirectory(named name: String) throws -> String {
     let path = NSTemporaryDirectory() + "sluice-bench-\(name)-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
+}
+
+/// A server as `sluice serve` runs one, in `directory`, with Sluice's connectors and its SQL port
+/// on a free port, and no broker, catalog, dashboard or webhook listener unless a benchmark adds them.
+func benchServerConfiguration(directory: String) -> ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
+    configuration.sqlPort = 0
+    configuration.dataDirectory = "\(directory)/data"
+    configuration.broker = nil
+    configuration.catalog = nil
+    configuration.http = nil
+    configuration.webhook = nil
+    return configuration
 }
 
 /// A built-in broker on a free port with its log in a new temporary directory, for a benchmark

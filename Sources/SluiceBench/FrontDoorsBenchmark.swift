@@ -28,14 +28,7 @@ package struct FrontDoorsBenchmark {
     package func run() async throws {
         let directory = try benchDirectory(named: "front-doors")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = ServerConfiguration()
-        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
-        configuration.sqlPort = 0
-        configuration.dataDirectory = "\(directory)/data"
-        configuration.broker = nil
-        configuration.catalog = nil
-        configuration.http = nil
-        configuration.webhook = nil
+        var configuration = benchServerConfiguration(directory: directory)
         configuration.flinkGateway = FrontDoorAddress(host: "127.0.0.1", port: 0)
         var trinoSettings = TrinoConfiguration()
         trinoSettings.port = 0

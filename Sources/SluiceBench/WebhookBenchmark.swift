@@ -26,15 +26,11 @@ package struct WebhookBenchmark {
     package func run() async throws {
         let directory = try benchDirectory(named: "webhook")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = ServerConfiguration()
-        configuration.connectors = { BuiltInConnectors(lakehouse: $0) }
-        configuration.sqlPort = 0
-        configuration.dataDirectory = "\(directory)/data"
-        configuration.broker = nil
-        configuration.catalog = nil
-        configuration.http = nil
-        configuration.webhook?.port = 0
-        configuration.webhook?.maximumBodyBytes = 64 << 20
+        var configuration = benchServerConfiguration(directory: directory)
+        var webhook = WebhookConfiguration()
+        webhook.port = 0
+        webhook.maximumBodyBytes = 64 << 20
+        configuration.webhook = webhook
         let server = try await SluiceServer.start(configuration)
         let session = SQLSession(database: server.database, user: "root", databaseName: "dev", parameters: [:])
         _ = try await session.execute(script: """

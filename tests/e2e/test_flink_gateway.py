@@ -46,7 +46,7 @@ from duckdb_support import duckdb_with
 from source_support import connect, wait_until
 from pyiceberg.catalog.rest import RestCatalog
 from harness.ports import free_port
-from test_seed_004 import CLEANED, SOURCE
+from test_seed_004 import CLEANED, SOURCE, duckdb_payment_charges
 
 
 @pytest.fixture(scope="module")
@@ -277,11 +277,7 @@ def test_seed_004_through_the_gateway(server: SluiceServer, tmp_path) -> None:
 
     dump = tmp_path / "events.json"
     dump.write_text("\n".join(json.dumps(event) for event in events))
-    db = duckdb.connect()
-    db.execute("""CREATE TABLE payment_charges AS SELECT * FROM read_json(?, columns = {
-        event_id: 'varchar', event_type: 'varchar', provider: 'varchar', charge_id: 'varchar', customer_id: 'varchar',
-        amount: 'decimal(10,2)', currency: 'varchar', status: 'varchar', failure_code: 'varchar', card_country: 'varchar',
-        risk_score: 'integer', risk_level: 'varchar', created_at: 'timestamp', updated_at: 'timestamp'})""", [str(dump)])
+    db = duckdb_payment_charges(dump)
     select = CLEANED.split(" AS\n", 1)[1].rstrip().rstrip(";")
     expected = db.execute(select.replace("kafka_catalog.payments_db.payment_charges", "payment_charges")
                           .replace("card_country ~ '^[A-Z]{2}$'", "regexp_full_match(card_country, '^[A-Z]{2}$')")
@@ -389,11 +385,7 @@ def test_seed_004_verbatim_into_iceberg(tmp_path) -> None:
 
         dump = tmp_path / "kept.json"
         dump.write_text("\n".join(json.dumps(event) for event in kept))
-        db = duckdb.connect()
-        db.execute("""CREATE TABLE payment_charges AS SELECT * FROM read_json(?, columns = {
-            event_id: 'varchar', event_type: 'varchar', provider: 'varchar', charge_id: 'varchar', customer_id: 'varchar',
-            amount: 'decimal(10,2)', currency: 'varchar', status: 'varchar', failure_code: 'varchar', card_country: 'varchar',
-            risk_score: 'integer', risk_level: 'varchar', created_at: 'timestamp', updated_at: 'timestamp'})""", [str(dump)])
+        db = duckdb_payment_charges(dump)
         select = CLEANED.split(" AS\n", 1)[1].rstrip().rstrip(";").replace("kafka_catalog.payments_db.payment_charges", "payment_charges")
         expected = {row[0]: row for row in db.execute(
             select.replace("card_country ~ '^[A-Z]{2}$'", "regexp_full_match(card_country, '^[A-Z]{2}$')")).fetchall()}

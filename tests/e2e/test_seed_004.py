@@ -130,6 +130,17 @@ WINDOW w AS (
 """
 
 
+def duckdb_payment_charges(dump: Path) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection whose payment_charges table holds the events of `dump` (NDJSON), with
+    the columns the seed's queries read."""
+    db = duckdb.connect()
+    db.execute("""CREATE TABLE payment_charges AS SELECT * FROM read_json(?, columns = {
+        event_id: 'varchar', event_type: 'varchar', provider: 'varchar', charge_id: 'varchar', customer_id: 'varchar',
+        amount: 'decimal(10,2)', currency: 'varchar', status: 'varchar', failure_code: 'varchar', card_country: 'varchar',
+        risk_score: 'integer', risk_level: 'varchar', created_at: 'timestamp', updated_at: 'timestamp'})""", [str(dump)])
+    return db
+
+
 def test_the_copied_statements_are_the_seeds() -> None:
     seed = _seed_sql()
     if not seed:
@@ -179,11 +190,7 @@ def test_seed_004_cleaning_and_rolling_features_equal_duckdb(tmp_path: Path) -> 
         dump = tmp_path / "kept.json"
         dump.write_text("\n".join(json.dumps(event) for event in kept))
 
-        db = duckdb.connect()
-        db.execute("""CREATE TABLE payment_charges AS SELECT * FROM read_json(?, columns = {
-            event_id: 'varchar', event_type: 'varchar', provider: 'varchar', charge_id: 'varchar', customer_id: 'varchar',
-            amount: 'decimal(10,2)', currency: 'varchar', status: 'varchar', failure_code: 'varchar', card_country: 'varchar',
-            risk_score: 'integer', risk_level: 'varchar', created_at: 'timestamp', updated_at: 'timestamp'})""", [str(dump)])
+        db = duckdb_payment_charges(dump)
         cleaned_sql = _adapted(CLEANED, bootstrap).split(" AS\n", 1)[1].replace(
             "card_country ~ '^[A-Z]{2}$'", "regexp_full_match(card_country, '^[A-Z]{2}$')")
         expected = {

@@ -110,23 +110,24 @@ final class FlinkGatewayOperation: Sendable {
                 reader.encoder = RowTextEncoder(kind: .jsonArray(lines), columnNames: columns.map(\.name))
             }
         }
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            if state.status == .running {
-                state.outcome = outcome
-                state.status = .finished
-            }
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+        settle { state in
+            state.outcome = outcome
+            state.status = .finished
         }
-        for waiter in waiters { waiter.resume() }
     }
 
     private func fail(_ error: SluiceError) {
+        settle { state in
+            state.error = error
+            state.status = .error
+        }
+    }
+
+    /// Ends a running statement as `body` says (nothing when it was cancelled or closed
+    /// meanwhile), and wakes whoever waits for it.
+    private func settle(_ body: (inout State) -> Void) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            if state.status == .running {
-                state.error = error
-                state.status = .error
-            }
+            if state.status == .running { body(&state) }
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }

@@ -82,27 +82,13 @@ extension Binder {
             plan = .project(input: relation.plan, expressions: columns + [start])
         case .hop:
             let slide = lengths[0]
-            guard size % slide == 0 else {
-                throw SluiceError(
-                    .invalidParameterValue, "the window size of HOP must be a whole multiple of its slide",
-                    hint: "Each row belongs to size / slide windows.", position: position)
-            }
-            guard size / slide <= 10_000 else {
-                throw SluiceError(.invalidParameterValue, "a HOP window's size may be at most 10000 slides, each row being in that many windows", position: position)
-            }
+            try Self.checkWindowCount(title, size: size, part: slide, partName: "slide", position: position)
             plan = .projectSet(
                 input: relation.plan, expressions: columns + [.call(TimeWindows.hopStarts(type, slide: slide, size: size, offset: offset), [time])],
                 expands: Array(repeating: false, count: width) + [true])
         case .cumulate:
             let step = lengths[0]
-            guard size % step == 0 else {
-                throw SluiceError(
-                    .invalidParameterValue, "the window size of CUMULATE must be a whole multiple of its step",
-                    hint: "Each period has size / step windows.", position: position)
-            }
-            guard size / step <= 10_000 else {
-                throw SluiceError(.invalidParameterValue, "a CUMULATE window's size may be at most 10000 steps", position: position)
-            }
+            try Self.checkWindowCount(title, size: size, part: step, partName: "step", position: position)
             // Each row in the windows ending after it; a window's start is its period's.
             plan = .projectSet(
                 input: relation.plan, expressions: columns + [.call(TimeWindows.cumulateEnds(type, step: step, size: size, offset: offset), [time])],
@@ -123,5 +109,19 @@ extension Binder {
         var bound = BoundQuery(plan: plan, scope: scope)
         if let alias { applyAlias(alias, defaultQualifier: nil, to: &bound.scope) }
         return bound
+    }
+
+    /// HOP's and CUMULATE's size: a whole multiple of the slide (step), at most 10,000 of them
+    /// (a row is in that many windows).
+    static func checkWindowCount(_ title: String, size: Int64, part: Int64, partName: String, position: Int?) throws(SluiceError) {
+        guard size % part == 0 else {
+            throw SluiceError(
+                .invalidParameterValue, "the window size of \(title) must be a whole multiple of its \(partName)",
+                hint: "Each row belongs to up to size / \(partName) windows.", position: position)
+        }
+        guard size / part <= 10_000 else {
+            throw SluiceError(
+                .invalidParameterValue, "a \(title) window's size may be at most 10000 \(partName)s, each row being in that many windows", position: position)
+        }
     }
 }
