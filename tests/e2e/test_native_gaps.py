@@ -102,3 +102,20 @@ def test_union_corresponding(server: SluiceServer) -> None:
             with pytest.raises(psycopg.Error) as raised:
                 conn.execute(bad)
             assert raised.value.sqlstate == state, bad
+
+
+def test_numeric_keeps_its_scale_in_views_as_postgresql_shows_it(server: SluiceServer, oracle) -> None:
+    """numeric's text, trailing zeros and all, is PostgreSQL's in a query and in a materialized
+    view (the oracle runs the view's query)."""
+    query = "SELECT a, sum(c) AS s, avg(c) AS m, max(c) AS x, sum(c * 2) AS d FROM nums GROUP BY a"
+    rows = "(1, 1.50), (1, 2.5), (2, 3.000), (2, 0.10), (3, 100)"
+    with connect(server) as mine, psycopg.connect(oracle.conninfo, autocommit=True) as theirs:
+        for conn in (mine, theirs):
+            conn.execute("CREATE TABLE nums (a int, c numeric)")
+            conn.execute(f"INSERT INTO nums VALUES {rows}")
+        mine.execute(f"CREATE MATERIALIZED VIEW nums_view AS {query}")
+        mine.execute("FLUSH")
+        text = "SELECT a, s::text, m::text, x::text, d::text FROM ({}) AS q ORDER BY a"
+        want = theirs.execute(text.format(query)).fetchall()
+        assert mine.execute(text.format(query)).fetchall() == want
+        assert mine.execute(text.format("SELECT * FROM nums_view")).fetchall() == want
