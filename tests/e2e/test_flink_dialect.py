@@ -109,3 +109,29 @@ def test_metadata_and_computed_columns_of_a_kafka_table(server: SluiceServer) ->
             conn.execute(f"CREATE SOURCE fd_native (id INT, ts TIMESTAMPTZ METADATA FROM 'timestamp') WITH (connector = 'kafka', topic = 'fd_meta', "
                          f"properties.bootstrap.server = '{bootstrap}') FORMAT PLAIN ENCODE JSON")
         assert "INCLUDE timestamp AS ts" in raised.value.diag.message_hint
+
+
+def test_flinks_date_functions_in_a_flink_session(server: SluiceServer) -> None:
+    """TO_TIMESTAMP, TO_DATE, DATE_FORMAT and FROM_UNIXTIME as Flink's, with Java's patterns,
+    in a Flink session; the expected values worked out with Python's datetime. Sluice's own
+    to_timestamp(double) is untouched in its own dialect."""
+    import datetime as dt
+
+    moment = dt.datetime(2026, 3, 4, 5, 6, 7)
+    with connect(server) as conn:
+        conn.execute("SET TIME ZONE 'UTC'")
+        conn.execute("SET sql_dialect = 'flink'")
+        row = conn.execute(
+            "SELECT TO_TIMESTAMP('2026-03-04 05:06:07'), TO_TIMESTAMP('04/03/2026 05:06', 'dd/MM/yyyy HH:mm'), TO_DATE('2026-05-06'), "
+            "TO_DATE('06.05.2026', 'dd.MM.yyyy'), DATE_FORMAT(TIMESTAMP '2026-03-04 05:06:07', 'yyyy-MM-dd''T''HH:mm:ss'), "
+            "DATE_FORMAT(TIMESTAMP '2026-03-04 05:06:07.250', 'dd MMM yy, hh:mm:ss.SSS a'), FROM_UNIXTIME(86400), FROM_UNIXTIME(0, 'yyyy/MM/dd')").fetchone()
+        assert row[0] == moment
+        assert row[1] == moment.replace(second=0)
+        assert row[2] == dt.date(2026, 5, 6) and row[3] == dt.date(2026, 5, 6)
+        assert row[4] == moment.strftime("%Y-%m-%dT%H:%M:%S")
+        assert row[5] == "04 Mar 26, 05:06:07.250 AM"
+        assert row[6] == "1970-01-02 00:00:00" and row[7] == "1970/01/01"
+        with pytest.raises(psycopg.errors.InvalidParameterValue):
+            conn.execute("SELECT DATE_FORMAT(TIMESTAMP '2026-03-04 05:06:07', 'yyyy-QQ')")
+        conn.execute("SET sql_dialect = 'risingwave'")
+        assert conn.execute("SELECT to_timestamp(86400)").fetchone()[0] == dt.datetime(1970, 1, 2, tzinfo=dt.timezone.utc)

@@ -18,6 +18,8 @@ package struct SessionInfo: Sendable {
     /// The zone database that names in constants resolve against (`make_timestamptz(…, 'Europe/Paris')`,
     /// `AT TIME ZONE`), when folded while planning.
     package var timeZones: TimeZoneDatabase?
+    /// The SQL the session speaks: a Flink session's calls of Flink's own functions are theirs.
+    package var dialect: SQLDialect = .native
     /// The rows a table or materialized view holds now, for the statistics views
     /// (`pg_stat_user_tables.n_live_tup`); nil when not known.
     package var rowCount: @Sendable (Int) -> Int? = { _ in nil }

@@ -54,6 +54,7 @@ package final class SQLSession: PGSession {
         info.schema = currentSchema(searchPath: path)
         info.catalogs = catalogs
         info.timeZones = database.timeZones
+        info.dialect = dialect
         return info
     }
 

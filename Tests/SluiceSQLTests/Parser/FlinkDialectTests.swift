@@ -152,4 +152,13 @@ import Testing
         // The native dialect leaves Flink's spelling alone (its binder refuses what it does not know).
         #expect(try SQLParser.parse("CREATE TABLE g (id INT) WITH ('connector'='datagen')").first.map { if case .createTable = $0.kind { true } else { false } } == true)
     }
+
+    @Test func javaDatePatternsBecomeToCharPatterns() throws {
+        #expect(try FlinkFunctions.toCharPattern("yyyy-MM-dd HH:mm:ss") == "YYYY-MM-DD HH24:MI:SS")
+        #expect(try FlinkFunctions.toCharPattern("yyyy-MM-dd'T'HH:mm:ss.SSS") == "YYYY-MM-DD\"T\"HH24:MI:SS.MS")
+        #expect(try FlinkFunctions.toCharPattern("dd MMM yy, hh:mm a, EEE") == "DD Mon YY, HH12:MI AM, Dy")
+        #expect(try FlinkFunctions.toCharPattern("'it''s' yyyy") == "\"it's\" YYYY")
+        #expect(try FlinkFunctions.toCharPattern("SSSSSS") == "US")
+        #expect(throws: SluiceError.self) { try FlinkFunctions.toCharPattern("yyyy QQ") }
+    }
 }

@@ -165,6 +165,9 @@ extension Binder {
 
     mutating func bindFunctionCall(_ call: FunctionCall, _ context: inout ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
         let name = call.name.name
+        if session.dialect == .flink, let lowered = try FlinkFunctions.lower(call, at: SourcePosition(position ?? 0)) {
+            return try bindExpression(lowered, &context)
+        }
         if call.over != nil {
             // Window calls are bound in the select list and ORDER BY (see Binder+Window.swift).
             throw SluiceError(SQLState("42P20"), "window functions are not allowed in \(context.clause)", position: position)
