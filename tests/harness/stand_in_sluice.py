@@ -57,6 +57,7 @@ def main() -> int:
     parser.add_argument("--dashboard-listen")
     parser.add_argument("--webhook-listen")
     parser.add_argument("--schema-registry-listen")
+    parser.add_argument("--flink-gateway-listen")
     parser.add_argument("--trino-listen")
     parser.add_argument("--ksql-listen")
     args = parser.parse_args()
