@@ -119,3 +119,19 @@ def test_numeric_keeps_its_scale_in_views_as_postgresql_shows_it(server: SluiceS
         want = theirs.execute(text.format(query)).fetchall()
         assert mine.execute(text.format(query)).fetchall() == want
         assert mine.execute(text.format("SELECT * FROM nums_view")).fetchall() == want
+
+
+def test_aggregates_in_window_definitions_equal_postgresql(server: SluiceServer, oracle) -> None:
+    """Window functions over a grouped query whose ORDER BY and frame are aggregates (that the
+    select list also computes: an aggregate only in the window's definition is not bound yet)."""
+    with connect(server) as mine, psycopg.connect(oracle.conninfo, autocommit=True) as theirs:
+        for conn in (mine, theirs):
+            conn.execute("CREATE TABLE wa (g int, h int, v int)")
+            conn.execute("INSERT INTO wa VALUES (1, 1, 10), (1, 2, 20), (2, 1, 30), (2, 2, 5), (3, 1, 7), (3, 1, 8), (4, 2, 15)")
+        for sql in [
+            "SELECT g, sum(v), rank() OVER (ORDER BY sum(v) DESC) FROM wa GROUP BY g ORDER BY g",
+            "SELECT g, count(*), sum(sum(v)) OVER (ORDER BY count(*), g) FROM wa GROUP BY g ORDER BY g",
+            "SELECT g, max(h), min(v), row_number() OVER (PARTITION BY max(h) ORDER BY min(v)) FROM wa GROUP BY g ORDER BY g",
+            "SELECT h, avg(v)::numeric(10,2), lag(sum(v)) OVER w FROM wa GROUP BY h WINDOW w AS (ORDER BY sum(v)) ORDER BY h",
+        ]:
+            _same(mine, theirs, sql)
