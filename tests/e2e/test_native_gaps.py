@@ -122,8 +122,8 @@ def test_numeric_keeps_its_scale_in_views_as_postgresql_shows_it(server: SluiceS
 
 
 def test_aggregates_in_window_definitions_equal_postgresql(server: SluiceServer, oracle) -> None:
-    """Window functions over a grouped query whose ORDER BY and frame are aggregates (that the
-    select list also computes: an aggregate only in the window's definition is not bound yet)."""
+    """Window functions over a grouped query whose PARTITION BY and ORDER BY are aggregates, some
+    of them nowhere else in the query."""
     with connect(server) as mine, psycopg.connect(oracle.conninfo, autocommit=True) as theirs:
         for conn in (mine, theirs):
             conn.execute("CREATE TABLE wa (g int, h int, v int)")
@@ -133,5 +133,9 @@ def test_aggregates_in_window_definitions_equal_postgresql(server: SluiceServer,
             "SELECT g, count(*), sum(sum(v)) OVER (ORDER BY count(*), g) FROM wa GROUP BY g ORDER BY g",
             "SELECT g, max(h), min(v), row_number() OVER (PARTITION BY max(h) ORDER BY min(v)) FROM wa GROUP BY g ORDER BY g",
             "SELECT h, avg(v)::numeric(10,2), lag(sum(v)) OVER w FROM wa GROUP BY h WINDOW w AS (ORDER BY sum(v)) ORDER BY h",
+            "SELECT g, row_number() OVER (PARTITION BY max(h) ORDER BY min(v)) FROM wa GROUP BY g ORDER BY g",
+            "SELECT g, rank() OVER w FROM wa GROUP BY g WINDOW w AS (ORDER BY count(*) DESC, max(v)) ORDER BY g",
+            "SELECT row_number() OVER (ORDER BY max(v)) FROM wa",
+            "SELECT g, v, rank() OVER (ORDER BY max(v)) FROM wa",
         ]:
             _same(mine, theirs, sql)

@@ -54,9 +54,14 @@ extension Binder {
         }
 
         // Aggregation.
-        let aggregateCalls = collectAggregates(select.projection.compactMap {
-            if case .expression(let expression, _) = $0 { return expression } else { return nil }
-        } + (select.having.map { [$0] } ?? []) + orderBy.map(\.expression))
+        let projected = select.projection.compactMap { item -> Expression? in
+            if case .expression(let expression, _) = item { return expression } else { return nil }
+        }
+        // Aggregates in a window's PARTITION BY or ORDER BY are the query's too, as in PostgreSQL
+        // (`rank() OVER (ORDER BY sum(v))` with sum(v) nowhere else).
+        let aggregateCalls = collectAggregates(
+            projected + (select.having.map { [$0] } ?? []) + orderBy.map(\.expression)
+                + Self.windowDefinitionExpressions(collectWindowCalls(projected + orderBy.map(\.expression)), named: select.windows))
         var mapping: AggregateMapping?
         if !select.groupBy.isEmpty || !aggregateCalls.isEmpty || select.having != nil {
             let aggregated = try bindAggregation(select, calls: aggregateCalls, input: input)

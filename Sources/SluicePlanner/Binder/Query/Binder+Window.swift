@@ -28,6 +28,17 @@ extension Binder {
         return calls
     }
 
+    /// The PARTITION BY and ORDER BY expressions of `calls`' windows and of the `WINDOW` clause.
+    static func windowDefinitionExpressions(_ calls: [FunctionCall], named: [NamedWindow]) -> [Expression] {
+        var expressions: [Expression] = []
+        for specification in calls.compactMap({ call -> WindowSpecification? in
+            if case .specification(let specification)? = call.over { specification } else { nil }
+        }) + named.map(\.specification) {
+            expressions += specification.partitionBy + specification.orderBy.map(\.expression)
+        }
+        return expressions
+    }
+
     /// `input` with one hidden column per window call appended; `columns` maps each call to its
     /// column, for ``ExpressionContext/windows``. `named` are the query's `WINDOW` clause.
     mutating func bindWindows(
