@@ -282,21 +282,7 @@ package final class SluiceServer: Sendable {
             try await server.start()
             ksql = server
         }
-        var sqlConfiguration = PGServerConfiguration(
-            host: configuration.sqlHost, port: configuration.sqlPort,
-            authentication: PGAuthentication(
-                loopback: configuration.loopbackAuthentication, other: configuration.otherAuthentication,
-                users: CatalogUsers(catalog: database.catalog)))
-        sqlConfiguration.tls = tls?.sql
-        let sqlServer = try await PGServer.start(configuration: sqlConfiguration, backend: SQLBackend(database: database))
-        serverMetrics?.attach(sqlServer)
-        var webhook: WebhookServer?
-        if let settings = configuration.webhook {
-            let server = WebhookServer(
-                host: settings.host, port: settings.port, database: database, maximumBodyBytes: settings.maximumBodyBytes, tls: httpTLS)
-            try await server.start()
-            webhook = server
-        }
+        // The front doors listen before the SQL port opens: whoever sees the server ready finds them.
         var flinkGateway: (server: FlinkGatewayServer, gateway: FlinkGateway)?
         if let address = configuration.flinkGateway {
             let gateway = FlinkGateway(database: database)
@@ -314,6 +300,21 @@ package final class SluiceServer: Sendable {
             let server = TrinoServer(configuration: settings, database: database, iceberg: lakehouse.store, authentication: method, tls: httpTLS)
             try await server.start()
             trino = server
+        }
+        var sqlConfiguration = PGServerConfiguration(
+            host: configuration.sqlHost, port: configuration.sqlPort,
+            authentication: PGAuthentication(
+                loopback: configuration.loopbackAuthentication, other: configuration.otherAuthentication,
+                users: CatalogUsers(catalog: database.catalog)))
+        sqlConfiguration.tls = tls?.sql
+        let sqlServer = try await PGServer.start(configuration: sqlConfiguration, backend: SQLBackend(database: database))
+        serverMetrics?.attach(sqlServer)
+        var webhook: WebhookServer?
+        if let settings = configuration.webhook {
+            let server = WebhookServer(
+                host: settings.host, port: settings.port, database: database, maximumBodyBytes: settings.maximumBodyBytes, tls: httpTLS)
+            try await server.start()
+            webhook = server
         }
         readiness.set(true)
         return SluiceServer(
