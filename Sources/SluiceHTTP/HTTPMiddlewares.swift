@@ -47,3 +47,18 @@ package struct SuperuserMiddleware: HTTPMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Answers a request whose body was longer than the server reads with `refusal` (a 413 in the
+/// protocol's own shape) before any route sees the truncated body.
+package struct BodyLimitMiddleware: HTTPMiddleware {
+    let refusal: @Sendable () -> HTTPServerResponse
+
+    package init(refusal: @escaping @Sendable () -> HTTPServerResponse) {
+        self.refusal = refusal
+    }
+
+    package func handle(_ request: HTTPServerRequest, context: HTTPRequestContext, next: HTTPRouteHandler) async throws -> HTTPServerResponse {
+        if request.bodyTooLarge { return refusal() }
+        return try await next(request, context)
+    }
+}

@@ -464,3 +464,26 @@ def test_window_table_functions_equal_duckdb(server: SluiceServer) -> None:
         want = db.execute(f"SELECT ws, we, SUM(price), COUNT(*) FROM ({spelled}) GROUP BY ws, we ORDER BY ws, we").fetchall()
         assert [(datetime.fromisoformat(f[0]), datetime.fromisoformat(f[1]), Decimal(str(f[2])), f[3]) for _, f in got] == want, window
     close_session.sync(session, client=client)
+
+
+def test_logins_as_on_the_sql_port(tmp_path) -> None:
+    """The gateway's clients log in as the SQL port's would from their address: a role with a
+    password proves it with HTTP Basic (a wrong one is 401 in Flink's error shape), and its
+    statements run with that role's privileges."""
+    with SluiceServer(data_dir=tmp_path / "data") as server:
+        with connect(server) as conn:
+            conn.execute("CREATE USER gw_alice PASSWORD 'wonder'")
+            conn.execute("CREATE TABLE gw_secret (a int)")
+        base = f"http://127.0.0.1:{server.flink_gateway_port}/v3"
+        refused = httpx.post(f"{base}/sessions", json={}, auth=("gw_alice", "wrong"))
+        assert refused.status_code == 401 and refused.json()["errors"]
+        alice = Client(base_url=base, httpx_args={"auth": ("gw_alice", "wonder")})
+        session = open_session.sync(client=alice, body=OpenSessionRequestBody.from_dict({})).session_handle
+        assert get_session_config.sync(session, client=alice).properties.to_dict()["sql-gateway.session.user"] == "gw_alice"
+        operation = execute_statement.sync(session, client=alice, body=ExecuteStatementRequestBody(statement="SELECT * FROM gw_secret")).operation_handle
+        assert _finished(alice, session, operation) == "ERROR"
+        failed = httpx.get(f"{base}/sessions/{session}/operations/{operation}/result/0?rowFormat=JSON", auth=("gw_alice", "wonder"))
+        assert failed.status_code == 500 and "SQLSTATE 42501" in failed.json()["errors"][-1]
+        # A body past the gateway's bound is 413, not a statement cut short.
+        big = httpx.post(f"{base}/sessions/{session}/statements", json={"statement": "SELECT 1 " + " " * (2 << 20)}, auth=("gw_alice", "wonder"))
+        assert big.status_code == 413 and big.json()["errors"]

@@ -20,67 +20,61 @@ extension KsqlService {
             try consumer.assign((0 ..< partitionCount).map { KafkaAssignment(topic: topic, partition: Int32($0), offset: fromBeginning ? .earliest : .latest) })
             var printed = 0
             var wroteFormats = false
-            var quiet = ContinuousClock.now
-            while limit.map({ printed < $0 }) ?? true {
-                var out: [UInt8] = []
-                consumer.poll(maxMessages: 256, timeout: .zero) { (batch: KafkaMessageBatch) in
-                    for message in batch where !message.isError {
-                        guard limit.map({ printed < $0 }) ?? true else { continue }
-                        let value = message.value.map { [UInt8]($0) }
-                        if !wroteFormats {
-                            let isJSON = value.map { (try? JSONDocument.parse($0)) != nil } ?? false
-                            out += Array("Key format: KAFKA_STRING\nValue format: \(isJSON ? "JSON" : "KAFKA_STRING")\n".utf8)
-                            wroteFormats = true
-                        }
-                        out += Array("rowtime: \(Self.rowtime(message.timestamp ?? 0)), key: ".utf8)
-                        out += message.key.map { [UInt8]($0) } ?? Array("<null>".utf8)
-                        out += Array(", value: ".utf8)
-                        out += value ?? Array("<null>".utf8)
-                        out += Array(", partition: \(message.partition)\n".utf8)
-                        printed += 1
+            try await Self.relay(consumer, to: writer, while: { limit.map { printed < $0 } ?? true }) { batch, out in
+                for message in batch where !message.isError {
+                    guard limit.map({ printed < $0 }) ?? true else { continue }
+                    let value = message.value.map { [UInt8]($0) }
+                    if !wroteFormats {
+                        let isJSON = value.map { (try? JSONDocument.parse($0)) != nil } ?? false
+                        out += Array("Key format: KAFKA_STRING\nValue format: \(isJSON ? "JSON" : "KAFKA_STRING")\n".utf8)
+                        wroteFormats = true
                     }
-                }
-                if !out.isEmpty {
-                    try await writer.write(out)
-                    quiet = .now
-                } else if ContinuousClock.now - quiet > .seconds(1) {
-                    try await writer.write([0x0A])
-                    quiet = .now
-                } else {
-                    try await Task.sleep(for: .milliseconds(50))
+                    out += Array("rowtime: \(Self.rowtime(message.timestamp ?? 0)), key: ".utf8)
+                    out += message.key.map { [UInt8]($0) } ?? Array("<null>".utf8)
+                    out += Array(", value: ".utf8)
+                    out += value ?? Array("<null>".utf8)
+                    out += Array(", partition: \(message.partition)\n".utf8)
+                    printed += 1
                 }
             }
             try await writer.write(Array("Topic printing ceased\n".utf8))
         })
     }
 
+    /// Streams what `render` makes of each batch `consumer` polls to `writer` while `going`
+    /// holds, polling every 50 ms; after a second without records, ksqlDB's keep-alive newline,
+    /// which is also how a client that went away is noticed (the write throws).
+    static func relay(
+        _ consumer: KafkaConsumer, to writer: HTTPBodyWriter, while going: () -> Bool, render: (KafkaMessageBatch, inout [UInt8]) -> Void
+    ) async throws {
+        var quiet = ContinuousClock.now
+        while going() {
+            var out: [UInt8] = []
+            consumer.poll(maxMessages: 256, timeout: .zero) { (batch: KafkaMessageBatch) in render(batch, &out) }
+            if !out.isEmpty {
+                try await writer.write(out)
+                quiet = .now
+            } else if ContinuousClock.now - quiet > .seconds(1) {
+                try await writer.write([0x0A])
+                quiet = .now
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
     /// A record's timestamp as PRINT shows it: `yyyy/MM/dd HH:mm:ss.SSS Z`, in UTC.
     static func rowtime(_ milliseconds: Int64) -> String {
-        let days = Int(milliseconds.dividedRoundingDown(by: 86_400_000))
-        let dayMilliseconds = Int(milliseconds - Int64(days) * 86_400_000)
-        // Howard Hinnant's civil-from-days.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        // (A record's timestamp is any 64-bit number a producer sent: clamped to what microseconds hold.)
+        let limit = Int64.max / 1000
+        let (days, timeOfDay) = TemporalUnits.split(min(max(milliseconds, -limit), limit) * 1000)
+        let date = CivilDate(daysSinceUnixEpoch: Int(days))
+        let dayMilliseconds = Int(timeOfDay / 1000)
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         let time = "\(pad(dayMilliseconds / 3_600_000, 2)):\(pad(dayMilliseconds / 60_000 % 60, 2)):\(pad(dayMilliseconds / 1000 % 60, 2)).\(pad(dayMilliseconds % 1000, 3))"
-        return "\(pad(year, 4))/\(pad(month, 2))/\(pad(day, 2)) \(time) Z"
-    }
-}
-
-extension Int64 {
-    /// The quotient rounded toward negative infinity.
-    fileprivate func dividedRoundingDown(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+        return "\(pad(date.year, 4))/\(pad(date.month, 2))/\(pad(date.day, 2)) \(time) Z"
     }
 }

@@ -179,34 +179,19 @@ extension KsqlService {
             try consumer.assign([KafkaAssignment(topic: topic, partition: 0, offset: .earliest)])
             let names = columns.map(\.name)
             var sent = 0
-            var quiet = ContinuousClock.now
-            while !handle.isClosed, limit.map({ sent < $0 }) ?? true {
-                var out: [UInt8] = []
-                consumer.poll(maxMessages: 256, timeout: .zero) { (batch: KafkaMessageBatch) in
-                    for message in batch where !message.isError {
-                        guard let value = message.value, limit.map({ sent < $0 }) ?? true else { continue }
-                        guard case .object(let members)? = try? JSONDocument.parse([UInt8](value)) else { continue }
-                        format.appendRow({ row in
-                            row.append(UInt8(ascii: "["))
-                            for (index, column) in names.enumerated() {
-                                if index > 0 { row.append(UInt8(ascii: ",")) }
-                                row += (members.first { $0.key == column }?.value ?? .null).bytes
-                            }
-                            row.append(UInt8(ascii: "]"))
-                        }, to: &out)
-                        sent += 1
-                    }
-                }
-                if !out.isEmpty {
-                    try await writer.write(out)
-                    quiet = .now
-                } else if ContinuousClock.now - quiet > .seconds(1) {
-                    // A newline between rows is what ksqlDB sends to keep the connection, and
-                    // how a client that went away is noticed.
-                    try await writer.write([0x0A])
-                    quiet = .now
-                } else {
-                    try await Task.sleep(for: .milliseconds(50))
+            try await Self.relay(consumer, to: writer, while: { !handle.isClosed && limit.map { sent < $0 } ?? true }) { batch, out in
+                for message in batch where !message.isError {
+                    guard let value = message.value, limit.map({ sent < $0 }) ?? true else { continue }
+                    guard case .object(let members)? = try? JSONDocument.parse([UInt8](value)) else { continue }
+                    format.appendRow({ row in
+                        row.append(UInt8(ascii: "["))
+                        for (index, column) in names.enumerated() {
+                            if index > 0 { row.append(UInt8(ascii: ",")) }
+                            row += (members.first { $0.key == column }?.value ?? .null).bytes
+                        }
+                        row.append(UInt8(ascii: "]"))
+                    }, to: &out)
+                    sent += 1
                 }
             }
             try await writer.write(format.trailer(finalMessage: limit.map { sent >= $0 } == true ? "Limit Reached" : nil))

@@ -25,6 +25,7 @@ extension BackgroundHTTPServer {
     package convenience init(host: String, port: Int, ksql service: KsqlService, access: HTTPAccess = .trusted, tls: TLSContext? = nil) {
         var router = HTTPRouterBuilder()
         router.add(middleware: AuthenticationMiddleware(access, challenge: { KsqlService.json(KsqlJSON.genericError("Unauthorized", code: 40100), status: 401) }))
+        router.add(middleware: BodyLimitMiddleware { KsqlService.json(KsqlJSON.genericError("The request body is larger than 16 MiB", code: 41300), status: 413) })
         router.get("/info") { _, _ in service.info() }
         router.get("/healthcheck") { _, _ in service.healthcheck() }
         router.post("/ksql") { request, _ in await service.ksql(request) }
