@@ -50,11 +50,13 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
 
     /// The relation of an outside table the session reads by `key` (made from `description` the
     /// first time): its scan's id and its columns.
-    package func relation(key: [String], description: @autoclosure () throws(SluiceError) -> SourceDescription) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)]) {
+    package func relation(
+        key: [String], description: @autoclosure () throws(SluiceError) -> SourceDescription, noColumns: String? = nil
+    ) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)]) {
         if let found = known.withLock({ $0[key] }) { return (found.id, found.columns) }
         let source = try makeSource(try description(), true)
         guard let columns = source.inferredColumns, !columns.isEmpty else {
-            throw SluiceError(.invalidParameterValue, "found no columns in \(key.last ?? "the table")")
+            throw SluiceError(.invalidParameterValue, noColumns ?? "found no columns in \(key.last ?? "the table")")
         }
         return try register(source, columns: columns, key: key)
     }
@@ -64,15 +66,14 @@ package final class FileScans: ExternalRelations, @unchecked Sendable {
     }
 
     package func relation(function: String, arguments: [String]) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)])? {
-        guard function == "file_scan" || function == "iceberg" else { return nil }
-        let key = [function] + arguments
-        if let found = known.withLock({ $0[key] }) { return (found.id, found.columns) }
-        let description = function == "iceberg" ? try Self.icebergDescription(arguments) : try Self.description(arguments)
-        let source = try makeSource(description, true)
-        guard let columns = source.inferredColumns, !columns.isEmpty else {
-            throw SluiceError(.invalidParameterValue, function == "iceberg" ? "the Iceberg table has no columns" : "file_scan found no columns in the files")
+        switch function {
+        case "file_scan":
+            return try relation(key: [function] + arguments, description: Self.description(arguments), noColumns: "file_scan found no columns in the files")
+        case "iceberg":
+            return try relation(key: [function] + arguments, description: Self.icebergDescription(arguments), noColumns: "the Iceberg table has no columns")
+        default:
+            return nil
         }
-        return try register(source, columns: columns, key: key)
     }
 
     private func register(_ source: any SourceConnector, columns: [(name: String, type: DataType)], key arguments: [String]) throws(SluiceError) -> (id: Int, columns: [(name: String, type: DataType)]) {

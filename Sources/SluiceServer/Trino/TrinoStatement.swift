@@ -18,7 +18,8 @@ enum TrinoStatement: Equatable {
 
     /// Recognizes `text`; a statement of ours is `.sql`.
     static func parse(_ text: String) throws(SluiceError) -> TrinoStatement {
-        let tokens = try Self.tokens(text)
+        // What the SQL lexer cannot read is the session's to refuse, with its own error.
+        guard let tokens = try? Self.tokens(text) else { return .sql(text) }
         let words = tokens.map { $0.isQuoted ? "" : $0.text.lowercased() }
         func name(at index: Int) throws(SluiceError) -> ObjectName {
             guard index < tokens.count, index == tokens.count - 1 || words[index + 1] == "like" else {
@@ -55,10 +56,9 @@ enum TrinoStatement: Equatable {
         case ("execute", "immediate"?) where tokens.count >= 3 && tokens[2].isString:
             guard tokens.count > 3 else { return .executeImmediate(statement: tokens[2].text, using: nil) }
             guard words[3] == "using", tokens.count > 4 else { throw SluiceError(.syntaxError, "line 1:1: expected USING after the statement") }
-            let scalars = Array(text.unicodeScalars)
-            var using = String.UnicodeScalarView(scalars[tokens[4].start...])
-            while let last = using.last, last == ";" || last.properties.isWhitespace { using.removeLast() }
-            return .executeImmediate(statement: tokens[2].text, using: String(using))
+            var using = String(decoding: Array(text.utf8)[tokens[4].start...], as: UTF8.self)
+            while let last = using.last, last == ";" || last.isWhitespace { using.removeLast() }
+            return .executeImmediate(statement: tokens[2].text, using: using)
         case ("use", _) where tokens.count == 2:
             let target = try objectName(tokens[1])
             switch target.parts.count {
@@ -71,14 +71,14 @@ enum TrinoStatement: Equatable {
         }
     }
 
-    /// A word of the statement: a name (quoted or not, with its dots) or a string.
+    /// A word of the statement: a name (quoted or not, with its dots), a string, or a symbol.
     private struct Token {
         var text: String
-        /// Where it starts in the text, in Unicode scalars.
+        /// Where it starts in the text, in UTF-8 bytes.
         var start = 0
         var isQuoted = false
         var isString = false
-        /// A dotted name's parts, quotes removed.
+        /// A dotted name's parts, quotes removed, unquoted ones folded to lower case.
         var parts: [String] = []
     }
 
@@ -89,80 +89,35 @@ enum TrinoStatement: Equatable {
         return ObjectName(token.parts)
     }
 
-    /// Splits `text` into words: `a.b."C d"` is one token, `'…'` a string; a final `;` and
-    /// whitespace are dropped. Only the statements above are read this way; others only need
+    /// The statement's words, from the SQL lexer: `a.b."C d"` is one token, `'…'` a string; a
+    /// final `;` is dropped. Only the statements above are read this way; others only need
     /// their first words.
     private static func tokens(_ text: String) throws(SluiceError) -> [Token] {
+        var lexer = Lexer(text)
+        var lexed = try lexer.tokenize()
+        while let last = lexed.last, last.kind == .end || (last.kind == .symbol && last.text == ";") { lexed.removeLast() }
         var tokens: [Token] = []
-        var characters = Array(text.unicodeScalars)
-        while let last = characters.last, last == ";" || last.properties.isWhitespace { characters.removeLast() }
         var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character.properties.isWhitespace {
-                index += 1
-                continue
-            }
-            let start = index
-            if character == "'" {
-                var value = String.UnicodeScalarView()
-                index += 1
-                while true {
-                    guard index < characters.count else { throw SluiceError(.syntaxError, "line 1:1: unterminated string") }
-                    if characters[index] == "'" {
-                        if index + 1 < characters.count, characters[index + 1] == "'" {
-                            value.append("'")
-                            index += 2
-                            continue
-                        }
-                        index += 1
-                        break
-                    }
-                    value.append(characters[index])
-                    index += 1
+        while index < lexed.count {
+            let token = lexed[index]
+            index += 1
+            switch token.kind {
+            case .string:
+                tokens.append(Token(text: token.text, start: token.start, isString: true))
+            case .word, .quotedIdentifier:
+                // A dotted name: its parts, each a word or a quoted identifier.
+                var name = Token(text: token.text, start: token.start, isQuoted: token.kind == .quotedIdentifier, parts: [token.text])
+                while index + 1 < lexed.count, lexed[index].kind == .symbol, lexed[index].text == ".",
+                      lexed[index + 1].kind == .word || lexed[index + 1].kind == .quotedIdentifier {
+                    name.isQuoted = name.isQuoted || lexed[index + 1].kind == .quotedIdentifier
+                    name.parts.append(lexed[index + 1].text)
+                    name.text += "." + lexed[index + 1].text
+                    index += 2
                 }
-                tokens.append(Token(text: String(value), start: start, isString: true))
-                continue
+                tokens.append(name)
+            default:
+                tokens.append(Token(text: token.text, start: token.start))
             }
-            // A name: parts joined by dots, each plain or in double quotes.
-            var token = Token(text: "", start: start)
-            var part = String.UnicodeScalarView()
-            var raw = String.UnicodeScalarView()
-            while index < characters.count, !characters[index].properties.isWhitespace {
-                let scalar = characters[index]
-                raw.append(scalar)
-                if scalar == "\"" {
-                    token.isQuoted = true
-                    index += 1
-                    while true {
-                        guard index < characters.count else { throw SluiceError(.syntaxError, "line 1:1: unterminated quoted name") }
-                        raw.append(characters[index])
-                        if characters[index] == "\"" {
-                            if index + 1 < characters.count, characters[index + 1] == "\"" {
-                                part.append("\"")
-                                index += 2
-                                continue
-                            }
-                            index += 1
-                            break
-                        }
-                        part.append(characters[index])
-                        index += 1
-                    }
-                    continue
-                }
-                if scalar == "." {
-                    token.parts.append(String(part))
-                    part = String.UnicodeScalarView()
-                } else {
-                    // Unquoted names fold to lower case, as Trino's do.
-                    part.append(contentsOf: String(scalar).lowercased().unicodeScalars)
-                }
-                index += 1
-            }
-            token.parts.append(String(part))
-            token.text = String(raw)
-            tokens.append(token)
         }
         return tokens
     }
