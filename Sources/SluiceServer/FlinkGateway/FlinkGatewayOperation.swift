@@ -172,8 +172,10 @@ final class FlinkGatewayOperation: Sendable {
         release()
     }
 
+    /// Drops the unread rows now, unless a fetch is reading them: a cancel never waits for a
+    /// page (the fetch's next call sees the status; the rows go with the operation).
     private func release() {
-        reader.withLock { reader in
+        reader.withLockIfAvailable { reader in
             reader.pending = []
             reader.stream = nil
             reader.served = nil
