@@ -640,3 +640,18 @@ def test_a_body_past_the_bound_is_refused_whole(server: SluiceServer, client: ks
         assert answer.status_code == 413, endpoint
         assert answer.json()["error_code"] == 41300
     assert client.ksql("SHOW STREAMS;")[0]["@type"] == "streams"
+
+
+def test_logins_as_on_the_sql_port(tmp_path):
+    """The door's clients log in as the SQL port's would from their address: a role with a
+    password proves it with HTTP Basic (ksql-python-ng's api_key and secret); a wrong one is 401
+    in ksqlDB's error shape."""
+    import psycopg
+
+    with SluiceServer(data_dir=tmp_path / "data") as server:
+        with psycopg.connect(server.endpoint().conninfo, autocommit=True) as conn:
+            conn.execute("CREATE USER ksql_bob PASSWORD 'builder'")
+        refused = httpx.post(f"{server.ksql_url}/ksql", json={"ksql": "SHOW STREAMS;"}, auth=("ksql_bob", "wrong"), timeout=30)
+        assert refused.status_code == 401 and refused.json()["error_code"] == 40100
+        bob = ksql.KSQLAPI(server.ksql_url, api_key="ksql_bob", secret="builder")
+        assert bob.ksql("SHOW STREAMS;")[0]["@type"] == "streams"
