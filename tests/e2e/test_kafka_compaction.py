@@ -98,11 +98,14 @@ def test_a_topic_created_compacted_keeps_each_keys_last_value_at_its_offset(serv
         producer.poll(0)
     assert producer.flush(20) == 0 and errors == []
     # Records with keys of their own after the updates, enough to close the segment holding the
-    # last updates: the cleaner never touches the active segment.
+    # last updates: the cleaner never touches the active segment. Each goes in a batch of its
+    # own, so that they fill more than a segment whatever the batching (60 in one compressed
+    # batch could all fit beside the last updates).
     fillers = [f"filler-{n}" for n in range(60)]
     for key in fillers:
         producer.produce(topic, key=key, value=_value(key, 0), partition=0, on_delivery=delivered)
-    assert producer.flush(20) == 0 and errors == []
+        assert producer.flush(20) == 0
+    assert errors == []
     total = ROUNDS * len(KEYS) + len(fillers)
     assert _watermarks(bootstrap, topic) == (0, total)
 
@@ -165,9 +168,10 @@ def test_a_topic_altered_to_compact_is_cleaned_and_refuses_keyless_records(serve
         producer.flush(20)
         given = {key: future.get(10).offset for key, future in futures.items()}
         fillers = [f"filler-{n}" for n in range(60)]
+        # One batch each, to fill more than a segment whatever the batching.
         for key in fillers:
             producer.send(topic, key=key.encode(), value=_value(key, 0), partition=0)
-        producer.flush(20)
+            producer.flush(20)
 
         # A keyless record now fails with INVALID_RECORD.
         with pytest.raises(InvalidRecordError):
