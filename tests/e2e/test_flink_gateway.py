@@ -212,6 +212,11 @@ def test_cancel_heartbeat_configure_and_close(server: SluiceServer) -> None:
         assert configure_session.sync_detailed(session, client=client, body=ConfigureSessionRequestBody(statement=statement)).status_code == 200
     config = get_session_config.sync(session, client=client).properties.to_dict()
     assert config["execution.checkpointing.interval"] == "10s" and config["table.exec.state.ttl"] == "1 h"
+    # A checkpoint interval that is no duration is refused, and the one set stays.
+    refused = configure_session.sync_detailed(session, client=client, body=ConfigureSessionRequestBody(
+        statement="SET 'execution.checkpointing.interval' = 'often'"))
+    assert refused.status_code == 500 and b"execution.checkpointing.interval" in refused.content
+    assert get_session_config.sync(session, client=client).properties.to_dict()["execution.checkpointing.interval"] == "10s"
     _, rows, _ = _run(client, session, "RESET 'table.exec.state.ttl'")
     assert rows == [("INSERT", ["OK"])]
     assert "table.exec.state.ttl" not in get_session_config.sync(session, client=client).properties.to_dict()
@@ -357,6 +362,11 @@ def test_seed_004_verbatim_into_iceberg(tmp_path) -> None:
         _, rows, _ = _run(client, session, "SHOW SINKS")
         assert sorted(fields[0] for _, fields in rows) == [
             "insert-into_polaris_catalog.payments_db.payment_charges", "insert-into_polaris_catalog.payments_db.payment_charges_cleaned"]
+        # 'execution.checkpointing.interval' = '10s' paces the jobs' commits: every 10 of the
+        # server's one-second checkpoints.
+        with connect(server) as conn:
+            definitions = [row[0] for row in conn.execute("SELECT definition FROM rw_catalog.rw_sinks WHERE name LIKE 'insert-into_%'")]
+        assert len(definitions) == 2 and all("commit_checkpoint_interval = '10'" in text for text in definitions), definitions
 
         count = 800
         gen = subprocess.run([str(sluice_binary()), "gen", "payments", "--count", str(count), "--seed", "5", "--topic", "payment_charges",

@@ -27,6 +27,11 @@ package struct SessionInfo: Sendable {
     /// `generic_in_memory` or `iceberg`). A three-part name's first part is the database,
     /// `default_catalog`, or one of these.
     package var catalogs: [String: [String: String]] = [:]
+    /// How often the server checkpoints (its barrier interval times its checkpoint frequency).
+    package var checkpointMilliseconds = 1000
+    /// Flink's `execution.checkpointing.interval` as the session set it; nil: not set. A job's
+    /// exactly-once sink commits once per that much time, in whole checkpoints.
+    package var flinkCheckpointIntervalMilliseconds: Int?
 
     package init(user: String, database: String) {
         self.user = user

@@ -47,6 +47,42 @@ package enum FlinkDialect {
         return options
     }
 
+    // MARK: Settings
+
+    /// Flink's checkpoint interval setting, which paces a job's exactly-once commits.
+    package static let checkpointIntervalKey = "execution.checkpointing.interval"
+
+    /// Milliseconds of a Flink duration setting (Flink's `TimeUtils.parseDuration`): a number
+    /// with a unit (`ns`, `us`, `ms`, `s`, `min`, `h`, `d` and their long forms: `10s`, `1 min`,
+    /// `500 milliseconds`), or without one in milliseconds. Nil when it is not one.
+    package static func durationMilliseconds(_ text: String) -> Int? {
+        let trimmed = Substring(text).drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        let digits = String(trimmed).prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 15, let number = Int(digits) else { return nil }
+        let unit = String(String(trimmed).dropFirst(digits.count).drop { $0 == " " }).lowercased()
+        let nanoseconds: Int
+        switch unit {
+        case "ns", "nano", "nanos", "nanosecond", "nanoseconds": nanoseconds = 1
+        case "us", "µs", "micro", "micros", "microsecond", "microseconds": nanoseconds = 1000
+        case "", "ms", "milli", "millis", "millisecond", "milliseconds": nanoseconds = 1_000_000
+        case "s", "sec", "secs", "second", "seconds": nanoseconds = 1_000_000_000
+        case "m", "min", "mins", "minute", "minutes": nanoseconds = 60_000_000_000
+        case "h", "hour", "hours": nanoseconds = 3_600_000_000_000
+        case "d", "day", "days": nanoseconds = 86_400_000_000_000
+        default: return nil
+        }
+        let (total, overflow) = number.multipliedReportingOverflow(by: nanoseconds)
+        return overflow ? nil : (total + 999_999) / 1_000_000
+    }
+
+    /// The checkpoints between commits of a job's exactly-once sink when Flink's
+    /// `execution.checkpointing.interval` is `interval` and Sluice checkpoints every
+    /// `checkpointMilliseconds`: the interval rounded up to whole checkpoints, at least one.
+    package static func checkpointsPerCommit(interval: Int, checkpointMilliseconds: Int) -> Int {
+        let period = max(1, checkpointMilliseconds)
+        return max(1, (interval + period - 1) / period)
+    }
+
     // MARK: Connector tables
 
     static func lowerConnectorTable(_ table: CreateTable) throws(SluiceError) -> Statement.Kind {

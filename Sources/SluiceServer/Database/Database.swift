@@ -30,6 +30,8 @@ import SluiceState
 package final class Database: TableProvider, Sendable {
     package let catalog = Catalog()
     package let dataDirectory: String?
+    /// Barriers per checkpoint.
+    package let checkpointFrequency: Int
     /// Where queries and state pages spill: under the data directory, or the system's
     /// temporary directory.
     package let spillDirectory: String
@@ -100,6 +102,7 @@ package final class Database: TableProvider, Sendable {
             }
         }
         self.dataDirectory = dataDirectory
+        self.checkpointFrequency = max(1, checkpointFrequency)
         catalogFile = dataDirectory.map { CatalogFile(dataDirectory: $0) }
         let stores = StoreRegistry()
         let spillDirectory = dataDirectory.map { "\($0)/spill" } ?? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")

@@ -52,6 +52,13 @@ enum SetHandler {
             }
             text = dialect.rawValue
         }
+        if settingName == FlinkDialect.checkpointIntervalKey {
+            guard let milliseconds = FlinkDialect.durationMilliseconds(text), milliseconds > 0 else {
+                throw SluiceError(
+                    .invalidParameterValue, "invalid value for parameter \"\(settingName)\": \"\(text)\"",
+                    hint: "A duration: a number and a unit (ms, s, min, h, d), as '10s' or '1 min'.")
+            }
+        }
         if settingName == "barrier_interval_ms" {
             guard let milliseconds = Int(text), milliseconds > 0 else {
                 throw SluiceError(.invalidParameterValue, "barrier_interval_ms must be a positive number of milliseconds")

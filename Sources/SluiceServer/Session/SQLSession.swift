@@ -49,12 +49,16 @@ package final class SQLSession: PGSession {
     let database: Database
     /// Who the session is and what it sees: its current role changes with `SET ROLE`.
     var info: SessionInfo {
-        let (stored, path, catalogs) = state.withLock { ($0.info, $0.settings["search_path"], $0.catalogs) }
+        let (stored, path, catalogs, interval) = state.withLock {
+            ($0.info, $0.settings["search_path"], $0.catalogs, $0.settings[FlinkDialect.checkpointIntervalKey])
+        }
         var info = stored
         info.schema = currentSchema(searchPath: path)
         info.catalogs = catalogs
         info.timeZones = database.timeZones
         info.dialect = dialect
+        info.checkpointMilliseconds = database.streams.runtime.barrierIntervalMilliseconds * database.checkpointFrequency
+        info.flinkCheckpointIntervalMilliseconds = interval.flatMap(FlinkDialect.durationMilliseconds)
         return info
     }
 

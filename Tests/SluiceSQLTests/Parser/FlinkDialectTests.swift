@@ -161,4 +161,21 @@ import Testing
         #expect(try FlinkFunctions.toCharPattern("SSSSSS") == "US")
         #expect(throws: SluiceError.self) { try FlinkFunctions.toCharPattern("yyyy QQ") }
     }
+
+    @Test func durationsReadAsFlinkReadsThem() {
+        #expect(FlinkDialect.durationMilliseconds("10s") == 10_000)
+        #expect(FlinkDialect.durationMilliseconds("10 s") == 10_000)
+        #expect(FlinkDialect.durationMilliseconds(" 1 min ") == 60_000)
+        #expect(FlinkDialect.durationMilliseconds("500") == 500)
+        #expect(FlinkDialect.durationMilliseconds("2 h") == 7_200_000)
+        #expect(FlinkDialect.durationMilliseconds("1500us") == 2)
+        #expect(FlinkDialect.durationMilliseconds("3 SECONDS") == 3000)
+        #expect(FlinkDialect.durationMilliseconds("often") == nil)
+        #expect(FlinkDialect.durationMilliseconds("10 parsecs") == nil)
+        #expect(FlinkDialect.durationMilliseconds("") == nil)
+        #expect(FlinkDialect.durationMilliseconds("99999999999999999999 d") == nil)
+        #expect(FlinkDialect.checkpointsPerCommit(interval: 10_000, checkpointMilliseconds: 1000) == 10)
+        #expect(FlinkDialect.checkpointsPerCommit(interval: 10_500, checkpointMilliseconds: 1000) == 11)
+        #expect(FlinkDialect.checkpointsPerCommit(interval: 100, checkpointMilliseconds: 1000) == 1)
+    }
 }

@@ -17,6 +17,12 @@ extension Binder {
         var withOptions = options.keys.sorted().map { WithOption(key: $0, value: .string(options[$0] ?? "")) }
         withOptions.append(WithOption(key: "type", value: .string("append-only")))
         withOptions.append(WithOption(key: "create_table_if_not_exists", value: .string(creates ? "true" : "false")))
+        if let interval = session.flinkCheckpointIntervalMilliseconds {
+            // Flink's sink commits at each checkpoint, every `execution.checkpointing.interval`;
+            // Sluice checkpoints more often, so the sink commits every so many of them.
+            let checkpoints = FlinkDialect.checkpointsPerCommit(interval: interval, checkpointMilliseconds: session.checkpointMilliseconds)
+            withOptions.append(WithOption(key: "commit_checkpoint_interval", value: .string(String(checkpoints))))
+        }
         let job = ObjectName("insert-into_\(catalogName).\(name.qualifier[1]).\(name.name)")
         let sink = CreateSink(name: job, input: .query(query), options: withOptions)
         return try bindCreateSink(sink, sourceText: Statement(.createSink(sink)).description)
