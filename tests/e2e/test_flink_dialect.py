@@ -135,3 +135,54 @@ def test_flinks_date_functions_in_a_flink_session(server: SluiceServer) -> None:
             conn.execute("SELECT DATE_FORMAT(TIMESTAMP '2026-03-04 05:06:07', 'yyyy-QQ')")
         conn.execute("SET sql_dialect = 'risingwave'")
         assert conn.execute("SELECT to_timestamp(86400)").fetchone()[0] == dt.datetime(1970, 1, 2, tzinfo=dt.timezone.utc)
+
+
+def test_group_offsets_start_where_the_group_committed(server: SluiceServer) -> None:
+    """Flink's default `group-offsets`: each partition from the offset `properties.group.id`
+    committed (set here by confluent-kafka's consumer), one the group has not committed from
+    `properties.auto.offset.reset`; the source then commits its progress to that group."""
+    from confluent_kafka import Consumer, TopicPartition
+    from kafka import KafkaProducer
+    from kafka.admin import KafkaAdminClient, NewTopic
+    from source_support import wait_until
+
+    bootstrap = server.kafka_bootstrap
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+    admin.create_topics([NewTopic("fd_group", 2, 1)])
+    admin.close()
+    producer = KafkaProducer(bootstrap_servers=bootstrap)
+    for partition in (0, 1):
+        for i in range(5):
+            producer.send("fd_group", value=b'{"id": %d}' % (partition * 10 + i), partition=partition)
+    producer.flush()
+    producer.close()
+    group = Consumer({"bootstrap.servers": bootstrap, "group.id": "fd-readers", "enable.auto.commit": False})
+    try:
+        group.commit(offsets=[TopicPartition("fd_group", 0, 3)], asynchronous=False)
+    finally:
+        group.close()
+
+    with connect(server) as conn:
+        conn.execute("SET sql_dialect = 'flink'")
+        conn.execute(f"""CREATE TABLE fd_group (id INT) WITH ('connector' = 'kafka', 'topic' = 'fd_group',
+                'properties.bootstrap.servers' = '{bootstrap}', 'properties.group.id' = 'fd-readers',
+                'properties.auto.offset.reset' = 'earliest', 'format' = 'json')""")
+        conn.execute("SET sql_dialect = 'risingwave'")
+        conn.execute("CREATE MATERIALIZED VIEW fd_group_ids AS SELECT id FROM fd_group")
+        expected = [3, 4] + [10 + i for i in range(5)]
+        wait_until(lambda: sorted(r[0] for r in conn.execute("SELECT id FROM fd_group_ids")) == expected, 30, "the view to read the group's rest")
+
+    def committed():
+        reader = Consumer({"bootstrap.servers": bootstrap, "group.id": "fd-readers", "enable.auto.commit": False})
+        try:
+            return [p.offset for p in reader.committed([TopicPartition("fd_group", 0), TopicPartition("fd_group", 1)], timeout=10)]
+        finally:
+            reader.close()
+    wait_until(lambda: committed() == [5, 5], 30, "the source to commit its progress to the group")
+
+    # RisingWave's spelling takes the mode too; an unknown mode names the ones there are.
+    with connect(server) as conn:
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as raised:
+            conn.execute(f"CREATE SOURCE fd_bad_mode (id INT) WITH (connector = 'kafka', topic = 'fd_group', properties.bootstrap.server = '{bootstrap}', "
+                         "scan.startup.mode = 'somewhere') FORMAT PLAIN ENCODE JSON")
+        assert "group-offsets" in str(raised.value)

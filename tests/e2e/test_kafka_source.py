@@ -324,7 +324,7 @@ def _create(conn: psycopg.Connection, with_options: str, fmt: str = "FORMAT PLAI
     ("connector = 'kafka', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE JSON", "42601", 'needs option "topic"'),
     ("connector = 'kafka', topic = 't'", "FORMAT PLAIN ENCODE JSON", "42601", 'needs option "properties.bootstrap.server"'),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', scan.startup.mode = 'newest'", "FORMAT PLAIN ENCODE JSON",
-     "22023", "option \"scan.startup.mode\" of the kafka connector must be 'earliest', 'latest', 'timestamp', not 'newest'"),
+     "22023", "option \"scan.startup.mode\" of the kafka connector must be 'earliest', 'latest', 'timestamp', 'group-offsets', not 'newest'"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B', properties.no.such.thing = '1'", "FORMAT PLAIN ENCODE JSON",
      "22023", "no.such.thing"),
     ("connector = 'kafka', topic = 't', properties.bootstrap.server = 'B'", "FORMAT PLAIN ENCODE AVRO", "22023", 'needs option "schema.registry"'),

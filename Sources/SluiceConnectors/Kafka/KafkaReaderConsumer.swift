@@ -94,6 +94,16 @@ enum KafkaReaderConsumer {
                         start[partition] = try consumer.watermarks(topic: options.topic, partition: partition).high
                     }
                 }
+            case .groupOffsets(let fromEarliest):
+                let committed = try consumer.committedOffsets(topic: options.topic, partitions: partitions, group: options.groupID)
+                for partition in partitions {
+                    if let offset = committed[partition] {
+                        start[partition] = offset
+                    } else {
+                        let marks = try consumer.watermarks(topic: options.topic, partition: partition)
+                        start[partition] = fromEarliest ? marks.low : marks.high
+                    }
+                }
             }
             return start
         }

@@ -20,11 +20,13 @@ import SluiceKafkaClient
 /// only together with the rows it covers (inside ``SourceOutput/deliver``), so the rows of an
 /// epoch and the positions at its barrier agree; the crash-safety work stores them with
 /// checkpoints. They are also committed, about once a second, to the consumer group
-/// `<group.id.prefix>-<name>` (default `sluice-<name>`), so lag tools see the source's progress.
+/// `properties.group.id` when given, else `<group.id.prefix>-<name>` (default `sluice-<name>`),
+/// so lag tools see the source's progress.
 ///
 /// **Start.** `scan.startup.mode` is resolved to offsets once, when the connector starts:
 /// `earliest` is each partition's low watermark, `latest` its high watermark, a timestamp the
-/// first offset at or after it. Partitions added later are read from their beginning. A source
+/// first offset at or after it, `group-offsets` what the group committed (a partition without
+/// a committed offset as `properties.auto.offset.reset` says, latest unless `earliest`). Partitions added later are read from their beginning. A source
 /// no view reads is not consumed; its first view starts from the start offsets, and every later
 /// view first reads what the earlier ones saw (``snapshot()``) with a second consumer.
 ///
@@ -289,6 +291,16 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                     case .latest, .earliest:
                         let marks = try consumer.watermarks(topic: options.topic, partition: assignment.partition, timeout: requestTimeout)
                         start[assignment.partition] = assignment.offset == .latest ? marks.high : marks.low
+                    }
+                }
+            case .groupOffsets(let fromEarliest):
+                let committed = try consumer.committedOffsets(group: options.groupID, topic: options.topic, partitions: partitions, timeout: requestTimeout)
+                for (partition, offset) in zip(partitions, committed) {
+                    if let offset {
+                        start[partition] = offset
+                    } else {
+                        let marks = try consumer.watermarks(topic: options.topic, partition: partition, timeout: requestTimeout)
+                        start[partition] = fromEarliest ? marks.low : marks.high
                     }
                 }
             }

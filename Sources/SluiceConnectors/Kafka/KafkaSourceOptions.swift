@@ -11,6 +11,10 @@ package struct KafkaSourceOptions: Sendable {
         case latest
         /// The first record at or after this time (milliseconds since 1970).
         case timestamp(Int64)
+        /// Where the source's consumer group (``groupID``) committed it was, as Flink's
+        /// `group-offsets`; a partition the group has committed nothing for starts at its
+        /// earliest or latest offset, as `properties.auto.offset.reset` says (latest when unset).
+        case groupOffsets(fromEarliest: Bool)
     }
 
     package var topic: String
@@ -35,7 +39,7 @@ package struct KafkaSourceOptions: Sendable {
     /// and have nothing to do); `properties.*` go to the Kafka client.
     static let schema: [ConnectorOption] = [
         .text("topic", required: true), .text("properties.bootstrap.server"), .text("properties.bootstrap.servers"),
-        .choice("scan.startup.mode", ["earliest", "latest", "timestamp"]), .integer("scan.startup.timestamp.millis"),
+        .choice("scan.startup.mode", ["earliest", "latest", "timestamp", "group-offsets"]), .integer("scan.startup.timestamp.millis"),
         .integer("scan.startup.timestamp_millis"), .text("group.id.prefix"), .integer("source_rate_limit"),
         .integer("streaming_rate_limit"), .prefix("properties."),
     ]
@@ -62,13 +66,17 @@ package struct KafkaSourceOptions: Sendable {
             }
             guard let value = Int64(millis) else { throw Self.badTimestamp(millis) }
             startup = .timestamp(value)
+        case "group-offsets":
+            startup = .groupOffsets(fromEarliest: options["properties.auto.offset.reset"]?.lowercased() == "earliest")
         case let other?:
             throw SluiceError(
-                .invalidParameterValue, "scan.startup.mode must be 'earliest', 'latest' or 'timestamp', not '\(other)'")
+                .invalidParameterValue, "scan.startup.mode must be 'earliest', 'latest', 'timestamp' or 'group-offsets', not '\(other)'")
         }
         clientProperties = Self.clientProperties(options)
+        // `properties.group.id` names the group the source commits to (and, with
+        // `group-offsets`, starts from); else one of its own.
         let prefix = options["group.id.prefix"] ?? "sluice"
-        groupID = "\(prefix)-\(description.name)"
+        groupID = options["properties.group.id"] ?? "\(prefix)-\(description.name)"
         switch description.format {
         case "":
             throw SluiceError(.syntaxError, "a kafka connector needs a format, as in FORMAT PLAIN ENCODE JSON")

@@ -236,19 +236,49 @@ package final class KafkaFetchConsumer {
         return answer.offset < 0 ? nil : answer.offset
     }
 
+    /// The client of `group`'s coordinator, found once and kept.
+    private func coordinator(of group: String) throws(KafkaWireError) -> KafkaWireClient {
+        if let known = coordinators[group] { return known }
+        let found = try controlClient().send(FindCoordinatorRequest(keyType: 0, keys: [group]))
+        guard let coordinator = found.coordinators.first, coordinator.errorCode == 0 else {
+            throw KafkaWireError("no coordinator for group \(group)", code: found.coordinators.first.map { KafkaErrorCode(rawValue: $0.errorCode) })
+        }
+        let client = try KafkaWireClient(host: coordinator.host, port: Int(coordinator.port), timeout: settings.timeout)
+        coordinators[group] = client
+        return client
+    }
+
+    /// The offsets `group` has committed for `partitions` of `topic`; a partition it has
+    /// committed nothing for is left out.
+    package func committedOffsets(topic: String, partitions: [Int32], group: String) throws(KafkaWireError) -> [Int32: Int64] {
+        guard !partitions.isEmpty else { return [:] }
+        let client = try coordinator(of: group)
+        let response: OffsetFetchResponse
+        do throws(KafkaWireError) {
+            response = try client.send(OffsetFetchRequest(groupID: group, topics: [.init(name: topic, partitionIndexes: partitions)]))
+        } catch {
+            coordinators[group] = nil
+            throw error
+        }
+        guard response.errorCode == 0 else {
+            let code = KafkaErrorCode(rawValue: response.errorCode)
+            if code == .notCoordinator || code == .coordinatorNotAvailable { coordinators[group] = nil }
+            throw KafkaWireError("cannot fetch the offsets committed by group \(group): \(code)", code: code)
+        }
+        var offsets: [Int32: Int64] = [:]
+        for partition in response.topics.lazy.filter({ $0.name == topic }).flatMap(\.partitions) {
+            guard partition.errorCode == 0 else {
+                let code = KafkaErrorCode(rawValue: partition.errorCode)
+                throw KafkaWireError("cannot fetch the offset of \(topic) partition \(partition.partitionIndex) committed by group \(group): \(code)", code: code)
+            }
+            if partition.committedOffset >= 0 { offsets[partition.partitionIndex] = partition.committedOffset }
+        }
+        return offsets
+    }
+
     /// Commits `offsets` (partition, next offset) of `topic` to `group`, from outside the group.
     package func commit(topic: String, offsets: [(partition: Int32, offset: Int64)], group: String) throws(KafkaWireError) {
-        let client: KafkaWireClient
-        if let known = coordinators[group] {
-            client = known
-        } else {
-            let found = try controlClient().send(FindCoordinatorRequest(keyType: 0, keys: [group]))
-            guard let coordinator = found.coordinators.first, coordinator.errorCode == 0 else {
-                throw KafkaWireError("no coordinator for group \(group)", code: found.coordinators.first.map { KafkaErrorCode(rawValue: $0.errorCode) })
-            }
-            client = try KafkaWireClient(host: coordinator.host, port: Int(coordinator.port), timeout: settings.timeout)
-            coordinators[group] = client
-        }
+        let client = try coordinator(of: group)
         do throws(KafkaWireError) {
             let response = try client.send(OffsetCommitRequest(
                 groupID: group, topics: [.init(name: topic, partitions: offsets.map { .init(partitionIndex: $0.partition, committedOffset: $0.offset) })]))

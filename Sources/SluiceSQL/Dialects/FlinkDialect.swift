@@ -197,10 +197,14 @@ package enum FlinkDialect {
         lowered.append(WithOption(key: "properties.bootstrap.server", value: .string(servers)))
         switch try options.take("scan.startup.mode")?.lowercased() {
         case nil, "group-offsets"?:
-            // Flink's default: the group's committed offsets, else `auto.offset.reset`
-            // (latest); a new group has none.
-            let reset = try options.take("properties.auto.offset.reset")?.lowercased()
-            lowered.append(WithOption(key: "scan.startup.mode", value: .string(reset == "earliest" ? "earliest" : "latest")))
+            // Flink's default: the offsets `properties.group.id` committed, else
+            // `properties.auto.offset.reset` (latest). Without a group there are none.
+            if options.keys.contains("properties.group.id") {
+                lowered.append(WithOption(key: "scan.startup.mode", value: .string("group-offsets")))
+            } else {
+                let reset = try options.take("properties.auto.offset.reset")?.lowercased()
+                lowered.append(WithOption(key: "scan.startup.mode", value: .string(reset == "earliest" ? "earliest" : "latest")))
+            }
         case "earliest-offset"?:
             lowered.append(WithOption(key: "scan.startup.mode", value: .string("earliest")))
         case "latest-offset"?:
@@ -217,7 +221,6 @@ package enum FlinkDialect {
                 .invalidParameterValue,
                 "Invalid value for option 'scan.startup.mode': '\(other)'; supported: 'earliest-offset', 'latest-offset', 'group-offsets', 'timestamp'")
         }
-        if let group = try options.take("properties.group.id") { lowered.append(WithOption(key: "group.id.prefix", value: .string(group))) }
         for key in options.keys where key.hasPrefix("properties.") {
             lowered.append(WithOption(key: key, value: .string(try options.take(key) ?? "")))
         }
