@@ -80,7 +80,13 @@ package indirect enum BatchPlan: Sendable, Equatable {
 }
 
 /// A scan of one stored relation.
+///
+/// A column index one past the stored columns of a table without a primary key is its hidden
+/// row id (RisingWave's `_row_id`, ``rowIDType``), read from the rows' state keys.
 package struct TableScan: Sendable, Equatable {
+    /// The type of a table's hidden row id.
+    package static let rowIDType = DataType.int64
+
     /// The catalog id of the table or view.
     package var tableID: Int
     package var tableName: String

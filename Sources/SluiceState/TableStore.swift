@@ -131,10 +131,42 @@ package final class TableStore: Sendable {
         /// The number of pages.
         package var pageCount: Int { pages.count }
 
+        /// The number of stored columns (nil without pages).
+        package var columnCount: Int? { pages.first?.types.count }
+
         /// Page `index`'s rows as readers see them, read back if it was evicted (and then kept
         /// only while the state is under its memory limit): reading a snapshot a page at a
         /// time holds one page of an evicted table in memory, not all of them.
         package func rows(ofPage index: Int) -> Chunk { pages[index].publishedForReading }
+
+        /// Page `index`'s rows with one more column, the hidden row id of each (a table without
+        /// a primary key: RisingWave's `_row_id`), from its key.
+        package func rowsWithRowIDs(ofPage index: Int) -> Chunk {
+            // (A table's page holds each key's row once: its rows are its keys' rows.)
+            let contents = pages[index].contentsForReading
+            var rows = contents.rows
+            rows.columns.append(TableStore.rowIDs(of: contents.keys))
+            return rows
+        }
+    }
+
+    /// The type of a hidden row id.
+    package static let rowIDType = DataType.int64
+
+    /// The hidden row ids of a table without a primary key whose state keys are `keys` (each the
+    /// vnode, two bytes, then the id, eight bytes big-endian): RisingWave's `_row_id`.
+    package static func rowIDs(of keys: KeyBuffer) -> Column {
+        var ids = [Int64](repeating: 0, count: keys.count)
+        keys.bytes.withUnsafeBufferPointer { bytes in
+            for index in 0 ..< keys.count {
+                let start = keys.start(index) + 2
+                let end = Int(keys.ends[index])
+                var id: UInt64 = 0
+                if start < end { for position in start ..< end { id = id << 8 | UInt64(bytes[position]) } }
+                ids[index] = Int64(bitPattern: id)
+            }
+        }
+        return Column(type: rowIDType, storage: .int64(ids))
     }
 
     package func snapshot() -> Snapshot {

@@ -20,11 +20,13 @@ package struct ChunkStream {
 
     /// The rows of `snapshot`'s pages, a page at a time as they are pulled (an evicted page is
     /// read back then, and not kept past the state's memory limit), with `columns` of them.
+    /// A column one past the stored ones is the hidden row id of a table without a primary key.
     static func pages(of snapshot: TableStore.Snapshot, columns: [Int]) -> ChunkStream {
         var index = 0
+        let readsRowIDs = snapshot.columnCount.map { stored in columns.contains { $0 >= stored } } ?? false
         return ChunkStream { () throws(SluiceError) -> Chunk? in
             while index < snapshot.pageCount {
-                let chunk = snapshot.rows(ofPage: index)
+                let chunk = readsRowIDs ? snapshot.rowsWithRowIDs(ofPage: index) : snapshot.rows(ofPage: index)
                 index += 1
                 if !chunk.isEmpty { return Chunk(columns: columns.map { chunk.columns[$0] }, count: chunk.count) }
             }

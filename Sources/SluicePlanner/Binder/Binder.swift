@@ -41,6 +41,17 @@ package struct SessionInfo: Sendable {
 }
 
 extension Binder {
+    /// The name of the hidden row id of a table without a primary key (RisingWave's).
+    static let rowIDName = "_row_id"
+
+    /// Whether `text` names `_row_id` (as a word or quoted, outside strings and comments).
+    static func namesRowID(_ text: String) -> Bool {
+        guard text.utf8.count >= rowIDName.utf8.count, text.lowercased().contains(rowIDName) else { return false }
+        var lexer = Lexer(text)
+        guard let tokens = try? lexer.tokenize() else { return false }
+        return tokens.contains { ($0.kind == .word || $0.kind == .quotedIdentifier) && $0.text == rowIDName }
+    }
+
     /// A three-part name's catalog: the database itself, Flink's `default_catalog`, or an
     /// in-memory catalog of the session (whose databases are schemas); another database is
     /// PostgreSQL's 0A000.
@@ -92,6 +103,17 @@ package struct Binder {
     /// What `file_scan(…)` reads, in statements that run once (queries, INSERT … SELECT,
     /// CREATE TABLE AS); nil where a relation must outlive the statement (views, sinks).
     package var externalRelations: (any ExternalRelations)?
+    /// How the hidden row id (`_row_id`) of a table without a primary key is seen: a statement
+    /// that names it reads it from the table's scans (a query), or is refused (a view, which
+    /// cannot carry it yet); one that does not name it scans the stored columns only, so its
+    /// plans are as they were.
+    var rowIDs = RowIDs.notNamed
+
+    enum RowIDs {
+        case notNamed
+        case read
+        case refused
+    }
 
     package init(catalog: Catalog, session: SessionInfo, parameterTypes: [DataType] = [], parameterValues: [Value]? = nil) {
         self.catalog = catalog
@@ -140,6 +162,12 @@ package struct Binder {
         switch statement.kind {
         case .query, .insert, .createTable, .explain, .copy: break
         default: externalRelations = nil
+        }
+        if Self.namesRowID(statement.sourceText) {
+            switch statement.kind {
+            case .createSink, .createView, .createIndex: rowIDs = .refused
+            default: rowIDs = .read
+            }
         }
         switch statement.kind {
         case .query(let query):

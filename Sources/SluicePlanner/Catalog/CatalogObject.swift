@@ -104,6 +104,10 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
         self.connector = connector
     }
 
+    /// Whether the rows are told apart by a hidden row id (`_row_id`, after the columns): a
+    /// table without a primary key.
+    package var hasRowIDs: Bool { kind == .table && primaryKey.isEmpty }
+
     /// The index of the column named `name`, if any.
     package func columnIndex(named name: String) -> Int? {
         columns.firstIndex { $0.name == name }

@@ -10,8 +10,9 @@ struct IndexSelection {
     var indexedTable: (Int) -> RelationDefinition?
 
     func apply(_ plan: BatchPlan) -> BatchPlan {
+        // (An index holds the stored columns, not the hidden row id: a scan reading it stays one.)
         if case .filter(.scan(var scan), let predicate) = plan, scan.index == nil, let table = indexedTable(scan.tableID),
-           let lookup = bestLookup(for: predicate, scan: scan, table: table) {
+           scan.columns.allSatisfy({ $0 < table.columns.count }), let lookup = bestLookup(for: predicate, scan: scan, table: table) {
             scan.index = lookup
             return .filter(input: .scan(scan), predicate: predicate)
         }

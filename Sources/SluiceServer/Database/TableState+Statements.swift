@@ -69,7 +69,11 @@ extension TableState {
         let removals = ChunkStaging(types: [.bytea] + table.columns.map(\.type), spillDirectory: spillDirectory)
         let additions = ChunkStaging(types: table.columns.map(\.type), spillDirectory: spillDirectory)
         try store.scanPages { (rows, keys) throws(SluiceError) in
-            let mask = try matching(rows)
+            // `matching` and `update` see a table without a primary key's hidden row id too,
+            // after the columns (`WHERE _row_id = …`).
+            var seen = rows
+            if table.hasRowIDs { seen.columns.append(TableStore.rowIDs(of: keys)) }
+            let mask = try matching(seen)
             guard mask.setCount > 0 else { return }
             let picked = mask.setCount == rows.count ? rows : rows.filter(mask)
             var keyColumn = ColumnBuilder(type: .bytea, capacity: picked.count)
@@ -79,7 +83,7 @@ extension TableState {
                 }
             }
             try removals.append(Chunk(columns: [keyColumn.finish()] + picked.columns, count: picked.count))
-            if let update { try additions.append(try update(picked)) }
+            if let update { try additions.append(try update(table.hasRowIDs ? (mask.setCount == rows.count ? seen : seen.filter(mask)) : picked)) }
         }
         let affected = removals.rowCount
         guard affected > 0 else { return 0 }

@@ -15,14 +15,17 @@ enum DeleteHandler {
         let batch = session.statementBatch()
         let context = batch.context
         let values = try session.subqueryValues(subqueries, executor: batch.executor)
-        let filter = filter.map { SQLSession.substitute(values, after: table.columns.count, in: $0) }
+        let filter = filter.map { SQLSession.substitute(values, after: table.columns.count + (table.hasRowIDs ? 1 : 0), in: $0) }
         let removed = session.returningRows(returning, of: table)
         let database = session.database
         let affected = try database.tables.modify(
             table, spillDirectory: database.spillDirectory,
             matching: { (chunk) throws(SluiceError) in
                 let mask = try SQLSession.matching(filter, chunk, context)
-                if let removed, mask.setCount > 0 { try removed.append(chunk.filter(mask)) }
+                if let removed, mask.setCount > 0 {
+                    // (Without the hidden row id a table without a primary key's rows carry.)
+                    try removed.append(Chunk(columns: Array(chunk.columns.prefix(table.columns.count)), count: chunk.count).filter(mask))
+                }
                 return mask
             })
         let result = try SQLSession.result(tag: "DELETE \(affected)", returning: returning, rows: removed, context: context)

@@ -16,15 +16,17 @@ enum UpdateHandler {
         let batch = session.statementBatch()
         let context = batch.context
         let values = try session.subqueryValues(subqueries, executor: batch.executor)
-        let filter = filter.map { SQLSession.substitute(values, after: table.columns.count, in: $0) }
-        let assignments = assignments.mapValues { SQLSession.substitute(values, after: table.columns.count, in: $0) }
+        // (Subqueries come after the columns and a table without a primary key's hidden row id.)
+        let width = table.columns.count + (table.hasRowIDs ? 1 : 0)
+        let filter = filter.map { SQLSession.substitute(values, after: width, in: $0) }
+        let assignments = assignments.mapValues { SQLSession.substitute(values, after: width, in: $0) }
         let updated = session.returningRows(returning, of: table)
         let database = session.database
         let affected = try database.tables.modify(
             table, spillDirectory: database.spillDirectory, matching: { (chunk) throws(SluiceError) in try SQLSession.matching(filter, chunk, context) }
         ) {
             (old: Chunk) throws(SluiceError) -> Chunk in
-            var columns = old.columns
+            var columns = Array(old.columns.prefix(table.columns.count))
             for (index, expression) in assignments {
                 columns[index] = try ExpressionEvaluator.evaluate(expression, on: old, context: context)
             }

@@ -141,6 +141,9 @@ package final class StatePage: Sendable {
     /// table's next commit, which an idle view may never make).
     package var publishedForReading: Chunk { contents(caching: false).published }
 
+    /// The keys and rows as ``publishedForReading`` reads them.
+    package var contentsForReading: Contents { contents(caching: false) }
+
     private func contents(caching: Bool) -> Contents {
         if let memory { lastUse.store(memory.now, ordering: .relaxed) }
         return residence.withLock { residence in

@@ -132,7 +132,7 @@ extension Binder {
     mutating func bindUpdate(_ update: Update) throws(SluiceError) -> PlannedStatement {
         let table = try writableTable(update.table, verb: "update")
         if !update.from.isEmpty { throw SluiceError(.featureNotSupported, "UPDATE … FROM is not supported yet") }
-        let scope = tableScope(table, alias: update.alias)
+        let scope = rowScope(table, alias: update.alias)
         var context = ExpressionContext(scope: scope, clause: "UPDATE")
         var assignments: [Int: ScalarExpr] = [:]
         for assignment in update.assignments {
@@ -179,7 +179,7 @@ extension Binder {
         let table = try writableTable(delete.table, verb: "delete from")
         try requirePrivilege(delete.filter == nil && delete.returning.isEmpty ? .delete : [.delete, .select], on: table)
         if !delete.using.isEmpty { throw SluiceError(.featureNotSupported, "DELETE … USING is not supported yet") }
-        var context = ExpressionContext(scope: tableScope(table, alias: delete.alias), clause: "WHERE")
+        var context = ExpressionContext(scope: rowScope(table, alias: delete.alias), clause: "WHERE")
         let filter = try bindDMLFilter(delete.filter, &context)
         return .delete(
             table: table, filter: filter, subqueries: try dmlSubqueries(context), returning: try bindReturning(delete.returning, table: table, alias: delete.alias))
@@ -232,6 +232,19 @@ extension Binder {
 
     private func tableScope(_ table: RelationDefinition, alias: String?) -> Scope {
         Scope(entries: table.columns.map { Scope.Entry(qualifier: alias ?? table.name, name: $0.name, type: $0.type) })
+    }
+
+    /// What UPDATE's and DELETE's expressions read of a row: its columns, and a table without a
+    /// primary key's hidden row id after them (`WHERE _row_id = …`; the subqueries' values
+    /// come after it).
+    private func rowScope(_ table: RelationDefinition, alias: String?) -> Scope {
+        var scope = tableScope(table, alias: alias)
+        if table.hasRowIDs {
+            // A column of that name hides it.
+            let name = table.columnIndex(named: Self.rowIDName) == nil ? Self.rowIDName : "?row id?"
+            scope.entries.append(Scope.Entry(qualifier: alias ?? table.name, name: name, type: TableScan.rowIDType, isHidden: true))
+        }
+        return scope
     }
 
     private func writableTable(_ name: ObjectName, verb: String) throws(SluiceError) -> RelationDefinition {

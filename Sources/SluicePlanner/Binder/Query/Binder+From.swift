@@ -35,6 +35,7 @@ extension Binder {
         case .function(let call, let alias, _, _, let position):
             var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
             inner.outerScope = scope
+            inner.rowIDs = rowIDs
             var bound = try inner.bindTableFunction(call, position: position.errorPosition)
             parameterTypes = inner.parameterTypes
             applyAlias(alias, defaultQualifier: call.name.name, to: &bound.scope)
@@ -270,8 +271,19 @@ extension Binder {
             tableID: relation.id, tableName: relation.name, columns: Array(relation.columns.indices),
             columnTypes: relation.columns.map(\.type), isAppendOnly: relation.isAppendOnly)
         scan.watermarkColumn = relation.watermark?.column
-        let entries = relation.columns.enumerated().map { index, column in
+        var entries = relation.columns.enumerated().map { index, column in
             Scope.Entry(qualifier: relation.name, name: column.name, type: column.type, tableID: relation.id, columnNumber: index + 1)
+        }
+        if relation.hasRowIDs, rowIDs != .notNamed, relation.columnIndex(named: Self.rowIDName) == nil {
+            // The hidden row id, after the stored columns: `*` leaves it out.
+            guard rowIDs == .read else {
+                throw SluiceError(
+                    .featureNotSupported, "a view, materialized view or sink cannot read \(Self.rowIDName) of table \"\(relation.name)\" yet",
+                    hint: "Queries, UPDATE and DELETE read it; give the table a primary key to key a view by.", position: position)
+            }
+            scan.columns.append(relation.columns.count)
+            scan.columnTypes.append(TableScan.rowIDType)
+            entries.append(Scope.Entry(qualifier: relation.name, name: Self.rowIDName, type: TableScan.rowIDType, isHidden: true, tableID: relation.id))
         }
         return BoundQuery(plan: .scan(scan), scope: Scope(entries: entries))
     }

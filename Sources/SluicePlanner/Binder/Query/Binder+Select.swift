@@ -265,6 +265,7 @@ extension Binder {
         var inner = Binder(catalog: catalog, session: session, parameterTypes: parameterTypes, parameterValues: parameterValues)
         inner.commonTables = commonTables
         inner.outerScope = outer
+        inner.rowIDs = rowIDs
         let bound = try inner.bindQuery(query)
         parameterTypes = inner.parameterTypes
         return (bound, inner.usesOuterReferences)
