@@ -2,6 +2,10 @@ import SluiceCore
 
 /// Entry points of the SQL parser.
 package enum SQLParser {
+    /// The function ksqlDB's `a + b` becomes when neither side is a string literal: `||` for
+    /// strings, `+` otherwise, as the binder finds the operands' types.
+    package static let ksqlPlus = "ksql_plus"
+
     /// Parses every statement of `sql`; empty input, or only `;` and comments, gives no statements.
     ///
     /// The whole text is parsed before anything runs, as Postgres does for a simple query.

@@ -405,6 +405,11 @@ def test_structs_arrays_and_ksqldb_functions(server: SluiceServer, client: ksql.
         (e["match_id"], json.dumps({"CITY": e["info"]["city"], "TEAMS": e["info"]["teams"]}, sort_keys=True)) for e in events)
     teams = sorted((v["match_id"], v["team"]) for v in map(lowered, read_topic(server.kafka_bootstrap, "TYPED_TEAMS", 2 * len(events))))
     assert teams == sorted((e["match_id"], team) for e in events for team in e["info"]["teams"])
+    # `+` between two string columns concatenates, between numbers adds (the binder knows the types).
+    client.ksql("""CREATE STREAM typed_sums AS SELECT match_id + extra AS joined, LENGTH(match_id) + 1 AS width FROM typed_matches;""",
+                stream_properties=EARLIEST)
+    sums = sorted((lowered(v) for v in read_topic(server.kafka_bootstrap, "TYPED_SUMS", len(events))), key=lambda r: r["joined"])
+    assert sums == sorted(({"joined": e["match_id"] + e["extra"], "width": len(e["match_id"]) + 1} for e in events), key=lambda r: r["joined"])
 
 
 def test_push_queries_start_from_their_own_offset_reset(server: SluiceServer, client: ksql.KSQLAPI):

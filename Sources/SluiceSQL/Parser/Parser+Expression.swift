@@ -203,10 +203,14 @@ extension Parser {
             return Expression(.quantified(left, binary, quantifier, operand), at: left.position)
         }
         let right = try parseSubexpression(above: precedence)
-        // ksqlDB's `'text' + x` concatenates; where either side is a string literal the parser
-        // knows it is text (a column's type is the binder's to know, so `a + b` stays `+`).
-        if isKsql, binary == .plus, Self.isStringLiteral(left) || Self.isStringLiteral(right) {
-            return Expression(.binary(left, .concat, right), at: left.position)
+        // ksqlDB's `+` concatenates strings and adds numbers. Where either side is a string
+        // literal the parser knows it is text; otherwise the operands' types, which the binder
+        // knows, decide: `ksql_plus(a, b)` (kept so in a view's definition).
+        if isKsql, binary == .plus {
+            if Self.isStringLiteral(left) || Self.isStringLiteral(right) {
+                return Expression(.binary(left, .concat, right), at: left.position)
+            }
+            return Expression(.function(FunctionCall(name: ObjectName(SQLParser.ksqlPlus), arguments: [left, right])), at: left.position)
         }
         return Expression(.binary(left, binary, right), at: left.position)
     }

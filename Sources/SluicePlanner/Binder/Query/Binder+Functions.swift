@@ -188,6 +188,10 @@ extension Binder {
         for argument in call.arguments { arguments.append(try bindExpression(argument, &context)) }
         if name == "coalesce" { foldingDeferrals -= 1 }
         switch name {
+        case SQLParser.ksqlPlus where call.name.qualifier.isEmpty && arguments.count == 2:
+            // ksqlDB's `a + b`: strings concatenate, numbers add.
+            let isText = arguments.contains { $0.type == .varchar }
+            return try callOperator(isText ? "||" : "+", arguments[0], arguments[1], position: position)
         case "coalesce":
             guard !arguments.isEmpty else { throw SluiceError(.syntaxError, "syntax error at or near \")\"", position: position) }
             let type = try commonType(of: arguments, context: "COALESCE")
