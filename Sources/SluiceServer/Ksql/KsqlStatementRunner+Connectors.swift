@@ -146,6 +146,7 @@ extension KsqlStatementRunner {
             try service.ensureTopic(topic, partitions: 1, creating: nil)
             let sinkOptions = [
                 ("connector", "kafka"), ("topic", topic), ("properties.bootstrap.server", service.bootstrap ?? ""), ("primary_key", keys.joined(separator: ",")),
+                ("is_exactly_once", "false"),
             ]
             try await executeSQL(
                 "CREATE SINK \(Self.identifier(KsqlConnectorCatalog.relationName(name, "sink_\(index)"))) FROM \(Self.identifier(table)) WITH (\(Self.optionList(sinkOptions))) FORMAT DEBEZIUM ENCODE JSON")
