@@ -192,6 +192,7 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     with _pg(upstream) as pg:
         pg.execute("CREATE TABLE big_hits (player text, runs int)")
         pg.execute("CREATE TABLE team_totals (team text PRIMARY KEY, total bigint)")
+        pg.execute("CREATE TABLE team_totals_by_key (team text PRIMARY KEY, total bigint)")
     client.ksql("""CREATE STREAM deliveries (player VARCHAR, team VARCHAR, runs INT) WITH (KAFKA_TOPIC='deliveries', VALUE_FORMAT='JSON', PARTITIONS=1);
                    CREATE STREAM hits WITH (KAFKA_TOPIC='big_hits') AS SELECT player, runs FROM deliveries WHERE runs >= 4;
                    CREATE TABLE totals AS SELECT team, SUM(runs) AS total FROM deliveries GROUP BY team;""", stream_properties=EARLIEST)
@@ -200,6 +201,9 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     assert any("auto.create" in warning["message"] for warning in hits["warnings"])
     client.ksql(jdbc_sink("totals_pg", upstream, "TOTALS", table__name__format="team_totals", insert__mode="upsert", pk__mode="record_value",
                           pk__fields="team"))
+    # record_key without pk.fields: the key of the ksqlDB table over the topic.
+    client.ksql(jdbc_sink("totals_by_key_pg", upstream, "TOTALS", table__name__format="team_totals_by_key", insert__mode="upsert",
+                          pk__mode="record_key"))
     deliveries = [("Kohli", "India", 4), ("Root", "England", 1), ("Rohit", "India", 6), ("Stokes", "England", 4), ("Gill", "India", 0),
                   ("Root", "England", 6)]
     producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap)
@@ -217,7 +221,8 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
         with _pg(upstream) as pg:
             got_hits = sorted(pg.execute("SELECT player, runs FROM big_hits").fetchall())
             got_totals = dict(pg.execute("SELECT team, total FROM team_totals").fetchall())
-        return (got_hits, got_totals) if got_hits == expected_hits and got_totals == totals else None
+            by_key = dict(pg.execute("SELECT team, total FROM team_totals_by_key").fetchall())
+        return (got_hits, got_totals) if got_hits == expected_hits and got_totals == totals and by_key == totals else None
 
     wait_until(written, 90, "PostgreSQL to hold the topics' rows")
     listed = {c["name"]: c for c in client.ksql("SHOW SINK CONNECTORS;")[0]["connectors"]}
@@ -226,7 +231,7 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     assert all(c["type"] == "SOURCE" for c in client.ksql("SHOW SOURCE CONNECTORS;")[0]["connectors"])
     description = client.ksql("DESCRIBE CONNECTOR totals_pg;")[0]
     assert description["topics"] == ["TOTALS"] and [source["name"] for source in description["sources"]] == ["TOTALS"]
-    for name in ("hits_pg", "totals_pg"):
+    for name in ("hits_pg", "totals_pg", "totals_by_key_pg"):
         assert client.ksql(f"DROP CONNECTOR {name};")[0]["@type"] == "drop_connector"
 
 

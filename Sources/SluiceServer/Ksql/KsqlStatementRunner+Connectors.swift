@@ -170,7 +170,7 @@ extension KsqlStatementRunner {
             case .none: break
             case .recordValue: keys = config.keyFields
             case .recordKey:
-                keys = config.keyFields.isEmpty ? relation.primaryKey.map { relation.columns[$0].name }.filter { !$0.hasPrefix("_") } : config.keyFields
+                keys = config.keyFields.isEmpty ? messageKey(of: object) : config.keyFields
             }
             if config.insertMode == .upsert {
                 guard !keys.isEmpty else {
@@ -203,6 +203,16 @@ extension KsqlStatementRunner {
             try await executeSQL(
                 "CREATE SINK \(Self.identifier(KsqlConnectorCatalog.relationName(name, "sink_\(index)"))) FROM \(Self.identifier(reader)) WITH (\(Self.optionList(sinkOptions)))")
         }
+    }
+
+    /// The columns of the message key of a ksqlDB table's topic: a Kafka table's primary key,
+    /// or the GROUP BY columns its CTAS sink keys messages by.
+    private func messageKey(of object: KsqlCatalog.Object) -> [String] {
+        let relation = object.relation
+        let keys = relation.primaryKey.map { relation.columns[$0].name }.filter { !$0.hasPrefix("_") }
+        if !keys.isEmpty || relation.kind != .materializedView { return keys }
+        let sink = service.database.catalog.relation(named: KsqlCatalog.sinkName(forView: relation.name, isTable: true))
+        return (sink?.connector?.options["primary_key"] ?? "").split(separator: ",").map { $0.lowercased() }.filter { !$0.isEmpty }
     }
 
     // MARK: SHOW, DESCRIBE, DROP
