@@ -193,6 +193,7 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
         pg.execute("CREATE TABLE big_hits (player text, runs int)")
         pg.execute("CREATE TABLE team_totals (team text PRIMARY KEY, total bigint)")
         pg.execute("CREATE TABLE team_totals_by_key (team text PRIMARY KEY, total bigint)")
+        pg.execute("CREATE TABLE wrapped (player text, runs int)")
     client.ksql("""CREATE STREAM deliveries (player VARCHAR, team VARCHAR, runs INT) WITH (KAFKA_TOPIC='deliveries', VALUE_FORMAT='JSON', PARTITIONS=1);
                    CREATE STREAM hits WITH (KAFKA_TOPIC='big_hits') AS SELECT player, runs FROM deliveries WHERE runs >= 4;
                    CREATE TABLE totals AS SELECT team, SUM(runs) AS total FROM deliveries GROUP BY team;""", stream_properties=EARLIEST)
@@ -204,11 +205,20 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     # record_key without pk.fields: the key of the ksqlDB table over the topic.
     client.ksql(jdbc_sink("totals_by_key_pg", upstream, "TOTALS", table__name__format="team_totals_by_key", insert__mode="upsert",
                           pk__mode="record_key"))
+    # Kafka Connect's {schema, payload} values (value.converter.schemas.enable=true), columns
+    # from the ksqlDB stream declared over the topic.
+    client.ksql("CREATE STREAM wrapped_deliveries (player VARCHAR, runs INT) WITH (KAFKA_TOPIC='wrapped_deliveries', VALUE_FORMAT='JSON', PARTITIONS=1);")
+    client.ksql(jdbc_sink("wrapped_pg", upstream, "wrapped_deliveries", table__name__format="wrapped").replace(
+        "'value.converter.schemas.enable' = 'false'", "'value.converter.schemas.enable' = 'true'"))
     deliveries = [("Kohli", "India", 4), ("Root", "England", 1), ("Rohit", "India", 6), ("Stokes", "England", 4), ("Gill", "India", 0),
                   ("Root", "England", 6)]
     producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap)
     for player, team, runs in deliveries:
         producer.send("deliveries", json.dumps({"player": player, "team": team, "runs": runs}).encode())
+        producer.send("wrapped_deliveries", json.dumps({
+            "schema": {"type": "struct", "optional": False, "fields": [{"field": "player", "type": "string", "optional": True},
+                                                                        {"field": "runs", "type": "int32", "optional": True}]},
+            "payload": {"player": player, "runs": runs}}).encode())
     producer.flush()
     producer.close()
 
@@ -222,7 +232,11 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
             got_hits = sorted(pg.execute("SELECT player, runs FROM big_hits").fetchall())
             got_totals = dict(pg.execute("SELECT team, total FROM team_totals").fetchall())
             by_key = dict(pg.execute("SELECT team, total FROM team_totals_by_key").fetchall())
-        return (got_hits, got_totals) if got_hits == expected_hits and got_totals == totals and by_key == totals else None
+            wrapped = sorted(pg.execute("SELECT player, runs FROM wrapped").fetchall())
+        expected_wrapped = sorted((player, runs) for player, _, runs in deliveries)
+        if got_hits == expected_hits and got_totals == totals and by_key == totals and wrapped == expected_wrapped:
+            return got_hits
+        return None
 
     wait_until(written, 90, "PostgreSQL to hold the topics' rows")
     listed = {c["name"]: c for c in client.ksql("SHOW SINK CONNECTORS;")[0]["connectors"]}
@@ -231,7 +245,7 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     assert all(c["type"] == "SOURCE" for c in client.ksql("SHOW SOURCE CONNECTORS;")[0]["connectors"])
     description = client.ksql("DESCRIBE CONNECTOR totals_pg;")[0]
     assert description["topics"] == ["TOTALS"] and [source["name"] for source in description["sources"]] == ["TOTALS"]
-    for name in ("hits_pg", "totals_pg", "totals_by_key_pg"):
+    for name in ("hits_pg", "totals_pg", "totals_by_key_pg", "wrapped_pg"):
         assert client.ksql(f"DROP CONNECTOR {name};")[0]["@type"] == "drop_connector"
 
 
@@ -265,8 +279,9 @@ def test_refused_classes_and_properties_answer_in_ksqldb_shape(server: SluiceSer
     assert "topics.regex" in _refused(server, jdbc_sink("bad", upstream, "sink_input", topics__regex="sink_.*"))["message"]
     assert "KAFKA_TOPIC='no_stream_here'" in _refused(server, jdbc_sink("bad", upstream, "no_stream_here"))["message"]
     assert "pk.mode" in _refused(server, jdbc_sink("bad", upstream, "sink_input", insert__mode="upsert"))["message"]
-    assert "schemas.enable" in _refused(server, jdbc_sink("bad", upstream, "sink_input").replace("'value.converter.schemas.enable' = 'false'",
-                                                                                                 "'value.converter.schemas.enable' = 'true'"))["message"]
+    with_schemas = jdbc_sink("bad", upstream, "sink_input", insert__mode="upsert", pk__mode="record_key", pk__fields="a", delete__enabled="true")
+    assert "schemas.enable" in _refused(server, with_schemas.replace("'value.converter.schemas.enable' = 'false'",
+                                                                     "'value.converter.schemas.enable' = 'true'"))["message"]
     assert "insert.mode" in _refused(server, jdbc_sink("bad", upstream, "sink_input", insert__mode="update"))["message"]
     # A PostgreSQL table that is not there: refused by the sink, and nothing is left behind.
     missing = _refused(server, jdbc_sink("bad", upstream, "sink_input", table__name__format="no_such_table"))

@@ -214,6 +214,9 @@ struct JDBCSinkConfig {
     var keyMode: KeyMode
     var keyFields: [String]
     var deletesRows: Bool
+    /// `value.converter.schemas.enable=true`: each value is Kafka Connect's `{"schema": …,
+    /// "payload": {…}}`, its fields in `payload`.
+    var valueSchemas = false
 
     init(_ properties: inout KsqlConnectorProperties) throws(SluiceError) {
         url = try properties.require("connection.url")
@@ -254,10 +257,11 @@ struct JDBCSinkConfig {
         try properties.refusePrefix("transforms", "single message transforms change the records, which Sluice does not do")
         try properties.refuse("fields.whitelist", "Sluice writes every field of the records")
         try properties.refuse("fields.include.list", "Sluice writes every field of the records")
-        if try properties.converters() {
+        valueSchemas = try properties.converters()
+        if valueSchemas && deletesRows {
             throw SluiceError(
-                .featureNotSupported, "value.converter.schemas.enable=true is not supported by Sluice's JDBC sink: it reads plain JSON values",
-                hint: "Declare a ksqlDB stream over the topic and write plain JSON (value.converter.schemas.enable=false).")
+                .featureNotSupported, "delete.enabled=true with value.converter.schemas.enable=true is not supported: Sluice reads tombstones of plain JSON values only",
+                hint: "Write plain JSON values (value.converter.schemas.enable=false), or leave delete.enabled out.")
         }
         properties.warnUnread()
     }

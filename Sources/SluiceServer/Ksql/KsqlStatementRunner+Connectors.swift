@@ -181,16 +181,28 @@ extension KsqlStatementRunner {
                 }
             }
             let reader = KsqlConnectorCatalog.relationName(name, "topic_\(index)")
-            var definitions = columns.map { "\(Self.identifier($0.name)) \($0.type.sqlName)" }
-            let upserts = config.insertMode == .upsert
-            if upserts { definitions.append("PRIMARY KEY (\(keys.map(Self.identifier).joined(separator: ", ")))") }
             let readerOptions = [
                 ("connector", "kafka"), ("topic", topic), ("properties.bootstrap.server", service.bootstrap ?? ""), ("scan.startup.mode", "earliest"),
             ]
-            // Deletes come as the key's tombstones, which FORMAT UPSERT reads.
-            let format = config.deletesRows ? "UPSERT" : "PLAIN"
-            try await executeSQL(
-                "CREATE \(upserts ? "TABLE" : "SOURCE") \(Self.identifier(reader)) (\(definitions.joined(separator: ", "))) WITH (\(Self.optionList(readerOptions))) FORMAT \(format) ENCODE JSON")
+            let upserts = config.insertMode == .upsert
+            // What the sink reads: the reader, or for Kafka Connect's envelope a projection of
+            // the fields of its `payload`.
+            let input: String
+            if config.valueSchemas {
+                let fields = columns.map { "\(Self.identifier($0.name)) \($0.type.sqlName)" }.joined(separator: ", ")
+                try await executeSQL(
+                    "CREATE SOURCE \(Self.identifier(reader)) (payload struct<\(fields)>) WITH (\(Self.optionList(readerOptions))) FORMAT PLAIN ENCODE JSON")
+                let projection = columns.map { "(payload).\(Self.identifier($0.name)) AS \(Self.identifier($0.name))" }.joined(separator: ", ")
+                input = "AS SELECT \(projection) FROM \(Self.identifier(reader))"
+            } else {
+                var definitions = columns.map { "\(Self.identifier($0.name)) \($0.type.sqlName)" }
+                if upserts { definitions.append("PRIMARY KEY (\(keys.map(Self.identifier).joined(separator: ", ")))") }
+                // Deletes come as the key's tombstones, which FORMAT UPSERT reads.
+                let format = config.deletesRows ? "UPSERT" : "PLAIN"
+                try await executeSQL(
+                    "CREATE \(upserts ? "TABLE" : "SOURCE") \(Self.identifier(reader)) (\(definitions.joined(separator: ", "))) WITH (\(Self.optionList(readerOptions))) FORMAT \(format) ENCODE JSON")
+                input = "FROM \(Self.identifier(reader))"
+            }
             let target = config.table(of: topic)
             var sinkOptions = [("connector", "jdbc"), ("jdbc.url", config.url), ("table.name", target.table), ("schema.name", target.schema)]
             if let user = config.user { sinkOptions.append(("user", user)) }
@@ -201,7 +213,7 @@ extension KsqlStatementRunner {
                 sinkOptions.append(("type", "append-only"))
             }
             try await executeSQL(
-                "CREATE SINK \(Self.identifier(KsqlConnectorCatalog.relationName(name, "sink_\(index)"))) FROM \(Self.identifier(reader)) WITH (\(Self.optionList(sinkOptions)))")
+                "CREATE SINK \(Self.identifier(KsqlConnectorCatalog.relationName(name, "sink_\(index)"))) \(input) WITH (\(Self.optionList(sinkOptions)))")
         }
     }
 
