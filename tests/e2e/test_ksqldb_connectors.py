@@ -177,6 +177,12 @@ def test_debezium_source_connector_writes_change_events(server: SluiceServer, cl
     # The ksqlDB stream and the Sluice table over the topic.
     assert {source["name"] for source in description["sources"]} == {"ORDER_EVENTS", "ORDERS_MIRROR"}
 
+    # Made again: IF NOT EXISTS answers a warning, without it ksqlDB's statement error.
+    again = debezium_connector("pg_orders", upstream, "shop", "public.orders", slot__name="dbz_orders")
+    assert client.ksql(again.replace("CONNECTOR pg_orders", "CONNECTOR IF NOT EXISTS pg_orders"))[0]["@type"] == "warning_entity"
+    assert "already exists" in _refused(server, again)["message"]
+    assert [c["name"] for c in client.ksql("LIST SOURCE CONNECTORS;")[0]["connectors"]] == ["PG_ORDERS"]
+
     client.ksql("DROP STREAM order_events;")
     dropped = client.ksql("DROP CONNECTOR pg_orders;")[0]
     assert dropped["@type"] == "drop_connector" and dropped["connectorName"] == "PG_ORDERS"
