@@ -254,6 +254,27 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     for name in ("hits_pg", "totals_pg", "totals_by_key_pg", "wrapped_pg"):
         assert client.ksql(f"DROP CONNECTOR {name};")[0]["@type"] == "drop_connector"
 
+    # A sink whose PostgreSQL table goes away: its task shows FAILED, with why.
+    with _pg(upstream) as pg:
+        pg.execute("CREATE TABLE doomed (player text, runs int)")
+    client.ksql(jdbc_sink("doomed_pg", upstream, "big_hits", table__name__format="doomed"))
+    assert client.ksql("DESCRIBE CONNECTOR doomed_pg;")[0]["status"]["tasks"][0]["state"] == "RUNNING"
+    with _pg(upstream) as pg:
+        wait_until(lambda: sorted(pg.execute("SELECT player, runs FROM doomed").fetchall()) == expected_hits, 60, "the doomed table's rows")
+        pg.execute("DROP TABLE doomed")
+    producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap)
+    producer.send("deliveries", json.dumps({"player": "Bumrah", "team": "India", "runs": 6}).encode())
+    producer.flush()
+    producer.close()
+
+    def failed():
+        task = client.ksql("DESCRIBE CONNECTOR doomed_pg;")[0]["status"]["tasks"][0]
+        return task if task["state"] == "FAILED" else None
+
+    assert "doomed" in wait_until(failed, 60, "the sink's task to fail")["trace"]
+    assert {c["name"]: c["state"] for c in client.ksql("SHOW CONNECTORS;")[0]["connectors"]}["DOOMED_PG"] == "FAILED"
+    client.ksql("DROP CONNECTOR doomed_pg;")
+
 
 def _refused(server: SluiceServer, statement: str) -> dict:
     response = httpx.post(f"{server.ksql_url}/ksql", json={"ksql": statement, "streamsProperties": {}}, timeout=60)

@@ -55,6 +55,20 @@ struct KsqlConnectorCatalog {
         connectors.first { $0.name == name }
     }
 
+    /// Why `connector` is not carrying changes through, from its sources' and sinks' statuses
+    /// (`sluice_sources`, `sluice_sinks`): nil while every part runs.
+    func trouble(of connector: Connector) -> String? {
+        let ids = Set(connector.relations.map(\.id))
+        let reader = catalog.systemReader
+        for source in reader.sources where ids.contains(source.relationID) {
+            if source.status.hasPrefix("retrying") || source.status.hasPrefix("stopped") { return source.status }
+        }
+        for sink in reader.sinks where ids.contains(sink.relationID) && sink.state == "retrying" {
+            return "retrying: \(sink.lastError ?? "the last commit failed")"
+        }
+        return nil
+    }
+
     private static func dropRank(_ relation: RelationDefinition) -> Int {
         switch relation.kind {
         case .sink: 0
@@ -230,29 +244,37 @@ extension KsqlStatementRunner {
     // MARK: SHOW, DESCRIBE, DROP
 
     func listConnectors(isSource: Bool?, _ text: String) -> JSONDocument {
-        let connectors = KsqlConnectorCatalog(catalog: service.database.catalog).connectors.filter { isSource == nil || $0.isSource == isSource }
+        let catalog = KsqlConnectorCatalog(catalog: service.database.catalog)
+        let connectors = catalog.connectors.filter { isSource == nil || $0.isSource == isSource }
         return .object([
             "@type": .string("connector_list"), "statementText": .string(text), "warnings": .array([]),
             "connectors": .array(connectors.map { connector in
                 .object([
                     "name": .string(connector.displayName), "type": .string(connector.isSource ? "SOURCE" : "SINK"),
-                    "className": .string(connector.className), "state": .string("RUNNING"),
+                    "className": .string(connector.className), "state": .string(catalog.trouble(of: connector) == nil ? "RUNNING" : "FAILED"),
                 ])
             }),
         ])
     }
 
     func describeConnector(_ name: String, _ text: String) throws(SluiceError) -> JSONDocument {
-        guard let connector = KsqlConnectorCatalog(catalog: service.database.catalog).connector(named: name) else {
+        let catalog = KsqlConnectorCatalog(catalog: service.database.catalog)
+        guard let connector = catalog.connector(named: name) else {
             throw SluiceError(.undefinedObject, "Could not find connector \(KsqlJSON.columnName(name))")
         }
         let running: JSONDocument = .object(["state": .string("RUNNING"), "worker_id": .string("sluice")])
+        // One task: FAILED, with why, while a part of the connector retries or has stopped.
+        var task: [JSONDocument.Member] = [.init("id", .int(0)), .init("state", .string("RUNNING")), .init("worker_id", .string("sluice"))]
+        if let trouble = catalog.trouble(of: connector) {
+            task[1] = .init("state", .string("FAILED"))
+            task.append(.init("trace", .string(trouble)))
+        }
         let sources = KsqlCatalog(catalog: service.database.catalog).objects.filter { connector.topics.contains($0.topic) }.map(sourceDescription)
         return .object([
             "@type": .string("connector_description"), "statementText": .string(text), "connectorClass": .string(connector.className),
             "status": .object([
                 "name": .string(connector.displayName), "connector": running,
-                "tasks": .array([.object(["id": .int(0), "state": .string("RUNNING"), "worker_id": .string("sluice")])]),
+                "tasks": .array([.object(task)]),
                 "type": .string(connector.isSource ? "source" : "sink"),
             ]),
             "sources": .array(sources), "topics": .array(connector.topics.map { .string($0) }), "warnings": .array([]),
