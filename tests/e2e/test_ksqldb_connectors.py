@@ -133,6 +133,7 @@ def test_debezium_source_connector_writes_change_events(server: SluiceServer, cl
     assert sorted(value["after"]["id"] for _, value in snapshot) == [1, 2, 3]
     assert all(value["op"] in ("c", "r") and value["before"] is None and "ts_ms" in value and "source" in value for _, value in snapshot)
     assert sorted(key["id"] for key, _ in snapshot) == [1, 2, 3]
+    assert snapshot[0][1]["source"] == {"connector": "postgresql", "name": "shop", "db": "dev", "schema": "public", "table": "orders"}
 
     with _pg(upstream) as pg:
         pg.execute("INSERT INTO orders VALUES (4, 'dee', 40)")

@@ -160,7 +160,8 @@ extension KsqlStatementRunner {
             try service.ensureTopic(topic, partitions: 1, creating: nil)
             let sinkOptions = [
                 ("connector", "kafka"), ("topic", topic), ("properties.bootstrap.server", service.bootstrap ?? ""), ("primary_key", keys.joined(separator: ",")),
-                ("is_exactly_once", "false"),
+                ("is_exactly_once", "false"), ("debezium.source.connector", "postgresql"), ("debezium.source.name", config.prefix),
+                ("debezium.source.db", config.database), ("debezium.source.schema", upstream.schema), ("debezium.source.table", upstream.table),
             ]
             try await executeSQL(
                 "CREATE SINK \(Self.identifier(KsqlConnectorCatalog.relationName(name, "sink_\(index)"))) FROM \(Self.identifier(table)) WITH (\(Self.optionList(sinkOptions))) FORMAT DEBEZIUM ENCODE JSON")
