@@ -157,6 +157,10 @@ def test_debezium_source_connector_writes_change_events(server: SluiceServer, cl
         wait_until(lambda: {row[0]: {"id": row[0], "customer": row[1], "amount": row[2]}
                             for row in conn.execute("SELECT id, customer, amount FROM orders_mirror").fetchall()} == expected,
                    60, "the mirror table to equal upstream")
+        # The source fields are for Debezium's events only.
+        with pytest.raises(psycopg.Error, match="FORMAT DEBEZIUM"):
+            conn.execute(f"""CREATE SINK plain_out FROM orders_mirror WITH (connector = 'kafka', topic = 'plain_out',
+                properties.bootstrap.server = '{server.kafka_bootstrap}', debezium.source.table = 'x', primary_key = 'id') FORMAT UPSERT ENCODE JSON""")
 
     # A ksqlDB stream over the topic sees the envelope's fields.
     client.ksql("""CREATE STREAM order_events (before STRUCT<id INT, customer VARCHAR, amount INT>,
