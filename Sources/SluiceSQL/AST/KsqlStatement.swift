@@ -126,10 +126,13 @@ package struct KsqlCreateAsSelect: Hashable, Sendable {
 /// Kafka Connect connector's configuration, its keys as written (Kafka Connect's keys are
 /// case-sensitive: `connection.url`, `table.include.list`).
 package struct KsqlCreateConnector: Hashable, Sendable {
+    /// `CREATE SOURCE CONNECTOR` (true) or `CREATE SINK CONNECTOR`.
     package var isSource: Bool
     /// Folded to lower case unless quoted, as other names are.
     package var name: String
+    /// `IF NOT EXISTS`: an existing connector of the name is a warning, not an error.
     package var ifNotExists: Bool
+    /// The `WITH` properties in order, keys as written.
     package var properties: [WithOption]
 
     package init(isSource: Bool, name: String, ifNotExists: Bool = false, properties: [WithOption]) {

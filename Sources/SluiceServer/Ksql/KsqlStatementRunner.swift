@@ -13,6 +13,9 @@ import SluiceSQL
 ///   `CREATE SINK csas_s AS SELECT a AS "A", … FROM s WITH (connector = 'kafka', topic = 'S')`
 ///   (the fields upper-cased as ksqlDB writes them), the query `CSAS_S`.
 /// - `INSERT INTO s SELECT …` is a sink into `s`'s topic; `TERMINATE q` drops query `q`'s sink.
+/// - `CREATE SOURCE|SINK CONNECTOR` is Sluice's own connectors (``KsqlConnectorCatalog``):
+///   Debezium's Postgres source a CDC source with Debezium Kafka sinks, the JDBC sink Kafka
+///   readers with `jdbc` sinks.
 struct KsqlStatementRunner {
     let service: KsqlService
     let session: SQLSession
