@@ -281,6 +281,32 @@ def test_jdbc_sink_connector_writes_ksqldb_topics_into_postgres(server: SluiceSe
     client.ksql("DROP CONNECTOR doomed_pg;")
 
 
+def test_jdbc_sink_connector_deletes_rows_on_tombstones(server: SluiceServer, client: ksql.KSQLAPI, upstream: PostgresServer):
+    """delete.enabled with pk.mode=record_key: a message with the key and a null value deletes
+    the row in PostgreSQL, as Confluent's JDBC sink does."""
+    with _pg(upstream) as pg:
+        pg.execute("CREATE TABLE captains (team text PRIMARY KEY, captain text)")
+    client.ksql("CREATE TABLE captains (team VARCHAR PRIMARY KEY, captain VARCHAR) WITH (KAFKA_TOPIC='captains', VALUE_FORMAT='JSON', PARTITIONS=1);")
+    answer = client.ksql(jdbc_sink("captains_pg", upstream, "captains", insert__mode="upsert", pk__mode="record_key", delete__enabled="true"))
+    assert answer[0]["warnings"] == []
+    producer = KafkaProducer(bootstrap_servers=server.kafka_bootstrap)
+    changes = [("India", "Rohit"), ("England", "Buttler"), ("India", "Suryakumar"), ("Australia", "Marsh"), ("England", None)]
+    for team, captain in changes:
+        value = None if captain is None else json.dumps({"team": team, "captain": captain}).encode()
+        producer.send("captains", key=json.dumps({"team": team}).encode(), value=value)
+    producer.flush()
+    producer.close()
+    expected = {"India": "Suryakumar", "Australia": "Marsh"}
+
+    def written():
+        with _pg(upstream) as pg:
+            rows = dict(pg.execute("SELECT team, captain FROM captains").fetchall())
+        return rows if rows == expected else None
+
+    wait_until(written, 60, "PostgreSQL to hold the latest captains, England deleted")
+    client.ksql("DROP CONNECTOR captains_pg;")
+
+
 def _refused(server: SluiceServer, statement: str) -> dict:
     response = httpx.post(f"{server.ksql_url}/ksql", json={"ksql": statement, "streamsProperties": {}}, timeout=60)
     assert response.status_code == 400, response.text
