@@ -175,7 +175,7 @@ def test_debezium_source_connector_writes_change_events(server: SluiceServer, cl
     # The connector's parts are not ksqlDB streams, tables or queries.
     assert not any("KSQL_CONNECTOR" in s["name"] for s in client.ksql("SHOW STREAMS;")[0]["streams"])
     assert not any("KSQL_CONNECTOR" in q["id"] for q in client.ksql("SHOW QUERIES;")[0]["queries"])
-    description = client.ksql("DESCRIBE CONNECTOR pg_orders;")[0]
+    description = client.ksql('DESCRIBE CONNECTOR "PG_ORDERS";')[0]
     assert description["@type"] == "connector_description" and description["connectorClass"] == DEBEZIUM
     assert description["topics"] == ["shop.public.orders"]
     assert description["status"]["connector"]["state"] == "RUNNING"

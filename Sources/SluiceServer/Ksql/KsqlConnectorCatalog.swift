@@ -50,8 +50,11 @@ struct KsqlConnectorCatalog {
         }
     }
 
+    /// The connector `name` names: as written, else the one whose name differs only in case
+    /// (ksqlDB shows names upper-cased, and a quoted `"PG_ORDERS"` should find `pg_orders`).
     func connector(named name: String) -> Connector? {
-        connectors.first { $0.name == name }
+        let all = connectors
+        return all.first { $0.name == name } ?? all.first { $0.name.lowercased() == name.lowercased() }
     }
 
     /// Why `connector` is not carrying changes through, from its sources' and sinks' statuses
