@@ -143,7 +143,7 @@ struct KafkaMessageEncoder {
     ///   the registry; nil for JSON.
     init(
         format: KafkaSinkOptions.Format, columns: [(name: String, type: DataType)], keyColumns: [Int], keyAsText: Bool, database: String, table: String,
-        avro: (schemas: KafkaAvroSchemas, ids: KafkaAvroSchemaIDs)? = nil
+        source fields: [(key: String, value: String)] = [], avro: (schemas: KafkaAvroSchemas, ids: KafkaAvroSchemaIDs)? = nil
     ) {
         self.format = format
         self.keyColumns = keyColumns
@@ -166,12 +166,18 @@ struct KafkaMessageEncoder {
             keys = keyColumns.isEmpty || keyAsText ? nil : .json(RowTextEncoder(kind: .json, columnNames: keyColumns.map { columns[$0].name }))
             envelopeHeader = nil
         }
-        var source: [UInt8] = Array("{\"connector\":\"sluice\",\"name\":".utf8)
-        Array(table.utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &source) }
-        source += Array(",\"db\":".utf8)
-        Array(database.utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &source) }
-        source += Array(",\"table\":".utf8)
-        Array(table.utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &source) }
+        // `fields` (`debezium.source.*`) replace the defaults of their key and follow them.
+        var members: [(key: String, value: String)] = [("connector", "sluice"), ("name", table), ("db", database), ("table", table)]
+        for field in fields {
+            if let index = members.firstIndex(where: { $0.key == field.key }) { members[index].value = field.value } else { members.append(field) }
+        }
+        var source: [UInt8] = [UInt8(ascii: "{")]
+        for (index, member) in members.enumerated() {
+            if index > 0 { source.append(UInt8(ascii: ",")) }
+            Array(member.key.utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &source) }
+            source.append(UInt8(ascii: ":"))
+            Array(member.value.utf8).withUnsafeBytes { JSONText.appendQuoted($0, to: &source) }
+        }
         source.append(UInt8(ascii: "}"))
         self.source = source
     }

@@ -109,7 +109,7 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
         }
         encoder = KafkaMessageEncoder(
             format: options.format, columns: description.columns, keyColumns: description.primaryKey, keyAsText: options.keyAsText,
-            database: "dev", table: description.name, avro: avro)
+            database: "dev", table: description.name, source: options.debeziumSource, avro: avro)
         progressGroup = "sluice-sink-\(description.sinkID)"
         slots = options.exactlyOnce
             ? (0 ..< 2).map { Slot(transactionalID: "sluice-sink-\(description.sinkID)-\($0)") }
@@ -132,7 +132,7 @@ package final class KafkaSink: StreamSink, @unchecked Sendable {
             let ids = try schemas.register(with: registry, topic: options.topic)
             encoder = KafkaMessageEncoder(
                 format: options.format, columns: description.columns, keyColumns: description.primaryKey, keyAsText: options.keyAsText,
-                database: "dev", table: description.name, avro: (schemas, ids))
+                database: "dev", table: description.name, source: options.debeziumSource, avro: (schemas, ids))
             unregistered = nil
         }
         defer { countMemory() }

@@ -31,10 +31,13 @@ struct KafkaSinkOptions: Sendable {
     /// durable (`is_exactly_once`, default true); false: an idempotent producer flushed at each
     /// checkpoint (at least once, as RisingWave's Kafka sink is).
     var exactlyOnce: Bool
+    /// FORMAT DEBEZIUM: `debezium.source.<field>` options, the fields of each event's `source`
+    /// object (`connector`, `name`, `db`, `schema`, `table`, …) in place of the sink's own.
+    var debeziumSource: [(key: String, value: String)]
 
     static let schema: [ConnectorOption] = [
         .text("topic", required: true), .text("properties.bootstrap.server"), .text("properties.bootstrap.servers"),
-        .boolean("is_exactly_once"), .prefix("properties."),
+        .boolean("is_exactly_once"), .prefix("properties."), .prefix("debezium.source."),
     ]
 
     init(_ description: SinkDescription) throws(SluiceError) {
@@ -55,6 +58,11 @@ struct KafkaSinkOptions: Sendable {
             throw SluiceError(.syntaxError, "a kafka sink needs a format, as in FORMAT PLAIN ENCODE JSON")
         default:
             throw SluiceError(.featureNotSupported, "FORMAT \(description.format) is not supported for kafka sinks; use PLAIN, UPSERT or DEBEZIUM")
+        }
+        let sourcePrefix = "debezium.source."
+        debeziumSource = options.filter { $0.key.hasPrefix(sourcePrefix) }.sorted { $0.key < $1.key }.map { (key: String($0.key.dropFirst(sourcePrefix.count)), value: $0.value) }
+        if !debeziumSource.isEmpty && (format != .debezium || description.encode != "JSON") {
+            throw SluiceError(.invalidParameterValue, "debezium.source.* options are for FORMAT DEBEZIUM ENCODE JSON sinks")
         }
         switch description.encode {
         case "JSON":

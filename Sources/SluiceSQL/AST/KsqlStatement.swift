@@ -43,6 +43,14 @@ package struct KsqlStatement: Hashable, Sendable {
         case setProperty(String, String)
         /// `UNSET 'property'`.
         case unsetProperty(String)
+        /// `CREATE SOURCE|SINK CONNECTOR [IF NOT EXISTS] name WITH ('key' = 'value', …)`.
+        case createConnector(KsqlCreateConnector)
+        /// `SHOW|LIST [SOURCE|SINK] CONNECTORS` (nil: both kinds).
+        case listConnectors(isSource: Bool?)
+        /// `DESCRIBE CONNECTOR name`.
+        case describeConnector(String)
+        /// `DROP CONNECTOR [IF EXISTS] name`.
+        case dropConnector(String, ifExists: Bool)
     }
 }
 
@@ -111,5 +119,26 @@ package struct KsqlCreateAsSelect: Hashable, Sendable {
     /// The option `key` (upper case), if given.
     package func option(_ key: String) -> OptionValue? {
         options.first { $0.key == key }?.value
+    }
+}
+
+/// `CREATE SOURCE|SINK CONNECTOR [IF NOT EXISTS] name WITH ('connector.class' = '…', …)`: a
+/// Kafka Connect connector's configuration, its keys as written (Kafka Connect's keys are
+/// case-sensitive: `connection.url`, `table.include.list`).
+package struct KsqlCreateConnector: Hashable, Sendable {
+    /// `CREATE SOURCE CONNECTOR` (true) or `CREATE SINK CONNECTOR`.
+    package var isSource: Bool
+    /// Folded to lower case unless quoted, as other names are.
+    package var name: String
+    /// `IF NOT EXISTS`: an existing connector of the name is a warning, not an error.
+    package var ifNotExists: Bool
+    /// The `WITH` properties in order, keys as written.
+    package var properties: [WithOption]
+
+    package init(isSource: Bool, name: String, ifNotExists: Bool = false, properties: [WithOption]) {
+        self.isSource = isSource
+        self.name = name
+        self.ifNotExists = ifNotExists
+        self.properties = properties
     }
 }

@@ -31,16 +31,29 @@ extension Parser {
             return .insertInto(name, try parseKsqlQuery().query)
         case "show", "list":
             advance()
+            if isKeyword("connectors") || ((isKeyword("source") || isKeyword("sink")) && isKeyword("connectors", at: 1)) {
+                let isSource: Bool? = consumeKeyword("source") ? true : consumeKeyword("sink") ? false : nil
+                advance()
+                return .listConnectors(isSource: isSource)
+            }
             guard current.kind == .word, let listing = KsqlListing(rawValue: current.text.uppercased()) else { throw syntaxError() }
             advance()
             _ = consumeKeyword("extended")
             return .list(listing)
         case "describe":
             advance()
+            if isKeyword("connector"), peek().kind == .word || peek().kind == .quotedIdentifier || peek().kind == .string {
+                advance()
+                return .describeConnector(try parseKsqlConnectorName())
+            }
             let extended = consumeKeyword("extended")
             return .describe(try parseObjectName(), extended: extended)
         case "drop":
             advance()
+            if consumeKeyword("connector") {
+                let ifExists = consumeKeywords("if", "exists")
+                return .dropConnector(try parseKsqlConnectorName(), ifExists: ifExists)
+            }
             let isTable: Bool
             if consumeKeyword("stream") {
                 isTable = false
@@ -95,6 +108,12 @@ extension Parser {
         return name
     }
 
+    /// A connector's name: an identifier (folded to lower case) or a quoted one, as written.
+    private mutating func parseKsqlConnectorName() throws(SluiceError) -> String {
+        if current.kind == .string { return advance().text }
+        return try parseIdentifier()
+    }
+
     /// `SELECT … [EMIT CHANGES|FINAL] [LIMIT n]`.
     private mutating func parseKsqlSelect() throws(SluiceError) -> KsqlStatement.Kind {
         let (query, emitChanges) = try parseKsqlQuery()
@@ -141,6 +160,15 @@ extension Parser {
     private mutating func parseKsqlCreate() throws(SluiceError) -> KsqlStatement.Kind {
         advance()
         let orReplace = consumeKeywords("or", "replace")
+        if (isKeyword("source") || isKeyword("sink")) && isKeyword("connector", at: 1) {
+            guard !orReplace else { throw syntaxError() }
+            let isSource = advance().text == "source"
+            advance()
+            let ifNotExists = consumeKeywords("if", "not", "exists")
+            let name = try parseKsqlConnectorName()
+            guard isKeyword("with") else { throw syntaxError() }
+            return .createConnector(KsqlCreateConnector(isSource: isSource, name: name, ifNotExists: ifNotExists, properties: try parseWithOptions()))
+        }
         _ = consumeKeyword("source")
         let isTable: Bool
         if consumeKeyword("stream") {

@@ -62,6 +62,8 @@ struct KsqlCatalog {
     private func object(_ relation: RelationDefinition, sinks: [RelationDefinition]) -> Object? {
         // A push query's private source is its own, not a stream of the user's.
         if relation.name.hasPrefix(KsqlPushQueries.namePrefix) { return nil }
+        // Nor are the parts of a connector (CREATE SOURCE|SINK CONNECTOR).
+        if relation.name.hasPrefix(KsqlConnectorCatalog.prefix) { return nil }
         switch relation.kind {
         case .source, .table:
             guard let connector = relation.connector, connector.options["connector"] == "kafka", let topic = connector.options["topic"] else { return nil }
@@ -83,7 +85,10 @@ struct KsqlCatalog {
 
     var queries: [Query] {
         let all = relations
-        return all.filter { $0.kind == .sink && $0.connector?.options["connector"] == "kafka" && !$0.name.hasPrefix(KsqlPushQueries.namePrefix) }
+        return all.filter {
+            $0.kind == .sink && $0.connector?.options["connector"] == "kafka" && !$0.name.hasPrefix(KsqlPushQueries.namePrefix)
+                && !$0.name.hasPrefix(KsqlConnectorCatalog.prefix)
+        }
             .sorted { $0.id < $1.id }
             .map { sink in
                 let topic = sink.connector?.options["topic"] ?? ""

@@ -13,6 +13,9 @@ import SluiceSQL
 ///   `CREATE SINK csas_s AS SELECT a AS "A", … FROM s WITH (connector = 'kafka', topic = 'S')`
 ///   (the fields upper-cased as ksqlDB writes them), the query `CSAS_S`.
 /// - `INSERT INTO s SELECT …` is a sink into `s`'s topic; `TERMINATE q` drops query `q`'s sink.
+/// - `CREATE SOURCE|SINK CONNECTOR` is Sluice's own connectors (``KsqlConnectorCatalog``):
+///   Debezium's Postgres source a CDC source with Debezium Kafka sinks, the JDBC sink Kafka
+///   readers with `jdbc` sinks.
 struct KsqlStatementRunner {
     let service: KsqlService
     let session: SQLSession
@@ -55,6 +58,14 @@ struct KsqlStatementRunner {
         case .unsetProperty(let key):
             properties.removeValue(forKey: key)
             return nil
+        case .createConnector(let create):
+            return try await createConnector(create, text)
+        case .listConnectors(let isSource):
+            return listConnectors(isSource: isSource, text)
+        case .describeConnector(let name):
+            return try describeConnector(name, text)
+        case .dropConnector(let name, let ifExists):
+            return try await dropConnector(name, ifExists: ifExists, text)
         }
     }
 
@@ -260,6 +271,12 @@ struct KsqlStatementRunner {
         guard let object = catalog.object(named: name.name) else {
             throw SluiceError(.undefinedTable, "Could not find STREAM/TABLE '\(KsqlJSON.columnName(name.name))' in the Metastore")
         }
+        return .object(["@type": .string("sourceDescription"), "statementText": .string(text), "sourceDescription": sourceDescription(object), "warnings": .array([])])
+    }
+
+    /// ksqlDB's `SourceDescription` of a stream or table.
+    func sourceDescription(_ object: KsqlCatalog.Object) -> JSONDocument {
+        let catalog = KsqlCatalog(catalog: service.database.catalog)
         let relation = object.relation
         let fields = relation.columns.enumerated().filter { !$0.element.name.hasPrefix("_") }.map { entry -> JSONDocument in
             let (index, column) = entry
@@ -276,7 +293,7 @@ struct KsqlStatementRunner {
                 ])
             })
         }
-        let description: JSONDocument = .object([
+        return .object([
             "name": .string(object.name), "windowType": .null, "readQueries": queries(catalog.queries(reading: relation)),
             "writeQueries": queries(catalog.queries(writing: relation)), "fields": .array(fields), "type": .string(object.typeName),
             "timestamp": .string(""), "statistics": .string(""), "errorStats": .string(""), "extended": .bool(false), "keyFormat": .string("KAFKA"),
@@ -284,7 +301,6 @@ struct KsqlStatementRunner {
             "replication": .int(1), "statement": .string(relation.definition), "queryOffsetSummaries": .array([]), "sourceConstraints": .array([]),
             "clusterStatistics": .array([]), "clusterErrorStats": .array([]),
         ])
-        return .object(["@type": .string("sourceDescription"), "statementText": .string(text), "sourceDescription": description, "warnings": .array([])])
     }
 
     /// `{"@type":"currentStatus", "commandStatus": {"status":"SUCCESS", …}, …}`.

@@ -156,4 +156,36 @@ import Testing
             #expect(error.message.contains("TUMBLING"))
         }
     }
+
+}
+
+/// ksqlDB's connector statements, their property keys as written.
+@Suite struct KsqlConnectorStatementTests {
+    func one(_ sql: String) throws -> KsqlStatement.Kind {
+        let statements = try SQLParser.parseKsql(sql)
+        #expect(statements.count == 1)
+        return try #require(statements.first).kind
+    }
+
+    @Test func connectorStatements() throws {
+        let create = try one("CREATE SOURCE CONNECTOR IF NOT EXISTS pg_orders WITH ('connector.class' = 'io.debezium.connector.postgresql.PostgresConnector', 'database.port' = 5432, 'Table.Include.List' = 'public.orders');")
+        #expect(create == .createConnector(KsqlCreateConnector(isSource: true, name: "pg_orders", ifNotExists: true, properties: [
+            WithOption(key: "connector.class", value: .string("io.debezium.connector.postgresql.PostgresConnector")),
+            WithOption(key: "database.port", value: .number("5432")), WithOption(key: "Table.Include.List", value: .string("public.orders")),
+        ])))
+        guard case .createConnector(let sink) = try one("CREATE SINK CONNECTOR `Jdbc_Out` WITH ('topics' = 'a')") else {
+            Issue.record("not a CREATE SINK CONNECTOR")
+            return
+        }
+        #expect(!sink.isSource && !sink.ifNotExists && sink.name == "Jdbc_Out")
+        #expect(try one("SHOW CONNECTORS") == .listConnectors(isSource: Bool?.none))
+        #expect(try one("LIST SOURCE CONNECTORS;") == .listConnectors(isSource: true))
+        #expect(try one("SHOW SINK CONNECTORS") == .listConnectors(isSource: false))
+        #expect(try one("DESCRIBE CONNECTOR pg_orders") == .describeConnector("pg_orders"))
+        #expect(try one("DROP CONNECTOR IF EXISTS pg_orders") == .dropConnector("pg_orders", ifExists: true))
+        #expect(try one("DROP CONNECTOR \"Pg\"") == .dropConnector("Pg", ifExists: false))
+        // A stream named connector is still described as a stream.
+        #expect(try one("DESCRIBE connector") == .describe(ObjectName("connector"), extended: false))
+        #expect(throws: SluiceError.self) { try SQLParser.parseKsql("CREATE SOURCE CONNECTOR c") }
+    }
 }

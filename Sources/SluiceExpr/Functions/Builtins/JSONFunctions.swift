@@ -12,6 +12,7 @@ package enum JSONFunctions {
         case "jsonb_typeof": [Overload([.jsonb], typeOf())]
         case "extractjsonfield": [Overload([.varchar, .varchar], extractJSONField())]
         case "json_keys": [Overload([.varchar], jsonKeys())]
+        case "json_records": [Overload([.varchar], jsonRecords())]
         default: nil
         }
     }

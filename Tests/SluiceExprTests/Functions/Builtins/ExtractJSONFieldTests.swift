@@ -46,6 +46,13 @@ import Testing
         #expect(try call("json_keys", [documents]) == [.list([.string("b"), .string("a"), .string("c\"d")]), .null, .null, .list([])])
     }
 
+    @Test func jsonRecordsMapsKeysToCompactJSONText() throws {
+        let documents = text(#"{"b": {"c" : [1, 2]}, "a": "x y", "n": null, "a": 7, "s": "q\"t"}"#, "[1, 2]", nil, "{}", "{not json", #"{"a": tru}"#, "3")
+        #expect(try call("json_records", [documents]) == [
+            .jsonb(#"{"a": "7", "b": "{\"c\":[1,2]}", "n": "null", "s": "\"q\\\"t\""}"#), .null, .null, .jsonb("{}"), .null, .null, .null,
+        ])
+    }
+
     @Test func arrayContainsComparesWithTheElementType() throws {
         let arrays: (DataType, [Value]) = (.list(.int32), [.list([.int32(1), .int32(2)]), .list([.int32(1), .null]), .null, .list([])])
         #expect(try call("array_contains", [arrays, int32(2, nil, 1, 1)]) == [.bool(true), .bool(true), .null, .bool(false)])
