@@ -37,6 +37,9 @@ package final class KafkaConsumer {
     /// in bytes.
     private let prefetchMessages: Int
     private let prefetchBytes: Int
+    /// Made with `enable.partition.eof=true`: the end-of-partition entries reach ``poll(maxMessages:timeout:_:)``'s
+    /// caller (``KafkaMessage/isPartitionEnd``); otherwise they are dropped.
+    private let deliversPartitionEnds: Bool
     /// Value bytes and messages taken so far, for the average message size.
     private var takenBytes = 0
     private var takenMessages = 0
@@ -93,6 +96,7 @@ package final class KafkaConsumer {
         slots = .allocate(capacity: 1024)
         prefetchMessages = properties["queued.min.messages"].flatMap { Int($0) } ?? 100_000
         prefetchBytes = (properties["queued.max.messages.kbytes"].flatMap { Int($0) } ?? 65_536) * 1024
+        deliversPartitionEnds = properties["enable.partition.eof"] == "true"
     }
 
     /// The properties a handle of this consumer is created with: defaults, then the caller's
@@ -179,7 +183,7 @@ package final class KafkaConsumer {
         var kept = 0
         for index in 0 ..< received {
             let message = slots[index].unsafelyUnwrapped
-            if message.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF {
+            if message.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF && !deliversPartitionEnds {
                 rd_kafka_message_destroy(message)
             } else {
                 takenBytes &+= message.pointee.len

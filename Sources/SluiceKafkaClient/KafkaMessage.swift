@@ -25,6 +25,11 @@ package struct KafkaMessage {
         return KafkaClientError(pointer.pointee.err, String(decoding: UnsafeRawBufferPointer(start: text, count: pointer.pointee.len), as: UTF8.self))
     }
 
+    /// Whether this entry says the consumer reached the end of ``partition`` (its fetch position,
+    /// ``offset``, is the partition's end: past any transaction markers before it). Delivered
+    /// only to a consumer made with `enable.partition.eof=true`; ``isError`` is true for it.
+    @inlinable package var isPartitionEnd: Bool { pointer.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF }
+
     /// The partition; -1 for client-level errors.
     @inlinable package var partition: Int32 { pointer.pointee.partition }
 

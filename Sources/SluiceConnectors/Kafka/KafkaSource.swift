@@ -213,7 +213,9 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
         _ ranges: [(Int32, Int64, Int64)], parser: Parser, recordErrors: Bool, each: (Chunk) throws(SluiceError) -> Void
     ) throws(SluiceError) {
         guard !ranges.isEmpty else { return }
-        let consumer = try Self.consumer(options)
+        // Told where each partition ends: a topic an exactly-once sink writes ends in a
+        // transaction marker, which is never delivered, so the last record's offset is not `end - 1`.
+        let consumer = try Self.consumer(options, reportingPartitionEnds: true)
         defer { consumer.close() }
         var rows = MessageRows(description: description, parser: parser)
         var chunks: [Chunk] = []
@@ -231,6 +233,15 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
                 var progressed = false
                 consumer.poll(maxMessages: Chunk.preferredSize, timeout: .milliseconds(200)) { batch in
                     for message in batch {
+                        if message.isPartitionEnd {
+                            // Nothing before the partition's end is left to deliver: markers
+                            // and aborted records fill the rest of the range.
+                            if let end = remaining[message.partition], message.offset >= end {
+                                remaining[message.partition] = nil
+                                progressed = true
+                            }
+                            continue
+                        }
                         if message.isError {
                             failure = message.error
                             continue
@@ -263,10 +274,11 @@ package final class KafkaSource: SourceConnector, @unchecked Sendable {
 
     // MARK: Helpers
 
-    static func consumer(_ options: KafkaSourceOptions) throws(SluiceError) -> KafkaConsumer {
+    static func consumer(_ options: KafkaSourceOptions, reportingPartitionEnds: Bool = false) throws(SluiceError) -> KafkaConsumer {
         do {
             var properties: [String: String] = [:]
             for (key, value) in options.clientProperties { properties[key] = value }
+            if reportingPartitionEnds { properties["enable.partition.eof"] = "true" }
             return try KafkaConsumer(bootstrapServers: options.bootstrapServers, properties: properties)
         } catch {
             throw SluiceError(.invalidParameterValue, "the Kafka client refused the source's properties: \(error.message)")
