@@ -7,8 +7,9 @@ import SluiceNet
 /// Flink's SQL Gateway REST API to `sluice serve --flink-gateway-listen` (as Flink's
 /// `sql-client.sh gateway --endpoint` does), at a `Flink SQL>` prompt or over a script (`-f`),
 /// and answers as Flink's client does: `[INFO]` for statements, `[ERROR]` with the reason,
-/// results in its tableau form (`table` and `changelog` result modes print the same table: this
-/// client is not full-screen).
+/// results as `SET 'sql-client.execution.result-mode'` says: `tableau` (the default here, as
+/// this client is not full-screen) and `changelog` print each row with its change kind (`op`),
+/// `table` prints the rows as a table holds them, without it.
 struct SQLClient: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sql",
@@ -120,6 +121,9 @@ final class FlinkGatewayConsole {
     private let http = HTTPClient(configuration: .init(connectTimeout: .seconds(5), readTimeout: .seconds(600)))
     private var session = ""
     private(set) var quit = false
+    /// `sql-client.execution.result-mode`: `tableau`, `table` or `changelog`.
+    private(set) var resultMode = "tableau"
+    static let resultModeKey = "sql-client.execution.result-mode"
 
     init(endpoint: String) {
         base = endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") ? endpoint : "http://\(endpoint)"
@@ -152,6 +156,11 @@ final class FlinkGatewayConsole {
         default:
             break
         }
+        let mode = Self.resultMode(setBy: statement)
+        if let mode, !["tableau", "table", "changelog"].contains(mode) {
+            print("[ERROR] Could not execute SQL statement. Reason:\njava.lang.IllegalArgumentException: Could not parse value '\(mode)' for key '\(Self.resultModeKey)'.")
+            return false
+        }
         do {
             let operation = try await call(
                 "POST", "/v3/sessions/\(session)/statements", body: .object(["statement": .string(statement)]))["operationHandle"]?.stringValue ?? ""
@@ -178,12 +187,29 @@ final class FlinkGatewayConsole {
                 path = next
             }
             _ = try? await call("DELETE", "/v3/sessions/\(session)/operations/\(operation)/close")
-            print(Self.render(statement: words, kind: kind, isQuery: isQuery, columns: columns, rows: rows))
+            if let mode { resultMode = mode }
+            if words.first == "RESET", words.count == 1 || statement.contains(Self.resultModeKey) { resultMode = "tableau" }
+            if isQuery && resultMode == "table" {
+                // The rows as the result table holds them: no change kinds.
+                print(Self.render(statement: words, kind: kind, isQuery: false, columns: columns, rows: rows.map { Array($0.dropFirst()) }))
+            } else {
+                print(Self.render(statement: words, kind: kind, isQuery: isQuery, columns: columns, rows: rows))
+            }
             return true
         } catch let failure as GatewayFailure {
             print("[ERROR] Could not execute SQL statement. Reason:\n\(failure.reason)")
             return false
         }
+    }
+
+    /// The result mode `statement` sets (`SET 'sql-client.execution.result-mode' = 'x'`), lower
+    /// case; nil when it sets none.
+    static func resultMode(setBy statement: String) -> String? {
+        let parts = statement.split(separator: "'", omittingEmptySubsequences: false)
+        guard statement.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("SET"), parts.count >= 4,
+              parts[1] == resultModeKey, parts[2].trimmingCharacters(in: .whitespaces) == "="
+        else { return nil }
+        return parts[3].lowercased()
     }
 
     struct GatewayFailure: Error {

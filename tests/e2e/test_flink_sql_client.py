@@ -61,6 +61,17 @@ def test_a_script_of_seed_004_statements(tmp_path) -> None:
         assert "[ERROR] Could not execute SQL statement. Reason:\norg.apache.flink.table.api.ValidationException: relation \"nowhere\" does not exist" in run.stdout
         assert run.stdout.count("Received a total") == 1
 
+        # The result modes: `table` shows the rows without their change kind, `changelog` with it;
+        # another mode is Flink's error, and the script stops there.
+        run = _sql(server, "SET 'sql-client.execution.result-mode' = 'table';\nSELECT 6 * 7 AS answer;\n"
+                   "SET 'sql-client.execution.result-mode' = 'changelog';\nSELECT 6 * 7 AS answer;\n"
+                   "SET 'sql-client.execution.result-mode' = 'fullscreen';\nSELECT 1;\n", tmp_path)
+        assert run.returncode == 1
+        assert "| answer |\n+--------+\n|     42 |" in run.stdout
+        assert "| op | answer |" in run.stdout and "| +I |     42 |" in run.stdout
+        assert "Could not parse value 'fullscreen' for key 'sql-client.execution.result-mode'" in run.stdout
+        assert run.stdout.count("42 |") == 2
+
 
 def test_the_interactive_prompt() -> None:
     with SluiceServer() as server:
