@@ -140,6 +140,25 @@ break', '2024-01-02 00:00:00', '2024-06-30 12:00:00-07', true, -2.5, 3.0, '2024-
         cursor = presto.cursor()
         cursor.execute("SELECT id, qty, note, ok FROM typed ORDER BY id")
         assert [tuple(row) for row in cursor.fetchall()] == [tuple(row) for row in pg.execute("SELECT id, qty, note, ok FROM typed ORDER BY id").fetchall()]
+        # Named prepared statements, the clients' legacy path: presto-python-client sends
+        # PREPARE, then EXECUTE … USING with the statement sent back in X-Presto-Prepared-Statement,
+        # then DEALLOCATE PREPARE; trino's client does so with legacy_prepared_statements.
+        cursor = presto.cursor()
+        cursor.execute("SELECT id, note FROM typed WHERE id >= ? AND note <> ? ORDER BY id", (2, "alpha"))
+        assert [tuple(row) for row in cursor.fetchall()] == [tuple(row) for row in pg.execute(
+            "SELECT id, note FROM typed WHERE id >= 2 AND note <> 'alpha' ORDER BY id").fetchall()]
+        legacy = _trino(server, catalog="sluice", schema="public", legacy_prepared_statements=True).cursor()
+        legacy.execute("SELECT count(*), max(qty) FROM typed WHERE id < ?", (3,))
+        assert legacy.fetchall() == [[2, 10]]
+        # The header's statements are checked: one that is not URL-encoded text, or an unknown name, is an error.
+        assert _statement(server, "EXECUTE st_1", {"X-Trino-Prepared-Statement": "st_1=%ZZ"}).status_code == 400
+        unknown = _follow(_statement(server, "EXECUTE st_2 USING 1", {"X-Trino-Catalog": "sluice"}))
+        assert unknown[-1]["error"]["message"] == "Prepared statement not found: st_2"
+        added = _statement(server, "PREPARE st_3 FROM SELECT ? + 1", {"X-Trino-Catalog": "sluice"})
+        name, _, encoded = added.headers["X-Trino-Added-Prepare"].partition("=")
+        assert name == "st_3"
+        executed = _follow(_statement(server, "EXECUTE st_3 USING 41", {"X-Trino-Catalog": "sluice", "X-Trino-Prepared-Statement": f"st_3={encoded}"}))
+        assert [row for page in executed for row in page.get("data", [])] == [[42]]
         # Decimals are strings and timestamps Trino's text in the JSON itself.
         pages = _follow(_statement(server, "SELECT price, placed, placed_tz FROM typed WHERE id = 1", {"X-Trino-Catalog": "sluice"}))
         data = [row for page in pages for row in page.get("data", [])]

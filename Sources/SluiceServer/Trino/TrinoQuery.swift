@@ -8,6 +8,10 @@ enum TrinoOutcome: Sendable {
     case rows(columns: [(name: String, type: DataType)], chunks: [Chunk], stream: PGRowStream?)
     case update(type: String, count: Int?)
     case use(TrinoSessionNames)
+    /// `PREPARE`: the client is to keep the statement under its name.
+    case prepared(name: String, statement: String)
+    /// `DEALLOCATE PREPARE`: the client is to forget it.
+    case deallocated(name: String)
     case failed(TrinoError)
 }
 
@@ -136,6 +140,12 @@ final class TrinoQuery: Sendable {
                 if let catalog = names.catalog { headers.append((prefix + "Set-Catalog", catalog)) }
                 if let schema = names.schema { headers.append((prefix + "Set-Schema", schema)) }
             }
+        case .prepared(let name, let statement)?:
+            results.updateType = "PREPARE"
+            for prefix in ["X-Trino-", "X-Presto-"] { headers.append((prefix + "Added-Prepare", name + "=" + TrinoPreparedStatements.encode(statement))) }
+        case .deallocated(let name)?:
+            results.updateType = "DEALLOCATE"
+            for prefix in ["X-Trino-", "X-Presto-"] { headers.append((prefix + "Deallocated-Prepare", name)) }
         case .rows(let columns, _, let stream)?:
             results.columns = columns
             var data = TrinoJSONWriter(reservingCapacity: pageBytes + (pageBytes >> 3))

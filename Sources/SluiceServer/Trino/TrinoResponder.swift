@@ -62,6 +62,8 @@ struct TrinoResponder: Sendable {
                 }
             }
         }
+        guard let prepared = TrinoPreparedStatements.decode(request.headers["x-trino-prepared-statement"] + request.headers["x-presto-prepared-statement"])
+        else { return Self.problem(.badRequest, "Invalid X-Trino-Prepared-Statement header") }
         let names = TrinoSessionNames(
             catalog: Self.header(request, "catalog").flatMap { $0.isEmpty ? nil : $0.lowercased() },
             schema: Self.header(request, "schema").flatMap { $0.isEmpty ? nil : $0.lowercased() })
@@ -74,7 +76,7 @@ struct TrinoResponder: Sendable {
             questionMarkParameters: true)
         let query = TrinoQuery(id: queries.nextID(), slug: Self.slug(), session: session) {
             do throws(SluiceError) {
-                return try await TrinoStatement.parse(sql).run(session: session, names: names, catalogs: catalogs)
+                return try await TrinoStatement.parse(sql).run(session: session, names: names, catalogs: catalogs, prepared: prepared)
             } catch {
                 return .failed(TrinoError(error))
             }

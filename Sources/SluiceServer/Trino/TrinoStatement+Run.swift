@@ -5,7 +5,10 @@ import SluiceSQL
 extension TrinoStatement {
     /// Runs the statement: Trino's own from the catalogs, the rest through `session`, the same
     /// SQL session the Postgres port uses.
-    func run(session: SQLSession, names: TrinoSessionNames, catalogs: TrinoCatalogs) async throws(SluiceError) -> TrinoOutcome {
+    /// `prepared`: the statements the client keeps (`X-Trino-Prepared-Statement`), by name.
+    func run(
+        session: SQLSession, names: TrinoSessionNames, catalogs: TrinoCatalogs, prepared: [String: String] = [:]
+    ) async throws(SluiceError) -> TrinoOutcome {
         switch self {
         case .showCatalogs(let like):
             return Self.listing("Catalog", catalogs.names, like: like)
@@ -46,31 +49,17 @@ extension TrinoStatement {
             }
             return .use(TrinoSessionNames(catalog: catalog, schema: schema))
         case .executeImmediate(let text, let using):
-            // The values are constants: evaluated as a one-row SELECT of them, as the session
-            // evaluates any other.
-            var values: [Value] = []
-            var types: [DataType?] = []
-            if let using {
-                let list = try await session.prepare("SELECT " + using, parameterTypes: [])
-                guard list.count == 1 else { throw SluiceError(.syntaxError, "EXECUTE IMMEDIATE's USING takes a list of values") }
-                let row = try await session.execute(list[0], parameters: []).collected()
-                session.close(list[0])
-                guard let chunk = row.chunks.first(where: { $0.count > 0 }) else { throw SluiceError(.syntaxError, "EXECUTE IMMEDIATE's USING gave no values") }
-                values = chunk.columns.map { $0.value(at: 0) }
-                types = chunk.columns.map { $0.type == .unknown ? nil : $0.type }
-            }
-            let statements = try await session.prepare(text, parameterTypes: types)
-            guard statements.count == 1 else { throw SluiceError(.syntaxError, "EXECUTE IMMEDIATE takes one statement") }
-            guard statements[0].parameterTypes.count == values.count else {
-                throw SluiceError(
-                    .syntaxError, "the statement has \(statements[0].parameterTypes.count) parameters but USING gives \(values.count) values")
-            }
-            let result = try await session.execute(statements[0], parameters: values)
-            session.close(statements[0])
-            if let columns = result.columns {
-                return .rows(columns: columns.map { ($0.name, $0.type) }, chunks: result.chunks, stream: result.stream)
-            }
-            return Self.update(result.commandTag)
+            return try await Self.execute(text, using: using, in: session)
+        case .prepare(let name, let text):
+            // Checked now, as Trino does; the client keeps it.
+            for statement in try await session.prepare(text, parameterTypes: []) { session.close(statement) }
+            return .prepared(name: name, statement: text)
+        case .execute(let name, let using):
+            guard let text = prepared[name] else { throw SluiceError(.invalidSQLStatementName, "Prepared statement not found: \(name)") }
+            return try await Self.execute(text, using: using, in: session)
+        case .deallocate(let name):
+            guard prepared[name] != nil else { throw SluiceError(.invalidSQLStatementName, "Prepared statement not found: \(name)") }
+            return .deallocated(name: name)
         case .sql(let text):
             let statements = try await session.prepare(text, parameterTypes: [])
             guard !statements.isEmpty else { throw SluiceError(.syntaxError, "line 1:1: mismatched input '<EOF>': the statement is empty") }
@@ -84,6 +73,35 @@ extension TrinoStatement {
             }
             return Self.update(result.commandTag)
         }
+    }
+
+    /// Runs `text` with its `?` bound to `using`'s values (a list of constants; nil: none).
+    private static func execute(_ text: String, using: String?, in session: SQLSession) async throws(SluiceError) -> TrinoOutcome {
+        // The values are constants: evaluated as a one-row SELECT of them, as the session
+        // evaluates any other.
+        var values: [Value] = []
+        var types: [DataType?] = []
+        if let using {
+            let list = try await session.prepare("SELECT " + using, parameterTypes: [])
+            guard list.count == 1 else { throw SluiceError(.syntaxError, "EXECUTE's USING takes a list of values") }
+            let row = try await session.execute(list[0], parameters: []).collected()
+            session.close(list[0])
+            guard let chunk = row.chunks.first(where: { $0.count > 0 }) else { throw SluiceError(.syntaxError, "EXECUTE's USING gave no values") }
+            values = chunk.columns.map { $0.value(at: 0) }
+            types = chunk.columns.map { $0.type == .unknown ? nil : $0.type }
+        }
+        let statements = try await session.prepare(text, parameterTypes: types)
+        guard statements.count == 1 else { throw SluiceError(.syntaxError, "EXECUTE takes one statement") }
+        guard statements[0].parameterTypes.count == values.count else {
+            throw SluiceError(
+                .syntaxError, "the statement has \(statements[0].parameterTypes.count) parameters but USING gives \(values.count) values")
+        }
+        let result = try await session.execute(statements[0], parameters: values)
+        session.close(statements[0])
+        if let columns = result.columns {
+            return .rows(columns: columns.map { ($0.name, $0.type) }, chunks: result.chunks, stream: result.stream)
+        }
+        return Self.update(result.commandTag)
     }
 
     /// One varchar column of `values` that match `like` (Trino's LIKE: `%` and `_`).

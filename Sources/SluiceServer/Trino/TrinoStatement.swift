@@ -13,6 +13,14 @@ enum TrinoStatement: Equatable {
     /// `EXECUTE IMMEDIATE 'statement' [USING value, …]`: the statement with its `?` bound to the
     /// values (the text after USING, a list of constants), as Trino's clients send parameters.
     case executeImmediate(statement: String, using: String?)
+    /// `PREPARE name FROM statement`: the client keeps the statement (Trino's
+    /// `X-Trino-Added-Prepare`) and sends it back with each request.
+    case prepare(name: String, statement: String)
+    /// `EXECUTE name [USING value, …]`: a statement the client sent back in
+    /// `X-Trino-Prepared-Statement`, its `?` bound to the values.
+    case execute(name: String, using: String?)
+    /// `DEALLOCATE PREPARE name`: the client forgets the statement.
+    case deallocate(name: String)
     /// Anything else: SQL for the session.
     case sql(String)
 
@@ -34,6 +42,16 @@ enum TrinoStatement: Equatable {
             }
             return tokens[index + 1].text
         }
+        /// The values after `USING` at token `index` (nil when the statement ends there).
+        func using(at index: Int) throws(SluiceError) -> String? {
+            guard tokens.count > index else { return nil }
+            guard words[index] == "using", tokens.count > index + 1 else {
+                throw SluiceError(.syntaxError, "line 1:1: mismatched input '\(tokens[index].text)': expected USING")
+            }
+            var using = String(decoding: Array(text.utf8)[tokens[index + 1].start...], as: UTF8.self)
+            while let last = using.last, last == ";" || last.isWhitespace { using.removeLast() }
+            return using
+        }
         switch (words.first, words.count > 1 ? words[1] : nil) {
         case ("show", "catalogs"?):
             return .showCatalogs(like: try like(after: 2))
@@ -54,11 +72,15 @@ enum TrinoStatement: Equatable {
         case ("describe", _) where tokens.count == 2, ("desc", _) where tokens.count == 2:
             return .describe(try objectName(tokens[1]))
         case ("execute", "immediate"?) where tokens.count >= 3 && tokens[2].isString:
-            guard tokens.count > 3 else { return .executeImmediate(statement: tokens[2].text, using: nil) }
-            guard words[3] == "using", tokens.count > 4 else { throw SluiceError(.syntaxError, "line 1:1: expected USING after the statement") }
-            var using = String(decoding: Array(text.utf8)[tokens[4].start...], as: UTF8.self)
-            while let last = using.last, last == ";" || last.isWhitespace { using.removeLast() }
-            return .executeImmediate(statement: tokens[2].text, using: using)
+            return .executeImmediate(statement: tokens[2].text, using: try using(at: 3))
+        case ("execute", _?) where tokens.count >= 2:
+            return .execute(name: try preparedName(tokens[1]), using: try using(at: 2))
+        case ("prepare", _?) where tokens.count >= 4 && words[2] == "from":
+            var statement = String(decoding: Array(text.utf8)[tokens[3].start...], as: UTF8.self)
+            while let last = statement.last, last == ";" || last.isWhitespace { statement.removeLast() }
+            return .prepare(name: try preparedName(tokens[1]), statement: statement)
+        case ("deallocate", "prepare"?) where tokens.count == 3:
+            return .deallocate(name: try preparedName(tokens[2]))
         case ("use", _) where tokens.count == 2:
             let target = try objectName(tokens[1])
             switch target.parts.count {
@@ -69,6 +91,14 @@ enum TrinoStatement: Equatable {
         default:
             return .sql(text)
         }
+    }
+
+    /// A prepared statement's name: one identifier.
+    private static func preparedName(_ token: Token) throws(SluiceError) -> String {
+        guard !token.isString, token.parts.count == 1, !token.parts[0].isEmpty else {
+            throw SluiceError(.syntaxError, "line 1:1: mismatched input '\(token.text)': expected a prepared statement's name")
+        }
+        return token.parts[0]
     }
 
     /// A word of the statement: a name (quoted or not, with its dots), a string, or a symbol.
