@@ -128,3 +128,42 @@ import Testing
         #expect(total == 150_000 * 150_001 / 2)
     }
 }
+
+/// Named prepared statements: the statements, and the header the client keeps them in.
+@Suite struct TrinoPreparedStatementTests {
+    @Test func preparedStatementsParse() throws {
+        #expect(try TrinoStatement.parse("PREPARE st_1 FROM SELECT ? + 1;") == .prepare(name: "st_1", statement: "SELECT ? + 1"))
+        #expect(try TrinoStatement.parse("EXECUTE st_1 USING 41, 'x'") == .execute(name: "st_1", using: "41, 'x'"))
+        #expect(try TrinoStatement.parse("EXECUTE st_1") == .execute(name: "st_1", using: nil))
+        #expect(try TrinoStatement.parse("DEALLOCATE PREPARE st_1") == .deallocate(name: "st_1"))
+        #expect(throws: SluiceError.self) { try TrinoStatement.parse("EXECUTE st_1 WITH 1") }
+        #expect(throws: SluiceError.self) { try TrinoStatement.parse("EXECUTE 'st_1'") }
+    }
+
+    @Test func headersRoundTrip() throws {
+        let statement = "SELECT 'a b,c=d%é' FROM t WHERE x = ?"
+        let encoded = TrinoPreparedStatements.encode(statement)
+        #expect(!encoded.contains(",") && !encoded.contains("=") && !encoded.contains(" "))
+        #expect(TrinoPreparedStatements.decode(["st_1=\(encoded), st_2=SELECT+1"]) == ["st_1": statement, "st_2": "SELECT 1"])
+        #expect(TrinoPreparedStatements.decode(["st_1"]) == nil)
+        #expect(TrinoPreparedStatements.decode(["st_1=%4"]) == nil)
+        #expect(TrinoPreparedStatements.decode(["st_1=%FF"]) == nil)
+        #expect(TrinoPreparedStatements.decode(["", " , "]) == [:])
+    }
+
+    @Test func randomHeadersNeverCrashTheDecoder() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("%+=, abcXYZ019é\u{0}".unicodeScalars)
+        for _ in 0 ..< 5_000 {
+            let length = Int.random(in: 0 ... 40, using: &generator)
+            var text = ""
+            for _ in 0 ..< length { text.unicodeScalars.append(alphabet.randomElement(using: &generator)!) }
+            if let decoded = TrinoPreparedStatements.decode([text]) {
+                for (name, statement) in decoded {
+                    #expect(!name.isEmpty)
+                    #expect(TrinoPreparedStatements.decode(["\(name)=\(TrinoPreparedStatements.encode(statement))"]) == [name: statement])
+                }
+            }
+        }
+    }
+}
