@@ -71,18 +71,22 @@ extension Binder {
         if let builtin, builtin.argumentTypes.count == types.count, zip(builtin.argumentTypes, types).allSatisfy({ Self.isSameType($0, $1) }) {
             return nil
         }
+        // PostgreSQL's order (typeconv-func): most exact matches, then most preferred types
+        // (double precision, text, timestamptz) where a conversion is needed; an untyped
+        // literal prefers text.
         var best: [FunctionDefinition] = []
-        var bestScore = -1
+        var bestScore = (exact: -1, preferred: -1)
         for candidate in candidates {
-            var score = 0
+            var score = (exact: 0, preferred: 0)
             var fits = true
             for (parameter, argument) in zip(candidate.parameterTypes, types) {
                 if Self.isSameType(parameter, argument) {
-                    score += 2
+                    score.exact += 1
                 } else if argument == .unknown {
-                    // An untyped literal prefers text, PostgreSQL's preferred type of its category.
-                    if parameter == .varchar { score += 1 }
-                } else if !Self.isImplicitArgumentCast(argument, to: parameter) {
+                    if parameter == .varchar { score.preferred += 1 }
+                } else if Self.isImplicitArgumentCast(argument, to: parameter) {
+                    if [.float64, .timestamptz].contains(parameter) { score.preferred += 1 }
+                } else {
                     fits = false
                     break
                 }
@@ -173,8 +177,15 @@ extension Binder {
             moved.position = position
             throw moved
         }
-        if function.isStrict, !arguments.isEmpty {
-            let anyNull = ScalarExpr.or(arguments.map { .isNull($0, negated: false) })
+        // A strict function's NULL arguments: known now for literals, else checked per row.
+        let unknownNulls = arguments.filter { argument in
+            if case .literal(let value, _) = argument { return value.isNull } else { return true }
+        }
+        if function.isStrict, !unknownNulls.isEmpty {
+            if unknownNulls.contains(where: { if case .literal = $0 { return true } else { return false } }) {
+                return .literal(.null, function.returnType)
+            }
+            let anyNull = ScalarExpr.or(unknownNulls.map { .isNull($0, negated: false) })
             result = .caseWhen([SluiceExpr.CaseBranch(condition: anyNull, result: .literal(.null, function.returnType))], otherwise: result, function.returnType)
         }
         return result
