@@ -95,6 +95,8 @@ def test_functions_and_their_errors_equal_postgresql(server: SluiceServer, oracl
             theirs.execute(sql)
         for sql in QUERIES + BAD_CREATES:
             assert _outcome(mine, sql) == _outcome(theirs, sql), sql
+        # A bound parameter (psycopg sends 5 as a smallint) is widened as a literal is.
+        assert mine.execute("SELECT add1(%s), label(%s, %s)", (5, 6, "y")).fetchone() == (6, "y:6")
         error = _error(mine, "SELECT add1('x'::text)")
         assert error.sqlstate == "42883" and "does not exist" in str(error)
         assert "explicit type casts" in (error.diag.message_hint or "")
