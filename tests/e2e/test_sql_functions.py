@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from harness import SluiceServer
+from psql_client import run_psql
 from source_support import connect, wait_until
 
 FUNCTIONS = [
@@ -186,6 +187,10 @@ def test_catalog_lists_functions_and_schema_qualified_names_work(server: SluiceS
         assert rows == [("neg", "fs", 1, 23, 14), ("neg", "public", 1, 23, 14)]
         shown = conn.execute("SHOW FUNCTIONS").fetchall()
         assert ("neg", "a integer", "integer", "sql", "") in shown
+        assert conn.execute("SHOW CREATE FUNCTION neg").fetchone() == ("neg", "CREATE FUNCTION neg(a INT) RETURNS INT LANGUAGE SQL RETURN 0 - a - 1000")
+        # psql's \df reads pg_proc with pg_get_function_result and pg_get_function_arguments.
+        listed = run_psql(server.endpoint(), "-A", "-t", "-c", "\\df").stdout.splitlines()
+        assert "public|neg|integer|a integer|func" in listed, listed
         # A built-in's name and argument types are taken.
         error = _error(conn, "CREATE FUNCTION abs(a INT) RETURNS INT LANGUAGE SQL RETURN a")
         assert error.sqlstate == "42723"

@@ -16,6 +16,14 @@ extension Binder {
             let relation = try relation(named: name, position: nil)
             try requireVisible(relation)
             return .utility(.describe(relation))
+        case .create(.function, let name):
+            let schemas = name.qualifier.last.map { [$0] } ?? (session.schema == "public" ? ["public"] : [session.schema, "public"])
+            guard let function = schemas.lazy.compactMap({ self.catalog.functions(named: name.name, schema: $0).first }).first else {
+                throw SluiceError(.undefinedFunction, "function \"\(name.description)\" does not exist")
+            }
+            let plan = BatchPlan.values(
+                rows: [[.literal(.string(function.name), .varchar), .literal(.string(function.definition), .varchar)]], types: [.varchar, .varchar])
+            return .query(plan, columns: [OutputColumn(name: "Name", type: .varchar), OutputColumn(name: "Create Sql", type: .varchar)])
         case .create(_, let name):
             let relation = try relation(named: name, position: nil)
             try requireVisible(relation)

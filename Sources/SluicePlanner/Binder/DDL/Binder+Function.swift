@@ -61,7 +61,9 @@ extension Binder {
             }
             // A materialized view or sink keeps the body it inlined: replacing it would leave
             // them computing the old one. A view binds the function again where it is used.
-            if let user = catalog.relations.first(where: { $0.dependencies.contains(existing.id) && $0.kind != .view }) {
+            // (Also through a view: a materialized view reading it inlined the view's query.)
+            let users = catalog.relations.filter { $0.dependencies.contains(existing.id) }
+            if let user = (users + users.flatMap { allDependents(of: $0.id) }).first(where: { $0.kind != .view }) {
                 throw SluiceError(
                     .dependentObjectsStillExist, "cannot replace function \(signature) because \(user.kind.rawValue) \(user.name) uses it",
                     detail: "The \(user.kind.rawValue) inlined the function's body when it was created.",
