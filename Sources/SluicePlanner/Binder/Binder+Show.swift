@@ -18,7 +18,8 @@ extension Binder {
             return .utility(.describe(relation))
         case .create(.function, let name):
             let schemas = name.qualifier.last.map { [$0] } ?? (session.schema == "public" ? ["public"] : [session.schema, "public"])
-            guard let function = schemas.lazy.compactMap({ self.catalog.functions(named: name.name, schema: $0).first }).first else {
+            let catalog = catalog
+            guard let function = schemas.compactMap({ catalog.functions(named: name.name, schema: $0).first }).first else {
                 throw SluiceError(.undefinedFunction, "function \"\(name.description)\" does not exist")
             }
             let plan = BatchPlan.values(
