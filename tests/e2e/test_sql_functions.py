@@ -209,6 +209,30 @@ def test_catalog_lists_functions_and_schema_qualified_names_work(server: SluiceS
         assert conn.execute("SELECT count(*) FROM pg_proc WHERE proname IN ('neg', 'r1', 'r2')").fetchone() == (0,)
 
 
+def test_only_the_owner_replaces_or_drops_a_function(server: SluiceServer) -> None:
+    with connect(server) as admin:
+        admin.execute("CREATE USER fn_owner")
+        admin.execute("CREATE USER fn_other")
+        admin.execute("GRANT CREATE ON SCHEMA public TO fn_owner")
+    as_owner = psycopg.connect(host=server.host, port=server.port, user="fn_owner", dbname="dev", autocommit=True)
+    as_other = psycopg.connect(host=server.host, port=server.port, user="fn_other", dbname="dev", autocommit=True)
+    with as_owner, as_other:
+        as_owner.execute("CREATE FUNCTION owned() RETURNS TEXT LANGUAGE SQL RETURN 'mine'")
+        # Anyone may call it (EXECUTE is PUBLIC's, as in PostgreSQL); only its owner may change it.
+        assert as_other.execute("SELECT owned()").fetchone() == ("mine",)
+        assert _error(as_other, "DROP FUNCTION owned").sqlstate == "42501"
+        assert _error(as_other, "CREATE OR REPLACE FUNCTION owned() RETURNS TEXT LANGUAGE SQL RETURN 'theirs'").sqlstate == "42501"
+        # Creating needs CREATE on the schema.
+        assert _error(as_other, "CREATE FUNCTION other() RETURNS INT LANGUAGE SQL RETURN 1").sqlstate == "42501"
+        as_owner.execute("CREATE OR REPLACE FUNCTION owned() RETURNS TEXT LANGUAGE SQL RETURN 'still mine'")
+        assert as_other.execute("SELECT owned()").fetchone() == ("still mine",)
+        as_owner.execute("DROP FUNCTION owned()")
+    # Names a built-in aggregate takes cannot be a SQL function's: a call would be the aggregate.
+    with connect(server) as admin:
+        assert _error(admin, "CREATE FUNCTION sum(a INT) RETURNS INT LANGUAGE SQL RETURN a").sqlstate == "42723"
+        assert _error(admin, "CREATE FUNCTION coalesce(a INT) RETURNS INT LANGUAGE SQL RETURN a").sqlstate == "42723"
+
+
 def test_functions_survive_kill_9(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with SluiceServer(data_dir=data) as first:

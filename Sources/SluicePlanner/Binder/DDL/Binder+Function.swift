@@ -38,7 +38,8 @@ extension Binder {
         }
         let returnType = try create.returnType.resolvedDataType()
         let signature = "\(name)(\(types.map(\.sqlName).joined(separator: ", ")))"
-        if Self.reservedFunctionNames.contains(name) || AggregateKind(name: name) != nil
+        if Self.reservedFunctionNames.contains(name) || AggregateKind(name: name) != nil || StatisticalAggregate(name: name) != nil
+            || OrderedSetAggregate(name: name) != nil
             || ((try? FunctionRegistry.resolve(name: name, argumentTypes: types)).map { $0.argumentTypes.count == types.count && zip($0.argumentTypes, types).allSatisfy { Self.isSameType($0, $1) } } ?? false)
         {
             throw SluiceError(
