@@ -185,6 +185,8 @@ def test_catalog_lists_functions_and_schema_qualified_names_work(server: SluiceS
             "SELECT p.proname, n.nspname, p.pronargs, p.prorettype, p.prolang FROM pg_catalog.pg_proc p "
             "JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'neg' ORDER BY n.nspname").fetchall()
         assert rows == [("neg", "fs", 1, 23, 14), ("neg", "public", 1, 23, 14)]
+        assert conn.execute("SELECT name, arg_type_ids, return_type_id, language FROM rw_catalog.rw_functions WHERE name = 'neg'").fetchall() == [
+            ("neg", [23], 23, "sql"), ("neg", [23], 23, "sql")]
         shown = conn.execute("SHOW FUNCTIONS").fetchall()
         assert ("neg", "a integer", "integer", "sql", "") in shown
         assert conn.execute("SHOW CREATE FUNCTION neg").fetchone() == ("neg", "CREATE FUNCTION neg(a INT) RETURNS INT LANGUAGE SQL RETURN 0 - a - 1000")
