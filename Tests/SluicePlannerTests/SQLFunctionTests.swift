@@ -53,6 +53,10 @@ import Testing
         #expect(function.parameterTypes == [.int32, .int64])
         #expect(function.returnType == .decimal(precision: nil, scale: nil))
         #expect(function.body == "SELECT a + $2")
+        // RETURN expr is kept as SELECT expr.
+        guard case .createFunction(let returning, _) = try bind("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL RETURN (a + 1) * 2", catalog)
+        else { Issue.record("not CREATE FUNCTION"); return }
+        #expect(returning.body == "SELECT (a + 1) * 2")
     }
 
     @Test func callIsInlinedWithArgumentsCastToParameterTypes() throws {
@@ -104,6 +108,11 @@ import Testing
         #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL RETURN 'x'::varchar", catalog) == .invalidFunctionDefinition)
         #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL AS 'SELECT a FROM t'", catalog) == .featureNotSupported)
         #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE python AS 'x'", catalog) == .featureNotSupported)
+        #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL AS 'SELECT a FROM'", catalog) == .syntaxError)
+        #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL AS 'a +'", catalog) == .syntaxError)
+        #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL AS 'SELECT 1; SELECT 2'", catalog) == .featureNotSupported)
+        #expect(code("CREATE FUNCTION g(a INT) RETURNS bigint LANGUAGE SQL RETURN sum(a)", catalog) == .groupingError)
+        #expect(code("CREATE FUNCTION g(a INT) RETURNS INT LANGUAGE SQL RETURN (SELECT max(x) FROM t)", catalog) == .featureNotSupported)
         #expect(code("CREATE FUNCTION g(a INT, a INT) RETURNS INT LANGUAGE SQL RETURN 1", catalog) == .invalidFunctionDefinition)
         #expect(code("CREATE OR REPLACE FUNCTION f(a INT) RETURNS bigint LANGUAGE SQL RETURN a", catalog) == .invalidFunctionDefinition)
         #expect(code("DROP FUNCTION nope", catalog) == .undefinedFunction)

@@ -206,7 +206,13 @@ def test_catalog_lists_functions_and_schema_qualified_names_work(server: SluiceS
         # Only LANGUAGE SQL.
         assert _error(conn, "CREATE FUNCTION py(a INT) RETURNS INT LANGUAGE python AS 'return a'").sqlstate == "0A000"
         conn.execute("DROP FUNCTION r1 CASCADE")
-        conn.execute("DROP FUNCTION fs.neg")
+        # A schema's functions go with it (CASCADE), and the views that call them.
+        conn.execute("CREATE VIEW negv AS SELECT fs.neg(1) AS n")
+        error = _error(conn, "DROP SCHEMA fs")
+        assert error.sqlstate == "2BP01" and "function fs.neg(integer)" in (error.diag.message_detail or "")
+        conn.execute("DROP SCHEMA fs CASCADE")
+        assert _error(conn, "SELECT * FROM negv").sqlstate == "42P01"
+        assert _error(conn, "SELECT fs.neg(1)").sqlstate == "42883"
         conn.execute("DROP FUNCTION neg")
         assert conn.execute("SELECT count(*) FROM pg_proc WHERE proname IN ('neg', 'r1', 'r2')").fetchone() == (0,)
 

@@ -74,7 +74,8 @@ extension Binder {
         let body: String
         switch create.body {
         case .string(let text): body = text
-        case .returnExpression(let expression): body = expression.description
+        // (RETURN expr is kept as SELECT expr: one form to read back.)
+        case .returnExpression(let expression): body = "SELECT \(expression)"
         }
         let owner = if let existing { existing.owner } else { try actingRole().oid }
         var function = FunctionDefinition(
@@ -108,8 +109,15 @@ extension Binder {
             if !doomed.contains(where: { $0.id == function.id }) { doomed.append(function) }
         }
         guard !doomed.isEmpty else { return .nothing(tag: "DROP_FUNCTION", notice: notices.first) }
+        let (functions, relations) = try functionDrop(doomed, cascade: drop.cascade)
+        return .dropFunctions(functions, relations: relations)
+    }
+
+    /// What dropping functions `named` takes with it: the functions that call them and the
+    /// relations that use any of those, dependents first; without `cascade`, 2BP01 if any.
+    func functionDrop(_ named: [FunctionDefinition], cascade: Bool) throws(SluiceError) -> (functions: [FunctionDefinition], relations: [RelationDefinition]) {
+        let doomed = named
         // Functions that call a doomed one (their dependencies hold every function they reach).
-        let named = doomed
         var callers: [FunctionDefinition] = []
         for function in named {
             for caller in catalog.functionDependents(of: function.id) where !doomed.contains(where: { $0.id == caller.id }) && !callers.contains(where: { $0.id == caller.id }) {
@@ -123,7 +131,7 @@ extension Binder {
                 relations.append(dependent)
             }
         }
-        if !drop.cascade && (!callers.isEmpty || !relations.isEmpty) {
+        if !cascade && (!callers.isEmpty || !relations.isEmpty) {
             let function = named[0]
             let lines = callers.map { "function \($0.signature) depends on function \(function.signature)" }
                 + relations.map { "\($0.kind.rawValue) \($0.name) depends on function \(function.signature)" }
@@ -134,7 +142,7 @@ extension Binder {
         for relation in relations { try requireOwner(relation) }
         // Dependents first: a relation is made after what it reads.
         relations.sort { $0.id > $1.id }
-        return .dropFunctions(callers + named, relations: relations)
+        return (callers + named, relations)
     }
 
     /// The function `target` names: by its parameter types when given, else the one function of

@@ -204,24 +204,30 @@ extension Binder {
     /// A SQL function's body as one expression: `SELECT expression` (one column, no FROM or any
     /// other clause) or the expression alone.
     static func functionBodyExpression(_ text: String) throws(SluiceError) -> Expression {
-        if let statements = try? SQLParser.parse(text) {
-            guard statements.count == 1 else {
-                throw SluiceError(.featureNotSupported, "a SQL function's body must be one statement")
-            }
-            guard case .query(let query) = statements[0].kind else {
-                throw SluiceError(.featureNotSupported, "a SQL function's body must be a SELECT of one expression")
-            }
-            guard query.with == nil, query.orderBy.isEmpty, query.limit == nil, query.offset == nil, case .select(let select) = query.body,
-                select.from.isEmpty, select.filter == nil, select.groupBy.isEmpty, select.having == nil, select.distinct == nil,
-                select.windows.isEmpty,
-                select.projection.count == 1, case .expression(let expression, _) = select.projection[0]
-            else {
-                throw SluiceError(
-                    .featureNotSupported, "a SQL function's body must be a SELECT of one expression, without FROM or other clauses",
-                    hint: "Write the body as 'SELECT expression' or RETURN expression.")
-            }
-            return expression
+        let statements: [Statement]
+        do {
+            statements = try SQLParser.parse(text)
+        } catch {
+            // Not a statement: an expression, unless it began as a query.
+            let start = text.drop { $0.isWhitespace || $0 == "(" }.prefix(6).lowercased()
+            if start.hasPrefix("select") || start.hasPrefix("values") || start.hasPrefix("with") { throw error }
+            return try SQLParser.parseExpression(text)
         }
-        return try SQLParser.parseExpression(text)
+        guard statements.count == 1 else {
+            throw SluiceError(.featureNotSupported, "a SQL function's body must be one statement")
+        }
+        guard case .query(let query) = statements[0].kind else {
+            throw SluiceError(.featureNotSupported, "a SQL function's body must be a SELECT of one expression")
+        }
+        guard query.with == nil, query.orderBy.isEmpty, query.limit == nil, query.offset == nil, case .select(let select) = query.body,
+            select.from.isEmpty, select.filter == nil, select.groupBy.isEmpty, select.having == nil, select.distinct == nil,
+            select.windows.isEmpty,
+            select.projection.count == 1, case .expression(let expression, _) = select.projection[0]
+        else {
+            throw SluiceError(
+                .featureNotSupported, "a SQL function's body must be a SELECT of one expression, without FROM or other clauses",
+                hint: "Write the body as 'SELECT expression' or RETURN expression.")
+        }
+        return expression
     }
 }
