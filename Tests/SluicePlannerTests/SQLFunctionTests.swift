@@ -144,4 +144,28 @@ import Testing
         guard case .dropFunctions(let only, _) = try bind("DROP FUNCTION f(bigint)", catalog) else { Issue.record("not DROP FUNCTION"); return }
         #expect(only.map(\.parameterTypes) == [[.int64]])
     }
+
+    @Test func deepAndExplodingNestingIsBounded() throws {
+        let catalog = Catalog()
+        try create("CREATE FUNCTION n0(a INT) RETURNS INT LANGUAGE SQL RETURN a", in: catalog)
+        // Each level calls the one below twice: 2^20 inlined calls at level 20.
+        var level = 1
+        var refused: SQLState?
+        while level <= 20 && refused == nil {
+            let sql = "CREATE FUNCTION n\(level)(a INT) RETURNS INT LANGUAGE SQL RETURN n\(level - 1)(a) + n\(level - 1)(a)"
+            refused = code(sql, catalog)
+            if refused == nil { try create(sql, in: catalog) }
+            level += 1
+        }
+        #expect(refused == .statementTooComplex)
+        // A chain deeper than the limit.
+        try create("CREATE FUNCTION c0(a INT) RETURNS INT LANGUAGE SQL RETURN a", in: catalog)
+        var chainRefused: SQLState?
+        for depth in 1...40 where chainRefused == nil {
+            let sql = "CREATE FUNCTION c\(depth)(a INT) RETURNS INT LANGUAGE SQL RETURN c\(depth - 1)(a) + 1"
+            chainRefused = code(sql, catalog)
+            if chainRefused == nil { try create(sql, in: catalog) }
+        }
+        #expect(chainRefused == .statementTooComplex)
+    }
 }

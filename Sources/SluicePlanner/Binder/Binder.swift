@@ -82,6 +82,10 @@ package struct Binder {
     var inlinedArguments: InlinedArguments?
     /// The SQL functions being inlined around the binding, outermost first.
     var inliningFunctions: [Int] = []
+    /// How many SQL function calls the statement has inlined (bounded by ``maximumInlinedCalls``).
+    var inlinedCallCount = 0
+    /// The bodies of the SQL functions inlined so far, parsed once per statement.
+    var parsedFunctionBodies: [Int: (text: String, expression: Expression)] = [:]
     /// How many views are being expanded around the binding (a limit stops a cycle).
     var viewDepth = 0
     /// Inside a view: its owner, whose privileges its relations are read with (nil: the session's user).

@@ -24,6 +24,9 @@ struct InlinedArguments {
 extension Binder {
     /// How deep SQL functions may call SQL functions (CREATE refuses a cycle; this bounds the rest).
     static let maximumInliningDepth = 32
+    /// How many calls of SQL functions one statement may inline (a body calling a function
+    /// twice, whose body calls another twice, … doubles them at each level).
+    static let maximumInlinedCalls = 10_000
 
     /// `call` when it names a SQL function: the function's body bound over `arguments`. Nil when
     /// no SQL function has the name, or a built-in function fits the arguments better.
@@ -146,17 +149,33 @@ extension Binder {
     /// its parameters, cast to its return type; NULL when an argument is NULL, for a function
     /// that RETURNS NULL ON NULL INPUT. The body sees no column of the query calling it.
     mutating func inline(_ function: FunctionDefinition, arguments: [ScalarExpr], clause: String, position: Int?) throws(SluiceError) -> ScalarExpr {
-        if inliningFunctions.contains(function.id) || inliningFunctions.count >= Self.maximumInliningDepth {
+        if inliningFunctions.count >= Self.maximumInliningDepth {
+            throw SluiceError(
+                .statementTooComplex, "SQL functions nest more than \(Self.maximumInliningDepth) deep",
+                hint: "SQL functions are inlined where they are called; call fewer levels of them.", position: position)
+        }
+        inlinedCallCount += 1
+        if inlinedCallCount > Self.maximumInlinedCalls {
+            throw SluiceError(
+                .statementTooComplex, "the statement inlines more than \(Self.maximumInlinedCalls) calls of SQL functions",
+                hint: "Each call of a SQL function is replaced by its body, with the calls in it: call fewer of them.", position: position)
+        }
+        if inliningFunctions.contains(function.id) {
             throw SluiceError(
                 .invalidFunctionDefinition, "function \(function.signature) calls itself",
                 detail: "SQL functions are inlined where they are called, so a function may not call itself, directly or through another.",
                 position: position)
         }
         let body: Expression
-        do {
-            body = try Self.functionBodyExpression(function.body)
-        } catch {
-            throw SluiceError.internalError("the stored body of function \(function.signature) does not parse: \(error.message)")
+        if let parsed = parsedFunctionBodies[function.id], parsed.text == function.body {
+            body = parsed.expression
+        } else {
+            do {
+                body = try Self.functionBodyExpression(function.body)
+            } catch {
+                throw SluiceError.internalError("the stored body of function \(function.signature) does not parse: \(error.message)")
+            }
+            parsedFunctionBodies[function.id] = (function.body, body)
         }
         if !referencedRelations.contains(function.id) { referencedRelations.append(function.id) }
         let saved = (inlinedArguments, outerScope, usesOuterReferences)

@@ -26,7 +26,7 @@ enum PgProc: SystemTable {
             return [
                 .int32(Int32(function.id)), .string(function.name), .int32(namespace), .int32(function.returnType.oid), .string("f"),
                 .int32(Int32(function.owner)), .int32(sqlLanguageOID), .string(volatility), .bool(function.isStrict), .bool(false),
-                .int16(Int16(function.parameterTypes.count)), names, .string(function.body),
+                .int16(Int16(clamping: function.parameterTypes.count)), names, .string(function.body),
             ]
         }
     }
