@@ -104,6 +104,12 @@ package struct SQLState: Hashable, Sendable, CustomStringConvertible {
     package static let cannotCoerce = SQLState("42846")
     /// The corresponding SQLSTATE is `42883`.
     package static let undefinedFunction = SQLState("42883")
+    /// The corresponding SQLSTATE is `42723`.
+    package static let duplicateFunction = SQLState("42723")
+    /// The corresponding SQLSTATE is `42725`.
+    package static let ambiguousFunction = SQLState("42725")
+    /// The corresponding SQLSTATE is `42P13`.
+    package static let invalidFunctionDefinition = SQLState("42P13")
     /// The corresponding SQLSTATE is `42P01`.
     package static let undefinedTable = SQLState("42P01")
     /// The corresponding SQLSTATE is `42P02`.

@@ -165,6 +165,10 @@ enum Corpus {
     /// Statements of every kind.
     static let statements: [String] = [
         "SELECT 1",
+        "CREATE FUNCTION add1(a INT) RETURNS INT LANGUAGE SQL RETURN a + 1",
+        "create or replace function s.f(int, b numeric(10, 2)) returns numeric as $$ select $1 * b $$ language sql immutable strict",
+        "CREATE FUNCTION g() LANGUAGE SQL CALLED ON NULL INPUT RETURNS varchar AS 'select ''x'''",
+        "DROP FUNCTION IF EXISTS add1(int), s.f RESTRICT",
         "GRANT SELECT, INSERT ON t, s.u TO alice, PUBLIC WITH GRANT OPTION",
         "GRANT ALL PRIVILEGES ON MATERIALIZED VIEW mv TO bob GRANTED BY CURRENT_USER",
         "GRANT SELECT ON ALL MATERIALIZED VIEWS IN SCHEMA public, s TO reader",

@@ -94,6 +94,14 @@ package struct Binder {
     /// for a new view's or materialized view's dependencies; a view's own references are not
     /// added where it is used.
     var referencedRelations: [Int] = []
+    /// While a SQL function's body is bound: its arguments, which its parameters name.
+    var inlinedArguments: InlinedArguments?
+    /// The SQL functions being inlined around the binding, outermost first.
+    var inliningFunctions: [Int] = []
+    /// How many SQL function calls the statement has inlined (bounded by ``maximumInlinedCalls``).
+    var inlinedCallCount = 0
+    /// The bodies of the SQL functions inlined so far, parsed once per statement.
+    var parsedFunctionBodies: [Int: (text: String, expression: Expression)] = [:]
     /// How many views are being expanded around the binding (a limit stops a cycle).
     var viewDepth = 0
     /// Inside a view: its owner, whose privileges its relations are read with (nil: the session's user).
@@ -257,6 +265,10 @@ package struct Binder {
             return try bindCreateRole(create)
         case .createSecret(let name, let ifNotExists, let options, let value):
             return try bindCreateSecret(name.name, ifNotExists: ifNotExists, options: options, value: value)
+        case .createFunction(let create):
+            return try bindCreateFunction(create, sourceText: statement.sourceText)
+        case .dropFunction(let drop):
+            return try bindDropFunction(drop)
         case .alterRole(let alter):
             return try bindAlterRole(alter)
         case .dropRoles(let names, let ifExists):

@@ -74,6 +74,10 @@ package enum PlannedStatement: Sendable {
     case createSecret(String, value: String)
     /// Secrets to drop.
     case dropSecrets([String])
+    /// A new SQL function, or one put in place of the function with its id (`replacing`).
+    case createFunction(FunctionDefinition, replacing: Bool)
+    /// SQL functions to drop, and (CASCADE) the relations that use them, dependents first.
+    case dropFunctions([FunctionDefinition], relations: [RelationDefinition])
     /// GRANT or REVOKE: objects' new owners-and-grants, for the server to store.
     case grant([AccessChange], isRevoke: Bool, notices: [String])
     /// GRANT or REVOKE of roles: members' new memberships, for the server to store.

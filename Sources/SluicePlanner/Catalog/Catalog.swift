@@ -22,6 +22,8 @@ package final class Catalog: Sendable {
     let accessState = Mutex(StoredAccess())
     /// Secrets by name (`Secrets.swift`).
     let secretState = Mutex<[String: String]>([:])
+    /// SQL functions by id (`Functions.swift`).
+    let functionState = Mutex<[Int: FunctionDefinition]>([:])
 
     package init() {}
 

@@ -50,7 +50,7 @@ package struct RelationDefinition: Sendable, Equatable, Codable {
     package var primaryKey: [Int]
     /// The statement that created it, replayed at startup.
     package var definition: String
-    /// Ids of the relations this one reads.
+    /// Ids of the relations this one reads, and of the SQL functions it inlines (``FunctionDefinition``).
     package var dependencies: [Int]
     /// For a source, or a table a connector feeds: the connector and format.
     package var connector: ConnectorSpec?

@@ -35,6 +35,9 @@ enum SystemFunctions {
         case ("obj_description", _), ("col_description", _), ("shobj_description", _), ("pg_get_expr", _),
             ("pg_get_partkeydef", _), ("pg_get_serial_sequence", _), ("pg_get_statisticsobjdef_columns", _), ("pg_tablespace_location", _):
             return text(nil)
+        case ("pg_get_function_result", 1), ("pg_get_function_arguments", 1), ("pg_get_function_identity_arguments", 1), ("pg_get_functiondef", 1):
+            guard arguments[0].type.isInteger || arguments[0].type == .unknown else { return text(nil) }
+            return .call(functionText(name, catalog: catalog), [.cast(arguments[0], .int32)])
         case ("pg_get_viewdef", 1), ("pg_get_viewdef", 2):
             guard arguments[0].type.isInteger || arguments[0].type == .unknown else { return text(nil) }
             return .call(viewDefinition(catalog: catalog), [.cast(arguments[0], .int32)])
@@ -186,6 +189,22 @@ enum SystemFunctions {
                     return .string(relation.maskedDefinition)
                 }
                 return .string(" " + view.queryText.trimmingCharacters(in: .whitespacesAndNewlines) + ";")
+            }
+        }
+    }
+
+    /// `pg_get_function_result`, `pg_get_function_arguments`, `pg_get_function_identity_arguments`
+    /// and `pg_get_functiondef` of a SQL function's oid (NULL for any other oid).
+    static func functionText(_ name: String, catalog: Catalog) -> ScalarFunction {
+        ScalarFunction(name: name, argumentTypes: [.int32], resultType: .varchar) {
+            (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
+            try Kernels.buildValues(rowCount: rowCount, type: .varchar) { (rowIndex: Int) throws(SluiceError) -> Value in
+                guard case .int32(let oid) = arguments[0].value(at: rowIndex), let function = catalog.function(id: Int(oid)) else { return .null }
+                switch name {
+                case "pg_get_function_result": return .string(function.returnType.sqlName)
+                case "pg_get_functiondef": return .string(function.definition)
+                default: return .string(function.argumentsText)
+                }
             }
         }
     }

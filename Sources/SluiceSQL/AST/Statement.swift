@@ -68,6 +68,10 @@ package struct Statement: Hashable, Sendable {
         case createRole(CreateRole)
         /// `CREATE SECRET [IF NOT EXISTS] name [WITH (backend = 'meta')] AS 'value'` (RisingWave's).
         case createSecret(name: ObjectName, ifNotExists: Bool, options: [WithOption], value: String)
+        /// `CREATE [OR REPLACE] FUNCTION … LANGUAGE SQL …`.
+        case createFunction(CreateFunction)
+        /// `DROP FUNCTION [IF EXISTS] name [(argtypes)], … [CASCADE|RESTRICT]`.
+        case dropFunction(DropFunction)
         /// `ALTER ROLE|USER`.
         case alterRole(AlterRole)
         /// `DROP ROLE|USER [IF EXISTS] name, …`.

@@ -7,6 +7,7 @@ extension Parser {
         let orReplace = consumeKeywords("or", "replace")
         if consumeKeywords("materialized", "view") { return .createView(try parseCreateView(materialized: true, orReplace: orReplace)) }
         if consumeKeyword("view") { return .createView(try parseCreateView(materialized: false, orReplace: orReplace)) }
+        if consumeKeyword("function") { return .createFunction(try parseCreateFunction(orReplace: orReplace)) }
         if orReplace { throw syntaxError() }
         if consumeKeyword("table") { return .createTable(try parseCreateTable()) }
         if consumeKeyword("source") { return .createSource(try parseCreateSource()) }

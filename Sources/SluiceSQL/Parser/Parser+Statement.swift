@@ -45,6 +45,7 @@ extension Parser {
                 let names = try parseCommaSeparated { (parser: inout Parser) throws(SluiceError) in try parser.parseRoleName() }
                 return .dropRoles(names: names, ifExists: ifExists)
             }
+            if isKeyword("function", at: 1) { return .dropFunction(try parseDropFunction()) }
             return .drop(try parseDrop())
         case "show":
             advance()

@@ -136,6 +136,10 @@ extension Statement.Kind: CustomStringConvertible {
         case .createSecret(let name, let ifNotExists, let options, _):
             return "CREATE SECRET " + (ifNotExists ? "IF NOT EXISTS " : "") + name.description + optionsText(options, prefix: " WITH ")
                 + " AS '\(SecretOptions.mask)'"
+        case .createFunction(let create):
+            return create.description
+        case .dropFunction(let drop):
+            return drop.description
         case .createRole(let create):
             return "CREATE \(create.isUser ? "USER" : "ROLE") \(quoteIdentifierIfNeeded(create.name))" + roleOptionsText(create.options)
         case .alterRole(let alter):

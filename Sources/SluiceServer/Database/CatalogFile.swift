@@ -26,6 +26,8 @@ struct CatalogFile: Sendable {
         /// Relations whose connectors hold secrets, by id, sealed whole; `relations` holds them
         /// with those secrets masked, in their place.
         var sealedRelations: [Int: String]?
+        /// SQL functions (absent from files an earlier version wrote: none).
+        var functions: [FunctionDefinition]?
     }
 
     let path: String
@@ -40,11 +42,13 @@ struct CatalogFile: Sendable {
     /// leaves one whole catalog, the old or the new. It holds password verifiers and
     /// connectors' credentials: readable by the server's user only (0600).
     func save(
-        _ relations: [RelationDefinition], nextID: Int, schemas: [String: Int], roles: [RoleDefinition], access: StoredAccess, secrets: [String: String]
+        _ relations: [RelationDefinition], nextID: Int, schemas: [String: Int], roles: [RoleDefinition], access: StoredAccess, secrets: [String: String],
+        functions: [FunctionDefinition] = []
     ) throws(SluiceError) {
         let data: Data
         do {
             var stored = Stored(relations: relations, nextID: nextID, schemas: schemas, roles: roles, access: access)
+            stored.functions = functions.isEmpty ? nil : functions
             let secretTexts = Set(secrets.values)
             // Each definition is parsed once (for its masked text), here.
             let holding = relations.indices.compactMap { index -> (Int, String)? in
@@ -101,7 +105,8 @@ struct CatalogFile: Sendable {
 
     /// The stored definitions and next id; nil when there is no file yet.
     func read() throws(SluiceError) -> (
-        relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?, roles: [RoleDefinition]?, access: StoredAccess?, secrets: [String: String]?
+        relations: [RelationDefinition], nextID: Int?, schemas: [String: Int]?, roles: [RoleDefinition]?, access: StoredAccess?, secrets: [String: String]?,
+        functions: [FunctionDefinition]
     )? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let stored: Stored
@@ -128,6 +133,6 @@ struct CatalogFile: Sendable {
                 throw SluiceError(.ioError, "could not read the catalog \(path): \(error)")
             }
         }
-        return (relations, stored.nextID, stored.schemas, stored.roles, stored.access, secrets)
+        return (relations, stored.nextID, stored.schemas, stored.roles, stored.access, secrets, stored.functions ?? [])
     }
 }

@@ -29,6 +29,8 @@ extension Database {
             }
         }
         for (name, oid) in schemas where name != "public" { try catalog.addSchema(name, oid: oid) }
+        // SQL functions before the views and materialized views whose definitions call them.
+        catalog.restoreFunctions(stored.functions)
         for relation in relations where relation.kind == .source {
             try catalog.add(relation)
         }

@@ -160,7 +160,7 @@ package final class Database: TableProvider, Sendable {
     /// Writes the catalog's file (without a data directory: nothing).
     package func saveCatalog() throws(SluiceError) {
         try catalogFile?.save(catalog.relations, nextID: catalog.nextID, schemas: catalog.schemas, roles: catalog.roles, access: catalog.storedAccess,
-            secrets: catalog.secrets)
+            secrets: catalog.secrets, functions: catalog.functions)
     }
 
     /// A table provider for one query: tables as they are now, every view at one epoch, and a

@@ -31,6 +31,8 @@ enum StatementHandlers {
         case .dropRoles(let names, let notices): return try DropRoleHandler.run(names, notices: notices, in: session)
         case .createSecret(let name, let value): return try CreateSecretHandler.run(name, value: value, in: session)
         case .dropSecrets(let names): return try DropSecretHandler.run(names, in: session)
+        case .createFunction(let function, let replacing): return try CreateFunctionHandler.run(function, replacing: replacing, in: session)
+        case .dropFunctions(let functions, let relations): return try DropFunctionHandler.run(functions, relations: relations, in: session)
         case .grant(let changes, let isRevoke, let notices): return try GrantHandler.run(changes, isRevoke: isRevoke, notices: notices, in: session)
         case .grantRoles(let changes, let isRevoke, let notices): return try GrantHandler.runRoles(changes, isRevoke: isRevoke, notices: notices, in: session)
         case .nothing(let tag, let notice): return nothing(tag: tag, notice: notice)

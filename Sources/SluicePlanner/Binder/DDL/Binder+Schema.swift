@@ -42,11 +42,20 @@ extension Binder {
                 throw SluiceError(.insufficientPrivilege, "must be owner of schema \(schema)")
             }
             let members = catalog.relations.filter { $0.schema == schema }
-            if !members.isEmpty && !drop.cascade {
+            let functions = catalog.functions.filter { $0.schema == schema }
+            if (!members.isEmpty || !functions.isEmpty) && !drop.cascade {
+                let lines =
+                    members.map { "\($0.kind.rawValue) \(schema).\($0.name) depends on schema \(schema)" }
+                    + functions.map { "function \(schema).\($0.signature) depends on schema \(schema)" }
                 throw SluiceError(
                     .dependentObjectsStillExist, "cannot drop schema \(schema) because other objects depend on it",
-                    detail: members.map { "\($0.kind.rawValue) \(schema).\($0.name) depends on schema \(schema)" }.joined(separator: "\n"),
-                    hint: "Use DROP ... CASCADE to drop the dependent objects too.")
+                    detail: lines.joined(separator: "\n"), hint: "Use DROP ... CASCADE to drop the dependent objects too.")
+            }
+            // Its functions go (the server drops them with the schema), and what uses them.
+            if !functions.isEmpty {
+                for relation in try functionDrop(functions, cascade: true).relations where !doomed.contains(where: { $0.id == relation.id }) {
+                    doomed.append(relation)
+                }
             }
             for member in members {
                 for dependent in allDependents(of: member.id).reversed() where !doomed.contains(where: { $0.id == dependent.id }) {

@@ -272,6 +272,7 @@ extension Binder {
     private mutating func bindColumn(_ parts: [String], context: ExpressionContext, position: Int?) throws(SluiceError) -> ScalarExpr {
         let name = parts.last!
         let qualifier = parts.count >= 2 ? parts[parts.count - 2] : nil
+        if let argument = inlinedArguments?.value(named: parts) { return argument }
         if let index = try context.scope.resolve(qualifier, name, position: position) {
             return .column(index, context.scope.entries[index].type)
         }
@@ -311,6 +312,12 @@ extension Binder {
 
     private mutating func bindParameter(_ number: Int, position: Int?) throws(SluiceError) -> ScalarExpr {
         guard number >= 1 else { throw SluiceError(.undefinedParameter, "there is no parameter $\(number)", position: position) }
+        if let inlinedArguments {
+            guard number <= inlinedArguments.values.count else {
+                throw SluiceError(.undefinedParameter, "there is no parameter $\(number)", position: position)
+            }
+            return inlinedArguments.values[number - 1]
+        }
         while parameterTypes.count < number { parameterTypes.append(.unknown) }
         let type = parameterTypes[number - 1]
         if let parameterValues {

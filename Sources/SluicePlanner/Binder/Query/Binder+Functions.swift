@@ -208,6 +208,7 @@ extension Binder {
             for argument in arguments { coerced.append(try coerce(argument, to: type, position: position)) }
             return .call(try FunctionRegistry.resolve(name: name, argumentTypes: coerced.map(\.type)), coerced)
         default:
+            if let inlined = try bindSQLFunctionCall(call, arguments, clause: context.clause, position: position) { return inlined }
             if let special = try SystemFunctions.bind(name, arguments, catalog: catalog, session: session) {
                 return special
             }
