@@ -2,7 +2,7 @@ import SluiceCore
 
 /// Postgres's implicit conversions and type categories, as `pg_cast` (context `i`) and
 /// `pg_type.typcategory`/`typispreferred` define them for the types Sluice has.
-enum TypeCoercion {
+package enum TypeCoercion {
     /// Postgres's type categories (`typcategory`).
     enum Category: Equatable {
         case boolean, numeric, string, dateTime, timeSpan, json, binary, composite, array, unknown
@@ -33,7 +33,7 @@ enum TypeCoercion {
     }
 
     /// The position in the numeric promotion order int2 < int4 < int8 < numeric < float4 < float8.
-    static func numericRank(_ type: DataType) -> Int? {
+    package static func numericRank(_ type: DataType) -> Int? {
         switch type {
         case .int16: 0
         case .int32: 1
@@ -46,7 +46,7 @@ enum TypeCoercion {
     }
 
     /// The position in date < timestamp < timestamptz.
-    static func dateTimeRank(_ type: DataType) -> Int? {
+    package static func dateTimeRank(_ type: DataType) -> Int? {
         switch type {
         case .date: 0
         case .timestamp: 1

@@ -127,22 +127,9 @@ extension Binder {
     /// numerics (smallint → integer → bigint → numeric → real → double precision), a date to a
     /// timestamp, a timestamp to a timestamp with time zone.
     static func isImplicitArgumentCast(_ source: DataType, to target: DataType) -> Bool {
-        func rank(_ type: DataType) -> Int? {
-            switch type {
-            case .int16: 0
-            case .int32: 1
-            case .int64: 2
-            case .decimal: 3
-            case .float32: 4
-            case .float64: 5
-            default: nil
-            }
-        }
-        if let from = rank(source), let to = rank(target) { return from <= to }
-        switch (source, target) {
-        case (.date, .timestamp), (.date, .timestamptz), (.timestamp, .timestamptz): return true
-        default: return isSameType(source, target)
-        }
+        if let from = TypeCoercion.numericRank(source), let to = TypeCoercion.numericRank(target) { return from <= to }
+        if let from = TypeCoercion.dateTimeRank(source), let to = TypeCoercion.dateTimeRank(target) { return from <= to }
+        return isSameType(source, target)
     }
 
     /// `function`'s body bound with `arguments` (already of the parameters' types) in place of
