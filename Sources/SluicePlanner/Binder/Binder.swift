@@ -44,9 +44,26 @@ extension Binder {
     /// The name of the hidden row id of a table without a primary key (RisingWave's).
     static let rowIDName = "_row_id"
 
-    /// Whether `text` names `_row_id` (as a word or quoted, outside strings and comments).
+    /// Whether `text` names `_row_id` (as a word or quoted, outside strings and comments). A
+    /// statement that does not hold the letters (in any case) is not lexed: a bulk INSERT's
+    /// text is scanned once, with no copy.
     static func namesRowID(_ text: String) -> Bool {
-        guard text.utf8.count >= rowIDName.utf8.count, text.lowercased().contains(rowIDName) else { return false }
+        var text = text
+        let holdsLetters = text.withUTF8 { bytes -> Bool in
+            let pattern = Array(rowIDName.utf8)
+            guard bytes.count >= pattern.count else { return false }
+            for start in 0 ... bytes.count - pattern.count where bytes[start] == pattern[0] {
+                var index = 1
+                while index < pattern.count {
+                    let byte = bytes[start + index]
+                    guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == pattern[index] else { break }
+                    index += 1
+                }
+                if index == pattern.count { return true }
+            }
+            return false
+        }
+        guard holdsLetters else { return false }
         var lexer = Lexer(text)
         guard let tokens = try? lexer.tokenize() else { return false }
         return tokens.contains { ($0.kind == .word || $0.kind == .quotedIdentifier) && $0.text == rowIDName }
