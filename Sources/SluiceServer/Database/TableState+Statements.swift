@@ -75,7 +75,9 @@ extension TableState {
             if table.hasRowIDs { seen.columns.append(TableStore.rowIDs(of: keys)) }
             let mask = try matching(seen)
             guard mask.setCount > 0 else { return }
-            let picked = mask.setCount == rows.count ? rows : rows.filter(mask)
+            // Filtered once; the rows removed are the stored columns of what was seen.
+            let pickedSeen = mask.setCount == rows.count ? seen : seen.filter(mask)
+            let picked = table.hasRowIDs ? Chunk(columns: Array(pickedSeen.columns.prefix(rows.columns.count)), count: pickedSeen.count) : pickedSeen
             var keyColumn = ColumnBuilder(type: .bytea, capacity: picked.count)
             for rowIndex in 0 ..< rows.count where mask[rowIndex] {
                 keys.bytes.withUnsafeBytes { bytes in
@@ -83,7 +85,7 @@ extension TableState {
                 }
             }
             try removals.append(Chunk(columns: [keyColumn.finish()] + picked.columns, count: picked.count))
-            if let update { try additions.append(try update(table.hasRowIDs ? (mask.setCount == rows.count ? seen : seen.filter(mask)) : picked)) }
+            if let update { try additions.append(try update(pickedSeen)) }
         }
         let affected = removals.rowCount
         guard affected > 0 else { return 0 }

@@ -13,14 +13,17 @@ extension JSONFunctions {
         ScalarFunction(name: "json_records", argumentTypes: [.varchar], resultType: .jsonb) {
             (arguments: [Column], rowCount: Int, _: EvaluationContext) throws(SluiceError) -> Column in
             let documents = StringArgument(arguments[0])
+            // One object and one value buffer for every row, emptied between rows.
+            var object: [UInt8] = []
+            var compact: [UInt8] = []
             return try Kernels.buildBytes(rowCount: rowCount, type: .jsonb) { (rowIndex: Int, out: inout [UInt8]) throws(SluiceError) -> Bool in
                 guard !documents.isNull(rowIndex) else { return false }
                 return documents.withBytes(rowIndex) { (document: UnsafeBufferPointer<UInt8>) -> Bool in
                     guard kind(of: document) == UInt8(ascii: "{") else { return false }
                     // The whole text must be JSON: the member scanner below is lenient.
                     guard (try? JSONText.normalize(String(decoding: document, as: UTF8.self))) != nil else { return false }
-                    var object: [UInt8] = [UInt8(ascii: "{")]
-                    var compact: [UInt8] = []
+                    object.removeAll(keepingCapacity: true)
+                    object.append(UInt8(ascii: "{"))
                     _ = forEachMember(of: document) { key, value in
                         if object.count > 1 { object.append(contentsOf: ", ".utf8) }
                         object.append(contentsOf: UnsafeBufferPointer(rebasing: document[key]))
